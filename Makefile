@@ -1,0 +1,54 @@
+# The two commands of the README: `make run` and `make test`. Both set up what they need.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CHROMIUM := /usr/bin/chromium
+PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
+
+.PHONY: run test test-postgres venv browser migrations-check lint bench demo
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## Debian's Chromium, driven by Playwright in the browser tests (no browser download).
+browser:
+	@test -x $(CHROMIUM) || { \
+	  echo "Installing Debian's chromium for the browser tests..."; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+migrations-check: venv
+	$(PY) manage.py makemigrations --check --dry-run
+
+demo: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo_setup
+
+run: demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: venv browser migrations-check
+	$(PY) -m pytest
+
+## The same suite against the PostgreSQL server on 127.0.0.1:5432 (started if it is down).
+test-postgres: venv browser
+	@pg_isready -q -h 127.0.0.1 -p 5432 || $(SUDO) pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+	@psql "$(PG_URL)" -c 'select 1' >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres evaltool
+	DATABASE_URL=$(PG_URL) $(PY) manage.py makemigrations --check --dry-run
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+bench: venv
+	$(PY) bench/metrics.py

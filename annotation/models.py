@@ -1,0 +1,1 @@
+"""The evalTrans schema as models (filled in by the corpus issue)."""

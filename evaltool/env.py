@@ -1,0 +1,54 @@
+"""Reading settings from the environment, strictly.
+
+Kept apart from ``settings.py`` so the parsing rules can be tested on their own: a
+typo in ``DEBUG`` must not silently switch debugging on, and a ``DATABASE_URL`` we do
+not understand must stop the app rather than fall back to another database.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+def parse_bool(name: str, value: str | None, *, default: bool) -> bool:
+    """``DEBUG=False`` means false: only known words are accepted, anything else is an error."""
+    if value is None:
+        return default
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ValueError(f"{name}={value!r} is not a boolean (use one of: true, false, 1, 0, yes, no)")
+
+
+def parse_database_url(url: str, *, base_dir: Path) -> dict[str, Any]:
+    """Turn ``sqlite:///file`` or ``postgres://user:pw@host:port/name`` into a DATABASES entry.
+
+    ``sqlite:///db.sqlite3`` is relative to ``base_dir``; ``sqlite:////abs/path`` is absolute.
+    """
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        path = parts.path[1:] if parts.path.startswith("/") else parts.path
+        if not path:
+            raise ValueError(f"DATABASE_URL={url!r} names no SQLite file")
+        name = Path(path) if Path(path).is_absolute() else base_dir / path
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}
+    if parts.scheme in {"postgres", "postgresql", "pgsql"}:
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ValueError(f"DATABASE_URL={url!r} names no database")
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(parts.port or ""),
+        }
+    raise ValueError(f"DATABASE_URL scheme {parts.scheme!r} is not supported (use sqlite or postgres)")

@@ -1,0 +1,114 @@
+"""Sufficient statistics, scores and signatures shared by every metric.
+
+A metric is an object with four steps (see :class:`Metric`):
+
+1. ``prepare_references(refs)`` tokenizes the references and precomputes whatever
+   does not depend on the hypothesis (n-gram counts, lengths, bit masks) once, so that
+   scoring 20 systems against the same references costs far less than 20× one;
+2. ``segment_stats(hyps, prepared)`` → ``np.ndarray`` of shape (segments, k);
+3. ``score_from_stats(stats)`` maps summed statistics (shape (..., k)) to scores
+   (shape (...)), vectorised so that bootstrap samples (B, k) are scored in one call;
+4. ``corpus_score(hyps, refs)`` / ``sentence_scores(hyps, refs)`` put them together.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics import __version__
+
+FloatArray = npt.NDArray[np.float64]
+References = Sequence[Sequence[str]]
+
+
+@dataclass(frozen=True)
+class Score:
+    """A metric's value with the signature that lets anyone reproduce it.
+
+    ``score`` is in the metric's display unit: percent (0–100) for BLEU and the error
+    rates, raw for NIST.
+    """
+
+    name: str
+    score: float
+    signature: str
+    stats: FloatArray | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.score:.2f} ({self.signature})"
+
+
+def format_signature(parts: dict[str, object]) -> str:
+    """sacreBLEU-style ``key:value|key:value|…|version:…`` (version always last)."""
+    items = [f"{key}:{value}" for key, value in parts.items() if key != "version"]
+    items.append(f"version:{__version__}")
+    return "|".join(items)
+
+
+def nrefs_label(refs: References) -> str:
+    """The number of references per segment, or ``var`` when it varies (sacreBLEU's rule)."""
+    counts = {len(r) for r in refs}
+    if len(counts) == 1:
+        return str(counts.pop())
+    return "var" if counts else "0"
+
+
+def check_parallel(hyps: Sequence[str], refs: References) -> None:
+    """Every hypothesis needs a segment of references, and every segment at least one."""
+    if len(hyps) != len(refs):
+        raise ValueError(
+            f"{len(hyps)} hypotheses but {len(refs)} reference segments: they must be parallel"
+        )
+    for k, seg in enumerate(refs):
+        if len(seg) == 0:
+            raise ValueError(f"segment {k + 1} has no reference")
+
+
+class Metric(ABC):
+    """The common shape of every metric; see the module docstring."""
+
+    name: str = ""
+
+    @abstractmethod
+    def prepare_references(self, refs: References) -> Any:
+        """Tokenize and precompute the references once (reused for every system)."""
+
+    @abstractmethod
+    def segment_stats(self, hyps: Sequence[str], prepared: Any) -> FloatArray:
+        """One row of sufficient statistics per segment."""
+
+    @abstractmethod
+    def score_from_stats(self, stats: FloatArray) -> Any:
+        """Scores from summed statistics: shape (..., k) → shape (...)."""
+
+    @abstractmethod
+    def signature(self, refs: References) -> str:
+        """Every choice that affects the score, sacreBLEU style."""
+
+    def sentence_score_from_stats(self, stats: FloatArray) -> Any:
+        """Sentence-level scores from per-segment rows (BLEU overrides: effective order)."""
+        return self.score_from_stats(stats)
+
+    def corpus_score(self, hyps: Sequence[str], refs: References, prepared: Any = None) -> Score:
+        check_parallel(hyps, refs)
+        if prepared is None:
+            prepared = self.prepare_references(refs)
+        stats = self.segment_stats(hyps, prepared)
+        total = stats.sum(axis=0)
+        return Score(self.name, float(self.score_from_stats(total)), self.signature(refs), stats)
+
+    def sentence_scores(
+        self, hyps: Sequence[str], refs: References, prepared: Any = None
+    ) -> FloatArray:
+        check_parallel(hyps, refs)
+        if prepared is None:
+            prepared = self.prepare_references(refs)
+        return np.asarray(
+            self.sentence_score_from_stats(self.segment_stats(hyps, prepared)), dtype=np.float64
+        )
