@@ -1,1 +1,228 @@
-"""The evalTrans schema as models (filled in by the corpus issue)."""
+"""The evalTrans schema (seed 001 §3.1) as models.
+
+A corpus holds sentences; each sentence has a source and one *target* per translator.
+Translators are references (the first one is the single reference of WER and SER) or
+MT systems. A system's target receives *judgments*, one per evaluator: an SSER score
+and an aWER new reference with its edit count.
+
+Reads the pages need are queryset methods (``Corpus.objects.for_dashboard()``,
+``Judgment.objects.pending_for(user)``); writes that touch several models live in
+``annotation/services.py``. The database guards the invariants.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Count, Q
+
+SSER_MIN, SSER_MAX = 0, 10
+
+
+class User(AbstractUser):
+    """An account: a *judge* annotates the corpora assigned to it; a *lead* sees everything.
+
+    Evaluators named in an imported file become inactive judges with no usable password,
+    so they cannot log in until a lead activates them (``manage.py add_user``).
+    """
+
+    class Role(models.TextChoices):
+        JUDGE = "judge", "Judge"
+        LEAD = "lead", "Lead"
+
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.JUDGE)
+
+    @property
+    def is_lead(self) -> bool:
+        return self.role == self.Role.LEAD or self.is_superuser
+
+
+class CorpusQuerySet(models.QuerySet["Corpus"]):
+    def visible_to(self, user: User) -> CorpusQuerySet:
+        """Leads see every corpus; a judge only those assigned to it."""
+        if user.is_lead:
+            return self
+        return self.filter(judges=user)
+
+    def for_dashboard(self) -> CorpusQuerySet:
+        """Corpora with their sizes, counted in one query."""
+        return self.annotate(
+            n_sentences=Count("sentences", distinct=True),
+            n_systems=Count("translators", filter=Q(translators__role="system"), distinct=True),
+        ).order_by("name")
+
+
+class Corpus(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    blind = models.BooleanField(
+        default=True, help_text="Judges see 'System N' instead of the translator's name."
+    )
+    share_new_refs = models.BooleanField(
+        default=False,
+        help_text="Accepted new references join every judge's reference pool, not only their own.",
+    )
+    judges = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="assigned_corpora", blank=True
+    )
+    extra_attrs = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CorpusQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "corpora"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Translator(models.Model):
+    """A column of the corpus: a reference translation or an MT system."""
+
+    class Role(models.TextChoices):
+        FIRST_REFERENCE = "first_reference", "First reference"
+        REFERENCE = "reference", "Reference"
+        SYSTEM = "system", "System"
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="translators")
+    name = models.CharField(max_length=200)
+    role = models.CharField(max_length=20, choices=Role.choices)
+    position = models.PositiveIntegerField(help_text="Order of first appearance in the file.")
+
+    class Meta:
+        ordering = ["corpus", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["corpus", "name"], name="translator_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_reference(self) -> bool:
+        return self.role != self.Role.SYSTEM
+
+
+class Sentence(models.Model):
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="sentences")
+    position = models.PositiveIntegerField()
+    xml_id = models.CharField("id", max_length=200, null=True, blank=True)
+    doc = models.CharField(max_length=200, null=True, blank=True)
+    source = models.TextField()
+    extra_attrs = models.JSONField(default=list, blank=True)
+    extra_xml = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["corpus", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["corpus", "position"], name="sentence_unique_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.corpus} #{self.position + 1}"
+
+
+class Target(models.Model):
+    """The text one translator gives for one sentence.
+
+    A system has exactly one target per sentence (its judgments hang below it). A
+    reference translator may appear more than once in a sentence (seed 001's example file
+    has two "multi reference" entries), so ``ordinal`` numbers its entries; systems always
+    have ordinal 0, and (sentence, translator, ordinal) is unique.
+    """
+
+    sentence = models.ForeignKey(Sentence, on_delete=models.CASCADE, related_name="targets")
+    translator = models.ForeignKey(Translator, on_delete=models.CASCADE, related_name="targets")
+    ordinal = models.PositiveSmallIntegerField(default=0)
+    position = models.PositiveIntegerField(help_text="Order within the sentence in the file.")
+    text = models.TextField()
+    extra_attrs = models.JSONField(default=list, blank=True)
+    extra_xml = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["sentence", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sentence", "translator", "ordinal"], name="target_unique_per_translator"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.translator}: {self.text[:60]}"
+
+
+class JudgmentQuerySet(models.QuerySet["Judgment"]):
+    def of(self, user: User) -> JudgmentQuerySet:
+        """A judge sees only its own judgments; a lead sees all."""
+        return self if user.is_lead else self.filter(evaluator=user)
+
+    def done(self) -> JudgmentQuerySet:
+        return self.filter(state=Judgment.State.DONE)
+
+    def pending_for(self, user: User) -> JudgmentQuerySet:
+        """The user's unfinished judgments in corpora it may judge, in annotation order."""
+        return (
+            self.filter(evaluator=user)
+            .exclude(state=Judgment.State.DONE)
+            .select_related("target__sentence__corpus", "target__translator")
+            .order_by("target__sentence__corpus__name", "target__sentence__position", "pk")
+        )
+
+
+class Judgment(models.Model):
+    """One evaluator's judgment of one system target: SSER and the aWER new reference.
+
+    ``edits`` / ``ref_length`` is the candidate's aWER against ``new_ref`` (seed 001 §2.3),
+    recomputed by the services whenever the new reference changes; ``version`` increases
+    with every change so a change made from a stale page can be refused.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Done"
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="judgments")
+    evaluator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="judgments"
+    )
+    sser = models.PositiveSmallIntegerField(null=True, blank=True)
+    new_ref = models.TextField(blank=True, default="")
+    edits = models.PositiveIntegerField(null=True, blank=True)
+    ref_length = models.PositiveIntegerField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    version = models.PositiveIntegerField(default=1)
+    active_seconds = models.FloatField(default=0)
+    extra_attrs = models.JSONField(default=list, blank=True)
+    extra_xml = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = JudgmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["target", "evaluator"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["target", "evaluator"], name="judgment_unique_evaluator"
+            ),
+            models.CheckConstraint(
+                condition=Q(sser__isnull=True) | Q(sser__gte=SSER_MIN, sser__lte=SSER_MAX),
+                name="judgment_sser_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(edits__isnull=True) | Q(ref_length__isnull=False),
+                name="judgment_edits_with_length",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evaluator} on {self.target}"
+
+    @property
+    def awer_fraction(self) -> str | None:
+        """The evalTrans ``awer`` attribute, "edits/length"."""
+        if self.edits is None or self.ref_length is None:
+            return None
+        return f"{self.edits}/{self.ref_length}"

@@ -6,4 +6,6 @@ app_name = "annotation"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("corpora/upload/", views.corpus_upload, name="corpus_upload"),
+    path("corpora/<int:pk>/export.xml", views.corpus_download, name="corpus_download"),
 ]

@@ -2,11 +2,70 @@
 
 from __future__ import annotations
 
+import tempfile
+
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.views.decorators.http import require_http_methods
+
+from annotation.forms import UploadForm
+from annotation.models import Corpus, User
+from annotation.services import ImportRefused, corpus_export, corpus_import
+
+
+def _require_lead(user: User) -> None:
+    """Lead-only pages answer 404 to everyone else: judges need not know they exist."""
+    if not user.is_lead:
+        raise Http404("No such page.")
 
 
 @login_required
 def home(request: HttpRequest) -> TemplateResponse:
-    return TemplateResponse(request, "annotation/home.html", {})
+    corpora = Corpus.objects.visible_to(request.user).for_dashboard()
+    return TemplateResponse(request, "annotation/home.html", {"corpora": corpora})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def corpus_upload(request: HttpRequest) -> HttpResponse:
+    _require_lead(request.user)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    error = None
+    summary = None
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            summary = corpus_import(
+                source=upload.open("rb"),
+                name=form.cleaned_data["name"] or None,
+                filename=upload.name,
+                reference_names=form.reference_names(),
+            )
+        except ImportRefused as exc:
+            error = str(exc)
+        else:
+            if not request.headers.get("HX-Request"):
+                return redirect("annotation:home")
+    context = {"form": form, "error": error, "summary": summary}
+    if request.headers.get("HX-Request"):
+        # htmx swaps only 2xx answers: the refusal travels in the fragment itself.
+        return TemplateResponse(request, "annotation/_upload_result.html", context)
+    status = 400 if request.method == "POST" else 200
+    return TemplateResponse(request, "annotation/upload.html", context, status=status)
+
+
+@login_required
+def corpus_download(request: HttpRequest, pk: int) -> FileResponse:
+    _require_lead(request.user)
+    corpus = get_object_or_404(Corpus, pk=pk)
+    spool = tempfile.SpooledTemporaryFile(max_size=8 * 1024 * 1024)
+    corpus_export(corpus=corpus, out=spool)
+    spool.seek(0)
+    return FileResponse(
+        spool,
+        as_attachment=True,
+        filename=f"{corpus.name}.evaltrans.xml",
+        content_type="application/xml; charset=utf-8",
+    )

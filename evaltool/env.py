@@ -51,4 +51,6 @@ def parse_database_url(url: str, *, base_dir: Path) -> dict[str, Any]:
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
         }
-    raise ValueError(f"DATABASE_URL scheme {parts.scheme!r} is not supported (use sqlite or postgres)")
+    raise ValueError(
+        f"DATABASE_URL scheme {parts.scheme!r} is not supported (use sqlite or postgres)"
+    )

@@ -19,7 +19,9 @@ SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET if DEBUG else "")
 if not SECRET_KEY:
     raise RuntimeError("SECRET_KEY must be set in the environment when DEBUG is false")
 ALLOWED_HOSTS = [
-    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()
+    h.strip()
+    for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
+    if h.strip()
 ]
 
 INSTALLED_APPS = [
@@ -83,9 +85,13 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "annotation.User"
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 
 # The pinned htmx file in static/js; templates take its name from here.
 HTMX_VERSION = "2.0.11"
+
+# Largest evalTrans file a lead may upload through the browser (the command line has no limit).
+EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))

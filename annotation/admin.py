@@ -1,0 +1,51 @@
+"""Everything registered in the Django admin, for leads who need to look under the hood."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+
+from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+
+
+@admin.register(User)
+class EvaltoolUserAdmin(UserAdmin):
+    list_display = ("username", "role", "is_active", "is_staff", "last_login")
+    list_filter = ("role", "is_active", "is_staff")
+    fieldsets = (*UserAdmin.fieldsets, ("evaltool", {"fields": ("role",)}))
+
+
+@admin.register(Corpus)
+class CorpusAdmin(admin.ModelAdmin):
+    list_display = ("name", "blind", "share_new_refs", "created_at")
+    filter_horizontal = ("judges",)
+    search_fields = ("name",)
+
+
+@admin.register(Translator)
+class TranslatorAdmin(admin.ModelAdmin):
+    list_display = ("name", "corpus", "role", "position")
+    list_filter = ("role", "corpus")
+
+
+@admin.register(Sentence)
+class SentenceAdmin(admin.ModelAdmin):
+    list_display = ("corpus", "position", "xml_id", "doc", "source")
+    list_filter = ("corpus",)
+    search_fields = ("source", "xml_id")
+
+
+@admin.register(Target)
+class TargetAdmin(admin.ModelAdmin):
+    list_display = ("sentence", "translator", "ordinal", "text")
+    list_select_related = ("sentence__corpus", "translator")
+    raw_id_fields = ("sentence",)
+    search_fields = ("text",)
+
+
+@admin.register(Judgment)
+class JudgmentAdmin(admin.ModelAdmin):
+    list_display = ("target", "evaluator", "sser", "edits", "ref_length", "state", "updated_at")
+    list_filter = ("state", "evaluator")
+    list_select_related = ("target__translator", "target__sentence__corpus", "evaluator")
+    raw_id_fields = ("target",)

@@ -1,0 +1,31 @@
+"""Forms: input validation only; the work is done by services."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(label="evalTrans XML file")
+    name = forms.CharField(
+        max_length=200, required=False, help_text="Default: the file's <evalTrans name>, else its file name."
+    )
+    references = forms.CharField(
+        required=False,
+        label="More reference translators",
+        help_text="Comma-separated translator names to treat as references.",
+    )
+
+    def clean_file(self) -> object:
+        upload = self.cleaned_data["file"]
+        limit = settings.EVALTOOL_MAX_UPLOAD_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"{upload.name}: {upload.size:,} bytes is over the upload limit of {limit:,} bytes"
+                " (use manage.py import_evaltrans for larger files)"
+            )
+        return upload
+
+    def reference_names(self) -> list[str]:
+        return [n.strip() for n in self.cleaned_data["references"].split(",") if n.strip()]

@@ -1,0 +1,37 @@
+"""``manage.py export_evaltrans NAME [-o FILE]`` — canonical evalTrans XML, stdout by default."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.models import Corpus
+from annotation.services import corpus_export
+
+
+class Command(BaseCommand):
+    help = "Export a corpus, with every judgment, as evalTrans XML."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("name")
+        parser.add_argument(
+            "-o", "--output", type=Path, help="Write to this file instead of stdout."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            corpus = Corpus.objects.get(name=options["name"])
+        except Corpus.DoesNotExist:
+            raise CommandError(f"no corpus named {options['name']!r}") from None
+        if options["output"] is None:
+            # Bytes straight to the real stdout (streaming), not through Django's text wrapper.
+            out = getattr(self.stdout._out, "buffer", sys.stdout.buffer)
+            corpus_export(corpus=corpus, out=out)
+            out.flush()
+            return
+        with options["output"].open("wb") as out:
+            corpus_export(corpus=corpus, out=out)
+        self.stderr.write(f"Wrote {options['output']}")

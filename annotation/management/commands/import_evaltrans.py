@@ -1,0 +1,65 @@
+"""``manage.py import_evaltrans FILE [--name NAME] [--reference TRANSLATOR …]``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.services import ImportRefused, corpus_import
+
+
+class Command(BaseCommand):
+    help = "Import an evalTrans XML file as a new corpus (all or nothing)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--name", help="Corpus name (default: <evalTrans name=…>, else the file name)."
+        )
+        parser.add_argument(
+            "--reference",
+            action="append",
+            default=[],
+            metavar="TRANSLATOR",
+            help="Treat this translator as a reference too (repeatable).",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["file"]
+        if not path.is_file():
+            raise CommandError(f"{path}: no such file")
+        size = path.stat().st_size
+        with path.open("rb") as stream:
+            progress = _progress_bar(stream, size) if sys.stdout.isatty() else None
+            try:
+                summary = corpus_import(
+                    source=stream,
+                    name=options["name"],
+                    filename=str(path),
+                    reference_names=options["reference"],
+                    progress=progress,
+                )
+            except ImportRefused as exc:
+                raise CommandError(str(exc)) from None
+            finally:
+                if progress is not None:
+                    sys.stdout.write("\n")
+        for line in summary.lines():
+            self.stdout.write(line)
+
+
+def _progress_bar(stream: Any, size: int) -> Any:
+    """A one-line progress bar for terminals: share of the file read, sentences so far."""
+
+    def show(sentences: int) -> None:
+        share = min(1.0, stream.tell() / size) if size else 1.0
+        filled = int(share * 30)
+        sys.stdout.write(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {share:4.0%}  {sentences} sentences"
+        )
+        sys.stdout.flush()
+
+    return show

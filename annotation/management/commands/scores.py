@@ -1,0 +1,48 @@
+"""``manage.py scores NAME [--json]`` — every metric per system, through ``metrics/``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.models import Corpus
+from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores
+
+
+class Command(BaseCommand):
+    help = "Print WER, SER, mWER, PER, BLEU, NIST and (where judged) SSER, aWER, aSER per system."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("name")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            corpus = Corpus.objects.get(name=options["name"])
+        except Corpus.DoesNotExist:
+            raise CommandError(f"no corpus named {options['name']!r}") from None
+        scores = corpus_scores(corpus)
+        if options["json"]:
+            payload = {
+                "corpus": corpus.name,
+                "translators": {
+                    system: {
+                        m: {"score": s.score, "signature": s.signature} for m, s in figures.items()
+                    }
+                    for system, figures in scores.items()
+                },
+            }
+            self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
+            return
+        columns = [
+            m for m in (*AUTOMATIC_METRICS, *HUMAN_METRICS) if any(m in f for f in scores.values())
+        ]
+        width = max([len("system"), *(len(s) for s in scores)])
+        self.stdout.write(
+            "  ".join(["system".ljust(width), *(c.upper().rjust(7) for c in columns)])
+        )
+        for system, figures in scores.items():
+            cells = [f"{figures[c].score:7.2f}" if c in figures else "      –" for c in columns]
+            self.stdout.write("  ".join([system.ljust(width), *cells]))

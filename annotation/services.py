@@ -1,0 +1,463 @@
+"""Writes that touch several models: importing and exporting corpora, accounts.
+
+Services are keyword-only and typed (HackSoft styleguide); the XML mapping itself is in
+``annotation/evaltrans.py`` and never here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import BinaryIO
+
+from django.db import transaction
+from django.db.models import Prefetch
+
+from annotation import evaltrans
+from annotation.awer import awer_counts, normalize_new_ref
+from annotation.evaltrans import CorpusHeader, EvalElement, EvalTransError, SentenceElement
+from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from metrics.textfiles import SegmentFileError, read_parallel
+
+BATCH_SENTENCES = 500
+MAX_WARNINGS = 200
+ANONYMOUS_EVALUATOR = "anonymous"
+
+ERR_CORPUS_EXISTS = "a corpus named {name!r} exists already (choose another --name)"
+ERR_NO_SENTENCES = "the file holds no <sentence>"
+ERR_JUDGMENT_ON_REFERENCE = "<eval> of reference {translator!r} carries a judgment"
+WARN_AWER_RECOMPUTED = (
+    "awer {given} of {translator!r} recomputed from its new reference as {actual}"
+)
+WARN_AWER_WITHOUT_NEW_REF = "awer {given} of {translator!r} has no <newRef>; kept as given"
+
+ROLE_OF = {
+    evaltrans.Role.FIRST_REFERENCE: Translator.Role.FIRST_REFERENCE,
+    evaltrans.Role.REFERENCE: Translator.Role.REFERENCE,
+    evaltrans.Role.SYSTEM: Translator.Role.SYSTEM,
+}
+
+
+class ImportRefused(EvalTransError):
+    """The file was refused; nothing of it is left in the database."""
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    corpus: Corpus
+    sentences: int
+    references_min: int
+    references_max: int
+    systems: int
+    judgments: int
+    warnings: tuple[str, ...]
+    warnings_total: int
+
+    def lines(self) -> list[str]:
+        refs = (
+            str(self.references_min)
+            if self.references_min == self.references_max
+            else f"{self.references_min}–{self.references_max}"
+        )
+        out = [
+            f"Imported corpus {self.corpus.name!r}: {self.sentences} sentences, "
+            f"{refs} references per sentence, {self.systems} systems, {self.judgments} judgments.",
+        ]
+        if self.warnings_total:
+            out.append(f"{self.warnings_total} warning(s):")
+            out.extend(f"  {w}" for w in self.warnings)
+            if self.warnings_total > len(self.warnings):
+                out.append(f"  … and {self.warnings_total - len(self.warnings)} more")
+        return out
+
+
+@dataclass
+class _ImportState:
+    """What the streaming import keeps between batches: the small things only."""
+
+    corpus: Corpus
+    filename: str
+    translators: dict[str, Translator] = field(default_factory=dict)
+    evaluators: dict[str, User] = field(default_factory=dict)
+    sentences: int = 0
+    refs_min: int = 10**9
+    refs_max: int = 0
+    judgments: int = 0
+    warnings: list[str] = field(default_factory=list)
+    warnings_total: int = 0
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings_total += 1
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(f"{self.filename} line {line}: {message}")
+
+
+def corpus_import(
+    *,
+    source: BinaryIO | Path | str,
+    name: str | None = None,
+    filename: str | None = None,
+    reference_names: Collection[str] = (),
+    progress: Callable[[int], None] | None = None,
+) -> ImportSummary:
+    """Import an evalTrans file as a new corpus, all or nothing.
+
+    The file is read as a stream and written in batches, so memory stays flat however
+    large the file; the whole import is one transaction, so a refusal anywhere (raised as
+    :class:`ImportRefused` with file, line and reason) leaves nothing behind. Judgments'
+    ``awer`` is recomputed from target and new reference; a mismatch is a warning and the
+    recomputed value wins. Evaluators become inactive accounts until a lead activates them.
+    """
+    shown_name = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
+    try:
+        with transaction.atomic():
+            return _import_stream(source, name, shown_name, reference_names, progress)
+    except ImportRefused:
+        raise
+    except EvalTransError as exc:
+        raise ImportRefused(exc.filename, exc.line, exc.reason) from None
+
+
+def _import_stream(
+    source: BinaryIO | Path | str,
+    name: str | None,
+    filename: str,
+    reference_names: Collection[str],
+    progress: Callable[[int], None] | None,
+) -> ImportSummary:
+    items = evaltrans.iter_evaltrans(source, filename=filename, reference_names=reference_names)
+    header = next(items)
+    if not isinstance(header, CorpusHeader):  # iter_evaltrans yields the header first
+        raise TypeError(f"expected the corpus header first, got {type(header).__name__}")
+    sentences = (item for item in items if isinstance(item, SentenceElement))
+    return _import_elements(
+        header,
+        sentences,
+        name or header.name or Path(filename).stem,
+        filename,
+        reference_names,
+        progress,
+    )
+
+
+def _import_elements(
+    header: CorpusHeader,
+    sentences: Iterator[SentenceElement],
+    corpus_name: str,
+    filename: str,
+    reference_names: Collection[str],
+    progress: Callable[[int], None] | None,
+) -> ImportSummary:
+    if Corpus.objects.filter(name=corpus_name).exists():
+        raise ImportRefused(filename, None, ERR_CORPUS_EXISTS.format(name=corpus_name))
+    corpus = Corpus.objects.create(name=corpus_name, extra_attrs=_pairs(header.extra_attrs))
+    state = _ImportState(corpus=corpus, filename=filename)
+    while batch := list(islice(sentences, BATCH_SENTENCES)):
+        _import_batch(state, batch, reference_names)
+        if progress is not None:
+            progress(state.sentences)
+    if state.sentences == 0:
+        raise ImportRefused(filename, None, ERR_NO_SENTENCES)
+    return ImportSummary(
+        corpus=corpus,
+        sentences=state.sentences,
+        references_min=state.refs_min,
+        references_max=state.refs_max,
+        systems=sum(t.role == Translator.Role.SYSTEM for t in state.translators.values()),
+        judgments=state.judgments,
+        warnings=tuple(state.warnings),
+        warnings_total=state.warnings_total,
+    )
+
+
+def corpus_import_text(
+    *,
+    name: str,
+    source: Path,
+    refs: Sequence[Path],
+    hyps: Sequence[tuple[str, Path]],
+) -> ImportSummary:
+    """Import plain one-segment-per-line files (sacreBLEU style) as a corpus.
+
+    The first reference file becomes the ``first reference``, the others ``reference 2``,
+    ``reference 3``…; each ``SYSTEM=FILE`` becomes a system. Files must be parallel UTF-8.
+    """
+    if not refs:
+        raise ImportRefused(str(source), None, "at least one --ref file is needed")
+    system_names = [system for system, _ in hyps]
+    for system in system_names:
+        if not system or evaltrans.translator_role(system) != evaltrans.Role.SYSTEM:
+            raise ImportRefused(
+                str(source), None, f"system name {system!r} is empty or ends in 'reference'"
+            )
+    if len(set(system_names)) != len(system_names):
+        raise ImportRefused(str(source), None, "each --hyp needs its own SYSTEM name")
+    try:
+        columns = read_parallel([source, *refs, *(path for _, path in hyps)])
+    except SegmentFileError as exc:
+        raise ImportRefused(exc.filename, exc.line, exc.reason) from None
+    translators = [
+        "first reference",
+        *(f"reference {i}" for i in range(2, len(refs) + 1)),
+        *system_names,
+    ]
+    sentences = (
+        SentenceElement(
+            source=_normalize_space(row[0]),
+            evals=tuple(
+                EvalElement(translator=t, target=_normalize_space(text), line=k + 1)
+                for t, text in zip(translators, row[1:], strict=True)
+            ),
+            line=k + 1,
+            position=k,
+        )
+        for k, row in enumerate(zip(*columns, strict=True))
+    )
+    with transaction.atomic():
+        return _import_elements(
+            CorpusHeader(name=name, extra_attrs=()), sentences, name, str(source), (), None
+        )
+
+
+def _normalize_space(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _import_batch(
+    state: _ImportState, batch: list[SentenceElement], reference_names: Collection[str]
+) -> None:
+    sentences = Sentence.objects.bulk_create(
+        [
+            Sentence(
+                corpus=state.corpus,
+                position=s.position,
+                xml_id=s.id,
+                doc=s.doc,
+                source=s.source,
+                extra_attrs=_pairs(s.extra_attrs),
+                extra_xml=list(s.extra_xml),
+            )
+            for s in batch
+        ]
+    )
+    _ensure_translators(state, batch, reference_names)
+    _ensure_evaluators(state, batch)
+
+    targets: list[Target] = []
+    pending_judgments: list[tuple[int, EvalElement]] = []  # (index into targets, element)
+    for sentence, element in zip(sentences, batch, strict=True):
+        seen: dict[str, int] = {}  # translator name → index of its target in `targets`
+        ordinals: dict[str, int] = {}
+        n_refs = 0
+        for position, ev in enumerate(element.evals):
+            translator = state.translators[ev.translator]
+            if translator.is_reference and _is_judged(ev):
+                raise ImportRefused(
+                    state.filename,
+                    ev.line,
+                    ERR_JUDGMENT_ON_REFERENCE.format(translator=ev.translator),
+                )
+            if translator.is_reference:
+                n_refs += 1
+                ordinal = ordinals.get(ev.translator, 0)
+                ordinals[ev.translator] = ordinal + 1
+            elif ev.translator in seen:
+                # A system's further <eval>: another evaluator's judgment of the same target.
+                if _is_judged(ev):
+                    pending_judgments.append((seen[ev.translator], ev))
+                continue
+            else:
+                ordinal = 0
+            seen[ev.translator] = len(targets)
+            bare = not _is_judged(ev)
+            targets.append(
+                Target(
+                    sentence=sentence,
+                    translator=translator,
+                    ordinal=ordinal,
+                    position=position,
+                    text=ev.target,
+                    extra_attrs=_pairs(ev.extra_attrs) if bare else [],
+                    extra_xml=list(ev.extra_xml) if bare else [],
+                )
+            )
+            if not bare:
+                pending_judgments.append((len(targets) - 1, ev))
+        state.refs_min = min(state.refs_min, n_refs)
+        state.refs_max = max(state.refs_max, n_refs)
+    Target.objects.bulk_create(targets)
+    Judgment.objects.bulk_create(
+        [_judgment_from(state, targets[i], ev) for i, ev in pending_judgments]
+    )
+    state.judgments += len(pending_judgments)
+    state.sentences += len(batch)
+
+
+def _is_judged(ev: EvalElement) -> bool:
+    return (
+        ev.evaluator is not None
+        or ev.sser is not None
+        or ev.awer is not None
+        or (ev.new_ref is not None)
+    )
+
+
+def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judgment:
+    edits: int | None = None
+    length: int | None = None
+    new_ref = ""
+    if ev.new_ref is not None:
+        new_ref = normalize_new_ref(ev.new_ref)
+        edits, length = awer_counts(target.text, new_ref)
+        if ev.awer is not None and ev.awer != (edits, length):
+            state.warn(
+                ev.line,
+                WARN_AWER_RECOMPUTED.format(
+                    given=f"{ev.awer[0]}/{ev.awer[1]}",
+                    translator=ev.translator,
+                    actual=f"{edits}/{length}",
+                ),
+            )
+    elif ev.awer is not None:
+        edits, length = ev.awer
+        state.warn(
+            ev.line,
+            WARN_AWER_WITHOUT_NEW_REF.format(given=f"{edits}/{length}", translator=ev.translator),
+        )
+    judged = ev.sser is not None or edits is not None
+    return Judgment(
+        target=target,
+        evaluator=state.evaluators[ev.evaluator or ANONYMOUS_EVALUATOR],
+        sser=ev.sser,
+        new_ref=new_ref,
+        edits=edits,
+        ref_length=length,
+        state=Judgment.State.DONE if judged else Judgment.State.PENDING,
+        extra_attrs=_pairs(ev.extra_attrs),
+        extra_xml=list(ev.extra_xml),
+    )
+
+
+def _ensure_translators(
+    state: _ImportState, batch: list[SentenceElement], reference_names: Collection[str]
+) -> None:
+    for element in batch:
+        for ev in element.evals:
+            if ev.translator not in state.translators:
+                role = evaltrans.translator_role(ev.translator, reference_names)
+                state.translators[ev.translator] = Translator.objects.create(
+                    corpus=state.corpus,
+                    name=ev.translator,
+                    role=ROLE_OF[role],
+                    position=len(state.translators),
+                )
+
+
+def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> None:
+    """Evaluators named in the file become inactive judges (activated later by a lead).
+
+    A judgment without an ``evaluator`` attribute is attributed to the inactive account
+    ``anonymous``: the judgment is kept, and the export writes it back with that name.
+    """
+    wanted = {
+        ev.evaluator or ANONYMOUS_EVALUATOR
+        for element in batch
+        for ev in element.evals
+        if _is_judged(ev)
+    } - state.evaluators.keys()
+    if not wanted:
+        return
+    for user in User.objects.filter(username__in=wanted):
+        state.evaluators[user.username] = user
+    for username in sorted(wanted - state.evaluators.keys()):
+        user = User(username=username, role=User.Role.JUDGE, is_active=False)
+        user.set_unusable_password()
+        user.save()
+        state.evaluators[username] = user
+    state.corpus.judges.add(*(state.evaluators[u] for u in wanted))
+
+
+def _pairs(attrs: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """Attribute pairs as JSON-friendly lists, order kept."""
+    return [[k, v] for k, v in attrs]
+
+
+# --- export -----------------------------------------------------------------------------
+
+
+def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
+    """Write the corpus as canonical evalTrans XML, streaming sentence by sentence."""
+    header = CorpusHeader(name=corpus.name, extra_attrs=_tuples(corpus.extra_attrs))
+    reference_names = [t.name for t in corpus.translators.filter(role=Translator.Role.REFERENCE)]
+    evaltrans.write_evaltrans(
+        out, header, _sentence_elements(corpus), reference_names=reference_names
+    )
+
+
+def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
+    targets = Target.objects.select_related("translator").prefetch_related(
+        Prefetch("judgments", queryset=Judgment.objects.select_related("evaluator").order_by("pk"))
+    )
+    queryset = corpus.sentences.order_by("position").prefetch_related(
+        Prefetch("targets", queryset=targets.order_by("position"))
+    )
+    for sentence in queryset.iterator(chunk_size=BATCH_SENTENCES):
+        evals: list[EvalElement] = []
+        for target in sentence.targets.all():
+            judgments = list(target.judgments.all())
+            if not judgments:
+                evals.append(
+                    EvalElement(
+                        translator=target.translator.name,
+                        target=target.text,
+                        line=0,
+                        extra_attrs=_tuples(target.extra_attrs),
+                        extra_xml=tuple(target.extra_xml),
+                    )
+                )
+            for j in judgments:
+                evals.append(
+                    EvalElement(
+                        translator=target.translator.name,
+                        target=target.text,
+                        line=0,
+                        evaluator=j.evaluator.username,
+                        sser=j.sser,
+                        awer=None if j.edits is None else (j.edits, j.ref_length or 0),
+                        new_ref=j.new_ref or None,
+                        extra_attrs=_tuples(j.extra_attrs),
+                        extra_xml=tuple(j.extra_xml),
+                    )
+                )
+        yield SentenceElement(
+            source=sentence.source,
+            evals=tuple(evals),
+            line=0,
+            position=sentence.position,
+            id=sentence.xml_id,
+            doc=sentence.doc,
+            extra_attrs=_tuples(sentence.extra_attrs),
+            extra_xml=tuple(sentence.extra_xml),
+        )
+
+
+def _tuples(pairs: list[list[str]]) -> tuple[tuple[str, str], ...]:
+    return tuple((k, v) for k, v in pairs)
+
+
+# --- accounts ---------------------------------------------------------------------------
+
+
+def user_upsert(
+    *, username: str, password: str, role: str, corpora: Iterable[Corpus] = ()
+) -> tuple[User, bool]:
+    """Create or update an account, make it able to log in, and assign corpora to it."""
+    user, created = User.objects.get_or_create(username=username)
+    user.role = role
+    user.is_active = True
+    user.set_password(password)
+    user.save()
+    user.assigned_corpora.add(*corpora)
+    return user, created

@@ -1,0 +1,50 @@
+"""Fixture factories shared by the app's tests (django-allauth style)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from annotation.models import User
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+DEMO_XML = FIXTURES / "ted-zhen-demo.evaltrans.xml"
+SEED_XML = FIXTURES / "seed-example.evaltrans.xml"
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def user_factory(db: None) -> Callable[..., User]:
+    counter = iter(range(1, 1_000_000))
+
+    def make(username: str | None = None, *, role: str = User.Role.JUDGE, **extra: Any) -> User:
+        name = username or f"user{next(counter)}"
+        return User.objects.create_user(name, password=PASSWORD, role=role, **extra)
+
+    return make
+
+
+@pytest.fixture
+def judge(user_factory: Callable[..., User]) -> User:
+    return user_factory("judge", role=User.Role.JUDGE)
+
+
+@pytest.fixture
+def lead(user_factory: Callable[..., User]) -> User:
+    return user_factory("lead", role=User.Role.LEAD)
+
+
+@pytest.fixture
+def judge_client(client: Client, judge: User) -> Client:
+    client.force_login(judge)
+    return client
+
+
+@pytest.fixture
+def lead_client(client: Client, lead: User) -> Client:
+    client.force_login(lead)
+    return client

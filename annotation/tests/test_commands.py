@@ -1,0 +1,188 @@
+"""The command line a lead scripts against: import, export, scores, accounts, demo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotation.models import Corpus, User
+from annotation.tests.conftest import DEMO_XML, SEED_XML
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_import_evaltrans_prints_a_summary() -> None:
+    out = run("import_evaltrans", str(DEMO_XML), "--name", "demo")
+
+    assert out.splitlines()[0] == (
+        "Imported corpus 'demo': 40 sentences, 2 references per sentence, 5 systems, 0 judgments."
+    )
+
+
+def test_import_evaltrans_refusal_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:
+    bad = tmp_path / "corpus.xml"
+    bad.write_text(
+        "<evalTrans>\n<sentence>\n<source>x</source>\n"
+        "<eval><target>y</target></eval>\n</sentence>\n</evalTrans>\n",
+        encoding="utf-8",
+    )
+
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}", "PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "import_evaltrans", str(bad)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+
+    assert proc.returncode != 0
+    assert proc.stderr.strip() == f"CommandError: {bad} line 4: <eval> without translator"
+    assert "Traceback" not in proc.stderr
+
+
+def test_export_evaltrans_writes_a_file_and_refuses_an_unknown_corpus(tmp_path: Path) -> None:
+    run("import_evaltrans", str(SEED_XML), "--name", "seed")
+    target = tmp_path / "out.xml"
+
+    run("export_evaltrans", "seed", "-o", str(target))
+
+    assert target.read_bytes().count(b"<sentence") == 2
+    with pytest.raises(CommandError, match="no corpus named 'nope'"):
+        run("export_evaltrans", "nope")
+
+
+def test_export_evaltrans_writes_to_stdout_by_default(
+    capfdbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    run("import_evaltrans", str(SEED_XML), "--name", "seed")
+
+    call_command("export_evaltrans", "seed")
+
+    out = capfdbinary.readouterr().out
+    assert out.startswith(b'<?xml version="1.0" encoding="UTF-8"?>')
+    assert b"Diagram show the scan procedure for locate the archives ." in out
+
+
+def test_scores_json_has_every_metric_for_systems_only() -> None:
+    run("import_evaltrans", str(DEMO_XML), "--name", "demo")
+
+    payload = json.loads(run("scores", "demo", "--json"))
+
+    assert payload["corpus"] == "demo"
+    assert set(payload["translators"]) == {
+        "DIDI-NLP",
+        "Facebook-AI",
+        "IIE-MT",
+        "NiuTrans",
+        "Online-W",
+    }
+    for figures in payload["translators"].values():
+        assert set(figures) == {"wer", "ser", "mwer", "per", "bleu", "nist"}
+        for figure in figures.values():
+            assert isinstance(figure["score"], float)
+            assert "version:" in figure["signature"]
+        assert 0 < figures["bleu"]["score"] < 100
+        assert figures["mwer"]["score"] <= figures["wer"]["score"]
+
+
+def test_scores_include_human_figures_where_judgments_exist(tmp_path: Path) -> None:
+    judged = tmp_path / "judged.xml"
+    judged.write_bytes(
+        SEED_XML.read_bytes().replace(
+            b'<eval translator="a translator">\n    <target>Chart',
+            b'<eval translator="a translator" evaluator="JM" sser="8">\n    '
+            b"<newRef>Chart represents the method.</newRef>\n    <target>Chart",
+        )
+    )
+    run("import_evaltrans", str(judged), "--name", "judged")
+
+    figures = json.loads(run("scores", "judged", "--json"))["translators"]["a translator"]
+
+    assert figures["sser"]["score"] == pytest.approx(20.0)
+    assert figures["awer"]["score"] == pytest.approx(100 * 1 / 5)
+    assert figures["aser"]["score"] == pytest.approx(100.0)
+
+
+def test_scores_table_lists_systems() -> None:
+    run("import_evaltrans", str(DEMO_XML), "--name", "demo")
+
+    lines = run("scores", "demo").splitlines()
+
+    assert lines[0].split() == ["system", "WER", "SER", "MWER", "PER", "BLEU", "NIST"]
+    assert len(lines) == 6
+
+
+def test_add_user_creates_and_updates_accounts_and_assigns_corpora() -> None:
+    run("import_evaltrans", str(SEED_XML), "--name", "seed")
+
+    assert run(
+        "add_user", "ana", "--password", "pw-ana-1234", "--role", "judge", "--corpus", "seed"
+    ) == ("Created judge 'ana', corpora: seed.\n")
+    ana = User.objects.get(username="ana")
+    assert ana.check_password("pw-ana-1234")
+    assert list(ana.assigned_corpora.values_list("name", flat=True)) == ["seed"]
+
+    assert run("add_user", "ana", "--password", "other-pw-5678", "--role", "lead").startswith(
+        "Updated lead"
+    )
+    ana.refresh_from_db()
+    assert ana.is_lead and ana.check_password("other-pw-5678")
+    with pytest.raises(CommandError, match="no corpus named 'nope'"):
+        run("add_user", "bo", "--password", "x", "--role", "judge", "--corpus", "nope")
+
+
+def test_add_user_activates_an_evaluator_imported_from_a_file(tmp_path: Path) -> None:
+    User.objects.create(username="JM", is_active=False)
+
+    run("add_user", "JM", "--password", "pw-jm-1234", "--role", "judge")
+
+    assert User.objects.get(username="JM").is_active
+
+
+def test_import_text_reads_plain_files(tmp_path: Path) -> None:
+    for name, text in {"src": "uno\n", "ref": "one\n", "sys": "one\n"}.items():
+        (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
+
+    out = run(
+        "import_text",
+        "--name",
+        "plain",
+        "--source",
+        str(tmp_path / "src.txt"),
+        "--ref",
+        str(tmp_path / "ref.txt"),
+        "--hyp",
+        f"mt={tmp_path / 'sys.txt'}",
+    )
+
+    assert out.startswith("Imported corpus 'plain': 1 sentences")
+    with pytest.raises(CommandError, match="is not SYSTEM=FILE"):
+        run("import_text", "--name", "x", "--source", "a", "--ref", "b", "--hyp", "nofile")
+
+
+def test_demo_setup_is_idempotent_and_prints_the_logins() -> None:
+    first = run("demo_setup")
+    second = run("demo_setup")
+
+    assert Corpus.objects.count() == 2
+    assert "demo-lead" in second and "demo-judge" in second and "http://127.0.0.1:8000/" in second
+    assert "Imported corpus" in first and "Imported corpus" not in second
+    judge = User.objects.get(username="demo-judge")
+    assert judge.assigned_corpora.count() == 2 and judge.is_active

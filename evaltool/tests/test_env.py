@@ -1,0 +1,87 @@
+"""Settings read from the environment: strict booleans and database URLs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaltool.env import parse_bool, parse_database_url
+
+BASE = Path("/srv/evaltool")
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("False", False),
+        ("false", False),
+        ("0", False),
+        ("no", False),
+        ("", False),
+        ("True", True),
+        ("1", True),
+        ("yes", True),
+        (" on ", True),
+        (None, True),
+    ],
+)
+def test_debug_words_mean_what_they_say(value: str | None, expected: bool) -> None:
+    assert parse_bool("DEBUG", value, default=True) is expected
+
+
+def test_an_unknown_debug_word_is_an_error_not_true() -> None:
+    with pytest.raises(ValueError, match="DEBUG='Flase' is not a boolean"):
+        parse_bool("DEBUG", "Flase", default=False)
+
+
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        (
+            "sqlite:///db.sqlite3",
+            {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE / "db.sqlite3"},
+        ),
+        (
+            "sqlite:////tmp/x.db",
+            {"ENGINE": "django.db.backends.sqlite3", "NAME": Path("/tmp/x.db")},
+        ),
+        (
+            "postgres://postgres@127.0.0.1:5432/evaltool",
+            {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": "evaltool",
+                "USER": "postgres",
+                "PASSWORD": "",
+                "HOST": "127.0.0.1",
+                "PORT": "5432",
+            },
+        ),
+        (
+            "postgresql://u%40x:p%2Fw@db.example/evaltool",
+            {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": "evaltool",
+                "USER": "u@x",
+                "PASSWORD": "p/w",
+                "HOST": "db.example",
+                "PORT": "",
+            },
+        ),
+    ],
+)
+def test_database_url_selects_the_database(url: str, expected: dict[str, object]) -> None:
+    assert parse_database_url(url, base_dir=BASE) == expected
+
+
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("mysql://x/y", "scheme 'mysql' is not supported"),
+        ("postgres://host/", "names no database"),
+        ("sqlite://", "names no SQLite file"),
+    ],
+)
+def test_a_database_url_we_do_not_understand_stops_the_app(url: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_database_url(url, base_dir=BASE)

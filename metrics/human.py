@@ -1,0 +1,83 @@
+"""System-level human figures from judgments (seed 001 §2.2–2.3).
+
+The same definitions feed ``manage.py scores``, the judge's live figures and the
+dashboard, so they live here, as sufficient statistics like every automatic metric:
+
+- aWER = Σ edits / Σ new-reference lengths over done judgments (seed 001 §2.3, "the
+  number of words which are to be inserted, deleted or replaced … to obtain a correct
+  translation");
+- aSER = share of done judgments whose candidate still needs an edit (edits > 0);
+- SSER = mean of (10 − score)/10 over scored judgments: the 0–10 score of seed 001 §2.2
+  "converted into %" as an error rate (10 = perfect = 0 %).
+
+All three in percent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.stats import FloatArray, Score, format_signature
+
+SSER_MAX = 10
+
+
+def _rate(stats: FloatArray) -> FloatArray | float:
+    """Σ numerator / Σ denominator × 100, 0 where nothing was counted; shape (..., 2) → (...)."""
+    num = np.asarray(stats, dtype=np.float64)[..., 0]
+    den = np.asarray(stats, dtype=np.float64)[..., 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(den > 0, 100.0 * num / np.where(den > 0, den, 1.0), 0.0)
+    return float(out) if out.ndim == 0 else out
+
+
+@dataclass(frozen=True)
+class HumanMetric:
+    """One human figure: rows of [numerator, denominator] per judgment, summed to a rate."""
+
+    name: str
+
+    def score_from_stats(self, stats: FloatArray) -> FloatArray | float:
+        return _rate(stats)
+
+    def signature(self, n_judgments: int) -> str:
+        parts: dict[str, object] = {"judgments": n_judgments}
+        if self.name in {"awer", "aser"}:
+            parts["tok"] = "13a"
+        if self.name == "sser":
+            parts["scale"] = f"0-{SSER_MAX}"
+        return format_signature(parts)
+
+    def corpus_score(self, stats: FloatArray) -> Score:
+        stats = np.asarray(stats, dtype=np.float64).reshape(-1, 2)
+        return Score(self.name, float(_rate(stats.sum(axis=0))), self.signature(len(stats)), stats)
+
+
+AWER = HumanMetric("awer")
+ASER = HumanMetric("aser")
+SSER = HumanMetric("sser")
+
+
+def awer_stats(edits: Sequence[int], lengths: Sequence[int]) -> FloatArray:
+    """Rows [edits, new-reference length], one per done judgment."""
+    return np.column_stack(
+        [np.asarray(edits, dtype=np.float64), np.asarray(lengths, dtype=np.float64)]
+    )
+
+
+def aser_stats(edits: Sequence[int]) -> FloatArray:
+    """Rows [1 if the sentence still needs an edit else 0, 1], one per done judgment."""
+    wrong = (np.asarray(edits, dtype=np.float64) > 0).astype(np.float64)
+    return np.column_stack([wrong, np.ones_like(wrong)])
+
+
+def sser_stats(scores: Sequence[int]) -> FloatArray:
+    """Rows [(10 − score)/10, 1], one per scored judgment (seed 001 §2.2)."""
+    arr = np.asarray(scores, dtype=np.float64)
+    if arr.size and (arr.min() < 0 or arr.max() > SSER_MAX):
+        bad = arr[(arr < 0) | (arr > SSER_MAX)][0]
+        raise ValueError(f"SSER score {bad:g} is outside 0–{SSER_MAX}")
+    return np.column_stack([(SSER_MAX - arr) / SSER_MAX, np.ones_like(arr)])

@@ -1,0 +1,65 @@
+"""Plain one-segment-per-line files, as sacreBLEU users have them.
+
+One place for the rules both command lines apply (``python -m metrics`` and
+``manage.py import_text``): UTF-8 only, one segment per line, parallel files of equal
+length; every problem names the file and the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+class SegmentFileError(ValueError):
+    """``str(e)`` is one line: ``FILE line N: problem`` (or ``FILE: problem``)."""
+
+    def __init__(self, filename: str, line: int | None, reason: str) -> None:
+        self.filename = filename
+        self.line = line
+        self.reason = reason
+        where = f"{filename} line {line}" if line is not None else filename
+        super().__init__(f"{where}: {reason}")
+
+
+def read_segments(path: str | Path) -> list[str]:
+    """The lines of a UTF-8 file without their line ends (a final newline ends the last line)."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SegmentFileError(name, None, "no such file") from None
+    except IsADirectoryError:
+        raise SegmentFileError(name, None, "is a directory, not a file") from None
+    except OSError as exc:
+        raise SegmentFileError(name, None, f"cannot be read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SegmentFileError(
+            name, line, f"invalid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def read_parallel(paths: Sequence[str | Path]) -> list[list[str]]:
+    """Read files that must be parallel; the first one sets the expected line count."""
+    contents = [read_segments(p) for p in paths]
+    if not contents:
+        return contents
+    expected = len(contents[0])
+    for path, lines in zip(paths, contents, strict=True):
+        if len(lines) != expected:
+            line = min(len(lines), expected) + 1
+            raise SegmentFileError(
+                str(path),
+                line,
+                f"has {len(lines)} lines but {paths[0]} has {expected}: files must be parallel",
+            )
+    return contents
