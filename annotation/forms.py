@@ -9,7 +9,9 @@ from django.conf import settings
 class UploadForm(forms.Form):
     file = forms.FileField(label="evalTrans XML file")
     name = forms.CharField(
-        max_length=200, required=False, help_text="Default: the file's <evalTrans name>, else its file name."
+        max_length=200,
+        required=False,
+        help_text="Default: the file's <evalTrans name>, else its file name.",
     )
     references = forms.CharField(
         required=False,

@@ -66,6 +66,7 @@ class Corpus(models.Model):
         settings.AUTH_USER_MODEL, related_name="assigned_corpora", blank=True
     )
     extra_attrs = models.JSONField(default=list, blank=True)
+    extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CorpusQuerySet.as_manager()
@@ -113,6 +114,9 @@ class Sentence(models.Model):
     source = models.TextField()
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
+    after_xml = models.JSONField(
+        default=list, blank=True, help_text="Unknown elements that follow this sentence."
+    )
 
     class Meta:
         ordering = ["corpus", "position"]

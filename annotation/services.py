@@ -17,13 +17,38 @@ from django.db.models import Prefetch
 
 from annotation import evaltrans
 from annotation.awer import awer_counts, normalize_new_ref
-from annotation.evaltrans import CorpusHeader, EvalElement, EvalTransError, SentenceElement
+from annotation.evaltrans import (
+    CorpusHeader,
+    EvalElement,
+    EvalTransError,
+    SentenceElement,
+    normalize_space,
+)
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from metrics.textfiles import SegmentFileError, read_parallel
 
 BATCH_SENTENCES = 500
 MAX_WARNINGS = 200
 ANONYMOUS_EVALUATOR = "anonymous"
+# Plain-text imports name their references so that evalTrans classifies them as such
+# (a name ending in "reference"), in the order of the --ref files.
+REFERENCE_NAMES_FOR_TEXT = (
+    "first reference",
+    *(
+        f"{n} reference"
+        for n in (
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+        )
+    ),
+)
 
 ERR_CORPUS_EXISTS = "a corpus named {name!r} exists already (choose another --name)"
 ERR_NO_SENTENCES = "the file holds no <sentence>"
@@ -152,7 +177,11 @@ def _import_elements(
 ) -> ImportSummary:
     if Corpus.objects.filter(name=corpus_name).exists():
         raise ImportRefused(filename, None, ERR_CORPUS_EXISTS.format(name=corpus_name))
-    corpus = Corpus.objects.create(name=corpus_name, extra_attrs=_pairs(header.extra_attrs))
+    corpus = Corpus.objects.create(
+        name=corpus_name,
+        extra_attrs=_pairs(header.extra_attrs),
+        extra_xml=list(header.extra_xml),
+    )
     state = _ImportState(corpus=corpus, filename=filename)
     while batch := list(islice(sentences, BATCH_SENTENCES)):
         _import_batch(state, batch, reference_names)
@@ -198,16 +227,16 @@ def corpus_import_text(
         columns = read_parallel([source, *refs, *(path for _, path in hyps)])
     except SegmentFileError as exc:
         raise ImportRefused(exc.filename, exc.line, exc.reason) from None
-    translators = [
-        "first reference",
-        *(f"reference {i}" for i in range(2, len(refs) + 1)),
-        *system_names,
-    ]
+    translators = [*REFERENCE_NAMES_FOR_TEXT[: len(refs)], *system_names]
+    if len(refs) > len(REFERENCE_NAMES_FOR_TEXT):
+        raise ImportRefused(
+            str(refs[-1]), None, f"at most {len(REFERENCE_NAMES_FOR_TEXT)} --ref files"
+        )
     sentences = (
         SentenceElement(
-            source=_normalize_space(row[0]),
+            source=normalize_space(row[0]),
             evals=tuple(
-                EvalElement(translator=t, target=_normalize_space(text), line=k + 1)
+                EvalElement(translator=t, target=normalize_space(text), line=k + 1)
                 for t, text in zip(translators, row[1:], strict=True)
             ),
             line=k + 1,
@@ -219,10 +248,6 @@ def corpus_import_text(
         return _import_elements(
             CorpusHeader(name=name, extra_attrs=()), sentences, name, str(source), (), None
         )
-
-
-def _normalize_space(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _import_batch(
@@ -238,6 +263,7 @@ def _import_batch(
                 source=s.source,
                 extra_attrs=_pairs(s.extra_attrs),
                 extra_xml=list(s.extra_xml),
+                after_xml=list(s.after_xml),
             )
             for s in batch
         ]
@@ -389,7 +415,11 @@ def _pairs(attrs: Iterable[tuple[str, str]]) -> list[list[str]]:
 
 def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
     """Write the corpus as canonical evalTrans XML, streaming sentence by sentence."""
-    header = CorpusHeader(name=corpus.name, extra_attrs=_tuples(corpus.extra_attrs))
+    header = CorpusHeader(
+        name=corpus.name,
+        extra_attrs=_tuples(corpus.extra_attrs),
+        extra_xml=tuple(corpus.extra_xml),
+    )
     reference_names = [t.name for t in corpus.translators.filter(role=Translator.Role.REFERENCE)]
     evaltrans.write_evaltrans(
         out, header, _sentence_elements(corpus), reference_names=reference_names
@@ -440,6 +470,7 @@ def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
             doc=sentence.doc,
             extra_attrs=_tuples(sentence.extra_attrs),
             extra_xml=tuple(sentence.extra_xml),
+            after_xml=tuple(sentence.after_xml),
         )
 
 

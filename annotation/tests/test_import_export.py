@@ -44,12 +44,14 @@ JUDGED = b"""<?xml version="1.0" encoding="UTF-8"?>
 def snapshot(corpus: Corpus) -> dict[str, object]:
     """Everything a corpus holds, without database ids or timestamps."""
     return {
-        "corpus": (corpus.extra_attrs,),
+        "corpus": (corpus.extra_attrs, corpus.extra_xml),
         "translators": sorted(corpus.translators.values_list("name", "role", "position")),
         "sentences": list(
             Sentence.objects.filter(corpus=corpus)
             .order_by("position")
-            .values_list("position", "xml_id", "doc", "source", "extra_attrs", "extra_xml")
+            .values_list(
+                "position", "xml_id", "doc", "source", "extra_attrs", "extra_xml", "after_xml"
+            )
         ),
         "targets": sorted(
             Target.objects.filter(sentence__corpus=corpus).values_list(
@@ -251,7 +253,7 @@ def test_plain_text_files_import_as_a_corpus(tmp_path: Path) -> None:
     texts = dict(
         Target.objects.filter(sentence__position=1).values_list("translator__name", "text")
     )
-    assert texts == {"first reference": "two", "reference 2": "a two", "mt": "too"}
+    assert texts == {"first reference": "two", "second reference": "a two", "mt": "too"}
 
 
 def test_plain_text_files_of_different_lengths_are_refused_with_file_and_line(

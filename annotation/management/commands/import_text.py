@@ -1,4 +1,4 @@
-"""``manage.py import_text --name NAME --source FILE --ref FILE [--ref FILE …] --hyp SYSTEM=FILE …``."""
+"""``manage.py import_text --name NAME --source FILE --ref FILE … --hyp SYSTEM=FILE …``."""
 
 from __future__ import annotations
 

@@ -1,0 +1,49 @@
+"""Metrics by name, built with the same preprocessing choices (one place for the mapping).
+
+Used by ``python -m metrics`` and by the app (``annotation/scoring.py``), so the command
+line and the web pages can never disagree about what "bleu" or "mwer" means.
+"""
+
+from __future__ import annotations
+
+from metrics.bleu import BLEU, SMOOTH_DEFAULTS
+from metrics.nist import NIST
+from metrics.stats import Metric
+from metrics.tokenize import Preprocessor
+from metrics.wer import MWER, PER, REF_LENGTH_METHODS, SER, WER
+
+METRIC_NAMES: tuple[str, ...] = ("bleu", "nist", "wer", "mwer", "ser", "per")
+REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
+SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
+
+
+def build_metric(
+    name: str,
+    *,
+    preprocessor: Preprocessor | None = None,
+    ref_length: str = "nearest",
+    smooth: str = "exp",
+) -> Metric:
+    """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
+    NIST "average", as their reference implementations do)."""
+    pp = preprocessor or Preprocessor()
+    if name == "wer":
+        return WER(pp)
+    if name == "ser":
+        return SER(pp)
+    if name == "mwer":
+        return MWER(pp, ref_length)
+    if name == "per":
+        return PER(pp, ref_length)
+    if name == "bleu":
+        return BLEU(
+            tokenize=pp.tokenize,
+            lowercase=pp.lowercase,
+            sentence_boundaries=pp.sentence_boundaries,
+            smooth_method=smooth,
+        )
+    if name == "nist":
+        return NIST(
+            tokenize=pp.tokenize, lowercase=pp.lowercase, sentence_boundaries=pp.sentence_boundaries
+        )
+    raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")
