@@ -1,37 +1,521 @@
-"""Tokenization and normalization (seed 000 §3.1–3.4).
+"""Tokenization and normalization (seed 000 §3.1–3.4, Table 1).
 
-PLACEHOLDER INTERFACE — being completed. Public API (keep it):
+What counts as a "word" changes every error rate and n-gram score (seed 000 §3), so the
+method is a named choice that goes into each score's signature. Each method is a
+callable class like sacreBLEU's tokenizers — ``tok(line) -> str`` (tokens joined by one
+space) and ``tok.signature() -> name`` — plus ``tok.tokens(line) -> tuple[str, ...]``,
+which the metrics use directly:
+
+=====================  ===================================================================
+``none``               whitespace only (Table 1 row 1, "original candidate")
+``nopunct``            punctuation separates words and is removed (Table 1 row 2)
+``13a``                mteval-v13a, identical to sacreBLEU 2.6's ``13a`` (Table 1 row 3);
+                       the default everywhere
+``13a+contractions``   13a plus English contractions and abbreviations (Table 1 row 4)
+``intl``               mteval-v14 international tokenization, as sacreBLEU's ``intl``
+``char``               every non-space character is a token (CJK targets), as sacreBLEU's
+                       ``char``
+=====================  ===================================================================
+
+:class:`Preprocessor` puts the choices of §3.1–3.4 together::
 
     pp = Preprocessor(tokenize="13a", lowercase=False, sentence_boundaries=False)
     pp.tokens("Hello, world.")   -> ("Hello", ",", "world", ".")
     pp.signature_parts()         -> {"tok": "13a", "case": "mixed", "bounds": "no"}
 
-``sentence_boundaries`` only matters to n-gram metrics: ``pp.tokens`` never adds them;
-n-gram metrics call ``pp.ngram_tokens(text)``, which wraps the tokens in ``<s>`` … ``</s>``
-when the option is on.
+``sentence_boundaries`` only matters to n-gram metrics (§3.4): ``pp.tokens`` never adds
+them; n-gram metrics call ``pp.ngram_tokens(text)``, which wraps the tokens in ``<s>`` …
+``</s>`` when the option is on.
+
+Speed. Python 3.11's ``re.sub`` expands a replacement template such as ``r" \\1 "`` by
+calling back into Python once per match, which dominates sacreBLEU's 13a. The 13a and
+intl tokenizers here run the same patterns through ``Pattern.split`` and rebuild the
+line with ``str.join`` (all in C), which gives the same string as the ``sub`` (the
+split finds exactly the matches ``sub`` replaces; tests check parity on real data and
+on an exhaustive set of short strings). Tokenized lines are cached per preprocessing
+configuration, so the references, tokenized once, are reused by every metric and every
+system.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+import sys
+import unicodedata
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from functools import _lru_cache_wrapper  # the type of an lru_cache'd function
 
 BOS = "<s>"
 EOS = "</s>"
 
+#: Entries kept per preprocessing configuration: sacreBLEU's ``lru_cache(maxsize=2**16)``.
+CACHE_SIZE = 2**16
+
+Tokens = tuple[str, ...]
+
+
+class Tokenizer(ABC):
+    """A named tokenization method (seed 000 §3.1), called like a sacreBLEU tokenizer."""
+
+    name: ClassVar[str]
+
+    def signature(self) -> str:
+        """The name that goes into a score's signature (``tok:<name>``)."""
+        return self.name
+
+    def __call__(self, line: str) -> str:
+        """The tokenized line, tokens separated by one space (sacreBLEU's return value)."""
+        return " ".join(self.tokens(line))
+
+    @abstractmethod
+    def tokens(self, line: str) -> Tokens:
+        """The tokens of ``line``."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+# --------------------------------------------------------------------------- none
+
+
+class TokenizerNone(Tokenizer):
+    """Spaces are the only word separators (Table 1, "original candidate").
+
+    ``__call__`` returns the line unchanged, as sacreBLEU's ``none`` does.
+    """
+
+    name = "none"
+
+    def __call__(self, line: str) -> str:
+        return line
+
+    def tokens(self, line: str) -> Tokens:
+        return tuple(line.split())
+
+
+# ---------------------------------------------------------------- character classes
+
+
+@cache
+def _category_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
+    """The code point ranges of the general categories N, P and S.
+
+    sacreBLEU's ``intl`` uses the ``regex`` module's ``\\p{N}``, ``\\p{P}`` and ``\\p{S}``;
+    the standard ``re`` has no such classes, so they are built from :mod:`unicodedata`
+    (Unicode ``unicodedata.unidata_version``, 14.0 on Python 3.11). Built lazily, once:
+    the scan of all code points takes about 0.15 s and only ``intl`` and ``nopunct``
+    need it.
+    """
+    ranges: dict[str, list[list[int]]] = {"N": [], "P": [], "S": []}
+    category = unicodedata.category
+    for code in range(sys.maxunicode + 1):
+        major = category(chr(code))[0]
+        if major in ranges:
+            spans = ranges[major]
+            if spans and spans[-1][1] == code - 1:
+                spans[-1][1] = code
+            else:
+                spans.append([code, code])
+    return {major: tuple((lo, hi) for lo, hi in spans) for major, spans in ranges.items()}
+
+
+def _char_class(major: str, below: int) -> str:
+    """The body of a ``re`` character class for category ``major``, code points < ``below``.
+
+    ``re`` tests the code points above U+FFFF of a class one range at a time, so a full
+    class makes every character test slow. Lines that are ASCII (most English) or stay
+    in the Basic Multilingual Plane use a class cut to that plane, which gives the same
+    matches on such a line and is a single bitmap lookup.
+    """
+    spans = [(lo, min(hi, below - 1)) for lo, hi in _category_ranges()[major] if lo < below]
+    return "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in spans)
+
+
+_ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
+#: The planes a line may be confined to: ASCII, the BMP, everything.
+_PLANE_LIMITS = (0x80, 0x10000, sys.maxunicode + 1)
+
+
+def _plane(line: str) -> int:
+    """Index into :data:`_PLANE_LIMITS` of the smallest plane that holds ``line``."""
+    if line.isascii():
+        return 0
+    return 1 if _ASTRAL.search(line) is None else 2
+
+
+# ------------------------------------------------------------------------ nopunct
+
+
+class TokenizerNoPunct(Tokenizer):
+    """Punctuation marks separate words and are then removed (Table 1, row 2).
+
+    ``Powell said: "We'd not be alone; that's for sure."`` →
+    ``Powell said We d not be alone that s for sure``.
+
+    "Punctuation" is Unicode general category P (``Pc Pd Ps Pe Pi Pf Po``): the ASCII
+    marks ``! " # % & ' ( ) * , - . / : ; ? @ [ \\ ] _ { }``, full-width and CJK marks
+    such as ``，。「」``, typographic quotes and dashes. Symbols (category S: ``$ + < = >
+    ^ ` | ~``, currency signs, emoji) are not punctuation and stay in their words. The
+    seed removes *all* punctuation, so decimal points and hyphens go too:
+    ``3.5`` → ``3 5``, ``well-known`` → ``well known``.
+    """
+
+    name = "nopunct"
+
+    def __init__(self) -> None:
+        self._punct = [re.compile(f"[{_char_class('P', below)}]+") for below in _PLANE_LIMITS]
+
+    def tokens(self, line: str) -> Tokens:
+        return tuple(self._punct[_plane(line)].sub(" ", line).split())
+
+
+# ---------------------------------------------------------------------------- 13a
+
+# mteval-v13a's language-dependent rules, exactly as sacreBLEU's ``TokenizerRegexp``:
+# 1. pad ASCII punctuation and symbols except . , - ' (and the digits and letters)
+_13A_PUNCT = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
+# 2. tokenize period and comma unless preceded by a digit: ``(X)(P)`` → ``X P ``
+_13A_PERIOD_AFTER = re.compile(r"([^0-9])([\.,])")
+# 3. tokenize period and comma unless followed by a digit: ``(P)(Y)`` → `` P Y``
+_13A_PERIOD_BEFORE = re.compile(r"([\.,])([^0-9])")
+# 4. tokenize dash when preceded by a digit: ``(D)(-)`` → ``D - ``. The match never
+#    consumes a character another match needs, so a lookbehind with a literal
+#    replacement gives the same string (and ``sub`` stays in C).
+_13A_DASH = re.compile(r"(?<=[0-9])-")
+_PADDED = {".": " . ", ",": " , "}
+
+
+def _tokens_13a(line: str) -> Tokens:
+    """mteval-v13a tokenization: sacreBLEU 2.6 ``Tokenizer13a`` + ``TokenizerRegexp``.
+
+    Each ``sub`` of sacreBLEU is reproduced as ``split`` + ``join``: ``Pattern.split``
+    with capturing groups returns ``[before, group1, group2, between, group1, …]`` for
+    exactly the non-overlapping matches ``sub`` would replace, so rewriting the group
+    pieces and joining rebuilds the very string ``sub`` builds. The consumption of
+    rules 2 and 3 matters — ``a.,5`` is ``a . ,5``, not ``a . , 5`` — and is kept.
+    """
+    # language-independent part
+    if "<skipped>" in line:
+        line = line.replace("<skipped>", "")
+    if "\n" in line:
+        line = line.replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = (
+            line.replace("&quot;", '"')
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+        )
+    # rule 1: ``sub(r" \1 ")`` == split on the captured mark, join with a space
+    line = " ".join(_13A_PUNCT.split(f" {line} "))
+    if "." in line or "," in line:
+        # rule 2: ``sub(r"\1 \2 ")``: the mark (every third piece from 2) gets padded
+        parts = _13A_PERIOD_AFTER.split(line)
+        if len(parts) > 1:
+            parts[2::3] = map(_PADDED.__getitem__, parts[2::3])
+            line = "".join(parts)
+        # rule 3: ``sub(r" \1 \2")``: the mark (every third piece from 1) gets padded
+        parts = _13A_PERIOD_BEFORE.split(line)
+        if len(parts) > 1:
+            parts[1::3] = map(_PADDED.__getitem__, parts[1::3])
+            line = "".join(parts)
+    if "-" in line:
+        line = _13A_DASH.sub(" - ", line)
+    return tuple(line.split())
+
+
+class Tokenizer13a(Tokenizer):
+    """mteval-v13a (Papineni 2002, Table 1 row 3), identical to sacreBLEU 2.6's ``13a``.
+
+    Punctuation marks become words of their own except decimal points and thousands
+    separators between digits, and hyphens joining words (seed 000 §3.1); HTML entities
+    ``&quot; &amp; &lt; &gt;`` are unescaped, ``<skipped>`` removed, a hyphen at a
+    line end rejoins the word.
+    """
+
+    name = "13a"
+
+    def tokens(self, line: str) -> Tokens:
+        return _tokens_13a(line)
+
+
+# --------------------------------------------------------------- 13a+contractions
+
+#: Abbreviations whose period is part of the word (matched case-insensitively, and
+#: only as a whole word: preceded by no letter, digit or period, followed by none).
+ABBREVIATIONS: tuple[str, ...] = (
+    "Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Jr.", "Sr.", "St.", "vs.",
+    "e.g.", "i.e.", "U.S.", "U.K.", "U.N.", "a.m.", "p.m.",
+)  # fmt: skip
+
+
+def _abbreviation_pattern(abbreviations: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of ``abbreviations``, any case, as a whole word.
+
+    Spelled with ``[Mm][Rr]`` classes rather than ``re.IGNORECASE``, and led by a
+    lookahead for the possible first letters, because both make the scan of a line about
+    twice as fast.
+    """
+
+    def any_case(text: str) -> str:
+        return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in text)
+
+    firsts = "".join(sorted({c for a in abbreviations for c in (a[0].lower(), a[0].upper())}))
+    alternatives = "|".join(any_case(a) for a in sorted(abbreviations, key=len, reverse=True))
+    return re.compile(rf"(?=[{firsts}])(?<![\w.])(?:{alternatives})(?!\w)")
+
+
+_ABBREVIATION_RE = _abbreviation_pattern(ABBREVIATIONS)
+# Stands in for a protected period while 13a runs: 13a treats it as a letter.
+_PROTECTED_PERIOD = "\ue000"
+
+#: Whole words with an irregular expansion.
+CONTRACTIONS: dict[str, tuple[str, ...]] = {
+    "can't": ("can", "not"),
+    "won't": ("will", "not"),
+    "shan't": ("shall", "not"),
+    "let's": ("let", "us"),
+    "y'all": ("you", "all"),
+}
+#: Regular suffixes. ``'d`` is "had" or "would" and Table 1 says "would".
+CONTRACTION_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("n't", "not"),
+    ("'m", "am"),
+    ("'re", "are"),
+    ("'ve", "have"),
+    ("'ll", "will"),
+    ("'d", "would"),
+)
+#: Words whose ``'s`` is "is" (or "has": Table 1 says "is", "that's" → "that is").
+#: After any other word ``'s`` is read as a possessive and left alone.
+S_IS_WORDS: frozenset[str] = frozenset({
+    "it", "he", "she", "that", "there", "here", "what", "who", "where", "when", "why",
+    "how", "everyone", "everybody", "someone", "somebody", "nobody", "nothing",
+    "something", "everything",
+})  # fmt: skip
+
+
+def _expand(word: str) -> Tokens | None:
+    """The expansion of one 13a token, or None when it is not a known contraction."""
+    key = word.lower().replace("\u2019", "'")
+    if key in CONTRACTIONS:
+        return CONTRACTIONS[key]
+    for suffix, expansion in CONTRACTION_SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix) and key[-len(suffix) - 1].isalpha():
+            stem = key[: -len(suffix)]
+            return (*(_expand(stem) or (stem,)), expansion)  # "couldn't've"
+    if key.endswith("'s") and key[:-2] in S_IS_WORDS:
+        return (key[:-2], "is")
+    return None
+
+
+class Tokenizer13aContractions(Tokenizer):
+    """13a plus English abbreviations and contractions (seed 000 §3.1, Table 1 row 4).
+
+    ``Powell said: "We'd not be alone; that's for sure."`` →
+    ``Powell said : " we would not be alone ; that is for sure . "``.
+
+    - Abbreviations (:data:`ABBREVIATIONS`, any case) keep their periods: ``Mr.``,
+      ``e.g.``, ``U.S.`` are single words. At the end of a sentence the abbreviation's
+      period also stands for the full stop, which then is no word of its own.
+    - Contractions written with ``'`` or ``’`` are expanded: ``n't`` → ``not``, ``'m``
+      → ``am``, ``'re`` → ``are``, ``'ve`` → ``have``, ``'ll`` → ``will``, ``'d`` →
+      ``would``; ``can't`` → ``can not``, ``won't`` → ``will not``, ``shan't`` →
+      ``shall not``, ``let's`` → ``let us``, ``y'all`` → ``you all``.
+    - ``'s`` is ambiguous: after the pronouns and wh-words of :data:`S_IS_WORDS` it is
+      expanded to ``is`` (never "has", following Table 1's "that's" → "that is");
+      after any other word it is taken for a possessive and the word is left whole
+      (``Powell's`` stays ``Powell's``), as 13a leaves it.
+    - The expansion is written in lower case, stem included ("We'd" → "we would"),
+      because that is what Table 1 prints; words that are not expanded keep their case.
+    """
+
+    name = "13a+contractions"
+
+    def tokens(self, line: str) -> Tokens:
+        protected = False
+        if "." in line and _PROTECTED_PERIOD not in line:
+            line, count = _ABBREVIATION_RE.subn(
+                lambda m: m.group().replace(".", _PROTECTED_PERIOD), line
+            )
+            protected = count > 0
+        toks = _tokens_13a(line)
+        if protected:
+            toks = tuple(t.replace(_PROTECTED_PERIOD, ".") for t in toks)
+        if "'" not in line and "\u2019" not in line:
+            return toks
+        out: list[str] = []
+        for tok in toks:
+            expansion = _expand(tok) if ("'" in tok or "\u2019" in tok) else None
+            if expansion is None:
+                out.append(tok)
+            else:
+                out.extend(expansion)
+        return tuple(out)
+
+
+# --------------------------------------------------------------------------- intl
+
+
+class TokenizerIntl(Tokenizer):
+    """mteval-v14 international tokenization, as sacreBLEU 2.6's ``intl``.
+
+    Punctuation (category P) is split off unless it sits between digits, symbols
+    (category S) always are. sacreBLEU keeps mteval-v14's quirk that a number followed
+    by a full stop at the end of a line stays one word (``1990.``).
+
+    Difference: the classes come from Python's :mod:`unicodedata` (Unicode 14.0 on
+    Python 3.11) where sacreBLEU's ``regex`` module has a newer Unicode; characters
+    assigned since (e.g. the emoji of Unicode 15, such as U+1FAE8) are symbols to
+    sacreBLEU and letters here.
+    """
+
+    name = "intl"
+
+    def __init__(self) -> None:
+        self._patterns = [self._compile(below) for below in _PLANE_LIMITS]
+
+    @staticmethod
+    def _compile(below: int) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+        n, p, s = (_char_class(major, below) for major in "NPS")
+        return (
+            re.compile(f"([^{n}])([{p}])"),  # (\P{N})(\p{P}) → "\1 \2 "
+            re.compile(f"([{p}])([^{n}])"),  # (\p{P})(\P{N}) → " \1 \2"
+            re.compile(f"([{s}])"),  # (\p{S}) → " \1 "
+        )
+
+    def tokens(self, line: str) -> Tokens:
+        punct_after, punct_before, symbol = self._patterns[_plane(line)]
+        # The same split + join rewriting of ``sub`` as in 13a (see ``_tokens_13a``).
+        parts = punct_after.split(line)
+        if len(parts) > 1:
+            parts[2::3] = [f" {mark} " for mark in parts[2::3]]
+            line = "".join(parts)
+        parts = punct_before.split(line)
+        if len(parts) > 1:
+            parts[1::3] = [f" {mark} " for mark in parts[1::3]]
+            line = "".join(parts)
+        return tuple(" ".join(symbol.split(line)).split())
+
+
+# --------------------------------------------------------------------------- char
+
+
+class TokenizerChar(Tokenizer):
+    """Characters as words, for targets without spaces (CJK), as sacreBLEU's ``char``.
+
+    ``__call__`` returns sacreBLEU's string (every character, spaces included, joined by
+    a space); :meth:`tokens` drops the whitespace, as splitting that string does.
+    """
+
+    name = "char"
+
+    def __call__(self, line: str) -> str:
+        return " ".join(line)
+
+    def tokens(self, line: str) -> Tokens:
+        return tuple("".join(line.split()))
+
+
+# ----------------------------------------------------------------------- registry
+
+TOKENIZERS: dict[str, type[Tokenizer]] = {
+    cls.name: cls
+    for cls in (
+        TokenizerNone,
+        TokenizerNoPunct,
+        Tokenizer13a,
+        Tokenizer13aContractions,
+        TokenizerIntl,
+        TokenizerChar,
+    )
+}
+DEFAULT_TOKENIZER = "13a"
+
+
+@cache
+def _tokenizer(name: str) -> Tokenizer:
+    return TOKENIZERS[name]()
+
+
+def get_tokenizer(name: str) -> Tokenizer:
+    """The (shared, stateless) tokenizer called ``name``; ValueError for an unknown one."""
+    if name not in TOKENIZERS:
+        known = ", ".join(TOKENIZERS)
+        raise ValueError(f"unknown tokenizer {name!r}; known tokenizers: {known}")
+    return _tokenizer(name)
+
+
+_TOKEN_CACHES: dict[tuple[str, bool], _lru_cache_wrapper[Tokens]] = {}
+
+
+def _cached_tokens(tokenize: str, lowercase: bool) -> _lru_cache_wrapper[Tokens]:
+    """One bounded cache per configuration, shared by all equal preprocessors.
+
+    Every metric builds its own :class:`Preprocessor`, and each system is scored
+    against the same references, so the same strings come back again and again.
+    """
+    key = (tokenize, lowercase)
+    if key not in _TOKEN_CACHES:
+        split = get_tokenizer(tokenize).tokens
+
+        def tokens(text: str) -> Tokens:
+            return split(text.lower().rstrip() if lowercase else text.rstrip())
+
+        _TOKEN_CACHES[key] = lru_cache(maxsize=CACHE_SIZE)(tokens)
+    return _TOKEN_CACHES[key]
+
+
+def clear_token_caches() -> None:
+    """Forget every cached tokenization (for benchmarks that time a cold start)."""
+    for cached in _TOKEN_CACHES.values():
+        cached.cache_clear()
+
+
+# -------------------------------------------------------------------- preprocessor
+
 
 @dataclass(frozen=True)
 class Preprocessor:
-    tokenize: str = "13a"
+    """Seed 000's preprocessing choices: tokenization (§3.1), case (§3.2), boundaries (§3.4).
+
+    ``lowercase`` lowercases the line before tokenizing it, as sacreBLEU does for
+    ``lowercase=True`` (``tokenizer(sent.lower().rstrip())``; the ``rstrip`` is
+    sacreBLEU's too). ``sentence_boundaries`` adds ``<s>`` and ``</s>`` for n-gram
+    metrics only (:meth:`ngram_tokens`). Tokenizations are cached (see
+    :func:`_cached_tokens`); the preprocessor itself stays frozen and hashable.
+    """
+
+    tokenize: str = DEFAULT_TOKENIZER
     lowercase: bool = False
     sentence_boundaries: bool = False
+    _tokens: _lru_cache_wrapper[Tokens] = field(init=False, repr=False, compare=False)
 
-    def tokens(self, text: str) -> tuple[str, ...]:
-        if self.lowercase:
-            text = text.lower()
-        return tuple(text.split())
+    def __post_init__(self) -> None:
+        get_tokenizer(self.tokenize)  # ValueError for an unknown name
+        object.__setattr__(self, "_tokens", _cached_tokens(self.tokenize, self.lowercase))
 
-    def ngram_tokens(self, text: str) -> tuple[str, ...]:
-        toks = self.tokens(text)
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The cache is rebuilt, not pickled (it holds functions).
+        return (type(self), (self.tokenize, self.lowercase, self.sentence_boundaries))
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        """The tokenization method itself (without case folding or caching)."""
+        return get_tokenizer(self.tokenize)
+
+    def tokens(self, text: str) -> Tokens:
+        """The words of ``text`` (never with sentence boundaries)."""
+        return self._tokens(text)
+
+    def ngram_tokens(self, text: str) -> Tokens:
+        """The words of ``text`` for n-gram counting: inside ``<s>`` … ``</s>`` if asked."""
+        toks = self._tokens(text)
         return (BOS, *toks, EOS) if self.sentence_boundaries else toks
 
     def signature_parts(self) -> dict[str, object]:
