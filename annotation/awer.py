@@ -15,17 +15,21 @@ from metrics.tokenize import Preprocessor
 AWER_PREPROCESSOR = Preprocessor(tokenize="13a")
 
 
-def words(text: str) -> tuple[str, ...]:
-    """The words the judge sees and aWER counts."""
-    return AWER_PREPROCESSOR.tokens(text)
+def words(text: str, *, cache: bool = True) -> tuple[str, ...]:
+    """The words the judge sees and aWER counts.
+
+    ``cache=False`` for imports: a file's texts do not come back, and caching them would
+    make memory grow with the file.
+    """
+    return AWER_PREPROCESSOR.tokens(text) if cache else AWER_PREPROCESSOR.tokens_uncached(text)
 
 
-def normalize_new_ref(text: str) -> str:
+def normalize_new_ref(text: str, *, cache: bool = True) -> str:
     """A new reference as stored: its tokens joined by single spaces."""
-    return " ".join(words(text))
+    return " ".join(words(text, cache=cache))
 
 
-def awer_counts(candidate: str, new_ref: str) -> tuple[int, int]:
+def awer_counts(candidate: str, new_ref: str, *, cache: bool = True) -> tuple[int, int]:
     """(edits, new-reference length) of a candidate against its new reference (seed 001 §2.3)."""
-    ref = words(new_ref)
-    return distance(words(candidate), ref), len(ref)
+    ref = words(new_ref, cache=cache)
+    return distance(words(candidate, cache=cache), ref), len(ref)

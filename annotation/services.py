@@ -335,8 +335,8 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
     length: int | None = None
     new_ref = ""
     if ev.new_ref is not None:
-        new_ref = normalize_new_ref(ev.new_ref)
-        edits, length = awer_counts(target.text, new_ref)
+        new_ref = normalize_new_ref(ev.new_ref, cache=False)
+        edits, length = awer_counts(target.text, new_ref, cache=False)
         if ev.awer is not None and ev.awer != (edits, length):
             state.warn(
                 ev.line,

@@ -471,6 +471,11 @@ def _cached_tokens(tokenize: str, lowercase: bool) -> _lru_cache_wrapper[Tokens]
     return _TOKEN_CACHES[key]
 
 
+def _uncached_tokens(tokenize: str, lowercase: bool, text: str) -> Tokens:
+    """The same as the cached function, for texts that will not come back."""
+    return _cached_tokens(tokenize, lowercase).__wrapped__(text)
+
+
 def clear_token_caches() -> None:
     """Forget every cached tokenization (for benchmarks that time a cold start)."""
     for cached in _TOKEN_CACHES.values():
@@ -512,6 +517,11 @@ class Preprocessor:
     def tokens(self, text: str) -> Tokens:
         """The words of ``text`` (never with sentence boundaries)."""
         return self._tokens(text)
+
+    def tokens_uncached(self, text: str) -> Tokens:
+        """The words of ``text`` without filling the cache: for streams of texts that do not
+        repeat, such as a large import, where caching would only grow memory."""
+        return _uncached_tokens(self.tokenize, self.lowercase, text)
 
     def ngram_tokens(self, text: str) -> Tokens:
         """The words of ``text`` for n-gram counting: inside ``<s>`` … ``</s>`` if asked."""
