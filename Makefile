@@ -50,5 +50,7 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
+## Speed figures of every issue that names a target (prints, never asserts).
 bench: venv
 	$(PY) bench/metrics.py
+	$(PY) bench/import.py

@@ -6,47 +6,17 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 import sacrebleu
-from lxml import etree
 
 from metrics import __version__
 from metrics.bleu import BLEU, BLEUS, bleu_from_stats
 from metrics.ngrams import index_references, match_hypotheses, ngram_counts
+from metrics.tests.demo import README_REFS, README_SYS, REFERENCES, SYSTEMS, demo, demo_refs
 from metrics.tokenize import Preprocessor
-
-DEMO_XML = Path(__file__).resolve().parents[2] / "fixtures" / "ted-zhen-demo.evaltrans.xml"
-REFERENCES = ("first reference", "multi reference")
-SYSTEMS = ("DIDI-NLP", "Facebook-AI", "IIE-MT", "NiuTrans", "Online-W")
-
-# sacreBLEU's README example (stream-major there; segment-major here)
-README_REFS = [
-    ("The dog bit the man.", "The dog had bit the man."),
-    ("It was not unexpected.", "No one was surprised."),
-    ("The man bit him first.", "The man had bitten the dog."),
-]
-README_SYS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
-
-
-@cache
-def demo() -> dict[str, tuple[str, ...]]:
-    """translator → its 40 target sentences, in document order."""
-    root = etree.parse(str(DEMO_XML)).getroot()
-    out: dict[str, list[str]] = {}
-    for sentence in root.iter("sentence"):
-        for ev in sentence.iter("eval"):
-            out.setdefault(ev.get("translator"), []).append(ev.findtext("target") or "")
-    return {name: tuple(texts) for name, texts in out.items()}
-
-
-def demo_refs(*names: str) -> list[tuple[str, ...]]:
-    data = demo()
-    return [tuple(seg) for seg in zip(*(data[n] for n in names), strict=True)]
 
 
 def stream_major(refs: Sequence[Sequence[str]]) -> list[list[str | None]]:

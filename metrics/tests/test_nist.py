@@ -12,7 +12,7 @@ import pytest
 
 from metrics import __version__
 from metrics.nist import BETA, NIST
-from metrics.tests.test_bleu import README_REFS, README_SYS, REFERENCES, SYSTEMS, demo, demo_refs
+from metrics.tests.demo import README_REFS, README_SYS, REFERENCES, SYSTEMS, demo, demo_refs
 from metrics.tokenize import Preprocessor
 
 

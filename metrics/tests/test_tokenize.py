@@ -10,16 +10,15 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import pickle
-from pathlib import Path
 
 import pytest
-from lxml import etree
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar as SacreTokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 
+from metrics.tests.demo import demo_lines
 from metrics.tokenize import (
     BOS,
     EOS,
@@ -29,8 +28,6 @@ from metrics.tokenize import (
     get_tokenizer,
 )
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "ted-zhen-demo.evaltrans.xml"
-
 SACREBLEU = {
     "13a": SacreTokenizer13a(),
     "intl": TokenizerV14International(),
@@ -38,12 +35,6 @@ SACREBLEU = {
 }
 
 TABLE1 = "Powell said: \"We'd not be alone; that's for sure.\""
-
-
-def fixture_lines() -> list[str]:
-    """Every source, reference and candidate sentence of the demo corpus."""
-    root = etree.parse(str(FIXTURE)).getroot()
-    return [el.text or "" for el in root.iter("source", "target")]
 
 
 TRICKY = [
@@ -97,7 +88,7 @@ def test_table1_sentence(name: str, expected: str) -> None:
 
 @pytest.mark.parametrize("name", ["13a", "intl", "char"])
 def test_parity_with_sacrebleu_on_demo_corpus(name: str) -> None:
-    lines = fixture_lines()
+    lines = demo_lines()
     assert len(lines) == 40 * 8  # source, two references, five systems
     ours = get_tokenizer(name)
     theirs = SACREBLEU[name]
@@ -110,7 +101,7 @@ def test_preprocessor_matches_sacrebleu_bleu_preprocessing(name: str, lowercase:
     """The tokens BLEU counts: sacreBLEU lowercases, rstrips, tokenizes, splits."""
     bleu = BLEU(tokenize=name, lowercase=lowercase)
     pp = Preprocessor(tokenize=name, lowercase=lowercase)
-    lines = fixture_lines() + TRICKY
+    lines = demo_lines() + TRICKY
     expected = [tuple(bleu._preprocess_segment(line).split()) for line in lines]
     assert [pp.tokens(line) for line in lines] == expected
 
@@ -216,7 +207,7 @@ def test_contractions_leave_other_lines_as_13a_has_them() -> None:
     """Lines without an apostrophe or a listed abbreviation come out exactly as in 13a."""
     lines = [
         line
-        for line in fixture_lines() + TRICKY
+        for line in demo_lines() + TRICKY
         if "'" not in line
         and "\u2019" not in line
         and not any(a in line.lower() for a in ("mr.", "e.g.", "i.e.", "u.s."))

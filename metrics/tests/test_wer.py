@@ -4,17 +4,15 @@ the four reference-length methods, invariants."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
-from pathlib import Path
 
 import jiwer
 import numpy as np
 import pytest
-from lxml import etree
 
 from metrics import __version__
 from metrics.align import align
 from metrics.stats import Metric
+from metrics.tests.demo import SYSTEMS, demo, demo_refs
 from metrics.tokenize import Preprocessor
 from metrics.wer import (
     MWER,
@@ -28,27 +26,8 @@ from metrics.wer import (
     reduce_references,
 )
 
-DEMO_XML = Path(__file__).resolve().parents[2] / "fixtures" / "ted-zhen-demo.evaltrans.xml"
-REFERENCES = ("first reference", "multi reference")
-SYSTEMS = ("DIDI-NLP", "Facebook-AI", "IIE-MT", "NiuTrans", "Online-W")
 NONE = Preprocessor(tokenize="none")
 METHODS = ("average", "closest", "nearest", "best")
-
-
-@cache
-def demo() -> dict[str, tuple[str, ...]]:
-    """translator → its 40 target sentences, in document order."""
-    root = etree.parse(str(DEMO_XML)).getroot()
-    out: dict[str, list[str]] = {}
-    for sentence in root.iter("sentence"):
-        for ev in sentence.iter("eval"):
-            out.setdefault(ev.get("translator") or "", []).append(ev.findtext("target") or "")
-    return {name: tuple(texts) for name, texts in out.items()}
-
-
-def demo_refs() -> list[tuple[str, ...]]:
-    data = demo()
-    return [tuple(seg) for seg in zip(*(data[n] for n in REFERENCES), strict=True)]
 
 
 def all_metrics() -> list[Metric]:

@@ -1,0 +1,144 @@
+"""Metric speed against the reference implementations, measured in the same run.
+
+    python bench/metrics.py [--segments 3000] [--systems 20] [--repeat 3]
+
+Targets (metrics issue): BLEU time ≤ 1.0× sacreBLEU's for the same scores; WER time ≤
+0.5× jiwer's. The corpus is synthetic but real-length: sentence lengths and words from
+the TED demo corpus, two references, systems as edited copies of the first reference
+with their own error rates, some outputs shared between systems (``bench/gen_corpus.py``).
+
+Every timing is the best of ``--repeat`` runs and starts cold: our token caches are
+cleared and sacreBLEU gets fresh metric objects, so neither side profits from an earlier
+run. Our time always includes preparing the references (once for all systems).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import jiwer  # noqa: E402
+from sacrebleu.metrics.bleu import BLEU as SacreBLEU  # noqa: E402
+
+from bench.gen_corpus import iter_sentences  # noqa: E402
+from metrics.bleu import BLEU  # noqa: E402
+from metrics.tokenize import Preprocessor, clear_token_caches  # noqa: E402
+from metrics.wer import WER  # noqa: E402
+
+
+def make_corpus(segments: int, systems: int) -> tuple[list[tuple[str, ...]], dict[str, list[str]]]:
+    refs: list[tuple[str, ...]] = []
+    hyps: dict[str, list[str]] = {}
+    for sentence in iter_sentences(sentences=segments, references=2, systems=systems, seed=7):
+        refs.append(tuple(e.target for e in sentence.evals if e.translator.endswith("reference")))
+        for e in sentence.evals:
+            if not e.translator.endswith("reference"):
+                hyps.setdefault(e.translator, []).append(e.target)
+    return refs, hyps
+
+
+def best_of(repeat: int, run: Callable[[], list[float]]) -> tuple[float, list[float]]:
+    best, scores = float("inf"), []
+    for _ in range(repeat):
+        clear_token_caches()
+        start = time.perf_counter()
+        scores = run()
+        best = min(best, time.perf_counter() - start)
+    return best, scores
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--segments", type=int, default=3000)
+    parser.add_argument("--systems", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    refs, hyps = make_corpus(args.segments, args.systems)
+    streams = [list(s) for s in zip(*refs, strict=True)]
+    first = streams[0]
+    words = sum(len(h.split()) for system in hyps.values() for h in system)
+    print(
+        f"corpus: {len(refs):,} segments × {len(hyps)} systems, 2 references, {words:,} system words"
+    )
+    print()
+
+    def ours_bleu() -> list[float]:
+        metric = BLEU()
+        prepared = metric.prepare_references(refs)
+        return [metric.corpus_score(h, refs, prepared).score for h in hyps.values()]
+
+    def sacre_bleu_plain() -> list[float]:
+        return [SacreBLEU().corpus_score(h, streams).score for h in hyps.values()]
+
+    def sacre_bleu_cached() -> list[float]:
+        metric = SacreBLEU(references=streams)
+        return [metric.corpus_score(h, None).score for h in hyps.values()]
+
+    def ours_wer() -> list[float]:
+        metric = WER(Preprocessor(tokenize="none"))
+        prepared = metric.prepare_references(refs)
+        return [metric.corpus_score(h, refs, prepared).score for h in hyps.values()]
+
+    def ours_wer_13a() -> list[float]:
+        metric = WER()
+        prepared = metric.prepare_references(refs)
+        return [metric.corpus_score(h, refs, prepared).score for h in hyps.values()]
+
+    def jiwer_wer() -> list[float]:
+        return [100 * jiwer.wer(first, h) for h in hyps.values()]
+
+    t_ours, s_ours = best_of(args.repeat, ours_bleu)
+    t_plain, s_plain = best_of(args.repeat, sacre_bleu_plain)
+    t_cached, s_cached = best_of(args.repeat, sacre_bleu_cached)
+    bleu_diff = max(
+        abs(a - b) for other in (s_plain, s_cached) for a, b in zip(s_ours, other, strict=True)
+    )
+    print("BLEU (13a, exp smoothing, closest length), all systems")
+    print(f"  ours, references prepared once          {t_ours:7.3f} s")
+    print(
+        f"  sacreBLEU BLEU().corpus_score per system {t_plain:7.3f} s   ratio ours/sacreBLEU {t_ours / t_plain:.2f}"
+    )
+    print(
+        f"  sacreBLEU BLEU(references=…) cached      {t_cached:7.3f} s   ratio ours/sacreBLEU {t_ours / t_cached:.2f}  (target ≤ 1.0)"
+    )
+    print(f"  largest score difference                 {bleu_diff:.2e}")
+    print()
+
+    t_wer, w_ours = best_of(args.repeat, ours_wer)
+    t_wer13a, _ = best_of(args.repeat, ours_wer_13a)
+    t_jiwer, w_jiwer = best_of(args.repeat, jiwer_wer)
+    wer_diff = max(abs(a - b) for a, b in zip(w_ours, w_jiwer, strict=True))
+    print("WER (first reference, whitespace words as jiwer), all systems")
+    print(
+        f"  ours, tok:none                           {t_wer:7.3f} s   ratio ours/jiwer {t_wer / t_jiwer:.2f}  (target ≤ 0.5)"
+    )
+    print(f"  jiwer.wer per system                     {t_jiwer:7.3f} s")
+    print(
+        f"  ours, tok:13a (the default)              {t_wer13a:7.3f} s   ratio ours/jiwer {t_wer13a / t_jiwer:.2f}"
+    )
+    print(f"  largest score difference                 {wer_diff:.2e}")
+    print()
+
+    one_name = next(iter(hyps))
+
+    def ours_bleu_one() -> list[float]:
+        metric = BLEU()
+        prepared = metric.prepare_references(refs)
+        return [metric.corpus_score(hyps[one_name], refs, prepared).score]
+
+    t_one, _ = best_of(args.repeat, ours_bleu_one)
+    print("Sharing the reference side between systems (ours, BLEU)")
+    print(
+        f"  1 system {t_one:.3f} s; {len(hyps)} systems {t_ours:.3f} s = {t_ours / t_one:.1f}× one system"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,497 @@
+"""Paired bootstrap resampling, 95% confidence intervals and earned rank groups.
+
+Seed 001 (Figure 2) ranks each translator per metric as "1 better / 2 intermediate /
+3 worse" by eye. Here the groups are *earned*: two systems share a group unless their
+difference is significant under paired bootstrap resampling (Koehn 2004), the test that
+sacreBLEU 2.6 runs as ``--paired-bs`` (``sacrebleu.significance._paired_bs_test``).
+
+The method, rule for rule as sacreBLEU's, on our per-segment sufficient statistics
+(``segments × k`` rows, see :mod:`metrics.stats`):
+
+* **One index matrix.** ``np.random.default_rng(seed).choice(n, size=(B, n),
+  replace=True)`` is drawn once and applied to every system and every metric, so all
+  systems are scored on the same B resampled test sets (the test is *paired*).
+  sacreBLEU draws the same matrix afresh for every comparison from the same seed
+  (``SACREBLEU_SEED``, default 12345), which is the same matrix. Sample b of system s is
+  ``score_from_stats(Σ_t C[b, t] · stats_s[t])`` where ``C[b, t]`` counts how often
+  segment t was drawn in sample b — the same sums as ``stats[idx].sum(axis=1)``, computed
+  as one matrix product for all systems at once.
+* **p-value** of systems a and b: with ``δ = |score_a − score_b|`` on the real data and
+  ``d_b = |a_b − b_b|`` per sample, ``p = (#{b : d_b − mean(d) > δ} + 1) / (B + 1)``
+  (sacreBLEU's ``_compute_p_value`` applied to the centred sample differences; the +1
+  keeps the test's false-rejection rate at or below its level). It is symmetric in a, b.
+* **95% confidence interval** (sacreBLEU's ``estimate_ci``): centred on the mean of
+  the B sample scores, half-width ``½(s_(hi) − s_(lo))`` from the sorted sample scores
+  at ``lo = ⌊B/40⌋`` and ``hi = B − ⌊B/40⌋ − 1`` (the 2.5 % and 97.5 % order statistics).
+  The interval is therefore ``mean ± half_width``, as sacreBLEU prints ``μ ± ci``.
+
+With the same segments, statistics and seed, BLEU's p-values equal ``paired_bs``'s (the
+tests run sacreBLEU on the demo corpus). sacreBLEU sums the statistics in float32;
+we keep float64, so interval means and half-widths agree to about 1e-7 relative
+(integer counts sum exactly in both).
+
+**Deviation.** When *every* sample difference is 0 (two systems with identical
+statistics on the segments compared), sacreBLEU's centred test reports the smallest
+possible p, ``1/(B+1)``, i.e. "significant"; we report ``p = 1`` so that identical
+systems share a rank group. A system compared with itself also has ``p = 1``.
+
+**Human metrics** (seed 001 §2.2–2.3) are compared on the segments both systems have
+judgments for: :meth:`Bootstrap.compare` takes a mask per system, and for a pair
+``(a, b)`` both the real difference and each sample's difference use only the rows in
+``mask_a & mask_b``. The resampling unit stays the corpus segment (the same index
+matrix), and each sample's statistic is the difference on the resampled segments both
+systems judged. A system's own figure and interval use all its judged segments.
+
+**Rank groups** (:func:`rank_groups`): order the systems best first (score descending if
+higher is better, else ascending; ties keep the input order; no score last). The best
+system opens group 1 and is its *leader*. Each next system joins the current group
+unless it is significantly different (``p < alpha``) from that group's leader, in which
+case it opens the next group and becomes its leader. Comparing with the leader only
+makes the rule well defined when significance is not transitive (A ≈ B, B ≈ C, A ≠ C
+gives A, B in group 1 and C in group 2, even though B ≈ C). A p-value of NaN (no
+common segment) is not significant. A system without a score (no segment to score it
+on) gets group 0: not ranked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics.stats import FloatArray, format_signature
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+#: A metric's ``score_from_stats``: summed statistics (..., k) → scores (...).
+ScoreFn = Callable[[FloatArray], Any]
+
+#: sacreBLEU's defaults: 1,000 resamples (``PairedTest._DEFAULT_SAMPLES["bs"]``) and
+#: ``SACREBLEU_SEED=12345``.
+DEFAULT_SAMPLES = 1000
+DEFAULT_SEED = 12345
+DEFAULT_ALPHA = 0.05
+
+#: Group number of a system that has no score (nothing to rank it on).
+UNRANKED = 0
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _check_samples_and_seed(n_samples: int, seed: int) -> None:
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
+        raise ValueError(f"n_samples={n_samples!r} must be a positive integer")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed={seed!r} must be a non-negative integer (it is recorded)")
+
+
+def _check_alpha(alpha: float) -> None:
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha={alpha!r} must lie strictly between 0 and 1")
+
+
+def bootstrap_indices(
+    n_segments: int, n_samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
+) -> IntArray:
+    """The (B × n) resampling index matrix, drawn exactly as sacreBLEU draws it.
+
+    ``np.random.default_rng(seed).choice(n_segments, size=(n_samples, n_segments),
+    replace=True)`` (``sacrebleu.significance._paired_bs_test``), so the same seed gives
+    the same resampled test sets here and there.
+    """
+    if isinstance(n_segments, bool) or not isinstance(n_segments, int) or n_segments < 1:
+        raise ValueError(f"n_segments={n_segments!r} must be a positive integer")
+    _check_samples_and_seed(n_samples, seed)
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
+    return cast(IntArray, np.asarray(idx, dtype=np.int64))
+
+
+def resample_counts(indices: IntArray, n_segments: int) -> FloatArray:
+    """``C[b, t]``: how often segment t is drawn in sample b (B × n, float64).
+
+    ``C @ stats`` equals ``stats[indices].sum(axis=1)`` (exactly for integer counts) but
+    is one matrix product instead of a (B × n × k) gather.
+    """
+    idx = np.asarray(indices, dtype=np.int64)
+    if idx.ndim != 2:
+        raise ValueError(f"indices of shape {idx.shape}: expected (samples, segments)")
+    if idx.size and (idx.min() < 0 or idx.max() >= n_segments):
+        raise ValueError(f"indices outside 0…{n_segments - 1}")
+    n_samples = idx.shape[0]
+    flat = (idx + (np.arange(n_samples, dtype=np.int64) * n_segments)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=n_samples * n_segments)
+    return counts.reshape(n_samples, n_segments).astype(np.float64)
+
+
+def estimate_ci(samples: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """(mean, half-width) of the 95% interval over the last axis, as sacreBLEU's
+    ``estimate_ci``: sorted samples, half the distance between the order statistics
+    ``⌊B/40⌋`` and ``B − ⌊B/40⌋ − 1``; the mean is taken over the sorted samples too
+    (the same summation order as sacreBLEU)."""
+    ordered = np.sort(np.asarray(samples, dtype=np.float64), axis=-1)
+    n = ordered.shape[-1]
+    lower = n // 40
+    upper = n - lower - 1
+    half = 0.5 * (ordered[..., upper] - ordered[..., lower])
+    return ordered.mean(axis=-1), half
+
+
+def p_values_from_samples(sample_diffs: FloatArray, real_diffs: FloatArray) -> FloatArray:
+    """sacreBLEU's paired-bootstrap p-value over the last axis (see the module doc).
+
+    ``sample_diffs`` (..., B) are the absolute per-sample differences, ``real_diffs``
+    (...) the absolute real ones. All-zero sample differences give 1 (the deviation
+    documented above); a NaN real difference gives NaN.
+    """
+    diffs = np.asarray(sample_diffs, dtype=np.float64)
+    real = np.asarray(real_diffs, dtype=np.float64)
+    n_samples = diffs.shape[-1]
+    centred = diffs - diffs.mean(axis=-1, keepdims=True)
+    count = (centred > real[..., None]).sum(axis=-1)
+    p = (count + 1.0) / (n_samples + 1.0)
+    p = np.where((diffs == 0).all(axis=-1), 1.0, p)
+    return cast(FloatArray, np.where(np.isnan(real), np.nan, p))
+
+
+def order_systems(scores: Sequence[float], *, higher_is_better: bool) -> tuple[int, ...]:
+    """Indices of ``scores`` best first; ties keep the input order, NaN scores go last."""
+    def key(i: int) -> tuple[bool, float, int]:
+        s = scores[i]
+        if math.isnan(s):
+            return (True, 0.0, i)
+        return (False, -s if higher_is_better else s, i)
+
+    return tuple(sorted(range(len(scores)), key=key))
+
+
+def rank_groups(
+    scores: Sequence[float],
+    p_values: Sequence[Sequence[float]] | FloatArray,
+    *,
+    higher_is_better: bool,
+    alpha: float = DEFAULT_ALPHA,
+) -> tuple[int, ...]:
+    """Group number per system (input order), 1 = best; the leader rule of the module doc.
+
+    ``p_values[i][j]`` is the p-value of systems i and j (only pairs with the leader of
+    a group are read). NaN scores get :data:`UNRANKED` (0).
+    """
+    _check_alpha(alpha)
+    n = len(scores)
+    p = np.asarray(p_values, dtype=np.float64)
+    if p.shape != (n, n):
+        raise ValueError(f"p_values of shape {p.shape}: expected ({n}, {n}) for {n} scores")
+    groups = [UNRANKED] * n
+    group = 0
+    leader = -1
+    for i in order_systems([float(s) for s in scores], higher_is_better=higher_is_better):
+        if math.isnan(scores[i]):
+            continue
+        if leader < 0 or float(p[leader, i]) < alpha:
+            group += 1
+            leader = i
+        groups[i] = group
+    return tuple(groups)
+
+
+def rows_by_segment(
+    rows: FloatArray | Sequence[Sequence[float]],
+    segment_ids: Sequence[int] | IntArray,
+    n_segments: int,
+) -> tuple[FloatArray, BoolArray]:
+    """Judgment rows (one per judgment) → (segments × k statistics, judged-segment mask).
+
+    Several judgments of the same candidate (two judges) are summed into its segment's
+    row, which is what summing sufficient statistics means (a rate over both). Segments
+    without a judgment get a zero row and ``False`` in the mask.
+    """
+    arr = np.asarray(rows, dtype=np.float64)
+    ids = np.asarray(segment_ids, dtype=np.int64)
+    if arr.ndim != 2:
+        raise ValueError(f"rows of shape {arr.shape}: expected (judgments, k)")
+    if ids.shape != (arr.shape[0],):
+        raise ValueError(f"{ids.size} segment ids for {arr.shape[0]} rows: one id per row")
+    if ids.size and (ids.min() < 0 or ids.max() >= n_segments):
+        bad = ids[(ids < 0) | (ids >= n_segments)][0]
+        raise ValueError(f"segment id {bad} is outside 0…{n_segments - 1}")
+    stats = np.zeros((n_segments, arr.shape[1]), dtype=np.float64)
+    np.add.at(stats, ids, arr)
+    mask = np.zeros(n_segments, dtype=np.bool_)
+    mask[ids] = True
+    return stats, mask
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Interval:
+    """sacreBLEU's bootstrap 95% interval: ``mean ± half_width`` (module doc)."""
+
+    mean: float
+    half_width: float
+
+    @property
+    def low(self) -> float:
+        return self.mean - self.half_width
+
+    @property
+    def high(self) -> float:
+        return self.mean + self.half_width
+
+
+@dataclass(frozen=True)
+class SystemFigure:
+    """One system's figure for one metric: score, segments it rests on, interval, group."""
+
+    system: str
+    score: float
+    n: int
+    interval: Interval
+    group: int
+
+
+@dataclass(frozen=True)
+class MetricSignificance:
+    """Everything the paired bootstrap says about one metric over all systems.
+
+    ``figures`` are in input order; ``p_values[i][j]`` and ``n_common[i][j]`` (segments
+    the pair was compared on) follow the same order. ``signature`` records the test,
+    the number of samples and the seed, sacreBLEU style.
+    """
+
+    metric: str
+    higher_is_better: bool
+    figures: tuple[SystemFigure, ...]
+    p_values: tuple[tuple[float, ...], ...]
+    n_common: tuple[tuple[int, ...], ...]
+    n_samples: int
+    seed: int
+    alpha: float
+    signature: str
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(f.system for f in self.figures)
+
+    def _index(self, system: str) -> int:
+        try:
+            return self.systems.index(system)
+        except ValueError:
+            raise ValueError(f"unknown system {system!r}") from None
+
+    def figure(self, system: str) -> SystemFigure:
+        return self.figures[self._index(system)]
+
+    def p_value(self, a: str, b: str) -> float:
+        return self.p_values[self._index(a)][self._index(b)]
+
+    def significant(self, a: str, b: str) -> bool:
+        """Whether a and b differ at level ``alpha`` (NaN p: no)."""
+        return self.p_value(a, b) < self.alpha
+
+    def ranked(self) -> tuple[SystemFigure, ...]:
+        """Figures best first (the order the groups were formed in)."""
+        order = order_systems(
+            [f.score for f in self.figures], higher_is_better=self.higher_is_better
+        )
+        return tuple(self.figures[i] for i in order)
+
+
+# ----------------------------------------------------------------------------- the test
+
+
+def _scores(fn: ScoreFn, stats: FloatArray) -> FloatArray:
+    return np.asarray(fn(stats), dtype=np.float64)
+
+
+class Bootstrap:
+    """One resampling of a corpus of ``n_segments`` segments, reused for every metric.
+
+    Drawing the index matrix once (and turning it into counts once) is what makes the
+    dashboard's "all systems × all metrics" cheap: each metric then costs one matrix
+    product and one vectorised ``score_from_stats`` call.
+    """
+
+    def __init__(
+        self, n_segments: int, n_samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
+    ) -> None:
+        self.indices = bootstrap_indices(n_segments, n_samples, seed)
+        self.counts = resample_counts(self.indices, n_segments)
+        self.n_segments = n_segments
+        self.n_samples = n_samples
+        self.seed = seed
+
+    def signature(self, *, alpha: float = DEFAULT_ALPHA, common: bool = False) -> str:
+        """``test:paired-bs|bs:1000|seed:12345|alpha:0.05|ci:95%-bs|…|version:…``."""
+        parts: dict[str, object] = {
+            "test": "paired-bs",
+            "bs": self.n_samples,
+            "seed": self.seed,
+            "alpha": f"{alpha:g}",
+            "ci": "95%-bs",
+        }
+        if common:
+            parts["pairs"] = "common-segments"
+        return format_signature(parts)
+
+    def _stack(
+        self, stats: Mapping[str, FloatArray | Sequence[Sequence[float]]]
+    ) -> tuple[list[str], FloatArray]:
+        if len(stats) == 0:
+            raise ValueError("no system to compare: stats is empty")
+        names = [str(name) for name in stats]
+        arrays = [np.asarray(v, dtype=np.float64) for v in stats.values()]
+        for name, arr in zip(names, arrays, strict=True):
+            if arr.ndim != 2 or arr.shape[0] != self.n_segments:
+                raise ValueError(
+                    f"stats of {name!r} have shape {arr.shape}: expected "
+                    f"({self.n_segments}, k), one row per segment"
+                )
+        widths = {arr.shape[1] for arr in arrays}
+        if len(widths) != 1:
+            raise ValueError(f"systems' statistics have different widths {sorted(widths)}")
+        return names, np.stack(arrays)
+
+    def _masks(self, names: list[str], masks: Mapping[str, Any]) -> BoolArray:
+        missing = [n for n in names if n not in masks]
+        if missing:
+            raise ValueError(f"no mask for system {missing[0]!r}")
+        out = np.empty((len(names), self.n_segments), dtype=np.bool_)
+        for i, name in enumerate(names):
+            m = np.asarray(masks[name])
+            if m.shape != (self.n_segments,) or m.dtype != np.bool_:
+                raise ValueError(
+                    f"mask of {name!r} has shape {m.shape} and dtype {m.dtype}: expected "
+                    f"({self.n_segments},) booleans"
+                )
+            out[i] = m
+        return out
+
+    def sample_scores(self, stats: FloatArray, score_from_stats: ScoreFn) -> FloatArray:
+        """Scores of (S, n, k) statistics on every sample: (S, B)."""
+        n_sys, n, k = stats.shape
+        flat = stats.transpose(1, 0, 2).reshape(n, n_sys * k)
+        sums = (self.counts @ flat).reshape(self.n_samples, n_sys, k).transpose(1, 0, 2)
+        return _scores(score_from_stats, sums)
+
+    def compare(
+        self,
+        stats: Mapping[str, FloatArray | Sequence[Sequence[float]]],
+        score_from_stats: ScoreFn,
+        *,
+        higher_is_better: bool,
+        masks: Mapping[str, Any] | None = None,
+        metric: str = "",
+        alpha: float = DEFAULT_ALPHA,
+    ) -> MetricSignificance:
+        """Scores, intervals, pairwise p-values and rank groups of one metric.
+
+        ``stats`` maps each system to its (segments × k) statistics; ``masks`` (optional)
+        to the boolean vector of segments it has a row for (human metrics): pairs are
+        then compared on their common segments (module doc).
+        """
+        _check_alpha(alpha)
+        names, x = self._stack(stats)
+        n_sys, n, _ = x.shape
+        mask = None if masks is None else self._masks(names, masks)
+        if mask is not None:
+            x = np.where(mask[:, :, None], x, 0.0)
+        if mask is None or bool((mask == mask[0]).all()):
+            # Every pair is compared on the same segments: one score per system and sample.
+            own_n = np.full(n_sys, n if mask is None else int(mask[0].sum()), dtype=np.int64)
+            scores = _scores(score_from_stats, x.sum(axis=1))
+            samples = self.sample_scores(x, score_from_stats)
+            real = np.abs(scores[:, None] - scores[None, :])
+            if own_n[0] == 0:
+                real = np.full_like(real, np.nan)
+            diffs = np.abs(samples[:, None, :] - samples[None, :, :])
+            common = np.broadcast_to(own_n[0], (n_sys, n_sys)).copy()
+            own_samples = samples
+        else:
+            own_n = mask.sum(axis=1).astype(np.int64)
+            scores = _scores(score_from_stats, x.sum(axis=1))
+            pair_mask = (mask[:, None, :] & mask[None, :, :]).astype(np.float64)  # a, b, t
+            # pair_totals[a, b] = Σ_t over common(a, b) of stats_a[t]
+            pair_totals = np.einsum("abt,atk->abk", pair_mask, x)
+            pair_scores = _scores(score_from_stats, pair_totals)
+            real = np.abs(pair_scores - pair_scores.T)
+            # sums[a, b, sample] = Σ_t C[sample, t] · stats_a[t] · mask_b[t], one product.
+            k = x.shape[2]
+            y = x.transpose(1, 0, 2)[:, :, :, None] * mask.T[:, None, None, :].astype(np.float64)
+            sums = (self.counts @ y.reshape(n, -1)).reshape(self.n_samples, n_sys, k, n_sys)
+            pair_samples = _scores(score_from_stats, sums.transpose(1, 3, 0, 2))
+            diffs = np.abs(pair_samples - pair_samples.transpose(1, 0, 2))
+            common = pair_mask.sum(axis=2).astype(np.int64)
+            own_samples = pair_samples[np.arange(n_sys), np.arange(n_sys)]
+            real = np.where(common > 0, real, np.nan)
+
+        p = p_values_from_samples(diffs, real)
+        np.fill_diagonal(p, 1.0)
+        scores = np.where(own_n > 0, scores, np.nan)
+        means, halves = estimate_ci(own_samples)
+        groups = rank_groups(
+            [float(s) for s in scores], p, higher_is_better=higher_is_better, alpha=alpha
+        )
+        figures = tuple(
+            SystemFigure(
+                system=names[i],
+                score=float(scores[i]),
+                n=int(own_n[i]),
+                interval=(
+                    Interval(float(means[i]), float(halves[i]))
+                    if own_n[i] > 0
+                    else Interval(math.nan, math.nan)
+                ),
+                group=groups[i],
+            )
+            for i in range(n_sys)
+        )
+        return MetricSignificance(
+            metric=metric,
+            higher_is_better=higher_is_better,
+            figures=figures,
+            p_values=tuple(tuple(float(v) for v in row) for row in p),
+            n_common=tuple(tuple(int(v) for v in row) for row in common),
+            n_samples=self.n_samples,
+            seed=self.seed,
+            alpha=alpha,
+            signature=self.signature(alpha=alpha, common=mask is not None),
+        )
+
+
+def paired_bootstrap(
+    stats: Mapping[str, FloatArray | Sequence[Sequence[float]]],
+    score_from_stats: ScoreFn,
+    *,
+    higher_is_better: bool,
+    masks: Mapping[str, Any] | None = None,
+    metric: str = "",
+    n_samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    alpha: float = DEFAULT_ALPHA,
+) -> MetricSignificance:
+    """One metric's paired bootstrap with a fresh :class:`Bootstrap` (see its ``compare``).
+
+    For several metrics on the same corpus build one :class:`Bootstrap` and call
+    ``compare`` per metric: the index matrix is then drawn once.
+    """
+    if len(stats) == 0:
+        raise ValueError("no system to compare: stats is empty")
+    first = np.asarray(next(iter(stats.values())))
+    if first.ndim != 2:
+        raise ValueError(f"stats of shape {first.shape}: expected (segments, k)")
+    return Bootstrap(first.shape[0], n_samples, seed).compare(
+        stats,
+        score_from_stats,
+        higher_is_better=higher_is_better,
+        masks=masks,
+        metric=metric,
+        alpha=alpha,
+    )

@@ -1,0 +1,210 @@
+"""``python -m metrics``: the command line leads script against, and its refusals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sacrebleu.metrics.bleu import BLEU as SacreBLEU
+
+from metrics.__main__ import main
+from metrics.tests.demo import REFERENCES, SYSTEMS, demo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    """The demo corpus as plain one-segment-per-line files."""
+    data = demo()
+    out = {}
+    for name in (*REFERENCES, *SYSTEMS):
+        path = tmp_path / f"{name.replace(' ', '_')}.txt"
+        path.write_text("\n".join(data[name]) + "\n", encoding="utf-8")
+        out[name] = path
+    return out
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "metrics", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_json_has_every_metric_per_hypothesis_file_with_sacrebleu_bleu(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyps = [str(files[s]) for s in SYSTEMS[:2]]
+    args = ["--ref", str(files["first reference"]), "--ref", str(files["multi reference"])]
+
+    assert (
+        main(
+            [
+                *args,
+                "--hyp",
+                hyps[0],
+                "--hyp",
+                hyps[1],
+                "--metric",
+                "bleu,nist,wer,mwer,ser,per",
+                "--json",
+            ]
+        )
+        == 0
+    )
+
+    payload = json.loads(capsys.readouterr().out)
+    assert list(payload) == hyps
+    for hyp, system in zip(hyps, SYSTEMS[:2], strict=True):
+        assert list(payload[hyp]) == ["bleu", "nist", "wer", "mwer", "ser", "per"]
+        refs = [list(demo()[r]) for r in REFERENCES]
+        expected = SacreBLEU().corpus_score(list(demo()[system]), refs).score
+        assert payload[hyp]["bleu"]["score"] == pytest.approx(expected, abs=1e-9)
+        assert payload[hyp]["bleu"]["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a")
+        assert "reflen:nearest" in payload[hyp]["mwer"]["signature"]
+        assert payload[hyp]["wer"]["signature"].startswith("nrefs:1|")
+        assert 0 < payload[hyp]["nist"]["score"] < 15  # raw, not percent
+        assert payload[hyp]["mwer"]["score"] <= payload[hyp]["wer"]["score"]
+
+
+def test_options_reach_the_metrics(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["--ref", str(files["first reference"]), "--hyp", str(files["Online-W"]), "--json"]
+
+    main([*base, "--metric", "wer", "--tokenize", "none", "--lowercase"])
+    signature = json.loads(capsys.readouterr().out)[str(files["Online-W"])]["wer"]["signature"]
+
+    assert "tok:none" in signature and "case:lc" in signature
+
+
+def test_the_table_has_one_row_per_hypothesis_and_the_signatures(files: dict[str, Path]) -> None:
+    proc = run_cli(
+        "--ref",
+        str(files["first reference"]),
+        "--hyp",
+        str(files["DIDI-NLP"]),
+        "--hyp",
+        str(files["NiuTrans"]),
+        "--metric",
+        "bleu,wer",
+    )
+
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0
+    assert lines[0].split() == ["hypothesis", "BLEU", "WER"]
+    assert [line.split()[0] for line in lines[1:3]] == [
+        str(files["DIDI-NLP"]),
+        str(files["NiuTrans"]),
+    ]
+    assert any(line.startswith("BLEU: nrefs:1|") for line in lines)
+
+
+@pytest.mark.parametrize(
+    "make_args, message",
+    [
+        (
+            lambda f, t: ["--ref", str(f["first reference"]), "--hyp", str(t / "short.txt")],
+            "short.txt line 3: has 2 lines but",
+        ),
+        (
+            lambda f, t: ["--ref", str(f["first reference"]), "--hyp", str(t / "latin1.txt")],
+            "latin1.txt line 2: invalid UTF-8 (byte 0xe9",
+        ),
+        (
+            lambda f, t: ["--ref", str(f["first reference"]), "--hyp", str(t / "missing.txt")],
+            "missing.txt: no such file",
+        ),
+        (
+            lambda f, t: [
+                "--ref",
+                str(f["first reference"]),
+                "--hyp",
+                str(f["IIE-MT"]),
+                "--metric",
+                "bleu,meteorx",
+            ],
+            "unknown metric 'meteorx'",
+        ),
+        (
+            lambda f, t: [
+                "--ref",
+                str(f["first reference"]),
+                "--hyp",
+                str(f["IIE-MT"]),
+                "--tokenize",
+                "zh",
+            ],
+            "unknown tokenizer 'zh'",
+        ),
+        (
+            lambda f, t: [
+                "--ref",
+                str(f["first reference"]),
+                "--hyp",
+                str(f["IIE-MT"]),
+                "--ref-length",
+                "long",
+            ],
+            "unknown --ref-length 'long'",
+        ),
+        (
+            lambda f, t: [
+                "--ref",
+                str(f["first reference"]),
+                "--hyp",
+                str(f["IIE-MT"]),
+                "--colour",
+            ],
+            "unrecognized arguments: --colour",
+        ),
+        (lambda f, t: ["--hyp", str(f["IIE-MT"])], "the following arguments are required: --ref"),
+    ],
+    ids=[
+        "line-counts",
+        "utf8",
+        "missing-file",
+        "metric",
+        "tokenizer",
+        "ref-length",
+        "option",
+        "no-ref",
+    ],
+)
+def test_bad_input_exits_2_with_one_line_and_no_traceback(
+    files: dict[str, Path], tmp_path: Path, make_args, message: str
+) -> None:
+    (tmp_path / "short.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (tmp_path / "latin1.txt").write_bytes("first line\ncaf\xe9\n".encode("latin-1"))
+
+    proc = run_cli(*make_args(files, tmp_path))
+
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert message in proc.stderr
+    assert proc.stderr.startswith("python -m metrics: error: ")
+
+
+def test_importing_any_metrics_module_never_imports_django() -> None:
+    code = (
+        "import importlib, pkgutil, sys, metrics\n"
+        "for m in pkgutil.iter_modules(metrics.__path__):\n"
+        "    if m.name != 'tests': importlib.import_module('metrics.' + m.name)\n"
+        "print(len([m for m in sys.modules if m.startswith('metrics.')]),"
+        " sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+
+    loaded, django_modules = proc.stdout.strip().split(" ", 1)
+    assert int(loaded) >= 10
+    assert django_modules == "[]"
