@@ -43,6 +43,10 @@ def make_corpus(segments: int, systems: int) -> tuple[list[tuple[str, ...]], dic
     return refs, hyps
 
 
+def row(label: str, seconds: float, note: str = "") -> None:
+    print(f"  {label:<42}{seconds:7.3f} s   {note}".rstrip())
+
+
 def best_of(repeat: int, run: Callable[[], list[float]]) -> tuple[float, list[float]]:
     best, scores = float("inf"), []
     for _ in range(repeat):
@@ -64,9 +68,7 @@ def main() -> None:
     streams = [list(s) for s in zip(*refs, strict=True)]
     first = streams[0]
     words = sum(len(h.split()) for system in hyps.values() for h in system)
-    print(
-        f"corpus: {len(refs):,} segments × {len(hyps)} systems, 2 references, {words:,} system words"
-    )
+    print(f"corpus: {len(refs):,} segments × {len(hyps)} systems, 2 references, {words:,} words")
     print()
 
     def ours_bleu() -> list[float]:
@@ -101,30 +103,28 @@ def main() -> None:
         abs(a - b) for other in (s_plain, s_cached) for a, b in zip(s_ours, other, strict=True)
     )
     print("BLEU (13a, exp smoothing, closest length), all systems")
-    print(f"  ours, references prepared once          {t_ours:7.3f} s")
-    print(
-        f"  sacreBLEU BLEU().corpus_score per system {t_plain:7.3f} s   ratio ours/sacreBLEU {t_ours / t_plain:.2f}"
+    row("ours, references prepared once", t_ours)
+    row(
+        "sacreBLEU BLEU().corpus_score per system",
+        t_plain,
+        f"ratio ours/sacreBLEU {t_ours / t_plain:.2f}",
     )
-    print(
-        f"  sacreBLEU BLEU(references=…) cached      {t_cached:7.3f} s   ratio ours/sacreBLEU {t_ours / t_cached:.2f}  (target ≤ 1.0)"
+    row(
+        "sacreBLEU BLEU(references=…), cached",
+        t_cached,
+        f"ratio ours/sacreBLEU {t_ours / t_cached:.2f}  (target ≤ 1.0)",
     )
-    print(f"  largest score difference                 {bleu_diff:.2e}")
-    print()
+    print(f"  largest score difference {bleu_diff:.2e}\n")
 
     t_wer, w_ours = best_of(args.repeat, ours_wer)
     t_wer13a, _ = best_of(args.repeat, ours_wer_13a)
     t_jiwer, w_jiwer = best_of(args.repeat, jiwer_wer)
     wer_diff = max(abs(a - b) for a, b in zip(w_ours, w_jiwer, strict=True))
     print("WER (first reference, whitespace words as jiwer), all systems")
-    print(
-        f"  ours, tok:none                           {t_wer:7.3f} s   ratio ours/jiwer {t_wer / t_jiwer:.2f}  (target ≤ 0.5)"
-    )
-    print(f"  jiwer.wer per system                     {t_jiwer:7.3f} s")
-    print(
-        f"  ours, tok:13a (the default)              {t_wer13a:7.3f} s   ratio ours/jiwer {t_wer13a / t_jiwer:.2f}"
-    )
-    print(f"  largest score difference                 {wer_diff:.2e}")
-    print()
+    row("ours, tok:none", t_wer, f"ratio ours/jiwer {t_wer / t_jiwer:.2f}  (target ≤ 0.5)")
+    row("jiwer.wer per system", t_jiwer)
+    row("ours, tok:13a (the default)", t_wer13a, f"ratio ours/jiwer {t_wer13a / t_jiwer:.2f}")
+    print(f"  largest score difference {wer_diff:.2e}\n")
 
     one_name = next(iter(hyps))
 
@@ -135,9 +135,8 @@ def main() -> None:
 
     t_one, _ = best_of(args.repeat, ours_bleu_one)
     print("Sharing the reference side between systems (ours, BLEU)")
-    print(
-        f"  1 system {t_one:.3f} s; {len(hyps)} systems {t_ours:.3f} s = {t_ours / t_one:.1f}× one system"
-    )
+    row("1 system", t_one)
+    row(f"{len(hyps)} systems", t_ours, f"= {t_ours / t_one:.1f}× one system")
 
 
 if __name__ == "__main__":
