@@ -87,8 +87,9 @@ class ImportSummary:
             else f"{self.references_min}–{self.references_max}"
         )
         out = [
-            f"Imported corpus {self.corpus.name!r}: {self.sentences} sentences, "
-            f"{refs} references per sentence, {self.systems} systems, {self.judgments} judgments.",
+            f"Imported corpus {self.corpus.name!r}: {_count(self.sentences, 'sentence')}, "
+            f"{refs} reference{"s" if self.references_max > 1 else ""} per sentence, {_count(self.systems, 'system')}, "
+            f"{_count(self.judgments, 'judgment')}.",
         ]
         if self.warnings_total:
             out.append(f"{self.warnings_total} warning(s):")
@@ -96,6 +97,10 @@ class ImportSummary:
             if self.warnings_total > len(self.warnings):
                 out.append(f"  … and {self.warnings_total - len(self.warnings)} more")
         return out
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @dataclass

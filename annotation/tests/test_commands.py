@@ -172,7 +172,9 @@ def test_import_text_reads_plain_files(tmp_path: Path) -> None:
         f"mt={tmp_path / 'sys.txt'}",
     )
 
-    assert out.startswith("Imported corpus 'plain': 1 sentences")
+    assert out.startswith(
+        "Imported corpus 'plain': 1 sentence, 1 reference per sentence, 1 system"
+    )
     with pytest.raises(CommandError, match="is not SYSTEM=FILE"):
         run("import_text", "--name", "x", "--source", "a", "--ref", "b", "--hyp", "nofile")
 
