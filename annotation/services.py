@@ -88,7 +88,7 @@ class ImportSummary:
         )
         out = [
             f"Imported corpus {self.corpus.name!r}: {_count(self.sentences, 'sentence')}, "
-            f"{refs} reference{"s" if self.references_max > 1 else ""} per sentence, {_count(self.systems, 'system')}, "
+            f"{refs} reference{'s' if self.references_max > 1 else ''} per sentence, {_count(self.systems, 'system')}, "
             f"{_count(self.judgments, 'judgment')}.",
         ]
         if self.warnings_total:
