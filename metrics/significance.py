@@ -161,6 +161,7 @@ def p_values_from_samples(sample_diffs: FloatArray, real_diffs: FloatArray) -> F
 
 def order_systems(scores: Sequence[float], *, higher_is_better: bool) -> tuple[int, ...]:
     """Indices of ``scores`` best first; ties keep the input order, NaN scores go last."""
+
     def key(i: int) -> tuple[bool, float, int]:
         s = scores[i]
         if math.isnan(s):

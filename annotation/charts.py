@@ -1,0 +1,329 @@
+"""Inline SVG charts for the leads' dashboard (issue 5), drawn on the server.
+
+No chart library, no CDN, no Django: each function returns one ``<svg>`` element as a
+string that a template can put inline (``|safe``) or a view can serve for download.
+Everything a system or metric name contributes is XML-escaped here, because system
+names come from uploaded corpora and are untrusted. Characters XML 1.0 forbids (control
+characters) become U+FFFD, so every chart parses as XML.
+
+Accessibility: the ``<svg>`` has ``role="img"``, an ``aria-label`` and a ``<title>``
+(plus a ``<desc>`` saying which direction is better); each bar and each cell carries
+its own ``<title>`` (shown on hover) with the exact figures. Rank groups are written as
+numbers as well as colours, so nothing depends on telling colours apart.
+
+The charts follow seed 001 Figure 2, which ranks each translator per metric as
+"1 better / 2 intermediate / 3 worse"; here the groups come from
+:func:`metrics.significance.rank_groups` and may number more than three, so the colour
+says *better* (group 1), *worse* (the metric's last group) or *intermediate*.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+#: (label, value, ci_low, ci_high, rank_group); None for an unknown interval or group.
+Bar = tuple[str, float, float | None, float | None, int | None]
+
+WIDTH = 640
+FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif"
+
+# layout of the bar chart (viewBox units)
+LABEL_X = 8
+PLOT_LEFT = 184
+PLOT_RIGHT = 520
+TOP = 52
+ROW = 28
+BAR_HEIGHT = 16
+AXIS = 32
+
+# layout of the rank chart
+CELL = 64
+RANK_LABEL_WIDTH = 184
+RANK_TOP = 64
+RANK_ROW = 30
+LEGEND = 56
+
+COLOURS = {
+    "better": "#1a7f37",
+    "intermediate": "#bf8700",
+    "worse": "#cf222e",
+    "none": "#8c959f",
+}
+INK = "#1d1d1f"
+MUTED = "#57606a"
+GRID = "#d0d7de"
+
+MAX_LABEL = 24
+
+_XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def esc(text: object) -> str:
+    """Text safe for XML content *and* attribute values (quotes escaped too)."""
+    return html.escape(_XML_INVALID.sub("\ufffd", str(text)), quote=True)
+
+
+def _short(label: str, limit: int = MAX_LABEL) -> str:
+    """The label cut to ``limit`` characters with an ellipsis (the full one is in a title)."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def _num(v: float) -> str:
+    """A coordinate with at most two decimals (short, stable output)."""
+    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+
+
+def _finite(v: float | None) -> bool:
+    return v is not None and math.isfinite(v)
+
+
+def category(group: int | None, last_group: int) -> str:
+    """Seed 001 Figure 2's three words for a group number: better / intermediate / worse."""
+    if group is None or group < 1:
+        return "none"
+    if group == 1:
+        return "better"
+    return "worse" if group == last_group else "intermediate"
+
+
+def _nice_step(span: float, ticks: int = 5) -> float:
+    """A 1, 2, 2.5 or 5 × 10^k step giving about ``ticks`` intervals over ``span``."""
+    raw = span / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    for mult in (1.0, 2.0, 2.5, 5.0, 10.0):
+        if raw <= mult * power:
+            return mult * power
+    return 10.0 * power
+
+
+def _svg_open(width: float, height: float, label: str, title: str, desc: str) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'width="{_num(width)}" height="{_num(height)}" role="img" aria-label="{esc(label)}" '
+        f'font-family="{esc(FONT)}" font-size="12" fill="{INK}">',
+        f"<title>{esc(title)}</title>",
+        f"<desc>{esc(desc)}</desc>",
+    ]
+
+
+def _fmt(v: float | None) -> str:
+    return f"{v:.2f}" if v is not None and math.isfinite(v) else "n/a"
+
+
+def bar_chart_svg(
+    title: str, bars: Sequence[Bar], unit: str = "", higher_is_better: bool = True
+) -> str:
+    """One metric's figures as horizontal bars with 95% interval whiskers.
+
+    Bars keep the given order. The axis starts at 0 (or below, for negative values) so
+    bar lengths are proportional to the values. The best value (highest, or lowest when
+    ``higher_is_better`` is false; the first on ties) is marked "★ best"; fills are
+    coloured by rank group (:func:`category`). A NaN value draws no bar and reads "n/a".
+    Hooks for styling and tests: ``<g class="bar" data-label data-value data-rank>``
+    holding ``rect.bar-fill`` and ``g.ci`` (``data-low``, ``data-high``).
+    """
+    direction = "higher is better" if higher_is_better else "lower is better"
+    suffix = f" {unit}" if unit else ""
+    height = TOP + ROW * max(len(bars), 1) + AXIS
+    summary = f"{title}: {len(bars)} systems, {direction}"
+    out = _svg_open(WIDTH, height, summary, title, f"Bar chart with 95% intervals; {direction}.")
+    out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
+    out.append(
+        f'<text x="{LABEL_X}" y="38" fill="{MUTED}">{esc(direction)}'
+        f"{esc(f' · {unit}' if unit else '')} · whiskers: 95% bootstrap interval</text>"
+    )
+    if not bars:
+        out.append(f'<text x="{PLOT_LEFT}" y="{TOP + 18}" fill="{MUTED}">no data</text></svg>')
+        return "\n".join(out)
+
+    values = [float(b[1]) for b in bars]
+    finite = [v for v in values if math.isfinite(v)]
+    extents = finite + [
+        float(v) for b in bars for v in (b[2], b[3]) if v is not None and _finite(v)
+    ]
+    lo = min([0.0, *extents])
+    hi = max([0.0, *extents])
+    if hi == lo:
+        hi = lo + 1.0
+    step = _nice_step(hi - lo)
+    lo = math.floor(lo / step) * step
+    hi = math.ceil(hi / step) * step
+
+    def x_of(v: float) -> float:
+        return PLOT_LEFT + (v - lo) / (hi - lo) * (PLOT_RIGHT - PLOT_LEFT)
+
+    best = None
+    if finite:
+        target = max(finite) if higher_is_better else min(finite)
+        best = values.index(target)
+    groups = [b[4] for b in bars if b[4] is not None and b[4] >= 1]
+    last_group = max(groups) if groups else 0
+
+    # grid and axis
+    plot_bottom = TOP + ROW * len(bars)
+    tick = lo
+    while tick <= hi + step / 2:
+        x = x_of(tick)
+        out.append(
+            f'<line class="grid" x1="{_num(x)}" y1="{TOP - 4}" x2="{_num(x)}" '
+            f'y2="{plot_bottom}" stroke="{GRID}" stroke-width="1"/>'
+        )
+        out.append(
+            f'<text class="tick" x="{_num(x)}" y="{plot_bottom + 16}" text-anchor="middle" '
+            f'fill="{MUTED}">{_num(round(tick, 10))}</text>'
+        )
+        tick += step
+    zero = x_of(0.0)
+    out.append(
+        f'<line class="axis" x1="{_num(zero)}" y1="{TOP - 4}" x2="{_num(zero)}" '
+        f'y2="{plot_bottom}" stroke="{INK}" stroke-width="1"/>'
+    )
+
+    for i, (label, value, ci_low, ci_high, group) in enumerate(bars):
+        value = float(value)
+        y = TOP + ROW * i
+        mid = y + ROW / 2
+        colour = COLOURS[category(group, last_group)]
+        rank = "" if group is None else str(group)
+        tip = f"{label}: {_fmt(value)}{suffix}"
+        if _finite(ci_low) and _finite(ci_high):
+            tip += f" (95% interval {_fmt(ci_low)}–{_fmt(ci_high)})"
+        if group is not None and group >= 1:
+            tip += f", rank group {group}"
+        is_best = i == best
+        if is_best:
+            tip += ", best"
+        best_attr = ' data-best="true"' if is_best else ""
+        out.append(
+            f'<g class="bar" data-label="{esc(label)}" data-value="{_fmt(value)}" '
+            f'data-rank="{esc(rank)}"{best_attr}>'
+        )
+        out.append(f"<title>{esc(tip)}</title>")
+        out.append(
+            f'<text class="label" x="{PLOT_LEFT - 8}" y="{_num(mid + 4)}" '
+            f'text-anchor="end">{esc(_short(label))}</text>'
+        )
+        end = zero
+        if math.isfinite(value):
+            x_val = x_of(value)
+            left, right = min(zero, x_val), max(zero, x_val)
+            out.append(
+                f'<rect class="bar-fill" x="{_num(left)}" y="{_num(mid - BAR_HEIGHT / 2)}" '
+                f'width="{_num(right - left)}" height="{BAR_HEIGHT}" fill="{colour}" '
+                f'fill-opacity="0.85"/>'
+            )
+            end = right
+        if ci_low is not None and ci_high is not None and _finite(ci_low) and _finite(ci_high):
+            x_lo, x_hi = x_of(float(ci_low)), x_of(float(ci_high))
+            out.append(
+                f'<g class="ci" data-low="{_fmt(ci_low)}" data-high="{_fmt(ci_high)}" '
+                f'stroke="{INK}" stroke-width="1.5">'
+                f'<line x1="{_num(x_lo)}" y1="{_num(mid)}" x2="{_num(x_hi)}" y2="{_num(mid)}"/>'
+                f'<line x1="{_num(x_lo)}" y1="{_num(mid - 5)}" x2="{_num(x_lo)}" '
+                f'y2="{_num(mid + 5)}"/>'
+                f'<line x1="{_num(x_hi)}" y1="{_num(mid - 5)}" x2="{_num(x_hi)}" '
+                f'y2="{_num(mid + 5)}"/></g>'
+            )
+            end = max(end, x_hi)
+        text = _fmt(value) + (f" ({group})" if group is not None and group >= 1 else "")
+        if is_best:
+            text += " ★ best"
+        weight = ' font-weight="600"' if is_best else ""
+        out.append(
+            f'<text class="value" x="{_num(end + 6)}" y="{_num(mid + 4)}"{weight}>'
+            f"{esc(text)}</text>"
+        )
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def rank_chart_svg(
+    systems: Sequence[str],
+    metrics: Sequence[str],
+    ranks: Mapping[tuple[str, str], int],
+    title: str = "Rank groups per metric",
+) -> str:
+    """Seed 001 Figure 2 for all systems × metrics: one dot per cell with its group number.
+
+    Rows are systems, columns metrics, in the given orders. A cell's colour says
+    better (group 1) / intermediate / worse (the metric's last group); a missing or 0
+    rank draws a grey "–". Cells are ``<g class="cell" data-system data-metric
+    data-rank>`` with a ``<title>``.
+    """
+    for key, value in ranks.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"rank {value!r} of {key!r} must be a non-negative integer")
+    width = RANK_LABEL_WIDTH + CELL * max(len(metrics), 1) + 16
+    height = RANK_TOP + RANK_ROW * max(len(systems), 1) + LEGEND
+    out = _svg_open(
+        width,
+        height,
+        f"{title}: {len(systems)} systems × {len(metrics)} metrics",
+        title,
+        "Rank group of each system per metric, 1 = better; systems in one group do not "
+        "differ significantly (paired bootstrap, p ≥ 0.05).",
+    )
+    out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
+    last = {m: max([ranks.get((s, m), 0) for s in systems], default=0) for m in metrics}
+    for j, metric in enumerate(metrics):
+        cx = RANK_LABEL_WIDTH + CELL * j + CELL / 2
+        out.append(
+            f'<text class="metric" x="{_num(cx)}" y="{RANK_TOP - 12}" text-anchor="middle" '
+            f'font-weight="600"><title>{esc(metric)}</title>{esc(_short(metric, 9))}</text>'
+        )
+    for i, system in enumerate(systems):
+        cy = RANK_TOP + RANK_ROW * i + RANK_ROW / 2
+        if i % 2 == 0:
+            out.append(
+                f'<rect x="0" y="{_num(cy - RANK_ROW / 2)}" width="{_num(width)}" '
+                f'height="{RANK_ROW}" fill="#f6f8fa"/>'
+            )
+        out.append(
+            f'<text class="system" x="{RANK_LABEL_WIDTH - 8}" y="{_num(cy + 4)}" '
+            f'text-anchor="end"><title>{esc(system)}</title>{esc(_short(system))}</text>'
+        )
+        for j, metric in enumerate(metrics):
+            cx = RANK_LABEL_WIDTH + CELL * j + CELL / 2
+            group = ranks.get((system, metric), 0)
+            word = category(group, last[metric])
+            if group >= 1:
+                tip = f"{system} · {metric}: group {group} ({word})"
+                mark = (
+                    f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="11" fill="{COLOURS[word]}"/>'
+                    f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '
+                    f'fill="#fff" font-weight="600">{group}</text>'
+                )
+            else:
+                tip = f"{system} · {metric}: not ranked"
+                mark = (
+                    f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '
+                    f'fill="{COLOURS["none"]}">–</text>'
+                )
+            out.append(
+                f'<g class="cell" data-system="{esc(system)}" data-metric="{esc(metric)}" '
+                f'data-rank="{group if group >= 1 else ""}"><title>{esc(tip)}</title>{mark}</g>'
+            )
+    legend_y = RANK_TOP + RANK_ROW * max(len(systems), 1) + 24
+    x = LABEL_X
+    out.append('<g class="legend">')
+    for word, text in (
+        ("better", "1 better"),
+        ("intermediate", "intermediate"),
+        ("worse", "last group: worse"),
+    ):
+        out.append(
+            f'<circle cx="{x + 7}" cy="{legend_y - 4}" r="6" fill="{COLOURS[word]}"/>'
+            f'<text x="{x + 18}" y="{legend_y}">{esc(text)}</text>'
+        )
+        x += 24 + 8 * len(text)
+    out.append(
+        f'<text x="{LABEL_X}" y="{legend_y + 20}" fill="{MUTED}">'
+        f"{esc('A higher number is significantly worse than the group above it.')}</text>"
+    )
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)

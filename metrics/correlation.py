@@ -1,0 +1,253 @@
+"""Meta-evaluation and agreement: Pearson's r, Kendall's tau-b, Krippendorff's alpha
+(interval), and (0, 1) evaluator normalization.
+
+* Seed 000 §4 correlates automatic with human scores by **Pearson's r**, at sentence
+  level (one point per judged candidate) and at system level (one point per system).
+* Seed 002 ("Evaluation Methodology") adds **Kendall's τ** for rankings. We compute
+  τ-b, which corrects for ties (``(C − D) / √((n₀ − n₁)(n₀ − n₂))``), since sentence
+  scores tie often (two candidates with WER 0, SSER 10).
+* Agreement of judges on the candidates judged by two or more of them is
+  **Krippendorff's alpha** for interval data (Krippendorff 2011, "Computing
+  Krippendorff's Alpha-Reliability"), which allows any number of coders and missing
+  values.
+* Seed 000 §3.5: **(0, 1) evaluator normalization** — "for each human evaluator the
+  average sentence score … and its variance are calculated. These assignments are then
+  normalized to (0, 1) expectation and standard deviation", ``z = (x − mean) / std``.
+
+NaN-safe definitions, common to all: a NaN value means "missing" and is left out (for
+r and τ the whole pair is dropped); ``n`` is the number of points the value rests on
+after that. With fewer than 2 points, or when a statistic is undefined because a side
+has no variation (zero variance for r, all pairs tied for τ-b, no disagreement
+possible for α), the value is NaN: an honest "cannot tell", never a made-up 0 or 1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics.stats import FloatArray
+
+IntArray = npt.NDArray[np.int64]
+Values = Sequence[float] | FloatArray
+
+
+@dataclass(frozen=True)
+class Coefficient:
+    """A correlation or agreement coefficient and the number of points it rests on.
+
+    ``n`` is the number of complete (x, y) pairs for r and τ, and Krippendorff's ``n``
+    (pairable values: values in units coded by at least two coders) for α.
+    """
+
+    name: str
+    value: float
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.value:.3f} (n = {self.n})"
+
+
+def _pairs(x: Values, y: Values) -> tuple[FloatArray, FloatArray]:
+    """The two vectors as float arrays, pairs with a NaN on either side dropped."""
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError(f"x and y must be vectors, got shapes {a.shape} and {b.shape}")
+    if a.shape != b.shape:
+        raise ValueError(f"x has {a.size} values but y has {b.size}: they must be paired")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    return a[keep], b[keep]
+
+
+def pearson(x: Values, y: Values) -> Coefficient:
+    """Pearson's r (seed 000 §4): ``Σ(x−x̄)(y−ȳ) / √(Σ(x−x̄)² Σ(y−ȳ)²)``.
+
+    Unweighted, as seed 000 computes its sentence-level correlation ("we did not do any
+    weighting"). NaN when n < 2 or either side is constant. The result is clipped to
+    [−1, 1] against rounding.
+    """
+    a, b = _pairs(x, y)
+    n = int(a.size)
+    if n < 2:
+        return Coefficient("pearson", math.nan, n)
+    if np.ptp(a) == 0.0 or np.ptp(b) == 0.0:  # constant (tested exactly, not via a sum)
+        return Coefficient("pearson", math.nan, n)
+    da = a - a.mean()
+    db = b - b.mean()
+    sxx = float(da @ da)
+    syy = float(db @ db)
+    r = float(da @ db) / math.sqrt(sxx * syy)
+    return Coefficient("pearson", max(-1.0, min(1.0, r)), n)
+
+
+def _tied_pairs(*keys: FloatArray) -> int:
+    """Number of pairs equal on every key: Σ t(t−1)/2 over groups of equal rows."""
+    order = np.lexsort(keys[::-1])
+    same = np.ones(order.size - 1, dtype=np.bool_)
+    for key in keys:
+        k = key[order]
+        same &= k[1:] == k[:-1]
+    # run lengths of consecutive equal rows
+    starts = np.flatnonzero(np.concatenate(([True], ~same, [True])))
+    runs = np.diff(starts).astype(np.int64)
+    return int((runs * (runs - 1) // 2).sum())
+
+
+def count_inversions(values: IntArray) -> int:
+    """#{i < j : v_i > v_j}, by a bottom-up merge sort vectorised over all runs at once.
+
+    At each level the array consists of sorted runs of width w; the inversions between
+    a left run and its right neighbour are counted with one ``searchsorted`` over
+    block-offset keys, then each pair of runs is merged by one ``sort``. O(n log² n)
+    in numpy, no Python loop over elements.
+    """
+    a = np.asarray(values, dtype=np.int64)
+    n = int(a.size)
+    if n < 2:
+        return 0
+    a = a - a.min()
+    span = int(a.max()) + 1
+    positions = np.arange(n, dtype=np.int64)
+    total = 0
+    width = 1
+    while width < n:
+        block = positions // (2 * width)
+        right = (positions % (2 * width)) >= width
+        keys = block * span + a
+        left_keys = keys[~right]  # sorted: runs are sorted and blocks increase
+        right_keys = keys[right]
+        right_block = block[right]
+        end_of_left = np.searchsorted(left_keys, (right_block + 1) * span, side="left")
+        not_greater = np.searchsorted(left_keys, right_keys, side="right")
+        total += int((end_of_left - not_greater).sum())
+        a = np.sort(keys) - block * span
+        width *= 2
+    return total
+
+
+def kendall_tau_b(x: Values, y: Values) -> Coefficient:
+    """Kendall's τ-b (seed 002), ties handled; O(n log n)-ish, for sentence level too.
+
+    With n₀ = n(n−1)/2 pairs, n₁ pairs tied in x, n₂ tied in y, n₃ tied in both, and D
+    discordant pairs (counted as inversions of y after sorting by x then y), the
+    concordant pairs are ``C = n₀ − n₁ − n₂ + n₃ − D`` and
+    ``τ_b = (C − D) / √((n₀ − n₁)(n₀ − n₂))``. Equal to ``scipy.stats.kendalltau``
+    (variant "b"). NaN when n < 2 or every pair is tied on one side.
+    """
+    a, b = _pairs(x, y)
+    n = int(a.size)
+    if n < 2:
+        return Coefficient("kendall_tau_b", math.nan, n)
+    n0 = n * (n - 1) // 2
+    n1 = _tied_pairs(a)
+    n2 = _tied_pairs(b)
+    if n0 in (n1, n2):
+        return Coefficient("kendall_tau_b", math.nan, n)
+    n3 = _tied_pairs(a, b)
+    order = np.lexsort((b, a))
+    y_ranks = np.unique(b, return_inverse=True)[1].astype(np.int64)
+    discordant = count_inversions(y_ranks[order])
+    concordant = n0 - n1 - n2 + n3 - discordant
+    tau = (concordant - discordant) / math.sqrt(float(n0 - n1) * float(n0 - n2))
+    return Coefficient("kendall_tau_b", max(-1.0, min(1.0, tau)), n)
+
+
+def krippendorff_alpha_interval(data: Sequence[Sequence[float]] | FloatArray) -> Coefficient:
+    """Krippendorff's α for interval data, any number of coders, missing values as NaN.
+
+    ``data[c][u]`` is coder c's value for unit u (a coders × units reliability matrix).
+    Following Krippendorff (2011), only *pairable* values count: units with at least two
+    values; ``n`` is their number. With ``δ² = (v − v')²`` (interval metric):
+
+        D_o = (1/n) Σ_u 1/(m_u − 1) Σ_{i≠j in u} δ²(v_i, v_j)
+        D_e = 1/(n(n−1)) Σ_{i≠j over all pairable values} δ²(v_i, v_j)
+        α   = 1 − D_o / D_e
+
+    using ``Σ_{i≠j} (v_i − v_j)² = 2(m Σv² − (Σv)²)`` so nothing is quadratic. The
+    values are centred first, which leaves every difference unchanged and keeps the
+    sums of squares accurate. NaN when n < 2 or D_e = 0 (all pairable values equal).
+    """
+    arr = np.asarray(data, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError(f"data of shape {arr.shape}: expected (coders, units)")
+    present = ~np.isnan(arr)
+    m_u = present.sum(axis=0)
+    pairable = m_u >= 2
+    values = np.where(present, arr, 0.0)[:, pairable]
+    m = m_u[pairable].astype(np.float64)
+    n = int(m.sum())
+    if n < 2:
+        return Coefficient("krippendorff_alpha_interval", math.nan, n)
+    kept = present[:, pairable]
+    values = np.where(kept, values - values[kept].mean(), 0.0)
+    s1 = values.sum(axis=0)
+    s2 = (values * values).sum(axis=0)
+    within = float(((m * s2 - s1 * s1) / (m - 1.0)).sum())
+    total_1 = float(s1.sum())
+    total_2 = float(s2.sum())
+    expected = n * total_2 - total_1 * total_1
+    if expected <= 0.0 or np.ptp(values[kept]) == 0.0:
+        return Coefficient("krippendorff_alpha_interval", math.nan, n)
+    alpha = 1.0 - (n - 1) * within / expected
+    return Coefficient("krippendorff_alpha_interval", alpha, n)
+
+
+@dataclass(frozen=True, eq=False)
+class Normalized:
+    """(0, 1)-normalized scores and the per-evaluator moments they came from.
+
+    (``eq=False``: it holds an array, whose ``==`` is elementwise.)
+
+    ``values`` is parallel to the input (NaN stays NaN); ``mean``, ``std`` and ``count``
+    are keyed by evaluator; ``n`` is the number of scores normalized.
+    """
+
+    values: FloatArray = field(repr=False)
+    mean: dict[Hashable, float]
+    std: dict[Hashable, float]
+    count: dict[Hashable, int]
+    n: int
+
+
+def z_normalize(scores: Values, evaluators: Sequence[Hashable]) -> Normalized:
+    """Seed 000 §3.5 (0, 1) evaluator normalization: per evaluator e,
+    ``z = (x − mean_e) / std_e``.
+
+    ``std_e`` is the *population* standard deviation (divide by the number of the
+    evaluator's scores): the normalization is a description of that evaluator's scores,
+    not an estimate, and it makes each evaluator's z-scores have exactly mean 0 and
+    standard deviation 1. An evaluator with a single score, or whose scores are all
+    equal (std 0), carries no information about *relative* quality: their scores map to
+    z = 0 (the centring still removes their bias). NaN scores are ignored for the
+    moments and stay NaN.
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    if x.ndim != 1:
+        raise ValueError(f"scores of shape {x.shape}: expected a vector")
+    if len(evaluators) != x.size:
+        raise ValueError(f"{x.size} scores but {len(evaluators)} evaluators: one per score")
+    out = np.full(x.size, np.nan, dtype=np.float64)
+    groups: dict[Hashable, list[int]] = {}
+    for i, evaluator in enumerate(evaluators):
+        if not math.isnan(x[i]):
+            groups.setdefault(evaluator, []).append(i)
+    means: dict[Hashable, float] = {}
+    stds: dict[Hashable, float] = {}
+    counts: dict[Hashable, int] = {}
+    for evaluator, members in groups.items():
+        idx = np.asarray(members, dtype=np.int64)
+        values = x[idx]
+        mean = float(values.mean())
+        constant = bool(np.ptp(values) == 0.0)  # exactly, not via a rounded variance
+        std = 0.0 if constant else float(np.sqrt(((values - mean) ** 2).mean()))
+        means[evaluator], stds[evaluator], counts[evaluator] = mean, std, int(idx.size)
+        out[idx] = 0.0 if constant else (values - mean) / std
+    return Normalized(
+        values=cast(FloatArray, out), mean=means, std=stds, count=counts, n=sum(counts.values())
+    )
