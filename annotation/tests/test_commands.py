@@ -188,3 +188,18 @@ def test_demo_setup_is_idempotent_and_prints_the_logins() -> None:
     assert "Imported corpus" in first and "Imported corpus" not in second
     judge = User.objects.get(username="demo-judge")
     assert judge.assigned_corpora.count() == 2 and judge.is_active
+
+
+def test_the_progress_bar_shows_the_share_read_and_the_sentences(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import io
+
+    from annotation.management.commands.import_evaltrans import _progress_bar
+
+    stream = io.BytesIO(b"x" * 200)
+    stream.read(50)
+
+    _progress_bar(stream, 200)(500)
+
+    assert capsys.readouterr().out == "\r[#######.......................]  25%  500 sentences"
