@@ -95,3 +95,15 @@ HTMX_VERSION = "2.0.11"
 
 # Largest evalTrans file a lead may upload through the browser (the command line has no limit).
 EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
+
+# Derived data that is expensive to compute and never changes for a stored corpus (the
+# automatic metrics' per-segment statistics): kept on disk so every server process and
+# restart reuses it. Keys carry the corpus and every preprocessing choice.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("EVALTOOL_CACHE_DIR", str(BASE_DIR / ".cache" / "evaltool")),
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    }
+}
