@@ -88,7 +88,8 @@ class ImportSummary:
         )
         out = [
             f"Imported corpus {self.corpus.name!r}: {_count(self.sentences, 'sentence')}, "
-            f"{refs} reference{'s' if self.references_max > 1 else ''} per sentence, {_count(self.systems, 'system')}, "
+            f"{refs} reference{'s' if self.references_max > 1 else ''} per sentence, "
+            f"{_count(self.systems, 'system')}, "
             f"{_count(self.judgments, 'judgment')}.",
         ]
         if self.warnings_total:
@@ -215,11 +216,16 @@ def corpus_import_text(
 ) -> ImportSummary:
     """Import plain one-segment-per-line files (sacreBLEU style) as a corpus.
 
-    The first reference file becomes the ``first reference``, the others ``reference 2``,
-    ``reference 3``…; each ``SYSTEM=FILE`` becomes a system. Files must be parallel UTF-8.
+    The first reference file becomes the ``first reference``, the others ``second
+    reference``, ``third reference``…; each ``SYSTEM=FILE`` becomes a system. Files must be
+    parallel UTF-8.
     """
     if not refs:
         raise ImportRefused(str(source), None, "at least one --ref file is needed")
+    if len(refs) > len(REFERENCE_NAMES_FOR_TEXT):
+        raise ImportRefused(
+            str(refs[-1]), None, f"at most {len(REFERENCE_NAMES_FOR_TEXT)} --ref files"
+        )
     system_names = [system for system, _ in hyps]
     for system in system_names:
         if not system or evaltrans.translator_role(system) != evaltrans.Role.SYSTEM:
@@ -233,10 +239,6 @@ def corpus_import_text(
     except SegmentFileError as exc:
         raise ImportRefused(exc.filename, exc.line, exc.reason) from None
     translators = [*REFERENCE_NAMES_FOR_TEXT[: len(refs)], *system_names]
-    if len(refs) > len(REFERENCE_NAMES_FOR_TEXT):
-        raise ImportRefused(
-            str(refs[-1]), None, f"at most {len(REFERENCE_NAMES_FOR_TEXT)} --ref files"
-        )
     sentences = (
         SentenceElement(
             source=normalize_space(row[0]),
@@ -284,7 +286,7 @@ def _import_batch(
         n_refs = 0
         for position, ev in enumerate(element.evals):
             translator = state.translators[ev.translator]
-            if translator.is_reference and _is_judged(ev):
+            if translator.is_reference and ev.judged:
                 raise ImportRefused(
                     state.filename,
                     ev.line,
@@ -296,13 +298,13 @@ def _import_batch(
                 ordinals[ev.translator] = ordinal + 1
             elif ev.translator in seen:
                 # A system's further <eval>: another evaluator's judgment of the same target.
-                if _is_judged(ev):
+                if ev.judged:
                     pending_judgments.append((seen[ev.translator], ev))
                 continue
             else:
                 ordinal = 0
             seen[ev.translator] = len(targets)
-            bare = not _is_judged(ev)
+            bare = not ev.judged
             targets.append(
                 Target(
                     sentence=sentence,
@@ -324,15 +326,6 @@ def _import_batch(
     )
     state.judgments += len(pending_judgments)
     state.sentences += len(batch)
-
-
-def _is_judged(ev: EvalElement) -> bool:
-    return (
-        ev.evaluator is not None
-        or ev.sser is not None
-        or ev.awer is not None
-        or (ev.new_ref is not None)
-    )
 
 
 def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judgment:
@@ -396,7 +389,7 @@ def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> Non
         ev.evaluator or ANONYMOUS_EVALUATOR
         for element in batch
         for ev in element.evals
-        if _is_judged(ev)
+        if ev.judged
     } - state.evaluators.keys()
     if not wanted:
         return
