@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target, Translator, User
 
 
 @admin.register(User)
@@ -49,3 +49,27 @@ class JudgmentAdmin(admin.ModelAdmin):
     list_filter = ("state", "evaluator")
     list_select_related = ("target__translator", "target__sentence__corpus", "evaluator")
     raw_id_fields = ("target",)
+
+
+@admin.register(JudgmentEvent)
+class JudgmentEventAdmin(admin.ModelAdmin):
+    """The judges' event log, read-only: it is the record of who did what and when."""
+
+    list_display = ("created_at", "judgment", "actor", "kind", "status", "version")
+    list_filter = ("kind", "status")
+    list_select_related = ("judgment__target__translator", "actor")
+    raw_id_fields = ("judgment",)
+    readonly_fields = (
+        "judgment",
+        "actor",
+        "created_at",
+        "kind",
+        "status",
+        "before",
+        "after",
+        "detail",
+        "version",
+    )
+
+    def has_add_permission(self, request: object) -> bool:
+        return False

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from annotation import judging
 from annotation.forms import UploadForm
-from annotation.models import Corpus, User
+from annotation.models import Corpus, Judgment, User
 from annotation.services import ImportRefused, corpus_export, corpus_import
 
 
@@ -23,7 +30,9 @@ def _require_lead(user: User) -> None:
 
 @login_required
 def home(request: HttpRequest) -> TemplateResponse:
-    corpora = Corpus.objects.visible_to(request.user).for_dashboard()
+    corpora = judging.corpora_with_progress(
+        request.user, Corpus.objects.visible_to(request.user).for_dashboard()
+    )
     return TemplateResponse(request, "annotation/home.html", {"corpora": corpora})
 
 
@@ -70,3 +79,235 @@ def corpus_download(request: HttpRequest, pk: int) -> FileResponse:
         filename=f"{corpus.name}.evaltrans.xml",
         content_type="application/xml; charset=utf-8",
     )
+
+
+# --- the judge's page ------------------------------------------------------------------------
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def judge_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` that also works for htmx: an expired session must not swap the
+    login form into the page, so htmx requests get ``HX-Redirect`` (a full navigation)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if _is_htmx(request):
+            page = request.headers.get("HX-Current-URL") or request.get_full_path()
+            login = redirect_to_login(page)
+            return HttpResponse(status=401, headers={"HX-Redirect": login["Location"]})
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
+def _see_other(url: str) -> HttpResponseRedirect:
+    """303: after a POST, the browser (and htmx's XMLHttpRequest) follows with a GET."""
+    return HttpResponseRedirect(url, status=303)
+
+
+def _judgment_or_404(request: HttpRequest, pk: int) -> Judgment:
+    try:
+        return judging.judgment_for(pk=pk, user=request.user)
+    except Judgment.DoesNotExist:
+        raise Http404("No such judgment.") from None
+
+
+def _render_judgment(
+    request: HttpRequest,
+    judgment: Judgment,
+    *,
+    status: int = 200,
+    message: str | None = None,
+    message_kind: str = "",
+    edit_pos: int | None = None,
+    with_header: bool = True,
+) -> TemplateResponse:
+    """The full page, or for htmx the ``#judge`` fragment with the figures (and, when the
+    candidate changed, the header) as out-of-band swaps."""
+    ctx = judging.judging_context(judgment)
+    htmx = _is_htmx(request)
+    if edit_pos is not None and edit_pos >= len(ctx.new_ref_words):
+        edit_pos = None
+    context = {
+        "ctx": ctx,
+        "j": judgment,
+        "header": judging.judge_header(judgment) if with_header or not htmx else None,
+        "message": message,
+        "message_kind": message_kind,
+        "edit_pos": edit_pos,
+        "edit_word": None if edit_pos is None else ctx.new_ref_words[edit_pos],
+        "readonly": judgment.evaluator_id != request.user.pk,
+    }
+    if not htmx:
+        return TemplateResponse(request, "annotation/judge.html", context, status=status)
+    return TemplateResponse(request, "annotation/_judge_fragment.html", context, status=status)
+
+
+@judge_login_required
+@require_GET
+def judge_continue(request: HttpRequest, pk: int) -> HttpResponse:
+    """The judge's next candidate in this corpus (created on the way), or "all done"."""
+    corpus = get_object_or_404(Corpus.objects.visible_to(request.user), pk=pk)
+    judgment = judging.next_judgment_for(user=request.user, corpus=corpus)
+    if judgment is not None:
+        return redirect("annotation:judgment", pk=judgment.pk)
+    progress = judging.corpora_with_progress(request.user, Corpus.objects.filter(pk=pk)).get()
+    context = {"corpus": progress}
+    if _is_htmx(request):
+        response = TemplateResponse(request, "annotation/_judge_done.html", context)
+        response["HX-Push-Url"] = request.path
+        return response
+    return TemplateResponse(request, "annotation/judge_done.html", context)
+
+
+@judge_login_required
+@require_GET
+def judgment_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """One candidate. ``?edit=N`` opens the editor of word N of the new reference; any
+    ``edit`` parameter marks an in-page request, which is not a new visit."""
+    judgment = _judgment_or_404(request, pk)
+    in_page = "edit" in request.GET
+    if not in_page:
+        judging.judgment_seen(judgment=judgment, user=request.user)
+    edit = request.GET.get("edit", "")
+    response = _render_judgment(
+        request,
+        judgment,
+        edit_pos=int(edit) if edit.isdigit() else None,
+        with_header=not in_page,
+    )
+    if _is_htmx(request) and not in_page:
+        response["HX-Push-Url"] = request.path
+    return response
+
+
+def _int_field(request: HttpRequest, name: str) -> int:
+    value = request.POST.get(name, "")
+    try:
+        return int(value)
+    except ValueError:
+        raise judging.ChangeRefused(f"{name} {value!r} is not a whole number") from None
+
+
+def _do_op(j: Judgment, request: HttpRequest, version: int) -> None:
+    judging.judgment_accept_op(
+        judgment=j, user=request.user, version=version, op=request.POST.get("op", "")
+    )
+
+
+def _do_word(j: Judgment, request: HttpRequest, version: int) -> None:
+    judging.judgment_edit_word(
+        judgment=j,
+        user=request.user,
+        version=version,
+        pos=_int_field(request, "pos"),
+        action=request.POST.get("action", ""),
+        text=request.POST.get("text", ""),
+    )
+
+
+def _do_new_ref(j: Judgment, request: HttpRequest, version: int) -> None:
+    judging.judgment_edit_ref(
+        judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
+    )
+
+
+def _do_use_ref(j: Judgment, request: HttpRequest, version: int) -> None:
+    judging.judgment_use_ref(
+        judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
+    )
+
+
+def _do_sser(j: Judgment, request: HttpRequest, version: int) -> None:
+    judging.judgment_set_sser(
+        judgment=j, user=request.user, version=version, sser=_int_field(request, "sser")
+    )
+
+
+def _do_undo(j: Judgment, request: HttpRequest, version: int) -> None:
+    judging.judgment_undo(judgment=j, user=request.user, version=version)
+
+
+def _do_redo(j: Judgment, request: HttpRequest, version: int) -> None:
+    judging.judgment_redo(judgment=j, user=request.user, version=version)
+
+
+CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
+    "op": _do_op,
+    "word": _do_word,
+    "new-ref": _do_new_ref,
+    "use-ref": _do_use_ref,
+    "sser": _do_sser,
+    "undo": _do_undo,
+    "redo": _do_redo,
+}
+
+
+def _refusal(request: HttpRequest, pk: int, exc: judging.JudgingError) -> HttpResponse:
+    """A stale page gets 409 and the fresh state; a refused change 422 and a message."""
+    if isinstance(exc, judging.NotYours):
+        raise PermissionDenied(exc.message)
+    stale = isinstance(exc, judging.StaleJudgment)
+    return _render_judgment(
+        request,
+        _judgment_or_404(request, pk),  # fresh from the database
+        status=409 if stale else 422,
+        message=exc.message,
+        message_kind="stale" if stale else "refused",
+    )
+
+
+@judge_login_required
+@require_POST
+def judgment_change(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Every change of the judge's page: one service call, then the fragment (htmx) or a
+    redirect to the page (plain POST)."""
+    change = CHANGES.get(action)
+    if change is None:
+        raise Http404("No such action.")
+    judgment = _judgment_or_404(request, pk)
+    try:
+        change(judgment, request, _int_field(request, "version"))
+    except judging.JudgingError as exc:
+        return _refusal(request, pk, exc)
+    if not _is_htmx(request):
+        return _see_other(reverse("annotation:judgment", args=[pk]))
+    return _render_judgment(request, judgment, with_header=False)
+
+
+@judge_login_required
+@require_POST
+def judgment_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    """Accept & next: mark done, then go to the next candidate (the continue URL, which
+    htmx follows inside the same request)."""
+    judgment = _judgment_or_404(request, pk)
+    try:
+        judging.judgment_finish(
+            judgment=judgment, user=request.user, version=_int_field(request, "version")
+        )
+    except judging.JudgingError as exc:
+        return _refusal(request, pk, exc)
+    corpus_pk = judgment.target.sentence.corpus_id
+    return _see_other(reverse("annotation:judge_continue", args=[corpus_pk]))
+
+
+@judge_login_required
+@require_GET
+def judgment_previous(request: HttpRequest, pk: int) -> HttpResponse:
+    """The candidate before this one in the evaluator's order (this one at the start)."""
+    judgment = _judgment_or_404(request, pk)
+    target = judging.previous_target_for(judgment=judgment)
+    if target is None:
+        return redirect("annotation:judgment", pk=pk)
+    if judgment.evaluator_id == request.user.pk:
+        previous = judging.judgment_open(user=request.user, target=target)
+    else:  # a lead browsing someone's work never creates judgments for them
+        previous = Judgment.objects.filter(target=target, evaluator=judgment.evaluator).first()
+        if previous is None:
+            return redirect("annotation:judgment", pk=pk)
+    return redirect("annotation:judgment", pk=previous.pk)

@@ -1,0 +1,1206 @@
+"""The judge's work on one candidate: click-to-accept aWER, SSER, undo/redo, live figures.
+
+Seed 001 §3 is the rule book. The candidate is aligned against the judgment's *new
+reference* (``metrics.align.align``, 13a words from ``annotation.awer``); the judge clicks
+an edit operation to accept the candidate's version there (:func:`judgment_accept_op`):
+
+* a **substitution** puts the candidate's word into the new reference in place of the
+  reference word;
+* an **extra** candidate word is inserted into the new reference at that place;
+* a **missing** reference word ("–" in the candidate) is removed from the new reference.
+
+The new reference can also be edited word by word (:func:`judgment_edit_word`), rewritten
+as a whole (:func:`judgment_edit_ref`) or replaced by a reference of the pool
+(:func:`judgment_use_ref`). Every change is saved at once as one
+:class:`~annotation.models.JudgmentEvent` row (who, when, state before and after) and moves
+the judgment's ``version`` by one; a change that names another version than the stored
+one is refused (:class:`StaleJudgment`), so two tabs never overwrite each other. The
+version check and the update are one conditional ``UPDATE … WHERE version = v``.
+
+Undo and redo walk through every change: change events are ``applied``, ``undone`` (the
+redo stack) or ``discarded`` (a new change empties the redo stack). Active time is
+measured from the event timestamps (:func:`active_seconds_from`).
+
+Writes are keyword-only ``judgment_<action>`` functions; reads are :func:`next_target_for`,
+:func:`reference_pool`, :func:`live_figures` and :func:`judging_context`, which gathers
+everything the page shows in two queries. Refusal messages are the module's ``ERR_*``
+constants, which the tests reuse.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache, lru_cache
+from typing import Any
+
+import numpy as np
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from annotation.awer import awer_counts, normalize_new_ref, words
+from annotation.models import (
+    SSER_MAX,
+    SSER_MIN,
+    Corpus,
+    Judgment,
+    JudgmentEvent,
+    Sentence,
+    Target,
+    Translator,
+    User,
+)
+from metrics import human
+from metrics.align import Alignment, EditOp, Op, PreparedRef, align, distance_prepared
+from metrics.registry import build_metric
+from metrics.stats import Metric
+from metrics.tokenize import Preprocessor
+
+#: Idle gaps between two events count at most this long (seed 001 Table 3 measures effort).
+IDLE_CAP_SECONDS = 120.0
+#: How many references of the pool the page shows (seed 001 §3: "the four most similar").
+POOL_SHOWN = 4
+#: Seed 001 §2.2 and Figure 1 name these points of the 0–10 scale.
+SSER_LABELS = {
+    10: "perfect",
+    9: "OK, only slight style errors",
+    5: "comprehensible, important syntactic errors",
+    4: "bad",
+    1: "some of the content conveyed",
+    0: "nonsense",
+}
+REFERENCE_ROLES = (Translator.Role.FIRST_REFERENCE, Translator.Role.REFERENCE)
+WORD_ACTIONS = ("replace", "delete", "insert_before", "insert_after")
+
+ERR_STALE = (
+    "This judgment was changed in another tab or window after this page was shown, so "
+    "your change was not saved. The page now shows the current state: redo the change if "
+    "it still applies."
+)
+ERR_NOT_YOURS = "Only the judge who owns this judgment can change it."
+ERR_BAD_OP = "{token!r} is not an edit operation (expected kind:candidate_pos:reference_pos)"
+ERR_OP_OUT_OF_RANGE = "{token!r} points outside the candidate or the new reference"
+ERR_MATCH_OP = "a matching word needs no change"
+ERR_WORD_POS = "word {pos} is not in the new reference, which has {length} words"
+ERR_WORD_ACTION = "unknown word action {action!r} (choose from {choices})"
+ERR_SSER_RANGE = "SSER {value!r} is not a whole number from 0 to 10"
+ERR_NO_SSER = "Give an SSER score (0–10) before accepting this candidate."
+ERR_NOTHING_TO_UNDO = "Nothing to undo."
+ERR_NOTHING_TO_REDO = "Nothing to redo."
+ERR_NOT_A_SYSTEM = "{translator!r} is a reference, not an MT system: it is not judged"
+NOTE_REUSED = (
+    "This candidate is identical to one you already judged for this sentence ({label}): "
+    "its new reference and SSER are filled in. Press c (or Confirm) to accept them."
+)
+
+
+class JudgingError(Exception):
+    """A change that was not made; ``message`` is for the judge's eyes."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StaleJudgment(JudgingError):
+    """The page showed another version than the stored one (two tabs): nothing saved."""
+
+    def __init__(self) -> None:
+        super().__init__(ERR_STALE)
+
+
+class NotYours(JudgingError):
+    """Someone else's judgment (a lead looking at a judge's work) cannot be changed."""
+
+    def __init__(self) -> None:
+        super().__init__(ERR_NOT_YOURS)
+
+
+class ChangeRefused(JudgingError):
+    """The change does not make sense for this judgment (bad position, score, …)."""
+
+
+# --- edit operations as the page names them ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpRef:
+    """An edit operation as a button names it: ``kind:hyp_pos:ref_pos``.
+
+    The positions are those of :class:`metrics.align.EditOp` in the alignment the page
+    showed; the judgment's ``version`` guarantees that alignment is still the stored one,
+    so the positions need no second alignment to be applied.
+    """
+
+    op: Op
+    hyp_pos: int
+    ref_pos: int
+
+    @property
+    def token(self) -> str:
+        return f"{self.op.value}:{self.hyp_pos}:{self.ref_pos}"
+
+    @classmethod
+    def of(cls, edit: EditOp) -> OpRef:
+        return cls(edit.op, edit.hyp_pos, edit.ref_pos)
+
+    @classmethod
+    def parse(cls, token: str) -> OpRef:
+        parts = token.split(":")
+        try:
+            kind, hyp_pos, ref_pos = parts
+            return cls(Op(kind), int(hyp_pos), int(ref_pos))
+        except ValueError:
+            raise ChangeRefused(ERR_BAD_OP.format(token=token)) from None
+
+
+def apply_op(candidate: Sequence[str], new_ref: Sequence[str], op: OpRef) -> list[str]:
+    """The new reference after accepting the candidate's version at ``op`` (seed 001 §3)."""
+    ref = list(new_ref)
+    if op.op is Op.MATCH:
+        raise ChangeRefused(ERR_MATCH_OP)
+    hyp_ok = 0 <= op.hyp_pos < len(candidate) or (
+        op.op is Op.MISSING and 0 <= op.hyp_pos <= len(candidate)
+    )
+    ref_ok = 0 <= op.ref_pos < len(ref) or (op.op is Op.EXTRA and 0 <= op.ref_pos <= len(ref))
+    if not (hyp_ok and ref_ok):
+        raise ChangeRefused(ERR_OP_OUT_OF_RANGE.format(token=op.token))
+    if op.op is Op.SUBSTITUTION:
+        ref[op.ref_pos] = candidate[op.hyp_pos]
+    elif op.op is Op.EXTRA:
+        ref.insert(op.ref_pos, candidate[op.hyp_pos])
+    else:  # MISSING: the reference word the candidate lacks goes
+        del ref[op.ref_pos]
+    return ref
+
+
+def apply_word_edit(new_ref: Sequence[str], *, pos: int, action: str, text: str) -> list[str]:
+    """The new reference after changing, deleting or inserting beside its word ``pos``."""
+    if action not in WORD_ACTIONS:
+        raise ChangeRefused(ERR_WORD_ACTION.format(action=action, choices=", ".join(WORD_ACTIONS)))
+    ref = list(new_ref)
+    inserting = action in {"insert_before", "insert_after"}
+    # Inserting into an empty new reference is the one edit without a word to stand by.
+    if not (0 <= pos < len(ref) or (inserting and pos == 0 and not ref)):
+        raise ChangeRefused(ERR_WORD_POS.format(pos=pos, length=len(ref)))
+    new_words = list(words(text))
+    if action == "replace":
+        ref[pos : pos + 1] = new_words
+    elif action == "delete":
+        del ref[pos]
+    elif action == "insert_before":
+        ref[pos:pos] = new_words
+    else:
+        at = min(pos + 1, len(ref))
+        ref[at:at] = new_words
+    return ref
+
+
+# --- the undo/redo stack and active time -----------------------------------------------------
+
+
+def active_seconds_from(events: Iterable[tuple[datetime, str]]) -> float:
+    """Active time from (timestamp, kind) pairs: the gaps between consecutive events,
+    each capped at :data:`IDLE_CAP_SECONDS`.
+
+    A gap that *ends* with an ``open`` event is not counted: the judge was elsewhere
+    (another candidate, a break) before the page was shown. The gap from ``open`` to the
+    first change is counted, which is why the page records ``open`` at all.
+    """
+    total = 0.0
+    previous: datetime | None = None
+    for at, kind in sorted(events, key=lambda e: e[0]):
+        if previous is not None and kind != JudgmentEvent.Kind.OPEN:
+            total += min(max((at - previous).total_seconds(), 0.0), IDLE_CAP_SECONDS)
+        previous = at
+    return total
+
+
+def _stack_annotations() -> dict[str, RawSQL]:
+    """What a change needs to know about a judgment's events, as subqueries of one SELECT:
+    the last event's time, how many changes are applied and undone, and the heads of the
+    undo and redo stacks (id and the state they restore).
+
+    Written as SQL because the ORM spends milliseconds compiling seven correlated
+    subqueries on every click, more than the database takes to run them; the columns are
+    quoted by the connection, and the only parameters are the status values.
+    """
+    q = connection.ops.quote_name
+    event, judgment = q(JudgmentEvent._meta.db_table), q(Judgment._meta.db_table)
+    rows = f"FROM {event} e WHERE e.{q('judgment_id')} = {judgment}.{q('id')}"
+    with_status = f"{rows} AND e.{q('status')} = %s"
+    applied, undone = (JudgmentEvent.Status.APPLIED.value,), (JudgmentEvent.Status.UNDONE.value,)
+
+    def head(column: str, order: str) -> str:
+        return f"SELECT e.{q(column)} {with_status} ORDER BY e.{q('id')} {order} LIMIT 1"
+
+    integer, json = models.IntegerField(), models.JSONField()
+    return {
+        "stack_last_event_at": RawSQL(
+            f"SELECT MAX(e.{q('created_at')}) {rows}", (), output_field=models.DateTimeField()
+        ),
+        "stack_applied": RawSQL(f"SELECT COUNT(*) {with_status}", applied, output_field=integer),
+        "stack_undone": RawSQL(f"SELECT COUNT(*) {with_status}", undone, output_field=integer),
+        "stack_undo_id": RawSQL(head("id", "DESC"), applied, output_field=integer),
+        "stack_undo_before": RawSQL(head("before", "DESC"), applied, output_field=json),
+        "stack_redo_id": RawSQL(head("id", "ASC"), undone, output_field=integer),
+        "stack_redo_after": RawSQL(head("after", "ASC"), undone, output_field=json),
+    }
+
+
+_STACK_FIELDS = (
+    "stack_last_event_at",
+    "stack_applied",
+    "stack_undone",
+    "stack_undo_id",
+    "stack_undo_before",
+    "stack_redo_id",
+    "stack_redo_after",
+)
+
+
+def _load_stack(judgment: Judgment, *, heads: bool = False) -> None:
+    """Read the stack fields into ``judgment`` unless the loading query already did.
+
+    The counts and the last event time are kept current by :func:`_write`; the *heads*
+    (what undo and redo would move next) are forgotten after a change and reloaded here
+    when an undo or redo needs them.
+    """
+    needed = _STACK_FIELDS if heads else _STACK_FIELDS[:3]
+    if all(hasattr(judgment, name) for name in needed):
+        return
+    row = (
+        Judgment.objects.filter(pk=judgment.pk)
+        .annotate(**_stack_annotations())
+        .values(*_STACK_FIELDS)
+        .get()
+    )
+    for name, value in row.items():
+        setattr(judgment, name, value)
+
+
+def _forget_stack_heads(judgment: Judgment) -> None:
+    """After a change the next undo/redo target is unknown: the next one reloads it."""
+    for name in ("stack_undo_id", "stack_undo_before", "stack_redo_id", "stack_redo_after"):
+        judgment.__dict__.pop(name, None)
+
+
+def can_undo(judgment: Judgment) -> bool:
+    _load_stack(judgment)
+    return bool(judgment.stack_applied)
+
+
+def can_redo(judgment: Judgment) -> bool:
+    _load_stack(judgment)
+    return bool(judgment.stack_undone)
+
+
+# --- loading with access control -------------------------------------------------------------
+
+
+def judgment_for(*, pk: int, user: User) -> Judgment:
+    """The judgment ``pk`` as ``user`` may see it, with what a change needs, in one query.
+
+    A judge sees only its own judgments in corpora still assigned to it; a lead sees
+    every judgment (and may change only its own). Raises ``Judgment.DoesNotExist``.
+    """
+    qs = Judgment.objects.select_related(
+        "target__sentence__corpus", "target__translator", "evaluator"
+    )
+    if not user.is_lead:
+        assigned = Corpus.judges.through.objects.filter(
+            corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user.pk
+        )
+        qs = qs.filter(Exists(assigned), evaluator=user)
+    return qs.annotate(**_stack_annotations()).get(pk=pk)
+
+
+# --- order of work ---------------------------------------------------------------------------
+
+
+def shuffled_systems(targets: Sequence[Target], *, user_id: int, sentence_id: int) -> list[Target]:
+    """A sentence's system targets in this judge's order: shuffled, the same every time.
+
+    The seed is the judge and the sentence, so judges see the systems in different orders
+    (no position bias shared by all judges) but one judge always in the same order.
+    """
+    ordered = sorted(targets, key=lambda t: (t.translator.position, t.ordinal, t.pk))
+    random.Random(f"{user_id}:{sentence_id}").shuffle(ordered)
+    return ordered
+
+
+def system_order(*, user: User, sentence: Sentence) -> list[Target]:
+    targets = list(
+        sentence.targets.filter(translator__role=Translator.Role.SYSTEM).select_related(
+            "translator"
+        )
+    )
+    return shuffled_systems(targets, user_id=user.pk, sentence_id=sentence.pk)
+
+
+def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
+    """The first candidate, sentence by sentence, that ``user`` has not judged (done)."""
+    system = Q(targets__translator__role=Translator.Role.SYSTEM)
+    done = Q(
+        targets__judgments__evaluator=user,
+        targets__judgments__state=Judgment.State.DONE,
+        targets__translator__role=Translator.Role.SYSTEM,
+    )
+    sentence = (
+        corpus.sentences.annotate(
+            n_systems=Count("targets", filter=system, distinct=True),
+            n_done=Count("targets__judgments", filter=done, distinct=True),
+        )
+        .filter(n_done__lt=models.F("n_systems"))
+        .order_by("position")
+        .first()
+    )
+    if sentence is None:
+        return None
+    finished = set(
+        Judgment.objects.done()
+        .filter(evaluator=user, target__sentence=sentence)
+        .values_list("target_id", flat=True)
+    )
+    for target in system_order(user=user, sentence=sentence):
+        if target.pk not in finished:
+            return target
+    return None  # pragma: no cover - the annotation said one is left
+
+
+def previous_target_for(*, judgment: Judgment) -> Target | None:
+    """The candidate before this one in the evaluator's order (None at the very first)."""
+    user = judgment.evaluator
+    sentence = judgment.target.sentence
+    order = system_order(user=user, sentence=sentence)
+    index = next(i for i, t in enumerate(order) if t.pk == judgment.target_id)
+    if index > 0:
+        return order[index - 1]
+    earlier = (
+        Sentence.objects.filter(corpus_id=sentence.corpus_id, position__lt=sentence.position)
+        .order_by("-position")
+        .first()
+    )
+    while earlier is not None:
+        order = system_order(user=user, sentence=earlier)
+        if order:
+            return order[-1]
+        earlier = (
+            Sentence.objects.filter(corpus_id=sentence.corpus_id, position__lt=earlier.position)
+            .order_by("-position")
+            .first()
+        )
+    return None
+
+
+# --- the reference pool ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolRef:
+    """One entry of a sentence's reference pool, with its distance to the candidate."""
+
+    text: str
+    words: tuple[str, ...]
+    kind: str  # "first reference", "reference" or "new reference"
+    distance: int
+    order: int
+
+
+@lru_cache(maxsize=4096)
+def _prepared(tokens: tuple[str, ...]) -> PreparedRef:
+    """A pool entry's bit masks, built once: the same references come back on every click."""
+    return PreparedRef.from_tokens(tokens)
+
+
+def build_pool(
+    candidate: Sequence[str],
+    references: Sequence[str],
+    new_refs: Sequence[str],
+    *,
+    first_is_first_reference: bool = True,
+) -> list[PoolRef]:
+    """The pool in its own order: the references (first reference first, then file
+    order), then accepted new references; duplicates (same words) keep the first entry."""
+    pool: list[PoolRef] = []
+    seen: set[tuple[str, ...]] = set()
+    entries = [
+        ("first reference" if k == 0 and first_is_first_reference else "reference", text)
+        for k, text in enumerate(references)
+    ] + [("new reference", text) for text in new_refs]
+    for kind, text in entries:
+        tokens = words(text)
+        if tokens in seen:
+            continue
+        seen.add(tokens)
+        gap = distance_prepared(candidate, _prepared(tokens)) if candidate else len(tokens)
+        pool.append(PoolRef(" ".join(tokens), tokens, kind, gap, len(pool)))
+    return pool
+
+
+def nearest(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRef]:
+    """The ``n`` entries nearest the candidate; ties keep the pool's order (seed 001 §3)."""
+    return sorted(pool, key=lambda p: (p.distance, p.order))[:n]
+
+
+def _sentence_references(sentence_id: int) -> tuple[list[str], bool]:
+    rows = Target.objects.filter(
+        sentence_id=sentence_id, translator__role__in=REFERENCE_ROLES
+    ).values_list("translator__role", "position", "text")
+    refs = sorted(rows, key=lambda r: (r[0] != Translator.Role.FIRST_REFERENCE, r[1]))
+    first = bool(refs) and refs[0][0] == Translator.Role.FIRST_REFERENCE
+    return [text for _, _, text in refs], first
+
+
+def reference_pool(judgment: Judgment) -> list[PoolRef]:
+    """The whole pool of ``judgment``'s sentence, in pool order (see :func:`build_pool`)."""
+    return judging_context(judgment).pool
+
+
+# --- creating judgments lazily ---------------------------------------------------------------
+
+
+def judgment_open(*, user: User, target: Target) -> Judgment:
+    """``user``'s judgment of ``target``, created when the judge first reaches it.
+
+    A new judgment starts from the pool's nearest reference (ties: the first reference,
+    then file order), or, when the candidate is identical to one this judge has already
+    judged for the sentence, from that judgment's new reference and SSER (the RWTH
+    EvalTrans reuse idea; the page says so). With an empty pool (a sentence without any
+    reference) the new reference starts as the candidate itself, for the judge to correct.
+    """
+    existing = Judgment.objects.filter(target=target, evaluator=user).first()
+    if existing is not None:
+        return existing
+    translator = target.translator
+    if translator.role != Translator.Role.SYSTEM:
+        raise ChangeRefused(ERR_NOT_A_SYSTEM.format(translator=translator.name))
+    corpus = target.sentence.corpus
+    candidate = words(target.text)
+    done_here = Judgment.objects.done().filter(target__sentence_id=target.sentence_id)
+    if not corpus.share_new_refs:
+        done_here = done_here.filter(evaluator=user)
+    rows = list(
+        done_here.exclude(new_ref="")
+        .order_by("pk")
+        .values_list("evaluator_id", "target__text", "new_ref", "sser")
+    )
+    reuse = [r for r in rows if r[0] == user.pk and words(r[1]) == candidate]
+    if reuse:
+        _, _, new_ref, sser = reuse[-1]
+    else:
+        references, first = _sentence_references(target.sentence_id)
+        pool = build_pool(
+            candidate, references, [r[2] for r in rows], first_is_first_reference=first
+        )
+        new_ref = nearest(pool, 1)[0].text if pool else " ".join(candidate)
+        sser = None
+    new_ref = normalize_new_ref(new_ref)
+    edits, length = awer_counts(target.text, new_ref)
+    try:
+        with transaction.atomic():
+            return Judgment.objects.create(
+                target=target,
+                evaluator=user,
+                new_ref=new_ref,
+                sser=sser,
+                edits=edits,
+                ref_length=length,
+            )
+    except IntegrityError:  # another tab created it a moment ago
+        return Judgment.objects.get(target=target, evaluator=user)
+
+
+def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
+    """The judgment of the next candidate to judge (created on the way), or None when the
+    judge has finished the corpus."""
+    target = next_target_for(user=user, corpus=corpus)
+    return None if target is None else judgment_open(user=user, target=target)
+
+
+def judgment_seen(*, judgment: Judgment, user: User, at: datetime | None = None) -> None:
+    """Record that the page of ``judgment`` was shown (an ``open`` event), which starts
+    the clock for the first change. Other people's views are not recorded."""
+    if judgment.evaluator_id != user.pk:
+        return
+    at = at or timezone.now()
+    JudgmentEvent.objects.create(
+        judgment=judgment,
+        actor=user,
+        created_at=at,
+        kind=JudgmentEvent.Kind.OPEN,
+        version=judgment.version,
+    )
+    judgment.stack_last_event_at = at
+
+
+def judgment_recount_active_seconds(*, judgment: Judgment) -> float:
+    """Recompute ``active_seconds`` from all the judgment's events and store it."""
+    seconds = active_seconds_from(judgment.events.values_list("created_at", "kind"))
+    Judgment.objects.filter(pk=judgment.pk).update(active_seconds=seconds)
+    judgment.active_seconds = seconds
+    return seconds
+
+
+# --- changes ---------------------------------------------------------------------------------
+
+
+def _snapshot(judgment: Judgment) -> dict[str, Any]:
+    return {"new_ref": judgment.new_ref, "sser": judgment.sser, "state": judgment.state}
+
+
+def _check(judgment: Judgment, user: User, version: int) -> None:
+    if judgment.evaluator_id != user.pk:
+        raise NotYours()
+    if version != judgment.version:
+        raise StaleJudgment()
+
+
+def _write(
+    judgment: Judgment,
+    *,
+    user: User,
+    version: int,
+    kind: str,
+    after: dict[str, Any],
+    detail: dict[str, Any] | None = None,
+    at: datetime | None,
+    moves: int | None = None,
+) -> Judgment:
+    """Store ``after`` as the judgment's state and record the event, or refuse if stale.
+
+    ``moves`` is the change event an undo or redo moves (``kind`` is then ``undo`` or
+    ``redo``); for any other kind, the new event is ``applied`` and the redo stack is
+    discarded. One transaction: the conditional UPDATE, the stack, the event row.
+    """
+    _load_stack(judgment)
+    before = _snapshot(judgment)
+    at = at or timezone.now()
+    if after["new_ref"] != judgment.new_ref:
+        edits, length = awer_counts(judgment.target.text, after["new_ref"])
+    else:
+        edits, length = judgment.edits, judgment.ref_length
+    last = judgment.stack_last_event_at
+    gap = 0.0 if last is None else min(max((at - last).total_seconds(), 0.0), IDLE_CAP_SECONDS)
+    active = judgment.active_seconds + gap
+    is_walk = kind in {JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO}
+    with transaction.atomic():
+        updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(
+            new_ref=after["new_ref"],
+            sser=after["sser"],
+            state=after["state"],
+            edits=edits,
+            ref_length=length,
+            version=version + 1,
+            active_seconds=active,
+            updated_at=at,
+        )
+        if updated != 1:
+            raise StaleJudgment()
+        if is_walk:
+            JudgmentEvent.objects.filter(pk=moves).update(
+                status=JudgmentEvent.Status.UNDONE
+                if kind == JudgmentEvent.Kind.UNDO
+                else JudgmentEvent.Status.APPLIED
+            )
+        elif judgment.stack_undone:
+            JudgmentEvent.objects.filter(
+                judgment=judgment, status=JudgmentEvent.Status.UNDONE
+            ).update(status=JudgmentEvent.Status.DISCARDED)
+        JudgmentEvent.objects.create(
+            judgment=judgment,
+            actor=user,
+            created_at=at,
+            kind=kind,
+            status="" if is_walk else JudgmentEvent.Status.APPLIED,
+            before=before,
+            after=after,
+            detail={**(detail or {}), **({"event": moves} if is_walk else {})},
+            version=version + 1,
+        )
+    judgment.new_ref = after["new_ref"]
+    judgment.sser = after["sser"]
+    judgment.state = after["state"]
+    judgment.edits, judgment.ref_length = edits, length
+    judgment.version = version + 1
+    judgment.active_seconds = active
+    judgment.updated_at = at
+    judgment.stack_last_event_at = at
+    if kind == JudgmentEvent.Kind.UNDO:
+        judgment.stack_applied -= 1
+        judgment.stack_undone += 1
+    elif kind == JudgmentEvent.Kind.REDO:
+        judgment.stack_applied += 1
+        judgment.stack_undone -= 1
+    else:
+        judgment.stack_applied += 1
+        judgment.stack_undone = 0
+    _forget_stack_heads(judgment)
+    return judgment
+
+
+def _change(
+    judgment: Judgment,
+    *,
+    user: User,
+    version: int,
+    kind: str,
+    at: datetime | None,
+    detail: dict[str, Any] | None = None,
+    **changes: Any,
+) -> Judgment:
+    """Apply ``changes`` to the snapshot; a change that changes nothing is not recorded."""
+    after = {**_snapshot(judgment), **changes}
+    if after == _snapshot(judgment):
+        return judgment
+    return _write(
+        judgment, user=user, version=version, kind=kind, after=after, detail=detail, at=at
+    )
+
+
+def judgment_accept_op(
+    *, judgment: Judgment, user: User, version: int, op: OpRef | str, at: datetime | None = None
+) -> Judgment:
+    """Accept the candidate's version at one edit operation (seed 001 §3, see the module)."""
+    _check(judgment, user, version)
+    op = OpRef.parse(op) if isinstance(op, str) else op
+    candidate = words(judgment.target.text)
+    ref = words(judgment.new_ref)
+    new_ref = apply_op(candidate, ref, op)
+    detail = {
+        "op": op.token,
+        "word": candidate[op.hyp_pos] if op.op is not Op.MISSING else None,
+        "ref_word": ref[op.ref_pos] if op.op is not Op.EXTRA else None,
+    }
+    return _change(
+        judgment,
+        user=user,
+        version=version,
+        kind=JudgmentEvent.Kind.ACCEPT_OP,
+        at=at,
+        detail=detail,
+        new_ref=" ".join(new_ref),
+    )
+
+
+def judgment_edit_word(
+    *,
+    judgment: Judgment,
+    user: User,
+    version: int,
+    pos: int,
+    action: str,
+    text: str = "",
+    at: datetime | None = None,
+) -> Judgment:
+    """Change or delete word ``pos`` of the new reference, or insert words beside it."""
+    _check(judgment, user, version)
+    new_ref = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
+    return _change(
+        judgment,
+        user=user,
+        version=version,
+        kind=JudgmentEvent.Kind.EDIT_WORD,
+        at=at,
+        detail={"pos": pos, "action": action, "text": text},
+        new_ref=" ".join(new_ref),
+    )
+
+
+def judgment_edit_ref(
+    *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
+) -> Judgment:
+    """Replace the new reference by ``text`` (normalised to its 13a words)."""
+    _check(judgment, user, version)
+    return _change(
+        judgment,
+        user=user,
+        version=version,
+        kind=JudgmentEvent.Kind.EDIT_REF,
+        at=at,
+        new_ref=normalize_new_ref(text),
+    )
+
+
+def judgment_use_ref(
+    *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
+) -> Judgment:
+    """Make a reference of the pool the new reference (the judge clicked it)."""
+    _check(judgment, user, version)
+    return _change(
+        judgment,
+        user=user,
+        version=version,
+        kind=JudgmentEvent.Kind.USE_REF,
+        at=at,
+        new_ref=normalize_new_ref(text),
+    )
+
+
+def judgment_set_sser(
+    *, judgment: Judgment, user: User, version: int, sser: int, at: datetime | None = None
+) -> Judgment:
+    """Score the candidate on seed 001's 0–10 scale (10 perfect)."""
+    _check(judgment, user, version)
+    if isinstance(sser, bool) or not isinstance(sser, int) or not SSER_MIN <= sser <= SSER_MAX:
+        raise ChangeRefused(ERR_SSER_RANGE.format(value=sser))
+    return _change(
+        judgment, user=user, version=version, kind=JudgmentEvent.Kind.SET_SSER, at=at, sser=sser
+    )
+
+
+def judgment_finish(
+    *, judgment: Judgment, user: User, version: int, at: datetime | None = None
+) -> Judgment:
+    """Accept the judgment as it stands (state ``done``); the view then opens the next one.
+
+    An SSER score is required: a done judgment feeds both SSER and aWER.
+    """
+    _check(judgment, user, version)
+    if judgment.sser is None:
+        raise ChangeRefused(ERR_NO_SSER)
+    return _change(
+        judgment,
+        user=user,
+        version=version,
+        kind=JudgmentEvent.Kind.FINISH,
+        at=at,
+        state=Judgment.State.DONE,
+    )
+
+
+def judgment_undo(
+    *, judgment: Judgment, user: User, version: int, at: datetime | None = None
+) -> Judgment:
+    """Undo the latest applied change: restore its ``before`` state."""
+    _check(judgment, user, version)
+    _load_stack(judgment, heads=True)
+    if judgment.stack_undo_id is None:
+        raise ChangeRefused(ERR_NOTHING_TO_UNDO)
+    return _write(
+        judgment,
+        user=user,
+        version=version,
+        kind=JudgmentEvent.Kind.UNDO,
+        after=dict(judgment.stack_undo_before),
+        at=at,
+        moves=judgment.stack_undo_id,
+    )
+
+
+def judgment_redo(
+    *, judgment: Judgment, user: User, version: int, at: datetime | None = None
+) -> Judgment:
+    """Redo the change undone last: restore its ``after`` state."""
+    _check(judgment, user, version)
+    _load_stack(judgment, heads=True)
+    if judgment.stack_redo_id is None:
+        raise ChangeRefused(ERR_NOTHING_TO_REDO)
+    return _write(
+        judgment,
+        user=user,
+        version=version,
+        kind=JudgmentEvent.Kind.REDO,
+        after=dict(judgment.stack_redo_after),
+        at=at,
+        moves=judgment.stack_redo_id,
+    )
+
+
+# --- what the page shows ---------------------------------------------------------------------
+
+
+@cache
+def _metric(name: str) -> Metric:
+    return build_metric(name, preprocessor=Preprocessor())
+
+
+@dataclass(frozen=True)
+class LiveFigures:
+    """This translator's figures over the judge's done judgments plus the current one.
+
+    Human figures from ``metrics.human`` (aWER, aSER, SSER in percent; None where nothing
+    is counted yet); WER, mWER and BLEU (percent) over the same sentences against the
+    corpus references, through the same metric objects as ``manage.py scores``.
+    """
+
+    awer: float | None
+    aser: float | None
+    sser: float | None
+    wer: float | None
+    mwer: float | None
+    bleu: float | None
+    edits: int | None
+    sentences: int
+
+    KEYS = ("awer", "aser", "sser", "wer", "mwer", "bleu")
+    LABELS = {
+        "awer": "aWER",
+        "aser": "aSER",
+        "sser": "SSER",
+        "wer": "WER",
+        "mwer": "mWER",
+        "bleu": "BLEU",
+    }
+    TITLES = {
+        "awer": "aWER: edits / new-reference words, over your judgments of this system",
+        "aser": "aSER: share of your judged sentences that still need an edit",
+        "sser": "SSER: mean of (10 − score)/10 over your scores of this system",
+        "wer": "WER against the first reference, same sentences",
+        "mwer": "mWER against all references, same sentences",
+        "bleu": "BLEU against all references, same sentences",
+    }
+
+    def shown(self) -> list[dict[str, str]]:
+        """The six figures as the page prints them (one decimal, "–" when undefined)."""
+        return [
+            {
+                "key": key,
+                "label": self.LABELS[key],
+                "value": "–" if getattr(self, key) is None else f"{getattr(self, key):.1f}",
+                "title": self.TITLES[key],
+            }
+            for key in self.KEYS
+        ]
+
+
+@dataclass(frozen=True)
+class ShownOp:
+    """One word of the candidate as the page draws it."""
+
+    op: str
+    token: str
+    hyp_word: str | None
+    ref_word: str | None
+    title: str
+
+    @property
+    def text(self) -> str:
+        """What the button says: the candidate's word, or "–" where a word is missing."""
+        return "–" if self.hyp_word is None else self.hyp_word
+
+
+@dataclass
+class JudgingContext:
+    """Everything the judge's page shows about one judgment (two queries to build)."""
+
+    judgment: Judgment
+    candidate: tuple[str, ...]
+    new_ref_words: tuple[str, ...]
+    alignment: Alignment
+    ops: list[ShownOp]
+    pool: list[PoolRef]
+    pool_shown: list[PoolRef]
+    figures: LiveFigures
+    reuse_label: str | None
+    order_index: int
+    order_total: int
+    can_undo: bool
+    can_redo: bool
+    sser_scale: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def reuse_note(self) -> str | None:
+        return None if self.reuse_label is None else NOTE_REUSED.format(label=self.reuse_label)
+
+
+def _shown_ops(alignment: Alignment, ref: Sequence[str]) -> list[ShownOp]:
+    out = []
+    for e in alignment.ops:
+        if e.op is Op.SUBSTITUTION:
+            title = (
+                f"Substitution: the reference has “{e.ref_word}” here. "
+                f"Click to accept “{e.hyp_word}” in the new reference."
+            )
+        elif e.op is Op.EXTRA:
+            where = f"before “{ref[e.ref_pos]}”" if e.ref_pos < len(ref) else "at its end"
+            title = (
+                f"Extra word: the reference has nothing here ({where}). "
+                f"Click to insert “{e.hyp_word}” into the new reference."
+            )
+        elif e.op is Op.MISSING:
+            title = (
+                f"Missing: the reference word “{e.ref_word}” is not in the candidate. "
+                "Click to remove it from the new reference."
+            )
+        else:
+            title = ""
+        out.append(ShownOp(e.op.value, OpRef.of(e).token, e.hyp_word, e.ref_word, title))
+    return out
+
+
+def _human(values: Sequence[tuple[int | None, int | None, int | None]]) -> dict[str, Any]:
+    """aWER, aSER, SSER (``metrics.human``) from (edits, ref_length, sser) per judgment."""
+    counted = [(e, n) for e, n, _ in values if e is not None and n is not None]
+    scores = [s for _, _, s in values if s is not None]
+    out: dict[str, float | None] = {"awer": None, "aser": None, "sser": None}
+    if counted:
+        edits = [e for e, _ in counted]
+        lengths = [n for _, n in counted]
+        out["awer"] = human.AWER.corpus_score(human.awer_stats(edits, lengths)).score
+        out["aser"] = human.ASER.corpus_score(human.aser_stats(edits)).score
+    if scores:
+        out["sser"] = human.SSER.corpus_score(human.sser_stats(scores)).score
+    return out
+
+
+#: Per-segment statistics rows of the automatic figures, keyed by (candidate, references):
+#: they depend on nothing else, so a click (which changes neither) reuses them, and a
+#: finished sentence costs its rows once. Bounded (the oldest entries go first); shared by
+#: the threads of one process.
+_AUTOMATIC = ("wer", "mwer", "bleu")
+_ROWS: OrderedDict[tuple[str, tuple[str, ...]], tuple[np.ndarray, ...]] = OrderedDict()
+_ROWS_MAX = 50_000
+_ROWS_LOCK = threading.Lock()
+
+
+def _automatic(hyps: list[str], refs: list[tuple[str, ...]]) -> dict[str, float | None]:
+    """WER, mWER, BLEU over just these sentences: Σ of per-segment sufficient statistics,
+    then each metric's ``score_from_stats`` (references prepared only for new segments)."""
+    if not hyps:
+        return dict.fromkeys(_AUTOMATIC)
+    keys = list(zip(hyps, refs, strict=True))
+    with _ROWS_LOCK:
+        rows: list[tuple[np.ndarray, ...] | None] = [_ROWS.get(key) for key in keys]
+    missing = [k for k, row in enumerate(rows) if row is None]
+    if missing:
+        new_hyps = [hyps[k] for k in missing]
+        new_refs = [refs[k] for k in missing]
+        stats = [
+            _metric(name).segment_stats(new_hyps, _metric(name).prepare_references(new_refs))
+            for name in _AUTOMATIC
+        ]
+        with _ROWS_LOCK:
+            for i, k in enumerate(missing):
+                rows[k] = tuple(np.array(s[i]) for s in stats)
+                _ROWS[keys[k]] = rows[k]
+            while len(_ROWS) > _ROWS_MAX:
+                _ROWS.popitem(last=False)
+    out: dict[str, float | None] = {}
+    for m, name in enumerate(_AUTOMATIC):
+        total = np.sum([row[m] for row in rows if row is not None], axis=0)
+        out[name] = float(_metric(name).score_from_stats(total))
+    return out
+
+
+def judging_context(judgment: Judgment) -> JudgingContext:
+    """Gather the page of ``judgment``: alignment (computed once), pool, figures, order.
+
+    Two queries: the targets (this sentence's, and the references of every sentence the
+    evaluator has finished for this translator) and the done judgments (this sentence's
+    pool and reuse candidates, and this translator's figures).
+    """
+    owner_id = judgment.evaluator_id
+    target = judgment.target
+    sentence_id = target.sentence_id
+    translator_id = target.translator_id
+    corpus = target.sentence.corpus
+    done = Judgment.objects.filter(state=Judgment.State.DONE)
+    finished_sentences = done.filter(evaluator_id=owner_id, target__translator_id=translator_id)
+    target_rows = list(
+        Target.objects.filter(
+            Q(sentence_id=sentence_id)
+            | Q(
+                sentence_id__in=finished_sentences.values("target__sentence_id"),
+                translator__role__in=REFERENCE_ROLES,
+            )
+        ).values_list(
+            "pk",
+            "sentence_id",
+            "translator_id",
+            "translator__role",
+            "translator__position",
+            "ordinal",
+            "position",
+            "text",
+        )
+    )
+    here = Q(target__sentence_id=sentence_id)
+    if not corpus.share_new_refs:
+        here &= Q(evaluator_id=owner_id)
+    judgment_rows = list(
+        done.filter(here | Q(evaluator_id=owner_id, target__translator_id=translator_id))
+        .exclude(pk=judgment.pk)
+        .order_by("pk")
+        .values_list(
+            "evaluator_id",
+            "target_id",
+            "target__sentence_id",
+            "target__translator_id",
+            "target__text",
+            "new_ref",
+            "sser",
+            "edits",
+            "ref_length",
+        )
+    )
+
+    # References per sentence, first reference first, then file order.
+    refs_of: dict[int, list[tuple[bool, int, str]]] = defaultdict(list)
+    systems_here: list[Target] = []
+    for pk, sid, tid, role, tpos, ordinal, pos, text in target_rows:
+        if role == Translator.Role.SYSTEM:
+            if sid == sentence_id:
+                t = Target(pk=pk, sentence_id=sid, translator_id=tid, ordinal=ordinal, text=text)
+                t.translator = Translator(pk=tid, position=tpos, role=role)
+                systems_here.append(t)
+            continue
+        refs_of[sid].append((role != Translator.Role.FIRST_REFERENCE, pos, text))
+    for rows in refs_of.values():
+        rows.sort()
+    here_refs = refs_of.get(sentence_id, [])
+
+    candidate = words(target.text)
+    new_ref_words = words(judgment.new_ref)
+    alignment = align(candidate, new_ref_words)
+
+    pool_new_refs = [
+        r[5] for r in judgment_rows if r[2] == sentence_id and r[5] and r[1] != target.pk
+    ]
+    pool = build_pool(
+        candidate,
+        [text for _, _, text in here_refs],
+        pool_new_refs,
+        first_is_first_reference=bool(here_refs) and not here_refs[0][0],
+    )
+
+    order = shuffled_systems(systems_here, user_id=owner_id, sentence_id=sentence_id)
+    place_of = {t.pk: i + 1 for i, t in enumerate(order)}
+
+    reuse_label = None
+    if judgment.state == Judgment.State.PENDING:
+        for ev, tid, sid, _, text, new_ref, sser, _, _ in reversed(judgment_rows):
+            if (
+                ev == owner_id
+                and sid == sentence_id
+                and tid != target.pk
+                and new_ref
+                and words(text) == candidate
+            ):
+                if new_ref == judgment.new_ref and sser == judgment.sser:  # not changed since
+                    reuse_label = f"candidate {place_of.get(tid, '?')} of this sentence"
+                break
+
+    mine = [
+        r for r in judgment_rows if r[0] == owner_id and r[3] == translator_id and r[1] != target.pk
+    ]
+    values = [(r[7], r[8], r[6]) for r in mine] + [
+        (judgment.edits, judgment.ref_length, judgment.sser)
+    ]
+    hyps: list[str] = []
+    refs: list[tuple[str, ...]] = []
+    for r in [*mine, None]:
+        sid = sentence_id if r is None else r[2]
+        text = target.text if r is None else r[4]
+        seg = refs_of.get(sid)
+        if seg:
+            hyps.append(text)
+            refs.append(tuple(t for _, _, t in seg))
+    figures = LiveFigures(
+        **_human(values),
+        **_automatic(hyps, refs),
+        edits=judgment.edits,
+        sentences=len(values),
+    )
+    _load_stack(judgment)
+    return JudgingContext(
+        judgment=judgment,
+        candidate=candidate,
+        new_ref_words=new_ref_words,
+        alignment=alignment,
+        ops=_shown_ops(alignment, new_ref_words),
+        pool=pool,
+        pool_shown=nearest(pool),
+        figures=figures,
+        reuse_label=reuse_label,
+        order_index=place_of.get(target.pk, 0),
+        order_total=len(order),
+        can_undo=bool(judgment.stack_applied),
+        can_redo=bool(judgment.stack_undone),
+        sser_scale=[
+            {"value": v, "label": SSER_LABELS.get(v, ""), "pressed": judgment.sser == v}
+            for v in range(SSER_MAX, SSER_MIN - 1, -1)
+        ],
+    )
+
+
+def live_figures(judgment: Judgment) -> LiveFigures:
+    """The header's figures for ``judgment``'s translator (see :class:`LiveFigures`)."""
+    return judging_context(judgment).figures
+
+
+# --- header and home page --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JudgeHeader:
+    corpus: Corpus
+    translator_label: str
+    judge: str
+    sentence_number: int
+    sentence_total: int
+    done: int
+    total: int
+
+
+def judge_header(judgment: Judgment) -> JudgeHeader:
+    """Corpus, translator ("System N" in a blind corpus), judge and position."""
+    target = judgment.target
+    corpus = target.sentence.corpus
+    translator = target.translator
+    if corpus.blind:
+        rank = corpus.translators.filter(
+            role=Translator.Role.SYSTEM, position__lt=translator.position
+        ).count()
+        label = f"System {rank + 1}"
+    else:
+        label = translator.name
+    progress = corpora_with_progress(judgment.evaluator, Corpus.objects.filter(pk=corpus.pk))
+    counts = progress.values("n_sentences_total", "n_candidates", "n_done").get()
+    return JudgeHeader(
+        corpus=corpus,
+        translator_label=label,
+        judge=judgment.evaluator.get_username(),
+        sentence_number=target.sentence.position + 1,
+        sentence_total=counts["n_sentences_total"],
+        done=counts["n_done"],
+        total=counts["n_candidates"],
+    )
+
+
+def corpora_with_progress(user: User, corpora: QuerySet[Corpus]) -> QuerySet[Corpus]:
+    """``corpora`` annotated with the user's progress: done judgments / system targets."""
+
+    def count(qs: QuerySet[Any], outer: str) -> Coalesce:
+        return Coalesce(
+            Subquery(
+                qs.order_by().values(outer).annotate(n=Count("pk")).values("n"),
+                output_field=models.IntegerField(),
+            ),
+            Value(0),
+        )
+
+    return corpora.annotate(
+        n_sentences_total=count(Sentence.objects.filter(corpus_id=OuterRef("pk")), "corpus_id"),
+        n_candidates=count(
+            Target.objects.filter(
+                sentence__corpus_id=OuterRef("pk"), translator__role=Translator.Role.SYSTEM
+            ),
+            "sentence__corpus_id",
+        ),
+        n_done=count(
+            Judgment.objects.done().filter(
+                evaluator=user,
+                target__sentence__corpus_id=OuterRef("pk"),
+                target__translator__role=Translator.Role.SYSTEM,
+            ),
+            "target__sentence__corpus_id",
+        ),
+    )
