@@ -1,7 +1,24 @@
-"""URLs of the leads' dashboard (filled in by the dashboard issue)."""
+"""URLs of the leads' dashboard (issue 5), mounted at ``/dashboard/``.
 
-from django.urls import path  # noqa: F401
+``/dashboard/<corpus>/`` is the page; ``panel/<name>/`` one panel (htmx fragment or a
+page of its own); ``table.csv`` / ``table.json`` and ``chart/<name>.svg`` the downloads;
+``system/<translator>/`` the drill-down. Every URL takes the preprocessing choices as
+query parameters (``tok``, ``case``, ``reflen``, ``bounds``) and ``norm=z`` for the (0, 1)
+evaluator normalization.
+"""
+
+from django.urls import path
+
+from annotation import dashboard_views as views
 
 app_name = "dashboard"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<int:pk>/", views.page, name="page"),
+    path("<int:pk>/panel/<slug:name>/", views.panel, name="panel"),
+    path("<int:pk>/table.csv", views.table, {"fmt": "csv"}, name="table_csv"),
+    path("<int:pk>/table.json", views.table, {"fmt": "json"}, name="table_json"),
+    path("<int:pk>/chart/<slug:name>.svg", views.chart, name="chart"),
+    path("<int:pk>/system/<int:translator>/", views.system, name="system"),
+]

@@ -1,0 +1,1469 @@
+"""The leads' dashboard (issue 5): read logic only, as plain functions over one corpus.
+
+A project lead opens one page to decide which system is better and how sure that is. It
+gathers what the seeds compare:
+
+* **the metrics table** — every metric per system, the figures of ``manage.py scores``
+  (the same functions of :mod:`annotation.scoring` compute them), each with a 95%
+  bootstrap interval and an *earned* rank group (seed 001 Figure 2 ranks "1 better /
+  2 intermediate / 3 worse" by eye; here :mod:`metrics.significance` groups systems whose
+  difference is not significant under paired bootstrap resampling, 1,000 samples, seed
+  12345, p < 0.05). Human metrics are compared on the sentences both systems have
+  judgments for (the masks of :meth:`metrics.significance.Bootstrap.compare`);
+* **judges** — per judge the judgments, mean score, SSER, aWER and active time; the
+  (0, 1) evaluator normalization of seed 000 §3.5 as a toggle; agreement on candidates
+  judged by two or more judges;
+* **effort** — seed 001 Table 3: minutes per system and method, sentences per hour;
+* **meta-evaluation** — seed 000 §4 (Pearson's r) and seed 002 (Kendall's τ) of every
+  automatic metric against SSER and aWER, at sentence and at system level;
+* **drill-down** — one system's sentences sorted by a metric or by the difference to
+  another system, with the edit operations against the nearest reference.
+
+Speed. Tokenizing and scoring a corpus is the only expensive step (about a second for
+1,000 sentences × 20 systems × 3 references), and its result depends only on the corpus
+texts — which never change after import — and the preprocessing choices. So
+:func:`automatic_stats` keeps each corpus's per-segment automatic statistics in the
+file cache (``settings.CACHES["default"]``) per preprocessing choice; a page view then
+only sums rows. Human statistics need no cache: a judgment's ``edits``, ``ref_length``
+and ``sser`` *are* its per-segment statistics, read in one query, so a judgment changed a
+second ago shows at once and nothing ever needs invalidating. The paired bootstrap
+results are cached too (:func:`cached_significance`): the automatic ones beside their
+statistics, the human ones under a fingerprint of the judgments' statistics, so a
+changed judgment is a new key rather than a stale entry.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import io
+import json
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
+
+import numpy as np
+from django.core.cache import cache
+from django.db.models import Q
+
+from annotation.awer import words
+from annotation.charts import bar_chart_svg, rank_chart_svg
+from annotation.models import Corpus, Judgment, Target, Translator
+from annotation.scoring import (
+    AUTOMATIC_METRICS,
+    HUMAN_METRICS,
+    automatic_scores,
+    corpus_texts,
+    human_scores,
+)
+from metrics import human
+from metrics.align import Alignment, Op, align, distance
+from metrics.correlation import (
+    Coefficient,
+    kendall_tau_b,
+    krippendorff_alpha_interval,
+    pearson,
+    z_normalize,
+)
+from metrics.registry import REF_LENGTHS, build_metric
+from metrics.significance import (
+    DEFAULT_ALPHA,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    UNRANKED,
+    Bootstrap,
+    Interval,
+    MetricSignificance,
+    SystemFigure,
+    rows_by_segment,
+)
+from metrics.stats import FloatArray, Score
+from metrics.tokenize import TOKENIZERS, Preprocessor
+
+#: Bump when the cached value's layout changes: old entries are then simply not found.
+CACHE_FORMAT = 1
+
+#: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
+METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
+HIGHER_IS_BETTER = frozenset({"bleu", "nist"})
+LABELS = {
+    "wer": "WER",
+    "ser": "SER",
+    "mwer": "mWER",
+    "per": "PER",
+    "bleu": "BLEU",
+    "nist": "NIST",
+    "sser": "SSER",
+    "awer": "aWER",
+    "aser": "aSER",
+}
+UNITS = {m: ("" if m == "nist" else "%") for m in METRICS}
+#: The human figures the meta-evaluation correlates the automatic ones with.
+META_HUMAN = ("sser", "awer")
+#: Sentences per drill-down page (each is aligned when shown, never all at once).
+PAGE_SIZE = 50
+
+CASES = {"mixed": False, "lc": True}
+TOKENIZE_CHOICES: tuple[str, ...] = tuple(TOKENIZERS)
+REF_LENGTH_CHOICES: tuple[str, ...] = REF_LENGTHS
+BOUNDS = {"no": False, "yes": True}
+
+
+# --------------------------------------------------------------------------- preprocessing
+
+
+@dataclass(frozen=True)
+class Preprocessing:
+    """Seed 000's choices for the automatic metrics: tokenization (§3.1), case (§3.2),
+    reference length (§3.3; mWER and PER — BLEU keeps "closest" and NIST "average", as
+    their reference implementations do) and sentence boundaries (§3.4; n-gram metrics).
+
+    The query parameters are the signature's own keys: ``tok``, ``case`` (mixed|lc),
+    ``reflen`` and ``bounds`` (no|yes). The default is what ``manage.py scores`` uses.
+    """
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    ref_length: str = "nearest"
+    sentence_boundaries: bool = False
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> Preprocessing:
+        """Read the GET form; a missing or empty parameter is the default, a bad one is a
+        ``ValueError`` naming it (the view answers 400)."""
+        default = cls()
+        tok = params.get("tok") or default.tokenize
+        case = params.get("case") or "mixed"
+        reflen = params.get("reflen") or default.ref_length
+        bounds = params.get("bounds") or "no"
+        if tok not in TOKENIZERS:
+            raise ValueError(f"tok={tok!r}: choose one of {', '.join(TOKENIZERS)}")
+        if case not in CASES:
+            raise ValueError(f"case={case!r}: choose one of {', '.join(CASES)}")
+        if reflen not in REF_LENGTHS:
+            raise ValueError(f"reflen={reflen!r}: choose one of {', '.join(REF_LENGTHS)}")
+        if bounds not in BOUNDS:
+            raise ValueError(f"bounds={bounds!r}: choose one of {', '.join(BOUNDS)}")
+        return cls(tok, CASES[case], reflen, BOUNDS[bounds])
+
+    def params(self) -> dict[str, str]:
+        """The four query parameters (always all four, so a link states every choice)."""
+        return {
+            "tok": self.tokenize,
+            "case": "lc" if self.lowercase else "mixed",
+            "reflen": self.ref_length,
+            "bounds": "yes" if self.sentence_boundaries else "no",
+        }
+
+    def preprocessor(self) -> Preprocessor:
+        return Preprocessor(
+            tokenize=self.tokenize,
+            lowercase=self.lowercase,
+            sentence_boundaries=self.sentence_boundaries,
+        )
+
+    @property
+    def signature(self) -> str:
+        """``tok:13a|case:mixed|reflen:nearest|bounds:no`` — part of the cache key."""
+        return "|".join(f"{k}:{v}" for k, v in self.params().items())
+
+    @property
+    def is_default(self) -> bool:
+        return self == Preprocessing()
+
+
+# --------------------------------------------------------------------------- automatic
+
+
+@dataclass(frozen=True)
+class AutomaticStats:
+    """Every automatic metric of every system: ``scores[metric][system]`` is the
+    :class:`~metrics.stats.Score` of ``automatic_scores`` (``.stats``: segments × k)."""
+
+    systems: tuple[str, ...]
+    n_segments: int
+    scores: dict[str, dict[str, Score]]
+
+    def stats(self, metric: str) -> dict[str, FloatArray]:
+        return {s: _stats_of(self.scores[metric][s]) for s in self.systems}
+
+
+def _stats_of(score: Score) -> FloatArray:
+    if score.stats is None:  # automatic scores always carry their rows
+        raise ValueError(f"{score.name} score without per-segment statistics")
+    return score.stats
+
+
+def cache_key(corpus: Corpus, preprocessing: Preprocessing) -> str:
+    """Corpus pk + creation time (a re-imported corpus under a reused pk is another
+    corpus) + every preprocessing choice + the layout version."""
+    return (
+        f"dashboard-auto:v{CACHE_FORMAT}:{corpus.pk}:{corpus.created_at.isoformat()}:"
+        f"{preprocessing.signature}"
+    )
+
+
+def automatic_stats(corpus: Corpus, preprocessing: Preprocessing) -> AutomaticStats:
+    """The per-segment automatic statistics of ``corpus``, computed once per
+    preprocessing choice and then read from the file cache (see the module doc).
+
+    The scores are those of :func:`annotation.scoring.automatic_scores` on
+    :func:`~annotation.scoring.corpus_texts` — with the default preprocessing, exactly
+    ``manage.py scores``'s. The cache holds plain data (floats, strings, arrays), not
+    objects of this module, so a changed class can never unpickle wrongly.
+    """
+    key = cache_key(corpus, preprocessing)
+    stored = cache.get(key)
+    if stored is None:
+        texts = corpus_texts(corpus)
+        by_system = automatic_scores(
+            texts,
+            preprocessor=preprocessing.preprocessor(),
+            ref_length=preprocessing.ref_length,
+        )
+        stored = {
+            "systems": list(texts.systems),
+            "n_segments": len(texts.refs),
+            "scores": {
+                m: {s: (f[m].score, f[m].signature, f[m].stats) for s, f in by_system.items()}
+                for m in AUTOMATIC_METRICS
+            },
+        }
+        cache.set(key, stored)
+    return AutomaticStats(
+        systems=tuple(stored["systems"]),
+        n_segments=int(stored["n_segments"]),
+        scores={
+            m: {s: Score(m, score, sig, stats) for s, (score, sig, stats) in by_sys.items()}
+            for m, by_sys in stored["scores"].items()
+        },
+    )
+
+
+def human_cache_key(
+    corpus: Corpus, systems: Sequence[str], n_segments: int, rows: Sequence[JudgmentRow]
+) -> str:
+    """The key of the human metrics' bootstrap: a fingerprint of everything it reads (the
+    systems, the number of segments and each judgment's statistics, in order)."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr((tuple(systems), n_segments)).encode())
+    for r in rows:
+        digest.update(repr((r.system, r.segment, r.sser, r.edits, r.ref_length)).encode())
+    return (
+        f"dashboard-human:v{CACHE_FORMAT}:{corpus.pk}:{corpus.created_at.isoformat()}:"
+        f"{digest.hexdigest()}"
+    )
+
+
+def cached_significance(
+    key: str, compute: Callable[[], dict[str, MetricSignificance]]
+) -> dict[str, MetricSignificance]:
+    """``compute()``'s bootstrap results, kept in the file cache as plain data (dicts and
+    tuples, not pickled classes); an entry that no longer fits the classes is recomputed."""
+    stored = cache.get(key)
+    if stored is not None:
+        try:
+            return {m: _significance_from_plain(d) for m, d in stored.items()}
+        except (TypeError, KeyError, AttributeError):
+            pass  # written by another version of metrics.significance
+    result = compute()
+    cache.set(key, {m: dataclasses.asdict(sig) for m, sig in result.items()})
+    return result
+
+
+def _significance_from_plain(d: dict[str, Any]) -> MetricSignificance:
+    figures = tuple(
+        SystemFigure(**{**f, "interval": Interval(**f["interval"])}) for f in d["figures"]
+    )
+    return MetricSignificance(**{**d, "figures": figures})
+
+
+def metric_objects(preprocessing: Preprocessing) -> dict[str, Any]:
+    """The automatic metrics as configured (for ``score_from_stats``; no tokenizing)."""
+    pp = preprocessing.preprocessor()
+    return {
+        m: build_metric(m, preprocessor=pp, ref_length=preprocessing.ref_length)
+        for m in AUTOMATIC_METRICS
+    }
+
+
+# --------------------------------------------------------------------------- judgments
+
+
+@dataclass(frozen=True)
+class JudgmentRow:
+    """One done judgment as the dashboard reads it (one query for all of them)."""
+
+    system: str
+    segment: int
+    target_id: int
+    evaluator: str
+    sser: int | None
+    edits: int | None
+    ref_length: int | None
+    new_ref: str
+    active_seconds: float
+
+    @property
+    def sser_error(self) -> float | None:
+        """The judgment's SSER row as a percentage: (10 − score)/10 × 100 (seed 001 §2.2)."""
+        return None if self.sser is None else (human.SSER_MAX - self.sser) * 100 / human.SSER_MAX
+
+    @property
+    def counted(self) -> bool:
+        """Whether it enters aWER and aSER (it has an edit count)."""
+        return self.edits is not None and self.ref_length is not None
+
+
+def judgment_rows(corpus: Corpus, *, system: str | None = None) -> list[JudgmentRow]:
+    """Every done judgment of the corpus (or of one system) in one query, in the order
+    ``human_scores`` reads them."""
+    qs = Judgment.objects.done().filter(target__sentence__corpus=corpus)
+    if system is not None:
+        qs = qs.filter(target__translator__name=system)
+    values = qs.values_list(
+        "target__translator__name",
+        "target__sentence__position",
+        "target_id",
+        "evaluator__username",
+        "sser",
+        "edits",
+        "ref_length",
+        "new_ref",
+        "active_seconds",
+    )
+    return [JudgmentRow(*v) for v in values]
+
+
+def _human_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[int], FloatArray]:
+    """(segment of each row, statistics rows) of the judgments that enter ``metric``, as
+    :mod:`metrics.human` defines them (SSER: scored ones; aWER, aSER: counted ones)."""
+    if metric == "sser":
+        scored = [(r.segment, r.sser) for r in rows if r.sser is not None]
+        return [seg for seg, _ in scored], human.sser_stats([score for _, score in scored])
+    counted = [(r.segment, r.edits, r.ref_length) for r in rows if r.counted]
+    segments = [seg for seg, _, _ in counted]
+    edits = [e or 0 for _, e, _ in counted]
+    if metric == "awer":
+        return segments, human.awer_stats(edits, [n or 0 for _, _, n in counted])
+    if metric == "aser":
+        return segments, human.aser_stats(edits)
+    raise ValueError(f"unknown human metric {metric!r}")
+
+
+def human_segment_stats(
+    rows: Sequence[JudgmentRow], systems: Sequence[str], metric: str, n_segments: int
+) -> tuple[dict[str, FloatArray], dict[str, Any]]:
+    """Per system: (segments × 2 statistics, judged-segment mask) of one human metric.
+
+    Two judgments of the same candidate are summed into its segment's row
+    (:func:`metrics.significance.rows_by_segment`): the rate over both.
+    """
+    by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
+    for r in rows:
+        by_system[r.system].append(r)
+    stats: dict[str, FloatArray] = {}
+    masks: dict[str, Any] = {}
+    for s in systems:
+        segments, rows_of_s = _human_rows(by_system.get(s, []), metric)
+        if segments:
+            stats[s], masks[s] = rows_by_segment(rows_of_s, segments, n_segments)
+        else:
+            stats[s] = np.zeros((n_segments, 2), dtype=np.float64)
+            masks[s] = np.zeros(n_segments, dtype=np.bool_)
+    return stats, masks
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One figure of the table: ``score`` is ``manage.py scores``'s, ``rank`` the earned
+    group (0 = not ranked), ``interval`` the 95% bootstrap interval, ``n`` the sentences
+    it rests on (human figures: judged sentences; automatic: all) and ``judgments``."""
+
+    metric: str
+    score: float | None
+    signature: str
+    rank: int
+    interval: Interval | None
+    n: int
+    judgments: int | None
+    best: bool
+    bootstrap: str
+
+    @property
+    def is_human(self) -> bool:
+        return self.metric in HUMAN_METRICS
+
+    @property
+    def has_score(self) -> bool:
+        return self.score is not None and math.isfinite(self.score)
+
+    @property
+    def display(self) -> str:
+        """The figure as the table prints it: two decimals."""
+        return f"{self.score:.2f}" if self.has_score and self.score is not None else "–"
+
+    @property
+    def value_attr(self) -> str:
+        """Full precision for ``data-value`` (what the page's sorting reads)."""
+        return repr(float(self.score)) if self.has_score and self.score is not None else ""
+
+    @property
+    def half_width(self) -> str:
+        iv = self.interval
+        ok = iv is not None and math.isfinite(iv.half_width)
+        return f"{iv.half_width:.2f}" if ok and iv is not None else ""
+
+    @property
+    def title(self) -> str:
+        """What hovering shows: the signature, the interval and the test."""
+        if not self.has_score:
+            return f"{LABELS[self.metric]}: no judgments yet"
+        parts = [self.signature]
+        if self.interval is not None and math.isfinite(self.interval.mean):
+            parts.append(
+                f"95% interval {self.interval.low:.2f}–{self.interval.high:.2f} "
+                f"(mean {self.interval.mean:.2f} ± {self.interval.half_width:.2f})"
+            )
+        if self.rank:
+            parts.append(f"rank group {self.rank}")
+        if self.is_human:
+            parts.append(f"{self.n} judged sentences, {self.judgments} judgments")
+        parts.append(self.bootstrap)
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class Row:
+    system: str
+    translator_pk: int | None
+    cells: tuple[Cell, ...]
+
+    def cell(self, metric: str) -> Cell:
+        for c in self.cells:
+            if c.metric == metric:
+                return c
+        raise ValueError(f"unknown metric {metric!r}")
+
+
+@dataclass(frozen=True)
+class MetricsTable:
+    corpus: str
+    preprocessing: Preprocessing
+    metrics: tuple[str, ...]
+    rows: tuple[Row, ...]
+    significance: dict[str, MetricSignificance] = field(repr=False)
+    sort: str
+    n_samples: int = DEFAULT_SAMPLES
+    seed: int = DEFAULT_SEED
+    alpha: float = DEFAULT_ALPHA
+
+    def ranks(self) -> dict[tuple[str, str], int]:
+        return {(r.system, c.metric): c.rank for r in self.rows for c in r.cells}
+
+
+SORT_KEYS = frozenset(METRICS) | {f"-{m}" for m in METRICS}
+
+
+def sort_rows(rows: Sequence[Row], sort: str) -> tuple[Row, ...]:
+    """``metric`` sorts best first, ``-metric`` worst first; no score last; ties and ""
+    keep the corpus order. (``static/js/dashboard.js`` sorts the same way in the page.)"""
+    if not sort:
+        return tuple(rows)
+    if sort not in SORT_KEYS:
+        raise ValueError(f"sort={sort!r}: a metric ({', '.join(METRICS)}), '-' for worst first")
+    metric = sort.lstrip("-")
+    flip = (metric in HIGHER_IS_BETTER) != sort.startswith("-")
+
+    def key(row: Row) -> tuple[bool, float]:
+        c = row.cell(metric)
+        if not c.has_score or c.score is None:
+            return (True, 0.0)
+        return (False, -c.score if flip else c.score)
+
+    return tuple(sorted(rows, key=key))
+
+
+# --------------------------------------------------------------------------- the whole page
+
+
+def _finite_or_none(v: float) -> float | None:
+    return v if math.isfinite(v) else None
+
+
+class Dashboard:
+    """Everything the dashboard shows about one corpus, each part computed on first use.
+
+    Panels read the same few things — the cached automatic statistics, one query of
+    judgments, one bootstrap index matrix — so a panel request (htmx) costs only what
+    that panel needs, and the full page computes each thing once.
+    """
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        preprocessing: Preprocessing | None = None,
+        *,
+        normalize: bool = False,
+        sort: str = "",
+    ) -> None:
+        if sort and sort not in SORT_KEYS:
+            raise ValueError(f"sort={sort!r}: a metric ({', '.join(METRICS)}), '-' for worst")
+        self.corpus = corpus
+        self.preprocessing = preprocessing or Preprocessing()
+        self.normalize = normalize
+        self.sort = sort
+
+    # ---- inputs
+
+    @cached_property
+    def auto(self) -> AutomaticStats:
+        return automatic_stats(self.corpus, self.preprocessing)
+
+    @cached_property
+    def systems(self) -> tuple[str, ...]:
+        return self.auto.systems
+
+    @cached_property
+    def translator_pks(self) -> dict[str, int]:
+        return dict(
+            self.corpus.translators.filter(role=Translator.Role.SYSTEM).values_list("name", "pk")
+        )
+
+    @cached_property
+    def rows(self) -> list[JudgmentRow]:
+        return judgment_rows(self.corpus)
+
+    @cached_property
+    def human(self) -> dict[str, dict[str, Score]]:
+        """``manage.py scores``'s human figures: :func:`annotation.scoring.human_scores`."""
+        return human_scores(self.corpus)
+
+    @cached_property
+    def bootstrap(self) -> Bootstrap | None:
+        """One index matrix for every metric (the test is paired across metrics too)."""
+        n = self.auto.n_segments
+        return Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED) if n and self.systems else None
+
+    @cached_property
+    def metrics(self) -> dict[str, Any]:
+        return metric_objects(self.preprocessing)
+
+    # ---- significance and the table
+
+    @cached_property
+    def significance(self) -> dict[str, MetricSignificance]:
+        """Paired bootstrap of every metric; human metrics on common judged sentences.
+
+        Both halves are kept in the file cache: the automatic one under the statistics'
+        key, the human one under a fingerprint of the judgments' statistics (a changed
+        judgment changes the fingerprint, so a stale result is never found).
+        """
+        if not self.auto.n_segments or not self.systems:
+            return {}
+        out = cached_significance(
+            cache_key(self.corpus, self.preprocessing) + ":significance",
+            self._automatic_significance,
+        )
+        if self.rows:
+            key = human_cache_key(self.corpus, self.systems, self.auto.n_segments, self.rows)
+            out.update(cached_significance(key, self._human_significance))
+        return out
+
+    def _automatic_significance(self) -> dict[str, MetricSignificance]:
+        bootstrap = self.bootstrap
+        if bootstrap is None:  # no segment or no system: ``significance`` returns first
+            return {}
+        return {
+            m: bootstrap.compare(
+                self.auto.stats(m),
+                self.metrics[m].score_from_stats,
+                higher_is_better=m in HIGHER_IS_BETTER,
+                metric=m,
+            )
+            for m in AUTOMATIC_METRICS
+        }
+
+    def _human_significance(self) -> dict[str, MetricSignificance]:
+        bootstrap = self.bootstrap
+        if bootstrap is None:
+            return {}
+        out = {}
+        for m in HUMAN_METRICS:
+            stats, masks = human_segment_stats(self.rows, self.systems, m, self.auto.n_segments)
+            out[m] = bootstrap.compare(
+                stats,
+                human.HumanMetric(m).score_from_stats,
+                higher_is_better=False,
+                masks=masks,
+                metric=m,
+            )
+        return out
+
+    @cached_property
+    def table(self) -> MetricsTable:
+        judgments: dict[tuple[str, str], int] = defaultdict(int)
+        for r in self.rows:
+            if r.sser is not None:
+                judgments[(r.system, "sser")] += 1
+            if r.counted:
+                judgments[(r.system, "awer")] += 1
+                judgments[(r.system, "aser")] += 1
+        scores: dict[str, dict[str, Score]] = {m: self.auto.scores[m] for m in AUTOMATIC_METRICS}
+        for m in HUMAN_METRICS:
+            scores[m] = {s: f[m] for s, f in self.human.items() if m in f}
+        best: dict[str, float] = {}
+        for m in METRICS:
+            finite = [sc.score for sc in scores[m].values() if math.isfinite(sc.score)]
+            if finite:
+                best[m] = max(finite) if m in HIGHER_IS_BETTER else min(finite)
+        rows = []
+        for s in self.systems:
+            cells = []
+            for m in METRICS:
+                score = scores[m].get(s)
+                sig = self.significance.get(m)
+                fig = sig.figure(s) if sig is not None else None
+                value = score.score if score is not None else None
+                cells.append(
+                    Cell(
+                        metric=m,
+                        score=value,
+                        signature=score.signature if score is not None else "",
+                        rank=fig.group if fig is not None and value is not None else UNRANKED,
+                        interval=fig.interval if fig is not None and value is not None else None,
+                        n=fig.n if fig is not None else 0,
+                        judgments=judgments.get((s, m), 0) if m in HUMAN_METRICS else None,
+                        best=value is not None and m in best and value == best[m],
+                        bootstrap=sig.signature if sig is not None else "",
+                    )
+                )
+            rows.append(Row(s, self.translator_pks.get(s), tuple(cells)))
+        return MetricsTable(
+            corpus=self.corpus.name,
+            preprocessing=self.preprocessing,
+            metrics=METRICS,
+            rows=sort_rows(rows, self.sort),
+            significance=self.significance,
+            sort=self.sort,
+        )
+
+    # ---- charts
+
+    def bar_chart(self, metric: str) -> str:
+        if metric not in METRICS:
+            raise ValueError(f"unknown metric {metric!r}")
+        bars = []
+        for s in self.systems:
+            c = self.table_by_system[s].cell(metric)
+            iv = c.interval
+            ok = iv is not None and math.isfinite(iv.mean)
+            bars.append(
+                (
+                    s,
+                    c.score if c.score is not None else math.nan,
+                    iv.low if ok and iv is not None else None,
+                    iv.high if ok and iv is not None else None,
+                    c.rank if c.rank else None,
+                )
+            )
+        unit = "percent" if UNITS[metric] == "%" else ""
+        return bar_chart_svg(LABELS[metric], bars, unit, metric in HIGHER_IS_BETTER)
+
+    def rank_chart(self) -> str:
+        ranks = {(s, LABELS[m]): rank for (s, m), rank in self.table.ranks().items()}
+        return rank_chart_svg(
+            self.systems, [LABELS[m] for m in METRICS], ranks, "Rank groups per metric"
+        )
+
+    @cached_property
+    def table_by_system(self) -> dict[str, Row]:
+        return {r.system: r for r in self.table.rows}
+
+    @cached_property
+    def charts(self) -> list[tuple[str, str, str]]:
+        """(name, title, svg) of the rank chart and one bar chart per metric."""
+        out = [("ranks", "Rank groups", self.rank_chart())]
+        out += [(m, LABELS[m], self.bar_chart(m)) for m in METRICS]
+        return out
+
+    # ---- judges, agreement, effort, meta-evaluation
+
+    @cached_property
+    def judges(self) -> JudgesPanel:
+        return judges_panel(self.rows, self.systems, normalize=self.normalize)
+
+    @cached_property
+    def agreement(self) -> Agreement:
+        return agreement(self.rows, normalize=self.normalize)
+
+    @cached_property
+    def effort(self) -> Effort:
+        return effort(self.rows, self.systems)
+
+    @cached_property
+    def meta(self) -> MetaEvaluation:
+        return meta_evaluation(
+            self.auto, self.metrics, self.rows, self.human, normalize=self.normalize
+        )
+
+    # ---- for the views
+
+    PANEL_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "table": ("table",),
+        "charts": ("table", "charts"),
+        "judges": ("judges", "agreement"),
+        "effort": ("effort",),
+        "meta": ("meta",),
+    }
+
+    def prepare(self, *panels: str) -> Dashboard:
+        """Compute what ``panels`` show now, so templates only read (no query runs while
+        a template renders). No argument: every panel."""
+        for name in panels or tuple(self.PANEL_PARTS):
+            if name not in self.PANEL_PARTS:
+                raise ValueError(
+                    f"unknown panel {name!r}: choose one of {', '.join(self.PANEL_PARTS)}"
+                )
+            for part in self.PANEL_PARTS[name]:
+                getattr(self, part)
+        self.rows  # noqa: B018 (the page header counts them)
+        return self
+
+
+# --------------------------------------------------------------------------- downloads
+
+
+def table_json(table: MetricsTable) -> dict[str, Any]:
+    """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
+    {"score", "signature"}}}}``, the same numbers — plus per figure its ``rank``, 95%
+    ``ci`` [low, high], the sentences ``n`` it rests on and the ``bootstrap`` signature,
+    and at the top the preprocessing and the test. Missing figures are left out, as
+    ``manage.py scores`` does; undefined numbers are ``null``."""
+    translators: dict[str, dict[str, Any]] = {}
+    for row in table.rows:
+        figures: dict[str, Any] = {}
+        for c in row.cells:
+            if c.score is None:
+                continue
+            iv = c.interval
+            figures[c.metric] = {
+                "score": c.score,
+                "signature": c.signature,
+                "rank": c.rank,
+                "ci": [
+                    _finite_or_none(iv.low) if iv else None,
+                    _finite_or_none(iv.high) if iv else None,
+                ],
+                "n": c.n,
+                "bootstrap": c.bootstrap,
+            }
+        translators[row.system] = figures
+    return {
+        "corpus": table.corpus,
+        "preprocessing": table.preprocessing.params(),
+        "significance": {
+            "test": "paired-bs",
+            "samples": table.n_samples,
+            "seed": table.seed,
+            "alpha": table.alpha,
+        },
+        "translators": translators,
+    }
+
+
+def json_text(table: MetricsTable) -> str:
+    return json.dumps(table_json(table), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def table_csv(table: MetricsTable) -> str:
+    """One row per system; per metric its score (full precision), rank, interval, the
+    sentences it rests on and its signature. Empty where there is no figure."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["system"]
+    for m in table.metrics:
+        header += [m, f"{m}_rank", f"{m}_ci_low", f"{m}_ci_high", f"{m}_n", f"{m}_signature"]
+    writer.writerow(header)
+
+    def num(v: float | None) -> str:
+        return "" if v is None or not math.isfinite(v) else repr(float(v))
+
+    for row in table.rows:
+        line = [row.system]
+        for c in row.cells:
+            iv = c.interval
+            if c.score is None:
+                line += ["", "", "", "", "", ""]
+                continue
+            line += [
+                num(c.score),
+                str(c.rank),
+                num(iv.low if iv else None),
+                num(iv.high if iv else None),
+                str(c.n),
+                c.signature,
+            ]
+        writer.writerow(line)
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------- judges
+
+
+@dataclass(frozen=True)
+class JudgeFigures:
+    """One judge's done work: ``mean_score`` on the 0–10 scale (and its population
+    ``std``, what the (0, 1) normalization divides by), SSER and aWER in percent
+    (``metrics.human``), active time from ``Judgment.active_seconds``."""
+
+    name: str
+    judgments: int
+    scored: int
+    mean_score: float | None
+    std: float | None
+    sser: float | None
+    awer: float | None
+    active_seconds: float
+    sser_signature: str = ""
+    awer_signature: str = ""
+
+    @property
+    def minutes(self) -> float:
+        return self.active_seconds / 60
+
+    @property
+    def per_hour(self) -> float | None:
+        """Sentences judged per hour of active time (None without measured time)."""
+        return self.judgments * 3600 / self.active_seconds if self.active_seconds > 0 else None
+
+
+@dataclass(frozen=True)
+class NormalizedSystem:
+    """A system's mean (0, 1)-normalized SSER (seed 000 §3.5): relative, lower is better."""
+
+    system: str
+    value: float | None
+    n: int
+
+
+@dataclass(frozen=True)
+class JudgesPanel:
+    judges: tuple[JudgeFigures, ...]
+    normalize: bool
+    normalized: tuple[NormalizedSystem, ...]
+
+
+def normalized_sser(rows: Sequence[JudgmentRow]) -> FloatArray:
+    """Each scored judgment's SSER (percent error) (0, 1)-normalized per evaluator (seed
+    000 §3.5, :func:`metrics.correlation.z_normalize`); NaN where it has no score."""
+    values = [math.nan if r.sser_error is None else r.sser_error for r in rows]
+    return z_normalize(values, [r.evaluator for r in rows]).values
+
+
+def normalized_by_system(rows: Sequence[JudgmentRow]) -> dict[str, list[float]]:
+    """The (0, 1)-normalized SSER values of each system's scored judgments."""
+    out: dict[str, list[float]] = defaultdict(list)
+    for r, z in zip(rows, normalized_sser(rows), strict=True):
+        if not math.isnan(z):
+            out[r.system].append(float(z))
+    return out
+
+
+def judges_panel(
+    rows: Sequence[JudgmentRow], systems: Sequence[str], *, normalize: bool
+) -> JudgesPanel:
+    by_judge: dict[str, list[JudgmentRow]] = defaultdict(list)
+    for r in rows:
+        by_judge[r.evaluator].append(r)
+    judges = []
+    for name in sorted(by_judge):
+        mine = by_judge[name]
+        scores = [r.sser for r in mine if r.sser is not None]
+        counted = [r for r in mine if r.counted]
+        mean = float(np.mean(scores)) if scores else None
+        std = float(np.std(scores)) if scores else None
+        judges.append(
+            JudgeFigures(
+                name=name,
+                judgments=len(mine),
+                scored=len(scores),
+                mean_score=mean,
+                std=std,
+                sser=human.SSER.corpus_score(human.sser_stats(scores)).score if scores else None,
+                awer=(
+                    human.AWER.corpus_score(
+                        human.awer_stats(
+                            [r.edits or 0 for r in counted], [r.ref_length or 0 for r in counted]
+                        )
+                    ).score
+                    if counted
+                    else None
+                ),
+                active_seconds=float(sum(r.active_seconds for r in mine)),
+                sser_signature=human.SSER.signature(len(scores)),
+                awer_signature=human.AWER.signature(len(counted)),
+            )
+        )
+    normalized: list[NormalizedSystem] = []
+    if normalize and rows:
+        per_system = normalized_by_system(rows)
+        for s in systems:
+            vals = per_system.get(s, [])
+            normalized.append(
+                NormalizedSystem(s, float(np.mean(vals)) if vals else None, len(vals))
+            )
+    return JudgesPanel(tuple(judges), normalize, tuple(normalized))
+
+
+# --------------------------------------------------------------------------- agreement
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Agreement on the candidates judged by two or more judges.
+
+    SSER: Pearson's r over every pair of judges of a candidate, each pair entered in both
+    orders (so r does not depend on which judge is "first"); Krippendorff's α for
+    interval data over the judges × candidates matrix. aWER: Pearson's r of the pairs'
+    sentence aWERs, and the share of pairs whose new references are identical. ``pairs``
+    counts unordered pairs; each coefficient's ``n`` is what it rests on (pairs for r,
+    pairable values for α).
+    """
+
+    candidates: int
+    pairs: int
+    normalize: bool
+    sser_pearson: Coefficient
+    sser_alpha: Coefficient
+    awer_pearson: Coefficient
+    identical_new_refs: float | None
+    awer_pairs: int
+
+
+def rate(num: float, den: float) -> float:
+    """``metrics.human``'s rate of one row — 100 · num / den, 0 when nothing was counted —
+    in plain floats (the same IEEE operations as its numpy form, without the per-call cost
+    of numpy on thousands of single rows)."""
+    return 100.0 * num / den if den > 0 else 0.0
+
+
+def _sentence_awer(r: JudgmentRow) -> float:
+    if r.edits is None or r.ref_length is None:
+        return math.nan
+    return rate(r.edits, r.ref_length)
+
+
+def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
+    by_target: dict[int, list[int]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        by_target[r.target_id].append(i)
+    multi = {t: idx for t, idx in by_target.items() if len(idx) >= 2}
+    sser = (
+        normalized_sser(rows)
+        if normalize
+        else np.array([math.nan if r.sser is None else float(r.sser) for r in rows])
+    )
+    awer = np.array([_sentence_awer(r) for r in rows])
+    sx: list[float] = []
+    sy: list[float] = []
+    ax: list[float] = []
+    ay: list[float] = []
+    same = 0
+    ref_pairs = 0
+    pairs = 0
+    for idx in multi.values():
+        for a_pos, a in enumerate(idx):
+            for b in idx[a_pos + 1 :]:
+                pairs += 1
+                sx += [sser[a], sser[b]]
+                sy += [sser[b], sser[a]]
+                ax += [awer[a], awer[b]]
+                ay += [awer[b], awer[a]]
+                if rows[a].counted and rows[b].counted:
+                    ref_pairs += 1
+                    same += words(rows[a].new_ref) == words(rows[b].new_ref)
+    judges = sorted({rows[i].evaluator for idx in multi.values() for i in idx})
+    matrix = np.full((len(judges), len(multi)), math.nan)
+    where = {name: k for k, name in enumerate(judges)}
+    for u, idx in enumerate(multi.values()):
+        for i in idx:
+            matrix[where[rows[i].evaluator], u] = sser[i]
+
+    def halved(c: Coefficient) -> Coefficient:
+        # each unordered pair was entered twice
+        return Coefficient(c.name, c.value, c.n // 2)
+
+    return Agreement(
+        candidates=len(multi),
+        pairs=pairs,
+        normalize=normalize,
+        sser_pearson=halved(pearson(sx, sy)),
+        sser_alpha=krippendorff_alpha_interval(matrix),
+        awer_pearson=halved(pearson(ax, ay)),
+        identical_new_refs=same / ref_pairs if ref_pairs else None,
+        awer_pairs=ref_pairs,
+    )
+
+
+# --------------------------------------------------------------------------- effort
+
+
+@dataclass(frozen=True)
+class EffortRow:
+    """Seed 001 Table 3, one system: minutes of the automatic metrics (0: no human work
+    per system) and of the human pass. The judge's page records aWER and SSER in one
+    pass over a candidate, so their time is one figure, labelled "aWER/aSER + SSER"."""
+
+    system: str
+    judgments: int
+    seconds: float
+
+    @property
+    def minutes(self) -> float:
+        return self.seconds / 60
+
+    @property
+    def seconds_per_sentence(self) -> float | None:
+        return self.seconds / self.judgments if self.judgments else None
+
+
+@dataclass(frozen=True)
+class JudgeEffort:
+    name: str
+    judgments: int
+    seconds: float
+
+    @property
+    def hours(self) -> float:
+        return self.seconds / 3600
+
+    @property
+    def per_hour(self) -> float | None:
+        return self.judgments / self.hours if self.seconds > 0 else None
+
+
+@dataclass(frozen=True)
+class Effort:
+    systems: tuple[EffortRow, ...]
+    judges: tuple[JudgeEffort, ...]
+
+    @property
+    def total_minutes(self) -> float:
+        return sum(r.minutes for r in self.systems)
+
+    @property
+    def total_judgments(self) -> int:
+        return sum(r.judgments for r in self.systems)
+
+
+def effort(rows: Sequence[JudgmentRow], systems: Sequence[str]) -> Effort:
+    """Minutes per system (Σ active seconds of its done judgments / 60) and sentences per
+    hour per judge (done judgments / active hours)."""
+    seconds: dict[str, float] = defaultdict(float)
+    count: dict[str, int] = defaultdict(int)
+    judge_seconds: dict[str, float] = defaultdict(float)
+    judge_count: dict[str, int] = defaultdict(int)
+    for r in rows:
+        seconds[r.system] += r.active_seconds
+        count[r.system] += 1
+        judge_seconds[r.evaluator] += r.active_seconds
+        judge_count[r.evaluator] += 1
+    return Effort(
+        systems=tuple(EffortRow(s, count[s], seconds[s]) for s in systems),
+        judges=tuple(
+            JudgeEffort(name, judge_count[name], judge_seconds[name])
+            for name in sorted(judge_count)
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- meta-evaluation
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """One automatic metric against one human figure at one level; signed (seed 000 §4
+    compares absolute values: error rates and BLEU/NIST point in opposite directions)."""
+
+    metric: str
+    human: str
+    level: str
+    pearson: Coefficient
+    kendall: Coefficient
+
+
+@dataclass(frozen=True)
+class MetaEvaluation:
+    rows: tuple[Correlation, ...]
+    normalize: bool
+
+    @property
+    def humans(self) -> tuple[dict[str, str], ...]:
+        return tuple({"metric": h, "label": LABELS[h]} for h in META_HUMAN)
+
+    @property
+    def grid(self) -> list[dict[str, Any]]:
+        """The table as the page draws it: per automatic metric, per human figure and
+        level, r then τ (value, n and a hover text)."""
+        out = []
+        for m in AUTOMATIC_METRICS:
+            cells = []
+            for h in META_HUMAN:
+                for level in ("sentence", "system"):
+                    c = self.get(m, h, level)
+                    for coef, name in ((c.pearson, "pearson"), (c.kendall, "kendall")):
+                        word = "Pearson's r" if name == "pearson" else "Kendall's τ-b"
+                        cells.append(
+                            {
+                                "human": h,
+                                "level": level,
+                                "coef": name,
+                                "value": coef.value,
+                                "n": coef.n,
+                                "title": f"{word} of {LABELS[m]} and {LABELS[h]} at {level} "
+                                f"level, {coef.n} points",
+                            }
+                        )
+            out.append({"metric": m, "label": LABELS[m], "cells": cells})
+        return out
+
+    def get(self, metric: str, human_metric: str, level: str) -> Correlation:
+        for r in self.rows:
+            if (r.metric, r.human, r.level) == (metric, human_metric, level):
+                return r
+        raise ValueError(f"no correlation of {metric!r} with {human_metric!r} at {level!r}")
+
+
+def sentence_human(
+    rows: Sequence[JudgmentRow], metric: str, *, normalize: bool = False
+) -> dict[tuple[str, int], float]:
+    """Human score per judged candidate (system, segment).
+
+    SSER: the mean of its judges' percent errors (seed 000 §3.5: "we have only applied the
+    mean"), of their (0, 1)-normalized values when ``normalize``. aWER: the rate over its
+    judgments (Σ edits / Σ lengths), as sufficient statistics add up.
+    """
+    if metric == "sser":
+        values = (
+            normalized_sser(rows)
+            if normalize
+            else np.array([math.nan if r.sser_error is None else r.sser_error for r in rows])
+        )
+        acc: dict[tuple[str, int], list[float]] = defaultdict(list)
+        for r, v in zip(rows, values, strict=True):
+            if not math.isnan(v):
+                acc[(r.system, r.segment)].append(float(v))
+        return {k: sum(v) / len(v) for k, v in acc.items()}
+    if metric == "awer":
+        sums: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for r in rows:
+            if r.counted:
+                s = sums[(r.system, r.segment)]
+                s[0] += r.edits or 0
+                s[1] += r.ref_length or 0
+        return {k: rate(e, n) for k, (e, n) in sums.items()}
+    raise ValueError(f"unknown human metric {metric!r}")
+
+
+def meta_evaluation(
+    auto: AutomaticStats,
+    metrics: Mapping[str, Any],
+    rows: Sequence[JudgmentRow],
+    human_figures: Mapping[str, Mapping[str, Score]],
+    *,
+    normalize: bool,
+) -> MetaEvaluation:
+    """Pearson's r and Kendall's τ-b of each automatic metric against SSER and aWER.
+
+    Sentence level: one point per judged candidate (the automatic sentence score from its
+    own statistics row; BLEU uses its sentence form, effective order). System level: one
+    point per system with the human figure (``manage.py scores``'s, or the mean
+    normalized SSER when ``normalize``). Unweighted, as seed 000 §4.
+    """
+    # sentence scores of every system, (systems × segments) per metric
+    sentence_scores = {
+        m: np.stack(
+            [
+                np.asarray(metrics[m].sentence_score_from_stats(st), dtype=np.float64)
+                for st in auto.stats(m).values()
+            ]
+        )
+        for m in AUTOMATIC_METRICS
+    }
+    index = {s: i for i, s in enumerate(auto.systems)}
+    out: list[Correlation] = []
+    for h in META_HUMAN:
+        per_sentence = sentence_human(rows, h, normalize=normalize)
+        keys = list(per_sentence)
+        y_sent = [per_sentence[k] for k in keys]
+        which = (
+            np.array([index[s] for s, _ in keys], dtype=np.int64),
+            np.array([seg for _, seg in keys], dtype=np.int64),
+        )
+        if h == "sser" and normalize:
+            system_human = {
+                s: float(np.mean(v)) for s, v in normalized_by_system(rows).items() if v
+            }
+        else:
+            system_human = {s: f[h].score for s, f in human_figures.items() if h in f}
+        judged_systems = [s for s in auto.systems if s in system_human]
+        for m in AUTOMATIC_METRICS:
+            x_sent = sentence_scores[m][which] if keys else np.zeros(0)
+            out.append(
+                Correlation(
+                    m, h, "sentence", pearson(x_sent, y_sent), kendall_tau_b(x_sent, y_sent)
+                )
+            )
+            x_sys = [auto.scores[m][s].score for s in judged_systems]
+            y_sys = [system_human[s] for s in judged_systems]
+            out.append(
+                Correlation(m, h, "system", pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys))
+            )
+    return MetaEvaluation(tuple(out), normalize)
+
+
+# --------------------------------------------------------------------------- drill-down
+
+
+@dataclass(frozen=True)
+class ShownWord:
+    """One position of an alignment as the drill-down draws it (``op`` is the
+    :class:`metrics.align.Op` value; ``ref_word`` is what the reference has there)."""
+
+    op: str
+    hyp_word: str | None
+    ref_word: str | None
+
+    @property
+    def title(self) -> str:
+        if self.op == Op.SUBSTITUTION:
+            return f"substitution: the reference has “{self.ref_word}”"
+        if self.op == Op.EXTRA:
+            return "extra: the reference has no word here"
+        if self.op == Op.MISSING:
+            return f"missing: the reference has “{self.ref_word}”"
+        return ""
+
+
+def shown_words(alignment: Alignment) -> tuple[ShownWord, ...]:
+    return tuple(ShownWord(e.op.value, e.hyp_word, e.ref_word) for e in alignment.ops)
+
+
+@dataclass(frozen=True)
+class NewRefView:
+    evaluator: str
+    new_ref: str
+    sser: int | None
+    edits: int | None
+    length: int | None
+    words: tuple[ShownWord, ...]
+
+
+@dataclass(frozen=True)
+class SentenceView:
+    segment: int
+    source: str
+    candidate: str
+    other_candidate: str | None
+    scores: dict[str, float | None]
+    sort_value: float | None
+    reference_label: str
+    reference: str
+    distance: int
+    words: tuple[ShownWord, ...]
+    new_refs: tuple[NewRefView, ...]
+
+    @property
+    def number(self) -> int:
+        return self.segment + 1
+
+
+@dataclass(frozen=True)
+class DrillDown:
+    system: str
+    other: str | None
+    metric: str
+    order: str
+    page: int
+    pages: int
+    total: int
+    sentences: tuple[SentenceView, ...]
+    signature: str
+
+
+DRILL_ORDERS = ("worst", "best", "position")
+
+
+def sentence_metric_values(
+    auto: AutomaticStats,
+    metrics: Mapping[str, Any],
+    rows: Sequence[JudgmentRow],
+    system: str,
+) -> dict[str, FloatArray]:
+    """Every metric's sentence score of one system over all segments (NaN: not judged)."""
+    n = auto.n_segments
+    out: dict[str, FloatArray] = {}
+    for m in AUTOMATIC_METRICS:
+        stats = _stats_of(auto.scores[m][system])
+        out[m] = np.asarray(metrics[m].sentence_score_from_stats(stats), dtype=np.float64)
+    mine = [r for r in rows if r.system == system]
+    for m in HUMAN_METRICS:
+        arr = np.full(n, math.nan)
+        segments, rows_of_m = _human_rows(mine, m)
+        if segments:
+            stats, mask = rows_by_segment(rows_of_m, segments, n)
+            arr[mask] = human.HumanMetric(m).score_from_stats(stats[mask])
+        out[m] = arr
+    return out
+
+
+def drill_down(
+    dash: Dashboard,
+    system: str,
+    *,
+    metric: str = "wer",
+    order: str = "worst",
+    other: str | None = None,
+    page: int = 1,
+) -> DrillDown:
+    """One system's sentences sorted by ``metric`` (or by its difference to ``other``),
+    ``PAGE_SIZE`` per page, each aligned (13a or the chosen preprocessing) against its
+    nearest reference — the one at the smallest edit distance, the first on ties, as
+    seed 001 §3's tool proposes it — and against each judge's new reference (13a words,
+    the aWER alignment).
+
+    ``worst`` puts the sentences where the system does worst (or falls furthest behind
+    ``other``) first; sentences without a value (an unjudged sentence for a human
+    metric) come last in every order.
+    """
+    if system not in dash.systems:
+        raise ValueError(f"unknown system {system!r}")
+    if other is not None and (other not in dash.systems or other == system):
+        raise ValueError(f"other={other!r} must be another system of the corpus")
+    if metric not in METRICS:
+        raise ValueError(f"metric={metric!r}: choose one of {', '.join(METRICS)}")
+    if order not in DRILL_ORDERS:
+        raise ValueError(f"order={order!r}: choose one of {', '.join(DRILL_ORDERS)}")
+    n = dash.auto.n_segments
+    mine = sentence_metric_values(dash.auto, dash.metrics, dash.rows, system)
+    key = mine[metric]
+    if other is not None:
+        theirs = sentence_metric_values(dash.auto, dash.metrics, dash.rows, other)
+        key = key - theirs[metric]
+    segments = np.arange(n)
+    if order == "position":
+        ordered = segments
+    else:
+        # worst first: high error / low BLEU; NaN last in both orders
+        worse_is_higher = metric not in HIGHER_IS_BETTER
+        sign = -1.0 if (order == "worst") == worse_is_higher else 1.0
+        nan = np.isnan(key)
+        ordered = np.lexsort((segments, np.where(nan, 0.0, sign * key), nan))
+    pages = max(1, math.ceil(n / PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    shown = [int(k) for k in ordered[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
+    texts = _page_texts(dash.corpus, shown, system, other)
+    pp = dash.preprocessing.preprocessor()
+    by_candidate: dict[int, list[JudgmentRow]] = defaultdict(list)
+    for r in dash.rows:
+        if r.system == system:
+            by_candidate[r.segment].append(r)
+    sentences = []
+    for seg in shown:
+        source, refs, candidate, other_candidate = texts[seg]
+        hyp = pp.tokens(candidate)
+        best = (0, "", -1)
+        for i, (label, ref) in enumerate(refs):
+            d = distance(hyp, pp.tokens(ref))
+            if best[2] < 0 or d < best[2]:
+                best = (i, label, d)
+        ref_index, ref_label, ref_distance = best
+        ref_text = refs[ref_index][1] if refs else ""
+        new_refs = tuple(
+            NewRefView(
+                evaluator=r.evaluator,
+                new_ref=r.new_ref,
+                sser=r.sser,
+                edits=r.edits,
+                length=r.ref_length,
+                words=shown_words(align(words(candidate), words(r.new_ref))),
+            )
+            for r in by_candidate.get(seg, [])
+        )
+        value = float(key[seg])
+        sentences.append(
+            SentenceView(
+                segment=seg,
+                source=source,
+                candidate=candidate,
+                other_candidate=other_candidate,
+                scores={
+                    m: (None if math.isnan(v[seg]) else float(v[seg])) for m, v in mine.items()
+                },
+                sort_value=None if math.isnan(value) else value,
+                reference_label=ref_label,
+                reference=ref_text,
+                distance=max(ref_distance, 0),
+                words=shown_words(align(hyp, pp.tokens(ref_text))),
+                new_refs=new_refs,
+            )
+        )
+    return DrillDown(
+        system=system,
+        other=other,
+        metric=metric,
+        order=order,
+        page=page,
+        pages=pages,
+        total=n,
+        sentences=tuple(sentences),
+        signature=dash.preprocessing.signature,
+    )
+
+
+def _page_texts(
+    corpus: Corpus, segments: Iterable[int], system: str, other: str | None
+) -> dict[int, tuple[str, list[tuple[str, str]], str, str | None]]:
+    """(source, [(reference name, text)] first reference first, candidate, other's
+    candidate) of the shown segments, in one query."""
+    wanted = list(segments)
+    names = [system] if other is None else [system, other]
+    references = [Translator.Role.FIRST_REFERENCE, Translator.Role.REFERENCE]
+    qs = Target.objects.filter(sentence__corpus=corpus, sentence__position__in=wanted).filter(
+        Q(translator__role__in=references) | Q(translator__name__in=names)
+    )
+    values = qs.order_by().values_list(
+        "sentence__position",
+        "sentence__source",
+        "translator__name",
+        "translator__role",
+        "position",
+        "text",
+    )
+    sources: dict[int, str] = {}
+    refs: dict[int, list[tuple[int, int, str, str]]] = defaultdict(list)
+    cands: dict[tuple[int, str], str] = {}
+    for seg, source, name, role, position, text in values:
+        sources[seg] = source
+        if role == Translator.Role.SYSTEM:
+            cands[(seg, name)] = text
+        else:
+            first = 0 if role == Translator.Role.FIRST_REFERENCE else 1
+            refs[seg].append((first, position, name, text))
+    return {
+        seg: (
+            sources.get(seg, ""),
+            [(name, text) for _, _, name, text in sorted(refs[seg])],
+            cands.get((seg, system), ""),
+            None if other is None else cands.get((seg, other), ""),
+        )
+        for seg in wanted
+    }

@@ -1,0 +1,243 @@
+"""The leads' dashboard: thin views over :mod:`annotation.dashboard` (issue 5).
+
+Every view is for leads only: a judge gets 404 (``annotation.views._require_lead``), an
+anonymous visitor the login page (an htmx request a 401 with ``HX-Redirect`` to it, as on
+the judge's page, so the login form is never swapped into a panel). Pages work without
+JavaScript; with htmx the same view answers with the fragment whose root ``id`` is the
+request's ``hx-target``: the whole ``#dashboard`` (preprocessing form, normalization
+toggle), one panel (``#judges``'s refresh) or the drill-down's ``#drill``. Bad query
+parameters answer 400 with a message naming the parameter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.core.exceptions import BadRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET
+
+from annotation import dashboard
+from annotation.dashboard import (
+    DRILL_ORDERS,
+    HIGHER_IS_BETTER,
+    LABELS,
+    METRICS,
+    Dashboard,
+    Preprocessing,
+)
+from annotation.models import Corpus, Translator
+from annotation.scoring import HUMAN_METRICS
+from annotation.views import _require_lead, judge_login_required
+
+PANELS = ("table", "charts", "judges", "effort", "meta")
+NORMS = {"raw": False, "z": True}
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _corpus(request: HttpRequest, pk: int) -> Corpus:
+    _require_lead(request.user)
+    return get_object_or_404(Corpus, pk=pk)
+
+
+def _dashboard(request: HttpRequest, corpus: Corpus) -> Dashboard:
+    """The dashboard the query parameters ask for (400 for a bad one)."""
+    params = request.GET
+    norm = params.get("norm") or "raw"
+    if norm not in NORMS:
+        raise BadRequest(f"norm={norm!r}: choose raw or z")
+    try:
+        return Dashboard(
+            corpus,
+            Preprocessing.from_params(params),
+            normalize=NORMS[norm],
+            sort=params.get("sort") or "",
+        )
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def _query(dash: Dashboard, **changes: str) -> str:
+    """``?tok=…&case=…&reflen=…&bounds=…[&norm=z][&sort=…]`` with ``changes`` applied."""
+    params = dash.preprocessing.params()
+    if dash.normalize:
+        params["norm"] = "z"
+    if dash.sort:
+        params["sort"] = dash.sort
+    params.update(changes)
+    return "?" + urlencode({k: v for k, v in params.items() if v})
+
+
+def _columns(dash: Dashboard) -> list[dict[str, Any]]:
+    """The table's header cells: label, sort link, and the current sort direction."""
+    out = []
+    for m in METRICS:
+        higher = m in HIGHER_IS_BETTER
+        current = dash.sort.lstrip("-") == m
+        worst_first = dash.sort.startswith("-")
+        aria = "none"
+        if current:
+            # best first is ascending for an error rate, descending for BLEU/NIST
+            aria = "descending" if higher != worst_first else "ascending"
+        out.append(
+            {
+                "metric": m,
+                "label": LABELS[m],
+                "higher": higher,
+                "href": _query(dash, sort=f"-{m}" if current and not worst_first else m),
+                "aria_sort": aria,
+                "human": m in HUMAN_METRICS,
+            }
+        )
+    return out
+
+
+def _context(dash: Dashboard) -> dict[str, Any]:
+    corpus = dash.corpus
+    page_url = reverse("dashboard:page", args=[corpus.pk])
+    return {
+        "dash": dash,
+        "corpus": corpus,
+        "pre": dash.preprocessing,
+        "page_url": page_url,
+        "query": _query(dash),
+        "query_pre": "?" + urlencode(dash.preprocessing.params()),
+        "query_no_sort": _query(dash, sort=""),
+        "norm_toggle": _query(dash, norm="" if dash.normalize else "z"),
+        "columns": _columns(dash),
+        "labels": LABELS,
+        "tokenizers": dashboard.TOKENIZE_CHOICES,
+        "ref_lengths": dashboard.REF_LENGTH_CHOICES,
+        "downloads": {
+            "csv": reverse("dashboard:table_csv", args=[corpus.pk]) + _query(dash, sort=""),
+            "json": reverse("dashboard:table_json", args=[corpus.pk]) + _query(dash, sort=""),
+        },
+    }
+
+
+@judge_login_required
+@require_GET
+def index(request: HttpRequest) -> TemplateResponse:
+    """Every corpus with its dashboard link (the home page links here too)."""
+    _require_lead(request.user)
+    return TemplateResponse(
+        request, "dashboard/index.html", {"corpora": Corpus.objects.for_dashboard()}
+    )
+
+
+@judge_login_required
+@require_GET
+def page(request: HttpRequest, pk: int) -> TemplateResponse:
+    """The whole dashboard; for htmx (preprocessing form, toggle) the ``#dashboard``
+    fragment."""
+    dash = _dashboard(request, _corpus(request, pk))
+    dash.prepare()
+    template = "dashboard/_dashboard.html" if _is_htmx(request) else "dashboard/page.html"
+    return TemplateResponse(request, template, _context(dash))
+
+
+@judge_login_required
+@require_GET
+def panel(request: HttpRequest, pk: int, name: str) -> TemplateResponse:
+    """One panel: its fragment for htmx, else a page with just that panel (linkable)."""
+    if name not in PANELS:
+        raise BadRequest(f"unknown panel {name!r}: choose one of {', '.join(PANELS)}")
+    dash = _dashboard(request, _corpus(request, pk)).prepare(name)
+    context = {**_context(dash), "panel": name, "panel_template": f"dashboard/_{name}.html"}
+    if _is_htmx(request):
+        return TemplateResponse(request, f"dashboard/_{name}.html", context)
+    return TemplateResponse(request, "dashboard/panel.html", context)
+
+
+@judge_login_required
+@require_GET
+def table(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    """The metrics table as CSV or JSON (``manage.py scores --json``'s shape + ranks/CIs)."""
+    dash = _dashboard(request, _corpus(request, pk))
+    filename = f"{dash.corpus.name}-metrics.{fmt}"
+    if fmt == "csv":
+        body, content_type = dashboard.table_csv(dash.table), "text/csv; charset=utf-8"
+    else:
+        body, content_type = dashboard.json_text(dash.table), "application/json"
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@judge_login_required
+@require_GET
+def chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    """One chart as an SVG file: ``ranks`` or a metric's bar chart."""
+    if name != "ranks" and name not in METRICS:
+        raise BadRequest(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
+    dash = _dashboard(request, _corpus(request, pk))
+    svg = dash.rank_chart() if name == "ranks" else dash.bar_chart(name)
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    if request.GET.get("download"):
+        response["Content-Disposition"] = content_disposition_header(
+            True, f"{dash.corpus.name}-{name}.svg"
+        )
+    return response
+
+
+@judge_login_required
+@require_GET
+def system(request: HttpRequest, pk: int, translator: int) -> TemplateResponse:
+    """A system's sentences sorted by a metric or by the difference to another system."""
+    corpus = _corpus(request, pk)
+    dash = _dashboard(request, corpus)
+    systems = dict(corpus.translators.filter(role=Translator.Role.SYSTEM).values_list("pk", "name"))
+    if translator not in systems:
+        raise BadRequest(f"translator {translator} is not an MT system of {corpus.name!r}")
+    params = request.GET
+    other_pk = params.get("other") or ""
+    if other_pk and (not other_pk.isdigit() or int(other_pk) not in systems):
+        raise BadRequest(f"other={other_pk!r} is not an MT system of {corpus.name!r}")
+    page_param = params.get("page") or "1"
+    if not page_param.isdigit():
+        raise BadRequest(f"page={page_param!r} must be a positive whole number")
+    try:
+        drill = dashboard.drill_down(
+            dash,
+            systems[translator],
+            metric=params.get("metric") or "wer",
+            order=params.get("order") or "worst",
+            other=systems[int(other_pk)] if other_pk else None,
+            page=int(page_param),
+        )
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    url = reverse("dashboard:system", args=[corpus.pk, translator])
+    base = {
+        **dash.preprocessing.params(),
+        "metric": drill.metric,
+        "order": drill.order,
+        "other": other_pk,
+    }
+
+    def page_link(n: int) -> str:
+        return url + "?" + urlencode({k: v for k, v in {**base, "page": str(n)}.items() if v})
+
+    context = {
+        **_context(dash),
+        "drill": drill,
+        "translator_pk": translator,
+        "other_pk": int(other_pk) if other_pk else None,
+        "systems": sorted(systems.items(), key=lambda kv: dash.systems.index(kv[1])),
+        "system_url": url,
+        "metrics": [(m, LABELS[m]) for m in METRICS],
+        "orders": DRILL_ORDERS,
+        "previous_link": page_link(drill.page - 1) if drill.page > 1 else None,
+        "next_link": page_link(drill.page + 1) if drill.page < drill.pages else None,
+        "back_link": reverse("dashboard:page", args=[corpus.pk]) + _query(dash, sort="", norm=""),
+    }
+    template = "dashboard/_drill.html" if _is_htmx(request) else "dashboard/system.html"
+    return TemplateResponse(request, template, context)

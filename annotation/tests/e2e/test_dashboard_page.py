@@ -1,0 +1,101 @@
+"""A lead opens the dashboard in a real browser, sorts a column, recomputes with another
+tokenization (htmx), and downloads the table as CSV."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from annotation.dashboard import Dashboard
+from annotation.models import Judgment, Target, User
+from annotation.services import corpus_import
+from annotation.tests.conftest import DEMO_XML, PASSWORD
+
+
+@pytest.fixture(autouse=True)
+def fast_and_isolated(settings, tmp_path: Path) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+
+
+def rows(page: Page) -> list[str]:
+    return page.locator("#metrics-table tbody tr").evaluate_all(
+        "trs => trs.map(tr => tr.dataset.translator)"
+    )
+
+
+def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
+    page: Page, live_server, user_factory: Callable[..., User]
+) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    user_factory("lee", role=User.Role.LEAD)
+    ann = user_factory("ann")
+    for i, target in enumerate(
+        Target.objects.filter(sentence__corpus=corpus, translator__role="system")[:20]
+    ):
+        Judgment.objects.create(
+            target=target,
+            evaluator=ann,
+            sser=i % 11,
+            new_ref=target.text,
+            edits=i % 3,
+            ref_length=9,
+            state="done",
+            active_seconds=30,
+        )
+    table = Dashboard(corpus).table
+    corpus_order = [r.system for r in table.rows]
+    by_bleu = sorted(
+        corpus_order, key=lambda s: -table.rows[corpus_order.index(s)].cell("bleu").score
+    )
+
+    page.goto(f"{live_server.url}/dashboard/{corpus.pk}/")
+    page.fill("#id_username", "lee")
+    page.fill("#id_password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/dashboard/{corpus.pk}/")
+    assert rows(page) == corpus_order
+
+    # sort: best BLEU first, then worst first, without a page load
+    page.evaluate("window.stillTheSamePage = true")
+    page.click('#metrics-table thead a[data-sort="bleu"]')
+    assert rows(page) == by_bleu
+    assert page.get_attribute('#metrics-table th[data-metric="bleu"]', "aria-sort") == "descending"
+    assert "sort=bleu" in page.url
+    page.click('#metrics-table thead a[data-sort="bleu"]')
+    assert rows(page) == by_bleu[::-1]
+    assert "sort=-bleu" in page.url
+    assert page.evaluate("window.stillTheSamePage") is True
+
+    # recompute with another tokenization: htmx swaps the dashboard, the sort stays
+    page.select_option("#pre-tok", "none")
+    page.wait_for_function(
+        "document.getElementById('pre-signature').textContent.startsWith('tok:none')"
+    )
+    assert "tok:none" in page.get_attribute(
+        '#metrics-table tr[data-translator] td[data-metric="mwer"]', "title"
+    )
+    # the JavaScript sort went into the form, so the server sorted worst BLEU first
+    bleu = page.locator('#metrics-table tbody td[data-metric="bleu"]').evaluate_all(
+        "tds => tds.map(td => parseFloat(td.dataset.value))"
+    )
+    assert len(bleu) == len(corpus_order) and bleu == sorted(bleu)
+
+    # download the table as CSV
+    with page.expect_download() as download:
+        page.click("#download-csv")
+    path = download.value.path()
+    with open(path, encoding="utf-8", newline="") as f:
+        got = list(csv.DictReader(f))
+    assert download.value.suggested_filename == "demo-metrics.csv"
+    assert {r["system"] for r in got} == set(corpus_order)
+    assert all(r["wer_signature"].startswith("nrefs:1|tok:none") for r in got)

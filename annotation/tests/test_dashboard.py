@@ -1,0 +1,665 @@
+"""The dashboard's read logic (``annotation/dashboard.py``): hand-checked statistics,
+the figures of ``manage.py scores``, sacreBLEU's paired bootstrap, the cache."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+import pytest
+import sacrebleu
+from django.core.management import call_command
+from sacrebleu.significance import PairedTest
+
+from annotation import dashboard
+from annotation.dashboard import (
+    Dashboard,
+    JudgmentRow,
+    Preprocessing,
+    agreement,
+    automatic_stats,
+    effort,
+    judges_panel,
+    normalized_sser,
+    sort_rows,
+)
+from annotation.models import Corpus, Judgment, Target, User
+from annotation.scoring import corpus_texts
+from annotation.services import corpus_import
+from annotation.tests.conftest import DEMO_XML
+from metrics.align import distance
+from metrics.bleu import BLEU
+from metrics.wer import WER
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def file_cache(settings, tmp_path: Path) -> Path:
+    """Each test its own empty file cache (the real backend, in a temp directory), and a
+    fast password hasher for the accounts the tests create."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    location = tmp_path / "cache"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(location),
+        }
+    }
+    return location
+
+
+# ------------------------------------------------------------------ corpora for the tests
+
+#: Four sentences, two references each; "perfect" is the first reference, "one-off"
+#: misses one word of four in every sentence, "bad" has no word right.
+HAND_REFS = [
+    ("a b c d", "a b c e"),
+    ("e f g h", "e f g h i"),
+    ("i j k l", "i j k"),
+    ("m n o p", "m n o q"),
+]
+HAND_SYSTEMS = {
+    "perfect": ["a b c d", "e f g h", "i j k l", "m n o p"],
+    "one-off": ["a b c x", "e f g x", "i j k x", "m n o x"],
+    "bad": ["w x y z", "w x y z", "w x y z", "w x y z"],
+}
+
+
+def write_corpus(
+    path: Path, refs: Sequence[Sequence[str]], systems: dict[str, Sequence[str]]
+) -> Path:
+    """A minimal evalTrans file: per sentence the references, then each system."""
+    out = ["<evalTrans>"]
+    for k, seg in enumerate(refs):
+        out.append(f"<sentence><source>source {k}</source>")
+        for i, ref in enumerate(seg):
+            name = "first reference" if i == 0 else "multi reference"
+            out.append(f"<eval translator={quoteattr(name)}><target>{escape(ref)}</target></eval>")
+        for name, hyps in systems.items():
+            out.append(
+                f"<eval translator={quoteattr(name)}><target>{escape(hyps[k])}</target></eval>"
+            )
+        out.append("</sentence>")
+    out.append("</evalTrans>")
+    path.write_text("\n".join(out), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def hand_corpus(tmp_path: Path) -> Corpus:
+    return corpus_import(
+        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
+    ).corpus
+
+
+def judge(
+    corpus: Corpus,
+    evaluator: User,
+    system: str,
+    position: int,
+    *,
+    sser: int | None,
+    edits: int | None = None,
+    length: int | None = None,
+    new_ref: str = "",
+    seconds: float = 0.0,
+) -> Judgment:
+    target = Target.objects.get(
+        sentence__corpus=corpus, sentence__position=position, translator__name=system
+    )
+    return Judgment.objects.create(
+        target=target,
+        evaluator=evaluator,
+        sser=sser,
+        new_ref=new_ref,
+        edits=edits,
+        ref_length=length,
+        state=Judgment.State.DONE,
+        active_seconds=seconds,
+    )
+
+
+#: Judge "ann" on the hand corpus: the perfect system 10 everywhere (SSER 0 %), one-off
+#: 8, 7, 8, 7 (SSER 25 %), bad 0 (100 %); aWER 0/4, 1/4, 4/4 per sentence.
+HAND_SSER = {"perfect": [10, 10, 10, 10], "one-off": [8, 7, 8, 7], "bad": [0, 0, 0, 0]}
+HAND_EDITS = {"perfect": 0, "one-off": 1, "bad": 4}
+
+
+@pytest.fixture
+def judged_hand(hand_corpus: Corpus, user_factory: Callable[..., User]) -> Corpus:
+    ann = user_factory("ann")
+    for system, scores in HAND_SSER.items():
+        for k, score in enumerate(scores):
+            judge(
+                hand_corpus,
+                ann,
+                system,
+                k,
+                sser=score,
+                edits=HAND_EDITS[system],
+                length=4,
+                new_ref=HAND_REFS[k][0],
+                seconds=30.0,
+            )
+    return hand_corpus
+
+
+def row(
+    system: str,
+    segment: int,
+    evaluator: str,
+    *,
+    sser: int | None = None,
+    edits: int | None = None,
+    length: int | None = None,
+    new_ref: str = "",
+    seconds: float = 0.0,
+    target: int | None = None,
+) -> JudgmentRow:
+    return JudgmentRow(
+        system=system,
+        segment=segment,
+        target_id=target if target is not None else hash((system, segment)) % 10**6,
+        evaluator=evaluator,
+        sser=sser,
+        edits=edits,
+        ref_length=length,
+        new_ref=new_ref,
+        active_seconds=seconds,
+    )
+
+
+# ------------------------------------------------------------------ the figures of manage.py
+
+
+def scores_json(name: str) -> dict:
+    out = io.StringIO()
+    call_command("scores", name, "--json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_figures_are_exactly_those_of_manage_py_scores(
+    user_factory: Callable[..., User],
+) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    a, b = user_factory("a"), user_factory("b")
+    targets = Target.objects.filter(sentence__corpus=corpus, translator__role="system")
+    for i, target in enumerate(targets.order_by("pk")[:60]):
+        Judgment.objects.create(
+            target=target,
+            evaluator=a if i % 3 else b,
+            sser=i % 11,
+            new_ref=target.text,
+            edits=i % 5,
+            ref_length=7 + i % 4,
+            state="done",
+        )
+
+    expected = scores_json("demo")
+    got = dashboard.table_json(Dashboard(corpus).table)
+
+    assert got["corpus"] == expected["corpus"]
+    assert set(got["translators"]) == set(expected["translators"])
+    for system, figures in expected["translators"].items():
+        assert set(got["translators"][system]) == set(figures) == set(dashboard.METRICS)
+        for metric, figure in figures.items():
+            # the same floats, bit for bit, and the same signatures
+            assert got["translators"][system][metric]["score"] == figure["score"]
+            assert got["translators"][system][metric]["signature"] == figure["signature"]
+
+
+def test_figures_read_from_the_cache_are_the_computed_ones(hand_corpus: Corpus) -> None:
+    first = automatic_stats(hand_corpus, Preprocessing())
+    again = automatic_stats(hand_corpus, Preprocessing())
+
+    for metric in dashboard.AUTOMATIC_METRICS:
+        for system in HAND_SYSTEMS:
+            assert again.scores[metric][system].score == first.scores[metric][system].score
+            assert np.array_equal(
+                again.scores[metric][system].stats, first.scores[metric][system].stats
+            )
+
+
+def test_a_page_view_never_retokenizes_once_the_statistics_are_cached(
+    hand_corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Dashboard(hand_corpus).prepare()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the corpus was read and scored again")
+
+    monkeypatch.setattr(dashboard, "corpus_texts", refuse)
+    monkeypatch.setattr(dashboard, "automatic_scores", refuse)
+    table = Dashboard(hand_corpus).prepare().table
+
+    assert table.rows[0].cell("wer").score == 0.0
+    # another preprocessing choice is another cache entry: it must compute
+    with pytest.raises(AssertionError, match="scored again"):
+        automatic_stats(hand_corpus, Preprocessing(lowercase=True))
+
+
+@pytest.mark.parametrize(
+    "params, key_part",
+    [
+        ({}, "tok:13a|case:mixed|reflen:nearest|bounds:no"),
+        ({"tok": "intl", "case": "lc"}, "tok:intl|case:lc|reflen:nearest|bounds:no"),
+        ({"reflen": "best", "bounds": "yes"}, "tok:13a|case:mixed|reflen:best|bounds:yes"),
+    ],
+)
+def test_the_cache_key_names_the_corpus_its_creation_and_every_choice(
+    hand_corpus: Corpus, params: dict[str, str], key_part: str
+) -> None:
+    key = dashboard.cache_key(hand_corpus, Preprocessing.from_params(params))
+
+    assert key.endswith(key_part)
+    assert f":{hand_corpus.pk}:{hand_corpus.created_at.isoformat()}:" in key
+    assert key.startswith(f"dashboard-auto:v{dashboard.CACHE_FORMAT}:")
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"tok": "spaces"}, "tok='spaces'"),
+        ({"case": "upper"}, "case='upper'"),
+        ({"reflen": "longest"}, "reflen='longest'"),
+        ({"bounds": "maybe"}, "bounds='maybe'"),
+    ],
+)
+def test_bad_preprocessing_choices_are_named(params: dict[str, str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Preprocessing.from_params(params)
+
+
+def test_preprocessing_changes_the_figures_and_their_signatures(hand_corpus: Corpus) -> None:
+    plain = Dashboard(hand_corpus).table.rows
+    lower = Dashboard(hand_corpus, Preprocessing(tokenize="none", ref_length="best")).table.rows
+
+    assert "tok:none" in lower[0].cell("mwer").signature
+    assert "reflen:best" in lower[0].cell("mwer").signature
+    assert "tok:13a" in plain[0].cell("mwer").signature
+
+
+# ------------------------------------------------------------------ bootstrap, by hand
+
+
+def test_hand_corpus_wer_ranks_intervals_and_p_values(hand_corpus: Corpus) -> None:
+    """perfect: every segment 0/4 → WER 0 on every resample (interval 0 ± 0); one-off:
+    every segment 1/4 → 25 ± 0; their difference is 25 on every sample, so no centred
+    sample difference exceeds the real one: p = 1/1001, three separate groups."""
+    dash = Dashboard(hand_corpus)
+    wer = dash.significance["wer"]
+
+    assert [wer.figure(s).score for s in HAND_SYSTEMS] == [0.0, 25.0, 100.0]
+    assert wer.figure("one-off").interval.mean == 25.0
+    assert wer.figure("one-off").interval.half_width == 0.0
+    assert wer.p_value("perfect", "one-off") == 1 / 1001
+    assert [wer.figure(s).group for s in HAND_SYSTEMS] == [1, 2, 3]
+    assert [dash.table.rows[i].cell("wer").rank for i in range(3)] == [1, 2, 3]
+    assert "seed:12345" in wer.signature and "bs:1000" in wer.signature
+
+
+def test_intervals_are_a_plain_bootstrap_with_the_recorded_seed() -> None:
+    """Redo the bootstrap independently: sacreBLEU's draw (default_rng(12345).choice),
+    a gather-and-sum per sample, the 2.5 %/97.5 % order statistics."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    dash = Dashboard(corpus)
+    stats = dash.auto.stats("wer")
+    n = dash.auto.n_segments
+    idx = np.random.default_rng(12345).choice(n, size=(1000, n), replace=True)
+
+    for system, rows in stats.items():
+        sums = rows[idx].sum(axis=1)
+        samples = np.sort(100 * sums[:, 0] / sums[:, 1])
+        half = (samples[1000 - 25 - 1] - samples[25]) / 2
+        figure = dash.significance["wer"].figure(system)
+        assert figure.interval.mean == pytest.approx(samples.mean(), rel=1e-12)
+        assert figure.interval.half_width == pytest.approx(half, rel=1e-12)
+
+
+def test_bleu_p_values_are_sacrebleus_paired_bs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    texts = corpus_texts(corpus)
+    systems = list(texts.systems)
+    refs = [list(stream) for stream in zip(*texts.refs, strict=True)]
+    test = PairedTest(
+        [(name, texts.systems[name]) for name in systems],
+        {"BLEU": sacrebleu.BLEU()},
+        refs,
+        "bs",
+        1000,
+    )
+    _, results = test()
+    sacre = dict(zip(results["System"], results["BLEU"], strict=True))
+
+    bleu = Dashboard(corpus).significance["bleu"]
+
+    for name in systems[1:]:
+        assert bleu.p_value(systems[0], name) == sacre[name].p_value
+
+
+def test_human_metrics_are_compared_on_common_judged_sentences(
+    hand_corpus: Corpus, user_factory: Callable[..., User]
+) -> None:
+    ann = user_factory("ann")
+    for k in (0, 1, 2):
+        judge(hand_corpus, ann, "perfect", k, sser=10)
+    for k in (2, 3):
+        judge(hand_corpus, ann, "one-off", k, sser=5)
+
+    dash = Dashboard(hand_corpus)
+    sser = dash.significance["sser"]
+    perfect, one_off = dash.table.rows[0].cell("sser"), dash.table.rows[1].cell("sser")
+
+    assert sser.n_common[0][1] == 1  # only sentence 3 was judged for both
+    assert (perfect.n, perfect.judgments, one_off.n) == (3, 3, 2)
+    assert dash.table.rows[2].cell("sser").score is None  # "bad": nothing judged
+    assert dash.table.rows[2].cell("sser").rank == 0
+
+
+def test_a_changed_judgment_changes_the_human_bootstrap(judged_hand: Corpus) -> None:
+    before = Dashboard(judged_hand).significance["sser"].figure("one-off")
+    Judgment.objects.filter(target__translator__name="one-off").update(sser=2)
+
+    after = Dashboard(judged_hand).significance["sser"].figure("one-off")
+
+    assert (before.score, after.score) == (25.0, 80.0)
+    assert after.interval.mean == 80.0
+
+
+# ------------------------------------------------------------------ the table
+
+
+def test_the_best_of_each_column_is_marked(judged_hand: Corpus) -> None:
+    table = Dashboard(judged_hand).table
+    best = {m: [r.system for r in table.rows if r.cell(m).best] for m in dashboard.METRICS}
+
+    assert best["wer"] == ["perfect"]
+    assert best["bleu"] == ["perfect"]  # higher is better
+    assert best["sser"] == ["perfect"]
+    assert best["ser"] == ["perfect"]
+
+
+@pytest.mark.parametrize(
+    "sort, expected",
+    [
+        ("", ["perfect", "one-off", "bad"]),
+        ("wer", ["perfect", "one-off", "bad"]),
+        ("-wer", ["bad", "one-off", "perfect"]),
+        ("bleu", ["perfect", "one-off", "bad"]),
+        ("-bleu", ["bad", "one-off", "perfect"]),
+    ],
+)
+def test_rows_sort_best_first_or_worst_first(
+    hand_corpus: Corpus, sort: str, expected: list[str]
+) -> None:
+    rows = Dashboard(hand_corpus, sort=sort).table.rows
+
+    assert [r.system for r in rows] == expected
+
+
+def test_unscored_rows_sort_last_both_ways(
+    hand_corpus: Corpus, user_factory: Callable[..., User]
+) -> None:
+    ann = user_factory("ann")
+    judge(hand_corpus, ann, "bad", 0, sser=3)
+    judge(hand_corpus, ann, "one-off", 0, sser=6)
+    rows = Dashboard(hand_corpus).table.rows
+
+    assert [r.system for r in sort_rows(rows, "sser")] == ["one-off", "bad", "perfect"]
+    assert [r.system for r in sort_rows(rows, "-sser")] == ["bad", "one-off", "perfect"]
+    with pytest.raises(ValueError, match="sort='size'"):
+        sort_rows(rows, "size")
+
+
+def test_csv_has_one_row_per_system_and_full_precision(judged_hand: Corpus) -> None:
+    text = dashboard.table_csv(Dashboard(judged_hand).table)
+    lines = [line.split(",") for line in text.splitlines()]
+    header = lines[0]
+
+    assert header[:7] == [
+        "system",
+        "wer",
+        "wer_rank",
+        "wer_ci_low",
+        "wer_ci_high",
+        "wer_n",
+        "wer_signature",
+    ]
+    assert [line[0] for line in lines[1:]] == list(HAND_SYSTEMS)
+    one_off = dict(zip(header, lines[2], strict=True))
+    assert float(one_off["wer"]) == 25.0
+    assert one_off["wer_rank"] == "2"
+    assert float(one_off["sser"]) == 25.0
+    assert one_off["sser_n"] == "4"
+
+
+# ------------------------------------------------------------------ agreement, by hand
+
+
+def test_agreement_on_candidates_judged_twice_by_hand() -> None:
+    """SSER pairs (2, 4), (6, 6), (10, 8): mean 6, Σ(a−b)² = 8, Σ(v−6)² = 40, so the
+    both-orders Pearson r = 1 − 8/40 = 0.8; Krippendorff's α over the six values:
+    D_o = 16/6, D_e = 480/30 = 16, α = 1 − 1/6. Sentence aWER pairs (10 %, 20 %),
+    (0, 0), (30 %, 30 %): r = 1 − 100/950 = 17/19. New references identical in 2 of 3
+    pairs. A candidate judged once does not count."""
+    rows = [
+        row("S", 0, "A", sser=2, edits=1, length=10, new_ref="x y", target=1),
+        row("S", 0, "B", sser=4, edits=2, length=10, new_ref="x z", target=1),
+        row("S", 1, "A", sser=6, edits=0, length=5, new_ref="p q", target=2),
+        row("S", 1, "B", sser=6, edits=0, length=5, new_ref="p  q", target=2),
+        row("T", 1, "A", sser=10, edits=3, length=10, new_ref="r", target=3),
+        row("T", 1, "B", sser=8, edits=3, length=10, new_ref="r", target=3),
+        row("T", 2, "A", sser=0, edits=9, length=9, new_ref="alone", target=4),
+    ]
+
+    a = agreement(rows, normalize=False)
+
+    assert (a.candidates, a.pairs) == (3, 3)
+    assert a.sser_pearson.value == pytest.approx(0.8, abs=1e-12)
+    assert a.sser_pearson.n == 3
+    assert a.sser_alpha.value == pytest.approx(5 / 6, abs=1e-12)
+    assert a.sser_alpha.n == 6
+    assert a.awer_pearson.value == pytest.approx(17 / 19, abs=1e-12)
+    assert a.identical_new_refs == pytest.approx(2 / 3)
+
+
+def test_agreement_without_candidates_judged_twice_is_undefined() -> None:
+    a = agreement([row("S", 0, "A", sser=5), row("S", 1, "B", sser=5)], normalize=False)
+
+    assert (a.candidates, a.pairs, a.identical_new_refs) == (0, 0, None)
+    assert math.isnan(a.sser_pearson.value) and a.sser_pearson.n == 0
+    assert math.isnan(a.sser_alpha.value)
+
+
+# ------------------------------------------------------------------ (0, 1) normalization
+
+
+def test_normalization_by_hand() -> None:
+    """Judge A scores 10, 5, 0 → errors 0, 50, 100 %: mean 50, population std
+    √(5000/3), z = ∓√1.5, 0. Judge B's single score carries no spread: z = 0."""
+    rows = [
+        row("S", 0, "A", sser=10),
+        row("S", 1, "A", sser=5),
+        row("T", 0, "A", sser=0),
+        row("T", 1, "B", sser=3),
+        row("T", 2, "B"),  # no score: stays NaN
+    ]
+
+    z = normalized_sser(rows)
+
+    assert z[:4] == pytest.approx([-math.sqrt(1.5), 0.0, math.sqrt(1.5), 0.0], abs=1e-12)
+    assert math.isnan(z[4])
+    panel = judges_panel(rows, ["S", "T"], normalize=True)
+    assert [(s.system, s.n) for s in panel.normalized] == [("S", 2), ("T", 2)]
+    assert panel.normalized[0].value == pytest.approx(-math.sqrt(1.5) / 2, abs=1e-12)
+    assert panel.normalized[1].value == pytest.approx(math.sqrt(1.5) / 2, abs=1e-12)
+
+
+def test_judges_panel_by_hand() -> None:
+    rows = [
+        row("S", 0, "ann", sser=10, edits=0, length=4, seconds=90),
+        row("S", 1, "ann", sser=6, edits=2, length=6, seconds=30),
+        row("T", 0, "bob", sser=None, edits=1, length=5, seconds=0),
+    ]
+
+    panel = judges_panel(rows, ["S", "T"], normalize=False)
+    ann, bob = panel.judges
+
+    assert (ann.name, ann.judgments, ann.scored) == ("ann", 2, 2)
+    assert ann.mean_score == 8.0 and ann.std == 2.0
+    assert ann.sser == pytest.approx(20.0)  # errors 0 % and 40 %
+    assert ann.awer == pytest.approx(20.0)  # 2 edits / 10 words
+    assert ann.minutes == 2.0 and ann.per_hour == pytest.approx(60.0)
+    assert (bob.mean_score, bob.sser, bob.per_hour) == (None, None, None)
+    assert bob.awer == pytest.approx(20.0)
+    assert panel.normalized == ()
+
+
+# ------------------------------------------------------------------ effort, by hand
+
+
+def test_effort_minutes_per_system_and_sentences_per_hour() -> None:
+    """A: 90 s + 30 s = 2 minutes over 2 sentences; B: 45 s = 0.75 minutes. Judge ann did
+    3 sentences in 165 s = 65.45… per hour; bob's sentence has no measured time."""
+    rows = [
+        row("A", 0, "ann", seconds=90),
+        row("A", 1, "ann", seconds=30),
+        row("B", 0, "ann", seconds=45),
+        row("B", 1, "bob", seconds=0),
+    ]
+
+    e = effort(rows, ["A", "B", "C"])
+
+    assert [(r.system, r.minutes, r.judgments) for r in e.systems] == [
+        ("A", 2.0, 2),
+        ("B", 0.75, 2),
+        ("C", 0.0, 0),
+    ]
+    assert e.systems[0].seconds_per_sentence == 60.0
+    assert e.systems[2].seconds_per_sentence is None
+    assert e.total_minutes == 2.75 and e.total_judgments == 4
+    ann, bob = e.judges
+    assert ann.per_hour == pytest.approx(3 / (165 / 3600))
+    assert bob.per_hour is None
+
+
+# ------------------------------------------------------------------ meta-evaluation
+
+
+def kendall_brute(x: Sequence[float], y: Sequence[float]) -> float:
+    """τ-b by its definition, over all pairs (for checking)."""
+    c = d = tx = ty = 0
+    for i, j in combinations(range(len(x)), 2):
+        sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+        if sx == 0 and sy == 0:
+            continue
+        if sx == 0:
+            tx += 1
+        elif sy == 0:
+            ty += 1
+        elif sx == sy:
+            c += 1
+        else:
+            d += 1
+    return (c - d) / math.sqrt((c + d + tx) * (c + d + ty))
+
+
+def test_meta_evaluation_by_hand(judged_hand: Corpus) -> None:
+    """System level: WER 0, 25, 100 against SSER 0, 25, 100 and aWER 0, 25, 100 — one
+    line, r = τ = 1 on 3 points. Sentence level: one point per judged candidate (12)."""
+    meta = Dashboard(judged_hand).meta
+
+    for human_metric in ("sser", "awer"):
+        system = meta.get("wer", human_metric, "system")
+        assert system.pearson.value == pytest.approx(1.0, abs=1e-12)
+        assert system.kendall.value == pytest.approx(1.0, abs=1e-12)
+        assert system.pearson.n == system.kendall.n == 3
+        assert meta.get("bleu", human_metric, "system").kendall.value == pytest.approx(-1.0)
+
+    x = [0.0] * 4 + [25.0] * 4 + [100.0] * 4  # sentence WER, in judgment order
+    y = [0.0] * 4 + [20.0, 30.0, 20.0, 30.0] + [100.0] * 4  # sentence SSER errors
+    sentence = meta.get("wer", "sser", "sentence")
+    assert sentence.pearson.n == 12
+    assert sentence.pearson.value == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-12)
+    assert sentence.kendall.value == pytest.approx(kendall_brute(x, y), abs=1e-12)
+
+
+def test_normalized_meta_evaluation_uses_normalized_sser(judged_hand: Corpus) -> None:
+    raw = Dashboard(judged_hand).meta.get("wer", "sser", "sentence")
+    normalized = Dashboard(judged_hand, normalize=True).meta.get("wer", "sser", "sentence")
+
+    # one judge: normalization is an affine map of its scores, r does not change …
+    assert normalized.pearson.value == pytest.approx(raw.pearson.value, abs=1e-12)
+    assert normalized.pearson.n == raw.pearson.n
+    # … but the system-level human figures are now relative (mean z per system)
+    sys_level = Dashboard(judged_hand, normalize=True).meta.get("wer", "sser", "system")
+    assert sys_level.kendall.value == pytest.approx(1.0)
+
+
+# ------------------------------------------------------------------ drill-down
+
+
+def test_drill_down_sorts_by_metric_and_by_difference(hand_corpus: Corpus) -> None:
+    dash = Dashboard(hand_corpus)
+
+    worst = dashboard.drill_down(dash, "one-off", metric="wer", order="worst")
+    diff = dashboard.drill_down(dash, "one-off", metric="bleu", other="perfect")
+
+    assert [s.segment for s in worst.sentences] == [0, 1, 2, 3]  # ties keep the order
+    assert {s.scores["wer"] for s in worst.sentences} == {25.0}
+    assert all(s.sort_value is not None and s.sort_value < 0 for s in diff.sentences)
+    first = worst.sentences[0]
+    assert (first.reference_label, first.distance) == ("first reference", 1)
+    assert [w.op for w in first.words] == ["match", "match", "match", "substitution"]
+    assert (first.words[3].hyp_word, first.words[3].ref_word) == ("x", "d")
+
+
+def test_drill_down_aligns_with_the_nearest_reference_first_on_ties(hand_corpus: Corpus) -> None:
+    """ "i j k x" is one edit from both "i j k l" and "i j k": the first reference wins."""
+    tie = dashboard.drill_down(Dashboard(hand_corpus), "one-off", order="position").sentences[2]
+
+    assert (tie.reference_label, tie.distance) == ("first reference", 1)
+
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    texts = corpus_texts(corpus)
+    pp = Preprocessing().preprocessor()
+    drill = dashboard.drill_down(Dashboard(corpus), "NiuTrans", order="position")
+    labels = ["first reference", "multi reference"]
+    for s in drill.sentences:
+        hyp = pp.tokens(texts.systems["NiuTrans"][s.segment])
+        d = [distance(hyp, pp.tokens(ref)) for ref in texts.refs[s.segment]]
+        assert s.distance == min(d)
+        assert s.reference_label == labels[d.index(min(d))]
+        assert sum(w.op != "match" for w in s.words) == min(d)
+    assert {s.reference_label for s in drill.sentences} == set(labels)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"metric": "size"}, "metric='size'"),
+        ({"order": "random"}, "order='random'"),
+        ({"other": "one-off"}, "other='one-off'"),
+        ({"other": "nobody"}, "other='nobody'"),
+    ],
+)
+def test_drill_down_refuses_bad_arguments(
+    hand_corpus: Corpus, kwargs: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        dashboard.drill_down(Dashboard(hand_corpus), "one-off", **kwargs)
+
+
+def test_wer_of_the_hand_corpus_is_what_metrics_says() -> None:
+    """The hand corpus's expectations rest on WER itself (guards the test data)."""
+    hyps = HAND_SYSTEMS["one-off"]
+    assert WER().corpus_score(hyps, HAND_REFS).score == 25.0
+    assert BLEU().corpus_score(HAND_SYSTEMS["perfect"], HAND_REFS).score == pytest.approx(100.0)

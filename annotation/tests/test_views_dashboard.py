@@ -1,0 +1,518 @@
+"""The dashboard's pages: who may see them, every panel, htmx and plain, downloads,
+escaping, query counts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.db.models import Count
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from lxml import etree
+
+from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.services import corpus_import
+from annotation.tests.conftest import DEMO_XML
+from annotation.tests.test_dashboard import HAND_REFS, HAND_SYSTEMS, scores_json, write_corpus
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist", "sser", "awer", "aser")
+
+
+@pytest.fixture(autouse=True)
+def file_cache(settings, tmp_path: Path) -> None:
+    """Each test its own empty file cache; a fast password hasher for the many accounts."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+
+
+def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
+    """``count`` done judgments spread over the users (each candidate up to twice)."""
+    targets = list(
+        Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
+    )
+    made = 0
+    for i, target in enumerate(targets):
+        for j, user in enumerate(users[: 1 + i % 2]):
+            if made == count:
+                return
+            Judgment.objects.create(
+                target=target,
+                evaluator=user,
+                sser=(i + 3 * j) % 11,
+                new_ref=target.text,
+                edits=(i + j) % 4,
+                ref_length=8,
+                state="done",
+                active_seconds=20.0 + i,
+            )
+            made += 1
+
+
+@pytest.fixture
+def demo(user_factory: Callable[..., User]) -> Corpus:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    add_judgments(corpus, [user_factory("ann"), user_factory("bob")], 40)
+    return corpus
+
+
+def system_pk(corpus: Corpus, name: str = "NiuTrans") -> int:
+    return Translator.objects.get(corpus=corpus, name=name).pk
+
+
+def by_id(tree: etree._Element, element_id: str) -> etree._Element:
+    (found,) = tree.xpath(f'//*[@id="{element_id}"]')
+    return found
+
+
+def urls(corpus: Corpus) -> list[str]:
+    base = f"/dashboard/{corpus.pk}/"
+    return [
+        "/dashboard/",
+        base,
+        *(f"{base}panel/{name}/" for name in ("table", "charts", "judges", "effort", "meta")),
+        f"{base}table.csv",
+        f"{base}table.json",
+        f"{base}chart/ranks.svg",
+        f"{base}chart/bleu.svg",
+        f"{base}system/{system_pk(corpus)}/",
+    ]
+
+
+# ------------------------------------------------------------------ access
+
+
+def test_every_dashboard_url_is_for_leads_only(
+    client: Client, user_factory: Callable[..., User], demo: Corpus
+) -> None:
+    judge = user_factory("jo")
+    demo.judges.add(judge)  # even a judge assigned to the corpus
+    lead = user_factory("lee", role=User.Role.LEAD)
+
+    for url in urls(demo):
+        client.logout()
+        anonymous = client.get(url)
+        assert anonymous.status_code == 302, url
+        assert anonymous["Location"].startswith("/accounts/login/"), url
+        client.force_login(judge)
+        assert client.get(url).status_code == 404, url
+        assert client.get(url, **HTMX).status_code == 404, url
+        client.force_login(lead)
+        assert client.get(url).status_code == 200, url
+
+
+def test_an_anonymous_htmx_request_is_sent_to_login_as_a_whole_page(
+    client: Client, demo: Corpus
+) -> None:
+    response = client.get(f"/dashboard/{demo.pk}/panel/judges/", **HTMX)
+
+    assert response.status_code == 401
+    assert response["HX-Redirect"].startswith("/accounts/login/?next=")
+
+
+def test_an_unknown_corpus_is_404(lead_client: Client) -> None:
+    assert lead_client.get("/dashboard/999/").status_code == 404
+
+
+def test_the_index_links_every_corpus(lead_client: Client, demo: Corpus) -> None:
+    html = lead_client.get("/dashboard/").content.decode()
+
+    assert f'href="/dashboard/{demo.pk}/" data-action="dashboard" data-corpus="demo"' in html
+
+
+# ------------------------------------------------------------------ the page and its table
+
+
+def cells(html: str) -> dict[tuple[str, str], dict[str, str]]:
+    """(system, metric) → the cell's attributes and text, from #metrics-table."""
+    table = by_id(etree.HTML(html), "metrics-table")
+    out = {}
+    for tr in table.iterfind(".//tbody/tr"):
+        for td in tr.iterfind("td"):
+            info = dict(td.attrib)
+            info["text"] = "".join(td.itertext()).strip()
+            info["number"] = (td.text or "").strip()
+            out[(tr.get("data-translator"), td.get("data-metric"))] = info
+    return out
+
+
+def test_the_metrics_table_has_a_row_per_system_and_a_cell_per_metric(
+    lead_client: Client, demo: Corpus
+) -> None:
+    html = lead_client.get(f"/dashboard/{demo.pk}/").content.decode()
+    got = cells(html)
+    expected = scores_json("demo")["translators"]
+
+    assert {s for s, _ in got} == set(expected)
+    assert {m for _, m in got} == set(METRICS)
+    for (system, metric), cell in got.items():
+        # the number first, two decimals, the figure of manage.py scores
+        assert re.fullmatch(r"-?\d+\.\d\d", cell["number"]), cell["text"]
+        assert cell["number"] == f"{expected[system][metric]['score']:.2f}"
+        assert float(cell["data-value"]) == expected[system][metric]["score"]
+        assert int(cell["data-rank"]) >= 1
+        assert expected[system][metric]["signature"] in cell["title"]
+        assert "seed:12345" in cell["title"]
+        if metric in ("sser", "awer", "aser"):
+            assert f"n={cell['data-n']}" in cell["text"]
+    assert 'id="preprocessing"' in html and 'id="judges"' in html and 'id="meta"' in html
+
+
+def test_the_best_of_each_column_is_marked_once_per_best_value(
+    lead_client: Client, demo: Corpus
+) -> None:
+    got = cells(lead_client.get(f"/dashboard/{demo.pk}/").content.decode())
+
+    for metric in METRICS:
+        column = {s: float(c["data-value"]) for (s, m), c in got.items() if m == metric}
+        best = max(column.values()) if metric in ("bleu", "nist") else min(column.values())
+        marked = {s for (s, m), c in got.items() if m == metric and c.get("data-best")}
+        assert marked == {s for s, v in column.items() if v == best}, metric
+        assert all("★" in got[(s, metric)]["text"] for s in marked)
+
+
+@pytest.mark.parametrize("sort", ["bleu", "-bleu", "wer", "-sser"])
+def test_the_server_sorts_the_table(lead_client: Client, demo: Corpus, sort: str) -> None:
+    html = lead_client.get(f"/dashboard/{demo.pk}/?sort={sort}").content.decode()
+    metric = sort.lstrip("-")
+    order = [
+        float(c["data-value"]) for (s, m), c in cells(html).items() if m == metric
+    ]  # cells() keeps row order
+    best_first = (metric == "bleu") != sort.startswith("-")
+
+    assert order == sorted(order, reverse=best_first)
+    head = f'data-metric="{metric}" data-higher='
+    assert head in html and 'aria-sort="none"' in html
+
+
+def test_htmx_gets_the_dashboard_fragment_with_the_new_choices(
+    lead_client: Client, demo: Corpus
+) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/?tok=none&case=lc&reflen=best", **HTMX)
+    html = response.content.decode()
+
+    assert html.lstrip().startswith('<div id="dashboard"')
+    assert "<html" not in html
+    assert 'id="pre-signature">tok:none|case:lc|reflen:best|bounds:no<' in html
+    mwer = cells(html)[("NiuTrans", "mwer")]
+    assert "tok:none" in mwer["title"] and "reflen:best" in mwer["title"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["tok=spaces", "case=UPPER", "reflen=longest", "bounds=2", "norm=minmax", "sort=size"],
+)
+def test_bad_parameters_are_400(lead_client: Client, demo: Corpus, query: str) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/?{query}")
+
+    assert response.status_code == 400
+
+
+# ------------------------------------------------------------------ panels
+
+
+@pytest.mark.parametrize(
+    "name, marker",
+    [
+        ("table", 'id="metrics-table"'),
+        ("charts", 'data-chart="ranks"'),
+        ("judges", 'id="judges-table"'),
+        ("effort", 'id="effort-table"'),
+        ("meta", 'id="meta-table"'),
+    ],
+)
+def test_each_panel_plain_and_htmx(
+    lead_client: Client, demo: Corpus, name: str, marker: str
+) -> None:
+    url = f"/dashboard/{demo.pk}/panel/{name}/"
+    plain = lead_client.get(url).content.decode()
+    fragment = lead_client.get(url, **HTMX).content.decode()
+
+    assert "<html" in plain and marker in plain
+    assert "<html" not in fragment and marker in fragment
+    assert fragment.lstrip().startswith("<section id=")
+
+
+def test_an_unknown_panel_is_400(lead_client: Client, demo: Corpus) -> None:
+    assert lead_client.get(f"/dashboard/{demo.pk}/panel/secrets/").status_code == 400
+
+
+def test_the_judges_panel_and_the_normalization_toggle(lead_client: Client, demo: Corpus) -> None:
+    raw = lead_client.get(f"/dashboard/{demo.pk}/").content.decode()
+    normalized = lead_client.get(f"/dashboard/{demo.pk}/?norm=z", **HTMX).content.decode()
+
+    assert 'data-judge="ann"' in raw and 'data-judge="bob"' in raw
+    assert 'aria-checked="false"' in raw and 'id="normalized-table"' not in raw
+    assert 'aria-checked="true"' in normalized and 'id="normalized-table"' in normalized
+    assert normalized.lstrip().startswith('<div id="dashboard"')
+    plain = lead_client.get(f"/dashboard/{demo.pk}/?norm=z").content.decode()
+    assert "<html" in plain and 'id="normalized-table"' in plain
+    toggle = by_id(etree.HTML(raw), "norm-toggle")
+    assert "norm=z" in toggle.get("href") and "norm=z" in toggle.get("hx-get")
+    assert toggle.get("hx-target") == "#dashboard"
+    # the agreement rests on the candidates judged twice
+    twice = Judgment.objects.values("target").annotate(n=Count("pk")).filter(n=2).count()
+    agreement = by_id(etree.HTML(raw), "agreement")
+    assert twice > 5 and f"n={twice} pairs" in "".join(agreement.itertext())
+
+
+def test_the_effort_panel_shows_minutes_per_system(
+    lead_client: Client, hand: Corpus, user_factory: Callable[..., User]
+) -> None:
+    ann = user_factory("ann")
+    for k, seconds in enumerate((90, 30)):
+        target = Target.objects.get(
+            sentence__corpus=hand, sentence__position=k, translator__name="one-off"
+        )
+        Judgment.objects.create(
+            target=target, evaluator=ann, sser=5, state="done", active_seconds=seconds
+        )
+    html = lead_client.get(f"/dashboard/{hand.pk}/panel/effort/").content.decode()
+    tree = etree.HTML(html)
+
+    row = tree.find('.//tr[@data-translator="one-off"]')
+    assert row.find('td[@data-col="human"]').text == "2.0"
+    assert row.find('td[@data-col="automatic"]').text == "0"
+    assert by_id(tree, "effort-total").text == "2.0"
+    speed = tree.find('.//table[@id="speed-table"]//tr[@data-judge="ann"]')
+    assert speed.find('td[@data-col="per-hour"]').text == "60.0"
+
+
+def test_the_meta_panel_shows_every_automatic_metric_against_both_human_ones(
+    lead_client: Client, demo: Corpus
+) -> None:
+    tree = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/panel/meta/").content)
+
+    rows = tree.findall('.//table[@id="meta-table"]/tbody/tr')
+    assert [r.get("data-metric") for r in rows] == list(METRICS[:6])
+    for r in rows:
+        tds = r.findall("td")
+        assert len(tds) == 8
+        sentence_n = {td.get("data-n") for td in tds if td.get("data-level") == "sentence"}
+        system_n = {td.get("data-n") for td in tds if td.get("data-level") == "system"}
+        assert system_n == {"5"}
+        assert sentence_n <= {str(n) for n in range(1, 41)}
+
+
+@pytest.fixture
+def hand(tmp_path: Path) -> Corpus:
+    return corpus_import(
+        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
+    ).corpus
+
+
+# ------------------------------------------------------------------ downloads
+
+
+def test_the_table_downloads_as_csv(lead_client: Client, demo: Corpus) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/table.csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'attachment; filename="demo-metrics.csv"' in response["Content-Disposition"]
+    expected = scores_json("demo")["translators"]
+    assert [r["system"] for r in rows] == list(expected)
+    for r in rows:
+        for metric in METRICS:
+            assert float(r[metric]) == expected[r["system"]][metric]["score"]
+            assert int(r[f"{metric}_rank"]) >= 1
+
+
+def test_the_table_downloads_as_json_like_manage_py_scores(
+    lead_client: Client, demo: Corpus
+) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/table.json?tok=13a")
+    got = json.loads(response.content)
+    expected = scores_json("demo")
+
+    assert response["Content-Type"] == "application/json"
+    assert got["corpus"] == expected["corpus"]
+    for system, figures in expected["translators"].items():
+        for metric, figure in figures.items():
+            mine = got["translators"][system][metric]
+            assert (mine["score"], mine["signature"]) == (figure["score"], figure["signature"])
+            low, high = mine["ci"]
+            assert low <= high and mine["rank"] >= 1
+    assert got["significance"] == {
+        "test": "paired-bs",
+        "samples": 1000,
+        "seed": 12345,
+        "alpha": 0.05,
+    }
+
+
+@pytest.mark.parametrize("name", ["ranks", *METRICS])
+def test_each_chart_downloads_as_svg(lead_client: Client, demo: Corpus, name: str) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/chart/{name}.svg?download=1")
+    root = etree.fromstring(response.content)
+
+    assert response["Content-Type"] == "image/svg+xml; charset=utf-8"
+    assert f'filename="demo-{name}.svg"' in response["Content-Disposition"]
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+
+
+def test_the_page_draws_and_links_every_chart(lead_client: Client, demo: Corpus) -> None:
+    tree = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/").content)
+
+    figures = tree.findall('.//section[@id="charts"]//figure')
+    assert [f.get("data-chart") for f in figures] == ["ranks", *METRICS]
+    for figure in figures:
+        assert (
+            figure.find("{http://www.w3.org/2000/svg}svg") is not None
+            or figure.find("svg") is not None
+        )
+        link = figure.find(".//a[@data-action='download-svg']")
+        assert link.get("href").startswith(
+            f"/dashboard/{demo.pk}/chart/{figure.get('data-chart')}.svg?"
+        )
+        assert "download=1" in link.get("href")
+
+
+def test_an_unknown_chart_is_400(lead_client: Client, demo: Corpus) -> None:
+    assert lead_client.get(f"/dashboard/{demo.pk}/chart/pie.svg").status_code == 400
+
+
+# ------------------------------------------------------------------ drill-down
+
+
+def test_the_drill_down_plain_and_htmx(lead_client: Client, demo: Corpus) -> None:
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?metric=wer&order=worst"
+    plain = lead_client.get(url).content.decode()
+    fragment = lead_client.get(url, **HTMX).content.decode()
+
+    assert "<html" in plain and 'id="drill"' in plain
+    assert fragment.lstrip().startswith('<section id="drill"')
+    values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', plain)]
+    assert len(values) == 40 and values == sorted(values, reverse=True)
+    assert 'class="e e-substitution"' in plain
+
+
+def test_the_drill_down_sorts_by_the_difference_to_another_system(
+    lead_client: Client, demo: Corpus
+) -> None:
+    other = system_pk(demo, "Online-W")
+    html = lead_client.get(
+        f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?metric=bleu&order=worst&other={other}"
+    ).content.decode()
+
+    values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', html)]
+    assert values == sorted(values)  # BLEU: the largest deficit first
+    assert 'data-other="Online-W"' in html and 'data-col="difference"' in html
+
+
+def test_the_drill_down_shows_judged_new_references(lead_client: Client, demo: Corpus) -> None:
+    judged = Judgment.objects.filter(target__translator__name="NiuTrans").first()
+    assert judged is not None
+    html = lead_client.get(
+        f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?order=position"
+    ).content.decode()
+
+    assert f'data-evaluator="{judged.evaluator.username}"' in html
+
+
+@pytest.mark.parametrize(
+    "query", ["metric=size", "order=random", "other=999", "other=abc", "page=x"]
+)
+def test_bad_drill_down_parameters_are_400(lead_client: Client, demo: Corpus, query: str) -> None:
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?{query}"
+
+    assert lead_client.get(url).status_code == 400
+
+
+def test_a_reference_has_no_drill_down(lead_client: Client, demo: Corpus) -> None:
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo, 'first reference')}/"
+
+    assert lead_client.get(url).status_code == 400
+
+
+def test_the_drill_down_pages(lead_client: Client, tmp_path: Path) -> None:
+    refs = [(f"w{k} x y",) for k in range(120)]
+    corpus = corpus_import(
+        source=write_corpus(tmp_path / "long.xml", refs, {"S": [f"w{k} x" for k in range(120)]}),
+        name="long",
+    ).corpus
+    url = f"/dashboard/{corpus.pk}/system/{system_pk(corpus, 'S')}/"
+    first = lead_client.get(url).content.decode()
+    last = lead_client.get(url + "?page=3", **HTMX).content.decode()
+
+    assert first.count('class="sentence"') == 50 and 'rel="next"' in first
+    assert last.count('class="sentence"') == 20 and 'rel="next"' not in last
+    assert 'rel="prev"' in last
+
+
+# ------------------------------------------------------------------ escaping
+
+
+def test_names_and_texts_from_a_corpus_are_escaped(lead_client: Client, tmp_path: Path) -> None:
+    evil = '<img src=x onerror="alert(1)">'
+    corpus = corpus_import(
+        source=write_corpus(
+            tmp_path / "evil.xml", [("a <b> c",), ("d e",)], {evil: ["a <b> x", "d <e>"]}
+        ),
+        name="<script>corpus</script>",
+    ).corpus
+    pk = system_pk(corpus, evil)
+
+    pages = [
+        lead_client.get(f"/dashboard/{corpus.pk}/").content.decode(),
+        lead_client.get(f"/dashboard/{corpus.pk}/system/{pk}/").content.decode(),
+        lead_client.get(f"/dashboard/{corpus.pk}/chart/ranks.svg").content.decode(),
+    ]
+
+    for html in pages:
+        assert evil not in html and "<b>" not in html and "<script>corpus" not in html
+    assert "&lt;img src=x onerror=" in pages[0]
+    assert "&lt;b&gt;" in pages[1]
+
+
+# ------------------------------------------------------------------ queries
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/dashboard/{pk}/",
+        "/dashboard/{pk}/panel/judges/",
+        "/dashboard/{pk}/table.json",
+        "/dashboard/{pk}/system/{system}/",
+    ],
+)
+def test_query_counts_do_not_grow_with_the_judgments(
+    lead_client: Client, user_factory: Callable[..., User], url: str, django_assert_max_num_queries
+) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    users = [user_factory("ann"), user_factory("bob")]
+    address = url.format(pk=corpus.pk, system=system_pk(corpus))
+    lead_client.get(address)  # fill the file cache
+
+    add_judgments(corpus, users, 2)
+    with CaptureQueriesContext(connection) as few:
+        assert lead_client.get(address).status_code == 200
+    Judgment.objects.all().delete()
+    add_judgments(corpus, users, 150)
+    with django_assert_max_num_queries(8):
+        assert lead_client.get(address).status_code == 200
+    with CaptureQueriesContext(connection) as many:
+        lead_client.get(address)
+
+    assert len(many) == len(few)
+
+
+def test_a_cold_page_reads_the_corpus_in_a_few_queries(
+    lead_client: Client, demo: Corpus, django_assert_max_num_queries
+) -> None:
+    with django_assert_max_num_queries(11):
+        assert lead_client.get(f"/dashboard/{demo.pk}/").status_code == 200

@@ -1,0 +1,225 @@
+"""Dashboard speed: ``python bench/dashboard.py`` (prints; for ``make bench``).
+
+Targets (dashboard issue): on 1,000 sentences × 20 systems × 3 references, the first view
+of the dashboard under 2 s, later views under 0.5 s, and the paired bootstrap of all 20
+systems on all nine metrics under 2 s.
+
+The corpus comes from ``bench/gen_corpus.py`` (30 % of the system outputs judged) and is
+imported in a fresh process into a fresh SQLite database, as ``bench/import.py`` does.
+Each measurement then runs in a fresh process with ``DEBUG`` off and its own empty file
+cache, through Django's test client as a logged-in lead, so a figure is the whole request:
+URL routing, the queries, the statistics, the bootstrap, the charts and the template.
+
+* **first view**: cold file cache and cold tokenizer caches (the corpus is tokenized and
+  scored, and the statistics stored); best of ``--cold-runs`` fresh processes, each with
+  its own empty cache;
+* **later view, same process**: what a running server answers from then on;
+* **later view, new process**: a restarted server (or another worker) whose only warm
+  thing is the file cache on disk (best of ``--repeat`` processes);
+* **bootstrap**: the nine metrics' paired bootstrap (1,000 samples), computed (not read
+  from the cache), alone;
+* **drill-down** and **CSV download**: one system's sentence page, the table as CSV.
+
+Each process imports the URLconf (every view module) before it starts the clock, as a
+server does once at its first request whatever the page. Best of ``--repeat`` runs for
+the warm figures. Prints, never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evaltool.settings")
+    import django
+
+    django.setup()
+
+
+def import_once(path: Path) -> dict[str, float]:
+    """In this (fresh) process: migrate, import the corpus, create the lead."""
+    _setup()
+    from django.core.management import call_command
+
+    from annotation.models import User
+    from annotation.services import corpus_import
+
+    call_command("migrate", verbosity=0)
+    start = time.perf_counter()
+    summary = corpus_import(source=path, name="bench")
+    seconds = time.perf_counter() - start
+    User.objects.create_user("bench-lead", password="bench-lead-pw", role=User.Role.LEAD)
+    return {"import_seconds": seconds, "judgments": summary.judgments}
+
+
+def _timed(fn: object) -> float:
+    start = time.perf_counter()
+    fn()  # type: ignore[operator]
+    return time.perf_counter() - start
+
+
+def _load_urls() -> None:
+    """Import the URLconf (and so every view module) as a server does at its first
+    request, whatever the page: not part of any one view's time."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018
+
+
+def view_once(repeat: int) -> dict[str, float]:
+    """In this (fresh) process: time the dashboard's requests (see the module doc)."""
+    _setup()
+    _load_urls()
+    from django.test import Client
+
+    from annotation import dashboard
+    from annotation.models import Corpus, Translator, User
+
+    corpus = Corpus.objects.get(name="bench")
+    system = Translator.objects.filter(corpus=corpus, role=Translator.Role.SYSTEM).first()
+    assert system is not None
+    client = Client()
+    client.force_login(User.objects.get(username="bench-lead"))
+    page = f"/dashboard/{corpus.pk}/"
+
+    def get(url: str) -> None:
+        response = client.get(url)
+        if response.status_code != 200:
+            raise SystemExit(f"{url}: HTTP {response.status_code}")
+
+    out: dict[str, float] = {"first_view": _timed(lambda: get(page))}
+    out["later_view"] = min(_timed(lambda: get(page)) for _ in range(repeat))
+
+    def bootstrap() -> None:
+        # computed, not read from the cache: a fresh index matrix, all nine metrics
+        dash = dashboard.Dashboard(corpus)
+        dash.auto  # noqa: B018 (statistics from the cache: not part of the bootstrap)
+        dash.rows  # noqa: B018
+        start = time.perf_counter()
+        dash._automatic_significance()
+        dash._human_significance()
+        times.append(time.perf_counter() - start)
+
+    times: list[float] = []
+    for _ in range(repeat):
+        bootstrap()
+    out["bootstrap"] = min(times)
+    out["drill_down"] = min(
+        _timed(lambda: get(f"/dashboard/{corpus.pk}/system/{system.pk}/?metric=bleu"))
+        for _ in range(repeat)
+    )
+    out["csv"] = min(_timed(lambda: get(f"{page}table.csv")) for _ in range(repeat))
+    return out
+
+
+def later_view_new_process() -> dict[str, float]:
+    """In this (fresh) process, with the file cache already filled: one page view."""
+    _setup()
+    _load_urls()
+    from django.test import Client
+
+    from annotation.models import Corpus, User
+
+    corpus = Corpus.objects.get(name="bench")
+    client = Client()
+    client.force_login(User.objects.get(username="bench-lead"))
+    return {
+        "later_view_new_process": _timed(lambda: client.get(f"/dashboard/{corpus.pk}/")),
+    }
+
+
+def run(mode: str, *args: str, env: dict[str, str]) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, __file__, mode, *args],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--import-one", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--view", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--view-again", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--systems", type=int, default=20)
+    parser.add_argument("--references", type=int, default=3)
+    parser.add_argument("--judged", type=float, default=0.3)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--cold-runs", type=int, default=3, help="fresh processes for the first view"
+    )
+    args = parser.parse_args()
+    if args.import_one:
+        print(json.dumps(import_once(args.import_one)))
+        return
+    if args.view:
+        print(json.dumps(view_once(args.repeat)))
+        return
+    if args.view_again:
+        print(json.dumps(later_view_new_process()))
+        return
+
+    from bench.gen_corpus import generate_corpus
+
+    with tempfile.TemporaryDirectory(prefix="evaltool-bench-dash-") as tmp:
+        workdir = Path(tmp)
+        path = workdir / "corpus.xml"
+        with path.open("wb") as out:
+            generate_corpus(
+                out,
+                sentences=args.sentences,
+                references=args.references,
+                systems=args.systems,
+                judged=args.judged,
+            )
+        env = dict(os.environ)
+        env.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'bench.sqlite3'}")
+        env.update(
+            DEBUG="false",
+            SECRET_KEY=env.get("SECRET_KEY", "bench-only-secret"),
+            ALLOWED_HOSTS="testserver",
+            EVALTOOL_CACHE_DIR=str(workdir / "cache"),
+        )
+        imported = run("--import-one", str(path), env=env)
+        # the cold first view, in fresh processes with fresh caches: best of a few runs
+        # (this is the figure a busy machine disturbs most)
+        colds = []
+        for k in range(args.cold_runs):
+            cold_env = {**env, "EVALTOOL_CACHE_DIR": str(workdir / f"cold-{k}")}
+            colds.append(run("--view", "--repeat", "1", env=cold_env)["first_view"])
+        figures = run("--view", "--repeat", str(args.repeat), env=env)
+        figures["first_view"] = min(colds + [figures["first_view"]])
+        again = [run("--view-again", env=env) for _ in range(args.repeat)]
+        figures["later_view_new_process"] = min(a["later_view_new_process"] for a in again)
+        size = f"{args.sentences:,} sentences × {args.systems} systems × {args.references} refs"
+        print(f"dashboard on {size}, {imported['judgments']:,} judgments")
+        rows = [
+            ("first view (cold cache)", figures["first_view"], "< 2 s"),
+            ("later view, same process", figures["later_view"], "< 0.5 s"),
+            ("later view, new process", figures["later_view_new_process"], "< 0.5 s"),
+            ("bootstrap, 9 metrics × all systems", figures["bootstrap"], "< 2 s"),
+            ("drill-down page (one system)", figures["drill_down"], ""),
+            ("table as CSV", figures["csv"], ""),
+        ]
+        for label, seconds, target in rows:
+            print(f"{label:>36}  {seconds:>7.3f} s  {target}")
+
+
+if __name__ == "__main__":
+    main()
