@@ -17,6 +17,20 @@ SEED_XML = FIXTURES / "seed-example.evaltrans.xml"
 PASSWORD = "correct horse battery staple"
 
 
+@pytest.fixture(autouse=True)
+def fast_and_isolated(settings: Any, tmp_path: Path) -> None:
+    """Every test: a fast password hasher for the accounts it creates, and its own empty
+    file cache (the real backend, in a temporary directory) so no test sees another's
+    cached statistics."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+
+
 @pytest.fixture
 def user_factory(db: None) -> Callable[..., User]:
     counter = iter(range(1, 1_000_000))

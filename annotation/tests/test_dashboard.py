@@ -40,21 +40,6 @@ from metrics.wer import WER
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def file_cache(settings, tmp_path: Path) -> Path:
-    """Each test its own empty file cache (the real backend, in a temp directory), and a
-    fast password hasher for the accounts the tests create."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    location = tmp_path / "cache"
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(location),
-        }
-    }
-    return location
-
-
 # ------------------------------------------------------------------ corpora for the tests
 
 #: Four sentences, two references each; "perfect" is the first reference, "one-off"

@@ -27,18 +27,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist", "sser", "awer", "aser")
 
 
-@pytest.fixture(autouse=True)
-def file_cache(settings, tmp_path: Path) -> None:
-    """Each test its own empty file cache; a fast password hasher for the many accounts."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "cache"),
-        }
-    }
-
-
 def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
     """``count`` done judgments spread over the users (each candidate up to twice)."""
     targets = list(

@@ -29,11 +29,6 @@ HOSTILE = """<evalTrans>
 </evalTrans>"""
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def seed(judge: User) -> Corpus:
     corpus = corpus_import(source=SEED_XML, name="seed").corpus

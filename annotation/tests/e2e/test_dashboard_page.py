@@ -5,26 +5,13 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page
 
 from annotation.dashboard import Dashboard
 from annotation.models import Judgment, Target, User
 from annotation.services import corpus_import
 from annotation.tests.conftest import DEMO_XML, PASSWORD
-
-
-@pytest.fixture(autouse=True)
-def fast_and_isolated(settings, tmp_path: Path) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "cache"),
-        }
-    }
 
 
 def rows(page: Page) -> list[str]:

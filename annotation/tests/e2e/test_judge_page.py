@@ -26,11 +26,6 @@ HOSTILE = """<evalTrans>
 </evalTrans>"""
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def ana(user_factory) -> User:
     return user_factory("ana", role=User.Role.JUDGE)
