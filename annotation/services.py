@@ -30,6 +30,9 @@ from metrics.textfiles import SegmentFileError, read_parallel
 BATCH_SENTENCES = 500
 MAX_WARNINGS = 200
 ANONYMOUS_EVALUATOR = "anonymous"
+# A judgment still in progress is exported with this extra attribute (evalTrans keeps
+# unknown attributes), so a re-import keeps it pending instead of counting it as done.
+PENDING_ATTR = ("state", "pending")
 # Plain-text imports name their references so that evalTrans classifies them as such
 # (a name ending in "reference"), in the order of the --ref files.
 REFERENCE_NAMES_FOR_TEXT = (
@@ -350,7 +353,8 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
             ev.line,
             WARN_AWER_WITHOUT_NEW_REF.format(given=f"{edits}/{length}", translator=ev.translator),
         )
-    judged = ev.sser is not None or edits is not None
+    pending = PENDING_ATTR in ev.extra_attrs
+    done = not pending and (ev.sser is not None or edits is not None)
     return Judgment(
         target=target,
         evaluator=state.evaluators[ev.evaluator or ANONYMOUS_EVALUATOR],
@@ -358,8 +362,8 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         new_ref=new_ref,
         edits=edits,
         ref_length=length,
-        state=Judgment.State.DONE if judged else Judgment.State.PENDING,
-        extra_attrs=_pairs(ev.extra_attrs),
+        state=Judgment.State.DONE if done else Judgment.State.PENDING,
+        extra_attrs=_pairs(a for a in ev.extra_attrs if a != PENDING_ATTR),
         extra_xml=list(ev.extra_xml),
     )
 
@@ -455,7 +459,8 @@ def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
                         sser=j.sser,
                         awer=None if j.edits is None else (j.edits, j.ref_length or 0),
                         new_ref=j.new_ref or None,
-                        extra_attrs=_tuples(j.extra_attrs),
+                        extra_attrs=_tuples(j.extra_attrs)
+                        + ((PENDING_ATTR,) if j.state == Judgment.State.PENDING else ()),
                         extra_xml=tuple(j.extra_xml),
                     )
                 )

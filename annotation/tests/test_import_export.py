@@ -276,3 +276,20 @@ def test_plain_text_files_of_different_lengths_are_refused_with_file_and_line(
         " files must be parallel"
     )
     assert Corpus.objects.count() == 0
+
+
+def test_a_judgment_in_progress_stays_pending_through_export_and_import() -> None:
+    content = JUDGED.replace(b'evaluator="AB" sser="6"', b'evaluator="AB" sser="6" state="pending"')
+    first = corpus_import(source=io.BytesIO(content), name="first", filename="a.xml").corpus
+    ab = Judgment.objects.get(target__sentence__corpus=first, evaluator__username="AB")
+    assert ab.state == Judgment.State.PENDING
+    assert ab.extra_attrs == []
+
+    exported = export_bytes(first)
+    second = corpus_import(source=io.BytesIO(exported), name="second", filename="b.xml").corpus
+
+    assert b'evaluator="AB" sser="6" awer="1/5" state="pending"' in exported
+    assert snapshot(second) == snapshot(first)
+    assert not Judgment.objects.done().filter(
+        target__sentence__corpus=second, evaluator__username="AB"
+    )

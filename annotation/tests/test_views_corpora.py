@@ -38,6 +38,7 @@ def test_a_judge_sees_only_assigned_corpora(judge_client: Client, judge) -> None
     assert 'data-corpus="mine"' in html
     assert 'data-corpus="other"' not in html
     assert 'data-action="export"' not in html
+    assert 'data-action="dashboard"' not in html
 
 
 def test_a_lead_sees_every_corpus_with_an_export_link(lead_client: Client) -> None:
@@ -46,6 +47,7 @@ def test_a_lead_sees_every_corpus_with_an_export_link(lead_client: Client) -> No
     html = lead_client.get("/").content.decode()
 
     assert 'data-action="export" data-corpus="seed"' in html
+    assert 'data-action="dashboard" data-corpus="seed"' in html
     assert 'id="upload-link"' in html
 
 
