@@ -54,3 +54,5 @@ lint: venv
 bench: venv
 	$(PY) bench/metrics.py
 	$(PY) bench/import.py
+	$(PY) bench/annotate.py
+	$(PY) bench/dashboard.py
