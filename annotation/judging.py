@@ -15,7 +15,9 @@ as a whole (:func:`judgment_edit_ref`) or replaced by a reference of the pool
 :class:`~annotation.models.JudgmentEvent` row (who, when, state before and after) and moves
 the judgment's ``version`` by one; a change that names another version than the stored
 one is refused (:class:`StaleJudgment`), so two tabs never overwrite each other. The
-version check and the update are one conditional ``UPDATE … WHERE version = v``.
+version check and the update are one conditional ``UPDATE … WHERE version = v``. The one
+exception is the very request that made the latest change, sent again (a retry after a
+lost answer, a double submit): it is answered with the saved state (:func:`_to_apply`).
 
 Undo and redo walk through every change: change events are ``applied``, ``undone`` (the
 redo stack) or ``discarded`` (a new change empties the redo stack). Active time is
@@ -292,16 +294,6 @@ def _forget_stack_heads(judgment: Judgment) -> None:
         judgment.__dict__.pop(name, None)
 
 
-def can_undo(judgment: Judgment) -> bool:
-    _load_stack(judgment)
-    return bool(judgment.stack_applied)
-
-
-def can_redo(judgment: Judgment) -> bool:
-    _load_stack(judgment)
-    return bool(judgment.stack_undone)
-
-
 # --- loading with access control -------------------------------------------------------------
 
 
@@ -450,11 +442,29 @@ def nearest(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRef]:
     return sorted(pool, key=lambda p: (p.distance, p.order))[:n]
 
 
+def _reference_order(role: str, position: int) -> tuple[bool, int]:
+    """Sort key of a sentence's references: the first reference first, then file order
+    (the tie-break of the nearest reference, seed 001 §3)."""
+    return role != Translator.Role.FIRST_REFERENCE, position
+
+
+def _pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
+    """The done judgments whose new references join ``target``'s pool: those of the
+    sentence's *other* candidates by this judge, or by every judge when the corpus shares
+    them. Never a judgment of ``target`` itself: with sharing, that would hand over
+    another judge's verdict on this very candidate (and void their agreement)."""
+    pooled = Q(state=Judgment.State.DONE, target__sentence_id=target.sentence_id) & ~Q(
+        target_id=target.pk
+    )
+    pooled &= ~Q(new_ref="")
+    return pooled if share else pooled & Q(evaluator_id=evaluator_id)
+
+
 def _sentence_references(sentence_id: int) -> tuple[list[str], bool]:
     rows = Target.objects.filter(
         sentence_id=sentence_id, translator__role__in=REFERENCE_ROLES
     ).values_list("translator__role", "position", "text")
-    refs = sorted(rows, key=lambda r: (r[0] != Translator.Role.FIRST_REFERENCE, r[1]))
+    refs = sorted(rows, key=lambda r: _reference_order(r[0], r[1]))
     first = bool(refs) and refs[0][0] == Translator.Role.FIRST_REFERENCE
     return [text for _, _, text in refs], first
 
@@ -484,11 +494,9 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
         raise ChangeRefused(ERR_NOT_A_SYSTEM.format(translator=translator.name))
     corpus = target.sentence.corpus
     candidate = words(target.text)
-    done_here = Judgment.objects.done().filter(target__sentence_id=target.sentence_id)
-    if not corpus.share_new_refs:
-        done_here = done_here.filter(evaluator=user)
+    pooled = _pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
     rows = list(
-        done_here.exclude(new_ref="")
+        Judgment.objects.filter(pooled)
         .order_by("pk")
         .values_list("evaluator_id", "target__text", "new_ref", "sser")
     )
@@ -556,11 +564,31 @@ def _snapshot(judgment: Judgment) -> dict[str, Any]:
     return {"new_ref": judgment.new_ref, "sser": judgment.sser, "state": judgment.state}
 
 
-def _check(judgment: Judgment, user: User, version: int) -> None:
+def _to_apply(
+    judgment: Judgment, *, user: User, version: int, kind: str, request: dict[str, Any]
+) -> bool:
+    """Whether the change asked for from ``version`` is still to be made.
+
+    False when it was already made: the judgment's latest change is this very request
+    (same kind and parameters) made from ``version``. A request is fully determined by
+    the version it was made on, so this is the same request sent twice: a retry after a
+    lost answer or a double submit. Answering with the saved state is then right, where a
+    stale refusal would tell the judge that a saved change was lost. Any other change from
+    an old version is refused (:class:`StaleJudgment`).
+    """
     if judgment.evaluator_id != user.pk:
         raise NotYours()
-    if version != judgment.version:
-        raise StaleJudgment()
+    if version == judgment.version:
+        return True
+    if version + 1 == judgment.version:
+        detail = (
+            judgment.events.filter(version=judgment.version, kind=kind)
+            .values_list("detail", flat=True)
+            .first()
+        )
+        if detail is not None and all(detail.get(k) == v for k, v in request.items()):
+            return False
+    raise StaleJudgment()
 
 
 def _write(
@@ -669,8 +697,10 @@ def judgment_accept_op(
     *, judgment: Judgment, user: User, version: int, op: OpRef | str, at: datetime | None = None
 ) -> Judgment:
     """Accept the candidate's version at one edit operation (seed 001 §3, see the module)."""
-    _check(judgment, user, version)
     op = OpRef.parse(op) if isinstance(op, str) else op
+    kind = JudgmentEvent.Kind.ACCEPT_OP
+    if not _to_apply(judgment, user=user, version=version, kind=kind, request={"op": op.token}):
+        return judgment
     candidate = words(judgment.target.text)
     ref = words(judgment.new_ref)
     new_ref = apply_op(candidate, ref, op)
@@ -683,7 +713,7 @@ def judgment_accept_op(
         judgment,
         user=user,
         version=version,
-        kind=JudgmentEvent.Kind.ACCEPT_OP,
+        kind=kind,
         at=at,
         detail=detail,
         new_ref=" ".join(new_ref),
@@ -701,16 +731,37 @@ def judgment_edit_word(
     at: datetime | None = None,
 ) -> Judgment:
     """Change or delete word ``pos`` of the new reference, or insert words beside it."""
-    _check(judgment, user, version)
+    kind, request = JudgmentEvent.Kind.EDIT_WORD, {"pos": pos, "action": action, "text": text}
+    if not _to_apply(judgment, user=user, version=version, kind=kind, request=request):
+        return judgment
     new_ref = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
     return _change(
         judgment,
         user=user,
         version=version,
-        kind=JudgmentEvent.Kind.EDIT_WORD,
+        kind=kind,
         at=at,
-        detail={"pos": pos, "action": action, "text": text},
+        detail=request,
         new_ref=" ".join(new_ref),
+    )
+
+
+def _set_new_ref(
+    judgment: Judgment, *, user: User, version: int, kind: str, text: str, at: datetime | None
+) -> Judgment:
+    """The whole-text edit and the pool choice store the same thing, the normalised text
+    (kept in the event's detail, which is what tells a repeated request apart)."""
+    request = {"text": normalize_new_ref(text)}
+    if not _to_apply(judgment, user=user, version=version, kind=kind, request=request):
+        return judgment
+    return _change(
+        judgment,
+        user=user,
+        version=version,
+        kind=kind,
+        at=at,
+        detail=request,
+        new_ref=request["text"],
     )
 
 
@@ -718,14 +769,8 @@ def judgment_edit_ref(
     *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
 ) -> Judgment:
     """Replace the new reference by ``text`` (normalised to its 13a words)."""
-    _check(judgment, user, version)
-    return _change(
-        judgment,
-        user=user,
-        version=version,
-        kind=JudgmentEvent.Kind.EDIT_REF,
-        at=at,
-        new_ref=normalize_new_ref(text),
+    return _set_new_ref(
+        judgment, user=user, version=version, kind=JudgmentEvent.Kind.EDIT_REF, text=text, at=at
     )
 
 
@@ -733,14 +778,8 @@ def judgment_use_ref(
     *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
 ) -> Judgment:
     """Make a reference of the pool the new reference (the judge clicked it)."""
-    _check(judgment, user, version)
-    return _change(
-        judgment,
-        user=user,
-        version=version,
-        kind=JudgmentEvent.Kind.USE_REF,
-        at=at,
-        new_ref=normalize_new_ref(text),
+    return _set_new_ref(
+        judgment, user=user, version=version, kind=JudgmentEvent.Kind.USE_REF, text=text, at=at
     )
 
 
@@ -748,11 +787,13 @@ def judgment_set_sser(
     *, judgment: Judgment, user: User, version: int, sser: int, at: datetime | None = None
 ) -> Judgment:
     """Score the candidate on seed 001's 0–10 scale (10 perfect)."""
-    _check(judgment, user, version)
     if isinstance(sser, bool) or not isinstance(sser, int) or not SSER_MIN <= sser <= SSER_MAX:
         raise ChangeRefused(ERR_SSER_RANGE.format(value=sser))
+    kind, request = JudgmentEvent.Kind.SET_SSER, {"sser": sser}
+    if not _to_apply(judgment, user=user, version=version, kind=kind, request=request):
+        return judgment
     return _change(
-        judgment, user=user, version=version, kind=JudgmentEvent.Kind.SET_SSER, at=at, sser=sser
+        judgment, user=user, version=version, kind=kind, at=at, detail=request, sser=sser
     )
 
 
@@ -763,14 +804,16 @@ def judgment_finish(
 
     An SSER score is required: a done judgment feeds both SSER and aWER.
     """
-    _check(judgment, user, version)
+    kind = JudgmentEvent.Kind.FINISH
+    if not _to_apply(judgment, user=user, version=version, kind=kind, request={}):
+        return judgment
     if judgment.sser is None:
         raise ChangeRefused(ERR_NO_SSER)
     return _change(
         judgment,
         user=user,
         version=version,
-        kind=JudgmentEvent.Kind.FINISH,
+        kind=kind,
         at=at,
         state=Judgment.State.DONE,
     )
@@ -780,7 +823,10 @@ def judgment_undo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Undo the latest applied change: restore its ``before`` state."""
-    _check(judgment, user, version)
+    if not _to_apply(
+        judgment, user=user, version=version, kind=JudgmentEvent.Kind.UNDO, request={}
+    ):
+        return judgment
     _load_stack(judgment, heads=True)
     if judgment.stack_undo_id is None:
         raise ChangeRefused(ERR_NOTHING_TO_UNDO)
@@ -799,7 +845,10 @@ def judgment_redo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Redo the change undone last: restore its ``after`` state."""
-    _check(judgment, user, version)
+    if not _to_apply(
+        judgment, user=user, version=version, kind=JudgmentEvent.Kind.REDO, request={}
+    ):
+        return judgment
     _load_stack(judgment, heads=True)
     if judgment.stack_redo_id is None:
         raise ChangeRefused(ERR_NOTHING_TO_REDO)
@@ -1022,9 +1071,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
             "text",
         )
     )
-    here = Q(target__sentence_id=sentence_id)
-    if not corpus.share_new_refs:
-        here &= Q(evaluator_id=owner_id)
+    here = _pool_judgments(target=target, evaluator_id=owner_id, share=corpus.share_new_refs)
     judgment_rows = list(
         done.filter(here | Q(evaluator_id=owner_id, target__translator_id=translator_id))
         .exclude(pk=judgment.pk)
@@ -1052,7 +1099,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
                 t.translator = Translator(pk=tid, position=tpos, role=role)
                 systems_here.append(t)
             continue
-        refs_of[sid].append((role != Translator.Role.FIRST_REFERENCE, pos, text))
+        refs_of[sid].append((*_reference_order(role, pos), text))
     for rows in refs_of.values():
         rows.sort()
     here_refs = refs_of.get(sentence_id, [])
@@ -1061,9 +1108,9 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     new_ref_words = words(judgment.new_ref)
     alignment = align(candidate, new_ref_words)
 
-    pool_new_refs = [
-        r[5] for r in judgment_rows if r[2] == sentence_id and r[5] and r[1] != target.pk
-    ]
+    # This sentence's rows are the pooled ones: the judge's other rows of this translator
+    # are other sentences (one target per system and sentence).
+    pool_new_refs = [r[5] for r in judgment_rows if r[2] == sentence_id]
     pool = build_pool(
         candidate,
         [text for _, _, text in here_refs],
@@ -1077,13 +1124,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     reuse_label = None
     if judgment.state == Judgment.State.PENDING:
         for ev, tid, sid, _, text, new_ref, sser, _, _ in reversed(judgment_rows):
-            if (
-                ev == owner_id
-                and sid == sentence_id
-                and tid != target.pk
-                and new_ref
-                and words(text) == candidate
-            ):
+            if ev == owner_id and sid == sentence_id and words(text) == candidate:
                 if new_ref == judgment.new_ref and sser == judgment.sser:  # not changed since
                     reuse_label = f"candidate {place_of.get(tid, '?')} of this sentence"
                 break

@@ -292,7 +292,7 @@ def test_a_new_change_discards_the_redo_stack(figure_1: Judgment, judge: User) -
 
     judging.judgment_set_sser(judgment=figure_1, user=judge, version=figure_1.version, sser=3)
 
-    assert not judging.can_redo(figure_1)
+    assert not judging.judging_context(figure_1).can_redo
     with pytest.raises(ChangeRefused, match=ERR_NOTHING_TO_REDO):
         judging.judgment_redo(judgment=figure_1, user=judge, version=figure_1.version)
     statuses = dict(figure_1.events.filter(kind="accept_op").values_list("pk", "status"))
@@ -399,6 +399,30 @@ def test_sharing_new_references_among_judges(
     b = judging.judgment_open(user=bob, target=target_of(corpus, "sys B"))
 
     assert b.edits == expected_edits
+
+
+def test_a_shared_pool_holds_other_candidates_new_references_not_this_ones(
+    user_factory: Callable[..., User],
+) -> None:
+    """Sharing pools the new references of a sentence's *other* candidates: another judge's
+    new reference for this very candidate would hand over that judge's verdict (and make
+    their agreement meaningless). The starting new reference comes from the pool shown."""
+    ana, bob = user_factory("ana"), user_factory("bob")
+    corpus = import_xml(CATS.format(b="a cat sat on a mat !"), "cats", ana, bob, share=True)
+    finish(
+        judging.judgment_open(user=ana, target=target_of(corpus, "sys A")),
+        ana,
+        "a cat sat on a mat .",
+        9,
+    )
+
+    same = judging.judgment_open(user=bob, target=target_of(corpus, "sys A"))
+    other = judging.judgment_open(user=bob, target=target_of(corpus, "sys B"))
+
+    assert (same.new_ref, same.edits) == ("the cat sat on the mat .", 2)
+    assert [p.kind for p in judging.reference_pool(same)] == ["first reference"]
+    assert (other.new_ref, other.edits) == ("a cat sat on a mat .", 1)
+    assert [p.kind for p in judging.reference_pool(other)] == ["first reference", "new reference"]
 
 
 def test_the_pool_shows_the_four_nearest_without_duplicates() -> None:

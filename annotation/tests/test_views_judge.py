@@ -438,3 +438,111 @@ def test_the_export_after_judging_holds_the_judgment(
     assert 'sser="8"' in export
     assert 'awer="2/10"' in export
     assert "<newRef>Diagram shows the scan procedure to locate the archives .</newRef>" in export
+
+
+# --- a request sent twice --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action, data, check", CHANGES, ids=[c[0] for c in CHANGES])
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_the_same_request_sent_twice_is_saved_once_and_not_refused(
+    judge_client: Client, figure_1: Judgment, action: str, data: dict, check: Callable, htmx: bool
+) -> None:
+    """A retry after a lost answer, or a double submit, repeats the request with the
+    version it was made on: the change is already saved, so the answer is the page."""
+    headers = HTMX if htmx else {}
+    judge_client.post(change_url(figure_1, action), {"version": "1", **data}, **headers)
+
+    again = judge_client.post(change_url(figure_1, action), {"version": "1", **data}, **headers)
+
+    assert again.status_code == (200 if htmx else 303)
+    assert 'data-message-kind="stale"' not in again.content.decode()
+    assert check(fresh(figure_1))
+    assert fresh(figure_1).version == 2
+    assert JudgmentEvent.objects.exclude(kind="open").count() == 1
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_undo_sent_twice_undoes_once(judge_client: Client, figure_1: Judgment, htmx: bool) -> None:
+    judge_client.post(change_url(figure_1, "op"), {"version": "1", "op": "missing:0:0"})
+    judge_client.post(change_url(figure_1, "op"), {"version": "2", "op": "substitution:0:0"})
+    judge_client.post(change_url(figure_1, "undo"), {"version": "3"})
+
+    again = judge_client.post(
+        change_url(figure_1, "undo"), {"version": "3"}, **(HTMX if htmx else {})
+    )
+
+    assert again.status_code == (200 if htmx else 303)
+    assert fresh(figure_1).new_ref == "figure shows the scan procedure to find the archives ."
+    assert fresh(figure_1).version == 4
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_accept_and_next_submitted_twice_accepts_once_and_goes_on(
+    judge_client: Client, figure_1: Judgment, htmx: bool
+) -> None:
+    accept = reverse("annotation:judgment_accept", args=[figure_1.pk])
+    judge_client.post(change_url(figure_1, "sser"), {"version": "1", "sser": "8"})
+    judge_client.post(accept, {"version": "2"}, **(HTMX if htmx else {}))
+
+    again = judge_client.post(accept, {"version": "2"}, **(HTMX if htmx else {}))
+
+    assert again.status_code == 303
+    assert again["Location"] == f"/corpora/{figure_1.target.sentence.corpus_id}/judge/"
+    assert fresh(figure_1).version == 3
+    assert JudgmentEvent.objects.filter(kind="finish").count() == 1
+
+
+@pytest.mark.parametrize(
+    "action, data",
+    [("sser", {"sser": "9"}), ("op", {"op": "missing:0:0"})],
+    ids=["same-kind-other-value", "other-kind"],
+)
+def test_only_the_very_same_request_counts_as_sent_twice(
+    judge_client: Client, figure_1: Judgment, action: str, data: dict
+) -> None:
+    judge_client.post(change_url(figure_1, "sser"), {"version": "1", "sser": "8"})
+
+    again = judge_client.post(change_url(figure_1, action), {"version": "1", **data}, **HTMX)
+
+    assert again.status_code == 409
+    assert 'data-message-kind="stale"' in again.content.decode()
+    assert (fresh(figure_1).version, fresh(figure_1).sser) == (2, 8)
+
+
+@pytest.mark.parametrize(
+    "method, action", [("get", None), ("post", "op"), ("post", "sser")], ids=["page", "op", "sser"]
+)
+def test_a_request_aligns_the_candidate_once(
+    judge_client: Client, figure_1: Judgment, monkeypatch, method: str, action: str | None
+) -> None:
+    calls = []
+    align = judging.align
+    monkeypatch.setattr(judging, "align", lambda *a, **k: calls.append(a) or align(*a, **k))
+    data = {"version": "1", "op": "missing:0:0", "sser": "8"}
+
+    if method == "get":
+        response = judge_client.get(page_url(figure_1), **HTMX)
+    else:
+        response = judge_client.post(change_url(figure_1, action), data, **HTMX)
+
+    assert response.status_code == 200
+    assert len(calls) == 1
+
+
+def test_every_post_needs_the_csrf_token(judge: User, figure_1: Judgment) -> None:
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(judge)
+    html = browser.get(page_url(figure_1)).content.decode()
+    token = html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    header = html.split("hx-headers='", 1)[1].split("'", 1)[0]
+
+    refused = browser.post(change_url(figure_1, "sser"), {"version": "1", "sser": "8"}, **HTMX)
+    by_form = browser.post(
+        change_url(figure_1, "sser"), {"version": "1", "sser": "8", "csrfmiddlewaretoken": token}
+    )
+
+    assert refused.status_code == 403
+    assert by_form.status_code == 303
+    assert '"x-csrftoken": "' in header
+    assert html.count('name="csrfmiddlewaretoken"') == html.count('method="post"')

@@ -6,10 +6,13 @@
  * old page's version (the server would refuse it as stale): it is queued as a
  * *descriptor* (what was clicked, by content: data-op + word + reference word, an SSER
  * value, …) and replayed, after the swap, against the matching element of the new page.
- * If nothing matches any more, the page says so. A failed request (network error, 5xx)
- * stops the queue and shows the error with a Retry button. A stale-page refusal (409)
- * drops the queue, with a message: those clicks were aimed at a state that no longer
- * exists.
+ * If nothing matches any more, the page says so; nor is a click replayed on another
+ * candidate than the one it was made on (a second "accept & next" must not accept the
+ * next candidate unseen). A failed request (network error, 5xx) stops the queue and shows
+ * the error with a Retry button, which alone clears it: Retry sends the same request with
+ * the same version, and the server answers a request that had in fact been saved with the
+ * saved state (never twice, never as stale). A stale-page refusal (409) drops the queue,
+ * with a message: those clicks were aimed at a state that no longer exists.
  */
 (function () {
   "use strict";
@@ -44,8 +47,17 @@
     return elt;
   }
 
+  function judgmentShown() {
+    var r = root();
+    return r ? r.getAttribute("data-judgment") : null;
+  }
+
   function describe(elt) {
-    var d = { action: elt.getAttribute("data-action") || "", text: (elt.textContent || "").trim() };
+    var d = {
+      action: elt.getAttribute("data-action") || "",
+      text: (elt.textContent || "").trim(),
+      judgment: judgmentShown(),
+    };
     if (d.action === "op") {
       d.op = elt.getAttribute("data-op");
       d.ref = elt.getAttribute("data-ref-word");
@@ -118,22 +130,34 @@
 
   // --- messages ----------------------------------------------------------------------------
 
-  function say(text, withRetry) {
+  // While a failed request waits for Retry, only Retry (or a reload) clears the message:
+  // dismissing it would leave the queue waiting with no way to send it.
+  function say(text) {
     var box = $("client-status");
     if (!box) return;
     var p = document.createElement("p");
     p.textContent = text;
     $("client-status-text").appendChild(p);
-    $("retry").hidden = !withRetry;
+    $("retry").hidden = !failed;
+    $("client-status-close").hidden = !!failed;
     box.hidden = false;
   }
 
   function clearMessages() {
     var box = $("client-status");
-    if (!box) return;
+    if (!box || failed) return;
     $("client-status-text").textContent = "";
     $("retry").hidden = true;
+    $("client-status-close").hidden = false;
     box.hidden = true;
+  }
+
+  function notApplied(d, queued) {
+    var why =
+      judgmentShown() !== d.judgment
+        ? "was made on another candidate than the one now shown"
+        : "no longer applies to the page as it is now";
+    say("Your " + (queued ? "queued " : "") + d.label + " " + why + ", so it was not done.");
   }
 
   function showQueue() {
@@ -199,7 +223,12 @@
   function fail(message) {
     failed = current.desc;
     current = null;
-    say(message + " Your " + failed.label + " was not saved.", true);
+    say(
+      message +
+        " Your " +
+        failed.label +
+        " was not saved. Retry, or reload the page to start again from what is saved."
+    );
     showQueue();
   }
 
@@ -209,9 +238,9 @@
       return;
     }
     var d = queue.shift();
-    var elt = find(d);
+    var elt = judgmentShown() === d.judgment ? find(d) : null;
     if (!elt || elt.disabled) {
-      say("Your queued " + d.label + " no longer applies to the page as it is now, so it was not done.");
+      notApplied(d, true);
       window.setTimeout(drain, 0);
       return;
     }
@@ -275,9 +304,9 @@
     failed = null;
     clearMessages();
     if (!d) return;
-    var elt = find(d);
+    var elt = judgmentShown() === d.judgment ? find(d) : null;
     if (!elt || elt.disabled) {
-      say("Your " + d.label + " no longer applies to the page as it is now, so it was not done.");
+      notApplied(d, false);
       drain();
       return;
     }

@@ -221,6 +221,67 @@ def test_a_failed_request_shows_an_error_and_retry_sends_it(
     assert Judgment.objects.get(target__sentence__position=0).sser == 7
 
 
+def test_clicks_queued_during_accept_and_next_never_reach_the_next_candidate(
+    page: Page, live_server, seed: Corpus
+) -> None:
+    """A second "n" (or an SSER key) pressed while "accept & next" is on its way was aimed
+    at the accepted candidate: replayed on the next one it would score or accept a
+    candidate the judge has not seen."""
+    open_corpus(page, live_server.url)
+    page.click('[data-sser="8"]')
+    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/judgments/*/accept/", hold_the_first)
+
+    page.click("#accept-next")
+    page.wait_for_selector("#judge .htmx-request", state="attached")
+    page.keyboard.press("9")
+    page.keyboard.press("n")
+    expect(page.locator("#queue-status")).to_contain_text("2 actions waiting")
+    held[0].continue_()
+
+    expect(page.locator("#sentence-number")).to_have_text("2")
+    expect(page.locator("#client-status")).to_contain_text("SSER 9 was made on another candidate")
+    expect(page.locator("#client-status")).to_contain_text("Accept & next")
+    expect(page.locator('[data-sser="9"]')).to_have_attribute("aria-pressed", "false")
+    second = Judgment.objects.get(target__sentence__position=1)
+    assert (second.sser, second.state) == (None, "pending")
+    assert Judgment.objects.get(target__sentence__position=0).sser == 8
+
+
+def test_a_lost_answer_retried_is_saved_once_and_not_called_stale(
+    page: Page, live_server, seed: Corpus
+) -> None:
+    """The request reached the server, the answer did not reach the page: Retry repeats the
+    very request, and the page shows it saved rather than "changed in another tab"."""
+    open_corpus(page, live_server.url)
+
+    def deliver_then_drop(route: Route) -> None:
+        route.fetch()  # the server saves the change …
+        route.abort("connectionreset")  # … and the answer is lost
+
+    page.route("**/judgments/*/op/", deliver_then_drop)
+    page.locator('#candidate button[data-op="missing"]').click()
+    expect(page.locator("#client-status")).to_contain_text("was not saved")
+    expect(page.locator("#client-status-close")).to_be_hidden()  # only Retry clears it
+    page.unroute("**/judgments/*/op/")
+    page.click("#retry")
+
+    expect(page.locator("#edit-count")).to_have_text("4")
+    expect(page.locator("#client-status")).to_be_hidden()
+    expect(page.locator("#judge-message")).to_have_count(0)
+    judgment = Judgment.objects.get(target__sentence__position=0)
+    assert (judgment.edits, judgment.version) == (4, 2)
+    assert judgment.events.filter(kind="accept_op").count() == 1
+
+
 def test_a_stale_tab_is_refused_with_the_fresh_state(page: Page, live_server, seed: Corpus) -> None:
     open_corpus(page, live_server.url)
     other = page.context.new_page()
