@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from annotation.models import User
+from annotation.models import Corpus, User
+from annotation.services import corpus_import
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 DEMO_XML = FIXTURES / "ted-zhen-demo.evaltrans.xml"
@@ -62,3 +63,11 @@ def judge_client(client: Client, judge: User) -> Client:
 def lead_client(client: Client, lead: User) -> Client:
     client.force_login(lead)
     return client
+
+
+@pytest.fixture
+def seed(judge: User) -> Corpus:
+    """Seed 001's example corpus (Figure 1 and §3.1), assigned to the judge."""
+    corpus = corpus_import(source=SEED_XML, name="seed").corpus
+    corpus.judges.add(judge)
+    return corpus

@@ -26,7 +26,7 @@ from annotation.judging import (
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
-from annotation.tests.conftest import DEMO_XML, SEED_XML
+from annotation.tests.conftest import DEMO_XML
 from metrics.align import Op, align
 
 pytestmark = pytest.mark.django_db
@@ -58,13 +58,6 @@ def target_of(corpus: Corpus, translator: str, sentence: int = 0) -> Target:
     return Target.objects.select_related("sentence__corpus", "translator").get(
         sentence__corpus=corpus, sentence__position=sentence, translator__name=translator
     )
-
-
-@pytest.fixture
-def seed(judge: User) -> Corpus:
-    corpus = corpus_import(source=SEED_XML, name="seed").corpus
-    corpus.judges.add(judge)
-    return corpus
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from django.urls import reverse
 from annotation import judging
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
-from annotation.tests.conftest import SEED_XML
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -27,13 +26,6 @@ HOSTILE = """<evalTrans>
   </eval>
 </sentence>
 </evalTrans>"""
-
-
-@pytest.fixture
-def seed(judge: User) -> Corpus:
-    corpus = corpus_import(source=SEED_XML, name="seed").corpus
-    corpus.judges.add(judge)
-    return corpus
 
 
 @pytest.fixture
