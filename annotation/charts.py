@@ -114,17 +114,27 @@ def _fmt(v: float | None) -> str:
 
 
 def bar_chart_svg(
-    title: str, bars: Sequence[Bar], unit: str = "", higher_is_better: bool = True
+    title: str,
+    bars: Sequence[Bar],
+    unit: str = "",
+    higher_is_better: bool = True,
+    *,
+    signatures: Sequence[str] = (),
 ) -> str:
     """One metric's figures as horizontal bars with 95% interval whiskers.
 
     Bars keep the given order. The axis starts at 0 (or below, for negative values) so
     bar lengths are proportional to the values. The best value (highest, or lowest when
-    ``higher_is_better`` is false; the first on ties) is marked "★ best"; fills are
-    coloured by rank group (:func:`category`). A NaN value draws no bar and reads "n/a".
-    Hooks for styling and tests: ``<g class="bar" data-label data-value data-rank>``
-    holding ``rect.bar-fill`` and ``g.ci`` (``data-low``, ``data-high``).
+    ``higher_is_better`` is false) is marked "★ best" on every bar that has it, as the
+    dashboard's table marks every tied best cell; fills are coloured by rank group
+    (:func:`category`). A NaN value draws no bar and reads "n/a". ``signatures``,
+    parallel to ``bars`` when given, end each bar's hover title, so a figure in a chart
+    says how it was computed as it does in the table. Hooks for styling and tests:
+    ``<g class="bar" data-label data-value data-rank>`` holding ``rect.bar-fill`` and
+    ``g.ci`` (``data-low``, ``data-high``).
     """
+    if signatures and len(signatures) != len(bars):
+        raise ValueError(f"{len(signatures)} signatures for {len(bars)} bars: one per bar")
     direction = "higher is better" if higher_is_better else "lower is better"
     suffix = f" {unit}" if unit else ""
     height = TOP + ROW * max(len(bars), 1) + AXIS
@@ -155,10 +165,7 @@ def bar_chart_svg(
     def x_of(v: float) -> float:
         return PLOT_LEFT + (v - lo) / (hi - lo) * (PLOT_RIGHT - PLOT_LEFT)
 
-    best = None
-    if finite:
-        target = max(finite) if higher_is_better else min(finite)
-        best = values.index(target)
+    best_value = (max(finite) if higher_is_better else min(finite)) if finite else None
     groups = [b[4] for b in bars if b[4] is not None and b[4] >= 1]
     last_group = max(groups) if groups else 0
 
@@ -193,9 +200,11 @@ def bar_chart_svg(
             tip += f" (95% interval {_fmt(ci_low)}–{_fmt(ci_high)})"
         if group is not None and group >= 1:
             tip += f", rank group {group}"
-        is_best = i == best
+        is_best = value == best_value
         if is_best:
             tip += ", best"
+        if signatures and signatures[i]:
+            tip += f" · {signatures[i]}"
         best_attr = ' data-best="true"' if is_best else ""
         out.append(
             f'<g class="bar" data-label="{esc(label)}" data-value="{_fmt(value)}" '

@@ -4,7 +4,7 @@ A project lead opens one page to decide which system is better and how sure that
 gathers what the seeds compare:
 
 * **the metrics table** — every metric per system, the figures of ``manage.py scores``
-  (the same functions of :mod:`annotation.scoring` compute them), each with a 95%
+  (the same :mod:`metrics` objects compute them on the same rows), each with a 95%
   bootstrap interval and an *earned* rank group (seed 001 Figure 2 ranks "1 better /
   2 intermediate / 3 worse" by eye; here :mod:`metrics.significance` groups systems whose
   difference is not significant under paired bootstrap resampling, 1,000 samples, seed
@@ -58,7 +58,6 @@ from annotation.scoring import (
     HUMAN_METRICS,
     automatic_scores,
     corpus_texts,
-    human_scores,
 )
 from metrics import human
 from metrics.align import Alignment, Op, align, distance
@@ -319,12 +318,10 @@ class JudgmentRow:
         return self.edits is not None and self.ref_length is not None
 
 
-def judgment_rows(corpus: Corpus, *, system: str | None = None) -> list[JudgmentRow]:
-    """Every done judgment of the corpus (or of one system) in one query, in the order
-    ``human_scores`` reads them."""
+def judgment_rows(corpus: Corpus) -> list[JudgmentRow]:
+    """Every done judgment of the corpus in one query: all the dashboard reads of them
+    (figures, bootstrap, judges, agreement, effort, meta-evaluation, drill-down)."""
     qs = Judgment.objects.done().filter(target__sentence__corpus=corpus)
-    if system is not None:
-        qs = qs.filter(target__translator__name=system)
     values = qs.values_list(
         "target__translator__name",
         "target__sentence__position",
@@ -353,6 +350,25 @@ def _human_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[int], Fl
     if metric == "aser":
         return segments, human.aser_stats(edits)
     raise ValueError(f"unknown human metric {metric!r}")
+
+
+def human_figures(rows: Sequence[JudgmentRow]) -> dict[str, dict[str, Score]]:
+    """Per system its SSER, aWER and aSER :class:`~metrics.stats.Score` — what
+    :func:`annotation.scoring.human_scores` (``manage.py scores``) computes, bit for bit,
+    but from rows the dashboard has already read (one query per view instead of two). A
+    system has a figure only where a judgment enters it, as there."""
+    by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
+    for r in rows:
+        by_system[r.system].append(r)
+    out: dict[str, dict[str, Score]] = {}
+    for system, mine in by_system.items():
+        figures = {}
+        for m in HUMAN_METRICS:
+            segments, stats = _human_rows(mine, m)
+            if segments:
+                figures[m] = human.HumanMetric(m).corpus_score(stats)
+        out[system] = figures
+    return out
 
 
 def human_segment_stats(
@@ -455,12 +471,13 @@ class Row:
 
 @dataclass(frozen=True)
 class MetricsTable:
+    """What the table, its CSV and its JSON show: rows in the requested order, and the
+    test's recorded settings."""
+
     corpus: str
     preprocessing: Preprocessing
     metrics: tuple[str, ...]
     rows: tuple[Row, ...]
-    significance: dict[str, MetricSignificance] = field(repr=False)
-    sort: str
     n_samples: int = DEFAULT_SAMPLES
     seed: int = DEFAULT_SEED
     alpha: float = DEFAULT_ALPHA
@@ -543,8 +560,9 @@ class Dashboard:
 
     @cached_property
     def human(self) -> dict[str, dict[str, Score]]:
-        """``manage.py scores``'s human figures: :func:`annotation.scoring.human_scores`."""
-        return human_scores(self.corpus)
+        """``manage.py scores``'s human figures, from the judgments already read
+        (:func:`human_figures`; not a second query of the same rows)."""
+        return human_figures(self.rows)
 
     @cached_property
     def bootstrap(self) -> Bootstrap | None:
@@ -651,8 +669,6 @@ class Dashboard:
             preprocessing=self.preprocessing,
             metrics=METRICS,
             rows=sort_rows(rows, self.sort),
-            significance=self.significance,
-            sort=self.sort,
         )
 
     # ---- charts
@@ -661,8 +677,10 @@ class Dashboard:
         if metric not in METRICS:
             raise ValueError(f"unknown metric {metric!r}")
         bars = []
+        signatures = []
         for s in self.systems:
             c = self.table_by_system[s].cell(metric)
+            signatures.append(c.signature)
             iv = c.interval
             ok = iv is not None and math.isfinite(iv.mean)
             bars.append(
@@ -675,7 +693,9 @@ class Dashboard:
                 )
             )
         unit = "percent" if UNITS[metric] == "%" else ""
-        return bar_chart_svg(LABELS[metric], bars, unit, metric in HIGHER_IS_BETTER)
+        return bar_chart_svg(
+            LABELS[metric], bars, unit, metric in HIGHER_IS_BETTER, signatures=signatures
+        )
 
     def rank_chart(self) -> str:
         ranks = {(s, LABELS[m]): rank for (s, m), rank in self.table.ranks().items()}
@@ -818,6 +838,13 @@ def table_csv(table: MetricsTable) -> str:
 # --------------------------------------------------------------------------- judges
 
 
+def sentences_per_hour(judgments: int, seconds: float) -> float | None:
+    """Done judgments per hour of active time (seed 001 Table 3's speed); None without
+    measured time, rather than an infinite speed. The judges and effort panels both
+    show it."""
+    return judgments * 3600 / seconds if seconds > 0 else None
+
+
 @dataclass(frozen=True)
 class JudgeFigures:
     """One judge's done work: ``mean_score`` on the 0–10 scale (and its population
@@ -841,8 +868,7 @@ class JudgeFigures:
 
     @property
     def per_hour(self) -> float | None:
-        """Sentences judged per hour of active time (None without measured time)."""
-        return self.judgments * 3600 / self.active_seconds if self.active_seconds > 0 else None
+        return sentences_per_hour(self.judgments, self.active_seconds)
 
 
 @dataclass(frozen=True)
@@ -1047,7 +1073,7 @@ class JudgeEffort:
 
     @property
     def per_hour(self) -> float | None:
-        return self.judgments / self.hours if self.seconds > 0 else None
+        return sentences_per_hour(self.judgments, self.seconds)
 
 
 @dataclass(frozen=True)
@@ -1102,8 +1128,12 @@ class Correlation:
 
 @dataclass(frozen=True)
 class MetaEvaluation:
+    """Every :class:`Correlation`, and per automatic metric the signature of the scores
+    it correlated (they change with the preprocessing, so every cell shows it on hover)."""
+
     rows: tuple[Correlation, ...]
     normalize: bool
+    signatures: dict[str, str] = field(default_factory=dict)
 
     @property
     def humans(self) -> tuple[dict[str, str], ...]:
@@ -1119,6 +1149,8 @@ class MetaEvaluation:
             for h in META_HUMAN:
                 for level in ("sentence", "system"):
                     c = self.get(m, h, level)
+                    signature = self.signatures.get(m, "")
+                    metric = f"{LABELS[m]} ({signature})" if signature else LABELS[m]
                     for coef, name in ((c.pearson, "pearson"), (c.kendall, "kendall")):
                         word = "Pearson's r" if name == "pearson" else "Kendall's τ-b"
                         cells.append(
@@ -1128,7 +1160,7 @@ class MetaEvaluation:
                                 "coef": name,
                                 "value": coef.value,
                                 "n": coef.n,
-                                "title": f"{word} of {LABELS[m]} and {LABELS[h]} at {level} "
+                                "title": f"{word} of {metric} and {LABELS[h]} at {level} "
                                 f"level, {coef.n} points",
                             }
                         )
@@ -1227,7 +1259,12 @@ def meta_evaluation(
             out.append(
                 Correlation(m, h, "system", pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys))
             )
-    return MetaEvaluation(tuple(out), normalize)
+    signatures = {
+        m: next(iter(auto.scores[m].values())).signature
+        for m in AUTOMATIC_METRICS
+        if auto.scores[m]
+    }
+    return MetaEvaluation(tuple(out), normalize, signatures)
 
 
 # --------------------------------------------------------------------------- drill-down
@@ -1297,6 +1334,8 @@ class DrillDown:
     total: int
     sentences: tuple[SentenceView, ...]
     signature: str
+    #: Per automatic metric the signature of its sentence scores (shown on hover).
+    signatures: dict[str, str] = field(default_factory=dict)
 
 
 DRILL_ORDERS = ("worst", "best", "position")
@@ -1426,6 +1465,7 @@ def drill_down(
         total=n,
         sentences=tuple(sentences),
         signature=dash.preprocessing.signature,
+        signatures={m: dash.auto.scores[m][system].signature for m in AUTOMATIC_METRICS},
     )
 
 

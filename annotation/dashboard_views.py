@@ -148,9 +148,10 @@ def page(request: HttpRequest, pk: int) -> TemplateResponse:
 @require_GET
 def panel(request: HttpRequest, pk: int, name: str) -> TemplateResponse:
     """One panel: its fragment for htmx, else a page with just that panel (linkable)."""
+    corpus = _corpus(request, pk)  # first: a judge gets 404 whatever the panel's name
     if name not in PANELS:
         raise BadRequest(f"unknown panel {name!r}: choose one of {', '.join(PANELS)}")
-    dash = _dashboard(request, _corpus(request, pk)).prepare(name)
+    dash = _dashboard(request, corpus).prepare(name)
     context = {**_context(dash), "panel": name, "panel_template": f"dashboard/_{name}.html"}
     if _is_htmx(request):
         return TemplateResponse(request, f"dashboard/_{name}.html", context)
@@ -176,9 +177,10 @@ def table(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 @require_GET
 def chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     """One chart as an SVG file: ``ranks`` or a metric's bar chart."""
+    corpus = _corpus(request, pk)  # first: a judge gets 404 whatever the chart's name
     if name != "ranks" and name not in METRICS:
         raise BadRequest(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
-    dash = _dashboard(request, _corpus(request, pk))
+    dash = _dashboard(request, corpus)
     svg = dash.rank_chart() if name == "ranks" else dash.bar_chart(name)
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     if request.GET.get("download"):

@@ -137,6 +137,28 @@ def test_the_best_bar_is_marked(higher: bool, best: str) -> None:
     assert ("higher is better" if higher else "lower is better") in text
 
 
+@pytest.mark.parametrize("higher, best", [(True, ["b", "c"]), (False, ["a"])])
+def test_every_bar_with_the_best_value_is_marked(higher: bool, best: list[str]) -> None:
+    """As the table marks every tied best cell (SER is often 100 for every system)."""
+    bars: list[Bar] = [("a", 1.0, None, None, 1), ("b", 2.0, None, None, 1)]
+    bars.append(("c", 2.0, None, None, 1))
+    root = parse(bar_chart_svg("x", bars, "", higher))
+
+    marked = [b.get("data-label") for b in bars_of(root) if b.get("data-best") == "true"]
+    assert marked == best
+
+
+def test_each_bar_title_ends_with_its_signature() -> None:
+    bars: list[Bar] = [("a", 1.0, 0.5, 1.5, 1), ("b", 2.0, None, None, 2)]
+    root = parse(bar_chart_svg("x", bars, "%", False, signatures=["nrefs:1|tok:13a", ""]))
+    a, b = bars_of(root)
+
+    assert a.find(f"{SVG}title").text.endswith(" · nrefs:1|tok:13a")
+    assert "·" not in b.find(f"{SVG}title").text
+    with pytest.raises(ValueError, match="1 signatures for 2 bars"):
+        bar_chart_svg("x", bars, signatures=["one"])
+
+
 def test_bars_carry_values_ranks_and_colours() -> None:
     root = parse(bar_chart_svg("BLEU", BARS, "%", True))
     found = [(b.get("data-label"), b.get("data-value"), b.get("data-rank")) for b in bars_of(root)]

@@ -30,7 +30,7 @@ from annotation.dashboard import (
     sort_rows,
 )
 from annotation.models import Corpus, Judgment, Target, User
-from annotation.scoring import corpus_texts
+from annotation.scoring import corpus_texts, human_scores
 from annotation.services import corpus_import
 from annotation.tests.conftest import DEMO_XML
 from metrics.align import distance
@@ -198,6 +198,35 @@ def test_figures_are_exactly_those_of_manage_py_scores(
             # the same floats, bit for bit, and the same signatures
             assert got["translators"][system][metric]["score"] == figure["score"]
             assert got["translators"][system][metric]["signature"] == figure["signature"]
+
+
+def test_human_figures_from_the_rows_are_human_scores_bit_for_bit(
+    hand_corpus: Corpus, user_factory: Callable[..., User]
+) -> None:
+    """The dashboard reads the judgments once and derives the human figures from those
+    rows; they must be ``manage.py scores``'s, also for judgments without a score or
+    without an edit count, and for a system nobody judged."""
+    ann, bob = user_factory("ann"), user_factory("bob")
+    judge(hand_corpus, ann, "perfect", 0, sser=10, edits=0, length=4)
+    judge(hand_corpus, bob, "perfect", 0, sser=7, edits=1, length=5)
+    judge(hand_corpus, ann, "perfect", 1, sser=None, edits=2, length=4)
+    judge(hand_corpus, ann, "one-off", 2, sser=3)  # scored, no edit count
+    Judgment.objects.create(  # in progress: not counted anywhere
+        target=Target.objects.get(sentence__position=3, translator__name="one-off"),
+        evaluator=bob,
+        sser=0,
+    )
+
+    expected = human_scores(hand_corpus)
+    got = Dashboard(hand_corpus).human
+
+    assert {s: set(f) for s, f in got.items()} == {s: set(f) for s, f in expected.items()}
+    assert set(got["one-off"]) == {"sser"} and "bad" not in got
+    for system, figures in expected.items():
+        for metric, score in figures.items():
+            mine = got[system][metric]
+            assert (mine.score, mine.signature) == (score.score, score.signature)
+            assert np.array_equal(mine.stats, score.stats)
 
 
 def test_figures_read_from_the_cache_are_the_computed_ones(hand_corpus: Corpus) -> None:
