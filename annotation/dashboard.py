@@ -52,12 +52,16 @@ from django.db.models import Q
 
 from annotation.awer import words
 from annotation.charts import bar_chart_svg, rank_chart_svg
-from annotation.models import Corpus, Judgment, Target, Translator
+from annotation.models import Corpus, Target, Translator
 from annotation.scoring import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
+    JudgmentRow,
     automatic_scores,
     corpus_texts,
+    human_figures,
+    human_metric_rows,
+    judgment_rows,
 )
 from metrics import human
 from metrics.align import Alignment, Op, align, distance
@@ -293,84 +297,6 @@ def metric_objects(preprocessing: Preprocessing) -> dict[str, Any]:
 # --------------------------------------------------------------------------- judgments
 
 
-@dataclass(frozen=True)
-class JudgmentRow:
-    """One done judgment as the dashboard reads it (one query for all of them)."""
-
-    system: str
-    segment: int
-    target_id: int
-    evaluator: str
-    sser: int | None
-    edits: int | None
-    ref_length: int | None
-    new_ref: str
-    active_seconds: float
-
-    @property
-    def sser_error(self) -> float | None:
-        """The judgment's SSER row as a percentage: (10 − score)/10 × 100 (seed 001 §2.2)."""
-        return None if self.sser is None else (human.SSER_MAX - self.sser) * 100 / human.SSER_MAX
-
-    @property
-    def counted(self) -> bool:
-        """Whether it enters aWER and aSER (it has an edit count)."""
-        return self.edits is not None and self.ref_length is not None
-
-
-def judgment_rows(corpus: Corpus) -> list[JudgmentRow]:
-    """Every done judgment of the corpus in one query: all the dashboard reads of them
-    (figures, bootstrap, judges, agreement, effort, meta-evaluation, drill-down)."""
-    qs = Judgment.objects.done().filter(target__sentence__corpus=corpus)
-    values = qs.values_list(
-        "target__translator__name",
-        "target__sentence__position",
-        "target_id",
-        "evaluator__username",
-        "sser",
-        "edits",
-        "ref_length",
-        "new_ref",
-        "active_seconds",
-    )
-    return [JudgmentRow(*v) for v in values]
-
-
-def _human_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[int], FloatArray]:
-    """(segment of each row, statistics rows) of the judgments that enter ``metric``, as
-    :mod:`metrics.human` defines them (SSER: scored ones; aWER, aSER: counted ones)."""
-    if metric == "sser":
-        scored = [(r.segment, r.sser) for r in rows if r.sser is not None]
-        return [seg for seg, _ in scored], human.sser_stats([score for _, score in scored])
-    counted = [(r.segment, r.edits, r.ref_length) for r in rows if r.counted]
-    segments = [seg for seg, _, _ in counted]
-    edits = [e or 0 for _, e, _ in counted]
-    if metric == "awer":
-        return segments, human.awer_stats(edits, [n or 0 for _, _, n in counted])
-    if metric == "aser":
-        return segments, human.aser_stats(edits)
-    raise ValueError(f"unknown human metric {metric!r}")
-
-
-def human_figures(rows: Sequence[JudgmentRow]) -> dict[str, dict[str, Score]]:
-    """Per system its SSER, aWER and aSER :class:`~metrics.stats.Score` — what
-    :func:`annotation.scoring.human_scores` (``manage.py scores``) computes, bit for bit,
-    but from rows the dashboard has already read (one query per view instead of two). A
-    system has a figure only where a judgment enters it, as there."""
-    by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
-    for r in rows:
-        by_system[r.system].append(r)
-    out: dict[str, dict[str, Score]] = {}
-    for system, mine in by_system.items():
-        figures = {}
-        for m in HUMAN_METRICS:
-            segments, stats = _human_rows(mine, m)
-            if segments:
-                figures[m] = human.HumanMetric(m).corpus_score(stats)
-        out[system] = figures
-    return out
-
-
 def human_segment_stats(
     rows: Sequence[JudgmentRow], systems: Sequence[str], metric: str, n_segments: int
 ) -> tuple[dict[str, FloatArray], dict[str, Any]]:
@@ -385,7 +311,7 @@ def human_segment_stats(
     stats: dict[str, FloatArray] = {}
     masks: dict[str, Any] = {}
     for s in systems:
-        segments, rows_of_s = _human_rows(by_system.get(s, []), metric)
+        segments, rows_of_s = human_metric_rows(by_system.get(s, []), metric)
         if segments:
             stats[s], masks[s] = rows_by_segment(rows_of_s, segments, n_segments)
         else:
@@ -1356,7 +1282,7 @@ def sentence_metric_values(
     mine = [r for r in rows if r.system == system]
     for m in HUMAN_METRICS:
         arr = np.full(n, math.nan)
-        segments, rows_of_m = _human_rows(mine, m)
+        segments, rows_of_m = human_metric_rows(mine, m)
         if segments:
             stats, mask = rows_by_segment(rows_of_m, segments, n)
             arr[mask] = human.HumanMetric(m).score_from_stats(stats[mask])

@@ -9,12 +9,13 @@ dashboard read their figures from here.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from annotation.models import Corpus, Judgment, Target, Translator
 from metrics import human
 from metrics.registry import build_metric
-from metrics.stats import Score
+from metrics.stats import FloatArray, Score
 from metrics.tokenize import Preprocessor
 
 AUTOMATIC_METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist")
@@ -72,31 +73,86 @@ def automatic_scores(
     return out
 
 
-def human_scores(corpus: Corpus) -> dict[str, dict[str, Score]]:
-    """SSER, aWER and aSER per system over done judgments (``metrics.human`` definitions)."""
-    rows = (
-        Judgment.objects.done()
-        .filter(target__sentence__corpus=corpus)
-        .values_list("target__translator__name", "sser", "edits", "ref_length")
+@dataclass(frozen=True)
+class JudgmentRow:
+    """One done judgment as the human figures read it (one query for all of them)."""
+
+    system: str
+    segment: int
+    target_id: int
+    evaluator: str
+    sser: int | None
+    edits: int | None
+    ref_length: int | None
+    new_ref: str
+    active_seconds: float
+
+    @property
+    def sser_error(self) -> float | None:
+        """The judgment's SSER row as a percentage: (10 − score)/10 × 100 (seed 001 §2.2)."""
+        return None if self.sser is None else (human.SSER_MAX - self.sser) * 100 / human.SSER_MAX
+
+    @property
+    def counted(self) -> bool:
+        """Whether it enters aWER and aSER (it has an edit count)."""
+        return self.edits is not None and self.ref_length is not None
+
+
+def judgment_rows(corpus: Corpus) -> list[JudgmentRow]:
+    """Every done judgment of the corpus in one query: all that the human figures and the
+    dashboard read of them (figures, bootstrap, judges, agreement, effort, drill-down)."""
+    qs = Judgment.objects.done().filter(target__sentence__corpus=corpus)
+    values = qs.values_list(
+        "target__translator__name",
+        "target__sentence__position",
+        "target_id",
+        "evaluator__username",
+        "sser",
+        "edits",
+        "ref_length",
+        "new_ref",
+        "active_seconds",
     )
-    edits: dict[str, list[int]] = defaultdict(list)
-    lengths: dict[str, list[int]] = defaultdict(list)
-    sser: dict[str, list[int]] = defaultdict(list)
-    for system, score, n_edits, length in rows:
-        if score is not None:
-            sser[system].append(score)
-        if n_edits is not None and length is not None:
-            edits[system].append(n_edits)
-            lengths[system].append(length)
-    out: dict[str, dict[str, Score]] = defaultdict(dict)
-    for system, scores in sser.items():
-        out[system]["sser"] = human.SSER.corpus_score(human.sser_stats(scores))
-    for system in edits:
-        out[system]["awer"] = human.AWER.corpus_score(
-            human.awer_stats(edits[system], lengths[system])
-        )
-        out[system]["aser"] = human.ASER.corpus_score(human.aser_stats(edits[system]))
+    return [JudgmentRow(*v) for v in values]
+
+
+def human_metric_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[int], FloatArray]:
+    """(segment of each row, statistics rows) of the judgments that enter ``metric``, as
+    :mod:`metrics.human` defines them (SSER: scored ones; aWER, aSER: counted ones)."""
+    if metric == "sser":
+        scored = [(r.segment, r.sser) for r in rows if r.sser is not None]
+        return [seg for seg, _ in scored], human.sser_stats([score for _, score in scored])
+    counted = [(r.segment, r.edits, r.ref_length) for r in rows if r.counted]
+    segments = [seg for seg, _, _ in counted]
+    edits = [e or 0 for _, e, _ in counted]
+    if metric == "awer":
+        return segments, human.awer_stats(edits, [n or 0 for _, _, n in counted])
+    if metric == "aser":
+        return segments, human.aser_stats(edits)
+    raise ValueError(f"unknown human metric {metric!r}")
+
+
+def human_figures(rows: Sequence[JudgmentRow]) -> dict[str, dict[str, Score]]:
+    """Per system its SSER, aWER and aSER :class:`~metrics.stats.Score` (``metrics.human``
+    definitions) from rows already read, so the dashboard reads the judgments once per view.
+    A system has a figure only where a judgment enters it."""
+    by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
+    for r in rows:
+        by_system[r.system].append(r)
+    out: dict[str, dict[str, Score]] = {}
+    for system, mine in by_system.items():
+        figures = {}
+        for m in HUMAN_METRICS:
+            segments, stats = human_metric_rows(mine, m)
+            if segments:
+                figures[m] = human.HumanMetric(m).corpus_score(stats)
+        out[system] = figures
     return out
+
+
+def human_scores(corpus: Corpus) -> dict[str, dict[str, Score]]:
+    """SSER, aWER and aSER per system over done judgments (``manage.py scores``)."""
+    return human_figures(judgment_rows(corpus))
 
 
 def corpus_scores(

@@ -20,7 +20,6 @@ from sacrebleu.significance import PairedTest
 from annotation import dashboard
 from annotation.dashboard import (
     Dashboard,
-    JudgmentRow,
     Preprocessing,
     agreement,
     automatic_stats,
@@ -30,7 +29,7 @@ from annotation.dashboard import (
     sort_rows,
 )
 from annotation.models import Corpus, Judgment, Target, User
-from annotation.scoring import corpus_texts, human_scores
+from annotation.scoring import JudgmentRow, corpus_texts, human_scores
 from annotation.services import corpus_import
 from annotation.tests.conftest import DEMO_XML
 from metrics.align import distance
