@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import production_env  # noqa: E402
+
 OP_BUTTON = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
 
@@ -159,11 +161,7 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="evaltool-bench-annotate-") as tmp:
-        os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}")
-        os.environ.setdefault("DEBUG", "false")
-        os.environ.setdefault("SECRET_KEY", "bench-only-secret")
-        os.environ["ALLOWED_HOSTS"] = "testserver"
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evaltool.settings")
+        os.environ.update(production_env(Path(tmp)))
         import django
 
         django.setup()

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import production_env, run_json  # noqa: E402
 
 
 def _setup() -> None:
@@ -140,15 +141,7 @@ def later_view_new_process() -> dict[str, float]:
 
 
 def run(mode: str, *args: str, env: dict[str, str]) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, __file__, mode, *args],
-        env=env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return run_json(__file__, mode, *args, env=env)
 
 
 def main() -> None:
@@ -188,14 +181,7 @@ def main() -> None:
                 systems=args.systems,
                 judged=args.judged,
             )
-        env = dict(os.environ)
-        env.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'bench.sqlite3'}")
-        env.update(
-            DEBUG="false",
-            SECRET_KEY=env.get("SECRET_KEY", "bench-only-secret"),
-            ALLOWED_HOSTS="testserver",
-            EVALTOOL_CACHE_DIR=str(workdir / "cache"),
-        )
+        env = production_env(workdir)
         imported = run("--import-one", str(path), env=env)
         # the cold first view, in fresh processes with fresh caches: best of a few runs
         # (this is the figure a busy machine disturbs most)

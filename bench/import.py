@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import production_env, run_json  # noqa: E402
 
 
 def _rss_mb() -> float:
@@ -53,19 +54,8 @@ def import_once(path: Path) -> dict[str, float]:
 
 
 def run_in_fresh_process(path: Path, workdir: Path) -> dict[str, float]:
-    env = dict(os.environ)
-    env.setdefault("DATABASE_URL", f"sqlite:///{workdir / (path.stem + '.sqlite3')}")
-    # As in production: DEBUG off, so Django does not keep every SQL statement it ran.
-    env.update(DEBUG="false", SECRET_KEY=env.get("SECRET_KEY", "bench-only-secret"))
-    out = subprocess.run(
-        [sys.executable, __file__, "--one", str(path)],
-        env=env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    env = production_env(workdir, database=path.stem + ".sqlite3")
+    return run_json(__file__, "--one", str(path), env=env)
 
 
 def main() -> None:
