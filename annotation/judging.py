@@ -823,43 +823,39 @@ def judgment_undo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Undo the latest applied change: restore its ``before`` state."""
-    if not _to_apply(
-        judgment, user=user, version=version, kind=JudgmentEvent.Kind.UNDO, request={}
-    ):
-        return judgment
-    _load_stack(judgment, heads=True)
-    if judgment.stack_undo_id is None:
-        raise ChangeRefused(ERR_NOTHING_TO_UNDO)
-    return _write(
-        judgment,
-        user=user,
-        version=version,
-        kind=JudgmentEvent.Kind.UNDO,
-        after=dict(judgment.stack_undo_before),
-        at=at,
-        moves=judgment.stack_undo_id,
-    )
+    return _walk_stack(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.UNDO)
 
 
 def judgment_redo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Redo the change undone last: restore its ``after`` state."""
-    if not _to_apply(
-        judgment, user=user, version=version, kind=JudgmentEvent.Kind.REDO, request={}
-    ):
+    return _walk_stack(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.REDO)
+
+
+def _walk_stack(
+    judgment: Judgment, *, user: User, version: int, at: datetime | None, kind: str
+) -> Judgment:
+    """One step back (undo) or forward (redo) on the judgment's change stack."""
+    if not _to_apply(judgment, user=user, version=version, kind=kind, request={}):
         return judgment
     _load_stack(judgment, heads=True)
-    if judgment.stack_redo_id is None:
-        raise ChangeRefused(ERR_NOTHING_TO_REDO)
+    if kind == JudgmentEvent.Kind.UNDO:
+        event_id, state, empty = (
+            judgment.stack_undo_id,
+            judgment.stack_undo_before,
+            ERR_NOTHING_TO_UNDO,
+        )
+    else:
+        event_id, state, empty = (
+            judgment.stack_redo_id,
+            judgment.stack_redo_after,
+            ERR_NOTHING_TO_REDO,
+        )
+    if event_id is None:
+        raise ChangeRefused(empty)
     return _write(
-        judgment,
-        user=user,
-        version=version,
-        kind=JudgmentEvent.Kind.REDO,
-        after=dict(judgment.stack_redo_after),
-        at=at,
-        moves=judgment.stack_redo_id,
+        judgment, user=user, version=version, kind=kind, after=dict(state), at=at, moves=event_id
     )
 
 
