@@ -544,7 +544,7 @@ class Dashboard:
             stats, masks = human_segment_stats(self.rows, self.systems, m, self.auto.n_segments)
             out[m] = bootstrap.compare(
                 stats,
-                human.HumanMetric(m).score_from_stats,
+                human.HUMAN_METRICS[m].score_from_stats,
                 higher_is_better=False,
                 masks=masks,
                 metric=m,
@@ -1285,7 +1285,7 @@ def sentence_metric_values(
         segments, rows_of_m = human_metric_rows(mine, m)
         if segments:
             stats, mask = rows_by_segment(rows_of_m, segments, n)
-            arr[mask] = human.HumanMetric(m).score_from_stats(stats[mask])
+            arr[mask] = human.HUMAN_METRICS[m].score_from_stats(stats[mask])
         out[m] = arr
     return out
 

@@ -145,7 +145,7 @@ def human_figures(rows: Sequence[JudgmentRow]) -> dict[str, dict[str, Score]]:
         for m in HUMAN_METRICS:
             segments, stats = human_metric_rows(mine, m)
             if segments:
-                figures[m] = human.HumanMetric(m).corpus_score(stats)
+                figures[m] = human.HUMAN_METRICS[m].corpus_score(stats)
         out[system] = figures
     return out
 

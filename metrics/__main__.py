@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     if args.json:
         payload = {
-            hyp: {m: {"score": s.score, "signature": s.signature} for m, s in scores.items()}
+            hyp: {m: score.as_json() for m, score in scores.items()}
             for hyp, scores in results.items()
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))

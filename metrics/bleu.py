@@ -33,7 +33,14 @@ from metrics.ngrams import (
     reference_lengths,
     score_rows,
 )
-from metrics.stats import FloatArray, Metric, References, format_signature, nrefs_label
+from metrics.stats import (
+    FloatArray,
+    Metric,
+    MetricInfo,
+    References,
+    format_signature,
+    nrefs_label,
+)
 from metrics.tokenize import Preprocessor
 
 MAX_NGRAM_ORDER = 4
@@ -117,7 +124,7 @@ def bleu_from_stats(
 class BLEU(Metric):
     """Corpus BLEU in percent, sacreBLEU's by default (see the module docstring)."""
 
-    name = "bleu"
+    info = MetricInfo("bleu", "BLEU", higher_is_better=True)
 
     def __init__(
         self,
@@ -217,7 +224,7 @@ class BLEU(Metric):
 class BLEUS(BLEU):
     """BLEU-S (Lin and Och 2004; seed 000 §2.1.3): s_1 := 1, s_{m>1} := 0."""
 
-    name = "bleu_s"
+    info = MetricInfo("bleu_s", "BLEU-S", higher_is_better=True)
 
     def __init__(
         self,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.stats import FloatArray, Score, format_signature
+from metrics.stats import FloatArray, MetricInfo, Score, format_signature
 
 SSER_MAX = 10
 
@@ -38,7 +38,11 @@ def _rate(stats: FloatArray) -> FloatArray | float:
 class HumanMetric:
     """One human figure: rows of [numerator, denominator] per judgment, summed to a rate."""
 
-    name: str
+    info: MetricInfo
+
+    @property
+    def name(self) -> str:
+        return self.info.name
 
     def score_from_stats(self, stats: FloatArray) -> FloatArray | float:
         return _rate(stats)
@@ -56,9 +60,11 @@ class HumanMetric:
         return Score(self.name, float(_rate(stats.sum(axis=0))), self.signature(len(stats)), stats)
 
 
-AWER = HumanMetric("awer")
-ASER = HumanMetric("aser")
-SSER = HumanMetric("sser")
+SSER = HumanMetric(MetricInfo("sser", "SSER", higher_is_better=False, human=True))
+AWER = HumanMetric(MetricInfo("awer", "aWER", higher_is_better=False, human=True))
+ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True))
+#: The human metrics by name, in seed 001 Table 1's order.
+HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER)}
 
 
 def awer_stats(edits: Sequence[int], lengths: Sequence[int]) -> FloatArray:

@@ -45,7 +45,14 @@ from metrics.ngrams import (
     reference_lengths,
     score_rows,
 )
-from metrics.stats import FloatArray, Metric, References, format_signature, nrefs_label
+from metrics.stats import (
+    FloatArray,
+    Metric,
+    MetricInfo,
+    References,
+    format_signature,
+    nrefs_label,
+)
 from metrics.tokenize import Preprocessor
 
 MAX_NGRAM_ORDER = 5
@@ -104,7 +111,7 @@ def nist_from_stats(stats: FloatArray, *, max_ngram_order: int = MAX_NGRAM_ORDER
 class NIST(Metric):
     """Corpus NIST (raw, not percent), mteval-v13a's with ``-c`` by default."""
 
-    name = "nist"
+    info = MetricInfo("nist", "NIST", higher_is_better=True, unit="")
 
     def __init__(
         self,

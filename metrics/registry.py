@@ -1,20 +1,46 @@
-"""Metrics by name, built with the same preprocessing choices (one place for the mapping).
+"""Metrics by name, built with the same preprocessing choices (one place for the mapping),
+and every metric's facts (:class:`~metrics.stats.MetricInfo`: label, direction, unit).
 
 Used by ``python -m metrics`` and by the app (``annotation/scoring.py``), so the command
-line and the web pages can never disagree about what "bleu" or "mwer" means.
+line and the web pages can never disagree about what "bleu" or "mwer" means, nor about
+which way it points.
 """
 
 from __future__ import annotations
 
 from metrics.bleu import BLEU, SMOOTH_DEFAULTS
+from metrics.human import HUMAN_METRICS
 from metrics.nist import NIST
-from metrics.stats import Metric
+from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 from metrics.wer import MWER, PER, REF_LENGTH_METHODS, SER, WER
 
 METRIC_NAMES: tuple[str, ...] = ("bleu", "nist", "wer", "mwer", "ser", "per")
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
+
+#: Every metric's facts by name: the automatic metrics' from their classes, the human
+#: ones' from :mod:`metrics.human`.
+METRIC_INFO: dict[str, MetricInfo] = {
+    info.name: info
+    for info in (
+        WER.info,
+        SER.info,
+        MWER.info,
+        PER.info,
+        BLEU.info,
+        NIST.info,
+        *(m.info for m in HUMAN_METRICS.values()),
+    )
+}
+
+
+def metric_info(name: str) -> MetricInfo:
+    """The facts of the metric called ``name`` (a ``ValueError`` naming it if unknown)."""
+    try:
+        return METRIC_INFO[name]
+    except KeyError:
+        raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_INFO)})") from None
 
 
 def build_metric(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,23 @@ from metrics import __version__
 
 FloatArray = npt.NDArray[np.float64]
 References = Sequence[Sequence[str]]
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """What every page, table and chart needs to know about a metric, kept on the metric
+    (as sacreBLEU keeps its defaults on the class), so no caller holds a table about it.
+
+    ``unit`` is "%" for BLEU and the error rates (their scores are percentages), "" for raw
+    scores such as NIST; ``higher_is_better`` says which way "better" points (rank groups,
+    "best" marks, sort order); ``human`` marks the figures that come from judgments.
+    """
+
+    name: str
+    label: str
+    higher_is_better: bool
+    unit: str = "%"
+    human: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,11 +60,21 @@ class Score:
     def __str__(self) -> str:
         return f"{self.name} = {self.score:.2f} ({self.signature})"
 
+    def as_json(self) -> dict[str, Any]:
+        """``{"score", "signature"}``: a figure in every JSON this project writes
+        (``python -m metrics --json``, ``manage.py scores --json``, the dashboard's table)."""
+        return {"score": self.score, "signature": self.signature}
 
-def format_signature(parts: dict[str, object]) -> str:
-    """sacreBLEU-style ``key:value|key:value|…|version:…`` (version always last)."""
+
+def format_signature(parts: dict[str, object], *, version: bool = True) -> str:
+    """sacreBLEU-style ``key:value|key:value|…|version:…`` (version always last).
+
+    ``version=False`` leaves the version out: for a partial signature that is shown
+    beside full ones (the dashboard's preprocessing choices), never for a score.
+    """
     items = [f"{key}:{value}" for key, value in parts.items() if key != "version"]
-    items.append(f"version:{__version__}")
+    if version:
+        items.append(f"version:{__version__}")
     return "|".join(items)
 
 
@@ -73,7 +100,11 @@ def check_parallel(hyps: Sequence[str], refs: References) -> None:
 class Metric(ABC):
     """The common shape of every metric; see the module docstring."""
 
-    name: str = ""
+    info: ClassVar[MetricInfo]
+
+    @property
+    def name(self) -> str:
+        return self.info.name
 
     @abstractmethod
     def prepare_references(self, refs: References) -> Any:

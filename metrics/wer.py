@@ -61,7 +61,14 @@ from typing import Literal, cast
 import numpy as np
 
 from metrics.align import PreparedRef, distances_prepared
-from metrics.stats import FloatArray, Metric, References, format_signature, nrefs_label
+from metrics.stats import (
+    FloatArray,
+    Metric,
+    MetricInfo,
+    References,
+    format_signature,
+    nrefs_label,
+)
 from metrics.tokenize import Preprocessor
 
 RefLength = Literal["average", "closest", "nearest", "best"]
@@ -206,7 +213,7 @@ class _EditRate(Metric):
 class WER(_EditRate):
     """Word error rate against the first reference (seed 000 §2.1.1, seed 001 §2.1)."""
 
-    name = "wer"
+    info = MetricInfo("wer", "WER", higher_is_better=False)
 
     def prepare_references(self, refs: References) -> EditRefs:
         tokens = self._tokenized(refs)
@@ -227,7 +234,7 @@ class WER(_EditRate):
 class SER(_EditRate):
     """Sentence error rate: candidates not identical to the first reference (seed 001 §2.1)."""
 
-    name = "ser"
+    info = MetricInfo("ser", "SER", higher_is_better=False)
 
     def prepare_references(self, refs: References) -> EditRefs:
         tokens = self._tokenized(refs)
@@ -271,7 +278,7 @@ class _MultiRef(_EditRate):
 class MWER(_MultiRef):
     """Multi-reference WER: ``Σ_k min_r d_L / Σ_k I*_k`` (seed 000 §2.1.1, §3.3)."""
 
-    name = "mwer"
+    info = MetricInfo("mwer", "mWER", higher_is_better=False)
 
     def prepare_references(self, refs: References) -> EditRefs:
         tokens = self._tokenized(refs)
@@ -304,7 +311,7 @@ class MWER(_MultiRef):
 class PER(_MultiRef):
     """Position-independent error rate, minimised over references (seed 000 §2.1.2, §3.3)."""
 
-    name = "per"
+    info = MetricInfo("per", "PER", higher_is_better=False)
 
     def prepare_references(self, refs: References) -> EditRefs:
         tokens = self._tokenized(refs)
