@@ -40,7 +40,8 @@ def metric_info(name: str) -> MetricInfo:
     try:
         return METRIC_INFO[name]
     except KeyError:
-        raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_INFO)})") from None
+        known = ", ".join(METRIC_INFO)
+        raise ValueError(f"unknown metric {name!r} (choose from {known})") from None
 
 
 def build_metric(
