@@ -50,7 +50,6 @@ import numpy as np
 from django.core.cache import cache
 from django.db.models import Q
 
-from annotation.awer import words
 from annotation.charts import bar_chart_svg, rank_chart_svg
 from annotation.models import Corpus, Target, Translator
 from annotation.scoring import (
@@ -63,6 +62,7 @@ from annotation.scoring import (
     human_metric_rows,
     judgment_rows,
 )
+from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics import human
 from metrics.align import Alignment, Op, align, distance
 from metrics.correlation import (
@@ -1345,13 +1345,11 @@ def drill_down(
     for seg in shown:
         source, refs, candidate, other_candidate = texts[seg]
         hyp = pp.tokens(candidate)
-        best = (0, "", -1)
-        for i, (label, ref) in enumerate(refs):
-            d = distance(hyp, pp.tokens(ref))
-            if best[2] < 0 or d < best[2]:
-                best = (i, label, d)
-        ref_index, ref_label, ref_distance = best
-        ref_text = refs[ref_index][1] if refs else ""
+        distances = [distance(hyp, pp.tokens(ref)) for _, ref in refs]
+        ref_label, ref_text, ref_distance = "", "", 0
+        if refs:
+            k = nearest(distances)[0]
+            ref_label, ref_text, ref_distance = refs[k][0], refs[k][1], distances[k]
         new_refs = tuple(
             NewRefView(
                 evaluator=r.evaluator,
@@ -1376,7 +1374,7 @@ def drill_down(
                 sort_value=None if math.isnan(value) else value,
                 reference_label=ref_label,
                 reference=ref_text,
-                distance=max(ref_distance, 0),
+                distance=ref_distance,
                 words=shown_words(align(hyp, pp.tokens(ref_text))),
                 new_refs=new_refs,
             )
@@ -1402,9 +1400,8 @@ def _page_texts(
     candidate) of the shown segments, in one query."""
     wanted = list(segments)
     names = [system] if other is None else [system, other]
-    references = [Translator.Role.FIRST_REFERENCE, Translator.Role.REFERENCE]
     qs = Target.objects.filter(sentence__corpus=corpus, sentence__position__in=wanted).filter(
-        Q(translator__role__in=references) | Q(translator__name__in=names)
+        Q(translator__role__in=REFERENCE_ROLES) | Q(translator__name__in=names)
     )
     values = qs.order_by().values_list(
         "sentence__position",
@@ -1415,19 +1412,18 @@ def _page_texts(
         "text",
     )
     sources: dict[int, str] = {}
-    refs: dict[int, list[tuple[int, int, str, str]]] = defaultdict(list)
+    refs: dict[int, list[tuple[tuple[bool, int], str, str]]] = defaultdict(list)
     cands: dict[tuple[int, str], str] = {}
     for seg, source, name, role, position, text in values:
         sources[seg] = source
         if role == Translator.Role.SYSTEM:
             cands[(seg, name)] = text
         else:
-            first = 0 if role == Translator.Role.FIRST_REFERENCE else 1
-            refs[seg].append((first, position, name, text))
+            refs[seg].append((reference_order(role, position), name, text))
     return {
         seg: (
             sources.get(seg, ""),
-            [(name, text) for _, _, name, text in sorted(refs[seg])],
+            [(name, text) for _, name, text in sorted(refs[seg])],
             cands.get((seg, system), ""),
             None if other is None else cands.get((seg, other), ""),
         )

@@ -1,7 +1,7 @@
 """The judge's work on one candidate: click-to-accept aWER, SSER, undo/redo, live figures.
 
 Seed 001 §3 is the rule book. The candidate is aligned against the judgment's *new
-reference* (``metrics.align.align``, 13a words from ``annotation.awer``); the judge clicks
+reference* (``metrics.align.align``, 13a words from ``annotation.text``); the judge clicks
 an edit operation to accept the candidate's version there (:func:`judgment_accept_op`):
 
 * a **substitution** puts the candidate's word into the new reference in place of the
@@ -47,7 +47,6 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from annotation.awer import awer_counts, normalize_new_ref, words
 from annotation.models import (
     SSER_MAX,
     SSER_MIN,
@@ -58,6 +57,14 @@ from annotation.models import (
     Target,
     Translator,
     User,
+)
+from annotation.text import (
+    REFERENCE_ROLES,
+    awer_counts,
+    nearest,
+    normalize_new_ref,
+    reference_order,
+    words,
 )
 from metrics import human
 from metrics.align import Alignment, EditOp, Op, PreparedRef, align, distance_prepared
@@ -78,7 +85,6 @@ SSER_LABELS = {
     1: "some of the content conveyed",
     0: "nonsense",
 }
-REFERENCE_ROLES = (Translator.Role.FIRST_REFERENCE, Translator.Role.REFERENCE)
 WORD_ACTIONS = ("replace", "delete", "insert_before", "insert_after")
 
 ERR_STALE = (
@@ -437,15 +443,10 @@ def build_pool(
     return pool
 
 
-def nearest(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRef]:
-    """The ``n`` entries nearest the candidate; ties keep the pool's order (seed 001 §3)."""
-    return sorted(pool, key=lambda p: (p.distance, p.order))[:n]
-
-
-def _reference_order(role: str, position: int) -> tuple[bool, int]:
-    """Sort key of a sentence's references: the first reference first, then file order
-    (the tie-break of the nearest reference, seed 001 §3)."""
-    return role != Translator.Role.FIRST_REFERENCE, position
+def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRef]:
+    """The ``n`` entries nearest the candidate (:func:`annotation.text.nearest`: ties keep
+    the pool's order, references first)."""
+    return [pool[i] for i in nearest([p.distance for p in pool], n)]
 
 
 def _pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
@@ -464,7 +465,7 @@ def _sentence_references(sentence_id: int) -> tuple[list[str], bool]:
     rows = Target.objects.filter(
         sentence_id=sentence_id, translator__role__in=REFERENCE_ROLES
     ).values_list("translator__role", "position", "text")
-    refs = sorted(rows, key=lambda r: _reference_order(r[0], r[1]))
+    refs = sorted(rows, key=lambda r: reference_order(r[0], r[1]))
     first = bool(refs) and refs[0][0] == Translator.Role.FIRST_REFERENCE
     return [text for _, _, text in refs], first
 
@@ -508,7 +509,7 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
         pool = build_pool(
             candidate, references, [r[2] for r in rows], first_is_first_reference=first
         )
-        new_ref = nearest(pool, 1)[0].text if pool else " ".join(candidate)
+        new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
         sser = None
     new_ref = normalize_new_ref(new_ref)
     edits, length = awer_counts(target.text, new_ref)
@@ -1095,7 +1096,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
                 t.translator = Translator(pk=tid, position=tpos, role=role)
                 systems_here.append(t)
             continue
-        refs_of[sid].append((*_reference_order(role, pos), text))
+        refs_of[sid].append((*reference_order(role, pos), text))
     for rows in refs_of.values():
         rows.sort()
     here_refs = refs_of.get(sentence_id, [])
@@ -1154,7 +1155,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         alignment=alignment,
         ops=_shown_ops(alignment, new_ref_words),
         pool=pool,
-        pool_shown=nearest(pool),
+        pool_shown=nearest_in_pool(pool),
         figures=figures,
         reuse_label=reuse_label,
         order_index=place_of.get(target.pk, 0),

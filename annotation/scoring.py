@@ -12,7 +12,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from annotation.models import Corpus, Judgment, Target, Translator
+from annotation.models import Corpus, Judgment, Target
+from annotation.text import reference_order
 from metrics import human
 from metrics.registry import build_metric
 from metrics.stats import FloatArray, Score
@@ -38,7 +39,7 @@ def corpus_texts(corpus: Corpus) -> CorpusTexts:
     """All texts of a corpus in two queries."""
     translators = {t.pk: t for t in corpus.translators.all()}
     n = corpus.sentences.count()
-    refs: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
+    refs: list[list[tuple[tuple[bool, int], str]]] = [[] for _ in range(n)]
     systems = {t.name: [""] * n for t in translators.values() if not t.is_reference}
     rows = Target.objects.filter(sentence__corpus=corpus).values_list(
         "sentence__position", "translator_id", "position", "text"
@@ -46,12 +47,11 @@ def corpus_texts(corpus: Corpus) -> CorpusTexts:
     for k, translator_id, position, text in rows:
         translator = translators[translator_id]
         if translator.is_reference:
-            first = translator.role == Translator.Role.FIRST_REFERENCE
-            refs[k].append((0 if first else 1, position, text))
+            refs[k].append((reference_order(translator.role, position), text))
         else:
             systems[translator.name][k] = text
     return CorpusTexts(
-        refs=[tuple(text for _, _, text in sorted(seg)) for seg in refs], systems=systems
+        refs=[tuple(text for _, text in sorted(seg)) for seg in refs], systems=systems
     )
 
 

@@ -16,7 +16,6 @@ from django.db import transaction
 from django.db.models import Prefetch
 
 from annotation import evaltrans
-from annotation.awer import awer_counts, normalize_new_ref
 from annotation.evaltrans import (
     CorpusHeader,
     EvalElement,
@@ -25,6 +24,7 @@ from annotation.evaltrans import (
     normalize_space,
 )
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.text import awer_counts, normalize_new_ref
 from metrics.textfiles import SegmentFileError, read_parallel
 
 BATCH_SENTENCES = 500

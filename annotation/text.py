@@ -1,18 +1,28 @@
-"""The one place where the app turns text into words for the human metrics.
+"""The text rules of the aWER method, each in one place.
 
-aWER counts edits between a candidate and its new reference over 13a tokens: seed 001's
-own example confirms it, ``awer="1/5"`` for "Chart represent the method." against the new
-reference "Chart represents the method." (five tokens only if the final period is one).
-New references are stored as that token sequence joined by single spaces, so stored text,
-displayed words and counted words are always the same thing.
+* **Words.** aWER counts edits between a candidate and its new reference over 13a tokens:
+  seed 001's own example confirms it, ``awer="1/5"`` for "Chart represent the method."
+  against the new reference "Chart represents the method." (five tokens only if the final
+  period is one). New references are stored as that token sequence joined by single
+  spaces, so stored text, displayed words and counted words are always the same thing.
+* **Reference order.** A sentence's references are ordered first reference first, then
+  in file order: the order of the metrics' reference lists, of the judge's pool, and the
+  tie-break of the nearest reference.
+* **The nearest reference** (seed 001 §3: the tool proposes "the most similar"
+  reference): the smallest edit distance to the candidate, the earlier reference on ties.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from annotation.models import Translator
 from metrics.align import distance
 from metrics.tokenize import Preprocessor
 
 AWER_PREPROCESSOR = Preprocessor(tokenize="13a")
+#: The roles of a sentence's reference translations (every role but ``system``).
+REFERENCE_ROLES = (Translator.Role.FIRST_REFERENCE, Translator.Role.REFERENCE)
 
 
 def words(text: str, *, cache: bool = True) -> tuple[str, ...]:
@@ -33,3 +43,15 @@ def awer_counts(candidate: str, new_ref: str, *, cache: bool = True) -> tuple[in
     """(edits, new-reference length) of a candidate against its new reference (seed 001 §2.3)."""
     ref = words(new_ref, cache=cache)
     return distance(words(candidate, cache=cache), ref), len(ref)
+
+
+def reference_order(role: str, position: int) -> tuple[bool, int]:
+    """Sort key of a sentence's references (a target's translator role and its position
+    in the sentence): the first reference first, then file order."""
+    return role != Translator.Role.FIRST_REFERENCE, position
+
+
+def nearest(distances: Sequence[int], n: int = 1) -> list[int]:
+    """Indices of the ``n`` references nearest a candidate, given their edit distances in
+    reference order: the smallest distance first, ties to the earlier reference."""
+    return sorted(range(len(distances)), key=lambda i: (distances[i], i))[:n]

@@ -423,7 +423,7 @@ def test_the_pool_shows_the_four_nearest_without_duplicates() -> None:
     refs = ["a b c d e f", "a b c x", "a b c x", "z z z z", "a b c d e", "a b"]
     pool = judging.build_pool(candidate, refs, ["a b c d"])
 
-    shown = judging.nearest(pool)
+    shown = judging.nearest_in_pool(pool)
 
     assert len(pool) == 6
     assert [p.text for p in shown] == ["a b c d", "a b c x", "a b c d e", "a b c d e f"]
@@ -432,7 +432,7 @@ def test_the_pool_shows_the_four_nearest_without_duplicates() -> None:
 def test_ties_go_to_the_first_reference_then_file_order() -> None:
     pool = judging.build_pool(judging.words("a b"), ["a x", "a y"], ["a z"])
 
-    assert [p.text for p in judging.nearest(pool, 3)] == ["a x", "a y", "a z"]
+    assert [p.text for p in judging.nearest_in_pool(pool, 3)] == ["a x", "a y", "a z"]
 
 
 # --- reuse -----------------------------------------------------------------------------------
