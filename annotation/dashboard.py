@@ -51,6 +51,7 @@ from django.core.cache import cache
 from django.db.models import Q
 
 from annotation.charts import bar_chart_svg, rank_chart_svg
+from annotation.formatting import number
 from annotation.models import Corpus, Target, Translator
 from annotation.scoring import (
     AUTOMATIC_METRICS,
@@ -350,7 +351,7 @@ class Cell:
     @property
     def display(self) -> str:
         """The figure as the table prints it: two decimals."""
-        return f"{self.score:.2f}" if self.has_score and self.score is not None else "–"
+        return number(self.score)
 
     @property
     def value_attr(self) -> str:

@@ -1,6 +1,6 @@
 """The leads' dashboard: thin views over :mod:`annotation.dashboard` (issue 5).
 
-Every view is for leads only: a judge gets 404 (``annotation.views._require_lead``), an
+Every view is for leads only: a judge gets 404 (``annotation.web.lead_required``), an
 anonymous visitor the login page (an htmx request a 401 with ``HX-Redirect`` to it, as on
 the judge's page, so the login form is never swapped into a panel). Pages work without
 JavaScript; with htmx the same view answers with the fragment whose root ``id`` is the
@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -33,22 +33,17 @@ from annotation.dashboard import (
 )
 from annotation.models import Corpus, Translator
 from annotation.scoring import HUMAN_METRICS
-from annotation.views import _require_lead, judge_login_required
+from annotation.web import HtmxHttpRequest, lead_required
 
 PANELS = ("table", "charts", "judges", "effort", "meta")
 NORMS = {"raw": False, "z": True}
 
 
-def _is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
-def _corpus(request: HttpRequest, pk: int) -> Corpus:
-    _require_lead(request.user)
+def _corpus(pk: int) -> Corpus:
     return get_object_or_404(Corpus, pk=pk)
 
 
-def _dashboard(request: HttpRequest, corpus: Corpus) -> Dashboard:
+def _dashboard(request: HtmxHttpRequest, corpus: Corpus) -> Dashboard:
     """The dashboard the query parameters ask for (400 for a bad one)."""
     params = request.GET
     norm = params.get("norm") or "raw"
@@ -123,46 +118,45 @@ def _context(dash: Dashboard) -> dict[str, Any]:
     }
 
 
-@judge_login_required
+@lead_required
 @require_GET
-def index(request: HttpRequest) -> TemplateResponse:
+def index(request: HtmxHttpRequest) -> TemplateResponse:
     """Every corpus with its dashboard link (the home page links here too)."""
-    _require_lead(request.user)
     return TemplateResponse(
-        request, "dashboard/index.html", {"corpora": Corpus.objects.for_dashboard()}
+        request, "dashboard/index.html", {"corpora": Corpus.objects.with_sizes()}
     )
 
 
-@judge_login_required
+@lead_required
 @require_GET
-def page(request: HttpRequest, pk: int) -> TemplateResponse:
+def page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     """The whole dashboard; for htmx (preprocessing form, toggle) the ``#dashboard``
     fragment."""
-    dash = _dashboard(request, _corpus(request, pk))
+    dash = _dashboard(request, _corpus(pk))
     dash.prepare()
-    template = "dashboard/_dashboard.html" if _is_htmx(request) else "dashboard/page.html"
+    template = "dashboard/_dashboard.html" if request.htmx else "dashboard/page.html"
     return TemplateResponse(request, template, _context(dash))
 
 
-@judge_login_required
+@lead_required
 @require_GET
-def panel(request: HttpRequest, pk: int, name: str) -> TemplateResponse:
+def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
     """One panel: its fragment for htmx, else a page with just that panel (linkable)."""
-    corpus = _corpus(request, pk)  # first: a judge gets 404 whatever the panel's name
+    corpus = _corpus(pk)
     if name not in PANELS:
         raise BadRequest(f"unknown panel {name!r}: choose one of {', '.join(PANELS)}")
     dash = _dashboard(request, corpus).prepare(name)
     context = {**_context(dash), "panel": name, "panel_template": f"dashboard/_{name}.html"}
-    if _is_htmx(request):
+    if request.htmx:
         return TemplateResponse(request, f"dashboard/_{name}.html", context)
     return TemplateResponse(request, "dashboard/panel.html", context)
 
 
-@judge_login_required
+@lead_required
 @require_GET
-def table(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     """The metrics table as CSV or JSON (``manage.py scores --json``'s shape + ranks/CIs)."""
-    dash = _dashboard(request, _corpus(request, pk))
+    dash = _dashboard(request, _corpus(pk))
     filename = f"{dash.corpus.name}-metrics.{fmt}"
     if fmt == "csv":
         body, content_type = dashboard.table_csv(dash.table), "text/csv; charset=utf-8"
@@ -173,11 +167,11 @@ def table(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     return response
 
 
-@judge_login_required
+@lead_required
 @require_GET
-def chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
     """One chart as an SVG file: ``ranks`` or a metric's bar chart."""
-    corpus = _corpus(request, pk)  # first: a judge gets 404 whatever the chart's name
+    corpus = _corpus(pk)
     if name != "ranks" and name not in METRICS:
         raise BadRequest(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
     dash = _dashboard(request, corpus)
@@ -190,11 +184,11 @@ def chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     return response
 
 
-@judge_login_required
+@lead_required
 @require_GET
-def system(request: HttpRequest, pk: int, translator: int) -> TemplateResponse:
+def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateResponse:
     """A system's sentences sorted by a metric or by the difference to another system."""
-    corpus = _corpus(request, pk)
+    corpus = _corpus(pk)
     dash = _dashboard(request, corpus)
     systems = dict(corpus.translators.filter(role=Translator.Role.SYSTEM).values_list("pk", "name"))
     if translator not in systems:
@@ -241,5 +235,5 @@ def system(request: HttpRequest, pk: int, translator: int) -> TemplateResponse:
         "next_link": page_link(drill.page + 1) if drill.page < drill.pages else None,
         "back_link": reverse("dashboard:page", args=[corpus.pk]) + _query(dash, sort="", norm=""),
     }
-    template = "dashboard/_drill.html" if _is_htmx(request) else "dashboard/system.html"
+    template = "dashboard/_drill.html" if request.htmx else "dashboard/system.html"
     return TemplateResponse(request, template, context)

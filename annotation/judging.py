@@ -42,11 +42,11 @@ from typing import Any
 
 import numpy as np
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, Exists, OuterRef, Q
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from annotation.formatting import number
 from annotation.models import (
     SSER_MAX,
     SSER_MIN,
@@ -910,7 +910,7 @@ class LiveFigures:
             {
                 "key": key,
                 "label": self.LABELS[key],
-                "value": "–" if getattr(self, key) is None else f"{getattr(self, key):.1f}",
+                "value": number(getattr(self, key), 1),
                 "title": self.TITLES[key],
             }
             for key in self.KEYS
@@ -1200,45 +1200,14 @@ def judge_header(judgment: Judgment) -> JudgeHeader:
         label = f"System {rank + 1}"
     else:
         label = translator.name
-    progress = corpora_with_progress(judgment.evaluator, Corpus.objects.filter(pk=corpus.pk))
-    counts = progress.values("n_sentences_total", "n_candidates", "n_done").get()
+    progress = Corpus.objects.filter(pk=corpus.pk).with_progress(judgment.evaluator)
+    counts = progress.values("n_sentences", "n_candidates", "n_done").get()
     return JudgeHeader(
         corpus=corpus,
         translator_label=label,
         judge=judgment.evaluator.get_username(),
         sentence_number=target.sentence.position + 1,
-        sentence_total=counts["n_sentences_total"],
+        sentence_total=counts["n_sentences"],
         done=counts["n_done"],
         total=counts["n_candidates"],
-    )
-
-
-def corpora_with_progress(user: User, corpora: QuerySet[Corpus]) -> QuerySet[Corpus]:
-    """``corpora`` annotated with the user's progress: done judgments / system targets."""
-
-    def count(qs: QuerySet[Any], outer: str) -> Coalesce:
-        return Coalesce(
-            Subquery(
-                qs.order_by().values(outer).annotate(n=Count("pk")).values("n"),
-                output_field=models.IntegerField(),
-            ),
-            Value(0),
-        )
-
-    return corpora.annotate(
-        n_sentences_total=count(Sentence.objects.filter(corpus_id=OuterRef("pk")), "corpus_id"),
-        n_candidates=count(
-            Target.objects.filter(
-                sentence__corpus_id=OuterRef("pk"), translator__role=Translator.Role.SYSTEM
-            ),
-            "sentence__corpus_id",
-        ),
-        n_done=count(
-            Judgment.objects.done().filter(
-                evaluator=user,
-                target__sentence__corpus_id=OuterRef("pk"),
-                target__translator__role=Translator.Role.SYSTEM,
-            ),
-            "target__sentence__corpus_id",
-        ),
     )

@@ -5,17 +5,20 @@ Translators are references (the first one is the single reference of WER and SER
 MT systems. A system's target receives *judgments*, one per evaluator: an SSER score
 and an aWER new reference with its edit count.
 
-Reads the pages need are queryset methods (``Corpus.objects.for_dashboard()``,
-``Judgment.objects.pending_for(user)``); writes that touch several models live in
-``annotation/services.py``. The database guards the invariants.
+Reads the pages need are queryset methods (``Corpus.objects.with_progress(user)``);
+writes that touch several models are service functions of the feature packages. The
+database guards the invariants.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 SSER_MIN, SSER_MAX = 0, 10
@@ -46,12 +49,47 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
             return self
         return self.filter(judges=user)
 
-    def for_dashboard(self) -> CorpusQuerySet:
-        """Corpora with their sizes, counted in one query."""
+    def with_sizes(self) -> CorpusQuerySet:
+        """Corpora with ``n_sentences``, ``n_systems`` and ``n_candidates`` (system
+        targets), each a count in a subquery of its own: a join of sentences with
+        translators would make every corpus cost the product of the two."""
         return self.annotate(
-            n_sentences=Count("sentences", distinct=True),
-            n_systems=Count("translators", filter=Q(translators__role="system"), distinct=True),
-        ).order_by("name")
+            n_sentences=_count(Sentence.objects.filter(corpus_id=OuterRef("pk")), "corpus_id"),
+            n_systems=_count(
+                Translator.objects.filter(corpus_id=OuterRef("pk"), role=Translator.Role.SYSTEM),
+                "corpus_id",
+            ),
+            n_candidates=_count(
+                Target.objects.filter(
+                    sentence__corpus_id=OuterRef("pk"), translator__role=Translator.Role.SYSTEM
+                ),
+                "sentence__corpus_id",
+            ),
+        )
+
+    def with_progress(self, user: User) -> CorpusQuerySet:
+        """:meth:`with_sizes` and ``n_done``: the user's done judgments of system targets."""
+        return self.with_sizes().annotate(
+            n_done=_count(
+                Judgment.objects.done().filter(
+                    evaluator=user,
+                    target__sentence__corpus_id=OuterRef("pk"),
+                    target__translator__role=Translator.Role.SYSTEM,
+                ),
+                "target__sentence__corpus_id",
+            )
+        )
+
+
+def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
+    """``COUNT(*)`` of ``rows`` (filtered on ``OuterRef``) as a correlated subquery, 0 if none."""
+    return Coalesce(
+        Subquery(
+            rows.order_by().values(outer).annotate(n=Count("pk")).values("n"),
+            output_field=models.IntegerField(),
+        ),
+        Value(0),
+    )
 
 
 class Corpus(models.Model):
@@ -159,21 +197,9 @@ class Target(models.Model):
 
 
 class JudgmentQuerySet(models.QuerySet["Judgment"]):
-    def of(self, user: User) -> JudgmentQuerySet:
-        """A judge sees only its own judgments; a lead sees all."""
-        return self if user.is_lead else self.filter(evaluator=user)
-
     def done(self) -> JudgmentQuerySet:
+        """Accepted judgments: the only ones any figure counts."""
         return self.filter(state=Judgment.State.DONE)
-
-    def pending_for(self, user: User) -> JudgmentQuerySet:
-        """The user's unfinished judgments in corpora it may judge, in annotation order."""
-        return (
-            self.filter(evaluator=user)
-            .exclude(state=Judgment.State.DONE)
-            .select_related("target__sentence__corpus", "target__translator")
-            .order_by("target__sentence__corpus__name", "target__sentence__position", "pk")
-        )
 
 
 class Judgment(models.Model):

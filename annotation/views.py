@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
-from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -18,28 +14,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from annotation import judging
 from annotation.forms import UploadForm
-from annotation.models import Corpus, Judgment, User
+from annotation.models import Corpus, Judgment
 from annotation.services import ImportRefused, corpus_export, corpus_import
-
-
-def _require_lead(user: User) -> None:
-    """Lead-only pages answer 404 to everyone else: judges need not know they exist."""
-    if not user.is_lead:
-        raise Http404("No such page.")
+from annotation.web import HtmxHttpRequest, lead_required, login_required, see_other
 
 
 @login_required
-def home(request: HttpRequest) -> TemplateResponse:
-    corpora = judging.corpora_with_progress(
-        request.user, Corpus.objects.visible_to(request.user).for_dashboard()
-    )
+def home(request: HtmxHttpRequest) -> TemplateResponse:
+    corpora = Corpus.objects.visible_to(request.user).with_progress(request.user)
     return TemplateResponse(request, "annotation/home.html", {"corpora": corpora})
 
 
-@login_required
+@lead_required
 @require_http_methods(["GET", "POST"])
-def corpus_upload(request: HttpRequest) -> HttpResponse:
-    _require_lead(request.user)
+def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
     form = UploadForm(request.POST or None, request.FILES or None)
     error = None
     summary = None
@@ -55,19 +43,18 @@ def corpus_upload(request: HttpRequest) -> HttpResponse:
         except ImportRefused as exc:
             error = str(exc)
         else:
-            if not request.headers.get("HX-Request"):
+            if not request.htmx:
                 return redirect("annotation:home")
     context = {"form": form, "error": error, "summary": summary}
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         # htmx swaps only 2xx answers: the refusal travels in the fragment itself.
         return TemplateResponse(request, "annotation/_upload_result.html", context)
     status = 400 if request.method == "POST" else 200
     return TemplateResponse(request, "annotation/upload.html", context, status=status)
 
 
-@login_required
-def corpus_download(request: HttpRequest, pk: int) -> FileResponse:
-    _require_lead(request.user)
+@lead_required
+def corpus_download(request: HtmxHttpRequest, pk: int) -> FileResponse:
     corpus = get_object_or_404(Corpus, pk=pk)
     # FileResponse closes the spool once it is sent.
     spool = tempfile.SpooledTemporaryFile(max_size=8 * 1024 * 1024)  # noqa: SIM115
@@ -84,33 +71,7 @@ def corpus_download(request: HttpRequest, pk: int) -> FileResponse:
 # --- the judge's page ------------------------------------------------------------------------
 
 
-def _is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
-def judge_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """``login_required`` that also works for htmx: an expired session must not swap the
-    login form into the page, so htmx requests get ``HX-Redirect`` (a full navigation)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        if _is_htmx(request):
-            page = request.headers.get("HX-Current-URL") or request.get_full_path()
-            login = redirect_to_login(page)
-            return HttpResponse(status=401, headers={"HX-Redirect": login["Location"]})
-        return redirect_to_login(request.get_full_path())
-
-    return wrapper
-
-
-def _see_other(url: str) -> HttpResponseRedirect:
-    """303: after a POST, the browser (and htmx's XMLHttpRequest) follows with a GET."""
-    return HttpResponseRedirect(url, status=303)
-
-
-def _judgment_or_404(request: HttpRequest, pk: int) -> Judgment:
+def _judgment_or_404(request: HtmxHttpRequest, pk: int) -> Judgment:
     try:
         return judging.judgment_for(pk=pk, user=request.user)
     except Judgment.DoesNotExist:
@@ -118,7 +79,7 @@ def _judgment_or_404(request: HttpRequest, pk: int) -> Judgment:
 
 
 def _render_judgment(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     judgment: Judgment,
     *,
     status: int = 200,
@@ -130,7 +91,7 @@ def _render_judgment(
     """The full page, or for htmx the ``#judge`` fragment with the figures (and, when the
     candidate changed, the header) as out-of-band swaps."""
     ctx = judging.judging_context(judgment)
-    htmx = _is_htmx(request)
+    htmx = bool(request.htmx)
     if edit_pos is not None and edit_pos >= len(ctx.new_ref_words):
         edit_pos = None
     context = {
@@ -148,26 +109,26 @@ def _render_judgment(
     return TemplateResponse(request, "annotation/_judge_fragment.html", context, status=status)
 
 
-@judge_login_required
+@login_required
 @require_GET
-def judge_continue(request: HttpRequest, pk: int) -> HttpResponse:
+def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The judge's next candidate in this corpus (created on the way), or "all done"."""
     corpus = get_object_or_404(Corpus.objects.visible_to(request.user), pk=pk)
     judgment = judging.next_judgment_for(user=request.user, corpus=corpus)
     if judgment is not None:
         return redirect("annotation:judgment", pk=judgment.pk)
-    progress = judging.corpora_with_progress(request.user, Corpus.objects.filter(pk=pk)).get()
+    progress = Corpus.objects.filter(pk=pk).with_progress(request.user).get()
     context = {"corpus": progress}
-    if _is_htmx(request):
+    if request.htmx:
         response = TemplateResponse(request, "annotation/_judge_done.html", context)
         response["HX-Push-Url"] = request.path
         return response
     return TemplateResponse(request, "annotation/judge_done.html", context)
 
 
-@judge_login_required
+@login_required
 @require_GET
-def judgment_page(request: HttpRequest, pk: int) -> HttpResponse:
+def judgment_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """One candidate. ``?edit=N`` opens the editor of word N of the new reference; any
     ``edit`` parameter marks an in-page request, which is not a new visit."""
     judgment = _judgment_or_404(request, pk)
@@ -181,12 +142,12 @@ def judgment_page(request: HttpRequest, pk: int) -> HttpResponse:
         edit_pos=int(edit) if edit.isdigit() else None,
         with_header=not in_page,
     )
-    if _is_htmx(request) and not in_page:
+    if request.htmx and not in_page:
         response["HX-Push-Url"] = request.path
     return response
 
 
-def _int_field(request: HttpRequest, name: str) -> int:
+def _int_field(request: HtmxHttpRequest, name: str) -> int:
     value = request.POST.get(name, "")
     try:
         return int(value)
@@ -194,13 +155,13 @@ def _int_field(request: HttpRequest, name: str) -> int:
         raise judging.ChangeRefused(f"{name} {value!r} is not a whole number") from None
 
 
-def _do_op(j: Judgment, request: HttpRequest, version: int) -> None:
+def _do_op(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judging.judgment_accept_op(
         judgment=j, user=request.user, version=version, op=request.POST.get("op", "")
     )
 
 
-def _do_word(j: Judgment, request: HttpRequest, version: int) -> None:
+def _do_word(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judging.judgment_edit_word(
         judgment=j,
         user=request.user,
@@ -211,29 +172,29 @@ def _do_word(j: Judgment, request: HttpRequest, version: int) -> None:
     )
 
 
-def _do_new_ref(j: Judgment, request: HttpRequest, version: int) -> None:
+def _do_new_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judging.judgment_edit_ref(
         judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
     )
 
 
-def _do_use_ref(j: Judgment, request: HttpRequest, version: int) -> None:
+def _do_use_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judging.judgment_use_ref(
         judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
     )
 
 
-def _do_sser(j: Judgment, request: HttpRequest, version: int) -> None:
+def _do_sser(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judging.judgment_set_sser(
         judgment=j, user=request.user, version=version, sser=_int_field(request, "sser")
     )
 
 
-def _do_undo(j: Judgment, request: HttpRequest, version: int) -> None:
+def _do_undo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judging.judgment_undo(judgment=j, user=request.user, version=version)
 
 
-def _do_redo(j: Judgment, request: HttpRequest, version: int) -> None:
+def _do_redo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judging.judgment_redo(judgment=j, user=request.user, version=version)
 
 
@@ -248,7 +209,7 @@ CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
 }
 
 
-def _refusal(request: HttpRequest, pk: int, exc: judging.JudgingError) -> HttpResponse:
+def _refusal(request: HtmxHttpRequest, pk: int, exc: judging.JudgingError) -> HttpResponse:
     """A stale page gets 409 and the fresh state; a refused change 422 and a message."""
     if isinstance(exc, judging.NotYours):
         raise PermissionDenied(exc.message)
@@ -262,9 +223,9 @@ def _refusal(request: HttpRequest, pk: int, exc: judging.JudgingError) -> HttpRe
     )
 
 
-@judge_login_required
+@login_required
 @require_POST
-def judgment_change(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def judgment_change(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     """Every change of the judge's page: one service call, then the fragment (htmx) or a
     redirect to the page (plain POST)."""
     change = CHANGES.get(action)
@@ -275,14 +236,14 @@ def judgment_change(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         change(judgment, request, _int_field(request, "version"))
     except judging.JudgingError as exc:
         return _refusal(request, pk, exc)
-    if not _is_htmx(request):
-        return _see_other(reverse("annotation:judgment", args=[pk]))
+    if not request.htmx:
+        return see_other(reverse("annotation:judgment", args=[pk]))
     return _render_judgment(request, judgment, with_header=False)
 
 
-@judge_login_required
+@login_required
 @require_POST
-def judgment_accept(request: HttpRequest, pk: int) -> HttpResponse:
+def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Accept & next: mark done, then go to the next candidate (the continue URL, which
     htmx follows inside the same request)."""
     judgment = _judgment_or_404(request, pk)
@@ -293,12 +254,12 @@ def judgment_accept(request: HttpRequest, pk: int) -> HttpResponse:
     except judging.JudgingError as exc:
         return _refusal(request, pk, exc)
     corpus_pk = judgment.target.sentence.corpus_id
-    return _see_other(reverse("annotation:judge_continue", args=[corpus_pk]))
+    return see_other(reverse("annotation:judge_continue", args=[corpus_pk]))
 
 
-@judge_login_required
+@login_required
 @require_GET
-def judgment_previous(request: HttpRequest, pk: int) -> HttpResponse:
+def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The candidate before this one in the evaluator's order (this one at the start)."""
     judgment = _judgment_or_404(request, pk)
     target = judging.previous_target_for(judgment=judgment)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.formatting import number
 from annotation.models import Corpus
 from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores
 
@@ -44,5 +45,5 @@ class Command(BaseCommand):
             "  ".join(["system".ljust(width), *(c.upper().rjust(7) for c in columns)])
         )
         for system, figures in scores.items():
-            cells = [f"{figures[c].score:7.2f}" if c in figures else "      –" for c in columns]
+            cells = [number(figures[c].score if c in figures else None).rjust(7) for c in columns]
             self.stdout.write("  ".join([system.ljust(width), *cells]))

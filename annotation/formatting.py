@@ -1,0 +1,27 @@
+"""How figures print, everywhere: fixed decimals, and one mark for "no value".
+
+``None`` and NaN (a figure with nothing judged yet, a correlation on fewer than two
+points, a judge without measured time) and infinities read "–" in every page, table and
+command, never "None", "nan" or an empty cell.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+MISSING = "–"
+
+
+def number(value: Any, decimals: int = 2) -> str:
+    """``value`` with ``decimals`` decimals (default two), or "–"."""
+    if value is None or isinstance(value, str):
+        return MISSING
+    v = float(value)
+    return MISSING if not math.isfinite(v) else f"{v:.{int(decimals)}f}"
+
+
+def percent(share: Any) -> str:
+    """A share (0–1) as a percentage with one decimal, or "–"."""
+    text = number(None if share is None else 100 * float(share), 1)
+    return text if text == MISSING else f"{text} %"

@@ -1,0 +1,70 @@
+"""The web rules every view shares: who may see a page, and how htmx requests are told.
+
+* htmx requests are recognised once, by django-htmx's middleware (``request.htmx``);
+  no view reads the ``HX-Request`` header itself.
+* An anonymous visitor goes to the login page. For an htmx request that must be a full
+  navigation (``HX-Redirect``), never a login form swapped into a fragment of the page;
+  the page it returns to is the one the browser shows (``HX-Current-URL``), not the
+  fragment's URL.
+* Lead-only pages answer 404 to everyone else: judges need not know they exist. The
+  check comes before any argument is read, so a judge learns nothing from a 400 either.
+* After a POST, 303 See Other, which browsers and htmx's XMLHttpRequest follow with a GET.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+
+if TYPE_CHECKING:
+    from django_htmx.middleware import HtmxDetails
+
+    from annotation.models import User
+
+
+class HtmxHttpRequest(HttpRequest):
+    """The request our views receive: django-htmx's ``htmx`` flag and our ``User``."""
+
+    htmx: HtmxDetails
+    user: User
+
+
+View = Callable[..., HttpResponse]
+
+
+def login_required(view: View) -> View:
+    """Django's ``login_required``, but an htmx request gets ``HX-Redirect`` to the login
+    page (status 401) so the login form is never swapped into a fragment."""
+
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            page = request.htmx.current_url or request.get_full_path()
+            login = redirect_to_login(page)
+            return HttpResponse(status=401, headers={"HX-Redirect": login["Location"]})
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
+def lead_required(view: View) -> View:
+    """:func:`login_required`, then 404 for anyone who is not a lead."""
+
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_lead:
+            raise Http404("No such page.")
+        return view(request, *args, **kwargs)
+
+    return login_required(wrapper)
+
+
+def see_other(url: str) -> HttpResponseRedirect:
+    """303: after a POST, the browser (and htmx's XMLHttpRequest) follows with a GET."""
+    return HttpResponseRedirect(url, status=303)
