@@ -9,8 +9,9 @@ dashboard read their figures from here.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from annotation.models import Corpus, Judgment, Target
 from annotation.text import reference_order
@@ -153,6 +154,22 @@ def human_figures(rows: Sequence[JudgmentRow]) -> dict[str, dict[str, Score]]:
 def human_scores(corpus: Corpus) -> dict[str, dict[str, Score]]:
     """SSER, aWER and aSER per system over done judgments (``manage.py scores``)."""
     return human_figures(judgment_rows(corpus))
+
+
+def scores_json(
+    corpus_name: str,
+    translators: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    **more: Any,
+) -> dict[str, Any]:
+    """The JSON leads script against, ``manage.py scores --json``'s and (with more keys)
+    the dashboard's ``table.json``: ``{"corpus": NAME, …more, "translators": {system:
+    {metric: figure}}}``, where a figure is at least :meth:`~metrics.stats.Score.as_json`'s
+    ``{"score", "signature"}``. Missing figures are left out, never written as null."""
+    return {
+        "corpus": corpus_name,
+        **more,
+        "translators": {system: dict(figures) for system, figures in translators.items()},
+    }
 
 
 def corpus_scores(

@@ -1,4 +1,5 @@
-"""Fixture factories shared by the app's tests (django-allauth style)."""
+"""Fixtures shared by the app's tests (django-allauth style); plain helpers and test data
+live in :mod:`annotation.tests.factories`."""
 
 from __future__ import annotations
 
@@ -11,11 +12,7 @@ from django.test import Client
 
 from annotation.models import Corpus, User
 from annotation.services import corpus_import
-
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-DEMO_XML = FIXTURES / "ted-zhen-demo.evaltrans.xml"
-SEED_XML = FIXTURES / "seed-example.evaltrans.xml"
-PASSWORD = "correct horse battery staple"
+from annotation.tests.factories import PASSWORD, SEED_XML
 
 
 @pytest.fixture(autouse=True)

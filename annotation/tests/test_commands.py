@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Corpus, User
-from annotation.tests.conftest import DEMO_XML, SEED_XML
+from annotation.tests.factories import DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,9 +172,7 @@ def test_import_text_reads_plain_files(tmp_path: Path) -> None:
         f"mt={tmp_path / 'sys.txt'}",
     )
 
-    assert out.startswith(
-        "Imported corpus 'plain': 1 sentence, 1 reference per sentence, 1 system"
-    )
+    assert out.startswith("Imported corpus 'plain': 1 sentence, 1 reference per sentence, 1 system")
     with pytest.raises(CommandError, match="is not SYSTEM=FILE"):
         run("import_text", "--name", "x", "--source", "a", "--ref", "b", "--hyp", "nofile")
 

@@ -3,18 +3,14 @@ the figures of ``manage.py scores``, sacreBLEU's paired bootstrap, the cache."""
 
 from __future__ import annotations
 
-import io
-import json
 import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 import pytest
 import sacrebleu
-from django.core.management import call_command
 from sacrebleu.significance import PairedTest
 
 from annotation import dashboard
@@ -31,7 +27,14 @@ from annotation.dashboard import (
 from annotation.models import Corpus, Judgment, Target, User
 from annotation.scoring import JudgmentRow, corpus_texts, human_scores
 from annotation.services import corpus_import
-from annotation.tests.conftest import DEMO_XML
+from annotation.tests.factories import (
+    DEMO_XML,
+    HAND_REFS,
+    HAND_SYSTEMS,
+    done_judgment,
+    scores_json,
+    write_corpus,
+)
 from metrics.align import distance
 from metrics.bleu import BLEU
 from metrics.wer import WER
@@ -41,73 +44,12 @@ pytestmark = pytest.mark.django_db
 
 # ------------------------------------------------------------------ corpora for the tests
 
-#: Four sentences, two references each; "perfect" is the first reference, "one-off"
-#: misses one word of four in every sentence, "bad" has no word right.
-HAND_REFS = [
-    ("a b c d", "a b c e"),
-    ("e f g h", "e f g h i"),
-    ("i j k l", "i j k"),
-    ("m n o p", "m n o q"),
-]
-HAND_SYSTEMS = {
-    "perfect": ["a b c d", "e f g h", "i j k l", "m n o p"],
-    "one-off": ["a b c x", "e f g x", "i j k x", "m n o x"],
-    "bad": ["w x y z", "w x y z", "w x y z", "w x y z"],
-}
-
-
-def write_corpus(
-    path: Path, refs: Sequence[Sequence[str]], systems: dict[str, Sequence[str]]
-) -> Path:
-    """A minimal evalTrans file: per sentence the references, then each system."""
-    out = ["<evalTrans>"]
-    for k, seg in enumerate(refs):
-        out.append(f"<sentence><source>source {k}</source>")
-        for i, ref in enumerate(seg):
-            name = "first reference" if i == 0 else "multi reference"
-            out.append(f"<eval translator={quoteattr(name)}><target>{escape(ref)}</target></eval>")
-        for name, hyps in systems.items():
-            out.append(
-                f"<eval translator={quoteattr(name)}><target>{escape(hyps[k])}</target></eval>"
-            )
-        out.append("</sentence>")
-    out.append("</evalTrans>")
-    path.write_text("\n".join(out), encoding="utf-8")
-    return path
-
 
 @pytest.fixture
 def hand_corpus(tmp_path: Path) -> Corpus:
     return corpus_import(
         source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
     ).corpus
-
-
-def judge(
-    corpus: Corpus,
-    evaluator: User,
-    system: str,
-    position: int,
-    *,
-    sser: int | None,
-    edits: int | None = None,
-    length: int | None = None,
-    new_ref: str = "",
-    seconds: float = 0.0,
-) -> Judgment:
-    target = Target.objects.get(
-        sentence__corpus=corpus, sentence__position=position, translator__name=system
-    )
-    return Judgment.objects.create(
-        target=target,
-        evaluator=evaluator,
-        sser=sser,
-        new_ref=new_ref,
-        edits=edits,
-        ref_length=length,
-        state=Judgment.State.DONE,
-        active_seconds=seconds,
-    )
 
 
 #: Judge "ann" on the hand corpus: the perfect system 10 everywhere (SSER 0 %), one-off
@@ -121,7 +63,7 @@ def judged_hand(hand_corpus: Corpus, user_factory: Callable[..., User]) -> Corpu
     ann = user_factory("ann")
     for system, scores in HAND_SSER.items():
         for k, score in enumerate(scores):
-            judge(
+            done_judgment(
                 hand_corpus,
                 ann,
                 system,
@@ -163,12 +105,6 @@ def row(
 # ------------------------------------------------------------------ the figures of manage.py
 
 
-def scores_json(name: str) -> dict:
-    out = io.StringIO()
-    call_command("scores", name, "--json", stdout=out)
-    return json.loads(out.getvalue())
-
-
 def test_figures_are_exactly_those_of_manage_py_scores(
     user_factory: Callable[..., User],
 ) -> None:
@@ -206,10 +142,10 @@ def test_human_figures_from_the_rows_are_human_scores_bit_for_bit(
     rows; they must be ``manage.py scores``'s, also for judgments without a score or
     without an edit count, and for a system nobody judged."""
     ann, bob = user_factory("ann"), user_factory("bob")
-    judge(hand_corpus, ann, "perfect", 0, sser=10, edits=0, length=4)
-    judge(hand_corpus, bob, "perfect", 0, sser=7, edits=1, length=5)
-    judge(hand_corpus, ann, "perfect", 1, sser=None, edits=2, length=4)
-    judge(hand_corpus, ann, "one-off", 2, sser=3)  # scored, no edit count
+    done_judgment(hand_corpus, ann, "perfect", 0, sser=10, edits=0, length=4)
+    done_judgment(hand_corpus, bob, "perfect", 0, sser=7, edits=1, length=5)
+    done_judgment(hand_corpus, ann, "perfect", 1, sser=None, edits=2, length=4)
+    done_judgment(hand_corpus, ann, "one-off", 2, sser=3)  # scored, no edit count
     Judgment.objects.create(  # in progress: not counted anywhere
         target=Target.objects.get(sentence__position=3, translator__name="one-off"),
         evaluator=bob,
@@ -363,9 +299,9 @@ def test_human_metrics_are_compared_on_common_judged_sentences(
 ) -> None:
     ann = user_factory("ann")
     for k in (0, 1, 2):
-        judge(hand_corpus, ann, "perfect", k, sser=10)
+        done_judgment(hand_corpus, ann, "perfect", k, sser=10)
     for k in (2, 3):
-        judge(hand_corpus, ann, "one-off", k, sser=5)
+        done_judgment(hand_corpus, ann, "one-off", k, sser=5)
 
     dash = Dashboard(hand_corpus)
     sser = dash.significance["sser"]
@@ -422,8 +358,8 @@ def test_unscored_rows_sort_last_both_ways(
     hand_corpus: Corpus, user_factory: Callable[..., User]
 ) -> None:
     ann = user_factory("ann")
-    judge(hand_corpus, ann, "bad", 0, sser=3)
-    judge(hand_corpus, ann, "one-off", 0, sser=6)
+    done_judgment(hand_corpus, ann, "bad", 0, sser=3)
+    done_judgment(hand_corpus, ann, "one-off", 0, sser=6)
     rows = Dashboard(hand_corpus).table.rows
 
     assert [r.system for r in sort_rows(rows, "sser")] == ["one-off", "bad", "perfect"]

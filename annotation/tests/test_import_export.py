@@ -16,7 +16,7 @@ from annotation.services import (
     corpus_import,
     corpus_import_text,
 )
-from annotation.tests.conftest import DEMO_XML, SEED_XML
+from annotation.tests.factories import DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db
 

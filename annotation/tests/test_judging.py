@@ -26,7 +26,7 @@ from annotation.judging import (
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
-from annotation.tests.conftest import DEMO_XML
+from annotation.tests.factories import DEMO_XML
 from metrics.align import Op, align
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from annotation.models import Corpus
 from annotation.services import corpus_import
-from annotation.tests.conftest import DEMO_XML, SEED_XML
+from annotation.tests.factories import DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db
 UPLOAD = reverse("annotation:corpus_upload")

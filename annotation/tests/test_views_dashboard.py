@@ -19,8 +19,7 @@ from lxml import etree
 
 from annotation.models import Corpus, Judgment, Target, Translator, User
 from annotation.services import corpus_import
-from annotation.tests.conftest import DEMO_XML
-from annotation.tests.test_dashboard import HAND_REFS, HAND_SYSTEMS, scores_json, write_corpus
+from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, scores_json, write_corpus
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.formatting import number
 from annotation.models import Corpus
-from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores
+from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores, scores_json
 
 
 class Command(BaseCommand):
@@ -26,15 +26,13 @@ class Command(BaseCommand):
             raise CommandError(f"no corpus named {options['name']!r}") from None
         scores = corpus_scores(corpus)
         if options["json"]:
-            payload = {
-                "corpus": corpus.name,
-                "translators": {
-                    system: {
-                        m: {"score": s.score, "signature": s.signature} for m, s in figures.items()
-                    }
+            payload = scores_json(
+                corpus.name,
+                {
+                    system: {m: score.as_json() for m, score in figures.items()}
                     for system, figures in scores.items()
                 },
-            }
+            )
             self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
             return
         columns = [

@@ -6,7 +6,7 @@ from django.conf import settings
 from playwright.sync_api import Page
 
 from annotation.models import User
-from annotation.tests.conftest import PASSWORD
+from annotation.tests.factories import PASSWORD
 
 
 def test_a_judge_logs_in_and_the_page_runs_the_pinned_htmx(

@@ -11,7 +11,7 @@ from playwright.sync_api import Page
 from annotation.dashboard import Dashboard
 from annotation.models import Judgment, Target, User
 from annotation.services import corpus_import
-from annotation.tests.conftest import DEMO_XML, PASSWORD
+from annotation.tests.factories import DEMO_XML, PASSWORD
 
 
 def rows(page: Page) -> list[str]:

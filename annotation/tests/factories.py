@@ -1,0 +1,91 @@
+"""Test data and plain helpers shared by the app's tests (fixtures are in ``conftest.py``).
+
+Tests import from here, never from ``conftest.py`` or from another test module.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from django.core.management import call_command
+
+from annotation.models import Corpus, Judgment, Target, User
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+DEMO_XML = FIXTURES / "ted-zhen-demo.evaltrans.xml"
+SEED_XML = FIXTURES / "seed-example.evaltrans.xml"
+PASSWORD = "correct horse battery staple"
+
+#: Four sentences, two references each; "perfect" is the first reference, "one-off"
+#: misses one word of four in every sentence, "bad" has no word right.
+HAND_REFS = [
+    ("a b c d", "a b c e"),
+    ("e f g h", "e f g h i"),
+    ("i j k l", "i j k"),
+    ("m n o p", "m n o q"),
+]
+HAND_SYSTEMS = {
+    "perfect": ["a b c d", "e f g h", "i j k l", "m n o p"],
+    "one-off": ["a b c x", "e f g x", "i j k x", "m n o x"],
+    "bad": ["w x y z", "w x y z", "w x y z", "w x y z"],
+}
+
+
+def write_corpus(
+    path: Path, refs: Sequence[Sequence[str]], systems: dict[str, Sequence[str]]
+) -> Path:
+    """A minimal evalTrans file: per sentence the references, then each system."""
+    out = ["<evalTrans>"]
+    for k, seg in enumerate(refs):
+        out.append(f"<sentence><source>source {k}</source>")
+        for i, ref in enumerate(seg):
+            name = "first reference" if i == 0 else "multi reference"
+            out.append(f"<eval translator={quoteattr(name)}><target>{escape(ref)}</target></eval>")
+        for name, hyps in systems.items():
+            out.append(
+                f"<eval translator={quoteattr(name)}><target>{escape(hyps[k])}</target></eval>"
+            )
+        out.append("</sentence>")
+    out.append("</evalTrans>")
+    path.write_text("\n".join(out), encoding="utf-8")
+    return path
+
+
+def done_judgment(
+    corpus: Corpus,
+    evaluator: User,
+    system: str,
+    position: int,
+    *,
+    sser: int | None,
+    edits: int | None = None,
+    length: int | None = None,
+    new_ref: str = "",
+    seconds: float = 0.0,
+) -> Judgment:
+    """A done judgment of ``system``'s candidate for sentence ``position``, made directly
+    (not through the judge's page): for tests of what the figures make of judgments."""
+    target = Target.objects.get(
+        sentence__corpus=corpus, sentence__position=position, translator__name=system
+    )
+    return Judgment.objects.create(
+        target=target,
+        evaluator=evaluator,
+        sser=sser,
+        new_ref=new_ref,
+        edits=edits,
+        ref_length=length,
+        state=Judgment.State.DONE,
+        active_seconds=seconds,
+    )
+
+
+def scores_json(name: str) -> dict:
+    """What ``manage.py scores NAME --json`` prints, parsed."""
+    out = io.StringIO()
+    call_command("scores", name, "--json", stdout=out)
+    return json.loads(out.getvalue())
