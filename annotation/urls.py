@@ -1,13 +1,19 @@
+"""The ``annotation`` URL namespace: the corpora pages and the judge's page.
+
+Each feature package lists its own URLs; the names stay in one namespace
+(``annotation:home``, ``annotation:judgment``, …) so templates and scripts never
+depend on which package serves a page. The dashboard has its own, ``dashboard``.
+"""
+
 from django.urls import path
 
 from annotation import views
+from annotation.corpora import urls as corpora_urls
 
 app_name = "annotation"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("corpora/upload/", views.corpus_upload, name="corpus_upload"),
-    path("corpora/<int:pk>/export.xml", views.corpus_download, name="corpus_download"),
+    *corpora_urls.urlpatterns,
     path("corpora/<int:pk>/judge/", views.judge_continue, name="judge_continue"),
     path("judgments/<int:pk>/", views.judgment_page, name="judgment"),
     path("judgments/<int:pk>/accept/", views.judgment_accept, name="judgment_accept"),

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from annotation.corpora import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("corpora/upload/", views.corpus_upload, name="corpus_upload"),
+    path("corpora/<int:pk>/export.xml", views.corpus_download, name="corpus_download"),
+]
