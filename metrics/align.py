@@ -265,6 +265,40 @@ def distance(hyp: Sequence[str], ref: Sequence[str]) -> int:
     return distance_prepared(hyp, PreparedRef.from_tokens(ref))
 
 
+def _block_layout(
+    hyps: Sequence[Sequence[str]], refs: Sequence[PreparedRef], order: Sequence[int]
+) -> tuple[list[tuple[int, list[int]]], list[int], list[list[bytes]], int, int]:
+    """The blocks of :func:`distances_prepared`, laid out once before its loop.
+
+    Returns the groups of equal candidate length, longest first, as (length, segment
+    indices); each group's first byte (``offsets[-1]`` is the total size); per group and
+    candidate word the bytes of its blocks' pattern masks; and the ``body`` and ``low``
+    masks of all blocks as two integers.
+    """
+    groups: list[tuple[int, list[int]]] = []
+    for k in order:
+        if groups and groups[-1][0] == len(hyps[k]):
+            groups[-1][1].append(k)
+        else:
+            groups.append((len(hyps[k]), [k]))
+    offsets = [0]
+    steps: list[list[bytes]] = []
+    body_parts: list[bytes] = []
+    low_parts: list[bytes] = []
+    for _, members in groups:
+        columns = []
+        for k in members:
+            prepared = refs[k]
+            columns.append([*map(prepared.peq_bytes.get, hyps[k], repeat(prepared.zero_bytes))])
+            body_parts.append(prepared.body_bytes)
+            low_parts.append(prepared.low_bytes)
+        steps.append([b"".join(column) for column in zip(*columns, strict=True)])
+        offsets.append(offsets[-1] + sum(refs[k].nbytes for k in members))
+    body = int.from_bytes(b"".join(body_parts), "little")
+    low = int.from_bytes(b"".join(low_parts), "little")
+    return groups, offsets, steps, body, low
+
+
 def distances_prepared(hyps: Sequence[Sequence[str]], refs: Sequence[PreparedRef]) -> list[int]:
     """``[distance_prepared(h, r) for h, r in zip(hyps, refs)]``, all pairs at once.
 
@@ -298,29 +332,7 @@ def distances_prepared(hyps: Sequence[Sequence[str]], refs: Sequence[PreparedRef
             out[k] = refs[k].length
     if not order:
         return out
-    # Layout: groups of equal candidate length, longest first; each block's byte offset.
-    groups: list[tuple[int, list[int]]] = []  # (candidate length, segment indices)
-    for k in order:
-        if groups and groups[-1][0] == len(hyps[k]):
-            groups[-1][1].append(k)
-        else:
-            groups.append((len(hyps[k]), [k]))
-    offsets = [0]  # offsets[g]: first byte of group g; offsets[-1]: total size
-    # steps[g][i]: the bytes of group g's pattern masks for candidate word i, all blocks.
-    steps: list[list[bytes]] = []
-    body_parts: list[bytes] = []
-    low_parts: list[bytes] = []
-    for _, members in groups:
-        columns = []
-        for k in members:
-            prepared = refs[k]
-            columns.append([*map(prepared.peq_bytes.get, hyps[k], repeat(prepared.zero_bytes))])
-            body_parts.append(prepared.body_bytes)
-            low_parts.append(prepared.low_bytes)
-        steps.append([b"".join(column) for column in zip(*columns, strict=True)])
-        offsets.append(offsets[-1] + sum(refs[k].nbytes for k in members))
-    body = int.from_bytes(b"".join(body_parts), "little")
-    low = int.from_bytes(b"".join(low_parts), "little")
+    groups, offsets, steps, body, low = _block_layout(hyps, refs, order)
     vp = body
     vn = 0
     active = len(groups)  # groups 0 .. active-1 are still running

@@ -382,6 +382,48 @@ class Bootstrap:
         sums = (self.counts @ flat).reshape(self.n_samples, n_sys, k).transpose(1, 0, 2)
         return _scores(score_from_stats, sums)
 
+    def _on_the_same_segments(
+        self, x: FloatArray, score_from_stats: ScoreFn, mask: Any
+    ) -> tuple[FloatArray, Any, FloatArray, FloatArray, Any, FloatArray]:
+        """Every pair is compared on the same segments (all of them, or one mask shared
+        by every system): one score per system and sample. Returns the scores, each
+        system's segment count, the real and sampled absolute differences of every pair,
+        the pairs' common segment counts and each system's own samples."""
+        n_sys, n, _ = x.shape
+        own_n = np.full(n_sys, n if mask is None else int(mask[0].sum()), dtype=np.int64)
+        scores = _scores(score_from_stats, x.sum(axis=1))
+        samples = self.sample_scores(x, score_from_stats)
+        real = np.abs(scores[:, None] - scores[None, :])
+        if own_n[0] == 0:
+            real = np.full_like(real, np.nan)
+        diffs = np.abs(samples[:, None, :] - samples[None, :, :])
+        common = np.broadcast_to(own_n[0], (n_sys, n_sys)).copy()
+        return scores, own_n, real, diffs, common, samples
+
+    def _on_common_segments(
+        self, x: FloatArray, score_from_stats: ScoreFn, mask: Any
+    ) -> tuple[FloatArray, Any, FloatArray, FloatArray, Any, FloatArray]:
+        """Each pair is compared on the segments both systems have (human metrics):
+        per pair its own totals and samples (the module doc). Same returns as
+        :meth:`_on_the_same_segments`."""
+        n_sys, n, k = x.shape
+        own_n = mask.sum(axis=1).astype(np.int64)
+        scores = _scores(score_from_stats, x.sum(axis=1))
+        pair_mask = (mask[:, None, :] & mask[None, :, :]).astype(np.float64)  # a, b, t
+        # pair_totals[a, b] = Σ_t over common(a, b) of stats_a[t]
+        pair_totals = np.einsum("abt,atk->abk", pair_mask, x)
+        pair_scores = _scores(score_from_stats, pair_totals)
+        real = np.abs(pair_scores - pair_scores.T)
+        # sums[a, b, sample] = Σ_t C[sample, t] · stats_a[t] · mask_b[t], one product.
+        y = x.transpose(1, 0, 2)[:, :, :, None] * mask.T[:, None, None, :].astype(np.float64)
+        sums = (self.counts @ y.reshape(n, -1)).reshape(self.n_samples, n_sys, k, n_sys)
+        pair_samples = _scores(score_from_stats, sums.transpose(1, 3, 0, 2))
+        diffs = np.abs(pair_samples - pair_samples.transpose(1, 0, 2))
+        common = pair_mask.sum(axis=2).astype(np.int64)
+        own_samples = pair_samples[np.arange(n_sys), np.arange(n_sys)]
+        real = np.where(common > 0, real, np.nan)
+        return scores, own_n, real, diffs, common, own_samples
+
     def compare(
         self,
         stats: Mapping[str, FloatArray | Sequence[Sequence[float]]],
@@ -400,39 +442,14 @@ class Bootstrap:
         """
         _check_alpha(alpha)
         names, x = self._stack(stats)
-        n_sys, n, _ = x.shape
         mask = None if masks is None else self._masks(names, masks)
         if mask is not None:
             x = np.where(mask[:, :, None], x, 0.0)
         if mask is None or bool((mask == mask[0]).all()):
-            # Every pair is compared on the same segments: one score per system and sample.
-            own_n = np.full(n_sys, n if mask is None else int(mask[0].sum()), dtype=np.int64)
-            scores = _scores(score_from_stats, x.sum(axis=1))
-            samples = self.sample_scores(x, score_from_stats)
-            real = np.abs(scores[:, None] - scores[None, :])
-            if own_n[0] == 0:
-                real = np.full_like(real, np.nan)
-            diffs = np.abs(samples[:, None, :] - samples[None, :, :])
-            common = np.broadcast_to(own_n[0], (n_sys, n_sys)).copy()
-            own_samples = samples
+            paired = self._on_the_same_segments(x, score_from_stats, mask)
         else:
-            own_n = mask.sum(axis=1).astype(np.int64)
-            scores = _scores(score_from_stats, x.sum(axis=1))
-            pair_mask = (mask[:, None, :] & mask[None, :, :]).astype(np.float64)  # a, b, t
-            # pair_totals[a, b] = Σ_t over common(a, b) of stats_a[t]
-            pair_totals = np.einsum("abt,atk->abk", pair_mask, x)
-            pair_scores = _scores(score_from_stats, pair_totals)
-            real = np.abs(pair_scores - pair_scores.T)
-            # sums[a, b, sample] = Σ_t C[sample, t] · stats_a[t] · mask_b[t], one product.
-            k = x.shape[2]
-            y = x.transpose(1, 0, 2)[:, :, :, None] * mask.T[:, None, None, :].astype(np.float64)
-            sums = (self.counts @ y.reshape(n, -1)).reshape(self.n_samples, n_sys, k, n_sys)
-            pair_samples = _scores(score_from_stats, sums.transpose(1, 3, 0, 2))
-            diffs = np.abs(pair_samples - pair_samples.transpose(1, 0, 2))
-            common = pair_mask.sum(axis=2).astype(np.int64)
-            own_samples = pair_samples[np.arange(n_sys), np.arange(n_sys)]
-            real = np.where(common > 0, real, np.nan)
-
+            paired = self._on_common_segments(x, score_from_stats, mask)
+        scores, own_n, real, diffs, common, own_samples = paired
         p = p_values_from_samples(diffs, real)
         np.fill_diagonal(p, 1.0)
         scores = np.where(own_n > 0, scores, np.nan)
@@ -452,7 +469,7 @@ class Bootstrap:
                 ),
                 group=groups[i],
             )
-            for i in range(n_sys)
+            for i in range(len(names))
         )
         return MetricSignificance(
             metric=metric,
