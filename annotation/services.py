@@ -1,7 +1,7 @@
 """Writes that touch several models: importing and exporting corpora, accounts.
 
 Services are keyword-only and typed (HackSoft styleguide); the XML mapping itself is in
-``annotation/evaltrans.py`` and never here.
+``annotation/corpora/evaltrans/`` and never here.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import BinaryIO
 from django.db import transaction
 from django.db.models import Prefetch
 
-from annotation import evaltrans
-from annotation.evaltrans import (
+from annotation.corpora import evaltrans
+from annotation.corpora.evaltrans import (
     CorpusHeader,
     EvalElement,
     EvalTransError,

@@ -39,7 +39,7 @@ VERSION = re.compile(r'data-version="(\d+)"')
 
 def long_corpus(path: Path, *, sentences: int = 6, tokens: int = 80, references: int = 20) -> None:
     """Sentences of ``tokens`` words, ``references`` references each, three systems."""
-    from annotation.evaltrans import (
+    from annotation.corpora.evaltrans import (
         FIRST_REFERENCE,
         CorpusHeader,
         EvalElement,

@@ -1,6 +1,6 @@
 """evalTrans XML (seed 001 §3.1): refusals, hardening, round trips, streaming.
 
-No database: ``annotation/evaltrans.py`` imports no Django, and these tests use no ``db``.
+No database: ``annotation/corpora/evaltrans/`` imports no Django, and these tests use no ``db``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from annotation import evaltrans
-from annotation.evaltrans import (
+from annotation.corpora import evaltrans
+from annotation.corpora.evaltrans import (
     CHUNK_SIZE,
     ERR_AWER_FORMAT,
     ERR_DOCTYPE,
@@ -880,8 +880,8 @@ def test_writer_refuses_what_would_not_read_back(sentence: SentenceElement, mess
 
 MEMORY_SCRIPT = """
 import json, resource, sys
-from annotation.evaltrans import (CorpusHeader, EvalElement, SentenceElement, iter_evaltrans,
-                                  write_evaltrans)
+from annotation.corpora.evaltrans import (CorpusHeader, EvalElement, SentenceElement,
+                                          iter_evaltrans, write_evaltrans)
 
 path, mode = sys.argv[1], sys.argv[2]
 
@@ -948,14 +948,14 @@ def test_fifty_thousand_sentences_stream_in_flat_memory(tmp_path: Path) -> None:
 
 def test_module_imports_no_django() -> None:
     script = (
-        "import sys, annotation.evaltrans\n"
+        "import sys, annotation.corpora.evaltrans\n"
         "print(int(any(m.split('.')[0] == 'django' for m in sys.modules)))"
     )
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "0"
-    assert evaltrans.__name__ == "annotation.evaltrans"
+    assert evaltrans.__name__ == "annotation.corpora.evaltrans"
 
 
 def test_benchmark_corpus_generator_writes_a_readable_corpus() -> None:
