@@ -49,7 +49,7 @@ from annotation.corpora.evaltrans import (
     write_evaltrans,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures"
 DEMO_XML = FIXTURES / "ted-zhen-demo.evaltrans.xml"
 SEED_XML = FIXTURES / "seed-example.evaltrans.xml"
