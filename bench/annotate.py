@@ -91,8 +91,8 @@ def bench_corpus(name: str, path: Path, *, warm_sentences: int, clicks: int) -> 
     from django.test.utils import CaptureQueriesContext
 
     from annotation import judging
+    from annotation.corpora.imports import corpus_import
     from annotation.models import Judgment, User
-    from annotation.services import corpus_import
 
     corpus = corpus_import(source=path, name=f"bench {name}").corpus
     judge = User.objects.create_user(f"bench-{name}", role=User.Role.JUDGE)

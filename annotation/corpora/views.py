@@ -13,9 +13,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_http_methods
 
+from annotation.corpora.imports import ImportRefused, corpus_export, corpus_import
 from annotation.forms import UploadForm
 from annotation.models import Corpus
-from annotation.services import ImportRefused, corpus_export, corpus_import
 from annotation.web import HtmxHttpRequest, lead_required, login_required
 
 

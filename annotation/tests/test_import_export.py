@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
-from annotation.services import (
+from annotation.corpora.imports import (
     ERR_CORPUS_EXISTS,
     ImportRefused,
     corpus_export,
     corpus_import,
     corpus_import_text,
 )
+from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.tests.factories import DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db
