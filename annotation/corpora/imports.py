@@ -1,26 +1,30 @@
-"""Writes that touch several models: importing and exporting corpora, accounts.
+"""Import a corpus: an evalTrans file, or plain one-segment-per-line files, all or nothing.
 
-Services are keyword-only and typed (HackSoft styleguide); the XML mapping itself is in
-``annotation/corpora/evaltrans/`` and never here.
+A service (keyword-only, typed: HackSoft styleguide) that writes across models; the XML
+mapping itself is in :mod:`annotation.corpora.evaltrans` and never here. The file is
+read as a stream and written in batches, so memory stays flat however large it is; the
+whole import is one transaction, so a refusal anywhere leaves nothing behind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
 
 from django.db import transaction
-from django.db.models import Prefetch
 
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import (
+    FIRST_REFERENCE,
+    REFERENCE_SUFFIX,
     CorpusHeader,
     EvalElement,
     EvalTransError,
     SentenceElement,
+    attrs_to_json,
     normalize_space,
 )
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
@@ -36,9 +40,9 @@ PENDING_ATTR = ("state", "pending")
 # Plain-text imports name their references so that evalTrans classifies them as such
 # (a name ending in "reference"), in the order of the --ref files.
 REFERENCE_NAMES_FOR_TEXT = (
-    "first reference",
+    FIRST_REFERENCE,
     *(
-        f"{n} reference"
+        f"{n} {REFERENCE_SUFFIX}"
         for n in (
             "second",
             "third",
@@ -74,6 +78,8 @@ class ImportRefused(EvalTransError):
 
 @dataclass(frozen=True)
 class ImportSummary:
+    """What an import stored, in the words the command line and the upload page print."""
+
     corpus: Corpus
     sentences: int
     references_min: int
@@ -188,7 +194,7 @@ def _import_elements(
         raise ImportRefused(filename, None, ERR_CORPUS_EXISTS.format(name=corpus_name))
     corpus = Corpus.objects.create(
         name=corpus_name,
-        extra_attrs=_pairs(header.extra_attrs),
+        extra_attrs=attrs_to_json(header.extra_attrs),
         extra_xml=list(header.extra_xml),
     )
     state = _ImportState(corpus=corpus, filename=filename)
@@ -260,75 +266,99 @@ def corpus_import_text(
         )
 
 
+@dataclass
+class _BatchRows:
+    """The rows one batch adds besides its sentences, created in one bulk insert each."""
+
+    targets: list[Target] = field(default_factory=list)
+    judged: list[tuple[int, EvalElement]] = field(default_factory=list)  # (target index, <eval>)
+
+
 def _import_batch(
     state: _ImportState, batch: list[SentenceElement], reference_names: Collection[str]
 ) -> None:
-    sentences = Sentence.objects.bulk_create(
-        [
-            Sentence(
-                corpus=state.corpus,
-                position=s.position,
-                xml_id=s.id,
-                doc=s.doc,
-                source=s.source,
-                extra_attrs=_pairs(s.extra_attrs),
-                extra_xml=list(s.extra_xml),
-                after_xml=list(s.after_xml),
-            )
-            for s in batch
-        ]
-    )
+    """Store one batch: sentences, new translators and evaluators, targets, judgments."""
+    sentences = Sentence.objects.bulk_create([_sentence_row(state.corpus, s) for s in batch])
     _ensure_translators(state, batch, reference_names)
     _ensure_evaluators(state, batch)
-
-    targets: list[Target] = []
-    pending_judgments: list[tuple[int, EvalElement]] = []  # (index into targets, element)
+    rows = _BatchRows()
     for sentence, element in zip(sentences, batch, strict=True):
-        seen: dict[str, int] = {}  # translator name → index of its target in `targets`
-        ordinals: dict[str, int] = {}
-        n_refs = 0
-        for position, ev in enumerate(element.evals):
-            translator = state.translators[ev.translator]
-            if translator.is_reference and ev.judged:
+        n_refs = _add_sentence_targets(state, rows, sentence, element)
+        state.refs_min = min(state.refs_min, n_refs)
+        state.refs_max = max(state.refs_max, n_refs)
+    Target.objects.bulk_create(rows.targets)
+    Judgment.objects.bulk_create(
+        [_judgment_from(state, rows.targets[i], ev) for i, ev in rows.judged]
+    )
+    state.judgments += len(rows.judged)
+    state.sentences += len(batch)
+
+
+def _sentence_row(corpus: Corpus, element: SentenceElement) -> Sentence:
+    return Sentence(
+        corpus=corpus,
+        position=element.position,
+        xml_id=element.id,
+        doc=element.doc,
+        source=element.source,
+        extra_attrs=attrs_to_json(element.extra_attrs),
+        extra_xml=list(element.extra_xml),
+        after_xml=list(element.after_xml),
+    )
+
+
+def _add_sentence_targets(
+    state: _ImportState, rows: _BatchRows, sentence: Sentence, element: SentenceElement
+) -> int:
+    """Add the sentence's targets and judgments to ``rows``; return its number of references.
+
+    Every reference ``<eval>`` is a target of its own (a name may repeat: ``ordinal``
+    numbers them); a system has one target, and its further ``<eval>`` are other
+    evaluators' judgments of that same target.
+    """
+    system_target: dict[str, int] = {}  # system name → index of its target in rows.targets
+    ordinals: dict[str, int] = {}
+    n_refs = 0
+    for position, ev in enumerate(element.evals):
+        translator = state.translators[ev.translator]
+        if translator.is_reference:
+            if ev.judged:
                 raise ImportRefused(
                     state.filename,
                     ev.line,
                     ERR_JUDGMENT_ON_REFERENCE.format(translator=ev.translator),
                 )
-            if translator.is_reference:
-                n_refs += 1
-                ordinal = ordinals.get(ev.translator, 0)
-                ordinals[ev.translator] = ordinal + 1
-            elif ev.translator in seen:
-                # A system's further <eval>: another evaluator's judgment of the same target.
-                if ev.judged:
-                    pending_judgments.append((seen[ev.translator], ev))
-                continue
-            else:
-                ordinal = 0
-            seen[ev.translator] = len(targets)
-            bare = not ev.judged
-            targets.append(
-                Target(
-                    sentence=sentence,
-                    translator=translator,
-                    ordinal=ordinal,
-                    position=position,
-                    text=ev.target,
-                    extra_attrs=_pairs(ev.extra_attrs) if bare else [],
-                    extra_xml=list(ev.extra_xml) if bare else [],
-                )
-            )
-            if not bare:
-                pending_judgments.append((len(targets) - 1, ev))
-        state.refs_min = min(state.refs_min, n_refs)
-        state.refs_max = max(state.refs_max, n_refs)
-    Target.objects.bulk_create(targets)
-    Judgment.objects.bulk_create(
-        [_judgment_from(state, targets[i], ev) for i, ev in pending_judgments]
+            n_refs += 1
+            ordinal = ordinals.get(ev.translator, 0)
+            ordinals[ev.translator] = ordinal + 1
+        elif ev.translator in system_target:
+            if ev.judged:
+                rows.judged.append((system_target[ev.translator], ev))
+            continue
+        else:
+            ordinal = 0
+            system_target[ev.translator] = len(rows.targets)
+        rows.targets.append(_target_row(sentence, translator, ordinal, position, ev))
+        if ev.judged:
+            rows.judged.append((len(rows.targets) - 1, ev))
+    return n_refs
+
+
+def _target_row(
+    sentence: Sentence, translator: Translator, ordinal: int, position: int, ev: EvalElement
+) -> Target:
+    """A target; a bare ``<eval>``'s unknown attributes and elements stay on it, a judged
+    one's belong to its judgment (they are written back with it)."""
+    bare = not ev.judged
+    return Target(
+        sentence=sentence,
+        translator=translator,
+        ordinal=ordinal,
+        position=position,
+        text=ev.target,
+        extra_attrs=attrs_to_json(ev.extra_attrs) if bare else [],
+        extra_xml=list(ev.extra_xml) if bare else [],
     )
-    state.judgments += len(pending_judgments)
-    state.sentences += len(batch)
 
 
 def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judgment:
@@ -363,7 +393,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         edits=edits,
         ref_length=length,
         state=Judgment.State.DONE if done else Judgment.State.PENDING,
-        extra_attrs=_pairs(a for a in ev.extra_attrs if a != PENDING_ATTR),
+        extra_attrs=attrs_to_json(a for a in ev.extra_attrs if a != PENDING_ATTR),
         extra_xml=list(ev.extra_xml),
     )
 
@@ -405,93 +435,3 @@ def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> Non
         user.save()
         state.evaluators[username] = user
     state.corpus.judges.add(*(state.evaluators[u] for u in wanted))
-
-
-def _pairs(attrs: Iterable[tuple[str, str]]) -> list[list[str]]:
-    """Attribute pairs as JSON-friendly lists, order kept."""
-    return [[k, v] for k, v in attrs]
-
-
-# --- export -----------------------------------------------------------------------------
-
-
-def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
-    """Write the corpus as canonical evalTrans XML, streaming sentence by sentence."""
-    header = CorpusHeader(
-        name=corpus.name,
-        extra_attrs=_tuples(corpus.extra_attrs),
-        extra_xml=tuple(corpus.extra_xml),
-    )
-    reference_names = [t.name for t in corpus.translators.filter(role=Translator.Role.REFERENCE)]
-    evaltrans.write_evaltrans(
-        out, header, _sentence_elements(corpus), reference_names=reference_names
-    )
-
-
-def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
-    targets = Target.objects.select_related("translator").prefetch_related(
-        Prefetch("judgments", queryset=Judgment.objects.select_related("evaluator").order_by("pk"))
-    )
-    queryset = corpus.sentences.order_by("position").prefetch_related(
-        Prefetch("targets", queryset=targets.order_by("position"))
-    )
-    for sentence in queryset.iterator(chunk_size=BATCH_SENTENCES):
-        evals: list[EvalElement] = []
-        for target in sentence.targets.all():
-            judgments = list(target.judgments.all())
-            if not judgments:
-                evals.append(
-                    EvalElement(
-                        translator=target.translator.name,
-                        target=target.text,
-                        line=0,
-                        extra_attrs=_tuples(target.extra_attrs),
-                        extra_xml=tuple(target.extra_xml),
-                    )
-                )
-            for j in judgments:
-                evals.append(
-                    EvalElement(
-                        translator=target.translator.name,
-                        target=target.text,
-                        line=0,
-                        evaluator=j.evaluator.username,
-                        sser=j.sser,
-                        awer=None if j.edits is None else (j.edits, j.ref_length or 0),
-                        new_ref=j.new_ref or None,
-                        extra_attrs=_tuples(j.extra_attrs)
-                        + ((PENDING_ATTR,) if j.state == Judgment.State.PENDING else ()),
-                        extra_xml=tuple(j.extra_xml),
-                    )
-                )
-        yield SentenceElement(
-            source=sentence.source,
-            evals=tuple(evals),
-            line=0,
-            position=sentence.position,
-            id=sentence.xml_id,
-            doc=sentence.doc,
-            extra_attrs=_tuples(sentence.extra_attrs),
-            extra_xml=tuple(sentence.extra_xml),
-            after_xml=tuple(sentence.after_xml),
-        )
-
-
-def _tuples(pairs: list[list[str]]) -> tuple[tuple[str, str], ...]:
-    return tuple((k, v) for k, v in pairs)
-
-
-# --- accounts ---------------------------------------------------------------------------
-
-
-def user_upsert(
-    *, username: str, password: str, role: str, corpora: Iterable[Corpus] = ()
-) -> tuple[User, bool]:
-    """Create or update an account, make it able to log in, and assign corpora to it."""
-    user, created = User.objects.get_or_create(username=username)
-    user.role = role
-    user.is_active = True
-    user.set_password(password)
-    user.save()
-    user.assigned_corpora.add(*corpora)
-    return user, created

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import (
     ERR_CORPUS_EXISTS,
     ImportRefused,
-    corpus_export,
     corpus_import,
     corpus_import_text,
 )

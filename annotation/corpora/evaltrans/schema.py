@@ -8,7 +8,7 @@ dataclasses to rows and back.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -190,3 +190,13 @@ def sentence_problem(
     if first_reference is None:
         return None, ERR_NO_FIRST_REFERENCE
     return None
+
+
+def attrs_to_json(attrs: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """Attribute pairs as the models store them: JSON lists (JSON has no tuples), order kept."""
+    return [[k, v] for k, v in attrs]
+
+
+def attrs_from_json(pairs: Iterable[Sequence[str]]) -> Attrs:
+    """The stored JSON lists back as :data:`Attrs`, order kept."""
+    return tuple((k, v) for k, v in pairs)

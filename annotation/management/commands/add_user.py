@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.corpora.imports import user_upsert
+from annotation.accounts import user_upsert
 from annotation.models import Corpus, User
 
 

@@ -7,7 +7,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from annotation.corpora.imports import corpus_import, user_upsert
+from annotation.accounts import user_upsert
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
 
 DEMO_CORPORA = (

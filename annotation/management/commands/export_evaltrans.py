@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.corpora.imports import corpus_export
+from annotation.corpora.exports import corpus_export
 from annotation.models import Corpus
 
 
