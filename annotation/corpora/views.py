@@ -14,8 +14,8 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_http_methods
 
 from annotation.corpora.exports import corpus_export
+from annotation.corpora.forms import UploadForm
 from annotation.corpora.imports import ImportRefused, corpus_import
-from annotation.forms import UploadForm
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required, login_required
 
