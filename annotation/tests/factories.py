@@ -100,6 +100,28 @@ def scores_json(name: str) -> dict:
     return json.loads(out.getvalue())
 
 
+#: One sentence judged by two evaluators (JM's awer right, AB's to be recomputed), with
+#: attributes and elements the format does not know: what an import must keep.
+JUDGED = b"""<?xml version="1.0" encoding="UTF-8"?>
+<evalTrans name="judged">
+<sentence id="s1" doc="d1" topic="figures">
+  <source>La figura muestra el m\xc3\xa9todo.</source>
+  <eval translator="first reference"><target>This figure shows the procedure.</target></eval>
+  <eval translator="multi reference"><target>This figure shows the method.</target></eval>
+  <eval translator="Statistical" evaluator="JM" sser="8" awer="1/5" checked="yes">
+    <target>Chart represent the method.</target>
+    <newRef>Chart represents the method.</newRef>
+  </eval>
+  <eval translator="Statistical" evaluator="AB" sser="6" awer="3/4">
+    <target>Chart represent the method.</target>
+    <newRef>Chart represents the method.</newRef>
+    <note>second opinion</note>
+  </eval>
+  <eval translator="Rules"><target>The figure shows the method.</target></eval>
+</sentence>
+</evalTrans>
+"""
+
 # --- evalTrans files in a few lines (the format's tests) ---------------------------------
 
 # Lines 1-5 of most refusal cases; the case's own lines start at line 6.
