@@ -25,6 +25,7 @@ from annotation.corpora.evaltrans import (
     EvalTransError,
     SentenceElement,
     attrs_to_json,
+    awer_text,
     normalize_space,
 )
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
@@ -362,6 +363,9 @@ def _target_row(
 
 
 def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judgment:
+    """A judgment whose aWER counts are recomputed from target and new reference (13a
+    words, seed 001 §2.3), so figures never rest on a fraction a file merely claims; a
+    mismatch, or a fraction without a new reference to check it by, is a warning."""
     edits: int | None = None
     length: int | None = None
     new_ref = ""
@@ -372,16 +376,18 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
             state.warn(
                 ev.line,
                 WARN_AWER_RECOMPUTED.format(
-                    given=f"{ev.awer[0]}/{ev.awer[1]}",
+                    given=awer_text(*ev.awer),
                     translator=ev.translator,
-                    actual=f"{edits}/{length}",
+                    actual=awer_text(edits, length),
                 ),
             )
     elif ev.awer is not None:
         edits, length = ev.awer
         state.warn(
             ev.line,
-            WARN_AWER_WITHOUT_NEW_REF.format(given=f"{edits}/{length}", translator=ev.translator),
+            WARN_AWER_WITHOUT_NEW_REF.format(
+                given=awer_text(edits, length), translator=ev.translator
+            ),
         )
     pending = PENDING_ATTR in ev.extra_attrs
     done = not pending and (ev.sser is not None or edits is not None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Collection, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -167,11 +168,7 @@ class _Reader:
         if element.tag != "sentence":
             return  # {namespace}sentence: an unknown element, picked up with the others
         self.take_preceding(root, element)
-        if self.header is None:
-            self.header = self.make_header(root)
-            yield self.header
-        if self.pending is not None:
-            yield self.flush_pending()
+        yield from self.complete(root)
         self.pending = self.sentence(element)
         # Free the finished sentence and everything before it: memory stays flat.
         element.clear(keep_tail=True)
@@ -260,17 +257,7 @@ class _Reader:
         assert self.pending is not None  # internal invariant, not an argument check
         sentence = self.pending
         if self.pending_after:
-            sentence = SentenceElement(
-                source=sentence.source,
-                evals=sentence.evals,
-                line=sentence.line,
-                position=sentence.position,
-                id=sentence.id,
-                doc=sentence.doc,
-                extra_attrs=sentence.extra_attrs,
-                extra_xml=sentence.extra_xml,
-                after_xml=tuple(self.pending_after),
-            )
+            sentence = replace(sentence, after_xml=tuple(self.pending_after))
             self.pending_after = []
         self.pending = None
         return sentence
@@ -278,6 +265,11 @@ class _Reader:
     def finish(self, root: etree._Element) -> Iterator[CorpusHeader | SentenceElement]:
         self.check_root(root)
         self.take_preceding(root, None)
+        yield from self.complete(root)
+
+    def complete(self, root: etree._Element) -> Iterator[CorpusHeader | SentenceElement]:
+        """What is complete once the elements before a sentence (or the end) are taken:
+        the header, the first time, then the pending sentence with what followed it."""
         if self.header is None:
             self.header = self.make_header(root)
             yield self.header

@@ -150,6 +150,11 @@ class CorpusHeader:
     extra_xml: tuple[str, ...] = ()
 
 
+def awer_text(edits: int, length: int) -> str:
+    """The ``awer`` attribute's text, ``"e/n"``: edits over the new reference's length."""
+    return f"{edits}/{length}"
+
+
 def normalize_space(text: str) -> str:
     """Whitespace-normalised text: the layout of the XML file is not part of the sentence."""
     return " ".join(text.split())

@@ -22,6 +22,7 @@ from annotation.corpora.evaltrans.schema import (
     EvalElement,
     Role,
     SentenceElement,
+    awer_text,
     sentence_problem,
     translator_role,
 )
@@ -149,7 +150,7 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
             edits, length = ev.awer
             if edits < 0 or length < 0:
                 raise ValueError(f"{where}: awer={ev.awer!r} of {ev.translator!r} is negative")
-            eval_attrs.append(("awer", f"{edits}/{length}"))
+            eval_attrs.append(("awer", awer_text(edits, length)))
         parts += [
             "  <eval",
             _attributes(eval_attrs, ev.extra_attrs, "eval", where),
