@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -98,6 +100,19 @@ def scores_json(name: str) -> dict:
     out = io.StringIO()
     call_command("scores", name, "--json", stdout=out)
     return json.loads(out.getvalue())
+
+
+def imports_django(module: str) -> bool:
+    """Whether importing ``module`` in a fresh interpreter loads any part of Django.
+
+    A fresh process, because this one has Django loaded already (pytest-django)."""
+    script = (
+        f"import sys, {module}\nprint(int(any(m.split('.')[0] == 'django' for m in sys.modules)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip() != "0"
 
 
 #: One sentence judged by two evaluators (JM's awer right, AB's to be recomputed), with

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from annotation.corpora import evaltrans
@@ -14,9 +11,7 @@ from annotation.corpora.evaltrans import (
     Role,
     translator_role,
 )
-from annotation.tests.factories import (
-    ROOT,
-)
+from annotation.tests.factories import imports_django
 
 
 def test_error_carries_file_line_and_reason() -> None:
@@ -48,12 +43,5 @@ def test_translator_role(name: str, reference_names: tuple[str, ...], role: Role
 
 
 def test_module_imports_no_django() -> None:
-    script = (
-        "import sys, annotation.corpora.evaltrans\n"
-        "print(int(any(m.split('.')[0] == 'django' for m in sys.modules)))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "0"
+    assert not imports_django("annotation.corpora.evaltrans")
     assert evaltrans.__name__ == "annotation.corpora.evaltrans"
