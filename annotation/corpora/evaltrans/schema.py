@@ -16,8 +16,8 @@ from enum import StrEnum
 FIRST_REFERENCE = "first reference"
 #: Any other translator whose name ends so is a further reference.
 REFERENCE_SUFFIX = "reference"
-#: Seed 001 §2.2's SSER scale, 0 (useless) to 10 (perfect): the reader, the writer, the
-#: models' check constraint and the judge's page all take it from here.
+#: Seed 001 §2.2's SSER scale, 0 (nonsensical) to 10 (perfect): the reader, the writer, the
+#: models' check constraint and (through the models) the judge's page take it from here.
 SSER_MIN, SSER_MAX = 0, 10
 
 #: Bytes read, and text written, per piece: large enough for lxml to be fast, small
