@@ -21,7 +21,8 @@ from django.db.models import Count, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-SSER_MIN, SSER_MAX = 0, 10
+# The SSER scale is the format's (seed 001 §2.2); the check constraint below enforces it.
+from annotation.corpora.evaltrans.schema import SSER_MAX, SSER_MIN
 
 
 class User(AbstractUser):

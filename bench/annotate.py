@@ -39,7 +39,7 @@ VERSION = re.compile(r'data-version="(\d+)"')
 
 def long_corpus(path: Path, *, sentences: int = 6, tokens: int = 80, references: int = 20) -> None:
     """Sentences of ``tokens`` words, ``references`` references each, three systems."""
-    from annotation.evaltrans import (
+    from annotation.corpora.evaltrans import (
         FIRST_REFERENCE,
         CorpusHeader,
         EvalElement,
@@ -91,8 +91,8 @@ def bench_corpus(name: str, path: Path, *, warm_sentences: int, clicks: int) -> 
     from django.test.utils import CaptureQueriesContext
 
     from annotation import judging
+    from annotation.corpora.imports import corpus_import
     from annotation.models import Judgment, User
-    from annotation.services import corpus_import
 
     corpus = corpus_import(source=path, name=f"bench {name}").corpus
     judge = User.objects.create_user(f"bench-{name}", role=User.Role.JUDGE)

@@ -1,8 +1,8 @@
 """Generate a synthetic but realistic evalTrans corpus for the import benchmark.
 
 ``N`` sentences × ``R`` references × ``S`` MT systems, written as a stream (one sentence in
-memory at a time) through :func:`annotation.evaltrans.write_evaltrans`, so the file is the
-canonical format the app reads. Realistic in the ways that cost time on import:
+memory at a time) through :func:`annotation.corpora.evaltrans.write_evaltrans`, so the file
+is the canonical format the app reads. Realistic in the ways that cost time on import:
 
 * words (and sentence lengths) are drawn from the TED demo corpus in ``fixtures/``;
 * the first reference is a sentence of those words; the other references and the systems
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: make the app importable (Django-free module)
     sys.path.insert(0, str(ROOT))
 
-from annotation.evaltrans import (  # noqa: E402
+from annotation.corpora.evaltrans import (  # noqa: E402
     FIRST_REFERENCE,
     CorpusHeader,
     EvalElement,

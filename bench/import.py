@@ -37,7 +37,7 @@ def import_once(path: Path) -> dict[str, float]:
     django.setup()
     from django.core.management import call_command
 
-    from annotation.services import corpus_import
+    from annotation.corpora.imports import corpus_import
 
     call_command("migrate", verbosity=0)
     before = _rss_mb()

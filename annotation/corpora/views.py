@@ -13,16 +13,17 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_http_methods
 
-from annotation.forms import UploadForm
+from annotation.corpora.exports import corpus_export
+from annotation.corpora.forms import UploadForm
+from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.models import Corpus
-from annotation.services import ImportRefused, corpus_export, corpus_import
 from annotation.web import HtmxHttpRequest, lead_required, login_required
 
 
 @login_required
 def home(request: HtmxHttpRequest) -> TemplateResponse:
     corpora = Corpus.objects.visible_to(request.user).with_progress(request.user)
-    return TemplateResponse(request, "annotation/home.html", {"corpora": corpora})
+    return TemplateResponse(request, "corpora/home.html", {"corpora": corpora})
 
 
 @lead_required
@@ -48,9 +49,9 @@ def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
     context = {"form": form, "error": error, "summary": summary}
     if request.htmx:
         # htmx swaps only 2xx answers: the refusal travels in the fragment itself.
-        return TemplateResponse(request, "annotation/_upload_result.html", context)
+        return TemplateResponse(request, "corpora/_upload_result.html", context)
     status = 400 if request.method == "POST" else 200
-    return TemplateResponse(request, "annotation/upload.html", context, status=status)
+    return TemplateResponse(request, "corpora/upload.html", context, status=status)
 
 
 @lead_required

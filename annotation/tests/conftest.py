@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
-from annotation.services import corpus_import
 from annotation.tests.factories import PASSWORD, SEED_XML
 
 

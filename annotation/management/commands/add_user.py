@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.accounts import user_upsert
 from annotation.models import Corpus, User
-from annotation.services import user_upsert
 
 
 class Command(BaseCommand):

@@ -7,8 +7,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from annotation.accounts import user_upsert
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
-from annotation.services import corpus_import, user_upsert
 
 DEMO_CORPORA = (
     ("ted-zhen-demo", "ted-zhen-demo.evaltrans.xml"),

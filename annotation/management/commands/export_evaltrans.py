@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.corpora.exports import corpus_export
 from annotation.models import Corpus
-from annotation.services import corpus_export
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.services import ImportRefused, corpus_import
+from annotation.corpora.imports import ImportRefused, corpus_import
 
 
 class Command(BaseCommand):

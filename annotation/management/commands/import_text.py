@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.services import ImportRefused, corpus_import_text
+from annotation.corpora.imports import ImportRefused, corpus_import_text
 
 
 def _system_file(value: str) -> tuple[str, Path]:

@@ -1,4 +1,5 @@
-"""Forms: input validation only; the work is done by services."""
+"""The upload form: input validation only (size limit, reference names); the import
+service, :func:`annotation.corpora.imports.corpus_import`, does the work."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus
-from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db

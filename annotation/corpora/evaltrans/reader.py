@@ -1,0 +1,446 @@
+"""Read evalTrans XML as a stream of dataclasses, refusing what the format does not allow.
+
+The bytes pass :mod:`~annotation.corpora.evaltrans.guard` first (prolog and UTF-8), then
+lxml's feed parser (``XMLPullParser``, iterparse's push form, so the guard sees the raw
+bytes before libxml2 does). Every finished ``<sentence>`` is cleared with its preceding
+siblings, so memory does not grow with the file. Problems are reported in file order, as
+one-line :class:`~annotation.corpora.evaltrans.schema.EvalTransError`.
+
+The awer fraction is *not* checked against the new reference here: the import recomputes it.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import BinaryIO
+
+from lxml import etree
+
+from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
+from annotation.corpora.evaltrans.schema import (
+    ERR_AWER_FORMAT,
+    ERR_DOCTYPE,
+    ERR_DUPLICATE_CHILD,
+    ERR_EMPTY_FILE,
+    ERR_EVAL_WITHOUT_TARGET,
+    ERR_EVAL_WITHOUT_TRANSLATOR,
+    ERR_MALFORMED,
+    ERR_MARKUP_IN_TEXT,
+    ERR_SENTENCE_WITHOUT_SOURCE,
+    ERR_SSER_NOT_INTEGER,
+    ERR_SSER_RANGE,
+    ERR_STRAY_TEXT,
+    ERR_WRONG_ROOT,
+    SSER_MAX,
+    SSER_MIN,
+    CorpusHeader,
+    EvalElement,
+    EvalTransError,
+    SentenceElement,
+    normalize_space,
+    sentence_problem,
+)
+
+_SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
+_LXML_POSITION = re.compile(r", line \d+, column (\d+)$")
+
+
+def iter_evaltrans(
+    source: BinaryIO | str | Path,
+    *,
+    filename: str | None = None,
+    reference_names: Collection[str] = (),
+) -> Iterator[CorpusHeader | SentenceElement]:
+    """Yield the :class:`CorpusHeader`, then one :class:`SentenceElement` per ``<sentence>``.
+
+    ``source`` is a path or a binary stream. Streaming: memory stays flat however large the
+    file (each sentence is yielded once the next one has been read, so unknown elements
+    between sentences can be attached to the one before). A refused file raises
+    :class:`EvalTransError` when the iteration reaches the problem — sentences before it
+    have been yielded already, so a caller that stores them must do so atomically.
+    """
+    if isinstance(source, (str, Path)):
+        shown = filename if filename is not None else str(source)
+        with open(source, "rb") as stream:
+            yield from _Reader(stream, shown, reference_names).run()
+    else:
+        name = getattr(source, "name", None)
+        default = name if isinstance(name, str) else "<stream>"
+        shown = filename if filename is not None else default
+        yield from _Reader(source, shown, reference_names).run()
+
+
+class _Reader:
+    """One pass over one file: checked bytes in, lxml's feed parser, dataclasses out."""
+
+    def __init__(self, stream: BinaryIO, filename: str, reference_names: Collection[str]) -> None:
+        self.input = CheckedBytes(stream, filename)
+        self.filename = filename
+        self.reference_names = frozenset(reference_names)
+        self.parser = etree.XMLPullParser(
+            events=("end",), tag=("{*}sentence", "eval"), encoding="utf-8", **PARSER_OPTIONS
+        )
+        self.header: CorpusHeader | None = None
+        self.header_xml: list[str] = []
+        self.root: etree._Element | None = None
+        self.pending: SentenceElement | None = None
+        self.current: etree._Element | None = None  # the sentence of the evals read so far
+        self.current_evals: list[EvalElement] = []
+        self.pending_after: list[str] = []
+        self.position = 0
+        self.root_text_checked = False
+        self.last_bytes = b""  # the end of the file, to place text before </evalTrans>
+
+    def error(self, line: int | None, reason: str) -> EvalTransError:
+        return EvalTransError(self.filename, line, reason)
+
+    def run(self) -> Iterator[CorpusHeader | SentenceElement]:
+        root: etree._Element | None = None
+        for data, eof in self.input.chunks():
+            if data:
+                self.last_bytes = self.last_bytes[-256:] + data
+            error: EvalTransError | None = None
+            try:
+                if data:
+                    self.parser.feed(data)
+                if eof:
+                    root = self.parser.close()
+            except etree.XMLSyntaxError as exc:
+                error = self.syntax_error(exc)
+            # The events before a syntax error first: the file's first problem is reported.
+            for _event, element in self.parser.read_events():
+                if element.tag == "eval":
+                    self.on_eval(element)
+                else:
+                    yield from self.on_sentence(element)
+            if error is not None:
+                raise error
+        assert root is not None  # close() returns the root or raises; not an argument check
+        yield from self.finish(root)
+
+    def syntax_error(self, exc: etree.XMLSyntaxError) -> EvalTransError:
+        message, line = exc.msg or "", exc.lineno
+        if not line:
+            # lxml loses the position of some errors (an undefined entity, for one);
+            # libxml2's error log still has it.
+            last = exc.error_log.last_error
+            if last is not None and last.line:
+                message, line = last.message, last.line
+        message = " ".join(message.split())
+        message = _LXML_POSITION.sub(r" (column \1)", message)
+        if message == "Document is empty":
+            return self.error(line or 1, ERR_EMPTY_FILE)
+        return self.error(line or None, ERR_MALFORMED.format(message=message))
+
+    def on_eval(self, element: etree._Element) -> None:
+        """An ``<eval>`` has ended: read it now, so its problems come in file order."""
+        sentence = element.getparent()
+        if sentence is None:
+            self.check_root(element)  # an <eval> root: refused
+            return
+        root = sentence.getparent()
+        if root is None or root.getparent() is not None or sentence.tag != "sentence":
+            return  # not in a sentence: an unknown element, or part of one
+        self.check_root(root)
+        if self.current is not sentence:
+            self.current, self.current_evals = sentence, []
+        self.current_evals.append(self.eval(element))
+
+    def on_sentence(self, element: etree._Element) -> Iterator[CorpusHeader | SentenceElement]:
+        """A ``<sentence>`` has ended: take what precedes it, then hold it as the pending one.
+
+        The parser reports only ``sentence`` end events (lxml creates no Python objects for
+        the rest); unknown elements directly inside ``<evalTrans>`` are picked up as the
+        preceding siblings of the next sentence, or at the end.
+        """
+        root = element.getparent()
+        if root is None:
+            self.check_root(element)  # a <sentence> root: refused
+            return
+        if root.getparent() is not None:
+            return  # an unknown element's <sentence>: part of that element's XML
+        self.check_root(root)
+        if element.tag != "sentence":
+            return  # {namespace}sentence: an unknown element, picked up with the others
+        self.take_preceding(root, element)
+        yield from self.complete(root)
+        self.pending = self.sentence(element)
+        # Free the finished sentence and everything before it: memory stays flat.
+        element.clear(keep_tail=True)
+        while element.getprevious() is not None:
+            del root[0]
+
+    def check_root(self, root: etree._Element) -> None:
+        if self.root is None:
+            if root.tag != "evalTrans":
+                raise self.error(root.sourceline, ERR_WRONG_ROOT.format(tag=_tag_name(root)))
+            self.root = root
+
+    def take_preceding(self, root: etree._Element, element: etree._Element | None) -> None:
+        """Check the text and keep the unknown elements before ``element`` (None: the end).
+
+        Every node before ``element`` is complete, tail included. Unknown elements before
+        the first sentence belong to the header, later ones follow the pending sentence.
+        """
+        if not self.root_text_checked:
+            self.root_text_checked = True
+            self.check_text(root.text, root, start=root.sourceline)
+        for node in root:
+            if node is element:
+                break
+            following = node.getnext()
+            if following is not None:
+                self.check_text(node.tail, root, before=following)
+            else:
+                self.check_text(node.tail, root, end=self.root_end_line())
+            if not isinstance(node.tag, str) or node.tag == "sentence":
+                continue  # a comment, or the pending sentence (already read and cleared)
+            (self.header_xml if self.pending is None else self.pending_after).append(
+                _serialize(node)
+            )
+
+    def check_text(
+        self,
+        text: str | None,
+        parent: etree._Element,
+        *,
+        start: int | None = None,
+        before: etree._Element | None = None,
+        end: int | None = None,
+    ) -> None:
+        """Refuse non-blank text between elements, on the line where it is.
+
+        The text's line is counted from what is known: the line it starts on, the node it
+        comes ``before``, or the line of the ``end`` tag that follows it.
+        """
+        if not text or not text.strip():
+            return
+        leading = text[: len(text) - len(text.lstrip())].count("\n")
+        trailing = text[len(text.rstrip()) :].count("\n")
+        line: int | None = None
+        if start is not None:
+            line = start + leading
+        elif before is not None and before.sourceline:
+            line = before.sourceline - trailing
+        elif end is not None:
+            line = end - trailing
+        shown = " ".join(text.split())
+        if len(shown) > 40:
+            shown = shown[:39] + "…"
+        raise self.error(line, ERR_STRAY_TEXT.format(text=shown, parent=_tag_name(parent)))
+
+    def root_end_line(self) -> int | None:
+        """The line of ``</evalTrans>``, counted back from the end of the file."""
+        at = self.last_bytes.rfind(b"</evalTrans")
+        if at < 0:
+            return None
+        return self.input.newlines + 1 - self.last_bytes[at:].count(b"\n")
+
+    def make_header(self, root: etree._Element) -> CorpusHeader:
+        name: str | None = None
+        extra: list[tuple[str, str]] = []
+        for key, value in root.attrib.items():
+            if key == "name":
+                name = value
+            else:
+                extra.append((key, value))
+        header = CorpusHeader(name=name, extra_attrs=tuple(extra), extra_xml=tuple(self.header_xml))
+        self.header_xml = []
+        return header
+
+    def flush_pending(self) -> SentenceElement:
+        assert self.pending is not None  # internal invariant, not an argument check
+        sentence = self.pending
+        if self.pending_after:
+            sentence = replace(sentence, after_xml=tuple(self.pending_after))
+            self.pending_after = []
+        self.pending = None
+        return sentence
+
+    def finish(self, root: etree._Element) -> Iterator[CorpusHeader | SentenceElement]:
+        self.check_root(root)
+        self.take_preceding(root, None)
+        yield from self.complete(root)
+
+    def complete(self, root: etree._Element) -> Iterator[CorpusHeader | SentenceElement]:
+        """What is complete once the elements before a sentence (or the end) are taken:
+        the header, the first time, then the pending sentence with what followed it."""
+        if self.header is None:
+            self.header = self.make_header(root)
+            yield self.header
+        if self.pending is not None:
+            yield self.flush_pending()
+
+    def sentence(self, element: etree._Element) -> SentenceElement:
+        line = element.sourceline or 0
+        sentence_id: str | None = None
+        doc: str | None = None
+        extra_attrs: list[tuple[str, str]] = []
+        for key, value in element.attrib.items():
+            if key == "id":
+                sentence_id = value
+            elif key == "doc":
+                doc = value
+            else:
+                extra_attrs.append((key, value))
+        source: str | None = None
+        evals: list[EvalElement] = []
+        extra_xml: list[str] = []
+        for child in self.children(element):
+            if child.tag == "source":
+                if source is not None:
+                    reason = ERR_DUPLICATE_CHILD.format(parent="sentence", tag="source")
+                    raise self.error(child.sourceline, reason)
+                source = self.text_of(child)
+            elif child.tag != "eval":  # the evals were read as they ended (on_eval)
+                extra_xml.append(_serialize(child))
+        if self.current is element:
+            evals, self.current, self.current_evals = self.current_evals, None, []
+        if source is None:
+            raise self.error(line, ERR_SENTENCE_WITHOUT_SOURCE)
+        problem = sentence_problem(evals, self.reference_names)
+        if problem is not None:
+            bad_line, reason = problem
+            raise self.error(bad_line if bad_line is not None else line, reason)
+        sentence = SentenceElement(
+            source=source,
+            evals=tuple(evals),
+            line=line,
+            position=self.position,
+            id=sentence_id,
+            doc=doc,
+            extra_attrs=tuple(extra_attrs),
+            extra_xml=tuple(extra_xml),
+        )
+        self.position += 1
+        return sentence
+
+    def eval(self, element: etree._Element) -> EvalElement:
+        line = element.sourceline or 0
+        translator = ""
+        evaluator: str | None = None
+        sser: int | None = None
+        awer: tuple[int, int] | None = None
+        extra_attrs: list[tuple[str, str]] = []
+        for key, value in element.attrib.items():
+            if key == "translator":
+                translator = normalize_space(value)
+            elif key == "evaluator":
+                evaluator = normalize_space(value) or None
+            elif key == "sser":
+                sser = self.sser(value, line)
+            elif key == "awer":
+                awer = self.awer(value, line)
+            else:
+                extra_attrs.append((key, value))
+        if not translator:
+            raise self.error(line, ERR_EVAL_WITHOUT_TRANSLATOR)
+        target: str | None = None
+        new_ref: str | None = None
+        extra_xml: list[str] = []
+        for child in self.children(element):
+            if child.tag == "target":
+                if target is not None:
+                    raise self.error(
+                        child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="target")
+                    )
+                target = self.text_of(child)
+            elif child.tag == "newRef":
+                if new_ref is not None:
+                    raise self.error(
+                        child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="newRef")
+                    )
+                new_ref = self.text_of(child)
+            else:
+                extra_xml.append(_serialize(child))
+        if target is None:
+            raise self.error(line, ERR_EVAL_WITHOUT_TARGET)
+        return EvalElement(
+            translator=translator,
+            target=target,
+            line=line,
+            evaluator=evaluator,
+            sser=sser,
+            awer=awer,
+            new_ref=new_ref,
+            extra_attrs=tuple(extra_attrs),
+            extra_xml=tuple(extra_xml),
+        )
+
+    def sser(self, value: str, line: int) -> int:
+        text = value.strip()
+        if not _SSER_RE.fullmatch(text):
+            raise self.error(line, ERR_SSER_NOT_INTEGER.format(value=value))
+        sser = int(text)
+        if not SSER_MIN <= sser <= SSER_MAX:
+            raise self.error(line, ERR_SSER_RANGE.format(value=value))
+        return sser
+
+    def awer(self, value: str, line: int) -> tuple[int, int]:
+        match = _AWER_RE.fullmatch(value)
+        if match is None:
+            raise self.error(line, ERR_AWER_FORMAT.format(value=value))
+        return int(match.group(1)), int(match.group(2))
+
+    def children(self, element: etree._Element) -> Iterator[etree._Element]:
+        """The element children; comments and PIs skipped, stray text and entities refused."""
+        text = element.text
+        if text and not text.isspace():
+            self.check_text(text, element, start=element.sourceline)
+        for child in element:
+            tail = child.tail
+            if tail and not tail.isspace():
+                following = child.getnext()
+                if following is not None:
+                    self.check_text(tail, element, before=following)
+                else:
+                    self.check_text(tail, element, start=_end_line(child))
+            if isinstance(child.tag, str):
+                yield child
+            elif child.tag is etree.Entity:  # cannot happen without a DOCTYPE; refuse anyway
+                raise self.error(child.sourceline, ERR_DOCTYPE)
+
+    def text_of(self, element: etree._Element) -> str:
+        """Whitespace-normalised text of a text-only element (comments inside are dropped)."""
+        parts = [element.text or ""]
+        for child in element:
+            if isinstance(child.tag, str):
+                raise self.error(
+                    child.sourceline,
+                    ERR_MARKUP_IN_TEXT.format(tag=_tag_name(element), child=_tag_name(child)),
+                )
+            if child.tag is etree.Entity:
+                raise self.error(child.sourceline, ERR_DOCTYPE)
+            parts.append(child.tail or "")
+        return normalize_space("".join(parts))
+
+
+def _tag_name(element: etree._Element) -> str:
+    tag = element.tag
+    return tag if isinstance(tag, str) else "?"
+
+
+def _end_line(element: etree._Element) -> int | None:
+    """The line an element ends on: its start line plus the newlines of its content."""
+    if element.sourceline is None:
+        return None
+    newlines = (element.text or "").count("\n")
+    for node in element.iterdescendants():
+        newlines += (node.text or "").count("\n") + (node.tail or "").count("\n")
+    return int(element.sourceline) + newlines
+
+
+def _serialize(element: etree._Element) -> str:
+    """An unknown element as XML text, verbatim (its tail is layout and is not kept).
+
+    lxml would declare on it every namespace in scope; only those it uses are kept, so
+    the text does not change when read back from a written file.
+    """
+    alone = copy.deepcopy(element)
+    etree.cleanup_namespaces(alone)
+    return str(etree.tostring(alone, encoding="unicode", with_tail=False))

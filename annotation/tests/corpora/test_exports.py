@@ -1,0 +1,150 @@
+"""Exporting corpora as evalTrans XML: lossless round trips through import and export."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from annotation.corpora.exports import corpus_export
+from annotation.corpora.imports import corpus_import
+from annotation.models import Corpus, Judgment, Sentence, Target
+from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(corpus: Corpus) -> dict[str, object]:
+    """Everything a corpus holds, without database ids or timestamps."""
+    return {
+        "corpus": (corpus.extra_attrs, corpus.extra_xml),
+        "translators": sorted(corpus.translators.values_list("name", "role", "position")),
+        "sentences": list(
+            Sentence.objects.filter(corpus=corpus)
+            .order_by("position")
+            .values_list(
+                "position", "xml_id", "doc", "source", "extra_attrs", "extra_xml", "after_xml"
+            )
+        ),
+        "targets": sorted(
+            Target.objects.filter(sentence__corpus=corpus).values_list(
+                "sentence__position",
+                "translator__name",
+                "ordinal",
+                "position",
+                "text",
+                "extra_attrs",
+                "extra_xml",
+            )
+        ),
+        "judgments": sorted(
+            Judgment.objects.filter(target__sentence__corpus=corpus).values_list(
+                "target__sentence__position",
+                "target__translator__name",
+                "evaluator__username",
+                "sser",
+                "new_ref",
+                "edits",
+                "ref_length",
+                "state",
+                "extra_attrs",
+                "extra_xml",
+            )
+        ),
+    }
+
+
+def export_bytes(corpus: Corpus) -> bytes:
+    out = io.BytesIO()
+    corpus_export(corpus=corpus, out=out)
+    return out.getvalue()
+
+
+def canonical(xml: bytes, *, drop_root_name: bool = False) -> list[tuple[object, ...]]:
+    """Elements in document order with whitespace-normalised text, for comparing files."""
+    root = etree.fromstring(xml)
+    if drop_root_name:
+        root.attrib.pop("name", None)
+    return [
+        (el.tag, sorted(el.attrib.items()), " ".join((el.text or "").split())) for el in root.iter()
+    ]
+
+
+@pytest.mark.parametrize("path", [DEMO_XML, SEED_XML], ids=["demo", "seed"])
+def test_export_of_an_unjudged_file_equals_the_input_after_whitespace_normalisation(
+    path: Path,
+) -> None:
+    corpus = corpus_import(source=path, name="c").corpus
+
+    exported = export_bytes(corpus)
+
+    assert exported.startswith(b'<?xml version="1.0" encoding="UTF-8"?>')
+    assert canonical(exported, drop_root_name=True) == canonical(
+        path.read_bytes(), drop_root_name=True
+    )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [DEMO_XML.read_bytes(), SEED_XML.read_bytes(), JUDGED],
+    ids=["demo", "seed", "judged"],
+)
+def test_import_export_import_gives_identical_database_content(content: bytes) -> None:
+    first = corpus_import(source=io.BytesIO(content), name="first", filename="a.xml").corpus
+    second = corpus_import(
+        source=io.BytesIO(export_bytes(first)), name="second", filename="b.xml"
+    ).corpus
+
+    assert snapshot(second) == snapshot(first)
+
+
+def test_judgments_survive_the_round_trip_with_recomputed_awer() -> None:
+    summary = corpus_import(source=io.BytesIO(JUDGED), filename="judged.xml")
+
+    assert summary.corpus.name == "judged"
+    assert summary.judgments == 2
+    jm = Judgment.objects.get(evaluator__username="JM")
+    assert (jm.sser, jm.new_ref, jm.edits, jm.ref_length) == (
+        8,
+        "Chart represents the method .",
+        1,
+        5,
+    )
+    assert jm.state == Judgment.State.DONE
+    # AB's awer="3/4" does not match its new reference: a warning, and 1/5 wins.
+    assert summary.warnings == (
+        "judged.xml line 11: awer 3/4 of 'Statistical' recomputed from its new reference as 1/5",
+    )
+    ab = Judgment.objects.get(evaluator__username="AB")
+    assert (ab.edits, ab.ref_length) == (1, 5)
+
+    exported = export_bytes(summary.corpus)
+    root = etree.fromstring(exported)
+    judged = root.findall(".//eval[@evaluator]")
+    assert [(e.get("evaluator"), e.get("sser"), e.get("awer")) for e in judged] == [
+        ("JM", "8", "1/5"),
+        ("AB", "6", "1/5"),
+    ]
+    assert judged[0].get("checked") == "yes"
+    assert judged[1].findtext("note") == "second opinion"
+    assert judged[0].findtext("newRef") == "Chart represents the method ."
+    assert root.find("sentence").get("topic") == "figures"
+
+
+def test_a_judgment_in_progress_stays_pending_through_export_and_import() -> None:
+    content = JUDGED.replace(b'evaluator="AB" sser="6"', b'evaluator="AB" sser="6" state="pending"')
+    first = corpus_import(source=io.BytesIO(content), name="first", filename="a.xml").corpus
+    ab = Judgment.objects.get(target__sentence__corpus=first, evaluator__username="AB")
+    assert ab.state == Judgment.State.PENDING
+    assert ab.extra_attrs == []
+
+    exported = export_bytes(first)
+    second = corpus_import(source=io.BytesIO(exported), name="second", filename="b.xml").corpus
+
+    assert b'evaluator="AB" sser="6" awer="1/5" state="pending"' in exported
+    assert snapshot(second) == snapshot(first)
+    assert not Judgment.objects.done().filter(
+        target__sentence__corpus=second, evaluator__username="AB"
+    )
