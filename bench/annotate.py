@@ -90,7 +90,7 @@ def bench_corpus(name: str, path: Path, *, warm_sentences: int, clicks: int) -> 
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from annotation import judging
+    from annotation.judging import changes as judging
     from annotation.models import Judgment, User
     from annotation.services import corpus_import
 

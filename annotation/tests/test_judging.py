@@ -11,8 +11,8 @@ import pytest
 import sacrebleu
 from django.utils import timezone
 
-from annotation import judging
-from annotation.judging import (
+from annotation.judging import changes as judging
+from annotation.judging.changes import (
     ERR_MATCH_OP,
     ERR_NO_SSER,
     ERR_NOTHING_TO_REDO,
