@@ -12,6 +12,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.judging import changes as judging
+from annotation.judging.errors import (
+    ERR_NOT_A_NUMBER,
+    ChangeRefused,
+    JudgingError,
+    NotYours,
+    StaleJudgment,
+)
 from annotation.models import Corpus, Judgment
 from annotation.web import HtmxHttpRequest, login_required, see_other
 
@@ -97,7 +104,7 @@ def _int_field(request: HtmxHttpRequest, name: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise judging.ChangeRefused(f"{name} {value!r} is not a whole number") from None
+        raise ChangeRefused(ERR_NOT_A_NUMBER.format(name=name, value=value)) from None
 
 
 def _do_op(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
@@ -154,11 +161,11 @@ CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
 }
 
 
-def _refusal(request: HtmxHttpRequest, pk: int, exc: judging.JudgingError) -> HttpResponse:
+def _refusal(request: HtmxHttpRequest, pk: int, exc: JudgingError) -> HttpResponse:
     """A stale page gets 409 and the fresh state; a refused change 422 and a message."""
-    if isinstance(exc, judging.NotYours):
+    if isinstance(exc, NotYours):
         raise PermissionDenied(exc.message)
-    stale = isinstance(exc, judging.StaleJudgment)
+    stale = isinstance(exc, StaleJudgment)
     return _render_judgment(
         request,
         _judgment_or_404(request, pk),  # fresh from the database
@@ -179,7 +186,7 @@ def judgment_change(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespo
     judgment = _judgment_or_404(request, pk)
     try:
         change(judgment, request, _int_field(request, "version"))
-    except judging.JudgingError as exc:
+    except JudgingError as exc:
         return _refusal(request, pk, exc)
     if not request.htmx:
         return see_other(reverse("annotation:judgment", args=[pk]))
@@ -196,7 +203,7 @@ def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         judging.judgment_finish(
             judgment=judgment, user=request.user, version=_int_field(request, "version")
         )
-    except judging.JudgingError as exc:
+    except JudgingError as exc:
         return _refusal(request, pk, exc)
     corpus_pk = judgment.target.sentence.corpus_id
     return see_other(reverse("annotation:judge_continue", args=[corpus_pk]))

@@ -12,7 +12,8 @@ import sacrebleu
 from django.utils import timezone
 
 from annotation.judging import changes as judging
-from annotation.judging.changes import (
+from annotation.judging.changes import OpRef
+from annotation.judging.errors import (
     ERR_MATCH_OP,
     ERR_NO_SSER,
     ERR_NOTHING_TO_REDO,
@@ -21,7 +22,6 @@ from annotation.judging.changes import (
     ERR_WORD_POS,
     ChangeRefused,
     NotYours,
-    OpRef,
     StaleJudgment,
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User

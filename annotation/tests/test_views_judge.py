@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.judging import changes as judging
+from annotation.judging.errors import ERR_NO_SSER, ERR_STALE
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
 
@@ -280,7 +281,7 @@ def test_a_stale_page_is_refused_with_the_fresh_state(
     html = response.content.decode()
     assert response.status_code == 409
     assert 'data-message-kind="stale"' in html
-    assert judging.ERR_STALE.replace("'", "&#x27;") in html
+    assert ERR_STALE.replace("'", "&#x27;") in html
     assert 'data-version="2"' in html
     assert 'data-sser="6" data-action="sser" class="sser pressed" aria-pressed="true"' in html
     assert fresh(figure_1).sser == 6
@@ -295,7 +296,7 @@ def test_a_refused_change_says_why(judge_client: Client, figure_1: Judgment, htm
     )
 
     assert response.status_code == 422
-    assert judging.ERR_NO_SSER in response.content.decode()
+    assert ERR_NO_SSER in response.content.decode()
     assert fresh(figure_1).state == "pending"
 
 
