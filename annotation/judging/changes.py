@@ -47,17 +47,13 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from annotation.formatting import number
+from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import (
-    ERR_BAD_OP,
-    ERR_MATCH_OP,
     ERR_NO_SSER,
     ERR_NOT_A_SYSTEM,
     ERR_NOTHING_TO_REDO,
     ERR_NOTHING_TO_UNDO,
-    ERR_OP_OUT_OF_RANGE,
     ERR_SSER_RANGE,
-    ERR_WORD_ACTION,
-    ERR_WORD_POS,
     NOTE_REUSED,
     ChangeRefused,
     NotYours,
@@ -83,7 +79,7 @@ from annotation.text import (
     words,
 )
 from metrics import human
-from metrics.align import Alignment, EditOp, Op, PreparedRef, align, distance_prepared
+from metrics.align import Alignment, Op, PreparedRef, align, distance_prepared
 from metrics.registry import build_metric
 from metrics.stats import Metric
 from metrics.tokenize import Preprocessor
@@ -101,83 +97,6 @@ SSER_LABELS = {
     1: "some of the content conveyed",
     0: "nonsense",
 }
-WORD_ACTIONS = ("replace", "delete", "insert_before", "insert_after")
-
-
-# --- edit operations as the page names them ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OpRef:
-    """An edit operation as a button names it: ``kind:hyp_pos:ref_pos``.
-
-    The positions are those of :class:`metrics.align.EditOp` in the alignment the page
-    showed; the judgment's ``version`` guarantees that alignment is still the stored one,
-    so the positions need no second alignment to be applied.
-    """
-
-    op: Op
-    hyp_pos: int
-    ref_pos: int
-
-    @property
-    def token(self) -> str:
-        return f"{self.op.value}:{self.hyp_pos}:{self.ref_pos}"
-
-    @classmethod
-    def of(cls, edit: EditOp) -> OpRef:
-        return cls(edit.op, edit.hyp_pos, edit.ref_pos)
-
-    @classmethod
-    def parse(cls, token: str) -> OpRef:
-        parts = token.split(":")
-        try:
-            kind, hyp_pos, ref_pos = parts
-            return cls(Op(kind), int(hyp_pos), int(ref_pos))
-        except ValueError:
-            raise ChangeRefused(ERR_BAD_OP.format(token=token)) from None
-
-
-def apply_op(candidate: Sequence[str], new_ref: Sequence[str], op: OpRef) -> list[str]:
-    """The new reference after accepting the candidate's version at ``op`` (seed 001 §3)."""
-    ref = list(new_ref)
-    if op.op is Op.MATCH:
-        raise ChangeRefused(ERR_MATCH_OP)
-    hyp_ok = 0 <= op.hyp_pos < len(candidate) or (
-        op.op is Op.MISSING and 0 <= op.hyp_pos <= len(candidate)
-    )
-    ref_ok = 0 <= op.ref_pos < len(ref) or (op.op is Op.EXTRA and 0 <= op.ref_pos <= len(ref))
-    if not (hyp_ok and ref_ok):
-        raise ChangeRefused(ERR_OP_OUT_OF_RANGE.format(token=op.token))
-    if op.op is Op.SUBSTITUTION:
-        ref[op.ref_pos] = candidate[op.hyp_pos]
-    elif op.op is Op.EXTRA:
-        ref.insert(op.ref_pos, candidate[op.hyp_pos])
-    else:  # MISSING: the reference word the candidate lacks goes
-        del ref[op.ref_pos]
-    return ref
-
-
-def apply_word_edit(new_ref: Sequence[str], *, pos: int, action: str, text: str) -> list[str]:
-    """The new reference after changing, deleting or inserting beside its word ``pos``."""
-    if action not in WORD_ACTIONS:
-        raise ChangeRefused(ERR_WORD_ACTION.format(action=action, choices=", ".join(WORD_ACTIONS)))
-    ref = list(new_ref)
-    inserting = action in {"insert_before", "insert_after"}
-    # Inserting into an empty new reference is the one edit without a word to stand by.
-    if not (0 <= pos < len(ref) or (inserting and pos == 0 and not ref)):
-        raise ChangeRefused(ERR_WORD_POS.format(pos=pos, length=len(ref)))
-    new_words = list(words(text))
-    if action == "replace":
-        ref[pos : pos + 1] = new_words
-    elif action == "delete":
-        del ref[pos]
-    elif action == "insert_before":
-        ref[pos:pos] = new_words
-    else:
-        at = min(pos + 1, len(ref))
-        ref[at:at] = new_words
-    return ref
 
 
 # --- the undo/redo stack and active time -----------------------------------------------------

@@ -12,7 +12,7 @@ import sacrebleu
 from django.utils import timezone
 
 from annotation.judging import changes as judging
-from annotation.judging.changes import OpRef
+from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import (
     ERR_MATCH_OP,
     ERR_NO_SSER,
@@ -132,7 +132,7 @@ OP_CASES = [
 def test_a_click_accepts_the_candidates_version(
     candidate: str, new_ref: str, op: OpRef, expected: str
 ) -> None:
-    assert " ".join(judging.apply_op(candidate.split(), new_ref.split(), op)) == expected
+    assert " ".join(apply_op(candidate.split(), new_ref.split(), op)) == expected
 
 
 @pytest.mark.parametrize(
@@ -145,7 +145,7 @@ def test_a_click_accepts_the_candidates_version(
 )
 def test_impossible_clicks_are_refused(op: OpRef, message: str) -> None:
     with pytest.raises(ChangeRefused, match=message):
-        judging.apply_op(["a", "b"], ["a", "c"], op)
+        apply_op(["a", "b"], ["a", "c"], op)
 
 
 @pytest.mark.parametrize("token", ["bogus", "substitution:1", "swap:1:1", "extra:x:1"])
@@ -194,7 +194,7 @@ WORD_CASES = [
 
 @pytest.mark.parametrize("action, pos, text, expected", WORD_CASES)
 def test_word_edits(action: str, pos: int, text: str, expected: str) -> None:
-    result = judging.apply_word_edit(["the", "cat", "sat"], pos=pos, action=action, text=text)
+    result = apply_word_edit(["the", "cat", "sat"], pos=pos, action=action, text=text)
 
     assert " ".join(result) == expected
 
@@ -209,7 +209,7 @@ def test_word_edits(action: str, pos: int, text: str, expected: str) -> None:
 )
 def test_bad_word_edits_are_refused(action: str, pos: int, message: str) -> None:
     with pytest.raises(ChangeRefused, match=message):
-        judging.apply_word_edit(["the", "cat", "sat"], pos=pos, action=action, text="x")
+        apply_word_edit(["the", "cat", "sat"], pos=pos, action=action, text="x")
 
 
 def test_a_word_edit_is_saved_and_recounted(figure_1: Judgment, judge: User) -> None:
