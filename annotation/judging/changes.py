@@ -21,7 +21,7 @@ lost answer, a double submit): it is answered with the saved state (:func:`_to_a
 
 Undo and redo walk through every change: change events are ``applied``, ``undone`` (the
 redo stack) or ``discarded`` (a new change empties the redo stack). Active time is
-measured from the event timestamps (:func:`active_seconds_from`).
+measured from the event timestamps (:mod:`annotation.judging.active_time`).
 
 Writes are keyword-only ``judgment_<action>`` functions; reads are :func:`next_target_for`,
 :func:`reference_pool`, :func:`live_figures` and :func:`judging_context`, which gathers
@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache, lru_cache
@@ -47,6 +47,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from annotation.formatting import number
+from annotation.judging.active_time import active_gap
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import (
     ERR_NO_SSER,
@@ -84,8 +85,6 @@ from metrics.registry import build_metric
 from metrics.stats import Metric
 from metrics.tokenize import Preprocessor
 
-#: Idle gaps between two events count at most this long (seed 001 Table 3 measures effort).
-IDLE_CAP_SECONDS = 120.0
 #: How many references of the pool the page shows (seed 001 §3: "the four most similar").
 POOL_SHOWN = 4
 #: Seed 001 §2.2 and Figure 1 name these points of the 0–10 scale.
@@ -100,23 +99,6 @@ SSER_LABELS = {
 
 
 # --- the undo/redo stack and active time -----------------------------------------------------
-
-
-def active_seconds_from(events: Iterable[tuple[datetime, str]]) -> float:
-    """Active time from (timestamp, kind) pairs: the gaps between consecutive events,
-    each capped at :data:`IDLE_CAP_SECONDS`.
-
-    A gap that *ends* with an ``open`` event is not counted: the judge was elsewhere
-    (another candidate, a break) before the page was shown. The gap from ``open`` to the
-    first change is counted, which is why the page records ``open`` at all.
-    """
-    total = 0.0
-    previous: datetime | None = None
-    for at, kind in sorted(events, key=lambda e: e[0]):
-        if previous is not None and kind != JudgmentEvent.Kind.OPEN:
-            total += min(max((at - previous).total_seconds(), 0.0), IDLE_CAP_SECONDS)
-        previous = at
-    return total
 
 
 def _stack_annotations() -> dict[str, RawSQL]:
@@ -438,14 +420,6 @@ def judgment_seen(*, judgment: Judgment, user: User, at: datetime | None = None)
     judgment.stack_last_event_at = at
 
 
-def judgment_recount_active_seconds(*, judgment: Judgment) -> float:
-    """Recompute ``active_seconds`` from all the judgment's events and store it."""
-    seconds = active_seconds_from(judgment.events.values_list("created_at", "kind"))
-    Judgment.objects.filter(pk=judgment.pk).update(active_seconds=seconds)
-    judgment.active_seconds = seconds
-    return seconds
-
-
 # --- changes ---------------------------------------------------------------------------------
 
 
@@ -504,9 +478,7 @@ def _write(
         edits, length = awer_counts(judgment.target.text, after["new_ref"])
     else:
         edits, length = judgment.edits, judgment.ref_length
-    last = judgment.stack_last_event_at
-    gap = 0.0 if last is None else min(max((at - last).total_seconds(), 0.0), IDLE_CAP_SECONDS)
-    active = judgment.active_seconds + gap
+    active = judgment.active_seconds + active_gap(judgment.stack_last_event_at, at, kind)
     is_walk = kind in {JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO}
     with transaction.atomic():
         updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(

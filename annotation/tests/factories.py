@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from django.core.management import call_command
 
+from annotation.judging.active_time import active_gap
 from annotation.models import Corpus, Judgment, Target, User
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -89,3 +91,20 @@ def scores_json(name: str) -> dict:
     out = io.StringIO()
     call_command("scores", name, "--json", stdout=out)
     return json.loads(out.getvalue())
+
+
+def active_seconds_from(events: Iterable[tuple[datetime, str]]) -> float:
+    """Active time from (timestamp, kind) pairs in any order: each event's
+    :func:`~annotation.judging.active_time.active_gap` after the one before it in time."""
+    total = 0.0
+    previous: datetime | None = None
+    for at, kind in sorted(events, key=lambda e: e[0]):
+        total += active_gap(previous, at, kind)
+        previous = at
+    return total
+
+
+def recounted_active_seconds(judgment: Judgment) -> float:
+    """A judgment's active time recounted from all its event rows, to compare with the
+    ``active_seconds`` its changes stored one gap at a time."""
+    return active_seconds_from(judgment.events.values_list("created_at", "kind"))

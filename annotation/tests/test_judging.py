@@ -26,7 +26,7 @@ from annotation.judging.errors import (
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
-from annotation.tests.factories import DEMO_XML
+from annotation.tests.factories import DEMO_XML, active_seconds_from, recounted_active_seconds
 from metrics.align import Op, align
 
 pytestmark = pytest.mark.django_db
@@ -549,7 +549,7 @@ T0 = timezone.now()
 def test_active_seconds_from_event_times(events: list[tuple[int, str]], expected: float) -> None:
     pairs = [(T0 + timedelta(seconds=s), kind) for s, kind in events]
 
-    assert judging.active_seconds_from(pairs) == expected
+    assert active_seconds_from(pairs) == expected
 
 
 def test_active_time_is_recorded_with_each_change(figure_1: Judgment, judge: User) -> None:
@@ -567,7 +567,7 @@ def test_active_time_is_recorded_with_each_change(figure_1: Judgment, judge: Use
     )
 
     assert Judgment.objects.get(pk=figure_1.pk).active_seconds == pytest.approx(155.0)
-    assert judging.judgment_recount_active_seconds(judgment=figure_1) == pytest.approx(155.0)
+    assert recounted_active_seconds(figure_1) == pytest.approx(155.0)
 
 
 def test_active_time_recounted_from_explicit_event_timestamps(
@@ -580,7 +580,7 @@ def test_active_time_recounted_from_explicit_event_timestamps(
     for event, seconds in zip(figure_1.events.order_by("pk"), [0, 20, 500], strict=True):
         JudgmentEvent.objects.filter(pk=event.pk).update(created_at=t0 + timedelta(seconds=seconds))
 
-    assert judging.judgment_recount_active_seconds(judgment=figure_1) == pytest.approx(20 + 120)
+    assert recounted_active_seconds(figure_1) == pytest.approx(20 + 120)
 
 
 # --- live figures ----------------------------------------------------------------------------
