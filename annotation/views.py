@@ -19,13 +19,14 @@ from annotation.judging.errors import (
     NotYours,
     StaleJudgment,
 )
+from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment
 from annotation.web import HtmxHttpRequest, login_required, see_other
 
 
 def _judgment_or_404(request: HtmxHttpRequest, pk: int) -> Judgment:
     try:
-        return judging.judgment_for(pk=pk, user=request.user)
+        return judgment_for(pk=pk, user=request.user)
     except Judgment.DoesNotExist:
         raise Http404("No such judgment.") from None
 

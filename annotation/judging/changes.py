@@ -41,25 +41,20 @@ from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
-from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Count, Exists, OuterRef, Q
-from django.db.models.expressions import RawSQL
+from django.db import IntegrityError, models, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from annotation.formatting import number
-from annotation.judging.active_time import active_gap
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import (
     ERR_NO_SSER,
     ERR_NOT_A_SYSTEM,
-    ERR_NOTHING_TO_REDO,
-    ERR_NOTHING_TO_UNDO,
     ERR_SSER_RANGE,
     NOTE_REUSED,
     ChangeRefused,
-    NotYours,
-    StaleJudgment,
 )
+from annotation.judging.stack import change, load_stack, to_apply, walk
 from annotation.models import (
     SSER_MAX,
     SSER_MIN,
@@ -96,98 +91,6 @@ SSER_LABELS = {
     1: "some of the content conveyed",
     0: "nonsense",
 }
-
-
-# --- the undo/redo stack and active time -----------------------------------------------------
-
-
-def _stack_annotations() -> dict[str, RawSQL]:
-    """What a change needs to know about a judgment's events, as subqueries of one SELECT:
-    the last event's time, how many changes are applied and undone, and the heads of the
-    undo and redo stacks (id and the state they restore).
-
-    Written as SQL because the ORM spends milliseconds compiling seven correlated
-    subqueries on every click, more than the database takes to run them; the columns are
-    quoted by the connection, and the only parameters are the status values.
-    """
-    q = connection.ops.quote_name
-    event, judgment = q(JudgmentEvent._meta.db_table), q(Judgment._meta.db_table)
-    rows = f"FROM {event} e WHERE e.{q('judgment_id')} = {judgment}.{q('id')}"
-    with_status = f"{rows} AND e.{q('status')} = %s"
-    applied, undone = (JudgmentEvent.Status.APPLIED.value,), (JudgmentEvent.Status.UNDONE.value,)
-
-    def head(column: str, order: str) -> str:
-        return f"SELECT e.{q(column)} {with_status} ORDER BY e.{q('id')} {order} LIMIT 1"
-
-    integer, json = models.IntegerField(), models.JSONField()
-    return {
-        "stack_last_event_at": RawSQL(
-            f"SELECT MAX(e.{q('created_at')}) {rows}", (), output_field=models.DateTimeField()
-        ),
-        "stack_applied": RawSQL(f"SELECT COUNT(*) {with_status}", applied, output_field=integer),
-        "stack_undone": RawSQL(f"SELECT COUNT(*) {with_status}", undone, output_field=integer),
-        "stack_undo_id": RawSQL(head("id", "DESC"), applied, output_field=integer),
-        "stack_undo_before": RawSQL(head("before", "DESC"), applied, output_field=json),
-        "stack_redo_id": RawSQL(head("id", "ASC"), undone, output_field=integer),
-        "stack_redo_after": RawSQL(head("after", "ASC"), undone, output_field=json),
-    }
-
-
-_STACK_FIELDS = (
-    "stack_last_event_at",
-    "stack_applied",
-    "stack_undone",
-    "stack_undo_id",
-    "stack_undo_before",
-    "stack_redo_id",
-    "stack_redo_after",
-)
-
-
-def _load_stack(judgment: Judgment, *, heads: bool = False) -> None:
-    """Read the stack fields into ``judgment`` unless the loading query already did.
-
-    The counts and the last event time are kept current by :func:`_write`; the *heads*
-    (what undo and redo would move next) are forgotten after a change and reloaded here
-    when an undo or redo needs them.
-    """
-    needed = _STACK_FIELDS if heads else _STACK_FIELDS[:3]
-    if all(hasattr(judgment, name) for name in needed):
-        return
-    row = (
-        Judgment.objects.filter(pk=judgment.pk)
-        .annotate(**_stack_annotations())
-        .values(*_STACK_FIELDS)
-        .get()
-    )
-    for name, value in row.items():
-        setattr(judgment, name, value)
-
-
-def _forget_stack_heads(judgment: Judgment) -> None:
-    """After a change the next undo/redo target is unknown: the next one reloads it."""
-    for name in ("stack_undo_id", "stack_undo_before", "stack_redo_id", "stack_redo_after"):
-        judgment.__dict__.pop(name, None)
-
-
-# --- loading with access control -------------------------------------------------------------
-
-
-def judgment_for(*, pk: int, user: User) -> Judgment:
-    """The judgment ``pk`` as ``user`` may see it, with what a change needs, in one query.
-
-    A judge sees only its own judgments in corpora still assigned to it; a lead sees
-    every judgment (and may change only its own). Raises ``Judgment.DoesNotExist``.
-    """
-    qs = Judgment.objects.select_related(
-        "target__sentence__corpus", "target__translator", "evaluator"
-    )
-    if not user.is_lead:
-        assigned = Corpus.judges.through.objects.filter(
-            corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user.pk
-        )
-        qs = qs.filter(Exists(assigned), evaluator=user)
-    return qs.annotate(**_stack_annotations()).get(pk=pk)
 
 
 # --- order of work ---------------------------------------------------------------------------
@@ -423,144 +326,13 @@ def judgment_seen(*, judgment: Judgment, user: User, at: datetime | None = None)
 # --- changes ---------------------------------------------------------------------------------
 
 
-def _snapshot(judgment: Judgment) -> dict[str, Any]:
-    return {"new_ref": judgment.new_ref, "sser": judgment.sser, "state": judgment.state}
-
-
-def _to_apply(
-    judgment: Judgment, *, user: User, version: int, kind: str, request: dict[str, Any]
-) -> bool:
-    """Whether the change asked for from ``version`` is still to be made.
-
-    False when it was already made: the judgment's latest change is this very request
-    (same kind and parameters) made from ``version``. A request is fully determined by
-    the version it was made on, so this is the same request sent twice: a retry after a
-    lost answer or a double submit. Answering with the saved state is then right, where a
-    stale refusal would tell the judge that a saved change was lost. Any other change from
-    an old version is refused (:class:`StaleJudgment`).
-    """
-    if judgment.evaluator_id != user.pk:
-        raise NotYours()
-    if version == judgment.version:
-        return True
-    if version + 1 == judgment.version:
-        detail = (
-            judgment.events.filter(version=judgment.version, kind=kind)
-            .values_list("detail", flat=True)
-            .first()
-        )
-        if detail is not None and all(detail.get(k) == v for k, v in request.items()):
-            return False
-    raise StaleJudgment()
-
-
-def _write(
-    judgment: Judgment,
-    *,
-    user: User,
-    version: int,
-    kind: str,
-    after: dict[str, Any],
-    detail: dict[str, Any] | None = None,
-    at: datetime | None,
-    moves: int | None = None,
-) -> Judgment:
-    """Store ``after`` as the judgment's state and record the event, or refuse if stale.
-
-    ``moves`` is the change event an undo or redo moves (``kind`` is then ``undo`` or
-    ``redo``); for any other kind, the new event is ``applied`` and the redo stack is
-    discarded. One transaction: the conditional UPDATE, the stack, the event row.
-    """
-    _load_stack(judgment)
-    before = _snapshot(judgment)
-    at = at or timezone.now()
-    if after["new_ref"] != judgment.new_ref:
-        edits, length = awer_counts(judgment.target.text, after["new_ref"])
-    else:
-        edits, length = judgment.edits, judgment.ref_length
-    active = judgment.active_seconds + active_gap(judgment.stack_last_event_at, at, kind)
-    is_walk = kind in {JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO}
-    with transaction.atomic():
-        updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(
-            new_ref=after["new_ref"],
-            sser=after["sser"],
-            state=after["state"],
-            edits=edits,
-            ref_length=length,
-            version=version + 1,
-            active_seconds=active,
-            updated_at=at,
-        )
-        if updated != 1:
-            raise StaleJudgment()
-        if is_walk:
-            JudgmentEvent.objects.filter(pk=moves).update(
-                status=JudgmentEvent.Status.UNDONE
-                if kind == JudgmentEvent.Kind.UNDO
-                else JudgmentEvent.Status.APPLIED
-            )
-        elif judgment.stack_undone:
-            JudgmentEvent.objects.filter(
-                judgment=judgment, status=JudgmentEvent.Status.UNDONE
-            ).update(status=JudgmentEvent.Status.DISCARDED)
-        JudgmentEvent.objects.create(
-            judgment=judgment,
-            actor=user,
-            created_at=at,
-            kind=kind,
-            status="" if is_walk else JudgmentEvent.Status.APPLIED,
-            before=before,
-            after=after,
-            detail={**(detail or {}), **({"event": moves} if is_walk else {})},
-            version=version + 1,
-        )
-    judgment.new_ref = after["new_ref"]
-    judgment.sser = after["sser"]
-    judgment.state = after["state"]
-    judgment.edits, judgment.ref_length = edits, length
-    judgment.version = version + 1
-    judgment.active_seconds = active
-    judgment.updated_at = at
-    judgment.stack_last_event_at = at
-    if kind == JudgmentEvent.Kind.UNDO:
-        judgment.stack_applied -= 1
-        judgment.stack_undone += 1
-    elif kind == JudgmentEvent.Kind.REDO:
-        judgment.stack_applied += 1
-        judgment.stack_undone -= 1
-    else:
-        judgment.stack_applied += 1
-        judgment.stack_undone = 0
-    _forget_stack_heads(judgment)
-    return judgment
-
-
-def _change(
-    judgment: Judgment,
-    *,
-    user: User,
-    version: int,
-    kind: str,
-    at: datetime | None,
-    detail: dict[str, Any] | None = None,
-    **changes: Any,
-) -> Judgment:
-    """Apply ``changes`` to the snapshot; a change that changes nothing is not recorded."""
-    after = {**_snapshot(judgment), **changes}
-    if after == _snapshot(judgment):
-        return judgment
-    return _write(
-        judgment, user=user, version=version, kind=kind, after=after, detail=detail, at=at
-    )
-
-
 def judgment_accept_op(
     *, judgment: Judgment, user: User, version: int, op: OpRef | str, at: datetime | None = None
 ) -> Judgment:
     """Accept the candidate's version at one edit operation (seed 001 §3, see the module)."""
     op = OpRef.parse(op) if isinstance(op, str) else op
     kind = JudgmentEvent.Kind.ACCEPT_OP
-    if not _to_apply(judgment, user=user, version=version, kind=kind, request={"op": op.token}):
+    if not to_apply(judgment, user=user, version=version, kind=kind, request={"op": op.token}):
         return judgment
     candidate = words(judgment.target.text)
     ref = words(judgment.new_ref)
@@ -570,7 +342,7 @@ def judgment_accept_op(
         "word": candidate[op.hyp_pos] if op.op is not Op.MISSING else None,
         "ref_word": ref[op.ref_pos] if op.op is not Op.EXTRA else None,
     }
-    return _change(
+    return change(
         judgment,
         user=user,
         version=version,
@@ -593,10 +365,10 @@ def judgment_edit_word(
 ) -> Judgment:
     """Change or delete word ``pos`` of the new reference, or insert words beside it."""
     kind, request = JudgmentEvent.Kind.EDIT_WORD, {"pos": pos, "action": action, "text": text}
-    if not _to_apply(judgment, user=user, version=version, kind=kind, request=request):
+    if not to_apply(judgment, user=user, version=version, kind=kind, request=request):
         return judgment
     new_ref = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
-    return _change(
+    return change(
         judgment,
         user=user,
         version=version,
@@ -613,9 +385,9 @@ def _set_new_ref(
     """The whole-text edit and the pool choice store the same thing, the normalised text
     (kept in the event's detail, which is what tells a repeated request apart)."""
     request = {"text": normalize_new_ref(text)}
-    if not _to_apply(judgment, user=user, version=version, kind=kind, request=request):
+    if not to_apply(judgment, user=user, version=version, kind=kind, request=request):
         return judgment
-    return _change(
+    return change(
         judgment,
         user=user,
         version=version,
@@ -651,11 +423,9 @@ def judgment_set_sser(
     if isinstance(sser, bool) or not isinstance(sser, int) or not SSER_MIN <= sser <= SSER_MAX:
         raise ChangeRefused(ERR_SSER_RANGE.format(value=sser))
     kind, request = JudgmentEvent.Kind.SET_SSER, {"sser": sser}
-    if not _to_apply(judgment, user=user, version=version, kind=kind, request=request):
+    if not to_apply(judgment, user=user, version=version, kind=kind, request=request):
         return judgment
-    return _change(
-        judgment, user=user, version=version, kind=kind, at=at, detail=request, sser=sser
-    )
+    return change(judgment, user=user, version=version, kind=kind, at=at, detail=request, sser=sser)
 
 
 def judgment_finish(
@@ -666,11 +436,11 @@ def judgment_finish(
     An SSER score is required: a done judgment feeds both SSER and aWER.
     """
     kind = JudgmentEvent.Kind.FINISH
-    if not _to_apply(judgment, user=user, version=version, kind=kind, request={}):
+    if not to_apply(judgment, user=user, version=version, kind=kind, request={}):
         return judgment
     if judgment.sser is None:
         raise ChangeRefused(ERR_NO_SSER)
-    return _change(
+    return change(
         judgment,
         user=user,
         version=version,
@@ -684,40 +454,14 @@ def judgment_undo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Undo the latest applied change: restore its ``before`` state."""
-    return _walk_stack(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.UNDO)
+    return walk(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.UNDO)
 
 
 def judgment_redo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Redo the change undone last: restore its ``after`` state."""
-    return _walk_stack(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.REDO)
-
-
-def _walk_stack(
-    judgment: Judgment, *, user: User, version: int, at: datetime | None, kind: str
-) -> Judgment:
-    """One step back (undo) or forward (redo) on the judgment's change stack."""
-    if not _to_apply(judgment, user=user, version=version, kind=kind, request={}):
-        return judgment
-    _load_stack(judgment, heads=True)
-    if kind == JudgmentEvent.Kind.UNDO:
-        event_id, state, empty = (
-            judgment.stack_undo_id,
-            judgment.stack_undo_before,
-            ERR_NOTHING_TO_UNDO,
-        )
-    else:
-        event_id, state, empty = (
-            judgment.stack_redo_id,
-            judgment.stack_redo_after,
-            ERR_NOTHING_TO_REDO,
-        )
-    if event_id is None:
-        raise ChangeRefused(empty)
-    return _write(
-        judgment, user=user, version=version, kind=kind, after=dict(state), at=at, moves=event_id
-    )
+    return walk(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.REDO)
 
 
 # --- what the page shows ---------------------------------------------------------------------
@@ -1007,7 +751,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         edits=judgment.edits,
         sentences=len(values),
     )
-    _load_stack(judgment)
+    load_stack(judgment)
     return JudgingContext(
         judgment=judgment,
         candidate=candidate,

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from annotation.judging import changes as judging
 from annotation.judging.errors import ERR_NO_SSER, ERR_STALE
+from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
 
@@ -34,7 +35,7 @@ def figure_1(seed: Corpus, judge: User) -> Judgment:
     target = Target.objects.get(
         sentence__corpus=seed, sentence__position=0, translator__name="a translator"
     )
-    return judging.judgment_for(pk=judging.judgment_open(user=judge, target=target).pk, user=judge)
+    return judgment_for(pk=judging.judgment_open(user=judge, target=target).pk, user=judge)
 
 
 def page_url(judgment: Judgment) -> str:
