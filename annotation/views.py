@@ -19,6 +19,7 @@ from annotation.judging.errors import (
     NotYours,
     StaleJudgment,
 )
+from annotation.judging.order import previous_target_for
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment
 from annotation.web import HtmxHttpRequest, login_required, see_other
@@ -215,7 +216,7 @@ def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The candidate before this one in the evaluator's order (this one at the start)."""
     judgment = _judgment_or_404(request, pk)
-    target = judging.previous_target_for(judgment=judgment)
+    target = previous_target_for(judgment=judgment)
     if target is None:
         return redirect("annotation:judgment", pk=pk)
     if judgment.evaluator_id == request.user.pk:

@@ -31,7 +31,6 @@ constants, which the tests reuse.
 
 from __future__ import annotations
 
-import random
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
@@ -41,8 +40,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
-from django.db import IntegrityError, models, transaction
-from django.db.models import Count, Q
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from annotation.formatting import number
@@ -54,6 +53,7 @@ from annotation.judging.errors import (
     NOTE_REUSED,
     ChangeRefused,
 )
+from annotation.judging.order import next_target_for, shuffled_systems
 from annotation.judging.stack import change, load_stack, to_apply, walk
 from annotation.models import (
     SSER_MAX,
@@ -61,7 +61,6 @@ from annotation.models import (
     Corpus,
     Judgment,
     JudgmentEvent,
-    Sentence,
     Target,
     Translator,
     User,
@@ -91,84 +90,6 @@ SSER_LABELS = {
     1: "some of the content conveyed",
     0: "nonsense",
 }
-
-
-# --- order of work ---------------------------------------------------------------------------
-
-
-def shuffled_systems(targets: Sequence[Target], *, user_id: int, sentence_id: int) -> list[Target]:
-    """A sentence's system targets in this judge's order: shuffled, the same every time.
-
-    The seed is the judge and the sentence, so judges see the systems in different orders
-    (no position bias shared by all judges) but one judge always in the same order.
-    """
-    ordered = sorted(targets, key=lambda t: (t.translator.position, t.ordinal, t.pk))
-    random.Random(f"{user_id}:{sentence_id}").shuffle(ordered)
-    return ordered
-
-
-def system_order(*, user: User, sentence: Sentence) -> list[Target]:
-    targets = list(
-        sentence.targets.filter(translator__role=Translator.Role.SYSTEM).select_related(
-            "translator"
-        )
-    )
-    return shuffled_systems(targets, user_id=user.pk, sentence_id=sentence.pk)
-
-
-def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
-    """The first candidate, sentence by sentence, that ``user`` has not judged (done)."""
-    system = Q(targets__translator__role=Translator.Role.SYSTEM)
-    done = Q(
-        targets__judgments__evaluator=user,
-        targets__judgments__state=Judgment.State.DONE,
-        targets__translator__role=Translator.Role.SYSTEM,
-    )
-    sentence = (
-        corpus.sentences.annotate(
-            n_systems=Count("targets", filter=system, distinct=True),
-            n_done=Count("targets__judgments", filter=done, distinct=True),
-        )
-        .filter(n_done__lt=models.F("n_systems"))
-        .order_by("position")
-        .first()
-    )
-    if sentence is None:
-        return None
-    finished = set(
-        Judgment.objects.done()
-        .filter(evaluator=user, target__sentence=sentence)
-        .values_list("target_id", flat=True)
-    )
-    for target in system_order(user=user, sentence=sentence):
-        if target.pk not in finished:
-            return target
-    return None  # pragma: no cover - the annotation said one is left
-
-
-def previous_target_for(*, judgment: Judgment) -> Target | None:
-    """The candidate before this one in the evaluator's order (None at the very first)."""
-    user = judgment.evaluator
-    sentence = judgment.target.sentence
-    order = system_order(user=user, sentence=sentence)
-    index = next(i for i, t in enumerate(order) if t.pk == judgment.target_id)
-    if index > 0:
-        return order[index - 1]
-    earlier = (
-        Sentence.objects.filter(corpus_id=sentence.corpus_id, position__lt=sentence.position)
-        .order_by("-position")
-        .first()
-    )
-    while earlier is not None:
-        order = system_order(user=user, sentence=earlier)
-        if order:
-            return order[-1]
-        earlier = (
-            Sentence.objects.filter(corpus_id=sentence.corpus_id, position__lt=earlier.position)
-            .order_by("-position")
-            .first()
-        )
-    return None
 
 
 # --- the reference pool ----------------------------------------------------------------------

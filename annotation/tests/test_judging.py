@@ -24,6 +24,7 @@ from annotation.judging.errors import (
     NotYours,
     StaleJudgment,
 )
+from annotation.judging.order import next_target_for, previous_target_for, system_order
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, active_seconds_from, recounted_active_seconds
@@ -484,14 +485,14 @@ def demo(judge: User) -> Corpus:
 def test_work_goes_sentence_by_sentence_in_the_judges_order(demo: Corpus, judge: User) -> None:
     walked = []
     for _ in range(12):
-        target = judging.next_target_for(user=judge, corpus=demo)
+        target = next_target_for(user=judge, corpus=demo)
         walked.append(target)
         finish(judging.judgment_open(user=judge, target=target), judge, target.text, 10)
 
     sentences = [t.sentence.position for t in walked]
     first = demo.sentences.get(position=0)
     assert sentences == [0] * 5 + [1] * 5 + [2] * 2
-    assert walked[:5] == judging.system_order(user=judge, sentence=first)
+    assert walked[:5] == system_order(user=judge, sentence=first)
     assert sorted(t.translator.position for t in walked[:5]) == sorted(
         t.translator.position for t in first.targets.filter(translator__role="system")
     )
@@ -504,7 +505,7 @@ def test_the_shuffle_is_stable_per_judge_and_differs_between_judges(
     sentences = list(demo.sentences.all())
 
     def orders(user: User) -> list[list[int]]:
-        return [[t.pk for t in judging.system_order(user=user, sentence=s)] for s in sentences]
+        return [[t.pk for t in system_order(user=user, sentence=s)] for s in sentences]
 
     mine = orders(judge)
     assert orders(judge) == mine
@@ -514,12 +515,12 @@ def test_the_shuffle_is_stable_per_judge_and_differs_between_judges(
 
 def test_previous_goes_back_across_sentences(demo: Corpus, judge: User) -> None:
     second = demo.sentences.get(position=1)
-    first_of_second = judging.system_order(user=judge, sentence=second)[0]
+    first_of_second = system_order(user=judge, sentence=second)[0]
     judgment = judging.judgment_open(user=judge, target=first_of_second)
 
-    previous = judging.previous_target_for(judgment=judgment)
+    previous = previous_target_for(judgment=judgment)
 
-    assert previous == judging.system_order(user=judge, sentence=demo.sentences.get(position=0))[-1]
+    assert previous == system_order(user=judge, sentence=demo.sentences.get(position=0))[-1]
 
 
 def test_the_corpus_is_finished_when_every_candidate_is_done(seed: Corpus, judge: User) -> None:
