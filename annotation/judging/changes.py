@@ -32,11 +32,11 @@ constants, which the tests reuse.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -54,6 +54,15 @@ from annotation.judging.errors import (
     ChangeRefused,
 )
 from annotation.judging.order import next_target_for, shuffled_systems
+from annotation.judging.pool import (
+    NO_REFERENCES,
+    PoolRef,
+    nearest_in_pool,
+    ordered_references,
+    pool_judgments,
+    sentence_pool,
+    sentence_references,
+)
 from annotation.judging.stack import change, load_stack, to_apply, walk
 from annotation.models import (
     SSER_MAX,
@@ -68,19 +77,15 @@ from annotation.models import (
 from annotation.text import (
     REFERENCE_ROLES,
     awer_counts,
-    nearest,
     normalize_new_ref,
-    reference_order,
     words,
 )
 from metrics import human
-from metrics.align import Alignment, Op, PreparedRef, align, distance_prepared
+from metrics.align import Alignment, Op, align
 from metrics.registry import build_metric
 from metrics.stats import Metric
 from metrics.tokenize import Preprocessor
 
-#: How many references of the pool the page shows (seed 001 §3: "the four most similar").
-POOL_SHOWN = 4
 #: Seed 001 §2.2 and Figure 1 name these points of the 0–10 scale.
 SSER_LABELS = {
     10: "perfect",
@@ -93,75 +98,6 @@ SSER_LABELS = {
 
 
 # --- the reference pool ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PoolRef:
-    """One entry of a sentence's reference pool, with its distance to the candidate."""
-
-    text: str
-    words: tuple[str, ...]
-    kind: str  # "first reference", "reference" or "new reference"
-    distance: int
-    order: int
-
-
-@lru_cache(maxsize=4096)
-def _prepared(tokens: tuple[str, ...]) -> PreparedRef:
-    """A pool entry's bit masks, built once: the same references come back on every click."""
-    return PreparedRef.from_tokens(tokens)
-
-
-def build_pool(
-    candidate: Sequence[str],
-    references: Sequence[str],
-    new_refs: Sequence[str],
-    *,
-    first_is_first_reference: bool = True,
-) -> list[PoolRef]:
-    """The pool in its own order: the references (first reference first, then file
-    order), then accepted new references; duplicates (same words) keep the first entry."""
-    pool: list[PoolRef] = []
-    seen: set[tuple[str, ...]] = set()
-    entries = [
-        ("first reference" if k == 0 and first_is_first_reference else "reference", text)
-        for k, text in enumerate(references)
-    ] + [("new reference", text) for text in new_refs]
-    for kind, text in entries:
-        tokens = words(text)
-        if tokens in seen:
-            continue
-        seen.add(tokens)
-        gap = distance_prepared(candidate, _prepared(tokens)) if candidate else len(tokens)
-        pool.append(PoolRef(" ".join(tokens), tokens, kind, gap, len(pool)))
-    return pool
-
-
-def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRef]:
-    """The ``n`` entries nearest the candidate (:func:`annotation.text.nearest`: ties keep
-    the pool's order, references first)."""
-    return [pool[i] for i in nearest([p.distance for p in pool], n)]
-
-
-def _pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
-    """The done judgments whose new references join ``target``'s pool: those of the
-    sentence's *other* candidates by this judge, or by every judge when the corpus shares
-    them. Never a judgment of ``target`` itself: with sharing, that would hand over
-    another judge's verdict on this very candidate (and void their agreement)."""
-    pooled = Q(state=Judgment.State.DONE, target__sentence_id=target.sentence_id) & ~Q(
-        target_id=target.pk
-    )
-    pooled &= ~Q(new_ref="")
-    return pooled if share else pooled & Q(evaluator_id=evaluator_id)
-
-
-def _sentence_references(sentence_id: int) -> tuple[list[str], bool]:
-    rows = Target.objects.filter(
-        sentence_id=sentence_id, translator__role__in=REFERENCE_ROLES
-    ).values_list("translator__role", "position", "text")
-    refs = sorted(rows, key=lambda r: reference_order(r[0], r[1]))
-    first = bool(refs) and refs[0][0] == Translator.Role.FIRST_REFERENCE
-    return [text for _, _, text in refs], first
 
 
 def reference_pool(judgment: Judgment) -> list[PoolRef]:
@@ -189,20 +125,18 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
         raise ChangeRefused(ERR_NOT_A_SYSTEM.format(translator=translator.name))
     corpus = target.sentence.corpus
     candidate = words(target.text)
-    pooled = _pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
+    pooled = pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
     rows = list(
         Judgment.objects.filter(pooled)
         .order_by("pk")
-        .values_list("evaluator_id", "target__text", "new_ref", "sser")
+        .values_list("evaluator_id", "target__text", "new_ref", "sser", named=True)
     )
-    reuse = [r for r in rows if r[0] == user.pk and words(r[1]) == candidate]
+    reuse = [r for r in rows if r.evaluator_id == user.pk and words(r.target__text) == candidate]
     if reuse:
-        _, _, new_ref, sser = reuse[-1]
+        new_ref, sser = reuse[-1].new_ref, reuse[-1].sser
     else:
-        references, first = _sentence_references(target.sentence_id)
-        pool = build_pool(
-            candidate, references, [r[2] for r in rows], first_is_first_reference=first
-        )
+        references = sentence_references(target.sentence_id)
+        pool = sentence_pool(candidate, references, [r.new_ref for r in rows])
         new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
         sser = None
     new_ref = normalize_new_ref(new_ref)
@@ -593,7 +527,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
             "text",
         )
     )
-    here = _pool_judgments(target=target, evaluator_id=owner_id, share=corpus.share_new_refs)
+    here = pool_judgments(target=target, evaluator_id=owner_id, share=corpus.share_new_refs)
     judgment_rows = list(
         done.filter(here | Q(evaluator_id=owner_id, target__translator_id=translator_id))
         .exclude(pk=judgment.pk)
@@ -611,9 +545,8 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         )
     )
 
-    # References per sentence, first reference first, then file order.
-    refs_of: dict[int, list[tuple[bool, int, str]]] = defaultdict(list)
     systems_here: list[Target] = []
+    reference_rows = []
     for pk, sid, tid, role, tpos, ordinal, pos, text in target_rows:
         if role == Translator.Role.SYSTEM:
             if sid == sentence_id:
@@ -621,10 +554,8 @@ def judging_context(judgment: Judgment) -> JudgingContext:
                 t.translator = Translator(pk=tid, position=tpos, role=role)
                 systems_here.append(t)
             continue
-        refs_of[sid].append((*reference_order(role, pos), text))
-    for rows in refs_of.values():
-        rows.sort()
-    here_refs = refs_of.get(sentence_id, [])
+        reference_rows.append((sid, role, pos, text))
+    refs_of = ordered_references(reference_rows)
 
     candidate = words(target.text)
     new_ref_words = words(judgment.new_ref)
@@ -633,12 +564,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     # This sentence's rows are the pooled ones: the judge's other rows of this translator
     # are other sentences (one target per system and sentence).
     pool_new_refs = [r[5] for r in judgment_rows if r[2] == sentence_id]
-    pool = build_pool(
-        candidate,
-        [text for _, _, text in here_refs],
-        pool_new_refs,
-        first_is_first_reference=bool(here_refs) and not here_refs[0][0],
-    )
+    pool = sentence_pool(candidate, refs_of.get(sentence_id, NO_REFERENCES), pool_new_refs)
 
     order = shuffled_systems(systems_here, user_id=owner_id, sentence_id=sentence_id)
     place_of = {t.pk: i + 1 for i, t in enumerate(order)}
@@ -662,10 +588,10 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     for r in [*mine, None]:
         sid = sentence_id if r is None else r[2]
         text = target.text if r is None else r[4]
-        seg = refs_of.get(sid)
+        seg = refs_of.get(sid, NO_REFERENCES).texts
         if seg:
             hyps.append(text)
-            refs.append(tuple(t for _, _, t in seg))
+            refs.append(seg)
     figures = LiveFigures(
         **_human(values),
         **_automatic(hyps, refs),

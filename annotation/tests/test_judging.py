@@ -25,6 +25,7 @@ from annotation.judging.errors import (
     StaleJudgment,
 )
 from annotation.judging.order import next_target_for, previous_target_for, system_order
+from annotation.judging.pool import build_pool, nearest_in_pool
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, active_seconds_from, recounted_active_seconds
@@ -362,9 +363,7 @@ def finish(judgment: Judgment, user: User, new_ref: str, sser: int) -> None:
 
 def test_an_accepted_new_reference_makes_the_next_system_cheaper(judge: User) -> None:
     corpus = import_xml(CATS.format(b="a cat sat on a mat !"), "cats", judge)
-    before = judging.build_pool(
-        judging.words("a cat sat on a mat !"), ["the cat sat on the mat ."], []
-    )
+    before = build_pool(judging.words("a cat sat on a mat !"), ["the cat sat on the mat ."], [])
     a = judging.judgment_open(user=judge, target=target_of(corpus, "sys A"))
     finish(a, judge, "a cat sat on a mat .", 9)
 
@@ -422,18 +421,18 @@ def test_a_shared_pool_holds_other_candidates_new_references_not_this_ones(
 def test_the_pool_shows_the_four_nearest_without_duplicates() -> None:
     candidate = judging.words("a b c d")
     refs = ["a b c d e f", "a b c x", "a b c x", "z z z z", "a b c d e", "a b"]
-    pool = judging.build_pool(candidate, refs, ["a b c d"])
+    pool = build_pool(candidate, refs, ["a b c d"])
 
-    shown = judging.nearest_in_pool(pool)
+    shown = nearest_in_pool(pool)
 
     assert len(pool) == 6
     assert [p.text for p in shown] == ["a b c d", "a b c x", "a b c d e", "a b c d e f"]
 
 
 def test_ties_go_to_the_first_reference_then_file_order() -> None:
-    pool = judging.build_pool(judging.words("a b"), ["a x", "a y"], ["a z"])
+    pool = build_pool(judging.words("a b"), ["a x", "a y"], ["a z"])
 
-    assert [p.text for p in judging.nearest_in_pool(pool, 3)] == ["a x", "a y", "a z"]
+    assert [p.text for p in nearest_in_pool(pool, 3)] == ["a x", "a y", "a z"]
 
 
 # --- reuse -----------------------------------------------------------------------------------
