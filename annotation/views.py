@@ -21,6 +21,7 @@ from annotation.judging.errors import (
 )
 from annotation.judging.order import previous_target_for
 from annotation.judging.stack import judgment_for
+from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment
 from annotation.web import HtmxHttpRequest, login_required, see_other
 
@@ -68,7 +69,7 @@ def _render_judgment(
 def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The judge's next candidate in this corpus (created on the way), or "all done"."""
     corpus = get_object_or_404(Corpus.objects.visible_to(request.user), pk=pk)
-    judgment = judging.next_judgment_for(user=request.user, corpus=corpus)
+    judgment = next_judgment_for(user=request.user, corpus=corpus)
     if judgment is not None:
         return redirect("annotation:judgment", pk=judgment.pk)
     progress = Corpus.objects.filter(pk=pk).with_progress(request.user).get()
@@ -88,7 +89,7 @@ def judgment_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     judgment = _judgment_or_404(request, pk)
     in_page = "edit" in request.GET
     if not in_page:
-        judging.judgment_seen(judgment=judgment, user=request.user)
+        judgment_seen(judgment=judgment, user=request.user)
     edit = request.GET.get("edit", "")
     response = _render_judgment(
         request,
@@ -220,7 +221,7 @@ def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if target is None:
         return redirect("annotation:judgment", pk=pk)
     if judgment.evaluator_id == request.user.pk:
-        previous = judging.judgment_open(user=request.user, target=target)
+        previous = judgment_open(user=request.user, target=target)
     else:  # a lead browsing someone's work never creates judgments for them
         previous = Judgment.objects.filter(target=target, evaluator=judgment.evaluator).first()
         if previous is None:

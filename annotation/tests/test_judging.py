@@ -26,6 +26,7 @@ from annotation.judging.errors import (
 )
 from annotation.judging.order import next_target_for, previous_target_for, system_order
 from annotation.judging.pool import build_pool, nearest_in_pool
+from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, active_seconds_from, recounted_active_seconds
@@ -64,7 +65,7 @@ def target_of(corpus: Corpus, translator: str, sentence: int = 0) -> Target:
 
 @pytest.fixture
 def figure_1(seed: Corpus, judge: User) -> Judgment:
-    return judging.judgment_open(user=judge, target=target_of(seed, "a translator"))
+    return judgment_open(user=judge, target=target_of(seed, "a translator"))
 
 
 def click(judgment: Judgment, user: User, kind: Op, word: str) -> Judgment:
@@ -174,7 +175,7 @@ def test_each_click_removes_one_edit_and_is_one_event(
 
 def test_an_extra_word_is_inserted_into_the_new_reference(judge: User) -> None:
     corpus = import_xml(CATS.format(b="the big cat sat on the mat ."), "cats", judge)
-    judgment = judging.judgment_open(user=judge, target=target_of(corpus, "sys B"))
+    judgment = judgment_open(user=judge, target=target_of(corpus, "sys B"))
 
     click(judgment, judge, Op.EXTRA, "big")
 
@@ -364,10 +365,10 @@ def finish(judgment: Judgment, user: User, new_ref: str, sser: int) -> None:
 def test_an_accepted_new_reference_makes_the_next_system_cheaper(judge: User) -> None:
     corpus = import_xml(CATS.format(b="a cat sat on a mat !"), "cats", judge)
     before = build_pool(judging.words("a cat sat on a mat !"), ["the cat sat on the mat ."], [])
-    a = judging.judgment_open(user=judge, target=target_of(corpus, "sys A"))
+    a = judgment_open(user=judge, target=target_of(corpus, "sys A"))
     finish(a, judge, "a cat sat on a mat .", 9)
 
-    b = judging.judgment_open(user=judge, target=target_of(corpus, "sys B"))
+    b = judgment_open(user=judge, target=target_of(corpus, "sys B"))
     pool = judging.reference_pool(b)
 
     assert before[0].distance == 3
@@ -383,13 +384,13 @@ def test_sharing_new_references_among_judges(
     ana, bob = user_factory("ana"), user_factory("bob")
     corpus = import_xml(CATS.format(b="a cat sat on a mat !"), "cats", ana, bob, share=share)
     finish(
-        judging.judgment_open(user=ana, target=target_of(corpus, "sys A")),
+        judgment_open(user=ana, target=target_of(corpus, "sys A")),
         ana,
         "a cat sat on a mat .",
         9,
     )
 
-    b = judging.judgment_open(user=bob, target=target_of(corpus, "sys B"))
+    b = judgment_open(user=bob, target=target_of(corpus, "sys B"))
 
     assert b.edits == expected_edits
 
@@ -403,14 +404,14 @@ def test_a_shared_pool_holds_other_candidates_new_references_not_this_ones(
     ana, bob = user_factory("ana"), user_factory("bob")
     corpus = import_xml(CATS.format(b="a cat sat on a mat !"), "cats", ana, bob, share=True)
     finish(
-        judging.judgment_open(user=ana, target=target_of(corpus, "sys A")),
+        judgment_open(user=ana, target=target_of(corpus, "sys A")),
         ana,
         "a cat sat on a mat .",
         9,
     )
 
-    same = judging.judgment_open(user=bob, target=target_of(corpus, "sys A"))
-    other = judging.judgment_open(user=bob, target=target_of(corpus, "sys B"))
+    same = judgment_open(user=bob, target=target_of(corpus, "sys A"))
+    other = judgment_open(user=bob, target=target_of(corpus, "sys B"))
 
     assert (same.new_ref, same.edits) == ("the cat sat on the mat .", 2)
     assert [p.kind for p in judging.reference_pool(same)] == ["first reference"]
@@ -441,13 +442,13 @@ def test_ties_go_to_the_first_reference_then_file_order() -> None:
 def test_an_identical_candidate_reuses_the_judges_earlier_judgment(judge: User) -> None:
     corpus = import_xml(CATS.format(b="a cat sat on a mat ."), "twins", judge)
     finish(
-        judging.judgment_open(user=judge, target=target_of(corpus, "sys A")),
+        judgment_open(user=judge, target=target_of(corpus, "sys A")),
         judge,
         "a cat sat on a mat .",
         9,
     )
 
-    twin = judging.judgment_open(user=judge, target=target_of(corpus, "sys B"))
+    twin = judgment_open(user=judge, target=target_of(corpus, "sys B"))
     context = judging.judging_context(twin)
 
     assert (twin.new_ref, twin.sser, twin.edits) == ("a cat sat on a mat .", 9, 0)
@@ -459,13 +460,13 @@ def test_an_identical_candidate_reuses_the_judges_earlier_judgment(judge: User) 
 def test_no_reuse_note_for_a_different_candidate(judge: User) -> None:
     corpus = import_xml(CATS.format(b="a cat sat on a mat !"), "cats", judge)
     finish(
-        judging.judgment_open(user=judge, target=target_of(corpus, "sys A")),
+        judgment_open(user=judge, target=target_of(corpus, "sys A")),
         judge,
         "a cat sat on a mat .",
         9,
     )
 
-    b = judging.judgment_open(user=judge, target=target_of(corpus, "sys B"))
+    b = judgment_open(user=judge, target=target_of(corpus, "sys B"))
 
     assert b.sser is None
     assert judging.judging_context(b).reuse_note is None
@@ -486,7 +487,7 @@ def test_work_goes_sentence_by_sentence_in_the_judges_order(demo: Corpus, judge:
     for _ in range(12):
         target = next_target_for(user=judge, corpus=demo)
         walked.append(target)
-        finish(judging.judgment_open(user=judge, target=target), judge, target.text, 10)
+        finish(judgment_open(user=judge, target=target), judge, target.text, 10)
 
     sentences = [t.sentence.position for t in walked]
     first = demo.sentences.get(position=0)
@@ -515,7 +516,7 @@ def test_the_shuffle_is_stable_per_judge_and_differs_between_judges(
 def test_previous_goes_back_across_sentences(demo: Corpus, judge: User) -> None:
     second = demo.sentences.get(position=1)
     first_of_second = system_order(user=judge, sentence=second)[0]
-    judgment = judging.judgment_open(user=judge, target=first_of_second)
+    judgment = judgment_open(user=judge, target=first_of_second)
 
     previous = previous_target_for(judgment=judgment)
 
@@ -523,7 +524,7 @@ def test_previous_goes_back_across_sentences(demo: Corpus, judge: User) -> None:
 
 
 def test_the_corpus_is_finished_when_every_candidate_is_done(seed: Corpus, judge: User) -> None:
-    while (judgment := judging.next_judgment_for(user=judge, corpus=seed)) is not None:
+    while (judgment := next_judgment_for(user=judge, corpus=seed)) is not None:
         judging.judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=5)
         judging.judgment_finish(judgment=judgment, user=judge, version=judgment.version)
 
@@ -554,14 +555,14 @@ def test_active_seconds_from_event_times(events: list[tuple[int, str]], expected
 
 def test_active_time_is_recorded_with_each_change(figure_1: Judgment, judge: User) -> None:
     t0 = timezone.now()
-    judging.judgment_seen(judgment=figure_1, user=judge, at=t0)
+    judgment_seen(judgment=figure_1, user=judge, at=t0)
     judging.judgment_set_sser(
         judgment=figure_1, user=judge, version=1, sser=3, at=t0 + timedelta(seconds=30)
     )
     judging.judgment_set_sser(
         judgment=figure_1, user=judge, version=2, sser=4, at=t0 + timedelta(minutes=10)
     )
-    judging.judgment_seen(judgment=figure_1, user=judge, at=t0 + timedelta(hours=2))
+    judgment_seen(judgment=figure_1, user=judge, at=t0 + timedelta(hours=2))
     judging.judgment_set_sser(
         judgment=figure_1, user=judge, version=3, sser=5, at=t0 + timedelta(hours=2, seconds=5)
     )
@@ -573,7 +574,7 @@ def test_active_time_is_recorded_with_each_change(figure_1: Judgment, judge: Use
 def test_active_time_recounted_from_explicit_event_timestamps(
     figure_1: Judgment, judge: User
 ) -> None:
-    judging.judgment_seen(judgment=figure_1, user=judge)
+    judgment_seen(judgment=figure_1, user=judge)
     click(figure_1, judge, Op.MISSING, "This")
     click(figure_1, judge, Op.SUBSTITUTION, "Diagram")
     t0 = timezone.now() - timedelta(hours=1)
@@ -595,7 +596,7 @@ def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> 
         click(figure_1, judge, kind, word)
     judging.judgment_set_sser(judgment=figure_1, user=judge, version=figure_1.version, sser=8)
     judging.judgment_finish(judgment=figure_1, user=judge, version=figure_1.version)
-    second = judging.judgment_open(user=judge, target=target_of(seed, "a translator", 1))
+    second = judgment_open(user=judge, target=target_of(seed, "a translator", 1))
     judging.judgment_edit_ref(
         judgment=second, user=judge, version=second.version, text="Chart represents the method."
     )

@@ -12,6 +12,7 @@ from django.urls import reverse
 from annotation.judging import changes as judging
 from annotation.judging.errors import ERR_NO_SSER, ERR_STALE
 from annotation.judging.stack import judgment_for
+from annotation.judging.start import judgment_open, next_judgment_for
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
 from annotation.services import corpus_import
 
@@ -35,7 +36,7 @@ def figure_1(seed: Corpus, judge: User) -> Judgment:
     target = Target.objects.get(
         sentence__corpus=seed, sentence__position=0, translator__name="a translator"
     )
-    return judgment_for(pk=judging.judgment_open(user=judge, target=target).pk, user=judge)
+    return judgment_for(pk=judgment_open(user=judge, target=target).pk, user=judge)
 
 
 def page_url(judgment: Judgment) -> str:
@@ -365,7 +366,7 @@ def test_accept_and_next_goes_through_continue_to_the_next_candidate(
 def test_a_finished_corpus_says_so(
     judge_client: Client, seed: Corpus, judge: User, htmx: bool
 ) -> None:
-    while (j := judging.next_judgment_for(user=judge, corpus=seed)) is not None:
+    while (j := next_judgment_for(user=judge, corpus=seed)) is not None:
         judging.judgment_set_sser(judgment=j, user=judge, version=j.version, sser=7)
         judging.judgment_finish(judgment=j, user=judge, version=j.version)
 
@@ -381,10 +382,10 @@ def test_a_finished_corpus_says_so(
 def test_previous_opens_the_candidate_before(
     judge_client: Client, seed: Corpus, judge: User
 ) -> None:
-    first = judging.next_judgment_for(user=judge, corpus=seed)
+    first = next_judgment_for(user=judge, corpus=seed)
     judging.judgment_set_sser(judgment=first, user=judge, version=1, sser=7)
     judging.judgment_finish(judgment=first, user=judge, version=2)
-    second = judging.next_judgment_for(user=judge, corpus=seed)
+    second = next_judgment_for(user=judge, corpus=seed)
 
     back = judge_client.get(reverse("annotation:judgment_previous", args=[second.pk]), **HTMX)
     at_start = judge_client.get(reverse("annotation:judgment_previous", args=[first.pk]))
