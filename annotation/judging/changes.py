@@ -31,18 +31,13 @@ constants, which the tests reuse.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from typing import Any
 
-import numpy as np
 from django.db.models import Q
 
-from annotation.formatting import number
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import (
     ERR_NO_SSER,
@@ -50,6 +45,7 @@ from annotation.judging.errors import (
     NOTE_REUSED,
     ChangeRefused,
 )
+from annotation.judging.figures import Judged, LiveFigures, live_figures
 from annotation.judging.order import shuffled_systems
 from annotation.judging.pool import (
     NO_REFERENCES,
@@ -75,11 +71,7 @@ from annotation.text import (
     normalize_new_ref,
     words,
 )
-from metrics import human
 from metrics.align import Alignment, Op, align
-from metrics.registry import build_metric
-from metrics.stats import Metric
-from metrics.tokenize import Preprocessor
 
 #: Seed 001 §2.2 and Figure 1 name these points of the 0–10 scale.
 SSER_LABELS = {
@@ -244,60 +236,6 @@ def judgment_redo(
 # --- what the page shows ---------------------------------------------------------------------
 
 
-@cache
-def _metric(name: str) -> Metric:
-    return build_metric(name, preprocessor=Preprocessor())
-
-
-@dataclass(frozen=True)
-class LiveFigures:
-    """This translator's figures over the judge's done judgments plus the current one.
-
-    Human figures from ``metrics.human`` (aWER, aSER, SSER in percent; None where nothing
-    is counted yet); WER, mWER and BLEU (percent) over the same sentences against the
-    corpus references, through the same metric objects as ``manage.py scores``.
-    """
-
-    awer: float | None
-    aser: float | None
-    sser: float | None
-    wer: float | None
-    mwer: float | None
-    bleu: float | None
-    edits: int | None
-    sentences: int
-
-    KEYS = ("awer", "aser", "sser", "wer", "mwer", "bleu")
-    LABELS = {
-        "awer": "aWER",
-        "aser": "aSER",
-        "sser": "SSER",
-        "wer": "WER",
-        "mwer": "mWER",
-        "bleu": "BLEU",
-    }
-    TITLES = {
-        "awer": "aWER: edits / new-reference words, over your judgments of this system",
-        "aser": "aSER: share of your judged sentences that still need an edit",
-        "sser": "SSER: mean of (10 − score)/10 over your scores of this system",
-        "wer": "WER against the first reference, same sentences",
-        "mwer": "mWER against all references, same sentences",
-        "bleu": "BLEU against all references, same sentences",
-    }
-
-    def shown(self) -> list[dict[str, str]]:
-        """The six figures as the page prints them (one decimal, "–" when undefined)."""
-        return [
-            {
-                "key": key,
-                "label": self.LABELS[key],
-                "value": number(getattr(self, key), 1),
-                "title": self.TITLES[key],
-            }
-            for key in self.KEYS
-        ]
-
-
 @dataclass(frozen=True)
 class ShownOp:
     """One word of the candidate as the page draws it."""
@@ -360,60 +298,6 @@ def _shown_ops(alignment: Alignment, ref: Sequence[str]) -> list[ShownOp]:
         else:
             title = ""
         out.append(ShownOp(e.op.value, OpRef.of(e).token, e.hyp_word, e.ref_word, title))
-    return out
-
-
-def _human(values: Sequence[tuple[int | None, int | None, int | None]]) -> dict[str, Any]:
-    """aWER, aSER, SSER (``metrics.human``) from (edits, ref_length, sser) per judgment."""
-    counted = [(e, n) for e, n, _ in values if e is not None and n is not None]
-    scores = [s for _, _, s in values if s is not None]
-    out: dict[str, float | None] = {"awer": None, "aser": None, "sser": None}
-    if counted:
-        edits = [e for e, _ in counted]
-        lengths = [n for _, n in counted]
-        out["awer"] = human.AWER.corpus_score(human.awer_stats(edits, lengths)).score
-        out["aser"] = human.ASER.corpus_score(human.aser_stats(edits)).score
-    if scores:
-        out["sser"] = human.SSER.corpus_score(human.sser_stats(scores)).score
-    return out
-
-
-#: Per-segment statistics rows of the automatic figures, keyed by (candidate, references):
-#: they depend on nothing else, so a click (which changes neither) reuses them, and a
-#: finished sentence costs its rows once. Bounded (the oldest entries go first); shared by
-#: the threads of one process.
-_AUTOMATIC = ("wer", "mwer", "bleu")
-_ROWS: OrderedDict[tuple[str, tuple[str, ...]], tuple[np.ndarray, ...]] = OrderedDict()
-_ROWS_MAX = 50_000
-_ROWS_LOCK = threading.Lock()
-
-
-def _automatic(hyps: list[str], refs: list[tuple[str, ...]]) -> dict[str, float | None]:
-    """WER, mWER, BLEU over just these sentences: Σ of per-segment sufficient statistics,
-    then each metric's ``score_from_stats`` (references prepared only for new segments)."""
-    if not hyps:
-        return dict.fromkeys(_AUTOMATIC)
-    keys = list(zip(hyps, refs, strict=True))
-    with _ROWS_LOCK:
-        rows: list[tuple[np.ndarray, ...] | None] = [_ROWS.get(key) for key in keys]
-    missing = [k for k, row in enumerate(rows) if row is None]
-    if missing:
-        new_hyps = [hyps[k] for k in missing]
-        new_refs = [refs[k] for k in missing]
-        stats = [
-            _metric(name).segment_stats(new_hyps, _metric(name).prepare_references(new_refs))
-            for name in _AUTOMATIC
-        ]
-        with _ROWS_LOCK:
-            for i, k in enumerate(missing):
-                rows[k] = tuple(np.array(s[i]) for s in stats)
-                _ROWS[keys[k]] = rows[k]
-            while len(_ROWS) > _ROWS_MAX:
-                _ROWS.popitem(last=False)
-    out: dict[str, float | None] = {}
-    for m, name in enumerate(_AUTOMATIC):
-        total = np.sum([row[m] for row in rows if row is not None], axis=0)
-        out[name] = float(_metric(name).score_from_stats(total))
     return out
 
 
@@ -502,24 +386,18 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     mine = [
         r for r in judgment_rows if r[0] == owner_id and r[3] == translator_id and r[1] != target.pk
     ]
-    values = [(r[7], r[8], r[6]) for r in mine] + [
-        (judgment.edits, judgment.ref_length, judgment.sser)
+    judged = [
+        Judged(r[4], refs_of.get(r[2], NO_REFERENCES).texts, r[7], r[8], r[6]) for r in mine
+    ] + [
+        Judged(
+            target.text,
+            refs_of.get(sentence_id, NO_REFERENCES).texts,
+            judgment.edits,
+            judgment.ref_length,
+            judgment.sser,
+        )
     ]
-    hyps: list[str] = []
-    refs: list[tuple[str, ...]] = []
-    for r in [*mine, None]:
-        sid = sentence_id if r is None else r[2]
-        text = target.text if r is None else r[4]
-        seg = refs_of.get(sid, NO_REFERENCES).texts
-        if seg:
-            hyps.append(text)
-            refs.append(seg)
-    figures = LiveFigures(
-        **_human(values),
-        **_automatic(hyps, refs),
-        edits=judgment.edits,
-        sentences=len(values),
-    )
+    figures = live_figures(judged)
     load_stack(judgment)
     return JudgingContext(
         judgment=judgment,
@@ -540,11 +418,6 @@ def judging_context(judgment: Judgment) -> JudgingContext:
             for v in range(SSER_MAX, SSER_MIN - 1, -1)
         ],
     )
-
-
-def live_figures(judgment: Judgment) -> LiveFigures:
-    """The header's figures for ``judgment``'s translator (see :class:`LiveFigures`)."""
-    return judging_context(judgment).figures
 
 
 # --- header and home page --------------------------------------------------------------------

@@ -602,7 +602,7 @@ def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> 
     )
     judging.judgment_set_sser(judgment=second, user=judge, version=second.version, sser=6)
 
-    figures = judging.live_figures(second)
+    figures = judging.judging_context(second).figures
 
     refs = [
         [FIGURE_1_FIRST_REF, "This figure shows the procedure."],
@@ -625,7 +625,7 @@ def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> 
 
 
 def test_figures_of_a_first_candidate_count_only_the_current_judgment(figure_1: Judgment) -> None:
-    figures = judging.live_figures(figure_1)
+    figures = judging.judging_context(figure_1).figures
 
     assert figures.awer == pytest.approx(100 * 5 / 11)
     assert figures.sser is None
