@@ -20,6 +20,7 @@ from annotation.judging.errors import (
     StaleJudgment,
 )
 from annotation.judging.order import previous_target_for
+from annotation.judging.page import judge_header, judging_context
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment
@@ -45,14 +46,14 @@ def _render_judgment(
 ) -> TemplateResponse:
     """The full page, or for htmx the ``#judge`` fragment with the figures (and, when the
     candidate changed, the header) as out-of-band swaps."""
-    ctx = judging.judging_context(judgment)
+    ctx = judging_context(judgment)
     htmx = bool(request.htmx)
     if edit_pos is not None and edit_pos >= len(ctx.new_ref_words):
         edit_pos = None
     context = {
         "ctx": ctx,
         "j": judgment,
-        "header": judging.judge_header(judgment) if with_header or not htmx else None,
+        "header": judge_header(judgment) if with_header or not htmx else None,
         "message": message,
         "message_kind": message_kind,
         "edit_pos": edit_pos,

@@ -40,9 +40,6 @@ from annotation.text import awer_counts
 WALKS = (JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO)
 
 
-# --- reading the stack with the judgment -----------------------------------------------------
-
-
 def _stack_annotations() -> dict[str, RawSQL]:
     """What a change needs to know about a judgment's events, as subqueries of one SELECT:
     the last event's time, how many changes are applied and undone, and the heads of the
@@ -129,9 +126,6 @@ def _forget_stack_heads(judgment: Judgment) -> None:
         judgment.__dict__.pop(name, None)
 
 
-# --- the version check -----------------------------------------------------------------------
-
-
 def to_apply(
     judgment: Judgment, *, user: User, version: int, kind: str, request: dict[str, Any]
 ) -> bool:
@@ -158,9 +152,6 @@ def to_apply(
         if detail is not None and all(detail.get(k) == v for k, v in request.items()):
             return False
     raise StaleJudgment()
-
-
-# --- writing ---------------------------------------------------------------------------------
 
 
 def _snapshot(judgment: Judgment) -> dict[str, Any]:

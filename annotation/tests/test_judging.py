@@ -25,6 +25,7 @@ from annotation.judging.errors import (
     StaleJudgment,
 )
 from annotation.judging.order import next_target_for, previous_target_for, system_order
+from annotation.judging.page import judging_context
 from annotation.judging.pool import build_pool, nearest_in_pool
 from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, User
@@ -288,7 +289,7 @@ def test_a_new_change_discards_the_redo_stack(figure_1: Judgment, judge: User) -
 
     judging.judgment_set_sser(judgment=figure_1, user=judge, version=figure_1.version, sser=3)
 
-    assert not judging.judging_context(figure_1).can_redo
+    assert not judging_context(figure_1).can_redo
     with pytest.raises(ChangeRefused, match=ERR_NOTHING_TO_REDO):
         judging.judgment_redo(judgment=figure_1, user=judge, version=figure_1.version)
     statuses = dict(figure_1.events.filter(kind="accept_op").values_list("pk", "status"))
@@ -369,7 +370,7 @@ def test_an_accepted_new_reference_makes_the_next_system_cheaper(judge: User) ->
     finish(a, judge, "a cat sat on a mat .", 9)
 
     b = judgment_open(user=judge, target=target_of(corpus, "sys B"))
-    pool = judging.reference_pool(b)
+    pool = judging_context(b).pool
 
     assert before[0].distance == 3
     assert b.new_ref == "a cat sat on a mat ."
@@ -414,9 +415,9 @@ def test_a_shared_pool_holds_other_candidates_new_references_not_this_ones(
     other = judgment_open(user=bob, target=target_of(corpus, "sys B"))
 
     assert (same.new_ref, same.edits) == ("the cat sat on the mat .", 2)
-    assert [p.kind for p in judging.reference_pool(same)] == ["first reference"]
+    assert [p.kind for p in judging_context(same).pool] == ["first reference"]
     assert (other.new_ref, other.edits) == ("a cat sat on a mat .", 1)
-    assert [p.kind for p in judging.reference_pool(other)] == ["first reference", "new reference"]
+    assert [p.kind for p in judging_context(other).pool] == ["first reference", "new reference"]
 
 
 def test_the_pool_shows_the_four_nearest_without_duplicates() -> None:
@@ -449,7 +450,7 @@ def test_an_identical_candidate_reuses_the_judges_earlier_judgment(judge: User) 
     )
 
     twin = judgment_open(user=judge, target=target_of(corpus, "sys B"))
-    context = judging.judging_context(twin)
+    context = judging_context(twin)
 
     assert (twin.new_ref, twin.sser, twin.edits) == ("a cat sat on a mat .", 9, 0)
     assert context.reuse_note is not None and "identical" in context.reuse_note
@@ -469,7 +470,7 @@ def test_no_reuse_note_for_a_different_candidate(judge: User) -> None:
     b = judgment_open(user=judge, target=target_of(corpus, "sys B"))
 
     assert b.sser is None
-    assert judging.judging_context(b).reuse_note is None
+    assert judging_context(b).reuse_note is None
 
 
 # --- order of work ---------------------------------------------------------------------------
@@ -602,7 +603,7 @@ def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> 
     )
     judging.judgment_set_sser(judgment=second, user=judge, version=second.version, sser=6)
 
-    figures = judging.judging_context(second).figures
+    figures = judging_context(second).figures
 
     refs = [
         [FIGURE_1_FIRST_REF, "This figure shows the procedure."],
@@ -625,7 +626,7 @@ def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> 
 
 
 def test_figures_of_a_first_candidate_count_only_the_current_judgment(figure_1: Judgment) -> None:
-    figures = judging.judging_context(figure_1).figures
+    figures = judging_context(figure_1).figures
 
     assert figures.awer == pytest.approx(100 * 5 / 11)
     assert figures.sser is None

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.judging import changes as judging
+from annotation.judging import page as judging_page
 from annotation.judging.errors import ERR_NO_SSER, ERR_STALE
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, next_judgment_for
@@ -512,8 +513,8 @@ def test_a_request_aligns_the_candidate_once(
     judge_client: Client, figure_1: Judgment, monkeypatch, method: str, action: str | None
 ) -> None:
     calls = []
-    align = judging.align
-    monkeypatch.setattr(judging, "align", lambda *a, **k: calls.append(a) or align(*a, **k))
+    align = judging_page.align
+    monkeypatch.setattr(judging_page, "align", lambda *a, **k: calls.append(a) or align(*a, **k))
     data = {"version": "1", "op": "missing:0:0", "sser": "8"}
 
     if method == "get":
