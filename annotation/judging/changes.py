@@ -1,32 +1,43 @@
-"""The judge's work on one candidate: click-to-accept aWER, SSER, undo/redo, live figures.
+"""What a judge's click does: one ``judgment_<action>`` function per button or key.
 
-Seed 001 §3 is the rule book. The candidate is aligned against the judgment's *new
-reference* (``metrics.align.align``, 13a words from ``annotation.text``); the judge clicks
-an edit operation to accept the candidate's version there (:func:`judgment_accept_op`):
+Seed 001 §3 is the rule book. The page shows the candidate aligned against the
+judgment's *new reference* (13a words); every click is one of these functions, and each
+one does the same three things:
 
-* a **substitution** puts the candidate's word into the new reference in place of the
-  reference word;
-* an **extra** candidate word is inserted into the new reference at that place;
-* a **missing** reference word ("–" in the candidate) is removed from the new reference.
+1. **Check the version** the page was showing (:func:`~annotation.judging.stack.to_apply`).
+   A click made on an older page than the stored judgment is refused
+   (:class:`~annotation.judging.errors.StaleJudgment`: another tab changed it), unless it
+   is the very request that made the latest change, sent again (a retry after a lost
+   answer, a double submit), which is answered with the saved state. Only the judge who
+   owns the judgment may change it (:class:`~annotation.judging.errors.NotYours`).
+2. **Work out the new state** (``new_ref``, ``sser``, ``state``):
 
-The new reference can also be edited word by word (:func:`judgment_edit_word`), rewritten
-as a whole (:func:`judgment_edit_ref`) or replaced by a reference of the pool
-(:func:`judgment_use_ref`). Every change is saved at once as one
-:class:`~annotation.models.JudgmentEvent` row (who, when, state before and after) and moves
-the judgment's ``version`` by one; a change that names another version than the stored
-one is refused (:class:`StaleJudgment`), so two tabs never overwrite each other. The
-version check and the update are one conditional ``UPDATE … WHERE version = v``. The one
-exception is the very request that made the latest change, sent again (a retry after a
-lost answer, a double submit): it is answered with the saved state (:func:`_to_apply`).
+   * :func:`judgment_accept_op`: a click on a marked word of the candidate accepts the
+     candidate's version there (:func:`~annotation.judging.edits.apply_op`: a
+     substitution puts the candidate's word in place of the reference word, an extra
+     word is inserted, a missing word "–" is removed from the new reference);
+   * :func:`judgment_edit_word`: change, delete or insert beside one word of the new
+     reference (:func:`~annotation.judging.edits.apply_word_edit`);
+   * :func:`judgment_edit_ref`: rewrite the whole new reference;
+   * :func:`judgment_use_ref`: take a reference of the pool as the new reference;
+   * :func:`judgment_set_sser`: score the candidate on the 0–10 scale (seed 001 §2.2);
+   * :func:`judgment_finish` ("accept & next"): mark the judgment done (an SSER score
+     is required);
+   * :func:`judgment_undo`, :func:`judgment_redo`: step back or forward through every
+     change.
 
-Undo and redo walk through every change: change events are ``applied``, ``undone`` (the
-redo stack) or ``discarded`` (a new change empties the redo stack). Active time is
-measured from the event timestamps (:mod:`annotation.judging.active_time`).
+   A click that makes no sense (a position outside the words, a score outside the
+   scale) is refused with a :class:`~annotation.judging.errors.ChangeRefused` message.
+3. **Save it** (:func:`~annotation.judging.stack.change`,
+   :func:`~annotation.judging.stack.walk`): one conditional ``UPDATE … WHERE version =
+   v`` moves the version by one and stores the state with its recounted aWER edits and
+   the active time (:mod:`annotation.judging.active_time`), and one
+   :class:`~annotation.models.JudgmentEvent` row records who, when, the state before and
+   after. A change that changes nothing is not recorded; a new change empties the redo
+   stack.
 
-Writes are keyword-only ``judgment_<action>`` functions; reads are :func:`next_target_for`,
-:func:`reference_pool`, :func:`live_figures` and :func:`judging_context`, which gathers
-everything the page shows in two queries. Refusal messages are the module's ``ERR_*``
-constants, which the tests reuse.
+The view then shows the page again (:func:`annotation.judging.page.judging_context`)
+with the new alignment, pool and live figures.
 """
 
 from __future__ import annotations
@@ -34,23 +45,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
-from annotation.judging.errors import (
-    ERR_NO_SSER,
-    ERR_SSER_RANGE,
-    ChangeRefused,
-)
+from annotation.judging.errors import ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
 from annotation.judging.stack import change, to_apply, walk
-from annotation.models import (
-    SSER_MAX,
-    SSER_MIN,
-    Judgment,
-    JudgmentEvent,
-    User,
-)
-from annotation.text import (
-    normalize_new_ref,
-    words,
-)
+from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, User
+from annotation.text import normalize_new_ref, words
 from metrics.align import Op
 
 
