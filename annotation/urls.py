@@ -7,8 +7,8 @@ depend on which package serves a page. The dashboard has its own, ``dashboard``.
 
 from django.urls import path
 
-from annotation import views
 from annotation.corpora import urls as corpora_urls
+from annotation.judging import views
 
 app_name = "annotation"
 
