@@ -1,4 +1,11 @@
-"""The judge's page: thin views over :mod:`annotation.judging` (access control, rendering)."""
+"""The judge's page: thin views over :mod:`annotation.judging` (access control, rendering).
+
+One view per URL of :mod:`annotation.judging.urls`; every change of the page goes through
+:func:`judgment_change`, one service call of :mod:`annotation.judging.changes` per action.
+htmx requests get the ``#judge`` fragment (and the header's figures as out-of-band swaps),
+plain requests the full page or a 303 redirect to it, so the page works without
+JavaScript.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from annotation.judging import changes as judging
+from annotation.judging import changes
 from annotation.judging.errors import (
     ERR_NOT_A_NUMBER,
     ChangeRefused,
@@ -112,13 +119,13 @@ def _int_field(request: HtmxHttpRequest, name: str) -> int:
 
 
 def _do_op(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_accept_op(
+    changes.judgment_accept_op(
         judgment=j, user=request.user, version=version, op=request.POST.get("op", "")
     )
 
 
 def _do_word(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_edit_word(
+    changes.judgment_edit_word(
         judgment=j,
         user=request.user,
         version=version,
@@ -129,29 +136,29 @@ def _do_word(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
 
 
 def _do_new_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_edit_ref(
+    changes.judgment_edit_ref(
         judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
     )
 
 
 def _do_use_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_use_ref(
+    changes.judgment_use_ref(
         judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
     )
 
 
 def _do_sser(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_set_sser(
+    changes.judgment_set_sser(
         judgment=j, user=request.user, version=version, sser=_int_field(request, "sser")
     )
 
 
 def _do_undo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_undo(judgment=j, user=request.user, version=version)
+    changes.judgment_undo(judgment=j, user=request.user, version=version)
 
 
 def _do_redo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_redo(judgment=j, user=request.user, version=version)
+    changes.judgment_redo(judgment=j, user=request.user, version=version)
 
 
 CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
@@ -204,7 +211,7 @@ def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     htmx follows inside the same request)."""
     judgment = _judgment_or_404(request, pk)
     try:
-        judging.judgment_finish(
+        changes.judgment_finish(
             judgment=judgment, user=request.user, version=_int_field(request, "version")
         )
     except JudgingError as exc:
