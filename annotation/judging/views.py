@@ -68,8 +68,8 @@ def _render_judgment(
         "readonly": judgment.evaluator_id != request.user.pk,
     }
     if not htmx:
-        return TemplateResponse(request, "annotation/judge.html", context, status=status)
-    return TemplateResponse(request, "annotation/_judge_fragment.html", context, status=status)
+        return TemplateResponse(request, "judging/judge.html", context, status=status)
+    return TemplateResponse(request, "judging/_judge_fragment.html", context, status=status)
 
 
 @login_required
@@ -83,10 +83,10 @@ def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     progress = Corpus.objects.filter(pk=pk).with_progress(request.user).get()
     context = {"corpus": progress}
     if request.htmx:
-        response = TemplateResponse(request, "annotation/_judge_done.html", context)
+        response = TemplateResponse(request, "judging/_judge_done.html", context)
         response["HX-Push-Url"] = request.path
         return response
-    return TemplateResponse(request, "annotation/judge_done.html", context)
+    return TemplateResponse(request, "judging/judge_done.html", context)
 
 
 @login_required
