@@ -1,4 +1,4 @@
-"""The judging services (annotation/judging.py), read like the spec: seed 001 §2.3 and §3."""
+"""The judging services (annotation/judging/), read like the spec: seed 001 §2.3 and §3."""
 
 from __future__ import annotations
 
