@@ -15,7 +15,17 @@ from xml.sax.saxutils import escape, quoteattr
 from django.core.management import call_command
 
 from annotation.judging.active_time import active_gap
+from annotation.judging.changes import (
+    judgment_accept_op,
+    judgment_edit_ref,
+    judgment_finish,
+    judgment_set_sser,
+)
+from annotation.judging.edits import OpRef
 from annotation.models import Corpus, Judgment, Target, User
+from annotation.services import corpus_import
+from annotation.text import words
+from metrics.align import Op, align
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 DEMO_XML = FIXTURES / "ted-zhen-demo.evaltrans.xml"
@@ -108,3 +118,61 @@ def recounted_active_seconds(judgment: Judgment) -> float:
     """A judgment's active time recounted from all its event rows, to compare with the
     ``active_seconds`` its changes stored one gap at a time."""
     return active_seconds_from(judgment.events.values_list("created_at", "kind"))
+
+
+# --- the judge's work: seed 001 Figure 1 and click helpers ------------------------------
+
+
+#: Seed 001 Figure 1: the candidate, its nearest reference (5 edits) and the paper's new
+#: reference after three clicks (2 edits).
+FIGURE_1_CANDIDATE = "Diagram show the scan procedure for locate the archives ."
+FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives ."
+FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives ."
+#: One sentence, one reference, two systems; ``{b}`` is system B's candidate.
+CATS = """<evalTrans>
+<sentence>
+  <source>el gato</source>
+  <eval translator="first reference"><target>the cat sat on the mat .</target></eval>
+  <eval translator="sys A"><target>a cat sat on a mat .</target></eval>
+  <eval translator="sys B"><target>{b}</target></eval>
+</sentence>
+</evalTrans>"""
+
+
+def import_xml(text: str, name: str, *judges: User, share: bool = False) -> Corpus:
+    """A corpus from evalTrans ``text``, assigned to ``judges`` (sharing new references
+    among them if ``share``)."""
+    corpus = corpus_import(source=io.BytesIO(text.encode()), name=name).corpus
+    corpus.judges.add(*judges)
+    if share:
+        corpus.share_new_refs = True
+        corpus.save()
+    return corpus
+
+
+def target_of(corpus: Corpus, translator: str, sentence: int = 0) -> Target:
+    """``translator``'s target of sentence ``sentence``, as the judging services load it."""
+    return Target.objects.select_related("sentence__corpus", "translator").get(
+        sentence__corpus=corpus, sentence__position=sentence, translator__name=translator
+    )
+
+
+def click(judgment: Judgment, user: User, kind: Op, word: str) -> Judgment:
+    """Click the operation of ``kind`` whose candidate word (or, for "–", reference word)
+    is ``word``, on the alignment the page would show."""
+    alignment = align(words(judgment.target.text), words(judgment.new_ref))
+    op = next(
+        e
+        for e in alignment.ops
+        if e.op is kind and (e.ref_word if kind is Op.MISSING else e.hyp_word) == word
+    )
+    return judgment_accept_op(
+        judgment=judgment, user=user, version=judgment.version, op=OpRef.of(op)
+    )
+
+
+def finish(judgment: Judgment, user: User, new_ref: str, sser: int) -> None:
+    """Judge a candidate through the services: this new reference, this score, done."""
+    judgment_edit_ref(judgment=judgment, user=user, version=judgment.version, text=new_ref)
+    judgment_set_sser(judgment=judgment, user=user, version=judgment.version, sser=sser)
+    judgment_finish(judgment=judgment, user=user, version=judgment.version)
