@@ -13,6 +13,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from django.core.management import call_command
+from django.urls import reverse
 
 from annotation.judging.active_time import active_gap
 from annotation.judging.changes import (
@@ -176,3 +177,40 @@ def finish(judgment: Judgment, user: User, new_ref: str, sser: int) -> None:
     judgment_edit_ref(judgment=judgment, user=user, version=judgment.version, text=new_ref)
     judgment_set_sser(judgment=judgment, user=user, version=judgment.version, sser=sser)
     judgment_finish(judgment=judgment, user=user, version=judgment.version)
+
+
+# --- the judge's page: URLs and one valid change per action -------------------------------
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+#: The query budget of one click on the judge's page (htmx or plain).
+MAX_QUERIES_PER_CLICK = 10
+
+
+def page_url(judgment: Judgment) -> str:
+    """The judge's page of ``judgment``."""
+    return reverse("annotation:judgment", args=[judgment.pk])
+
+
+def change_url(judgment: Judgment, action: str) -> str:
+    """Where the judge's page posts the change ``action`` of ``judgment``."""
+    return reverse("annotation:judgment_change", args=[judgment.pk, action])
+
+
+def fresh(judgment: Judgment) -> Judgment:
+    """``judgment`` as stored now."""
+    return Judgment.objects.get(pk=judgment.pk)
+
+
+#: One valid change per action of the judge's page, for the Figure 1 judgment at version
+#: 1: (action, posted fields, a check of the stored judgment after it).
+JUDGE_CHANGES = [
+    ("op", {"op": "missing:0:0"}, lambda j: j.new_ref.startswith("figure shows")),
+    ("word", {"pos": "0", "action": "replace", "text": "Diagram"}, lambda j: j.edits == 4),
+    ("new-ref", {"text": "Diagram shows it ."}, lambda j: j.new_ref == "Diagram shows it ."),
+    (
+        "use-ref",
+        {"text": "Chart represents the search method to locate the files ."},
+        lambda j: j.edits == 6,
+    ),
+    ("sser", {"sser": "8"}, lambda j: j.sser == 8),
+]

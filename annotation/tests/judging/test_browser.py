@@ -11,10 +11,8 @@ from playwright.sync_api import Page, Route, expect
 
 from annotation.models import Corpus, Judgment, User
 from annotation.services import corpus_export, corpus_import
-from annotation.tests.factories import PASSWORD, SEED_XML
+from annotation.tests.factories import FIGURE_1_FIRST_REF, FIGURE_1_RESULT, PASSWORD, SEED_XML
 
-FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives ."
-FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives ."
 HOSTILE = """<evalTrans>
 <sentence>
   <source>&lt;script&gt;document.title="owned"; alert(1)&lt;/script&gt; el gato</source>
