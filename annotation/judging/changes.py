@@ -42,11 +42,12 @@ with the new alignment, pool and live figures.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
-from annotation.judging.stack import change, to_apply, walk
+from annotation.judging.stack import Click, change, to_apply, walk
 from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, User
 from annotation.text import normalize_new_ref, words
 from metrics.align import Op
@@ -57,26 +58,17 @@ def judgment_accept_op(
 ) -> Judgment:
     """Accept the candidate's version at one edit operation (seed 001 §3, see the module)."""
     op = OpRef.parse(op) if isinstance(op, str) else op
-    kind = JudgmentEvent.Kind.ACCEPT_OP
-    if not to_apply(judgment, user=user, version=version, kind=kind, request={"op": op.token}):
+    click = Click(judgment, user, version, JudgmentEvent.Kind.ACCEPT_OP, {"op": op.token}, at)
+    if not to_apply(click):
         return judgment
     candidate = words(judgment.target.text)
     ref = words(judgment.new_ref)
-    new_ref = apply_op(candidate, ref, op)
     detail = {
-        "op": op.token,
+        **click.params,
         "word": candidate[op.hyp_pos] if op.op is not Op.MISSING else None,
         "ref_word": ref[op.ref_pos] if op.op is not Op.EXTRA else None,
     }
-    return change(
-        judgment,
-        user=user,
-        version=version,
-        kind=kind,
-        at=at,
-        detail=detail,
-        new_ref=" ".join(new_ref),
-    )
+    return change(click, detail=detail, new_ref=" ".join(apply_op(candidate, ref, op)))
 
 
 def judgment_edit_word(
@@ -90,56 +82,35 @@ def judgment_edit_word(
     at: datetime | None = None,
 ) -> Judgment:
     """Change or delete word ``pos`` of the new reference, or insert words beside it."""
-    kind, request = JudgmentEvent.Kind.EDIT_WORD, {"pos": pos, "action": action, "text": text}
-    if not to_apply(judgment, user=user, version=version, kind=kind, request=request):
+    params = {"pos": pos, "action": action, "text": text}
+    click = Click(judgment, user, version, JudgmentEvent.Kind.EDIT_WORD, params, at)
+    if not to_apply(click):
         return judgment
     new_ref = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
-    return change(
-        judgment,
-        user=user,
-        version=version,
-        kind=kind,
-        at=at,
-        detail=request,
-        new_ref=" ".join(new_ref),
-    )
-
-
-def _set_new_ref(
-    judgment: Judgment, *, user: User, version: int, kind: str, text: str, at: datetime | None
-) -> Judgment:
-    """The whole-text edit and the pool choice store the same thing, the normalised text
-    (kept in the event's detail, which is what tells a repeated request apart)."""
-    request = {"text": normalize_new_ref(text)}
-    if not to_apply(judgment, user=user, version=version, kind=kind, request=request):
-        return judgment
-    return change(
-        judgment,
-        user=user,
-        version=version,
-        kind=kind,
-        at=at,
-        detail=request,
-        new_ref=request["text"],
-    )
+    return change(click, new_ref=" ".join(new_ref))
 
 
 def judgment_edit_ref(
     *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
 ) -> Judgment:
     """Replace the new reference by ``text`` (normalised to its 13a words)."""
-    return _set_new_ref(
-        judgment, user=user, version=version, kind=JudgmentEvent.Kind.EDIT_REF, text=text, at=at
-    )
+    return _set_new_ref(Click(judgment, user, version, JudgmentEvent.Kind.EDIT_REF, at=at), text)
 
 
 def judgment_use_ref(
     *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
 ) -> Judgment:
     """Make a reference of the pool the new reference (the judge clicked it)."""
-    return _set_new_ref(
-        judgment, user=user, version=version, kind=JudgmentEvent.Kind.USE_REF, text=text, at=at
-    )
+    return _set_new_ref(Click(judgment, user, version, JudgmentEvent.Kind.USE_REF, at=at), text)
+
+
+def _set_new_ref(click: Click, text: str) -> Judgment:
+    """The whole-text edit and the pool choice store the same thing, the normalised text
+    (kept in the event's detail, which is what tells a repeated request apart)."""
+    click = replace(click, params={"text": normalize_new_ref(text)})
+    if not to_apply(click):
+        return click.judgment
+    return change(click, new_ref=click.params["text"])
 
 
 def judgment_set_sser(
@@ -148,10 +119,10 @@ def judgment_set_sser(
     """Score the candidate on seed 001's 0–10 scale (10 perfect)."""
     if isinstance(sser, bool) or not isinstance(sser, int) or not SSER_MIN <= sser <= SSER_MAX:
         raise ChangeRefused(ERR_SSER_RANGE.format(value=sser))
-    kind, request = JudgmentEvent.Kind.SET_SSER, {"sser": sser}
-    if not to_apply(judgment, user=user, version=version, kind=kind, request=request):
+    click = Click(judgment, user, version, JudgmentEvent.Kind.SET_SSER, {"sser": sser}, at)
+    if not to_apply(click):
         return judgment
-    return change(judgment, user=user, version=version, kind=kind, at=at, detail=request, sser=sser)
+    return change(click, sser=sser)
 
 
 def judgment_finish(
@@ -161,30 +132,23 @@ def judgment_finish(
 
     An SSER score is required: a done judgment feeds both SSER and aWER.
     """
-    kind = JudgmentEvent.Kind.FINISH
-    if not to_apply(judgment, user=user, version=version, kind=kind, request={}):
+    click = Click(judgment, user, version, JudgmentEvent.Kind.FINISH, at=at)
+    if not to_apply(click):
         return judgment
     if judgment.sser is None:
         raise ChangeRefused(ERR_NO_SSER)
-    return change(
-        judgment,
-        user=user,
-        version=version,
-        kind=kind,
-        at=at,
-        state=Judgment.State.DONE,
-    )
+    return change(click, state=Judgment.State.DONE)
 
 
 def judgment_undo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Undo the latest applied change: restore its ``before`` state."""
-    return walk(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.UNDO)
+    return walk(Click(judgment, user, version, JudgmentEvent.Kind.UNDO, at=at))
 
 
 def judgment_redo(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
     """Redo the change undone last: restore its ``after`` state."""
-    return walk(judgment, user=user, version=version, at=at, kind=JudgmentEvent.Kind.REDO)
+    return walk(Click(judgment, user, version, JudgmentEvent.Kind.REDO, at=at))

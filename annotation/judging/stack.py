@@ -7,7 +7,7 @@ that names another version than the stored one is refused
 other; the version check and the update are one conditional ``UPDATE … WHERE version =
 v``. The one exception is the very request that made the latest change, sent again (a
 retry after a lost answer, a double submit): it is answered with the saved state
-(:func:`to_apply`).
+(:func:`to_apply`). A change arrives as a :class:`Click`.
 
 Change events are ``applied``, ``undone`` (the redo stack) or ``discarded`` (a new change
 empties the redo stack); undo and redo walk through every change (:func:`walk`). The
@@ -17,6 +17,7 @@ and kept current on the judgment object, so a click costs few queries.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -126,30 +127,48 @@ def _forget_stack_heads(judgment: Judgment) -> None:
         judgment.__dict__.pop(name, None)
 
 
-def to_apply(
-    judgment: Judgment, *, user: User, version: int, kind: str, request: dict[str, Any]
-) -> bool:
-    """Whether the change asked for from ``version`` is still to be made.
+@dataclass(frozen=True)
+class Click:
+    """One change as the judge's page asks for it: on which judgment, by whom, from which
+    version, of which kind (a :class:`~annotation.models.JudgmentEvent` kind), with which
+    parameters, and when (None: now).
+
+    ``params`` are the request's own parameters (an operation, a word position, a text, a
+    score): they are kept in the event's detail, which is what tells the same request sent
+    twice apart from another one (:func:`to_apply`). A change arrives as a :class:`Click`.
+    """
+
+    judgment: Judgment
+    user: User
+    version: int
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+    at: datetime | None = None
+
+
+def to_apply(click: Click) -> bool:
+    """Whether the change asked for from ``click.version`` is still to be made.
 
     False when it was already made: the judgment's latest change is this very request
-    (same kind and parameters) made from ``version``. A request is fully determined by
+    (same kind and parameters) made from that version. A request is fully determined by
     the version it was made on, so this is the same request sent twice: a retry after a
     lost answer or a double submit. Answering with the saved state is then right, where a
     stale refusal would tell the judge that a saved change was lost. Any other change from
     an old version is refused (:class:`StaleJudgment`), and only the judgment's owner
     changes it (:class:`NotYours`).
     """
-    if judgment.evaluator_id != user.pk:
+    judgment, version = click.judgment, click.version
+    if judgment.evaluator_id != click.user.pk:
         raise NotYours()
     if version == judgment.version:
         return True
     if version + 1 == judgment.version:
         detail = (
-            judgment.events.filter(version=judgment.version, kind=kind)
+            judgment.events.filter(version=judgment.version, kind=click.kind)
             .values_list("detail", flat=True)
             .first()
         )
-        if detail is not None and all(detail.get(k) == v for k, v in request.items()):
+        if detail is not None and all(detail.get(k) == v for k, v in click.params.items()):
             return False
     raise StaleJudgment()
 
@@ -159,35 +178,24 @@ def _snapshot(judgment: Judgment) -> dict[str, Any]:
     return {"new_ref": judgment.new_ref, "sser": judgment.sser, "state": judgment.state}
 
 
-def change(
-    judgment: Judgment,
-    *,
-    user: User,
-    version: int,
-    kind: str,
-    at: datetime | None,
-    detail: dict[str, Any] | None = None,
-    **changes: Any,
-) -> Judgment:
-    """Save ``changes`` (``new_ref``, ``sser``, ``state``) as one applied change of
-    ``kind``; a change that changes nothing is not recorded."""
-    after = {**_snapshot(judgment), **changes}
-    if after == _snapshot(judgment):
-        return judgment
-    return _write(
-        judgment, user=user, version=version, kind=kind, after=after, detail=detail, at=at
-    )
+def change(click: Click, *, detail: dict[str, Any] | None = None, **changes: Any) -> Judgment:
+    """Save ``changes`` (``new_ref``, ``sser``, ``state``) as one applied change, with
+    ``detail`` (default: the click's parameters) in its event; a change that changes
+    nothing is not recorded."""
+    after = {**_snapshot(click.judgment), **changes}
+    if after == _snapshot(click.judgment):
+        return click.judgment
+    return _write(click, after=after, detail=click.params if detail is None else detail)
 
 
-def walk(
-    judgment: Judgment, *, user: User, version: int, at: datetime | None, kind: str
-) -> Judgment:
+def walk(click: Click) -> Judgment:
     """One step back (``undo``: restore the latest applied change's ``before``) or forward
     (``redo``: restore the change undone last's ``after``) on the judgment's stack."""
-    if not to_apply(judgment, user=user, version=version, kind=kind, request={}):
+    judgment = click.judgment
+    if not to_apply(click):
         return judgment
     load_stack(judgment, heads=True)
-    if kind == JudgmentEvent.Kind.UNDO:
+    if click.kind == JudgmentEvent.Kind.UNDO:
         event_id, state, empty = (
             judgment.stack_undo_id,
             judgment.stack_undo_before,
@@ -201,31 +209,22 @@ def walk(
         )
     if event_id is None:
         raise ChangeRefused(empty)
-    return _write(
-        judgment, user=user, version=version, kind=kind, after=dict(state), at=at, moves=event_id
-    )
+    return _write(click, after=dict(state), detail=click.params, moves=event_id)
 
 
 def _write(
-    judgment: Judgment,
-    *,
-    user: User,
-    version: int,
-    kind: str,
-    after: dict[str, Any],
-    detail: dict[str, Any] | None = None,
-    at: datetime | None,
-    moves: int | None = None,
+    click: Click, *, after: dict[str, Any], detail: dict[str, Any], moves: int | None = None
 ) -> Judgment:
     """Store ``after`` as the judgment's state and record the event, or refuse if stale.
 
-    ``moves`` is the change event an undo or redo moves (``kind`` is then ``undo`` or
-    ``redo``); for any other kind, the new event is ``applied`` and the redo stack is
+    ``moves`` is the change event an undo or redo moves (the click's kind is then ``undo``
+    or ``redo``); for any other kind, the new event is ``applied`` and the redo stack is
     discarded. One transaction: the conditional UPDATE, the stack, the event row.
     """
+    judgment, version, kind = click.judgment, click.version, click.kind
     load_stack(judgment)
     before = _snapshot(judgment)
-    at = at or timezone.now()
+    at = click.at or timezone.now()
     stored = {
         "new_ref": after["new_ref"],
         "sser": after["sser"],
@@ -245,13 +244,13 @@ def _write(
         _move_stack(judgment, kind=kind, moves=moves)
         JudgmentEvent.objects.create(
             judgment=judgment,
-            actor=user,
+            actor=click.user,
             created_at=at,
             kind=kind,
             status="" if is_walk else JudgmentEvent.Status.APPLIED,
             before=before,
             after=after,
-            detail={**(detail or {}), **({"event": moves} if is_walk else {})},
+            detail={**detail, **({"event": moves} if is_walk else {})},
             version=version + 1,
         )
     _remember(judgment, kind=kind, stored=stored, version=version + 1)
