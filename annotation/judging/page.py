@@ -87,6 +87,7 @@ class JudgingContext:
 
 
 def _shown_ops(alignment: Alignment, ref: Sequence[str]) -> list[ShownOp]:
+    """The candidate's words with their operations, and a tooltip saying what a click does."""
     out = []
     for e in alignment.ops:
         if e.op is Op.SUBSTITUTION:
