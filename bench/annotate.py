@@ -90,21 +90,23 @@ def bench_corpus(name: str, path: Path, *, warm_sentences: int, clicks: int) -> 
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from annotation import judging
     from annotation.corpora.imports import corpus_import
+    from annotation.judging import changes, start
+    from annotation.judging.page import judging_context
     from annotation.models import Judgment, User
+    from annotation.text import words as words_of
 
     corpus = corpus_import(source=path, name=f"bench {name}").corpus
     judge = User.objects.create_user(f"bench-{name}", role=User.Role.JUDGE)
     corpus.judges.add(judge)
     # Finished work, so the figures cover several sentences.
     for _ in range(warm_sentences * corpus.translators.filter(role="system").count()):
-        j = judging.next_judgment_for(user=judge, corpus=corpus)
-        judging.judgment_set_sser(judgment=j, user=judge, version=j.version, sser=7)
-        judging.judgment_finish(judgment=j, user=judge, version=j.version)
-    judgment = judging.next_judgment_for(user=judge, corpus=corpus)
+        j = start.next_judgment_for(user=judge, corpus=corpus)
+        changes.judgment_set_sser(judgment=j, user=judge, version=j.version, sser=7)
+        changes.judgment_finish(judgment=j, user=judge, version=j.version)
+    judgment = start.next_judgment_for(user=judge, corpus=corpus)
     assert judgment is not None
-    first_ref = judging.reference_pool(judgment)[0].text
+    first_ref = judging_context(judgment).pool[0].text
 
     client = Client()
     client.force_login(judge)
@@ -145,8 +147,8 @@ def bench_corpus(name: str, path: Path, *, warm_sentences: int, clicks: int) -> 
         html = response.content.decode()
 
     stored = Judgment.objects.get(pk=judgment.pk)
-    words = len(judging.words(stored.target.text))
-    pool = len(judging.reference_pool(stored))
+    words = len(words_of(stored.target.text))
+    pool = len(judging_context(stored).pool)
     figures = [*percentiles(times), *percentiles(renders)]
     cpu = [*percentiles(click_cpu), *percentiles(render_cpu)]
     print(

@@ -9,12 +9,14 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from annotation.corpora.evaltrans import (
     CorpusHeader,
@@ -23,7 +25,18 @@ from annotation.corpora.evaltrans import (
     iter_evaltrans,
     write_evaltrans,
 )
+from annotation.judging.active_time import active_gap
+from annotation.judging.changes import (
+    judgment_accept_op,
+    judgment_edit_ref,
+    judgment_finish,
+    judgment_set_sser,
+)
+from annotation.judging.edits import OpRef
 from annotation.models import Corpus, Judgment, Target, User
+from annotation.services import corpus_import
+from annotation.text import words
+from metrics.align import Op, align
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -213,3 +226,113 @@ EXTRAS = """\
 <trailer>end</trailer>
 </evalTrans>
 """
+def active_seconds_from(events: Iterable[tuple[datetime, str]]) -> float:
+    """Active time from (timestamp, kind) pairs in any order: each event's
+    :func:`~annotation.judging.active_time.active_gap` after the one before it in time."""
+    total = 0.0
+    previous: datetime | None = None
+    for at, kind in sorted(events, key=lambda e: e[0]):
+        total += active_gap(previous, at, kind)
+        previous = at
+    return total
+
+
+def recounted_active_seconds(judgment: Judgment) -> float:
+    """A judgment's active time recounted from all its event rows, to compare with the
+    ``active_seconds`` its changes stored one gap at a time."""
+    return active_seconds_from(judgment.events.values_list("created_at", "kind"))
+
+
+# --- the judge's work: seed 001 Figure 1 and click helpers ------------------------------
+
+
+#: Seed 001 Figure 1: the candidate, its nearest reference (5 edits) and the paper's new
+#: reference after three clicks (2 edits).
+FIGURE_1_CANDIDATE = "Diagram show the scan procedure for locate the archives ."
+FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives ."
+FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives ."
+#: One sentence, one reference, two systems; ``{b}`` is system B's candidate.
+CATS = """<evalTrans>
+<sentence>
+  <source>el gato</source>
+  <eval translator="first reference"><target>the cat sat on the mat .</target></eval>
+  <eval translator="sys A"><target>a cat sat on a mat .</target></eval>
+  <eval translator="sys B"><target>{b}</target></eval>
+</sentence>
+</evalTrans>"""
+
+
+def import_xml(text: str, name: str, *judges: User, share: bool = False) -> Corpus:
+    """A corpus from evalTrans ``text``, assigned to ``judges`` (sharing new references
+    among them if ``share``)."""
+    corpus = corpus_import(source=io.BytesIO(text.encode()), name=name).corpus
+    corpus.judges.add(*judges)
+    if share:
+        corpus.share_new_refs = True
+        corpus.save()
+    return corpus
+
+
+def target_of(corpus: Corpus, translator: str, sentence: int = 0) -> Target:
+    """``translator``'s target of sentence ``sentence``, as the judging services load it."""
+    return Target.objects.select_related("sentence__corpus", "translator").get(
+        sentence__corpus=corpus, sentence__position=sentence, translator__name=translator
+    )
+
+
+def click(judgment: Judgment, user: User, kind: Op, word: str) -> Judgment:
+    """Click the operation of ``kind`` whose candidate word (or, for "–", reference word)
+    is ``word``, on the alignment the page would show."""
+    alignment = align(words(judgment.target.text), words(judgment.new_ref))
+    op = next(
+        e
+        for e in alignment.ops
+        if e.op is kind and (e.ref_word if kind is Op.MISSING else e.hyp_word) == word
+    )
+    return judgment_accept_op(
+        judgment=judgment, user=user, version=judgment.version, op=OpRef.of(op)
+    )
+
+
+def finish(judgment: Judgment, user: User, new_ref: str, sser: int) -> None:
+    """Judge a candidate through the services: this new reference, this score, done."""
+    judgment_edit_ref(judgment=judgment, user=user, version=judgment.version, text=new_ref)
+    judgment_set_sser(judgment=judgment, user=user, version=judgment.version, sser=sser)
+    judgment_finish(judgment=judgment, user=user, version=judgment.version)
+
+
+# --- the judge's page: URLs and one valid change per action -------------------------------
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+#: The query budget of one click on the judge's page (htmx or plain).
+MAX_QUERIES_PER_CLICK = 10
+
+
+def page_url(judgment: Judgment) -> str:
+    """The judge's page of ``judgment``."""
+    return reverse("annotation:judgment", args=[judgment.pk])
+
+
+def change_url(judgment: Judgment, action: str) -> str:
+    """Where the judge's page posts the change ``action`` of ``judgment``."""
+    return reverse("annotation:judgment_change", args=[judgment.pk, action])
+
+
+def fresh(judgment: Judgment) -> Judgment:
+    """``judgment`` as stored now."""
+    return Judgment.objects.get(pk=judgment.pk)
+
+
+#: One valid change per action of the judge's page, for the Figure 1 judgment at version
+#: 1: (action, posted fields, a check of the stored judgment after it).
+JUDGE_CHANGES = [
+    ("op", {"op": "missing:0:0"}, lambda j: j.new_ref.startswith("figure shows")),
+    ("word", {"pos": "0", "action": "replace", "text": "Diagram"}, lambda j: j.edits == 4),
+    ("new-ref", {"text": "Diagram shows it ."}, lambda j: j.new_ref == "Diagram shows it ."),
+    (
+        "use-ref",
+        {"text": "Chart represents the search method to locate the files ."},
+        lambda j: j.edits == 6,
+    ),
+    ("sser", {"sser": "8"}, lambda j: j.sser == 8),
+]

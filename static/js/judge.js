@@ -1,5 +1,5 @@
 /*
- * The judge's page (templates/annotation/judge.html): never drop a click, and a key for
+ * The judge's page (templates/judging/judge.html): never drop a click, and a key for
  * every action. No framework; htmx does the requests, this file only orders them.
  *
  * One request at a time. A click made while a request is in flight is not sent with the

@@ -11,10 +11,8 @@ from playwright.sync_api import Page, Route, expect
 
 from annotation.models import Corpus, Judgment, User
 from annotation.services import corpus_export, corpus_import
-from annotation.tests.factories import PASSWORD, SEED_XML
+from annotation.tests.factories import FIGURE_1_FIRST_REF, FIGURE_1_RESULT, PASSWORD, SEED_XML
 
-FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives ."
-FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives ."
 HOSTILE = """<evalTrans>
 <sentence>
   <source>&lt;script&gt;document.title="owned"; alert(1)&lt;/script&gt; el gato</source>
@@ -57,6 +55,21 @@ def op(page: Page, kind: str, text: str):
     return page.locator(
         f'#candidate button[data-op="{kind}"]', has_text=re.compile(f"^{re.escape(text)}$")
     )
+
+
+def hold_the_first_request(page: Page, url: str) -> list[Route]:
+    """Hold the first request to ``url`` until the test continues the route the returned
+    list then holds; let later ones through."""
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(url, hold_the_first)
+    return held
 
 
 def export_of(corpus: Corpus) -> str:
@@ -181,15 +194,7 @@ def test_clicks_made_during_a_request_are_queued_not_dropped(
     page: Page, live_server, seed: Corpus
 ) -> None:
     open_corpus(page, live_server.url)
-    held: list[Route] = []
-
-    def hold_the_first(route: Route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/judgments/*/op/", hold_the_first)
+    held = hold_the_first_request(page, "**/judgments/*/op/")
     page.locator('#candidate button[data-op="missing"]').click()
     op(page, "substitution", "Diagram").click()  # while the first is in flight
     op(page, "substitution", "locate").click()
@@ -230,15 +235,7 @@ def test_clicks_queued_during_accept_and_next_never_reach_the_next_candidate(
     open_corpus(page, live_server.url)
     page.click('[data-sser="8"]')
     expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
-    held: list[Route] = []
-
-    def hold_the_first(route: Route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/judgments/*/accept/", hold_the_first)
+    held = hold_the_first_request(page, "**/judgments/*/accept/")
 
     page.click("#accept-next")
     page.wait_for_selector("#judge .htmx-request", state="attached")

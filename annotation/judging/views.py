@@ -1,4 +1,11 @@
-"""The judge's page: thin views over :mod:`annotation.judging` (access control, rendering)."""
+"""The judge's page: thin views over :mod:`annotation.judging` (access control, rendering).
+
+One view per URL of :mod:`annotation.judging.urls`; every change of the page goes through
+:func:`judgment_change`, one service call of :mod:`annotation.judging.changes` per action.
+htmx requests get the ``#judge`` fragment (and the header's figures as out-of-band swaps),
+plain requests the full page or a 303 redirect to it, so the page works without
+JavaScript.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +18,25 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from annotation import judging
+from annotation.judging import changes
+from annotation.judging.errors import (
+    ERR_NOT_A_NUMBER,
+    ChangeRefused,
+    JudgingError,
+    NotYours,
+    StaleJudgment,
+)
+from annotation.judging.order import previous_target_for
+from annotation.judging.page import judge_header, judging_context
+from annotation.judging.stack import judgment_for
+from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment
 from annotation.web import HtmxHttpRequest, login_required, see_other
 
 
 def _judgment_or_404(request: HtmxHttpRequest, pk: int) -> Judgment:
     try:
-        return judging.judgment_for(pk=pk, user=request.user)
+        return judgment_for(pk=pk, user=request.user)
     except Judgment.DoesNotExist:
         raise Http404("No such judgment.") from None
 
@@ -35,14 +53,14 @@ def _render_judgment(
 ) -> TemplateResponse:
     """The full page, or for htmx the ``#judge`` fragment with the figures (and, when the
     candidate changed, the header) as out-of-band swaps."""
-    ctx = judging.judging_context(judgment)
+    ctx = judging_context(judgment)
     htmx = bool(request.htmx)
     if edit_pos is not None and edit_pos >= len(ctx.new_ref_words):
         edit_pos = None
     context = {
         "ctx": ctx,
         "j": judgment,
-        "header": judging.judge_header(judgment) if with_header or not htmx else None,
+        "header": judge_header(judgment) if with_header or not htmx else None,
         "message": message,
         "message_kind": message_kind,
         "edit_pos": edit_pos,
@@ -50,8 +68,8 @@ def _render_judgment(
         "readonly": judgment.evaluator_id != request.user.pk,
     }
     if not htmx:
-        return TemplateResponse(request, "annotation/judge.html", context, status=status)
-    return TemplateResponse(request, "annotation/_judge_fragment.html", context, status=status)
+        return TemplateResponse(request, "judging/judge.html", context, status=status)
+    return TemplateResponse(request, "judging/_judge_fragment.html", context, status=status)
 
 
 @login_required
@@ -59,16 +77,16 @@ def _render_judgment(
 def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The judge's next candidate in this corpus (created on the way), or "all done"."""
     corpus = get_object_or_404(Corpus.objects.visible_to(request.user), pk=pk)
-    judgment = judging.next_judgment_for(user=request.user, corpus=corpus)
+    judgment = next_judgment_for(user=request.user, corpus=corpus)
     if judgment is not None:
         return redirect("annotation:judgment", pk=judgment.pk)
     progress = Corpus.objects.filter(pk=pk).with_progress(request.user).get()
     context = {"corpus": progress}
     if request.htmx:
-        response = TemplateResponse(request, "annotation/_judge_done.html", context)
+        response = TemplateResponse(request, "judging/_judge_done.html", context)
         response["HX-Push-Url"] = request.path
         return response
-    return TemplateResponse(request, "annotation/judge_done.html", context)
+    return TemplateResponse(request, "judging/judge_done.html", context)
 
 
 @login_required
@@ -79,7 +97,7 @@ def judgment_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     judgment = _judgment_or_404(request, pk)
     in_page = "edit" in request.GET
     if not in_page:
-        judging.judgment_seen(judgment=judgment, user=request.user)
+        judgment_seen(judgment=judgment, user=request.user)
     edit = request.GET.get("edit", "")
     response = _render_judgment(
         request,
@@ -97,17 +115,17 @@ def _int_field(request: HtmxHttpRequest, name: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise judging.ChangeRefused(f"{name} {value!r} is not a whole number") from None
+        raise ChangeRefused(ERR_NOT_A_NUMBER.format(name=name, value=value)) from None
 
 
 def _do_op(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_accept_op(
+    changes.judgment_accept_op(
         judgment=j, user=request.user, version=version, op=request.POST.get("op", "")
     )
 
 
 def _do_word(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_edit_word(
+    changes.judgment_edit_word(
         judgment=j,
         user=request.user,
         version=version,
@@ -118,29 +136,29 @@ def _do_word(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
 
 
 def _do_new_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_edit_ref(
+    changes.judgment_edit_ref(
         judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
     )
 
 
 def _do_use_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_use_ref(
+    changes.judgment_use_ref(
         judgment=j, user=request.user, version=version, text=request.POST.get("text", "")
     )
 
 
 def _do_sser(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_set_sser(
+    changes.judgment_set_sser(
         judgment=j, user=request.user, version=version, sser=_int_field(request, "sser")
     )
 
 
 def _do_undo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_undo(judgment=j, user=request.user, version=version)
+    changes.judgment_undo(judgment=j, user=request.user, version=version)
 
 
 def _do_redo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judging.judgment_redo(judgment=j, user=request.user, version=version)
+    changes.judgment_redo(judgment=j, user=request.user, version=version)
 
 
 CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
@@ -154,11 +172,11 @@ CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
 }
 
 
-def _refusal(request: HtmxHttpRequest, pk: int, exc: judging.JudgingError) -> HttpResponse:
+def _refusal(request: HtmxHttpRequest, pk: int, exc: JudgingError) -> HttpResponse:
     """A stale page gets 409 and the fresh state; a refused change 422 and a message."""
-    if isinstance(exc, judging.NotYours):
+    if isinstance(exc, NotYours):
         raise PermissionDenied(exc.message)
-    stale = isinstance(exc, judging.StaleJudgment)
+    stale = isinstance(exc, StaleJudgment)
     return _render_judgment(
         request,
         _judgment_or_404(request, pk),  # fresh from the database
@@ -179,7 +197,7 @@ def judgment_change(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespo
     judgment = _judgment_or_404(request, pk)
     try:
         change(judgment, request, _int_field(request, "version"))
-    except judging.JudgingError as exc:
+    except JudgingError as exc:
         return _refusal(request, pk, exc)
     if not request.htmx:
         return see_other(reverse("annotation:judgment", args=[pk]))
@@ -193,10 +211,10 @@ def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     htmx follows inside the same request)."""
     judgment = _judgment_or_404(request, pk)
     try:
-        judging.judgment_finish(
+        changes.judgment_finish(
             judgment=judgment, user=request.user, version=_int_field(request, "version")
         )
-    except judging.JudgingError as exc:
+    except JudgingError as exc:
         return _refusal(request, pk, exc)
     corpus_pk = judgment.target.sentence.corpus_id
     return see_other(reverse("annotation:judge_continue", args=[corpus_pk]))
@@ -207,11 +225,11 @@ def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The candidate before this one in the evaluator's order (this one at the start)."""
     judgment = _judgment_or_404(request, pk)
-    target = judging.previous_target_for(judgment=judgment)
+    target = previous_target_for(judgment=judgment)
     if target is None:
         return redirect("annotation:judgment", pk=pk)
     if judgment.evaluator_id == request.user.pk:
-        previous = judging.judgment_open(user=request.user, target=target)
+        previous = judgment_open(user=request.user, target=target)
     else:  # a lead browsing someone's work never creates judgments for them
         previous = Judgment.objects.filter(target=target, evaluator=judgment.evaluator).first()
         if previous is None:

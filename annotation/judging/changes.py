@@ -1,0 +1,154 @@
+"""What a judge's click does: one ``judgment_<action>`` function per button or key.
+
+Seed 001 §3 is the rule book. The page shows the candidate aligned against the
+judgment's *new reference* (13a words); every click is one of these functions, and each
+one does the same three things:
+
+1. **Check the version** the page was showing (:func:`~annotation.judging.stack.to_apply`).
+   A click made on an older page than the stored judgment is refused
+   (:class:`~annotation.judging.errors.StaleJudgment`: another tab changed it), unless it
+   is the very request that made the latest change, sent again (a retry after a lost
+   answer, a double submit), which is answered with the saved state. Only the judge who
+   owns the judgment may change it (:class:`~annotation.judging.errors.NotYours`).
+2. **Work out the new state** (``new_ref``, ``sser``, ``state``):
+
+   * :func:`judgment_accept_op`: a click on a marked word of the candidate accepts the
+     candidate's version there (:func:`~annotation.judging.edits.apply_op`: a
+     substitution puts the candidate's word in place of the reference word, an extra
+     word is inserted, a missing word "–" is removed from the new reference);
+   * :func:`judgment_edit_word`: change, delete or insert beside one word of the new
+     reference (:func:`~annotation.judging.edits.apply_word_edit`);
+   * :func:`judgment_edit_ref`: rewrite the whole new reference;
+   * :func:`judgment_use_ref`: take a reference of the pool as the new reference;
+   * :func:`judgment_set_sser`: score the candidate on the 0–10 scale (seed 001 §2.2);
+   * :func:`judgment_finish` ("accept & next"): mark the judgment done (an SSER score
+     is required);
+   * :func:`judgment_undo`, :func:`judgment_redo`: step back or forward through every
+     change.
+
+   A click that makes no sense (a position outside the words, a score outside the
+   scale) is refused with a :class:`~annotation.judging.errors.ChangeRefused` message.
+3. **Save it** (:func:`~annotation.judging.stack.change`,
+   :func:`~annotation.judging.stack.walk`): one conditional ``UPDATE … WHERE version =
+   v`` moves the version by one and stores the state with its recounted aWER edits and
+   the active time (:mod:`annotation.judging.active_time`), and one
+   :class:`~annotation.models.JudgmentEvent` row records who, when, the state before and
+   after. A change that changes nothing is not recorded; a new change empties the redo
+   stack.
+
+The view then shows the page again (:func:`annotation.judging.page.judging_context`)
+with the new alignment, pool and live figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from annotation.judging.edits import OpRef, apply_op, apply_word_edit
+from annotation.judging.errors import ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
+from annotation.judging.stack import Click, change, to_apply, walk
+from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, User
+from annotation.text import normalize_new_ref, words
+from metrics.align import Op
+
+
+def judgment_accept_op(
+    *, judgment: Judgment, user: User, version: int, op: OpRef | str, at: datetime | None = None
+) -> Judgment:
+    """Accept the candidate's version at one edit operation (seed 001 §3, see the module)."""
+    op = OpRef.parse(op) if isinstance(op, str) else op
+    click = Click(judgment, user, version, JudgmentEvent.Kind.ACCEPT_OP, {"op": op.token}, at)
+    if not to_apply(click):
+        return judgment
+    candidate = words(judgment.target.text)
+    ref = words(judgment.new_ref)
+    detail = {
+        **click.params,
+        "word": candidate[op.hyp_pos] if op.op is not Op.MISSING else None,
+        "ref_word": ref[op.ref_pos] if op.op is not Op.EXTRA else None,
+    }
+    return change(click, detail=detail, new_ref=" ".join(apply_op(candidate, ref, op)))
+
+
+def judgment_edit_word(
+    *,
+    judgment: Judgment,
+    user: User,
+    version: int,
+    pos: int,
+    action: str,
+    text: str = "",
+    at: datetime | None = None,
+) -> Judgment:
+    """Change or delete word ``pos`` of the new reference, or insert words beside it."""
+    params = {"pos": pos, "action": action, "text": text}
+    click = Click(judgment, user, version, JudgmentEvent.Kind.EDIT_WORD, params, at)
+    if not to_apply(click):
+        return judgment
+    new_ref = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
+    return change(click, new_ref=" ".join(new_ref))
+
+
+def judgment_edit_ref(
+    *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
+) -> Judgment:
+    """Replace the new reference by ``text`` (normalised to its 13a words)."""
+    return _set_new_ref(Click(judgment, user, version, JudgmentEvent.Kind.EDIT_REF, at=at), text)
+
+
+def judgment_use_ref(
+    *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
+) -> Judgment:
+    """Make a reference of the pool the new reference (the judge clicked it)."""
+    return _set_new_ref(Click(judgment, user, version, JudgmentEvent.Kind.USE_REF, at=at), text)
+
+
+def _set_new_ref(click: Click, text: str) -> Judgment:
+    """The whole-text edit and the pool choice store the same thing, the normalised text
+    (kept in the event's detail, which is what tells a repeated request apart)."""
+    click = replace(click, params={"text": normalize_new_ref(text)})
+    if not to_apply(click):
+        return click.judgment
+    return change(click, new_ref=click.params["text"])
+
+
+def judgment_set_sser(
+    *, judgment: Judgment, user: User, version: int, sser: int, at: datetime | None = None
+) -> Judgment:
+    """Score the candidate on seed 001's 0–10 scale (10 perfect)."""
+    if isinstance(sser, bool) or not isinstance(sser, int) or not SSER_MIN <= sser <= SSER_MAX:
+        raise ChangeRefused(ERR_SSER_RANGE.format(value=sser))
+    click = Click(judgment, user, version, JudgmentEvent.Kind.SET_SSER, {"sser": sser}, at)
+    if not to_apply(click):
+        return judgment
+    return change(click, sser=sser)
+
+
+def judgment_finish(
+    *, judgment: Judgment, user: User, version: int, at: datetime | None = None
+) -> Judgment:
+    """Accept the judgment as it stands (state ``done``); the view then opens the next one.
+
+    An SSER score is required: a done judgment feeds both SSER and aWER.
+    """
+    click = Click(judgment, user, version, JudgmentEvent.Kind.FINISH, at=at)
+    if not to_apply(click):
+        return judgment
+    if judgment.sser is None:
+        raise ChangeRefused(ERR_NO_SSER)
+    return change(click, state=Judgment.State.DONE)
+
+
+def judgment_undo(
+    *, judgment: Judgment, user: User, version: int, at: datetime | None = None
+) -> Judgment:
+    """Undo the latest applied change: restore its ``before`` state."""
+    return walk(Click(judgment, user, version, JudgmentEvent.Kind.UNDO, at=at))
+
+
+def judgment_redo(
+    *, judgment: Judgment, user: User, version: int, at: datetime | None = None
+) -> Judgment:
+    """Redo the change undone last: restore its ``after`` state."""
+    return walk(Click(judgment, user, version, JudgmentEvent.Kind.REDO, at=at))

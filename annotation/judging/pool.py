@@ -1,0 +1,137 @@
+"""The reference pool of a sentence (seed 001 §3): what a new reference starts from and
+what the page offers to take.
+
+The pool is the sentence's corpus references (first reference first, then file order:
+:func:`annotation.text.reference_order`) followed by the new references of done
+judgments (:func:`pool_judgments` says which), without duplicates. The page shows the
+:data:`POOL_SHOWN` entries nearest the candidate (:func:`nearest_in_pool`, with
+:func:`annotation.text.nearest`'s tie-break), and a new judgment starts from the nearest
+one. A sentence's references are read as (sentence, role, position, text) rows, by
+:func:`sentence_references` alone or together with other rows by the page's query, and
+put in order by :func:`ordered_references` in both cases.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.db.models import Q
+
+from annotation.models import Judgment, Target, Translator
+from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
+from metrics.align import PreparedRef, distance_prepared
+
+#: How many references of the pool the page shows (seed 001 §3: "the four most similar").
+POOL_SHOWN = 4
+
+
+@dataclass(frozen=True)
+class References:
+    """A sentence's corpus references, in reference order."""
+
+    texts: tuple[str, ...] = ()
+    #: Whether ``texts[0]`` is the first reference (a sentence may lack one).
+    first_is_first_reference: bool = False
+
+
+#: What a sentence without references has.
+NO_REFERENCES = References()
+
+
+def ordered_references(rows: Iterable[tuple[int, str, int, str]]) -> dict[int, References]:
+    """Each sentence's :class:`References` from (sentence id, translator role, target
+    position, text) rows of reference targets, in any order."""
+    by_sentence: dict[int, list[tuple[tuple[bool, int], str, str]]] = defaultdict(list)
+    for sentence_id, role, position, text in rows:
+        by_sentence[sentence_id].append((reference_order(role, position), role, text))
+    out = {}
+    for sentence_id, refs in by_sentence.items():
+        refs.sort(key=lambda r: r[0])
+        out[sentence_id] = References(
+            texts=tuple(text for _, _, text in refs),
+            first_is_first_reference=refs[0][1] == Translator.Role.FIRST_REFERENCE,
+        )
+    return out
+
+
+def sentence_references(sentence_id: int) -> References:
+    """One sentence's references, in one query."""
+    rows = Target.objects.filter(
+        sentence_id=sentence_id, translator__role__in=REFERENCE_ROLES
+    ).values_list("sentence_id", "translator__role", "position", "text")
+    return ordered_references(rows).get(sentence_id, NO_REFERENCES)
+
+
+@dataclass(frozen=True)
+class PoolRef:
+    """One entry of a sentence's reference pool, with its distance to the candidate."""
+
+    text: str
+    words: tuple[str, ...]
+    kind: str  # "first reference", "reference" or "new reference"
+    distance: int
+    order: int
+
+
+@lru_cache(maxsize=4096)
+def _prepared(tokens: tuple[str, ...]) -> PreparedRef:
+    """A pool entry's bit masks, built once: the same references come back on every click."""
+    return PreparedRef.from_tokens(tokens)
+
+
+def build_pool(
+    candidate: Sequence[str],
+    references: Sequence[str],
+    new_refs: Sequence[str],
+    *,
+    first_is_first_reference: bool = True,
+) -> list[PoolRef]:
+    """The pool in its own order: the references (first reference first, then file
+    order), then accepted new references; duplicates (same words) keep the first entry."""
+    pool: list[PoolRef] = []
+    seen: set[tuple[str, ...]] = set()
+    entries = [
+        ("first reference" if k == 0 and first_is_first_reference else "reference", text)
+        for k, text in enumerate(references)
+    ] + [("new reference", text) for text in new_refs]
+    for kind, text in entries:
+        tokens = words(text)
+        if tokens in seen:
+            continue
+        seen.add(tokens)
+        gap = distance_prepared(candidate, _prepared(tokens)) if candidate else len(tokens)
+        pool.append(PoolRef(" ".join(tokens), tokens, kind, gap, len(pool)))
+    return pool
+
+
+def sentence_pool(
+    candidate: Sequence[str], references: References, new_refs: Sequence[str]
+) -> list[PoolRef]:
+    """The pool of a sentence with these references and accepted new references."""
+    return build_pool(
+        candidate,
+        references.texts,
+        new_refs,
+        first_is_first_reference=references.first_is_first_reference,
+    )
+
+
+def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRef]:
+    """The ``n`` entries nearest the candidate (:func:`annotation.text.nearest`: ties keep
+    the pool's order, references first)."""
+    return [pool[i] for i in nearest([p.distance for p in pool], n)]
+
+
+def pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
+    """The done judgments whose new references join ``target``'s pool: those of the
+    sentence's *other* candidates by this judge, or by every judge when the corpus shares
+    them. Never a judgment of ``target`` itself: with sharing, that would hand over
+    another judge's verdict on this very candidate (and void their agreement)."""
+    pooled = Q(state=Judgment.State.DONE, target__sentence_id=target.sentence_id) & ~Q(
+        target_id=target.pk
+    )
+    pooled &= ~Q(new_ref="")
+    return pooled if share else pooled & Q(evaluator_id=evaluator_id)

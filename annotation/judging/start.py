@@ -1,0 +1,97 @@
+"""Where a judgment starts: created when the judge first reaches a candidate.
+
+A judge's judgment of a candidate does not exist until the judge gets there
+(:func:`next_judgment_for`, or the "previous" link: :func:`judgment_open`). It starts
+from the nearest reference of the sentence's pool (:mod:`annotation.judging.pool`), or
+from the judge's own earlier judgment of an identical candidate. Each time its page is
+shown, an ``open`` event starts the clock for the first change (:func:`judgment_seen`,
+:mod:`annotation.judging.active_time`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
+from annotation.judging.order import next_target_for
+from annotation.judging.pool import (
+    nearest_in_pool,
+    pool_judgments,
+    sentence_pool,
+    sentence_references,
+)
+from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Translator, User
+from annotation.text import awer_counts, normalize_new_ref, words
+
+
+def judgment_open(*, user: User, target: Target) -> Judgment:
+    """``user``'s judgment of ``target``, created when the judge first reaches it.
+
+    A new judgment starts from the pool's nearest reference (ties: the first reference,
+    then file order), or, when the candidate is identical to one this judge has already
+    judged for the sentence, from that judgment's new reference and SSER (the RWTH
+    EvalTrans reuse idea; the page says so). With an empty pool (a sentence without any
+    reference) the new reference starts as the candidate itself, for the judge to correct.
+    """
+    existing = Judgment.objects.filter(target=target, evaluator=user).first()
+    if existing is not None:
+        return existing
+    translator = target.translator
+    if translator.role != Translator.Role.SYSTEM:
+        raise ChangeRefused(ERR_NOT_A_SYSTEM.format(translator=translator.name))
+    corpus = target.sentence.corpus
+    candidate = words(target.text)
+    pooled = pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
+    rows = list(
+        Judgment.objects.filter(pooled)
+        .order_by("pk")
+        .values_list("evaluator_id", "target__text", "new_ref", "sser", named=True)
+    )
+    reuse = [r for r in rows if r.evaluator_id == user.pk and words(r.target__text) == candidate]
+    if reuse:
+        new_ref, sser = reuse[-1].new_ref, reuse[-1].sser
+    else:
+        references = sentence_references(target.sentence_id)
+        pool = sentence_pool(candidate, references, [r.new_ref for r in rows])
+        new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
+        sser = None
+    new_ref = normalize_new_ref(new_ref)
+    edits, length = awer_counts(target.text, new_ref)
+    try:
+        with transaction.atomic():
+            return Judgment.objects.create(
+                target=target,
+                evaluator=user,
+                new_ref=new_ref,
+                sser=sser,
+                edits=edits,
+                ref_length=length,
+            )
+    except IntegrityError:  # another tab created it a moment ago
+        return Judgment.objects.get(target=target, evaluator=user)
+
+
+def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
+    """The judgment of the next candidate to judge (created on the way), or None when the
+    judge has finished the corpus."""
+    target = next_target_for(user=user, corpus=corpus)
+    return None if target is None else judgment_open(user=user, target=target)
+
+
+def judgment_seen(*, judgment: Judgment, user: User, at: datetime | None = None) -> None:
+    """Record that the page of ``judgment`` was shown (an ``open`` event), which starts
+    the clock for the first change. Other people's views are not recorded."""
+    if judgment.evaluator_id != user.pk:
+        return
+    at = at or timezone.now()
+    JudgmentEvent.objects.create(
+        judgment=judgment,
+        actor=user,
+        created_at=at,
+        kind=JudgmentEvent.Kind.OPEN,
+        version=judgment.version,
+    )
+    judgment.stack_last_event_at = at

@@ -1,0 +1,124 @@
+"""What a judge's click does (annotation/judging/changes.py), read like the spec:
+seed 001 §2.3 and §3."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from annotation.judging.changes import (
+    judgment_edit_ref,
+    judgment_edit_word,
+    judgment_finish,
+    judgment_set_sser,
+    judgment_use_ref,
+)
+from annotation.judging.errors import ERR_NO_SSER, ChangeRefused
+from annotation.judging.start import judgment_open
+from annotation.models import Judgment, JudgmentEvent, User
+from annotation.tests.factories import (
+    CATS,
+    FIGURE_1_FIRST_REF,
+    FIGURE_1_RESULT,
+    click,
+    import_xml,
+    target_of,
+)
+from metrics.align import Op
+
+pytestmark = pytest.mark.django_db
+
+
+def test_figure_1_clicks_give_the_papers_new_reference_at_two_edits(
+    figure_1: Judgment, judge: User
+) -> None:
+    edits = []
+    for kind, word in [
+        (Op.MISSING, "This"),
+        (Op.SUBSTITUTION, "Diagram"),
+        (Op.SUBSTITUTION, "locate"),
+    ]:
+        click(figure_1, judge, kind, word)
+        edits.append(figure_1.edits)
+    judgment_set_sser(judgment=figure_1, user=judge, version=figure_1.version, sser=8)
+    judgment_finish(judgment=figure_1, user=judge, version=figure_1.version)
+
+    stored = Judgment.objects.get(pk=figure_1.pk)
+    assert edits == [4, 3, 2]
+    assert stored.new_ref == FIGURE_1_RESULT
+    assert stored.awer_fraction == "2/10"
+    assert (stored.sser, stored.state) == (8, Judgment.State.DONE)
+    assert list(stored.events.values_list("kind", flat=True)) == [
+        "accept_op",
+        "accept_op",
+        "accept_op",
+        "set_sser",
+        "finish",
+    ]
+
+
+@pytest.mark.parametrize(
+    "kind, word", [(Op.SUBSTITUTION, "show"), (Op.MISSING, "This"), (Op.SUBSTITUTION, "for")]
+)
+def test_each_click_removes_one_edit_and_is_one_event(
+    figure_1: Judgment, judge: User, kind: Op, word: str
+) -> None:
+    click(figure_1, judge, kind, word)
+
+    assert figure_1.edits == 4
+    assert figure_1.version == 2
+    event = JudgmentEvent.objects.get(judgment=figure_1)
+    assert (event.kind, event.status, event.actor) == ("accept_op", "applied", judge)
+    assert event.before["new_ref"] == FIGURE_1_FIRST_REF
+    assert event.after["new_ref"] == figure_1.new_ref
+
+
+def test_an_extra_word_is_inserted_into_the_new_reference(judge: User) -> None:
+    corpus = import_xml(CATS.format(b="the big cat sat on the mat ."), "cats", judge)
+    judgment = judgment_open(user=judge, target=target_of(corpus, "sys B"))
+
+    click(judgment, judge, Op.EXTRA, "big")
+
+    assert judgment.new_ref == "the big cat sat on the mat ."
+    assert judgment.edits == 0
+
+
+def test_a_word_edit_is_saved_and_recounted(figure_1: Judgment, judge: User) -> None:
+    judgment_edit_word(
+        judgment=figure_1, user=judge, version=1, pos=0, action="replace", text="Diagram"
+    )
+
+    assert figure_1.new_ref == "Diagram figure shows the scan procedure to find the archives ."
+    assert Judgment.objects.get(pk=figure_1.pk).edits == figure_1.edits == 4
+
+
+def test_the_whole_text_edit_is_normalised_to_13a_words(figure_1: Judgment, judge: User) -> None:
+    judgment_edit_ref(
+        judgment=figure_1, user=judge, version=1, text="  Diagram shows the scan, to locate it."
+    )
+
+    assert figure_1.new_ref == "Diagram shows the scan , to locate it ."
+    assert figure_1.ref_length == 9
+
+
+def test_clicking_a_pool_reference_makes_it_the_new_reference(
+    figure_1: Judgment, judge: User
+) -> None:
+    other = "Chart represents the search method to locate the files ."
+    judgment_use_ref(judgment=figure_1, user=judge, version=1, text=other)
+
+    assert figure_1.new_ref == other
+    assert figure_1.edits == 6
+    assert figure_1.events.get().kind == "use_ref"
+
+
+@pytest.mark.parametrize("sser", [-1, 11, True, "8"])
+def test_sser_outside_the_scale_is_refused(figure_1: Judgment, judge: User, sser: object) -> None:
+    with pytest.raises(ChangeRefused, match="is not a whole number from 0 to 10"):
+        judgment_set_sser(judgment=figure_1, user=judge, version=1, sser=sser)
+
+
+def test_accepting_needs_an_sser_score(figure_1: Judgment, judge: User) -> None:
+    with pytest.raises(ChangeRefused, match=re.escape(ERR_NO_SSER)):
+        judgment_finish(judgment=figure_1, user=judge, version=1)

@@ -1,0 +1,60 @@
+"""The judge's live figures (annotation/judging/figures.py), by hand and against sacreBLEU."""
+
+from __future__ import annotations
+
+import pytest
+import sacrebleu
+
+from annotation.judging.changes import judgment_edit_ref, judgment_finish, judgment_set_sser
+from annotation.judging.page import judging_context
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, Judgment, User
+from annotation.tests.factories import FIGURE_1_CANDIDATE, FIGURE_1_FIRST_REF, click, target_of
+from metrics.align import Op
+
+pytestmark = pytest.mark.django_db
+
+
+def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> None:
+    for kind, word in [
+        (Op.MISSING, "This"),
+        (Op.SUBSTITUTION, "Diagram"),
+        (Op.SUBSTITUTION, "locate"),
+    ]:
+        click(figure_1, judge, kind, word)
+    judgment_set_sser(judgment=figure_1, user=judge, version=figure_1.version, sser=8)
+    judgment_finish(judgment=figure_1, user=judge, version=figure_1.version)
+    second = judgment_open(user=judge, target=target_of(seed, "a translator", 1))
+    judgment_edit_ref(
+        judgment=second, user=judge, version=second.version, text="Chart represents the method."
+    )
+    judgment_set_sser(judgment=second, user=judge, version=second.version, sser=6)
+
+    figures = judging_context(second).figures
+
+    refs = [
+        [FIGURE_1_FIRST_REF, "This figure shows the procedure."],
+        [
+            "Chart represents the search method to locate the files .",
+            "This figure shows the method.",
+        ],
+        ["This figure shows the scan procedure to find the files .", None],
+    ]
+    hyps = [FIGURE_1_CANDIDATE, "Chart represent the method."]
+    bleu = sacrebleu.corpus_bleu(hyps, refs).score
+    assert figures.edits == 1
+    assert figures.awer == pytest.approx(100 * (2 + 1) / (10 + 5))  # aWER = Σ edits / Σ lengths
+    assert figures.aser == pytest.approx(100.0)  # both still need an edit
+    assert figures.sser == pytest.approx(100 * ((10 - 8) / 10 + (10 - 6) / 10) / 2)
+    assert figures.wer == pytest.approx(100 * (5 + 4) / (11 + 6))
+    assert figures.mwer == pytest.approx(100 * (5 + 3) / (11 + 6))  # nearest: 3 edits, 6 words
+    assert figures.bleu == pytest.approx(bleu)
+    assert figures.sentences == 2
+
+
+def test_figures_of_a_first_candidate_count_only_the_current_judgment(figure_1: Judgment) -> None:
+    figures = judging_context(figure_1).figures
+
+    assert figures.awer == pytest.approx(100 * 5 / 11)
+    assert figures.sser is None
+    assert [f["value"] for f in figures.shown()] == ["45.5", "100.0", "–", "45.5", "45.5", "28.9"]
