@@ -1,4 +1,4 @@
-"""The leads' dashboard: thin views over :mod:`annotation.dashboard` (issue 5).
+"""The leads' dashboard: thin views over :mod:`annotation.dashboard.board` (issue 5).
 
 Every view is for leads only: a judge gets 404 (``annotation.web.lead_required``), an
 anonymous visitor the login page (an htmx request a 401 with ``HX-Redirect`` to it, as on
@@ -22,8 +22,8 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from annotation import dashboard
-from annotation.dashboard import (
+from annotation.dashboard import board
+from annotation.dashboard.board import (
     DRILL_ORDERS,
     HIGHER_IS_BETTER,
     LABELS,
@@ -109,8 +109,8 @@ def _context(dash: Dashboard) -> dict[str, Any]:
         "norm_toggle": _query(dash, norm="" if dash.normalize else "z"),
         "columns": _columns(dash),
         "labels": LABELS,
-        "tokenizers": dashboard.TOKENIZE_CHOICES,
-        "ref_lengths": dashboard.REF_LENGTH_CHOICES,
+        "tokenizers": board.TOKENIZE_CHOICES,
+        "ref_lengths": board.REF_LENGTH_CHOICES,
         "downloads": {
             "csv": reverse("dashboard:table_csv", args=[corpus.pk]) + _query(dash, sort=""),
             "json": reverse("dashboard:table_json", args=[corpus.pk]) + _query(dash, sort=""),
@@ -159,9 +159,9 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     dash = _dashboard(request, _corpus(pk))
     filename = f"{dash.corpus.name}-metrics.{fmt}"
     if fmt == "csv":
-        body, content_type = dashboard.table_csv(dash.table), "text/csv; charset=utf-8"
+        body, content_type = board.table_csv(dash.table), "text/csv; charset=utf-8"
     else:
-        body, content_type = dashboard.json_text(dash.table), "application/json"
+        body, content_type = board.json_text(dash.table), "application/json"
     response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
@@ -201,7 +201,7 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     if not page_param.isdigit():
         raise BadRequest(f"page={page_param!r} must be a positive whole number")
     try:
-        drill = dashboard.drill_down(
+        drill = board.drill_down(
             dash,
             systems[translator],
             metric=params.get("metric") or "wer",

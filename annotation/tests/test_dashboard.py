@@ -1,4 +1,4 @@
-"""The dashboard's read logic (``annotation/dashboard.py``): hand-checked statistics,
+"""The dashboard's read logic (``annotation/dashboard/``): hand-checked statistics,
 the figures of ``manage.py scores``, sacreBLEU's paired bootstrap, the cache."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
-from annotation import dashboard
-from annotation.dashboard import (
+from annotation.dashboard import board as dashboard
+from annotation.dashboard.board import (
     Dashboard,
     Preprocessing,
     agreement,
