@@ -20,7 +20,7 @@ import numpy as np
 from django.core.cache import cache
 from django.db.models import Q
 
-from annotation.charts import bar_chart_svg, rank_chart_svg
+from annotation.dashboard.charts import bar_chart_svg, rank_chart_svg
 from annotation.formatting import number
 from annotation.models import Corpus, Target, Translator
 from annotation.scoring import (

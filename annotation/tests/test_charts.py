@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from annotation.charts import COLOURS, Bar, bar_chart_svg, esc, rank_chart_svg
+from annotation.dashboard.charts import COLOURS, Bar, bar_chart_svg, esc, rank_chart_svg
 
 ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -262,7 +262,7 @@ def test_rank_chart_rejects_bad_ranks(bad: Any) -> None:
 
 def test_module_imports_no_django() -> None:
     script = (
-        "import sys, annotation.charts\n"
+        "import sys, annotation.dashboard.charts\n"
         "print(int(any(m.split('.')[0] == 'django' for m in sys.modules)))"
     )
     done = subprocess.run(
