@@ -13,7 +13,7 @@ from lxml import etree
 
 from annotation.dashboard.charts import COLOURS, Bar, bar_chart_svg, esc, rank_chart_svg
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = [
     "<script>alert(1)</script>",
