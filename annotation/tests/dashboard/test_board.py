@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,81 +24,21 @@ from annotation.dashboard.board import (
     sort_rows,
 )
 from annotation.models import Corpus, Judgment, Target, User
-from annotation.scoring import JudgmentRow, corpus_texts, human_scores
+from annotation.scoring import corpus_texts, human_scores
 from annotation.services import corpus_import
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_REFS,
     HAND_SYSTEMS,
     done_judgment,
+    judgment_row,
     scores_json,
-    write_corpus,
 )
 from metrics.align import distance
 from metrics.bleu import BLEU
 from metrics.wer import WER
 
 pytestmark = pytest.mark.django_db
-
-
-# ------------------------------------------------------------------ corpora for the tests
-
-
-@pytest.fixture
-def hand_corpus(tmp_path: Path) -> Corpus:
-    return corpus_import(
-        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
-    ).corpus
-
-
-#: Judge "ann" on the hand corpus: the perfect system 10 everywhere (SSER 0 %), one-off
-#: 8, 7, 8, 7 (SSER 25 %), bad 0 (100 %); aWER 0/4, 1/4, 4/4 per sentence.
-HAND_SSER = {"perfect": [10, 10, 10, 10], "one-off": [8, 7, 8, 7], "bad": [0, 0, 0, 0]}
-HAND_EDITS = {"perfect": 0, "one-off": 1, "bad": 4}
-
-
-@pytest.fixture
-def judged_hand(hand_corpus: Corpus, user_factory: Callable[..., User]) -> Corpus:
-    ann = user_factory("ann")
-    for system, scores in HAND_SSER.items():
-        for k, score in enumerate(scores):
-            done_judgment(
-                hand_corpus,
-                ann,
-                system,
-                k,
-                sser=score,
-                edits=HAND_EDITS[system],
-                length=4,
-                new_ref=HAND_REFS[k][0],
-                seconds=30.0,
-            )
-    return hand_corpus
-
-
-def row(
-    system: str,
-    segment: int,
-    evaluator: str,
-    *,
-    sser: int | None = None,
-    edits: int | None = None,
-    length: int | None = None,
-    new_ref: str = "",
-    seconds: float = 0.0,
-    target: int | None = None,
-) -> JudgmentRow:
-    return JudgmentRow(
-        system=system,
-        segment=segment,
-        target_id=target if target is not None else hash((system, segment)) % 10**6,
-        evaluator=evaluator,
-        sser=sser,
-        edits=edits,
-        ref_length=length,
-        new_ref=new_ref,
-        active_seconds=seconds,
-    )
 
 
 # ------------------------------------------------------------------ the figures of manage.py
@@ -400,13 +339,13 @@ def test_agreement_on_candidates_judged_twice_by_hand() -> None:
     (0, 0), (30 %, 30 %): r = 1 − 100/950 = 17/19. New references identical in 2 of 3
     pairs. A candidate judged once does not count."""
     rows = [
-        row("S", 0, "A", sser=2, edits=1, length=10, new_ref="x y", target=1),
-        row("S", 0, "B", sser=4, edits=2, length=10, new_ref="x z", target=1),
-        row("S", 1, "A", sser=6, edits=0, length=5, new_ref="p q", target=2),
-        row("S", 1, "B", sser=6, edits=0, length=5, new_ref="p  q", target=2),
-        row("T", 1, "A", sser=10, edits=3, length=10, new_ref="r", target=3),
-        row("T", 1, "B", sser=8, edits=3, length=10, new_ref="r", target=3),
-        row("T", 2, "A", sser=0, edits=9, length=9, new_ref="alone", target=4),
+        judgment_row("S", 0, "A", sser=2, edits=1, length=10, new_ref="x y", target=1),
+        judgment_row("S", 0, "B", sser=4, edits=2, length=10, new_ref="x z", target=1),
+        judgment_row("S", 1, "A", sser=6, edits=0, length=5, new_ref="p q", target=2),
+        judgment_row("S", 1, "B", sser=6, edits=0, length=5, new_ref="p  q", target=2),
+        judgment_row("T", 1, "A", sser=10, edits=3, length=10, new_ref="r", target=3),
+        judgment_row("T", 1, "B", sser=8, edits=3, length=10, new_ref="r", target=3),
+        judgment_row("T", 2, "A", sser=0, edits=9, length=9, new_ref="alone", target=4),
     ]
 
     a = agreement(rows, normalize=False)
@@ -421,7 +360,9 @@ def test_agreement_on_candidates_judged_twice_by_hand() -> None:
 
 
 def test_agreement_without_candidates_judged_twice_is_undefined() -> None:
-    a = agreement([row("S", 0, "A", sser=5), row("S", 1, "B", sser=5)], normalize=False)
+    a = agreement(
+        [judgment_row("S", 0, "A", sser=5), judgment_row("S", 1, "B", sser=5)], normalize=False
+    )
 
     assert (a.candidates, a.pairs, a.identical_new_refs) == (0, 0, None)
     assert math.isnan(a.sser_pearson.value) and a.sser_pearson.n == 0
@@ -435,11 +376,11 @@ def test_normalization_by_hand() -> None:
     """Judge A scores 10, 5, 0 → errors 0, 50, 100 %: mean 50, population std
     √(5000/3), z = ∓√1.5, 0. Judge B's single score carries no spread: z = 0."""
     rows = [
-        row("S", 0, "A", sser=10),
-        row("S", 1, "A", sser=5),
-        row("T", 0, "A", sser=0),
-        row("T", 1, "B", sser=3),
-        row("T", 2, "B"),  # no score: stays NaN
+        judgment_row("S", 0, "A", sser=10),
+        judgment_row("S", 1, "A", sser=5),
+        judgment_row("T", 0, "A", sser=0),
+        judgment_row("T", 1, "B", sser=3),
+        judgment_row("T", 2, "B"),  # no score: stays NaN
     ]
 
     z = normalized_sser(rows)
@@ -454,9 +395,9 @@ def test_normalization_by_hand() -> None:
 
 def test_judges_panel_by_hand() -> None:
     rows = [
-        row("S", 0, "ann", sser=10, edits=0, length=4, seconds=90),
-        row("S", 1, "ann", sser=6, edits=2, length=6, seconds=30),
-        row("T", 0, "bob", sser=None, edits=1, length=5, seconds=0),
+        judgment_row("S", 0, "ann", sser=10, edits=0, length=4, seconds=90),
+        judgment_row("S", 1, "ann", sser=6, edits=2, length=6, seconds=30),
+        judgment_row("T", 0, "bob", sser=None, edits=1, length=5, seconds=0),
     ]
 
     panel = judges_panel(rows, ["S", "T"], normalize=False)
@@ -479,10 +420,10 @@ def test_effort_minutes_per_system_and_sentences_per_hour() -> None:
     """A: 90 s + 30 s = 2 minutes over 2 sentences; B: 45 s = 0.75 minutes. Judge ann did
     3 sentences in 165 s = 65.45… per hour; bob's sentence has no measured time."""
     rows = [
-        row("A", 0, "ann", seconds=90),
-        row("A", 1, "ann", seconds=30),
-        row("B", 0, "ann", seconds=45),
-        row("B", 1, "bob", seconds=0),
+        judgment_row("A", 0, "ann", seconds=90),
+        judgment_row("A", 1, "ann", seconds=30),
+        judgment_row("B", 0, "ann", seconds=45),
+        judgment_row("B", 1, "bob", seconds=0),
     ]
 
     e = effort(rows, ["A", "B", "C"])

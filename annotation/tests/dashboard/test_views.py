@@ -17,52 +17,21 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
-from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.models import Corpus, Judgment, Target, User
 from annotation.services import corpus_import
-from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, scores_json, write_corpus
+from annotation.tests.factories import (
+    DEMO_XML,
+    HTMX,
+    METRICS,
+    add_judgments,
+    by_id,
+    cells,
+    scores_json,
+    system_pk,
+    write_corpus,
+)
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
-METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist", "sser", "awer", "aser")
-
-
-def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
-    """``count`` done judgments spread over the users (each candidate up to twice)."""
-    targets = list(
-        Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
-    )
-    made = 0
-    for i, target in enumerate(targets):
-        for j, user in enumerate(users[: 1 + i % 2]):
-            if made == count:
-                return
-            Judgment.objects.create(
-                target=target,
-                evaluator=user,
-                sser=(i + 3 * j) % 11,
-                new_ref=target.text,
-                edits=(i + j) % 4,
-                ref_length=8,
-                state="done",
-                active_seconds=20.0 + i,
-            )
-            made += 1
-
-
-@pytest.fixture
-def demo(user_factory: Callable[..., User]) -> Corpus:
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
-    add_judgments(corpus, [user_factory("ann"), user_factory("bob")], 40)
-    return corpus
-
-
-def system_pk(corpus: Corpus, name: str = "NiuTrans") -> int:
-    return Translator.objects.get(corpus=corpus, name=name).pk
-
-
-def by_id(tree: etree._Element, element_id: str) -> etree._Element:
-    (found,) = tree.xpath(f'//*[@id="{element_id}"]')
-    return found
 
 
 def urls(corpus: Corpus) -> list[str]:
@@ -135,19 +104,6 @@ def test_the_index_links_every_corpus(lead_client: Client, demo: Corpus) -> None
 
 
 # ------------------------------------------------------------------ the page and its table
-
-
-def cells(html: str) -> dict[tuple[str, str], dict[str, str]]:
-    """(system, metric) → the cell's attributes and text, from #metrics-table."""
-    table = by_id(etree.HTML(html), "metrics-table")
-    out = {}
-    for tr in table.iterfind(".//tbody/tr"):
-        for td in tr.iterfind("td"):
-            info = dict(td.attrib)
-            info["text"] = "".join(td.itertext()).strip()
-            info["number"] = (td.text or "").strip()
-            out[(tr.get("data-translator"), td.get("data-metric"))] = info
-    return out
 
 
 def test_the_metrics_table_has_a_row_per_system_and_a_cell_per_metric(
@@ -271,17 +227,17 @@ def test_the_judges_panel_and_the_normalization_toggle(lead_client: Client, demo
 
 
 def test_the_effort_panel_shows_minutes_per_system(
-    lead_client: Client, hand: Corpus, user_factory: Callable[..., User]
+    lead_client: Client, hand_corpus: Corpus, user_factory: Callable[..., User]
 ) -> None:
     ann = user_factory("ann")
     for k, seconds in enumerate((90, 30)):
         target = Target.objects.get(
-            sentence__corpus=hand, sentence__position=k, translator__name="one-off"
+            sentence__corpus=hand_corpus, sentence__position=k, translator__name="one-off"
         )
         Judgment.objects.create(
             target=target, evaluator=ann, sser=5, state="done", active_seconds=seconds
         )
-    html = lead_client.get(f"/dashboard/{hand.pk}/panel/effort/").content.decode()
+    html = lead_client.get(f"/dashboard/{hand_corpus.pk}/panel/effort/").content.decode()
     tree = etree.HTML(html)
 
     row = tree.find('.//tr[@data-translator="one-off"]')
@@ -306,13 +262,6 @@ def test_the_meta_panel_shows_every_automatic_metric_against_both_human_ones(
         system_n = {td.get("data-n") for td in tds if td.get("data-level") == "system"}
         assert system_n == {"5"}
         assert sentence_n <= {str(n) for n in range(1, 41)}
-
-
-@pytest.fixture
-def hand(tmp_path: Path) -> Corpus:
-    return corpus_import(
-        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
-    ).corpus
 
 
 # ------------------------------------------------------------------ downloads
