@@ -29,6 +29,10 @@ from annotation.dashboard.board import (
     LABELS,
     METRICS,
     Dashboard,
+)
+from annotation.dashboard.preprocessing import (
+    REF_LENGTH_CHOICES,
+    TOKENIZE_CHOICES,
     Preprocessing,
 )
 from annotation.models import Corpus, Translator
@@ -109,8 +113,8 @@ def _context(dash: Dashboard) -> dict[str, Any]:
         "norm_toggle": _query(dash, norm="" if dash.normalize else "z"),
         "columns": _columns(dash),
         "labels": LABELS,
-        "tokenizers": board.TOKENIZE_CHOICES,
-        "ref_lengths": board.REF_LENGTH_CHOICES,
+        "tokenizers": TOKENIZE_CHOICES,
+        "ref_lengths": REF_LENGTH_CHOICES,
         "downloads": {
             "csv": reverse("dashboard:table_csv", args=[corpus.pk]) + _query(dash, sort=""),
             "json": reverse("dashboard:table_json", args=[corpus.pk]) + _query(dash, sort=""),

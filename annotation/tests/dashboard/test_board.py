@@ -15,7 +15,6 @@ from sacrebleu.significance import PairedTest
 from annotation.dashboard import board as dashboard
 from annotation.dashboard.board import (
     Dashboard,
-    Preprocessing,
     agreement,
     automatic_stats,
     effort,
@@ -23,6 +22,7 @@ from annotation.dashboard.board import (
     normalized_sser,
     sort_rows,
 )
+from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Corpus, Judgment, Target, User
 from annotation.scoring import corpus_texts, human_scores
 from annotation.services import corpus_import
@@ -149,29 +149,6 @@ def test_the_cache_key_names_the_corpus_its_creation_and_every_choice(
     assert key.endswith(key_part)
     assert f":{hand_corpus.pk}:{hand_corpus.created_at.isoformat()}:" in key
     assert key.startswith(f"dashboard-auto:v{dashboard.CACHE_FORMAT}:")
-
-
-@pytest.mark.parametrize(
-    "params, message",
-    [
-        ({"tok": "spaces"}, "tok='spaces'"),
-        ({"case": "upper"}, "case='upper'"),
-        ({"reflen": "longest"}, "reflen='longest'"),
-        ({"bounds": "maybe"}, "bounds='maybe'"),
-    ],
-)
-def test_bad_preprocessing_choices_are_named(params: dict[str, str], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        Preprocessing.from_params(params)
-
-
-def test_preprocessing_changes_the_figures_and_their_signatures(hand_corpus: Corpus) -> None:
-    plain = Dashboard(hand_corpus).table.rows
-    lower = Dashboard(hand_corpus, Preprocessing(tokenize="none", ref_length="best")).table.rows
-
-    assert "tok:none" in lower[0].cell("mwer").signature
-    assert "reflen:best" in lower[0].cell("mwer").signature
-    assert "tok:13a" in plain[0].cell("mwer").signature
 
 
 # ------------------------------------------------------------------ bootstrap, by hand
