@@ -5,21 +5,25 @@ the page shows and why it is fast)."""
 from __future__ import annotations
 
 import csv
-import dataclasses
-import hashlib
 import io
 import json
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
-from django.core.cache import cache
 from django.db.models import Q
 
+from annotation.dashboard.cache import (
+    AutomaticStats,
+    automatic_stats,
+    cache_key,
+    cached_significance,
+    human_cache_key,
+)
 from annotation.dashboard.charts import bar_chart_svg, rank_chart_svg
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.formatting import number
@@ -28,8 +32,6 @@ from annotation.scoring import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
     JudgmentRow,
-    automatic_scores,
-    corpus_texts,
     human_figures,
     human_metric_rows,
     judgment_rows,
@@ -52,13 +54,9 @@ from metrics.significance import (
     Bootstrap,
     Interval,
     MetricSignificance,
-    SystemFigure,
     rows_by_segment,
 )
 from metrics.stats import FloatArray, Score
-
-#: Bump when the cached value's layout changes: old entries are then simply not found.
-CACHE_FORMAT = 1
 
 #: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
 METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
@@ -79,112 +77,6 @@ UNITS = {m: ("" if m == "nist" else "%") for m in METRICS}
 META_HUMAN = ("sser", "awer")
 #: Sentences per drill-down page (each is aligned when shown, never all at once).
 PAGE_SIZE = 50
-
-# --------------------------------------------------------------------------- automatic
-
-
-@dataclass(frozen=True)
-class AutomaticStats:
-    """Every automatic metric of every system: ``scores[metric][system]`` is the
-    :class:`~metrics.stats.Score` of ``automatic_scores`` (``.stats``: segments × k)."""
-
-    systems: tuple[str, ...]
-    n_segments: int
-    scores: dict[str, dict[str, Score]]
-
-    def stats(self, metric: str) -> dict[str, FloatArray]:
-        return {s: _stats_of(self.scores[metric][s]) for s in self.systems}
-
-
-def _stats_of(score: Score) -> FloatArray:
-    if score.stats is None:  # automatic scores always carry their rows
-        raise ValueError(f"{score.name} score without per-segment statistics")
-    return score.stats
-
-
-def cache_key(corpus: Corpus, preprocessing: Preprocessing) -> str:
-    """Corpus pk + creation time (a re-imported corpus under a reused pk is another
-    corpus) + every preprocessing choice + the layout version."""
-    return (
-        f"dashboard-auto:v{CACHE_FORMAT}:{corpus.pk}:{corpus.created_at.isoformat()}:"
-        f"{preprocessing.signature}"
-    )
-
-
-def automatic_stats(corpus: Corpus, preprocessing: Preprocessing) -> AutomaticStats:
-    """The per-segment automatic statistics of ``corpus``, computed once per
-    preprocessing choice and then read from the file cache (see the module doc).
-
-    The scores are those of :func:`annotation.scoring.automatic_scores` on
-    :func:`~annotation.scoring.corpus_texts` — with the default preprocessing, exactly
-    ``manage.py scores``'s. The cache holds plain data (floats, strings, arrays), not
-    objects of this module, so a changed class can never unpickle wrongly.
-    """
-    key = cache_key(corpus, preprocessing)
-    stored = cache.get(key)
-    if stored is None:
-        texts = corpus_texts(corpus)
-        by_system = automatic_scores(
-            texts,
-            preprocessor=preprocessing.preprocessor(),
-            ref_length=preprocessing.ref_length,
-        )
-        stored = {
-            "systems": list(texts.systems),
-            "n_segments": len(texts.refs),
-            "scores": {
-                m: {s: (f[m].score, f[m].signature, f[m].stats) for s, f in by_system.items()}
-                for m in AUTOMATIC_METRICS
-            },
-        }
-        cache.set(key, stored)
-    return AutomaticStats(
-        systems=tuple(stored["systems"]),
-        n_segments=int(stored["n_segments"]),
-        scores={
-            m: {s: Score(m, score, sig, stats) for s, (score, sig, stats) in by_sys.items()}
-            for m, by_sys in stored["scores"].items()
-        },
-    )
-
-
-def human_cache_key(
-    corpus: Corpus, systems: Sequence[str], n_segments: int, rows: Sequence[JudgmentRow]
-) -> str:
-    """The key of the human metrics' bootstrap: a fingerprint of everything it reads (the
-    systems, the number of segments and each judgment's statistics, in order)."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr((tuple(systems), n_segments)).encode())
-    for r in rows:
-        digest.update(repr((r.system, r.segment, r.sser, r.edits, r.ref_length)).encode())
-    return (
-        f"dashboard-human:v{CACHE_FORMAT}:{corpus.pk}:{corpus.created_at.isoformat()}:"
-        f"{digest.hexdigest()}"
-    )
-
-
-def cached_significance(
-    key: str, compute: Callable[[], dict[str, MetricSignificance]]
-) -> dict[str, MetricSignificance]:
-    """``compute()``'s bootstrap results, kept in the file cache as plain data (dicts and
-    tuples, not pickled classes); an entry that no longer fits the classes is recomputed."""
-    stored = cache.get(key)
-    if stored is not None:
-        try:
-            return {m: _significance_from_plain(d) for m, d in stored.items()}
-        except (TypeError, KeyError, AttributeError):
-            pass  # written by another version of metrics.significance
-    result = compute()
-    cache.set(key, {m: dataclasses.asdict(sig) for m, sig in result.items()})
-    return result
-
-
-def _significance_from_plain(d: dict[str, Any]) -> MetricSignificance:
-    figures = tuple(
-        SystemFigure(**{**f, "interval": Interval(**f["interval"])}) for f in d["figures"]
-    )
-    return MetricSignificance(**{**d, "figures": figures})
-
 
 # --------------------------------------------------------------------------- judgments
 
@@ -1169,7 +1061,7 @@ def sentence_metric_values(
     n = auto.n_segments
     out: dict[str, FloatArray] = {}
     for m in AUTOMATIC_METRICS:
-        stats = _stats_of(auto.scores[m][system])
+        stats = auto.segment_stats(m, system)
         out[m] = np.asarray(metrics[m].sentence_score_from_stats(stats), dtype=np.float64)
     mine = [r for r in rows if r.system == system]
     for m in HUMAN_METRICS:

@@ -16,7 +16,6 @@ from annotation.dashboard import board as dashboard
 from annotation.dashboard.board import (
     Dashboard,
     agreement,
-    automatic_stats,
     effort,
     judges_panel,
     normalized_sser,
@@ -101,54 +100,6 @@ def test_human_figures_from_the_rows_are_human_scores_bit_for_bit(
             mine = got[system][metric]
             assert (mine.score, mine.signature) == (score.score, score.signature)
             assert np.array_equal(mine.stats, score.stats)
-
-
-def test_figures_read_from_the_cache_are_the_computed_ones(hand_corpus: Corpus) -> None:
-    first = automatic_stats(hand_corpus, Preprocessing())
-    again = automatic_stats(hand_corpus, Preprocessing())
-
-    for metric in dashboard.AUTOMATIC_METRICS:
-        for system in HAND_SYSTEMS:
-            assert again.scores[metric][system].score == first.scores[metric][system].score
-            assert np.array_equal(
-                again.scores[metric][system].stats, first.scores[metric][system].stats
-            )
-
-
-def test_a_page_view_never_retokenizes_once_the_statistics_are_cached(
-    hand_corpus: Corpus, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    Dashboard(hand_corpus).prepare()
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the corpus was read and scored again")
-
-    monkeypatch.setattr(dashboard, "corpus_texts", refuse)
-    monkeypatch.setattr(dashboard, "automatic_scores", refuse)
-    table = Dashboard(hand_corpus).prepare().table
-
-    assert table.rows[0].cell("wer").score == 0.0
-    # another preprocessing choice is another cache entry: it must compute
-    with pytest.raises(AssertionError, match="scored again"):
-        automatic_stats(hand_corpus, Preprocessing(lowercase=True))
-
-
-@pytest.mark.parametrize(
-    "params, key_part",
-    [
-        ({}, "tok:13a|case:mixed|reflen:nearest|bounds:no"),
-        ({"tok": "intl", "case": "lc"}, "tok:intl|case:lc|reflen:nearest|bounds:no"),
-        ({"reflen": "best", "bounds": "yes"}, "tok:13a|case:mixed|reflen:best|bounds:yes"),
-    ],
-)
-def test_the_cache_key_names_the_corpus_its_creation_and_every_choice(
-    hand_corpus: Corpus, params: dict[str, str], key_part: str
-) -> None:
-    key = dashboard.cache_key(hand_corpus, Preprocessing.from_params(params))
-
-    assert key.endswith(key_part)
-    assert f":{hand_corpus.pk}:{hand_corpus.created_at.isoformat()}:" in key
-    assert key.startswith(f"dashboard-auto:v{dashboard.CACHE_FORMAT}:")
 
 
 # ------------------------------------------------------------------ bootstrap, by hand
