@@ -46,6 +46,7 @@ from metrics.correlation import (
     pearson,
     z_normalize,
 )
+from metrics.registry import metric_info
 from metrics.significance import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
@@ -60,19 +61,6 @@ from metrics.stats import FloatArray, Score
 
 #: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
 METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
-HIGHER_IS_BETTER = frozenset({"bleu", "nist"})
-LABELS = {
-    "wer": "WER",
-    "ser": "SER",
-    "mwer": "mWER",
-    "per": "PER",
-    "bleu": "BLEU",
-    "nist": "NIST",
-    "sser": "SSER",
-    "awer": "aWER",
-    "aser": "aSER",
-}
-UNITS = {m: ("" if m == "nist" else "%") for m in METRICS}
 #: The human figures the meta-evaluation correlates the automatic ones with.
 META_HUMAN = ("sser", "awer")
 #: Sentences per drill-down page (each is aligned when shown, never all at once).
@@ -125,7 +113,7 @@ class Cell:
 
     @property
     def is_human(self) -> bool:
-        return self.metric in HUMAN_METRICS
+        return metric_info(self.metric).human
 
     @property
     def has_score(self) -> bool:
@@ -151,7 +139,7 @@ class Cell:
     def title(self) -> str:
         """What hovering shows: the signature, the interval and the test."""
         if not self.has_score:
-            return f"{LABELS[self.metric]}: no judgments yet"
+            return f"{metric_info(self.metric).label}: no judgments yet"
         parts = [self.signature]
         if self.interval is not None and math.isfinite(self.interval.mean):
             parts.append(
@@ -207,7 +195,7 @@ def sort_rows(rows: Sequence[Row], sort: str) -> tuple[Row, ...]:
     if sort not in SORT_KEYS:
         raise ValueError(f"sort={sort!r}: a metric ({', '.join(METRICS)}), '-' for worst first")
     metric = sort.lstrip("-")
-    flip = (metric in HIGHER_IS_BETTER) != sort.startswith("-")
+    flip = metric_info(metric).higher_is_better != sort.startswith("-")
 
     def key(row: Row) -> tuple[bool, float]:
         c = row.cell(metric)
@@ -313,7 +301,7 @@ class Dashboard:
             m: bootstrap.compare(
                 self.auto.stats(m),
                 self.metrics[m].score_from_stats,
-                higher_is_better=m in HIGHER_IS_BETTER,
+                higher_is_better=metric_info(m).higher_is_better,
                 metric=m,
             )
             for m in AUTOMATIC_METRICS
@@ -329,7 +317,7 @@ class Dashboard:
             out[m] = bootstrap.compare(
                 stats,
                 human.HUMAN_METRICS[m].score_from_stats,
-                higher_is_better=False,
+                higher_is_better=metric_info(m).higher_is_better,
                 masks=masks,
                 metric=m,
             )
@@ -351,7 +339,7 @@ class Dashboard:
         for m in METRICS:
             finite = [sc.score for sc in scores[m].values() if math.isfinite(sc.score)]
             if finite:
-                best[m] = max(finite) if m in HIGHER_IS_BETTER else min(finite)
+                best[m] = max(finite) if metric_info(m).higher_is_better else min(finite)
         rows = []
         for s in self.systems:
             cells = []
@@ -402,15 +390,14 @@ class Dashboard:
                     c.rank if c.rank else None,
                 )
             )
-        unit = "percent" if UNITS[metric] == "%" else ""
-        return bar_chart_svg(
-            LABELS[metric], bars, unit, metric in HIGHER_IS_BETTER, signatures=signatures
-        )
+        info = metric_info(metric)
+        unit = "percent" if info.unit == "%" else ""
+        return bar_chart_svg(info.label, bars, unit, info.higher_is_better, signatures=signatures)
 
     def rank_chart(self) -> str:
-        ranks = {(s, LABELS[m]): rank for (s, m), rank in self.table.ranks().items()}
+        ranks = {(s, metric_info(m).label): rank for (s, m), rank in self.table.ranks().items()}
         return rank_chart_svg(
-            self.systems, [LABELS[m] for m in METRICS], ranks, "Rank groups per metric"
+            self.systems, [metric_info(m).label for m in METRICS], ranks, "Rank groups per metric"
         )
 
     @cached_property
@@ -421,7 +408,7 @@ class Dashboard:
     def charts(self) -> list[tuple[str, str, str]]:
         """(name, title, svg) of the rank chart and one bar chart per metric."""
         out = [("ranks", "Rank groups", self.rank_chart())]
-        out += [(m, LABELS[m], self.bar_chart(m)) for m in METRICS]
+        out += [(m, metric_info(m).label, self.bar_chart(m)) for m in METRICS]
         return out
 
     # ---- judges, agreement, effort, meta-evaluation
@@ -847,7 +834,7 @@ class MetaEvaluation:
 
     @property
     def humans(self) -> tuple[dict[str, str], ...]:
-        return tuple({"metric": h, "label": LABELS[h]} for h in META_HUMAN)
+        return tuple({"metric": h, "label": metric_info(h).label} for h in META_HUMAN)
 
     @property
     def grid(self) -> list[dict[str, Any]]:
@@ -855,12 +842,14 @@ class MetaEvaluation:
         level, r then τ (value, n and a hover text)."""
         out = []
         for m in AUTOMATIC_METRICS:
+            label = metric_info(m).label
+            signature = self.signatures.get(m, "")
+            metric = f"{label} ({signature})" if signature else label
             cells = []
             for h in META_HUMAN:
+                against = metric_info(h).label
                 for level in ("sentence", "system"):
                     c = self.get(m, h, level)
-                    signature = self.signatures.get(m, "")
-                    metric = f"{LABELS[m]} ({signature})" if signature else LABELS[m]
                     for coef, name in ((c.pearson, "pearson"), (c.kendall, "kendall")):
                         word = "Pearson's r" if name == "pearson" else "Kendall's τ-b"
                         cells.append(
@@ -870,11 +859,11 @@ class MetaEvaluation:
                                 "coef": name,
                                 "value": coef.value,
                                 "n": coef.n,
-                                "title": f"{word} of {metric} and {LABELS[h]} at {level} "
-                                f"level, {coef.n} points",
+                                "title": f"{word} of {metric} and {against} at {level} level, "
+                                f"{coef.n} points",
                             }
                         )
-            out.append({"metric": m, "label": LABELS[m], "cells": cells})
+            out.append({"metric": m, "label": label, "cells": cells})
         return out
 
     def get(self, metric: str, human_metric: str, level: str) -> Correlation:
@@ -1047,6 +1036,10 @@ class DrillDown:
     #: Per automatic metric the signature of its sentence scores (shown on hover).
     signatures: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def metric_label(self) -> str:
+        return metric_info(self.metric).label
+
 
 DRILL_ORDERS = ("worst", "best", "position")
 
@@ -1112,7 +1105,7 @@ def drill_down(
         ordered = segments
     else:
         # worst first: high error / low BLEU; NaN last in both orders
-        worse_is_higher = metric not in HIGHER_IS_BETTER
+        worse_is_higher = not metric_info(metric).higher_is_better
         sign = -1.0 if (order == "worst") == worse_is_higher else 1.0
         nan = np.isnan(key)
         ordered = np.lexsort((segments, np.where(nan, 0.0, sign * key), nan))

@@ -25,8 +25,6 @@ from django.views.decorators.http import require_GET
 from annotation.dashboard import board
 from annotation.dashboard.board import (
     DRILL_ORDERS,
-    HIGHER_IS_BETTER,
-    LABELS,
     METRICS,
     Dashboard,
 )
@@ -36,8 +34,8 @@ from annotation.dashboard.preprocessing import (
     Preprocessing,
 )
 from annotation.models import Corpus, Translator
-from annotation.scoring import HUMAN_METRICS
 from annotation.web import HtmxHttpRequest, lead_required
+from metrics.registry import metric_info
 
 PANELS = ("table", "charts", "judges", "effort", "meta")
 NORMS = {"raw": False, "z": True}
@@ -79,7 +77,8 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
     """The table's header cells: label, sort link, and the current sort direction."""
     out = []
     for m in METRICS:
-        higher = m in HIGHER_IS_BETTER
+        info = metric_info(m)
+        higher = info.higher_is_better
         current = dash.sort.lstrip("-") == m
         worst_first = dash.sort.startswith("-")
         aria = "none"
@@ -89,11 +88,11 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
         out.append(
             {
                 "metric": m,
-                "label": LABELS[m],
+                "label": info.label,
                 "higher": higher,
                 "href": _query(dash, sort=f"-{m}" if current and not worst_first else m),
                 "aria_sort": aria,
-                "human": m in HUMAN_METRICS,
+                "human": info.human,
             }
         )
     return out
@@ -112,7 +111,6 @@ def _context(dash: Dashboard) -> dict[str, Any]:
         "query_no_sort": _query(dash, sort=""),
         "norm_toggle": _query(dash, norm="" if dash.normalize else "z"),
         "columns": _columns(dash),
-        "labels": LABELS,
         "tokenizers": TOKENIZE_CHOICES,
         "ref_lengths": REF_LENGTH_CHOICES,
         "downloads": {
@@ -233,7 +231,7 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
         "other_pk": int(other_pk) if other_pk else None,
         "systems": sorted(systems.items(), key=lambda kv: dash.systems.index(kv[1])),
         "system_url": url,
-        "metrics": [(m, LABELS[m]) for m in METRICS],
+        "metrics": [(m, metric_info(m).label) for m in METRICS],
         "orders": DRILL_ORDERS,
         "previous_link": page_link(drill.page - 1) if drill.page > 1 else None,
         "next_link": page_link(drill.page + 1) if drill.page < drill.pages else None,
