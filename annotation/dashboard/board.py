@@ -671,17 +671,10 @@ class Agreement:
     awer_pairs: int
 
 
-def rate(num: float, den: float) -> float:
-    """``metrics.human``'s rate of one row — 100 · num / den, 0 when nothing was counted —
-    in plain floats (the same IEEE operations as its numpy form, without the per-call cost
-    of numpy on thousands of single rows)."""
-    return 100.0 * num / den if den > 0 else 0.0
-
-
 def _sentence_awer(r: JudgmentRow) -> float:
     if r.edits is None or r.ref_length is None:
         return math.nan
-    return rate(r.edits, r.ref_length)
+    return human.rate(r.edits, r.ref_length)
 
 
 def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
@@ -900,7 +893,7 @@ def sentence_human(
                 s = sums[(r.system, r.segment)]
                 s[0] += r.edits or 0
                 s[1] += r.ref_length or 0
-        return {k: rate(e, n) for k, (e, n) in sums.items()}
+        return {k: human.rate(e, n) for k, (e, n) in sums.items()}
     raise ValueError(f"unknown human metric {metric!r}")
 
 
