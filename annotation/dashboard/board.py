@@ -25,6 +25,7 @@ from annotation.dashboard.cache import (
     human_cache_key,
 )
 from annotation.dashboard.charts import bar_chart_svg, rank_chart_svg
+from annotation.dashboard.effort import Effort, effort, sentences_per_hour
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.formatting import number
 from annotation.models import Corpus, Target, Translator
@@ -535,13 +536,6 @@ def table_csv(table: MetricsTable) -> str:
 # --------------------------------------------------------------------------- judges
 
 
-def sentences_per_hour(judgments: int, seconds: float) -> float | None:
-    """Done judgments per hour of active time (seed 001 Table 3's speed); None without
-    measured time, rather than an infinite speed. The judges and effort panels both
-    show it."""
-    return judgments * 3600 / seconds if seconds > 0 else None
-
-
 @dataclass(frozen=True)
 class JudgeFigures:
     """One judge's done work: ``mean_score`` on the 0–10 scale (and its population
@@ -726,78 +720,6 @@ def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
         awer_pearson=halved(pearson(ax, ay)),
         identical_new_refs=same / ref_pairs if ref_pairs else None,
         awer_pairs=ref_pairs,
-    )
-
-
-# --------------------------------------------------------------------------- effort
-
-
-@dataclass(frozen=True)
-class EffortRow:
-    """Seed 001 Table 3, one system: minutes of the automatic metrics (0: no human work
-    per system) and of the human pass. The judge's page records aWER and SSER in one
-    pass over a candidate, so their time is one figure, labelled "aWER/aSER + SSER"."""
-
-    system: str
-    judgments: int
-    seconds: float
-
-    @property
-    def minutes(self) -> float:
-        return self.seconds / 60
-
-    @property
-    def seconds_per_sentence(self) -> float | None:
-        return self.seconds / self.judgments if self.judgments else None
-
-
-@dataclass(frozen=True)
-class JudgeEffort:
-    name: str
-    judgments: int
-    seconds: float
-
-    @property
-    def hours(self) -> float:
-        return self.seconds / 3600
-
-    @property
-    def per_hour(self) -> float | None:
-        return sentences_per_hour(self.judgments, self.seconds)
-
-
-@dataclass(frozen=True)
-class Effort:
-    systems: tuple[EffortRow, ...]
-    judges: tuple[JudgeEffort, ...]
-
-    @property
-    def total_minutes(self) -> float:
-        return sum(r.minutes for r in self.systems)
-
-    @property
-    def total_judgments(self) -> int:
-        return sum(r.judgments for r in self.systems)
-
-
-def effort(rows: Sequence[JudgmentRow], systems: Sequence[str]) -> Effort:
-    """Minutes per system (Σ active seconds of its done judgments / 60) and sentences per
-    hour per judge (done judgments / active hours)."""
-    seconds: dict[str, float] = defaultdict(float)
-    count: dict[str, int] = defaultdict(int)
-    judge_seconds: dict[str, float] = defaultdict(float)
-    judge_count: dict[str, int] = defaultdict(int)
-    for r in rows:
-        seconds[r.system] += r.active_seconds
-        count[r.system] += 1
-        judge_seconds[r.evaluator] += r.active_seconds
-        judge_count[r.evaluator] += 1
-    return Effort(
-        systems=tuple(EffortRow(s, count[s], seconds[s]) for s in systems),
-        judges=tuple(
-            JudgeEffort(name, judge_count[name], judge_seconds[name])
-            for name in sorted(judge_count)
-        ),
     )
 
 

@@ -23,16 +23,8 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from annotation.dashboard import board
-from annotation.dashboard.board import (
-    DRILL_ORDERS,
-    METRICS,
-    Dashboard,
-)
-from annotation.dashboard.preprocessing import (
-    REF_LENGTH_CHOICES,
-    TOKENIZE_CHOICES,
-    Preprocessing,
-)
+from annotation.dashboard.board import DRILL_ORDERS, METRICS, Dashboard
+from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
 from annotation.models import Corpus, Translator
 from annotation.web import HtmxHttpRequest, lead_required
 from metrics.registry import metric_info

@@ -16,7 +16,6 @@ from annotation.dashboard import board as dashboard
 from annotation.dashboard.board import (
     Dashboard,
     agreement,
-    effort,
     judges_panel,
     normalized_sser,
     sort_rows,
@@ -342,31 +341,6 @@ def test_judges_panel_by_hand() -> None:
 
 
 # ------------------------------------------------------------------ effort, by hand
-
-
-def test_effort_minutes_per_system_and_sentences_per_hour() -> None:
-    """A: 90 s + 30 s = 2 minutes over 2 sentences; B: 45 s = 0.75 minutes. Judge ann did
-    3 sentences in 165 s = 65.45… per hour; bob's sentence has no measured time."""
-    rows = [
-        judgment_row("A", 0, "ann", seconds=90),
-        judgment_row("A", 1, "ann", seconds=30),
-        judgment_row("B", 0, "ann", seconds=45),
-        judgment_row("B", 1, "bob", seconds=0),
-    ]
-
-    e = effort(rows, ["A", "B", "C"])
-
-    assert [(r.system, r.minutes, r.judgments) for r in e.systems] == [
-        ("A", 2.0, 2),
-        ("B", 0.75, 2),
-        ("C", 0.0, 0),
-    ]
-    assert e.systems[0].seconds_per_sentence == 60.0
-    assert e.systems[2].seconds_per_sentence is None
-    assert e.total_minutes == 2.75 and e.total_judgments == 4
-    ann, bob = e.judges
-    assert ann.per_hour == pytest.approx(3 / (165 / 3600))
-    assert bob.per_hour is None
 
 
 # ------------------------------------------------------------------ meta-evaluation
