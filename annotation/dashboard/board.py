@@ -25,7 +25,15 @@ from annotation.dashboard.cache import (
     human_cache_key,
 )
 from annotation.dashboard.charts import bar_chart_svg, rank_chart_svg
-from annotation.dashboard.effort import Effort, effort, sentences_per_hour
+from annotation.dashboard.effort import Effort, effort
+from annotation.dashboard.judges import (
+    Agreement,
+    JudgesPanel,
+    agreement,
+    judges_panel,
+    normalized_by_system,
+    normalized_sser,
+)
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.formatting import number
 from annotation.models import Corpus, Target, Translator
@@ -40,13 +48,7 @@ from annotation.scoring import (
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics import human
 from metrics.align import Alignment, Op, align, distance
-from metrics.correlation import (
-    Coefficient,
-    kendall_tau_b,
-    krippendorff_alpha_interval,
-    pearson,
-    z_normalize,
-)
+from metrics.correlation import Coefficient, kendall_tau_b, pearson
 from metrics.registry import metric_info
 from metrics.significance import (
     DEFAULT_ALPHA,
@@ -531,196 +533,6 @@ def table_csv(table: MetricsTable) -> str:
             ]
         writer.writerow(line)
     return out.getvalue()
-
-
-# --------------------------------------------------------------------------- judges
-
-
-@dataclass(frozen=True)
-class JudgeFigures:
-    """One judge's done work: ``mean_score`` on the 0–10 scale (and its population
-    ``std``, what the (0, 1) normalization divides by), SSER and aWER in percent
-    (``metrics.human``), active time from ``Judgment.active_seconds``."""
-
-    name: str
-    judgments: int
-    scored: int
-    mean_score: float | None
-    std: float | None
-    sser: float | None
-    awer: float | None
-    active_seconds: float
-    sser_signature: str = ""
-    awer_signature: str = ""
-
-    @property
-    def minutes(self) -> float:
-        return self.active_seconds / 60
-
-    @property
-    def per_hour(self) -> float | None:
-        return sentences_per_hour(self.judgments, self.active_seconds)
-
-
-@dataclass(frozen=True)
-class NormalizedSystem:
-    """A system's mean (0, 1)-normalized SSER (seed 000 §3.5): relative, lower is better."""
-
-    system: str
-    value: float | None
-    n: int
-
-
-@dataclass(frozen=True)
-class JudgesPanel:
-    judges: tuple[JudgeFigures, ...]
-    normalize: bool
-    normalized: tuple[NormalizedSystem, ...]
-
-
-def normalized_sser(rows: Sequence[JudgmentRow]) -> FloatArray:
-    """Each scored judgment's SSER (percent error) (0, 1)-normalized per evaluator (seed
-    000 §3.5, :func:`metrics.correlation.z_normalize`); NaN where it has no score."""
-    values = [math.nan if r.sser_error is None else r.sser_error for r in rows]
-    return z_normalize(values, [r.evaluator for r in rows]).values
-
-
-def normalized_by_system(rows: Sequence[JudgmentRow]) -> dict[str, list[float]]:
-    """The (0, 1)-normalized SSER values of each system's scored judgments."""
-    out: dict[str, list[float]] = defaultdict(list)
-    for r, z in zip(rows, normalized_sser(rows), strict=True):
-        if not math.isnan(z):
-            out[r.system].append(float(z))
-    return out
-
-
-def judges_panel(
-    rows: Sequence[JudgmentRow], systems: Sequence[str], *, normalize: bool
-) -> JudgesPanel:
-    by_judge: dict[str, list[JudgmentRow]] = defaultdict(list)
-    for r in rows:
-        by_judge[r.evaluator].append(r)
-    judges = []
-    for name in sorted(by_judge):
-        mine = by_judge[name]
-        scores = [r.sser for r in mine if r.sser is not None]
-        counted = [r for r in mine if r.counted]
-        mean = float(np.mean(scores)) if scores else None
-        std = float(np.std(scores)) if scores else None
-        judges.append(
-            JudgeFigures(
-                name=name,
-                judgments=len(mine),
-                scored=len(scores),
-                mean_score=mean,
-                std=std,
-                sser=human.SSER.corpus_score(human.sser_stats(scores)).score if scores else None,
-                awer=(
-                    human.AWER.corpus_score(
-                        human.awer_stats(
-                            [r.edits or 0 for r in counted], [r.ref_length or 0 for r in counted]
-                        )
-                    ).score
-                    if counted
-                    else None
-                ),
-                active_seconds=float(sum(r.active_seconds for r in mine)),
-                sser_signature=human.SSER.signature(len(scores)),
-                awer_signature=human.AWER.signature(len(counted)),
-            )
-        )
-    normalized: list[NormalizedSystem] = []
-    if normalize and rows:
-        per_system = normalized_by_system(rows)
-        for s in systems:
-            vals = per_system.get(s, [])
-            normalized.append(
-                NormalizedSystem(s, float(np.mean(vals)) if vals else None, len(vals))
-            )
-    return JudgesPanel(tuple(judges), normalize, tuple(normalized))
-
-
-# --------------------------------------------------------------------------- agreement
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """Agreement on the candidates judged by two or more judges.
-
-    SSER: Pearson's r over every pair of judges of a candidate, each pair entered in both
-    orders (so r does not depend on which judge is "first"); Krippendorff's α for
-    interval data over the judges × candidates matrix. aWER: Pearson's r of the pairs'
-    sentence aWERs, and the share of pairs whose new references are identical. ``pairs``
-    counts unordered pairs; each coefficient's ``n`` is what it rests on (pairs for r,
-    pairable values for α).
-    """
-
-    candidates: int
-    pairs: int
-    normalize: bool
-    sser_pearson: Coefficient
-    sser_alpha: Coefficient
-    awer_pearson: Coefficient
-    identical_new_refs: float | None
-    awer_pairs: int
-
-
-def _sentence_awer(r: JudgmentRow) -> float:
-    if r.edits is None or r.ref_length is None:
-        return math.nan
-    return human.rate(r.edits, r.ref_length)
-
-
-def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
-    by_target: dict[int, list[int]] = defaultdict(list)
-    for i, r in enumerate(rows):
-        by_target[r.target_id].append(i)
-    multi = {t: idx for t, idx in by_target.items() if len(idx) >= 2}
-    sser = (
-        normalized_sser(rows)
-        if normalize
-        else np.array([math.nan if r.sser is None else float(r.sser) for r in rows])
-    )
-    awer = np.array([_sentence_awer(r) for r in rows])
-    sx: list[float] = []
-    sy: list[float] = []
-    ax: list[float] = []
-    ay: list[float] = []
-    same = 0
-    ref_pairs = 0
-    pairs = 0
-    for idx in multi.values():
-        for a_pos, a in enumerate(idx):
-            for b in idx[a_pos + 1 :]:
-                pairs += 1
-                sx += [sser[a], sser[b]]
-                sy += [sser[b], sser[a]]
-                ax += [awer[a], awer[b]]
-                ay += [awer[b], awer[a]]
-                if rows[a].counted and rows[b].counted:
-                    ref_pairs += 1
-                    same += words(rows[a].new_ref) == words(rows[b].new_ref)
-    judges = sorted({rows[i].evaluator for idx in multi.values() for i in idx})
-    matrix = np.full((len(judges), len(multi)), math.nan)
-    where = {name: k for k, name in enumerate(judges)}
-    for u, idx in enumerate(multi.values()):
-        for i in idx:
-            matrix[where[rows[i].evaluator], u] = sser[i]
-
-    def halved(c: Coefficient) -> Coefficient:
-        # each unordered pair was entered twice
-        return Coefficient(c.name, c.value, c.n // 2)
-
-    return Agreement(
-        candidates=len(multi),
-        pairs=pairs,
-        normalize=normalize,
-        sser_pearson=halved(pearson(sx, sy)),
-        sser_alpha=krippendorff_alpha_interval(matrix),
-        awer_pearson=halved(pearson(ax, ay)),
-        identical_new_refs=same / ref_pairs if ref_pairs else None,
-        awer_pairs=ref_pairs,
-    )
 
 
 # --------------------------------------------------------------------------- meta-evaluation
