@@ -9,13 +9,12 @@ import io
 import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
-from django.db.models import Q
 
 from annotation.dashboard.cache import (
     AutomaticStats,
@@ -30,7 +29,7 @@ from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judge
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.formatting import number
-from annotation.models import Corpus, Target, Translator
+from annotation.models import Corpus, Translator
 from annotation.scoring import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
@@ -39,9 +38,7 @@ from annotation.scoring import (
     human_metric_rows,
     judgment_rows,
 )
-from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics import human
-from metrics.align import Alignment, Op, align, distance
 from metrics.registry import metric_info
 from metrics.significance import (
     DEFAULT_ALPHA,
@@ -57,8 +54,6 @@ from metrics.stats import FloatArray, Score
 
 #: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
 METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
-#: Sentences per drill-down page (each is aligned when shown, never all at once).
-PAGE_SIZE = 50
 
 # --------------------------------------------------------------------------- judgments
 
@@ -524,245 +519,3 @@ def table_csv(table: MetricsTable) -> str:
             ]
         writer.writerow(line)
     return out.getvalue()
-
-
-# --------------------------------------------------------------------------- drill-down
-
-
-@dataclass(frozen=True)
-class ShownWord:
-    """One position of an alignment as the drill-down draws it (``op`` is the
-    :class:`metrics.align.Op` value; ``ref_word`` is what the reference has there)."""
-
-    op: str
-    hyp_word: str | None
-    ref_word: str | None
-
-    @property
-    def title(self) -> str:
-        if self.op == Op.SUBSTITUTION:
-            return f"substitution: the reference has “{self.ref_word}”"
-        if self.op == Op.EXTRA:
-            return "extra: the reference has no word here"
-        if self.op == Op.MISSING:
-            return f"missing: the reference has “{self.ref_word}”"
-        return ""
-
-
-def shown_words(alignment: Alignment) -> tuple[ShownWord, ...]:
-    return tuple(ShownWord(e.op.value, e.hyp_word, e.ref_word) for e in alignment.ops)
-
-
-@dataclass(frozen=True)
-class NewRefView:
-    evaluator: str
-    new_ref: str
-    sser: int | None
-    edits: int | None
-    length: int | None
-    words: tuple[ShownWord, ...]
-
-
-@dataclass(frozen=True)
-class SentenceView:
-    segment: int
-    source: str
-    candidate: str
-    other_candidate: str | None
-    scores: dict[str, float | None]
-    sort_value: float | None
-    reference_label: str
-    reference: str
-    distance: int
-    words: tuple[ShownWord, ...]
-    new_refs: tuple[NewRefView, ...]
-
-    @property
-    def number(self) -> int:
-        return self.segment + 1
-
-
-@dataclass(frozen=True)
-class DrillDown:
-    system: str
-    other: str | None
-    metric: str
-    order: str
-    page: int
-    pages: int
-    total: int
-    sentences: tuple[SentenceView, ...]
-    signature: str
-    #: Per automatic metric the signature of its sentence scores (shown on hover).
-    signatures: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def metric_label(self) -> str:
-        return metric_info(self.metric).label
-
-
-DRILL_ORDERS = ("worst", "best", "position")
-
-
-def sentence_metric_values(
-    auto: AutomaticStats,
-    metrics: Mapping[str, Any],
-    rows: Sequence[JudgmentRow],
-    system: str,
-) -> dict[str, FloatArray]:
-    """Every metric's sentence score of one system over all segments (NaN: not judged)."""
-    n = auto.n_segments
-    out: dict[str, FloatArray] = {}
-    for m in AUTOMATIC_METRICS:
-        stats = auto.segment_stats(m, system)
-        out[m] = np.asarray(metrics[m].sentence_score_from_stats(stats), dtype=np.float64)
-    mine = [r for r in rows if r.system == system]
-    for m in HUMAN_METRICS:
-        arr = np.full(n, math.nan)
-        segments, rows_of_m = human_metric_rows(mine, m)
-        if segments:
-            stats, mask = rows_by_segment(rows_of_m, segments, n)
-            arr[mask] = human.HUMAN_METRICS[m].score_from_stats(stats[mask])
-        out[m] = arr
-    return out
-
-
-def drill_down(
-    dash: Dashboard,
-    system: str,
-    *,
-    metric: str = "wer",
-    order: str = "worst",
-    other: str | None = None,
-    page: int = 1,
-) -> DrillDown:
-    """One system's sentences sorted by ``metric`` (or by its difference to ``other``),
-    ``PAGE_SIZE`` per page, each aligned (13a or the chosen preprocessing) against its
-    nearest reference — the one at the smallest edit distance, the first on ties, as
-    seed 001 §3's tool proposes it — and against each judge's new reference (13a words,
-    the aWER alignment).
-
-    ``worst`` puts the sentences where the system does worst (or falls furthest behind
-    ``other``) first; sentences without a value (an unjudged sentence for a human
-    metric) come last in every order.
-    """
-    if system not in dash.systems:
-        raise ValueError(f"unknown system {system!r}")
-    if other is not None and (other not in dash.systems or other == system):
-        raise ValueError(f"other={other!r} must be another system of the corpus")
-    if metric not in METRICS:
-        raise ValueError(f"metric={metric!r}: choose one of {', '.join(METRICS)}")
-    if order not in DRILL_ORDERS:
-        raise ValueError(f"order={order!r}: choose one of {', '.join(DRILL_ORDERS)}")
-    n = dash.auto.n_segments
-    mine = sentence_metric_values(dash.auto, dash.metrics, dash.rows, system)
-    key = mine[metric]
-    if other is not None:
-        theirs = sentence_metric_values(dash.auto, dash.metrics, dash.rows, other)
-        key = key - theirs[metric]
-    segments = np.arange(n)
-    if order == "position":
-        ordered = segments
-    else:
-        # worst first: high error / low BLEU; NaN last in both orders
-        worse_is_higher = not metric_info(metric).higher_is_better
-        sign = -1.0 if (order == "worst") == worse_is_higher else 1.0
-        nan = np.isnan(key)
-        ordered = np.lexsort((segments, np.where(nan, 0.0, sign * key), nan))
-    pages = max(1, math.ceil(n / PAGE_SIZE))
-    page = min(max(page, 1), pages)
-    shown = [int(k) for k in ordered[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
-    texts = _page_texts(dash.corpus, shown, system, other)
-    pp = dash.preprocessing.preprocessor()
-    by_candidate: dict[int, list[JudgmentRow]] = defaultdict(list)
-    for r in dash.rows:
-        if r.system == system:
-            by_candidate[r.segment].append(r)
-    sentences = []
-    for seg in shown:
-        source, refs, candidate, other_candidate = texts[seg]
-        hyp = pp.tokens(candidate)
-        distances = [distance(hyp, pp.tokens(ref)) for _, ref in refs]
-        ref_label, ref_text, ref_distance = "", "", 0
-        if refs:
-            k = nearest(distances)[0]
-            ref_label, ref_text, ref_distance = refs[k][0], refs[k][1], distances[k]
-        new_refs = tuple(
-            NewRefView(
-                evaluator=r.evaluator,
-                new_ref=r.new_ref,
-                sser=r.sser,
-                edits=r.edits,
-                length=r.ref_length,
-                words=shown_words(align(words(candidate), words(r.new_ref))),
-            )
-            for r in by_candidate.get(seg, [])
-        )
-        value = float(key[seg])
-        sentences.append(
-            SentenceView(
-                segment=seg,
-                source=source,
-                candidate=candidate,
-                other_candidate=other_candidate,
-                scores={
-                    m: (None if math.isnan(v[seg]) else float(v[seg])) for m, v in mine.items()
-                },
-                sort_value=None if math.isnan(value) else value,
-                reference_label=ref_label,
-                reference=ref_text,
-                distance=ref_distance,
-                words=shown_words(align(hyp, pp.tokens(ref_text))),
-                new_refs=new_refs,
-            )
-        )
-    return DrillDown(
-        system=system,
-        other=other,
-        metric=metric,
-        order=order,
-        page=page,
-        pages=pages,
-        total=n,
-        sentences=tuple(sentences),
-        signature=dash.preprocessing.signature,
-        signatures={m: dash.auto.scores[m][system].signature for m in AUTOMATIC_METRICS},
-    )
-
-
-def _page_texts(
-    corpus: Corpus, segments: Iterable[int], system: str, other: str | None
-) -> dict[int, tuple[str, list[tuple[str, str]], str, str | None]]:
-    """(source, [(reference name, text)] first reference first, candidate, other's
-    candidate) of the shown segments, in one query."""
-    wanted = list(segments)
-    names = [system] if other is None else [system, other]
-    qs = Target.objects.filter(sentence__corpus=corpus, sentence__position__in=wanted).filter(
-        Q(translator__role__in=REFERENCE_ROLES) | Q(translator__name__in=names)
-    )
-    values = qs.order_by().values_list(
-        "sentence__position",
-        "sentence__source",
-        "translator__name",
-        "translator__role",
-        "position",
-        "text",
-    )
-    sources: dict[int, str] = {}
-    refs: dict[int, list[tuple[tuple[bool, int], str, str]]] = defaultdict(list)
-    cands: dict[tuple[int, str], str] = {}
-    for seg, source, name, role, position, text in values:
-        sources[seg] = source
-        if role == Translator.Role.SYSTEM:
-            cands[(seg, name)] = text
-        else:
-            refs[seg].append((reference_order(role, position), name, text))
-    return {
-        seg: (
-            sources.get(seg, ""),
-            [(name, text) for _, name, text in sorted(refs[seg])],
-            cands.get((seg, system), ""),
-            None if other is None else cands.get((seg, other), ""),
-        )
-        for seg in wanted
-    }

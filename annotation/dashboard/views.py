@@ -23,7 +23,8 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from annotation.dashboard import board
-from annotation.dashboard.board import DRILL_ORDERS, METRICS, Dashboard
+from annotation.dashboard.board import METRICS, Dashboard
+from annotation.dashboard.drill import DRILL_ORDERS, drill_down
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
 from annotation.models import Corpus, Translator
 from annotation.web import HtmxHttpRequest, lead_required
@@ -195,7 +196,7 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     if not page_param.isdigit():
         raise BadRequest(f"page={page_param!r} must be a positive whole number")
     try:
-        drill = board.drill_down(
+        drill = drill_down(
             dash,
             systems[translator],
             metric=params.get("metric") or "wer",
