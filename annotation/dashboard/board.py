@@ -1,20 +1,11 @@
-"""The dashboard's read logic: plain functions over one corpus, and :class:`Dashboard`,
-which computes each part of the page on first use (see the package docstring for what
-the page shows and why it is fast)."""
+"""The dashboard of one corpus: :class:`Dashboard` computes each part of the page on first
+use, and :data:`PANELS` is the page's one list of panels (see the package docstring for
+what the page shows and why it is fast)."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, ClassVar
-
-import numpy as np
+from functools import cached_property, partial
 
 from annotation.dashboard.cache import (
     AutomaticStats,
@@ -28,178 +19,31 @@ from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
-from annotation.formatting import number
+from annotation.dashboard.table import (
+    METRICS,
+    MetricsTable,
+    Row,
+    automatic_significance,
+    check_sort,
+    human_significance,
+    metrics_table,
+    table_figures,
+)
 from annotation.models import Corpus, Translator
-from annotation.scoring import (
-    AUTOMATIC_METRICS,
-    HUMAN_METRICS,
-    JudgmentRow,
-    human_figures,
-    human_metric_rows,
-    judgment_rows,
-)
-from metrics import human
+from annotation.scoring import JudgmentRow, human_figures, judgment_rows
 from metrics.registry import metric_info
-from metrics.significance import (
-    DEFAULT_ALPHA,
-    DEFAULT_SAMPLES,
-    DEFAULT_SEED,
-    UNRANKED,
-    Bootstrap,
-    Interval,
-    MetricSignificance,
-    rows_by_segment,
-)
-from metrics.stats import FloatArray, Score
+from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
+from metrics.stats import Metric, Score
 
-#: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
-METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
-
-# --------------------------------------------------------------------------- judgments
-
-
-def human_segment_stats(
-    rows: Sequence[JudgmentRow], systems: Sequence[str], metric: str, n_segments: int
-) -> tuple[dict[str, FloatArray], dict[str, Any]]:
-    """Per system: (segments × 2 statistics, judged-segment mask) of one human metric.
-
-    Two judgments of the same candidate are summed into its segment's row
-    (:func:`metrics.significance.rows_by_segment`): the rate over both.
-    """
-    by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
-    for r in rows:
-        by_system[r.system].append(r)
-    stats: dict[str, FloatArray] = {}
-    masks: dict[str, Any] = {}
-    for s in systems:
-        segments, rows_of_s = human_metric_rows(by_system.get(s, []), metric)
-        if segments:
-            stats[s], masks[s] = rows_by_segment(rows_of_s, segments, n_segments)
-        else:
-            stats[s] = np.zeros((n_segments, 2), dtype=np.float64)
-            masks[s] = np.zeros(n_segments, dtype=np.bool_)
-    return stats, masks
-
-
-# --------------------------------------------------------------------------- the table
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One figure of the table: ``score`` is ``manage.py scores``'s, ``rank`` the earned
-    group (0 = not ranked), ``interval`` the 95% bootstrap interval, ``n`` the sentences
-    it rests on (human figures: judged sentences; automatic: all) and ``judgments``."""
-
-    metric: str
-    score: float | None
-    signature: str
-    rank: int
-    interval: Interval | None
-    n: int
-    judgments: int | None
-    best: bool
-    bootstrap: str
-
-    @property
-    def is_human(self) -> bool:
-        return metric_info(self.metric).human
-
-    @property
-    def has_score(self) -> bool:
-        return self.score is not None and math.isfinite(self.score)
-
-    @property
-    def display(self) -> str:
-        """The figure as the table prints it: two decimals."""
-        return number(self.score)
-
-    @property
-    def value_attr(self) -> str:
-        """Full precision for ``data-value`` (what the page's sorting reads)."""
-        return repr(float(self.score)) if self.has_score and self.score is not None else ""
-
-    @property
-    def half_width(self) -> str:
-        iv = self.interval
-        ok = iv is not None and math.isfinite(iv.half_width)
-        return f"{iv.half_width:.2f}" if ok and iv is not None else ""
-
-    @property
-    def title(self) -> str:
-        """What hovering shows: the signature, the interval and the test."""
-        if not self.has_score:
-            return f"{metric_info(self.metric).label}: no judgments yet"
-        parts = [self.signature]
-        if self.interval is not None and math.isfinite(self.interval.mean):
-            parts.append(
-                f"95% interval {self.interval.low:.2f}–{self.interval.high:.2f} "
-                f"(mean {self.interval.mean:.2f} ± {self.interval.half_width:.2f})"
-            )
-        if self.rank:
-            parts.append(f"rank group {self.rank}")
-        if self.is_human:
-            parts.append(f"{self.n} judged sentences, {self.judgments} judgments")
-        parts.append(self.bootstrap)
-        return " · ".join(parts)
-
-
-@dataclass(frozen=True)
-class Row:
-    system: str
-    translator_pk: int | None
-    cells: tuple[Cell, ...]
-
-    def cell(self, metric: str) -> Cell:
-        for c in self.cells:
-            if c.metric == metric:
-                return c
-        raise ValueError(f"unknown metric {metric!r}")
-
-
-@dataclass(frozen=True)
-class MetricsTable:
-    """What the table, its CSV and its JSON show: rows in the requested order, and the
-    test's recorded settings."""
-
-    corpus: str
-    preprocessing: Preprocessing
-    metrics: tuple[str, ...]
-    rows: tuple[Row, ...]
-    n_samples: int = DEFAULT_SAMPLES
-    seed: int = DEFAULT_SEED
-    alpha: float = DEFAULT_ALPHA
-
-    def ranks(self) -> dict[tuple[str, str], int]:
-        return {(r.system, c.metric): c.rank for r in self.rows for c in r.cells}
-
-
-SORT_KEYS = frozenset(METRICS) | {f"-{m}" for m in METRICS}
-
-
-def sort_rows(rows: Sequence[Row], sort: str) -> tuple[Row, ...]:
-    """``metric`` sorts best first, ``-metric`` worst first; no score last; ties and ""
-    keep the corpus order. (``static/js/dashboard.js`` sorts the same way in the page.)"""
-    if not sort:
-        return tuple(rows)
-    if sort not in SORT_KEYS:
-        raise ValueError(f"sort={sort!r}: a metric ({', '.join(METRICS)}), '-' for worst first")
-    metric = sort.lstrip("-")
-    flip = metric_info(metric).higher_is_better != sort.startswith("-")
-
-    def key(row: Row) -> tuple[bool, float]:
-        c = row.cell(metric)
-        if not c.has_score or c.score is None:
-            return (True, 0.0)
-        return (False, -c.score if flip else c.score)
-
-    return tuple(sorted(rows, key=key))
-
-
-# --------------------------------------------------------------------------- the whole page
-
-
-def _finite_or_none(v: float) -> float | None:
-    return v if math.isfinite(v) else None
+#: The page's panels (``panel/<name>/``, each a ``dashboard/_<name>.html`` fragment) and
+#: the parts of :class:`Dashboard` each one shows.
+PANELS: dict[str, tuple[str, ...]] = {
+    "table": ("table",),
+    "charts": ("table", "charts"),
+    "judges": ("judges", "agreement"),
+    "effort": ("effort",),
+    "meta": ("meta",),
+}
 
 
 class Dashboard:
@@ -218,8 +62,7 @@ class Dashboard:
         normalize: bool = False,
         sort: str = "",
     ) -> None:
-        if sort and sort not in SORT_KEYS:
-            raise ValueError(f"sort={sort!r}: a metric ({', '.join(METRICS)}), '-' for worst")
+        check_sort(sort)
         self.corpus = corpus
         self.preprocessing = preprocessing or Preprocessing()
         self.normalize = normalize
@@ -258,7 +101,7 @@ class Dashboard:
         return Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED) if n and self.systems else None
 
     @cached_property
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> dict[str, Metric]:
         return metric_objects(self.preprocessing)
 
     # ---- significance and the table
@@ -271,92 +114,38 @@ class Dashboard:
         key, the human one under a fingerprint of the judgments' statistics (a changed
         judgment changes the fingerprint, so a stale result is never found).
         """
-        if not self.auto.n_segments or not self.systems:
+        bootstrap = self.bootstrap
+        if bootstrap is None:  # no segment or no system
             return {}
         out = cached_significance(
             cache_key(self.corpus, self.preprocessing) + ":significance",
-            self._automatic_significance,
+            partial(automatic_significance, self.auto, self.metrics, bootstrap),
         )
         if self.rows:
-            key = human_cache_key(self.corpus, self.systems, self.auto.n_segments, self.rows)
-            out.update(cached_significance(key, self._human_significance))
-        return out
-
-    def _automatic_significance(self) -> dict[str, MetricSignificance]:
-        bootstrap = self.bootstrap
-        if bootstrap is None:  # no segment or no system: ``significance`` returns first
-            return {}
-        return {
-            m: bootstrap.compare(
-                self.auto.stats(m),
-                self.metrics[m].score_from_stats,
-                higher_is_better=metric_info(m).higher_is_better,
-                metric=m,
-            )
-            for m in AUTOMATIC_METRICS
-        }
-
-    def _human_significance(self) -> dict[str, MetricSignificance]:
-        bootstrap = self.bootstrap
-        if bootstrap is None:
-            return {}
-        out = {}
-        for m in HUMAN_METRICS:
-            stats, masks = human_segment_stats(self.rows, self.systems, m, self.auto.n_segments)
-            out[m] = bootstrap.compare(
-                stats,
-                human.HUMAN_METRICS[m].score_from_stats,
-                higher_is_better=metric_info(m).higher_is_better,
-                masks=masks,
-                metric=m,
+            n = self.auto.n_segments
+            out.update(
+                cached_significance(
+                    human_cache_key(self.corpus, self.systems, n, self.rows),
+                    partial(human_significance, self.rows, self.systems, n, bootstrap),
+                )
             )
         return out
 
     @cached_property
     def table(self) -> MetricsTable:
-        judgments: dict[tuple[str, str], int] = defaultdict(int)
-        for r in self.rows:
-            if r.sser is not None:
-                judgments[(r.system, "sser")] += 1
-            if r.counted:
-                judgments[(r.system, "awer")] += 1
-                judgments[(r.system, "aser")] += 1
-        scores: dict[str, dict[str, Score]] = {m: self.auto.scores[m] for m in AUTOMATIC_METRICS}
-        for m in HUMAN_METRICS:
-            scores[m] = {s: f[m] for s, f in self.human.items() if m in f}
-        best: dict[str, float] = {}
-        for m in METRICS:
-            finite = [sc.score for sc in scores[m].values() if math.isfinite(sc.score)]
-            if finite:
-                best[m] = max(finite) if metric_info(m).higher_is_better else min(finite)
-        rows = []
-        for s in self.systems:
-            cells = []
-            for m in METRICS:
-                score = scores[m].get(s)
-                sig = self.significance.get(m)
-                fig = sig.figure(s) if sig is not None else None
-                value = score.score if score is not None else None
-                cells.append(
-                    Cell(
-                        metric=m,
-                        score=value,
-                        signature=score.signature if score is not None else "",
-                        rank=fig.group if fig is not None and value is not None else UNRANKED,
-                        interval=fig.interval if fig is not None and value is not None else None,
-                        n=fig.n if fig is not None else 0,
-                        judgments=judgments.get((s, m), 0) if m in HUMAN_METRICS else None,
-                        best=value is not None and m in best and value == best[m],
-                        bootstrap=sig.signature if sig is not None else "",
-                    )
-                )
-            rows.append(Row(s, self.translator_pks.get(s), tuple(cells)))
-        return MetricsTable(
-            corpus=self.corpus.name,
-            preprocessing=self.preprocessing,
-            metrics=METRICS,
-            rows=sort_rows(rows, self.sort),
+        return metrics_table(
+            self.corpus.name,
+            self.preprocessing,
+            self.systems,
+            table_figures(self.auto, self.human),
+            self.significance,
+            self.translator_pks,
+            sort=self.sort,
         )
+
+    @cached_property
+    def table_by_system(self) -> dict[str, Row]:
+        return {r.system: r for r in self.table.rows}
 
     # ---- charts
 
@@ -390,10 +179,6 @@ class Dashboard:
         )
 
     @cached_property
-    def table_by_system(self) -> dict[str, Row]:
-        return {r.system: r for r in self.table.rows}
-
-    @cached_property
     def charts(self) -> list[tuple[str, str, str]]:
         """(name, title, svg) of the rank chart and one bar chart per metric."""
         out = [("ranks", "Rank groups", self.rank_chart())]
@@ -422,100 +207,14 @@ class Dashboard:
 
     # ---- for the views
 
-    PANEL_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "table": ("table",),
-        "charts": ("table", "charts"),
-        "judges": ("judges", "agreement"),
-        "effort": ("effort",),
-        "meta": ("meta",),
-    }
-
     def prepare(self, *panels: str) -> Dashboard:
-        """Compute what ``panels`` show now, so templates only read (no query runs while
-        a template renders). No argument: every panel."""
-        for name in panels or tuple(self.PANEL_PARTS):
-            if name not in self.PANEL_PARTS:
-                raise ValueError(
-                    f"unknown panel {name!r}: choose one of {', '.join(self.PANEL_PARTS)}"
-                )
-            for part in self.PANEL_PARTS[name]:
+        """Compute what ``panels`` (names in :data:`PANELS`) show now, so templates only
+        read (no query runs while a template renders). No argument: every panel. An
+        unknown name is a ``ValueError`` naming it."""
+        for name in panels or tuple(PANELS):
+            if name not in PANELS:
+                raise ValueError(f"unknown panel {name!r}: choose one of {', '.join(PANELS)}")
+            for part in PANELS[name]:
                 getattr(self, part)
         self.rows  # noqa: B018 (the page header counts them)
         return self
-
-
-# --------------------------------------------------------------------------- downloads
-
-
-def table_json(table: MetricsTable) -> dict[str, Any]:
-    """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
-    {"score", "signature"}}}}``, the same numbers — plus per figure its ``rank``, 95%
-    ``ci`` [low, high], the sentences ``n`` it rests on and the ``bootstrap`` signature,
-    and at the top the preprocessing and the test. Missing figures are left out, as
-    ``manage.py scores`` does; undefined numbers are ``null``."""
-    translators: dict[str, dict[str, Any]] = {}
-    for row in table.rows:
-        figures: dict[str, Any] = {}
-        for c in row.cells:
-            if c.score is None:
-                continue
-            iv = c.interval
-            figures[c.metric] = {
-                "score": c.score,
-                "signature": c.signature,
-                "rank": c.rank,
-                "ci": [
-                    _finite_or_none(iv.low) if iv else None,
-                    _finite_or_none(iv.high) if iv else None,
-                ],
-                "n": c.n,
-                "bootstrap": c.bootstrap,
-            }
-        translators[row.system] = figures
-    return {
-        "corpus": table.corpus,
-        "preprocessing": table.preprocessing.params(),
-        "significance": {
-            "test": "paired-bs",
-            "samples": table.n_samples,
-            "seed": table.seed,
-            "alpha": table.alpha,
-        },
-        "translators": translators,
-    }
-
-
-def json_text(table: MetricsTable) -> str:
-    return json.dumps(table_json(table), indent=2, ensure_ascii=False, allow_nan=False)
-
-
-def table_csv(table: MetricsTable) -> str:
-    """One row per system; per metric its score (full precision), rank, interval, the
-    sentences it rests on and its signature. Empty where there is no figure."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    header = ["system"]
-    for m in table.metrics:
-        header += [m, f"{m}_rank", f"{m}_ci_low", f"{m}_ci_high", f"{m}_n", f"{m}_signature"]
-    writer.writerow(header)
-
-    def num(v: float | None) -> str:
-        return "" if v is None or not math.isfinite(v) else repr(float(v))
-
-    for row in table.rows:
-        line = [row.system]
-        for c in row.cells:
-            iv = c.interval
-            if c.score is None:
-                line += ["", "", "", "", "", ""]
-                continue
-            line += [
-                num(c.score),
-                str(c.rank),
-                num(iv.low if iv else None),
-                num(iv.high if iv else None),
-                str(c.n),
-                c.signature,
-            ]
-        writer.writerow(line)
-    return out.getvalue()

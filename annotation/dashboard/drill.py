@@ -13,8 +13,9 @@ import numpy as np
 import numpy.typing as npt
 from django.db.models import Q
 
-from annotation.dashboard.board import METRICS, Dashboard
+from annotation.dashboard.board import Dashboard
 from annotation.dashboard.cache import AutomaticStats
+from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Target, Translator
 from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, JudgmentRow, human_metric_rows
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words

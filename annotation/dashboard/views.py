@@ -1,4 +1,4 @@
-"""The leads' dashboard: thin views over :mod:`annotation.dashboard.board` (issue 5).
+"""The leads' dashboard: thin views over :mod:`annotation.dashboard` (issue 5).
 
 Every view is for leads only: a judge gets 404 (``annotation.web.lead_required``), an
 anonymous visitor the login page (an htmx request a 401 with ``HX-Redirect`` to it, as on
@@ -22,10 +22,11 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from annotation.dashboard import board
-from annotation.dashboard.board import METRICS, Dashboard
+from annotation.dashboard.board import Dashboard
 from annotation.dashboard.drill import DRILL_ORDERS, drill_down
+from annotation.dashboard.export import json_text, table_csv
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
+from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Translator
 from annotation.web import HtmxHttpRequest, lead_required
 from metrics.registry import metric_info
@@ -154,9 +155,9 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     dash = _dashboard(request, _corpus(pk))
     filename = f"{dash.corpus.name}-metrics.{fmt}"
     if fmt == "csv":
-        body, content_type = board.table_csv(dash.table), "text/csv; charset=utf-8"
+        body, content_type = table_csv(dash.table), "text/csv; charset=utf-8"
     else:
-        body, content_type = board.json_text(dash.table), "application/json"
+        body, content_type = json_text(dash.table), "application/json"
     response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
