@@ -178,6 +178,15 @@ class Dashboard:
             self.systems, [metric_info(m).label for m in METRICS], ranks, "Rank groups per metric"
         )
 
+    def chart(self, name: str) -> str:
+        """The SVG of one chart: ``ranks`` or a metric's bar chart (a ``ValueError`` naming
+        any other ``name``)."""
+        if name == "ranks":
+            return self.rank_chart()
+        if name not in METRICS:
+            raise ValueError(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
+        return self.bar_chart(name)
+
     @cached_property
     def charts(self) -> list[tuple[str, str, str]]:
         """(name, title, svg) of the rank chart and one bar chart per metric."""

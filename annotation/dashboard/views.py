@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard.board import PANELS, Dashboard
 from annotation.dashboard.drill import DRILL_ORDERS, drill_down
 from annotation.dashboard.export import json_text, table_csv
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
@@ -31,7 +31,6 @@ from annotation.models import Corpus, Translator
 from annotation.web import HtmxHttpRequest, lead_required
 from metrics.registry import metric_info
 
-PANELS = ("table", "charts", "judges", "effort", "meta")
 NORMS = {"raw": False, "z": True}
 
 
@@ -167,11 +166,11 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
 @require_GET
 def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
     """One chart as an SVG file: ``ranks`` or a metric's bar chart."""
-    corpus = _corpus(pk)
-    if name != "ranks" and name not in METRICS:
-        raise BadRequest(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
-    dash = _dashboard(request, corpus)
-    svg = dash.rank_chart() if name == "ranks" else dash.bar_chart(name)
+    dash = _dashboard(request, _corpus(pk))
+    try:
+        svg = dash.chart(name)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     if request.GET.get("download"):
         response["Content-Disposition"] = content_disposition_header(
