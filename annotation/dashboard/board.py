@@ -14,13 +14,14 @@ from annotation.dashboard.cache import (
     cached_significance,
     human_cache_key,
 )
-from annotation.dashboard.charts import bar_chart_svg, rank_chart_svg
+from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.table import (
     METRICS,
+    Cell,
     MetricsTable,
     Row,
     automatic_significance,
@@ -152,25 +153,15 @@ class Dashboard:
     def bar_chart(self, metric: str) -> str:
         if metric not in METRICS:
             raise ValueError(f"unknown metric {metric!r}")
-        bars = []
-        signatures = []
-        for s in self.systems:
-            c = self.table_by_system[s].cell(metric)
-            signatures.append(c.signature)
-            iv = c.interval
-            ok = iv is not None and math.isfinite(iv.mean)
-            bars.append(
-                (
-                    s,
-                    c.score if c.score is not None else math.nan,
-                    iv.low if ok and iv is not None else None,
-                    iv.high if ok and iv is not None else None,
-                    c.rank if c.rank else None,
-                )
-            )
+        cells = [self.table_by_system[s].cell(metric) for s in self.systems]
         info = metric_info(metric)
-        unit = "percent" if info.unit == "%" else ""
-        return bar_chart_svg(info.label, bars, unit, info.higher_is_better, signatures=signatures)
+        return bar_chart_svg(
+            info.label,
+            [_bar(s, c) for s, c in zip(self.systems, cells, strict=True)],
+            "percent" if info.unit == "%" else "",
+            info.higher_is_better,
+            signatures=[c.signature for c in cells],
+        )
 
     def rank_chart(self) -> str:
         ranks = {(s, metric_info(m).label): rank for (s, m), rank in self.table.ranks().items()}
@@ -227,3 +218,16 @@ class Dashboard:
                 getattr(self, part)
         self.rows  # noqa: B018 (the page header counts them)
         return self
+
+
+def _bar(system: str, cell: Cell) -> Bar:
+    """A table cell as a bar: no figure is NaN (no bar), an undefined interval none."""
+    iv = cell.interval
+    shown = iv is not None and math.isfinite(iv.mean)
+    return Bar(
+        system,
+        cell.score if cell.score is not None else math.nan,
+        iv.low if shown and iv is not None else None,
+        iv.high if shown and iv is not None else None,
+        cell.rank or None,
+    )
