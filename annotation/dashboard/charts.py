@@ -1,7 +1,8 @@
 """Inline SVG charts for the leads' dashboard (issue 5), drawn on the server.
 
-No chart library, no CDN, no Django: each function returns one ``<svg>`` element as a
-string that a template can put inline (``|safe``) or a view can serve for download.
+No chart library, no CDN, no Django (:mod:`annotation.formatting` imports none): each
+function returns one ``<svg>`` element as a string that a template can put inline
+(``|safe``) or a view can serve for download.
 Everything a system or metric name contributes is XML-escaped here, because system
 names come from uploaded corpora and are untrusted. Characters XML 1.0 forbids (control
 characters) become U+FFFD, so every chart parses as XML.
@@ -28,6 +29,8 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from annotation.formatting import MISSING, number
 
 WIDTH = 640
 FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif"
@@ -228,7 +231,10 @@ def _num(v: float) -> str:
 
 
 def _fmt(v: float | None) -> str:
-    return f"{v:.2f}" if v is not None and math.isfinite(v) else "n/a"
+    """A figure with :func:`annotation.formatting.number`'s two decimals; a chart says
+    "n/a" where the pages print "–"."""
+    text = number(v)
+    return "n/a" if text == MISSING else text
 
 
 def _svg_open(width: float, height: float, label: str, title: str, desc: str) -> list[str]:
@@ -451,7 +457,7 @@ def _rank_cell(system: str, metric: str, group: int, last: int, cx: float, cy: f
         tip = f"{system} · {metric}: not ranked"
         mark = (
             f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '
-            f'fill="{COLOURS["none"]}">–</text>'
+            f'fill="{COLOURS["none"]}">{MISSING}</text>'
         )
     return (
         f'<g class="cell" data-system="{esc(system)}" data-metric="{esc(metric)}" '
