@@ -29,4 +29,18 @@ second ago shows at once and nothing ever needs invalidating. The paired bootstr
 results are cached too: the automatic ones beside their statistics, the human ones under
 a fingerprint of the judgments' statistics, so a changed judgment is a new key rather
 than a stale entry.
+
+Where each part lives:
+
+* ``board`` — :class:`~annotation.dashboard.board.Dashboard`, each part computed on first
+  use, and ``PANELS``, the page's one list of panels;
+* ``preprocessing`` — seed 000's choices as query parameters and a partial signature;
+* ``cache`` — the cached statistics and bootstrap results, and their keys;
+* ``table`` — the table's cells, rows, sort and the paired bootstrap behind them;
+  ``export`` — the table as ``table.json`` (``manage.py scores --json``'s shape) and CSV;
+* ``judges``, ``effort``, ``meta``, ``drill`` — the other panels and the drill-down;
+* ``charts`` — the SVG charts (no Django); ``views`` and ``urls`` — the pages.
+
+A metric's label, direction and unit are its :class:`~metrics.stats.MetricInfo`
+(:func:`metrics.registry.metric_info`), never a table kept here.
 """

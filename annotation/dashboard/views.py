@@ -23,11 +23,11 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from annotation.dashboard.board import PANELS, Dashboard
-from annotation.dashboard.drill import DRILL_ORDERS, drill_down
+from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
 from annotation.dashboard.export import json_text, table_csv
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
 from annotation.dashboard.table import METRICS
-from annotation.models import Corpus, Translator
+from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required
 from metrics.registry import metric_info
 
@@ -185,7 +185,7 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     """A system's sentences sorted by a metric or by the difference to another system."""
     corpus = _corpus(pk)
     dash = _dashboard(request, corpus)
-    systems = dict(corpus.translators.filter(role=Translator.Role.SYSTEM).values_list("pk", "name"))
+    systems = {t: name for name, t in dash.translator_pks.items()}
     if translator not in systems:
         raise BadRequest(f"translator {translator} is not an MT system of {corpus.name!r}")
     params = request.GET
@@ -206,7 +206,17 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
         )
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
-    url = reverse("dashboard:system", args=[corpus.pk, translator])
+    context = {**_context(dash), **_drill_context(dash, drill, translator, other_pk, systems)}
+    template = "dashboard/_drill.html" if request.htmx else "dashboard/system.html"
+    return TemplateResponse(request, template, context)
+
+
+def _drill_context(
+    dash: Dashboard, drill: DrillDown, translator: int, other_pk: str, systems: dict[int, str]
+) -> dict[str, Any]:
+    """The drill-down's form (systems and metrics to choose), its page links and the way
+    back to the dashboard."""
+    url = reverse("dashboard:system", args=[dash.corpus.pk, translator])
     base = {
         **dash.preprocessing.params(),
         "metric": drill.metric,
@@ -217,8 +227,8 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     def page_link(n: int) -> str:
         return url + "?" + urlencode({k: v for k, v in {**base, "page": str(n)}.items() if v})
 
-    context = {
-        **_context(dash),
+    back = reverse("dashboard:page", args=[dash.corpus.pk]) + _query(dash, sort="", norm="")
+    return {
         "drill": drill,
         "translator_pk": translator,
         "other_pk": int(other_pk) if other_pk else None,
@@ -228,7 +238,5 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
         "orders": DRILL_ORDERS,
         "previous_link": page_link(drill.page - 1) if drill.page > 1 else None,
         "next_link": page_link(drill.page + 1) if drill.page < drill.pages else None,
-        "back_link": reverse("dashboard:page", args=[corpus.pk]) + _query(dash, sort="", norm=""),
+        "back_link": back,
     }
-    template = "dashboard/_drill.html" if request.htmx else "dashboard/system.html"
-    return TemplateResponse(request, template, context)
