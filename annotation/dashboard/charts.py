@@ -142,7 +142,8 @@ def value_axis(bars: Sequence[Bar]) -> ValueAxis:
     """An axis over every finite value and interval end, and 0, so bar lengths are
     proportional to the values; its ends are whole steps."""
     extents = [float(b.value) for b in bars if math.isfinite(b.value)]
-    extents += [float(v) for b in bars for v in (b.ci_low, b.ci_high) if _finite(v)]
+    ends = [v for b in bars for v in (b.ci_low, b.ci_high) if v is not None]
+    extents += [float(v) for v in ends if math.isfinite(v)]
     lo = min([0.0, *extents])
     hi = max([0.0, *extents])
     if hi == lo:
