@@ -5,5 +5,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("annotation.urls")),
-    path("dashboard/", include("annotation.dashboard_urls")),
+    path("dashboard/", include("annotation.dashboard.urls")),
 ]

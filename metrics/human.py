@@ -25,13 +25,25 @@ from metrics.stats import FloatArray, MetricInfo, Score, format_signature
 SSER_MAX = 10
 
 
+def rate(num: float, den: float) -> float:
+    """The human figures' rule: 100 · num / den in percent, 0 when nothing was counted.
+
+    In plain floats, for one row or one sum (the dashboard's sentence figures, a corpus
+    score); :func:`_rate` applies the same IEEE operations to arrays of rows.
+    """
+    return 100.0 * num / den if den > 0 else 0.0
+
+
 def _rate(stats: FloatArray) -> FloatArray | float:
-    """Σ numerator / Σ denominator × 100, 0 where nothing was counted; shape (..., 2) → (...)."""
-    num = np.asarray(stats, dtype=np.float64)[..., 0]
-    den = np.asarray(stats, dtype=np.float64)[..., 1]
+    """:func:`rate` of summed rows: shape (..., 2) → (...), vectorised for the bootstrap's
+    samples; one row (shape (2,)) goes through :func:`rate` itself."""
+    arr = np.asarray(stats, dtype=np.float64)
+    if arr.ndim == 1:
+        return rate(float(arr[0]), float(arr[1]))
+    num, den = arr[..., 0], arr[..., 1]
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(den > 0, 100.0 * num / np.where(den > 0, den, 1.0), 0.0)
-    return float(out) if out.ndim == 0 else out
+        out: FloatArray = np.where(den > 0, 100.0 * num / np.where(den > 0, den, 1.0), 0.0)
+    return out
 
 
 @dataclass(frozen=True)

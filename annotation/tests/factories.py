@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape, quoteattr
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from lxml import etree
 
 from annotation.corpora.evaltrans import (
     CorpusHeader,
@@ -33,7 +34,8 @@ from annotation.judging.changes import (
     judgment_set_sser,
 )
 from annotation.judging.edits import OpRef
-from annotation.models import Corpus, Judgment, Target, User
+from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.scoring import JudgmentRow
 from annotation.services import corpus_import
 from annotation.text import words
 from metrics.align import Op, align
@@ -336,3 +338,85 @@ JUDGE_CHANGES = [
     ),
     ("sser", {"sser": "8"}, lambda j: j.sser == 8),
 ]
+# --- the dashboard's tests ---------------------------------------------------------------
+
+#: The nine metrics in the dashboard's column order (automatic, then human).
+METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist", "sser", "awer", "aser")
+#: htmx's request header, as the test client takes it.
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+#: Judge "ann" on the hand corpus: the perfect system 10 everywhere (SSER 0 %), one-off
+#: 8, 7, 8, 7 (SSER 25 %), bad 0 (100 %); aWER 0/4, 1/4, 4/4 per sentence.
+HAND_SSER = {"perfect": [10, 10, 10, 10], "one-off": [8, 7, 8, 7], "bad": [0, 0, 0, 0]}
+HAND_EDITS = {"perfect": 0, "one-off": 1, "bad": 4}
+
+
+def judgment_row(
+    system: str,
+    segment: int,
+    evaluator: str,
+    *,
+    sser: int | None = None,
+    edits: int | None = None,
+    length: int | None = None,
+    new_ref: str = "",
+    seconds: float = 0.0,
+    target: int | None = None,
+) -> JudgmentRow:
+    """A done judgment as the dashboard reads it, without a database."""
+    return JudgmentRow(
+        system=system,
+        segment=segment,
+        target_id=target if target is not None else hash((system, segment)) % 10**6,
+        evaluator=evaluator,
+        sser=sser,
+        edits=edits,
+        ref_length=length,
+        new_ref=new_ref,
+        active_seconds=seconds,
+    )
+
+
+def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
+    """``count`` done judgments spread over the users (each candidate up to twice)."""
+    targets = list(
+        Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
+    )
+    made = 0
+    for i, target in enumerate(targets):
+        for j, user in enumerate(users[: 1 + i % 2]):
+            if made == count:
+                return
+            Judgment.objects.create(
+                target=target,
+                evaluator=user,
+                sser=(i + 3 * j) % 11,
+                new_ref=target.text,
+                edits=(i + j) % 4,
+                ref_length=8,
+                state="done",
+                active_seconds=20.0 + i,
+            )
+            made += 1
+
+
+def system_pk(corpus: Corpus, name: str = "NiuTrans") -> int:
+    return Translator.objects.get(corpus=corpus, name=name).pk
+
+
+def by_id(tree: etree._Element, element_id: str) -> etree._Element:
+    (found,) = tree.xpath(f'//*[@id="{element_id}"]')
+    return found
+
+
+def cells(html: str) -> dict[tuple[str, str], dict[str, str]]:
+    """(system, metric) → the cell's attributes and text, from #metrics-table."""
+    table = by_id(etree.HTML(html), "metrics-table")
+    out = {}
+    for tr in table.iterfind(".//tbody/tr"):
+        for td in tr.iterfind("td"):
+            info = dict(td.attrib)
+            info["text"] = "".join(td.itertext()).strip()
+            info["number"] = (td.text or "").strip()
+            out[(tr.get("data-translator"), td.get("data-metric"))] = info
+    return out

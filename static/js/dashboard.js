@@ -5,7 +5,7 @@
  * on a column puts the best system first (lowest error rate, highest BLEU/NIST: the
  * heading's data-higher), the next click the worst first. Cells without a figure
  * (data-value="") go last either way, and ties keep the corpus order — the same rule as
- * annotation.dashboard.sort_rows. The address bar follows (history.replaceState), so a
+ * annotation.dashboard.table.sort_rows. The address bar follows (history.replaceState), so a
  * reload shows the same order. Listeners sit on the document, so the table still sorts
  * after htmx has swapped the dashboard.
  */

@@ -22,20 +22,15 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from annotation import dashboard
-from annotation.dashboard import (
-    DRILL_ORDERS,
-    HIGHER_IS_BETTER,
-    LABELS,
-    METRICS,
-    Dashboard,
-    Preprocessing,
-)
-from annotation.models import Corpus, Translator
-from annotation.scoring import HUMAN_METRICS
+from annotation.dashboard.board import PANELS, Dashboard
+from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
+from annotation.dashboard.export import json_text, table_csv
+from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
+from annotation.dashboard.table import METRICS
+from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required
+from metrics.registry import metric_info
 
-PANELS = ("table", "charts", "judges", "effort", "meta")
 NORMS = {"raw": False, "z": True}
 
 
@@ -75,7 +70,8 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
     """The table's header cells: label, sort link, and the current sort direction."""
     out = []
     for m in METRICS:
-        higher = m in HIGHER_IS_BETTER
+        info = metric_info(m)
+        higher = info.higher_is_better
         current = dash.sort.lstrip("-") == m
         worst_first = dash.sort.startswith("-")
         aria = "none"
@@ -85,11 +81,11 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
         out.append(
             {
                 "metric": m,
-                "label": LABELS[m],
+                "label": info.label,
                 "higher": higher,
                 "href": _query(dash, sort=f"-{m}" if current and not worst_first else m),
                 "aria_sort": aria,
-                "human": m in HUMAN_METRICS,
+                "human": info.human,
             }
         )
     return out
@@ -108,9 +104,8 @@ def _context(dash: Dashboard) -> dict[str, Any]:
         "query_no_sort": _query(dash, sort=""),
         "norm_toggle": _query(dash, norm="" if dash.normalize else "z"),
         "columns": _columns(dash),
-        "labels": LABELS,
-        "tokenizers": dashboard.TOKENIZE_CHOICES,
-        "ref_lengths": dashboard.REF_LENGTH_CHOICES,
+        "tokenizers": TOKENIZE_CHOICES,
+        "ref_lengths": REF_LENGTH_CHOICES,
         "downloads": {
             "csv": reverse("dashboard:table_csv", args=[corpus.pk]) + _query(dash, sort=""),
             "json": reverse("dashboard:table_json", args=[corpus.pk]) + _query(dash, sort=""),
@@ -159,9 +154,9 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     dash = _dashboard(request, _corpus(pk))
     filename = f"{dash.corpus.name}-metrics.{fmt}"
     if fmt == "csv":
-        body, content_type = dashboard.table_csv(dash.table), "text/csv; charset=utf-8"
+        body, content_type = table_csv(dash.table), "text/csv; charset=utf-8"
     else:
-        body, content_type = dashboard.json_text(dash.table), "application/json"
+        body, content_type = json_text(dash.table), "application/json"
     response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
@@ -171,11 +166,11 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
 @require_GET
 def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
     """One chart as an SVG file: ``ranks`` or a metric's bar chart."""
-    corpus = _corpus(pk)
-    if name != "ranks" and name not in METRICS:
-        raise BadRequest(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
-    dash = _dashboard(request, corpus)
-    svg = dash.rank_chart() if name == "ranks" else dash.bar_chart(name)
+    dash = _dashboard(request, _corpus(pk))
+    try:
+        svg = dash.chart(name)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     if request.GET.get("download"):
         response["Content-Disposition"] = content_disposition_header(
@@ -190,7 +185,7 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     """A system's sentences sorted by a metric or by the difference to another system."""
     corpus = _corpus(pk)
     dash = _dashboard(request, corpus)
-    systems = dict(corpus.translators.filter(role=Translator.Role.SYSTEM).values_list("pk", "name"))
+    systems = {t: name for name, t in dash.translator_pks.items()}
     if translator not in systems:
         raise BadRequest(f"translator {translator} is not an MT system of {corpus.name!r}")
     params = request.GET
@@ -201,7 +196,7 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     if not page_param.isdigit():
         raise BadRequest(f"page={page_param!r} must be a positive whole number")
     try:
-        drill = dashboard.drill_down(
+        drill = drill_down(
             dash,
             systems[translator],
             metric=params.get("metric") or "wer",
@@ -211,7 +206,17 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
         )
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
-    url = reverse("dashboard:system", args=[corpus.pk, translator])
+    context = {**_context(dash), **_drill_context(dash, drill, translator, other_pk, systems)}
+    template = "dashboard/_drill.html" if request.htmx else "dashboard/system.html"
+    return TemplateResponse(request, template, context)
+
+
+def _drill_context(
+    dash: Dashboard, drill: DrillDown, translator: int, other_pk: str, systems: dict[int, str]
+) -> dict[str, Any]:
+    """The drill-down's form (systems and metrics to choose), its page links and the way
+    back to the dashboard."""
+    url = reverse("dashboard:system", args=[dash.corpus.pk, translator])
     base = {
         **dash.preprocessing.params(),
         "metric": drill.metric,
@@ -222,18 +227,16 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     def page_link(n: int) -> str:
         return url + "?" + urlencode({k: v for k, v in {**base, "page": str(n)}.items() if v})
 
-    context = {
-        **_context(dash),
+    back = reverse("dashboard:page", args=[dash.corpus.pk]) + _query(dash, sort="", norm="")
+    return {
         "drill": drill,
         "translator_pk": translator,
         "other_pk": int(other_pk) if other_pk else None,
         "systems": sorted(systems.items(), key=lambda kv: dash.systems.index(kv[1])),
         "system_url": url,
-        "metrics": [(m, LABELS[m]) for m in METRICS],
+        "metrics": [(m, metric_info(m).label) for m in METRICS],
         "orders": DRILL_ORDERS,
         "previous_link": page_link(drill.page - 1) if drill.page > 1 else None,
         "next_link": page_link(drill.page + 1) if drill.page < drill.pages else None,
-        "back_link": reverse("dashboard:page", args=[corpus.pk]) + _query(dash, sort="", norm=""),
+        "back_link": back,
     }
-    template = "dashboard/_drill.html" if request.htmx else "dashboard/system.html"
-    return TemplateResponse(request, template, context)

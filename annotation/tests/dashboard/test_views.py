@@ -3,9 +3,6 @@ escaping, query counts."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,52 +14,21 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
-from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.models import Corpus, Judgment, Target, User
 from annotation.services import corpus_import
-from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, scores_json, write_corpus
+from annotation.tests.factories import (
+    DEMO_XML,
+    HTMX,
+    METRICS,
+    add_judgments,
+    by_id,
+    cells,
+    scores_json,
+    system_pk,
+    write_corpus,
+)
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
-METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist", "sser", "awer", "aser")
-
-
-def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
-    """``count`` done judgments spread over the users (each candidate up to twice)."""
-    targets = list(
-        Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
-    )
-    made = 0
-    for i, target in enumerate(targets):
-        for j, user in enumerate(users[: 1 + i % 2]):
-            if made == count:
-                return
-            Judgment.objects.create(
-                target=target,
-                evaluator=user,
-                sser=(i + 3 * j) % 11,
-                new_ref=target.text,
-                edits=(i + j) % 4,
-                ref_length=8,
-                state="done",
-                active_seconds=20.0 + i,
-            )
-            made += 1
-
-
-@pytest.fixture
-def demo(user_factory: Callable[..., User]) -> Corpus:
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
-    add_judgments(corpus, [user_factory("ann"), user_factory("bob")], 40)
-    return corpus
-
-
-def system_pk(corpus: Corpus, name: str = "NiuTrans") -> int:
-    return Translator.objects.get(corpus=corpus, name=name).pk
-
-
-def by_id(tree: etree._Element, element_id: str) -> etree._Element:
-    (found,) = tree.xpath(f'//*[@id="{element_id}"]')
-    return found
 
 
 def urls(corpus: Corpus) -> list[str]:
@@ -135,19 +101,6 @@ def test_the_index_links_every_corpus(lead_client: Client, demo: Corpus) -> None
 
 
 # ------------------------------------------------------------------ the page and its table
-
-
-def cells(html: str) -> dict[tuple[str, str], dict[str, str]]:
-    """(system, metric) → the cell's attributes and text, from #metrics-table."""
-    table = by_id(etree.HTML(html), "metrics-table")
-    out = {}
-    for tr in table.iterfind(".//tbody/tr"):
-        for td in tr.iterfind("td"):
-            info = dict(td.attrib)
-            info["text"] = "".join(td.itertext()).strip()
-            info["number"] = (td.text or "").strip()
-            out[(tr.get("data-translator"), td.get("data-metric"))] = info
-    return out
 
 
 def test_the_metrics_table_has_a_row_per_system_and_a_cell_per_metric(
@@ -271,17 +224,17 @@ def test_the_judges_panel_and_the_normalization_toggle(lead_client: Client, demo
 
 
 def test_the_effort_panel_shows_minutes_per_system(
-    lead_client: Client, hand: Corpus, user_factory: Callable[..., User]
+    lead_client: Client, hand_corpus: Corpus, user_factory: Callable[..., User]
 ) -> None:
     ann = user_factory("ann")
     for k, seconds in enumerate((90, 30)):
         target = Target.objects.get(
-            sentence__corpus=hand, sentence__position=k, translator__name="one-off"
+            sentence__corpus=hand_corpus, sentence__position=k, translator__name="one-off"
         )
         Judgment.objects.create(
             target=target, evaluator=ann, sser=5, state="done", active_seconds=seconds
         )
-    html = lead_client.get(f"/dashboard/{hand.pk}/panel/effort/").content.decode()
+    html = lead_client.get(f"/dashboard/{hand_corpus.pk}/panel/effort/").content.decode()
     tree = etree.HTML(html)
 
     row = tree.find('.//tr[@data-translator="one-off"]')
@@ -308,100 +261,6 @@ def test_the_meta_panel_shows_every_automatic_metric_against_both_human_ones(
         assert sentence_n <= {str(n) for n in range(1, 41)}
 
 
-@pytest.fixture
-def hand(tmp_path: Path) -> Corpus:
-    return corpus_import(
-        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
-    ).corpus
-
-
-# ------------------------------------------------------------------ downloads
-
-
-def test_the_table_downloads_as_csv(lead_client: Client, demo: Corpus) -> None:
-    response = lead_client.get(f"/dashboard/{demo.pk}/table.csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-
-    assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert 'attachment; filename="demo-metrics.csv"' in response["Content-Disposition"]
-    expected = scores_json("demo")["translators"]
-    assert [r["system"] for r in rows] == list(expected)
-    for r in rows:
-        for metric in METRICS:
-            assert float(r[metric]) == expected[r["system"]][metric]["score"]
-            assert int(r[f"{metric}_rank"]) >= 1
-
-
-def test_the_table_downloads_as_json_like_manage_py_scores(
-    lead_client: Client, demo: Corpus
-) -> None:
-    response = lead_client.get(f"/dashboard/{demo.pk}/table.json?tok=13a")
-    got = json.loads(response.content)
-    expected = scores_json("demo")
-
-    assert response["Content-Type"] == "application/json"
-    assert got["corpus"] == expected["corpus"]
-    for system, figures in expected["translators"].items():
-        for metric, figure in figures.items():
-            mine = got["translators"][system][metric]
-            assert (mine["score"], mine["signature"]) == (figure["score"], figure["signature"])
-            low, high = mine["ci"]
-            assert low <= high and mine["rank"] >= 1
-    assert got["significance"] == {
-        "test": "paired-bs",
-        "samples": 1000,
-        "seed": 12345,
-        "alpha": 0.05,
-    }
-
-
-@pytest.mark.parametrize("name", ["ranks", *METRICS])
-def test_each_chart_downloads_as_svg(lead_client: Client, demo: Corpus, name: str) -> None:
-    response = lead_client.get(f"/dashboard/{demo.pk}/chart/{name}.svg?download=1")
-    root = etree.fromstring(response.content)
-
-    assert response["Content-Type"] == "image/svg+xml; charset=utf-8"
-    assert f'filename="demo-{name}.svg"' in response["Content-Disposition"]
-    assert root.tag == "{http://www.w3.org/2000/svg}svg"
-
-
-def test_the_page_draws_and_links_every_chart(lead_client: Client, demo: Corpus) -> None:
-    tree = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/").content)
-
-    figures = tree.findall('.//section[@id="charts"]//figure')
-    assert [f.get("data-chart") for f in figures] == ["ranks", *METRICS]
-    for figure in figures:
-        assert (
-            figure.find("{http://www.w3.org/2000/svg}svg") is not None
-            or figure.find("svg") is not None
-        )
-        link = figure.find(".//a[@data-action='download-svg']")
-        assert link.get("href").startswith(
-            f"/dashboard/{demo.pk}/chart/{figure.get('data-chart')}.svg?"
-        )
-        assert "download=1" in link.get("href")
-
-
-@pytest.mark.parametrize("metric", METRICS)
-def test_chart_bars_mark_the_tables_best_and_show_its_signatures(
-    lead_client: Client, demo: Corpus, metric: str
-) -> None:
-    """One rule for "best" (SER is 100 for every demo system: all five are best), and a
-    figure's signature on hover in a chart as in the table."""
-    table = cells(lead_client.get(f"/dashboard/{demo.pk}/?tok=intl").content.decode())
-    svg = lead_client.get(f"/dashboard/{demo.pk}/chart/{metric}.svg?tok=intl").content
-    bars = etree.fromstring(svg).findall(".//{http://www.w3.org/2000/svg}g[@class='bar']")
-
-    best = {b.get("data-label") for b in bars if b.get("data-best") == "true"}
-    assert best == {s for (s, m), c in table.items() if m == metric and c.get("data-best")}
-    for bar in bars:
-        title = bar.find("{http://www.w3.org/2000/svg}title").text
-        signature = table[(bar.get("data-label"), metric)]["title"].split(" · ")[0]
-        assert title.endswith(f" · {signature}")
-        if metric not in ("sser", "awer", "aser"):
-            assert "tok:intl" in signature
-
-
 def test_meta_cells_show_the_signature_of_the_automatic_scores(
     lead_client: Client, demo: Corpus
 ) -> None:
@@ -413,93 +272,6 @@ def test_meta_cells_show_the_signature_of_the_automatic_scores(
         signature = expected[tr.get("data-metric")]
         assert "tok:intl" in signature
         assert all(f"({signature})" in td.get("title") for td in tr.findall("td"))
-
-
-def test_an_unknown_chart_is_400(lead_client: Client, demo: Corpus) -> None:
-    assert lead_client.get(f"/dashboard/{demo.pk}/chart/pie.svg").status_code == 400
-
-
-# ------------------------------------------------------------------ drill-down
-
-
-def test_the_drill_down_plain_and_htmx(lead_client: Client, demo: Corpus) -> None:
-    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?metric=wer&order=worst"
-    plain = lead_client.get(url).content.decode()
-    fragment = lead_client.get(url, **HTMX).content.decode()
-
-    assert "<html" in plain and 'id="drill"' in plain
-    assert fragment.lstrip().startswith('<section id="drill"')
-    values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', plain)]
-    assert len(values) == 40 and values == sorted(values, reverse=True)
-    assert 'class="e e-substitution"' in plain
-
-
-def test_drill_down_sentence_scores_show_their_signature(lead_client: Client, demo: Corpus) -> None:
-    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?tok=intl&case=lc"
-    tree = etree.HTML(lead_client.get(url).content)
-    first = tree.find('.//li[@class="sentence"]')
-
-    titles = {
-        s.get("data-metric"): s.get("title") for s in first.iterfind('.//span[@class="score"]')
-    }
-    assert set(titles) == set(METRICS)
-    for metric in METRICS[:6]:
-        assert "tok:intl" in titles[metric] and "case:lc" in titles[metric], metric
-    assert titles["bleu"].startswith("nrefs:2|")
-    assert all(titles[m] is None for m in METRICS[6:])  # human: no preprocessing
-
-
-def test_the_drill_down_sorts_by_the_difference_to_another_system(
-    lead_client: Client, demo: Corpus
-) -> None:
-    other = system_pk(demo, "Online-W")
-    html = lead_client.get(
-        f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?metric=bleu&order=worst&other={other}"
-    ).content.decode()
-
-    values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', html)]
-    assert values == sorted(values)  # BLEU: the largest deficit first
-    assert 'data-other="Online-W"' in html and 'data-col="difference"' in html
-
-
-def test_the_drill_down_shows_judged_new_references(lead_client: Client, demo: Corpus) -> None:
-    judged = Judgment.objects.filter(target__translator__name="NiuTrans").first()
-    assert judged is not None
-    html = lead_client.get(
-        f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?order=position"
-    ).content.decode()
-
-    assert f'data-evaluator="{judged.evaluator.username}"' in html
-
-
-@pytest.mark.parametrize(
-    "query", ["metric=size", "order=random", "other=999", "other=abc", "page=x"]
-)
-def test_bad_drill_down_parameters_are_400(lead_client: Client, demo: Corpus, query: str) -> None:
-    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?{query}"
-
-    assert lead_client.get(url).status_code == 400
-
-
-def test_a_reference_has_no_drill_down(lead_client: Client, demo: Corpus) -> None:
-    url = f"/dashboard/{demo.pk}/system/{system_pk(demo, 'first reference')}/"
-
-    assert lead_client.get(url).status_code == 400
-
-
-def test_the_drill_down_pages(lead_client: Client, tmp_path: Path) -> None:
-    refs = [(f"w{k} x y",) for k in range(120)]
-    corpus = corpus_import(
-        source=write_corpus(tmp_path / "long.xml", refs, {"S": [f"w{k} x" for k in range(120)]}),
-        name="long",
-    ).corpus
-    url = f"/dashboard/{corpus.pk}/system/{system_pk(corpus, 'S')}/"
-    first = lead_client.get(url).content.decode()
-    last = lead_client.get(url + "?page=3", **HTMX).content.decode()
-
-    assert first.count('class="sentence"') == 50 and 'rel="next"' in first
-    assert last.count('class="sentence"') == 20 and 'rel="next"' not in last
-    assert 'rel="prev"' in last
 
 
 # ------------------------------------------------------------------ escaping

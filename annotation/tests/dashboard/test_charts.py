@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from annotation.charts import COLOURS, Bar, bar_chart_svg, esc, rank_chart_svg
+from annotation.dashboard.charts import COLOURS, Bar, bar_chart_svg, esc, rank_chart_svg
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = [
     "<script>alert(1)</script>",
@@ -41,9 +41,9 @@ def whisker_of(bar: Any) -> Any:
 
 
 BARS: list[Bar] = [
-    ("alpha", 10.0, 8.0, 12.0, 2),
-    ("beta", 20.0, 15.0, 25.0, 1),
-    ("gamma", 40.0, 35.0, 46.0, 1),
+    Bar("alpha", 10.0, 8.0, 12.0, 2),
+    Bar("beta", 20.0, 15.0, 25.0, 1),
+    Bar("gamma", 40.0, 35.0, 46.0, 1),
 ]
 
 
@@ -52,7 +52,7 @@ BARS: list[Bar] = [
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_bar_chart_is_well_formed_and_escapes_names(name: str) -> None:
-    svg = bar_chart_svg(f"BLEU of {name}", [(name, 30.0, 25.0, 35.0, 1), *BARS], "%", True)
+    svg = bar_chart_svg(f"BLEU of {name}", [Bar(name, 30.0, 25.0, 35.0, 1), *BARS], "%", True)
     root = parse(svg)
     assert root.tag == f"{SVG}svg"
     assert root.get("role") == "img"
@@ -114,7 +114,8 @@ def test_bar_lengths_are_proportional_to_values() -> None:
 
 def test_whiskers_sit_at_the_interval_ends() -> None:
     root = parse(bar_chart_svg("BLEU", BARS, "%", True))
-    for bar, (_, value, low, high, _) in zip(bars_of(root), BARS, strict=True):
+    for bar, expected in zip(bars_of(root), BARS, strict=True):
+        value, low, high = expected.value, expected.ci_low, expected.ci_high
         rect = rect_of(bar)
         zero = float(rect.get("x"))
         per_unit = float(rect.get("width")) / value
@@ -140,8 +141,8 @@ def test_the_best_bar_is_marked(higher: bool, best: str) -> None:
 @pytest.mark.parametrize("higher, best", [(True, ["b", "c"]), (False, ["a"])])
 def test_every_bar_with_the_best_value_is_marked(higher: bool, best: list[str]) -> None:
     """As the table marks every tied best cell (SER is often 100 for every system)."""
-    bars: list[Bar] = [("a", 1.0, None, None, 1), ("b", 2.0, None, None, 1)]
-    bars.append(("c", 2.0, None, None, 1))
+    bars: list[Bar] = [Bar("a", 1.0, None, None, 1), Bar("b", 2.0, None, None, 1)]
+    bars.append(Bar("c", 2.0, None, None, 1))
     root = parse(bar_chart_svg("x", bars, "", higher))
 
     marked = [b.get("data-label") for b in bars_of(root) if b.get("data-best") == "true"]
@@ -149,7 +150,7 @@ def test_every_bar_with_the_best_value_is_marked(higher: bool, best: list[str]) 
 
 
 def test_each_bar_title_ends_with_its_signature() -> None:
-    bars: list[Bar] = [("a", 1.0, 0.5, 1.5, 1), ("b", 2.0, None, None, 2)]
+    bars: list[Bar] = [Bar("a", 1.0, 0.5, 1.5, 1), Bar("b", 2.0, None, None, 2)]
     root = parse(bar_chart_svg("x", bars, "%", False, signatures=["nrefs:1|tok:13a", ""]))
     a, b = bars_of(root)
 
@@ -170,7 +171,7 @@ def test_bars_carry_values_ranks_and_colours() -> None:
 
 
 def test_negative_values_extend_left_of_zero() -> None:
-    root = parse(bar_chart_svg("z", [("a", -1.0, -1.5, -0.5, 1), ("b", 2.0, 1.0, 3.0, 1)]))
+    root = parse(bar_chart_svg("z", [Bar("a", -1.0, -1.5, -0.5, 1), Bar("b", 2.0, 1.0, 3.0, 1)]))
     a, b = (rect_of(bar) for bar in bars_of(root))
     zero = float(b.get("x"))
     assert float(a.get("x")) + float(a.get("width")) == pytest.approx(zero, abs=0.02)
@@ -178,7 +179,7 @@ def test_negative_values_extend_left_of_zero() -> None:
 
 
 def test_missing_value_and_interval_draw_nothing() -> None:
-    bars: list[Bar] = [("a", float("nan"), None, None, None), ("b", 5.0, None, None, None)]
+    bars: list[Bar] = [Bar("a", float("nan"), None, None, None), Bar("b", 5.0, None, None, None)]
     root = parse(bar_chart_svg("aWER", bars, "%", False))
     a, b = bars_of(root)
     assert rect_of(a) is None and whisker_of(a) is None and whisker_of(b) is None
@@ -262,7 +263,7 @@ def test_rank_chart_rejects_bad_ranks(bad: Any) -> None:
 
 def test_module_imports_no_django() -> None:
     script = (
-        "import sys, annotation.charts\n"
+        "import sys, annotation.dashboard.charts\n"
         "print(int(any(m.split('.')[0] == 'django' for m in sys.modules)))"
     )
     done = subprocess.run(

@@ -9,7 +9,7 @@ evaluator normalization.
 
 from django.urls import path
 
-from annotation import dashboard_views as views
+from annotation.dashboard import views
 
 app_name = "dashboard"
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
-from annotation.dashboard import Dashboard
+from annotation.dashboard.board import Dashboard
 from annotation.models import Judgment, Target, User
 from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, PASSWORD
@@ -23,6 +23,9 @@ def rows(page: Page) -> list[str]:
 def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
     page: Page, live_server, user_factory: Callable[..., User]
 ) -> None:
+    """One lead's session from login to download, in one browser page: each step starts
+    from the state the previous one left (the sort survives the htmx recompute), so it is
+    one long test rather than several that would each log in and set up again."""
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     user_factory("lee", role=User.Role.LEAD)
     ann = user_factory("ann")

@@ -1,0 +1,233 @@
+"""The dashboard of one corpus: :class:`Dashboard` computes each part of the page on first
+use, and :data:`PANELS` is the page's one list of panels (see the package docstring for
+what the page shows and why it is fast)."""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property, partial
+
+from annotation.dashboard.cache import (
+    AutomaticStats,
+    automatic_stats,
+    cache_key,
+    cached_significance,
+    human_cache_key,
+)
+from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
+from annotation.dashboard.effort import Effort, effort
+from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
+from annotation.dashboard.meta import MetaEvaluation, meta_evaluation
+from annotation.dashboard.preprocessing import Preprocessing, metric_objects
+from annotation.dashboard.table import (
+    METRICS,
+    Cell,
+    MetricsTable,
+    Row,
+    automatic_significance,
+    check_sort,
+    human_significance,
+    metrics_table,
+    table_figures,
+)
+from annotation.models import Corpus, Translator
+from annotation.scoring import JudgmentRow, human_figures, judgment_rows
+from metrics.registry import metric_info
+from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
+from metrics.stats import Metric, Score
+
+#: The page's panels (``panel/<name>/``, each a ``dashboard/_<name>.html`` fragment) and
+#: the parts of :class:`Dashboard` each one shows.
+PANELS: dict[str, tuple[str, ...]] = {
+    "table": ("table",),
+    "charts": ("table", "charts"),
+    "judges": ("judges", "agreement"),
+    "effort": ("effort",),
+    "meta": ("meta",),
+}
+
+
+class Dashboard:
+    """Everything the dashboard shows about one corpus, each part computed on first use.
+
+    Panels read the same few things — the cached automatic statistics, one query of
+    judgments, one bootstrap index matrix — so a panel request (htmx) costs only what
+    that panel needs, and the full page computes each thing once.
+    """
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        preprocessing: Preprocessing | None = None,
+        *,
+        normalize: bool = False,
+        sort: str = "",
+    ) -> None:
+        check_sort(sort)
+        self.corpus = corpus
+        self.preprocessing = preprocessing or Preprocessing()
+        self.normalize = normalize
+        self.sort = sort
+
+    # ---- inputs
+
+    @cached_property
+    def auto(self) -> AutomaticStats:
+        return automatic_stats(self.corpus, self.preprocessing)
+
+    @cached_property
+    def systems(self) -> tuple[str, ...]:
+        return self.auto.systems
+
+    @cached_property
+    def translator_pks(self) -> dict[str, int]:
+        return dict(
+            self.corpus.translators.filter(role=Translator.Role.SYSTEM).values_list("name", "pk")
+        )
+
+    @cached_property
+    def rows(self) -> list[JudgmentRow]:
+        return judgment_rows(self.corpus)
+
+    @cached_property
+    def human(self) -> dict[str, dict[str, Score]]:
+        """``manage.py scores``'s human figures, from the judgments already read
+        (:func:`human_figures`; not a second query of the same rows)."""
+        return human_figures(self.rows)
+
+    @cached_property
+    def bootstrap(self) -> Bootstrap | None:
+        """One index matrix for every metric (the test is paired across metrics too)."""
+        n = self.auto.n_segments
+        return Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED) if n and self.systems else None
+
+    @cached_property
+    def metrics(self) -> dict[str, Metric]:
+        return metric_objects(self.preprocessing)
+
+    # ---- significance and the table
+
+    @cached_property
+    def significance(self) -> dict[str, MetricSignificance]:
+        """Paired bootstrap of every metric; human metrics on common judged sentences.
+
+        Both halves are kept in the file cache: the automatic one under the statistics'
+        key, the human one under a fingerprint of the judgments' statistics (a changed
+        judgment changes the fingerprint, so a stale result is never found).
+        """
+        bootstrap = self.bootstrap
+        if bootstrap is None:  # no segment or no system
+            return {}
+        out = cached_significance(
+            cache_key(self.corpus, self.preprocessing) + ":significance",
+            partial(automatic_significance, self.auto, self.metrics, bootstrap),
+        )
+        if self.rows:
+            n = self.auto.n_segments
+            out.update(
+                cached_significance(
+                    human_cache_key(self.corpus, self.systems, n, self.rows),
+                    partial(human_significance, self.rows, self.systems, n, bootstrap),
+                )
+            )
+        return out
+
+    @cached_property
+    def table(self) -> MetricsTable:
+        return metrics_table(
+            self.corpus.name,
+            self.preprocessing,
+            self.systems,
+            table_figures(self.auto, self.human),
+            self.significance,
+            self.translator_pks,
+            sort=self.sort,
+        )
+
+    @cached_property
+    def table_by_system(self) -> dict[str, Row]:
+        return {r.system: r for r in self.table.rows}
+
+    # ---- charts
+
+    def bar_chart(self, metric: str) -> str:
+        if metric not in METRICS:
+            raise ValueError(f"unknown metric {metric!r}")
+        cells = [self.table_by_system[s].cell(metric) for s in self.systems]
+        info = metric_info(metric)
+        return bar_chart_svg(
+            info.label,
+            [_bar(s, c) for s, c in zip(self.systems, cells, strict=True)],
+            "percent" if info.unit == "%" else "",
+            info.higher_is_better,
+            signatures=[c.signature for c in cells],
+        )
+
+    def rank_chart(self) -> str:
+        ranks = {(s, metric_info(m).label): rank for (s, m), rank in self.table.ranks().items()}
+        return rank_chart_svg(
+            self.systems, [metric_info(m).label for m in METRICS], ranks, "Rank groups per metric"
+        )
+
+    def chart(self, name: str) -> str:
+        """The SVG of one chart: ``ranks`` or a metric's bar chart (a ``ValueError`` naming
+        any other ``name``)."""
+        if name == "ranks":
+            return self.rank_chart()
+        if name not in METRICS:
+            raise ValueError(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
+        return self.bar_chart(name)
+
+    @cached_property
+    def charts(self) -> list[tuple[str, str, str]]:
+        """(name, title, svg) of the rank chart and one bar chart per metric."""
+        out = [("ranks", "Rank groups", self.rank_chart())]
+        out += [(m, metric_info(m).label, self.bar_chart(m)) for m in METRICS]
+        return out
+
+    # ---- judges, agreement, effort, meta-evaluation
+
+    @cached_property
+    def judges(self) -> JudgesPanel:
+        return judges_panel(self.rows, self.systems, normalize=self.normalize)
+
+    @cached_property
+    def agreement(self) -> Agreement:
+        return agreement(self.rows, normalize=self.normalize)
+
+    @cached_property
+    def effort(self) -> Effort:
+        return effort(self.rows, self.systems)
+
+    @cached_property
+    def meta(self) -> MetaEvaluation:
+        return meta_evaluation(
+            self.auto, self.metrics, self.rows, self.human, normalize=self.normalize
+        )
+
+    # ---- for the views
+
+    def prepare(self, *panels: str) -> Dashboard:
+        """Compute what ``panels`` (names in :data:`PANELS`) show now, so templates only
+        read (no query runs while a template renders). No argument: every panel. An
+        unknown name is a ``ValueError`` naming it."""
+        for name in panels or tuple(PANELS):
+            if name not in PANELS:
+                raise ValueError(f"unknown panel {name!r}: choose one of {', '.join(PANELS)}")
+            for part in PANELS[name]:
+                getattr(self, part)
+        self.rows  # noqa: B018 (the page header counts them)
+        return self
+
+
+def _bar(system: str, cell: Cell) -> Bar:
+    """A table cell as a bar: no figure is NaN (no bar), an undefined interval none."""
+    iv = cell.interval
+    shown = iv is not None and math.isfinite(iv.mean)
+    return Bar(
+        system,
+        cell.score if cell.score is not None else math.nan,
+        iv.low if shown and iv is not None else None,
+        iv.high if shown and iv is not None else None,
+        cell.rank or None,
+    )

@@ -1,0 +1,488 @@
+"""Inline SVG charts for the leads' dashboard (issue 5), drawn on the server.
+
+No chart library, no CDN, no Django (:mod:`annotation.formatting` imports none): each
+function returns one ``<svg>`` element as a string that a template can put inline
+(``|safe``) or a view can serve for download.
+Everything a system or metric name contributes is XML-escaped here, because system
+names come from uploaded corpora and are untrusted. Characters XML 1.0 forbids (control
+characters) become U+FFFD, so every chart parses as XML.
+
+Geometry — the value axis and its ticks, where each bar, whisker and rank cell sits — is
+plain functions and frozen dataclasses (:class:`ValueAxis`, :func:`bar_geometry`,
+:class:`RankGrid`); the ``*_svg`` functions and their helpers only turn it into markup.
+
+Accessibility: the ``<svg>`` has ``role="img"``, an ``aria-label`` and a ``<title>``
+(plus a ``<desc>`` saying which direction is better); each bar and each cell carries
+its own ``<title>`` (shown on hover) with the exact figures. Rank groups are written as
+numbers as well as colours, so nothing depends on telling colours apart.
+
+The charts follow seed 001 Figure 2, which ranks each translator per metric as
+"1 better / 2 intermediate / 3 worse"; here the groups come from
+:func:`metrics.significance.rank_groups` and may number more than three, so the colour
+says *better* (group 1), *worse* (the metric's last group) or *intermediate*.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from annotation.formatting import MISSING, number
+
+WIDTH = 640
+FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif"
+
+# layout of the bar chart (viewBox units)
+LABEL_X = 8
+PLOT_LEFT = 184
+PLOT_RIGHT = 520
+TOP = 52
+ROW = 28
+BAR_HEIGHT = 16
+AXIS = 32
+
+# layout of the rank chart
+CELL = 64
+RANK_LABEL_WIDTH = 184
+RANK_TOP = 64
+RANK_ROW = 30
+LEGEND = 56
+
+COLOURS = {
+    "better": "#1a7f37",
+    "intermediate": "#bf8700",
+    "worse": "#cf222e",
+    "none": "#8c959f",
+}
+INK = "#1d1d1f"
+MUTED = "#57606a"
+GRID = "#d0d7de"
+
+MAX_LABEL = 24
+
+_XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of :func:`bar_chart_svg`: a system's figure, its 95% interval (None where
+    unknown) and its rank group (None or 0: not ranked). A NaN ``value`` draws no bar."""
+
+    label: str
+    value: float
+    ci_low: float | None = None
+    ci_high: float | None = None
+    group: int | None = None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """(low, high) when both ends are finite numbers."""
+        if self.ci_low is None or self.ci_high is None:
+            return None
+        if not (_finite(self.ci_low) and _finite(self.ci_high)):
+            return None
+        return float(self.ci_low), float(self.ci_high)
+
+    @property
+    def ranked(self) -> bool:
+        return self.group is not None and self.group >= 1
+
+
+def category(group: int | None, last_group: int) -> str:
+    """Seed 001 Figure 2's three words for a group number: better / intermediate / worse."""
+    if group is None or group < 1:
+        return "none"
+    if group == 1:
+        return "better"
+    return "worse" if group == last_group else "intermediate"
+
+
+def _finite(v: float | None) -> bool:
+    return v is not None and math.isfinite(v)
+
+
+# geometry
+
+
+def nice_step(span: float, ticks: int = 5) -> float:
+    """A 1, 2, 2.5 or 5 × 10^k step giving about ``ticks`` intervals over ``span``."""
+    raw = span / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    for mult in (1.0, 2.0, 2.5, 5.0, 10.0):
+        if raw <= mult * power:
+            return mult * power
+    return 10.0 * power
+
+
+@dataclass(frozen=True)
+class ValueAxis:
+    """The bar chart's horizontal scale: [``lo``, ``hi``] in ``step``s onto the plot."""
+
+    lo: float
+    hi: float
+    step: float
+
+    def x(self, value: float) -> float:
+        return PLOT_LEFT + (value - self.lo) / (self.hi - self.lo) * (PLOT_RIGHT - PLOT_LEFT)
+
+    def ticks(self) -> list[float]:
+        """``lo``, ``lo + step``, … up to ``hi`` (summed step by step, as drawn)."""
+        out = []
+        tick = self.lo
+        while tick <= self.hi + self.step / 2:
+            out.append(tick)
+            tick += self.step
+        return out
+
+
+def value_axis(bars: Sequence[Bar]) -> ValueAxis:
+    """An axis over every finite value and interval end, and 0, so bar lengths are
+    proportional to the values; its ends are whole steps."""
+    extents = [float(b.value) for b in bars if math.isfinite(b.value)]
+    ends = [v for b in bars for v in (b.ci_low, b.ci_high) if v is not None]
+    extents += [float(v) for v in ends if math.isfinite(v)]
+    lo = min([0.0, *extents])
+    hi = max([0.0, *extents])
+    if hi == lo:
+        hi = lo + 1.0
+    step = nice_step(hi - lo)
+    return ValueAxis(math.floor(lo / step) * step, math.ceil(hi / step) * step, step)
+
+
+@dataclass(frozen=True)
+class BarGeometry:
+    """Where bar ``i`` sits: its row's vertical middle, the filled span (None: no value),
+    the whisker's ends (None: no interval) and where its value label starts."""
+
+    mid: float
+    fill: tuple[float, float] | None
+    whisker: tuple[float, float] | None
+    label_x: float
+
+
+def bar_geometry(i: int, bar: Bar, axis: ValueAxis) -> BarGeometry:
+    mid = TOP + ROW * i + ROW / 2
+    zero = axis.x(0.0)
+    end = zero
+    fill = None
+    if math.isfinite(bar.value):
+        x_val = axis.x(float(bar.value))
+        fill = (min(zero, x_val), max(zero, x_val))
+        end = fill[1]
+    whisker = None
+    if bar.interval is not None:
+        whisker = (axis.x(bar.interval[0]), axis.x(bar.interval[1]))
+        end = max(end, whisker[1])
+    return BarGeometry(mid, fill, whisker, end + 6)
+
+
+def best_value(bars: Sequence[Bar], higher_is_better: bool) -> float | None:
+    """The best finite value (every bar holding it is marked), None if there is none."""
+    finite = [float(b.value) for b in bars if math.isfinite(b.value)]
+    if not finite:
+        return None
+    return max(finite) if higher_is_better else min(finite)
+
+
+@dataclass(frozen=True)
+class RankGrid:
+    """The rank chart's layout: systems down, metrics across, a legend below."""
+
+    n_systems: int
+    n_metrics: int
+
+    @property
+    def width(self) -> float:
+        return RANK_LABEL_WIDTH + CELL * max(self.n_metrics, 1) + 16
+
+    @property
+    def height(self) -> float:
+        return RANK_TOP + RANK_ROW * max(self.n_systems, 1) + LEGEND
+
+    @property
+    def legend_y(self) -> float:
+        return RANK_TOP + RANK_ROW * max(self.n_systems, 1) + 24
+
+    def cx(self, j: int) -> float:
+        return RANK_LABEL_WIDTH + CELL * j + CELL / 2
+
+    def cy(self, i: int) -> float:
+        return RANK_TOP + RANK_ROW * i + RANK_ROW / 2
+
+
+# markup
+
+
+def esc(text: object) -> str:
+    """Text safe for XML content *and* attribute values (quotes escaped too)."""
+    return html.escape(_XML_INVALID.sub("\ufffd", str(text)), quote=True)
+
+
+def _short(label: str, limit: int = MAX_LABEL) -> str:
+    """The label cut to ``limit`` characters with an ellipsis (the full one is in a title)."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def _num(v: float) -> str:
+    """A coordinate with at most two decimals (short, stable output)."""
+    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+
+
+def _fmt(v: float | None) -> str:
+    """A figure with :func:`annotation.formatting.number`'s two decimals; a chart says
+    "n/a" where the pages print "–"."""
+    text = number(v)
+    return "n/a" if text == MISSING else text
+
+
+def _svg_open(width: float, height: float, label: str, title: str, desc: str) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'width="{_num(width)}" height="{_num(height)}" role="img" aria-label="{esc(label)}" '
+        f'font-family="{esc(FONT)}" font-size="12" fill="{INK}">',
+        f"<title>{esc(title)}</title>",
+        f"<desc>{esc(desc)}</desc>",
+    ]
+
+
+def bar_chart_svg(
+    title: str,
+    bars: Sequence[Bar],
+    unit: str = "",
+    higher_is_better: bool = True,
+    *,
+    signatures: Sequence[str] = (),
+) -> str:
+    """One metric's figures as horizontal bars with 95% interval whiskers.
+
+    Bars keep the given order. The axis starts at 0 (or below, for negative values) so
+    bar lengths are proportional to the values. The best value (highest, or lowest when
+    ``higher_is_better`` is false) is marked "★ best" on every bar that has it, as the
+    dashboard's table marks every tied best cell; fills are coloured by rank group
+    (:func:`category`). A NaN value draws no bar and reads "n/a". ``signatures``,
+    parallel to ``bars`` when given, end each bar's hover title, so a figure in a chart
+    says how it was computed as it does in the table. Hooks for styling and tests:
+    ``<g class="bar" data-label data-value data-rank>`` holding ``rect.bar-fill`` and
+    ``g.ci`` (``data-low``, ``data-high``).
+    """
+    if signatures and len(signatures) != len(bars):
+        raise ValueError(f"{len(signatures)} signatures for {len(bars)} bars: one per bar")
+    direction = "higher is better" if higher_is_better else "lower is better"
+    height = TOP + ROW * max(len(bars), 1) + AXIS
+    summary = f"{title}: {len(bars)} systems, {direction}"
+    out = _svg_open(WIDTH, height, summary, title, f"Bar chart with 95% intervals; {direction}.")
+    out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
+    out.append(
+        f'<text x="{LABEL_X}" y="38" fill="{MUTED}">{esc(direction)}'
+        f"{esc(f' · {unit}' if unit else '')} · whiskers: 95% bootstrap interval</text>"
+    )
+    if not bars:
+        out.append(f'<text x="{PLOT_LEFT}" y="{TOP + 18}" fill="{MUTED}">no data</text></svg>')
+        return "\n".join(out)
+    axis = value_axis(bars)
+    out += _axis_markup(axis, TOP + ROW * len(bars))
+    best = best_value(bars, higher_is_better)
+    last_group = max([b.group for b in bars if b.ranked and b.group is not None], default=0)
+    for i, bar in enumerate(bars):
+        out += _bar_markup(
+            bar,
+            bar_geometry(i, bar, axis),
+            colour=COLOURS[category(bar.group, last_group)],
+            is_best=float(bar.value) == best,
+            unit=unit,
+            signature=signatures[i] if signatures else "",
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _axis_markup(axis: ValueAxis, plot_bottom: float) -> list[str]:
+    """The grid lines with their tick labels, and the zero line."""
+    out = []
+    for tick in axis.ticks():
+        x = axis.x(tick)
+        out.append(
+            f'<line class="grid" x1="{_num(x)}" y1="{TOP - 4}" x2="{_num(x)}" '
+            f'y2="{plot_bottom}" stroke="{GRID}" stroke-width="1"/>'
+        )
+        out.append(
+            f'<text class="tick" x="{_num(x)}" y="{plot_bottom + 16}" text-anchor="middle" '
+            f'fill="{MUTED}">{_num(round(tick, 10))}</text>'
+        )
+    zero = axis.x(0.0)
+    out.append(
+        f'<line class="axis" x1="{_num(zero)}" y1="{TOP - 4}" x2="{_num(zero)}" '
+        f'y2="{plot_bottom}" stroke="{INK}" stroke-width="1"/>'
+    )
+    return out
+
+
+def _bar_tip(bar: Bar, *, is_best: bool, unit: str, signature: str) -> str:
+    """A bar's hover title: the figure, its interval, rank group, "best", signature."""
+    tip = f"{bar.label}: {_fmt(float(bar.value))}{f' {unit}' if unit else ''}"
+    if bar.interval is not None:
+        tip += f" (95% interval {_fmt(bar.ci_low)}–{_fmt(bar.ci_high)})"
+    if bar.ranked:
+        tip += f", rank group {bar.group}"
+    if is_best:
+        tip += ", best"
+    if signature:
+        tip += f" · {signature}"
+    return tip
+
+
+def _bar_markup(
+    bar: Bar, geo: BarGeometry, *, colour: str, is_best: bool, unit: str, signature: str
+) -> list[str]:
+    """One ``<g class="bar">``: title, label, fill, whisker and the value's text."""
+    value = float(bar.value)
+    mid = geo.mid
+    rank = "" if bar.group is None else str(bar.group)
+    best_attr = ' data-best="true"' if is_best else ""
+    out = [
+        f'<g class="bar" data-label="{esc(bar.label)}" data-value="{_fmt(value)}" '
+        f'data-rank="{esc(rank)}"{best_attr}>',
+        f"<title>{esc(_bar_tip(bar, is_best=is_best, unit=unit, signature=signature))}</title>",
+        f'<text class="label" x="{PLOT_LEFT - 8}" y="{_num(mid + 4)}" '
+        f'text-anchor="end">{esc(_short(bar.label))}</text>',
+    ]
+    if geo.fill is not None:
+        left, right = geo.fill
+        out.append(
+            f'<rect class="bar-fill" x="{_num(left)}" y="{_num(mid - BAR_HEIGHT / 2)}" '
+            f'width="{_num(right - left)}" height="{BAR_HEIGHT}" fill="{colour}" '
+            f'fill-opacity="0.85"/>'
+        )
+    if geo.whisker is not None:
+        x_lo, x_hi = geo.whisker
+        out.append(
+            f'<g class="ci" data-low="{_fmt(bar.ci_low)}" data-high="{_fmt(bar.ci_high)}" '
+            f'stroke="{INK}" stroke-width="1.5">'
+            f'<line x1="{_num(x_lo)}" y1="{_num(mid)}" x2="{_num(x_hi)}" y2="{_num(mid)}"/>'
+            f'<line x1="{_num(x_lo)}" y1="{_num(mid - 5)}" x2="{_num(x_lo)}" '
+            f'y2="{_num(mid + 5)}"/>'
+            f'<line x1="{_num(x_hi)}" y1="{_num(mid - 5)}" x2="{_num(x_hi)}" '
+            f'y2="{_num(mid + 5)}"/></g>'
+        )
+    text = _fmt(value) + (f" ({bar.group})" if bar.ranked else "")
+    if is_best:
+        text += " ★ best"
+    weight = ' font-weight="600"' if is_best else ""
+    out.append(
+        f'<text class="value" x="{_num(geo.label_x)}" y="{_num(mid + 4)}"{weight}>'
+        f"{esc(text)}</text>"
+    )
+    out.append("</g>")
+    return out
+
+
+def rank_chart_svg(
+    systems: Sequence[str],
+    metrics: Sequence[str],
+    ranks: Mapping[tuple[str, str], int],
+    title: str = "Rank groups per metric",
+) -> str:
+    """Seed 001 Figure 2 for all systems × metrics: one dot per cell with its group number.
+
+    Rows are systems, columns metrics, in the given orders. A cell's colour says
+    better (group 1) / intermediate / worse (the metric's last group); a missing or 0
+    rank draws a grey "–". Cells are ``<g class="cell" data-system data-metric
+    data-rank>`` with a ``<title>``.
+    """
+    for key, value in ranks.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"rank {value!r} of {key!r} must be a non-negative integer")
+    grid = RankGrid(len(systems), len(metrics))
+    out = _svg_open(
+        grid.width,
+        grid.height,
+        f"{title}: {len(systems)} systems × {len(metrics)} metrics",
+        title,
+        "Rank group of each system per metric, 1 = better; systems in one group do not "
+        "differ significantly (paired bootstrap, p ≥ 0.05).",
+    )
+    out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
+    last = {m: max([ranks.get((s, m), 0) for s in systems], default=0) for m in metrics}
+    for j, metric in enumerate(metrics):
+        out.append(
+            f'<text class="metric" x="{_num(grid.cx(j))}" y="{RANK_TOP - 12}" '
+            f'text-anchor="middle" font-weight="600"><title>{esc(metric)}</title>'
+            f"{esc(_short(metric, 9))}</text>"
+        )
+    for i, system in enumerate(systems):
+        out += _rank_row(grid, i, system, metrics, ranks, last)
+    out += _legend(grid.legend_y)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _rank_row(
+    grid: RankGrid,
+    i: int,
+    system: str,
+    metrics: Sequence[str],
+    ranks: Mapping[tuple[str, str], int],
+    last: Mapping[str, int],
+) -> list[str]:
+    """One system's row: a stripe on every other row, its name, one cell per metric."""
+    cy = grid.cy(i)
+    out = []
+    if i % 2 == 0:
+        out.append(
+            f'<rect x="0" y="{_num(cy - RANK_ROW / 2)}" width="{_num(grid.width)}" '
+            f'height="{RANK_ROW}" fill="#f6f8fa"/>'
+        )
+    out.append(
+        f'<text class="system" x="{RANK_LABEL_WIDTH - 8}" y="{_num(cy + 4)}" '
+        f'text-anchor="end"><title>{esc(system)}</title>{esc(_short(system))}</text>'
+    )
+    for j, metric in enumerate(metrics):
+        group = ranks.get((system, metric), 0)
+        out.append(_rank_cell(system, metric, group, last[metric], grid.cx(j), cy))
+    return out
+
+
+def _rank_cell(system: str, metric: str, group: int, last: int, cx: float, cy: float) -> str:
+    word = category(group, last)
+    if group >= 1:
+        tip = f"{system} · {metric}: group {group} ({word})"
+        mark = (
+            f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="11" fill="{COLOURS[word]}"/>'
+            f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '
+            f'fill="#fff" font-weight="600">{group}</text>'
+        )
+    else:
+        tip = f"{system} · {metric}: not ranked"
+        mark = (
+            f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '
+            f'fill="{COLOURS["none"]}">{MISSING}</text>'
+        )
+    return (
+        f'<g class="cell" data-system="{esc(system)}" data-metric="{esc(metric)}" '
+        f'data-rank="{group if group >= 1 else ""}"><title>{esc(tip)}</title>{mark}</g>'
+    )
+
+
+def _legend(legend_y: float) -> list[str]:
+    """Figure 2's three words with their colours, and how to read a group number."""
+    x = LABEL_X
+    out = ['<g class="legend">']
+    for word, text in (
+        ("better", "1 better"),
+        ("intermediate", "intermediate"),
+        ("worse", "last group: worse"),
+    ):
+        out.append(
+            f'<circle cx="{x + 7}" cy="{legend_y - 4}" r="6" fill="{COLOURS[word]}"/>'
+            f'<text x="{x + 18}" y="{legend_y}">{esc(text)}</text>'
+        )
+        x += 24 + 8 * len(text)
+    out.append(
+        f'<text x="{LABEL_X}" y="{legend_y + 20}" fill="{MUTED}">'
+        f"{esc('A higher number is significantly worse than the group above it.')}</text>"
+    )
+    out.append("</g>")
+    return out

@@ -1,0 +1,310 @@
+"""The drill-down: one system's sentences sorted by a metric or by the difference to
+another system, each with the edit operations against its nearest reference and against
+every judge's new reference."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+from django.db.models import Q
+
+from annotation.dashboard.board import Dashboard
+from annotation.dashboard.cache import AutomaticStats
+from annotation.dashboard.table import METRICS
+from annotation.models import Corpus, Target, Translator
+from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, JudgmentRow, human_metric_rows
+from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
+from metrics import human
+from metrics.align import Alignment, Op, align, distance
+from metrics.registry import metric_info
+from metrics.significance import rows_by_segment
+from metrics.stats import FloatArray, Metric
+from metrics.tokenize import Preprocessor
+
+#: Sentences per drill-down page (each is aligned when shown, never all at once).
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class ShownWord:
+    """One position of an alignment as the drill-down draws it (``op`` is the
+    :class:`metrics.align.Op` value; ``ref_word`` is what the reference has there)."""
+
+    op: str
+    hyp_word: str | None
+    ref_word: str | None
+
+    @property
+    def title(self) -> str:
+        if self.op == Op.SUBSTITUTION:
+            return f"substitution: the reference has “{self.ref_word}”"
+        if self.op == Op.EXTRA:
+            return "extra: the reference has no word here"
+        if self.op == Op.MISSING:
+            return f"missing: the reference has “{self.ref_word}”"
+        return ""
+
+
+def shown_words(alignment: Alignment) -> tuple[ShownWord, ...]:
+    return tuple(ShownWord(e.op.value, e.hyp_word, e.ref_word) for e in alignment.ops)
+
+
+@dataclass(frozen=True)
+class NewRefView:
+    evaluator: str
+    new_ref: str
+    sser: int | None
+    edits: int | None
+    length: int | None
+    words: tuple[ShownWord, ...]
+
+
+@dataclass(frozen=True)
+class SentenceView:
+    segment: int
+    source: str
+    candidate: str
+    other_candidate: str | None
+    scores: dict[str, float | None]
+    sort_value: float | None
+    reference_label: str
+    reference: str
+    distance: int
+    words: tuple[ShownWord, ...]
+    new_refs: tuple[NewRefView, ...]
+
+    @property
+    def number(self) -> int:
+        return self.segment + 1
+
+
+@dataclass(frozen=True)
+class DrillDown:
+    system: str
+    other: str | None
+    metric: str
+    order: str
+    page: int
+    pages: int
+    total: int
+    sentences: tuple[SentenceView, ...]
+    signature: str
+    #: Per automatic metric the signature of its sentence scores (shown on hover).
+    signatures: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def metric_label(self) -> str:
+        return metric_info(self.metric).label
+
+
+DRILL_ORDERS = ("worst", "best", "position")
+
+
+def sentence_metric_values(
+    auto: AutomaticStats,
+    metrics: Mapping[str, Metric],
+    rows: Sequence[JudgmentRow],
+    system: str,
+) -> dict[str, FloatArray]:
+    """Every metric's sentence score of one system over all segments (NaN: not judged)."""
+    n = auto.n_segments
+    out: dict[str, FloatArray] = {}
+    for m in AUTOMATIC_METRICS:
+        stats = auto.segment_stats(m, system)
+        out[m] = np.asarray(metrics[m].sentence_score_from_stats(stats), dtype=np.float64)
+    mine = [r for r in rows if r.system == system]
+    for m in HUMAN_METRICS:
+        arr = np.full(n, math.nan)
+        segments, rows_of_m = human_metric_rows(mine, m)
+        if segments:
+            stats, mask = rows_by_segment(rows_of_m, segments, n)
+            arr[mask] = human.HUMAN_METRICS[m].score_from_stats(stats[mask])
+        out[m] = arr
+    return out
+
+
+def drill_down(
+    dash: Dashboard,
+    system: str,
+    *,
+    metric: str = "wer",
+    order: str = "worst",
+    other: str | None = None,
+    page: int = 1,
+) -> DrillDown:
+    """One system's sentences sorted by ``metric`` (or by its difference to ``other``),
+    ``PAGE_SIZE`` per page, each aligned (13a or the chosen preprocessing) against its
+    nearest reference — the one at the smallest edit distance, the first on ties, as
+    seed 001 §3's tool proposes it — and against each judge's new reference (13a words,
+    the aWER alignment).
+
+    ``worst`` puts the sentences where the system does worst (or falls furthest behind
+    ``other``) first; sentences without a value (an unjudged sentence for a human
+    metric) come last in every order.
+    """
+    _check_arguments(dash.systems, system, metric=metric, order=order, other=other)
+    n = dash.auto.n_segments
+    mine = sentence_metric_values(dash.auto, dash.metrics, dash.rows, system)
+    key = mine[metric]
+    if other is not None:
+        key = key - sentence_metric_values(dash.auto, dash.metrics, dash.rows, other)[metric]
+    pages = max(1, math.ceil(n / PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    ordered = sentence_order(key, metric, order)
+    shown = [int(k) for k in ordered[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
+    texts = _page_texts(dash.corpus, shown, system, other)
+    judged: dict[int, list[JudgmentRow]] = defaultdict(list)
+    for r in dash.rows:
+        if r.system == system:
+            judged[r.segment].append(r)
+    pp = dash.preprocessing.preprocessor()
+    return DrillDown(
+        system=system,
+        other=other,
+        metric=metric,
+        order=order,
+        page=page,
+        pages=pages,
+        total=n,
+        sentences=tuple(
+            _sentence_view(texts[seg], pp, mine, key, judged.get(seg, [])) for seg in shown
+        ),
+        signature=dash.preprocessing.signature,
+        signatures={m: dash.auto.scores[m][system].signature for m in AUTOMATIC_METRICS},
+    )
+
+
+def _check_arguments(
+    systems: Sequence[str], system: str, *, metric: str, order: str, other: str | None
+) -> None:
+    """A ``ValueError`` naming the first bad argument (the view answers 400)."""
+    if system not in systems:
+        raise ValueError(f"unknown system {system!r}")
+    if other is not None and (other not in systems or other == system):
+        raise ValueError(f"other={other!r} must be another system of the corpus")
+    if metric not in METRICS:
+        raise ValueError(f"metric={metric!r}: choose one of {', '.join(METRICS)}")
+    if order not in DRILL_ORDERS:
+        raise ValueError(f"order={order!r}: choose one of {', '.join(DRILL_ORDERS)}")
+
+
+def sentence_order(key: FloatArray, metric: str, order: str) -> npt.NDArray[np.intp]:
+    """The segments in the drill-down's ``order`` of the sort values ``key``: ``worst``
+    first (a high error rate, a low BLEU), ``best`` first or ``position``; ties keep the
+    corpus order and NaN (no value) comes last in both sorted orders."""
+    segments = np.arange(len(key))
+    if order == "position":
+        return segments
+    worse_is_higher = not metric_info(metric).higher_is_better
+    sign = -1.0 if (order == "worst") == worse_is_higher else 1.0
+    nan = np.isnan(key)
+    return np.lexsort((segments, np.where(nan, 0.0, sign * key), nan))
+
+
+def _value(v: float) -> float | None:
+    return None if math.isnan(v) else float(v)
+
+
+def _sentence_view(
+    text: PageText,
+    pp: Preprocessor,
+    scores: Mapping[str, FloatArray],
+    key: FloatArray,
+    judgments: Sequence[JudgmentRow],
+) -> SentenceView:
+    """One sentence as the page shows it: its figures, the alignment against its nearest
+    reference (``pp``'s tokens) and against each judge's new reference (13a words)."""
+    seg = text.segment
+    hyp = pp.tokens(text.candidate)
+    label, reference, edits = nearest_reference(hyp, text.references, pp)
+    return SentenceView(
+        segment=seg,
+        source=text.source,
+        candidate=text.candidate,
+        other_candidate=text.other_candidate,
+        scores={m: _value(v[seg]) for m, v in scores.items()},
+        sort_value=_value(key[seg]),
+        reference_label=label,
+        reference=reference,
+        distance=edits,
+        words=shown_words(align(hyp, pp.tokens(reference))),
+        new_refs=tuple(
+            NewRefView(
+                evaluator=r.evaluator,
+                new_ref=r.new_ref,
+                sser=r.sser,
+                edits=r.edits,
+                length=r.ref_length,
+                words=shown_words(align(words(text.candidate), words(r.new_ref))),
+            )
+            for r in judgments
+        ),
+    )
+
+
+def nearest_reference(
+    hyp: Sequence[str], references: Sequence[tuple[str, str]], pp: Preprocessor
+) -> tuple[str, str, int]:
+    """(name, text, edit distance) of the reference nearest the tokens ``hyp`` among
+    ``references`` (name, text) in reference order — :func:`annotation.text.nearest`, ties
+    to the earlier; ("", "", 0) when there is none."""
+    if not references:
+        return "", "", 0
+    distances = [distance(hyp, pp.tokens(ref)) for _, ref in references]
+    k = nearest(distances)[0]
+    return references[k][0], references[k][1], distances[k]
+
+
+@dataclass(frozen=True)
+class PageText:
+    """What the drill-down shows of one segment: the source, its references (name, text)
+    first reference first, the system's candidate and the other system's."""
+
+    segment: int
+    source: str
+    references: list[tuple[str, str]]
+    candidate: str
+    other_candidate: str | None
+
+
+def _page_texts(
+    corpus: Corpus, segments: Iterable[int], system: str, other: str | None
+) -> dict[int, PageText]:
+    """The texts of the shown segments, in one query."""
+    wanted = list(segments)
+    names = [system] if other is None else [system, other]
+    qs = Target.objects.filter(sentence__corpus=corpus, sentence__position__in=wanted).filter(
+        Q(translator__role__in=REFERENCE_ROLES) | Q(translator__name__in=names)
+    )
+    values = qs.order_by().values_list(
+        "sentence__position",
+        "sentence__source",
+        "translator__name",
+        "translator__role",
+        "position",
+        "text",
+    )
+    sources: dict[int, str] = {}
+    refs: dict[int, list[tuple[tuple[bool, int], str, str]]] = defaultdict(list)
+    cands: dict[tuple[int, str], str] = {}
+    for seg, source, name, role, position, text in values:
+        sources[seg] = source
+        if role == Translator.Role.SYSTEM:
+            cands[(seg, name)] = text
+        else:
+            refs[seg].append((reference_order(role, position), name, text))
+    return {
+        seg: PageText(
+            segment=seg,
+            source=sources.get(seg, ""),
+            references=[(name, text) for _, name, text in sorted(refs[seg])],
+            candidate=cands.get((seg, system), ""),
+            other_candidate=None if other is None else cands.get((seg, other), ""),
+        )
+        for seg in wanted
+    }

@@ -1,0 +1,86 @@
+"""Seed 001 Table 3 on the dashboard: the minutes of human work per system and the
+sentences per hour per judge, from the judgments' active time."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from annotation.scoring import JudgmentRow
+
+
+def sentences_per_hour(judgments: int, seconds: float) -> float | None:
+    """Done judgments per hour of active time (seed 001 Table 3's speed); None without
+    measured time, rather than an infinite speed. The judges and effort panels both
+    show it."""
+    return judgments * 3600 / seconds if seconds > 0 else None
+
+
+@dataclass(frozen=True)
+class EffortRow:
+    """Seed 001 Table 3, one system: minutes of the automatic metrics (0: no human work
+    per system) and of the human pass. The judge's page records aWER and SSER in one
+    pass over a candidate, so their time is one figure, labelled "aWER/aSER + SSER"."""
+
+    system: str
+    judgments: int
+    seconds: float
+
+    @property
+    def minutes(self) -> float:
+        return self.seconds / 60
+
+    @property
+    def seconds_per_sentence(self) -> float | None:
+        return self.seconds / self.judgments if self.judgments else None
+
+
+@dataclass(frozen=True)
+class JudgeEffort:
+    name: str
+    judgments: int
+    seconds: float
+
+    @property
+    def hours(self) -> float:
+        return self.seconds / 3600
+
+    @property
+    def per_hour(self) -> float | None:
+        return sentences_per_hour(self.judgments, self.seconds)
+
+
+@dataclass(frozen=True)
+class Effort:
+    systems: tuple[EffortRow, ...]
+    judges: tuple[JudgeEffort, ...]
+
+    @property
+    def total_minutes(self) -> float:
+        return sum(r.minutes for r in self.systems)
+
+    @property
+    def total_judgments(self) -> int:
+        return sum(r.judgments for r in self.systems)
+
+
+def effort(rows: Sequence[JudgmentRow], systems: Sequence[str]) -> Effort:
+    """Minutes per system (Σ active seconds of its done judgments / 60) and sentences per
+    hour per judge (done judgments / active hours)."""
+    seconds: dict[str, float] = defaultdict(float)
+    count: dict[str, int] = defaultdict(int)
+    judge_seconds: dict[str, float] = defaultdict(float)
+    judge_count: dict[str, int] = defaultdict(int)
+    for r in rows:
+        seconds[r.system] += r.active_seconds
+        count[r.system] += 1
+        judge_seconds[r.evaluator] += r.active_seconds
+        judge_count[r.evaluator] += 1
+    return Effort(
+        systems=tuple(EffortRow(s, count[s], seconds[s]) for s in systems),
+        judges=tuple(
+            JudgeEffort(name, judge_count[name], judge_seconds[name])
+            for name in sorted(judge_count)
+        ),
+    )

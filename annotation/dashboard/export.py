@@ -1,0 +1,96 @@
+"""The metrics table as files: ``table.json`` (``manage.py scores --json``'s shape, built
+by :func:`annotation.scoring.scores_json`, plus the bootstrap's figures) and
+``table.csv``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import Any
+
+from annotation.dashboard.table import Cell, MetricsTable
+from annotation.scoring import scores_json
+
+
+def _finite_or_none(v: float | None) -> float | None:
+    return v if v is not None and math.isfinite(v) else None
+
+
+def figure_json(cell: Cell) -> dict[str, Any]:
+    """A figure of ``table.json``: :meth:`~metrics.stats.Score.as_json` (``score``,
+    ``signature``), then its ``rank``, 95% ``ci`` [low, high] (``null`` where undefined),
+    the sentences ``n`` it rests on and the ``bootstrap`` signature."""
+    if cell.figure is None:
+        raise ValueError(f"{cell.metric}: a cell without a figure has no JSON")
+    iv = cell.interval
+    return {
+        **cell.figure.as_json(),
+        "rank": cell.rank,
+        "ci": [_finite_or_none(iv.low) if iv else None, _finite_or_none(iv.high) if iv else None],
+        "n": cell.n,
+        "bootstrap": cell.bootstrap,
+    }
+
+
+def table_json(table: MetricsTable) -> dict[str, Any]:
+    """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
+    {"score", "signature"}}}}``, the same numbers — plus per figure its bootstrap figures
+    (:func:`figure_json`), and at the top the preprocessing and the test. Missing figures
+    are left out, as ``manage.py scores`` does."""
+    return scores_json(
+        table.corpus,
+        {
+            row.system: {c.metric: figure_json(c) for c in row.cells if c.figure is not None}
+            for row in table.rows
+        },
+        preprocessing=table.preprocessing.params(),
+        significance={
+            "test": "paired-bs",
+            "samples": table.n_samples,
+            "seed": table.seed,
+            "alpha": table.alpha,
+        },
+    )
+
+
+def json_text(table: MetricsTable) -> str:
+    return json.dumps(table_json(table), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def table_csv(table: MetricsTable) -> str:
+    """One row per system; per metric its score (full precision), rank, interval, the
+    sentences it rests on and its signature. Empty where there is no figure."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["system"]
+    for m in table.metrics:
+        header += [m, f"{m}_rank", f"{m}_ci_low", f"{m}_ci_high", f"{m}_n", f"{m}_signature"]
+    writer.writerow(header)
+    for row in table.rows:
+        line = [row.system]
+        for c in row.cells:
+            line += _csv_cells(c)
+        writer.writerow(line)
+    return out.getvalue()
+
+
+def _csv_cells(cell: Cell) -> list[str]:
+    if cell.figure is None:
+        return ["", "", "", "", "", ""]
+    iv = cell.interval
+    return [
+        _full(cell.score),
+        str(cell.rank),
+        _full(iv.low if iv else None),
+        _full(iv.high if iv else None),
+        str(cell.n),
+        cell.signature,
+    ]
+
+
+def _full(v: float | None) -> str:
+    """A number at full precision (what reads back as the same float), "" if undefined."""
+    finite = _finite_or_none(v)
+    return "" if finite is None else repr(float(finite))

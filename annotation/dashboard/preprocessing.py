@@ -1,0 +1,88 @@
+"""Seed 000's preprocessing choices for the automatic metrics, as the dashboard's query
+parameters, and the metric objects they configure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from annotation.scoring import AUTOMATIC_METRICS
+from metrics.registry import REF_LENGTHS, build_metric
+from metrics.stats import Metric, format_signature
+from metrics.tokenize import TOKENIZERS, Preprocessor
+
+CASES = {"mixed": False, "lc": True}
+TOKENIZE_CHOICES: tuple[str, ...] = tuple(TOKENIZERS)
+REF_LENGTH_CHOICES: tuple[str, ...] = REF_LENGTHS
+BOUNDS = {"no": False, "yes": True}
+
+
+@dataclass(frozen=True)
+class Preprocessing:
+    """Seed 000's choices for the automatic metrics: tokenization (§3.1), case (§3.2),
+    reference length (§3.3; mWER and PER — BLEU keeps "closest" and NIST "average", as
+    their reference implementations do) and sentence boundaries (§3.4; n-gram metrics).
+
+    The query parameters are the signature's own keys: ``tok``, ``case`` (mixed|lc),
+    ``reflen`` and ``bounds`` (no|yes). The default is what ``manage.py scores`` uses.
+    """
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    ref_length: str = "nearest"
+    sentence_boundaries: bool = False
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> Preprocessing:
+        """Read the GET form; a missing or empty parameter is the default, a bad one is a
+        ``ValueError`` naming it (the view answers 400)."""
+        default = cls()
+        tok = params.get("tok") or default.tokenize
+        case = params.get("case") or "mixed"
+        reflen = params.get("reflen") or default.ref_length
+        bounds = params.get("bounds") or "no"
+        if tok not in TOKENIZERS:
+            raise ValueError(f"tok={tok!r}: choose one of {', '.join(TOKENIZERS)}")
+        if case not in CASES:
+            raise ValueError(f"case={case!r}: choose one of {', '.join(CASES)}")
+        if reflen not in REF_LENGTHS:
+            raise ValueError(f"reflen={reflen!r}: choose one of {', '.join(REF_LENGTHS)}")
+        if bounds not in BOUNDS:
+            raise ValueError(f"bounds={bounds!r}: choose one of {', '.join(BOUNDS)}")
+        return cls(tok, CASES[case], reflen, BOUNDS[bounds])
+
+    def params(self) -> dict[str, str]:
+        """The four query parameters (always all four, so a link states every choice)."""
+        return {
+            "tok": self.tokenize,
+            "case": "lc" if self.lowercase else "mixed",
+            "reflen": self.ref_length,
+            "bounds": "yes" if self.sentence_boundaries else "no",
+        }
+
+    def preprocessor(self) -> Preprocessor:
+        return Preprocessor(
+            tokenize=self.tokenize,
+            lowercase=self.lowercase,
+            sentence_boundaries=self.sentence_boundaries,
+        )
+
+    @property
+    def signature(self) -> str:
+        """``tok:13a|case:mixed|reflen:nearest|bounds:no``: the choices as a partial
+        signature (:func:`metrics.stats.format_signature`, no version), shown on the page
+        and part of the cache key."""
+        return format_signature(dict(self.params()), version=False)
+
+    @property
+    def is_default(self) -> bool:
+        return self == Preprocessing()
+
+
+def metric_objects(preprocessing: Preprocessing) -> dict[str, Metric]:
+    """The automatic metrics as configured (for ``score_from_stats``; no tokenizing)."""
+    pp = preprocessing.preprocessor()
+    return {
+        m: build_metric(m, preprocessor=pp, ref_length=preprocessing.ref_length)
+        for m in AUTOMATIC_METRICS
+    }

@@ -1,0 +1,299 @@
+"""The metrics table: every metric per system with its bootstrap interval and earned rank
+group, the best of each column marked, rows sorted best or worst first.
+
+The figures are ``manage.py scores``'s (:class:`~metrics.stats.Score`, each cell holds its
+own); the intervals and rank groups come from :mod:`metrics.significance`'s paired
+bootstrap (1,000 samples, seed 12345, p < 0.05), human metrics compared on the sentences
+both systems have judgments for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from annotation.dashboard.cache import AutomaticStats
+from annotation.dashboard.preprocessing import Preprocessing
+from annotation.formatting import number
+from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, JudgmentRow, human_metric_rows
+from metrics import human
+from metrics.registry import metric_info
+from metrics.significance import (
+    DEFAULT_ALPHA,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    UNRANKED,
+    Bootstrap,
+    Interval,
+    MetricSignificance,
+    rows_by_segment,
+)
+from metrics.stats import FloatArray, Metric, Score
+
+#: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
+METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
+#: ``metric`` sorts best first, ``-metric`` worst first.
+SORT_KEYS = frozenset(METRICS) | {f"-{m}" for m in METRICS}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One figure of the table: ``figure`` is ``manage.py scores``'s
+    :class:`~metrics.stats.Score` (None: no figure, e.g. nothing judged yet), ``rank``
+    the earned group (0 = not ranked), ``interval`` the 95% bootstrap interval, ``n`` the
+    sentences it rests on (human figures: judged sentences; automatic: all),
+    ``judgments`` how many judgments enter a human figure, ``bootstrap`` the test's
+    signature."""
+
+    metric: str
+    figure: Score | None
+    rank: int
+    interval: Interval | None
+    n: int
+    judgments: int | None
+    best: bool
+    bootstrap: str
+
+    @property
+    def score(self) -> float | None:
+        return None if self.figure is None else self.figure.score
+
+    @property
+    def signature(self) -> str:
+        return "" if self.figure is None else self.figure.signature
+
+    @property
+    def is_human(self) -> bool:
+        return metric_info(self.metric).human
+
+    @property
+    def has_score(self) -> bool:
+        return self.score is not None and math.isfinite(self.score)
+
+    @property
+    def display(self) -> str:
+        """The figure as the table prints it: two decimals, or "–"."""
+        return number(self.score)
+
+    @property
+    def value_attr(self) -> str:
+        """Full precision for ``data-value`` (what the page's sorting reads)."""
+        return repr(float(self.score)) if self.has_score and self.score is not None else ""
+
+    @property
+    def half_width(self) -> str:
+        iv = self.interval
+        ok = iv is not None and math.isfinite(iv.half_width)
+        return f"{iv.half_width:.2f}" if ok and iv is not None else ""
+
+    @property
+    def title(self) -> str:
+        """What hovering shows: the signature, the interval and the test."""
+        if not self.has_score:
+            return f"{metric_info(self.metric).label}: no judgments yet"
+        parts = [self.signature]
+        if self.interval is not None and math.isfinite(self.interval.mean):
+            parts.append(
+                f"95% interval {self.interval.low:.2f}–{self.interval.high:.2f} "
+                f"(mean {self.interval.mean:.2f} ± {self.interval.half_width:.2f})"
+            )
+        if self.rank:
+            parts.append(f"rank group {self.rank}")
+        if self.is_human:
+            parts.append(f"{self.n} judged sentences, {self.judgments} judgments")
+        parts.append(self.bootstrap)
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class Row:
+    system: str
+    translator_pk: int | None
+    cells: tuple[Cell, ...]
+
+    def cell(self, metric: str) -> Cell:
+        for c in self.cells:
+            if c.metric == metric:
+                return c
+        raise ValueError(f"unknown metric {metric!r}")
+
+
+@dataclass(frozen=True)
+class MetricsTable:
+    """What the table, its CSV and its JSON show: rows in the requested order, and the
+    test's recorded settings."""
+
+    corpus: str
+    preprocessing: Preprocessing
+    metrics: tuple[str, ...]
+    rows: tuple[Row, ...]
+    n_samples: int = DEFAULT_SAMPLES
+    seed: int = DEFAULT_SEED
+    alpha: float = DEFAULT_ALPHA
+
+    def ranks(self) -> dict[tuple[str, str], int]:
+        return {(r.system, c.metric): c.rank for r in self.rows for c in r.cells}
+
+
+def check_sort(sort: str) -> None:
+    """A ``ValueError`` naming ``sort`` unless it is "" or a :data:`SORT_KEYS` key."""
+    if sort and sort not in SORT_KEYS:
+        raise ValueError(f"sort={sort!r}: a metric ({', '.join(METRICS)}), '-' for worst first")
+
+
+def sort_rows(rows: Sequence[Row], sort: str) -> tuple[Row, ...]:
+    """``metric`` sorts best first, ``-metric`` worst first; no score last; ties and ""
+    keep the corpus order. (``static/js/dashboard.js`` sorts the same way in the page.)"""
+    check_sort(sort)
+    if not sort:
+        return tuple(rows)
+    metric = sort.lstrip("-")
+    flip = metric_info(metric).higher_is_better != sort.startswith("-")
+
+    def key(row: Row) -> tuple[bool, float]:
+        c = row.cell(metric)
+        if not c.has_score or c.score is None:
+            return (True, 0.0)
+        return (False, -c.score if flip else c.score)
+
+    return tuple(sorted(rows, key=key))
+
+
+# the table's construction
+
+
+def table_figures(
+    auto: AutomaticStats, human_figures: Mapping[str, Mapping[str, Score]]
+) -> dict[str, dict[str, Score]]:
+    """Per metric (the table's columns) each system's figure: the automatic ones from the
+    cached statistics, the human ones (``human_figures``: per system) where judged."""
+    figures: dict[str, dict[str, Score]] = {m: dict(auto.scores[m]) for m in AUTOMATIC_METRICS}
+    for m in HUMAN_METRICS:
+        figures[m] = {s: f[m] for s, f in human_figures.items() if m in f}
+    return figures
+
+
+def best_values(figures: Mapping[str, Mapping[str, Score]]) -> dict[str, float]:
+    """Each column's best finite figure (the highest or the lowest, as the metric points):
+    every cell holding it is marked, ties included."""
+    best: dict[str, float] = {}
+    for m, by_system in figures.items():
+        finite = [sc.score for sc in by_system.values() if math.isfinite(sc.score)]
+        if finite:
+            best[m] = max(finite) if metric_info(m).higher_is_better else min(finite)
+    return best
+
+
+def metrics_table(
+    corpus: str,
+    preprocessing: Preprocessing,
+    systems: Sequence[str],
+    figures: Mapping[str, Mapping[str, Score]],
+    significance: Mapping[str, MetricSignificance],
+    translator_pks: Mapping[str, int],
+    *,
+    sort: str = "",
+) -> MetricsTable:
+    """The table of ``figures`` (:func:`table_figures`) with the bootstrap's intervals
+    and rank groups, one row per system, sorted as ``sort`` asks (:func:`sort_rows`)."""
+    best = best_values(figures)
+    rows = [
+        Row(
+            s,
+            translator_pks.get(s),
+            tuple(_cell(m, s, figures[m].get(s), significance.get(m), best) for m in METRICS),
+        )
+        for s in systems
+    ]
+    return MetricsTable(
+        corpus=corpus, preprocessing=preprocessing, metrics=METRICS, rows=sort_rows(rows, sort)
+    )
+
+
+def _cell(
+    metric: str,
+    system: str,
+    figure: Score | None,
+    significance: MetricSignificance | None,
+    best: Mapping[str, float],
+) -> Cell:
+    tested = significance.figure(system) if significance is not None else None
+    ranked = tested is not None and figure is not None
+    judgments = None
+    if metric_info(metric).human:
+        # a human figure's statistics have one row per judgment that enters it
+        judgments = 0 if figure is None or figure.stats is None else len(figure.stats)
+    return Cell(
+        metric=metric,
+        figure=figure,
+        rank=tested.group if ranked and tested is not None else UNRANKED,
+        interval=tested.interval if ranked and tested is not None else None,
+        n=tested.n if tested is not None else 0,
+        judgments=judgments,
+        best=figure is not None and metric in best and figure.score == best[metric],
+        bootstrap=significance.signature if significance is not None else "",
+    )
+
+
+# the paired bootstrap behind the intervals and rank groups
+
+
+def automatic_significance(
+    auto: AutomaticStats, metrics: Mapping[str, Metric], bootstrap: Bootstrap
+) -> dict[str, MetricSignificance]:
+    """Paired bootstrap of every automatic metric over all segments."""
+    return {
+        m: bootstrap.compare(
+            auto.stats(m),
+            metrics[m].score_from_stats,
+            higher_is_better=metric_info(m).higher_is_better,
+            metric=m,
+        )
+        for m in AUTOMATIC_METRICS
+    }
+
+
+def human_significance(
+    rows: Sequence[JudgmentRow], systems: Sequence[str], n_segments: int, bootstrap: Bootstrap
+) -> dict[str, MetricSignificance]:
+    """Paired bootstrap of every human metric, two systems compared on the sentences both
+    have judgments for (the masks)."""
+    out = {}
+    for m in HUMAN_METRICS:
+        stats, masks = human_segment_stats(rows, systems, m, n_segments)
+        out[m] = bootstrap.compare(
+            stats,
+            human.HUMAN_METRICS[m].score_from_stats,
+            higher_is_better=metric_info(m).higher_is_better,
+            masks=masks,
+            metric=m,
+        )
+    return out
+
+
+def human_segment_stats(
+    rows: Sequence[JudgmentRow], systems: Sequence[str], metric: str, n_segments: int
+) -> tuple[dict[str, FloatArray], dict[str, npt.NDArray[np.bool_]]]:
+    """Per system: (segments × 2 statistics, judged-segment mask) of one human metric.
+
+    Two judgments of the same candidate are summed into its segment's row
+    (:func:`metrics.significance.rows_by_segment`): the rate over both.
+    """
+    by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
+    for r in rows:
+        by_system[r.system].append(r)
+    stats: dict[str, FloatArray] = {}
+    masks: dict[str, npt.NDArray[np.bool_]] = {}
+    for s in systems:
+        segments, rows_of_s = human_metric_rows(by_system.get(s, []), metric)
+        if segments:
+            stats[s], masks[s] = rows_by_segment(rows_of_s, segments, n_segments)
+        else:
+            stats[s] = np.zeros((n_segments, 2), dtype=np.float64)
+            masks[s] = np.zeros(n_segments, dtype=np.bool_)
+    return stats, masks

@@ -1,0 +1,68 @@
+"""The drill-down (``annotation/dashboard/drill.py``): sort orders, the nearest reference
+with its tie-break, argument checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotation.dashboard.board import Dashboard
+from annotation.dashboard.drill import drill_down
+from annotation.dashboard.preprocessing import Preprocessing
+from annotation.models import Corpus
+from annotation.scoring import corpus_texts
+from annotation.services import corpus_import
+from annotation.tests.factories import DEMO_XML
+from metrics.align import distance
+
+pytestmark = pytest.mark.django_db
+
+
+def test_drill_down_sorts_by_metric_and_by_difference(hand_corpus: Corpus) -> None:
+    dash = Dashboard(hand_corpus)
+
+    worst = drill_down(dash, "one-off", metric="wer", order="worst")
+    diff = drill_down(dash, "one-off", metric="bleu", other="perfect")
+
+    assert [s.segment for s in worst.sentences] == [0, 1, 2, 3]  # ties keep the order
+    assert {s.scores["wer"] for s in worst.sentences} == {25.0}
+    assert all(s.sort_value is not None and s.sort_value < 0 for s in diff.sentences)
+    first = worst.sentences[0]
+    assert (first.reference_label, first.distance) == ("first reference", 1)
+    assert [w.op for w in first.words] == ["match", "match", "match", "substitution"]
+    assert (first.words[3].hyp_word, first.words[3].ref_word) == ("x", "d")
+
+
+def test_drill_down_aligns_with_the_nearest_reference_first_on_ties(hand_corpus: Corpus) -> None:
+    """ "i j k x" is one edit from both "i j k l" and "i j k": the first reference wins."""
+    tie = drill_down(Dashboard(hand_corpus), "one-off", order="position").sentences[2]
+
+    assert (tie.reference_label, tie.distance) == ("first reference", 1)
+
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    texts = corpus_texts(corpus)
+    pp = Preprocessing().preprocessor()
+    drill = drill_down(Dashboard(corpus), "NiuTrans", order="position")
+    labels = ["first reference", "multi reference"]
+    for s in drill.sentences:
+        hyp = pp.tokens(texts.systems["NiuTrans"][s.segment])
+        d = [distance(hyp, pp.tokens(ref)) for ref in texts.refs[s.segment]]
+        assert s.distance == min(d)
+        assert s.reference_label == labels[d.index(min(d))]
+        assert sum(w.op != "match" for w in s.words) == min(d)
+    assert {s.reference_label for s in drill.sentences} == set(labels)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"metric": "size"}, "metric='size'"),
+        ({"order": "random"}, "order='random'"),
+        ({"other": "one-off"}, "other='one-off'"),
+        ({"other": "nobody"}, "other='nobody'"),
+    ],
+)
+def test_drill_down_refuses_bad_arguments(
+    hand_corpus: Corpus, kwargs: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        drill_down(Dashboard(hand_corpus), "one-off", **kwargs)

@@ -1,0 +1,69 @@
+"""The table's downloads (``annotation/dashboard/export.py``): the JSON has ``manage.py
+scores --json``'s shape and figures, the CSV one row per system at full precision."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from annotation.dashboard.board import Dashboard
+from annotation.dashboard.export import table_csv, table_json
+from annotation.dashboard.table import METRICS
+from annotation.models import Corpus, Judgment, Target, User
+from annotation.services import corpus_import
+from annotation.tests.factories import DEMO_XML, HAND_SYSTEMS, scores_json
+
+pytestmark = pytest.mark.django_db
+
+
+def test_figures_are_exactly_those_of_manage_py_scores(
+    user_factory: Callable[..., User],
+) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    a, b = user_factory("a"), user_factory("b")
+    targets = Target.objects.filter(sentence__corpus=corpus, translator__role="system")
+    for i, target in enumerate(targets.order_by("pk")[:60]):
+        Judgment.objects.create(
+            target=target,
+            evaluator=a if i % 3 else b,
+            sser=i % 11,
+            new_ref=target.text,
+            edits=i % 5,
+            ref_length=7 + i % 4,
+            state="done",
+        )
+
+    expected = scores_json("demo")
+    got = table_json(Dashboard(corpus).table)
+
+    assert got["corpus"] == expected["corpus"]
+    assert set(got["translators"]) == set(expected["translators"])
+    for system, figures in expected["translators"].items():
+        assert set(got["translators"][system]) == set(figures) == set(METRICS)
+        for metric, figure in figures.items():
+            # the same floats, bit for bit, and the same signatures
+            assert got["translators"][system][metric]["score"] == figure["score"]
+            assert got["translators"][system][metric]["signature"] == figure["signature"]
+
+
+def test_csv_has_one_row_per_system_and_full_precision(judged_hand: Corpus) -> None:
+    text = table_csv(Dashboard(judged_hand).table)
+    lines = [line.split(",") for line in text.splitlines()]
+    header = lines[0]
+
+    assert header[:7] == [
+        "system",
+        "wer",
+        "wer_rank",
+        "wer_ci_low",
+        "wer_ci_high",
+        "wer_n",
+        "wer_signature",
+    ]
+    assert [line[0] for line in lines[1:]] == list(HAND_SYSTEMS)
+    one_off = dict(zip(header, lines[2], strict=True))
+    assert float(one_off["wer"]) == 25.0
+    assert one_off["wer_rank"] == "2"
+    assert float(one_off["sser"]) == 25.0
+    assert one_off["sser_n"] == "4"

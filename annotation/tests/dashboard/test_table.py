@@ -1,0 +1,156 @@
+"""The metrics table (``annotation/dashboard/table.py``): the paired bootstrap's intervals
+and rank groups by hand and against sacreBLEU, the best marks, the sort."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+import sacrebleu
+from sacrebleu.significance import PairedTest
+
+from annotation.dashboard.board import Dashboard
+from annotation.dashboard.table import METRICS, sort_rows
+from annotation.models import Corpus, Judgment, User
+from annotation.scoring import corpus_texts
+from annotation.services import corpus_import
+from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, done_judgment
+from metrics.bleu import BLEU
+from metrics.wer import WER
+
+pytestmark = pytest.mark.django_db
+
+
+def test_hand_corpus_wer_ranks_intervals_and_p_values(hand_corpus: Corpus) -> None:
+    """perfect: every segment 0/4 → WER 0 on every resample (interval 0 ± 0); one-off:
+    every segment 1/4 → 25 ± 0; their difference is 25 on every sample, so no centred
+    sample difference exceeds the real one: p = 1/1001, three separate groups."""
+    dash = Dashboard(hand_corpus)
+    wer = dash.significance["wer"]
+
+    assert [wer.figure(s).score for s in HAND_SYSTEMS] == [0.0, 25.0, 100.0]
+    assert wer.figure("one-off").interval.mean == 25.0
+    assert wer.figure("one-off").interval.half_width == 0.0
+    assert wer.p_value("perfect", "one-off") == 1 / 1001
+    assert [wer.figure(s).group for s in HAND_SYSTEMS] == [1, 2, 3]
+    assert [dash.table.rows[i].cell("wer").rank for i in range(3)] == [1, 2, 3]
+    assert "seed:12345" in wer.signature and "bs:1000" in wer.signature
+
+
+def test_intervals_are_a_plain_bootstrap_with_the_recorded_seed() -> None:
+    """Redo the bootstrap independently: sacreBLEU's draw (default_rng(12345).choice),
+    a gather-and-sum per sample, the 2.5 %/97.5 % order statistics."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    dash = Dashboard(corpus)
+    stats = dash.auto.stats("wer")
+    n = dash.auto.n_segments
+    idx = np.random.default_rng(12345).choice(n, size=(1000, n), replace=True)
+
+    for system, rows in stats.items():
+        sums = rows[idx].sum(axis=1)
+        samples = np.sort(100 * sums[:, 0] / sums[:, 1])
+        half = (samples[1000 - 25 - 1] - samples[25]) / 2
+        figure = dash.significance["wer"].figure(system)
+        assert figure.interval.mean == pytest.approx(samples.mean(), rel=1e-12)
+        assert figure.interval.half_width == pytest.approx(half, rel=1e-12)
+
+
+def test_bleu_p_values_are_sacrebleus_paired_bs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    texts = corpus_texts(corpus)
+    systems = list(texts.systems)
+    refs = [list(stream) for stream in zip(*texts.refs, strict=True)]
+    test = PairedTest(
+        [(name, texts.systems[name]) for name in systems],
+        {"BLEU": sacrebleu.BLEU()},
+        refs,
+        "bs",
+        1000,
+    )
+    _, results = test()
+    sacre = dict(zip(results["System"], results["BLEU"], strict=True))
+
+    bleu = Dashboard(corpus).significance["bleu"]
+
+    for name in systems[1:]:
+        assert bleu.p_value(systems[0], name) == sacre[name].p_value
+
+
+def test_human_metrics_are_compared_on_common_judged_sentences(
+    hand_corpus: Corpus, user_factory: Callable[..., User]
+) -> None:
+    ann = user_factory("ann")
+    for k in (0, 1, 2):
+        done_judgment(hand_corpus, ann, "perfect", k, sser=10)
+    for k in (2, 3):
+        done_judgment(hand_corpus, ann, "one-off", k, sser=5)
+
+    dash = Dashboard(hand_corpus)
+    sser = dash.significance["sser"]
+    perfect, one_off = dash.table.rows[0].cell("sser"), dash.table.rows[1].cell("sser")
+
+    assert sser.n_common[0][1] == 1  # only sentence 3 was judged for both
+    assert (perfect.n, perfect.judgments, one_off.n) == (3, 3, 2)
+    assert dash.table.rows[2].cell("sser").score is None  # "bad": nothing judged
+    assert dash.table.rows[2].cell("sser").rank == 0
+
+
+def test_a_changed_judgment_changes_the_human_bootstrap(judged_hand: Corpus) -> None:
+    before = Dashboard(judged_hand).significance["sser"].figure("one-off")
+    Judgment.objects.filter(target__translator__name="one-off").update(sser=2)
+
+    after = Dashboard(judged_hand).significance["sser"].figure("one-off")
+
+    assert (before.score, after.score) == (25.0, 80.0)
+    assert after.interval.mean == 80.0
+
+
+def test_the_best_of_each_column_is_marked(judged_hand: Corpus) -> None:
+    table = Dashboard(judged_hand).table
+    best = {m: [r.system for r in table.rows if r.cell(m).best] for m in METRICS}
+
+    assert best["wer"] == ["perfect"]
+    assert best["bleu"] == ["perfect"]  # higher is better
+    assert best["sser"] == ["perfect"]
+    assert best["ser"] == ["perfect"]
+
+
+@pytest.mark.parametrize(
+    "sort, expected",
+    [
+        ("", ["perfect", "one-off", "bad"]),
+        ("wer", ["perfect", "one-off", "bad"]),
+        ("-wer", ["bad", "one-off", "perfect"]),
+        ("bleu", ["perfect", "one-off", "bad"]),
+        ("-bleu", ["bad", "one-off", "perfect"]),
+    ],
+)
+def test_rows_sort_best_first_or_worst_first(
+    hand_corpus: Corpus, sort: str, expected: list[str]
+) -> None:
+    rows = Dashboard(hand_corpus, sort=sort).table.rows
+
+    assert [r.system for r in rows] == expected
+
+
+def test_unscored_rows_sort_last_both_ways(
+    hand_corpus: Corpus, user_factory: Callable[..., User]
+) -> None:
+    ann = user_factory("ann")
+    done_judgment(hand_corpus, ann, "bad", 0, sser=3)
+    done_judgment(hand_corpus, ann, "one-off", 0, sser=6)
+    rows = Dashboard(hand_corpus).table.rows
+
+    assert [r.system for r in sort_rows(rows, "sser")] == ["one-off", "bad", "perfect"]
+    assert [r.system for r in sort_rows(rows, "-sser")] == ["bad", "one-off", "perfect"]
+    with pytest.raises(ValueError, match="sort='size'"):
+        sort_rows(rows, "size")
+
+
+def test_wer_of_the_hand_corpus_is_what_metrics_says() -> None:
+    """The hand corpus's expectations rest on WER itself (guards the test data)."""
+    hyps = HAND_SYSTEMS["one-off"]
+    assert WER().corpus_score(hyps, HAND_REFS).score == 25.0
+    assert BLEU().corpus_score(HAND_SYSTEMS["perfect"], HAND_REFS).score == pytest.approx(100.0)

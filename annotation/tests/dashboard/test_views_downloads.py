@@ -1,0 +1,105 @@
+"""The dashboard's downloads (``annotation/dashboard/views.py``'s ``table`` and ``chart``
+views): the table as CSV and JSON, every chart as SVG, drawn and linked on the page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.test import Client
+from lxml import etree
+
+from annotation.models import Corpus
+from annotation.tests.factories import METRICS, cells, scores_json
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_table_downloads_as_csv(lead_client: Client, demo: Corpus) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/table.csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'attachment; filename="demo-metrics.csv"' in response["Content-Disposition"]
+    expected = scores_json("demo")["translators"]
+    assert [r["system"] for r in rows] == list(expected)
+    for r in rows:
+        for metric in METRICS:
+            assert float(r[metric]) == expected[r["system"]][metric]["score"]
+            assert int(r[f"{metric}_rank"]) >= 1
+
+
+def test_the_table_downloads_as_json_like_manage_py_scores(
+    lead_client: Client, demo: Corpus
+) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/table.json?tok=13a")
+    got = json.loads(response.content)
+    expected = scores_json("demo")
+
+    assert response["Content-Type"] == "application/json"
+    assert got["corpus"] == expected["corpus"]
+    for system, figures in expected["translators"].items():
+        for metric, figure in figures.items():
+            mine = got["translators"][system][metric]
+            assert (mine["score"], mine["signature"]) == (figure["score"], figure["signature"])
+            low, high = mine["ci"]
+            assert low <= high and mine["rank"] >= 1
+    assert got["significance"] == {
+        "test": "paired-bs",
+        "samples": 1000,
+        "seed": 12345,
+        "alpha": 0.05,
+    }
+
+
+@pytest.mark.parametrize("name", ["ranks", *METRICS])
+def test_each_chart_downloads_as_svg(lead_client: Client, demo: Corpus, name: str) -> None:
+    response = lead_client.get(f"/dashboard/{demo.pk}/chart/{name}.svg?download=1")
+    root = etree.fromstring(response.content)
+
+    assert response["Content-Type"] == "image/svg+xml; charset=utf-8"
+    assert f'filename="demo-{name}.svg"' in response["Content-Disposition"]
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+
+
+def test_the_page_draws_and_links_every_chart(lead_client: Client, demo: Corpus) -> None:
+    tree = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/").content)
+
+    figures = tree.findall('.//section[@id="charts"]//figure')
+    assert [f.get("data-chart") for f in figures] == ["ranks", *METRICS]
+    for figure in figures:
+        assert (
+            figure.find("{http://www.w3.org/2000/svg}svg") is not None
+            or figure.find("svg") is not None
+        )
+        link = figure.find(".//a[@data-action='download-svg']")
+        assert link.get("href").startswith(
+            f"/dashboard/{demo.pk}/chart/{figure.get('data-chart')}.svg?"
+        )
+        assert "download=1" in link.get("href")
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_chart_bars_mark_the_tables_best_and_show_its_signatures(
+    lead_client: Client, demo: Corpus, metric: str
+) -> None:
+    """One rule for "best" (SER is 100 for every demo system: all five are best), and a
+    figure's signature on hover in a chart as in the table."""
+    table = cells(lead_client.get(f"/dashboard/{demo.pk}/?tok=intl").content.decode())
+    svg = lead_client.get(f"/dashboard/{demo.pk}/chart/{metric}.svg?tok=intl").content
+    bars = etree.fromstring(svg).findall(".//{http://www.w3.org/2000/svg}g[@class='bar']")
+
+    best = {b.get("data-label") for b in bars if b.get("data-best") == "true"}
+    assert best == {s for (s, m), c in table.items() if m == metric and c.get("data-best")}
+    for bar in bars:
+        title = bar.find("{http://www.w3.org/2000/svg}title").text
+        signature = table[(bar.get("data-label"), metric)]["title"].split(" · ")[0]
+        assert title.endswith(f" · {signature}")
+        if metric not in ("sser", "awer", "aser"):
+            assert "tok:intl" in signature
+
+
+def test_an_unknown_chart_is_400(lead_client: Client, demo: Corpus) -> None:
+    assert lead_client.get(f"/dashboard/{demo.pk}/chart/pie.svg").status_code == 400

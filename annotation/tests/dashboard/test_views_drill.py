@@ -1,0 +1,98 @@
+"""The drill-down's page (``annotation/dashboard/views.py``'s ``system`` view): plain and
+htmx, sorted by a metric or a difference, signatures, new references, pages, bad
+parameters."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from lxml import etree
+
+from annotation.models import Corpus, Judgment
+from annotation.services import corpus_import
+from annotation.tests.factories import HTMX, METRICS, system_pk, write_corpus
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_drill_down_plain_and_htmx(lead_client: Client, demo: Corpus) -> None:
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?metric=wer&order=worst"
+    plain = lead_client.get(url).content.decode()
+    fragment = lead_client.get(url, **HTMX).content.decode()
+
+    assert "<html" in plain and 'id="drill"' in plain
+    assert fragment.lstrip().startswith('<section id="drill"')
+    values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', plain)]
+    assert len(values) == 40 and values == sorted(values, reverse=True)
+    assert 'class="e e-substitution"' in plain
+
+
+def test_drill_down_sentence_scores_show_their_signature(lead_client: Client, demo: Corpus) -> None:
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?tok=intl&case=lc"
+    tree = etree.HTML(lead_client.get(url).content)
+    first = tree.find('.//li[@class="sentence"]')
+
+    titles = {
+        s.get("data-metric"): s.get("title") for s in first.iterfind('.//span[@class="score"]')
+    }
+    assert set(titles) == set(METRICS)
+    for metric in METRICS[:6]:
+        assert "tok:intl" in titles[metric] and "case:lc" in titles[metric], metric
+    assert titles["bleu"].startswith("nrefs:2|")
+    assert all(titles[m] is None for m in METRICS[6:])  # human: no preprocessing
+
+
+def test_the_drill_down_sorts_by_the_difference_to_another_system(
+    lead_client: Client, demo: Corpus
+) -> None:
+    other = system_pk(demo, "Online-W")
+    html = lead_client.get(
+        f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?metric=bleu&order=worst&other={other}"
+    ).content.decode()
+
+    values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', html)]
+    assert values == sorted(values)  # BLEU: the largest deficit first
+    assert 'data-other="Online-W"' in html and 'data-col="difference"' in html
+
+
+def test_the_drill_down_shows_judged_new_references(lead_client: Client, demo: Corpus) -> None:
+    judged = Judgment.objects.filter(target__translator__name="NiuTrans").first()
+    assert judged is not None
+    html = lead_client.get(
+        f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?order=position"
+    ).content.decode()
+
+    assert f'data-evaluator="{judged.evaluator.username}"' in html
+
+
+@pytest.mark.parametrize(
+    "query", ["metric=size", "order=random", "other=999", "other=abc", "page=x"]
+)
+def test_bad_drill_down_parameters_are_400(lead_client: Client, demo: Corpus, query: str) -> None:
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?{query}"
+
+    assert lead_client.get(url).status_code == 400
+
+
+def test_a_reference_has_no_drill_down(lead_client: Client, demo: Corpus) -> None:
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo, 'first reference')}/"
+
+    assert lead_client.get(url).status_code == 400
+
+
+def test_the_drill_down_pages(lead_client: Client, tmp_path: Path) -> None:
+    refs = [(f"w{k} x y",) for k in range(120)]
+    corpus = corpus_import(
+        source=write_corpus(tmp_path / "long.xml", refs, {"S": [f"w{k} x" for k in range(120)]}),
+        name="long",
+    ).corpus
+    url = f"/dashboard/{corpus.pk}/system/{system_pk(corpus, 'S')}/"
+    first = lead_client.get(url).content.decode()
+    last = lead_client.get(url + "?page=3", **HTMX).content.decode()
+
+    assert first.count('class="sentence"') == 50 and 'rel="next"' in first
+    assert last.count('class="sentence"') == 20 and 'rel="next"' not in last
+    assert 'rel="prev"' in last
