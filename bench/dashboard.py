@@ -53,8 +53,8 @@ def import_once(path: Path) -> dict[str, float]:
     _setup()
     from django.core.management import call_command
 
+    from annotation.corpora.imports import corpus_import
     from annotation.models import User
-    from annotation.services import corpus_import
 
     call_command("migrate", verbosity=0)
     start = time.perf_counter()

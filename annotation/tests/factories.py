@@ -26,6 +26,7 @@ from annotation.corpora.evaltrans import (
     iter_evaltrans,
     write_evaltrans,
 )
+from annotation.corpora.imports import corpus_import
 from annotation.judging.active_time import active_gap
 from annotation.judging.changes import (
     judgment_accept_op,
@@ -36,7 +37,6 @@ from annotation.judging.changes import (
 from annotation.judging.edits import OpRef
 from annotation.models import Corpus, Judgment, Target, Translator, User
 from annotation.scoring import JudgmentRow
-from annotation.services import corpus_import
 from annotation.text import words
 from metrics.align import Op, align
 
@@ -228,6 +228,8 @@ EXTRAS = """\
 <trailer>end</trailer>
 </evalTrans>
 """
+
+
 def active_seconds_from(events: Iterable[tuple[datetime, str]]) -> float:
     """Active time from (timestamp, kind) pairs in any order: each event's
     :func:`~annotation.judging.active_time.active_gap` after the one before it in time."""

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
-from annotation.services import corpus_import
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_EDITS,

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
+from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.models import Judgment, Target, User
-from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, PASSWORD
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.drill import drill_down
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Corpus
 from annotation.scoring import corpus_texts
-from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML
 from metrics.align import distance
 

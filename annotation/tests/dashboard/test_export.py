@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import pytest
 
+from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.export import table_csv, table_json
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Judgment, Target, User
-from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, HAND_SYSTEMS, scores_json
 
 pytestmark = pytest.mark.django_db

@@ -10,11 +10,11 @@ import pytest
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
+from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.table import METRICS, sort_rows
 from annotation.models import Corpus, Judgment, User
 from annotation.scoring import corpus_texts
-from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, done_judgment
 from metrics.bleu import BLEU
 from metrics.wer import WER

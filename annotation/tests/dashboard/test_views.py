@@ -14,8 +14,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, Target, User
-from annotation.services import corpus_import
 from annotation.tests.factories import (
     DEMO_XML,
     HTMX,

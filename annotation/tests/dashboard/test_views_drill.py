@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from lxml import etree
 
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment
-from annotation.services import corpus_import
 from annotation.tests.factories import HTMX, METRICS, system_pk, write_corpus
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,9 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from annotation.corpora.exports import corpus_export
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.services import corpus_export, corpus_import
 from annotation.tests.factories import FIGURE_1_FIRST_REF, FIGURE_1_RESULT, PASSWORD, SEED_XML
 
 HOSTILE = """<evalTrans>

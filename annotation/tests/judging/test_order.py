@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import pytest
 
+from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.order import next_target_for, previous_target_for, system_order
 from annotation.judging.start import judgment_open, next_judgment_for
 from annotation.models import Corpus, Judgment, User
-from annotation.services import corpus_import
 from annotation.tests.factories import DEMO_XML, finish
 
 pytestmark = pytest.mark.django_db

@@ -10,11 +10,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from annotation.corpora.imports import corpus_import
 from annotation.judging import page as judging_page
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
-from annotation.services import corpus_import
 from annotation.tests.factories import (
     HTMX,
     JUDGE_CHANGES,
