@@ -22,7 +22,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 # The SSER scale is the format's (seed 001 §2.2); the check constraint below enforces it.
-from annotation.corpora.evaltrans.schema import SSER_MAX, SSER_MIN
+from metrics.human import SSER_MAX, SSER_MIN
 
 
 class User(AbstractUser):
@@ -268,7 +268,7 @@ class JudgmentEvent(models.Model):
     ``discarded`` (a newer change emptied the redo stack). ``undo`` and ``redo`` rows
     record the walk itself and name the change they moved in ``detail["event"]``; ``open``
     rows record that the page was shown, so the first change's idle gap can be measured
-    (``annotation.judging.active_seconds_from``). ``before`` and ``after`` hold the
+    (``annotation.judging.active_time``). ``before`` and ``after`` hold the
     judgment's ``new_ref``, ``sser`` and ``state``: what undo and redo restore.
     """
 

@@ -22,7 +22,9 @@ import numpy as np
 
 from metrics.stats import FloatArray, MetricInfo, Score, format_signature
 
-SSER_MAX = 10
+#: Seed 001 §2.2's SSER scale, 0 (nonsensical) to 10 (perfect): the metric's, and so the
+#: app's (evalTrans reader and writer, the models' check constraint, the judge's page).
+SSER_MIN, SSER_MAX = 0, 10
 
 
 def rate(num: float, den: float) -> float:
@@ -64,7 +66,7 @@ class HumanMetric:
         if self.name in {"awer", "aser"}:
             parts["tok"] = "13a"
         if self.name == "sser":
-            parts["scale"] = f"0-{SSER_MAX}"
+            parts["scale"] = f"{SSER_MIN}-{SSER_MAX}"
         return format_signature(parts)
 
     def corpus_score(self, stats: FloatArray) -> Score:
@@ -95,7 +97,7 @@ def aser_stats(edits: Sequence[int]) -> FloatArray:
 def sser_stats(scores: Sequence[int]) -> FloatArray:
     """Rows [(10 − score)/10, 1], one per scored judgment (seed 001 §2.2)."""
     arr = np.asarray(scores, dtype=np.float64)
-    if arr.size and (arr.min() < 0 or arr.max() > SSER_MAX):
-        bad = arr[(arr < 0) | (arr > SSER_MAX)][0]
-        raise ValueError(f"SSER score {bad:g} is outside 0–{SSER_MAX}")
+    if arr.size and (arr.min() < SSER_MIN or arr.max() > SSER_MAX):
+        bad = arr[(arr < SSER_MIN) | (arr > SSER_MAX)][0]
+        raise ValueError(f"SSER score {bad:g} is outside {SSER_MIN}–{SSER_MAX}")
     return np.column_stack([(SSER_MAX - arr) / SSER_MAX, np.ones_like(arr)])

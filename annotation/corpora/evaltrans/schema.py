@@ -12,13 +12,14 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+# Seed 001 §2.2's SSER scale is the metric's; the reader and the writer check scores
+# against it.
+from metrics.human import SSER_MAX, SSER_MIN
+
 #: The translator whose target is the single reference of WER and SER (seed 001 §3.1).
 FIRST_REFERENCE = "first reference"
 #: Any other translator whose name ends so is a further reference.
 REFERENCE_SUFFIX = "reference"
-#: Seed 001 §2.2's SSER scale, 0 (nonsensical) to 10 (perfect): the reader, the writer, the
-#: models' check constraint and (through the models) the judge's page take it from here.
-SSER_MIN, SSER_MAX = 0, 10
 
 #: Bytes read, and text written, per piece: large enough for lxml to be fast, small
 #: enough that memory does not grow with the file.
