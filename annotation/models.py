@@ -50,32 +50,16 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
             return self
         return self.filter(judges=user)
 
-    def with_sizes(self) -> CorpusQuerySet:
-        """Corpora with ``n_sentences``, ``n_systems`` and ``n_candidates`` (system
-        targets), each a count in a subquery of its own: a join of sentences with
-        translators would make every corpus cost the product of the two."""
-        return self.annotate(
-            n_sentences=_count(Sentence.objects.filter(corpus_id=OuterRef("pk")), "corpus_id"),
-            n_systems=_count(
-                Translator.objects.filter(corpus_id=OuterRef("pk"), role=Translator.Role.SYSTEM),
-                "corpus_id",
-            ),
-            n_candidates=_count(
-                Target.objects.filter(
-                    sentence__corpus_id=OuterRef("pk"), translator__role=Translator.Role.SYSTEM
-                ),
-                "sentence__corpus_id",
-            ),
-        )
-
     def with_progress(self, user: User) -> CorpusQuerySet:
-        """:meth:`with_sizes` and ``n_done``: the user's done judgments of system targets."""
-        return self.with_sizes().annotate(
+        """Corpora with ``n_done``, the user's done judgments, counted in one subquery
+        per corpus over the user's own judgments (judgments exist only on system
+        targets: the import and the judge's page refuse any other). With the stored
+        sizes that is the whole of a corpus's progress, in one query whatever the size
+        of the corpora."""
+        return self.annotate(
             n_done=_count(
                 Judgment.objects.done().filter(
-                    evaluator=user,
-                    target__sentence__corpus_id=OuterRef("pk"),
-                    target__translator__role=Translator.Role.SYSTEM,
+                    evaluator=user, target__sentence__corpus_id=OuterRef("pk")
                 ),
                 "target__sentence__corpus_id",
             )
@@ -108,6 +92,13 @@ class Corpus(models.Model):
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The corpus's sizes, stored by the import: its texts never change afterwards, and
+    # counting 20,000 targets on every page that lists corpora does not scale.
+    n_sentences = models.PositiveIntegerField(default=0, editable=False)
+    n_systems = models.PositiveIntegerField(default=0, editable=False)
+    n_candidates = models.PositiveIntegerField(
+        default=0, editable=False, help_text="System targets: the candidates judges judge."
+    )
 
     objects = CorpusQuerySet.as_manager()
 

@@ -205,16 +205,28 @@ def _import_elements(
             progress(state.sentences)
     if state.sentences == 0:
         raise ImportRefused(filename, None, ERR_NO_SENTENCES)
+    _store_sizes(state)
     return ImportSummary(
         corpus=corpus,
         sentences=state.sentences,
         references_min=state.refs_min,
         references_max=state.refs_max,
-        systems=sum(t.role == Translator.Role.SYSTEM for t in state.translators.values()),
+        systems=corpus.n_systems,
         judgments=state.judgments,
         warnings=tuple(state.warnings),
         warnings_total=state.warnings_total,
     )
+
+
+def _store_sizes(state: _ImportState) -> None:
+    """The corpus's sizes, stored once its texts are all in (they never change)."""
+    corpus = state.corpus
+    corpus.n_sentences = state.sentences
+    corpus.n_systems = sum(t.role == Translator.Role.SYSTEM for t in state.translators.values())
+    corpus.n_candidates = Target.objects.filter(
+        sentence__corpus=corpus, translator__role=Translator.Role.SYSTEM
+    ).count()
+    corpus.save(update_fields=["n_sentences", "n_systems", "n_candidates"])
 
 
 def corpus_import_text(

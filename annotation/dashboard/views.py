@@ -118,7 +118,7 @@ def _context(dash: Dashboard) -> dict[str, Any]:
 def index(request: HtmxHttpRequest) -> TemplateResponse:
     """Every corpus with its dashboard link (the home page links here too)."""
     return TemplateResponse(
-        request, "dashboard/index.html", {"corpora": Corpus.objects.with_sizes()}
+        request, "dashboard/index.html", {"corpora": Corpus.objects.all()}
     )
 
 

@@ -81,6 +81,21 @@ def write_corpus(
     return path
 
 
+def sized_corpus(
+    path: Path, name: str, sentences: int, *, systems: int = 3, references: int = 2
+) -> Corpus:
+    """An imported corpus of ``sentences`` sentences: for checking that a page's query
+    count does not grow with the corpus (the same page on two sizes)."""
+    refs = [
+        [f"reference {r} of sentence {k} ." for r in range(references)] for k in range(sentences)
+    ]
+    hyps = {
+        f"system {s}": [f"system {s} says sentence {k} ." for k in range(sentences)]
+        for s in range(systems)
+    }
+    return corpus_import(source=write_corpus(path / f"{name}.xml", refs, hyps), name=name).corpus
+
+
 def done_judgment(
     corpus: Corpus,
     evaluator: User,
@@ -345,7 +360,6 @@ JUDGE_CHANGES = [
 #: The nine metrics in the dashboard's column order (automatic, then human).
 METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist", "sser", "awer", "aser")
 #: htmx's request header, as the test client takes it.
-HTMX = {"HTTP_HX_REQUEST": "true"}
 
 #: Judge "ann" on the hand corpus: the perfect system 10 everywhere (SSER 0 %), one-off
 #: 8, 7, 8, 7 (SSER 25 %), bad 0 (100 %); aWER 0/4, 1/4, 4/4 per sentence.

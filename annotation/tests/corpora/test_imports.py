@@ -24,6 +24,8 @@ def test_the_demo_corpus_imports_with_its_references_and_systems() -> None:
 
     assert (summary.sentences, summary.references_min, summary.references_max) == (40, 2, 2)
     assert summary.systems == 5
+    stored = Corpus.objects.get(name="demo")
+    assert (stored.n_sentences, stored.n_systems, stored.n_candidates) == (40, 5, 200)
     assert summary.judgments == 0
     roles = dict(summary.corpus.translators.values_list("name", "role"))
     assert roles["first reference"] == Translator.Role.FIRST_REFERENCE
@@ -111,6 +113,8 @@ def test_plain_text_files_import_as_a_corpus(tmp_path: Path) -> None:
     )
 
     assert (summary.sentences, summary.references_max, summary.systems) == (2, 2, 1)
+    stored = Corpus.objects.get(name="plain")
+    assert (stored.n_sentences, stored.n_systems, stored.n_candidates) == (2, 1, 2)
     texts = dict(
         Target.objects.filter(sentence__position=1).values_list("translator__name", "text")
     )
