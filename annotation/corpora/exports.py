@@ -18,7 +18,7 @@ from annotation.corpora.evaltrans import (
     EvalElement,
     SentenceElement,
     attrs_from_json,
-    write_evaltrans,
+    iter_evaltrans_bytes,
 )
 from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
 from annotation.models import Corpus, Judgment, Target, Translator
@@ -26,13 +26,21 @@ from annotation.models import Corpus, Judgment, Target, Translator
 
 def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
     """Write the corpus as canonical evalTrans XML, streaming sentence by sentence."""
+    for chunk in corpus_export_bytes(corpus=corpus):
+        out.write(chunk)
+
+
+def corpus_export_bytes(*, corpus: Corpus) -> Iterator[bytes]:
+    """The corpus as canonical evalTrans XML, in pieces as they are written: the download
+    sends each piece on as it comes, so its first byte leaves after the first batch of
+    sentences, not after the whole file."""
     header = CorpusHeader(
         name=corpus.name,
         extra_attrs=attrs_from_json(corpus.extra_attrs),
         extra_xml=tuple(corpus.extra_xml),
     )
     reference_names = [t.name for t in corpus.translators.filter(role=Translator.Role.REFERENCE)]
-    write_evaltrans(out, header, _sentence_elements(corpus), reference_names=reference_names)
+    return iter_evaltrans_bytes(header, _sentence_elements(corpus), reference_names=reference_names)
 
 
 def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:

@@ -6,14 +6,13 @@ services and in querysets.
 
 from __future__ import annotations
 
-import tempfile
-
-from django.http import FileResponse, HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods
 
-from annotation.corpora.exports import corpus_export
+from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import UploadForm
 from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.models import Corpus
@@ -55,15 +54,14 @@ def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @lead_required
-def corpus_download(request: HtmxHttpRequest, pk: int) -> FileResponse:
+def corpus_download(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
+    """The corpus as an evalTrans file, streamed as it is written: the first bytes leave
+    at once however large the corpus, and the whole file is never held in memory."""
     corpus = get_object_or_404(Corpus, pk=pk)
-    # FileResponse closes the spool once it is sent.
-    spool = tempfile.SpooledTemporaryFile(max_size=8 * 1024 * 1024)  # noqa: SIM115
-    corpus_export(corpus=corpus, out=spool)
-    spool.seek(0)
-    return FileResponse(
-        spool,
-        as_attachment=True,
-        filename=f"{corpus.name}.evaltrans.xml",
+    return StreamingHttpResponse(
+        corpus_export_bytes(corpus=corpus),
         content_type="application/xml; charset=utf-8",
+        headers={
+            "Content-Disposition": content_disposition_header(True, f"{corpus.name}.evaltrans.xml")
+        },
     )

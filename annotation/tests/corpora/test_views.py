@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
-from annotation.models import Corpus
-from annotation.tests.factories import DEMO_XML, SEED_XML
+from annotation.judging.changes import judgment_finish, judgment_set_sser
+from annotation.judging.start import next_judgment_for
+from annotation.models import Corpus, User
+from annotation.tests.factories import DEMO_XML, SEED_XML, sized_corpus
 
 pytestmark = pytest.mark.django_db
 UPLOAD = reverse("annotation:corpus_upload")
@@ -127,3 +136,64 @@ def test_a_lead_downloads_the_export(lead_client: Client) -> None:
     assert response["Content-Disposition"] == 'attachment; filename="seed.evaltrans.xml"'
     assert body.startswith(b'<?xml version="1.0" encoding="UTF-8"?>')
     assert body.count(b"<sentence") == 2
+
+
+def test_the_download_is_streamed_and_is_the_command_lines_file(lead_client: Client) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    written = io.BytesIO()
+    corpus_export(corpus=corpus, out=written)
+
+    response = lead_client.get(f"/corpora/{corpus.pk}/export.xml")
+
+    assert response.streaming
+    assert response["Content-Type"] == "application/xml; charset=utf-8"
+    assert b"".join(response.streaming_content) == written.getvalue()
+
+
+def home_queries(client: Client) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/")
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_the_home_pages_queries_do_not_grow_with_the_corpora(
+    tmp_path: Path, user_factory: Callable[..., User], client: Client
+) -> None:
+    """Five sentences or fifty, one corpus or three: a lead's and a judge's home page
+    cost the same number of queries (the sizes are stored, progress is one subquery)."""
+    lead = user_factory("boss", role=User.Role.LEAD)
+    judge = user_factory("ana")
+    small = sized_corpus(tmp_path, "small", 5)
+    small.judges.add(judge)
+    counts = {}
+    for who in (lead, judge):
+        client.force_login(who)
+        counts[(who.username, "small")] = home_queries(client)
+    big = sized_corpus(tmp_path, "big", 50, systems=6)
+    more = sized_corpus(tmp_path, "more", 20)
+    big.judges.add(judge)
+    more.judges.add(judge)
+    for who in (lead, judge):
+        client.force_login(who)
+        counts[(who.username, "big")] = home_queries(client)
+
+    assert counts[("boss", "small")] == counts[("boss", "big")]
+    assert counts[("ana", "small")] == counts[("ana", "big")]
+
+
+def test_the_home_page_shows_stored_sizes_and_the_judges_progress(
+    tmp_path: Path, judge_client: Client, judge: User
+) -> None:
+    corpus = sized_corpus(tmp_path, "campaign", 7, systems=4)
+    corpus.judges.add(judge)
+    for _ in range(3):
+        j = next_judgment_for(user=judge, corpus=corpus)
+        j = judgment_set_sser(judgment=j, user=judge, version=j.version, sser=7)
+        judgment_finish(judgment=j, user=judge, version=j.version)
+
+    html = judge_client.get("/").content.decode()
+
+    assert (corpus.n_sentences, corpus.n_systems, corpus.n_candidates) == (7, 4, 28)
+    assert '<span data-progress="campaign">3/28</span>' in html
+    assert "<td>7</td>" in html and "<td>4</td>" in html
