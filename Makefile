@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM := /usr/bin/chromium
 PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 
-.PHONY: run test test-postgres venv browser migrations-check lint bench demo
+.PHONY: run serve test test-postgres venv browser migrations-check lint bench demo
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,19 @@ demo: venv
 
 run: demo
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+## The production server: gunicorn on $${HOST:-127.0.0.1}:$${PORT:-8000} with $${WEB_CONCURRENCY:-3}
+## workers, DEBUG off unless set, SECRET_KEY required, DATABASE_URL honoured; migrations
+## applied and static files collected (hashed names, served by the app) first.
+serve: venv
+	@export DEBUG=$${DEBUG:-false}; \
+	  $(PY) manage.py migrate --noinput && \
+	  $(PY) manage.py collectstatic --noinput -v0 && \
+	  exec $(VENV)/bin/gunicorn evaltool.wsgi:application \
+	    --bind "$${HOST:-127.0.0.1}:$${PORT:-8000}" \
+	    --workers "$${WEB_CONCURRENCY:-3}" \
+	    --timeout "$${GUNICORN_TIMEOUT:-300}" \
+	    --access-logfile - --error-logfile -
 
 test: venv browser migrations-check
 	$(PY) -m pytest

@@ -1,15 +1,19 @@
 """Settings for evaltool.
 
 SQLite (``db.sqlite3`` beside ``manage.py``) unless ``DATABASE_URL`` names another
-database; ``DEBUG`` and ``SECRET_KEY`` come from the environment.
+database; ``DEBUG``, ``SECRET_KEY``, the HTTPS settings and the shared cache come from
+the environment (the README's configuration table lists every variable).
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
-from evaltool.env import parse_bool, parse_database_url
+from csp.constants import NONE, SELF
+
+from evaltool.env import parse_bool, parse_cache_url, parse_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -32,11 +36,17 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
+    "axes",
     "annotation",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the app (hashed names, compressed, cached forever):
+    # no separate web server is needed in front of ``make serve``.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -44,6 +54,13 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: it answers a locked-out login before the view runs.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "evaltool.urls"
@@ -85,6 +102,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# In production the files are collected with hashed names (``manage.py collectstatic``,
+# which ``make serve`` runs), so browsers may cache them forever; in development and
+# tests they are served as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "annotation.User"
@@ -100,12 +128,61 @@ EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 *
 
 # Derived data that is expensive to compute and never changes for a stored corpus (the
 # automatic metrics' per-segment statistics): kept on disk so every server process and
-# restart reuses it. Keys carry the corpus and every preprocessing choice.
+# restart reuses it. Keys carry the corpus and every preprocessing choice. With several
+# app servers, CACHE_URL=redis://host:6379/0 shares one cache between them.
 CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("EVALTOOL_CACHE_DIR", str(BASE_DIR / ".cache" / "evaltool")),
-        "TIMEOUT": None,
-        "OPTIONS": {"MAX_ENTRIES": 2000},
+    "default": parse_cache_url(
+        os.environ.get("CACHE_URL", ""),
+        default_dir=os.environ.get("EVALTOOL_CACHE_DIR", str(BASE_DIR / ".cache" / "evaltool")),
+    )
+}
+
+# --- HTTPS and security headers -------------------------------------------------------
+# Behind HTTPS (EVALTOOL_HTTPS=true): redirect plain HTTP, send cookies only over HTTPS,
+# and tell browsers to insist on HTTPS (HSTS). EVALTOOL_BEHIND_PROXY=true trusts the
+# proxy's X-Forwarded-Proto and X-Forwarded-For (set it only behind a proxy that sets them).
+HTTPS = parse_bool("EVALTOOL_HTTPS", os.environ.get("EVALTOOL_HTTPS"), default=False)
+BEHIND_PROXY = parse_bool(
+    "EVALTOOL_BEHIND_PROXY", os.environ.get("EVALTOOL_BEHIND_PROXY"), default=False
+)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("EVALTOOL_HSTS_SECONDS", 31_536_000)) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = parse_bool(
+    "EVALTOOL_HSTS_PRELOAD", os.environ.get("EVALTOOL_HSTS_PRELOAD"), default=HTTPS
+)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Only the app's own scripts, styles and images; no inline script or style, no eval
+# (htmx runs with allowEval off and without its injected indicator styles, base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
     }
 }
+
+# --- login throttling (django-axes) -------------------------------------------------------
+# After AXES_FAILURE_LIMIT failed logins for one account, or from one address, further
+# attempts are answered 429 "too many attempts" until the cool-off has passed. The state
+# is in the database, so every app server sees the same counts.
+AXES_FAILURE_LIMIT = int(os.environ.get("EVALTOOL_LOGIN_FAILURES", 5))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EVALTOOL_LOGIN_COOLOFF_MINUTES", 15)))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "evaltool.security.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "evaltool.security.client_ip"
+AXES_VERBOSE = False

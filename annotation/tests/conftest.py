@@ -104,8 +104,19 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser tab. Every page the test visits runs under the app's
+    Content-Security-Policy; anything it blocks (an inline script or style, an eval) is
+    reported on the console, and fails the test."""
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(10_000)
+    blocked: list[str] = []
+    page.on(
+        "console",
+        lambda message: blocked.append(message.text)
+        if "Content Security Policy" in message.text
+        else None,
+    )
     yield page
     context.close()
+    assert blocked == [], f"the Content-Security-Policy blocked: {blocked}"

@@ -4,9 +4,10 @@ tokenization (htmx), and downloads the table as CSV."""
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
@@ -68,9 +69,9 @@ def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
 
     # recompute with another tokenization: htmx swaps the dashboard, the sort stays
     page.select_option("#pre-tok", "none")
-    page.wait_for_function(
-        "document.getElementById('pre-signature').textContent.startsWith('tok:none')"
-    )
+    # (a locator wait: the page's Content-Security-Policy forbids the eval of a
+    # string predicate that wait_for_function would poll with)
+    expect(page.locator("#pre-signature")).to_have_text(re.compile(r"^tok:none"))
     assert "tok:none" in page.get_attribute(
         '#metrics-table tr[data-translator] td[data-metric="mwer"]', "title"
     )

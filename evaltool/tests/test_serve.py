@@ -1,0 +1,140 @@
+"""``make serve``: the production server as a lead deploys it, started for real.
+
+gunicorn on a free port with ``DEBUG`` off, against a fresh SQLite database: static files
+answer with hashed names (served by the app, cached forever), pages carry the security
+headers and the Content-Security-Policy, errors are the app's own pages, and ``check
+--deploy`` is clean once the HTTPS variables are set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "a-test-secret-that-is-long-enough-and-random-enough-0123456789abcdef"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DEBUG"))}
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+        SECRET_KEY=SECRET,
+        ALLOWED_HOSTS="127.0.0.1,eval.example.org",
+        EVALTOOL_CACHE_DIR=str(tmp_path / "cache"),
+        **more,
+    )
+    return env
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp_path = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    env = production_env(tmp_path, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="2")
+    process = subprocess.Popen(
+        ["make", "-s", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            if process.poll() is not None:
+                pytest.fail(f"make serve stopped: {process.stderr.read().decode()[-2000:]}")
+            try:
+                fetch(f"{base}/accounts/login/")
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("make serve did not answer within 60 s")
+        yield base
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def test_pages_are_served_with_debug_off_and_the_security_headers(server: str) -> None:
+    status, headers, body = fetch(f"{server}/accounts/login/")
+
+    assert status == 200
+    csp = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "style-src 'self'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert b'id="login-form"' in body
+
+
+def test_static_files_have_hashed_names_and_are_cached_forever(server: str) -> None:
+    _, _, body = fetch(f"{server}/accounts/login/")
+    css = re.search(rb'href="(/static/css/evaltool\.[0-9a-f]{12}\.css)"', body)
+    js = re.search(rb'src="(/static/js/htmx-2\.0\.11\.min\.[0-9a-f]{12}\.js)"', body)
+    assert css is not None and js is not None
+
+    for path in (css.group(1), js.group(1)):
+        status, headers, content = fetch(server + path.decode())
+        assert status == 200 and content
+        assert "immutable" in headers["Cache-Control"]
+
+
+def test_errors_are_the_apps_own_pages_never_debug_pages(server: str) -> None:
+    status, _, body = fetch(f"{server}/no/such/page/")
+
+    assert status == 404
+    assert b'data-status="404"' in body
+    assert b"Traceback" not in body and b"DEBUG" not in body
+
+
+def run_check_deploy(tmp_path: Path, **more: str) -> subprocess.CompletedProcess[str]:
+    env = production_env(tmp_path, DEBUG="false", **more)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_check_deploy_is_clean_once_https_is_declared(tmp_path: Path) -> None:
+    done = run_check_deploy(tmp_path, EVALTOOL_HTTPS="true")
+
+    assert done.returncode == 0, done.stderr
+    assert "System check identified no issues" in done.stdout + done.stderr
+
+
+def test_the_https_settings_come_from_the_environment(tmp_path: Path) -> None:
+    done = run_check_deploy(tmp_path)
+
+    for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert warning in done.stdout + done.stderr
