@@ -54,3 +54,27 @@ def parse_database_url(url: str, *, base_dir: Path) -> dict[str, Any]:
     raise ValueError(
         f"DATABASE_URL scheme {parts.scheme!r} is not supported (use sqlite or postgres)"
     )
+
+
+def parse_cache_url(url: str, *, default_dir: str) -> dict[str, Any]:
+    """The default cache: ``redis://host:port/db`` (or ``rediss://``) for a cache shared by
+    several app servers, else the local file cache in ``default_dir``.
+
+    Entries never expire on their own (derived statistics stay valid as long as their
+    corpus); the file cache keeps at most 2,000 entries.
+    """
+    if not url:
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": default_dir,
+            "TIMEOUT": None,
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    scheme = urlsplit(url).scheme
+    if scheme in {"redis", "rediss"}:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "TIMEOUT": None,
+        }
+    raise ValueError(f"CACHE_URL scheme {scheme!r} is not supported (use redis or rediss)")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evaltool.env import parse_bool, parse_database_url
+from evaltool.env import parse_bool, parse_cache_url, parse_database_url
 
 BASE = Path("/srv/evaltool")
 
@@ -85,3 +85,21 @@ def test_database_url_selects_the_database(url: str, expected: dict[str, object]
 def test_a_database_url_we_do_not_understand_stops_the_app(url: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_database_url(url, base_dir=BASE)
+
+
+def test_without_cache_url_the_cache_is_the_local_file_cache() -> None:
+    cache = parse_cache_url("", default_dir="/tmp/c")
+    assert cache["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
+    assert cache["LOCATION"] == "/tmp/c"
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "rediss://cache.example:6380/1"])
+def test_a_redis_cache_url_shares_one_cache(url: str) -> None:
+    cache = parse_cache_url(url, default_dir="/tmp/c")
+    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["LOCATION"] == url
+
+
+def test_an_unknown_cache_url_stops_the_app() -> None:
+    with pytest.raises(ValueError, match="memcached"):
+        parse_cache_url("memcached://127.0.0.1:11211", default_dir="/tmp/c")
