@@ -1,0 +1,113 @@
+"""Logins are throttled per account and per address; errors are the app's own pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client, RequestFactory, override_settings
+from django.urls import path
+
+from annotation.models import User
+from annotation.tests.factories import PASSWORD, sized_corpus
+from evaltool.security import client_ip
+
+pytestmark = pytest.mark.django_db
+LOGIN = "/accounts/login/"
+
+
+def log_in(client: Client, username: str, password: str, address: str = "10.0.0.1"):
+    return client.post(LOGIN, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_five_wrong_passwords_lock_the_account_with_a_clear_wait(
+    client: Client, user_factory: Callable[..., User]
+) -> None:
+    user_factory("ana")
+    for attempt in range(4):
+        assert log_in(client, "ana", "wrong", f"10.0.0.{attempt}").status_code == 200
+    assert log_in(client, "ana", "wrong", "10.0.0.5").status_code == 429
+
+    locked = log_in(client, "ana", PASSWORD, "10.0.0.99")
+
+    assert locked.status_code == 429
+    assert locked["Retry-After"] == "900"
+    text = locked.content.decode()
+    assert "Too many attempts" in text and "Wait 15 minutes" in text
+    assert "_auth_user_id" not in client.session
+
+
+def test_five_failures_from_one_address_lock_that_address(
+    client: Client, user_factory: Callable[..., User]
+) -> None:
+    user_factory("ana")
+    for attempt in range(5):
+        log_in(client, f"nobody{attempt}", "wrong", "10.9.9.9")
+
+    assert log_in(client, "ana", PASSWORD, "10.9.9.9").status_code == 429
+    assert log_in(client, "ana", PASSWORD, "10.1.1.1").status_code == 302
+
+
+def test_a_few_mistakes_then_the_right_password_logs_in(
+    client: Client, user_factory: Callable[..., User]
+) -> None:
+    user_factory("ana")
+    for _ in range(3):
+        log_in(client, "ana", "wrong")
+
+    assert log_in(client, "ana", PASSWORD).status_code == 302
+
+
+@override_settings(BEHIND_PROXY=True)
+def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended() -> None:
+    request = RequestFactory().get(
+        "/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7"
+    )
+    assert client_ip(request) == "203.0.113.7"
+
+
+def test_without_a_proxy_forwarded_headers_are_ignored() -> None:
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6")
+    assert client_ip(request) == "10.0.0.1"
+
+
+def test_a_missing_page_is_the_apps_404(client: Client) -> None:
+    response = client.get("/no/such/page/")
+
+    assert response.status_code == 404
+    assert 'data-status="404"' in response.content.decode()
+
+
+def boom(request: object) -> None:
+    raise RuntimeError("a bug")
+
+
+urlpatterns = [path("boom/", boom)]
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_server_error_is_the_apps_500_page(client: Client) -> None:
+    client.raise_request_exception = False
+
+    response = client.get("/boom/")
+
+    assert response.status_code == 500
+    body = response.content.decode()
+    assert 'data-status="500"' in body and "a bug" not in body
+
+
+def test_a_bad_parameter_is_a_400_that_names_it(
+    client: Client, user_factory: Callable[..., User], tmp_path
+) -> None:
+    corpus = sized_corpus(tmp_path, "c", 3)
+    client.force_login(user_factory("boss", role=User.Role.LEAD))
+
+    response = client.get(f"/dashboard/{corpus.pk}/?tok=klingon")
+
+    assert response.status_code == 400
+    assert "tok=&#x27;klingon&#x27;: choose one of" in response.content.decode()
+
+
+def test_pages_carry_the_content_security_policy(client: Client) -> None:
+    csp = client.get(LOGIN)["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "object-src 'none'" in csp
