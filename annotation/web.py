@@ -9,6 +9,8 @@
 * Lead-only pages answer 404 to everyone else: judges need not know they exist. The
   check comes before any argument is read, so a judge learns nothing from a 400 either.
 * After a POST, 303 See Other, which browsers and htmx's XMLHttpRequest follow with a GET.
+* A bad parameter is a 400 that says which parameter and why: views raise ``BadRequest``
+  with that sentence, and :func:`bad_request` shows it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from functools import wraps
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -68,3 +72,14 @@ def lead_required(view: View) -> View:
 def see_other(url: str) -> HttpResponseRedirect:
     """303: after a POST, the browser (and htmx's XMLHttpRequest) follows with a GET."""
     return HttpResponseRedirect(url, status=303)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 400 page (``handler400``): our views' ``BadRequest`` messages name the parameter
+    and the reason; anything else Django refuses gets a generic sentence."""
+    reason = (
+        str(exception)
+        if isinstance(exception, BadRequest) and str(exception)
+        else "The request could not be understood."
+    )
+    return render(request, "400.html", {"reason": reason}, status=400)

@@ -7,3 +7,5 @@ urlpatterns = [
     path("", include("annotation.urls")),
     path("dashboard/", include("annotation.dashboard.urls")),
 ]
+
+handler400 = "annotation.web.bad_request"
