@@ -117,9 +117,7 @@ def _context(dash: Dashboard) -> dict[str, Any]:
 @require_GET
 def index(request: HtmxHttpRequest) -> TemplateResponse:
     """Every corpus with its dashboard link (the home page links here too)."""
-    return TemplateResponse(
-        request, "dashboard/index.html", {"corpora": Corpus.objects.all()}
-    )
+    return TemplateResponse(request, "dashboard/index.html", {"corpora": Corpus.objects.all()})
 
 
 @lead_required

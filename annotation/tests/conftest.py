@@ -113,9 +113,9 @@ def page(browser: Browser) -> Iterator[Page]:
     blocked: list[str] = []
     page.on(
         "console",
-        lambda message: blocked.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            blocked.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     yield page
     context.close()
