@@ -22,6 +22,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 # The SSER scale is the format's (seed 001 §2.2); the check constraint below enforces it.
+from annotation.limits import NAME_MAX_LENGTH
 from metrics.human import SSER_MAX, SSER_MIN
 
 
@@ -78,7 +79,7 @@ def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
 
 
 class Corpus(models.Model):
-    name = models.CharField(max_length=200, unique=True)
+    name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True)
     blind = models.BooleanField(
         default=True, help_text="Judges see 'System N' instead of the translator's name."
     )
@@ -119,7 +120,7 @@ class Translator(models.Model):
         SYSTEM = "system", "System"
 
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="translators")
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
     role = models.CharField(max_length=20, choices=Role.choices)
     position = models.PositiveIntegerField(help_text="Order of first appearance in the file.")
 
@@ -140,8 +141,8 @@ class Translator(models.Model):
 class Sentence(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="sentences")
     position = models.PositiveIntegerField()
-    xml_id = models.CharField("id", max_length=200, null=True, blank=True)
-    doc = models.CharField(max_length=200, null=True, blank=True)
+    xml_id = models.CharField("id", max_length=NAME_MAX_LENGTH, null=True, blank=True)
+    doc = models.CharField(max_length=NAME_MAX_LENGTH, null=True, blank=True)
     source = models.TextField()
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)

@@ -28,6 +28,7 @@ from annotation.corpora.evaltrans import (
     awer_text,
     normalize_space,
 )
+from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.text import awer_counts, normalize_new_ref
 from metrics.textfiles import SegmentFileError, read_parallel
@@ -191,6 +192,9 @@ def _import_elements(
     reference_names: Collection[str],
     progress: Callable[[int], None] | None,
 ) -> ImportSummary:
+    problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
+    if problem is not None:
+        raise ImportRefused(filename, None, problem)
     if Corpus.objects.filter(name=corpus_name).exists():
         raise ImportRefused(filename, None, ERR_CORPUS_EXISTS.format(name=corpus_name))
     corpus = Corpus.objects.create(
@@ -256,10 +260,16 @@ def corpus_import_text(
             )
     if len(set(system_names)) != len(system_names):
         raise ImportRefused(str(source), None, "each --hyp needs its own SYSTEM name")
+    for system in system_names:
+        problem = length_problem(f"system name {system[:40]!r}…", system, NAME_MAX_LENGTH)
+        if problem is not None:
+            raise ImportRefused(str(source), None, problem)
+    paths = [source, *refs, *(path for _, path in hyps)]
     try:
-        columns = read_parallel([source, *refs, *(path for _, path in hyps)])
+        columns = read_parallel(paths)
     except SegmentFileError as exc:
         raise ImportRefused(exc.filename, exc.line, exc.reason) from None
+    _refuse_unwritable_lines(paths, columns)
     translators = [*REFERENCE_NAMES_FOR_TEXT[: len(refs)], *system_names]
     sentences = (
         SentenceElement(
@@ -285,6 +295,16 @@ class _BatchRows:
 
     targets: list[Target] = field(default_factory=list)
     judged: list[tuple[int, EvalElement]] = field(default_factory=list)  # (target index, <eval>)
+
+
+def _refuse_unwritable_lines(paths: Sequence[Path], columns: Sequence[Sequence[str]]) -> None:
+    """A plain-text line with a character XML cannot hold (a NUL, a control character,
+    U+FFFE) is refused with its file and line: stored, it would break every export."""
+    for path, lines in zip(paths, columns, strict=True):
+        for k, line in enumerate(lines):
+            problem = non_xml_char_problem(line)
+            if problem is not None:
+                raise ImportRefused(str(path), k + 1, problem)
 
 
 def _import_batch(
@@ -347,6 +367,8 @@ def _add_sentence_targets(
         elif ev.translator in system_target:
             if ev.judged:
                 rows.judged.append((system_target[ev.translator], ev))
+            else:  # a bare <eval> after the system's first: what it carries is the target's
+                _keep_on_target(rows.targets[system_target[ev.translator]], ev)
             continue
         else:
             ordinal = 0
@@ -355,6 +377,13 @@ def _add_sentence_targets(
         if ev.judged:
             rows.judged.append((len(rows.targets) - 1, ev))
     return n_refs
+
+
+def _keep_on_target(target: Target, ev: EvalElement) -> None:
+    """The unknown attributes and elements of a bare ``<eval>`` that is not the system's
+    first in the sentence go on the target too, so the export writes them back."""
+    target.extra_attrs = [*target.extra_attrs, *attrs_to_json(ev.extra_attrs)]
+    target.extra_xml = [*target.extra_xml, *ev.extra_xml]
 
 
 def _target_row(

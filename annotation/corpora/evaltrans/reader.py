@@ -44,6 +44,7 @@ from annotation.corpora.evaltrans.schema import (
     normalize_space,
     sentence_problem,
 )
+from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH, length_problem
 
 _SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
@@ -246,7 +247,7 @@ class _Reader:
         extra: list[tuple[str, str]] = []
         for key, value in root.attrib.items():
             if key == "name":
-                name = value
+                name = self.fitting('<evalTrans name="…">', value, NAME_MAX_LENGTH, root)
             else:
                 extra.append((key, value))
         header = CorpusHeader(name=name, extra_attrs=tuple(extra), extra_xml=tuple(self.header_xml))
@@ -283,9 +284,9 @@ class _Reader:
         extra_attrs: list[tuple[str, str]] = []
         for key, value in element.attrib.items():
             if key == "id":
-                sentence_id = value
+                sentence_id = self.fitting('<sentence id="…">', value, NAME_MAX_LENGTH, element)
             elif key == "doc":
-                doc = value
+                doc = self.fitting('<sentence doc="…">', value, NAME_MAX_LENGTH, element)
             else:
                 extra_attrs.append((key, value))
         source: str | None = None
@@ -330,8 +331,10 @@ class _Reader:
         for key, value in element.attrib.items():
             if key == "translator":
                 translator = normalize_space(value)
+                self.fitting('<eval translator="…">', translator, NAME_MAX_LENGTH, element)
             elif key == "evaluator":
                 evaluator = normalize_space(value) or None
+                self.fitting('<eval evaluator="…">', value, EVALUATOR_MAX_LENGTH, element)
             elif key == "sser":
                 sser = self.sser(value, line)
             elif key == "awer":
@@ -371,6 +374,14 @@ class _Reader:
             extra_attrs=tuple(extra_attrs),
             extra_xml=tuple(extra_xml),
         )
+
+    def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:
+        """``value`` if its column can hold it; a name the database would cut or refuse
+        is refused here, with the file and line, on every database."""
+        problem = length_problem(what, value, limit)
+        if problem is not None:
+            raise self.error(element.sourceline, problem)
+        return value
 
     def sser(self, value: str, line: int) -> int:
         text = value.strip()

@@ -26,10 +26,9 @@ from annotation.corpora.evaltrans.schema import (
     sentence_problem,
     translator_role,
 )
+from annotation.limits import non_xml_char_problem
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
-# Characters XML 1.0 cannot carry at all (controls, surrogates, U+FFFE/FFFF).
-_NOT_XML_CHAR = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # Attribute names the writer accepts: plain, Clark ``{uri}local`` (as lxml gives them), xml:*.
 _NAME_RE = re.compile(r"(?:\{[^}]+\}|xml:)?(?!xmlns)[A-Za-z_][\w.\-]*")
 # The attributes the format knows; an unknown one of the same name would be written twice.
@@ -169,13 +168,9 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
 
 
 def _checked(text: str, where: str) -> str:
-    bad = _NOT_XML_CHAR.search(text)
-    if bad is not None:
-        start = max(0, bad.start() - 30)
-        raise ValueError(
-            f"{where}: character U+{ord(bad.group()):04X} cannot be written in XML "
-            f"(near {text[start : bad.start()]!r})"
-        )
+    problem = non_xml_char_problem(text)
+    if problem is not None:
+        raise ValueError(f"{where}: {problem}")
     return text
 
 

@@ -288,3 +288,48 @@ def test_a_refusal_deep_in_a_large_file_gives_the_right_line() -> None:
         refusal(data)
         == f"t.xml line {1 + 20_000 * 4 + 3}: {ERR_SSER_NOT_INTEGER.format(value='x')}"
     )
+
+
+@pytest.mark.parametrize(
+    "line, reason",
+    [
+        (
+            ev(f'translator="{"t" * 201}"'),
+            '<eval translator="…"> is 201 characters long; at most 200',
+        ),
+        (
+            ev(f'translator="sys" evaluator="{"e" * 151}" sser="5"'),
+            '<eval evaluator="…"> is 151 characters long; at most 150',
+        ),
+    ],
+)
+def test_names_longer_than_their_columns_are_refused_with_the_line(line: str, reason: str) -> None:
+    assert refusal(doc(line)) == f"t.xml line 6: {reason} fit"
+
+
+def test_a_sentence_id_longer_than_its_column_is_refused() -> None:
+    data = lines(
+        "<evalTrans>",
+        f'<sentence id="{"i" * 201}">',
+        "  <source>s</source>",
+        '  <eval translator="first reference"><target>r</target></eval>',
+        "</sentence>",
+        "</evalTrans>",
+    )
+    assert refusal(data) == (
+        't.xml line 2: <sentence id="…"> is 201 characters long; at most 200 fit'
+    )
+
+
+def test_a_corpus_name_longer_than_its_column_is_refused() -> None:
+    data = lines(
+        f'<evalTrans name="{"n" * 300}">',
+        "<sentence>",
+        "  <source>s</source>",
+        '  <eval translator="first reference"><target>r</target></eval>',
+        "</sentence>",
+        "</evalTrans>",
+    )
+    assert refusal(data) == (
+        't.xml line 1: <evalTrans name="…"> is 300 characters long; at most 200 fit'
+    )

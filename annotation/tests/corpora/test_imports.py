@@ -141,3 +141,41 @@ def test_plain_text_files_of_different_lengths_are_refused_with_file_and_line(
         " files must be parallel"
     )
     assert Corpus.objects.count() == 0
+
+
+def test_a_corpus_name_longer_than_its_column_is_refused_on_every_database() -> None:
+    with pytest.raises(ImportRefused, match="the corpus name is 201 characters long; at most 200"):
+        corpus_import(source=SEED_XML, name="n" * 201)
+    assert Corpus.objects.count() == 0
+
+
+def write_plain(tmp_path: Path, hyp: str) -> dict[str, object]:
+    (tmp_path / "src.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text(hyp, encoding="utf-8")
+    return {
+        "name": "plain",
+        "source": tmp_path / "src.txt",
+        "refs": [tmp_path / "ref.txt"],
+        "hyps": [("mt", tmp_path / "sys.txt")],
+    }
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\x07", "\ufffe", "\uffff"])
+def test_a_plain_text_line_xml_cannot_hold_is_refused_with_file_and_line(
+    tmp_path: Path, bad: str
+) -> None:
+    with pytest.raises(ImportRefused) as caught:
+        corpus_import_text(**write_plain(tmp_path, f"one\ntw{bad}o\n"))
+
+    assert str(caught.value).startswith(f"{tmp_path / 'sys.txt'} line 2: character U+")
+    assert "cannot be written in XML" in str(caught.value)
+    assert Corpus.objects.count() == 0
+
+
+def test_a_system_name_longer_than_its_column_is_refused(tmp_path: Path) -> None:
+    files = write_plain(tmp_path, "one\ntwo\n")
+    files["hyps"] = [("s" * 201, tmp_path / "sys.txt")]
+
+    with pytest.raises(ImportRefused, match="201 characters long; at most 200 fit"):
+        corpus_import_text(**files)
