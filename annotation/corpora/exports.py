@@ -65,19 +65,22 @@ def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
 
 
 def _eval_elements(target: Target) -> list[EvalElement]:
-    """A target's ``<eval>``: one per judgment, or a bare one if it has none (then the
-    target's own unknown attributes and elements go on it)."""
+    """A target's ``<eval>``: one per judgment, after a bare one that carries the target's
+    own unknown attributes and elements (written when it has some, or when there is no
+    judgment): once judged, a candidate keeps what the imported file said about it."""
     judgments = list(target.judgments.all())
-    if not judgments:
-        return [
-            EvalElement(
-                translator=target.translator.name,
-                target=target.text,
-                line=0,
-                extra_attrs=attrs_from_json(target.extra_attrs),
-                extra_xml=tuple(target.extra_xml),
-            )
-        ]
+    bare = EvalElement(
+        translator=target.translator.name,
+        target=target.text,
+        line=0,
+        extra_attrs=attrs_from_json(target.extra_attrs),
+        extra_xml=tuple(target.extra_xml),
+    )
+    keep_bare = not judgments or bool(target.extra_attrs or target.extra_xml)
+    return [*([bare] if keep_bare else []), *_judged_elements(target, judgments)]
+
+
+def _judged_elements(target: Target, judgments: list[Judgment]) -> list[EvalElement]:
     return [
         EvalElement(
             translator=target.translator.name,

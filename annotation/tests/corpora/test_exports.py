@@ -10,6 +10,8 @@ from lxml import etree
 
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
+from annotation.judging.changes import judgment_finish, judgment_set_sser
+from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, Sentence, Target
 from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML
 
@@ -148,3 +150,51 @@ def test_a_judgment_in_progress_stays_pending_through_export_and_import() -> Non
     assert not Judgment.objects.done().filter(
         target__sentence__corpus=second, evaluator__username="AB"
     )
+
+
+MARKED = b"""<evalTrans name="marked">
+<sentence>
+  <source>el gato</source>
+  <eval translator="first reference"><target>the cat</target></eval>
+  <eval translator="sys" checked="yes"><target>a cat</target><note>post-edited</note></eval>
+</sentence>
+</evalTrans>
+"""
+
+
+def exported(corpus: Corpus) -> bytes:
+    out = io.BytesIO()
+    corpus_export(corpus=corpus, out=out)
+    return out.getvalue()
+
+
+def test_what_the_file_said_about_a_candidate_survives_its_judgment(user_factory) -> None:
+    corpus = corpus_import(source=io.BytesIO(MARKED), name="marked").corpus
+    ana = user_factory("ana")
+    corpus.judges.add(ana)
+    j = next_judgment_for(user=ana, corpus=corpus)
+    j = judgment_set_sser(judgment=j, user=ana, version=j.version, sser=6)
+    judgment_finish(judgment=j, user=ana, version=j.version)
+
+    first = exported(corpus)
+    evals = etree.fromstring(first).findall("sentence/eval[@translator='sys']")
+
+    assert [e.get("checked") for e in evals] == ["yes", None]
+    assert evals[0].findtext("note") == "post-edited"
+    assert evals[1].get("evaluator") == "ana" and evals[1].get("sser") == "6"
+    again = corpus_import(source=io.BytesIO(first), name="again").corpus
+    assert exported(again).replace(b'"again"', b'"marked"') == first
+
+
+def test_a_bare_eval_after_a_judged_one_keeps_what_it_carries() -> None:
+    data = MARKED.replace(
+        b'  <eval translator="sys" checked="yes">',
+        b'  <eval translator="sys" evaluator="jm" sser="7"><target>a cat</target></eval>\n'
+        b'  <eval translator="sys" checked="yes">',
+    )
+    corpus = corpus_import(source=io.BytesIO(data), name="late").corpus
+
+    text = exported(corpus)
+
+    assert b'checked="yes"' in text and b"<note>post-edited</note>" in text
+    assert b'evaluator="jm"' in text
