@@ -6,11 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
+from annotation.limits import NAME_MAX_LENGTH
+
 
 class UploadForm(forms.Form):
     file = forms.FileField(label="evalTrans XML file")
     name = forms.CharField(
-        max_length=200,
+        max_length=NAME_MAX_LENGTH,
         required=False,
         help_text="Default: the file's <evalTrans name>, else its file name.",
     )

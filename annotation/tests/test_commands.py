@@ -201,3 +201,9 @@ def test_the_progress_bar_shows_the_share_read_and_the_sentences(
     _progress_bar(stream, 200)(500)
 
     assert capsys.readouterr().out == "\r[#######.......................]  25%  500 sentences"
+
+
+def test_add_user_refuses_a_username_longer_than_its_column() -> None:
+    with pytest.raises(CommandError, match="the username is 151 characters long; at most 150"):
+        run("add_user", "u" * 151, "--password", "pw", "--role", "judge")
+    assert not User.objects.exists()

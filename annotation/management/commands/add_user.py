@@ -7,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.accounts import user_upsert
+from annotation.limits import EVALUATOR_MAX_LENGTH, length_problem
 from annotation.models import Corpus, User
 
 
@@ -26,6 +27,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        problem = length_problem("the username", options["username"], EVALUATOR_MAX_LENGTH)
+        if problem is not None:
+            raise CommandError(problem)
         names = options["corpus"]
         corpora = list(Corpus.objects.filter(name__in=names))
         missing = sorted(set(names) - {c.name for c in corpora})
