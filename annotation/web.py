@@ -15,14 +15,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.utils.http import content_disposition_header
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -38,6 +41,7 @@ class HtmxHttpRequest(HttpRequest):
 
 
 View = Callable[..., HttpResponse]
+R = TypeVar("R", bound=HttpResponseBase)
 
 
 def login_required(view: View) -> View:
@@ -72,6 +76,15 @@ def lead_required(view: View) -> View:
 def see_other(url: str) -> HttpResponseRedirect:
     """303: after a POST, the browser (and htmx's XMLHttpRequest) follows with a GET."""
     return HttpResponseRedirect(url, status=303)
+
+
+def attachment(response: R, stem: str, suffix: str) -> R:
+    """Mark ``response`` as a download named ``stem`` + ``suffix``, the stem reduced to
+    letters, digits, ``-``, ``_`` and ``.`` (others become ``_``): names come from
+    uploaded corpora, and a filename must never carry a path, a quote or a line break."""
+    safe = re.sub(r"[^\w.-]+", "_", stem, flags=re.ASCII).strip("._") or "download"
+    response["Content-Disposition"] = content_disposition_header(True, safe + suffix)
+    return response
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -9,14 +9,13 @@ from __future__ import annotations
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods
 
 from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import UploadForm
 from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.models import Corpus
-from annotation.web import HtmxHttpRequest, lead_required, login_required
+from annotation.web import HtmxHttpRequest, attachment, lead_required, login_required
 
 
 @login_required
@@ -58,10 +57,7 @@ def corpus_download(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
     """The corpus as an evalTrans file, streamed as it is written: the first bytes leave
     at once however large the corpus, and the whole file is never held in memory."""
     corpus = get_object_or_404(Corpus, pk=pk)
-    return StreamingHttpResponse(
-        corpus_export_bytes(corpus=corpus),
-        content_type="application/xml; charset=utf-8",
-        headers={
-            "Content-Disposition": content_disposition_header(True, f"{corpus.name}.evaltrans.xml")
-        },
+    response = StreamingHttpResponse(
+        corpus_export_bytes(corpus=corpus), content_type="application/xml; charset=utf-8"
     )
+    return attachment(response, corpus.name, ".evaltrans.xml")

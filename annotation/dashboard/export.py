@@ -69,7 +69,7 @@ def table_csv(table: MetricsTable) -> str:
         header += [m, f"{m}_rank", f"{m}_ci_low", f"{m}_ci_high", f"{m}_n", f"{m}_signature"]
     writer.writerow(header)
     for row in table.rows:
-        line = [row.system]
+        line = [spreadsheet_safe(row.system)]
         for c in row.cells:
             line += _csv_cells(c)
         writer.writerow(line)
@@ -86,8 +86,19 @@ def _csv_cells(cell: Cell) -> list[str]:
         _full(iv.low if iv else None),
         _full(iv.high if iv else None),
         str(cell.n),
-        cell.signature,
+        spreadsheet_safe(cell.signature),
     ]
+
+
+#: What a spreadsheet takes for the start of a formula (OWASP, "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting like a formula (a system named
+    ``=HYPERLINK(…)``) gets a leading apostrophe, OWASP's rule. Only text cells go
+    through here, so numbers (``-1.5``) stay numbers."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _full(v: float | None) -> str:

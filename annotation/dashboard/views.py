@@ -19,7 +19,6 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from annotation.dashboard.board import PANELS, Dashboard
@@ -28,7 +27,7 @@ from annotation.dashboard.export import json_text, table_csv
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus
-from annotation.web import HtmxHttpRequest, lead_required
+from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.registry import metric_info
 
 NORMS = {"raw": False, "z": True}
@@ -150,14 +149,12 @@ def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
 def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     """The metrics table as CSV or JSON (``manage.py scores --json``'s shape + ranks/CIs)."""
     dash = _dashboard(request, _corpus(pk))
-    filename = f"{dash.corpus.name}-metrics.{fmt}"
     if fmt == "csv":
         body, content_type = table_csv(dash.table), "text/csv; charset=utf-8"
     else:
         body, content_type = json_text(dash.table), "application/json"
     response = HttpResponse(body, content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(True, filename)
-    return response
+    return attachment(response, f"{dash.corpus.name}-metrics", f".{fmt}")
 
 
 @lead_required
@@ -171,9 +168,7 @@ def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
         raise BadRequest(str(exc)) from None
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     if request.GET.get("download"):
-        response["Content-Disposition"] = content_disposition_header(
-            True, f"{dash.corpus.name}-{name}.svg"
-        )
+        attachment(response, f"{dash.corpus.name}-{name}", ".svg")
     return response
 
 

@@ -6,13 +6,23 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from django.test import Client
 from lxml import etree
 
+from annotation.corpora.imports import corpus_import
+from annotation.dashboard.export import spreadsheet_safe
 from annotation.models import Corpus
-from annotation.tests.factories import METRICS, cells, scores_json
+from annotation.tests.factories import (
+    HAND_REFS,
+    METRICS,
+    SEED_XML,
+    cells,
+    scores_json,
+    write_corpus,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +113,34 @@ def test_chart_bars_mark_the_tables_best_and_show_its_signatures(
 
 def test_an_unknown_chart_is_400(lead_client: Client, demo: Corpus) -> None:
     assert lead_client.get(f"/dashboard/{demo.pk}/chart/pie.svg").status_code == 400
+
+
+def test_a_system_named_like_a_formula_is_text_in_the_csv(
+    lead_client: Client, tmp_path: Path
+) -> None:
+    """OWASP's CSV-injection rule: a cell that a spreadsheet would take for a formula
+    starts with an apostrophe; numbers, negative ones too, stay numbers."""
+    systems = {'=HYPERLINK("http://evil")': ["a b c d"] * 4, "@SUM(A1)": ["a b c"] * 4}
+    corpus = corpus_import(
+        source=write_corpus(tmp_path / "f.xml", HAND_REFS, systems), name="formulas"
+    ).corpus
+
+    rows = list(
+        csv.reader(
+            io.StringIO(lead_client.get(f"/dashboard/{corpus.pk}/table.csv").content.decode())
+        )
+    )
+
+    assert [r[0] for r in rows[1:]] == ['\'=HYPERLINK("http://evil")', "'@SUM(A1)"]
+    assert float(rows[1][1]) >= 0 and not rows[1][1].startswith("'")
+    assert spreadsheet_safe("-1.5") == "'-1.5" and spreadsheet_safe("plain") == "plain"
+
+
+def test_download_names_carry_no_path_quote_or_line_break(lead_client: Client) -> None:
+    corpus = corpus_import(source=SEED_XML, name='../x "y"').corpus
+
+    csv_name = lead_client.get(f"/dashboard/{corpus.pk}/table.csv")["Content-Disposition"]
+    xml_name = lead_client.get(f"/corpora/{corpus.pk}/export.xml")["Content-Disposition"]
+
+    assert csv_name == 'attachment; filename="x_y_-metrics.csv"'
+    assert xml_name == 'attachment; filename="x_y.evaltrans.xml"'
