@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from annotation.limits import NAME_MAX_LENGTH
+from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
 
 
 class UploadForm(forms.Form):
@@ -31,6 +31,14 @@ class UploadForm(forms.Form):
                 " (use manage.py import_evaltrans for larger files)"
             )
         return upload
+
+    def clean_name(self) -> str:
+        """A name the export can write back (no character XML cannot hold)."""
+        name: str = self.cleaned_data["name"]
+        problem = non_xml_char_problem(name)
+        if problem is not None:
+            raise forms.ValidationError(f"the name: {problem}")
+        return name
 
     def reference_names(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data["references"].split(",") if n.strip()]

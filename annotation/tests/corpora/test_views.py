@@ -197,3 +197,13 @@ def test_the_home_page_shows_stored_sizes_and_the_judges_progress(
     assert (corpus.n_sentences, corpus.n_systems, corpus.n_candidates) == (7, 4, 28)
     assert '<span data-progress="campaign">3/28</span>' in html
     assert "<td>7</td>" in html and "<td>4</td>" in html
+
+
+def test_an_upload_name_xml_cannot_hold_is_refused(lead_client: Client) -> None:
+    response = lead_client.post(
+        UPLOAD, {"file": SimpleUploadedFile("s.xml", SEED_XML.read_bytes()), "name": "bad\x07"}
+    )
+
+    assert response.status_code == 400
+    assert "character U+0007 cannot be written in XML" in response.content.decode()
+    assert Corpus.objects.count() == 0
