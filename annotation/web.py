@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
@@ -85,6 +86,30 @@ def attachment(response: R, stem: str, suffix: str) -> R:
     safe = re.sub(r"[^\w.-]+", "_", stem, flags=re.ASCII).strip("._") or "download"
     response["Content-Disposition"] = content_disposition_header(True, safe + suffix)
     return response
+
+
+ERR_DATABASE_BUSY = (
+    "The database is busy (another write holds it): your change was not saved. Retry in a moment."
+)
+
+
+class DatabaseBusyMiddleware:
+    """A write that found SQLite locked for longer than its timeout is answered 503
+    "not saved, retry" (with ``Retry-After``), never 500: nothing was stored, and the
+    judge's page offers Retry for exactly such answers."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, OperationalError) and "database is locked" in str(exception):
+            response = HttpResponse(ERR_DATABASE_BUSY, status=503, content_type="text/plain")
+            response["Retry-After"] = "2"
+            return response
+        return None
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "annotation.web.DatabaseBusyMiddleware",
     # Last, as django-axes requires: it answers a locked-out login before the view runs.
     "axes.middleware.AxesMiddleware",
 ]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evaltool.env import parse_bool, parse_cache_url, parse_database_url
+from evaltool.env import SQLITE_OPTIONS, parse_bool, parse_cache_url, parse_database_url
 
 BASE = Path("/srv/evaltool")
 
@@ -40,11 +40,19 @@ def test_an_unknown_debug_word_is_an_error_not_true() -> None:
     [
         (
             "sqlite:///db.sqlite3",
-            {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE / "db.sqlite3"},
+            {
+                "ENGINE": "django.db.backends.sqlite3",
+                "NAME": BASE / "db.sqlite3",
+                "OPTIONS": SQLITE_OPTIONS,
+            },
         ),
         (
             "sqlite:////tmp/x.db",
-            {"ENGINE": "django.db.backends.sqlite3", "NAME": Path("/tmp/x.db")},
+            {
+                "ENGINE": "django.db.backends.sqlite3",
+                "NAME": Path("/tmp/x.db"),
+                "OPTIONS": SQLITE_OPTIONS,
+            },
         ),
         (
             "postgres://postgres@127.0.0.1:5432/evaltool",
@@ -103,3 +111,9 @@ def test_a_redis_cache_url_shares_one_cache(url: str) -> None:
 def test_an_unknown_cache_url_stops_the_app() -> None:
     with pytest.raises(ValueError, match="memcached"):
         parse_cache_url("memcached://127.0.0.1:11211", default_dir="/tmp/c")
+
+
+def test_sqlite_writes_in_wal_mode_and_waits_for_a_lock_before_giving_up() -> None:
+    assert "journal_mode=WAL" in SQLITE_OPTIONS["init_command"]
+    assert SQLITE_OPTIONS["timeout"] > 0
+    assert SQLITE_OPTIONS["transaction_mode"] == "IMMEDIATE"

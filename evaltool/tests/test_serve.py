@@ -8,14 +8,17 @@ headers and the Content-Security-Policy, errors are the app's own pages, and ``c
 
 from __future__ import annotations
 
+import http.cookiejar
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,7 +56,8 @@ def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    """``make serve`` running: its base URL and its environment (database and all)."""
     tmp_path = tmp_path_factory.mktemp("serve")
     port = free_port()
     env = production_env(tmp_path, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="2")
@@ -77,10 +81,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 time.sleep(0.5)
         else:
             pytest.fail("make serve did not answer within 60 s")
-        yield base
+        yield base, env
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
+
+
+@pytest.fixture
+def server(served: tuple[str, dict[str, str]]) -> str:
+    return served[0]
 
 
 def test_pages_are_served_with_debug_off_and_the_security_headers(server: str) -> None:
@@ -113,6 +122,60 @@ def test_errors_are_the_apps_own_pages_never_debug_pages(server: str) -> None:
     assert status == 404
     assert b'data-status="404"' in body
     assert b"Traceback" not in body and b"DEBUG" not in body
+
+
+def log_in(base: str, username: str, password: str) -> tuple[int, str]:
+    """Log in through the login form as a browser does (cookie, CSRF token)."""
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
+        NoRedirect(),
+    )
+    page = opener.open(f"{base}/accounts/login/", timeout=10).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token is not None
+    form = urllib.parse.urlencode(
+        {"username": username, "password": password, "csrfmiddlewaretoken": token.group(1)}
+    ).encode()
+    request = urllib.request.Request(
+        f"{base}/accounts/login/", data=form, headers={"Referer": f"{base}/accounts/login/"}
+    )
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def test_a_locked_sqlite_database_is_503_not_saved_never_500(
+    served: tuple[str, dict[str, str]],
+) -> None:
+    """A long write holds SQLite's lock: a login (a write) waits for it, then is told
+    "not saved, retry" with 503; once the lock is gone, the same login goes through."""
+    base, env = served
+    subprocess.run(
+        [sys.executable, "manage.py", "add_user", "ana", "--password", "pw-ana", "--role", "judge"],
+        cwd=ROOT,
+        env={**env, "DEBUG": "false"},
+        check=True,
+        capture_output=True,
+    )
+    database = env["DATABASE_URL"].removeprefix("sqlite:///")
+    holder = sqlite3.connect(database, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        status, body = log_in(base, "ana", "pw-ana")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+    assert status == 503
+    assert "your change was not saved" in body and "Retry" in body
+    assert log_in(base, "ana", "pw-ana")[0] == 302
 
 
 def run_check_deploy(tmp_path: Path, **more: str) -> subprocess.CompletedProcess[str]:
