@@ -1,0 +1,470 @@
+"""Twenty judges at once through ``make serve``: ``python bench/load.py`` (prints, never asserts).
+
+What it proves (production issue): with 20 judges working at once on real servers,
+
+* **at a realistic pace** (each judge one action every ``--pace`` seconds, jittered) the
+  95th percentile of an action's time, as the judge's browser sees it (every redirect
+  followed), stays within 150 ms;
+* **at full speed** (no pause between actions) the servers answer at least 50 actions a
+  second on a 2-core machine;
+* **nothing is lost and nothing is invented**: every action that got a success answer is
+  in the export afterwards, exactly as that answer showed it, and nothing a judge was told
+  was refused is; no request fails (5xx or a broken connection).
+
+Set-up, each run: a fresh database (SQLite in a temp dir, or the PostgreSQL database
+``evaltool_load``, dropped and created), a corpus from ``bench/gen_corpus.py``, 20 judge
+accounts assigned to it, and ``--servers`` ``make serve`` processes on free ports (each
+with ``WEB_CONCURRENCY`` workers; with two or more, one shared Redis cache is used, and the
+judges are spread over the servers). ``--base-url URL`` (repeatable) drives servers that
+are already running instead (their database must hold a corpus named ``load`` and the
+accounts ``load-judge-1`` … with password ``load-pw``).
+
+A judge's actions are those of the judge's page, sent as htmx sends them: open the next
+candidate, accept one or two of its edit operations, score SSER, accept & next. Each answer
+is checked: the fragment's ``data-version`` and new reference are what the next action
+builds on, as the page does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import http.cookiejar
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.common import production_env  # noqa: E402
+
+PASSWORD = "load-pw"
+CORPUS = "load"
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+PG_URL = "postgres://postgres@127.0.0.1:5432/evaltool_load"
+
+VERSION = re.compile(r'data-version="(\d+)"')
+JUDGMENT = re.compile(r'data-judgment="(\d+)"')
+NEW_REF = re.compile(r'id="new-ref"[^>]*data-text="([^"]*)"')
+OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Redirects are followed by hand, so each hop is timed as part of its action."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+@dataclass
+class Outcome:
+    """One action: its kind, its time (all hops), its final status, and for a success the
+    judgment's state the answer showed."""
+
+    kind: str
+    seconds: float
+    status: int
+    judgment: int | None = None
+    new_ref: str | None = None
+    sser: int | None = None
+
+
+@dataclass
+class Judge:
+    """One judge's browser: its cookies, the page it shows, what it was told."""
+
+    name: str
+    base: str
+    opener: urllib.request.OpenerDirector = field(init=False)
+    csrf: str = ""
+    judgment: int | None = None
+    version: int = 0
+    page: str = ""
+    outcomes: list[Outcome] = field(default_factory=list)
+    #: (new reference, SSER) of every judgment whose accept got a success answer
+    accepted: list[tuple[str, int]] = field(default_factory=list)
+    sser: int | None = None
+
+    def __post_init__(self) -> None:
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
+        )
+
+    def request(self, path: str, data: dict[str, str] | None = None) -> tuple[int, str, str]:
+        """One request and every redirect after it: (final status, final URL, body)."""
+        url = self.base + path
+        body = None if data is None else urllib.parse.urlencode(data).encode()
+        headers = {"HX-Request": "true", "Referer": url} if data is not None else {}
+        if self.csrf:
+            headers["X-CSRFToken"] = self.csrf
+        for _ in range(5):
+            request = urllib.request.Request(url, data=body, headers=headers)
+            try:
+                with self.opener.open(request, timeout=30) as response:
+                    return response.status, url, response.read().decode()
+            except urllib.error.HTTPError as error:
+                if error.code in {301, 302, 303}:
+                    url = urllib.parse.urljoin(url, error.headers["Location"])
+                    body, headers = None, {}
+                    continue
+                return error.code, url, error.read().decode()
+        return 599, url, ""
+
+    def log_in(self) -> None:
+        _, _, page = self.request("/accounts/login/")
+        token = CSRF.search(page)
+        assert token is not None, "no CSRF token on the login page"
+        self.csrf = token.group(1)
+        status, _, _ = self.request(
+            "/accounts/login/",
+            {"username": self.name, "password": PASSWORD, "csrfmiddlewaretoken": self.csrf},
+        )
+        cookies = {c.name: c.value for c in self.jar}
+        self.csrf = cookies.get("csrftoken", self.csrf)
+        if status != 200:
+            raise SystemExit(f"{self.name}: login answered {status}")
+
+    def show(self, page: str) -> None:
+        """Read the page (or fragment) as the browser would: the judgment and version."""
+        self.page = page
+        found = JUDGMENT.search(page)
+        self.judgment = int(found.group(1)) if found else None
+        version = VERSION.search(page)
+        self.version = int(version.group(1)) if version else 0
+
+    def act(self, kind: str, path: str, data: dict[str, str] | None = None) -> Outcome:
+        start = time.perf_counter()
+        try:
+            status, _, page = self.request(path, data)
+        except OSError:
+            status, page = 598, ""
+        outcome = Outcome(kind, time.perf_counter() - start, status)
+        if status == 200:
+            before = self.judgment
+            self.show(page)
+            new_ref = NEW_REF.search(page)
+            outcome.judgment = before if kind == "accept" else self.judgment
+            outcome.new_ref = html.unescape(new_ref.group(1)) if new_ref else None
+        self.outcomes.append(outcome)
+        return outcome
+
+
+def one_step(judge: Judge, rng: random.Random, corpus_pk: int) -> None:
+    """The judge's next action, chosen from the page it shows."""
+    if judge.judgment is None:
+        judge.act("open", f"/corpora/{corpus_pk}/judge/")
+        judge.sser = None
+        return
+    pk, version = judge.judgment, str(judge.version)
+    ops = OP.findall(judge.page)
+    if ops and rng.random() < 0.6 and judge.sser is None:
+        judge.act("op", f"/judgments/{pk}/op/", {"op": rng.choice(ops), "version": version})
+    elif judge.sser is None:
+        score = rng.randint(0, 10)
+        if (
+            judge.act(
+                "sser", f"/judgments/{pk}/sser/", {"sser": str(score), "version": version}
+            ).status
+            == 200
+        ):
+            judge.sser = score
+    else:
+        new_ref = NEW_REF.search(judge.page)
+        shown = html.unescape(new_ref.group(1)) if new_ref else ""
+        outcome = judge.act("accept", f"/judgments/{pk}/accept/", {"version": version})
+        if outcome.status == 200:
+            judge.accepted.append((" ".join(shown.split()), judge.sser))
+        judge.sser = None
+
+
+def work(judge: Judge, corpus_pk: int, until: float, pace: float, seed: int) -> None:
+    rng = random.Random(seed)
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        one_step(judge, rng, corpus_pk)
+        if pace > 0:
+            pause = rng.uniform(0.5 * pace, 1.5 * pace) - (time.perf_counter() - started)
+            time.sleep(max(pause, 0.0))
+
+
+def run_judges(
+    bases: list[str], corpus_pk: int, judges: int, seconds: float, pace: float
+) -> list[Judge]:
+    crowd = [Judge(f"load-judge-{k + 1}", bases[k % len(bases)]) for k in range(judges)]
+    for judge in crowd:  # logging in is not part of the measured work
+        judge.log_in()
+    until = time.perf_counter() + seconds
+    threads = [
+        threading.Thread(target=work, args=(j, corpus_pk, until, pace, k), daemon=True)
+        for k, j in enumerate(crowd)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return crowd
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def summary(crowd: list[Judge], seconds: float) -> dict[str, object]:
+    outcomes = [o for j in crowd for o in j.outcomes]
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for o in outcomes:
+        by_kind[o.kind].append(o.seconds)
+    return {
+        "actions": len(outcomes),
+        "per_second": len(outcomes) / seconds,
+        "p50": percentile([o.seconds for o in outcomes], 0.5),
+        "p95": percentile([o.seconds for o in outcomes], 0.95),
+        "max": max((o.seconds for o in outcomes), default=float("nan")),
+        "by_kind": {
+            k: (len(v), percentile(v, 0.5), percentile(v, 0.95)) for k, v in by_kind.items()
+        },
+        "statuses": dict(sorted(Counter(o.status for o in outcomes).items())),
+        "busy": sum(o.status == 503 for o in outcomes),
+        "errors": sum(o.status >= 500 and o.status != 503 for o in outcomes),
+    }
+
+
+# --- set-up and verification ---------------------------------------------------------------
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
+def fresh_database(kind: str, workdir: Path) -> dict[str, str]:
+    if kind == "postgres":
+        subprocess.run(
+            ["psql", PG_ADMIN, "-q", "-c", "DROP DATABASE IF EXISTS evaltool_load"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            ["psql", PG_ADMIN, "-q", "-c", "CREATE DATABASE evaltool_load"],
+            check=True,
+            capture_output=True,
+        )
+        env = production_env(workdir)
+        env["DATABASE_URL"] = PG_URL
+    else:
+        env = production_env(workdir, "load.sqlite3")
+    env["ALLOWED_HOSTS"] = "127.0.0.1"
+    return env
+
+
+def set_up(env: dict[str, str], workdir: Path, judges: int, sentences: int) -> None:
+    from bench.gen_corpus import generate_corpus
+
+    path = workdir / "load.xml"
+    with path.open("wb") as out:
+        generate_corpus(out, sentences=sentences, references=2, systems=10)
+    manage(env, "migrate", "--noinput")
+    manage(env, "import_evaltrans", str(path), "--name", CORPUS)
+    for k in range(judges):
+        manage(
+            env,
+            "add_user",
+            f"load-judge-{k + 1}",
+            "--password",
+            PASSWORD,
+            "--role",
+            "judge",
+            "--corpus",
+            CORPUS,
+        )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_servers(
+    env: dict[str, str], count: int, workers: int
+) -> tuple[list[str], list[subprocess.Popen[bytes]]]:
+    bases, processes = [], []
+    for _ in range(count):
+        port = free_port()
+        server_env = {
+            **env,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "WEB_CONCURRENCY": str(workers),
+        }
+        processes.append(
+            subprocess.Popen(
+                ["make", "-s", "serve"],
+                cwd=ROOT,
+                env=server_env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
+        bases.append(f"http://127.0.0.1:{port}")
+    for base in bases:
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f"{base}/accounts/login/", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.25)
+        else:
+            raise SystemExit(f"{base} did not start")
+    return bases, processes
+
+
+def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
+    for p in processes:
+        os.killpg(p.pid, signal.SIGTERM)
+    for p in processes:
+        p.wait(timeout=30)
+
+
+def lost_and_invented(env: dict[str, str], crowd: list[Judge]) -> tuple[int, int, int]:
+    """(accepts checked, accepted judgments missing from the export or different there,
+    done judgments in the export that no success answer accounts for), judge by judge:
+    the export's (new reference, SSER) of each evaluator's done judgments must be exactly
+    those its success answers showed."""
+    from lxml import etree
+
+    with tempfile.NamedTemporaryFile(suffix=".xml") as out:
+        manage(env, "export_evaltrans", CORPUS, "-o", out.name)
+        tree = etree.parse(out.name)
+    exported: dict[str, Counter[tuple[str, int]]] = defaultdict(Counter)
+    for ev in tree.iter("eval"):
+        if ev.get("evaluator") and ev.get("state") != "pending":
+            new_ref = " ".join((ev.findtext("newRef") or "").split())
+            exported[ev.get("evaluator") or ""][(new_ref, int(ev.get("sser", "-1")))] += 1
+    checked = missing = invented = 0
+    for judge in crowd:
+        told = Counter(judge.accepted)
+        stored = exported.get(judge.name, Counter())
+        checked += sum(told.values())
+        missing += sum((told - stored).values())
+        invented += sum((stored - told).values())
+    return checked, missing, invented
+
+
+def corpus_pk(env: dict[str, str]) -> int:
+    out = manage(
+        env,
+        "shell",
+        "-c",
+        f"from annotation.models import Corpus; print(Corpus.objects.get(name={CORPUS!r}).pk)",
+    )
+    return int(out.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--judges", type=int, default=20)
+    parser.add_argument("--pace", type=float, default=2.0, help="seconds between a judge's actions")
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of each phase")
+    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=3, help="WEB_CONCURRENCY of each server")
+    parser.add_argument("--sentences", type=int, default=200)
+    args = parser.parse_args()
+    kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    for kind in kinds:
+        with tempfile.TemporaryDirectory(prefix="evaltool-load-") as tmp:
+            workdir = Path(tmp)
+            env = fresh_database(kind, workdir)
+            if args.servers > 1:
+                env["CACHE_URL"] = "redis://127.0.0.1:6379/15"
+            set_up(env, workdir, args.judges, args.sentences)
+            pk = corpus_pk(env)
+            bases, processes = start_servers(env, args.servers, args.workers)
+            try:
+                paced = run_judges(bases, pk, args.judges, args.seconds, args.pace)
+                fast = run_judges(bases, pk, args.judges, args.seconds / 2, 0.0)
+            finally:
+                stop_servers(processes)
+            crowd = paced + fast
+            report(
+                kind,
+                args,
+                summary(paced, args.seconds),
+                summary(fast, args.seconds / 2),
+                lost_and_invented(env, merge(crowd)),
+            )
+
+
+def merge(crowd: list[Judge]) -> list[Judge]:
+    """The same judge's two phases as one (accepted judgments of both)."""
+    out: dict[str, Judge] = {}
+    for judge in crowd:
+        if judge.name in out:
+            out[judge.name].accepted.extend(judge.accepted)
+        else:
+            out[judge.name] = judge
+    return list(out.values())
+
+
+def report(
+    kind: str,
+    args: argparse.Namespace,
+    paced: dict[str, object],
+    fast: dict[str, object],
+    check: tuple[int, int, int],
+) -> None:
+    label = "SQLite" if kind == "sqlite" else "PostgreSQL"
+    ms = lambda v: f"{1000 * float(v):.0f} ms"  # noqa: E731
+    print(f"\n{label}: {args.judges} judges, {args.servers} server(s) × {args.workers} workers")
+    print(
+        f"  paced, one action every {args.pace:g} s per judge for {args.seconds:g} s: "
+        f"{paced['actions']} actions"
+    )
+    print(
+        f"    p50 {ms(paced['p50'])}, p95 {ms(paced['p95'])} (budget ≤ 150 ms), "
+        f"max {ms(paced['max'])}; errors {paced['errors']}, busy (503) {paced['busy']}"
+    )
+    for k, (n, p50, p95) in sorted(paced["by_kind"].items()):  # type: ignore[attr-defined]
+        print(f"    {k:<7} {n:>5} actions  p50 {ms(p50):>7}  p95 {ms(p95):>7}")
+    print(
+        f"  full speed for {args.seconds / 2:g} s: {fast['actions']} actions, "
+        f"{float(fast['per_second']):.1f} actions/s (budget ≥ 50), p95 {ms(fast['p95'])}; "
+        f"errors {fast['errors']}, busy (503) {fast['busy']}"
+    )
+    print(f"  statuses: paced {paced['statuses']}, full speed {fast['statuses']}")
+    checked, missing, invented = check
+    print(
+        f"  export afterwards: {checked} accepted judgments checked, "
+        f"{missing} missing or different, {invented} not accounted for"
+    )
+
+
+if __name__ == "__main__":
+    main()
