@@ -46,7 +46,6 @@ JUDGE_PREFIX = "bench-judge"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 OP_BUTTON = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
-VERSION = re.compile(r'data-version="(\d+)"')
 JUDGMENT = re.compile(r'data-judgment="(\d+)"')
 NEW_REF_WORD = re.compile(r'data-action="edit-word" data-pos="(\d+)">([^<]*)</a>')
 
@@ -326,47 +325,53 @@ def measure_judge(corpus: str, runs: int) -> dict[str, Any]:
     return out
 
 
+FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.DOTALL)
+HX_POST = re.compile(r'hx-post="([^"]+)"')
+HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+def form_of(html: str, action: str) -> tuple[str, dict[str, str]]:
+    """What the page posts for the button ``data-action="<action>"``: its form's
+    ``hx-post`` URL and hidden fields (the version among them), as htmx sends them."""
+    for attrs, inner in FORM.findall(html):
+        url = HX_POST.search(attrs)
+        if url and f'data-action="{action}"' in inner:
+            fields = {k: html_lib.unescape(v) for k, v in HIDDEN.findall(inner)}
+            return html_lib.unescape(url.group(1)), fields
+    raise SystemExit(f"no form with a {action!r} button on the judge's page")
+
+
 def _judge_one(client: Any, pk: int, figures: dict[str, Figure]) -> str:
-    """One candidate; returns the next candidate's fragment (accept & next's answer)."""
+    """One candidate, each action posted as the page's own form says; returns the next
+    candidate's page (accept & next's answer)."""
     url = f"/judgments/{pk}/"
 
-    def version(html: str) -> str:
-        return VERSION.search(html).group(1)  # type: ignore[union-attr]
+    def post(button: str, html: str, **fields: str) -> Sample:
+        target, hidden = form_of(html, button)
+        return request(client, "post", target, {**hidden, **fields}, htmx=True)
 
     page = request(client, "get", url)
     figures["page"].samples.append(page)
     html = page.body.decode()
     ops = OP_BUTTON.findall(html)
     if ops:
-        sample = request(
-            client, "post", f"{url}op/", {"version": version(html), "op": ops[0]}, htmx=True
-        )
+        sample = post("op", html, op=ops[0])
         figures["op"].samples.append(sample)
-        html = sample.body.decode()
     else:
         figures["op"].note = "a candidate without edit operations was skipped"
-    editor = request(client, "get", f"{url}?edit=0", htmx=True)
+    editor = request(client, "get", f"{url}?edit=0", htmx=True)  # a click on word 1
     figures["editor"].samples.append(editor)
     html = editor.body.decode()
     word = NEW_REF_WORD.search(html)
     replacement = (html_lib.unescape(word.group(2)) if word else "word") + "s"
-    data = {"version": version(html), "pos": "0", "action": "replace", "text": replacement}
-    sample = request(client, "post", f"{url}word/", data, htmx=True)
+    sample = post("word-replace", html, action="replace", text=replacement)
     figures["word"].samples.append(sample)
-    html = sample.body.decode()
-    sample = request(
-        client, "post", f"{url}sser/", {"version": version(html), "sser": "7"}, htmx=True
-    )
+    sample = post("sser", sample.body.decode(), sser="7")
     figures["sser"].samples.append(sample)
-    sample = request(
-        client, "post", f"{url}undo/", {"version": version(sample.body.decode())}, htmx=True
-    )
+    sample = post("undo", sample.body.decode())
     figures["undo"].samples.append(sample)
-    html = sample.body.decode()
-    html = request(
-        client, "post", f"{url}sser/", {"version": version(html), "sser": "8"}, htmx=True
-    ).body.decode()
-    sample = request(client, "post", f"{url}accept/", {"version": version(html)}, htmx=True)
+    html = post("sser", sample.body.decode(), sser="8").body.decode()
+    sample = post("accept-next", html)
     figures["next"].samples.append(sample)
     return sample.body.decode()
 
