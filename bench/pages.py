@@ -28,7 +28,9 @@ off and its own file cache (``bench/common.py``), through Django's test client:
 
 PostgreSQL: the server on 127.0.0.1:5432 (started if it is down), database
 ``evaltool_bench`` (``evaltool_bench_quick`` for ``--quick``), dropped and created by
-this script, never another one.
+this script, never another one; ``ANALYZE`` runs before each measurement, as autovacuum
+would on a server where it is on (the planner's estimates otherwise stay those of empty
+tables).
 
 Usage::
 
@@ -533,6 +535,12 @@ def run_one(
             log(f"  {db.title}: reusing the database built {built['at']}: migrate")
             migrate = worker("migrate", env=env_for(db, workdir, "build"))["seconds"]
             origin = f"reused (built {built['at']}; migrate now {migrate:.1f} s)"
+        if db.kind == "postgres":
+            stats = worker("analyze", env=env_for(db, workdir, "build"))
+            origin += (
+                f"; ANALYZE {stats['seconds']:.1f} s before measuring "
+                f"(autovacuum is {stats['autovacuum']} on this server)"
+            )
         facts = worker("facts", env=env_for(db, workdir, "build"))
         load_before = os.getloadavg()[0]
         start = time.perf_counter()
