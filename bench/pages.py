@@ -159,9 +159,6 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-# ---------------------------------------------------------------------- processes
-
-
 def worker(name: str, *args: Any, env: dict[str, str]) -> dict[str, Any]:
     """Run ``bench.probes.WORKERS[name](*args)`` in a fresh process; its JSON answer."""
     proc = subprocess.run(
@@ -181,9 +178,6 @@ def run_worker(name: str, args: str) -> None:
     from bench.probes import WORKERS
 
     print(json.dumps(WORKERS[name](*json.loads(args))))
-
-
-# ---------------------------------------------------------------------- databases
 
 
 @dataclass(frozen=True)
@@ -255,9 +249,6 @@ def env_for(db: Database, workdir: Path, cache: str) -> dict[str, str]:
     return env
 
 
-# ---------------------------------------------------------------------- building
-
-
 def corpus_files(plan: Plan, home: Path) -> tuple[dict[str, Path], float]:
     """The evalTrans files of the plan (made by gen_corpus unless already there), and the
     seconds it took to make them."""
@@ -324,9 +315,6 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-# ---------------------------------------------------------------------- measuring
-
-
 def measure(db: Database, workdir: Path, runs: int, cold_runs: int) -> dict[str, Any]:
     """Every row of the table, each group in fresh processes (see the module doc)."""
     big = db.plan.big.name
@@ -374,9 +362,6 @@ def measure(db: Database, workdir: Path, runs: int, cold_runs: int) -> dict[str,
     tour = worker("tour", big, env=env_for(db, workdir, "tour"))
     figures["tour"] = {**tour["tour"], "seconds": tour["tour_seconds"]}
     return figures
-
-
-# ---------------------------------------------------------------------- printing
 
 
 def _seconds(value: float | None) -> str:
@@ -458,9 +443,6 @@ def print_table(
             f"{tour['requests']} requests in {tour['seconds']:.0f} s; "
             f"{tour['before_peak_mb']:.0f} MB before it, {tour['rss_mb']:.0f} MB resident after"
         )
-
-
-# ---------------------------------------------------------------------- main
 
 
 def main() -> None:

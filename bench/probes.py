@@ -50,9 +50,6 @@ JUDGMENT = re.compile(r'data-judgment="(\d+)"')
 NEW_REF_WORD = re.compile(r'data-action="edit-word" data-pos="(\d+)">([^<]*)</a>')
 
 
-# ---------------------------------------------------------------------- measuring
-
-
 @dataclass
 class Sample:
     """One request (or one chain of requests): its time, statements, request count."""
@@ -201,9 +198,6 @@ def rss_mb() -> dict[str, float]:
     return {"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "rss_mb": current}
 
 
-# ---------------------------------------------------------------------- building
-
-
 def build_migrate() -> dict[str, Any]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evaltool.settings")
     import django
@@ -298,9 +292,6 @@ def facts() -> dict[str, Any]:
         "events": JudgmentEvent.objects.count(),
         "judges": User.objects.filter(role=User.Role.JUDGE, is_active=True).count(),
     }
-
-
-# ---------------------------------------------------------------------- measuring pages
 
 
 def measure_home(runs: int) -> dict[str, Any]:
