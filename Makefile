@@ -64,8 +64,12 @@ lint: venv
 	$(VENV)/bin/mypy
 
 ## Speed figures of every issue that names a target (prints, never asserts).
+## bench/pages.py builds its database anew unless told otherwise, e.g.
+## make bench PAGES_ARGS="--reuse /path/to/dir" (see its docstring).
+PAGES_ARGS ?=
 bench: venv
 	$(PY) bench/metrics.py
 	$(PY) bench/import.py
 	$(PY) bench/annotate.py
 	$(PY) bench/dashboard.py
+	$(PY) bench/pages.py $(PAGES_ARGS)
