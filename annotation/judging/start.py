@@ -45,10 +45,12 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
     corpus = target.sentence.corpus
     candidate = words(target.text)
     pooled = pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
-    rows = list(
+    # Oldest first, sorted here: ordered by pk, SQLite walks all the judge's judgments.
+    rows = sorted(
         Judgment.objects.filter(pooled)
-        .order_by("pk")
-        .values_list("evaluator_id", "target__text", "new_ref", "sser", named=True)
+        .order_by()
+        .values_list("pk", "evaluator_id", "target__text", "new_ref", "sser", named=True),
+        key=lambda r: r.pk,
     )
     reuse = [r for r in rows if r.evaluator_id == user.pk and words(r.target__text) == candidate]
     if reuse:
