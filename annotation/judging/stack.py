@@ -127,6 +127,13 @@ def load_stack(judgment: Judgment, *, heads: bool = False) -> None:
         setattr(judgment, name, value)
 
 
+def start_stack(judgment: Judgment) -> None:
+    """A judgment just created has no events yet: its stack is known without a query."""
+    for name in _STACK_FIELDS:
+        setattr(judgment, name, None)
+    judgment.stack_applied = judgment.stack_undone = 0
+
+
 def _forget_stack_heads(judgment: Judgment) -> None:
     """After a change the next undo/redo target is unknown: the next one reloads it."""
     for name in ("stack_undo_id", "stack_undo_before", "stack_redo_id", "stack_redo_after"):
