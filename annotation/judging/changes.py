@@ -21,8 +21,9 @@ one does the same three things:
    * :func:`judgment_edit_ref`: rewrite the whole new reference;
    * :func:`judgment_use_ref`: take a reference of the pool as the new reference;
    * :func:`judgment_set_sser`: score the candidate on the 0–10 scale (seed 001 §2.2);
-   * :func:`judgment_finish` ("accept & next"): mark the judgment done (an SSER score
-     is required);
+   * :func:`judgment_finish`: mark the judgment done (an SSER score is required);
+     :func:`judgment_accept_next` ("accept & next") does it and opens the judge's next
+     candidate;
    * :func:`judgment_undo`, :func:`judgment_redo`: step back or forward through every
      change.
 
@@ -45,9 +46,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from django.db import transaction
+
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
 from annotation.judging.stack import Click, change, to_apply, walk
+from annotation.judging.start import judgment_seen, next_judgment_for
 from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, User
 from annotation.text import normalize_new_ref, words
 from metrics.align import Op
@@ -128,7 +132,7 @@ def judgment_set_sser(
 def judgment_finish(
     *, judgment: Judgment, user: User, version: int, at: datetime | None = None
 ) -> Judgment:
-    """Accept the judgment as it stands (state ``done``); the view then opens the next one.
+    """Accept the judgment as it stands (state ``done``).
 
     An SSER score is required: a done judgment feeds both SSER and aWER.
     """
@@ -138,6 +142,24 @@ def judgment_finish(
     if judgment.sser is None:
         raise ChangeRefused(ERR_NO_SSER)
     return change(click, state=Judgment.State.DONE)
+
+
+def judgment_accept_next(
+    *, judgment: Judgment, user: User, version: int, shown: bool, at: datetime | None = None
+) -> Judgment | None:
+    """Accept & next: :func:`judgment_finish`, then open the judge's next candidate of the
+    corpus (:func:`~annotation.judging.start.next_judgment_for`), None when the judge has
+    finished the corpus. ``shown``: the next candidate's page is shown in the answer, so
+    its ``open`` event is recorded here (:func:`~annotation.judging.start.judgment_seen`).
+
+    One transaction, so the button costs one commit rather than one per row written.
+    """
+    with transaction.atomic():
+        judgment_finish(judgment=judgment, user=user, version=version, at=at)
+        following = next_judgment_for(user=user, corpus=judgment.target.sentence.corpus)
+        if following is not None and shown:
+            judgment_seen(judgment=following, user=user, at=at)
+    return following
 
 
 def judgment_undo(

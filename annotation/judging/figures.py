@@ -4,9 +4,12 @@ After every click the header shows aWER, aSER and SSER over the judge's done jud
 of this system plus the current one, and WER, mWER and BLEU over the same sentences
 against the corpus references. They are the figures ``manage.py scores`` and the
 dashboard show, computed the same way: the human ones through
-:func:`annotation.scoring.human_figures` (which judgments enter which figure is decided
-there and in :mod:`metrics.human`), the automatic ones as Σ of per-segment sufficient
-statistics through the same metric objects. Labels and units are the metrics' own
+:func:`annotation.scoring.human_metric_rows` (which judgments enter which figure is
+decided there and in :mod:`metrics.human`), the automatic ones as Σ of per-segment
+sufficient statistics through the same metric objects. A target's statistics rows are
+computed once per process (:func:`segment_stats`), so a page costs the same whether the
+judge has finished three sentences or three hundred: it reads the human counts of the
+done judgments, never their texts. Labels and units are the metrics' own
 (:data:`metrics.registry.METRIC_INFO`); "no value" prints as
 :func:`annotation.formatting.number` prints it.
 """
@@ -15,14 +18,17 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 
 import numpy as np
 
 from annotation.formatting import MISSING, number
-from annotation.scoring import HUMAN_METRICS, JudgmentRow, human_figures
+from annotation.models import Corpus
+from annotation.scoring import HUMAN_METRICS, JudgmentRow, human_metric_rows
+from metrics import human
 from metrics.registry import METRIC_INFO, build_metric
 from metrics.stats import Metric
 from metrics.tokenize import Preprocessor
@@ -42,14 +48,35 @@ TITLES = {
 
 @dataclass(frozen=True)
 class Judged:
-    """One judgment as the live figures read it."""
+    """One judgment as the live figures read it: its candidate (the target, whose
+    statistics rows :func:`segment_stats` holds) and its human counts."""
+
+    target_id: int
+    edits: int | None
+    ref_length: int | None
+    sser: int | None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """The texts a target's automatic statistics are computed from."""
 
     candidate: str
     #: The sentence's corpus references in reference order (none: no automatic figures).
     references: tuple[str, ...]
-    edits: int | None
-    ref_length: int | None
-    sser: int | None
+
+
+#: A target's statistics rows, one array per automatic figure (:data:`_AUTOMATIC`), or
+#: None for a sentence without references (it has no automatic figures).
+SegmentStats = tuple[np.ndarray, ...] | None
+#: A corpus as the statistics are kept: its pk and creation time (a corpus imported
+#: again under a reused pk is another corpus, as for the dashboard's cache).
+CorpusKey = tuple[int, datetime]
+
+
+def corpus_key(corpus: Corpus) -> CorpusKey:
+    """``corpus``'s :data:`CorpusKey`."""
+    return (corpus.pk, corpus.created_at)
 
 
 @dataclass(frozen=True)
@@ -89,31 +116,56 @@ class LiveFigures:
         return out
 
 
-def live_figures(judged: Sequence[Judged]) -> LiveFigures:
+def live_figures(
+    corpus: CorpusKey, judged: Sequence[Judged], stats: Mapping[int, SegmentStats]
+) -> LiveFigures:
     """The figures over ``judged``: the judge's done judgments of this system, the
-    current judgment last."""
-    with_refs = [j for j in judged if j.references]
+    current judgment last; ``stats`` holds each target's rows (:func:`segment_stats`).
+
+    Every figure is a rate of summed statistics rows, so the done judgments' sums are
+    kept (:func:`_done_sums`) and each click adds only the current judgment's rows.
+    """
+    *done, current = judged
+    sums = _done_sums(corpus, tuple(done), stats).plus(_sums([current], stats))
     return LiveFigures(
-        **_human(judged),
-        **_automatic([j.candidate for j in with_refs], [j.references for j in with_refs]),
-        edits=judged[-1].edits,
+        **{name: sums.score(name) for name in _FIGURES},
+        edits=current.edits,
         sentences=len(judged),
     )
 
 
-#: The one system the live figures are about, as :func:`annotation.scoring.human_figures`
-#: groups rows.
-_THIS_SYSTEM = "this system"
+@dataclass(frozen=True)
+class _Sums:
+    """Per figure, how many judgments entered it and the sum of their statistics rows."""
+
+    counts: dict[str, int]
+    totals: dict[str, np.ndarray]
+
+    def plus(self, other: _Sums) -> _Sums:
+        counts = {n: self.counts.get(n, 0) + other.counts.get(n, 0) for n in _FIGURES}
+        totals = dict(self.totals)
+        for name, total in other.totals.items():
+            totals[name] = totals[name] + total if name in totals else total
+        return _Sums(counts, totals)
+
+    def score(self, name: str) -> float | None:
+        """The figure's score from its summed rows, None where no judgment entered it."""
+        if not self.counts.get(name):
+            return None
+        if name in HUMAN_METRICS:
+            return float(human.HUMAN_METRICS[name].score_from_stats(self.totals[name]))
+        return float(_metric(name).score_from_stats(self.totals[name]))
 
 
-def _human(judged: Sequence[Judged]) -> dict[str, float | None]:
-    """aWER, aSER and SSER of ``judged``, through the scoring module's definition (only
-    the counts matter here: one system, one judge)."""
+def _sums(judged: Sequence[Judged], stats: Mapping[int, SegmentStats]) -> _Sums:
+    """The summed rows of ``judged``: the human ones as the scoring module counts them
+    (:func:`annotation.scoring.human_metric_rows` says which judgments enter which figure),
+    the automatic ones over the judgments whose sentence has references."""
     rows = [
         JudgmentRow(
-            system=_THIS_SYSTEM,
+            system="",
             segment=k,
-            target_id=0,
+            target_id=j.target_id,
             evaluator="",
             sser=j.sser,
             edits=j.edits,
@@ -123,8 +175,45 @@ def _human(judged: Sequence[Judged]) -> dict[str, float | None]:
         )
         for k, j in enumerate(judged)
     ]
-    scores = human_figures(rows).get(_THIS_SYSTEM, {})
-    return {name: scores[name].score if name in scores else None for name in HUMAN_METRICS}
+    counts: dict[str, int] = {}
+    totals: dict[str, np.ndarray] = {}
+    for name in HUMAN_METRICS:
+        segments, metric_rows = human_metric_rows(rows, name)
+        counts[name] = len(segments)
+        if segments:
+            totals[name] = np.asarray(metric_rows).sum(axis=0)
+    automatic = [row for j in judged if (row := stats[j.target_id]) is not None]
+    for m, name in enumerate(_AUTOMATIC):
+        counts[name] = len(automatic)
+        if automatic:
+            totals[name] = np.sum([row[m] for row in automatic], axis=0)
+    return _Sums(counts, totals)
+
+
+#: :func:`_done_sums` by corpus and the done judgments' (target, counts): the same sums
+#: on every click of a candidate, and until the judge finishes another judgment of the
+#: system. Bounded; shared by the threads of one process.
+_DONE_SUMS: OrderedDict[tuple[CorpusKey, tuple[Judged, ...]], _Sums] = OrderedDict()
+_DONE_SUMS_MAX = 256
+
+
+def _done_sums(
+    corpus: CorpusKey, done: tuple[Judged, ...], stats: Mapping[int, SegmentStats]
+) -> _Sums:
+    """:func:`_sums` of the done judgments, kept while they stay the same (a key is what
+    the sums are computed from: the targets, whose statistics never change, and each
+    judgment's counts)."""
+    key = (corpus, done)
+    with _LOCK:
+        if key in _DONE_SUMS:
+            _DONE_SUMS.move_to_end(key)
+            return _DONE_SUMS[key]
+    sums = _sums(done, stats)
+    with _LOCK:
+        _DONE_SUMS[key] = sums
+        while len(_DONE_SUMS) > _DONE_SUMS_MAX:
+            _DONE_SUMS.popitem(last=False)
+    return sums
 
 
 @cache
@@ -132,40 +221,54 @@ def _metric(name: str) -> Metric:
     return build_metric(name, preprocessor=Preprocessor())
 
 
-#: Per-segment statistics rows of the automatic figures, keyed by (candidate, references):
-#: they depend on nothing else, so a click (which changes neither) reuses them, and a
-#: finished sentence costs its rows once. Bounded (the oldest entries go first); shared by
-#: the threads of one process.
+#: Per-target statistics rows of the automatic figures. A target's texts never change
+#: after import, so its rows are computed once and then found by its id: a click
+#: (which changes neither) and every later page of the judge reuse them, and the page
+#: reads the texts only of targets it has not seen yet. Bounded (the oldest entries go
+#: first); shared by the threads of one process.
 _AUTOMATIC = ("wer", "mwer", "bleu")
-_ROWS: OrderedDict[tuple[str, tuple[str, ...]], tuple[np.ndarray, ...]] = OrderedDict()
+#: Every live figure: the human ones, then the automatic ones.
+_FIGURES = (*HUMAN_METRICS, *_AUTOMATIC)
+_ROWS: OrderedDict[tuple[CorpusKey, int], SegmentStats] = OrderedDict()
 _ROWS_MAX = 50_000
-_ROWS_LOCK = threading.Lock()
+_LOCK = threading.Lock()
 
 
-def _automatic(hyps: list[str], refs: list[tuple[str, ...]]) -> dict[str, float | None]:
-    """WER, mWER, BLEU over just these sentences: Σ of per-segment sufficient statistics,
-    then each metric's ``score_from_stats`` (references prepared only for new segments)."""
-    if not hyps:
-        return dict.fromkeys(_AUTOMATIC)
-    keys = list(zip(hyps, refs, strict=True))
-    with _ROWS_LOCK:
-        rows: list[tuple[np.ndarray, ...] | None] = [_ROWS.get(key) for key in keys]
-    missing = [k for k, row in enumerate(rows) if row is None]
-    if missing:
-        new_hyps = [hyps[k] for k in missing]
-        new_refs = [refs[k] for k in missing]
+def known_stats(
+    corpus: CorpusKey, target_ids: Iterable[int]
+) -> tuple[dict[int, SegmentStats], set[int]]:
+    """The statistics rows already computed for these targets of ``corpus``, and the ids
+    of those still to compute (:func:`segment_stats`)."""
+    found: dict[int, SegmentStats] = {}
+    missing: set[int] = set()
+    with _LOCK:
+        for target_id in target_ids:
+            key = (corpus, target_id)
+            if key in _ROWS:
+                found[target_id] = _ROWS[key]
+                _ROWS.move_to_end(key)
+            else:
+                missing.add(target_id)
+    return found, missing
+
+
+def segment_stats(corpus: CorpusKey, segments: Mapping[int, Segment]) -> dict[int, SegmentStats]:
+    """Compute (and keep) the statistics rows of these targets of ``corpus``, with the
+    same metric objects as every other figure (references prepared once per call)."""
+    with_refs = [(t, s) for t, s in segments.items() if s.references]
+    out: dict[int, SegmentStats] = {t: None for t, s in segments.items() if not s.references}
+    if with_refs:
+        hyps = [s.candidate for _, s in with_refs]
+        refs = [s.references for _, s in with_refs]
         stats = [
-            _metric(name).segment_stats(new_hyps, _metric(name).prepare_references(new_refs))
+            _metric(name).segment_stats(hyps, _metric(name).prepare_references(refs))
             for name in _AUTOMATIC
         ]
-        with _ROWS_LOCK:
-            for i, k in enumerate(missing):
-                rows[k] = tuple(np.array(s[i]) for s in stats)
-                _ROWS[keys[k]] = rows[k]
-            while len(_ROWS) > _ROWS_MAX:
-                _ROWS.popitem(last=False)
-    out: dict[str, float | None] = {}
-    for m, name in enumerate(_AUTOMATIC):
-        total = np.sum([row[m] for row in rows if row is not None], axis=0)
-        out[name] = float(_metric(name).score_from_stats(total))
+        for i, (target_id, _) in enumerate(with_refs):
+            out[target_id] = tuple(np.array(s[i]) for s in stats)
+    with _LOCK:
+        for target_id, row in out.items():
+            _ROWS[(corpus, target_id)] = row
+        while len(_ROWS) > _ROWS_MAX:
+            _ROWS.popitem(last=False)
     return out

@@ -8,21 +8,37 @@ time that judge comes back. References are never judged.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Exists, OuterRef
 
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 
+T = TypeVar("T")
 
-def shuffled_systems(targets: Sequence[Target], *, user_id: int, sentence_id: int) -> list[Target]:
+
+def file_place(target: Target) -> tuple[int, int, int]:
+    """Where a system target stands in the file: its translator's position, then its
+    ordinal and pk (the order the shuffle starts from)."""
+    return (target.translator.position, target.ordinal, target.pk)
+
+
+def shuffled_systems(
+    targets: Sequence[T],
+    *,
+    user_id: int,
+    sentence_id: int,
+    place: Callable[[T], tuple[int, int, int]] = file_place,
+) -> list[T]:
     """A sentence's system targets in this judge's order: shuffled, the same every time.
 
     The seed is the judge and the sentence, so judges see the systems in different orders
     (no position bias shared by all judges) but one judge always in the same order.
+    ``place`` says where each target stands in the file (:func:`file_place`), so the page
+    can put rows it has read in order without building model objects.
     """
-    ordered = sorted(targets, key=lambda t: (t.translator.position, t.ordinal, t.pk))
+    ordered = sorted(targets, key=place)
     random.Random(f"{user_id}:{sentence_id}").shuffle(ordered)
     return ordered
 
@@ -38,33 +54,34 @@ def system_order(*, user: User, sentence: Sentence) -> list[Target]:
 
 
 def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
-    """The first candidate, sentence by sentence, that ``user`` has not judged (done)."""
-    system = Q(targets__translator__role=Translator.Role.SYSTEM)
-    done = Q(
-        targets__judgments__evaluator=user,
-        targets__judgments__state=Judgment.State.DONE,
-        targets__translator__role=Translator.Role.SYSTEM,
-    )
-    sentence = (
-        corpus.sentences.annotate(
-            n_systems=Count("targets", filter=system, distinct=True),
-            n_done=Count("targets__judgments", filter=done, distinct=True),
-        )
-        .filter(n_done__lt=models.F("n_systems"))
-        .order_by("position")
+    """The first candidate, sentence by sentence, that ``user`` has not judged (done).
+
+    Two queries, whatever the corpus size: the first sentence holding a candidate the
+    judge has not done (the database walks the sentences in order and stops there, never
+    counting a whole corpus; the judge's done candidates are looked up as one set, which
+    both SQLite and PostgreSQL build once), then that sentence's candidates, each marked
+    done or not, in the judge's order.
+    """
+    done = Judgment.objects.done().filter(evaluator_id=user.pk)
+    candidates = Target.objects.filter(translator__role=Translator.Role.SYSTEM)
+    sentence_id = (
+        candidates.filter(sentence__corpus_id=corpus.pk)
+        .exclude(pk__in=done.values("target_id"))
+        .order_by("sentence__position")
+        .values_list("sentence_id", flat=True)
         .first()
     )
-    if sentence is None:
+    if sentence_id is None:
         return None
-    finished = set(
-        Judgment.objects.done()
-        .filter(evaluator=user, target__sentence=sentence)
-        .values_list("target_id", flat=True)
+    here = (
+        candidates.filter(sentence_id=sentence_id)
+        .select_related("translator", "sentence__corpus")
+        .annotate(is_done=Exists(done.filter(target_id=OuterRef("pk"))))
     )
-    for target in system_order(user=user, sentence=sentence):
-        if target.pk not in finished:
+    for target in shuffled_systems(list(here), user_id=user.pk, sentence_id=sentence_id):
+        if not target.is_done:
             return target
-    return None  # pragma: no cover - the annotation said one is left
+    return None  # pragma: no cover - the first query found one left
 
 
 def previous_target_for(*, judgment: Judgment) -> Target | None:

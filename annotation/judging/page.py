@@ -3,10 +3,12 @@ and its edit operations against the new reference, the pool, the live figures, t
 judge's order, undo/redo, the SSER scale) and :func:`judge_header` (corpus, system,
 judge, progress).
 
-The page of a judgment is gathered in two queries: the targets (this sentence's, and the
-references of every sentence the judge has finished for this system) and the done
-judgments (this sentence's pool and reuse candidates, and this system's figures). The
-alignment is computed once per request.
+The page of a judgment is gathered in two queries whatever the corpus size and however
+far the judge has got: the done judgments (this sentence's pool and reuse candidates,
+and the human counts of the judge's others of this system, for the figures) and the
+targets (this sentence's, plus the texts of any judged target whose statistics this
+process has not computed yet: :func:`annotation.judging.figures.segment_stats` keeps
+them). The alignment is computed once per request.
 """
 
 from __future__ import annotations
@@ -15,16 +17,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import (
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    TextField,
+    Value,
+)
 
 from annotation.judging.edits import OpRef
 from annotation.judging.errors import NOTE_REUSED
-from annotation.judging.figures import Judged, LiveFigures, live_figures
+from annotation.judging.figures import (
+    CorpusKey,
+    Judged,
+    LiveFigures,
+    Segment,
+    corpus_key,
+    known_stats,
+    live_figures,
+    segment_stats,
+)
 from annotation.judging.order import shuffled_systems
 from annotation.judging.pool import (
     NO_REFERENCES,
     PoolRef,
-    References,
     nearest_in_pool,
     ordered_references,
     pool_judgments,
@@ -115,29 +135,47 @@ def _shown_ops(alignment: Alignment, ref: Sequence[str]) -> list[ShownOp]:
 def judging_context(judgment: Judgment) -> JudgingContext:
     """Gather the page of ``judgment``: alignment (computed once), pool, figures, order."""
     target = judgment.target
-    targets = _targets(judgment)
+    corpus = target.sentence.corpus
     done = _done_judgments(judgment)
+    here = [r for r in done if r.pooled]
+    mine = [r for r in done if not r.pooled]
+    key = corpus_key(corpus)
+    stats, missing = known_stats(key, [target.pk, *(r.target_id for r in mine)])
+    sentence_of = {r.target_id: r.target__sentence_id for r in mine}
+    sentence_of[target.pk] = target.sentence_id
+    targets = _targets(judgment, {t: sentence_of[t] for t in missing})
+    text_of = {r.pk: r.text for r in targets}
     refs_of = ordered_references(
         (r.sentence_id, r.translator__role, r.position, r.text)
         for r in targets
         if r.translator__role != Translator.Role.SYSTEM
     )
+    if missing:
+        segments = {
+            t: Segment(text_of[t], refs_of.get(sentence_of[t], NO_REFERENCES).texts)
+            for t in missing
+        }
+        stats |= segment_stats(key, segments)
     order = shuffled_systems(
-        _systems_here(targets, target.sentence_id),
+        [
+            r
+            for r in targets
+            if r.sentence_id == target.sentence_id and r.translator__role == Translator.Role.SYSTEM
+        ],
         user_id=judgment.evaluator_id,
         sentence_id=target.sentence_id,
+        place=lambda r: (r.translator__position, r.ordinal, r.pk),
     )
     place_of = {t.pk: i + 1 for i, t in enumerate(order)}
     candidate = words(target.text)
     new_ref_words = words(judgment.new_ref)
     alignment = align(candidate, new_ref_words)
-    # This sentence's rows are the pooled ones: the judge's other rows of this system are
-    # other sentences (one target per system and sentence).
-    here = [r for r in done if r.target__sentence_id == target.sentence_id]
     pool = sentence_pool(
         candidate, refs_of.get(target.sentence_id, NO_REFERENCES), [r.new_ref for r in here]
     )
     load_stack(judgment)
+    judged = [Judged(r.target_id, r.edits, r.ref_length, r.sser) for r in mine]
+    judged.append(Judged(target.pk, judgment.edits, judgment.ref_length, judgment.sser))
     return JudgingContext(
         judgment=judgment,
         candidate=candidate,
@@ -146,8 +184,8 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         ops=_shown_ops(alignment, new_ref_words),
         pool=pool,
         pool_shown=nearest_in_pool(pool),
-        figures=_figures(judgment, done, refs_of),
-        reuse_label=_reuse_label(judgment, here, candidate, place_of),
+        figures=live_figures(key, judged, stats),
+        reuse_label=_reuse_label(judgment, here, candidate, place_of, text_of),
         order_index=place_of.get(target.pk, 0),
         order_total=len(order),
         can_undo=bool(judgment.stack_applied),
@@ -159,24 +197,70 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     )
 
 
-def _targets(judgment: Judgment) -> list[Any]:
-    """Named rows of this sentence's targets and of the references of every sentence the
-    judge has finished for this system (one query)."""
+def _done_judgments(judgment: Judgment) -> list[Any]:
+    """Named rows of the done judgments the page reads, oldest first (one query): this
+    sentence's pooled ones (``pooled``: :func:`~annotation.judging.pool.pool_judgments`)
+    and the judge's others of this system, for the figures (their counts: the texts the
+    page needs are its targets', :func:`_targets`)."""
     target = judgment.target
-    finished = Judgment.objects.done().filter(
-        evaluator_id=judgment.evaluator_id, target__translator_id=target.translator_id
+    pooled = pool_judgments(
+        target=target,
+        evaluator_id=judgment.evaluator_id,
+        share=target.sentence.corpus.share_new_refs,
     )
+    # Through the system's targets, so the database looks up this system's candidates
+    # rather than walking every judgment the judge ever made.
+    of_this_system = Target.objects.filter(translator_id=target.translator_id).values("pk")
+    here = (
+        Judgment.objects.filter(pooled)
+        .order_by()
+        .annotate(pooled=Value(1))
+        .values_list(*_JUDGMENT_ROW, named=True)
+    )
+    mine = (
+        Judgment.objects.done()
+        .filter(evaluator_id=judgment.evaluator_id, target_id__in=of_this_system)
+        .exclude(target_id=target.pk)
+        .order_by()
+        .annotate(pooled=Value(0), no_new_ref=Value("", output_field=TextField()))
+        .values_list(*_JUDGMENT_ROW[:4], "no_new_ref", *_JUDGMENT_ROW[5:])
+    )
+    # Sorted here: ordered in SQL, SQLite would walk all the judge's judgments in pk order.
+    return sorted(here.union(mine, all=True), key=lambda r: r.pk)
+
+
+#: The columns of :func:`_done_judgments`' rows.
+_JUDGMENT_ROW = (
+    "pk",
+    "evaluator_id",
+    "target_id",
+    "target__sentence_id",
+    "new_ref",
+    "sser",
+    "edits",
+    "ref_length",
+    "pooled",
+)
+
+
+def _targets(judgment: Judgment, missing: dict[int, int]) -> list[Any]:
+    """Named rows of this sentence's targets and, for the live figures, of the targets in
+    ``missing`` (target id → sentence id: those whose statistics are not known yet) with
+    their sentences' references (one query; the second part is empty once the judge's
+    targets of this system have been seen). Ids, not subqueries: PostgreSQL reads a
+    subquery under OR by scanning every target."""
+    target = judgment.target
+    wanted = Q(sentence_id=target.sentence_id)
+    if missing:
+        wanted |= Q(pk__in=list(missing)) | Q(
+            sentence_id__in=set(missing.values()), translator__role__in=REFERENCE_ROLES
+        )
     return list(
-        Target.objects.filter(
-            Q(sentence_id=target.sentence_id)
-            | Q(
-                sentence_id__in=finished.values("target__sentence_id"),
-                translator__role__in=REFERENCE_ROLES,
-            )
-        ).values_list(
+        Target.objects.filter(wanted)
+        .order_by()
+        .values_list(
             "pk",
             "sentence_id",
-            "translator_id",
             "translator__role",
             "translator__position",
             "ordinal",
@@ -187,92 +271,19 @@ def _targets(judgment: Judgment) -> list[Any]:
     )
 
 
-def _done_judgments(judgment: Judgment) -> list[Any]:
-    """Named rows of the done judgments the page reads, oldest first (one query): this
-    sentence's pooled ones (:func:`~annotation.judging.pool.pool_judgments`) and the
-    judge's others of this system (the figures)."""
-    target = judgment.target
-    pooled = pool_judgments(
-        target=target,
-        evaluator_id=judgment.evaluator_id,
-        share=target.sentence.corpus.share_new_refs,
-    )
-    mine = Q(evaluator_id=judgment.evaluator_id, target__translator_id=target.translator_id)
-    return list(
-        Judgment.objects.done()
-        .filter(pooled | mine)
-        .exclude(pk=judgment.pk)
-        .order_by("pk")
-        .values_list(
-            "evaluator_id",
-            "target_id",
-            "target__sentence_id",
-            "target__translator_id",
-            "target__text",
-            "new_ref",
-            "sser",
-            "edits",
-            "ref_length",
-            named=True,
-        )
-    )
-
-
-def _systems_here(targets: Sequence[Any], sentence_id: int) -> list[Target]:
-    """The sentence's system targets (unsaved objects built from the rows), to be put in
-    the judge's order."""
-    out = []
-    for r in targets:
-        if r.sentence_id == sentence_id and r.translator__role == Translator.Role.SYSTEM:
-            t = Target(
-                pk=r.pk,
-                sentence_id=r.sentence_id,
-                translator_id=r.translator_id,
-                ordinal=r.ordinal,
-                text=r.text,
-            )
-            t.translator = Translator(
-                pk=r.translator_id, position=r.translator__position, role=r.translator__role
-            )
-            out.append(t)
-    return out
-
-
-def _figures(
-    judgment: Judgment, done: Sequence[Any], refs_of: dict[int, References]
-) -> LiveFigures:
-    """The live figures: the judge's other done judgments of this system, then this one."""
-    target = judgment.target
-
-    def references(sentence_id: int) -> tuple[str, ...]:
-        return refs_of.get(sentence_id, NO_REFERENCES).texts
-
-    mine = [
-        Judged(r.target__text, references(r.target__sentence_id), r.edits, r.ref_length, r.sser)
-        for r in done
-        if r.evaluator_id == judgment.evaluator_id
-        and r.target__translator_id == target.translator_id
-        and r.target_id != target.pk
-    ]
-    current = Judged(
-        target.text,
-        references(target.sentence_id),
-        judgment.edits,
-        judgment.ref_length,
-        judgment.sser,
-    )
-    return live_figures([*mine, current])
-
-
 def _reuse_label(
-    judgment: Judgment, here: Sequence[Any], candidate: tuple[str, ...], place_of: dict[int, int]
+    judgment: Judgment,
+    here: Sequence[Any],
+    candidate: tuple[str, ...],
+    place_of: dict[int, int],
+    text_of: dict[int, str],
 ) -> str | None:
     """Which candidate of this sentence a pending judgment was pre-filled from (the judge's
     latest done judgment of an identical candidate), while it is unchanged since."""
     if judgment.state != Judgment.State.PENDING:
         return None
     for r in reversed(here):
-        if r.evaluator_id == judgment.evaluator_id and words(r.target__text) == candidate:
+        if r.evaluator_id == judgment.evaluator_id and words(text_of[r.target_id]) == candidate:
             if r.new_ref == judgment.new_ref and r.sser == judgment.sser:
                 return f"candidate {place_of.get(r.target_id, '?')} of this sentence"
             return None
@@ -291,25 +302,67 @@ class JudgeHeader:
 
 
 def judge_header(judgment: Judgment) -> JudgeHeader:
-    """Corpus, translator ("System N" in a blind corpus), judge and position."""
+    """Corpus, translator ("System N" in a blind corpus), judge and position (one query)."""
     target = judgment.target
     corpus = target.sentence.corpus
     translator = target.translator
-    if corpus.blind:
-        rank = corpus.translators.filter(
-            role=Translator.Role.SYSTEM, position__lt=translator.position
-        ).count()
-        label = f"System {rank + 1}"
-    else:
-        label = translator.name
-    progress = Corpus.objects.filter(pk=corpus.pk).with_progress(judgment.evaluator)
-    counts = progress.values("n_sentences", "n_candidates", "n_done").get()
+    counts = _header_counts(judgment)
     return JudgeHeader(
         corpus=corpus,
-        translator_label=label,
+        translator_label=f"System {counts['rank'] + 1}" if corpus.blind else translator.name,
         judge=judgment.evaluator.get_username(),
         sentence_number=target.sentence.position + 1,
         sentence_total=counts["n_sentences"],
         done=counts["n_done"],
         total=counts["n_candidates"],
     )
+
+
+#: The corpus sizes the header shows, as :meth:`~annotation.models.CorpusQuerySet.with_sizes`
+#: names them.
+_SIZE_NAMES = ("n_sentences", "n_candidates")
+#: Each corpus's sizes by :data:`~annotation.judging.figures.CorpusKey`. A corpus never
+#: changes after import, so they are counted on a process's first header of the corpus
+#: (counting every target of a large corpus costs more than the rest of the page) and
+#: only the judge's done judgments are counted after that.
+_SIZES: dict[CorpusKey, dict[str, int]] = {}
+
+
+def _header_counts(judgment: Judgment) -> dict[str, int]:
+    """The header's counts in one query: the judge's done candidates of the corpus, the
+    system's rank among the corpus's systems, and the corpus sizes
+    (:meth:`~annotation.models.CorpusQuerySet.with_sizes`, the first time only)."""
+    target = judgment.target
+    corpus = target.sentence.corpus
+    system = Translator.Role.SYSTEM
+    counts = {
+        # Through the translator, which names the corpus and the role: one join fewer than
+        # through the sentence, for every done judgment counted.
+        "n_done": _count(
+            Judgment.objects.done().filter(
+                evaluator_id=judgment.evaluator_id,
+                target__translator__corpus_id=OuterRef("pk"),
+                target__translator__role=system,
+            )
+        ),
+        "rank": _count(
+            Translator.objects.filter(
+                corpus_id=OuterRef("pk"), role=system, position__lt=target.translator.position
+            )
+        ),
+    }
+    key = corpus_key(corpus)
+    sizes = _SIZES.get(key)
+    rows = Corpus.objects.filter(pk=corpus.pk).order_by()
+    if sizes is None:
+        row = rows.with_sizes().annotate(**counts).values(*_SIZE_NAMES, *counts).get()
+        sizes = _SIZES[key] = {name: row[name] for name in _SIZE_NAMES}
+    else:
+        row = rows.annotate(**counts).values(*counts).get()
+    return {**row, **sizes}
+
+
+def _count(rows: QuerySet[Any]) -> Subquery:
+    """``COUNT(*)`` of ``rows`` (filtered on an ``OuterRef``) as a scalar subquery."""
+    count = Func(F("pk"), function="COUNT", output_field=IntegerField())
+    return Subquery(rows.order_by().values(n=count))

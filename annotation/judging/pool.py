@@ -129,9 +129,11 @@ def pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
     """The done judgments whose new references join ``target``'s pool: those of the
     sentence's *other* candidates by this judge, or by every judge when the corpus shares
     them. Never a judgment of ``target`` itself: with sharing, that would hand over
-    another judge's verdict on this very candidate (and void their agreement)."""
-    pooled = Q(state=Judgment.State.DONE, target__sentence_id=target.sentence_id) & ~Q(
-        target_id=target.pk
-    )
-    pooled &= ~Q(new_ref="")
+    another judge's verdict on this very candidate (and void their agreement).
+
+    Written through the ids of the sentence's other targets, so that the database looks
+    up the judgments of those few candidates instead of walking every judgment of the
+    judge (which SQLite does for a join on the target's sentence)."""
+    others = Target.objects.filter(sentence_id=target.sentence_id).exclude(pk=target.pk)
+    pooled = Q(state=Judgment.State.DONE, target_id__in=others.values("pk")) & ~Q(new_ref="")
     return pooled if share else pooled & Q(evaluator_id=evaluator_id)

@@ -23,6 +23,7 @@ from annotation.judging.pool import (
     sentence_pool,
     sentence_references,
 )
+from annotation.judging.stack import start_stack
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Translator, User
 from annotation.text import awer_counts, normalize_new_ref, words
 
@@ -38,6 +39,7 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
     """
     existing = Judgment.objects.filter(target=target, evaluator=user).first()
     if existing is not None:
+        existing.target, existing.evaluator = target, user  # as loaded: no query to read them
         return existing
     translator = target.translator
     if translator.role != Translator.Role.SYSTEM:
@@ -45,10 +47,12 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
     corpus = target.sentence.corpus
     candidate = words(target.text)
     pooled = pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
-    rows = list(
+    # Oldest first, sorted here: ordered by pk, SQLite walks all the judge's judgments.
+    rows = sorted(
         Judgment.objects.filter(pooled)
-        .order_by("pk")
-        .values_list("evaluator_id", "target__text", "new_ref", "sser", named=True)
+        .order_by()
+        .values_list("pk", "evaluator_id", "target__text", "new_ref", "sser", named=True),
+        key=lambda r: r.pk,
     )
     reuse = [r for r in rows if r.evaluator_id == user.pk and words(r.target__text) == candidate]
     if reuse:
@@ -62,7 +66,7 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
     edits, length = awer_counts(target.text, new_ref)
     try:
         with transaction.atomic():
-            return Judgment.objects.create(
+            created = Judgment.objects.create(
                 target=target,
                 evaluator=user,
                 new_ref=new_ref,
@@ -72,6 +76,8 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
             )
     except IntegrityError:  # another tab created it a moment ago
         return Judgment.objects.get(target=target, evaluator=user)
+    start_stack(created)
+    return created
 
 
 def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:

@@ -80,13 +80,19 @@ def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     judgment = next_judgment_for(user=request.user, corpus=corpus)
     if judgment is not None:
         return redirect("annotation:judgment", pk=judgment.pk)
-    progress = Corpus.objects.filter(pk=pk).with_progress(request.user).get()
+    return _all_done(request, pk)
+
+
+def _all_done(request: HtmxHttpRequest, corpus_pk: int) -> TemplateResponse:
+    """The judge has accepted every candidate of the corpus. For htmx the fragment, at the
+    continue URL (which shows it again on a reload)."""
+    progress = Corpus.objects.filter(pk=corpus_pk).with_progress(request.user).get()
     context = {"corpus": progress}
-    if request.htmx:
-        response = TemplateResponse(request, "judging/_judge_done.html", context)
-        response["HX-Push-Url"] = request.path
-        return response
-    return TemplateResponse(request, "judging/judge_done.html", context)
+    if not request.htmx:
+        return TemplateResponse(request, "judging/judge_done.html", context)
+    response = TemplateResponse(request, "judging/_judge_done.html", context)
+    response["HX-Push-Url"] = reverse("annotation:judge_continue", args=[corpus_pk])
+    return response
 
 
 @login_required
@@ -95,18 +101,27 @@ def judgment_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """One candidate. ``?edit=N`` opens the editor of word N of the new reference; any
     ``edit`` parameter marks an in-page request, which is not a new visit."""
     judgment = _judgment_or_404(request, pk)
-    in_page = "edit" in request.GET
-    if not in_page:
-        judgment_seen(judgment=judgment, user=request.user)
-    edit = request.GET.get("edit", "")
-    response = _render_judgment(
-        request,
-        judgment,
-        edit_pos=int(edit) if edit.isdigit() else None,
-        with_header=not in_page,
+    if "edit" not in request.GET:
+        return _visit(request, judgment)
+    edit = request.GET["edit"]
+    return _render_judgment(
+        request, judgment, edit_pos=int(edit) if edit.isdigit() else None, with_header=False
     )
-    if request.htmx and not in_page:
-        response["HX-Push-Url"] = request.path
+
+
+def _visit(request: HtmxHttpRequest, judgment: Judgment) -> TemplateResponse:
+    """A visit to ``judgment``'s page: its ``open`` event starts the clock for the first
+    change (:func:`~annotation.judging.start.judgment_seen`)."""
+    judgment_seen(judgment=judgment, user=request.user)
+    return _shown(request, judgment)
+
+
+def _shown(request: HtmxHttpRequest, judgment: Judgment) -> TemplateResponse:
+    """The page of ``judgment`` as a visit shows it: htmx gets the fragment with the
+    header, and its URL for the address bar and the history."""
+    response = _render_judgment(request, judgment)
+    if request.htmx:
+        response["HX-Push-Url"] = reverse("annotation:judgment", args=[judgment.pk])
     return response
 
 
@@ -207,17 +222,32 @@ def judgment_change(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespo
 @login_required
 @require_POST
 def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Accept & next: mark done, then go to the next candidate (the continue URL, which
-    htmx follows inside the same request)."""
+    """Accept & next, in one request: mark the judgment done, open the next candidate and
+    answer with its page as a visit would (htmx: the fragment, the header and the new
+    URL), or with "all done". A plain POST is sent to that page with one redirect.
+
+    Sent twice (a retry, a double submit), the finish is saved once and the answer is the
+    same next candidate. The page's click queue never replays a click queued during this
+    request on the candidate that comes back (``static/js/judge.js``).
+    """
     judgment = _judgment_or_404(request, pk)
     try:
-        changes.judgment_finish(
-            judgment=judgment, user=request.user, version=_int_field(request, "version")
+        following = changes.judgment_accept_next(
+            judgment=judgment,
+            user=request.user,
+            version=_int_field(request, "version"),
+            shown=bool(request.htmx),
         )
     except JudgingError as exc:
         return _refusal(request, pk, exc)
     corpus_pk = judgment.target.sentence.corpus_id
-    return see_other(reverse("annotation:judge_continue", args=[corpus_pk]))
+    if following is None:
+        if request.htmx:
+            return _all_done(request, corpus_pk)
+        return see_other(reverse("annotation:judge_continue", args=[corpus_pk]))
+    if not request.htmx:  # the page's own visit records its open event
+        return see_other(reverse("annotation:judgment", args=[following.pk]))
+    return _shown(request, following)  # the judge's own, in a corpus just checked
 
 
 @login_required

@@ -7,7 +7,7 @@ import io
 import re
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Request, Route, expect
 
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
@@ -73,6 +73,19 @@ def hold_the_first_request(page: Page, url: str) -> list[Route]:
     return held
 
 
+def requests_to_the_app(page: Page, base: str) -> list[tuple[str, str]]:
+    """(method, URL) of every request the page sends to the app from now on, redirects
+    followed included (static files left out)."""
+    sent: list[tuple[str, str]] = []
+
+    def record(request: Request) -> None:
+        if request.url.startswith(base) and "/static/" not in request.url:
+            sent.append((request.method, request.url))
+
+    page.on("request", record)
+    return sent
+
+
 def export_of(corpus: Corpus) -> str:
     out = io.BytesIO()
     corpus_export(corpus=corpus, out=out)
@@ -106,10 +119,15 @@ def test_figure_1_by_mouse_saved_scored_accepted_and_exported(
     page.click('[data-sser="8"]')
     expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator('[data-figure="sser"]')).to_have_text("20.0")
+    sent = requests_to_the_app(page, live_server.url)
     page.click("#accept-next")
     expect(page.locator("#sentence-number")).to_have_text("2")
     expect(page.locator("#progress")).to_have_text("1/2")
-    assert re.search(r"/judgments/\d+/$", page.url)
+    page.wait_for_timeout(300)  # a redirect or a second request would have been sent by now
+    first = Judgment.objects.get(target__sentence__position=0)
+    second = Judgment.objects.get(target__sentence__position=1)
+    assert sent == [("POST", f"{live_server.url}/judgments/{first.pk}/accept/")]
+    assert page.url == f"{live_server.url}/judgments/{second.pk}/"
 
     export = export_of(seed)
     assert 'evaluator="ana"' in export

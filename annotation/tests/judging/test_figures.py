@@ -9,7 +9,14 @@ from annotation.judging.changes import judgment_edit_ref, judgment_finish, judgm
 from annotation.judging.page import judging_context
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import FIGURE_1_CANDIDATE, FIGURE_1_FIRST_REF, click, target_of
+from annotation.tests.factories import (
+    FIGURE_1_CANDIDATE,
+    FIGURE_1_FIRST_REF,
+    FIGURE_1_RESULT,
+    click,
+    finish,
+    target_of,
+)
 from metrics.align import Op
 
 pytestmark = pytest.mark.django_db
@@ -58,3 +65,20 @@ def test_figures_of_a_first_candidate_count_only_the_current_judgment(figure_1: 
     assert figures.awer == pytest.approx(100 * 5 / 11)
     assert figures.sser is None
     assert [f["value"] for f in figures.shown()] == ["45.5", "100.0", "–", "45.5", "45.5", "28.9"]
+
+
+def test_figures_follow_a_change_to_a_done_judgment(
+    seed: Corpus, figure_1: Judgment, judge: User
+) -> None:
+    """The done judgments' sums are kept from one click to the next, keyed by what they
+    are made of: a done judgment changed elsewhere (another tab) shows on the next page."""
+    finish(figure_1, judge, FIGURE_1_RESULT, 8)
+    second = judgment_open(user=judge, target=target_of(seed, "a translator", 1))
+    before = judging_context(second).figures
+
+    judgment_set_sser(judgment=figure_1, user=judge, version=figure_1.version, sser=4)
+    after = judging_context(second).figures
+
+    assert before.sser == pytest.approx(20.0)  # (10 − 8) / 10; the second is not scored
+    assert after.sser == pytest.approx(60.0)
+    assert after.awer == pytest.approx(before.awer)  # a score changes no edit count

@@ -1,5 +1,5 @@
-"""The judge's views over several requests: accept & next, previous, a finished corpus,
-a request sent twice, escaping, export, CSRF."""
+"""The judge's views over several requests: accept & next (one request), previous, a
+finished corpus, a request sent twice, escaping, export, CSRF."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from annotation.models import Corpus, Judgment, JudgmentEvent, User
 from annotation.tests.factories import (
     HTMX,
     JUDGE_CHANGES,
-    MAX_QUERIES_PER_CLICK,
     change_url,
     fresh,
     page_url,
@@ -49,28 +48,74 @@ def test_home_lists_the_judges_corpora_with_progress_and_continue(
     assert 'data-progress="seed">0/2<' in html
 
 
-@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
-def test_accept_and_next_goes_through_continue_to_the_next_candidate(
-    judge_client: Client, figure_1: Judgment, htmx: bool, django_assert_max_num_queries
+def test_accept_and_next_answers_with_the_next_candidate_in_one_request(
+    judge_client: Client, figure_1: Judgment
 ) -> None:
     judge_client.post(change_url(figure_1, "sser"), {"version": "1", "sser": "8"})
 
-    with django_assert_max_num_queries(MAX_QUERIES_PER_CLICK):
-        accepted = judge_client.post(
-            reverse("annotation:judgment_accept", args=[figure_1.pk]),
-            {"version": "2"},
-            **(HTMX if htmx else {}),
-        )
-    onward = judge_client.get(accepted["Location"], **(HTMX if htmx else {}))
-    page = judge_client.get(onward["Location"], **(HTMX if htmx else {}))
+    accepted = judge_client.post(
+        reverse("annotation:judgment_accept", args=[figure_1.pk]), {"version": "2"}, **HTMX
+    )
+
+    second = Judgment.objects.exclude(pk=figure_1.pk).get()
+    html = accepted.content.decode()
+    assert accepted.status_code == 200
+    assert accepted["HX-Push-Url"] == page_url(second)
+    assert html.lstrip().startswith('<section id="judge" class="judge"')
+    assert f'data-judgment="{second.pk}"' in html
+    assert '<header id="judge-header" class="judge-header" hx-swap-oob="true">' in html
+    assert 'id="sentence-number">2<' in html
+    assert 'id="progress">1/2<' in html
+    assert second.target.sentence.position == 1
+    assert fresh(figure_1).state == "done"
+    # The next candidate's page was shown: its clock starts now, as on a visit.
+    assert [e.kind for e in second.events.all()] == ["open"]
+
+
+def test_a_plain_accept_and_next_redirects_once_to_the_next_candidate(
+    judge_client: Client, figure_1: Judgment
+) -> None:
+    judge_client.post(change_url(figure_1, "sser"), {"version": "1", "sser": "8"})
+
+    accepted = judge_client.post(
+        reverse("annotation:judgment_accept", args=[figure_1.pk]), {"version": "2"}
+    )
+    page = judge_client.get(accepted["Location"])
 
     second = Judgment.objects.exclude(pk=figure_1.pk).get()
     assert accepted.status_code == 303
-    assert accepted["Location"] == f"/corpora/{figure_1.target.sentence.corpus_id}/judge/"
-    assert onward["Location"] == page_url(second)
-    assert second.target.sentence.position == 1
+    assert accepted["Location"] == page_url(second)
+    assert page.status_code == 200
     assert 'id="sentence-number">2<' in page.content.decode()
     assert fresh(figure_1).state == "done"
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_accepting_the_last_candidate_says_all_done(
+    judge_client: Client, seed: Corpus, judge: User, htmx: bool
+) -> None:
+    first = next_judgment_for(user=judge, corpus=seed)
+    judgment_set_sser(judgment=first, user=judge, version=first.version, sser=7)
+    judgment_finish(judgment=first, user=judge, version=first.version)
+    last = next_judgment_for(user=judge, corpus=seed)
+    judgment_set_sser(judgment=last, user=judge, version=last.version, sser=7)
+
+    response = judge_client.post(
+        reverse("annotation:judgment_accept", args=[last.pk]),
+        {"version": str(last.version)},
+        **(HTMX if htmx else {}),
+    )
+
+    continue_url = reverse("annotation:judge_continue", args=[seed.pk])
+    if htmx:
+        assert response.status_code == 200
+        assert response["HX-Push-Url"] == continue_url
+        assert 'id="all-done"' in response.content.decode()
+        assert "2/2" in response.content.decode()
+    else:
+        assert response.status_code == 303
+        assert response["Location"] == continue_url
+    assert fresh(last).state == "done"
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
@@ -189,12 +234,18 @@ def test_accept_and_next_submitted_twice_accepts_once_and_goes_on(
 ) -> None:
     accept = reverse("annotation:judgment_accept", args=[figure_1.pk])
     judge_client.post(change_url(figure_1, "sser"), {"version": "1", "sser": "8"})
-    judge_client.post(accept, {"version": "2"}, **(HTMX if htmx else {}))
+    first = judge_client.post(accept, {"version": "2"}, **(HTMX if htmx else {}))
 
     again = judge_client.post(accept, {"version": "2"}, **(HTMX if htmx else {}))
 
-    assert again.status_code == 303
-    assert again["Location"] == f"/corpora/{figure_1.target.sentence.corpus_id}/judge/"
+    second = Judgment.objects.exclude(pk=figure_1.pk).get()
+    if htmx:
+        assert (first.status_code, again.status_code) == (200, 200)
+        assert again["HX-Push-Url"] == first["HX-Push-Url"] == page_url(second)
+        assert 'data-message-kind="stale"' not in again.content.decode()
+    else:
+        assert (first.status_code, again.status_code) == (303, 303)
+        assert again["Location"] == first["Location"] == page_url(second)
     assert fresh(figure_1).version == 3
     assert JudgmentEvent.objects.filter(kind="finish").count() == 1
 

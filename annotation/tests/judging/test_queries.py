@@ -1,0 +1,135 @@
+"""The judge's page costs the same number of queries on any corpus, however far the
+judge has got: the page and every action (op, word, SSER, undo, accept & next) counted on
+a small corpus with a judge at its start and on a larger one with a judge who has
+finished most of it, and shown equal. A count that grows with either fails here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from annotation.corpora.imports import corpus_import
+from annotation.models import Corpus, Judgment, Target, User
+from annotation.tests.factories import HTMX, MAX_QUERIES_PER_CLICK, write_corpus
+from annotation.text import awer_counts
+
+pytestmark = pytest.mark.django_db
+
+#: Query budgets of the page (a visit) and of accept & next (finish this candidate, open
+#: the next one and answer with its page, all in one request; its one transaction's
+#: BEGIN, savepoints and COMMIT count as queries too).
+MAX_QUERIES_PAGE = 7
+MAX_QUERIES_ACCEPT_AND_NEXT = 21
+
+OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def judged_corpus(
+    tmp_path: Path, judge: User, *, sentences: int, systems: int, finished: int
+) -> Corpus:
+    """``sentences`` sentences with two references and ``systems`` systems (every
+    candidate different, so no judgment starts as a reuse), assigned to ``judge``, who
+    has accepted every candidate of the first ``finished`` sentences."""
+    refs = [
+        (f"the cat {k} sat on the mat .", f"a cat {k} sat on a mat .") for k in range(sentences)
+    ]
+    outputs = {
+        f"system {s}": [f"the dog {k} sat on mat {s} now ." for k in range(sentences)]
+        for s in range(systems)
+    }
+    path = write_corpus(tmp_path / f"{sentences}x{systems}.xml", refs, outputs)
+    corpus = corpus_import(source=path, name=path.stem).corpus
+    corpus.judges.add(judge)
+    done = Target.objects.filter(
+        sentence__corpus=corpus, sentence__position__lt=finished, translator__role="system"
+    ).select_related("sentence")
+    rows = []
+    for target in done:
+        new_ref = refs[target.sentence.position][0]
+        edits, length = awer_counts(target.text, new_ref)
+        rows.append(
+            Judgment(
+                target=target,
+                evaluator=judge,
+                new_ref=new_ref,
+                sser=7,
+                edits=edits,
+                ref_length=length,
+                state=Judgment.State.DONE,
+            )
+        )
+    Judgment.objects.bulk_create(rows)
+    return corpus
+
+
+def counted(call: Callable[[], HttpResponse]) -> tuple[int, str]:
+    """The queries ``call`` makes, and the page it answers with (which must be 200)."""
+    with CaptureQueriesContext(connection) as captured:
+        response = call()
+    assert response.status_code == 200, response.status_code
+    return len(captured), response.content.decode()
+
+
+def action_counts(client: Client, corpus: Corpus) -> dict[str, int]:
+    """Queries of the judge's page and of each action on the judge's next candidate, as
+    the page sends them (htmx), each from the version the page before it showed."""
+    page = client.get(reverse("annotation:judge_continue", args=[corpus.pk]))["Location"]
+    counts: dict[str, int] = {}
+    counts["page"], html = counted(partial(client.get, page, **HTMX))
+    steps = [
+        ("op", "op/", {"op": OP.search(html).group(1)}),
+        ("word", "word/", {"pos": "0", "action": "replace", "text": "A"}),
+        ("sser", "sser/", {"sser": "8"}),
+        ("undo", "undo/", {}),
+        ("sser after undo", "sser/", {"sser": "6"}),
+        ("accept & next", "accept/", {}),
+    ]
+    for name, action, data in steps:
+        sent = {"version": VERSION.search(html).group(1), **data}
+        counts[name], html = counted(partial(client.post, page + action, sent, **HTMX))
+    assert f'data-judgment="{page.split("/")[-2]}"' not in html  # the next candidate's page
+    return counts
+
+
+def test_every_action_costs_the_same_queries_on_a_small_and_a_large_corpus(
+    tmp_path: Path, client: Client, user_factory: Callable[..., User]
+) -> None:
+    new, seasoned = user_factory("new"), user_factory("seasoned")
+    small = judged_corpus(tmp_path, new, sentences=5, systems=2, finished=1)
+    large = judged_corpus(tmp_path, seasoned, sentences=50, systems=4, finished=40)
+
+    client.force_login(new)
+    at_start = action_counts(client, small)
+    client.force_login(seasoned)
+    far_in = action_counts(client, large)
+
+    assert far_in == at_start
+    assert at_start["page"] <= MAX_QUERIES_PAGE
+    assert at_start["accept & next"] <= MAX_QUERIES_ACCEPT_AND_NEXT
+    for action in ("op", "word", "sser", "undo", "sser after undo"):
+        assert at_start[action] <= MAX_QUERIES_PER_CLICK, action
+
+
+def test_the_full_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
+    tmp_path: Path, client: Client, user_factory: Callable[..., User]
+) -> None:
+    new, seasoned = user_factory("new"), user_factory("seasoned")
+    small = judged_corpus(tmp_path, new, sentences=5, systems=2, finished=1)
+    large = judged_corpus(tmp_path, seasoned, sentences=50, systems=4, finished=40)
+
+    def page_queries(user: User, corpus: Corpus) -> int:
+        client.force_login(user)
+        page = client.get(reverse("annotation:judge_continue", args=[corpus.pk]))["Location"]
+        return counted(partial(client.get, page))[0]
+
+    assert page_queries(seasoned, large) == page_queries(new, small) <= MAX_QUERIES_PAGE
