@@ -58,11 +58,13 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         sizes that is the whole of a corpus's progress, in one query whatever the size
         of the corpora."""
         return self.annotate(
+            # Through the translator, which names the corpus: one join fewer than through
+            # the sentence, for every done judgment counted.
             n_done=_count(
                 Judgment.objects.done().filter(
-                    evaluator=user, target__sentence__corpus_id=OuterRef("pk")
+                    evaluator=user, target__translator__corpus_id=OuterRef("pk")
                 ),
-                "target__sentence__corpus_id",
+                "target__translator__corpus_id",
             )
         )
 

@@ -32,7 +32,6 @@ from django.db.models import (
 from annotation.judging.edits import OpRef
 from annotation.judging.errors import NOTE_REUSED
 from annotation.judging.figures import (
-    CorpusKey,
     Judged,
     LiveFigures,
     Segment,
@@ -318,48 +317,28 @@ def judge_header(judgment: Judgment) -> JudgeHeader:
     )
 
 
-#: The corpus sizes the header shows, as :meth:`~annotation.models.CorpusQuerySet.with_sizes`
-#: names them.
-_SIZE_NAMES = ("n_sentences", "n_candidates")
-#: Each corpus's sizes by :data:`~annotation.judging.figures.CorpusKey`. A corpus never
-#: changes after import, so they are counted on a process's first header of the corpus
-#: (counting every target of a large corpus costs more than the rest of the page) and
-#: only the judge's done judgments are counted after that.
-_SIZES: dict[CorpusKey, dict[str, int]] = {}
-
-
 def _header_counts(judgment: Judgment) -> dict[str, int]:
-    """The header's counts in one query: the judge's done candidates of the corpus, the
-    system's rank among the corpus's systems, and the corpus sizes
-    (:meth:`~annotation.models.CorpusQuerySet.with_sizes`, the first time only)."""
+    """The header's counts in one query: the judge's done candidates of the corpus
+    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and the system's rank among
+    the corpus's systems; the corpus sizes are stored on the corpus (no query)."""
     target = judgment.target
     corpus = target.sentence.corpus
-    system = Translator.Role.SYSTEM
-    counts = {
-        # Through the translator, which names the corpus and the role: one join fewer than
-        # through the sentence, for every done judgment counted.
-        "n_done": _count(
-            Judgment.objects.done().filter(
-                evaluator_id=judgment.evaluator_id,
-                target__translator__corpus_id=OuterRef("pk"),
-                target__translator__role=system,
-            )
-        ),
-        "rank": _count(
-            Translator.objects.filter(
-                corpus_id=OuterRef("pk"), role=system, position__lt=target.translator.position
-            )
-        ),
-    }
-    key = corpus_key(corpus)
-    sizes = _SIZES.get(key)
-    rows = Corpus.objects.filter(pk=corpus.pk).order_by()
-    if sizes is None:
-        row = rows.with_sizes().annotate(**counts).values(*_SIZE_NAMES, *counts).get()
-        sizes = _SIZES[key] = {name: row[name] for name in _SIZE_NAMES}
-    else:
-        row = rows.annotate(**counts).values(*counts).get()
-    return {**row, **sizes}
+    rank = _count(
+        Translator.objects.filter(
+            corpus_id=OuterRef("pk"),
+            role=Translator.Role.SYSTEM,
+            position__lt=target.translator.position,
+        )
+    )
+    row = (
+        Corpus.objects.filter(pk=corpus.pk)
+        .order_by()
+        .with_progress(judgment.evaluator)
+        .annotate(rank=rank)
+        .values("n_done", "rank")
+        .get()
+    )
+    return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
 
 
 def _count(rows: QuerySet[Any]) -> Subquery:
