@@ -247,27 +247,62 @@ def _write(
         + active_gap(judgment.stack_last_event_at, at, kind),
         "updated_at": at,
     }
-    is_walk = kind in WALKS
-    with transaction.atomic():
-        updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(
-            **stored, version=version + 1
-        )
-        if updated != 1:
-            raise StaleJudgment()
-        _move_stack(judgment, kind=kind, moves=moves)
-        JudgmentEvent.objects.create(
-            judgment=judgment,
-            actor=click.user,
-            created_at=at,
-            kind=kind,
-            status="" if is_walk else JudgmentEvent.Status.APPLIED,
-            before=before,
-            after=after,
-            detail={**detail, **({"event": moves} if is_walk else {})},
-            version=version + 1,
-        )
+    try:
+        with transaction.atomic():
+            updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(
+                **stored, version=version + 1
+            )
+            if updated != 1:
+                raise _Overtaken()
+            _write_events(click, before=before, after=after, detail=detail, moves=moves, at=at)
+    except _Overtaken:
+        return _saved_by_a_twin(click)
     _remember(judgment, kind=kind, stored=stored, version=version + 1)
     return judgment
+
+
+class _Overtaken(Exception):
+    """Another request changed the judgment between this one's read and its write."""
+
+
+def _saved_by_a_twin(click: Click) -> Judgment:
+    """The judgment as saved, when the request that overtook this one was this very
+    request (the same button pressed several times at once, or a retry racing its
+    original): it is answered with the saved state, as :func:`to_apply` answers a repeat
+    that arrives later. Any other overtaking change makes this one stale."""
+    judgment = click.judgment
+    judgment.refresh_from_db()
+    for name in _STACK_FIELDS:
+        judgment.__dict__.pop(name, None)
+    load_stack(judgment)
+    if to_apply(click):  # the stored version is the page's again: cannot be a twin
+        raise StaleJudgment()
+    return judgment
+
+
+def _write_events(
+    click: Click,
+    *,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    detail: dict[str, Any],
+    moves: int | None,
+    at: datetime,
+) -> None:
+    """The stack's move and the change's event row, in the change's transaction."""
+    judgment, kind, is_walk = click.judgment, click.kind, click.kind in WALKS
+    _move_stack(judgment, kind=kind, moves=moves)
+    JudgmentEvent.objects.create(
+        judgment=judgment,
+        actor=click.user,
+        created_at=at,
+        kind=kind,
+        status="" if is_walk else JudgmentEvent.Status.APPLIED,
+        before=before,
+        after=after,
+        detail={**detail, **({"event": moves} if is_walk else {})},
+        version=click.version + 1,
+    )
 
 
 def _counts(judgment: Judgment, new_ref: str) -> dict[str, int | None]:

@@ -20,7 +20,8 @@ from annotation.judging.errors import (
     StaleJudgment,
 )
 from annotation.judging.page import judging_context
-from annotation.models import Judgment, User
+from annotation.judging.stack import judgment_for
+from annotation.models import Judgment, JudgmentEvent, User
 from annotation.tests.factories import FIGURE_1_FIRST_REF, click
 from metrics.align import Op
 
@@ -117,3 +118,36 @@ def test_a_change_that_changes_nothing_is_not_recorded(figure_1: Judgment, judge
 
     assert figure_1.version == 1
     assert not figure_1.events.exists()
+
+
+def as_read_by_a_request(judgment: Judgment, user: User) -> Judgment:
+    """The judgment as a request loads it at its start (before anyone else's write)."""
+    return judgment_for(pk=judgment.pk, user=user)
+
+
+def test_identical_requests_at_the_same_moment_all_get_the_saved_state(
+    figure_1: Judgment, judge: User
+) -> None:
+    """Five "accept" POSTs read the judgment at the same version before any of them
+    writes: the first saves, and each later one, overtaken by its own twin, is answered
+    with the saved state, never a false "not saved"."""
+    judgment_set_sser(judgment=figure_1, user=judge, version=figure_1.version, sser=7)
+    requests = [as_read_by_a_request(figure_1, judge) for _ in range(5)]
+    version = requests[0].version
+
+    answers = [judgment_finish(judgment=r, user=judge, version=version) for r in requests]
+
+    assert {(a.state, a.version) for a in answers} == {(Judgment.State.DONE, version + 1)}
+    assert figure_1.events.filter(kind=JudgmentEvent.Kind.FINISH).count() == 1
+
+
+def test_a_different_request_overtaken_at_the_same_moment_is_stale(
+    figure_1: Judgment, judge: User
+) -> None:
+    first, second = (as_read_by_a_request(figure_1, judge) for _ in range(2))
+    version = first.version
+    judgment_set_sser(judgment=first, user=judge, version=version, sser=7)
+
+    with pytest.raises(StaleJudgment):
+        judgment_set_sser(judgment=second, user=judge, version=version, sser=3)
+    assert states(figure_1)[1] == 7
