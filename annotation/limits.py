@@ -20,6 +20,12 @@ NAME_MAX_LENGTH = 200
 #: The width of an evaluator's name: Django's username column.
 EVALUATOR_MAX_LENGTH = 150
 
+#: A new reference may be this many times as long as the sentence's longest text (its
+#: references and candidates), and at least ``NEW_REF_MIN_LIMIT`` characters: room for
+#: any correction, but not for a pasted megabyte that every later click would re-align.
+NEW_REF_FACTOR = 5
+NEW_REF_MIN_LIMIT = 1_000
+
 ERR_NOT_XML_CHAR = "character {char} cannot be written in XML (near {near!r})"
 ERR_TOO_LONG = "{what} is {length:,} characters long; at most {limit:,} fit"
 
@@ -30,9 +36,13 @@ def non_xml_char_problem(text: str) -> str | None:
     if bad is None:
         return None
     start = max(0, bad.start() - 30)
-    return ERR_NOT_XML_CHAR.format(
-        char=f"U+{ord(bad.group()):04X}", near=text[start : bad.start()]
-    )
+    return ERR_NOT_XML_CHAR.format(char=f"U+{ord(bad.group()):04X}", near=text[start : bad.start()])
+
+
+def new_ref_limit(longest_text: int) -> int:
+    """The longest new reference a sentence whose longest text has ``longest_text``
+    characters may get."""
+    return max(NEW_REF_MIN_LIMIT, NEW_REF_FACTOR * longest_text)
 
 
 def length_problem(what: str, text: str, limit: int) -> str | None:

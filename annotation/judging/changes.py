@@ -47,12 +47,15 @@ from dataclasses import replace
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Max
+from django.db.models.functions import Length
 
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
 from annotation.judging.stack import Click, change, to_apply, walk
 from annotation.judging.start import judgment_seen, next_judgment_for
-from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, User
+from annotation.limits import length_problem, new_ref_limit, non_xml_char_problem
+from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, Target, User
 from annotation.text import normalize_new_ref, words
 from metrics.align import Op
 
@@ -90,8 +93,10 @@ def judgment_edit_word(
     click = Click(judgment, user, version, JudgmentEvent.Kind.EDIT_WORD, params, at)
     if not to_apply(click):
         return judgment
-    new_ref = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
-    return change(click, new_ref=" ".join(new_ref))
+    _refuse_unkeepable(judgment, text)
+    new_ref = " ".join(apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text))
+    _refuse_unkeepable(judgment, new_ref)
+    return change(click, new_ref=new_ref)
 
 
 def judgment_edit_ref(
@@ -111,10 +116,27 @@ def judgment_use_ref(
 def _set_new_ref(click: Click, text: str) -> Judgment:
     """The whole-text edit and the pool choice store the same thing, the normalised text
     (kept in the event's detail, which is what tells a repeated request apart)."""
+    _refuse_unkeepable(click.judgment, text)
     click = replace(click, params={"text": normalize_new_ref(text)})
     if not to_apply(click):
         return click.judgment
     return change(click, new_ref=click.params["text"])
+
+
+def _refuse_unkeepable(judgment: Judgment, text: str) -> None:
+    """Refuse (:class:`ChangeRefused`, 422) text for the new reference that could not be
+    kept: a character XML cannot hold (the export would fail, PostgreSQL refuses NUL), or
+    more than :func:`~annotation.limits.new_ref_limit` allows for the sentence. Checked on
+    the raw text, before it is tokenized. The sentence's longest text is only read when
+    the candidate alone does not already allow the length."""
+    problem = non_xml_char_problem(text)
+    if problem is None and len(text) > new_ref_limit(len(judgment.target.text)):
+        longest = Target.objects.filter(sentence_id=judgment.target.sentence_id).aggregate(
+            n=Max(Length("text"))
+        )["n"]
+        problem = length_problem("the new reference", text, new_ref_limit(longest or 0))
+    if problem is not None:
+        raise ChangeRefused(problem)
 
 
 def judgment_set_sser(
