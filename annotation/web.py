@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest
@@ -47,19 +48,37 @@ R = TypeVar("R", bound=HttpResponseBase)
 
 def login_required(view: View) -> View:
     """Django's ``login_required``, but an htmx request gets ``HX-Redirect`` to the login
-    page (status 401) so the login form is never swapped into a fragment."""
+    page (status 401) so the login form is never swapped into a fragment.
+
+    After login the browser returns to the page it showed, never to a POST-only URL. A
+    POST that found the session expired is a change that was not saved: the login page
+    says so (``unsaved=1``), so the judge knows to make it again."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
+        location = redirect_to_login(_page_shown(request))["Location"]
+        if request.method == "POST":
+            location += "&unsaved=1"
         if request.htmx:
-            page = request.htmx.current_url or request.get_full_path()
-            login = redirect_to_login(page)
-            return HttpResponse(status=401, headers={"HX-Redirect": login["Location"]})
-        return redirect_to_login(request.get_full_path())
+            return HttpResponse(status=401, headers={"HX-Redirect": location})
+        return HttpResponseRedirect(location)
 
     return wrapper
+
+
+def _page_shown(request: HtmxHttpRequest) -> str:
+    """The page the browser showed when it sent ``request``: the request's own URL for a
+    GET; for a POST, the page htmx names (``HX-Current-URL``) or the Referer on this host,
+    else the home page."""
+    if request.method != "POST":
+        return request.get_full_path()
+    shown = request.htmx.current_url or request.headers.get("Referer", "")
+    parts = urlsplit(shown)
+    if parts.netloc and parts.netloc != request.get_host():
+        return "/"
+    return urlunsplit(("", "", parts.path or "/", parts.query, ""))
 
 
 def lead_required(view: View) -> View:

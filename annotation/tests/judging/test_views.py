@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
@@ -281,3 +282,23 @@ def test_an_unknown_action_is_not_found(judge_client: Client, figure_1: Judgment
 def test_pages_do_not_answer_other_methods(judge_client: Client, figure_1: Judgment) -> None:
     assert judge_client.get(change_url(figure_1, "sser")).status_code == 405
     assert judge_client.post(page_url(figure_1)).status_code == 405
+
+
+def test_an_expired_session_names_the_lost_change_and_returns_to_the_page(
+    client: Client, figure_1: Judgment
+) -> None:
+    page = page_url(figure_1)
+    sser = {"sser": 7, "version": figure_1.version}
+
+    plain = client.post(change_url(figure_1, "sser"), sser, HTTP_REFERER=f"http://testserver{page}")
+    htmx = client.post(
+        change_url(figure_1, "sser"), sser, HTTP_HX_CURRENT_URL=f"http://testserver{page}", **HTMX
+    )
+
+    expected = f"/accounts/login/?next={quote(page)}&unsaved=1"
+    assert (plain.status_code, plain["Location"]) == (302, expected)
+    assert (htmx.status_code, htmx["HX-Redirect"]) == (401, expected)
+    login = client.get(expected).content.decode()
+    assert "your last change was not saved" in login
+    assert f'name="next" value="{page}"' in login
+    assert fresh(figure_1).sser is None
