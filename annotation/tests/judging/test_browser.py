@@ -317,6 +317,35 @@ def test_a_stale_tab_is_refused_with_the_fresh_state(page: Page, live_server, se
     assert (judgment.edits, judgment.sser) == (4, None)
 
 
+#: A right-to-left override (U+202E) left open in one word of the source and the candidate.
+BIDI = """<evalTrans>
+<sentence>
+  <source>el \u202egato negro</source>
+  <eval translator="first reference"><target>the black cat</target></eval>
+  <eval translator="sys"><target>the \u202eblack cat</target></eval>
+</sentence>
+</evalTrans>"""
+
+
+def test_an_unclosed_bidi_override_cannot_reverse_the_rest_of_the_line(
+    page: Page, live_server, ana: User
+) -> None:
+    corpus = corpus_import(source=io.BytesIO(BIDI.encode()), name="bidi").corpus
+    corpus.judges.add(ana)
+
+    open_corpus(page, live_server.url, "bidi")
+
+    for block in ("#source", "#candidate", "#new-ref"):
+        assert page.get_attribute(block, "dir") == "auto"
+    words = page.locator("#candidate .w, #candidate .op")
+    assert words.count() >= 3
+    styles = words.evaluate_all("ws => ws.map(w => getComputedStyle(w).unicodeBidi)")
+    assert set(styles) == {"isolate"}
+    # the override stays inside its own word: the word after it reads left to right
+    boxes = [words.nth(k).bounding_box() for k in range(words.count())]
+    assert all(a["x"] < b["x"] for a, b in zip(boxes, boxes[1:], strict=False))
+
+
 def test_hostile_corpus_text_is_shown_as_text_and_never_runs(
     page: Page, live_server, ana: User
 ) -> None:
