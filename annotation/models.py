@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
-from django.db.models import Count, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -68,6 +68,13 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
             )
         )
 
+    def stamp_judgments(self) -> int:
+        """Move these corpora's judgments stamp: call it in the transaction that changes a
+        done judgment (or makes one done, or no longer done). Figures derived from the
+        judgments are kept under the stamp (the dashboard's memo), so the next view
+        computes them afresh and never shows a stale one."""
+        return self.update(judgments_stamp=F("judgments_stamp") + 1)
+
 
 def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
     """``COUNT(*)`` of ``rows`` (filtered on ``OuterRef``) as a correlated subquery, 0 if none."""
@@ -102,6 +109,10 @@ class Corpus(models.Model):
     n_candidates = models.PositiveIntegerField(
         default=0, editable=False, help_text="System targets: the candidates judges judge."
     )
+    # Moves whenever a done judgment of the corpus changes (CorpusQuerySet.stamp_judgments):
+    # read with the corpus row, it tells whether figures derived from the judgments and
+    # computed earlier still hold, at no extra query.
+    judgments_stamp = models.PositiveBigIntegerField(default=0, editable=False)
 
     objects = CorpusQuerySet.as_manager()
 
@@ -111,6 +122,36 @@ class Corpus(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CorpusStatistics(models.Model):
+    """Every automatic metric's per-segment statistics of a corpus for one preprocessing
+    choice, with their scores, signatures and paired bootstrap (``data``: numpy arrays and
+    a JSON header, :mod:`annotation.scoring`).
+
+    They depend only on the corpus texts, which never change after import, and on the
+    choice, so they are computed once — the default choice by the import, any other on
+    its first view — and read back from then on: a dashboard view never tokenizes the
+    corpus again. ``engine`` names the metrics version and the layout of ``data``; rows
+    of another engine are ignored (and recomputed).
+    """
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="statistics")
+    choice = models.CharField(max_length=200, help_text="tok:…|case:…|reflen:…|bounds:…")
+    engine = models.CharField(max_length=40)
+    data = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "corpus statistics"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["corpus", "choice", "engine"], name="statistics_unique_choice"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.corpus}: {self.choice}"
 
 
 class Translator(models.Model):

@@ -2,22 +2,35 @@
 
 The app's one bridge between stored corpora and the metrics engine: it gathers the texts
 (references segment-major, the first reference first) and the judgments, and hands them
-to the same metric objects ``python -m metrics`` uses. ``manage.py scores`` and the
+to the same metric objects ``python -m metrics`` uses (all six at once, sharing the
+tokenization: :func:`metrics.corpus.score_corpus`). ``manage.py scores`` and the
 dashboard read their figures from here.
+
+The automatic statistics of a corpus are *stored* (:class:`~annotation.models.
+CorpusStatistics`, :func:`automatic_statistics`): they depend only on the corpus texts,
+which never change after import, and on the preprocessing choice. The import stores the
+default choice's (:func:`statistics_store`), any other choice is stored at its first
+use; with them go the scores, signatures and the paired bootstrap of every automatic
+metric, so reading them back is all a page does.
 """
 
 from __future__ import annotations
 
+import ctypes
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
-from annotation.models import Corpus, Judgment, Target
+from annotation.models import Corpus, CorpusStatistics, Judgment, Target
 from annotation.text import reference_order
-from metrics import human
-from metrics.registry import build_metric
-from metrics.stats import FloatArray, Score
+from metrics import __version__ as metrics_version
+from metrics import archive, human
+from metrics.corpus import score_corpus
+from metrics.registry import build_metric, metric_info
+from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
+from metrics.stats import FloatArray, Metric, Score, format_signature
 from metrics.tokenize import Preprocessor
 
 AUTOMATIC_METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist")
@@ -63,20 +76,180 @@ def automatic_scores(
     preprocessor: Preprocessor | None = None,
     ref_length: str = "nearest",
 ) -> dict[str, dict[str, Score]]:
-    """Each metric prepares the references once and scores every system against them."""
+    """Every metric of every system, the corpus tokenized once for all of them (the same
+    figures, to the last bit, as each metric scoring each system on its own)."""
     pp = preprocessor or Preprocessor()
-    out: dict[str, dict[str, Score]] = {name: {} for name in texts.systems}
-    for metric_name in metrics:
-        metric = build_metric(metric_name, preprocessor=pp, ref_length=ref_length)
-        prepared = metric.prepare_references(texts.refs)
-        for system, hyps in texts.systems.items():
-            out[system][metric_name] = metric.corpus_score(hyps, texts.refs, prepared)
-    return out
+    objects = [build_metric(m, preprocessor=pp, ref_length=ref_length) for m in metrics]
+    return score_corpus(texts.refs, texts.systems, objects)
+
+
+# ------------------------------------------------------------------ stored statistics
+
+#: Names the metrics' version and the layout of ``CorpusStatistics.data``: a row written
+#: by another engine is ignored and recomputed.
+STATISTICS_ENGINE = f"metrics {metrics_version}, layout {archive.LAYOUT}"
 
 
 @dataclass(frozen=True)
-class JudgmentRow:
-    """One done judgment as the human figures read it (one query for all of them)."""
+class AutomaticStats:
+    """Every automatic metric of every system for one preprocessing choice:
+    ``scores[metric][system]`` is :func:`automatic_scores`'s :class:`~metrics.stats.Score`
+    (``.stats``: segments × k) and ``significance[metric]`` its paired bootstrap over all
+    segments (none without a system)."""
+
+    systems: tuple[str, ...]
+    n_segments: int
+    scores: dict[str, dict[str, Score]]
+    significance: dict[str, MetricSignificance]
+
+    def segment_stats(self, metric: str, system: str) -> FloatArray:
+        """One system's statistics rows of one metric (segments × k)."""
+        score = self.scores[metric][system]
+        if score.stats is None:  # automatic scores always carry their rows
+            raise ValueError(f"{score.name} score without per-segment statistics")
+        return score.stats
+
+    def stats(self, metric: str) -> dict[str, FloatArray]:
+        return {s: self.segment_stats(metric, s) for s in self.systems}
+
+
+def statistics_choice(preprocessor: Preprocessor, ref_length: str) -> str:
+    """The stored row's name for a preprocessing choice:
+    ``tok:13a|case:mixed|reflen:nearest|bounds:no``."""
+    parts = preprocessor.signature_parts()
+    return format_signature(
+        {
+            "tok": parts["tok"],
+            "case": parts["case"],
+            "reflen": ref_length,
+            "bounds": parts["bounds"],
+        },
+        version=False,
+    )
+
+
+def automatic_statistics(
+    corpus: Corpus, *, preprocessor: Preprocessor | None = None, ref_length: str = "nearest"
+) -> AutomaticStats:
+    """The corpus's automatic statistics for this choice: read back in one query when
+    stored, else computed (:func:`compute_statistics`) and stored for every later use."""
+    pp = preprocessor or Preprocessor()
+    choice = statistics_choice(pp, ref_length)
+    stored = (
+        CorpusStatistics.objects.filter(corpus=corpus, choice=choice, engine=STATISTICS_ENGINE)
+        .values_list("data", flat=True)
+        .first()
+    )
+    if stored is not None:
+        return decode_statistics(bytes(stored))
+    stats = compute_statistics(corpus, pp, ref_length)
+    _store(corpus, choice, stats)
+    give_back_memory()
+    return stats
+
+
+def statistics_store(corpus: Corpus) -> None:
+    """Compute and store the default choice's statistics: the import calls it (every
+    sentence it stores has a reference), so the first dashboard view only reads."""
+    pp = Preprocessor()
+    _store(corpus, statistics_choice(pp, "nearest"), compute_statistics(corpus, pp, "nearest"))
+    give_back_memory()
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):  # not glibc
+        return None
+    return trim
+
+
+def give_back_memory() -> None:
+    """Return the memory a scoring freed to the operating system.
+
+    Scoring a corpus allocates and frees a hundred megabytes of numpy arrays. glibc keeps
+    freed heap memory for later (and, after a large block is freed, serves blocks of that
+    size from the heap instead of the system), so without this a server process would
+    stay at the size of its largest scoring for good. ``malloc_trim(0)`` gives the free
+    memory back; where malloc is not glibc's, nothing happens.
+    """
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
+    # Two requests may compute the same choice at once: the first row stays.
+    CorpusStatistics.objects.bulk_create(
+        [
+            CorpusStatistics(
+                corpus=corpus,
+                choice=choice,
+                engine=STATISTICS_ENGINE,
+                data=encode_statistics(stats),
+            )
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def compute_statistics(
+    corpus: Corpus, preprocessor: Preprocessor, ref_length: str
+) -> AutomaticStats:
+    """Score the corpus (:func:`automatic_scores`) and run the paired bootstrap of every
+    automatic metric (1,000 samples, seed 12345: :func:`automatic_significance`)."""
+    texts = corpus_texts(corpus)
+    by_system = automatic_scores(texts, preprocessor=preprocessor, ref_length=ref_length)
+    systems = tuple(texts.systems)
+    scores = {m: {s: by_system[s][m] for s in systems} for m in AUTOMATIC_METRICS}
+    n = len(texts.refs)
+    significance: dict[str, MetricSignificance] = {}
+    if n and systems:
+        metrics = {
+            m: build_metric(m, preprocessor=preprocessor, ref_length=ref_length)
+            for m in AUTOMATIC_METRICS
+        }
+        bootstrap = Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED)
+        significance = automatic_significance(scores, metrics, bootstrap)
+    return AutomaticStats(systems, n, scores, significance)
+
+
+def automatic_significance(
+    scores: Mapping[str, Mapping[str, Score]],
+    metrics: Mapping[str, Metric],
+    bootstrap: Bootstrap,
+) -> dict[str, MetricSignificance]:
+    """Paired bootstrap of every automatic metric over all segments (``scores[metric]
+    [system]`` with its statistics rows)."""
+    return {
+        m: bootstrap.compare(
+            {s: score.stats for s, score in scores[m].items() if score.stats is not None},
+            metrics[m].score_from_stats,
+            higher_is_better=metric_info(m).higher_is_better,
+            metric=m,
+        )
+        for m in AUTOMATIC_METRICS
+    }
+
+
+def encode_statistics(stats: AutomaticStats) -> bytes:
+    """``stats`` as stored: :func:`metrics.archive.pack` (exact, nothing pickled)."""
+    return archive.pack(stats.systems, stats.n_segments, stats.scores, stats.significance)
+
+
+def decode_statistics(data: bytes) -> AutomaticStats:
+    """What :func:`encode_statistics` wrote."""
+    found = archive.unpack(data)
+    return AutomaticStats(found.systems, found.n_segments, found.scores, found.significance)
+
+
+class JudgmentRow(NamedTuple):
+    """One done judgment as the human figures read it (one query for all of them).
+
+    A named tuple rather than a frozen dataclass: the dashboard reads every judgment of a
+    corpus at once (18,000 in a real campaign), and a tuple is made and read several
+    times faster."""
 
     system: str
     segment: int
@@ -99,10 +272,13 @@ class JudgmentRow:
         return self.edits is not None and self.ref_length is not None
 
 
-def judgment_rows(corpus: Corpus) -> list[JudgmentRow]:
-    """Every done judgment of the corpus in one query: all that the human figures and the
-    dashboard read of them (figures, bootstrap, judges, agreement, effort, drill-down)."""
+def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[JudgmentRow]:
+    """Every done judgment of the corpus (of ``systems`` only, if given) in one query: all
+    that the human figures and the dashboard read of them (figures, bootstrap, judges,
+    agreement, effort, drill-down)."""
     qs = Judgment.objects.done().filter(target__sentence__corpus=corpus)
+    if systems:
+        qs = qs.filter(target__translator__name__in=systems)
     values = qs.values_list(
         "target__translator__name",
         "target__sentence__position",
@@ -114,41 +290,72 @@ def judgment_rows(corpus: Corpus) -> list[JudgmentRow]:
         "new_ref",
         "active_seconds",
     )
-    return [JudgmentRow(*v) for v in values]
+    return list(map(JudgmentRow._make, values))
 
 
 def human_metric_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[int], FloatArray]:
     """(segment of each row, statistics rows) of the judgments that enter ``metric``, as
     :mod:`metrics.human` defines them (SSER: scored ones; aWER, aSER: counted ones)."""
-    if metric == "sser":
+    if metric not in HUMAN_METRICS:
+        raise ValueError(f"unknown human metric {metric!r}")
+    return _human_rows(rows, (metric,))[metric]
+
+
+def _human_rows(
+    rows: Sequence[JudgmentRow], metrics: Sequence[str] = HUMAN_METRICS
+) -> dict[str, tuple[list[int], FloatArray]]:
+    """:func:`human_metric_rows` of several metrics, each kind of judgment listed once
+    (the dashboard lists 18,000 of them)."""
+    out = {}
+    if "sser" in metrics:
         scored = [(r.segment, r.sser) for r in rows if r.sser is not None]
-        return [seg for seg, _ in scored], human.sser_stats([score for _, score in scored])
-    counted = [(r.segment, r.edits, r.ref_length) for r in rows if r.counted]
-    segments = [seg for seg, _, _ in counted]
-    edits = [e or 0 for _, e, _ in counted]
-    if metric == "awer":
-        return segments, human.awer_stats(edits, [n or 0 for _, _, n in counted])
-    if metric == "aser":
-        return segments, human.aser_stats(edits)
-    raise ValueError(f"unknown human metric {metric!r}")
+        segments, scores = (list(c) for c in zip(*scored, strict=True)) if scored else ([], [])
+        out["sser"] = segments, human.sser_stats(scores)
+    if "awer" in metrics or "aser" in metrics:
+        counted = [
+            (r.segment, r.edits, r.ref_length)
+            for r in rows
+            if r.edits is not None and r.ref_length is not None
+        ]
+        segments, edits, lengths = (
+            (list(c) for c in zip(*counted, strict=True)) if counted else ([], [], [])
+        )
+        if "awer" in metrics:
+            out["awer"] = segments, human.awer_stats(edits, lengths)
+        if "aser" in metrics:
+            out["aser"] = segments, human.aser_stats(edits)
+    return out
 
 
-def human_figures(rows: Sequence[JudgmentRow]) -> dict[str, dict[str, Score]]:
-    """Per system its SSER, aWER and aSER :class:`~metrics.stats.Score` (``metrics.human``
-    definitions) from rows already read, so the dashboard reads the judgments once per view.
-    A system has a figure only where a judgment enters it."""
+#: Per system (first-appearance order), per human metric: ``human_metric_rows`` of the
+#: system's judgments (only the metrics some judgment enters).
+HumanRows = dict[str, dict[str, tuple[list[int], FloatArray]]]
+
+
+def human_rows_by_system(rows: Sequence[JudgmentRow]) -> HumanRows:
+    """:func:`human_metric_rows` of each system's judgments, the rows grouped once (the
+    figures and the bootstrap read the same statistics)."""
     by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
     for r in rows:
         by_system[r.system].append(r)
-    out: dict[str, dict[str, Score]] = {}
-    for system, mine in by_system.items():
-        figures = {}
-        for m in HUMAN_METRICS:
-            segments, stats = human_metric_rows(mine, m)
-            if segments:
-                figures[m] = human.HUMAN_METRICS[m].corpus_score(stats)
-        out[system] = figures
-    return out
+    return {
+        system: {m: found for m, found in _human_rows(mine).items() if found[0]}
+        for system, mine in by_system.items()
+    }
+
+
+def human_figures(
+    rows: Sequence[JudgmentRow], by_system: HumanRows | None = None
+) -> dict[str, dict[str, Score]]:
+    """Per system its SSER, aWER and aSER :class:`~metrics.stats.Score` (``metrics.human``
+    definitions) from rows already read (or their :func:`human_rows_by_system`), so the
+    dashboard reads the judgments once per view. A system has a figure only where a
+    judgment enters it."""
+    grouped = human_rows_by_system(rows) if by_system is None else by_system
+    return {
+        system: {m: human.HUMAN_METRICS[m].corpus_score(stats) for m, (_, stats) in mine.items()}
+        for system, mine in grouped.items()
+    }
 
 
 def human_scores(corpus: Corpus) -> dict[str, dict[str, Score]]:

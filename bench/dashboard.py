@@ -6,16 +6,16 @@ systems on all nine metrics under 2 s.
 
 The corpus comes from ``bench/gen_corpus.py`` (30 % of the system outputs judged) and is
 imported in a fresh process into a fresh SQLite database, as ``bench/import.py`` does.
-Each measurement then runs in a fresh process with ``DEBUG`` off and its own empty file
-cache, through Django's test client as a logged-in lead, so a figure is the whole request:
-URL routing, the queries, the statistics, the bootstrap, the charts and the template.
+Each measurement then runs in a fresh process with ``DEBUG`` off, through Django's test
+client as a logged-in lead, so a figure is the whole request: URL routing, the queries,
+the statistics, the bootstrap, the charts and the template.
 
-* **first view**: cold file cache and cold tokenizer caches (the corpus is tokenized and
-  scored, and the statistics stored); best of ``--cold-runs`` fresh processes, each with
-  its own empty cache;
+* **first view**: a fresh process right after the import (the import stored the default
+  choice's statistics; the human figures are computed); best of ``--cold-runs`` fresh
+  processes;
 * **later view, same process**: what a running server answers from then on;
-* **later view, new process**: a restarted server (or another worker) whose only warm
-  thing is the file cache on disk (best of ``--repeat`` processes);
+* **later view, new process**: a restarted server (or another worker): nothing in its
+  memory yet (best of ``--repeat`` processes);
 * **bootstrap**: the nine metrics' paired bootstrap (1,000 samples), computed (not read
   from the cache), alone;
 * **drill-down** and **CSV download**: one system's sentence page, the table as CSV.
@@ -85,8 +85,9 @@ def view_once(repeat: int) -> dict[str, float]:
     from django.test import Client
 
     from annotation.dashboard.board import Dashboard
-    from annotation.dashboard.table import automatic_significance, human_significance
+    from annotation.dashboard.table import human_significance
     from annotation.models import Corpus, Translator, User
+    from annotation.scoring import automatic_significance
 
     corpus = Corpus.objects.get(name="bench")
     system = Translator.objects.filter(corpus=corpus, role=Translator.Role.SYSTEM).first()
@@ -111,7 +112,7 @@ def view_once(repeat: int) -> dict[str, float]:
         start = time.perf_counter()
         matrix = dash.bootstrap
         assert matrix is not None
-        automatic_significance(dash.auto, dash.metrics, matrix)
+        automatic_significance(dash.auto.scores, dash.metrics, matrix)
         human_significance(dash.rows, dash.systems, dash.auto.n_segments, matrix)
         times.append(time.perf_counter() - start)
 
@@ -186,12 +187,11 @@ def main() -> None:
             )
         env = production_env(workdir)
         imported = run("--import-one", str(path), env=env)
-        # the cold first view, in fresh processes with fresh caches: best of a few runs
+        # the first view, in fresh processes: best of a few runs
         # (this is the figure a busy machine disturbs most)
-        colds = []
-        for k in range(args.cold_runs):
-            cold_env = {**env, "EVALTOOL_CACHE_DIR": str(workdir / f"cold-{k}")}
-            colds.append(run("--view", "--repeat", "1", env=cold_env)["first_view"])
+        colds = [
+            run("--view", "--repeat", "1", env=env)["first_view"] for _ in range(args.cold_runs)
+        ]
         figures = run("--view", "--repeat", str(args.repeat), env=env)
         figures["first_view"] = min(colds + [figures["first_view"]])
         again = [run("--view-again", env=env) for _ in range(args.repeat)]
@@ -199,7 +199,7 @@ def main() -> None:
         size = f"{args.sentences:,} sentences × {args.systems} systems × {args.references} refs"
         print(f"dashboard on {size}, {imported['judgments']:,} judgments")
         rows = [
-            ("first view (cold cache)", figures["first_view"], "< 2 s"),
+            ("first view (fresh process)", figures["first_view"], "< 2 s"),
             ("later view, same process", figures["later_view"], "< 0.5 s"),
             ("later view, new process", figures["later_view_new_process"], "< 0.5 s"),
             ("bootstrap, 9 metrics × all systems", figures["bootstrap"], "< 2 s"),

@@ -6,15 +6,16 @@ Two entry points with two jobs:
   clicks (seed 001 Figure 1). It is a full dynamic programme with a backtrace, so it
   costs ``len(hyp) × len(ref)`` cell updates; an 80-word sentence takes a few
   milliseconds.
-* :func:`distance` / :func:`distance_prepared` return only the number of edits. They
-  are what WER, mWER and "nearest reference" use, thousands of times per system, so
-  they run the bit-parallel algorithm of Myers (1999) in Hyyrö's (2003) formulation on
-  Python integers: one reference word position per bit, one handful of integer
-  operations per *candidate word* instead of one Python step per DP cell.
-  :class:`PreparedRef` holds the reference's bit masks so they are built once and
-  reused for every system. :func:`distances_prepared` runs a whole corpus of pairs
-  side by side in one big integer, so the per-word interpreter cost is a single
-  dictionary look-up (the WER family uses it).
+* :func:`distance` / :func:`distance_prepared` return only the number of edits, for
+  one pair (the judge's page, the nearest reference). They run the bit-parallel
+  algorithm of Myers (1999) in Hyyrö's (2003) formulation on Python integers: one
+  reference word position per bit, one handful of integer operations per *candidate
+  word* instead of one Python step per DP cell. :class:`PreparedRef` holds the
+  reference's bit masks so they are built once and reused for every candidate.
+* :func:`levenshtein` returns the distances of many pairs given as token ids
+  (:mod:`metrics.encode`) — what WER and mWER need for a whole corpus — by the same
+  algorithm run for every pair at once with numpy (its docstring says how);
+  :func:`distances_prepared` is the same for token lists.
 
 Direction and names. The edit operations turn the *candidate* (``hyp``) into the
 *reference* (``ref``), as in seed 001: a candidate word is kept (``MATCH``), replaced
@@ -46,10 +47,16 @@ lexicographic), which keeps the DP a plain list-of-ints loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import repeat
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics.encode import IntArray, Lines
+
+UIntArray = npt.NDArray[np.uint64]
 
 
 class Op(StrEnum):
@@ -186,48 +193,27 @@ def align(hyp: Sequence[str], ref: Sequence[str]) -> Alignment:
 
 @dataclass(frozen=True)
 class PreparedRef:
-    """A reference prepared for :func:`distance_prepared` and :func:`distances_prepared`.
+    """A reference prepared for :func:`distance_prepared`: its tokens and, per token, the
+    bit mask of the positions holding it (``peq[word]``, bit ``j`` for position ``j``:
+    Myers' "pattern match vectors"). Build it once per reference with :meth:`from_tokens`
+    and compare it with any number of candidates."""
 
-    ``peq[word]`` is the bit mask of the reference positions holding ``word`` (bit ``j``
-    for position ``j``), Myers' "pattern match vectors". The ``*_bytes`` fields are the
-    same masks as little-endian byte strings of ``nbytes`` bytes (at least one spare
-    bit above the reference), the building blocks :func:`distances_prepared` packs side
-    by side. Build it once per reference with :meth:`from_tokens` and compare it with
-    any number of candidates.
-    """
-
-    tokens: tuple[str, ...]
-    peq: dict[str, int] = field(repr=False)
+    tokens: tuple[Hashable, ...]
+    peq: dict[Hashable, int] = field(repr=False)
     length: int
-    nbytes: int = field(repr=False)
-    peq_bytes: dict[str, bytes] = field(repr=False)
-    zero_bytes: bytes = field(repr=False)
-    body_bytes: bytes = field(repr=False)
-    low_bytes: bytes = field(repr=False)
 
     @classmethod
-    def from_tokens(cls, ref: Sequence[str]) -> PreparedRef:
+    def from_tokens(cls, ref: Sequence[Hashable]) -> PreparedRef:
         tokens = tuple(ref)
-        m = len(tokens)
-        peq: dict[str, int] = {}
+        peq: dict[Hashable, int] = {}
         bit = 1
         for word in tokens:
             peq[word] = peq.get(word, 0) | bit
             bit <<= 1
-        nbytes = m // 8 + 1  # m + 1 bits at least: one spare bit stops the carries
-        return cls(
-            tokens=tokens,
-            peq=peq,
-            length=m,
-            nbytes=nbytes,
-            peq_bytes={w: v.to_bytes(nbytes, "little") for w, v in peq.items()},
-            zero_bytes=bytes(nbytes),
-            body_bytes=((1 << m) - 1).to_bytes(nbytes, "little"),
-            low_bytes=(1).to_bytes(nbytes, "little"),
-        )
+        return cls(tokens=tokens, peq=peq, length=len(tokens))
 
 
-def distance_prepared(hyp: Sequence[str], prepared: PreparedRef) -> int:
+def distance_prepared(hyp: Sequence[Hashable], prepared: PreparedRef) -> int:
     """Levenshtein distance between ``hyp`` and a prepared reference, bit-parallel.
 
     Hyyrö (2003), "A bit-vector algorithm for computing Levenshtein and Damerau edit
@@ -258,113 +244,275 @@ def distance_prepared(hyp: Sequence[str], prepared: PreparedRef) -> int:
     return len(hyp) + (vp & mask).bit_count() - (vn & mask).bit_count()
 
 
-def distance(hyp: Sequence[str], ref: Sequence[str]) -> int:
+def distance(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> int:
     """Levenshtein distance (number of edits) between two word sequences."""
     if len(hyp) == 0:
         return len(ref)
     return distance_prepared(hyp, PreparedRef.from_tokens(ref))
 
 
-def _block_layout(
-    hyps: Sequence[Sequence[str]], refs: Sequence[PreparedRef], order: Sequence[int]
-) -> tuple[list[tuple[int, list[int]]], list[int], list[list[bytes]], int, int]:
-    """The blocks of :func:`distances_prepared`, laid out once before its loop.
-
-    Returns the groups of equal candidate length, longest first, as (length, segment
-    indices); each group's first byte (``offsets[-1]`` is the total size); per group and
-    candidate word the bytes of its blocks' pattern masks; and the ``body`` and ``low``
-    masks of all blocks as two integers.
-    """
-    groups: list[tuple[int, list[int]]] = []
-    for k in order:
-        if groups and groups[-1][0] == len(hyps[k]):
-            groups[-1][1].append(k)
-        else:
-            groups.append((len(hyps[k]), [k]))
-    offsets = [0]
-    steps: list[list[bytes]] = []
-    body_parts: list[bytes] = []
-    low_parts: list[bytes] = []
-    for _, members in groups:
-        columns = []
-        for k in members:
-            prepared = refs[k]
-            columns.append([*map(prepared.peq_bytes.get, hyps[k], repeat(prepared.zero_bytes))])
-            body_parts.append(prepared.body_bytes)
-            low_parts.append(prepared.low_bytes)
-        steps.append([b"".join(column) for column in zip(*columns, strict=True)])
-        offsets.append(offsets[-1] + sum(refs[k].nbytes for k in members))
-    body = int.from_bytes(b"".join(body_parts), "little")
-    low = int.from_bytes(b"".join(low_parts), "little")
-    return groups, offsets, steps, body, low
-
-
-def distances_prepared(hyps: Sequence[Sequence[str]], refs: Sequence[PreparedRef]) -> list[int]:
-    """``[distance_prepared(h, r) for h, r in zip(hyps, refs)]``, all pairs at once.
-
-    The per-word cost of :func:`distance_prepared` is a dozen interpreted integer
-    operations; on a corpus that overhead, not the arithmetic, dominates. Here every
-    pair gets its own block of bits in *one* big integer (its reference's masks, plus
-    spare bits that absorb the carry of the addition), and the same dozen operations
-    advance all pairs by one candidate word at a time, in C over the whole integer
-    ("SIMD within a register"). Two details keep blocks independent:
-
-    * the horizontal difference shifted into each block's lowest bit is the global
-      boundary ``D[0][i] − D[0][i−1] = +1`` (``| low``) for ``hp`` and 0 for ``hn``
-      (``hn`` has no bit in the spare bits, since ``vp`` has none);
-    * pairs are laid out longest candidate first, in groups of equal candidate
-      length, so the pairs whose candidate ends at word ``i`` are the highest blocks
-      still running: their distance is read off (``len + popcount(vp) − popcount(vn)``
-      per block) and the integers are cut below them, so later steps only pay for the
-      pairs still running.
-
-    The only per-word work in Python is one dictionary look-up (word → mask bytes);
-    transposing the masks into one byte string per step is ``zip`` and ``join`` in C.
-    """
+def distances_prepared(
+    hyps: Sequence[Sequence[Hashable]], refs: Sequence[PreparedRef]
+) -> list[int]:
+    """``[distance_prepared(h, r) for h, r in zip(hyps, refs)]``, all pairs at once
+    (:func:`levenshtein` on the pairs' tokens as ids)."""
     if len(hyps) != len(refs):
         raise ValueError(
             f"{len(hyps)} candidates but {len(refs)} references: they must be parallel"
         )
-    out = [0] * len(hyps)
-    order = sorted((k for k in range(len(hyps)) if len(hyps[k]) > 0), key=lambda k: -len(hyps[k]))
-    for k in range(len(hyps)):
-        if len(hyps[k]) == 0:
-            out[k] = refs[k].length
-    if not order:
+    vocab: dict[Hashable, int] = {}
+    ref_lines = Lines.from_lists(
+        [[vocab.setdefault(w, len(vocab)) for w in r.tokens] for r in refs]
+    )
+    hyp_lines = Lines.from_lists([[vocab.get(w, -1) for w in h] for h in hyps])
+    pairs = np.arange(len(hyps), dtype=np.int64)
+    return [int(d) for d in levenshtein(hyp_lines, ref_lines, pairs, pairs, pairs, pairs)]
+
+
+# ------------------------------------------------------------------ many pairs at once
+
+#: Fewer pairs than this are compared one by one (:func:`distance_prepared`): numpy's
+#: fixed cost per call is then more than the work.
+SMALL_BATCH = 32
+#: Candidate lines mapped to local ids at once, and steps laid out at once: what bounds
+#: the memory a corpus takes beyond its own arrays.
+LINES_AT_ONCE = 4096
+STEPS_AT_ONCE = 32
+_ONE = np.uint64(1)
+_TOP = np.uint64(63)
+_ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+#: Set bits of every byte value (a popcount that needs nothing newer than numpy 1.26).
+_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+
+
+def levenshtein(
+    hyps: Lines,
+    refs: Lines,
+    pair_hyp: IntArray,
+    pair_ref: IntArray,
+    hyp_group: IntArray,
+    ref_group: IntArray,
+) -> IntArray:
+    """Levenshtein distances of many (hypothesis, reference) pairs of token-id lines.
+
+    Pair ``p`` compares line ``pair_hyp[p]`` of ``hyps`` with line ``pair_ref[p]`` of
+    ``refs``. Lines carry a *group* (``hyp_group``, ``ref_group``: the segment, for a
+    corpus) and a pair's two lines must share one: a group's references define a small
+    local vocabulary, so a candidate line is mapped onto it once, however many of the
+    group's references it is compared with. A hypothesis id of -1 (a token no reference
+    holds) matches nothing.
+
+    The algorithm is :func:`distance_prepared`'s (Myers/Hyyrö, one bit per reference
+    token), run for all pairs at once with numpy: each pair is a *lane* of ``w`` 64-bit
+    words (``w = ⌈reference length / 64⌉``; lanes of equal ``w`` run together), the
+    carry of the addition and the shifted-out bits are passed from word to word, and
+    one candidate token of every lane is consumed per step. Lanes are sorted longest
+    candidate first, so the lanes still running at step ``i`` are a prefix: each step
+    only touches those, and a lane's distance is read off (``n + popcount(vp) −
+    popcount(vn)`` under its reference's mask) at the step its candidate ends. The
+    candidates' local ids are laid out step-major (step ``i`` holds token ``i`` of every
+    candidate still running), so a step reads a contiguous slice.
+    """
+    n_pairs = len(pair_hyp)
+    out = np.zeros(n_pairs, dtype=np.int64)
+    if n_pairs == 0:
         return out
-    groups, offsets, steps, body, low = _block_layout(hyps, refs, order)
-    vp = body
-    vn = 0
-    active = len(groups)  # groups 0 .. active-1 are still running
-    for step in range(1, groups[0][0] + 1):
-        i = step - 1
-        x = int.from_bytes(b"".join([chunks[i] for chunks in steps[:active]]), "little")
-        d0 = (((x & vp) + vp) ^ vp) | x | vn
-        hp = vn | ~(d0 | vp)
-        hn = (d0 & vp) << 1
-        hp = (hp << 1) | low
-        vp = (hn | ~(d0 | hp)) & body
-        vn = hp & d0
-        if groups[active - 1][0] != step:
-            continue
-        # The last running group ends here: read its distances, then cut it off.
-        active -= 1
-        start = offsets[active]
-        vn &= body
-        vp_bytes = (vp >> (start * 8)).to_bytes(offsets[active + 1] - start, "little")
-        vn_bytes = (vn >> (start * 8)).to_bytes(offsets[active + 1] - start, "little")
-        lo = 0
-        for k in groups[active][1]:
-            hi = lo + refs[k].nbytes
-            out[k] = (
-                step
-                + int.from_bytes(vp_bytes[lo:hi], "little").bit_count()
-                - int.from_bytes(vn_bytes[lo:hi], "little").bit_count()
-            )
-            lo = hi
-        cut = (1 << (start * 8)) - 1
-        vp &= cut
-        vn &= cut
-        body &= cut
-        low &= cut
+    hyp_len = hyps.lengths[pair_hyp]
+    ref_len = refs.lengths[pair_ref]
+    empty = (hyp_len == 0) | (ref_len == 0)
+    out[empty] = np.maximum(hyp_len, ref_len)[empty]
+    busy = np.flatnonzero(~empty)
+    if len(busy) < SMALL_BATCH:
+        for p in busy.tolist():
+            hyp = hyps.line(int(pair_hyp[p])).tolist()
+            ref = PreparedRef.from_tokens(refs.line(int(pair_ref[p])).tolist())
+            out[p] = distance_prepared([w if w >= 0 else None for w in hyp], ref)
+        return out
+    local = _LocalIds.build(hyps, refs, hyp_group, ref_group)
+    words = (ref_len + 63) // 64
+    for w in np.unique(words[busy]).tolist():
+        lanes = busy[words[busy] == w]
+        lanes = lanes[np.argsort(-hyp_len[lanes], kind="stable")]
+        out[lanes] = _run_lanes(
+            int(w), pair_hyp[lanes], pair_ref[lanes], hyps, refs, ref_group, local
+        )
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class _LocalIds:
+    """Tokens as ids local to their group: ``ref_local`` for every reference token,
+    ``hyp_local`` for every hypothesis token (``group_size[g]`` when the group's
+    references do not hold it)."""
+
+    ref_local: IntArray
+    hyp_local: IntArray
+    group_size: IntArray
+
+    @classmethod
+    def build(cls, hyps: Lines, refs: Lines, hyp_group: IntArray, ref_group: IntArray) -> _LocalIds:
+        n_groups = int(max(hyp_group.max(initial=-1), ref_group.max(initial=-1))) + 1
+        span = int(max(refs.ids.max(initial=-1), hyps.ids.max(initial=-1))) + 2
+        ref_of = ref_group[np.repeat(np.arange(len(refs), dtype=np.int64), refs.lengths)]
+        keys, inverse = np.unique(ref_of * span + refs.ids + 1, return_inverse=True)
+        key_group = keys // span
+        group_start = np.searchsorted(key_group, np.arange(n_groups + 1, dtype=np.int64))
+        group_size = np.diff(group_start)
+        ref_local = inverse.reshape(-1) - group_start[ref_of]
+        table = None
+        if n_groups * span <= 1 << 22:  # a direct table: one look-up per token
+            table = np.repeat(group_size, span)
+            table[keys] = np.arange(len(keys), dtype=np.int64) - group_start[key_group]
+        hyp_local = np.empty(len(hyps.ids), dtype=np.int64)
+        for k in range(0, len(hyps), LINES_AT_ONCE):  # bounds the memory it takes
+            lines = slice(k, k + LINES_AT_ONCE)
+            lo, hi = int(hyps.starts[k]), int(hyps.starts[min(k + LINES_AT_ONCE, len(hyps))])
+            hyp_of = np.repeat(hyp_group[lines], hyps.lengths[lines])
+            hyp_keys = hyp_of * span + hyps.ids[lo:hi] + 1
+            if table is not None:
+                hyp_local[lo:hi] = table[hyp_keys]
+            elif len(keys):
+                pos = np.minimum(np.searchsorted(keys, hyp_keys), len(keys) - 1)
+                found = keys[pos] == hyp_keys
+                hyp_local[lo:hi] = np.where(found, pos - group_start[hyp_of], group_size[hyp_of])
+            else:
+                hyp_local[lo:hi] = group_size[hyp_of]
+        return cls(ref_local, hyp_local, group_size)
+
+
+def _run_lanes(
+    w: int,
+    lane_hyp: IntArray,
+    lane_ref: IntArray,
+    hyps: Lines,
+    refs: Lines,
+    ref_group: IntArray,
+    local: _LocalIds,
+) -> IntArray:
+    """Distances of lanes of ``w`` words, sorted longest candidate first (see
+    :func:`levenshtein`)."""
+    n_lanes = len(lane_hyp)
+    lengths = hyps.lengths[lane_hyp]
+    # The pattern masks: per distinct reference a table over its group's local ids (one
+    # more row, all zero, for a token the group's references do not hold).
+    lines, lane_table = np.unique(lane_ref, return_inverse=True)
+    lane_table = lane_table.reshape(-1)
+    sizes = local.group_size[ref_group[lines]] + 1
+    base = np.zeros(len(lines) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=base[1:])
+    masks = np.zeros((w, int(base[-1])), dtype=np.uint64)
+    line_len = refs.lengths[lines]
+    positions = _positions(refs.starts[:-1][lines], line_len)
+    bit = positions - np.repeat(refs.starts[:-1][lines], line_len)
+    row = np.repeat(base[:-1], line_len) + local.ref_local[positions]
+    np.bitwise_or.at(masks, (bit // 64, row), np.left_shift(_ONE, (bit % 64).astype(np.uint64)))
+    lane_base = base[:-1][lane_table]
+    # The candidates, longest first, step-major: step i holds token i of each running one.
+    order, lane_rank = np.unique(lane_hyp, return_inverse=True)
+    first_seen = np.full(len(order), n_lanes, dtype=np.int64)
+    np.minimum.at(first_seen, lane_rank.reshape(-1), np.arange(n_lanes, dtype=np.int64))
+    by_length = np.argsort(first_seen, kind="stable")
+    rank_of = np.empty(len(order), dtype=np.int64)
+    rank_of[by_length] = np.arange(len(order), dtype=np.int64)
+    lane_rank = rank_of[lane_rank.reshape(-1)]
+    cand = order[by_length]
+    cand_len = hyps.lengths[cand]
+    n_steps = int(lengths[0])
+    running = np.searchsorted(-cand_len, -np.arange(n_steps, dtype=np.int64), side="left")
+    step_start = np.zeros(n_steps + 1, dtype=np.int64)
+    np.cumsum(running, out=step_start[1:])
+    step_tokens = np.empty(int(step_start[-1]), dtype=np.int64)
+    cand_start = hyps.starts[:-1][cand]
+    for s0 in range(0, n_steps, STEPS_AT_ONCE):  # laid out a block of steps at a time
+        s1 = min(s0 + STEPS_AT_ONCE, n_steps)
+        lo, hi = int(step_start[s0]), int(step_start[s1])
+        which = np.arange(hi - lo, dtype=np.int64) - np.repeat(
+            step_start[s0:s1] - lo, running[s0:s1]
+        )
+        steps = np.repeat(np.arange(s0, s1, dtype=np.int64), running[s0:s1])
+        step_tokens[lo:hi] = local.hyp_local[cand_start[which] + steps]
+    # Lanes still running after each step, and the reference masks of the lanes.
+    ends = np.searchsorted(-lengths, -np.arange(1, n_steps + 1, dtype=np.int64), side="left")
+    body = _body_masks(refs.lengths[lane_ref], w)
+    vp = body.copy()
+    vn = np.zeros((w, n_lanes), dtype=np.uint64)
+    scratch = [np.empty((w, n_lanes), dtype=np.uint64) for _ in range(4)]
+    out = np.zeros(n_lanes, dtype=np.int64)
+    active = n_lanes
+    for i in range(n_steps):
+        rows = (
+            lane_base[:active] + step_tokens[step_start[i] : step_start[i + 1]][lane_rank[:active]]
+        )
+        x, d0, hp, t = (s[:, :active] for s in scratch)
+        np.take(masks, rows, axis=1, out=x, mode="clip")
+        _step(x, vp[:, :active], vn[:, :active], d0, hp, t)
+        still = int(ends[i])
+        if still < active:
+            done = slice(still, active)
+            mask = body[:, done]
+            out[done] = i + 1 + _popcount(vp[:, done] & mask) - _popcount(vn[:, done] & mask)
+            active = still
+    return out
+
+
+def _step(
+    x: UIntArray, vp: UIntArray, vn: UIntArray, d0: UIntArray, hp: UIntArray, t: UIntArray
+) -> None:
+    """One candidate token for every running lane: :func:`distance_prepared`'s loop body
+    on arrays of lanes (``vp``, ``vn`` updated in place; ``d0``, ``hp``, ``t`` scratch)."""
+    w = len(x)
+    # d0 = (((x & vp) + vp) ^ vp) | x | vn, the addition carried from word to word
+    np.bitwise_and(x, vp, out=t)
+    np.add(t, vp, out=d0)
+    if w > 1:
+        carry = d0[0] < t[0]
+        for j in range(1, w):
+            total = d0[j] + carry
+            carry = (d0[j] < t[j]) | (total < d0[j])
+            d0[j] = total
+    d0 ^= vp
+    d0 |= x
+    d0 |= vn
+    # hp = vn | ~(d0 | vp);  hn = d0 & vp
+    np.bitwise_or(d0, vp, out=hp)
+    np.invert(hp, out=hp)
+    hp |= vn
+    np.bitwise_and(d0, vp, out=t)
+    # shift both left by one across the words; hp gets the boundary's +1 at the bottom
+    np.left_shift(t, _ONE, out=x)
+    np.left_shift(hp, _ONE, out=vn)
+    if w > 1:
+        x[1:] |= t[:-1] >> _TOP
+        vn[1:] |= hp[:-1] >> _TOP
+    vn[0] |= _ONE
+    # vp = hn | ~(d0 | hp);  vn = hp & d0
+    np.bitwise_or(d0, vn, out=vp)
+    np.invert(vp, out=vp)
+    vp |= x
+    vn &= d0
+
+
+def _positions(starts: IntArray, lengths: IntArray) -> IntArray:
+    """The flat positions of lines that start at ``starts`` with ``lengths``, in order."""
+    total = int(lengths.sum())
+    first = np.zeros(len(lengths), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=first[1:])
+    positions: IntArray = np.arange(total, dtype=np.int64) + np.repeat(starts - first, lengths)
+    return positions
+
+
+def _body_masks(lengths: IntArray, w: int) -> UIntArray:
+    """Per lane the bits of its reference's positions, in ``w`` words (w × lanes)."""
+    out = np.zeros((w, len(lengths)), dtype=np.uint64)
+    for j in range(w):
+        bits = np.clip(lengths - 64 * j, 0, 64)
+        partial = np.left_shift(_ONE, np.minimum(bits, 63).astype(np.uint64)) - _ONE
+        out[j] = np.where(bits >= 64, _ALL, partial)
+    return out
+
+
+def _popcount(words: UIntArray) -> IntArray:
+    """Set bits per lane of a (w × lanes) array of words."""
+    lanes = np.ascontiguousarray(words.T)
+    counts: IntArray = _POPCOUNT[lanes.view(np.uint8)].reshape(len(lanes), -1).sum(axis=1)
+    return counts

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from metrics.ngrams import (
+    HypothesisMatches,
     ReferenceNgrams,
     check_options,
     check_prepared,
@@ -172,12 +173,17 @@ class BLEU(Metric):
     def segment_stats(self, hyps: Sequence[str], prepared: Any) -> FloatArray:
         """``[hyp_len, ref_len, correct_1..N, total_1..N]`` per segment."""
         ref = check_prepared(prepared, self.preprocessor, self.max_ngram_order)
-        matches = match_hypotheses(hyps, ref)
-        stats = np.empty((len(hyps), self.n_stats), dtype=np.float64)
+        return self.stats_of(match_hypotheses(hyps, ref))
+
+    def stats_of(self, matches: HypothesisMatches) -> FloatArray:
+        """The rows of matched hypotheses (matched up to this order or beyond: the orders
+        above this metric's are not read)."""
+        n = self.max_ngram_order
+        stats = np.empty((len(matches.lengths), self.n_stats), dtype=np.float64)
         stats[:, 0] = matches.lengths
-        stats[:, 1] = reference_lengths(matches.lengths, ref, self.ref_length)
-        stats[:, 2 : 2 + self.max_ngram_order] = matches.clipped_sums()
-        stats[:, 2 + self.max_ngram_order :] = matches.totals
+        stats[:, 1] = reference_lengths(matches.lengths, matches.ref, self.ref_length)
+        stats[:, 2 : 2 + n] = matches.clipped_sums(orders=n)
+        stats[:, 2 + n :] = matches.totals[:, :n]
         return stats
 
     def _scores(self, stats: FloatArray, effective_order: bool) -> Any:

@@ -17,13 +17,22 @@ module is the one place where those counts are defined:
 Why integer ids and numpy instead of a ``Counter`` of tuples per sentence (what sacreBLEU
 does): :func:`index_references` gives each distinct reference m-gram an integer id, order
 by order (the id of an m-gram is the rank of the pair *(id of its (m-1)-gram prefix, id
-of its last word)* among all such pairs in the references), and stores per segment the
-clipping counts under the key ``segment × (number of ids) + id``. A hypothesis is then
-mapped onto those ids with one dict lookup per token and one binary search per position
-and order, and the clipped counts of a whole corpus come out of a few sorts
-(:func:`match_hypotheses`) — no Python loop over n-grams. An m-gram that is not a
-reference m-gram anywhere cannot match, so it needs no id: it only counts in the totals.
-All of that reference work happens once and is reused for every system.
+of its last word)* among all such pairs in the references, words numbered in order of
+first appearance), and keeps per order a *table* of the (segment, m-gram) pairs of the
+references, sorted by segment then id, with their clipping counts. A candidate m-gram
+can only match an entry of its own segment, and an entry's prefix is an entry of the
+order below, so a candidate is matched order by order with one binary search per
+position: the code *(entry of its prefix, last word)* is looked up among the table's
+codes (:func:`match_hypotheses`). Its counts per entry are then one ``bincount``, and
+clipping is ``min`` with the entry's clipping count — no Python loop over n-grams, no
+sort per candidate corpus. An m-gram that is not a reference m-gram of its segment
+cannot match, so it needs no entry: it only counts in the totals. All of the reference
+work happens once and is reused for every system (and shared by BLEU and NIST when
+:mod:`metrics.corpus` scores a whole corpus: BLEU's orders are the first four of NIST's).
+
+Sums per segment run over a segment's entries in the table's order (ascending id), the
+order in which the matched n-grams were always summed, so NIST's information sums are
+the same floating-point sums to the last bit.
 """
 
 from __future__ import annotations
@@ -31,16 +40,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from metrics.encode import IntArray, Lines, encode
 from metrics.stats import FloatArray, References
-from metrics.tokenize import Preprocessor
-
-IntArray = npt.NDArray[np.int64]
+from metrics.tokenize import BOS, EOS, Preprocessor
 
 #: The reference-length rules of seed 000 §3.3 that apply to n-gram measures.
 #: ``closest``: the reference length closest to the candidate's, the shorter on ties
@@ -87,32 +95,41 @@ def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ..
     return counts
 
 
-def word_count(pp: Preprocessor, ngram_tokens: Sequence[str]) -> int:
-    """Sentence length in words: ``ngram_tokens`` minus the two boundary words, if any."""
-    return len(ngram_tokens) - (2 if pp.sentence_boundaries else 0)
-
-
 @dataclass(frozen=True, eq=False)
 class ReferenceNgrams:
     """Everything reference-side that BLEU and NIST need, computed once per corpus.
 
-    ``pair_codes[m-1]`` (m ≥ 2) holds the sorted distinct codes
-    ``prefix_id * len(vocab) + word_id`` of the reference m-grams; an m-gram's id is its
-    index there (for m = 1 the id is the word id). ``corpus_counts[m-1][id]`` is ``ñ_e``
-    over all references (seed 000 §2.1.4). ``segment_keys[m-1]`` are the sorted keys
-    ``segment * n_ids(m) + id`` of the m-grams of each segment's references and
-    ``segment_max[m-1]`` their clipping counts ``max_r ñ_{e,r,k}`` (§2.1.3).
-    ``lengths`` is (segments × most references), in words, NaN where a segment has
-    fewer references.
+    Words have ids ``0 … n_words − 1`` in order of first appearance in the references;
+    ``vocab`` gives a token its id in the encoding (:mod:`metrics.encode`), and
+    ``word_of_id`` turns such an id into its word id (-1: no reference word).
+
+    Per order m (index m − 1): ``pair_codes`` holds the sorted distinct codes
+    ``prefix_id × n_words + word_id`` of the reference m-grams (m ≥ 2); an m-gram's id is
+    its index there (for m = 1 the id is the word id). ``corpus_counts[id]`` is ``ñ_e``
+    over all references (seed 000 §2.1.4). ``segment_keys`` are the sorted keys
+    ``segment × n_ids(m) + id`` of each segment's reference m-grams — the table's
+    entries — and ``segment_max`` their clipping counts ``max_r ñ_{e,r,k}`` (§2.1.3);
+    ``chain_codes`` (sorted) and ``chain_entry`` find an entry from the code *(entry of
+    its (m−1)-gram prefix, word id)* (for m = 1: *(segment, word id)*);
+    ``direct`` holds, for the orders whose codes span a small range, the same as a
+    direct table (one look-up per candidate position instead of a binary search; -1 where
+    no entry): for unigrams when segments × words is small, for bigrams when also the
+    reference unigram entries × words is (``tok:char``: a few dozen characters). ``lengths`` is
+    (segments × most references), in words, NaN where a segment has fewer references.
     """
 
     preprocessor: Preprocessor
     max_order: int
     vocab: dict[str, int]
+    word_of_id: IntArray
+    n_words: int
     pair_codes: tuple[IntArray, ...]
     corpus_counts: tuple[IntArray, ...]
     segment_keys: tuple[IntArray, ...]
     segment_max: tuple[IntArray, ...]
+    chain_codes: tuple[IntArray, ...]
+    chain_entry: tuple[IntArray, ...]
+    direct: tuple[npt.NDArray[np.int32] | None, ...]
     lengths: FloatArray
     n_refs: IntArray
     total_tokens: int
@@ -123,112 +140,173 @@ class ReferenceNgrams:
 
     def n_ids(self, order: int) -> int:
         """How many distinct reference n-grams of this order there are."""
-        return len(self.vocab) if order == 1 else len(self.pair_codes[order - 1])
+        return self.n_words if order == 1 else len(self.pair_codes[order - 1])
 
     def prefix_ids(self, order: int) -> IntArray:
         """For each reference n-gram of ``order`` ≥ 2, the id of its (order-1)-gram prefix."""
         if order < 2:
             raise ValueError(f"order={order}: only n-grams of order 2 or more have a prefix")
-        return self.pair_codes[order - 1] // max(len(self.vocab), 1)
+        prefixes: IntArray = self.pair_codes[order - 1] // max(self.n_words, 1)
+        return prefixes
+
+    def entry_segment(self, order: int) -> IntArray:
+        """The segment of each table entry of ``order``."""
+        return self._entries[order - 1][0]
+
+    def entry_ngram(self, order: int) -> IntArray:
+        """The n-gram id of each table entry of ``order``."""
+        return self._entries[order - 1][1]
+
+    @cached_property
+    def _entries(self) -> tuple[tuple[IntArray, IntArray], ...]:
+        out = []
+        for m, keys in enumerate(self.segment_keys, start=1):
+            n_ids = max(self.n_ids(m), 1)
+            out.append((keys // n_ids, keys % n_ids))
+        return tuple(out)
+
+    def word_ids_of(self, ids: IntArray) -> IntArray:
+        """Ids of ``vocab`` (-1: unknown) as word ids (-1: no reference word)."""
+        table = self.word_of_id  # its last entry is -1: where an id of -1 lands
+        inside = (ids >= 0) & (ids < len(table) - 1)
+        found: IntArray = table[np.where(inside, ids, -1)]
+        return found
 
 
 @dataclass(frozen=True)
 class HypothesisMatches:
-    """A corpus of hypotheses matched against :class:`ReferenceNgrams`.
+    """A corpus of hypotheses (one per segment) matched against :class:`ReferenceNgrams`.
 
     ``lengths`` are in words, ``totals[k, m-1]`` is the number of m-grams of candidate k
-    (``n̄_m`` summed over k gives seed 000's total m-gram count). For each order,
-    ``segment``/``ngram``/``clipped`` list every (segment, reference n-gram) pair that
-    matched, with ``min(n_{e,k}, ñ_{e,k})``.
+    (``n̄_m`` summed over k gives seed 000's total m-gram count). ``clipped[m-1]`` holds,
+    for every table entry of order m, ``min(n_{e,k}, ñ_{e,k})`` of its segment's
+    candidate (0 where the candidate lacks the n-gram).
     """
 
+    ref: ReferenceNgrams
     lengths: IntArray
     totals: IntArray
-    segment: tuple[IntArray, ...]
-    ngram: tuple[IntArray, ...]
     clipped: tuple[IntArray, ...]
 
-    def clipped_sums(self, weights: Sequence[FloatArray] | None = None) -> FloatArray:
-        """Per segment and order, Σ_e min(n_{e,k}, ñ_{e,k}), each term times
-        ``weights[m-1][id]`` if given (NIST's information weights)."""
+    def clipped_sums(
+        self, weights: Sequence[FloatArray] | None = None, orders: int | None = None
+    ) -> FloatArray:
+        """Per segment and order (the first ``orders``, default all), Σ_e min(n_{e,k},
+        ñ_{e,k}), each term times ``weights[m-1][id]`` if given (NIST's information
+        weights); summed over a segment's entries in ascending id (module doc)."""
         n_seg = len(self.lengths)
-        out = np.zeros((n_seg, len(self.segment)), dtype=np.float64)
-        for m, (seg, ids, clip) in enumerate(
-            zip(self.segment, self.ngram, self.clipped, strict=True)
-        ):
-            w = clip.astype(np.float64) if weights is None else clip * weights[m][ids]
-            out[:, m] = np.bincount(seg, weights=w, minlength=n_seg)
+        n_orders = len(self.clipped) if orders is None else orders
+        out = np.zeros((n_seg, n_orders), dtype=np.float64)
+        for m in range(1, n_orders + 1):
+            clip = self.clipped[m - 1]
+            w = (
+                clip.astype(np.float64)
+                if weights is None
+                else clip * weights[m - 1][self.ref.entry_ngram(m)]
+            )
+            out[:, m - 1] = np.bincount(self.ref.entry_segment(m), weights=w, minlength=n_seg)
         return out
 
 
-def _flatten(
-    token_lists: Sequence[Sequence[str]],
-) -> tuple[list[str], IntArray, IntArray, IntArray]:
-    """All tokens in one list, with each position's sentence and the number of tokens
-    left in its sentence (1 on the last token): an m-gram starts where that is ≥ m."""
-    flat = list(chain.from_iterable(token_lists))
-    lens = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
-    ends = np.cumsum(lens)
-    sentence = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
-    remaining = np.repeat(ends, lens) - np.arange(len(flat), dtype=np.int64)
-    return flat, lens, sentence, remaining
+#: Largest direct table of an order's codes (entries of int32; 8 MB).
+DIRECT_TABLE_SIZE = 1 << 21
 
 
-def _lookup(
-    table: IntArray, keys: IntArray, *, keys_sorted: bool = False
-) -> tuple[IntArray, npt.NDArray[np.bool_]]:
-    """Index of each key in the sorted ``table`` and whether it is there at all.
-
-    Binary search over a large table is several times faster for sorted keys (numpy
-    starts each search where the previous one ended, and memory is read in order), so
-    unsorted keys are sorted first: the sort costs less than it saves.
-    """
+def _lookup(table: IntArray, keys: IntArray) -> IntArray:
+    """Index of each key in the sorted ``table``, -1 where it is not there."""
     if len(table) == 0:
-        return np.zeros(len(keys), dtype=np.int64), np.zeros(len(keys), dtype=np.bool_)
-    if keys_sorted:
-        pos = np.searchsorted(table, keys)
-    else:
-        order = np.argsort(keys)
-        pos = np.empty(len(keys), dtype=np.int64)
-        pos[order] = np.searchsorted(table, keys[order])
-    pos = np.minimum(pos, len(table) - 1)
-    return pos, table[pos] == keys
+        return np.full(len(keys), -1, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(table, keys), len(table) - 1)
+    found: IntArray = np.where(table[pos] == keys, pos, -1)
+    return found
+
+
+def _tails(lines: Lines) -> tuple[IntArray, IntArray]:
+    """Each position's line, and the tokens left in its line from there (1 on the last
+    token): an m-gram starts where that is ≥ m."""
+    n = len(lines)
+    lengths = lines.lengths
+    line = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    remaining = np.repeat(lines.starts[1:], lengths) - np.arange(len(lines.ids), dtype=np.int64)
+    return line, remaining
+
+
+def _first_seen(ids: IntArray) -> tuple[IntArray, IntArray]:
+    """Renumber ``ids`` in order of first appearance (``dict.fromkeys`` order): the new
+    ids, and the old id of each new one."""
+    distinct, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[order] = np.arange(len(distinct), dtype=np.int64)
+    renumbered: IntArray = rank[inverse.reshape(-1)]
+    old: IntArray = distinct[order]
+    return renumbered, old
+
+
+def check_references(refs: References) -> None:
+    for k, seg in enumerate(refs):
+        if len(seg) == 0:
+            raise ValueError(f"segment {k + 1} has no reference")
 
 
 def index_references(refs: References, pp: Preprocessor, max_order: int) -> ReferenceNgrams:
     """Tokenize the references once and precompute ids, clipping and corpus counts."""
     if max_order < 1:
         raise ValueError(f"max_order={max_order}: n-grams need an order of at least 1")
-    for k, seg in enumerate(refs):
-        if len(seg) == 0:
-            raise ValueError(f"segment {k + 1} has no reference")
-    segs = [[pp.ngram_tokens(r) for r in seg] for seg in refs]
-    n_refs = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))
-    sentences = list(chain.from_iterable(segs))
-    sentence_segment = np.repeat(np.arange(len(segs), dtype=np.int64), n_refs)
+    check_references(refs)
+    vocab: dict[str, int] = {}
+    lines = encode(pp, [r for seg in refs for r in seg], vocab, grow=True)
+    n_refs = np.fromiter(map(len, refs), dtype=np.int64, count=len(refs))
+    return index_lines(lines, n_refs, pp, max_order, vocab)
 
-    width = int(n_refs.max()) if len(segs) else 0
-    lengths = np.full((len(segs), width), np.nan)
-    for k, toks in enumerate(segs):
-        lengths[k, : len(toks)] = [word_count(pp, t) for t in toks]
 
-    flat, _, sentence, remaining = _flatten(sentences)
-    vocab = {w: i for i, w in enumerate(dict.fromkeys(flat))}
-    v = len(vocab)
-    ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
+def with_boundaries(lines: Lines, pp: Preprocessor, vocab: dict[str, int]) -> Lines:
+    """``lines`` as n-gram tokens: inside ``<s>`` … ``</s>`` when ``pp`` asks for sentence
+    boundaries (ids of ``vocab``, added to it if new), else unchanged."""
+    if not pp.sentence_boundaries:
+        return lines
+    bos = vocab.setdefault(BOS, len(vocab))
+    eos = vocab.setdefault(EOS, len(vocab))
+    return lines.wrapped(bos, eos)
+
+
+def index_lines(
+    lines: Lines, n_refs: IntArray, pp: Preprocessor, max_order: int, vocab: dict[str, int]
+) -> ReferenceNgrams:
+    """:func:`index_references` of references already encoded (ids of ``vocab``,
+    segment after segment, ``n_refs[k]`` of them for segment k; no boundaries yet)."""
+    if max_order < 1:
+        raise ValueError(f"max_order={max_order}: n-grams need an order of at least 1")
+    n_seg = len(n_refs)
+    word_lengths = lines.lengths
+    lines = with_boundaries(lines, pp, vocab)
+    width = int(n_refs.max(initial=0))
+    lengths = np.full((n_seg, width), np.nan)
+    slot = np.arange(len(word_lengths), dtype=np.int64) - np.repeat(
+        np.cumsum(n_refs) - n_refs, n_refs
+    )
+    lengths[np.repeat(np.arange(n_seg, dtype=np.int64), n_refs), slot] = word_lengths
+    sentence_segment = np.repeat(np.arange(n_seg, dtype=np.int64), n_refs)
+
+    ids, word_ids = _first_seen(lines.ids)
+    v = len(word_ids)
+    sentence, remaining = _tails(lines)
+    n_flat = len(ids)
 
     pair_codes: list[IntArray] = [np.zeros(0, dtype=np.int64)]
     corpus_counts: list[IntArray] = []
     segment_keys: list[IntArray] = []
     segment_max: list[IntArray] = []
+    chain_codes: list[IntArray] = []
+    chain_entry: list[IntArray] = []
     gid = ids
     for m in range(1, max_order + 1):
         starts = np.flatnonzero(remaining >= m)
         if m > 1:
             codes = gid[starts] * v + ids[starts + m - 1]
             table, inverse = np.unique(codes, return_inverse=True)
-            gid = np.full(len(flat), -1, dtype=np.int64)
-            gid[starts] = inverse
+            gid = np.full(n_flat, -1, dtype=np.int64)
+            gid[starts] = inverse.reshape(-1)
             pair_codes.append(table.astype(np.int64))
         n_ids = v if m == 1 else len(pair_codes[-1])
         g = gid[starts]
@@ -238,21 +316,49 @@ def index_references(refs: References, pp: Preprocessor, max_order: int) -> Refe
         seg_key = sentence_segment[per_sentence // n_ids] * n_ids + per_sentence % n_ids
         keys, inverse = np.unique(seg_key, return_inverse=True)
         best = np.zeros(len(keys), dtype=np.int64)
-        np.maximum.at(best, inverse, counts)
+        np.maximum.at(best, inverse.reshape(-1), counts)
         segment_keys.append(keys.astype(np.int64))
         segment_max.append(best)
+        # how a candidate finds an entry: (segment, word) for unigrams, else (entry of
+        # the prefix, last word); an entry's prefix is an entry of the order below
+        segment, ngram = keys // max(n_ids, 1), keys % max(n_ids, 1)
+        if m == 1:
+            chain = keys
+        else:
+            pair = pair_codes[-1][ngram]
+            n_below = v if m == 2 else len(pair_codes[-2])
+            below = segment * n_below + pair // max(v, 1)
+            chain = _lookup(segment_keys[-2], below) * v + pair % max(v, 1)
+        order = np.argsort(chain, kind="stable")
+        chain_codes.append(chain[order])
+        chain_entry.append(order.astype(np.int64))
 
+    direct: list[npt.NDArray[np.int32] | None] = []
+    for m in range(1, max_order + 1):
+        space = (n_seg if m == 1 else len(segment_keys[m - 2])) * v
+        table = None
+        if space <= DIRECT_TABLE_SIZE:
+            table = np.full(space, -1, dtype=np.int32)
+            table[chain_codes[m - 1]] = chain_entry[m - 1]
+        direct.append(table)
+    word_of_id = np.full(max(len(vocab), int(word_ids.max(initial=-1)) + 1) + 1, -1)
+    word_of_id[word_ids] = np.arange(v, dtype=np.int64)
     return ReferenceNgrams(
         preprocessor=pp,
         max_order=max_order,
         vocab=vocab,
+        word_of_id=word_of_id.astype(np.int64),
+        n_words=v,
         pair_codes=tuple(pair_codes),
         corpus_counts=tuple(corpus_counts),
         segment_keys=tuple(segment_keys),
         segment_max=tuple(segment_max),
+        chain_codes=tuple(chain_codes),
+        chain_entry=tuple(chain_entry),
+        direct=tuple(direct),
         lengths=lengths,
         n_refs=n_refs,
-        total_tokens=len(flat),
+        total_tokens=n_flat,
     )
 
 
@@ -276,45 +382,62 @@ def match_hypotheses(hyps: Sequence[str], ref: ReferenceNgrams) -> HypothesisMat
         raise ValueError(
             f"{len(hyps)} hypotheses but the references were prepared for {ref.n_segments} segments"
         )
+    return match_lines(encode(ref.preprocessor, hyps, ref.vocab, grow=False), ref)
+
+
+def match_lines(lines: Lines, ref: ReferenceNgrams) -> HypothesisMatches:
+    """:func:`match_hypotheses` of hypotheses already encoded with ``ref.vocab`` (no
+    boundaries yet)."""
+    if len(lines) != ref.n_segments:
+        raise ValueError(
+            f"{len(lines)} hypotheses but the references were prepared for "
+            f"{ref.n_segments} segments"
+        )
     pp = ref.preprocessor
-    token_lists = [pp.ngram_tokens(h) for h in hyps]
-    flat, lens, sentence, remaining = _flatten(token_lists)
-    boundary = 2 if pp.sentence_boundaries else 0
-    orders = np.arange(1, ref.max_order + 1, dtype=np.int64)
+    top = ref.max_order
+    word_lengths = lines.lengths
+    if pp.sentence_boundaries:
+        # the boundaries' ids, as the references got them (never -1: they are in ref.vocab)
+        lines = lines.wrapped(ref.vocab[BOS], ref.vocab[EOS])
+    lens = lines.lengths
+    orders = np.arange(1, top + 1, dtype=np.int64)
     totals = np.maximum(lens[:, None] - orders[None, :] + 1, 0)
-
-    v = len(ref.vocab)
-    ids = np.fromiter(map(ref.vocab.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
-    segments: list[IntArray] = []
-    ngrams: list[IntArray] = []
+    ids = ref.word_ids_of(lines.ids)
+    segment, remaining = _tails(lines)
+    v = ref.n_words
     clipped: list[IntArray] = []
-    gid = ids
-    for m in range(1, ref.max_order + 1):
-        if m > 1:
-            starts = np.flatnonzero(remaining >= m)
-            prefix = gid[starts]
+    # the positions where a reference m-gram of the segment starts, and its entry
+    starts = np.flatnonzero(ids >= 0)
+    entry = _chain(ref, 1, segment[starts] * v + ids[starts])
+    for m in range(1, top + 1):
+        if m > 1:  # an m-gram is a matched (m−1)-gram and one more word
+            longer = remaining[starts] >= m
+            starts, entry = starts[longer], entry[longer]
             word = ids[starts + m - 1]
-            known = (prefix >= 0) & (word >= 0)
+            known = word >= 0
+            entry = _chain(ref, m, entry[known] * v + word[known])
             starts = starts[known]
-            pos, hit = _lookup(ref.pair_codes[m - 1], prefix[known] * v + word[known])
-            gid = np.full(len(flat), -1, dtype=np.int64)
-            gid[starts[hit]] = pos[hit]
-        n_ids = ref.n_ids(m)
-        present = np.flatnonzero(gid >= 0)
-        keys, counts = np.unique(sentence[present] * n_ids + gid[present], return_counts=True)
-        pos, hit = _lookup(ref.segment_keys[m - 1], keys, keys_sorted=True)
-        keys = keys[hit]
-        segments.append(keys // max(n_ids, 1))
-        ngrams.append(keys % max(n_ids, 1))
-        clipped.append(np.minimum(counts[hit], ref.segment_max[m - 1][pos[hit]]))
-
+        found = entry >= 0
+        starts, entry = starts[found], entry[found]
+        table = ref.segment_max[m - 1]
+        clipped.append(np.minimum(np.bincount(entry, minlength=len(table)), table))
     return HypothesisMatches(
-        lengths=lens - boundary,
+        ref=ref,
+        lengths=word_lengths,
         totals=totals,
-        segment=tuple(segments),
-        ngram=tuple(ngrams),
         clipped=tuple(clipped),
     )
+
+
+def _chain(ref: ReferenceNgrams, order: int, codes: IntArray) -> IntArray:
+    """The table entry of each code of ``order`` (see :class:`ReferenceNgrams`), -1 if none."""
+    table = ref.direct[order - 1]
+    if table is not None:
+        found_directly: IntArray = table[codes].astype(np.int64)
+        return found_directly
+    pos = _lookup(ref.chain_codes[order - 1], codes)
+    found: IntArray = np.where(pos >= 0, ref.chain_entry[order - 1][pos], -1)
+    return found
 
 
 def reference_lengths(hyp_lengths: IntArray, ref: ReferenceNgrams, method: str) -> FloatArray:

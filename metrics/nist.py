@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from metrics.ngrams import (
+    HypothesisMatches,
     ReferenceNgrams,
     check_options,
     check_prepared,
@@ -146,13 +147,16 @@ class NIST(Metric):
                 f"prepared={type(prepared).__name__}: pass what NIST.prepare_references returned"
             )
         ref = check_prepared(prepared.ngrams, self.preprocessor, self.max_ngram_order)
-        matches = match_hypotheses(hyps, ref)
+        return self.stats_of(match_hypotheses(hyps, ref), prepared.info)
+
+    def stats_of(self, matches: HypothesisMatches, info: Sequence[FloatArray]) -> FloatArray:
+        """The rows of matched hypotheses, ``info`` the references' information weights."""
         n = self.max_ngram_order
-        stats = np.empty((len(hyps), self.n_stats), dtype=np.float64)
+        stats = np.empty((len(matches.lengths), self.n_stats), dtype=np.float64)
         stats[:, 0] = matches.lengths
-        stats[:, 1] = reference_lengths(matches.lengths, ref, self.ref_length)
-        stats[:, 2 : 2 + n] = matches.clipped_sums(prepared.info)
-        stats[:, 2 + n :] = matches.totals
+        stats[:, 1] = reference_lengths(matches.lengths, matches.ref, self.ref_length)
+        stats[:, 2 : 2 + n] = matches.clipped_sums(info, orders=n)
+        stats[:, 2 + n :] = matches.totals[:, :n]
         return stats
 
     def score_from_stats(self, stats: FloatArray) -> Any:

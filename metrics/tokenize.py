@@ -177,8 +177,13 @@ class TokenizerNoPunct(Tokenizer):
 # ---------------------------------------------------------------------------- 13a
 
 # mteval-v13a's language-dependent rules, exactly as sacreBLEU's ``TokenizerRegexp``:
-# 1. pad ASCII punctuation and symbols except . , - ' (and the digits and letters)
-_13A_PUNCT = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
+# 1. pad ASCII punctuation and symbols except . , - ' (and the digits and letters).
+#    sacreBLEU's class starts its third range at the space (" -&"), so every space is
+#    padded with two more; the line is split on white space at the end and the rules
+#    below only ever see a space as "not a digit", so leaving the space out ("!-&")
+#    gives the same tokens while matching about a sixth as often (the tests hold the
+#    tokens equal to sacreBLEU's, exhaustively on short strings).
+_13A_PUNCT = re.compile(r"([\{-\~\[-\`!-\&\(-\+\:-\@\/])")
 # 2. tokenize period and comma unless preceded by a digit: ``(X)(P)`` → ``X P ``
 _13A_PERIOD_AFTER = re.compile(r"([^0-9])([\.,])")
 # 3. tokenize period and comma unless followed by a digit: ``(P)(Y)`` → `` P Y``

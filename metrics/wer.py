@@ -41,12 +41,16 @@ Preprocessing is one :class:`~metrics.tokenize.Preprocessor` (default 13a, mixed
 case); ``sentence_boundaries`` does not apply (edit distances and unigram counts do not
 use boundary words; seed 000 §3.4 restricts them to m-gram measures).
 
-Speed: :meth:`prepare_references` tokenizes the references once and builds their bit
-masks (:class:`metrics.align.PreparedRef`) or word counts; every candidate then costs
-one batched bit-parallel pass (:func:`metrics.align.distances_prepared`). The prepared
-object also memoizes each (segment, candidate text) row, so a sentence that several
-systems output identically is scored once. A prepared object belongs to the metric
-configuration that made it; passing it to another raises ``ValueError``.
+Speed: :meth:`prepare_references` tokenizes the references once, as token ids
+(:mod:`metrics.encode`); every corpus of candidates then costs one batched bit-parallel
+pass (:func:`metrics.align.levenshtein`, numpy) or one sort (PER's multiset
+intersections, :func:`per_commons`), and the reference-length rules are applied to whole
+columns (:func:`reduce_distances`, the vectorised :func:`reduce_references`). The
+prepared object also memoizes each (segment, candidate text) row, so a sentence that
+several systems output identically is scored once. A prepared object belongs to the
+metric configuration that made it; passing it to another raises ``ValueError``.
+:mod:`metrics.corpus` shares one tokenization and one distance matrix between WER, SER,
+mWER and PER when a whole corpus is scored.
 """
 
 from __future__ import annotations
@@ -55,12 +59,13 @@ from abc import abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Literal, cast
 
 import numpy as np
+import numpy.typing as npt
 
-from metrics.align import PreparedRef, distances_prepared
+from metrics.align import levenshtein
+from metrics.encode import IntArray, Lines, encode
 from metrics.stats import (
     FloatArray,
     Metric,
@@ -75,29 +80,62 @@ RefLength = Literal["average", "closest", "nearest", "best"]
 REF_LENGTH_METHODS: tuple[RefLength, ...] = ("average", "closest", "nearest", "best")
 DEFAULT_REF_LENGTH: RefLength = "nearest"
 
-Tokens = tuple[str, ...]
 Row = tuple[float, float]
+BoolArray = npt.NDArray[np.bool_]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EditRefs:
     """References prepared once for one metric configuration and reused for every system.
 
-    ``tokens[k][r]`` / ``lengths[k][r]`` for segment ``k``, reference ``r`` (WER and SER
-    keep only the first reference); ``bits`` holds the Levenshtein bit masks (WER,
-    mWER) and ``counts`` the word counts (PER), empty when the metric does not need
-    them. ``memo`` maps ``(segment, candidate text)`` to its row.
+    ``refs`` holds the references the metric reads as token ids of ``vocab`` (WER and
+    SER keep only the first reference of a segment), segment after segment: segment
+    ``k``'s are lines ``seg_start[k]`` to ``seg_start[k + 1]``. ``memo`` maps
+    ``(segment, candidate text)`` to its row.
     """
 
     config: tuple[object, ...]
-    tokens: tuple[tuple[Tokens, ...], ...]
-    lengths: tuple[tuple[int, ...], ...]
-    bits: tuple[tuple[PreparedRef, ...], ...] = ()
-    counts: tuple[tuple[Counter[str], ...], ...] = ()
+    vocab: dict[str, int]
+    refs: Lines
+    seg_start: IntArray
     memo: dict[tuple[int, str], Row] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
-        return len(self.tokens)
+        return len(self.seg_start) - 1
+
+    @property
+    def n_refs(self) -> IntArray:
+        counts: IntArray = np.diff(self.seg_start)
+        return counts
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentPairs:
+    """Every (candidate, reference) pair of candidates scored against their segment's
+    references: pair ``p`` compares candidate ``cand[p]`` with reference line ``ref[p]``,
+    the ``slot[p]``-th reference of its segment. ``width`` is the most references of a
+    segment: the padded (candidates × width) layout of :func:`reduce_distances`."""
+
+    cand: IntArray
+    ref: IntArray
+    slot: IntArray
+    width: int
+
+    @classmethod
+    def of(cls, segments: IntArray, seg_start: IntArray) -> SegmentPairs:
+        counts = seg_start[1:][segments] - seg_start[:-1][segments]
+        cand = np.repeat(np.arange(len(segments), dtype=np.int64), counts)
+        first = np.zeros(len(segments), dtype=np.int64)
+        np.cumsum(counts[:-1], out=first[1:])
+        slot = np.arange(len(cand), dtype=np.int64) - np.repeat(first, counts)
+        ref = np.repeat(seg_start[:-1][segments], counts) + slot
+        return cls(cand, ref, slot, int(counts.max(initial=0)))
+
+    def padded(self, values: IntArray, n_cands: int, fill: int) -> IntArray:
+        """``values`` (one per pair) as a (candidates × width) array, ``fill`` elsewhere."""
+        out = np.full((n_cands, self.width), fill, dtype=np.int64)
+        out[self.cand, self.slot] = values
+        return out
 
 
 def rate(stats: FloatArray) -> FloatArray:
@@ -113,7 +151,10 @@ def rate(stats: FloatArray) -> FloatArray:
 def reduce_references(
     distances: Sequence[int], lengths: Sequence[int], hyp_length: int, method: RefLength
 ) -> Row:
-    """(errors, reference length) of one segment by a seed 000 §3.3 method (module doc)."""
+    """(errors, reference length) of one segment by a seed 000 §3.3 method (module doc).
+
+    The rule in plain Python; :func:`reduce_distances` applies it to many segments at
+    once (the tests hold the two equal)."""
     best = min(distances)
     if method == "average":
         return float(best), sum(lengths) / len(lengths)
@@ -135,10 +176,57 @@ def reduce_references(
     raise ValueError(f"unknown ref_length {method!r}: choose one of {REF_LENGTH_METHODS}")
 
 
+def reduce_distances(
+    distances: IntArray, lengths: IntArray, valid: BoolArray, hyp_length: IntArray, method: str
+) -> FloatArray:
+    """:func:`reduce_references` of many segments: ``distances``, ``lengths`` and
+    ``valid`` are (segments × most references), a row's invalid cells standing for the
+    references its segment does not have; returns the (segments × 2) rows
+    ``[errors, reference length]``.
+
+    The same IEEE operations as the plain rule (an integer sum divided by an integer
+    count, ``d / n`` for the relative error), so the rows are equal to the last bit.
+    """
+    big = np.iinfo(np.int64).max
+    d = np.where(valid, distances, big)
+    best = d.min(axis=1)
+    out = np.empty((len(d), 2), dtype=np.float64)
+    if method == "best":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            relative = np.where(
+                lengths > 0,
+                distances / np.where(lengths > 0, lengths, 1),
+                np.where(distances == 0, 0.0, np.inf),
+            )
+        relative = np.where(valid, relative, np.inf)
+        tied = valid & (relative == relative.min(axis=1, keepdims=True))
+        fewest = np.where(tied, distances, big).min(axis=1, keepdims=True)
+        r = np.argmax(tied & (distances == fewest), axis=1)
+        rows = np.arange(len(d))
+        out[:, 0] = distances[rows, r]
+        out[:, 1] = lengths[rows, r]
+        return out
+    out[:, 0] = best
+    if method == "average":
+        out[:, 1] = np.where(valid, lengths, 0).sum(axis=1) / valid.sum(axis=1)
+    elif method == "closest":
+        gap = np.where(valid, np.abs(lengths - hyp_length[:, None]), big)
+        nearest = valid & (gap == gap.min(axis=1, keepdims=True))
+        out[:, 1] = np.where(nearest, lengths, big).min(axis=1)
+    elif method == "nearest":
+        at_min = valid & (d == best[:, None])
+        out[:, 1] = np.where(at_min, lengths, 0).sum(axis=1) / at_min.sum(axis=1)
+    else:
+        raise ValueError(f"unknown ref_length {method!r}: choose one of {REF_LENGTH_METHODS}")
+    return out
+
+
 def per_distance(
     hyp_counts: Counter[str], hyp_length: int, ref: Counter[str], ref_length: int
 ) -> int:
-    """Seed 000 §2.1.2: ``½(|I − Ĩ| + Σ_e |n_e − ñ_e|) = max(I, Ĩ) − Σ_e min(n_e, ñ_e)``."""
+    """Seed 000 §2.1.2: ``½(|I − Ĩ| + Σ_e |n_e − ñ_e|) = max(I, Ĩ) − Σ_e min(n_e, ñ_e)``.
+
+    The rule for one pair; :func:`per_commons` computes the intersections of many."""
     small, large = (hyp_counts, ref) if len(hyp_counts) <= len(ref) else (ref, hyp_counts)
     get = large.get
     common = 0
@@ -147,6 +235,73 @@ def per_distance(
         if other is not None:
             common += n if n < other else other
     return max(hyp_length, ref_length) - common
+
+
+def _line_counts(lines: Lines, span: int) -> tuple[IntArray, IntArray]:
+    """Sorted keys ``line × span + id`` of each line's distinct tokens (not -1), and
+    how often each occurs in its line (a few thousand lines at a time: the keys of
+    later lines are larger, so the pieces stay sorted)."""
+    keys, counts = [], []
+    for k in range(0, len(lines), PAIRS_AT_ONCE):
+        lo, hi = int(lines.starts[k]), int(lines.starts[min(k + PAIRS_AT_ONCE, len(lines))])
+        line = np.repeat(
+            np.arange(k, min(k + PAIRS_AT_ONCE, len(lines)), dtype=np.int64),
+            lines.lengths[k : k + PAIRS_AT_ONCE],
+        )
+        ids = lines.ids[lo:hi]
+        known = ids >= 0
+        some, how_many = np.unique(line[known] * span + ids[known], return_counts=True)
+        keys.append(some)
+        counts.append(how_many.astype(np.int64))
+    if not keys:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(keys), np.concatenate(counts)
+
+
+def per_commons(hyps: Lines, refs: Lines, pair_hyp: IntArray, pair_ref: IntArray) -> IntArray:
+    """``Σ_e min(n_e, ñ_e)`` of each (candidate, reference) pair: the size of the two
+    token multisets' intersection (seed 000 §2.1.2), by sorting, for all pairs at once
+    (a few thousand pairs at a time, which bounds the memory it takes)."""
+    span = int(max(hyps.ids.max(initial=-1), refs.ids.max(initial=-1))) + 1
+    hyp_keys, hyp_counts = _line_counts(hyps, span)
+    ref_keys, ref_counts = _line_counts(refs, span)
+    out = np.zeros(len(pair_hyp), dtype=np.int64)
+    if len(ref_keys) == 0:
+        return out
+    for k in range(0, len(pair_hyp), PAIRS_AT_ONCE):
+        part = slice(k, k + PAIRS_AT_ONCE)
+        out[part] = _commons(
+            hyp_keys, hyp_counts, ref_keys, ref_counts, span, pair_hyp[part], pair_ref[part]
+        )
+    return out
+
+
+#: Pairs whose intersections are computed at once (what bounds :func:`per_commons`'s memory).
+PAIRS_AT_ONCE = 8192
+
+
+def _commons(
+    hyp_keys: IntArray,
+    hyp_counts: IntArray,
+    ref_keys: IntArray,
+    ref_counts: IntArray,
+    span: int,
+    pair_hyp: IntArray,
+    pair_ref: IntArray,
+) -> IntArray:
+    # every (pair, distinct candidate token): look its count up in the pair's reference
+    start = np.searchsorted(hyp_keys, pair_hyp * span)
+    stop = np.searchsorted(hyp_keys, (pair_hyp + 1) * span)
+    sizes = stop - start
+    pair = np.repeat(np.arange(len(pair_hyp), dtype=np.int64), sizes)
+    first = np.zeros(len(sizes), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=first[1:])
+    entry = np.arange(int(sizes.sum()), dtype=np.int64) + np.repeat(start - first, sizes)
+    wanted = pair_ref[pair] * span + hyp_keys[entry] % span
+    pos = np.minimum(np.searchsorted(ref_keys, wanted), len(ref_keys) - 1)
+    common = np.where(ref_keys[pos] == wanted, np.minimum(hyp_counts[entry], ref_counts[pos]), 0)
+    counts: IntArray = np.bincount(pair, weights=common, minlength=len(pair_hyp)).astype(np.int64)
+    return counts
 
 
 class _EditRate(Metric):
@@ -160,15 +315,21 @@ class _EditRate(Metric):
     def _config(self) -> tuple[object, ...]:
         return (type(self).__name__, self.preprocessor)
 
-    def _tokenized(self, refs: References) -> tuple[tuple[Tokens, ...], ...]:
-        tokens = self.preprocessor.tokens
-        out: list[tuple[Tokens, ...]] = []
+    def prepare_references(self, refs: References) -> EditRefs:
+        """The references this metric reads, tokenized once as ids (module doc)."""
+        chosen: list[str] = []
+        counts: list[int] = []
         for k, seg in enumerate(refs):
             if len(seg) == 0:
                 raise ValueError(f"segment {k + 1} has no reference")
-            chosen = seg if self.uses_all_references else seg[:1]
-            out.append(tuple(tokens(text) for text in chosen))
-        return tuple(out)
+            kept = seg if self.uses_all_references else seg[:1]
+            chosen.extend(kept)
+            counts.append(len(kept))
+        vocab: dict[str, int] = {}
+        lines = encode(self.preprocessor, chosen, vocab, grow=True)
+        seg_start = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(np.asarray(counts, dtype=np.int64), out=seg_start[1:])
+        return EditRefs(config=self._config(), vocab=vocab, refs=lines, seg_start=seg_start)
 
     def _check_prepared(self, hyps: Sequence[str], prepared: EditRefs) -> None:
         if not isinstance(prepared, EditRefs) or prepared.config != self._config():
@@ -183,22 +344,24 @@ class _EditRate(Metric):
             )
 
     @abstractmethod
-    def _rows(self, todo: list[tuple[int, Tokens]], prepared: EditRefs) -> list[Row]:
-        """Rows of the (segment, candidate tokens) pairs not found in the memo."""
+    def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
+        """Rows (candidates × 2) of candidates given as token ids of ``prepared.vocab``,
+        candidate ``j`` belonging to segment ``segments[j]``."""
 
     def segment_stats(self, hyps: Sequence[str], prepared: EditRefs) -> FloatArray:
         self._check_prepared(hyps, prepared)
         memo = prepared.memo
         rows: list[Row | None] = [memo.get((k, text)) for k, text in enumerate(hyps)]
-        todo_keys = [k for k, row in enumerate(rows) if row is None]
-        if todo_keys:
-            tokens = self.preprocessor.tokens
-            todo = [(k, tokens(hyps[k])) for k in todo_keys]
-            for k, row in zip(todo_keys, self._rows(todo, prepared), strict=True):
-                rows[k] = row
-                memo[(k, hyps[k])] = row
-        flat = chain.from_iterable(cast(list[Row], rows))
-        return np.fromiter(flat, dtype=np.float64, count=2 * len(rows)).reshape(len(rows), 2)
+        todo = [k for k, row in enumerate(rows) if row is None]
+        if todo:
+            lines = encode(self.preprocessor, [hyps[k] for k in todo], prepared.vocab, grow=False)
+            new = self.rows_of(lines, np.asarray(todo, dtype=np.int64), prepared)
+            for k, (errors, length) in zip(todo, new.tolist(), strict=True):
+                rows[k] = (errors, length)
+                memo[(k, hyps[k])] = (errors, length)
+        out = np.empty((len(rows), 2), dtype=np.float64)
+        out[:] = cast(list[Row], rows) if rows else np.zeros((0, 2))
+        return out
 
     def score_from_stats(self, stats: FloatArray) -> FloatArray:
         return rate(stats)
@@ -210,25 +373,39 @@ class _EditRate(Metric):
         return format_signature(self._signature_parts(refs))
 
 
+def _distances(
+    hyps: Lines, segments: IntArray, prepared: EditRefs
+) -> tuple[SegmentPairs, IntArray]:
+    """Every candidate against every reference of its segment: the pairs and distances."""
+    pairs = SegmentPairs.of(segments, prepared.seg_start)
+    ref_group = np.repeat(np.arange(len(prepared), dtype=np.int64), prepared.n_refs)
+    distances = levenshtein(hyps, prepared.refs, pairs.cand, pairs.ref, segments, ref_group)
+    return pairs, distances
+
+
 class WER(_EditRate):
     """Word error rate against the first reference (seed 000 §2.1.1, seed 001 §2.1)."""
 
     info = MetricInfo("wer", "WER", higher_is_better=False)
 
-    def prepare_references(self, refs: References) -> EditRefs:
-        tokens = self._tokenized(refs)
-        return EditRefs(
-            config=self._config(),
-            tokens=tokens,
-            lengths=tuple((len(seg[0]),) for seg in tokens),
-            bits=tuple((PreparedRef.from_tokens(seg[0]),) for seg in tokens),
-        )
+    def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
+        pairs, distances = _distances(hyps, segments, prepared)
+        return wer_rows(distances, prepared.refs.lengths[pairs.ref])
 
-    def _rows(self, todo: list[tuple[int, Tokens]], prepared: EditRefs) -> list[Row]:
-        bits = prepared.bits
-        distances = distances_prepared([h for _, h in todo], [bits[k][0] for k, _ in todo])
-        lengths = prepared.lengths
-        return [(float(d), float(lengths[k][0])) for (k, _), d in zip(todo, distances, strict=True)]
+
+def wer_rows(distances: IntArray, ref_lengths: IntArray) -> FloatArray:
+    """WER rows ``[edits, first reference's length]``."""
+    out = np.empty((len(distances), 2), dtype=np.float64)
+    out[:, 0] = distances
+    out[:, 1] = ref_lengths
+    return out
+
+
+def ser_rows(identical: BoolArray) -> FloatArray:
+    """SER rows ``[0 if the tokens equal the first reference's else 1, 1]``."""
+    out = np.ones((len(identical), 2), dtype=np.float64)
+    out[identical, 0] = 0.0
+    return out
 
 
 class SER(_EditRate):
@@ -236,17 +413,17 @@ class SER(_EditRate):
 
     info = MetricInfo("ser", "SER", higher_is_better=False)
 
-    def prepare_references(self, refs: References) -> EditRefs:
-        tokens = self._tokenized(refs)
-        return EditRefs(
-            config=self._config(),
-            tokens=tokens,
-            lengths=tuple((len(seg[0]),) for seg in tokens),
+    def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
+        first = prepared.seg_start[:-1][segments]
+        identical = np.fromiter(
+            (
+                hyps.line(j).tobytes() == prepared.refs.line(int(r)).tobytes()
+                for j, r in enumerate(first.tolist())
+            ),
+            dtype=np.bool_,
+            count=len(first),
         )
-
-    def _rows(self, todo: list[tuple[int, Tokens]], prepared: EditRefs) -> list[Row]:
-        refs = prepared.tokens
-        return [(0.0 if h == refs[k][0] else 1.0, 1.0) for k, h in todo]
+        return ser_rows(identical)
 
 
 class _MultiRef(_EditRate):
@@ -274,38 +451,29 @@ class _MultiRef(_EditRate):
             "reflen": self.ref_length,
         }
 
+    def reduce(
+        self, pairs: SegmentPairs, distances: IntArray, ref_lengths: IntArray, hyp_lengths: IntArray
+    ) -> FloatArray:
+        """Rows of the candidates from their distances to each reference (one per pair)."""
+        n = len(hyp_lengths)
+        valid = pairs.padded(np.ones(len(distances), dtype=np.int64), n, 0).astype(np.bool_)
+        return reduce_distances(
+            pairs.padded(distances, n, 0),
+            pairs.padded(ref_lengths[pairs.ref], n, 0),
+            valid,
+            hyp_lengths,
+            self.ref_length,
+        )
+
 
 class MWER(_MultiRef):
     """Multi-reference WER: ``Σ_k min_r d_L / Σ_k I*_k`` (seed 000 §2.1.1, §3.3)."""
 
     info = MetricInfo("mwer", "mWER", higher_is_better=False)
 
-    def prepare_references(self, refs: References) -> EditRefs:
-        tokens = self._tokenized(refs)
-        return EditRefs(
-            config=self._config(),
-            tokens=tokens,
-            lengths=tuple(tuple(len(t) for t in seg) for seg in tokens),
-            bits=tuple(tuple(PreparedRef.from_tokens(t) for t in seg) for seg in tokens),
-        )
-
-    def _rows(self, todo: list[tuple[int, Tokens]], prepared: EditRefs) -> list[Row]:
-        pair_hyps: list[Tokens] = []
-        pair_refs: list[PreparedRef] = []
-        for k, h in todo:
-            seg = prepared.bits[k]
-            pair_hyps.extend([h] * len(seg))
-            pair_refs.extend(seg)
-        distances = distances_prepared(pair_hyps, pair_refs)
-        rows: list[Row] = []
-        start = 0
-        method = self.ref_length
-        for k, h in todo:
-            lengths = prepared.lengths[k]
-            stop = start + len(lengths)
-            rows.append(reduce_references(distances[start:stop], lengths, len(h), method))
-            start = stop
-        return rows
+    def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
+        pairs, distances = _distances(hyps, segments, prepared)
+        return self.reduce(pairs, distances, prepared.refs.lengths, hyps.lengths)
 
 
 class PER(_MultiRef):
@@ -313,25 +481,18 @@ class PER(_MultiRef):
 
     info = MetricInfo("per", "PER", higher_is_better=False)
 
-    def prepare_references(self, refs: References) -> EditRefs:
-        tokens = self._tokenized(refs)
-        return EditRefs(
-            config=self._config(),
-            tokens=tokens,
-            lengths=tuple(tuple(len(t) for t in seg) for seg in tokens),
-            counts=tuple(tuple(Counter(t) for t in seg) for seg in tokens),
+    def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
+        pairs = SegmentPairs.of(segments, prepared.seg_start)
+        common = per_commons(hyps, prepared.refs, pairs.cand, pairs.ref)
+        return self.reduce(
+            pairs,
+            per_distances(common, hyps.lengths[pairs.cand], prepared.refs.lengths[pairs.ref]),
+            prepared.refs.lengths,
+            hyps.lengths,
         )
 
-    def _rows(self, todo: list[tuple[int, Tokens]], prepared: EditRefs) -> list[Row]:
-        rows: list[Row] = []
-        method = self.ref_length
-        for k, h in todo:
-            lengths = prepared.lengths[k]
-            counts = Counter(h)
-            n = len(h)
-            distances = [
-                per_distance(counts, n, ref, m)
-                for ref, m in zip(prepared.counts[k], lengths, strict=True)
-            ]
-            rows.append(reduce_references(distances, lengths, n, method))
-        return rows
+
+def per_distances(common: IntArray, hyp_lengths: IntArray, ref_lengths: IntArray) -> IntArray:
+    """:func:`per_distance` of many pairs: ``max(I, Ĩ) − common``."""
+    out: IntArray = np.maximum(hyp_lengths, ref_lengths) - common
+    return out

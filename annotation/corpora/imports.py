@@ -30,6 +30,7 @@ from annotation.corpora.evaltrans import (
 )
 from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.scoring import statistics_store
 from annotation.text import awer_counts, normalize_new_ref
 from metrics.textfiles import SegmentFileError, read_parallel
 
@@ -210,6 +211,7 @@ def _import_elements(
     if state.sentences == 0:
         raise ImportRefused(filename, None, ERR_NO_SENTENCES)
     _store_sizes(state)
+    statistics_store(corpus)  # the first dashboard view then only reads them
     return ImportSummary(
         corpus=corpus,
         sentences=state.sentences,

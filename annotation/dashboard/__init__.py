@@ -18,24 +18,35 @@ A project lead opens one page per corpus. It gathers what the seeds compare:
 * **drill-down** — one system's sentences sorted by a metric or by the difference to
   another system, with the edit operations against the nearest reference.
 
-Why it is fast. Tokenizing and scoring a corpus is the only expensive step (about a
-second for 1,000 sentences × 20 systems × 3 references), and its result depends only on
-the corpus texts — which never change after import — and the preprocessing choices. So
-the per-segment automatic statistics of each corpus are kept in the file cache
-(``settings.CACHES["default"]``) per preprocessing choice; a page view then only sums
-rows. Human statistics need no cache: a judgment's ``edits``, ``ref_length`` and
-``sser`` *are* its per-segment statistics, read in one query, so a judgment changed a
-second ago shows at once and nothing ever needs invalidating. The paired bootstrap
-results are cached too: the automatic ones beside their statistics, the human ones under
-a fingerprint of the judgments' statistics, so a changed judgment is a new key rather
-than a stale entry.
+Why it is fast. Tokenizing and scoring a corpus is the only expensive step (a second or
+two for 1,000 sentences × 20 systems × 3 references, all six metrics sharing one
+tokenization: :func:`metrics.corpus.score_corpus`), and its result depends only on the
+corpus texts — which never change after import — and the preprocessing choices. So the
+per-segment automatic statistics are *stored* in the database with their scores,
+signatures and paired bootstrap (:class:`~annotation.models.CorpusStatistics`,
+:func:`annotation.scoring.automatic_statistics`): the import stores the default choice's,
+any other choice is stored at its first view, and a page reads them back in one query —
+no view ever tokenizes a corpus whose statistics are stored.
+
+Everything derived from the judgments (human figures and their bootstrap, judges,
+agreement, effort, the human side of the meta-evaluation) is remembered in memory under
+the corpus's *judgments stamp* (:mod:`~annotation.dashboard.cache`), a counter on the
+corpus row that moves in the transaction that changes a done judgment. The corpus row is
+read by every view anyway, so a later view costs no query of judgments and only renders;
+a judgment finished a second ago has moved the stamp, so the next view computes those
+parts afresh (one query of judgments for all of them) — never a stale figure. Only the
+drill-down reads judgments on every view: those of the one or two systems it shows.
+
+Memory stays bounded: scoring a corpus keeps no tokens once done (the whole corpus is
+encoded as integer arrays, uncached), the memory of derived parts is a small LRU of small
+frozen results, and no view holds the judgment rows beyond its request.
 
 Where each part lives:
 
 * ``board`` — :class:`~annotation.dashboard.board.Dashboard`, each part computed on first
   use, and ``PANELS``, the page's one list of panels;
 * ``preprocessing`` — seed 000's choices as query parameters and a partial signature;
-* ``cache`` — the cached statistics and bootstrap results, and their keys;
+* ``cache`` — the parts derived from the judgments, remembered under the judgments stamp;
 * ``table`` — the table's cells, rows, sort and the paired bootstrap behind them;
   ``export`` — the table as ``table.json`` (``manage.py scores --json``'s shape) and CSV;
 * ``judges``, ``effort``, ``meta``, ``drill`` — the other panels and the drill-down;

@@ -5,36 +5,41 @@ what the page shows and why it is fast)."""
 from __future__ import annotations
 
 import math
-from functools import cached_property, partial
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TypeVar
 
-from annotation.dashboard.cache import (
-    AutomaticStats,
-    automatic_stats,
-    cache_key,
-    cached_significance,
-    human_cache_key,
-)
+from annotation.dashboard.cache import remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
-from annotation.dashboard.meta import MetaEvaluation, meta_evaluation
+from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.table import (
     METRICS,
     Cell,
     MetricsTable,
     Row,
-    automatic_significance,
     check_sort,
     human_significance,
     metrics_table,
     table_figures,
 )
 from annotation.models import Corpus, Translator
-from annotation.scoring import JudgmentRow, human_figures, judgment_rows
+from annotation.scoring import (
+    AutomaticStats,
+    JudgmentRow,
+    automatic_statistics,
+    human_figures,
+    human_rows_by_system,
+    judgment_rows,
+)
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
 from metrics.stats import Metric, Score
+
+T = TypeVar("T")
 
 #: The page's panels (``panel/<name>/``, each a ``dashboard/_<name>.html`` fragment) and
 #: the parts of :class:`Dashboard` each one shows.
@@ -47,12 +52,24 @@ PANELS: dict[str, tuple[str, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class HumanPart:
+    """What the table needs of the judgments: ``manage.py scores``'s human figures per
+    system, how many done judgments there are, and the human metrics' paired bootstrap."""
+
+    figures: dict[str, dict[str, Score]]
+    judgments: int
+    significance: dict[str, MetricSignificance]
+
+
 class Dashboard:
     """Everything the dashboard shows about one corpus, each part computed on first use.
 
-    Panels read the same few things — the cached automatic statistics, one query of
-    judgments, one bootstrap index matrix — so a panel request (htmx) costs only what
-    that panel needs, and the full page computes each thing once.
+    Panels read the same few things — the stored automatic statistics (one query), the
+    parts derived from the judgments (remembered under the judgments stamp: no query,
+    unless a judgment changed since, then one query of judgments for all of them) — so a
+    panel request (htmx) costs only what that panel needs, and the full page computes
+    each thing once.
     """
 
     def __init__(
@@ -73,7 +90,10 @@ class Dashboard:
 
     @cached_property
     def auto(self) -> AutomaticStats:
-        return automatic_stats(self.corpus, self.preprocessing)
+        pp = self.preprocessing
+        return automatic_statistics(
+            self.corpus, preprocessor=pp.preprocessor(), ref_length=pp.ref_length
+        )
 
     @cached_property
     def systems(self) -> tuple[str, ...]:
@@ -87,17 +107,51 @@ class Dashboard:
 
     @cached_property
     def rows(self) -> list[JudgmentRow]:
+        """Every done judgment, read (one query) only when a part derived from them is not
+        remembered for the current judgments stamp."""
         return judgment_rows(self.corpus)
 
+    def rows_of(self, *systems: str) -> list[JudgmentRow]:
+        """The done judgments of ``systems`` only: one query whatever the size of the
+        corpus (the drill-down), or those already read."""
+        if "rows" in self.__dict__:
+            return [r for r in self.rows if r.system in systems]
+        return judgment_rows(self.corpus, systems=systems)
+
+    def _remembered(self, part: str, compute: Callable[[], T], *params: Hashable) -> T:
+        """``part`` of this corpus as of its judgments stamp (:mod:`~annotation.dashboard.
+        cache`), computed by ``compute`` when not remembered."""
+        return remembered(self.corpus, (part, *params), compute)
+
     @cached_property
+    def judged(self) -> HumanPart:
+        return self._remembered("human", self._human_part)
+
+    def _human_part(self) -> HumanPart:
+        rows = self.rows
+        by_system = human_rows_by_system(rows)
+        significance = {}
+        bootstrap = self.bootstrap
+        if rows and bootstrap is not None:
+            n = self.auto.n_segments
+            significance = human_significance(rows, self.systems, n, bootstrap, by_system)
+        return HumanPart(human_figures(rows, by_system), len(rows), significance)
+
+    @property
     def human(self) -> dict[str, dict[str, Score]]:
-        """``manage.py scores``'s human figures, from the judgments already read
-        (:func:`human_figures`; not a second query of the same rows)."""
-        return human_figures(self.rows)
+        """``manage.py scores``'s human figures (:func:`human_figures`)."""
+        return self.judged.figures
+
+    @property
+    def n_judgments(self) -> int:
+        """Done judgments (the page header counts them)."""
+        return self.judged.judgments
 
     @cached_property
     def bootstrap(self) -> Bootstrap | None:
-        """One index matrix for every metric (the test is paired across metrics too)."""
+        """The index matrix of the human metrics' bootstrap: the automatic metrics' one
+        (stored with their statistics) drawn again from the same seed, so the test is
+        paired across metrics too."""
         n = self.auto.n_segments
         return Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED) if n and self.systems else None
 
@@ -111,26 +165,10 @@ class Dashboard:
     def significance(self) -> dict[str, MetricSignificance]:
         """Paired bootstrap of every metric; human metrics on common judged sentences.
 
-        Both halves are kept in the file cache: the automatic one under the statistics'
-        key, the human one under a fingerprint of the judgments' statistics (a changed
-        judgment changes the fingerprint, so a stale result is never found).
+        The automatic half is stored with the statistics; the human half is remembered
+        under the judgments stamp (:attr:`judged`).
         """
-        bootstrap = self.bootstrap
-        if bootstrap is None:  # no segment or no system
-            return {}
-        out = cached_significance(
-            cache_key(self.corpus, self.preprocessing) + ":significance",
-            partial(automatic_significance, self.auto, self.metrics, bootstrap),
-        )
-        if self.rows:
-            n = self.auto.n_segments
-            out.update(
-                cached_significance(
-                    human_cache_key(self.corpus, self.systems, n, self.rows),
-                    partial(human_significance, self.rows, self.systems, n, bootstrap),
-                )
-            )
-        return out
+        return {**self.auto.significance, **self.judged.significance}
 
     @cached_property
     def table(self) -> MetricsTable:
@@ -189,20 +227,41 @@ class Dashboard:
 
     @cached_property
     def judges(self) -> JudgesPanel:
-        return judges_panel(self.rows, self.systems, normalize=self.normalize)
+        return self._remembered(
+            "judges",
+            lambda: judges_panel(self.rows, self.systems, normalize=self.normalize),
+            self.normalize,
+        )
 
     @cached_property
     def agreement(self) -> Agreement:
-        return agreement(self.rows, normalize=self.normalize)
+        return self._remembered(
+            "agreement", lambda: agreement(self.rows, normalize=self.normalize), self.normalize
+        )
 
     @cached_property
     def effort(self) -> Effort:
-        return effort(self.rows, self.systems)
+        return self._remembered("effort", lambda: effort(self.rows, self.systems))
 
     @cached_property
     def meta(self) -> MetaEvaluation:
-        return meta_evaluation(
-            self.auto, self.metrics, self.rows, self.human, normalize=self.normalize
+        """Remembered per preprocessing choice too (the automatic side depends on it); its
+        human side is shared by every choice, so a new choice reads no judgment."""
+        return self._remembered(
+            "meta",
+            lambda: meta_evaluation(
+                self.auto, self.metrics, self._meta_human, normalize=self.normalize
+            ),
+            self.preprocessing.signature,
+            self.normalize,
+        )
+
+    @property
+    def _meta_human(self) -> HumanSide:
+        return self._remembered(
+            "meta-human",
+            lambda: human_side(self.rows, self.human, normalize=self.normalize),
+            self.normalize,
         )
 
     # ---- for the views
@@ -216,7 +275,7 @@ class Dashboard:
                 raise ValueError(f"unknown panel {name!r}: choose one of {', '.join(PANELS)}")
             for part in PANELS[name]:
                 getattr(self, part)
-        self.rows  # noqa: B018 (the page header counts them)
+        self.n_judgments  # noqa: B018 (the page header counts them)
         return self
 
 

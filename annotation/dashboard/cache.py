@@ -1,134 +1,71 @@
-"""What the dashboard keeps in the file cache (``settings.CACHES["default"]``), and why a
-stale entry is never found.
+"""What the dashboard remembers between requests, and why it is never stale.
 
-* The per-segment automatic statistics of a corpus (:func:`automatic_stats`), per
-  preprocessing choice: they depend only on the corpus texts, which never change after
-  import, so the key is the corpus (pk and creation time: a re-imported corpus under a
-  reused pk is another corpus) and every choice (:func:`cache_key`).
-* The paired bootstrap results (:func:`cached_significance`): the automatic ones beside
-  their statistics, the human ones under a fingerprint of the judgments' statistics
-  (:func:`human_cache_key`), so a changed judgment is a new key rather than a stale entry.
+* The automatic statistics are not kept here: they are stored in the database with the
+  corpus (:func:`annotation.scoring.automatic_statistics`), computed once per
+  preprocessing choice, since the corpus texts never change.
+* Everything derived from the judgments — the human figures and their bootstrap, the
+  judges, agreement and effort panels, the meta-evaluation — is kept in this process's
+  memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
+  the very transaction that changes a done judgment
+  (:meth:`~annotation.models.CorpusQuerySet.stamp_judgments`) and is read with the corpus
+  row every view loads anyway, so a look-up costs no query, and a judgment finished a
+  second ago has moved it: the next view finds no entry and computes afresh. (An entry
+  computed from judgments read after the stamp moved is newer than its key, never older.)
+  The key also holds the corpus's creation time: a re-imported corpus under a reused
+  primary key is another corpus.
 
-Entries hold plain data (floats, strings, arrays, dicts), never objects of this package,
-so a changed class can never unpickle wrongly; :data:`CACHE_FORMAT` versions the layout.
+The memory is bounded (:data:`MEMO_SIZE` entries, the least recently used goes first;
+a corpus's entries of earlier stamps go as soon as a newer one is kept) and holds only
+small frozen results, never the judgment rows they were computed from. It is shared by
+the threads of one process.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
-from django.core.cache import cache
-
-from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Corpus
-from annotation.scoring import AUTOMATIC_METRICS, JudgmentRow, automatic_scores, corpus_texts
-from metrics.significance import Interval, MetricSignificance, SystemFigure
-from metrics.stats import FloatArray, Score
 
-#: Bump when the cached value's layout changes: old entries are then simply not found.
-CACHE_FORMAT = 1
+T = TypeVar("T")
 
+#: Entries kept: a few parts per corpus, choice and normalization (a page is about six).
+MEMO_SIZE = 48
 
-@dataclass(frozen=True)
-class AutomaticStats:
-    """Every automatic metric of every system: ``scores[metric][system]`` is the
-    :class:`~metrics.stats.Score` of ``automatic_scores`` (``.stats``: segments × k)."""
-
-    systems: tuple[str, ...]
-    n_segments: int
-    scores: dict[str, dict[str, Score]]
-
-    def segment_stats(self, metric: str, system: str) -> FloatArray:
-        """One system's statistics rows of one metric (segments × k)."""
-        score = self.scores[metric][system]
-        if score.stats is None:  # automatic scores always carry their rows
-            raise ValueError(f"{score.name} score without per-segment statistics")
-        return score.stats
-
-    def stats(self, metric: str) -> dict[str, FloatArray]:
-        return {s: self.segment_stats(metric, s) for s in self.systems}
+_MEMO: OrderedDict[tuple[Hashable, ...], Any] = OrderedDict()
+_LOCK = threading.Lock()
 
 
-def _corpus_key(prefix: str, corpus: Corpus) -> str:
-    return f"{prefix}:v{CACHE_FORMAT}:{corpus.pk}:{corpus.created_at.isoformat()}"
+def judgments_key(corpus: Corpus) -> tuple[int, str, int]:
+    """The corpus (primary key and creation time) and its judgments stamp."""
+    return (corpus.pk, corpus.created_at.isoformat(), corpus.judgments_stamp)
 
 
-def cache_key(corpus: Corpus, preprocessing: Preprocessing) -> str:
-    """Corpus pk + creation time (a re-imported corpus under a reused pk is another
-    corpus) + every preprocessing choice + the layout version."""
-    return f"{_corpus_key('dashboard-auto', corpus)}:{preprocessing.signature}"
+def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
+    """``part`` of ``corpus`` as of its judgments stamp: the value kept, or ``compute()``'s,
+    kept from now on. Keeping a value drops the corpus's values of earlier stamps, which
+    no view asks for again (the stamp only moves forward)."""
+    pk, created, stamp = judgments_key(corpus)
+    key = (pk, created, stamp, *part)
+    with _LOCK:
+        if key in _MEMO:
+            _MEMO.move_to_end(key)
+            value: T = _MEMO[key]
+            return value
+    value = compute()
+    with _LOCK:
+        for old in [k for k in _MEMO if k[:2] == (pk, created) and k[2] < stamp]:
+            del _MEMO[old]
+        _MEMO[key] = value
+        _MEMO.move_to_end(key)
+        while len(_MEMO) > MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return value
 
 
-def automatic_stats(corpus: Corpus, preprocessing: Preprocessing) -> AutomaticStats:
-    """The per-segment automatic statistics of ``corpus``, computed once per
-    preprocessing choice and then read from the file cache (see the module doc).
-
-    The scores are those of :func:`annotation.scoring.automatic_scores` on
-    :func:`~annotation.scoring.corpus_texts` — with the default preprocessing, exactly
-    ``manage.py scores``'s.
-    """
-    key = cache_key(corpus, preprocessing)
-    stored = cache.get(key)
-    if stored is None:
-        texts = corpus_texts(corpus)
-        by_system = automatic_scores(
-            texts,
-            preprocessor=preprocessing.preprocessor(),
-            ref_length=preprocessing.ref_length,
-        )
-        stored = {
-            "systems": list(texts.systems),
-            "n_segments": len(texts.refs),
-            "scores": {
-                m: {s: (f[m].score, f[m].signature, f[m].stats) for s, f in by_system.items()}
-                for m in AUTOMATIC_METRICS
-            },
-        }
-        cache.set(key, stored)
-    return AutomaticStats(
-        systems=tuple(stored["systems"]),
-        n_segments=int(stored["n_segments"]),
-        scores={
-            m: {s: Score(m, score, sig, stats) for s, (score, sig, stats) in by_sys.items()}
-            for m, by_sys in stored["scores"].items()
-        },
-    )
-
-
-def human_cache_key(
-    corpus: Corpus, systems: Sequence[str], n_segments: int, rows: Sequence[JudgmentRow]
-) -> str:
-    """The key of the human metrics' bootstrap: a fingerprint of everything it reads (the
-    systems, the number of segments and each judgment's statistics, in order)."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr((tuple(systems), n_segments)).encode())
-    for r in rows:
-        digest.update(repr((r.system, r.segment, r.sser, r.edits, r.ref_length)).encode())
-    return f"{_corpus_key('dashboard-human', corpus)}:{digest.hexdigest()}"
-
-
-def cached_significance(
-    key: str, compute: Callable[[], dict[str, MetricSignificance]]
-) -> dict[str, MetricSignificance]:
-    """``compute()``'s bootstrap results, kept in the file cache as plain data (dicts and
-    tuples, not pickled classes); an entry that no longer fits the classes is recomputed."""
-    stored = cache.get(key)
-    if stored is not None:
-        try:
-            return {m: _significance_from_plain(d) for m, d in stored.items()}
-        except (TypeError, KeyError, AttributeError):
-            pass  # written by another version of metrics.significance
-    result = compute()
-    cache.set(key, {m: dataclasses.asdict(sig) for m, sig in result.items()})
-    return result
-
-
-def _significance_from_plain(d: dict[str, Any]) -> MetricSignificance:
-    figures = tuple(
-        SystemFigure(**{**f, "interval": Interval(**f["interval"])}) for f in d["figures"]
-    )
-    return MetricSignificance(**{**d, "figures": figures})
+def forget() -> None:
+    """Empty the memory (tests that count the queries of a cold view)."""
+    with _LOCK:
+        _MEMO.clear()

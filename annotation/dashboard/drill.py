@@ -8,16 +8,23 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from html import escape
 
 import numpy as np
 import numpy.typing as npt
 from django.db.models import Q
+from django.utils.safestring import SafeString, mark_safe
 
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.cache import AutomaticStats
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Target, Translator
-from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, JudgmentRow, human_metric_rows
+from annotation.scoring import (
+    AUTOMATIC_METRICS,
+    HUMAN_METRICS,
+    AutomaticStats,
+    JudgmentRow,
+    human_metric_rows,
+)
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics import human
 from metrics.align import Alignment, Op, align, distance
@@ -54,6 +61,33 @@ def shown_words(alignment: Alignment) -> tuple[ShownWord, ...]:
     return tuple(ShownWord(e.op.value, e.hyp_word, e.ref_word) for e in alignment.ops)
 
 
+def words_markup(shown: Sequence[ShownWord]) -> SafeString:
+    """The words of an alignment as the page marks them up: a match as plain text, an
+    operation with its class, ``data-op`` and the reference word on hover (every word
+    followed by a space and a line end).
+
+    Built here in one string, not by a template per word: a drill-down page shows
+    thousands of words (fifty sentences, each against its nearest reference and every
+    judge's new reference), and a template include per word costs more than the rest of
+    the page together. Every text is escaped as templates escape it (:func:`html.escape`,
+    which :func:`django.utils.html.escape` is)."""
+    out = []
+    for w in shown:
+        if w.op == Op.MATCH:
+            out.append(f'<span class="w">{escape(str(w.hyp_word))}</span> \n')
+            continue
+        title = escape(w.title)
+        hyp_word, ref_word = escape(str(w.hyp_word)), escape(str(w.ref_word))
+        if w.op == Op.MISSING:
+            body = f"–<sub>{ref_word}</sub>"
+        elif w.op == Op.EXTRA:
+            body = hyp_word
+        else:
+            body = f"{hyp_word}<sub>{ref_word}</sub>"
+        out.append(f'<span class="e e-{w.op}" data-op="{w.op}" title="{title}">{body}</span> \n')
+    return mark_safe("".join(out))  # noqa: S308 (every text escaped above)
+
+
 @dataclass(frozen=True)
 class NewRefView:
     evaluator: str
@@ -62,6 +96,10 @@ class NewRefView:
     edits: int | None
     length: int | None
     words: tuple[ShownWord, ...]
+
+    @property
+    def markup(self) -> SafeString:
+        return words_markup(self.words)
 
 
 @dataclass(frozen=True)
@@ -81,6 +119,10 @@ class SentenceView:
     @property
     def number(self) -> int:
         return self.segment + 1
+
+    @property
+    def markup(self) -> SafeString:
+        return words_markup(self.words)
 
 
 @dataclass(frozen=True)
@@ -149,17 +191,18 @@ def drill_down(
     """
     _check_arguments(dash.systems, system, metric=metric, order=order, other=other)
     n = dash.auto.n_segments
-    mine = sentence_metric_values(dash.auto, dash.metrics, dash.rows, system)
+    rows = dash.rows_of(system) if other is None else dash.rows_of(system, other)
+    mine = sentence_metric_values(dash.auto, dash.metrics, rows, system)
     key = mine[metric]
     if other is not None:
-        key = key - sentence_metric_values(dash.auto, dash.metrics, dash.rows, other)[metric]
+        key = key - sentence_metric_values(dash.auto, dash.metrics, rows, other)[metric]
     pages = max(1, math.ceil(n / PAGE_SIZE))
     page = min(max(page, 1), pages)
     ordered = sentence_order(key, metric, order)
     shown = [int(k) for k in ordered[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
     texts = _page_texts(dash.corpus, shown, system, other)
     judged: dict[int, list[JudgmentRow]] = defaultdict(list)
-    for r in dash.rows:
+    for r in rows:
         if r.system == system:
             judged[r.segment].append(r)
     pp = dash.preprocessing.preprocessor()
@@ -222,6 +265,11 @@ def _sentence_view(
     seg = text.segment
     hyp = pp.tokens(text.candidate)
     label, reference, edits = nearest_reference(hyp, text.references, pp)
+    candidate = words(text.candidate)
+    against: dict[str, tuple[ShownWord, ...]] = {}  # judges often agree on a new reference
+    for r in judgments:
+        if r.new_ref not in against:
+            against[r.new_ref] = shown_words(align(candidate, words(r.new_ref)))
     return SentenceView(
         segment=seg,
         source=text.source,
@@ -240,7 +288,7 @@ def _sentence_view(
                 sser=r.sser,
                 edits=r.edits,
                 length=r.ref_length,
-                words=shown_words(align(words(text.candidate), words(r.new_ref))),
+                words=against[r.new_ref],
             )
             for r in judgments
         ),

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from annotation.dashboard.effort import sentences_per_hour
 from annotation.scoring import JudgmentRow, human_metric_rows
@@ -16,6 +17,8 @@ from annotation.text import words
 from metrics import human
 from metrics.correlation import Coefficient, krippendorff_alpha_interval, pearson, z_normalize
 from metrics.stats import FloatArray
+
+IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -148,59 +151,119 @@ class Agreement:
     awer_pairs: int
 
 
-def _sentence_awer(r: JudgmentRow) -> float:
-    if r.edits is None or r.ref_length is None:
-        return math.nan
-    return human.rate(r.edits, r.ref_length)
+def sentence_awer(rows: Sequence[JudgmentRow]) -> FloatArray:
+    """Each judgment's sentence aWER in percent (:func:`metrics.human.rate`, the same
+    IEEE operations on arrays); NaN where it has no edit count."""
+    edits = np.array([math.nan if r.edits is None else r.edits for r in rows], dtype=float)
+    length = np.array(
+        [math.nan if r.ref_length is None else r.ref_length for r in rows], dtype=float
+    )
+    counted = ~(np.isnan(edits) | np.isnan(length))
+    safe = np.where(counted & (length > 0), length, 1.0)
+    out: FloatArray = np.where(length > 0, 100.0 * edits / safe, 0.0)
+    return np.where(counted, out, math.nan)
+
+
+def _same_words(a: str, b: str) -> bool:
+    """Whether two new references have the same words (:func:`annotation.text.words`),
+    tokenizing only when it can matter. 13a only puts spaces between characters, except
+    for its HTML entities, ``<skipped>`` and line ends: texts without those whose
+    non-space characters differ cannot have the same words, and most differing new
+    references are told apart that way."""
+    if a == b:
+        return True
+    plain = not any(mark in text for text in (a, b) for mark in ("&", "<skipped>", "\n"))
+    if plain and "".join(a.split()) != "".join(b.split()):
+        return False
+    return words(a, cache=False) == words(b, cache=False)
+
+
+def _candidate_pairs(targets: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The candidates judged more than once and every pair of their judgments.
+
+    Candidates in order of first appearance, their judgments in row order, pairs as two
+    nested loops would list them (``(0, 1), (0, 2), (1, 2)`` …). Returns the rows of the
+    multiply-judged candidates (grouped), each such row's candidate number, and the two
+    rows of each pair.
+    """
+    distinct, first, inverse = np.unique(targets, return_index=True, return_inverse=True)
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(distinct), dtype=np.int64)
+    group = rank[inverse.reshape(-1)]
+    order = np.argsort(group, kind="stable")
+    sizes = np.bincount(group, minlength=len(distinct))
+    starts = np.zeros(len(sizes), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    multi = np.flatnonzero(sizes >= 2)
+    kept = sizes[group[order]] >= 2
+    grouped = order[kept]
+    number = np.cumsum(sizes >= 2) - 1  # a multiply-judged candidate's number
+    candidate = number[group[grouped]]
+    us, ts, firsts, seconds = [], [], [], []
+    for k in np.unique(sizes[multi]).tolist():
+        u = np.flatnonzero(sizes[multi] == k)
+        a_pos, b_pos = np.triu_indices(k, 1)
+        base = starts[multi[u]][:, None]
+        firsts.append(order[base + a_pos].reshape(-1))
+        seconds.append(order[base + b_pos].reshape(-1))
+        us.append(np.repeat(u, len(a_pos)))
+        ts.append(np.tile(np.arange(len(a_pos), dtype=np.int64), len(u)))
+    if not firsts:
+        empty = np.zeros(0, dtype=np.int64)
+        return grouped, candidate, empty, empty
+    # candidate by candidate; a candidate's pairs in the nested loops' order
+    sort = np.lexsort((np.concatenate(ts), np.concatenate(us)))
+    return grouped, candidate, np.concatenate(firsts)[sort], np.concatenate(seconds)[sort]
 
 
 def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
-    by_target: dict[int, list[int]] = defaultdict(list)
-    for i, r in enumerate(rows):
-        by_target[r.target_id].append(i)
-    multi = {t: idx for t, idx in by_target.items() if len(idx) >= 2}
+    targets = np.fromiter((r.target_id for r in rows), dtype=np.int64, count=len(rows))
+    grouped, candidate, first, second = _candidate_pairs(targets)
     sser = (
         normalized_sser(rows)
         if normalize
         else np.array([math.nan if r.sser is None else float(r.sser) for r in rows])
     )
-    awer = np.array([_sentence_awer(r) for r in rows])
-    sx: list[float] = []
-    sy: list[float] = []
-    ax: list[float] = []
-    ay: list[float] = []
-    same = 0
-    ref_pairs = 0
-    pairs = 0
-    for idx in multi.values():
-        for a_pos, a in enumerate(idx):
-            for b in idx[a_pos + 1 :]:
-                pairs += 1
-                sx += [sser[a], sser[b]]
-                sy += [sser[b], sser[a]]
-                ax += [awer[a], awer[b]]
-                ay += [awer[b], awer[a]]
-                if rows[a].counted and rows[b].counted:
-                    ref_pairs += 1
-                    same += words(rows[a].new_ref) == words(rows[b].new_ref)
-    judges = sorted({rows[i].evaluator for idx in multi.values() for i in idx})
-    matrix = np.full((len(judges), len(multi)), math.nan)
+    awer = sentence_awer(rows)
+
+    def both_orders(values: FloatArray) -> tuple[FloatArray, FloatArray]:
+        # each unordered pair enters in both orders, interleaved (a, b), (b, a), …
+        x = np.empty(2 * len(first))
+        y = np.empty(2 * len(first))
+        x[0::2], x[1::2] = values[first], values[second]
+        y[0::2], y[1::2] = values[second], values[first]
+        return x, y
+
+    sx, sy = both_orders(sser)
+    ax, ay = both_orders(awer)
+    counted = ~np.isnan(awer)
+    with_refs = np.flatnonzero(counted[first] & counted[second])
+    same = sum(
+        _same_words(rows[int(first[p])].new_ref, rows[int(second[p])].new_ref) for p in with_refs
+    )
+    evaluators = [rows[i].evaluator for i in grouped.tolist()]
+    judges = sorted(set(evaluators))
     where = {name: k for k, name in enumerate(judges)}
-    for u, idx in enumerate(multi.values()):
-        for i in idx:
-            matrix[where[rows[i].evaluator], u] = sser[i]
+    matrix = np.full((len(judges), int(candidate[-1]) + 1 if len(candidate) else 0), math.nan)
+    judge = np.fromiter(map(where.__getitem__, evaluators), dtype=np.int64, count=len(grouped))
+    cells = judge * matrix.shape[1] + candidate
+    if len(np.unique(cells)) == len(cells):  # one judgment per judge and candidate
+        matrix.reshape(-1)[cells] = sser[grouped]
+    else:  # rows that break the database's rule: the later one counts, as in a loop
+        for i, c in zip(grouped.tolist(), cells.tolist(), strict=True):
+            matrix.reshape(-1)[c] = sser[i]
 
     def halved(c: Coefficient) -> Coefficient:
         # each unordered pair was entered twice
         return Coefficient(c.name, c.value, c.n // 2)
 
     return Agreement(
-        candidates=len(multi),
-        pairs=pairs,
+        candidates=matrix.shape[1],
+        pairs=len(first),
         normalize=normalize,
         sser_pearson=halved(pearson(sx, sy)),
         sser_alpha=krippendorff_alpha_interval(matrix),
         awer_pearson=halved(pearson(ax, ay)),
-        identical_new_refs=same / ref_pairs if ref_pairs else None,
-        awer_pairs=ref_pairs,
+        identical_new_refs=same / len(with_refs) if len(with_refs) else None,
+        awer_pairs=len(with_refs),
     )

@@ -4,20 +4,19 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from annotation.dashboard.cache import AutomaticStats
 from annotation.dashboard.judges import normalized_by_system, normalized_sser
-from annotation.scoring import AUTOMATIC_METRICS, JudgmentRow
+from annotation.scoring import AUTOMATIC_METRICS, AutomaticStats, JudgmentRow
 from metrics import human
 from metrics.correlation import Coefficient, kendall_tau_b, pearson
 from metrics.registry import metric_info
-from metrics.stats import Metric, Score
+from metrics.stats import FloatArray, Metric, Score
 
 #: The human figures the meta-evaluation correlates the automatic ones with.
 META_HUMAN = ("sser", "awer")
@@ -100,27 +99,65 @@ def sentence_human(
             if normalize
             else np.array([math.nan if r.sser_error is None else r.sser_error for r in rows])
         )
-        acc: dict[tuple[str, int], list[float]] = defaultdict(list)
-        for r, v in zip(rows, values, strict=True):
-            if not math.isnan(v):
-                acc[(r.system, r.segment)].append(float(v))
-        return {k: sum(v) / len(v) for k, v in acc.items()}
+        kept = np.flatnonzero(~np.isnan(values))
+        keys, where = _candidates(rows, kept)
+        # Σ in row order (np.add.at is sequential: the same sums as Python's sum)
+        sums = np.zeros(len(keys))
+        np.add.at(sums, where, values[kept])
+        means = sums / np.bincount(where, minlength=len(keys))
+        return dict(zip(keys, means.tolist(), strict=True))
     if metric == "awer":
-        sums: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for r in rows:
-            if r.counted:
-                s = sums[(r.system, r.segment)]
-                s[0] += r.edits or 0
-                s[1] += r.ref_length or 0
-        return {k: human.rate(e, n) for k, (e, n) in sums.items()}
+        kept = np.flatnonzero([r.counted for r in rows])
+        keys, where = _candidates(rows, kept)
+        edits = np.bincount(where, [rows[i].edits or 0 for i in kept], len(keys))
+        lengths = np.bincount(where, [rows[i].ref_length or 0 for i in kept], len(keys))
+        return {
+            k: human.rate(e, n)
+            for k, e, n in zip(keys, edits.tolist(), lengths.tolist(), strict=True)
+        }
     raise ValueError(f"unknown human metric {metric!r}")
+
+
+def _candidates(
+    rows: Sequence[JudgmentRow], kept: npt.NDArray[np.intp]
+) -> tuple[list[tuple[str, int]], npt.NDArray[np.intp]]:
+    """The candidates (system, segment) of the rows ``kept``, in order of first
+    appearance, and each kept row's candidate number."""
+    number: dict[tuple[str, int], int] = {}
+    where = [
+        number.setdefault((r.system, r.segment), len(number))
+        for r in map(rows.__getitem__, kept.tolist())
+    ]
+    return list(number), np.asarray(where, dtype=np.intp)
+
+
+@dataclass(frozen=True)
+class HumanSide:
+    """What the meta-evaluation reads of the judgments, for each human figure of
+    :data:`META_HUMAN`: its value per judged candidate (:func:`sentence_human`) and per
+    judged system. It does not depend on the preprocessing, so it is computed once per
+    state of the judgments and reused by every preprocessing choice."""
+
+    sentence: dict[str, dict[tuple[str, int], float]]
+    system: dict[str, dict[str, float]]
+
+
+def human_side(
+    rows: Sequence[JudgmentRow],
+    human_figures: Mapping[str, Mapping[str, Score]],
+    *,
+    normalize: bool,
+) -> HumanSide:
+    return HumanSide(
+        sentence={h: sentence_human(rows, h, normalize=normalize) for h in META_HUMAN},
+        system={h: _system_human(rows, human_figures, h, normalize=normalize) for h in META_HUMAN},
+    )
 
 
 def meta_evaluation(
     auto: AutomaticStats,
     metrics: Mapping[str, Metric],
-    rows: Sequence[JudgmentRow],
-    human_figures: Mapping[str, Mapping[str, Score]],
+    human_values: HumanSide,
     *,
     normalize: bool,
 ) -> MetaEvaluation:
@@ -131,30 +168,20 @@ def meta_evaluation(
     point per system with the human figure (``manage.py scores``'s, or the mean
     normalized SSER when ``normalize``). Unweighted, as seed 000 §4.
     """
-    # sentence scores of every system, (systems × segments) per metric
-    sentence_scores = {
-        m: np.stack(
-            [
-                np.asarray(metrics[m].sentence_score_from_stats(st), dtype=np.float64)
-                for st in auto.stats(m).values()
-            ]
-        )
-        for m in AUTOMATIC_METRICS
-    }
-    index = {s: i for i, s in enumerate(auto.systems)}
     out: list[Correlation] = []
     for h in META_HUMAN:
-        per_sentence = sentence_human(rows, h, normalize=normalize)
+        per_sentence = human_values.sentence[h]
         keys = list(per_sentence)
         y_sent = [per_sentence[k] for k in keys]
-        which = (
-            np.array([index[s] for s, _ in keys], dtype=np.int64),
-            np.array([seg for _, seg in keys], dtype=np.int64),
-        )
-        system_human = _system_human(rows, human_figures, h, normalize=normalize)
+        system_human = human_values.system[h]
         judged_systems = [s for s in auto.systems if s in system_human]
+        index = {s: i for i, s in enumerate(auto.systems)}
+        cells = (
+            np.fromiter((index[s] for s, _ in keys), dtype=np.int64, count=len(keys)),
+            np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys)),
+        )
         for m in AUTOMATIC_METRICS:
-            x_sent = sentence_scores[m][which] if keys else np.zeros(0)
+            x_sent = _sentence_scores(auto, metrics[m], m, cells)
             out.append(
                 Correlation(
                     m, h, "sentence", pearson(x_sent, y_sent), kendall_tau_b(x_sent, y_sent)
@@ -171,6 +198,25 @@ def meta_evaluation(
         if auto.scores[m]
     }
     return MetaEvaluation(tuple(out), normalize, signatures)
+
+
+def _sentence_scores(
+    auto: AutomaticStats,
+    metric: Metric,
+    name: str,
+    cells: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+) -> FloatArray:
+    """The automatic sentence score of each judged candidate (``cells``: its system's
+    index and its segment): its own statistics row scored alone, all rows in one call (a
+    row's score depends on that row only, so scoring just the judged ones gives the same
+    figures)."""
+    if len(cells[0]) == 0:
+        return np.zeros(0)
+    every = np.stack([auto.segment_stats(name, s) for s in auto.systems])
+    scores: FloatArray = np.asarray(
+        metric.sentence_score_from_stats(every[cells]), dtype=np.float64
+    )
+    return scores
 
 
 def _system_human(

@@ -10,17 +10,22 @@ both systems have judgments for.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from annotation.dashboard.cache import AutomaticStats
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.formatting import number
-from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, JudgmentRow, human_metric_rows
+from annotation.scoring import (
+    AUTOMATIC_METRICS,
+    HUMAN_METRICS,
+    AutomaticStats,
+    HumanRows,
+    JudgmentRow,
+    human_rows_by_system,
+)
 from metrics import human
 from metrics.registry import metric_info
 from metrics.significance import (
@@ -33,7 +38,7 @@ from metrics.significance import (
     MetricSignificance,
     rows_by_segment,
 )
-from metrics.stats import FloatArray, Metric, Score
+from metrics.stats import FloatArray, Score
 
 #: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
 METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
@@ -243,29 +248,20 @@ def _cell(
 # the paired bootstrap behind the intervals and rank groups
 
 
-def automatic_significance(
-    auto: AutomaticStats, metrics: Mapping[str, Metric], bootstrap: Bootstrap
-) -> dict[str, MetricSignificance]:
-    """Paired bootstrap of every automatic metric over all segments."""
-    return {
-        m: bootstrap.compare(
-            auto.stats(m),
-            metrics[m].score_from_stats,
-            higher_is_better=metric_info(m).higher_is_better,
-            metric=m,
-        )
-        for m in AUTOMATIC_METRICS
-    }
-
-
 def human_significance(
-    rows: Sequence[JudgmentRow], systems: Sequence[str], n_segments: int, bootstrap: Bootstrap
+    rows: Sequence[JudgmentRow],
+    systems: Sequence[str],
+    n_segments: int,
+    bootstrap: Bootstrap,
+    by_system: HumanRows | None = None,
 ) -> dict[str, MetricSignificance]:
     """Paired bootstrap of every human metric, two systems compared on the sentences both
-    have judgments for (the masks)."""
+    have judgments for (the masks). ``by_system``: the rows' statistics, if already
+    grouped (:func:`~annotation.scoring.human_rows_by_system`)."""
+    grouped = human_rows_by_system(rows) if by_system is None else by_system
     out = {}
     for m in HUMAN_METRICS:
-        stats, masks = human_segment_stats(rows, systems, m, n_segments)
+        stats, masks = human_segment_stats(grouped, systems, m, n_segments)
         out[m] = bootstrap.compare(
             stats,
             human.HUMAN_METRICS[m].score_from_stats,
@@ -277,22 +273,19 @@ def human_significance(
 
 
 def human_segment_stats(
-    rows: Sequence[JudgmentRow], systems: Sequence[str], metric: str, n_segments: int
+    by_system: HumanRows, systems: Sequence[str], metric: str, n_segments: int
 ) -> tuple[dict[str, FloatArray], dict[str, npt.NDArray[np.bool_]]]:
     """Per system: (segments × 2 statistics, judged-segment mask) of one human metric.
 
     Two judgments of the same candidate are summed into its segment's row
     (:func:`metrics.significance.rows_by_segment`): the rate over both.
     """
-    by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
-    for r in rows:
-        by_system[r.system].append(r)
     stats: dict[str, FloatArray] = {}
     masks: dict[str, npt.NDArray[np.bool_]] = {}
     for s in systems:
-        segments, rows_of_s = human_metric_rows(by_system.get(s, []), metric)
-        if segments:
-            stats[s], masks[s] = rows_by_segment(rows_of_s, segments, n_segments)
+        found = by_system.get(s, {}).get(metric)
+        if found is not None:
+            stats[s], masks[s] = rows_by_segment(found[1], found[0], n_segments)
         else:
             stats[s] = np.zeros((n_segments, 2), dtype=np.float64)
             masks[s] = np.zeros(n_segments, dtype=np.bool_)

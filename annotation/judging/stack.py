@@ -291,6 +291,8 @@ def _write_events(
 ) -> None:
     """The stack's move and the change's event row, in the change's transaction."""
     judgment, kind, is_walk = click.judgment, click.kind, click.kind in WALKS
+    if Judgment.State.DONE in (before["state"], after["state"]):  # what figures count
+        Corpus.objects.filter(pk=judgment.target.sentence.corpus_id).stamp_judgments()
     _move_stack(judgment, kind=kind, moves=moves)
     JudgmentEvent.objects.create(
         judgment=judgment,

@@ -113,7 +113,7 @@ def done_judgment(
     target = Target.objects.get(
         sentence__corpus=corpus, sentence__position=position, translator__name=system
     )
-    return Judgment.objects.create(
+    judgment = Judgment.objects.create(
         target=target,
         evaluator=evaluator,
         sser=sser,
@@ -123,6 +123,8 @@ def done_judgment(
         state=Judgment.State.DONE,
         active_seconds=seconds,
     )
+    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()  # as every write of a done one
+    return judgment
 
 
 def scores_json(name: str) -> dict:
@@ -395,6 +397,7 @@ def judgment_row(
 
 def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
     """``count`` done judgments spread over the users (each candidate up to twice)."""
+    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()  # as every write of a done one
     targets = list(
         Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
     )

@@ -1,65 +1,127 @@
-"""The dashboard's file cache (``annotation/dashboard/cache.py``): cached figures are the
-computed ones, a warm page never rescores, and the keys name everything they depend on."""
+"""What the dashboard remembers (``annotation/dashboard/cache.py``): the parts derived from
+the judgments, under the corpus's judgments stamp; a judgment changed through the judge's
+services shows on the very next view, and a warm view reads no judgment."""
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Callable
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from annotation.dashboard import cache
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.cache import automatic_stats
-from annotation.dashboard.preprocessing import Preprocessing
-from annotation.models import Corpus
-from annotation.scoring import AUTOMATIC_METRICS
-from annotation.tests.factories import HAND_SYSTEMS
+from annotation.judging.changes import judgment_set_sser
+from annotation.judging.stack import judgment_for
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, Judgment, Target, User
+from annotation.tests.factories import done_judgment
 
 pytestmark = pytest.mark.django_db
 
 
-def test_figures_read_from_the_cache_are_the_computed_ones(hand_corpus: Corpus) -> None:
-    first = automatic_stats(hand_corpus, Preprocessing())
-    again = automatic_stats(hand_corpus, Preprocessing())
-
-    for metric in AUTOMATIC_METRICS:
-        for system in HAND_SYSTEMS:
-            assert again.scores[metric][system].score == first.scores[metric][system].score
-            assert np.array_equal(
-                again.scores[metric][system].stats, first.scores[metric][system].stats
-            )
+def fresh(corpus: Corpus) -> Corpus:
+    """The corpus as a view loads it (its stamp as stored now)."""
+    return Corpus.objects.get(pk=corpus.pk)
 
 
-def test_a_page_view_never_retokenizes_once_the_statistics_are_cached(
-    hand_corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+def judgment_queries(dash: Dashboard, part: str) -> int:
+    """How many queries of the judgment table computing ``part`` takes."""
+    with CaptureQueriesContext(connection) as queries:
+        getattr(dash, part)
+    return sum('"annotation_judgment"' in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_second_view_reads_no_judgment(judged_hand: Corpus) -> None:
+    first = Dashboard(fresh(judged_hand)).prepare()
+    again = Dashboard(fresh(judged_hand))
+
+    assert judgment_queries(again, "judges") == 0
+    assert judgment_queries(again, "table") == 0
+    assert again.prepare().table == first.table
+    assert again.judges == first.judges and again.meta == first.meta
+
+
+def test_a_done_judgment_changed_by_its_judge_shows_on_the_next_view(
+    judged_hand: Corpus,
 ) -> None:
-    Dashboard(hand_corpus).prepare()
+    """The judge's services move the stamp in the transaction of the change."""
+    before = Dashboard(fresh(judged_hand)).prepare()
+    stamp = before.corpus.judgments_stamp
+    ann = User.objects.get(username="ann")
+    judged_hand.judges.add(ann)
+    done = Judgment.objects.filter(target__translator__name="one-off").first()
+    assert done is not None
+    loaded = judgment_for(pk=done.pk, user=ann)
+    judgment_set_sser(judgment=loaded, user=ann, version=loaded.version, sser=2)
 
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the corpus was read and scored again")
+    after = Dashboard(fresh(judged_hand)).prepare()
 
-    monkeypatch.setattr(cache, "corpus_texts", refuse)
-    monkeypatch.setattr(cache, "automatic_scores", refuse)
-    table = Dashboard(hand_corpus).prepare().table
-
-    assert table.rows[0].cell("wer").score == 0.0
-    # another preprocessing choice is another cache entry: it must compute
-    with pytest.raises(AssertionError, match="scored again"):
-        automatic_stats(hand_corpus, Preprocessing(lowercase=True))
+    cell = {d: d.table_by_system["one-off"].cell("sser").score for d in (before, after)}
+    assert cell[before] == 25.0 and cell[after] == 40.0  # errors 20 30 20 30 → 80 30 20 30
+    assert after.judges.judges[0].mean_score != before.judges.judges[0].mean_score
+    assert fresh(judged_hand).judgments_stamp == stamp + 1
 
 
-@pytest.mark.parametrize(
-    "params, key_part",
-    [
-        ({}, "tok:13a|case:mixed|reflen:nearest|bounds:no"),
-        ({"tok": "intl", "case": "lc"}, "tok:intl|case:lc|reflen:nearest|bounds:no"),
-        ({"reflen": "best", "bounds": "yes"}, "tok:13a|case:mixed|reflen:best|bounds:yes"),
-    ],
-)
-def test_the_cache_key_names_the_corpus_its_creation_and_every_choice(
-    hand_corpus: Corpus, params: dict[str, str], key_part: str
+def test_a_judgment_in_progress_does_not_move_the_stamp(
+    judged_hand: Corpus, user_factory: Callable[..., User]
 ) -> None:
-    key = cache.cache_key(hand_corpus, Preprocessing.from_params(params))
+    """Figures count done judgments only: opening and scoring a new one changes none."""
+    bob = user_factory("bob")
+    judged_hand.judges.add(bob)
+    target = Target.objects.select_related("sentence__corpus", "translator").get(
+        sentence__corpus=judged_hand, sentence__position=0, translator__name="bad"
+    )
+    opened = judgment_for(pk=judgment_open(user=bob, target=target).pk, user=bob)
+    stamp = fresh(judged_hand).judgments_stamp
 
-    assert key.endswith(key_part)
-    assert f":{hand_corpus.pk}:{hand_corpus.created_at.isoformat()}:" in key
-    assert key.startswith(f"dashboard-auto:v{cache.CACHE_FORMAT}:")
+    judgment_set_sser(judgment=opened, user=bob, version=opened.version, sser=4)
+
+    assert fresh(judged_hand).judgments_stamp == stamp
+
+
+def test_the_key_names_the_corpus_its_creation_and_its_stamp(judged_hand: Corpus) -> None:
+    corpus = fresh(judged_hand)
+
+    assert cache.judgments_key(corpus) == (
+        corpus.pk,
+        corpus.created_at.isoformat(),
+        corpus.judgments_stamp,
+    )
+
+
+def test_the_memory_is_bounded_and_forgets_earlier_stamps(
+    judged_hand: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "MEMO_SIZE", 3)
+    cache.forget()
+    corpus = fresh(judged_hand)
+    for k in range(5):
+        assert cache.remembered(corpus, ("test", k), lambda k=k: k * 10) == k * 10
+    computed: list[int] = []
+
+    def compute() -> int:
+        computed.append(1)
+        return -1
+
+    assert cache.remembered(corpus, ("test", 4), compute) == 40  # kept: the latest three
+    assert cache.remembered(corpus, ("test", 0), compute) == -1  # gone: computed again
+    assert len(computed) == 1
+    corpus.judgments_stamp += 1
+    cache.remembered(corpus, ("test", 9), lambda: 90)
+    assert list(cache._MEMO) == [(*cache.judgments_key(corpus), "test", 9)]
+    cache.forget()
+
+
+def test_a_done_judgment_written_by_the_test_helper_shows_too(
+    hand_corpus: Corpus, user_factory: Callable[..., User]
+) -> None:
+    """A test's direct writes stamp too (``done_judgment``): the helper mirrors the app."""
+    Dashboard(fresh(hand_corpus)).prepare()
+    done_judgment(hand_corpus, user_factory("cy"), "bad", 1, sser=1, edits=4, length=4)
+
+    dash = Dashboard(fresh(hand_corpus)).prepare()
+
+    assert dash.n_judgments == 1
+    assert dash.table_by_system["bad"].cell("sser").score == 90.0

@@ -3,11 +3,14 @@ with its tie-break, argument checks."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from django.template import engines
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.drill import drill_down
+from annotation.dashboard.drill import ShownWord, drill_down, words_markup
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Corpus
 from annotation.scoring import corpus_texts
@@ -66,3 +69,32 @@ def test_drill_down_refuses_bad_arguments(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         drill_down(Dashboard(hand_corpus), "one-off", **kwargs)
+
+
+#: The template each word was once rendered with (one include per word): the markup
+#: words_markup builds in one string must stay exactly this.
+WORD_TEMPLATE = (
+    '{% if w.op == "match" %}<span class="w">{{ w.hyp_word }}</span> '
+    '{% elif w.op == "missing" %}<span class="e e-missing" data-op="missing" '
+    'title="{{ w.title }}">–<sub>{{ w.ref_word }}</sub></span> '
+    '{% elif w.op == "extra" %}<span class="e e-extra" data-op="extra" '
+    'title="{{ w.title }}">{{ w.hyp_word }}</span> '
+    '{% else %}<span class="e e-substitution" data-op="substitution" '
+    'title="{{ w.title }}">{{ w.hyp_word }}<sub>{{ w.ref_word }}</sub></span> {% endif %}\n'
+)
+
+
+def test_the_words_markup_is_the_templates_escaped_as_templates_escape() -> None:
+    rng = random.Random(3)
+    chars = ["a", "<", ">", "&", '"', "'", "é", "–", "x"]
+    shown = []
+    for _ in range(500):
+        op = rng.choice(["match", "missing", "extra", "substitution"])
+        hyp = "".join(rng.choice(chars) for _ in range(rng.randint(1, 4)))
+        ref = hyp if op == "match" else "".join(rng.choice(chars) for _ in range(3))
+        shown.append(
+            ShownWord(op, None if op == "missing" else hyp, None if op == "extra" else ref)
+        )
+    template = engines["django"].from_string(WORD_TEMPLATE)
+
+    assert words_markup(shown) == "".join(template.render({"w": w}) for w in shown)

@@ -4,11 +4,14 @@ normalization and the agreement, by hand."""
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
 from annotation.dashboard.judges import agreement, judges_panel, normalized_sser
 from annotation.tests.factories import judgment_row
+from annotation.text import words
+from metrics.correlation import pearson
 
 
 def test_agreement_on_candidates_judged_twice_by_hand() -> None:
@@ -87,3 +90,66 @@ def test_judges_panel_by_hand() -> None:
     assert (bob.mean_score, bob.sser, bob.per_hour) == (None, None, None)
     assert bob.awer == pytest.approx(20.0)
     assert panel.normalized == ()
+
+
+def _plain_agreement(rows: list, *, normalize: bool) -> tuple:
+    """The agreement's pairs and figures by nested loops (the rule in plain Python)."""
+    by_target: dict[int, list[int]] = {}
+    for i, r in enumerate(rows):
+        by_target.setdefault(r.target_id, []).append(i)
+    multi = [idx for idx in by_target.values() if len(idx) >= 2]
+    sser = (
+        normalized_sser(rows)
+        if normalize
+        else [math.nan if r.sser is None else float(r.sser) for r in rows]
+    )
+    awer = [
+        math.nan if not r.counted else (100.0 * r.edits / r.ref_length if r.ref_length else 0.0)
+        for r in rows
+    ]
+    sx, sy, ax, ay, same, ref_pairs = [], [], [], [], 0, 0
+    for idx in multi:
+        for a_pos, a in enumerate(idx):
+            for b in idx[a_pos + 1 :]:
+                sx += [sser[a], sser[b]]
+                sy += [sser[b], sser[a]]
+                ax += [awer[a], awer[b]]
+                ay += [awer[b], awer[a]]
+                if rows[a].counted and rows[b].counted:
+                    ref_pairs += 1
+                    same += words(rows[a].new_ref) == words(rows[b].new_ref)
+    return pearson(sx, sy), pearson(ax, ay), same, ref_pairs, len(multi)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("normalize", [False, True])
+def test_agreement_equals_the_nested_loops_to_the_last_bit(seed: int, normalize: bool) -> None:
+    """Candidates judged up to four times, rows in any order, missing scores and edit
+    counts, new references that differ only in spacing, in an entity or in a word."""
+    rng = random.Random(seed)
+    refs = ["a b c .", "a  b c .", "a b c.", "a &amp; b", "a & b", "x y", "x y z"]
+    rows = [
+        judgment_row(
+            f"S{t % 3}",
+            t,
+            judge,
+            sser=None if rng.random() < 0.1 else rng.randint(0, 10),
+            edits=None if rng.random() < 0.1 else rng.randint(0, 5),
+            length=rng.randint(0, 6),
+            new_ref=rng.choice(refs),
+            target=t,
+        )
+        for t in range(60)
+        for judge in ("A", "B", "C", "D")[: rng.randint(1, 4)]
+    ]
+    rows = [r._replace(ref_length=None) if r.edits is None else r for r in rows]
+    rng.shuffle(rows)
+
+    got = agreement(rows, normalize=normalize)
+    r_sser, r_awer, same, ref_pairs, candidates = _plain_agreement(rows, normalize=normalize)
+
+    assert got.candidates == candidates and got.awer_pairs == ref_pairs
+    for mine, plain in ((got.sser_pearson, r_sser), (got.awer_pearson, r_awer)):
+        assert mine.n == plain.n // 2
+        assert mine.value == plain.value or (math.isnan(mine.value) and math.isnan(plain.value))
+    assert got.identical_new_refs == (same / ref_pairs if ref_pairs else None)

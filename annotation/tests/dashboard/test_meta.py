@@ -4,6 +4,7 @@ automatic metrics against the human figures, by hand."""
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -11,7 +12,11 @@ import numpy as np
 import pytest
 
 from annotation.dashboard.board import Dashboard
+from annotation.dashboard.judges import normalized_sser
+from annotation.dashboard.meta import sentence_human
 from annotation.models import Corpus
+from annotation.tests.factories import judgment_row
+from metrics import human
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +69,42 @@ def test_normalized_meta_evaluation_uses_normalized_sser(judged_hand: Corpus) ->
     # … but the system-level human figures are now relative (mean z per system)
     sys_level = Dashboard(judged_hand, normalize=True).meta.get("wer", "sser", "system")
     assert sys_level.kendall.value == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_sentence_human_values_equal_the_plain_loops(normalize: bool) -> None:
+    """Per candidate: the mean of its judges' SSER errors (sums in row order) and the rate
+    of its summed edit counts, candidates in order of first appearance."""
+    rng = random.Random(7)
+    rows = [
+        judgment_row(
+            rng.choice("ST"),
+            rng.randint(0, 9),
+            rng.choice("ABC"),
+            sser=None if rng.random() < 0.2 else rng.randint(0, 10),
+            edits=None if rng.random() < 0.2 else rng.randint(0, 5),
+            length=rng.randint(0, 7),
+        )
+        for _ in range(200)
+    ]
+    rows = [r._replace(ref_length=None) if r.edits is None else r for r in rows]
+    errors = (
+        normalized_sser(rows)
+        if normalize
+        else [math.nan if r.sser_error is None else r.sser_error for r in rows]
+    )
+    values: dict[tuple[str, int], list[float]] = {}
+    sums: dict[tuple[str, int], list[float]] = {}
+    for r, v in zip(rows, errors, strict=True):
+        if not math.isnan(v):
+            values.setdefault((r.system, r.segment), []).append(float(v))
+        if r.counted:
+            s = sums.setdefault((r.system, r.segment), [0.0, 0.0])
+            s[0] += r.edits
+            s[1] += r.ref_length
+
+    sser = sentence_human(rows, "sser", normalize=normalize)
+    awer = sentence_human(rows, "awer", normalize=normalize)
+
+    assert list(sser.items()) == [(k, sum(v) / len(v)) for k, v in values.items()]
+    assert list(awer.items()) == [(k, human.rate(e, n)) for k, (e, n) in sums.items()]

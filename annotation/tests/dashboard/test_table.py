@@ -13,6 +13,8 @@ from sacrebleu.significance import PairedTest
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.table import METRICS, sort_rows
+from annotation.judging.changes import judgment_set_sser
+from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
 from annotation.scoring import corpus_texts
 from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, done_judgment
@@ -98,10 +100,17 @@ def test_human_metrics_are_compared_on_common_judged_sentences(
 
 
 def test_a_changed_judgment_changes_the_human_bootstrap(judged_hand: Corpus) -> None:
+    """Changed the way the app changes a judgment (the judge's services), which is what
+    tells the dashboard's memory that its figures are out of date."""
     before = Dashboard(judged_hand).significance["sser"].figure("one-off")
-    Judgment.objects.filter(target__translator__name="one-off").update(sser=2)
+    ann = User.objects.get(username="ann")
+    judged_hand.judges.add(ann)
+    for pk in Judgment.objects.filter(target__translator__name="one-off").values_list("pk"):
+        judgment = judgment_for(pk=pk[0], user=ann)
+        judgment_set_sser(judgment=judgment, user=ann, version=judgment.version, sser=2)
 
-    after = Dashboard(judged_hand).significance["sser"].figure("one-off")
+    fresh = Corpus.objects.get(pk=judged_hand.pk)  # as a view loads it: its new stamp
+    after = Dashboard(fresh).significance["sser"].figure("one-off")
 
     assert (before.score, after.score) == (25.0, 80.0)
     assert after.interval.mean == 80.0

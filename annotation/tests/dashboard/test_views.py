@@ -17,13 +17,13 @@ from lxml import etree
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, Target, User
 from annotation.tests.factories import (
-    DEMO_XML,
     HTMX,
     METRICS,
     add_judgments,
     by_id,
     cells,
     scores_json,
+    sized_corpus,
     system_pk,
     write_corpus,
 )
@@ -301,49 +301,69 @@ def test_names_and_texts_from_a_corpus_are_escaped(lead_client: Client, tmp_path
 
 # ------------------------------------------------------------------ queries
 
+#: Per URL the queries of a view that computes the parts derived from the judgments (the
+#: first, or the first after a judgment changed) and of a later one. Every view: the
+#: session, the user, the corpus (its judgments stamp with it) and its stored automatic
+#: statistics; the first view also reads the judgments, once for every panel.
+QUERIES = {
+    # + the systems' primary keys (drill-down links)
+    "/dashboard/{pk}/": (6, 5),
+    # these panels show nothing but parts remembered once computed (which read the
+    # systems' names from the statistics)
+    "/dashboard/{pk}/panel/judges/?norm=z": (5, 3),
+    "/dashboard/{pk}/panel/meta/": (5, 3),
+    "/dashboard/{pk}/panel/effort/": (5, 3),
+    "/dashboard/{pk}/panel/table/": (6, 5),
+    "/dashboard/{pk}/panel/charts/": (6, 5),
+    "/dashboard/{pk}/table.csv": (6, 5),
+    "/dashboard/{pk}/table.json": (6, 5),
+    "/dashboard/{pk}/chart/ranks.svg": (6, 5),
+    "/dashboard/{pk}/chart/sser.svg": (6, 5),
+    # + the systems, the judgments of the two systems shown, the page's texts: whatever
+    # is remembered, the drill-down reads its own system's judgments
+    "/dashboard/{pk}/system/{system}/?metric=sser&other={other}": (7, 7),
+}
 
-@pytest.mark.parametrize(
-    "url, queries",
-    [
-        # session, user, corpus, the judgments (once: figures and panels share them),
-        # the systems' primary keys (drill-down links)
-        ("/dashboard/{pk}/", 5),
-        ("/dashboard/{pk}/panel/judges/", 4),
-        ("/dashboard/{pk}/table.json", 5),
-        ("/dashboard/{pk}/chart/sser.svg", 5),
-        # session, user, corpus, the systems, the judgments, the page's texts
-        ("/dashboard/{pk}/system/{system}/", 6),
-    ],
-)
-def test_query_counts_do_not_grow_with_the_judgments(
-    lead_client: Client,
-    user_factory: Callable[..., User],
-    url: str,
-    queries: int,
-    django_assert_num_queries,
+
+def _queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url, **HTMX).status_code == 200, url
+    return len(queries)
+
+
+@pytest.mark.parametrize("url", list(QUERIES))
+def test_query_counts_do_not_grow_with_the_corpus(
+    lead_client: Client, user_factory: Callable[..., User], tmp_path: Path, url: str
 ) -> None:
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    """The same view of a corpus of 5 and of 50 judged sentences: a first view, a later
+    one, and a view after a judgment changed cost the same number of queries."""
     users = [user_factory("ann"), user_factory("bob")]
-    address = url.format(pk=corpus.pk, system=system_pk(corpus))
-    lead_client.get(address)  # fill the file cache
+    counts = {}
+    for size in (5, 50):
+        corpus = sized_corpus(tmp_path, f"c{size}", size)
+        add_judgments(corpus, users, 3 * size)
+        address = url.format(
+            pk=corpus.pk,
+            system=system_pk(corpus, "system 0"),
+            other=system_pk(corpus, "system 1"),
+        )
+        first = _queries(lead_client, address)
+        later = _queries(lead_client, address)
+        add_judgments(corpus, users[:1], 0)  # the stamp moves, as when a judgment changes
+        counts[size] = (first, later, _queries(lead_client, address))
 
-    add_judgments(corpus, users, 2)
-    with CaptureQueriesContext(connection) as few:
-        assert lead_client.get(address).status_code == 200
-    Judgment.objects.all().delete()
-    add_judgments(corpus, users, 150)
-    with django_assert_num_queries(queries):
-        assert lead_client.get(address).status_code == 200
-    with CaptureQueriesContext(connection) as many:
-        lead_client.get(address)
-
-    assert len(many) == len(few)
+    assert counts[5] == counts[50] == (*QUERIES[url], QUERIES[url][0])
 
 
-def test_a_cold_page_reads_the_corpus_in_a_few_queries(
-    lead_client: Client, demo: Corpus, django_assert_num_queries
+def test_a_new_preprocessing_choice_reads_the_texts_once_then_stores_them(
+    lead_client: Client, demo: Corpus
 ) -> None:
-    """The warm page's five, plus the corpus's texts in three (translators, the number
-    of sentences, every target) — scored once, then cached."""
-    with django_assert_num_queries(8):
-        assert lead_client.get(f"/dashboard/{demo.pk}/").status_code == 200
+    """A choice never seen: the later page's queries, plus the corpus's texts (its
+    translators, its number of sentences, every target) and the row that stores the
+    statistics; no judgment is read again (what the page shows of them does not depend on
+    the choice). From then on that choice is read back as the default one is."""
+    url = f"/dashboard/{demo.pk}/?tok=char&case=lc"
+    lead_client.get(f"/dashboard/{demo.pk}/")  # the parts derived from the judgments
+
+    assert _queries(lead_client, url) == 5 + 4
+    assert _queries(lead_client, url) == 5

@@ -24,11 +24,11 @@ from annotation.text import awer_counts
 
 pytestmark = pytest.mark.django_db
 
-#: Query budgets of the page (a visit) and of accept & next (finish this candidate, open
-#: the next one and answer with its page, all in one request; its one transaction's
-#: BEGIN, savepoints and COMMIT count as queries too).
+#: Query budgets of the page (a visit) and of accept & next (finish this candidate, move
+#: the corpus's judgments stamp, open the next one and answer with its page, all in one
+#: request; its one transaction's BEGIN, savepoints and COMMIT count as queries too).
 MAX_QUERIES_PAGE = 7
-MAX_QUERIES_ACCEPT_AND_NEXT = 21
+MAX_QUERIES_ACCEPT_AND_NEXT = 22
 
 OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
 VERSION = re.compile(r'data-version="(\d+)"')

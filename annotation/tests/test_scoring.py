@@ -1,0 +1,128 @@
+"""The stored automatic statistics (``annotation/scoring.py``): computed by the import for
+the default choice, at first use for any other, read back bit for bit, and never
+recomputed while stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from annotation import scoring
+from annotation.corpora.imports import corpus_import
+from annotation.dashboard.board import Dashboard
+from annotation.dashboard.preprocessing import Preprocessing
+from annotation.models import Corpus, CorpusStatistics
+from annotation.scoring import (
+    AUTOMATIC_METRICS,
+    STATISTICS_ENGINE,
+    automatic_statistics,
+    compute_statistics,
+    decode_statistics,
+    encode_statistics,
+    statistics_choice,
+)
+from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, write_corpus
+from metrics.tests.exactly import assert_same_significance
+from metrics.tokenize import Preprocessor
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def hand_corpus(tmp_path: Path) -> Corpus:
+    return corpus_import(
+        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
+    ).corpus
+
+
+def test_the_import_stores_the_default_choice(hand_corpus: Corpus) -> None:
+    rows = CorpusStatistics.objects.filter(corpus=hand_corpus)
+
+    assert list(rows.values_list("choice", "engine")) == [
+        ("tok:13a|case:mixed|reflen:nearest|bounds:no", STATISTICS_ENGINE)
+    ]
+
+
+def test_stored_statistics_are_the_computed_ones_to_the_last_bit() -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    pp = Preprocessor(tokenize="intl", lowercase=True, sentence_boundaries=True)
+    computed = compute_statistics(corpus, pp, "best")
+
+    stored = decode_statistics(encode_statistics(computed))
+
+    assert stored.systems == computed.systems and stored.n_segments == computed.n_segments
+    for m in AUTOMATIC_METRICS:
+        for s in computed.systems:
+            a, b = computed.scores[m][s], stored.scores[m][s]
+            assert (a.name, a.score, a.signature) == (b.name, b.score, b.signature)
+            assert a.stats is not None and b.stats is not None
+            assert a.stats.dtype == b.stats.dtype and a.stats.tobytes() == b.stats.tobytes()
+        assert_same_significance(computed.significance[m], stored.significance[m])
+
+
+def test_a_stored_choice_is_never_scored_again(
+    hand_corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the corpus was read and scored again")
+
+    lowered = Preprocessing(lowercase=True)
+    Dashboard(hand_corpus, lowered).prepare()  # computed and stored at its first use
+    monkeypatch.setattr(scoring, "corpus_texts", refuse)
+    monkeypatch.setattr(scoring, "automatic_scores", refuse)
+
+    for choice in (Preprocessing(), lowered):
+        table = Dashboard(hand_corpus, choice).prepare().table
+        assert table.rows[0].cell("wer").score == 0.0
+    with pytest.raises(AssertionError, match="scored again"):
+        Dashboard(hand_corpus, Preprocessing(tokenize="none")).prepare()
+
+
+def test_a_row_of_another_engine_is_ignored(hand_corpus: Corpus) -> None:
+    choice = statistics_choice(Preprocessor(), "nearest")
+    stats = automatic_statistics(hand_corpus)
+    stale = encode_statistics(
+        scoring.AutomaticStats(stats.systems, stats.n_segments, {}, {})  # nothing in it
+    )
+    CorpusStatistics.objects.filter(corpus=hand_corpus).update(engine="metrics 0.0.1")
+    CorpusStatistics.objects.filter(corpus=hand_corpus).update(data=stale)
+
+    again = automatic_statistics(hand_corpus)
+
+    assert set(again.scores) == set(AUTOMATIC_METRICS)
+    assert CorpusStatistics.objects.filter(
+        corpus=hand_corpus, choice=choice, engine=STATISTICS_ENGINE
+    ).exists()
+
+
+@pytest.mark.parametrize(
+    "pp, reflen, expected",
+    [
+        (Preprocessor(), "nearest", "tok:13a|case:mixed|reflen:nearest|bounds:no"),
+        (Preprocessor("char", True, True), "best", "tok:char|case:lc|reflen:best|bounds:yes"),
+    ],
+)
+def test_a_choice_is_named_as_the_dashboard_names_it(
+    pp: Preprocessor, reflen: str, expected: str
+) -> None:
+    assert statistics_choice(pp, reflen) == expected
+    params = Preprocessing.from_params(
+        {
+            "tok": pp.tokenize,
+            "case": "lc" if pp.lowercase else "mixed",
+            "reflen": reflen,
+            "bounds": "yes" if pp.sentence_boundaries else "no",
+        }
+    )
+    assert params.signature == expected
+
+
+def test_statistics_are_float64_rows_per_system(hand_corpus: Corpus) -> None:
+    stats = automatic_statistics(hand_corpus)
+
+    for m in AUTOMATIC_METRICS:
+        rows = stats.stats(m)
+        assert set(rows) == set(HAND_SYSTEMS)
+        assert all(r.dtype == np.float64 and r.shape[0] == 4 for r in rows.values())

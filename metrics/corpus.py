@@ -1,0 +1,205 @@
+"""Every automatic metric of every system of one corpus, the work they share done once.
+
+Scoring a corpus metric by metric (``prepare_references``, then ``segment_stats`` per
+system) tokenizes every text once per metric and compares every candidate with the
+references once per metric that needs it. Yet the metrics share most of that work:
+
+* WER, SER, mWER and PER read the same tokens; WER's distance is mWER's to the first
+  reference, and SER's "identical to the first reference" is a distance of 0;
+* BLEU's n-gram matches are NIST's first four orders (the same references, the same
+  clipping counts: :mod:`metrics.ngrams`).
+
+:func:`score_corpus` tokenizes each distinct candidate of a segment once (a sentence that
+several systems output is one candidate; :mod:`metrics.encode`, uncached, because a
+corpus is scored once and its tokens need not stay in memory), compares each
+distinct candidate of a segment with each of the segment's references once (a sentence
+that several systems output is one candidate), matches each system's n-grams once for
+BLEU and NIST together, and gives every metric its statistics rows from that shared
+work. The rows are those of each metric's own ``segment_stats``, to the last bit: the
+same functions compute them from the same integers (the tests compare the two paths on
+every preprocessing choice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from metrics.align import levenshtein
+from metrics.bleu import BLEU
+from metrics.encode import IntArray, Lines, encode
+from metrics.ngrams import (
+    ReferenceNgrams,
+    check_references,
+    index_lines,
+    match_lines,
+)
+from metrics.nist import NIST, information_weights
+from metrics.stats import FloatArray, Metric, References, Score
+from metrics.tokenize import BOS, EOS, Preprocessor
+from metrics.wer import (
+    MWER,
+    PER,
+    SER,
+    WER,
+    SegmentPairs,
+    per_commons,
+    per_distances,
+    ser_rows,
+    wer_rows,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedCorpus:
+    """A corpus as token ids, each distinct text tokenized once.
+
+    ``refs`` are all references, segment after segment (segment ``k``'s are lines
+    ``seg_start[k]`` to ``seg_start[k + 1]``, the first reference first); ``cands`` are
+    the distinct (segment, candidate text) pairs of all systems, ``cand_segment`` their
+    segments, and ``systems[name][k]`` the candidate of that system in segment ``k``.
+    """
+
+    preprocessor: Preprocessor
+    vocab: dict[str, int]
+    refs: Lines
+    seg_start: IntArray
+    cands: Lines
+    cand_segment: IntArray
+    systems: dict[str, IntArray]
+
+    @classmethod
+    def build(
+        cls, refs: References, systems: Mapping[str, Sequence[str]], pp: Preprocessor
+    ) -> EncodedCorpus:
+        check_references(refs)
+        for name, hyps in systems.items():
+            if len(hyps) != len(refs):
+                raise ValueError(
+                    f"{name}: {len(hyps)} hypotheses but {len(refs)} reference segments: "
+                    "they must be parallel"
+                )
+        vocab: dict[str, int] = {}
+        ref_lines = encode(pp, [r for seg in refs for r in seg], vocab, grow=True, cached=False)
+        if pp.sentence_boundaries:  # a candidate's own "<s>" is the boundary word, as in BLEU
+            vocab.setdefault(BOS, len(vocab))
+            vocab.setdefault(EOS, len(vocab))
+        n_refs = np.fromiter(map(len, refs), dtype=np.int64, count=len(refs))
+        seg_start = np.zeros(len(refs) + 1, dtype=np.int64)
+        np.cumsum(n_refs, out=seg_start[1:])
+        cand_of: dict[tuple[int, str], int] = {}
+        by_system: dict[str, IntArray] = {}
+        for name, hyps in systems.items():
+            own = np.empty(len(hyps), dtype=np.int64)
+            for k, text in enumerate(hyps):
+                own[k] = cand_of.setdefault((k, text), len(cand_of))
+            by_system[name] = own
+        cand_segment = np.fromiter((k for k, _ in cand_of), dtype=np.int64, count=len(cand_of))
+        return cls(
+            preprocessor=pp,
+            vocab=vocab,
+            refs=ref_lines,
+            seg_start=seg_start,
+            cands=encode(pp, [t for _, t in cand_of], vocab, grow=False, cached=False),
+            cand_segment=cand_segment,
+            systems=by_system,
+        )
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.seg_start) - 1
+
+    @cached_property
+    def pairs(self) -> SegmentPairs:
+        """Every candidate against every reference of its segment."""
+        return SegmentPairs.of(self.cand_segment, self.seg_start)
+
+    @cached_property
+    def distances(self) -> IntArray:
+        """The Levenshtein distance of every pair (:func:`metrics.align.levenshtein`)."""
+        ref_group = np.repeat(np.arange(self.n_segments, dtype=np.int64), np.diff(self.seg_start))
+        pairs = self.pairs
+        return levenshtein(
+            self.cands, self.refs, pairs.cand, pairs.ref, self.cand_segment, ref_group
+        )
+
+    def reference_ngrams(self, max_order: int) -> ReferenceNgrams:
+        return index_lines(
+            self.refs, np.diff(self.seg_start), self.preprocessor, max_order, self.vocab
+        )
+
+
+def score_corpus(
+    refs: References,
+    systems: Mapping[str, Sequence[str]],
+    metrics: Sequence[Metric],
+) -> dict[str, dict[str, Score]]:
+    """Every metric of ``metrics`` for every system: ``out[system][metric name]`` is the
+    :class:`~metrics.stats.Score` ``metric.corpus_score(hyps, refs)`` gives, statistics
+    included. The metrics must share one preprocessor (the module doc says why that is
+    the point)."""
+    preprocessors = {getattr(m, "preprocessor", None) for m in metrics}
+    if len(preprocessors) != 1 or None in preprocessors:
+        raise ValueError(
+            f"metrics with {len(preprocessors)} preprocessors: score_corpus shares one"
+        )
+    pp = preprocessors.pop()
+    if not isinstance(pp, Preprocessor):
+        raise ValueError("score_corpus needs metrics that tokenize with a Preprocessor")
+    corpus = EncodedCorpus.build(refs, systems, pp)
+    rows: dict[str, FloatArray] = {}  # per metric of the edit family, per candidate
+    for metric in metrics:
+        if isinstance(metric, WER | SER | MWER | PER):
+            rows[metric.name] = _edit_rows(metric, corpus)
+    ngram_metrics = [m for m in metrics if isinstance(m, BLEU | NIST)]
+    stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
+    if ngram_metrics:
+        top = max(m.max_ngram_order for m in ngram_metrics if isinstance(m, BLEU | NIST))
+        ngrams = corpus.reference_ngrams(top)
+        info = information_weights(ngrams)
+        for system, cands in corpus.systems.items():
+            matches = match_lines(corpus.cands.take(cands), ngrams)
+            for metric in ngram_metrics:
+                if isinstance(metric, NIST):
+                    stats[system][metric.name] = metric.stats_of(matches, info)
+                elif isinstance(metric, BLEU):
+                    stats[system][metric.name] = metric.stats_of(matches)
+    for system, cands in corpus.systems.items():
+        for name, per_cand in rows.items():
+            stats[system][name] = per_cand[cands]
+    out: dict[str, dict[str, Score]] = {}
+    for system in systems:
+        out[system] = {}
+        for metric in metrics:
+            if metric.name not in stats[system]:
+                raise ValueError(f"score_corpus cannot score {metric.name!r}")
+            s = stats[system][metric.name]
+            out[system][metric.name] = Score(
+                metric.name,
+                float(metric.score_from_stats(s.sum(axis=0))),
+                metric.signature(refs),
+                s,
+            )
+    return out
+
+
+def _edit_rows(metric: WER | SER | MWER | PER, corpus: EncodedCorpus) -> FloatArray:
+    """Rows of every candidate for a metric of the edit-distance family."""
+    pairs = corpus.pairs
+    ref_lengths = corpus.refs.lengths
+    if isinstance(metric, MWER | PER):
+        if isinstance(metric, PER):
+            common = per_commons(corpus.cands, corpus.refs, pairs.cand, pairs.ref)
+            distances = per_distances(
+                common, corpus.cands.lengths[pairs.cand], ref_lengths[pairs.ref]
+            )
+        else:
+            distances = corpus.distances
+        return metric.reduce(pairs, distances, ref_lengths, corpus.cands.lengths)
+    first = pairs.slot == 0
+    if isinstance(metric, SER):
+        return ser_rows(corpus.distances[first] == 0)
+    return wer_rows(corpus.distances[first], ref_lengths[pairs.ref[first]])

@@ -1,0 +1,83 @@
+"""Scores and bootstrap results as bytes (``metrics/archive.py``): read back bit for bit,
+counts kept small."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+import pytest
+
+from metrics import archive
+from metrics.archive import pack, unpack
+from metrics.registry import build_metric
+from metrics.significance import Bootstrap
+from metrics.tests.demo import SYSTEMS, demo, demo_refs
+from metrics.tests.exactly import assert_same_significance
+from metrics.tokenize import Preprocessor
+
+
+def test_every_figure_comes_back_bit_for_bit() -> None:
+    refs = demo_refs()
+    pp = Preprocessor(tokenize="intl", lowercase=True)
+    scores, significance = {}, {}
+    bootstrap = Bootstrap(len(refs))
+    for name in ("bleu", "nist", "mwer"):
+        metric = build_metric(name, preprocessor=pp, ref_length="average")
+        prepared = metric.prepare_references(refs)
+        scores[name] = {s: metric.corpus_score(demo()[s], refs, prepared) for s in SYSTEMS}
+        significance[name] = bootstrap.compare(
+            {s: scores[name][s].stats for s in SYSTEMS},
+            metric.score_from_stats,
+            higher_is_better=metric.info.higher_is_better,
+            metric=name,
+        )
+
+    back = unpack(pack(SYSTEMS, len(refs), scores, significance))
+
+    assert back.systems == tuple(SYSTEMS) and back.n_segments == len(refs)
+    for name, by_system in scores.items():
+        for s, score in by_system.items():
+            got = back.scores[name][s]
+            assert (got.name, got.score, got.signature) == (
+                score.name,
+                score.score,
+                score.signature,
+            )
+            assert got.stats.dtype == np.float64
+            assert got.stats.tobytes() == score.stats.tobytes()
+        assert_same_significance(back.significance[name], significance[name])
+
+
+def test_counts_are_kept_small_and_other_columns_exact() -> None:
+    """Whole non-negative columns shrink; a negative zero, a fraction, a NaN or a huge
+    value keeps its column a float column."""
+    rows = np.array(
+        [
+            [[1.0, 0.5, -0.0, 3.0, math.nan, 2.0**40], [2.0, 1.25, 0.0, 4.0, 1.0, 1.0]],
+            [[300.0, 2.0, 0.0, 5.0, 2.0, 3.0], [7.0, 0.0, 0.0, 6.0, 3.0, 4.0]],
+        ]
+    )
+    scores = {"wer": {s: build_metric("wer").corpus_score(["a b"], [("a b",)]) for s in ("x", "y")}}
+    for i, s in enumerate(("x", "y")):
+        scores["wer"][s] = type(scores["wer"][s])("wer", float(i), "sig", rows[i])
+
+    data = pack(["x", "y"], 2, scores, {})
+    back = unpack(data)
+
+    for i, s in enumerate(("x", "y")):
+        assert back.scores["wer"][s].stats.tobytes() == rows[i].tobytes()
+    with np.load(io.BytesIO(data)) as npz:
+        assert npz["wer.counts"].tolist() == [True, False, False, True, False, False]
+        assert npz["wer.whole"].dtype == np.uint16
+
+
+def test_no_system_and_another_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    back = unpack(pack([], 3, {"bleu": {}}, {}))
+    assert back.systems == () and back.scores == {"bleu": {}}
+    monkeypatch.setattr(archive, "LAYOUT", 1)
+    older = pack([], 0, {}, {})
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="archive of layout 1, not 2"):
+        unpack(older)

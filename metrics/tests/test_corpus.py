@@ -1,0 +1,76 @@
+"""A whole corpus at once (``metrics/corpus.py``): the same statistics as each metric's
+own path, to the last bit, on every preprocessing choice."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from metrics.corpus import score_corpus
+from metrics.registry import METRIC_NAMES, REF_LENGTHS, build_metric
+from metrics.tests.demo import demo, demo_refs
+from metrics.tokenize import TOKENIZERS, Preprocessor
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal shapes and equal bytes: equal to the last bit."""
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("tokenize", list(TOKENIZERS))
+def test_score_corpus_equals_each_metric_on_its_own_to_the_last_bit(tokenize: str) -> None:
+    refs = demo_refs()
+    systems = {name: list(hyps) for name, hyps in demo().items()}
+    # every reference length, case and boundary choice, each with another of the others
+    for lowercase, bounds, ref_length in zip(
+        (False, True, False, True), (False, True, True, False), REF_LENGTHS, strict=True
+    ):
+        pp = Preprocessor(tokenize=tokenize, lowercase=lowercase, sentence_boundaries=bounds)
+        metrics = [build_metric(m, preprocessor=pp, ref_length=ref_length) for m in METRIC_NAMES]
+        got = score_corpus(refs, systems, metrics)
+        for metric in metrics:
+            prepared = metric.prepare_references(refs)
+            for system, hyps in systems.items():
+                want = metric.corpus_score(hyps, refs, prepared)
+                mine = got[system][metric.name]
+                assert want.stats is not None and mine.stats is not None
+                assert _same(mine.stats, want.stats), (metric.name, system, pp, ref_length)
+                assert (mine.score, mine.signature) == (want.score, want.signature)
+
+
+def test_score_corpus_on_awkward_text() -> None:
+    """Empty lines, a literal ``<s>`` (the boundary word), repeated outputs, a varying
+    number of references, very long lines (several 64-bit words per lane)."""
+    long = " ".join(f"w{i % 17}" for i in range(150))
+    refs = [("a b c", "a c"), ("<s> x </s>",), ("",), (long, long[::-1]), ("q", "q q", "r")]
+    systems = {
+        "one": ["a b c", "<s> x", "", long, "q q q"],
+        "two": ["", "x </s> <s>", "a", long[:200], "r"],
+        "three": ["a b c", "<s> x", "b", long, ""],
+    }
+    for tokenize, bounds in itertools.product(("none", "13a", "char"), (False, True)):
+        pp = Preprocessor(tokenize=tokenize, sentence_boundaries=bounds)
+        for ref_length in REF_LENGTHS:
+            metrics = [
+                build_metric(m, preprocessor=pp, ref_length=ref_length) for m in METRIC_NAMES
+            ]
+            got = score_corpus(refs, systems, metrics)
+            for metric in metrics:
+                for system, hyps in systems.items():
+                    want = metric.corpus_score(hyps, refs)
+                    assert want.stats is not None
+                    assert _same(got[system][metric.name].stats, want.stats), (
+                        metric.name,
+                        system,
+                        pp,
+                    )
+
+
+def test_score_corpus_refuses_metrics_with_different_preprocessing() -> None:
+    metrics = [build_metric("wer"), build_metric("bleu", preprocessor=Preprocessor("none"))]
+    with pytest.raises(ValueError, match="2 preprocessors"):
+        score_corpus([("a",)], {"s": ["a"]}, metrics)
+    with pytest.raises(ValueError, match="s: 2 hypotheses but 1 reference segments"):
+        score_corpus([("a",)], {"s": ["a", "b"]}, [build_metric("wer")])
