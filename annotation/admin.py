@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
 
 from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target, Translator, User
 
@@ -49,6 +52,22 @@ class JudgmentAdmin(admin.ModelAdmin):
     list_filter = ("state", "evaluator")
     list_select_related = ("target__translator", "target__sentence__corpus", "evaluator")
     raw_id_fields = ("target",)
+
+    # A change made here moves the corpus's judgments stamp as the judge's page does, so
+    # the dashboard never shows figures of the judgment as it was.
+    def save_model(self, request: Any, obj: Judgment, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        Corpus.objects.filter(pk=obj.target.sentence.corpus_id).stamp_judgments()
+
+    def delete_model(self, request: Any, obj: Judgment) -> None:
+        corpus_id = obj.target.sentence.corpus_id
+        super().delete_model(request, obj)
+        Corpus.objects.filter(pk=corpus_id).stamp_judgments()
+
+    def delete_queryset(self, request: Any, queryset: QuerySet[Judgment]) -> None:
+        corpus_ids = set(queryset.values_list("target__sentence__corpus_id", flat=True))
+        super().delete_queryset(request, queryset)
+        Corpus.objects.filter(pk__in=corpus_ids).stamp_judgments()
 
 
 @admin.register(JudgmentEvent)

@@ -2,8 +2,8 @@
 
 Figures are taken with ``DEBUG`` off (Django then keeps no log of every SQL statement),
 against a disposable database (SQLite in the benchmark's temp dir unless
-``DATABASE_URL`` names one) and an empty file cache, each measurement in a fresh process
-so peak memory and cold caches are the measurement's own.
+``DATABASE_URL`` names one), each measurement in a fresh process so peak memory and cold
+caches are the measurement's own.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ def production_env(workdir: Path, database: str = "bench.sqlite3") -> dict[str, 
         DEBUG="false",
         SECRET_KEY=env.get("SECRET_KEY", "bench-only-secret"),
         ALLOWED_HOSTS="testserver",
-        EVALTOOL_CACHE_DIR=str(workdir / "cache"),
         DJANGO_SETTINGS_MODULE="evaltool.settings",
     )
     return env

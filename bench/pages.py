@@ -12,16 +12,16 @@ sentences of the big corpus) made through the judging services by
 ``bench/gen_judgments.py``.
 
 **The measurements** (:mod:`bench.probes`), each group in a fresh process with ``DEBUG``
-off and its own file cache (``bench/common.py``), through Django's test client:
+off (``bench/common.py``), through Django's test client:
 
 * the home page as the lead and as a judge;
 * the judge's page and each action, on several candidates in a row; accept & next is the
   whole chain the browser goes through, with the number of requests it took;
-* the dashboard of the big corpus: the first view with an empty file cache (several
-  fresh processes), later views, every panel (htmx), ``table.csv``, ``table.json``, two
-  charts, the drill-down of one system;
+* the dashboard of the big corpus: the first view right after the import (several fresh
+  processes: the import stored the default choice's statistics), later views, every
+  panel (htmx), ``table.csv``, ``table.json``, two charts, the drill-down of one system;
 * each preprocessing choice never seen before (its first request, in a process of its
-  own whose file cache holds the default choice's statistics);
+  own, after the statistics stored for any choice but the default are deleted);
 * the export download (time to the first byte, and to the end) beside
   ``manage.py export_evaltrans`` (its run time, and with the interpreter's start-up);
 * the peak memory of one process after a full dashboard tour.
@@ -242,10 +242,9 @@ def ensure_postgres() -> None:
     raise SystemExit("PostgreSQL on 127.0.0.1:5432 did not start")
 
 
-def env_for(db: Database, workdir: Path, cache: str) -> dict[str, str]:
+def env_for(db: Database, workdir: Path) -> dict[str, str]:
     env = production_env(workdir)
     env["DATABASE_URL"] = db.url  # always ours, whatever the caller's environment says
-    env["EVALTOOL_CACHE_DIR"] = str(workdir / "cache" / cache)
     return env
 
 
@@ -280,7 +279,7 @@ def corpus_files(plan: Plan, home: Path) -> tuple[dict[str, Path], float]:
 def build(db: Database, files: dict[str, Path], workdir: Path) -> dict[str, Any]:
     """The plan's database, step by step, each step in a fresh process; the build facts."""
     plan = db.plan
-    env = env_for(db, workdir, "build")
+    env = env_for(db, workdir)
     log(f"  {db.title}: creating the database, migrate")
     db.create()
     built: dict[str, Any] = {"plan": plan.key(), "commit": _commit(), "at": _now()}
@@ -324,34 +323,34 @@ def measure(db: Database, workdir: Path, runs: int, cold_runs: int) -> dict[str,
         log(f"  {db.title}: {message}")
 
     step("home pages (a slow one is measured once)")
-    figures.update(worker("home", runs, env=env_for(db, workdir, "home")))
+    figures.update(worker("home", runs, env=env_for(db, workdir)))
     step("judge's page and actions")
-    figures.update(worker("judge", big, runs, env=env_for(db, workdir, "judge")))
+    figures.update(worker("judge", big, runs, env=env_for(db, workdir)))
     step("dashboard, first view (cold) in fresh processes")
     colds = [
-        worker("dashboard", big, runs, True, env=env_for(db, workdir, f"cold-{k}"))["dash_first"]
-        for k in range(cold_runs - 1)
+        worker("dashboard", big, runs, True, env=env_for(db, workdir))["dash_first"]
+        for _ in range(cold_runs - 1)
     ]
     step("dashboard: first view, later views, panels, downloads, drill-down")
-    figures.update(worker("dashboard", big, runs, env=env_for(db, workdir, "dashboard")))
+    figures.update(worker("dashboard", big, runs, env=env_for(db, workdir)))
     first = [s for f in [*colds, figures["dash_first"]] for s in f["seconds"]]
     figures["dash_first"].update(
         median=statistics.median(first),
         seconds=first,
-        note=f"empty file cache, {len(first)} fresh process{'es' if len(first) > 1 else ''}",
+        note=f"after the import, {len(first)} fresh process{'es' if len(first) > 1 else ''}",
     )
     choices = figures.pop("choices")
     for label, query in choices:
         step(f"preprocessing {label}, first request")
-        env = env_for(db, workdir, "dashboard")  # holds the default choice's statistics
+        env = env_for(db, workdir)
         figures[f"pre:{label}"] = worker("preprocessing", big, query, env=env)["pre"]
     step("export download")
-    figures.update(worker("export", big, runs, env=env_for(db, workdir, "export")))
+    figures.update(worker("export", big, runs, env=env_for(db, workdir)))
     step("export on the command line")
     from bench.probes import export_command_wall
 
     out = str(workdir / "export.xml")
-    env = env_for(db, workdir, "export-command")
+    env = env_for(db, workdir)
     inner = [worker("export-command", big, out, env=env)["seconds"] for _ in range(3)]
     wall = [export_command_wall(big, out, env) for _ in range(3)]
     for key, samples in (("export_command", inner), ("export_command_wall", wall)):
@@ -359,7 +358,7 @@ def measure(db: Database, workdir: Path, runs: int, cold_runs: int) -> dict[str,
     figures["export_command"]["note"] = "inside a fresh process, after Django's set-up"
     figures["export_command_wall"]["note"] = "python manage.py export_evaltrans NAME -o FILE"
     step("peak memory after a full dashboard tour")
-    tour = worker("tour", big, env=env_for(db, workdir, "tour"))
+    tour = worker("tour", big, env=env_for(db, workdir))
     figures["tour"] = {**tour["tour"], "seconds": tour["tour_seconds"]}
     return figures
 
@@ -515,15 +514,15 @@ def run_one(
             origin = f"built in {built['seconds']:.0f} s"
         else:
             log(f"  {db.title}: reusing the database built {built['at']}: migrate")
-            migrate = worker("migrate", env=env_for(db, workdir, "build"))["seconds"]
+            migrate = worker("migrate", env=env_for(db, workdir))["seconds"]
             origin = f"reused (built {built['at']}; migrate now {migrate:.1f} s)"
         if db.kind == "postgres":
-            stats = worker("analyze", env=env_for(db, workdir, "build"))
+            stats = worker("analyze", env=env_for(db, workdir))
             origin += (
                 f"; ANALYZE {stats['seconds']:.1f} s before measuring "
                 f"(autovacuum is {stats['autovacuum']} on this server)"
             )
-        facts = worker("facts", env=env_for(db, workdir, "build"))
+        facts = worker("facts", env=env_for(db, workdir))
         load_before = os.getloadavg()[0]
         start = time.perf_counter()
         figures = measure(db, workdir, runs, cold_runs)

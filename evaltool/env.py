@@ -66,20 +66,16 @@ def parse_database_url(url: str, *, base_dir: Path) -> dict[str, Any]:
     )
 
 
-def parse_cache_url(url: str, *, default_dir: str) -> dict[str, Any]:
-    """The default cache: ``redis://host:port/db`` (or ``rediss://``) for a cache shared by
-    several app servers, else the local file cache in ``default_dir``.
+def parse_cache_url(url: str) -> dict[str, Any]:
+    """Django's cache: ``redis://host:port/db`` (or ``rediss://``) for one cache shared by
+    several app servers, else this process's memory.
 
-    Entries never expire on their own (derived statistics stay valid as long as their
-    corpus); the file cache keeps at most 2,000 entries.
+    Nothing the app needs from one request to the next lives in this cache (statistics,
+    sessions and login throttling are in the database), so the default keeps nothing on
+    the local disk that another server would need. Entries never expire on their own.
     """
     if not url:
-        return {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": default_dir,
-            "TIMEOUT": None,
-            "OPTIONS": {"MAX_ENTRIES": 2000},
-        }
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None}
     scheme = urlsplit(url).scheme
     if scheme in {"redis", "rediss"}:
         return {

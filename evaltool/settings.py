@@ -127,16 +127,10 @@ HTMX_VERSION = "2.0.11"
 # Largest evalTrans file a lead may upload through the browser (the command line has no limit).
 EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
 
-# Derived data that is expensive to compute and never changes for a stored corpus (the
-# automatic metrics' per-segment statistics): kept on disk so every server process and
-# restart reuses it. Keys carry the corpus and every preprocessing choice. With several
-# app servers, CACHE_URL=redis://host:6379/0 shares one cache between them.
-CACHES = {
-    "default": parse_cache_url(
-        os.environ.get("CACHE_URL", ""),
-        default_dir=os.environ.get("EVALTOOL_CACHE_DIR", str(BASE_DIR / ".cache" / "evaltool")),
-    )
-}
+# Django's cache framework. The app keeps nothing in it that another server or a restart
+# needs (the statistics, sessions and login throttling are in the database); with several
+# app servers, CACHE_URL=redis://host:6379/0 shares one cache between them anyway.
+CACHES = {"default": parse_cache_url(os.environ.get("CACHE_URL", ""))}
 
 # --- HTTPS and security headers -------------------------------------------------------
 # Behind HTTPS (EVALTOOL_HTTPS=true): redirect plain HTTP, send cookies only over HTTPS,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,22 +12,19 @@ from django.test import Client
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from annotation.corpora.imports import corpus_import
+from annotation.dashboard import cache as dashboard_cache
 from annotation.models import Corpus, User
 from annotation.tests.factories import PASSWORD, SEED_XML
 
 
 @pytest.fixture(autouse=True)
-def fast_and_isolated(settings: Any, tmp_path: Path) -> None:
-    """Every test: a fast password hasher for the accounts it creates, and its own empty
-    file cache (the real backend, in a temporary directory) so no test sees another's
-    cached statistics."""
+def fast_and_isolated(settings: Any) -> Iterator[None]:
+    """Every test: a fast password hasher for the accounts it creates, and an empty
+    dashboard memory, so no test sees figures another one computed."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "cache"),
-        }
-    }
+    dashboard_cache.forget()
+    yield
+    dashboard_cache.forget()
 
 
 @pytest.fixture

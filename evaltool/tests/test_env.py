@@ -95,22 +95,22 @@ def test_a_database_url_we_do_not_understand_stops_the_app(url: str, message: st
         parse_database_url(url, base_dir=BASE)
 
 
-def test_without_cache_url_the_cache_is_the_local_file_cache() -> None:
-    cache = parse_cache_url("", default_dir="/tmp/c")
-    assert cache["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
-    assert cache["LOCATION"] == "/tmp/c"
+def test_without_cache_url_the_cache_is_the_process_memory_never_the_disk() -> None:
+    cache = parse_cache_url("")
+    assert cache["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert "LOCATION" not in cache
 
 
 @pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "rediss://cache.example:6380/1"])
 def test_a_redis_cache_url_shares_one_cache(url: str) -> None:
-    cache = parse_cache_url(url, default_dir="/tmp/c")
+    cache = parse_cache_url(url)
     assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     assert cache["LOCATION"] == url
 
 
 def test_an_unknown_cache_url_stops_the_app() -> None:
     with pytest.raises(ValueError, match="memcached"):
-        parse_cache_url("memcached://127.0.0.1:11211", default_dir="/tmp/c")
+        parse_cache_url("memcached://127.0.0.1:11211")
 
 
 def test_sqlite_writes_in_wal_mode_and_waits_for_a_lock_before_giving_up() -> None:

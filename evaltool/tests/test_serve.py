@@ -49,7 +49,6 @@ def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
         DATABASE_URL=f"sqlite:///{tmp_path / 'serve.sqlite3'}",
         SECRET_KEY=SECRET,
         ALLOWED_HOSTS="127.0.0.1,eval.example.org",
-        EVALTOOL_CACHE_DIR=str(tmp_path / "cache"),
         **more,
     )
     return env
