@@ -20,9 +20,15 @@ class EvaltoolUserAdmin(UserAdmin):
 
 @admin.register(Corpus)
 class CorpusAdmin(admin.ModelAdmin):
-    list_display = ("name", "blind", "share_new_refs", "created_at")
+    list_display = ("name", "ready", "blind", "share_new_refs", "created_at")
+    list_filter = ("ready",)
     filter_horizontal = ("judges",)
     search_fields = ("name",)
+
+    def get_queryset(self, request: Any) -> QuerySet[Corpus]:
+        """Unfinished imports too: one that was interrupted (its process killed) stays
+        hidden everywhere else, and is deleted here."""
+        return Corpus.all_objects.all()
 
 
 @admin.register(Translator)

@@ -76,6 +76,15 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         return self.update(judgments_stamp=F("judgments_stamp") + 1)
 
 
+class CorpusManager(models.Manager.from_queryset(CorpusQuerySet)):  # type: ignore[misc]
+    """Corpora whose import is complete. As the default manager it is what every page,
+    command, form and figure reads (and what a judge's ``assigned_corpora`` reads), so a
+    corpus half-way through its import can be seen nowhere: one rule, in one place."""
+
+    def get_queryset(self) -> CorpusQuerySet:
+        return super().get_queryset().filter(ready=True)
+
+
 def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
     """``COUNT(*)`` of ``rows`` (filtered on ``OuterRef``) as a correlated subquery, 0 if none."""
     return Coalesce(
@@ -113,8 +122,12 @@ class Corpus(models.Model):
     # read with the corpus row, it tells whether figures derived from the judgments and
     # computed earlier still hold, at no extra query.
     judgments_stamp = models.PositiveBigIntegerField(default=0, editable=False)
+    # False while the import writes the corpus (in short transactions, so judges keep
+    # working meanwhile): nothing but the import and the admin sees it until it is whole.
+    ready = models.BooleanField(default=True, editable=False)
 
-    objects = CorpusQuerySet.as_manager()
+    objects = CorpusManager()  # the default manager: complete corpora only
+    all_objects = CorpusQuerySet.as_manager()  # unfinished imports too
 
     class Meta:
         verbose_name_plural = "corpora"

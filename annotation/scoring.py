@@ -9,7 +9,7 @@ dashboard read their figures from here.
 The automatic statistics of a corpus are *stored* (:class:`~annotation.models.
 CorpusStatistics`, :func:`automatic_statistics`): they depend only on the corpus texts,
 which never change after import, and on the preprocessing choice. The import stores the
-default choice's (:func:`statistics_store`), any other choice is stored at its first
+default choice's (:func:`save_default_statistics`), any other choice is stored at its first
 use; with them go the scores, signatures and the paired bootstrap of every automatic
 metric, so reading them back is all a page does.
 """
@@ -148,12 +148,16 @@ def automatic_statistics(
     return stats
 
 
-def statistics_store(corpus: Corpus) -> None:
-    """Compute and store the default choice's statistics: the import calls it (every
-    sentence it stores has a reference), so the first dashboard view only reads."""
-    pp = Preprocessor()
-    _store(corpus, statistics_choice(pp, "nearest"), compute_statistics(corpus, pp, "nearest"))
-    give_back_memory()
+def default_statistics(corpus: Corpus) -> AutomaticStats:
+    """The default choice's statistics, computed (reading only: the import calls it
+    before its last transaction, so no lock is held while it scores)."""
+    return compute_statistics(corpus, Preprocessor(), "nearest")
+
+
+def save_default_statistics(corpus: Corpus, stats: AutomaticStats) -> None:
+    """Store what :func:`default_statistics` computed, so the first dashboard view only
+    reads (the caller gives the scoring's memory back once its transaction is over)."""
+    _store(corpus, statistics_choice(Preprocessor(), "nearest"), stats)
 
 
 @cache

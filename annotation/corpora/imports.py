@@ -2,65 +2,55 @@
 
 A service (keyword-only, typed: HackSoft styleguide) that writes across models; the XML
 mapping itself is in :mod:`annotation.corpora.evaltrans` and never here. The file is
-read as a stream and written in batches, so memory stays flat however large it is; the
-whole import is one transaction, so a refusal anywhere leaves nothing behind.
+read as a stream and written in batches, so memory stays flat however large it is.
+
+All or nothing to the user, short transactions to the database: the corpus is created
+hidden (``Corpus.ready`` false: no page, command or figure sees it), each batch is
+written in a transaction of its own, and only the last one, with the sizes and the
+statistics, shows it. A refusal or an error anywhere removes what was written, batch by
+batch again. A long import on SQLite (whose writers take turns) thus never holds the
+write lock for more than one batch, and judges' clicks and logins go on meanwhile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import (
-    FIRST_REFERENCE,
-    REFERENCE_SUFFIX,
     CorpusHeader,
     EvalElement,
     EvalTransError,
     SentenceElement,
     attrs_to_json,
     awer_text,
-    normalize_space,
 )
-from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
+from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
-from annotation.scoring import statistics_store
+from annotation.scoring import default_statistics, give_back_memory, save_default_statistics
 from annotation.text import awer_counts, normalize_new_ref
-from metrics.textfiles import SegmentFileError, read_parallel
 
 BATCH_SENTENCES = 500
+#: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
+#: 20 systems and 3 references (``bench/import.py`` prints the longest), well inside the
+#: busy timeout a judge's click waits for it.
+SENTENCES_PER_TRANSACTION = 50
 MAX_WARNINGS = 200
 ANONYMOUS_EVALUATOR = "anonymous"
 # A judgment still in progress is exported with this extra attribute (evalTrans keeps
 # unknown attributes), so a re-import keeps it pending instead of counting it as done.
 PENDING_ATTR = ("state", "pending")
-# Plain-text imports name their references so that evalTrans classifies them as such
-# (a name ending in "reference"), in the order of the --ref files.
-REFERENCE_NAMES_FOR_TEXT = (
-    FIRST_REFERENCE,
-    *(
-        f"{n} {REFERENCE_SUFFIX}"
-        for n in (
-            "second",
-            "third",
-            "fourth",
-            "fifth",
-            "sixth",
-            "seventh",
-            "eighth",
-            "ninth",
-            "tenth",
-        )
-    ),
-)
-
 ERR_CORPUS_EXISTS = "a corpus named {name!r} exists already (choose another --name)"
+ERR_CORPUS_IMPORTING = (
+    "a corpus named {name!r} is being imported (or its import was interrupted: "
+    "a superuser can delete it in the admin); choose another --name"
+)
 ERR_NO_SENTENCES = "the file holds no <sentence>"
 ERR_JUDGMENT_ON_REFERENCE = "<eval> of reference {translator!r} carries a judgment"
 WARN_AWER_RECOMPUTED = (
@@ -124,6 +114,7 @@ class _ImportState:
     filename: str
     translators: dict[str, Translator] = field(default_factory=dict)
     evaluators: dict[str, User] = field(default_factory=dict)
+    created_evaluators: list[User] = field(default_factory=list)
     sentences: int = 0
     refs_min: int = 10**9
     refs_max: int = 0
@@ -148,15 +139,16 @@ def corpus_import(
     """Import an evalTrans file as a new corpus, all or nothing.
 
     The file is read as a stream and written in batches, so memory stays flat however
-    large the file; the whole import is one transaction, so a refusal anywhere (raised as
-    :class:`ImportRefused` with file, line and reason) leaves nothing behind. Judgments'
-    ``awer`` is recomputed from target and new reference; a mismatch is a warning and the
-    recomputed value wins. Evaluators become inactive accounts until a lead activates them.
+    large the file; the corpus stays hidden until it is whole, and a refusal anywhere
+    (raised as :class:`ImportRefused` with file, line and reason) leaves nothing behind
+    (see the module's doc). Judgments' ``awer`` is recomputed from target and new
+    reference; a mismatch is a warning and the recomputed value wins. Evaluators become
+    inactive accounts until a lead activates them. ``progress`` is called with the
+    sentences stored so far, between transactions.
     """
     shown_name = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
-        with transaction.atomic():
-            return _import_stream(source, name, shown_name, reference_names, progress)
+        return _import_stream(source, name, shown_name, reference_names, progress)
     except ImportRefused:
         raise
     except EvalTransError as exc:
@@ -175,7 +167,7 @@ def _import_stream(
     if not isinstance(header, CorpusHeader):  # iter_evaltrans yields the header first
         raise TypeError(f"expected the corpus header first, got {type(header).__name__}")
     sentences = (item for item in items if isinstance(item, SentenceElement))
-    return _import_elements(
+    return import_elements(
         header,
         sentences,
         name or header.name or Path(filename).stem,
@@ -185,7 +177,7 @@ def _import_stream(
     )
 
 
-def _import_elements(
+def import_elements(
     header: CorpusHeader,
     sentences: Iterator[SentenceElement],
     corpus_name: str,
@@ -193,35 +185,75 @@ def _import_elements(
     reference_names: Collection[str],
     progress: Callable[[int], None] | None,
 ) -> ImportSummary:
+    """Store ``sentences`` as the new corpus ``corpus_name``: the one writer of every
+    import (evalTrans or plain text), hidden until complete, removed on failure."""
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
-    if Corpus.objects.filter(name=corpus_name).exists():
-        raise ImportRefused(filename, None, ERR_CORPUS_EXISTS.format(name=corpus_name))
-    corpus = Corpus.objects.create(
-        name=corpus_name,
-        extra_attrs=attrs_to_json(header.extra_attrs),
-        extra_xml=list(header.extra_xml),
-    )
-    state = _ImportState(corpus=corpus, filename=filename)
-    while batch := list(islice(sentences, BATCH_SENTENCES)):
-        _import_batch(state, batch, reference_names)
-        if progress is not None:
-            progress(state.sentences)
-    if state.sentences == 0:
-        raise ImportRefused(filename, None, ERR_NO_SENTENCES)
-    _store_sizes(state)
-    statistics_store(corpus)  # the first dashboard view then only reads them
+    state = _ImportState(corpus=_hidden_corpus(header, corpus_name, filename), filename=filename)
+    try:
+        while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
+            with transaction.atomic():
+                _import_batch(state, batch, reference_names)
+            if progress is not None:
+                progress(state.sentences)
+        if state.sentences == 0:
+            raise ImportRefused(filename, None, ERR_NO_SENTENCES)
+        statistics = default_statistics(state.corpus)  # reads only: no lock held meanwhile
+        with transaction.atomic():
+            _store_sizes(state)
+            save_default_statistics(state.corpus, statistics)  # the first view only reads
+            state.corpus.ready = True
+            state.corpus.save(update_fields=["ready"])
+    except BaseException:
+        _remove_unfinished(state)
+        raise
+    del statistics
+    give_back_memory()
     return ImportSummary(
-        corpus=corpus,
+        corpus=state.corpus,
         sentences=state.sentences,
         references_min=state.refs_min,
         references_max=state.refs_max,
-        systems=corpus.n_systems,
+        systems=state.corpus.n_systems,
         judgments=state.judgments,
         warnings=tuple(state.warnings),
         warnings_total=state.warnings_total,
     )
+
+
+def _hidden_corpus(header: CorpusHeader, name: str, filename: str) -> Corpus:
+    """The new corpus row, hidden until its import is complete; the name is taken from
+    now on (the database's unique constraint settles two imports of one name at once)."""
+    existing = Corpus.all_objects.filter(name=name).values_list("ready", flat=True).first()
+    if existing is not None:
+        message = ERR_CORPUS_EXISTS if existing else ERR_CORPUS_IMPORTING
+        raise ImportRefused(filename, None, message.format(name=name))
+    try:
+        with transaction.atomic():
+            return Corpus.all_objects.create(
+                name=name,
+                ready=False,
+                extra_attrs=attrs_to_json(header.extra_attrs),
+                extra_xml=list(header.extra_xml),
+            )
+    except IntegrityError:
+        raise ImportRefused(filename, None, ERR_CORPUS_IMPORTING.format(name=name)) from None
+
+
+def _remove_unfinished(state: _ImportState) -> None:
+    """Delete what a failed import wrote, in short transactions as it was written: the
+    sentences (with their targets and judgments), the corpus, and the evaluator accounts
+    the import created that judge nothing else."""
+    corpus = state.corpus
+    for start in range(0, state.sentences, SENTENCES_PER_TRANSACTION):
+        with transaction.atomic():
+            corpus.sentences.filter(position__lt=start + SENTENCES_PER_TRANSACTION).delete()
+    with transaction.atomic():
+        Corpus.all_objects.filter(pk=corpus.pk).delete()
+        User.objects.filter(pk__in=[u.pk for u in state.created_evaluators]).filter(
+            judgments__isnull=True
+        ).delete()
 
 
 def _store_sizes(state: _ImportState) -> None:
@@ -235,78 +267,12 @@ def _store_sizes(state: _ImportState) -> None:
     corpus.save(update_fields=["n_sentences", "n_systems", "n_candidates"])
 
 
-def corpus_import_text(
-    *,
-    name: str,
-    source: Path,
-    refs: Sequence[Path],
-    hyps: Sequence[tuple[str, Path]],
-) -> ImportSummary:
-    """Import plain one-segment-per-line files (sacreBLEU style) as a corpus.
-
-    The first reference file becomes the ``first reference``, the others ``second
-    reference``, ``third reference``…; each ``SYSTEM=FILE`` becomes a system. Files must be
-    parallel UTF-8.
-    """
-    if not refs:
-        raise ImportRefused(str(source), None, "at least one --ref file is needed")
-    if len(refs) > len(REFERENCE_NAMES_FOR_TEXT):
-        raise ImportRefused(
-            str(refs[-1]), None, f"at most {len(REFERENCE_NAMES_FOR_TEXT)} --ref files"
-        )
-    system_names = [system for system, _ in hyps]
-    for system in system_names:
-        if not system or evaltrans.translator_role(system) != evaltrans.Role.SYSTEM:
-            raise ImportRefused(
-                str(source), None, f"system name {system!r} is empty or ends in 'reference'"
-            )
-    if len(set(system_names)) != len(system_names):
-        raise ImportRefused(str(source), None, "each --hyp needs its own SYSTEM name")
-    for system in system_names:
-        problem = length_problem(f"system name {system[:40]!r}…", system, NAME_MAX_LENGTH)
-        if problem is not None:
-            raise ImportRefused(str(source), None, problem)
-    paths = [source, *refs, *(path for _, path in hyps)]
-    try:
-        columns = read_parallel(paths)
-    except SegmentFileError as exc:
-        raise ImportRefused(exc.filename, exc.line, exc.reason) from None
-    _refuse_unwritable_lines(paths, columns)
-    translators = [*REFERENCE_NAMES_FOR_TEXT[: len(refs)], *system_names]
-    sentences = (
-        SentenceElement(
-            source=normalize_space(row[0]),
-            evals=tuple(
-                EvalElement(translator=t, target=normalize_space(text), line=k + 1)
-                for t, text in zip(translators, row[1:], strict=True)
-            ),
-            line=k + 1,
-            position=k,
-        )
-        for k, row in enumerate(zip(*columns, strict=True))
-    )
-    with transaction.atomic():
-        return _import_elements(
-            CorpusHeader(name=name, extra_attrs=()), sentences, name, str(source), (), None
-        )
-
-
 @dataclass
 class _BatchRows:
     """The rows one batch adds besides its sentences, created in one bulk insert each."""
 
     targets: list[Target] = field(default_factory=list)
     judged: list[tuple[int, EvalElement]] = field(default_factory=list)  # (target index, <eval>)
-
-
-def _refuse_unwritable_lines(paths: Sequence[Path], columns: Sequence[Sequence[str]]) -> None:
-    """A plain-text line with a character XML cannot hold (a NUL, a control character,
-    U+FFFE) is refused with its file and line: stored, it would break every export."""
-    for path, lines in zip(paths, columns, strict=True):
-        for k, line in enumerate(lines):
-            problem = non_xml_char_problem(line)
-            if problem is not None:
-                raise ImportRefused(str(path), k + 1, problem)
 
 
 def _import_batch(
@@ -483,4 +449,5 @@ def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> Non
         user.set_unusable_password()
         user.save()
         state.evaluators[username] = user
+        state.created_evaluators.append(user)
     state.corpus.judges.add(*(state.evaluators[u] for u in wanted))

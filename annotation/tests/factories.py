@@ -169,6 +169,16 @@ JUDGED = b"""<?xml version="1.0" encoding="UTF-8"?>
 </evalTrans>
 """
 
+#: A right-to-left override (U+202E) left open in a system's name, the source and the
+#: candidate (nothing closes it before the text that follows).
+BIDI_XML = """<evalTrans>
+<sentence>
+  <source>el \u202egato negro</source>
+  <eval translator="first reference"><target>the black cat</target></eval>
+  <eval translator="sys \u202eone"><target>the \u202eblack dog</target></eval>
+</sentence>
+</evalTrans>""".encode()
+
 # --- evalTrans files in a few lines (the format's tests) ---------------------------------
 
 # Lines 1-5 of most refusal cases; the case's own lines start at line 6.

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.corpora.imports import ImportRefused, corpus_import_text
+from annotation.corpora.imports import ImportRefused
+from annotation.corpora.text_imports import corpus_import_text
 
 
 def _system_file(value: str) -> tuple[str, Path]:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
+import threading
 
 import pytest
+from django.db import connection
+from django.test import Client
 
 from annotation.corpora.imports import (
     ERR_CORPUS_EXISTS,
+    ERR_CORPUS_IMPORTING,
+    SENTENCES_PER_TRANSACTION,
     ImportRefused,
     corpus_import,
-    corpus_import_text,
 )
+from annotation.judging.changes import judgment_set_sser
+from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
-from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML
+from annotation.tests.factories import DEMO_XML, JUDGED, PASSWORD, SEED_XML, target_of
 
 pytestmark = pytest.mark.django_db
 
@@ -99,83 +104,115 @@ def test_the_seed_example_keeps_both_multi_references_of_one_sentence() -> None:
     ]
 
 
-def test_plain_text_files_import_as_a_corpus(tmp_path: Path) -> None:
-    (tmp_path / "src.txt").write_text("uno\ndos\n", encoding="utf-8")
-    (tmp_path / "ref1.txt").write_text("one\ntwo\n", encoding="utf-8")
-    (tmp_path / "ref2.txt").write_text("a one\na two\n", encoding="utf-8")
-    (tmp_path / "sys.txt").write_text("one\n  too \n", encoding="utf-8")
-
-    summary = corpus_import_text(
-        name="plain",
-        source=tmp_path / "src.txt",
-        refs=[tmp_path / "ref1.txt", tmp_path / "ref2.txt"],
-        hyps=[("mt", tmp_path / "sys.txt")],
-    )
-
-    assert (summary.sentences, summary.references_max, summary.systems) == (2, 2, 1)
-    stored = Corpus.objects.get(name="plain")
-    assert (stored.n_sentences, stored.n_systems, stored.n_candidates) == (2, 1, 2)
-    texts = dict(
-        Target.objects.filter(sentence__position=1).values_list("translator__name", "text")
-    )
-    assert texts == {"first reference": "two", "second reference": "a two", "mt": "too"}
-
-
-def test_plain_text_files_of_different_lengths_are_refused_with_file_and_line(
-    tmp_path: Path,
-) -> None:
-    (tmp_path / "src.txt").write_text("uno\ndos\n", encoding="utf-8")
-    (tmp_path / "ref.txt").write_text("one\ntwo\n", encoding="utf-8")
-    (tmp_path / "sys.txt").write_text("one\n", encoding="utf-8")
-
-    with pytest.raises(ImportRefused) as refused:
-        corpus_import_text(
-            name="plain",
-            source=tmp_path / "src.txt",
-            refs=[tmp_path / "ref.txt"],
-            hyps=[("mt", tmp_path / "sys.txt")],
-        )
-
-    assert str(refused.value) == (
-        f"{tmp_path / 'sys.txt'} line 2: has 1 lines but {tmp_path / 'src.txt'} has 2:"
-        " files must be parallel"
-    )
-    assert Corpus.objects.count() == 0
-
-
 def test_a_corpus_name_longer_than_its_column_is_refused_on_every_database() -> None:
     with pytest.raises(ImportRefused, match="the corpus name is 201 characters long; at most 200"):
         corpus_import(source=SEED_XML, name="n" * 201)
     assert Corpus.objects.count() == 0
 
 
-def write_plain(tmp_path: Path, hyp: str) -> dict[str, object]:
-    (tmp_path / "src.txt").write_text("one\ntwo\n", encoding="utf-8")
-    (tmp_path / "ref.txt").write_text("one\ntwo\n", encoding="utf-8")
-    (tmp_path / "sys.txt").write_text(hyp, encoding="utf-8")
-    return {
-        "name": "plain",
-        "source": tmp_path / "src.txt",
-        "refs": [tmp_path / "ref.txt"],
-        "hyps": [("mt", tmp_path / "sys.txt")],
-    }
+def sentences_of_file(data: bytes) -> bytes:
+    """The ``<sentence>`` elements of an evalTrans file, without its head and end."""
+    body = data.split(b"<sentence ", 1)[1].replace(b"</evalTrans>", b"")
+    return b"<sentence " + body
 
 
-@pytest.mark.parametrize("bad", ["\x00", "\x07", "\ufffe", "\uffff"])
-def test_a_plain_text_line_xml_cannot_hold_is_refused_with_file_and_line(
-    tmp_path: Path, bad: str
+def evaltrans_of(*sentences: bytes) -> bytes:
+    return (
+        b'<?xml version="1.0" encoding="UTF-8"?>\n<evalTrans>'
+        + b"".join(sentences)
+        + (b"</evalTrans>")
+    )
+
+
+DEMO_SENTENCES = sentences_of_file(DEMO_XML.read_bytes())  # 40 sentences
+NO_SOURCE = b"<sentence><eval translator='first reference'><target>x</target></eval></sentence>"
+
+
+def test_a_corpus_is_hidden_from_every_page_until_its_import_is_complete(
+    lead_client: Client,
 ) -> None:
-    with pytest.raises(ImportRefused) as caught:
-        corpus_import_text(**write_plain(tmp_path, f"one\ntw{bad}o\n"))
+    assert SENTENCES_PER_TRANSACTION == 50  # 120 sentences: three transactions
+    seen: list[tuple[int, bool, bool, bool]] = []
 
-    assert str(caught.value).startswith(f"{tmp_path / 'sys.txt'} line 2: character U+")
-    assert "cannot be written in XML" in str(caught.value)
-    assert Corpus.objects.count() == 0
+    def look(stored: int) -> None:
+        home = lead_client.get("/").content.decode()
+        seen.append(
+            (
+                stored,
+                Corpus.all_objects.filter(name="long-import", ready=False).exists(),
+                Corpus.objects.filter(name="long-import").exists(),
+                "long-import" in home,
+            )
+        )
+
+    source = io.BytesIO(evaltrans_of(DEMO_SENTENCES * 3))
+    summary = corpus_import(source=source, name="long-import", progress=look)
+
+    assert seen == [(50, True, False, False), (100, True, False, False), (120, True, False, False)]
+    assert summary.corpus.ready and Corpus.objects.get(name="long-import").n_sentences == 120
+    assert "long-import" in lead_client.get("/").content.decode()
+    assert lead_client.get(f"/dashboard/{summary.corpus.pk}/").status_code == 200
 
 
-def test_a_system_name_longer_than_its_column_is_refused(tmp_path: Path) -> None:
-    files = write_plain(tmp_path, "one\ntwo\n")
-    files["hyps"] = [("s" * 201, tmp_path / "sys.txt")]
+def test_a_refusal_after_several_transactions_removes_all_they_wrote() -> None:
+    existing = User.objects.create(username="JM", role=User.Role.JUDGE)
+    # A judged sentence (evaluators JM, who exists, and AB, whom the import creates) in
+    # the first transaction, 80 demo sentences, then a sentence without its source.
+    content = evaltrans_of(sentences_of_file(JUDGED), DEMO_SENTENCES * 2, NO_SOURCE)
 
-    with pytest.raises(ImportRefused, match="201 characters long; at most 200 fit"):
-        corpus_import_text(**files)
+    with pytest.raises(ImportRefused, match="without <source>"):
+        corpus_import(source=io.BytesIO(content), name="late")
+
+    assert not Corpus.all_objects.exists()
+    assert Sentence.objects.count() == Target.objects.count() == Judgment.objects.count() == 0
+    assert list(User.objects.all()) == [existing]  # AB, created by the import, is gone
+
+
+def test_a_name_being_imported_is_taken_with_its_own_reason() -> None:
+    def import_the_same_name_meanwhile(stored: int) -> None:
+        with pytest.raises(ImportRefused) as refused:
+            corpus_import(source=SEED_XML, name="busy")
+        reasons.append(refused.value.reason)
+
+    reasons: list[str] = []
+    source = io.BytesIO(evaltrans_of(DEMO_SENTENCES))
+    corpus_import(source=source, name="busy", progress=import_the_same_name_meanwhile)
+
+    assert reasons and set(reasons) == {ERR_CORPUS_IMPORTING.format(name="busy")}
+    assert Corpus.objects.get(name="busy").n_sentences == 40
+
+
+@pytest.mark.django_db(transaction=True)
+def test_judges_log_in_and_click_while_a_long_import_writes(seed: Corpus, judge: User) -> None:
+    """Between the import's transactions the database is free: another connection (a
+    judge's request) writes at once. Were the import one transaction, SQLite would refuse
+    that write until the end of the whole import."""
+    judgment = judgment_open(user=judge, target=target_of(seed, "a translator"))
+    answers: list[object] = []
+
+    def judge_works(stored: int) -> None:
+        def in_another_connection() -> None:
+            try:
+                login = Client().post(
+                    "/accounts/login/", {"username": judge.username, "password": PASSWORD}
+                )
+                saved = judgment_set_sser(
+                    judgment=Judgment.objects.get(pk=judgment.pk),
+                    user=judge,
+                    version=Judgment.objects.get(pk=judgment.pk).version,
+                    sser=stored % 11,
+                )
+                answers.append((login.status_code, saved.sser))
+            except Exception as exc:  # reported below, with the batch it happened after
+                answers.append(exc)
+            finally:
+                connection.close()
+
+        worker = threading.Thread(target=in_another_connection)
+        worker.start()
+        worker.join()
+
+    source = io.BytesIO(evaltrans_of(DEMO_SENTENCES * 3))
+    corpus_import(source=source, name="long", progress=judge_works)
+
+    assert answers == [(302, n % 11) for n in (50, 100, 120)]

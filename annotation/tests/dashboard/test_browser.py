@@ -4,6 +4,7 @@ tokenization (htmx), and downloads the table as CSV."""
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Callable
 
@@ -12,7 +13,7 @@ from playwright.sync_api import Page, expect
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.models import Judgment, Target, User
-from annotation.tests.factories import DEMO_XML, PASSWORD
+from annotation.tests.factories import BIDI_XML, DEMO_XML, PASSWORD
 
 
 def rows(page: Page) -> list[str]:
@@ -90,3 +91,31 @@ def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
     assert download.value.suggested_filename == "demo-metrics.csv"
     assert {r["system"] for r in got} == set(corpus_order)
     assert all(r["wer_signature"].startswith("nrefs:1|tok:none") for r in got)
+
+
+def left_to_right(page: Page, selector: str) -> bool:
+    boxes = page.locator(selector).evaluate_all("es => es.map(e => e.getBoundingClientRect().left)")
+    return len(boxes) >= 2 and boxes == sorted(boxes) and len(set(boxes)) == len(boxes)
+
+
+def test_an_unclosed_bidi_override_stays_inside_its_name_or_text(
+    page: Page, live_server, user_factory: Callable[..., User]
+) -> None:
+    corpus = corpus_import(source=io.BytesIO(BIDI_XML), name="bidi \u202ecorpus").corpus
+    system = corpus.translators.get(role="system")
+    user_factory("lee", role=User.Role.LEAD)
+    page.goto(f"{live_server.url}/dashboard/{corpus.pk}/system/{system.pk}/")
+    page.fill("#id_username", "lee")
+    page.fill("#id_password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/system/\d+/"))
+
+    # what follows a name reads after it: "sentence by sentence" right of the system
+    assert left_to_right(page, "main h1 > bdi, main h1 > small")
+    marks = page.locator("#drill .ops bdi.words > span")
+    styles = marks.evaluate_all("ms => ms.map(m => getComputedStyle(m).unicodeBidi)")
+    assert len(styles) >= 3 and set(styles) == {"isolate"}
+    assert left_to_right(page, "#drill .ops bdi.words > span")  # word by word, in order
+
+    page.goto(f"{live_server.url}/dashboard/{corpus.pk}/")
+    assert left_to_right(page, "#dashboard h1 > bdi, #dashboard h1 > small")

@@ -12,7 +12,13 @@ from playwright.sync_api import Page, Request, Route, expect
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import FIGURE_1_FIRST_REF, FIGURE_1_RESULT, PASSWORD, SEED_XML
+from annotation.tests.factories import (
+    BIDI_XML,
+    FIGURE_1_FIRST_REF,
+    FIGURE_1_RESULT,
+    PASSWORD,
+    SEED_XML,
+)
 
 HOSTILE = """<evalTrans>
 <sentence>
@@ -317,20 +323,10 @@ def test_a_stale_tab_is_refused_with_the_fresh_state(page: Page, live_server, se
     assert (judgment.edits, judgment.sser) == (4, None)
 
 
-#: A right-to-left override (U+202E) left open in one word of the source and the candidate.
-BIDI = """<evalTrans>
-<sentence>
-  <source>el \u202egato negro</source>
-  <eval translator="first reference"><target>the black cat</target></eval>
-  <eval translator="sys"><target>the \u202eblack cat</target></eval>
-</sentence>
-</evalTrans>"""
-
-
 def test_an_unclosed_bidi_override_cannot_reverse_the_rest_of_the_line(
     page: Page, live_server, ana: User
 ) -> None:
-    corpus = corpus_import(source=io.BytesIO(BIDI.encode()), name="bidi").corpus
+    corpus = corpus_import(source=io.BytesIO(BIDI_XML), name="bidi").corpus
     corpus.judges.add(ana)
 
     open_corpus(page, live_server.url, "bidi")
