@@ -46,6 +46,7 @@ serve: venv
 	    --bind "$${HOST:-127.0.0.1}:$${PORT:-8000}" \
 	    --workers "$${WEB_CONCURRENCY:-3}" \
 	    --timeout "$${GUNICORN_TIMEOUT:-300}" \
+	    --no-control-socket \
 	    --access-logfile - --error-logfile -
 
 test: venv browser migrations-check

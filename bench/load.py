@@ -19,6 +19,11 @@ judges are spread over the servers). ``--base-url URL`` (repeatable) drives serv
 are already running instead (their database must hold a corpus named ``load`` and the
 accounts ``load-judge-1`` … with password ``load-pw``).
 
+Afterwards a lead (``load-lead``) opens the dashboard with a preprocessing choice no server
+has seen, first on the first server (which computes and stores its statistics), then on
+the last one: with two servers the second answer shows that what one server computed
+the other serves warm (from the database: no server keeps it on its own disk).
+
 A judge's actions are those of the judge's page, sent as htmx sends them: open the next
 candidate, accept one or two of its edit operations, score SSER, accept & next. Each answer
 is checked: the fragment's ``data-version`` and new reference are what the next action
@@ -54,6 +59,9 @@ from bench.common import production_env  # noqa: E402
 
 PASSWORD = "load-pw"
 CORPUS = "load"
+LEAD = "load-lead"
+#: A preprocessing choice the import did not store: its first view computes it.
+NEW_CHOICE = "tok=intl&case=lc&reflen=nearest&bounds=no"
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 PG_URL = "postgres://postgres@127.0.0.1:5432/evaltool_load"
 
@@ -290,6 +298,7 @@ def set_up(env: dict[str, str], workdir: Path, judges: int, sentences: int) -> N
         generate_corpus(out, sentences=sentences, references=2, systems=10)
     manage(env, "migrate", "--noinput")
     manage(env, "import_evaltrans", str(path), "--name", CORPUS)
+    manage(env, "add_user", LEAD, "--password", PASSWORD, "--role", "lead")
     for k in range(judges):
         manage(
             env,
@@ -313,6 +322,8 @@ def free_port() -> int:
 def start_servers(
     env: dict[str, str], count: int, workers: int
 ) -> tuple[list[str], list[subprocess.Popen[bytes]]]:
+    """``count`` ``make serve`` processes, one after the other (each runs collectstatic
+    into the same directory first: started together, they would race on it)."""
     bases, processes = [], []
     for _ in range(count):
         port = free_port()
@@ -332,8 +343,7 @@ def start_servers(
                 start_new_session=True,
             )
         )
-        bases.append(f"http://127.0.0.1:{port}")
-    for base in bases:
+        base = f"http://127.0.0.1:{port}"
         for _ in range(240):
             try:
                 urllib.request.urlopen(f"{base}/accounts/login/", timeout=2).read()
@@ -342,6 +352,7 @@ def start_servers(
                 time.sleep(0.25)
         else:
             raise SystemExit(f"{base} did not start")
+        bases.append(base)
     return bases, processes
 
 
@@ -377,6 +388,20 @@ def lost_and_invented(env: dict[str, str], crowd: list[Judge]) -> tuple[int, int
     return checked, missing, invented
 
 
+def dashboard_across_servers(bases: list[str], pk: int) -> tuple[float, float]:
+    """Seconds of the lead's first view of a new choice on the first server, then of the
+    same view on the last server (a fresh login there, as a lead on another machine)."""
+    seconds = []
+    for base in (bases[0], bases[-1]):
+        lead = Judge(LEAD, base)
+        lead.log_in()
+        start = time.perf_counter()
+        status, _, _ = lead.request(f"/dashboard/{pk}/?{NEW_CHOICE}")
+        seconds.append(time.perf_counter() - start)
+        assert status == 200, f"dashboard answered {status} on {base}"
+    return seconds[0], seconds[1]
+
+
 def corpus_pk(env: dict[str, str]) -> int:
     out = manage(
         env,
@@ -410,6 +435,7 @@ def main() -> None:
             try:
                 paced = run_judges(bases, pk, args.judges, args.seconds, args.pace)
                 fast = run_judges(bases, pk, args.judges, args.seconds / 2, 0.0)
+                dashboard = dashboard_across_servers(bases, pk)
             finally:
                 stop_servers(processes)
             crowd = paced + fast
@@ -419,6 +445,7 @@ def main() -> None:
                 summary(paced, args.seconds),
                 summary(fast, args.seconds / 2),
                 lost_and_invented(env, merge(crowd)),
+                dashboard,
             )
 
 
@@ -439,6 +466,7 @@ def report(
     paced: dict[str, object],
     fast: dict[str, object],
     check: tuple[int, int, int],
+    dashboard: tuple[float, float],
 ) -> None:
     label = "SQLite" if kind == "sqlite" else "PostgreSQL"
     ms = lambda v: f"{1000 * float(v):.0f} ms"  # noqa: E731
@@ -463,6 +491,12 @@ def report(
     print(
         f"  export afterwards: {checked} accepted judgments checked, "
         f"{missing} missing or different, {invented} not accounted for"
+    )
+    first, other = dashboard
+    where = "the other server" if args.servers > 1 else "the same server, new login"
+    print(
+        f"  dashboard, a new preprocessing choice: first view {ms(first)} (computed and "
+        f"stored), then on {where} {ms(other)}"
     )
 
 
