@@ -63,6 +63,8 @@ def test_an_unknown_debug_word_is_an_error_not_true() -> None:
                 "PASSWORD": "",
                 "HOST": "127.0.0.1",
                 "PORT": "5432",
+                "CONN_MAX_AGE": 600,
+                "CONN_HEALTH_CHECKS": True,
             },
         ),
         (
@@ -74,6 +76,8 @@ def test_an_unknown_debug_word_is_an_error_not_true() -> None:
                 "PASSWORD": "p/w",
                 "HOST": "db.example",
                 "PORT": "",
+                "CONN_MAX_AGE": 600,
+                "CONN_HEALTH_CHECKS": True,
             },
         ),
     ],
