@@ -284,9 +284,7 @@ def facts() -> dict[str, Any]:
     from annotation.models import Corpus, Judgment, JudgmentEvent, User
 
     return {
-        "corpora": list(
-            Corpus.objects.with_sizes().values_list("name", "n_sentences", "n_systems")
-        ),
+        "corpora": list(Corpus.objects.values_list("name", "n_sentences", "n_systems")),
         "judgments": Judgment.objects.count(),
         "done": Judgment.objects.done().count(),
         "events": JudgmentEvent.objects.count(),
