@@ -1,13 +1,14 @@
 """Wilcoxon rank-sum (Mann-Whitney U) test and WMT's clusters of systems by it.
 
-The WMT human evaluations (Bojar et al. 2016, "Findings of the 2016 Conference on
-Machine Translation", §3; Barrault et al. 2019, "Findings of the 2019 Conference on
-Machine Translation (WMT19)", §3.3; Kocmi et al. 2022/2023, the WMT22 and WMT23 findings,
-with Appraise) rank systems by the mean of each annotator's *z-scores* — every score
-standardised by that annotator's own mean and standard deviation, so a strict and a
-lenient judge count alike — and cluster them with a one-sided Wilcoxon rank-sum test
-at p < 0.05: systems in a cluster are tied, and every system of a cluster significantly
-outperforms every system of every lower cluster. Appraise's ``ComputeWMT21Results``
+The WMT human evaluations (Bojar et al. 2017, "Findings of the 2017 Conference on
+Machine Translation", after direct assessment's pilot in the 2016 findings; Barrault et
+al. 2019, "Findings of the 2019 Conference on Machine Translation (WMT19)"; Kocmi et al.
+2022/2023, the WMT22 and WMT23 findings, with Appraise) rank systems by the mean of each
+annotator's *z-scores* (Graham et al. 2013, 2017) — every score standardised by that
+annotator's own mean and standard deviation, so a strict and a lenient judge count
+alike — and cluster them with a one-sided Wilcoxon rank-sum test at p < 0.05: systems
+in a cluster are tied, and every system of a cluster significantly outperforms every
+system of every lower cluster. Appraise's ``ComputeWMT21Results``
 command runs exactly that, ``scipy.stats.mannwhitneyu(a, b, alternative="greater")`` on
 the two systems' z-scores averaged per segment over the segments both have scores for.
 
