@@ -181,7 +181,7 @@ def percentile_interval(
     none = defined == 0
     low = np.where(none, np.nan, np.clip(low, lowest, highest))
     high = np.where(none, np.nan, np.clip(high, lowest, highest))
-    return cast(FloatArray, low), cast(FloatArray, high), cast(FloatArray, mean)
+    return low, high, mean
 
 
 def p_values_from_samples(sample_diffs: FloatArray, real_diffs: FloatArray) -> FloatArray:

@@ -13,6 +13,8 @@ The rank groups (:mod:`metrics.significance`) become one sentence per metric
 * too few sentences for any pair (:attr:`~metrics.significance.MetricSignificance.
   too_few`): "too few judged sentences (n = 2; 10 in common are needed) to separate any
   system: all share group 1; best figure so far: X";
+* every system with the same figure: "no best: every system has the same figure
+  (100.00)";
 * no figure: "no figure yet".
 
 The SSER clusters follow the WMT findings and Appraise (:mod:`metrics.ranksum`): each
@@ -32,6 +34,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from annotation.dashboard.judges import normalized_sser
+from annotation.formatting import number
 from annotation.scoring import JudgmentRow
 from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
 from metrics.registry import metric_info
@@ -85,6 +88,8 @@ def verdict_line(significance: MetricSignificance) -> Line:
     verdict = significance.verdict()
     what = "judged sentences" if info.human else "sentences"
     alpha = f"{significance.alpha:g}"
+    scored = sum(1 for f in significance.figures if f.n > 0)
+    values = {f.score for f in significance.figures if f.n > 0}
     pieces: list[Piece]
     if verdict.best is None:
         pieces = [("no figure yet", False)]
@@ -97,9 +102,11 @@ def verdict_line(significance: MetricSignificance) -> Line:
             ),
             (verdict.best, True),
         ]
+    elif scored > 1 and len(values) == 1:
+        (value,) = values
+        pieces = [(f"no best: every system has the same figure ({number(value)})", False)]
     else:
         pieces = [("best: ", False), (verdict.best, True)]
-        scored = sum(1 for f in significance.figures if f.n > 0)
         if scored == 1:
             pieces.append((" (the only system with a figure)", False))
         elif not verdict.others:

@@ -17,11 +17,13 @@ from lxml import etree
 
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.judges import normalized_sser
+from annotation.dashboard.verdicts import verdict_line
 from annotation.models import Corpus, User
 from annotation.scoring import judgment_rows
 from annotation.tests.factories import by_id, cells, done_judgment, sized_corpus
 from metrics.ranksum import mann_whitney_u, segment_means
 from metrics.registry import metric_info
+from metrics.significance import Interval, MetricSignificance, SystemFigure
 
 pytestmark = pytest.mark.django_db
 
@@ -183,3 +185,64 @@ def test_a_single_candidate_reads_as_a_score_and_a_figure_as_an_error(
     text = drill.content.decode()
     assert re.search(r"SSER [0-9]+ \(score\)", text)
     assert "SSER score" not in text
+
+
+def significance_of(
+    scores: list[float], groups: list[int], *, n: int = 50, p: float = 0.001
+) -> MetricSignificance:
+    """An aSER test's result as given: systems s0, s1, … with these scores and groups,
+    every pair compared on ``n`` sentences at ``p``; no figure where a score is NaN."""
+    size = len(scores)
+    figures = tuple(
+        SystemFigure(
+            f"s{i}",
+            score,
+            0 if math.isnan(score) else n,
+            Interval(score, score, score),
+            0 if math.isnan(score) else groups[i],
+        )
+        for i, score in enumerate(scores)
+    )
+    own = [f.n for f in figures]
+    return MetricSignificance(
+        metric="aser",
+        higher_is_better=False,
+        figures=figures,
+        p_values=tuple(tuple(1.0 if i == j else p for j in range(size)) for i in range(size)),
+        n_common=tuple(tuple(min(own[i], own[j]) for j in range(size)) for i in range(size)),
+        n_samples=1000,
+        seed=12345,
+        alpha=0.05,
+        signature="",
+    )
+
+
+LINES = [
+    # scores, groups, n, the line
+    ([10.0, 20.0, 60.0], [1, 1, 2], 50, "best: s0 (group 1 with s1); separated from s2 at "
+     "p < 0.05 (p = 0.001) on n = 50 judged sentences"),
+    ([10.0, 60.0], [1, 2], 50, "best: s0 (alone in group 1); separated from s1 at p < 0.05 "
+     "(p = 0.001) on n = 50 judged sentences"),
+    ([10.0, 11.0, 12.0], [1, 1, 1], 50, "best: s0 (group 1 with every other system); no "
+     "system is separated from it at p < 0.05 (n = 50 judged sentences)"),
+    ([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 90.0], [1, 1, 1, 1, 1, 1, 2], 50, "best: s0 (group 1 "
+     "with s1, s2, s3 and 2 more); separated from s6 at p < 0.05 (p = 0.001) on n = 50 "
+     "judged sentences"),
+    ([10.0, 60.0], [1, 1], 2, "too few judged sentences (n = 2; 10 in common are needed) "
+     "to separate any system: all share group 1; best figure so far: s0"),
+    ([100.0, 100.0], [1, 1], 50, "no best: every system has the same figure (100.00)"),
+    ([10.0, math.nan], [1, 0], 50, "best: s0 (the only system with a figure)"),
+    ([math.nan, math.nan], [0, 0], 50, "no figure yet"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("scores, groups, n, line", LINES)
+def test_the_line_per_metric_says_no_more_than_the_groups(
+    scores: list[float], groups: list[int], n: int, line: str
+) -> None:
+    got = verdict_line(significance_of(scores, groups, n=n))
+    assert got.text == line
+    assert got.label == "aSER"
+    # system names are isolated in the HTML, the rest escaped
+    assert "<bdi>s0</bdi>" in got.html or "s0" not in line
+    assert "p &lt; 0.05" in got.html or "p < 0.05" not in line

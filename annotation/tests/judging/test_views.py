@@ -197,7 +197,7 @@ def test_a_clicked_score_reads_as_a_score_and_the_figure_as_an_error(
     )
     html = response.content.decode()
 
-    assert 'id="sser-score" data-sser="7">SSER 7 (score)</span>' in html
+    assert 'id="sser-score" data-score="7">SSER 7 (score)</span>' in html
     assert re.search(r'>SSER error</dt><dd><span data-figure="sser">30\.0</span> %</dd>', html)
     done = judge_client.post(
         reverse("annotation:judgment_accept", args=[figure_1.pk]), {"version": "2"}
