@@ -232,6 +232,7 @@ def automatic_significance(
             metrics[m].score_from_stats,
             higher_is_better=metric_info(m).higher_is_better,
             metric=m,
+            bounds=metric_info(m).bounds,
         )
         for m in AUTOMATIC_METRICS
     }
