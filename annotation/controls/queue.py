@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q
 
 from annotation.models import (
     CONTROL_RATE_MIN,
@@ -139,25 +139,26 @@ def _reference_control(
 ) -> ControlPlan | None:
     """A reference of the sentence the judge has got to (the furthest one with a done
     judgment, whose pool holds the judge's new references), not shown to this judge
-    before, under a system's label drawn at random. None in a corpus that shows names."""
+    before, under the label of one of the sentence's systems, drawn at random (one
+    query: the sentence's targets). None in a corpus that shows names."""
     if not corpus.blind or furthest is None:
         return None
-    used = Judgment.objects.filter(evaluator_id=user.pk, control=Judgment.Control.REFERENCE).values(
-        "target_id"
+    used = Judgment.objects.filter(
+        evaluator_id=user.pk, control=Judgment.Control.REFERENCE, target_id=OuterRef("pk")
     )
-    references = list(
-        Target.objects.filter(
-            sentence__corpus_id=corpus.pk,
-            sentence__position=furthest,
-            translator__role__in=REFERENCE_ROLES,
-        )
-        .exclude(pk__in=used)
+    targets = list(
+        Target.objects.filter(sentence__corpus_id=corpus.pk, sentence__position=furthest)
+        .annotate(used=Exists(used))
         .select_related("translator", "sentence__corpus")
         .order_by("position")
     )
+    systems = sorted(
+        {t.translator for t in targets if t.translator.role == Translator.Role.SYSTEM},
+        key=lambda s: s.position,
+    )
+    references = [t for t in targets if t.translator.role in REFERENCE_ROLES and not t.used]
     preferred = [t for t in references if t.translator.role != Translator.Role.FIRST_REFERENCE]
     choices = preferred or references
-    systems = list(corpus.translators.filter(role=Translator.Role.SYSTEM).order_by("position"))
     if not choices or not systems:
         return None
     return ControlPlan(rng.choice(choices), Judgment.Control.REFERENCE, rng.choice(systems))
