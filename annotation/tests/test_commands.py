@@ -12,7 +12,8 @@ from django.core.management import CommandError, call_command
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
-from annotation.tests.factories import DEMO_XML, SEED_XML, queue_corpus, walk_queue
+from annotation.tests.controls.factories import queue_corpus, walk_queue
+from annotation.tests.factories import DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

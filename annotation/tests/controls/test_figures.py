@@ -24,7 +24,8 @@ from annotation.dashboard.board import Dashboard
 from annotation.judging.page import judge_header, judging_context
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import queue_corpus, scores_json, system_pk, walk_queue
+from annotation.tests.controls.factories import queue_corpus, walk_queue
+from annotation.tests.factories import scores_json, system_pk
 
 pytestmark = pytest.mark.django_db
 

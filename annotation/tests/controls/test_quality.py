@@ -18,7 +18,7 @@ from annotation.controls.quality import (
     judge_controls,
 )
 from annotation.models import Judgment, User
-from annotation.tests.factories import queue_corpus, right_answer, walk_queue
+from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
 
 REF = Judgment.Control.REFERENCE
 REPEAT = Judgment.Control.REPEAT

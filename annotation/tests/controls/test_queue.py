@@ -16,7 +16,8 @@ from annotation.judging.order import previous_target_for
 from annotation.judging.page import judge_header, judging_context
 from annotation.judging.start import next_judgment_for
 from annotation.models import Judgment, Translator, User
-from annotation.tests.factories import finish, queue_corpus, right_answer, walk_queue
+from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
+from annotation.tests.factories import finish
 from annotation.text import words
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import HTMX, queue_corpus, right_answer, walk_queue
+from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
+from annotation.tests.factories import HTMX
 
 pytestmark = pytest.mark.django_db
 
