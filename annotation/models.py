@@ -3,7 +3,9 @@
 A corpus holds sentences; each sentence has a source and one *target* per translator.
 Translators are references (the first one is the single reference of WER and SER) or
 MT systems. A system's target receives *judgments*, one per evaluator: an SSER score
-and an aWER new reference with its edit count.
+and an aWER new reference with its edit count. Control items (known answers mixed into
+a judge's queue, :mod:`annotation.controls`) are judgments too, marked by their kind;
+every figure reads :meth:`JudgmentQuerySet.counted`, which leaves them out.
 
 Reads the pages need are queryset methods (``Corpus.objects.with_progress(user)``);
 writes that touch several models are service functions of the feature packages. The
