@@ -155,11 +155,16 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         for r in targets
         if r.translator__role != Translator.Role.SYSTEM
     )
+    # A reference shown as a candidate is compared with the sentence's other references
+    # (its pool and its live figures): against itself it would score perfect.
+    references = refs_of.get(target.sentence_id, NO_REFERENCES)
+    if judgment.control == Judgment.Control.REFERENCE:
+        references = without_shown(references, target.text)
     if missing:
-        segments = {
-            t: Segment(text_of[t], refs_of.get(sentence_of[t], NO_REFERENCES).texts)
-            for t in missing
-        }
+        refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
+        if target.pk in refs:
+            refs[target.pk] = references
+        segments = {t: Segment(text_of[t], refs[t].texts) for t in missing}
         stats |= segment_stats(key, segments)
     systems_here = [
         r
@@ -179,9 +184,6 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     candidate = words(target.text)
     new_ref_words = words(judgment.new_ref)
     alignment = align(candidate, new_ref_words)
-    references = refs_of.get(target.sentence_id, NO_REFERENCES)
-    if judgment.control == Judgment.Control.REFERENCE:
-        references = without_shown(references, target.text)
     pool = sentence_pool(candidate, references, [r.new_ref for r in here])
     load_stack(judgment)
     judged = [Judged(r.target_id, r.edits, r.ref_length, r.sser) for r in mine]
