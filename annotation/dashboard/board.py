@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
+from annotation.controls.quality import JudgeControls, corpus_controls
 from annotation.dashboard.cache import remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
 from annotation.dashboard.effort import Effort, effort
@@ -48,7 +49,7 @@ T = TypeVar("T")
 PANELS: dict[str, tuple[str, ...]] = {
     "table": ("table", "verdicts", "clusters"),
     "charts": ("table", "charts"),
-    "judges": ("judges", "agreement"),
+    "judges": ("judges", "controls", "agreement"),
     "effort": ("effort",),
     "meta": ("meta",),
 }
@@ -245,11 +246,20 @@ class Dashboard:
 
     @cached_property
     def judges(self) -> JudgesPanel:
-        return self._remembered(
+        panel = self._remembered(
             "judges",
             lambda: judges_panel(self.rows, self.systems, normalize=self.normalize),
             self.normalize,
         )
+        return panel.with_controls(self.controls, on=self.corpus.controls_enabled)
+
+    @cached_property
+    def controls(self) -> tuple[JudgeControls, ...]:
+        """Each judge's control items (:mod:`annotation.controls.quality`): read apart
+        from the counted judgments (one query), remembered under the same stamp (a
+        control item finished moves it too) and the threshold."""
+        threshold = self.corpus.control_pass_threshold
+        return self._remembered("controls", lambda: corpus_controls(self.corpus), threshold)
 
     @cached_property
     def agreement(self) -> Agreement:
