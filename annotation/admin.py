@@ -20,7 +20,7 @@ class EvaltoolUserAdmin(UserAdmin):
 
 @admin.register(Corpus)
 class CorpusAdmin(admin.ModelAdmin):
-    list_display = ("name", "ready", "blind", "share_new_refs", "created_at")
+    list_display = ("name", "ready", "blind", "share_new_refs", "controls_enabled", "created_at")
     list_filter = ("ready",)
     filter_horizontal = ("judges",)
     search_fields = ("name",)
@@ -54,8 +54,17 @@ class TargetAdmin(admin.ModelAdmin):
 
 @admin.register(Judgment)
 class JudgmentAdmin(admin.ModelAdmin):
-    list_display = ("target", "evaluator", "sser", "edits", "ref_length", "state", "updated_at")
-    list_filter = ("state", "evaluator")
+    list_display = (
+        "target",
+        "evaluator",
+        "sser",
+        "edits",
+        "ref_length",
+        "state",
+        "control",
+        "updated_at",
+    )
+    list_filter = ("state", "control", "evaluator")
     list_select_related = ("target__translator", "target__sentence__corpus", "evaluator")
     raw_id_fields = ("target",)
 

@@ -3,7 +3,9 @@
 A corpus holds sentences; each sentence has a source and one *target* per translator.
 Translators are references (the first one is the single reference of WER and SER) or
 MT systems. A system's target receives *judgments*, one per evaluator: an SSER score
-and an aWER new reference with its edit count.
+and an aWER new reference with its edit count. Control items (known answers mixed into
+a judge's queue, :mod:`annotation.controls`) are judgments too, marked by their kind;
+every figure reads :meth:`JudgmentQuerySet.counted`, which leaves them out.
 
 Reads the pages need are queryset methods (``Corpus.objects.with_progress(user)``);
 writes that touch several models are service functions of the feature packages. The
@@ -16,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -24,6 +27,15 @@ from django.utils import timezone
 # The SSER scale is the format's (seed 001 §2.2); the check constraint below enforces it.
 from annotation.limits import NAME_MAX_LENGTH
 from metrics.human import SSER_MAX, SSER_MIN
+
+#: Control items (annotation.controls): one in every N items of a judge's queue, N from
+#: 3 (never two controls in a row needs runs of three) to 100; by default 1 in 10: a
+#: tenth of a judge's time, enough controls for a pass rate within the first hundred.
+CONTROL_RATE_MIN, CONTROL_RATE_DEFAULT, CONTROL_RATE_MAX = 3, 10, 100
+#: Below this share of passed control items (percent) a judge is flagged. Each control
+#: has a strict expectation (0 edits; the very same new reference), so 70 % leaves room
+#: for an honest slip while catching a judge who clicks through.
+CONTROL_THRESHOLD_DEFAULT = 70
 
 
 class User(AbstractUser):
@@ -53,15 +65,15 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
 
     def with_progress(self, user: User) -> CorpusQuerySet:
         """Corpora with ``n_done``, the user's done judgments, counted in one subquery
-        per corpus over the user's own judgments (judgments exist only on system
-        targets: the import and the judge's page refuse any other). With the stored
-        sizes that is the whole of a corpus's progress, in one query whatever the size
-        of the corpora."""
+        per corpus over the user's own counted judgments (:meth:`JudgmentQuerySet.
+        counted`: real judgments exist only on system targets, one per candidate and
+        judge; control items never count). With the stored sizes that is the whole of a
+        corpus's progress, in one query whatever the size of the corpora."""
         return self.annotate(
             # Through the translator, which names the corpus: one join fewer than through
             # the sentence, for every done judgment counted.
             n_done=_count(
-                Judgment.objects.done().filter(
+                Judgment.objects.counted().filter(
                     evaluator=user, target__translator__corpus_id=OuterRef("pk")
                 ),
                 "target__translator__corpus_id",
@@ -125,6 +137,27 @@ class Corpus(models.Model):
     # False while the import writes the corpus (in short transactions, so judges keep
     # working meanwhile): nothing but the import and the admin sees it until it is whole.
     ready = models.BooleanField(default=True, editable=False)
+    # Quality control (annotation.controls): known answers mixed into each judge's queue.
+    controls_enabled = models.BooleanField(
+        "control items",
+        default=False,
+        help_text="Mix control items (known answers) into every judge's queue.",
+    )
+    control_rate = models.PositiveSmallIntegerField(
+        "one control in every",
+        default=CONTROL_RATE_DEFAULT,
+        validators=[MinValueValidator(CONTROL_RATE_MIN), MaxValueValidator(CONTROL_RATE_MAX)],
+        help_text=(
+            f"items of a judge's queue ({CONTROL_RATE_MIN}–{CONTROL_RATE_MAX}): each run of "
+            "this many items holds one control, at a random place."
+        ),
+    )
+    control_pass_threshold = models.PositiveSmallIntegerField(
+        "pass threshold (%)",
+        default=CONTROL_THRESHOLD_DEFAULT,
+        validators=[MaxValueValidator(100)],
+        help_text="A judge who passes fewer of their control items than this is flagged.",
+    )
 
     objects = CorpusManager()  # the default manager: complete corpora only
     all_objects = CorpusQuerySet.as_manager()  # unfinished imports too
@@ -132,6 +165,15 @@ class Corpus(models.Model):
     class Meta:
         verbose_name_plural = "corpora"
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(control_rate__gte=CONTROL_RATE_MIN, control_rate__lte=CONTROL_RATE_MAX),
+                name="corpus_control_rate_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(control_pass_threshold__lte=100), name="corpus_control_threshold_range"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -247,8 +289,24 @@ class Target(models.Model):
 
 class JudgmentQuerySet(models.QuerySet["Judgment"]):
     def done(self) -> JudgmentQuerySet:
-        """Accepted judgments: the only ones any figure counts."""
+        """Accepted judgments, control items included: figures read :meth:`counted`."""
         return self.filter(state=Judgment.State.DONE)
+
+    def real(self) -> JudgmentQuerySet:
+        """Judgments of the corpus's candidates, no control item: at most one per
+        candidate and judge (what the judge's page opens, the export writes)."""
+        return self.filter(control=Judgment.Control.NONE)
+
+    def controls(self) -> JudgmentQuerySet:
+        """Control items only (:mod:`annotation.controls`)."""
+        return self.exclude(control=Judgment.Control.NONE)
+
+    def counted(self) -> JudgmentQuerySet:
+        """The judgments every figure and every progress count reads: done, and no
+        control item. The one place that says control items never count; the scores,
+        the dashboard, the judge's live figures and queue, the reference pool and the
+        progress counts all read judgments through it (or :data:`COUNTED`)."""
+        return self.filter(COUNTED)
 
 
 class Judgment(models.Model):
@@ -257,11 +315,24 @@ class Judgment(models.Model):
     ``edits`` / ``ref_length`` is the candidate's aWER against ``new_ref`` (seed 001 §2.3),
     recomputed by the services whenever the new reference changes; ``version`` increases
     with every change so a change made from a stale page can be refused.
+
+    A *control item* (``control`` not empty, :mod:`annotation.controls`) is a judgment
+    with a known answer, made on the same page through the same services: a reference
+    shown as a candidate (``reference``: its target is a reference target, shown under
+    the label of the system ``shown_as``), or a candidate the judge has judged shown
+    again (``repeat``: the same target as the judge's real judgment). So one judge has at
+    most one judgment per (target, kind). Control items never enter a figure: every
+    figure reads :meth:`JudgmentQuerySet.counted`.
     """
 
     class State(models.TextChoices):
         PENDING = "pending", "Pending"
         DONE = "done", "Done"
+
+    class Control(models.TextChoices):
+        NONE = "", "Real judgment"
+        REFERENCE = "reference", "Control: a reference shown as a candidate"
+        REPEAT = "repeat", "Control: a candidate shown again"
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="judgments")
     evaluator = models.ForeignKey(
@@ -278,6 +349,17 @@ class Judgment(models.Model):
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    control = models.CharField(
+        max_length=10, choices=Control.choices, blank=True, default=Control.NONE
+    )
+    shown_as = models.ForeignKey(
+        Translator,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The system whose label a reference shown as a candidate carries.",
+    )
 
     objects = JudgmentQuerySet.as_manager()
 
@@ -285,7 +367,13 @@ class Judgment(models.Model):
         ordering = ["target", "evaluator"]
         constraints = [
             models.UniqueConstraint(
-                fields=["target", "evaluator"], name="judgment_unique_evaluator"
+                fields=["target", "evaluator", "control"], name="judgment_unique_evaluator"
+            ),
+            models.CheckConstraint(
+                condition=Q(control="", shown_as__isnull=True)
+                | Q(control="repeat", shown_as__isnull=True)
+                | Q(control="reference", shown_as__isnull=False),
+                name="judgment_control_kind",
             ),
             models.CheckConstraint(
                 condition=Q(sser__isnull=True) | Q(sser__gte=SSER_MIN, sser__lte=SSER_MAX),
@@ -298,7 +386,8 @@ class Judgment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.evaluator} on {self.target}"
+        control = f" (control: {self.control})" if self.control else ""
+        return f"{self.evaluator} on {self.target}{control}"
 
     @property
     def awer_fraction(self) -> str | None:
@@ -306,6 +395,12 @@ class Judgment(models.Model):
         if self.edits is None or self.ref_length is None:
             return None
         return f"{self.edits}/{self.ref_length}"
+
+
+#: The judgments every figure and progress count reads, as a condition (for the
+#: querysets that combine it, like the reference pool's): done, and no control item.
+#: :meth:`JudgmentQuerySet.counted` is this filter.
+COUNTED = Q(state=Judgment.State.DONE, control=Judgment.Control.NONE)
 
 
 class JudgmentEvent(models.Model):

@@ -232,6 +232,7 @@ def automatic_significance(
             metrics[m].score_from_stats,
             higher_is_better=metric_info(m).higher_is_better,
             metric=m,
+            bounds=metric_info(m).bounds,
         )
         for m in AUTOMATIC_METRICS
     }
@@ -277,10 +278,11 @@ class JudgmentRow(NamedTuple):
 
 
 def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[JudgmentRow]:
-    """Every done judgment of the corpus (of ``systems`` only, if given) in one query: all
-    that the human figures and the dashboard read of them (figures, bootstrap, judges,
-    agreement, effort, drill-down)."""
-    qs = Judgment.objects.done().filter(target__sentence__corpus=corpus)
+    """Every counted judgment of the corpus (done, no control item:
+    :meth:`~annotation.models.JudgmentQuerySet.counted`; of ``systems`` only, if given)
+    in one query: all that the human figures and the dashboard read of them (figures,
+    bootstrap, judges, agreement, effort, drill-down)."""
+    qs = Judgment.objects.counted().filter(target__sentence__corpus=corpus)
     if systems:
         qs = qs.filter(target__translator__name__in=systems)
     values = qs.values_list(

@@ -6,6 +6,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("annotation.urls")),
     path("dashboard/", include("annotation.dashboard.urls")),
+    path("controls/", include("annotation.controls.urls")),
 ]
 
 handler400 = "annotation.web.bad_request"

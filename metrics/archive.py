@@ -29,7 +29,9 @@ from metrics.significance import Interval, MetricSignificance, SystemFigure
 from metrics.stats import FloatArray, Score
 
 #: The layout of :func:`pack`'s bytes; part of what a reader checks before trusting them.
-LAYOUT = 2
+#: 3: percentile intervals (low, high, mean) and the fewest common segments for a
+#: claimed difference (``min_common``), so rows stored before are recomputed.
+LAYOUT = 3
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,8 @@ def pack(
         arrays[f"{m}.p"] = np.array(sig.p_values, dtype=np.float64)
         arrays[f"{m}.common"] = np.array(sig.n_common, dtype=np.int64)
         arrays[f"{m}.figure"] = np.array(
-            [[f.score, f.interval.mean, f.interval.half_width] for f in figures], dtype=np.float64
+            [[f.score, f.interval.low, f.interval.high, f.interval.mean] for f in figures],
+            dtype=np.float64,
         )
         arrays[f"{m}.n"] = np.array([[f.n, f.group] for f in figures], dtype=np.int64)
         tests[m] = {
@@ -74,6 +77,7 @@ def pack(
             "seed": sig.seed,
             "alpha": sig.alpha,
             "signature": sig.signature,
+            "min_common": sig.min_common,
         }
     header = {
         "layout": LAYOUT,
@@ -108,7 +112,7 @@ def unpack(data: bytes) -> Archived:
             metric=m,
             higher_is_better=test["higher_is_better"],
             figures=tuple(
-                SystemFigure(s, f[0], c[0], Interval(f[1], f[2]), c[1])
+                SystemFigure(s, f[0], c[0], Interval(f[1], f[2], f[3]), c[1])
                 for s, f, c in zip(test["systems"], figure, n, strict=True)
             ),
             p_values=tuple(tuple(row) for row in arrays[f"{m}.p"].tolist()),
@@ -117,6 +121,7 @@ def unpack(data: bytes) -> Archived:
             seed=test["seed"],
             alpha=test["alpha"],
             signature=test["signature"],
+            min_common=test["min_common"],
         )
     return Archived(systems, int(header["n_segments"]), scores, significance)
 

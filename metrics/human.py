@@ -15,6 +15,7 @@ All three in percent.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,11 +75,22 @@ class HumanMetric:
         return Score(self.name, float(_rate(stats.sum(axis=0))), self.signature(len(stats)), stats)
 
 
-SSER = HumanMetric(MetricInfo("sser", "SSER", higher_is_better=False, human=True))
-AWER = HumanMetric(MetricInfo("awer", "aWER", higher_is_better=False, human=True))
+#: SSER's figure is an *error* (the share of points lost), labelled so wherever it is
+#: shown ("SSER error 30.0 %"), never to be read as a judge's score of a candidate
+#: ("SSER 7 (score)", :func:`score_label`).
+SSER = HumanMetric(MetricInfo("sser", "SSER error", higher_is_better=False, human=True))
+#: aWER exceeds 100 % when judges delete more words than the new reference keeps.
+AWER = HumanMetric(MetricInfo("awer", "aWER", higher_is_better=False, human=True, highest=math.inf))
 ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True))
 #: The human metrics by name, in seed 001 Table 1's order.
 HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER)}
+
+
+def score_label(score: int | None) -> str:
+    """One candidate's SSER as a judge gave it, ``SSER 7 (score)`` (``SSER – (score)``
+    before it is scored): a score on the 0–10 scale, higher is better, unlike the SSER
+    error figure of a system or a judge."""
+    return f"SSER {'–' if score is None else score} (score)"
 
 
 def awer_stats(edits: Sequence[int], lengths: Sequence[int]) -> FloatArray:

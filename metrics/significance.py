@@ -20,27 +20,43 @@ The method, rule for rule as sacreBLEU's, on our per-segment sufficient statisti
   ``d_b = |a_b − b_b|`` per sample, ``p = (#{b : d_b − mean(d) > δ} + 1) / (B + 1)``
   (sacreBLEU's ``_compute_p_value`` applied to the centred sample differences; the +1
   keeps the test's false-rejection rate at or below its level). It is symmetric in a, b.
-* **95% confidence interval** (sacreBLEU's ``estimate_ci``): centred on the mean of
-  the B sample scores, half-width ``½(s_(hi) − s_(lo))`` from the sorted sample scores
-  at ``lo = ⌊B/40⌋`` and ``hi = B − ⌊B/40⌋ − 1`` (the 2.5 % and 97.5 % order statistics).
-  The interval is therefore ``mean ± half_width``, as sacreBLEU prints ``μ ± ci``.
+* **95% confidence interval**: the *percentile* bootstrap interval ``[s_(lo), s_(hi)]``
+  of the sorted sample scores, ``lo = ⌊B/40⌋`` and ``hi = B − ⌊B/40⌋ − 1`` (the 2.5 %
+  and 97.5 % order statistics), clipped to the metric's range
+  (:attr:`~metrics.stats.MetricInfo.bounds`).
 
 With the same segments, statistics and seed, BLEU's p-values equal ``paired_bs``'s (the
 tests run sacreBLEU on the demo corpus). sacreBLEU sums the statistics in float32;
 we keep float64, so interval means and half-widths agree to about 1e-7 relative
 (integer counts sum exactly in both).
 
-**Deviation.** When *every* sample difference is 0 (two systems with identical
-statistics on the segments compared), sacreBLEU's centred test reports the smallest
-possible p, ``1/(B+1)``, i.e. "significant"; we report ``p = 1`` so that identical
-systems share a rank group. A system compared with itself also has ``p = 1``.
+**Deviations from sacreBLEU**, each so that a figure never claims more than it has:
+
+* *Identical systems.* When every sample difference is 0 (two systems with identical
+  statistics on the segments compared), sacreBLEU's centred test reports the smallest
+  possible p, ``1/(B+1)``, i.e. "significant"; we report ``p = 1`` so that identical
+  systems share a rank group. A system compared with itself also has ``p = 1``.
+* *Intervals.* sacreBLEU's ``estimate_ci`` prints ``μ ± ci``: the mean of the samples
+  plus or minus half the distance between the same two order statistics. That interval
+  has the percentile interval's width but is moved to be symmetric around μ, so for a
+  rate near a bound it leaves the possible range (aSER 100 ± 50). We keep the order
+  statistics themselves (:func:`percentile_interval`), which always lie in the range a
+  score of the metric can take, and clip to :attr:`~metrics.stats.MetricInfo.bounds`
+  against rounding. ``Interval.mean`` and ``Interval.half_width`` are still sacreBLEU's
+  ``μ`` and ``ci`` (tested), for anyone comparing.
+* *Enough data.* A pair of systems compared on fewer than :data:`MIN_COMMON` (10)
+  segments claims no difference, whatever its p-value (:func:`rank_groups`,
+  :meth:`MetricSignificance.significant`): with two judged sentences each, the
+  bootstrap's p-values are an artefact of resampling two numbers.
 
 **Human metrics** (seed 001 §2.2–2.3) are compared on the segments both systems have
 judgments for: :meth:`Bootstrap.compare` takes a mask per system, and for a pair
 ``(a, b)`` both the real difference and each sample's difference use only the rows in
 ``mask_a & mask_b``. The resampling unit stays the corpus segment (the same index
 matrix), and each sample's statistic is the difference on the resampled segments both
-systems judged. A system's own figure and interval use all its judged segments.
+systems judged. A system's own figure and interval use all its judged segments; a
+sample that drew none of them has no score and is left out of the interval's order
+statistics (a rate of nothing is not 0 %).
 
 **Rank groups** (:func:`rank_groups`): order the systems best first (score descending if
 higher is better, else ascending; ties keep the input order; no score last). The best
@@ -49,8 +65,10 @@ unless it is significantly different (``p < alpha``) from that group's leader, i
 case it opens the next group and becomes its leader. Comparing with the leader only
 makes the rule well defined when significance is not transitive (A ≈ B, B ≈ C, A ≠ C
 gives A, B in group 1 and C in group 2, even though B ≈ C). A p-value of NaN (no
-common segment) is not significant. A system without a score (no segment to score it
-on) gets group 0: not ranked.
+common segment) is not significant, nor is any pair compared on fewer than
+:data:`MIN_COMMON` segments. A system without a score (no segment to score it on) gets
+group 0: not ranked. When no pair of scored systems has :data:`MIN_COMMON` segments in
+common, every scored system is in group 1 (:attr:`MetricSignificance.too_few`).
 """
 
 from __future__ import annotations
@@ -78,6 +96,11 @@ DEFAULT_ALPHA = 0.05
 
 #: Group number of a system that has no score (nothing to rank it on).
 UNRANKED = 0
+#: The fewest segments two systems must have in common (human metrics: sentences both
+#: have judgments for; automatic metrics: all segments) for a difference to be claimed.
+MIN_COMMON = 10
+#: Where a metric's scores may lie when nothing says otherwise.
+UNBOUNDED = (-math.inf, math.inf)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -93,6 +116,11 @@ def _check_samples_and_seed(n_samples: int, seed: int) -> None:
 def _check_alpha(alpha: float) -> None:
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha={alpha!r} must lie strictly between 0 and 1")
+
+
+def _check_min_common(min_common: int) -> None:
+    if isinstance(min_common, bool) or not isinstance(min_common, int) or min_common < 1:
+        raise ValueError(f"min_common={min_common!r} must be a positive integer")
 
 
 def bootstrap_indices(
@@ -129,17 +157,31 @@ def resample_counts(indices: IntArray, n_segments: int) -> FloatArray:
     return counts.reshape(n_samples, n_segments).astype(np.float64)
 
 
-def estimate_ci(samples: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """(mean, half-width) of the 95% interval over the last axis, as sacreBLEU's
-    ``estimate_ci``: sorted samples, half the distance between the order statistics
-    ``⌊B/40⌋`` and ``B − ⌊B/40⌋ − 1``; the mean is taken over the sorted samples too
-    (the same summation order as sacreBLEU)."""
-    ordered = np.sort(np.asarray(samples, dtype=np.float64), axis=-1)
-    n = ordered.shape[-1]
-    lower = n // 40
-    upper = n - lower - 1
-    half = 0.5 * (ordered[..., upper] - ordered[..., lower])
-    return ordered.mean(axis=-1), half
+def percentile_interval(
+    samples: FloatArray, bounds: tuple[float, float] = UNBOUNDED
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(low, high, mean) of the 95% percentile interval over the last axis.
+
+    ``low`` and ``high`` are the order statistics ``⌊m/40⌋`` and ``m − ⌊m/40⌋ − 1`` of
+    the ``m`` defined (non-NaN) samples — with every sample defined, the two that
+    sacreBLEU's ``estimate_ci`` reads — clipped to ``bounds``; ``mean`` is the mean of
+    the defined samples (sacreBLEU's μ, summed in the same sorted order). No defined
+    sample: NaN, NaN, NaN.
+    """
+    ordered = np.sort(np.asarray(samples, dtype=np.float64), axis=-1)  # NaN sort last
+    defined = (~np.isnan(ordered)).sum(axis=-1)
+    lower = defined // 40
+    upper = np.maximum(defined - lower - 1, 0)
+    low = np.take_along_axis(ordered, lower[..., None], axis=-1)[..., 0]
+    high = np.take_along_axis(ordered, upper[..., None], axis=-1)[..., 0]
+    with np.errstate(invalid="ignore"):
+        total = np.where(np.isnan(ordered), 0.0, ordered).sum(axis=-1)
+        mean = np.where(defined > 0, total / np.maximum(defined, 1), np.nan)
+    lowest, highest = bounds
+    none = defined == 0
+    low = np.where(none, np.nan, np.clip(low, lowest, highest))
+    high = np.where(none, np.nan, np.clip(high, lowest, highest))
+    return low, high, mean
 
 
 def p_values_from_samples(sample_diffs: FloatArray, real_diffs: FloatArray) -> FloatArray:
@@ -177,17 +219,26 @@ def rank_groups(
     *,
     higher_is_better: bool,
     alpha: float = DEFAULT_ALPHA,
+    n_common: Sequence[Sequence[int]] | IntArray | None = None,
+    min_common: int = MIN_COMMON,
 ) -> tuple[int, ...]:
     """Group number per system (input order), 1 = best; the leader rule of the module doc.
 
     ``p_values[i][j]`` is the p-value of systems i and j (only pairs with the leader of
-    a group are read). NaN scores get :data:`UNRANKED` (0).
+    a group are read); ``n_common[i][j]``, when given, the segments they were compared
+    on: a pair with fewer than ``min_common`` is never significant. NaN scores get
+    :data:`UNRANKED` (0).
     """
     _check_alpha(alpha)
     n = len(scores)
     p = np.asarray(p_values, dtype=np.float64)
     if p.shape != (n, n):
         raise ValueError(f"p_values of shape {p.shape}: expected ({n}, {n}) for {n} scores")
+    if n_common is not None:
+        common = np.asarray(n_common, dtype=np.int64)
+        if common.shape != (n, n):
+            raise ValueError(f"n_common of shape {common.shape}: expected ({n}, {n})")
+        p = np.where(common >= min_common, p, np.nan)
     groups = [UNRANKED] * n
     group = 0
     leader = -1
@@ -228,23 +279,45 @@ def rows_by_segment(
     return stats, mask
 
 
+def most_in_common(own: Sequence[int], n_common: Sequence[Sequence[int]]) -> int:
+    """The most segments any two systems that have some (``own[i] > 0``) were compared
+    on (``n_common[i][j]``); with a single such system, its own count; none: 0. Under
+    :data:`MIN_COMMON`, no difference can be claimed for any pair."""
+    scored = [i for i, n in enumerate(own) if n > 0]
+    if len(scored) == 1:
+        return int(own[scored[0]])
+    return max((int(n_common[i][j]) for i in scored for j in scored if i != j), default=0)
+
+
 # ----------------------------------------------------------------------------- results
 
 
 @dataclass(frozen=True)
 class Interval:
-    """sacreBLEU's bootstrap 95% interval: ``mean ± half_width`` (module doc)."""
+    """The 95% percentile bootstrap interval ``[low, high]``, inside the metric's range
+    (module doc), and the mean of the samples it comes from (sacreBLEU's μ)."""
 
+    low: float
+    high: float
     mean: float
-    half_width: float
 
     @property
-    def low(self) -> float:
-        return self.mean - self.half_width
+    def half_width(self) -> float:
+        """Half the interval's width: sacreBLEU's ``ci`` (unless clipped to a bound)."""
+        return 0.5 * (self.high - self.low)
 
     @property
-    def high(self) -> float:
-        return self.mean + self.half_width
+    def defined(self) -> bool:
+        return math.isfinite(self.low) and math.isfinite(self.high)
+
+    @property
+    def spread(self) -> float:
+        """``high − low`` (NaN when undefined): 0 when every resample gives one score."""
+        return self.high - self.low
+
+
+#: The interval of a figure that has nothing to rest on.
+NO_INTERVAL = Interval(math.nan, math.nan, math.nan)
 
 
 @dataclass(frozen=True)
@@ -276,10 +349,22 @@ class MetricSignificance:
     seed: int
     alpha: float
     signature: str
+    min_common: int = MIN_COMMON
 
     @property
     def systems(self) -> tuple[str, ...]:
         return tuple(f.system for f in self.figures)
+
+    @property
+    def evidence(self) -> int:
+        """:func:`most_in_common` of the figures: what the "too few" note reports."""
+        return most_in_common([f.n for f in self.figures], self.n_common)
+
+    @property
+    def too_few(self) -> bool:
+        """No pair of systems has :attr:`min_common` segments in common: no difference
+        can be claimed, every scored system is in group 1 (module doc)."""
+        return self.evidence < self.min_common
 
     def _index(self, system: str) -> int:
         try:
@@ -293,9 +378,36 @@ class MetricSignificance:
     def p_value(self, a: str, b: str) -> float:
         return self.p_values[self._index(a)][self._index(b)]
 
+    def common(self, a: str, b: str) -> int:
+        """The segments a and b were compared on."""
+        return self.n_common[self._index(a)][self._index(b)]
+
     def significant(self, a: str, b: str) -> bool:
-        """Whether a and b differ at level ``alpha`` (NaN p: no)."""
-        return self.p_value(a, b) < self.alpha
+        """Whether a and b differ at level ``alpha`` on at least :attr:`min_common`
+        common segments (NaN p: no)."""
+        return self.common(a, b) >= self.min_common and self.p_value(a, b) < self.alpha
+
+    def verdict(self) -> Verdict:
+        """What the groups let a lead say about the best system (:class:`Verdict`)."""
+        ranked = [f for f in self.ranked() if f.group != UNRANKED]
+        if not ranked:
+            return Verdict(self.metric, None, (), None, math.nan, self.evidence, True)
+        best = ranked[0]
+        others = tuple(f.system for f in ranked[1:] if f.group == 1)
+        nxt = next((f for f in ranked if f.group == 2), None)
+        if nxt is None:
+            return Verdict(
+                self.metric, best.system, others, None, math.nan, self.evidence, self.too_few
+            )
+        return Verdict(
+            self.metric,
+            best.system,
+            others,
+            nxt.system,
+            self.p_value(best.system, nxt.system),
+            self.common(best.system, nxt.system),
+            False,
+        )
 
     def ranked(self) -> tuple[SystemFigure, ...]:
         """Figures best first (the order the groups were formed in)."""
@@ -303,6 +415,24 @@ class MetricSignificance:
             [f.score for f in self.figures], higher_is_better=self.higher_is_better
         )
         return tuple(self.figures[i] for i in order)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One metric's rank groups in the words a lead needs: the ``best`` system (None:
+    no figure), the ``others`` sharing group 1 with it, and ``separated``, the best
+    system of group 2 — the one the best was found to differ from, at ``p`` on ``n``
+    common segments. Nothing separated: ``separated`` is None and ``n`` the most
+    segments any pair was compared on; ``too_few`` when that is under
+    :data:`MIN_COMMON`."""
+
+    metric: str
+    best: str | None
+    others: tuple[str, ...]
+    separated: str | None
+    p: float
+    n: int
+    too_few: bool
 
 
 # ----------------------------------------------------------------------------- the test
@@ -329,14 +459,19 @@ class Bootstrap:
         self.n_samples = n_samples
         self.seed = seed
 
-    def signature(self, *, alpha: float = DEFAULT_ALPHA, common: bool = False) -> str:
-        """``test:paired-bs|bs:1000|seed:12345|alpha:0.05|ci:95%-bs|…|version:…``."""
+    def signature(
+        self, *, alpha: float = DEFAULT_ALPHA, common: bool = False, min_common: int = MIN_COMMON
+    ) -> str:
+        """``test:paired-bs|bs:1000|seed:12345|alpha:0.05|ci:95%-pct|min-n:10|…|version:…``
+        (``ci:95%-pct``: the percentile interval; ``min-n``: the fewest common segments for
+        a claimed difference)."""
         parts: dict[str, object] = {
             "test": "paired-bs",
             "bs": self.n_samples,
             "seed": self.seed,
             "alpha": f"{alpha:g}",
-            "ci": "95%-bs",
+            "ci": "95%-pct",
+            "min-n": min_common,
         }
         if common:
             parts["pairs"] = "common-segments"
@@ -433,14 +568,20 @@ class Bootstrap:
         masks: Mapping[str, Any] | None = None,
         metric: str = "",
         alpha: float = DEFAULT_ALPHA,
+        bounds: tuple[float, float] = UNBOUNDED,
+        min_common: int = MIN_COMMON,
     ) -> MetricSignificance:
         """Scores, intervals, pairwise p-values and rank groups of one metric.
 
         ``stats`` maps each system to its (segments × k) statistics; ``masks`` (optional)
         to the boolean vector of segments it has a row for (human metrics): pairs are
-        then compared on their common segments (module doc).
+        then compared on their common segments (module doc). ``bounds`` is the range of
+        the metric's scores (:attr:`metrics.stats.MetricInfo.bounds`), which intervals
+        never leave; pairs with fewer than ``min_common`` common segments claim no
+        difference.
         """
         _check_alpha(alpha)
+        _check_min_common(min_common)
         names, x = self._stack(stats)
         mask = None if masks is None else self._masks(names, masks)
         if mask is not None:
@@ -453,9 +594,18 @@ class Bootstrap:
         p = p_values_from_samples(diffs, real)
         np.fill_diagonal(p, 1.0)
         scores = np.where(own_n > 0, scores, np.nan)
-        means, halves = estimate_ci(own_samples)
+        if mask is not None:
+            # a sample that drew none of a system's judged segments has no score
+            drawn = self.counts @ mask.T.astype(np.float64)  # samples × systems
+            own_samples = np.where(drawn.T > 0, own_samples, np.nan)
+        lows, highs, means = percentile_interval(own_samples, bounds)
         groups = rank_groups(
-            [float(s) for s in scores], p, higher_is_better=higher_is_better, alpha=alpha
+            [float(s) for s in scores],
+            p,
+            higher_is_better=higher_is_better,
+            alpha=alpha,
+            n_common=common,
+            min_common=min_common,
         )
         figures = tuple(
             SystemFigure(
@@ -463,9 +613,9 @@ class Bootstrap:
                 score=float(scores[i]),
                 n=int(own_n[i]),
                 interval=(
-                    Interval(float(means[i]), float(halves[i]))
+                    Interval(float(lows[i]), float(highs[i]), float(means[i]))
                     if own_n[i] > 0
-                    else Interval(math.nan, math.nan)
+                    else NO_INTERVAL
                 ),
                 group=groups[i],
             )
@@ -480,7 +630,8 @@ class Bootstrap:
             n_samples=self.n_samples,
             seed=self.seed,
             alpha=alpha,
-            signature=self.signature(alpha=alpha, common=mask is not None),
+            signature=self.signature(alpha=alpha, common=mask is not None, min_common=min_common),
+            min_common=min_common,
         )
 
 
@@ -494,6 +645,8 @@ def paired_bootstrap(
     n_samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
+    bounds: tuple[float, float] = UNBOUNDED,
+    min_common: int = MIN_COMMON,
 ) -> MetricSignificance:
     """One metric's paired bootstrap with a fresh :class:`Bootstrap` (see its ``compare``).
 
@@ -512,4 +665,6 @@ def paired_bootstrap(
         masks=masks,
         metric=metric,
         alpha=alpha,
+        bounds=bounds,
+        min_common=min_common,
     )

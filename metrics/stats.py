@@ -13,6 +13,7 @@ A metric is an object with four steps (see :class:`Metric`):
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,13 @@ class MetricInfo:
     ``unit`` is "%" for BLEU and the error rates (their scores are percentages), "" for raw
     scores such as NIST; ``higher_is_better`` says which way "better" points (rank groups,
     "best" marks, sort order); ``human`` marks the figures that come from judgments.
+
+    ``lowest`` and ``highest`` are the range every score of the metric lies in
+    (``math.inf``: no upper bound). A rate of things that either happen or not per
+    sentence (SER, aSER, SSER's share of lost points) or BLEU cannot leave 0–100; a rate
+    of edits per reference word (WER, mWER, PER, aWER) exceeds 100 % when a candidate
+    is longer than its reference (insertions), and NIST is a raw sum of information. A
+    confidence interval is never drawn or printed outside this range.
     """
 
     name: str
@@ -42,6 +50,23 @@ class MetricInfo:
     higher_is_better: bool
     unit: str = "%"
     human: bool = False
+    lowest: float = 0.0
+    highest: float = 100.0
+
+    def __post_init__(self) -> None:
+        if not self.lowest < self.highest:
+            raise ValueError(
+                f"{self.name}: lowest={self.lowest!r} must be below highest={self.highest!r}"
+            )
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lowest, highest): what an interval of this metric is clipped to."""
+        return (self.lowest, self.highest)
+
+    @property
+    def bounded_above(self) -> bool:
+        return math.isfinite(self.highest)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ mWER and PER when a whole corpus is scored.
 
 from __future__ import annotations
 
+import math
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Sequence
@@ -386,7 +387,7 @@ def _distances(
 class WER(_EditRate):
     """Word error rate against the first reference (seed 000 §2.1.1, seed 001 §2.1)."""
 
-    info = MetricInfo("wer", "WER", higher_is_better=False)
+    info = MetricInfo("wer", "WER", higher_is_better=False, highest=math.inf)
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs, distances = _distances(hyps, segments, prepared)
@@ -469,7 +470,7 @@ class _MultiRef(_EditRate):
 class MWER(_MultiRef):
     """Multi-reference WER: ``Σ_k min_r d_L / Σ_k I*_k`` (seed 000 §2.1.1, §3.3)."""
 
-    info = MetricInfo("mwer", "mWER", higher_is_better=False)
+    info = MetricInfo("mwer", "mWER", higher_is_better=False, highest=math.inf)
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs, distances = _distances(hyps, segments, prepared)
@@ -479,7 +480,7 @@ class MWER(_MultiRef):
 class PER(_MultiRef):
     """Position-independent error rate, minimised over references (seed 000 §2.1.2, §3.3)."""
 
-    info = MetricInfo("per", "PER", higher_is_better=False)
+    info = MetricInfo("per", "PER", higher_is_better=False, highest=math.inf)
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs = SegmentPairs.of(segments, prepared.seg_start)

@@ -74,7 +74,11 @@ def _batch_elements(sentence_ids: list[int], names: dict[int, str]) -> Iterator[
         )
     judgments: dict[int, list[_JudgmentRow]] = defaultdict(list)
     judgment_rows = (
-        Judgment.objects.filter(target__sentence_id__in=sentence_ids)
+        # Control items are not written (annotation.controls): evalTrans has no way to
+        # mark one, and read back it would be taken for a real judgment (a reference
+        # control is even refused: references are not judged).
+        Judgment.objects.real()
+        .filter(target__sentence_id__in=sentence_ids)
         .order_by("pk")
         .values_list(
             "target_id",

@@ -11,7 +11,8 @@ A project lead opens one page per corpus. It gathers what the seeds compare:
   judgments for (the masks of :meth:`metrics.significance.Bootstrap.compare`);
 * **judges** — per judge the judgments, mean score, SSER, aWER and active time; the
   (0, 1) evaluator normalization of seed 000 §3.5 as a toggle; agreement on candidates
-  judged by two or more judges;
+  judged by two or more judges; each judge's control items (pass rate, consistency, a
+  flag below the lead's threshold: :mod:`annotation.controls`), which no figure counts;
 * **effort** — seed 001 Table 3: minutes per system and method, sentences per hour;
 * **meta-evaluation** — seed 000 §4 (Pearson's r) and seed 002 (Kendall's τ) of every
   automatic metric against SSER and aWER, at sentence and at system level;

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
+from annotation.controls.quality import JudgeControls, corpus_controls
 from annotation.dashboard.cache import remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
 from annotation.dashboard.effort import Effort, effort
@@ -26,6 +27,7 @@ from annotation.dashboard.table import (
     metrics_table,
     table_figures,
 )
+from annotation.dashboard.verdicts import ClusterView, Line, sser_clusters, verdict_line
 from annotation.models import Corpus, Translator
 from annotation.scoring import (
     AutomaticStats,
@@ -35,6 +37,7 @@ from annotation.scoring import (
     human_rows_by_system,
     judgment_rows,
 )
+from metrics.ranksum import Clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
 from metrics.stats import Metric, Score
@@ -44,9 +47,9 @@ T = TypeVar("T")
 #: The page's panels (``panel/<name>/``, each a ``dashboard/_<name>.html`` fragment) and
 #: the parts of :class:`Dashboard` each one shows.
 PANELS: dict[str, tuple[str, ...]] = {
-    "table": ("table",),
+    "table": ("table", "verdicts", "clusters"),
     "charts": ("table", "charts"),
-    "judges": ("judges", "agreement"),
+    "judges": ("judges", "controls", "agreement"),
     "effort": ("effort",),
     "meta": ("meta",),
 }
@@ -55,11 +58,13 @@ PANELS: dict[str, tuple[str, ...]] = {
 @dataclass(frozen=True)
 class HumanPart:
     """What the table needs of the judgments: ``manage.py scores``'s human figures per
-    system, how many done judgments there are, and the human metrics' paired bootstrap."""
+    system, how many done judgments there are, the human metrics' paired bootstrap and
+    WMT's clusters of SSER (None: no judgment)."""
 
     figures: dict[str, dict[str, Score]]
     judgments: int
     significance: dict[str, MetricSignificance]
+    clusters: Clusters | None = None
 
 
 class Dashboard:
@@ -131,11 +136,13 @@ class Dashboard:
         rows = self.rows
         by_system = human_rows_by_system(rows)
         significance = {}
+        clusters = None
         bootstrap = self.bootstrap
         if rows and bootstrap is not None:
             n = self.auto.n_segments
             significance = human_significance(rows, self.systems, n, bootstrap, by_system)
-        return HumanPart(human_figures(rows, by_system), len(rows), significance)
+            clusters = sser_clusters(rows, self.systems, n)
+        return HumanPart(human_figures(rows, by_system), len(rows), significance, clusters)
 
     @property
     def human(self) -> dict[str, dict[str, Score]]:
@@ -183,6 +190,17 @@ class Dashboard:
         )
 
     @cached_property
+    def verdicts(self) -> tuple[Line, ...]:
+        """One line per metric that has a test (:func:`verdict_line`), table order."""
+        return tuple(verdict_line(self.significance[m]) for m in METRICS if m in self.significance)
+
+    @cached_property
+    def clusters(self) -> ClusterView | None:
+        """WMT's clusters of SSER (None until a judgment is done)."""
+        found = self.judged.clusters
+        return None if found is None else ClusterView(found)
+
+    @cached_property
     def table_by_system(self) -> dict[str, Row]:
         return {r.system: r for r in self.table.rows}
 
@@ -199,6 +217,7 @@ class Dashboard:
             "percent" if info.unit == "%" else "",
             info.higher_is_better,
             signatures=[c.signature for c in cells],
+            bounds=info.bounds,
         )
 
     def rank_chart(self) -> str:
@@ -227,11 +246,20 @@ class Dashboard:
 
     @cached_property
     def judges(self) -> JudgesPanel:
-        return self._remembered(
+        panel = self._remembered(
             "judges",
             lambda: judges_panel(self.rows, self.systems, normalize=self.normalize),
             self.normalize,
         )
+        return panel.with_controls(self.controls, on=self.corpus.controls_enabled)
+
+    @cached_property
+    def controls(self) -> tuple[JudgeControls, ...]:
+        """Each judge's control items (:mod:`annotation.controls.quality`): read apart
+        from the counted judgments (one query), remembered under the same stamp (a
+        control item finished moves it too) and the threshold."""
+        threshold = self.corpus.control_pass_threshold
+        return self._remembered("controls", lambda: corpus_controls(self.corpus), threshold)
 
     @cached_property
     def agreement(self) -> Agreement:
@@ -280,13 +308,13 @@ class Dashboard:
 
 
 def _bar(system: str, cell: Cell) -> Bar:
-    """A table cell as a bar: no figure is NaN (no bar), an undefined interval none."""
-    iv = cell.interval
-    shown = iv is not None and math.isfinite(iv.mean)
+    """A table cell as a bar: no figure is NaN (no bar), an undefined interval none; the
+    whisker is the table's interval, inside the metric's range."""
+    iv = cell.shown_interval
     return Bar(
         system,
         cell.score if cell.score is not None else math.nan,
-        iv.low if shown and iv is not None else None,
-        iv.high if shown and iv is not None else None,
+        iv.low if iv is not None else None,
+        iv.high if iv is not None else None,
         cell.rank or None,
     )

@@ -138,18 +138,25 @@ class ValueAxis:
         return out
 
 
-def value_axis(bars: Sequence[Bar]) -> ValueAxis:
+UNBOUNDED = (-math.inf, math.inf)
+
+
+def value_axis(bars: Sequence[Bar], bounds: tuple[float, float] = UNBOUNDED) -> ValueAxis:
     """An axis over every finite value and interval end, and 0, so bar lengths are
-    proportional to the values; its ends are whole steps."""
+    proportional to the values; its ends are whole steps, never beyond ``bounds`` (the
+    metric's range: an error rate's axis does not run below 0 nor a share's above 100)."""
     extents = [float(b.value) for b in bars if math.isfinite(b.value)]
     ends = [v for b in bars for v in (b.ci_low, b.ci_high) if v is not None]
     extents += [float(v) for v in ends if math.isfinite(v)]
-    lo = min([0.0, *extents])
-    hi = max([0.0, *extents])
-    if hi == lo:
-        hi = lo + 1.0
+    lowest, highest = bounds
+    lo = max(min([0.0, *extents]), lowest)
+    hi = min(max([0.0, *extents]), highest)
+    if hi == lo:  # every value is 0: a unit axis inside the range
+        hi, lo = (lo + 1.0, lo) if lo + 1.0 <= highest else (hi, hi - 1.0)
     step = nice_step(hi - lo)
-    return ValueAxis(math.floor(lo / step) * step, math.ceil(hi / step) * step, step)
+    return ValueAxis(
+        max(math.floor(lo / step) * step, lowest), min(math.ceil(hi / step) * step, highest), step
+    )
 
 
 @dataclass(frozen=True)
@@ -255,8 +262,10 @@ def bar_chart_svg(
     higher_is_better: bool = True,
     *,
     signatures: Sequence[str] = (),
+    bounds: tuple[float, float] = UNBOUNDED,
 ) -> str:
-    """One metric's figures as horizontal bars with 95% interval whiskers.
+    """One metric's figures as horizontal bars with 95% interval whiskers; the axis never
+    leaves ``bounds``, the metric's range (:attr:`metrics.stats.MetricInfo.bounds`).
 
     Bars keep the given order. The axis starts at 0 (or below, for negative values) so
     bar lengths are proportional to the values. The best value (highest, or lowest when
@@ -273,16 +282,17 @@ def bar_chart_svg(
     direction = "higher is better" if higher_is_better else "lower is better"
     height = TOP + ROW * max(len(bars), 1) + AXIS
     summary = f"{title}: {len(bars)} systems, {direction}"
-    out = _svg_open(WIDTH, height, summary, title, f"Bar chart with 95% intervals; {direction}.")
+    desc = f"Bar chart with 95% percentile intervals; {direction}."
+    out = _svg_open(WIDTH, height, summary, title, desc)
     out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
     out.append(
         f'<text x="{LABEL_X}" y="38" fill="{MUTED}">{esc(direction)}'
-        f"{esc(f' · {unit}' if unit else '')} · whiskers: 95% bootstrap interval</text>"
+        f"{esc(f' · {unit}' if unit else '')} · whiskers: 95% percentile bootstrap interval</text>"
     )
     if not bars:
         out.append(f'<text x="{PLOT_LEFT}" y="{TOP + 18}" fill="{MUTED}">no data</text></svg>')
         return "\n".join(out)
-    axis = value_axis(bars)
+    axis = value_axis(bars, bounds)
     out += _axis_markup(axis, TOP + ROW * len(bars))
     best = best_value(bars, higher_is_better)
     last_group = max([b.group for b in bars if b.ranked and b.group is not None], default=0)
@@ -402,7 +412,8 @@ def rank_chart_svg(
         f"{title}: {len(systems)} systems × {len(metrics)} metrics",
         title,
         "Rank group of each system per metric, 1 = better; systems in one group do not "
-        "differ significantly (paired bootstrap, p ≥ 0.05).",
+        "differ significantly (paired bootstrap, p ≥ 0.05, or fewer than 10 sentences in "
+        "common).",
     )
     out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
     last = {m: max([ranks.get((s, m), 0) for s in systems], default=0) for m in metrics}
@@ -410,7 +421,7 @@ def rank_chart_svg(
         out.append(
             f'<text class="metric" x="{_num(grid.cx(j))}" y="{RANK_TOP - 12}" '
             f'text-anchor="middle" font-weight="600"><title>{esc(metric)}</title>'
-            f"{esc(_short(metric, 9))}</text>"
+            f"{esc(_short(metric, 10))}</text>"
         )
     for i, system in enumerate(systems):
         out += _rank_row(grid, i, system, metrics, ranks, last)

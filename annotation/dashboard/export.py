@@ -1,6 +1,7 @@
 """The metrics table as files: ``table.json`` (``manage.py scores --json``'s shape, built
-by :func:`annotation.scoring.scores_json`, plus the bootstrap's figures) and
-``table.csv``."""
+by :func:`annotation.scoring.scores_json`, plus the bootstrap's figures, at full
+precision) and ``table.csv`` (the figures rounded as the table shows them: a spreadsheet
+should not suggest more digits than the page claims; the JSON keeps them all)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,14 @@ import csv
 import io
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from annotation.dashboard.table import Cell, MetricsTable
+from annotation.dashboard.verdicts import ClusterView, Line
+from annotation.formatting import number
 from annotation.scoring import scores_json
+from metrics.significance import UNRANKED
 
 
 def _finite_or_none(v: float | None) -> float | None:
@@ -34,11 +39,19 @@ def figure_json(cell: Cell) -> dict[str, Any]:
     }
 
 
-def table_json(table: MetricsTable) -> dict[str, Any]:
+def table_json(
+    table: MetricsTable, verdicts: Sequence[Line] = (), clusters: ClusterView | None = None
+) -> dict[str, Any]:
     """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
     {"score", "signature"}}}}``, the same numbers — plus per figure its bootstrap figures
-    (:func:`figure_json`), and at the top the preprocessing and the test. Missing figures
-    are left out, as ``manage.py scores`` does."""
+    (:func:`figure_json`), and at the top the preprocessing, the test, what each
+    column's test can claim (``metrics``: ``ranks`` "earned" or "too-few", ``n``, and
+    the ``verdict`` line) and WMT's clusters of SSER (``clusters``). Missing figures are
+    left out, as ``manage.py scores`` does."""
+    lines = {v.metric: v.text for v in verdicts}
+    extra: dict[str, Any] = {}
+    if clusters is not None:
+        extra["clusters"] = {"sser": clusters_json(clusters)}
     return scores_json(
         table.corpus,
         {
@@ -51,17 +64,47 @@ def table_json(table: MetricsTable) -> dict[str, Any]:
             "samples": table.n_samples,
             "seed": table.seed,
             "alpha": table.alpha,
+            "ci": "95% percentile bootstrap",
+            "min_common": table.min_common,
         },
+        metrics={
+            m: {"ranks": t.ranks, "n": t.n, **({"verdict": lines[m]} if m in lines else {})}
+            for m, t in table.tests.items()
+        },
+        **extra,
     )
 
 
-def json_text(table: MetricsTable) -> str:
-    return json.dumps(table_json(table), indent=2, ensure_ascii=False, allow_nan=False)
+def clusters_json(view: ClusterView) -> dict[str, Any]:
+    """WMT's clusters: the test, and per system (best first) its cluster (none: not
+    clustered), mean z-score and judged sentences."""
+    return {
+        "test": view.test,
+        "ranks": "too-few" if view.too_few else "earned",
+        "systems": {
+            f.system: {
+                "cluster": f.cluster if f.cluster != UNRANKED else None,
+                "mean_z": _finite_or_none(f.mean),
+                "n": f.n,
+            }
+            for f in view.ranked
+        },
+    }
+
+
+def json_text(
+    table: MetricsTable, verdicts: Sequence[Line] = (), clusters: ClusterView | None = None
+) -> str:
+    return json.dumps(
+        table_json(table, verdicts, clusters), indent=2, ensure_ascii=False, allow_nan=False
+    )
 
 
 def table_csv(table: MetricsTable) -> str:
-    """One row per system; per metric its score (full precision), rank, interval, the
-    sentences it rests on and its signature. Empty where there is no figure."""
+    """One row per system; per metric its score, rank, interval (rounded as the table
+    shows them: :func:`annotation.formatting.number`'s two decimals; ``table.json`` has
+    them at full precision), the sentences it rests on and its signature. Empty where
+    there is no figure."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["system"]
@@ -79,12 +122,12 @@ def table_csv(table: MetricsTable) -> str:
 def _csv_cells(cell: Cell) -> list[str]:
     if cell.figure is None:
         return ["", "", "", "", "", ""]
-    iv = cell.interval
+    iv = cell.shown_interval
     return [
-        _full(cell.score),
-        str(cell.rank),
-        _full(iv.low if iv else None),
-        _full(iv.high if iv else None),
+        _shown(cell.score),
+        str(cell.rank_attr),
+        _shown(iv.low if iv else None),
+        _shown(iv.high if iv else None),
         str(cell.n),
         spreadsheet_safe(cell.signature),
     ]
@@ -101,7 +144,7 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def _full(v: float | None) -> str:
-    """A number at full precision (what reads back as the same float), "" if undefined."""
+def _shown(v: float | None) -> str:
+    """A number as the table shows it (two decimals), "" if undefined."""
     finite = _finite_or_none(v)
-    return "" if finite is None else repr(float(finite))
+    return "" if finite is None else number(finite)

@@ -1,16 +1,19 @@
 """The judges panel: each judge's figures, the (0, 1) evaluator normalization of SSER
-(seed 000 §3.5), and the agreement between judges on candidates judged more than once."""
+(seed 000 §3.5), the agreement between judges on candidates judged more than once, and
+each judge's control items (pass rate, consistency, flag: :mod:`annotation.controls.
+quality`). The figures read counted judgments only, never a control item."""
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
+from annotation.controls.quality import JudgeControls
 from annotation.dashboard.effort import sentences_per_hour
 from annotation.scoring import JudgmentRow, human_metric_rows
 from annotation.text import words
@@ -57,10 +60,49 @@ class NormalizedSystem:
 
 
 @dataclass(frozen=True)
+class JudgeRow:
+    """One row of the judges table: the judge's figures and control items (None: none
+    done)."""
+
+    name: str
+    figures: JudgeFigures
+    controls: JudgeControls | None
+
+
+@dataclass(frozen=True)
 class JudgesPanel:
+    """The panel: ``judges`` (figures of counted judgments only), the normalized SSER,
+    and the control items' results per judge (``controls``; their columns show while
+    the corpus has controls on or any judge has done one: ``controls_shown``)."""
+
     judges: tuple[JudgeFigures, ...]
     normalize: bool
     normalized: tuple[NormalizedSystem, ...]
+    controls: tuple[JudgeControls, ...] = ()
+    controls_on: bool = False
+
+    def with_controls(self, controls: tuple[JudgeControls, ...], *, on: bool) -> JudgesPanel:
+        """This panel with the corpus's control results (computed apart: they do not
+        depend on the normalization)."""
+        return replace(self, controls=controls, controls_on=on)
+
+    @property
+    def controls_shown(self) -> bool:
+        return self.controls_on or bool(self.controls)
+
+    @property
+    def flagged(self) -> tuple[JudgeControls, ...]:
+        return tuple(c for c in self.controls if c.flagged)
+
+    @property
+    def rows(self) -> list[JudgeRow]:
+        """Every judge with counted judgments or done control items, by name."""
+        figures = {j.name: j for j in self.judges}
+        controls = {c.name: c for c in self.controls}
+        return [
+            JudgeRow(name, figures.get(name) or judge_figures(name, []), controls.get(name))
+            for name in sorted(figures.keys() | controls.keys())
+        ]
 
 
 def normalized_sser(rows: Sequence[JudgmentRow]) -> FloatArray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,7 @@ from metrics.significance import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
+    MIN_COMMON,
     UNRANKED,
     Bootstrap,
     Interval,
@@ -50,10 +51,11 @@ SORT_KEYS = frozenset(METRICS) | {f"-{m}" for m in METRICS}
 class Cell:
     """One figure of the table: ``figure`` is ``manage.py scores``'s
     :class:`~metrics.stats.Score` (None: no figure, e.g. nothing judged yet), ``rank``
-    the earned group (0 = not ranked), ``interval`` the 95% bootstrap interval, ``n`` the
-    sentences it rests on (human figures: judged sentences; automatic: all),
-    ``judgments`` how many judgments enter a human figure, ``bootstrap`` the test's
-    signature."""
+    the earned group (0 = not ranked), ``interval`` the 95% percentile bootstrap
+    interval, ``n`` the sentences it rests on (human figures: judged sentences;
+    automatic: all), ``judgments`` how many judgments enter a human figure,
+    ``bootstrap`` the test's signature, ``one_group`` whether its column has too few
+    sentences for any rank group to be earned (:class:`ColumnTest`)."""
 
     metric: str
     figure: Score | None
@@ -63,6 +65,7 @@ class Cell:
     judgments: int | None
     best: bool
     bootstrap: str
+    one_group: bool = False
 
     @property
     def score(self) -> float | None:
@@ -91,10 +94,45 @@ class Cell:
         return repr(float(self.score)) if self.has_score and self.score is not None else ""
 
     @property
-    def half_width(self) -> str:
+    def rank_attr(self) -> int:
+        """``data-rank``: the earned group, and 1 for every cell of a column where no
+        group can be earned (the whole column is one group)."""
+        return 1 if self.one_group else self.rank
+
+    @property
+    def shown_interval(self) -> Interval | None:
+        """The interval, if the cell has a figure and the interval is defined."""
         iv = self.interval
-        ok = iv is not None and math.isfinite(iv.half_width)
-        return f"{iv.half_width:.2f}" if ok and iv is not None else ""
+        return iv if self.has_score and iv is not None and iv.defined else None
+
+    @property
+    def ci_low_attr(self) -> str:
+        """``data-ci-low``: the interval's lower end at full precision ("" if none)."""
+        iv = self.shown_interval
+        return "" if iv is None else repr(float(iv.low))
+
+    @property
+    def ci_high_attr(self) -> str:
+        iv = self.shown_interval
+        return "" if iv is None else repr(float(iv.high))
+
+    @property
+    def ci_text(self) -> str:
+        """The interval as the table prints it beside the figure: "±1.25" when its two
+        arms print alike at the figure's two decimals, "[12.00, 15.50]" when they do
+        not, and nothing when it has no spread worth showing (both ends print as one
+        number: every resample gave that figure, and "±0.00" would look like a
+        certainty the data cannot give)."""
+        iv = self.shown_interval
+        if iv is None or self.score is None:
+            return ""
+        low, high = number(iv.low), number(iv.high)
+        if low == high:
+            return ""
+        below, above = number(self.score - iv.low), number(iv.high - self.score)
+        if below == above and not below.startswith("-"):
+            return f"±{below}"
+        return f"[{low}, {high}]"
 
     @property
     def title(self) -> str:
@@ -102,12 +140,17 @@ class Cell:
         if not self.has_score:
             return f"{metric_info(self.metric).label}: no judgments yet"
         parts = [self.signature]
-        if self.interval is not None and math.isfinite(self.interval.mean):
-            parts.append(
-                f"95% interval {self.interval.low:.2f}–{self.interval.high:.2f} "
-                f"(mean {self.interval.mean:.2f} ± {self.interval.half_width:.2f})"
-            )
-        if self.rank:
+        iv = self.shown_interval
+        if iv is not None:
+            if number(iv.low) == number(iv.high):
+                parts.append(f"95% interval: no spread, every resample gives {number(iv.low)}")
+            else:
+                parts.append(
+                    f"95% interval [{number(iv.low)}, {number(iv.high)}] (percentile bootstrap)"
+                )
+        if self.one_group:
+            parts.append("too few sentences to separate systems: one group")
+        elif self.rank:
             parts.append(f"rank group {self.rank}")
         if self.is_human:
             parts.append(f"{self.n} judged sentences, {self.judgments} judgments")
@@ -129,17 +172,51 @@ class Row:
 
 
 @dataclass(frozen=True)
+class ColumnTest:
+    """What a column's test can claim: ``too_few`` when no pair of systems has
+    :data:`~metrics.significance.MIN_COMMON` sentences in common (then the column is one
+    group), ``n`` the most sentences any pair was compared on
+    (:attr:`~metrics.significance.MetricSignificance.evidence`)."""
+
+    metric: str
+    too_few: bool
+    n: int
+
+    @property
+    def ranks(self) -> str:
+        """The header's ``data-ranks``: "too-few" or "earned"."""
+        return "too-few" if self.too_few else "earned"
+
+    @property
+    def note(self) -> str:
+        """The header's warning: "too few judged sentences (n = 2)" ("sentences" for an
+        automatic metric, whose pairs are compared on every sentence)."""
+        if not self.too_few:
+            return ""
+        what = "judged sentences" if metric_info(self.metric).human else "sentences"
+        return f"too few {what} (n = {self.n})"
+
+
+def column_test(metric: str, significance: MetricSignificance | None) -> ColumnTest:
+    if significance is None:  # nothing to compare yet (no judgment, no system)
+        return ColumnTest(metric, True, 0)
+    return ColumnTest(metric, significance.too_few, significance.evidence)
+
+
+@dataclass(frozen=True)
 class MetricsTable:
-    """What the table, its CSV and its JSON show: rows in the requested order, and the
-    test's recorded settings."""
+    """What the table, its CSV and its JSON show: rows in the requested order, what each
+    column's test can claim, and the test's recorded settings."""
 
     corpus: str
     preprocessing: Preprocessing
     metrics: tuple[str, ...]
     rows: tuple[Row, ...]
+    tests: dict[str, ColumnTest] = field(default_factory=dict)
     n_samples: int = DEFAULT_SAMPLES
     seed: int = DEFAULT_SEED
     alpha: float = DEFAULT_ALPHA
+    min_common: int = MIN_COMMON
 
     def ranks(self) -> dict[tuple[str, str], int]:
         return {(r.system, c.metric): c.rank for r in self.rows for c in r.cells}
@@ -207,16 +284,24 @@ def metrics_table(
     """The table of ``figures`` (:func:`table_figures`) with the bootstrap's intervals
     and rank groups, one row per system, sorted as ``sort`` asks (:func:`sort_rows`)."""
     best = best_values(figures)
+    tests = {m: column_test(m, significance.get(m)) for m in METRICS}
     rows = [
         Row(
             s,
             translator_pks.get(s),
-            tuple(_cell(m, s, figures[m].get(s), significance.get(m), best) for m in METRICS),
+            tuple(
+                _cell(m, s, figures[m].get(s), significance.get(m), best, tests[m].too_few)
+                for m in METRICS
+            ),
         )
         for s in systems
     ]
     return MetricsTable(
-        corpus=corpus, preprocessing=preprocessing, metrics=METRICS, rows=sort_rows(rows, sort)
+        corpus=corpus,
+        preprocessing=preprocessing,
+        metrics=METRICS,
+        rows=sort_rows(rows, sort),
+        tests=tests,
     )
 
 
@@ -226,6 +311,7 @@ def _cell(
     figure: Score | None,
     significance: MetricSignificance | None,
     best: Mapping[str, float],
+    one_group: bool,
 ) -> Cell:
     tested = significance.figure(system) if significance is not None else None
     ranked = tested is not None and figure is not None
@@ -242,6 +328,7 @@ def _cell(
         judgments=judgments,
         best=figure is not None and metric in best and figure.score == best[metric],
         bootstrap=significance.signature if significance is not None else "",
+        one_group=one_group,
     )
 
 
@@ -268,6 +355,7 @@ def human_significance(
             higher_is_better=metric_info(m).higher_is_better,
             masks=masks,
             metric=m,
+            bounds=metric_info(m).bounds,
         )
     return out
 

@@ -11,6 +11,7 @@ parameters answer 400 with a message naming the parameter.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -68,8 +69,10 @@ def _query(dash: Dashboard, **changes: str) -> str:
 def _columns(dash: Dashboard) -> list[dict[str, Any]]:
     """The table's header cells: label, sort link, and the current sort direction."""
     out = []
+    tests = dash.table.tests
     for m in METRICS:
         info = metric_info(m)
+        test = tests.get(m)
         higher = info.higher_is_better
         current = dash.sort.lstrip("-") == m
         worst_first = dash.sort.startswith("-")
@@ -85,6 +88,8 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
                 "href": _query(dash, sort=f"-{m}" if current and not worst_first else m),
                 "aria_sort": aria,
                 "human": info.human,
+                "ranks": test.ranks if test is not None else "",
+                "note": test.note if test is not None else "",
             }
         )
     return out
@@ -102,13 +107,21 @@ def _context(dash: Dashboard) -> dict[str, Any]:
         "query_pre": "?" + urlencode(dash.preprocessing.params()),
         "query_no_sort": _query(dash, sort=""),
         "norm_toggle": _query(dash, norm="" if dash.normalize else "z"),
-        "columns": _columns(dash),
+        # called by the template that shows the table only (it reads the table's tests,
+        # which the other panels never compute)
+        "columns": partial(_columns, dash),
         "tokenizers": TOKENIZE_CHOICES,
         "ref_lengths": REF_LENGTH_CHOICES,
-        "downloads": {
-            "csv": reverse("dashboard:table_csv", args=[corpus.pk]) + _query(dash, sort=""),
-            "json": reverse("dashboard:table_json", args=[corpus.pk]) + _query(dash, sort=""),
-        },
+        "downloads": _downloads(dash),
+    }
+
+
+def _downloads(dash: Dashboard) -> dict[str, str]:
+    """The table's CSV and its full-precision JSON, for the page's choices."""
+    pk, query = dash.corpus.pk, _query(dash, sort="")
+    return {
+        "csv": reverse("dashboard:table_csv", args=[pk]) + query,
+        "json": reverse("dashboard:table_json", args=[pk]) + query,
     }
 
 
@@ -147,13 +160,20 @@ def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
 @lead_required
 @require_GET
 def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
-    """The metrics table as CSV or JSON (``manage.py scores --json``'s shape + ranks/CIs)."""
+    """The metrics table as CSV (rounded as shown, with a ``Link`` to the full-precision
+    JSON) or JSON (``manage.py scores --json``'s shape + ranks/CIs, full precision)."""
     dash = _dashboard(request, _corpus(pk))
     if fmt == "csv":
         body, content_type = table_csv(dash.table), "text/csv; charset=utf-8"
     else:
-        body, content_type = json_text(dash.table), "application/json"
+        body = json_text(dash.table, dash.verdicts, dash.clusters)
+        content_type = "application/json"
     response = HttpResponse(body, content_type=content_type)
+    if fmt == "csv":  # rounded as shown: say where the full precision is
+        full = _downloads(dash)["json"]
+        response["Link"] = (
+            f'<{full}>; rel="alternate"; type="application/json"; title="full precision"'
+        )
     return attachment(response, f"{dash.corpus.name}-metrics", f".{fmt}")
 
 

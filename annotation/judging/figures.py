@@ -39,7 +39,8 @@ SHOWN = ("awer", "aser", "sser", "wer", "mwer", "bleu")
 TITLES = {
     "awer": "aWER: edits / new-reference words, over your judgments of this system",
     "aser": "aSER: share of your judged sentences that still need an edit",
-    "sser": "SSER: mean of (10 − score)/10 over your scores of this system",
+    "sser": "SSER error: the share of points lost, mean of (10 − score)/10 over your "
+    "scores of this system (your score of this candidate is shown apart)",
     "wer": "WER against the first reference, same sentences",
     "mwer": "mWER against all references, same sentences",
     "bleu": "BLEU against all references, same sentences",

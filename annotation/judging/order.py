@@ -2,7 +2,8 @@
 
 Candidates come sentence by sentence (file order); within a sentence, the MT systems come
 in an order shuffled per judge and sentence (:func:`shuffled_systems`), the same every
-time that judge comes back. References are never judged.
+time that judge comes back. References are never judged, except as control items, which
+:mod:`annotation.controls.queue` mixes into this order when the corpus has them on.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
     both SQLite and PostgreSQL build once), then that sentence's candidates, each marked
     done or not, in the judge's order.
     """
-    done = Judgment.objects.done().filter(evaluator_id=user.pk)
+    done = Judgment.objects.counted().filter(evaluator_id=user.pk)
     candidates = Target.objects.filter(translator__role=Translator.Role.SYSTEM)
     sentence_id = (
         candidates.filter(sentence__corpus_id=corpus.pk)
@@ -85,7 +86,10 @@ def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
 
 
 def previous_target_for(*, judgment: Judgment) -> Target | None:
-    """The candidate before this one in the evaluator's order (None at the very first)."""
+    """The candidate before this one in the evaluator's order (None at the very first).
+    Before a control item comes the candidate the judge reached last before it."""
+    if judgment.control:
+        return _reached_before(judgment)
     user = judgment.evaluator
     sentence = judgment.target.sentence
     order = system_order(user=user, sentence=sentence)
@@ -99,6 +103,21 @@ def previous_target_for(*, judgment: Judgment) -> Target | None:
             return order[-1]
         earlier = _sentence_before(earlier)
     return None
+
+
+def _reached_before(control: Judgment) -> Target | None:
+    """The candidate of the judge's latest real judgment of the corpus made before
+    ``control`` (judgments are made as the judge reaches them)."""
+    earlier = Judgment.objects.real().filter(
+        evaluator_id=control.evaluator_id,
+        target__translator__corpus_id=control.target.sentence.corpus_id,
+        pk__lt=control.pk,
+    )
+    return (
+        Target.objects.filter(pk__in=earlier.order_by("-pk").values("target_id")[:1])
+        .select_related("translator", "sentence__corpus")
+        .first()
+    )
 
 
 def _sentence_before(sentence: Sentence) -> Sentence | None:

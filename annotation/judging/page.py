@@ -9,6 +9,11 @@ and the human counts of the judge's others of this system, for the figures) and 
 targets (this sentence's, plus the texts of any judged target whose statistics this
 process has not computed yet: :func:`annotation.judging.figures.segment_stats` keeps
 them). The alignment is computed once per request.
+
+A control item (:mod:`annotation.controls`) is drawn as a candidate is: a reference shown
+as a candidate carries the label, the place in the sentence's order and the live figures
+of the system it is shown as (``Judgment.shown_as``), and leaves the pool (which would
+otherwise offer it verbatim); a candidate shown again is drawn as it was the first time.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from annotation.judging.pool import (
     ordered_references,
     pool_judgments,
     sentence_pool,
+    without_shown,
 )
 from annotation.judging.stack import load_stack
 from annotation.models import SSER_MAX, SSER_MIN, Corpus, Judgment, Target, Translator
@@ -149,29 +155,36 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         for r in targets
         if r.translator__role != Translator.Role.SYSTEM
     )
+    # A reference shown as a candidate is compared with the sentence's other references
+    # (its pool and its live figures): against itself it would score perfect.
+    references = refs_of.get(target.sentence_id, NO_REFERENCES)
+    if judgment.control == Judgment.Control.REFERENCE:
+        references = without_shown(references, target.text)
     if missing:
-        segments = {
-            t: Segment(text_of[t], refs_of.get(sentence_of[t], NO_REFERENCES).texts)
-            for t in missing
-        }
+        refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
+        if target.pk in refs:
+            refs[target.pk] = references
+        segments = {t: Segment(text_of[t], refs[t].texts) for t in missing}
         stats |= segment_stats(key, segments)
+    systems_here = [
+        r
+        for r in targets
+        if r.sentence_id == target.sentence_id and r.translator__role == Translator.Role.SYSTEM
+    ]
     order = shuffled_systems(
-        [
-            r
-            for r in targets
-            if r.sentence_id == target.sentence_id and r.translator__role == Translator.Role.SYSTEM
-        ],
+        systems_here,
         user_id=judgment.evaluator_id,
         sentence_id=target.sentence_id,
         place=lambda r: (r.translator__position, r.ordinal, r.pk),
     )
     place_of = {t.pk: i + 1 for i, t in enumerate(order)}
+    # Where the candidate stands in the judge's order: a reference shown as a candidate,
+    # where the system it is shown as stands.
+    slot = next((r.pk for r in systems_here if r.translator_id == shown_as_id(judgment)), 0)
     candidate = words(target.text)
     new_ref_words = words(judgment.new_ref)
     alignment = align(candidate, new_ref_words)
-    pool = sentence_pool(
-        candidate, refs_of.get(target.sentence_id, NO_REFERENCES), [r.new_ref for r in here]
-    )
+    pool = sentence_pool(candidate, references, [r.new_ref for r in here])
     load_stack(judgment)
     judged = [Judged(r.target_id, r.edits, r.ref_length, r.sser) for r in mine]
     judged.append(Judged(target.pk, judgment.edits, judgment.ref_length, judgment.sser))
@@ -185,7 +198,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         pool_shown=nearest_in_pool(pool),
         figures=live_figures(key, judged, stats),
         reuse_label=_reuse_label(judgment, here, candidate, place_of, text_of),
-        order_index=place_of.get(target.pk, 0),
+        order_index=place_of.get(slot, 0),
         order_total=len(order),
         can_undo=bool(judgment.stack_applied),
         can_redo=bool(judgment.stack_undone),
@@ -209,7 +222,7 @@ def _done_judgments(judgment: Judgment) -> list[Any]:
     )
     # Through the system's targets, so the database looks up this system's candidates
     # rather than walking every judgment the judge ever made.
-    of_this_system = Target.objects.filter(translator_id=target.translator_id).values("pk")
+    of_this_system = Target.objects.filter(translator_id=shown_as_id(judgment)).values("pk")
     here = (
         Judgment.objects.filter(pooled)
         .order_by()
@@ -217,7 +230,7 @@ def _done_judgments(judgment: Judgment) -> list[Any]:
         .values_list(*_JUDGMENT_ROW, named=True)
     )
     mine = (
-        Judgment.objects.done()
+        Judgment.objects.counted()
         .filter(evaluator_id=judgment.evaluator_id, target_id__in=of_this_system)
         .exclude(target_id=target.pk)
         .order_by()
@@ -260,6 +273,7 @@ def _targets(judgment: Judgment, missing: dict[int, int]) -> list[Any]:
         .values_list(
             "pk",
             "sentence_id",
+            "translator_id",
             "translator__role",
             "translator__position",
             "ordinal",
@@ -300,12 +314,19 @@ class JudgeHeader:
     total: int
 
 
+def shown_as_id(judgment: Judgment) -> int:
+    """The system whose candidate ``judgment`` is shown as: its target's, or for a
+    reference shown as a candidate (a control item) the system it is labelled as."""
+    return judgment.shown_as_id or judgment.target.translator_id
+
+
 def judge_header(judgment: Judgment) -> JudgeHeader:
-    """Corpus, translator ("System N" in a blind corpus), judge and position (one query)."""
+    """Corpus, translator ("System N" in a blind corpus), judge and position (one query).
+    A reference shown as a candidate carries its system's label (:func:`shown_as_id`)."""
     target = judgment.target
     corpus = target.sentence.corpus
-    translator = target.translator
-    counts = _header_counts(judgment)
+    translator = judgment.shown_as or target.translator
+    counts = _header_counts(judgment, translator)
     return JudgeHeader(
         corpus=corpus,
         translator_label=f"System {counts['rank'] + 1}" if corpus.blind else translator.name,
@@ -317,17 +338,16 @@ def judge_header(judgment: Judgment) -> JudgeHeader:
     )
 
 
-def _header_counts(judgment: Judgment) -> dict[str, int]:
+def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, int]:
     """The header's counts in one query: the judge's done candidates of the corpus
-    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and the system's rank among
-    the corpus's systems; the corpus sizes are stored on the corpus (no query)."""
-    target = judgment.target
-    corpus = target.sentence.corpus
+    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and ``translator``'s rank
+    among the corpus's systems; the corpus sizes are stored on the corpus (no query)."""
+    corpus = judgment.target.sentence.corpus
     rank = _count(
         Translator.objects.filter(
             corpus_id=OuterRef("pk"),
             role=Translator.Role.SYSTEM,
-            position__lt=target.translator.position,
+            position__lt=translator.position,
         )
     )
     row = (

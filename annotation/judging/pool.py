@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from django.db.models import Q
 
-from annotation.models import Judgment, Target, Translator
+from annotation.models import COUNTED, Target, Translator
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics.align import PreparedRef, distance_prepared
 
@@ -55,6 +55,16 @@ def ordered_references(rows: Iterable[tuple[int, str, int, str]]) -> dict[int, R
             first_is_first_reference=refs[0][1] == Translator.Role.FIRST_REFERENCE,
         )
     return out
+
+
+def without_shown(references: References, shown: str) -> References:
+    """The references of a sentence whose reference ``shown`` is judged as a candidate (a
+    control item, :mod:`annotation.controls`): every reference with its words leaves the
+    pool, which would otherwise offer the candidate itself, "0 edits", and give the
+    control away. The judge then reaches 0 edits by accepting the candidate's words."""
+    kept = tuple(t for t in references.texts if words(t) != words(shown))
+    first_kept = bool(references.texts) and bool(kept) and kept[0] == references.texts[0]
+    return References(kept, references.first_is_first_reference and first_kept)
 
 
 def sentence_references(sentence_id: int) -> References:
@@ -126,14 +136,16 @@ def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRe
 
 
 def pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
-    """The done judgments whose new references join ``target``'s pool: those of the
-    sentence's *other* candidates by this judge, or by every judge when the corpus shares
-    them. Never a judgment of ``target`` itself: with sharing, that would hand over
-    another judge's verdict on this very candidate (and void their agreement).
+    """The counted judgments (:data:`~annotation.models.COUNTED`: done, no control item)
+    whose new references join ``target``'s pool: those of the sentence's *other*
+    candidates by this judge, or by every judge when the corpus shares them. Never a
+    judgment of ``target`` itself: with sharing, that would hand over another judge's
+    verdict on this very candidate (and void their agreement), and a candidate shown
+    again as a control item would find its own first answer in the pool.
 
     Written through the ids of the sentence's other targets, so that the database looks
     up the judgments of those few candidates instead of walking every judgment of the
     judge (which SQLite does for a join on the target's sentence)."""
     others = Target.objects.filter(sentence_id=target.sentence_id).exclude(pk=target.pk)
-    pooled = Q(state=Judgment.State.DONE, target_id__in=others.values("pk")) & ~Q(new_ref="")
+    pooled = COUNTED & Q(target_id__in=others.values("pk")) & ~Q(new_ref="")
     return pooled if share else pooled & Q(evaluator_id=evaluator_id)

@@ -94,7 +94,7 @@ def judgment_for(*, pk: int, user: User) -> Judgment:
     of the query it makes PostgreSQL plan a seven-table join, milliseconds on every click.
     """
     qs = Judgment.objects.select_related(
-        "target__sentence__corpus", "target__translator", "evaluator"
+        "target__sentence__corpus", "target__translator", "evaluator", "shown_as"
     ).annotate(**_stack_annotations())
     if user.is_lead:
         return qs.get(pk=pk)

@@ -6,6 +6,9 @@ from the nearest reference of the sentence's pool (:mod:`annotation.judging.pool
 from the judge's own earlier judgment of an identical candidate. Each time its page is
 shown, an ``open`` event starts the clock for the first change (:func:`judgment_seen`,
 :mod:`annotation.judging.active_time`).
+
+A control item (:mod:`annotation.controls`) starts the same way as the judgment of a
+candidate would (:func:`control_open`): nothing on the page tells the two apart.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from annotation.controls.queue import ControlPlan, due_control
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
 from annotation.judging.order import next_target_for
 from annotation.judging.pool import (
@@ -22,6 +26,7 @@ from annotation.judging.pool import (
     pool_judgments,
     sentence_pool,
     sentence_references,
+    without_shown,
 )
 from annotation.judging.stack import start_stack
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Translator, User
@@ -37,13 +42,33 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
     EvalTrans reuse idea; the page says so). With an empty pool (a sentence without any
     reference) the new reference starts as the candidate itself, for the judge to correct.
     """
-    existing = Judgment.objects.filter(target=target, evaluator=user).first()
+    existing = Judgment.objects.real().filter(target=target, evaluator=user).first()
     if existing is not None:
         existing.target, existing.evaluator = target, user  # as loaded: no query to read them
         return existing
     translator = target.translator
     if translator.role != Translator.Role.SYSTEM:
         raise ChangeRefused(ERR_NOT_A_SYSTEM.format(translator=translator.name))
+    return _created(user=user, target=target)
+
+
+def control_open(*, user: User, plan: ControlPlan) -> Judgment:
+    """The judge's control item ``plan`` (:func:`annotation.controls.queue.due_control`),
+    started as the judgment of a candidate starts (:func:`judgment_open`). A reference
+    shown as a candidate leaves the pool it starts from (:func:`~annotation.judging.pool.
+    without_shown`); a candidate shown again never starts from its first judgment (the
+    pool holds only the sentence's *other* candidates' new references)."""
+    return _created(user=user, target=plan.target, control=plan.kind, shown_as=plan.shown_as)
+
+
+def _created(
+    *,
+    user: User,
+    target: Target,
+    control: str = Judgment.Control.NONE,
+    shown_as: Translator | None = None,
+) -> Judgment:
+    """A new judgment of ``target``, at its starting point (see :func:`judgment_open`)."""
     corpus = target.sentence.corpus
     candidate = words(target.text)
     pooled = pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
@@ -59,6 +84,8 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
         new_ref, sser = reuse[-1].new_ref, reuse[-1].sser
     else:
         references = sentence_references(target.sentence_id)
+        if control == Judgment.Control.REFERENCE:
+            references = without_shown(references, target.text)
         pool = sentence_pool(candidate, references, [r.new_ref for r in rows])
         new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
         sser = None
@@ -73,18 +100,29 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
                 sser=sser,
                 edits=edits,
                 ref_length=length,
+                control=control,
+                shown_as=shown_as,
             )
     except IntegrityError:  # another tab created it a moment ago
-        return Judgment.objects.get(target=target, evaluator=user)
+        return Judgment.objects.get(target=target, evaluator=user, control=control)
     start_stack(created)
     return created
 
 
 def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
-    """The judgment of the next candidate to judge (created on the way), or None when the
-    judge has finished the corpus."""
+    """The judgment of the next item of the judge's queue (created on the way): the next
+    candidate, or a control item where one is due (:func:`annotation.controls.queue.
+    due_control`, only while candidates are left); None when the judge has finished the
+    corpus."""
     target = next_target_for(user=user, corpus=corpus)
-    return None if target is None else judgment_open(user=user, target=target)
+    if target is None:
+        return None
+    control = due_control(user=user, corpus=corpus)
+    if isinstance(control, Judgment):
+        return control
+    if control is not None:
+        return control_open(user=user, plan=control)
+    return judgment_open(user=user, target=target)
 
 
 def judgment_seen(*, judgment: Judgment, user: User, at: datetime | None = None) -> None:

@@ -261,7 +261,9 @@ def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if judgment.evaluator_id == request.user.pk:
         previous = judgment_open(user=request.user, target=target)
     else:  # a lead browsing someone's work never creates judgments for them
-        previous = Judgment.objects.filter(target=target, evaluator=judgment.evaluator).first()
+        previous = (
+            Judgment.objects.real().filter(target=target, evaluator=judgment.evaluator).first()
+        )
         if previous is None:
             return redirect("annotation:judgment", pk=pk)
     return redirect("annotation:judgment", pk=previous.pk)

@@ -1,4 +1,5 @@
-"""Number formatting for templates: the filters of :mod:`annotation.formatting`."""
+"""Number formatting for templates: the filters of :mod:`annotation.formatting`, and how a
+single SSER score reads."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ from typing import Any
 from django import template
 
 from annotation import formatting
+from metrics import human
 
 register = template.Library()
 
 register.filter("num", formatting.number)
 register.filter("percent", formatting.percent)
+#: One candidate's score as a judge gave it, "SSER 7 (score)" (never "SSER error", the
+#: figure of many judgments).
+register.filter("sser_score", human.score_label)
 
 
 @register.filter

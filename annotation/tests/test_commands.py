@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
+from annotation.tests.controls.factories import queue_corpus, walk_queue
 from annotation.tests.factories import DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db
@@ -207,3 +209,52 @@ def test_add_user_refuses_a_username_longer_than_its_column() -> None:
     with pytest.raises(CommandError, match="the username is 151 characters long; at most 150"):
         run("add_user", "u" * 151, "--password", "pw", "--role", "judge")
     assert not User.objects.exists()
+
+
+def test_controls_turns_control_items_on_and_prints_each_judges_pass_rate(
+    tmp_path: Path, user_factory
+) -> None:
+    judge = user_factory("ann")
+    corpus = queue_corpus(tmp_path, "ctl", [judge], sentences=10, rate=3)
+    corpus.controls_enabled = False
+    corpus.save()
+
+    out = run("controls", "ctl", "--on", "--rate", "4", "--threshold", "90")
+    walk_queue(Corpus.objects.get(pk=corpus.pk), judge)
+    payload = json.loads(run("controls", "ctl", "--json"))
+
+    assert (
+        out.strip() == "ctl: control items on, one in every 4 items; judges below 90 % are flagged."
+    )
+    assert (payload["enabled"], payload["rate"], payload["threshold"]) == (True, 4, 90)
+    ann = payload["judges"]["ann"]
+    assert ann["done"] > 0 and ann["passed"] == ann["done"] and ann["pass_rate"] == 100.0
+    assert ann["flagged"] is False
+    lines = run("controls", "ctl", "--off").splitlines()
+    assert lines[0].startswith("ctl: control items off;")
+    assert lines[1].startswith(f"ann: {ann['done']}/{ann['done']} passed (100.0 %)")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--rate", "2"), "--rate: Ensure this value is greater than or equal to 3."),
+        (("--threshold", "150"), "--threshold: Ensure this value is less than or equal to 100."),
+        (("--rate", "x"), "--rate: Enter a whole number."),
+    ],
+)
+def test_controls_refuses_a_bad_value_naming_the_option(
+    args: tuple[str, ...], message: str
+) -> None:
+    corpus_import(source=SEED_XML, name="seed")
+
+    with pytest.raises(CommandError) as refused:
+        run("controls", "seed", *args)
+
+    assert str(refused.value) == message
+    assert Corpus.objects.get(name="seed").control_rate == 10
+
+
+def test_controls_of_an_unknown_corpus_is_refused() -> None:
+    with pytest.raises(CommandError, match="no corpus named 'nope'"):
+        run("controls", "nope")

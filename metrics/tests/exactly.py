@@ -14,13 +14,14 @@ def same_float(a: float, b: float) -> bool:
 
 def assert_same_significance(x: MetricSignificance, y: MetricSignificance) -> None:
     """Every field of two bootstrap comparisons, p-values and intervals included."""
-    assert (x.metric, x.signature, x.n_samples, x.seed, x.alpha, x.n_common) == (
+    assert (x.metric, x.signature, x.n_samples, x.seed, x.alpha, x.n_common, x.min_common) == (
         y.metric,
         y.signature,
         y.n_samples,
         y.seed,
         y.alpha,
         y.n_common,
+        y.min_common,
     )
     assert x.higher_is_better == y.higher_is_better
     assert all(
@@ -31,5 +32,6 @@ def assert_same_significance(x: MetricSignificance, y: MetricSignificance) -> No
     for f, g in zip(x.figures, y.figures, strict=True):
         assert (f.system, f.n, f.group) == (g.system, g.n, g.group)
         assert same_float(f.score, g.score)
+        assert same_float(f.interval.low, g.interval.low)
+        assert same_float(f.interval.high, g.interval.high)
         assert same_float(f.interval.mean, g.interval.mean)
-        assert same_float(f.interval.half_width, g.interval.half_width)

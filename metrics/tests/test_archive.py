@@ -79,5 +79,5 @@ def test_no_system_and_another_layout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(archive, "LAYOUT", 1)
     older = pack([], 0, {}, {})
     monkeypatch.undo()
-    with pytest.raises(ValueError, match="archive of layout 1, not 2"):
+    with pytest.raises(ValueError, match=f"archive of layout 1, not {archive.LAYOUT}"):
         unpack(older)

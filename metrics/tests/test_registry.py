@@ -2,31 +2,52 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from metrics import human
 from metrics.registry import METRIC_INFO, METRIC_NAMES, build_metric, metric_info
-from metrics.stats import Score, format_signature
+from metrics.stats import MetricInfo, Score, format_signature
 
-#: name → (label, higher is better, unit, human)
+INF = math.inf
+#: name → (label, higher is better, unit, human, lowest, highest). SSER's figure is an
+#: error ("SSER error"), not a judge's 0–10 score; the edit rates exceed 100 % when a
+#: candidate is longer than its reference; NIST has no upper bound.
 FACTS = {
-    "wer": ("WER", False, "%", False),
-    "ser": ("SER", False, "%", False),
-    "mwer": ("mWER", False, "%", False),
-    "per": ("PER", False, "%", False),
-    "bleu": ("BLEU", True, "%", False),
-    "nist": ("NIST", True, "", False),
-    "sser": ("SSER", False, "%", True),
-    "awer": ("aWER", False, "%", True),
-    "aser": ("aSER", False, "%", True),
+    "wer": ("WER", False, "%", False, 0.0, INF),
+    "ser": ("SER", False, "%", False, 0.0, 100.0),
+    "mwer": ("mWER", False, "%", False, 0.0, INF),
+    "per": ("PER", False, "%", False, 0.0, INF),
+    "bleu": ("BLEU", True, "%", False, 0.0, 100.0),
+    "nist": ("NIST", True, "", False, 0.0, INF),
+    "sser": ("SSER error", False, "%", True, 0.0, 100.0),
+    "awer": ("aWER", False, "%", True, 0.0, INF),
+    "aser": ("aSER", False, "%", True, 0.0, 100.0),
 }
 
 
 @pytest.mark.parametrize("name, facts", FACTS.items())
-def test_every_metric_states_its_label_direction_and_unit(name: str, facts: tuple) -> None:
+def test_every_metric_states_its_label_direction_unit_and_range(name: str, facts: tuple) -> None:
     info = metric_info(name)
-    assert (info.label, info.higher_is_better, info.unit, info.human) == facts
+    assert (info.label, info.higher_is_better, info.unit, info.human, *info.bounds) == facts
     assert info.name == name
+
+
+#: Candidates that push each unbounded rate past 100 % (one reference "a b").
+PAST_100 = {"wer": "a x y z w", "mwer": "a x y z w", "per": "x y z w v"}
+
+
+@pytest.mark.parametrize("name, hyp", PAST_100.items())
+def test_an_unbounded_rate_does_exceed_100_percent(name: str, hyp: str) -> None:
+    """Why WER, mWER and PER have no upper bound: insertions count as errors."""
+    score = build_metric(name).corpus_score([hyp], [("a b",)]).score
+    assert score > 100.0 and metric_info(name).highest == INF
+
+
+def test_a_metric_range_must_be_a_range() -> None:
+    with pytest.raises(ValueError, match="lowest=5"):
+        MetricInfo("x", "X", higher_is_better=True, lowest=5.0, highest=5.0)
 
 
 def test_the_registry_knows_every_metric_and_nothing_else() -> None:

@@ -14,18 +14,19 @@ import sacrebleu
 from sacrebleu.significance import PairedTest
 
 from metrics.bleu import BLEU
-from metrics.human import AWER, SSER, awer_stats, sser_stats
+from metrics.human import ASER, AWER, SSER, aser_stats, awer_stats, sser_stats
 from metrics.significance import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
+    MIN_COMMON,
     UNRANKED,
     Bootstrap,
     Interval,
     bootstrap_indices,
-    estimate_ci,
     order_systems,
     p_values_from_samples,
     paired_bootstrap,
+    percentile_interval,
     rank_groups,
     resample_counts,
     rows_by_segment,
@@ -84,9 +85,11 @@ def test_bleu_p_values_and_intervals_equal_sacrebleu_paired_bs(
     for name in order:
         figure = ours.figure(name)
         assert figure.score == pytest.approx(sacre[name].score, abs=1e-9)
-        # sacreBLEU sums in float32; see the module doc
+        # sacreBLEU sums in float32; see the module doc. Our interval is the percentile
+        # one: the same two order statistics, not moved to be symmetric around μ.
         assert figure.interval.mean == pytest.approx(sacre[name].mean, rel=1e-6)
         assert figure.interval.half_width == pytest.approx(sacre[name].ci, rel=1e-6)
+        assert 0.0 <= figure.interval.low <= figure.interval.high <= 100.0
 
 
 def test_first_rank_group_is_what_sacrebleu_says_about_the_best_system(
@@ -162,22 +165,32 @@ def test_p_value_by_hand(diffs: list[float], real: float, expected: float) -> No
 
 
 CI_CASES = [
-    # B samples 0..B-1 (shuffled): mean, half-width from order stats ⌊B/40⌋ and B-⌊B/40⌋-1
-    (1000, 499.5, 0.5 * (974 - 25)),
-    (40, 19.5, 0.5 * (38 - 1)),
-    (39, 19.0, 0.5 * (38 - 0)),
-    (1, 0.0, 0.0),
+    # B samples 0..B-1 (shuffled): the order statistics ⌊B/40⌋ and B-⌊B/40⌋-1, the mean
+    (1000, 25.0, 974.0, 499.5),
+    (40, 1.0, 38.0, 19.5),
+    (39, 0.0, 38.0, 19.0),
+    (1, 0.0, 0.0, 0.0),
 ]
 
 
-@pytest.mark.parametrize("n, mean, half", CI_CASES)
-def test_interval_by_hand(n: int, mean: float, half: float) -> None:
+@pytest.mark.parametrize("n, low, high, mean", CI_CASES)
+def test_percentile_interval_by_hand(n: int, low: float, high: float, mean: float) -> None:
     samples = np.random.default_rng(3).permutation(np.arange(n, dtype=np.float64))
-    got_mean, got_half = estimate_ci(samples)
-    assert float(got_mean) == mean
-    assert float(got_half) == half
-    interval = Interval(mean, half)
-    assert (interval.low, interval.high) == (mean - half, mean + half)
+    got = percentile_interval(samples)
+    assert tuple(float(v) for v in got) == (low, high, mean)
+    interval = Interval(low, high, mean)
+    # sacreBLEU's ci is half the distance between the same two order statistics
+    assert interval.half_width == 0.5 * (high - low)
+
+
+def test_percentile_interval_is_clipped_to_the_range_and_skips_undefined_samples() -> None:
+    # 40 samples: order statistics 1 and 38 of the defined ones
+    samples = np.array([*np.linspace(-10.0, 110.0, 40), math.nan, math.nan])
+    low, high, mean = (float(v) for v in percentile_interval(samples, (0.0, 100.0)))
+    assert (low, high) == (0.0, 100.0)  # -6.92… and 106.92… clipped
+    assert mean == pytest.approx(50.0)
+    none = percentile_interval(np.array([math.nan, math.nan]))
+    assert all(math.isnan(float(v)) for v in none)
 
 
 def test_a_fixed_seed_reproduces_itself_and_another_seed_does_not() -> None:
@@ -406,3 +419,155 @@ def test_unknown_system_is_named() -> None:
     result = paired_bootstrap(ONE, AWER.score_from_stats, higher_is_better=False)
     with pytest.raises(ValueError, match="'zz'"):
         result.figure("zz")
+
+
+# ------------------------------------------------------------------ claims need data
+
+
+def judged(
+    rng: np.random.Generator, n_segments: int, judged_segments: np.ndarray, wrong_share: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """aWER and aSER rows of a system judged on ``judged_segments`` (others zero), and
+    its mask: each judged sentence of 10 words needs 0 edits, or 1–6 with probability
+    ``wrong_share``."""
+    mask = np.zeros(n_segments, dtype=bool)
+    mask[judged_segments] = True
+    wrong = rng.uniform(size=n_segments) < wrong_share
+    edits = np.where(wrong, rng.integers(1, 7, n_segments), 0)
+    lengths = np.full(n_segments, 10)
+    awer = np.where(mask[:, None], awer_stats(edits, lengths), 0.0)
+    aser = np.where(mask[:, None], aser_stats(edits), 0.0)
+    return awer, aser, mask
+
+
+def systems_judged(per_system: int, shares: Sequence[float], seed: int = 7) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    segments = np.arange(per_system)  # every system judged on the same sentences
+    out: dict[str, Any] = {"awer": {}, "aser": {}, "masks": {}}
+    for k, share in enumerate(shares):
+        awer, aser, mask = judged(rng, 100, segments, share)
+        name = f"sys{k}"
+        out["awer"][name], out["aser"][name], out["masks"][name] = awer, aser, mask
+    return out
+
+
+def test_two_judged_sentences_per_system_give_one_group_and_bounded_intervals() -> None:
+    """The issue's case: four systems, two judged sentences each, very different
+    figures; no difference can be claimed, and no interval leaves 0–100 % (aSER) or
+    goes below 0 (aWER)."""
+    data = systems_judged(2, [0.0, 0.5, 0.9, 1.0])
+    bootstrap = Bootstrap(100)
+    for metric, fn, bounds in (
+        ("awer", AWER.score_from_stats, AWER.info.bounds),
+        ("aser", ASER.score_from_stats, ASER.info.bounds),
+    ):
+        result = bootstrap.compare(
+            data[metric], fn, higher_is_better=False, masks=data["masks"], bounds=bounds
+        )
+        assert len({f.score for f in result.figures}) > 1  # the figures do differ
+        assert [f.group for f in result.figures] == [1, 1, 1, 1]
+        assert result.too_few and result.evidence == 2
+        for f in result.figures:
+            assert bounds[0] <= f.interval.low <= f.interval.high <= bounds[1]
+        verdict = result.verdict()
+        assert verdict.too_few and verdict.separated is None and verdict.n == 2
+
+
+def test_fifty_judged_sentences_with_a_clear_difference_give_two_groups() -> None:
+    data = systems_judged(50, [0.1, 0.9])
+    result = paired_bootstrap(
+        data["aser"],
+        ASER.score_from_stats,
+        higher_is_better=False,
+        masks=data["masks"],
+        bounds=ASER.info.bounds,
+    )
+    assert [f.group for f in result.figures] == [1, 2]
+    assert not result.too_few and result.evidence == 50
+    verdict = result.verdict()
+    assert (verdict.best, verdict.others, verdict.separated) == ("sys0", (), "sys1")
+    assert verdict.p < 0.05 and verdict.n == 50 and not verdict.too_few
+    assert result.significant("sys0", "sys1")
+    for f in result.figures:
+        assert 0.0 <= f.interval.low <= f.score <= f.interval.high <= 100.0
+
+
+@pytest.mark.parametrize("common, groups", [(9, [1, 1]), (10, [1, 2])])
+def test_a_pair_needs_ten_sentences_in_common_to_be_separated(
+    common: int, groups: list[int]
+) -> None:
+    """Perfect against hopeless on every common sentence: p is as small as it gets
+    either way, but on 9 sentences no difference is claimed."""
+    n = 40
+    good = np.zeros((n, 2))
+    bad = np.zeros((n, 2))
+    good[:common] = [0.0, 1.0]
+    bad[:common] = [1.0, 1.0]
+    mask = np.zeros(n, dtype=bool)
+    mask[:common] = True
+    result = paired_bootstrap(
+        {"good": good, "bad": bad},
+        ASER.score_from_stats,
+        higher_is_better=False,
+        masks={"good": mask, "bad": mask},
+    )
+    assert result.p_value("good", "bad") == 1 / 1001
+    assert [f.group for f in result.figures] == groups
+    assert result.too_few == (common < MIN_COMMON)
+    assert "min-n:10" in result.signature and "ci:95%-pct" in result.signature
+
+
+def test_the_ten_sentence_rule_reads_the_pairs_counts() -> None:
+    p = p_matrix({(0, 1): S, (0, 2): S, (1, 2): S}, 3)
+    few = [[20, 9, 20], [9, 20, 20], [20, 20, 20]]
+    # A–B on 9 sentences: B joins A's group; C is separated from the leader A
+    assert rank_groups([3.0, 2.0, 1.0], p, higher_is_better=True, n_common=few) == (1, 1, 2)
+    assert rank_groups([3.0, 2.0, 1.0], p, higher_is_better=True) == (1, 2, 3)
+
+
+def test_a_sample_that_drew_none_of_a_systems_sentences_is_no_score_of_it() -> None:
+    """Two judged sentences out of 100, both needing an edit: about one resample in
+    seven draws neither, and must not count as an aSER of 0 %."""
+    rows = np.zeros((100, 2))
+    rows[:2] = [1.0, 1.0]
+    mask = np.zeros(100, dtype=bool)
+    mask[:2] = True
+    other = np.zeros((100, 2))
+    other[:2] = [0.0, 1.0]
+    result = paired_bootstrap(
+        {"wrong": rows, "right": other},
+        ASER.score_from_stats,
+        higher_is_better=False,
+        masks={"wrong": mask, "right": mask},
+        bounds=ASER.info.bounds,
+    )
+    wrong = result.figure("wrong").interval
+    assert (wrong.low, wrong.high, wrong.mean, wrong.spread) == (100.0, 100.0, 100.0, 0.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_intervals_of_every_bounded_human_metric_stay_in_range(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 11, 30)
+    stats = {"a": sser_stats(scores), "b": sser_stats(np.minimum(scores + 3, 10))}
+    result = paired_bootstrap(
+        stats, SSER.score_from_stats, higher_is_better=False, bounds=SSER.info.bounds
+    )
+    for f in result.figures:
+        assert 0.0 <= f.interval.low <= f.interval.high <= 100.0
+
+
+def test_a_verdict_without_figures_and_with_one_system() -> None:
+    empty = paired_bootstrap(
+        {"a": np.zeros((12, 2))},
+        ASER.score_from_stats,
+        higher_is_better=False,
+        masks={"a": np.zeros(12, dtype=bool)},
+    )
+    assert empty.verdict().best is None and empty.too_few
+    one = paired_bootstrap(
+        {"a": aser_stats([1] * 12)}, ASER.score_from_stats, higher_is_better=False
+    )
+    verdict = one.verdict()
+    assert (verdict.best, verdict.others, verdict.separated, verdict.n) == ("a", (), None, 12)
+    assert not one.too_few

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -11,7 +12,14 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from annotation.dashboard.charts import COLOURS, Bar, bar_chart_svg, esc, rank_chart_svg
+from annotation.dashboard.charts import (
+    COLOURS,
+    Bar,
+    bar_chart_svg,
+    esc,
+    rank_chart_svg,
+    value_axis,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -176,6 +184,31 @@ def test_negative_values_extend_left_of_zero() -> None:
     zero = float(b.get("x"))
     assert float(a.get("x")) + float(a.get("width")) == pytest.approx(zero, abs=0.02)
     assert float(b.get("width")) / float(a.get("width")) == pytest.approx(2.0, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "bars, bounds, ends",
+    [
+        # the aSER 100 ± 50: an axis from -50 to 150, not any more
+        ([Bar("a", 100.0, -50.0, 150.0, 1), Bar("b", 50.0, 0.0, 100.0, 1)], (0.0, 100.0), (0, 100)),
+        ([Bar("a", 5.0, -20.0, 30.0, 1)], (0.0, math.inf), (0, 30)),
+        ([Bar("a", 0.0, 0.0, 0.0, 1)], (0.0, 100.0), (0, 1)),
+        ([Bar("a", 100.0, 100.0, 100.0, 1)], (0.0, 100.0), (0, 100)),
+    ],
+)
+def test_the_axis_stays_in_the_metrics_range(
+    bars: list[Bar], bounds: tuple[float, float], ends: tuple[float, float]
+) -> None:
+    axis = value_axis(bars, bounds)
+    assert (axis.lo, axis.hi) == ends
+    ticks = [
+        float(t.text)
+        for t in parse(bar_chart_svg("x", bars, "%", False, bounds=bounds)).iter(
+            "{http://www.w3.org/2000/svg}text"
+        )
+        if t.get("class") == "tick"
+    ]
+    assert min(ticks) == ends[0] and max(ticks) <= ends[1]
 
 
 def test_missing_value_and_interval_draw_nothing() -> None:

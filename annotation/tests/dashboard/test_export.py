@@ -3,6 +3,9 @@ scores --json``'s shape and figures, the CSV one row per system at full precisio
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from collections.abc import Callable
 
 import pytest
@@ -47,7 +50,9 @@ def test_figures_are_exactly_those_of_manage_py_scores(
             assert got["translators"][system][metric]["signature"] == figure["signature"]
 
 
-def test_csv_has_one_row_per_system_and_full_precision(judged_hand: Corpus) -> None:
+def test_csv_has_one_row_per_system_rounded_as_shown(judged_hand: Corpus) -> None:
+    """Two decimals, as the table prints them; four sentences are too few for any rank
+    group to be earned, so every system is in group 1."""
     text = table_csv(Dashboard(judged_hand).table)
     lines = [line.split(",") for line in text.splitlines()]
     header = lines[0]
@@ -63,7 +68,25 @@ def test_csv_has_one_row_per_system_and_full_precision(judged_hand: Corpus) -> N
     ]
     assert [line[0] for line in lines[1:]] == list(HAND_SYSTEMS)
     one_off = dict(zip(header, lines[2], strict=True))
-    assert float(one_off["wer"]) == 25.0
-    assert one_off["wer_rank"] == "2"
-    assert float(one_off["sser"]) == 25.0
+    assert one_off["wer"] == "25.00"
+    assert (one_off["wer_ci_low"], one_off["wer_ci_high"]) == ("25.00", "25.00")
+    assert one_off["wer_rank"] == "1"
+    assert one_off["sser"] == "25.00"
     assert one_off["sser_n"] == "4"
+
+
+def test_csv_numbers_are_the_tables_and_the_json_keeps_full_precision(demo: Corpus) -> None:
+    dash = Dashboard(demo)
+    rows = {r["system"]: r for r in csv.DictReader(io.StringIO(table_csv(dash.table)))}
+    full = table_json(dash.table)["translators"]
+
+    for row in dash.table.rows:
+        for c in row.cells:
+            got = rows[row.system]
+            assert got[c.metric] == c.display  # the figure as the page prints it
+            assert re.fullmatch(r"-?\d+\.\d\d", got[f"{c.metric}_ci_low"])
+            assert float(got[f"{c.metric}_ci_low"]) == round(c.interval.low, 2)
+            # the JSON has the same figure to the last bit, and its interval
+            assert full[row.system][c.metric]["score"] == c.score
+            assert full[row.system][c.metric]["ci"] == [c.interval.low, c.interval.high]
+    assert any(len(repr(c.score)) > 6 for r in dash.table.rows for c in r.cells)

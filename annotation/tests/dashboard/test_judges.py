@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from annotation.controls.quality import JudgeControls
 from annotation.dashboard.judges import agreement, judges_panel, normalized_sser
 from annotation.tests.factories import judgment_row
 from annotation.text import words
@@ -153,3 +154,21 @@ def test_agreement_equals_the_nested_loops_to_the_last_bit(seed: int, normalize:
         assert mine.n == plain.n // 2
         assert mine.value == plain.value or (math.isnan(mine.value) and math.isnan(plain.value))
     assert got.identical_new_refs == (same / ref_pairs if ref_pairs else None)
+
+
+def test_the_panel_pairs_each_judge_with_their_control_items() -> None:
+    """The figures come from counted judgments only; the control items' results sit
+    beside them, a judge with control items only gets a row of zeros, and the columns
+    show while controls are on or any result exists."""
+    rows = [judgment_row("S", 0, "ann", sser=8), judgment_row("S", 1, "bob", sser=4)]
+    panel = judges_panel(rows, ["S"], normalize=False)
+    ann = JudgeControls("ann", 4, 4, 2, 2, 70)
+    cid = JudgeControls("cid", 2, 0, 0, 0, 70)
+
+    shown = panel.with_controls((ann, cid), on=False)
+
+    assert [(r.name, r.controls) for r in shown.rows] == [("ann", ann), ("bob", None), ("cid", cid)]
+    assert shown.rows[2].figures.judgments == 0 and shown.rows[2].figures.sser is None
+    assert shown.judges == panel.judges
+    assert shown.controls_shown and shown.flagged == (cid,)
+    assert not panel.controls_shown and panel.with_controls((), on=True).controls_shown

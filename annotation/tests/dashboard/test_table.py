@@ -4,6 +4,7 @@ and rank groups by hand and against sacreBLEU, the best marks, the sort."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,32 +18,60 @@ from annotation.judging.changes import judgment_set_sser
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
 from annotation.scoring import corpus_texts
-from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, done_judgment
+from annotation.tests.factories import (
+    DEMO_XML,
+    HAND_REFS,
+    HAND_SYSTEMS,
+    done_judgment,
+    write_corpus,
+)
 from metrics.bleu import BLEU
 from metrics.wer import WER
 
 pytestmark = pytest.mark.django_db
 
 
-def test_hand_corpus_wer_ranks_intervals_and_p_values(hand_corpus: Corpus) -> None:
-    """perfect: every segment 0/4 → WER 0 on every resample (interval 0 ± 0); one-off:
-    every segment 1/4 → 25 ± 0; their difference is 25 on every sample, so no centred
-    sample difference exceeds the real one: p = 1/1001, three separate groups."""
+def test_hand_corpus_wer_intervals_p_values_and_too_few_sentences(hand_corpus: Corpus) -> None:
+    """perfect: every segment 0/4 → WER 0 on every resample (interval [0, 0]); one-off:
+    every segment 1/4 → [25, 25]; their difference is 25 on every sample, so no centred
+    sample difference exceeds the real one: p = 1/1001. But four sentences are fewer
+    than the ten a claimed difference needs: one group, and the column says so."""
     dash = Dashboard(hand_corpus)
     wer = dash.significance["wer"]
 
     assert [wer.figure(s).score for s in HAND_SYSTEMS] == [0.0, 25.0, 100.0]
-    assert wer.figure("one-off").interval.mean == 25.0
-    assert wer.figure("one-off").interval.half_width == 0.0
+    one_off = wer.figure("one-off").interval
+    assert (one_off.low, one_off.high, one_off.mean) == (25.0, 25.0, 25.0)
     assert wer.p_value("perfect", "one-off") == 1 / 1001
-    assert [wer.figure(s).group for s in HAND_SYSTEMS] == [1, 2, 3]
-    assert [dash.table.rows[i].cell("wer").rank for i in range(3)] == [1, 2, 3]
+    assert [wer.figure(s).group for s in HAND_SYSTEMS] == [1, 1, 1]
+    assert [dash.table.rows[i].cell("wer").rank for i in range(3)] == [1, 1, 1]
+    assert wer.too_few and dash.table.tests["wer"].note == "too few sentences (n = 4)"
     assert "seed:12345" in wer.signature and "bs:1000" in wer.signature
+    # no spread worth showing: nothing beside the figure (never "±0.00")
+    assert dash.table.rows[1].cell("wer").ci_text == ""
 
 
-def test_intervals_are_a_plain_bootstrap_with_the_recorded_seed() -> None:
+def test_forty_sentences_earn_the_hand_corpus_three_groups(tmp_path: Path) -> None:
+    """The same three systems on ten times the hand corpus's sentences: the same p, now
+    on enough sentences, separates all three."""
+    refs = HAND_REFS * 10
+    systems = {name: hyps * 10 for name, hyps in HAND_SYSTEMS.items()}
+    corpus = corpus_import(source=write_corpus(tmp_path / "h40.xml", refs, systems), name="h40")
+    dash = Dashboard(corpus.corpus)
+    wer = dash.significance["wer"]
+
+    assert [wer.figure(s).group for s in HAND_SYSTEMS] == [1, 2, 3]
+    assert not wer.too_few and dash.table.tests["wer"].ranks == "earned"
+    line = next(v for v in dash.verdicts if v.metric == "wer").text
+    assert line == (
+        "best: perfect (alone in group 1); separated from one-off at p < 0.05 "
+        "(p = 0.001) on n = 40 sentences"
+    )
+
+
+def test_intervals_are_a_plain_percentile_bootstrap_with_the_recorded_seed() -> None:
     """Redo the bootstrap independently: sacreBLEU's draw (default_rng(12345).choice),
-    a gather-and-sum per sample, the 2.5 %/97.5 % order statistics."""
+    a gather-and-sum per sample, the 2.5 %/97.5 % order statistics as the interval."""
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     dash = Dashboard(corpus)
     stats = dash.auto.stats("wer")
@@ -56,6 +85,8 @@ def test_intervals_are_a_plain_bootstrap_with_the_recorded_seed() -> None:
         figure = dash.significance["wer"].figure(system)
         assert figure.interval.mean == pytest.approx(samples.mean(), rel=1e-12)
         assert figure.interval.half_width == pytest.approx(half, rel=1e-12)
+        assert figure.interval.low == pytest.approx(samples[25], rel=1e-12)
+        assert figure.interval.high == pytest.approx(samples[1000 - 25 - 1], rel=1e-12)
 
 
 def test_bleu_p_values_are_sacrebleus_paired_bs(monkeypatch: pytest.MonkeyPatch) -> None:

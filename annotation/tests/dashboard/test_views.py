@@ -304,13 +304,14 @@ def test_names_and_texts_from_a_corpus_are_escaped(lead_client: Client, tmp_path
 #: Per URL the queries of a view that computes the parts derived from the judgments (the
 #: first, or the first after a judgment changed) and of a later one. Every view: the
 #: session, the user, the corpus (its judgments stamp with it) and its stored automatic
-#: statistics; the first view also reads the judgments, once for every panel.
+#: statistics; the first view also reads the judgments, once for every panel (and, where
+#: the judges panel shows, the control items, once: annotation.controls.quality).
 QUERIES = {
     # + the systems' primary keys (drill-down links)
-    "/dashboard/{pk}/": (6, 5),
+    "/dashboard/{pk}/": (7, 5),
     # these panels show nothing but parts remembered once computed (which read the
     # systems' names from the statistics)
-    "/dashboard/{pk}/panel/judges/?norm=z": (5, 3),
+    "/dashboard/{pk}/panel/judges/?norm=z": (6, 3),
     "/dashboard/{pk}/panel/meta/": (5, 3),
     "/dashboard/{pk}/panel/effort/": (5, 3),
     "/dashboard/{pk}/panel/table/": (6, 5),

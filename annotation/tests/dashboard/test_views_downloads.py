@@ -37,8 +37,16 @@ def test_the_table_downloads_as_csv(lead_client: Client, demo: Corpus) -> None:
     assert [r["system"] for r in rows] == list(expected)
     for r in rows:
         for metric in METRICS:
-            assert float(r[metric]) == expected[r["system"]][metric]["score"]
+            # rounded as the table shows it (the JSON has every digit)
+            assert r[metric] == f"{expected[r['system']][metric]['score']:.2f}"
             assert int(r[f"{metric}_rank"]) >= 1
+    # where the full precision is: a link in the response, and beside the CSV's link
+    full = f"/dashboard/{demo.pk}/table.json?"
+    assert response["Link"].startswith(f"<{full}")
+    assert 'title="full precision"' in response["Link"]
+    page = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/").content.decode())
+    (link,) = page.xpath('//nav[@class="downloads"]//a[@id="download-full-precision"]')
+    assert link.text == "full precision" and link.get("href").startswith(full)
 
 
 def test_the_table_downloads_as_json_like_manage_py_scores(
@@ -61,7 +69,15 @@ def test_the_table_downloads_as_json_like_manage_py_scores(
         "samples": 1000,
         "seed": 12345,
         "alpha": 0.05,
+        "ci": "95% percentile bootstrap",
+        "min_common": 10,
     }
+    assert set(got["metrics"]) == set(METRICS)
+    for test in got["metrics"].values():
+        assert test["ranks"] in ("earned", "too-few") and test["n"] >= 0
+        assert test["verdict"]
+    assert set(got["clusters"]["sser"]["systems"]) == set(expected["translators"])
+    assert "Mann-Whitney" in got["clusters"]["sser"]["test"]
 
 
 @pytest.mark.parametrize("name", ["ranks", *METRICS])

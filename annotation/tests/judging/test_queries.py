@@ -17,8 +17,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from annotation.controls.queue import ControlPlan, is_control_item
 from annotation.corpora.imports import corpus_import
-from annotation.models import Corpus, Judgment, Target, User
+from annotation.judging.start import control_open
+from annotation.models import Corpus, Judgment, Target, Translator, User
 from annotation.tests.factories import HTMX, MAX_QUERIES_PER_CLICK, write_corpus
 from annotation.text import awer_counts
 
@@ -29,6 +31,12 @@ pytestmark = pytest.mark.django_db
 #: request; its one transaction's BEGIN, savepoints and COMMIT count as queries too).
 MAX_QUERIES_PAGE = 7
 MAX_QUERIES_ACCEPT_AND_NEXT = 22
+#: With control items on, accept & next also reads where the judge stands in the queue
+#: (one query); when a control item is due, making it reads what it is made of (the
+#: sentence's targets, or the judge's candidates to repeat: one query each, two when the
+#: first kind drawn cannot be made) instead of looking for an open judgment.
+MAX_QUERIES_ACCEPT_AND_NEXT_CONTROLS = MAX_QUERIES_ACCEPT_AND_NEXT + 1
+MAX_QUERIES_ACCEPT_AND_NEXT_INTO_A_CONTROL = MAX_QUERIES_ACCEPT_AND_NEXT + 2
 
 OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -133,3 +141,75 @@ def test_the_full_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
         return counted(partial(client.get, page))[0]
 
     assert page_queries(seasoned, large) == page_queries(new, small) <= MAX_QUERIES_PAGE
+
+
+def open_control(corpus: Corpus, judge: User, kind: str) -> None:
+    """Turn control items on and open one for ``judge`` on the first sentence (a
+    reference under system 0's label, or system 0's candidate again), so the judge's
+    next page is that control item; the rate is picked so that what comes after it is a
+    candidate."""
+    after = Judgment.objects.counted().filter(evaluator=judge).count() + 1
+    corpus.controls_enabled = True
+    corpus.control_rate = next(
+        r
+        for r in range(100, 2, -1)
+        if not is_control_item(user_id=judge.pk, corpus_id=corpus.pk, rate=r, item=after)
+    )
+    corpus.save()
+    translator = "multi reference" if kind == Judgment.Control.REFERENCE else "system 0"
+    target = Target.objects.select_related("translator", "sentence__corpus").get(
+        sentence__corpus=corpus, sentence__position=0, translator__name=translator
+    )
+    shown_as = Translator.objects.get(corpus=corpus, name="system 0")
+    control_open(
+        user=judge,
+        plan=ControlPlan(target, kind, shown_as if kind == Judgment.Control.REFERENCE else None),
+    )
+
+
+@pytest.mark.parametrize("kind", [Judgment.Control.REFERENCE, Judgment.Control.REPEAT])
+def test_a_control_items_page_costs_what_a_candidates_does_on_any_corpus(
+    tmp_path: Path, client: Client, user_factory: Callable[..., User], kind: str
+) -> None:
+    new, seasoned = user_factory("new"), user_factory("seasoned")
+    small = judged_corpus(tmp_path, new, sentences=5, systems=2, finished=1)
+    large = judged_corpus(tmp_path, seasoned, sentences=50, systems=4, finished=40)
+    open_control(small, new, kind)
+    open_control(large, seasoned, kind)
+
+    client.force_login(new)
+    at_start = action_counts(client, small)
+    client.force_login(seasoned)
+    far_in = action_counts(client, large)
+
+    assert far_in == at_start
+    assert at_start["page"] <= MAX_QUERIES_PAGE
+    assert at_start["accept & next"] <= MAX_QUERIES_ACCEPT_AND_NEXT_CONTROLS
+    for action in ("op", "word", "sser", "undo", "sser after undo"):
+        assert at_start[action] <= MAX_QUERIES_PER_CLICK, action
+
+
+def test_accept_and_next_into_a_new_control_item_is_bounded_on_any_corpus(
+    tmp_path: Path, client: Client, user_factory: Callable[..., User]
+) -> None:
+    """The rate is picked so that the item after the judge's next candidate is a
+    control's place: accept & next on that candidate makes the control item."""
+    counts = []
+    for user, size, systems, finished in (("new", 5, 2, 1), ("seasoned", 50, 4, 40)):
+        judge = user_factory(user)
+        corpus = judged_corpus(tmp_path, judge, sentences=size, systems=systems, finished=finished)
+        at = systems * finished  # the judge's next candidate; the item after it, a control
+
+        def place(rate: int, item: int, judge: User = judge, corpus: Corpus = corpus) -> bool:
+            return is_control_item(user_id=judge.pk, corpus_id=corpus.pk, rate=rate, item=item)
+
+        corpus.controls_enabled = True
+        corpus.control_rate = next(
+            r for r in range(3, 101) if place(r, at + 1) and not place(r, at)
+        )
+        corpus.save()
+        client.force_login(judge)
+        counts.append(action_counts(client, corpus)["accept & next"])
+        assert Judgment.objects.controls().filter(evaluator=judge).count() == 1
+
+    assert max(counts) <= MAX_QUERIES_ACCEPT_AND_NEXT_INTO_A_CONTROL

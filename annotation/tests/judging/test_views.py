@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from urllib.parse import quote
 
@@ -184,6 +185,26 @@ def test_an_htmx_change_answers_with_the_fragment_and_the_figures(
     assert f'id="edit-count">{stored.edits}<' in html
     assert 'data-version="2"' in html
     assert check(stored)
+
+
+def test_a_clicked_score_reads_as_a_score_and_the_figure_as_an_error(
+    judge_client: Client, figure_1: Judgment
+) -> None:
+    """Right after a 7: the candidate's "SSER 7 (score)", and the system's figure over the
+    judge's work, "SSER error 30.0 %", each under its own label (issue 11)."""
+    response = judge_client.post(
+        change_url(figure_1, "sser"), {"version": "1", "sser": "7"}, **HTMX
+    )
+    html = response.content.decode()
+
+    assert 'id="sser-score" data-score="7">SSER 7 (score)</span>' in html
+    assert re.search(r'>SSER error</dt><dd><span data-figure="sser">30\.0</span> %</dd>', html)
+    done = judge_client.post(
+        reverse("annotation:judgment_accept", args=[figure_1.pk]), {"version": "2"}
+    )
+    assert done.status_code in (302, 303)
+    page = judge_client.get(page_url(figure_1)).content.decode()
+    assert "Accepted with SSER 7 (score)." in page
 
 
 @pytest.mark.parametrize("action", ["undo", "redo"])

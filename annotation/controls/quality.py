@@ -1,0 +1,135 @@
+"""How each judge does on the control items: passed, pass rate, consistency, flagged.
+
+A done control item *passes* when the judge gave the known answer (issue 11):
+
+* a reference shown as a candidate: no edit left (its new reference is the candidate)
+  and SSER 9 or 10 (:data:`REFERENCE_MIN_SSER`, seed 001 §2.2: "OK, only slight style
+  errors" or "perfect");
+* a candidate shown again: the same new reference as the judge's own judgment of it (13a
+  words) and an SSER within :data:`REPEAT_SSER_SLACK` of it. These are also the judge's
+  *consistency*.
+
+Each judge's **pass rate** is passed / done control items, **consistency** the share of
+repeats passed; a judge whose pass rate is below the corpus's threshold
+(``Corpus.control_pass_threshold``) is **flagged**. Pending control items are not
+counted: only what the judge accepted. Read in one query (:func:`control_rows`);
+:func:`judge_controls` is plain Python over the rows, so it is tested by hand.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+
+from annotation.models import Corpus, Judgment
+from annotation.text import words
+
+#: A reference shown as a candidate is a correct translation: 9 ("OK, only slight style
+#: errors") or 10 ("perfect") on seed 001's scale.
+REFERENCE_MIN_SSER = 9
+#: A candidate shown again passes with a score at most this far from the first one.
+REPEAT_SSER_SLACK = 1
+
+
+@dataclass(frozen=True)
+class ControlRow:
+    """One done control item and, for a repeat, the judge's judgment of the candidate
+    as it stands now (``original_*``: None for a reference control)."""
+
+    evaluator: str
+    kind: str
+    sser: int | None
+    edits: int | None
+    new_ref: str
+    original_sser: int | None = None
+    original_new_ref: str | None = None
+
+
+def control_passed(row: ControlRow) -> bool:
+    """Whether ``row`` gave the known answer (see the module)."""
+    if row.kind == Judgment.Control.REFERENCE:
+        return row.edits == 0 and row.sser is not None and row.sser >= REFERENCE_MIN_SSER
+    if row.kind == Judgment.Control.REPEAT:
+        if row.sser is None or row.original_sser is None or row.original_new_ref is None:
+            return False
+        same_ref = words(row.new_ref) == words(row.original_new_ref)
+        return same_ref and abs(row.sser - row.original_sser) <= REPEAT_SSER_SLACK
+    raise ValueError(f"{row.kind!r} is not a kind of control item")
+
+
+@dataclass(frozen=True)
+class JudgeControls:
+    """One judge's control items: done, passed; of them the repeats and the consistent
+    repeats; ``threshold`` is the corpus's pass threshold in percent."""
+
+    name: str
+    done: int
+    passed: int
+    repeats: int
+    consistent: int
+    threshold: int
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Passed / done control items, in percent (None before the first one)."""
+        return 100 * self.passed / self.done if self.done else None
+
+    @property
+    def consistency(self) -> float | None:
+        """Repeats with the same new reference and an SSER within 1, in percent."""
+        return 100 * self.consistent / self.repeats if self.repeats else None
+
+    @property
+    def flagged(self) -> bool:
+        """The pass rate is below the threshold (never before a control is done)."""
+        return self.pass_rate is not None and self.pass_rate < self.threshold
+
+
+def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[JudgeControls, ...]:
+    """Every judge's :class:`JudgeControls` (by name) from their done control items."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for row in rows:
+        passed = control_passed(row)
+        mine = counts[row.evaluator]
+        mine[0] += 1
+        mine[1] += passed
+        if row.kind == Judgment.Control.REPEAT:
+            mine[2] += 1
+            mine[3] += passed
+    return tuple(JudgeControls(name, *counts[name], threshold=threshold) for name in sorted(counts))
+
+
+def control_rows(corpus: Corpus) -> list[ControlRow]:
+    """The corpus's done control items in one query, each repeat with its original (the
+    judge's real judgment of the same candidate, read as a subquery)."""
+    original = Judgment.objects.real().filter(
+        target_id=OuterRef("target_id"), evaluator_id=OuterRef("evaluator_id")
+    )
+    rows = (
+        Judgment.objects.controls()
+        .done()
+        .filter(target__sentence__corpus_id=corpus.pk)
+        .order_by()
+        .annotate(
+            original_sser=Subquery(original.values("sser")[:1]),
+            original_new_ref=Subquery(original.values("new_ref")[:1]),
+        )
+        .values_list(
+            "evaluator__username",
+            "control",
+            "sser",
+            "edits",
+            "new_ref",
+            "original_sser",
+            "original_new_ref",
+        )
+    )
+    return [ControlRow(*row) for row in rows]
+
+
+def corpus_controls(corpus: Corpus) -> tuple[JudgeControls, ...]:
+    """Every judge's control results in ``corpus``, flagged against its threshold."""
+    return judge_controls(control_rows(corpus), threshold=corpus.control_pass_threshold)

@@ -1,0 +1,183 @@
+"""What the tests let a lead say: one line per metric, in words, and WMT's clusters of
+SSER as a second view.
+
+The rank groups (:mod:`metrics.significance`) become one sentence per metric
+(:func:`verdict_line`), worded so that it never claims more than the test found:
+
+* groups earned: "best: X (group 1 with Y); separated from Z at p < 0.05 (p = 0.003)
+  on n = 120 judged sentences" — Z is the best system of group 2, the one the paired
+  bootstrap found X to differ from, on the sentences the two have in common;
+  "alone in group 1" when X is;
+* nothing separated: "best: X (group 1 with every other system); no system is separated
+  from it at p < 0.05 (n = 120 judged sentences)";
+* too few sentences for any pair (:attr:`~metrics.significance.MetricSignificance.
+  too_few`): "too few judged sentences (n = 2; 10 in common are needed) to separate any
+  system: all share group 1; best figure so far: X";
+* every system with the same figure: "no best: every system has the same figure
+  (100.00)";
+* no figure: "no figure yet".
+
+The SSER clusters follow the WMT findings and Appraise (:mod:`metrics.ranksum`): each
+judge's SSER errors standardised by that judge's mean and standard deviation (the
+(0, 1) normalization of :func:`annotation.dashboard.judges.normalized_sser`), averaged
+per sentence, and a one-sided Wilcoxon rank-sum (Mann-Whitney U) test per pair.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+from annotation.dashboard.judges import normalized_sser
+from annotation.formatting import number
+from annotation.scoring import JudgmentRow
+from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
+from metrics.registry import metric_info
+from metrics.significance import DEFAULT_ALPHA, MIN_COMMON, MetricSignificance
+
+#: Group 1's other members named in a line before "and N more".
+NAMED = 3
+
+#: A piece of a line: text, and whether it is a system's name (isolated for bidi).
+Piece = tuple[str, bool]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sentence for a lead, as plain text (JSON, titles) and as HTML whose system
+    names are ``<bdi>``-isolated (names come from uploaded corpora: any script, any
+    direction)."""
+
+    metric: str
+    label: str
+    pieces: tuple[Piece, ...]
+    too_few: bool
+
+    @property
+    def text(self) -> str:
+        return "".join(text for text, _ in self.pieces)
+
+    @property
+    def html(self) -> SafeString:
+        return mark_safe(  # noqa: S308 (every piece escaped)
+            "".join(f"<bdi>{escape(t)}</bdi>" if name else escape(t) for t, name in self.pieces)
+        )
+
+
+def _names(names: Sequence[str]) -> list[Piece]:
+    """ "Y", "Y, W", "Y, W, V and 4 more" (names isolated, the commas not)."""
+    out: list[Piece] = []
+    for k, name in enumerate(names[:NAMED]):
+        if k:
+            out.append((", ", False))
+        out.append((name, True))
+    if len(names) > NAMED:
+        out.append((f" and {len(names) - NAMED} more", False))
+    return out
+
+
+def verdict_line(significance: MetricSignificance) -> Line:
+    """The metric's one line (module doc)."""
+    metric = significance.metric
+    info = metric_info(metric)
+    verdict = significance.verdict()
+    what = "judged sentences" if info.human else "sentences"
+    alpha = f"{significance.alpha:g}"
+    scored = sum(1 for f in significance.figures if f.n > 0)
+    values = {f.score for f in significance.figures if f.n > 0}
+    pieces: list[Piece]
+    if verdict.best is None:
+        pieces = [("no figure yet", False)]
+    elif verdict.too_few:
+        pieces = [
+            (
+                f"too few {what} (n = {verdict.n}; {significance.min_common} in common are "
+                "needed) to separate any system: all share group 1; best figure so far: ",
+                False,
+            ),
+            (verdict.best, True),
+        ]
+    elif scored > 1 and len(values) == 1:
+        (value,) = values
+        pieces = [(f"no best: every system has the same figure ({number(value)})", False)]
+    else:
+        pieces = [("best: ", False), (verdict.best, True)]
+        if scored == 1:
+            pieces.append((" (the only system with a figure)", False))
+        elif not verdict.others:
+            pieces.append((" (alone in group 1)", False))
+        elif verdict.separated is None and len(verdict.others) == scored - 1 > 1:
+            pieces.append((" (group 1 with every other system)", False))
+        else:
+            pieces += [(" (group 1 with ", False), *_names(verdict.others), (")", False)]
+        if verdict.separated is not None:
+            pieces += [
+                ("; separated from ", False),
+                (verdict.separated, True),
+                (f" at p < {alpha} (p = {verdict.p:.3f}) on n = {verdict.n} {what}", False),
+            ]
+        elif scored > 1:
+            pieces.append(
+                (f"; no system is separated from it at p < {alpha} (n = {verdict.n} {what})", False)
+            )
+    return Line(metric, info.label, tuple(pieces), verdict.too_few)
+
+
+# ------------------------------------------------------------------ SSER clusters
+
+
+@dataclass(frozen=True)
+class ClusterView:
+    """WMT's clusters of SSER as the page shows them."""
+
+    clusters: Clusters
+
+    @property
+    def ranked(self) -> tuple[ClusterFigure, ...]:
+        return self.clusters.ranked()
+
+    @property
+    def too_few(self) -> bool:
+        return self.clusters.too_few
+
+    @property
+    def note(self) -> str:
+        """ "too few judged sentences (n = 2)" when no pair can be separated, else ""."""
+        c = self.clusters
+        return f"too few judged sentences (n = {c.evidence})" if c.too_few else ""
+
+    @property
+    def test(self) -> str:
+        """The test in words, as the page names it."""
+        c = self.clusters
+        return (
+            f"{c.test} on per-judge z-scores, p < {c.alpha:g}, pairs with at least "
+            f"{c.min_common} judged sentences in common"
+        )
+
+
+def sser_clusters(
+    rows: Sequence[JudgmentRow],
+    systems: Sequence[str],
+    n_segments: int,
+    *,
+    alpha: float = DEFAULT_ALPHA,
+    min_common: int = MIN_COMMON,
+) -> Clusters:
+    """WMT's clusters of the systems by their judges' z-scored SSER errors (module doc;
+    lower is better, so "outperforms" is the one-sided test that a system's errors are
+    stochastically less)."""
+    z = normalized_sser(rows)
+    segments: dict[str, list[int]] = defaultdict(list)
+    values: dict[str, list[float]] = defaultdict(list)
+    for r, v in zip(rows, z.tolist(), strict=True):
+        if not math.isnan(v):
+            segments[r.system].append(r.segment)
+            values[r.system].append(v)
+    per_segment = {s: segment_means(segments[s], values[s], n_segments) for s in systems}
+    return wmt_clusters(per_segment, higher_is_better=False, alpha=alpha, min_common=min_common)

@@ -1,0 +1,95 @@
+"""``manage.py controls NAME [--on | --off] [--rate N] [--threshold P] [--json]`` — a
+corpus's control items (:mod:`annotation.controls`): change the settings, then print
+them and how each judge does.
+
+The values go through the lead's settings form (:class:`annotation.controls.forms.
+ControlSettingsForm`), so the command refuses exactly what the page refuses, naming the
+option and the reason. ``--json`` prints ``{"corpus", "enabled", "rate", "threshold",
+"judges": {name: {"done", "passed", "pass_rate", "repeats", "consistency", "flagged"}}}``
+(rates in percent, null before a judge's first control item).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.controls.forms import ControlSettingsForm
+from annotation.controls.quality import corpus_controls
+from annotation.formatting import number
+from annotation.models import Corpus
+
+#: The form's fields and the options that set them.
+OPTIONS = {"control_rate": "--rate", "control_pass_threshold": "--threshold"}
+
+
+class Command(BaseCommand):
+    help = "Set a corpus's control items (on/off, rate, threshold); print judges' pass rates."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("name")
+        switch = parser.add_mutually_exclusive_group()
+        switch.add_argument("--on", action="store_true", help="Mix control items in.")
+        switch.add_argument("--off", action="store_true", help="Stop mixing them in.")
+        parser.add_argument("--rate", help="One control item in every N items (3–100).")
+        parser.add_argument("--threshold", help="Flag judges who pass fewer (percent, 0–100).")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            corpus = Corpus.objects.get(name=options["name"])
+        except Corpus.DoesNotExist:
+            raise CommandError(f"no corpus named {options['name']!r}") from None
+        changes = {
+            "controls_enabled": corpus.controls_enabled,
+            "control_rate": corpus.control_rate,
+            "control_pass_threshold": corpus.control_pass_threshold,
+        }
+        if options["on"] or options["off"]:
+            changes["controls_enabled"] = options["on"]
+        for field, option in OPTIONS.items():
+            if options[option[2:]] is not None:
+                changes[field] = options[option[2:]]
+        form = ControlSettingsForm(
+            {k: v for k, v in changes.items() if v is not False}, instance=corpus
+        )
+        if not form.is_valid():
+            field, errors = next(iter(form.errors.items()))
+            raise CommandError(f"{OPTIONS.get(field, field)}: {' '.join(errors)}")
+        corpus = form.save()
+        judges = corpus_controls(corpus)
+        if options["json"]:
+            payload = {
+                "corpus": corpus.name,
+                "enabled": corpus.controls_enabled,
+                "rate": corpus.control_rate,
+                "threshold": corpus.control_pass_threshold,
+                "judges": {
+                    j.name: {
+                        "done": j.done,
+                        "passed": j.passed,
+                        "pass_rate": j.pass_rate,
+                        "repeats": j.repeats,
+                        "consistency": j.consistency,
+                        "flagged": j.flagged,
+                    }
+                    for j in judges
+                },
+            }
+            self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
+            return
+        state = (
+            f"on, one in every {corpus.control_rate} items" if corpus.controls_enabled else "off"
+        )
+        self.stdout.write(
+            f"{corpus.name}: control items {state}; "
+            f"judges below {corpus.control_pass_threshold} % are flagged."
+        )
+        for j in judges:
+            flag = "  FLAGGED" if j.flagged else ""
+            self.stdout.write(
+                f"{j.name}: {j.passed}/{j.done} passed ({number(j.pass_rate, 1)} %), "
+                f"consistency {number(j.consistency, 1)} % ({j.consistent}/{j.repeats}){flag}"
+            )

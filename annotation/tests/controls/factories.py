@@ -1,0 +1,66 @@
+"""Test helpers of the control items (the shared ones are in
+:mod:`annotation.tests.factories`): a corpus with control items on, and a judge's whole
+queue walked through the judging services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from annotation.corpora.imports import corpus_import
+from annotation.judging.start import next_judgment_for
+from annotation.models import Corpus, Judgment, User
+from annotation.tests.factories import finish, write_corpus
+
+
+def queue_corpus(
+    path: Path,
+    name: str,
+    judges: Sequence[User],
+    *,
+    sentences: int = 30,
+    systems: int = 3,
+    references: int = 2,
+    rate: int = 10,
+    blind: bool = True,
+) -> Corpus:
+    """A corpus with control items on (one in every ``rate`` items), every candidate and
+    reference different from every other, assigned to ``judges``."""
+    refs = [
+        [f"reference {r} says sentence {k} well ." for r in range(references)]
+        for k in range(sentences)
+    ]
+    hyps = {
+        f"system {s}": [f"system {s} says sentence {k} badly ." for k in range(sentences)]
+        for s in range(systems)
+    }
+    corpus = corpus_import(source=write_corpus(path / f"{name}.xml", refs, hyps), name=name).corpus
+    corpus.judges.add(*judges)
+    corpus.controls_enabled, corpus.control_rate, corpus.blind = True, rate, blind
+    corpus.save()
+    return corpus
+
+
+def right_answer(judgment: Judgment) -> tuple[str, int]:
+    """The answer a careful judge gives: a candidate's own words and 7; a reference shown
+    as a candidate accepted as it is, 10; a candidate shown again, the first answer."""
+    if judgment.control == Judgment.Control.REFERENCE:
+        return judgment.target.text, 10
+    if judgment.control == Judgment.Control.REPEAT:
+        first = Judgment.objects.real().get(target=judgment.target, evaluator=judgment.evaluator)
+        return first.new_ref, first.sser
+    return judgment.target.text, 7
+
+
+def walk_queue(
+    corpus: Corpus, judge: User, answer: Callable[[Judgment], tuple[str, int]] = right_answer
+) -> list[Judgment]:
+    """The judge's whole queue, item by item as the judge's page opens them, each
+    answered with ``answer``'s (new reference, SSER) and accepted. Returns the items in
+    the order they came."""
+    items = []
+    while (judgment := next_judgment_for(user=judge, corpus=corpus)) is not None:
+        items.append(judgment)
+        new_ref, sser = answer(judgment)
+        finish(judgment, judge, new_ref, sser)
+    return items

@@ -1,0 +1,129 @@
+"""How each judge does on the control items (``annotation/controls/quality.py``): the
+known answers by hand, the pass rate, the consistency and the flag; then the same read
+from the database after judges walked their queues."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from annotation.controls.quality import (
+    ControlRow,
+    JudgeControls,
+    control_passed,
+    control_rows,
+    corpus_controls,
+    judge_controls,
+)
+from annotation.models import Judgment, User
+from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
+
+REF = Judgment.Control.REFERENCE
+REPEAT = Judgment.Control.REPEAT
+
+
+def reference(judge: str, *, sser: int, edits: int) -> ControlRow:
+    return ControlRow(judge, REF, sser, edits, "the shown reference")
+
+
+def repeat(judge: str, *, sser: int, new_ref: str, first_sser: int, first_ref: str) -> ControlRow:
+    return ControlRow(judge, REPEAT, sser, 1, new_ref, first_sser, first_ref)
+
+
+@pytest.mark.parametrize(
+    "row, passed",
+    [
+        (reference("A", sser=10, edits=0), True),
+        (reference("A", sser=9, edits=0), True),
+        (reference("A", sser=8, edits=0), False),  # a correct translation scored low
+        (reference("A", sser=10, edits=1), False),  # an edit left on a correct translation
+        (repeat("A", sser=7, new_ref="a b c", first_sser=7, first_ref="a b c"), True),
+        (repeat("A", sser=6, new_ref="a b c", first_sser=7, first_ref="a b c"), True),
+        (repeat("A", sser=8, new_ref="a  b c", first_sser=7, first_ref="a b c"), True),
+        (repeat("A", sser=5, new_ref="a b c", first_sser=7, first_ref="a b c"), False),
+        (repeat("A", sser=7, new_ref="a b d", first_sser=7, first_ref="a b c"), False),
+        (ControlRow("A", REPEAT, 7, 0, "a", None, None), False),  # its original is gone
+    ],
+)
+def test_the_known_answers(row: ControlRow, passed: bool) -> None:
+    assert control_passed(row) is passed
+
+
+def test_a_real_judgment_is_no_control() -> None:
+    with pytest.raises(ValueError, match="not a kind of control"):
+        control_passed(ControlRow("A", "", 7, 0, "a"))
+
+
+def test_a_careful_judge_passes_a_careless_one_is_flagged() -> None:
+    """Threshold 70 %. "careful": 3 references right, 2 of 3 repeats alike (the third
+    scored 2 away) → 5/6 = 83.3 %, consistency 66.7 %: not flagged. "careless": 1 of 2
+    references right, 1 of 2 repeats alike → 50 %: flagged. "new": no control yet,
+    nothing to flag."""
+    rows = [
+        *(reference("careful", sser=10, edits=0) for _ in range(3)),
+        repeat("careful", sser=7, new_ref="x", first_sser=7, first_ref="x"),
+        repeat("careful", sser=8, new_ref="x", first_sser=7, first_ref="x"),
+        repeat("careful", sser=9, new_ref="x", first_sser=7, first_ref="x"),
+        reference("careless", sser=3, edits=0),
+        reference("careless", sser=10, edits=0),
+        repeat("careless", sser=2, new_ref="y", first_sser=2, first_ref="y"),
+        repeat("careless", sser=2, new_ref="z", first_sser=2, first_ref="y"),
+    ]
+
+    careful, careless = judge_controls(rows, threshold=70)
+
+    assert careful == JudgeControls("careful", 6, 5, 3, 2, 70)
+    assert careful.pass_rate == pytest.approx(500 / 6)
+    assert careful.consistency == pytest.approx(200 / 3)
+    assert not careful.flagged
+    assert careless == JudgeControls("careless", 4, 2, 2, 1, 70)
+    assert (careless.pass_rate, careless.consistency, careless.flagged) == (50.0, 50.0, True)
+    new = JudgeControls("new", 0, 0, 0, 0, 70)
+    assert (new.pass_rate, new.consistency, new.flagged) == (None, None, False)
+
+
+def test_the_flag_is_strictly_below_the_threshold() -> None:
+    rows = [reference("A", sser=10, edits=0), reference("A", sser=0, edits=0)]
+
+    assert not judge_controls(rows, threshold=50)[0].flagged
+    assert judge_controls(rows, threshold=51)[0].flagged
+    assert not judge_controls(rows, threshold=0)[0].flagged
+
+
+def careless(judgment: Judgment) -> tuple[str, int]:
+    """Clicks through: accepts whatever the page starts from, always 3."""
+    return judgment.new_ref, 3
+
+
+@pytest.mark.django_db
+def test_judges_walking_their_queues_careful_and_careless(
+    tmp_path: Path, user_factory: Callable[..., User]
+) -> None:
+    good, bad = user_factory("good"), user_factory("bad")
+    corpus = queue_corpus(tmp_path, "quality", [good, bad], rate=4)
+    corpus.control_pass_threshold = 80
+    corpus.save()
+    walk_queue(corpus, good, right_answer)
+    walk_queue(corpus, bad, careless)
+
+    results = {c.name: c for c in corpus_controls(corpus)}
+
+    assert results["good"].done == Judgment.objects.controls().filter(evaluator=good).count()
+    assert results["good"].passed == results["good"].done > 5
+    assert results["good"].consistency == 100.0 and not results["good"].flagged
+    # a careless judge scores the references 3 and starts every repeat from the pool
+    assert results["bad"].done > 5
+    assert results["bad"].pass_rate is not None and results["bad"].pass_rate < 80
+    assert results["bad"].flagged
+    assert {r.evaluator for r in control_rows(corpus)} == {"good", "bad"}
+
+
+@pytest.mark.django_db
+def test_pending_controls_are_not_counted(tmp_path: Path, judge: User) -> None:
+    corpus = queue_corpus(tmp_path, "pending", [judge], rate=3)
+    walk_queue(corpus, judge)
+    Judgment.objects.controls().filter(evaluator=judge).update(state="pending")
+
+    assert corpus_controls(corpus) == ()
