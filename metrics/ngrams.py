@@ -210,6 +210,10 @@ class HypothesisMatches:
 
 #: Largest direct table of an order's codes (entries of int32; 8 MB).
 DIRECT_TABLE_SIZE = 1 << 21
+#: Orders above 1 get a direct table only over a small alphabet (``tok:char``): over words
+#: it is mostly empty, and filling it costs more than the binary searches it saves on
+#: the few segments of a judge's click (measured: 2.5 ms of a 50 ms accept & next).
+DIRECT_TABLE_WORDS = 256
 
 
 def _lookup(table: IntArray, keys: IntArray) -> IntArray:
@@ -337,7 +341,7 @@ def index_lines(
     for m in range(1, max_order + 1):
         space = (n_seg if m == 1 else len(segment_keys[m - 2])) * v
         table = None
-        if space <= DIRECT_TABLE_SIZE:
+        if space <= DIRECT_TABLE_SIZE and (m == 1 or v <= DIRECT_TABLE_WORDS):
             table = np.full(space, -1, dtype=np.int32)
             table[chain_codes[m - 1]] = chain_entry[m - 1]
         direct.append(table)
