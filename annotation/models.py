@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.db.models import Count, F, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -26,11 +26,35 @@ from annotation.limits import NAME_MAX_LENGTH
 from metrics.human import SSER_MAX, SSER_MIN
 
 
+class UserQuerySet(models.QuerySet["User"]):
+    def judges(self) -> UserQuerySet:
+        """Judge accounts: the ones a lead manages (creates, activates, assigns). Never a
+        lead's or a superuser's account, so no lead can take over another's login."""
+        return self.filter(role=User.Role.JUDGE, is_superuser=False)
+
+    def leads(self) -> UserQuerySet:
+        """Active accounts that see every corpus (``User.is_lead``)."""
+        return self.filter(Q(role=User.Role.LEAD) | Q(is_superuser=True), is_active=True)
+
+    def to_ask(self) -> UserQuerySet:
+        """Whom a judge with nothing to do should ask: the active leads named on some
+        corpus (``Corpus.leads``), or every active lead while no corpus names one."""
+        named = self.leads().filter(led_corpora__isnull=False).distinct()
+        return named if named.exists() else self.leads()
+
+
+class EvaltoolUserManager(UserManager.from_queryset(UserQuerySet)):  # type: ignore[misc]
+    """Django's ``UserManager`` (``create_user``, …) with :class:`UserQuerySet`'s reads."""
+
+
 class User(AbstractUser):
     """An account: a *judge* annotates the corpora assigned to it; a *lead* sees everything.
 
     Evaluators named in an imported file become inactive judges with no usable password,
-    so they cannot log in until a lead activates them (``manage.py add_user``).
+    so they cannot log in until a lead activates them (the campaign pages, or
+    ``manage.py add_user``). A password a lead's page generated is a one-time password
+    (``must_change_password``): the lead has seen it, so the judge must choose their own
+    before anything else (:class:`annotation.web.OneTimePasswordMiddleware`).
     """
 
     class Role(models.TextChoices):
@@ -38,6 +62,12 @@ class User(AbstractUser):
         LEAD = "lead", "Lead"
 
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.JUDGE)
+    must_change_password = models.BooleanField(
+        default=False,
+        help_text="The password was generated for a lead to hand over: change it at login.",
+    )
+
+    objects = EvaltoolUserManager()
 
     @property
     def is_lead(self) -> bool:
@@ -58,15 +88,29 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         sizes that is the whole of a corpus's progress, in one query whatever the size
         of the corpora."""
         return self.annotate(
-            # Through the translator, which names the corpus: one join fewer than through
-            # the sentence, for every done judgment counted.
             n_done=_count(
-                Judgment.objects.done().filter(
-                    evaluator=user, target__translator__corpus_id=OuterRef("pk")
-                ),
+                Judgment.objects.done().of_corpus(OuterRef("pk")).filter(evaluator=user),
                 "target__translator__corpus_id",
             )
         )
+
+    def with_judges_progress(self) -> CorpusQuerySet:
+        """Corpora with their campaign's progress: ``n_judges`` (judges assigned),
+        ``n_judges_done`` (the done judgments of those judges) and ``n_judges_assigned``
+        (their work: every judge judges every candidate, ``n_candidates`` each, as the
+        judge's queue gives them). Judgments of evaluators no longer (or never) assigned,
+        such as an import's, count in the figures but not in the campaign's progress. Two
+        subqueries per corpus, whatever the size of the corpora."""
+        judges = Corpus.judges.through.objects.filter(corpus_id=OuterRef("pk"))
+        done = (
+            Judgment.objects.done()
+            .of_corpus(OuterRef("pk"))
+            .filter(evaluator__assigned_corpora=OuterRef("pk"))
+        )
+        return self.annotate(
+            n_judges=_count(judges, "corpus_id"),
+            n_judges_done=_count(done, "target__translator__corpus_id"),
+        ).annotate(n_judges_assigned=F("n_candidates") * F("n_judges"))
 
     def stamp_judgments(self) -> int:
         """Move these corpora's judgments stamp: call it in the transaction that changes a
@@ -107,6 +151,14 @@ class Corpus(models.Model):
     )
     judges = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="assigned_corpora", blank=True
+    )
+    # Who runs the corpus's campaign: the lead who uploaded it, and whoever the campaign
+    # page adds. Judges with nothing assigned are told to ask them (User.objects.to_ask).
+    leads = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="led_corpora",
+        blank=True,
+        help_text="The leads judges should ask about this corpus.",
     )
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
@@ -249,6 +301,27 @@ class JudgmentQuerySet(models.QuerySet["Judgment"]):
     def done(self) -> JudgmentQuerySet:
         """Accepted judgments: the only ones any figure counts."""
         return self.filter(state=Judgment.State.DONE)
+
+    def of_corpus(self, corpus_id: int | OuterRef) -> JudgmentQuerySet:
+        """Judgments of a corpus (they exist only on system targets: the import and the
+        judge's page refuse any other), found through the translator, which names the
+        corpus: one join fewer than through the sentence, for every judgment read."""
+        return self.filter(target__translator__corpus_id=corpus_id)
+
+    def per_evaluator_and_translator(self) -> models.QuerySet[Any]:
+        """One row per (evaluator, translator) pair: ``evaluator_id``, ``username``,
+        ``translator_id``, ``n`` judgments and their ``seconds`` of active time. As many
+        rows as judges times systems, whatever the number of sentences."""
+        return (
+            self.order_by()
+            .values("evaluator_id", "target__translator_id")
+            .annotate(
+                username=F("evaluator__username"),
+                translator_id=F("target__translator_id"),
+                n=Count("pk"),
+                seconds=Coalesce(Sum("active_seconds"), Value(0.0)),
+            )
+        )
 
 
 class Judgment(models.Model):

@@ -13,6 +13,7 @@ register = template.Library()
 
 register.filter("num", formatting.number)
 register.filter("percent", formatting.percent)
+register.filter("duration", formatting.duration)
 
 
 @register.filter
