@@ -250,7 +250,7 @@ def test_a_refused_form_value_names_its_field_in_an_alert(lead_client: Client, s
 
     html = upload(lead_client, SEED_XML.read_bytes(), name="seed.xml").content.decode()
 
-    assert 'id="upload-form-errors" role="alert"' in html
+    assert '<div class="error" role="alert" id="upload-form-errors">' in html
     assert '<li data-field="file"><a href="#id_file">evalTrans XML file</a>: ' in html
     assert 'aria-invalid="true"' in html
 
