@@ -29,6 +29,7 @@ from annotation.campaigns.forms import (
     UnassignForm,
 )
 from annotation.campaigns.judges import (
+    AccountRefused,
     OneTimeLogin,
     corpus_assign_judges,
     corpus_unassign_judge,
@@ -68,9 +69,13 @@ def judge_create_view(request: HtmxHttpRequest) -> TemplateResponse:
     form = JudgeCreateForm(request.POST)
     if not form.is_valid():
         return _judges_page(request, form=form, status=400)
-    login = judge_create(
-        username=form.cleaned_data["username"], corpora=form.cleaned_data["corpora"]
-    )
+    try:
+        login = judge_create(
+            username=form.cleaned_data["username"], corpora=form.cleaned_data["corpora"]
+        )
+    except AccountRefused as refused:  # the name was taken since the form checked it
+        form.add_error("username", str(refused))
+        return _judges_page(request, form=form, status=400)
     return _judges_page(request, login=login)
 
 
