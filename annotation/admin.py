@@ -15,14 +15,17 @@ from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target,
 class EvaltoolUserAdmin(UserAdmin):
     list_display = ("username", "role", "is_active", "is_staff", "last_login")
     list_filter = ("role", "is_active", "is_staff")
-    fieldsets = (*UserAdmin.fieldsets, ("evaltool", {"fields": ("role",)}))
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        ("evaltool", {"fields": ("role", "must_change_password")}),
+    )
 
 
 @admin.register(Corpus)
 class CorpusAdmin(admin.ModelAdmin):
     list_display = ("name", "ready", "blind", "share_new_refs", "controls_enabled", "created_at")
     list_filter = ("ready",)
-    filter_horizontal = ("judges",)
+    filter_horizontal = ("judges", "leads")
     search_fields = ("name",)
 
     def get_queryset(self, request: Any) -> QuerySet[Corpus]:

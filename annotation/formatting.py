@@ -25,3 +25,14 @@ def percent(share: Any) -> str:
     """A share (0–1) as a percentage with one decimal, or "–"."""
     text = number(None if share is None else 100 * float(share), 1)
     return text if text == MISSING else f"{text} %"
+
+
+def duration(seconds: Any) -> str:
+    """A span of work time, to the minute: "2 h 05 min", "12 min", "< 1 min", or "–"."""
+    if seconds is None or isinstance(seconds, str) or not math.isfinite(float(seconds)):
+        return MISSING
+    minutes = round(float(seconds) / 60)
+    if minutes == 0:
+        return "0 min" if float(seconds) == 0 else "< 1 min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"

@@ -17,16 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Count, F, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 # The SSER scale is the format's (seed 001 §2.2); the check constraint below enforces it.
 from annotation.limits import NAME_MAX_LENGTH
+from annotation.users import User
 from metrics.human import SSER_MAX, SSER_MIN
+
+__all__ = ["Corpus", "CorpusStatistics", "Judgment", "JudgmentEvent", "Sentence", "Target"]
+__all__ += ["Translator", "User"]
 
 #: Control items (annotation.controls): one in every N items of a judge's queue, N from
 #: 3 (never two controls in a row needs runs of three) to 100; by default 1 in 10: a
@@ -36,24 +39,6 @@ CONTROL_RATE_MIN, CONTROL_RATE_DEFAULT, CONTROL_RATE_MAX = 3, 10, 100
 #: has a strict expectation (0 edits; the very same new reference), so 70 % leaves room
 #: for an honest slip while catching a judge who clicks through.
 CONTROL_THRESHOLD_DEFAULT = 70
-
-
-class User(AbstractUser):
-    """An account: a *judge* annotates the corpora assigned to it; a *lead* sees everything.
-
-    Evaluators named in an imported file become inactive judges with no usable password,
-    so they cannot log in until a lead activates them (``manage.py add_user``).
-    """
-
-    class Role(models.TextChoices):
-        JUDGE = "judge", "Judge"
-        LEAD = "lead", "Lead"
-
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.JUDGE)
-
-    @property
-    def is_lead(self) -> bool:
-        return self.role == self.Role.LEAD or self.is_superuser
 
 
 class CorpusQuerySet(models.QuerySet["Corpus"]):
@@ -70,15 +55,29 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         judge; control items never count). With the stored sizes that is the whole of a
         corpus's progress, in one query whatever the size of the corpora."""
         return self.annotate(
-            # Through the translator, which names the corpus: one join fewer than through
-            # the sentence, for every done judgment counted.
             n_done=_count(
-                Judgment.objects.counted().filter(
-                    evaluator=user, target__translator__corpus_id=OuterRef("pk")
-                ),
+                Judgment.objects.counted().of_corpus(OuterRef("pk")).filter(evaluator=user),
                 "target__translator__corpus_id",
             )
         )
+
+    def with_judges_progress(self) -> CorpusQuerySet:
+        """Corpora with their campaign's progress: ``n_judges`` (judges assigned),
+        ``n_judges_done`` (the done judgments of those judges) and ``n_judges_assigned``
+        (their work: every judge judges every candidate, ``n_candidates`` each, as the
+        judge's queue gives them). Judgments of evaluators no longer (or never) assigned,
+        such as an import's, count in the figures but not in the campaign's progress. Two
+        subqueries per corpus, whatever the size of the corpora."""
+        judges = Corpus.judges.through.objects.filter(corpus_id=OuterRef("pk"))
+        done = (
+            Judgment.objects.counted()
+            .of_corpus(OuterRef("pk"))
+            .filter(evaluator__assigned_corpora=OuterRef("pk"))
+        )
+        return self.annotate(
+            n_judges=_count(judges, "corpus_id"),
+            n_judges_done=_count(done, "target__translator__corpus_id"),
+        ).annotate(n_judges_assigned=F("n_candidates") * F("n_judges"))
 
     def stamp_judgments(self) -> int:
         """Move these corpora's judgments stamp: call it in the transaction that changes a
@@ -119,6 +118,14 @@ class Corpus(models.Model):
     )
     judges = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="assigned_corpora", blank=True
+    )
+    # Who runs the corpus's campaign: the lead who uploaded it, and whoever the campaign
+    # page adds. Judges with nothing assigned are told to ask them (User.objects.to_ask).
+    leads = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="led_corpora",
+        blank=True,
+        help_text="The leads judges should ask about this corpus.",
     )
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
@@ -307,6 +314,27 @@ class JudgmentQuerySet(models.QuerySet["Judgment"]):
         the dashboard, the judge's live figures and queue, the reference pool and the
         progress counts all read judgments through it (or :data:`COUNTED`)."""
         return self.filter(COUNTED)
+
+    def of_corpus(self, corpus_id: int | OuterRef) -> JudgmentQuerySet:
+        """Judgments of a corpus (real ones exist only on system targets, a control item
+        may be on a reference target of the same corpus), found through the translator,
+        which names the corpus: one join fewer than through the sentence."""
+        return self.filter(target__translator__corpus_id=corpus_id)
+
+    def per_evaluator_and_translator(self) -> models.QuerySet[Any]:
+        """One row per (evaluator, translator) pair: ``evaluator_id``, ``username``,
+        ``translator_id``, ``n`` judgments and their ``seconds`` of active time. As many
+        rows as judges times systems, whatever the number of sentences."""
+        return (
+            self.order_by()
+            .values("evaluator_id", "target__translator_id")
+            .annotate(
+                username=F("evaluator__username"),
+                translator_id=F("target__translator_id"),
+                n=Count("pk"),
+                seconds=Coalesce(Sum("active_seconds"), Value(0.0)),
+            )
+        )
 
 
 class Judgment(models.Model):

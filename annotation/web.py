@@ -11,6 +11,8 @@
 * After a POST, 303 See Other, which browsers and htmx's XMLHttpRequest follow with a GET.
 * A bad parameter is a 400 that says which parameter and why: views raise ``BadRequest``
   with that sentence, and :func:`bad_request` shows it.
+* A user logged in with a one-time password (a lead generated it, so the lead knows it)
+  sees nothing but the page that replaces it: :class:`OneTimePasswordMiddleware`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 
 if TYPE_CHECKING:
@@ -129,6 +132,28 @@ class DatabaseBusyMiddleware:
             response["Retry-After"] = "2"
             return response
         return None
+
+
+class OneTimePasswordMiddleware:
+    """A user whose password is a one-time password (``User.must_change_password``) is
+    sent to the password change page from any other page but logging out (an htmx
+    request with ``HX-Redirect``, as :func:`login_required` does): the judge chooses a
+    password only they know before judging anything under their name. The flag is read
+    with the user the session loads, so the rule costs no query."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or not user.must_change_password:
+            return self.get_response(request)
+        change = reverse("password_change")
+        if request.path in (change, reverse("logout")):
+            return self.get_response(request)
+        if getattr(request, "htmx", False):
+            return HttpResponse(status=401, headers={"HX-Redirect": change})
+        return HttpResponseRedirect(change)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

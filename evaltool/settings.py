@@ -53,6 +53,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After the two above: it reads request.user and request.htmx.
+    "annotation.web.OneTimePasswordMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "annotation.web.DatabaseBusyMiddleware",
     # Last, as django-axes requires: it answers a locked-out login before the view runs.

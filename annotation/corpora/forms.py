@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.utils.html import format_html
 
 from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
 
@@ -14,7 +15,13 @@ class UploadForm(forms.Form):
     name = forms.CharField(
         max_length=NAME_MAX_LENGTH,
         required=False,
-        help_text="Default: the file's <evalTrans name>, else its file name.",
+        # Django writes help texts unescaped: the element's name must be escaped here, or
+        # the browser takes it for a tag and shows "the file's , else …".
+        help_text=format_html(
+            "Default: the {} attribute of the file's {} element, else its file name.",
+            format_html("<code>{}</code>", "name"),
+            format_html("<code>{}</code>", "<evalTrans>"),
+        ),
     )
     references = forms.CharField(
         required=False,

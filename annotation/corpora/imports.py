@@ -46,11 +46,16 @@ ANONYMOUS_EVALUATOR = "anonymous"
 # A judgment still in progress is exported with this extra attribute (evalTrans keeps
 # unknown attributes), so a re-import keeps it pending instead of counting it as done.
 PENDING_ATTR = ("state", "pending")
-ERR_CORPUS_EXISTS = "a corpus named {name!r} exists already (choose another --name)"
+ERR_CORPUS_EXISTS = "a corpus named {name!r} exists already (choose another {rename})"
 ERR_CORPUS_IMPORTING = (
     "a corpus named {name!r} is being imported (or its import was interrupted: "
-    "a superuser can delete it in the admin); choose another --name"
+    "a superuser can delete it in the admin); choose another {rename}"
 )
+#: Where the two refusals above tell the user to give another name, in the words of the
+#: place the import started from: the command line's option (the default), or the upload
+#: form's field (a browser has no ``--name``).
+RENAME_ON_COMMAND_LINE = "--name"
+RENAME_IN_FORM = "name"
 ERR_NO_SENTENCES = "the file holds no <sentence>"
 ERR_JUDGMENT_ON_REFERENCE = "<eval> of reference {translator!r} carries a judgment"
 WARN_AWER_RECOMPUTED = (
@@ -135,6 +140,7 @@ def corpus_import(
     filename: str | None = None,
     reference_names: Collection[str] = (),
     progress: Callable[[int], None] | None = None,
+    rename: str = RENAME_ON_COMMAND_LINE,
 ) -> ImportSummary:
     """Import an evalTrans file as a new corpus, all or nothing.
 
@@ -144,11 +150,12 @@ def corpus_import(
     (see the module's doc). Judgments' ``awer`` is recomputed from target and new
     reference; a mismatch is a warning and the recomputed value wins. Evaluators become
     inactive accounts until a lead activates them. ``progress`` is called with the
-    sentences stored so far, between transactions.
+    sentences stored so far, between transactions. ``rename`` names, in a refusal of a
+    taken name, where to give another (:data:`RENAME_IN_FORM` for the upload page).
     """
     shown_name = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
-        return _import_stream(source, name, shown_name, reference_names, progress)
+        return _import_stream(source, name, shown_name, reference_names, progress, rename)
     except ImportRefused:
         raise
     except EvalTransError as exc:
@@ -161,6 +168,7 @@ def _import_stream(
     filename: str,
     reference_names: Collection[str],
     progress: Callable[[int], None] | None,
+    rename: str,
 ) -> ImportSummary:
     items = evaltrans.iter_evaltrans(source, filename=filename, reference_names=reference_names)
     header = next(items)
@@ -174,6 +182,7 @@ def _import_stream(
         filename,
         reference_names,
         progress,
+        rename=rename,
     )
 
 
@@ -184,13 +193,16 @@ def import_elements(
     filename: str,
     reference_names: Collection[str],
     progress: Callable[[int], None] | None,
+    *,
+    rename: str = RENAME_ON_COMMAND_LINE,
 ) -> ImportSummary:
     """Store ``sentences`` as the new corpus ``corpus_name``: the one writer of every
     import (evalTrans or plain text), hidden until complete, removed on failure."""
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
-    state = _ImportState(corpus=_hidden_corpus(header, corpus_name, filename), filename=filename)
+    corpus = _hidden_corpus(header, corpus_name, filename, rename)
+    state = _ImportState(corpus=corpus, filename=filename)
     try:
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
             with transaction.atomic():
@@ -222,13 +234,13 @@ def import_elements(
     )
 
 
-def _hidden_corpus(header: CorpusHeader, name: str, filename: str) -> Corpus:
+def _hidden_corpus(header: CorpusHeader, name: str, filename: str, rename: str) -> Corpus:
     """The new corpus row, hidden until its import is complete; the name is taken from
     now on (the database's unique constraint settles two imports of one name at once)."""
     existing = Corpus.all_objects.filter(name=name).values_list("ready", flat=True).first()
     if existing is not None:
         message = ERR_CORPUS_EXISTS if existing else ERR_CORPUS_IMPORTING
-        raise ImportRefused(filename, None, message.format(name=name))
+        raise ImportRefused(filename, None, message.format(name=name, rename=rename))
     try:
         with transaction.atomic():
             return Corpus.all_objects.create(
@@ -238,7 +250,8 @@ def _hidden_corpus(header: CorpusHeader, name: str, filename: str) -> Corpus:
                 extra_xml=list(header.extra_xml),
             )
     except IntegrityError:
-        raise ImportRefused(filename, None, ERR_CORPUS_IMPORTING.format(name=name)) from None
+        refusal = ERR_CORPUS_IMPORTING.format(name=name, rename=rename)
+        raise ImportRefused(filename, None, refusal) from None
 
 
 def _remove_unfinished(state: _ImportState) -> None:

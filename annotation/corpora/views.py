@@ -1,4 +1,5 @@
-"""The corpora pages: home (every corpus a user may see, with progress), upload, download.
+"""The corpora pages: home (every corpus a user may see, with progress; for a lead, the
+judges' progress too), upload, download.
 
 Thin views: access control and rendering; the work happens in the import and export
 services and in querysets.
@@ -13,15 +14,21 @@ from django.views.decorators.http import require_http_methods
 
 from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import UploadForm
-from annotation.corpora.imports import ImportRefused, corpus_import
-from annotation.models import Corpus
+from annotation.corpora.imports import RENAME_IN_FORM, ImportRefused, corpus_import
+from annotation.models import Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, login_required
 
 
 @login_required
 def home(request: HtmxHttpRequest) -> TemplateResponse:
+    """The user's corpora with their own progress; a lead also sees each corpus's
+    campaign progress (its judges'), and a judge with nothing assigned whom to ask."""
     corpora = Corpus.objects.visible_to(request.user).with_progress(request.user)
-    return TemplateResponse(request, "corpora/home.html", {"corpora": corpora})
+    if request.user.is_lead:
+        corpora = corpora.with_judges_progress()
+    corpora = list(corpora)
+    ask = [] if corpora or request.user.is_lead else list(User.objects.to_ask())
+    return TemplateResponse(request, "corpora/home.html", {"corpora": corpora, "ask": ask})
 
 
 @lead_required
@@ -38,10 +45,14 @@ def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"] or None,
                 filename=upload.name,
                 reference_names=form.reference_names(),
+                rename=RENAME_IN_FORM,
             )
         except ImportRefused as exc:
             error = str(exc)
         else:
+            # The uploading lead runs the campaign: judges with nothing to do are told
+            # to ask them (the campaign page edits the list).
+            summary.corpus.leads.add(request.user)
             if not request.htmx:
                 return redirect("annotation:home")
     context = {"form": form, "error": error, "summary": summary}

@@ -18,6 +18,7 @@ register.filter("percent", formatting.percent)
 #: One candidate's score as a judge gave it, "SSER 7 (score)" (never "SSER error", the
 #: figure of many judgments).
 register.filter("sser_score", human.score_label)
+register.filter("duration", formatting.duration)
 
 
 @register.filter

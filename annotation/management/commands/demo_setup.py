@@ -32,7 +32,9 @@ class Command(BaseCommand):
                 self.stdout.write(summary.lines()[0])
         corpora = list(Corpus.objects.filter(name__in=[n for n, _ in DEMO_CORPORA]))
         for username, password, role in DEMO_ACCOUNTS:
-            user_upsert(username=username, password=password, role=role, corpora=corpora)
+            user, _ = user_upsert(username=username, password=password, role=role, corpora=corpora)
+            if role == User.Role.LEAD:
+                user.led_corpora.add(*corpora)
         self.stdout.write("")
         self.stdout.write("evaltool runs on http://127.0.0.1:8000/")
         for username, password, role in DEMO_ACCOUNTS:

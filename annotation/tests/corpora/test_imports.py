@@ -12,6 +12,7 @@ from django.test import Client
 from annotation.corpora.imports import (
     ERR_CORPUS_EXISTS,
     ERR_CORPUS_IMPORTING,
+    RENAME_ON_COMMAND_LINE,
     SENTENCES_PER_TRANSACTION,
     ImportRefused,
     corpus_import,
@@ -81,7 +82,10 @@ def test_a_second_corpus_of_the_same_name_is_refused() -> None:
     with pytest.raises(ImportRefused) as refused:
         corpus_import(source=SEED_XML, name="same")
 
-    assert refused.value.reason == ERR_CORPUS_EXISTS.format(name="same")
+    assert refused.value.reason == ERR_CORPUS_EXISTS.format(
+        name="same", rename=RENAME_ON_COMMAND_LINE
+    )
+    assert "choose another --name" in refused.value.reason
     assert Corpus.objects.count() == 1
 
 
@@ -178,7 +182,9 @@ def test_a_name_being_imported_is_taken_with_its_own_reason() -> None:
     source = io.BytesIO(evaltrans_of(DEMO_SENTENCES))
     corpus_import(source=source, name="busy", progress=import_the_same_name_meanwhile)
 
-    assert reasons and set(reasons) == {ERR_CORPUS_IMPORTING.format(name="busy")}
+    assert reasons and set(reasons) == {
+        ERR_CORPUS_IMPORTING.format(name="busy", rename=RENAME_ON_COMMAND_LINE)
+    }
     assert Corpus.objects.get(name="busy").n_sentences == 40
 
 

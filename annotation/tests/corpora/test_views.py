@@ -14,11 +14,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotation.corpora.exports import corpus_export
-from annotation.corpora.imports import corpus_import
+from annotation.corpora.imports import ERR_CORPUS_EXISTS, RENAME_IN_FORM, corpus_import
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, User
-from annotation.tests.factories import DEMO_XML, SEED_XML, sized_corpus
+from annotation.tests.factories import DEMO_XML, SEED_XML, add_judgments, sized_corpus
 
 pytestmark = pytest.mark.django_db
 UPLOAD = reverse("annotation:corpus_upload")
@@ -207,3 +207,118 @@ def test_an_upload_name_xml_cannot_hold_is_refused(lead_client: Client) -> None:
     assert response.status_code == 400
     assert "character U+0007 cannot be written in XML" in response.content.decode()
     assert Corpus.objects.count() == 0
+
+
+def test_the_upload_forms_help_text_shows_the_element_it_names(lead_client: Client) -> None:
+    html = lead_client.get(UPLOAD).content.decode()
+
+    assert "<code>&lt;evalTrans&gt;</code>" in html
+    assert "<evalTrans>" not in html
+    assert "the file's , else" not in html
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_a_taken_name_is_refused_in_the_browsers_words(lead_client: Client, htmx: bool) -> None:
+    corpus_import(source=SEED_XML, name="seed")
+
+    response = lead_client.post(
+        UPLOAD,
+        {"file": SimpleUploadedFile("s.xml", SEED_XML.read_bytes()), "name": "seed"},
+        **(HTMX if htmx else {}),
+    )
+
+    html = response.content.decode()
+    reason = ERR_CORPUS_EXISTS.format(name="seed", rename=RENAME_IN_FORM)
+    assert reason.replace("'", "&#x27;") in html
+    assert "choose another name)" in html
+    assert "--name" not in html
+    assert Corpus.objects.count() == 1
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_an_import_refusal_is_an_alert_styled_as_an_error(lead_client: Client, htmx: bool) -> None:
+    bad = b"<evalTrans>\n<sentence>\n<source>x</source>\n<eval><target>y</target></eval>\n"
+
+    html = upload(lead_client, bad, name="bad.xml", **(HTMX if htmx else {})).content.decode()
+
+    assert '<p class="error" id="upload-error" role="alert"><strong>Not imported:</strong>' in html
+    assert 'id="upload-result" aria-live="polite"' in html
+
+
+def test_a_refused_form_value_names_its_field_in_an_alert(lead_client: Client, settings) -> None:
+    settings.EVALTOOL_MAX_UPLOAD_BYTES = 100
+
+    html = upload(lead_client, SEED_XML.read_bytes(), name="seed.xml").content.decode()
+
+    assert '<div class="error" role="alert" id="upload-form-errors">' in html
+    assert '<li data-field="file"><a href="#id_file">evalTrans XML file</a>: ' in html
+    assert 'aria-invalid="true"' in html
+
+
+def test_an_upload_makes_the_lead_a_lead_of_the_corpus_and_links_its_campaign(
+    lead_client: Client, lead: User
+) -> None:
+    response = upload(lead_client, SEED_XML.read_bytes(), name="seed.xml", **HTMX)
+
+    corpus = Corpus.objects.get()
+    assert list(corpus.leads.all()) == [lead]
+    assert f'href="/campaigns/{corpus.pk}/" data-action="campaign"' in response.content.decode()
+
+
+def test_a_leads_home_shows_the_judges_progress_and_links_each_campaign(
+    tmp_path: Path, lead_client: Client, user_factory: Callable[..., User]
+) -> None:
+    corpus = sized_corpus(tmp_path, "campaign", 3, systems=2)
+    idle = sized_corpus(tmp_path, "idle", 2)
+    ana, bob = user_factory("ana"), user_factory("bob")
+    corpus.judges.add(ana, bob)
+    add_judgments(corpus, [ana, bob], 5)
+
+    html = lead_client.get("/").content.decode()
+
+    assert (
+        '<span data-judges-progress="campaign" data-done="5" data-assigned="12">5/12</span>' in html
+    )
+    assert '<span data-judges-progress="idle" data-done="0" data-assigned="0">' in html
+    assert "no judge assigned" in html
+    assert f'href="/campaigns/{corpus.pk}/" data-action="campaign" data-corpus="campaign"' in html
+    assert f'href="/campaigns/{idle.pk}/" data-action="campaign" data-corpus="idle"' in html
+    assert '<span data-progress="campaign">0/6</span>' in html  # the lead's own, kept
+    assert 'id="judges-link"' in html
+
+
+def test_a_judge_with_nothing_assigned_is_told_to_ask_the_corpus_leads(
+    judge_client: Client, user_factory: Callable[..., User]
+) -> None:
+    corpus = corpus_import(source=SEED_XML, name="seed").corpus
+    named = user_factory("maria", role=User.Role.LEAD, first_name="María", email="m@x.org")
+    user_factory("other-lead", role=User.Role.LEAD)
+    corpus.leads.add(named)
+
+    html = judge_client.get("/").content.decode()
+
+    assert 'id="nothing-assigned"' in html
+    assert '<li data-lead="maria"><bdi>María</bdi> (<bdi>maria</bdi>)' in html
+    assert 'href="mailto:m@x.org"' in html
+    assert 'data-lead="other-lead"' not in html
+
+
+def test_without_a_corpus_lead_a_judge_is_told_every_active_lead(
+    judge_client: Client, user_factory: Callable[..., User]
+) -> None:
+    user_factory("boss", role=User.Role.LEAD)
+    user_factory("root", is_superuser=True)
+    user_factory("gone", role=User.Role.LEAD, is_active=False)
+
+    html = judge_client.get("/").content.decode()
+
+    assert 'data-lead="boss"' in html and 'data-lead="root"' in html
+    assert 'data-lead="gone"' not in html
+    assert "Ask one of the leads" in html
+
+
+def test_a_judge_with_a_corpus_is_not_told_whom_to_ask(judge_client: Client, seed) -> None:
+    html = judge_client.get("/").content.decode()
+
+    assert 'id="ask-leads"' not in html
+    assert 'data-corpus="seed"' in html

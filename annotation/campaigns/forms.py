@@ -1,0 +1,83 @@
+"""The campaign pages' forms: input validation only; :mod:`annotation.campaigns.judges`
+does the work. A value a form refuses comes back on the page with its field and reason,
+status 400."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.validators import UnicodeUsernameValidator
+
+from annotation.campaigns.judges import ERR_USERNAME_TAKEN, username_taken
+from annotation.limits import EVALUATOR_MAX_LENGTH
+from annotation.models import Corpus, User
+
+
+class JudgeCreateForm(forms.Form):
+    username = forms.CharField(
+        max_length=EVALUATOR_MAX_LENGTH,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @ . + - _ only.",
+    )
+    corpora = forms.ModelMultipleChoiceField(
+        queryset=Corpus.objects.all(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Assign to",
+    )
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if username_taken(username):
+            raise forms.ValidationError(ERR_USERNAME_TAKEN.format(username=username))
+        return username
+
+
+class AssignForm(forms.Form):
+    judges = forms.ModelMultipleChoiceField(
+        queryset=User.objects.none(),
+        widget=forms.SelectMultiple(attrs={"size": 6}),
+        help_text="Judge accounts not yet assigned to this corpus.",
+    )
+
+    def __init__(self, *args: Any, corpus: Corpus, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["judges"].queryset = (  # type: ignore[attr-defined]
+            User.objects.judges().exclude(assigned_corpora=corpus).order_by("username")
+        )
+
+
+class UnassignForm(forms.Form):
+    judge = forms.ModelChoiceField(queryset=User.objects.none())
+
+    def __init__(self, *args: Any, corpus: Corpus, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["judge"].queryset = corpus.judges.all()  # type: ignore[attr-defined]
+
+
+class CorpusSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Corpus
+        fields = ["blind", "share_new_refs", "leads"]
+        labels = {
+            "blind": "Blind",
+            "share_new_refs": "Share new references",
+            "leads": "Leads",
+        }
+        widgets = {"leads": forms.CheckboxSelectMultiple}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["leads"].queryset = (  # type: ignore[attr-defined]
+            User.objects.leads().order_by("username")
+        )
+
+    def save_settings(self) -> Corpus:
+        """Store the settings and the leads, and nothing else of the row: it was read
+        before, and saved whole it would write back a judgments stamp that a judge's
+        click has moved meanwhile (and the dashboard would show stale figures)."""
+        corpus: Corpus = self.save(commit=False)
+        corpus.save(update_fields=["blind", "share_new_refs"])
+        self.save_m2m()
+        return corpus

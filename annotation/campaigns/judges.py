@@ -1,0 +1,87 @@
+"""What a lead does to judges: create an account, give it a one-time password (which
+activates an evaluator an import created), assign it to a corpus and take it off.
+
+Services (keyword-only, typed); the account itself is written by
+:func:`annotation.accounts.user_upsert`, the one writer of logins, as ``manage.py
+add_user`` writes them. Only judge accounts are touched (``User.objects.judges()``):
+a lead's page can never set another lead's or a superuser's password.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from annotation.accounts import one_time_password, user_upsert
+from annotation.models import Corpus, User
+
+ERR_USERNAME_TAKEN = "an account named {username!r} exists already: choose another username"
+ERR_NOT_A_JUDGE = "{username!r} is not a judge account: a lead manages judges only"
+
+
+class AccountRefused(ValueError):
+    """The account cannot be created or changed as asked (the reason is the message)."""
+
+
+@dataclass(frozen=True)
+class OneTimeLogin:
+    """What the lead hands over: shown once, on the page that answers the action; the
+    judge replaces the password at the first login (``User.must_change_password``)."""
+
+    user: User
+    password: str
+    created: bool
+
+
+def username_taken(username: str) -> bool:
+    """Whether an account of this name exists, ignoring case as Django's own user
+    creation form does ("Ana" and "ana" would be two judges no one tells apart)."""
+    return User.objects.filter(username__iexact=username).exists()
+
+
+@transaction.atomic
+def judge_create(*, username: str, corpora: Iterable[Corpus] = ()) -> OneTimeLogin:
+    """A new judge account with a one-time password, assigned to ``corpora``. An
+    existing name is refused, never updated: that would reset someone's password."""
+    if username_taken(username):
+        raise AccountRefused(ERR_USERNAME_TAKEN.format(username=username))
+    password = one_time_password()
+    user, created = user_upsert(
+        username=username,
+        password=password,
+        role=User.Role.JUDGE,
+        corpora=corpora,
+        must_change_password=True,
+    )
+    if not created:  # created meanwhile by another request: undo the update above
+        raise AccountRefused(ERR_USERNAME_TAKEN.format(username=username))
+    return OneTimeLogin(user=user, password=password, created=True)
+
+
+def judge_give_one_time_password(*, judge: User) -> OneTimeLogin:
+    """A new one-time password for a judge account, which makes it able to log in: how an
+    evaluator an import created (inactive, no usable password) is activated, and how a
+    judge who forgot their password gets back in."""
+    if not User.objects.judges().filter(pk=judge.pk).exists():
+        raise AccountRefused(ERR_NOT_A_JUDGE.format(username=judge.username))
+    password = one_time_password()
+    user, _ = user_upsert(
+        username=judge.username,
+        password=password,
+        role=User.Role.JUDGE,
+        must_change_password=True,
+    )
+    return OneTimeLogin(user=user, password=password, created=False)
+
+
+def corpus_assign_judges(*, corpus: Corpus, judges: Iterable[User]) -> None:
+    """Give ``judges`` the corpus: it appears on their home page, every candidate to judge."""
+    corpus.judges.add(*judges)
+
+
+def corpus_unassign_judge(*, corpus: Corpus, judge: User) -> None:
+    """Take the corpus off a judge's home page. Their judgments stay and still count in
+    every figure; assigned again, the judge continues where they stopped."""
+    corpus.judges.remove(judge)

@@ -1,0 +1,17 @@
+"""The campaign pages, mounted under ``/campaigns/`` in the ``campaigns`` namespace."""
+
+from django.urls import path
+
+from annotation.campaigns import views
+
+app_name = "campaigns"
+
+urlpatterns = [
+    path("", views.judges_page, name="judges"),
+    path("judges/new/", views.judge_create_view, name="judge_create"),
+    path("judges/<int:pk>/password/", views.judge_password, name="judge_password"),
+    path("<int:pk>/", views.campaign_page, name="corpus"),
+    path("<int:pk>/assign/", views.campaign_assign, name="assign"),
+    path("<int:pk>/unassign/", views.campaign_unassign, name="unassign"),
+    path("<int:pk>/settings/", views.campaign_settings, name="settings"),
+]

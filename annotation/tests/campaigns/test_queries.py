@@ -1,0 +1,66 @@
+"""The campaign pages cost the same number of queries on any corpus: the campaign page
+of a small corpus barely started and of a larger one far along (more sentences, more
+systems, more judgments) are counted and shown equal; so is the judges page with more
+judges and corpora. A count that grows with any of them fails here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from annotation.models import Corpus, User
+from annotation.tests.factories import add_judgments, sized_corpus
+
+pytestmark = pytest.mark.django_db
+
+#: The campaign page's budget: session and user, the corpus with its progress, its
+#: systems, its judges, the judgments per judge and system, and the forms' choices.
+MAX_QUERIES_CAMPAIGN = 10
+MAX_QUERIES_JUDGES = 6
+
+
+def queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(captured)
+
+
+def test_the_campaign_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
+    tmp_path: Path, lead_client: Client, user_factory: Callable[..., User]
+) -> None:
+    judges = [user_factory(f"judge{k}") for k in range(4)]
+    small = sized_corpus(tmp_path, "small", 5, systems=2)
+    small.judges.add(judges[0])
+    add_judgments(small, judges[:1], 2)
+    large = sized_corpus(tmp_path, "large", 60, systems=6)
+    large.judges.add(*judges)
+    add_judgments(large, judges, 200)
+
+    at_small = queries(lead_client, reverse("campaigns:corpus", args=[small.pk]))
+    at_large = queries(lead_client, reverse("campaigns:corpus", args=[large.pk]))
+
+    assert at_large == at_small <= MAX_QUERIES_CAMPAIGN
+
+
+def test_the_judges_page_costs_the_same_queries_with_more_judges_and_corpora(
+    tmp_path: Path, lead_client: Client, user_factory: Callable[..., User]
+) -> None:
+    first = sized_corpus(tmp_path, "first", 3)
+    first.judges.add(user_factory("ana"))
+    few = queries(lead_client, reverse("campaigns:judges"))
+    second = sized_corpus(tmp_path, "second", 30)
+    for k in range(5):
+        user_factory(f"judge{k}").assigned_corpora.add(first, second)
+    User.objects.filter(username="judge0").update(is_active=False)
+
+    many = queries(lead_client, reverse("campaigns:judges"))
+
+    assert many == few <= MAX_QUERIES_JUDGES
+    assert Corpus.objects.count() == 2
