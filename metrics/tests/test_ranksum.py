@@ -1,13 +1,13 @@
 """The Wilcoxon rank-sum (Mann-Whitney U) test against scipy's ``mannwhitneyu`` and WMT's
 clusters.
 
-scipy is no dependency of this project (not even for the tests), so its results are
-written down here: the values scipy's own test suite asserts its ``mannwhitneyu``
-returns (``scipy/stats/tests/test_mannwhitneyu.py``, each checked there against R's
-``wilcox.test``), the examples of its documentation, and Mann & Whitney's (1947) table
-of the exact distribution. Beside them, the definition itself: every split of the
-pooled sample enumerated (exact) and the tie-corrected normal approximation written out
-by hand.
+scipy is a test dependency only (``metrics/`` is numpy alone): the same data go through
+both, SSER-like scores with many ties, of the sizes the dashboard sees, every alternative
+and method. Beside it, the values scipy's own test suite asserts
+(``scipy/stats/tests/test_mannwhitneyu.py``, each checked there against R's
+``wilcox.test``), the examples of its documentation, Mann & Whitney's (1947) table of
+the exact distribution, every split of the pooled sample enumerated (exact) and the
+tie-corrected normal approximation written out by hand.
 """
 
 from __future__ import annotations
@@ -28,6 +28,38 @@ from metrics.ranksum import (
     wmt_clusters,
 )
 from metrics.significance import UNRANKED
+
+SCIPY_CASES = [
+    (n1, n2, alternative, method, continuity, seed)
+    for seed, (n1, n2) in enumerate([(2, 2), (5, 7), (9, 9), (12, 30), (50, 50), (300, 280)])
+    for alternative in ("two-sided", "less", "greater")
+    for method in ("auto", "asymptotic", "exact")
+    for continuity in (True, False)
+    if not (method == "exact" and n1 * n2 > 400)
+]
+
+
+@pytest.mark.parametrize("n1, n2, alternative, method, continuity, seed", SCIPY_CASES)
+def test_the_p_values_are_scipys_on_the_same_data(
+    n1: int, n2: int, alternative: str, method: str, continuity: bool, seed: int
+) -> None:
+    """Scores on SSER's 0-10 scale (many ties) and per-judge z-scores (no ties)."""
+    from scipy.stats import mannwhitneyu
+
+    rng = np.random.default_rng(seed)
+    for x, y in (
+        (rng.integers(0, 11, n1).astype(float), rng.integers(2, 11, n2).astype(float)),
+        (rng.normal(0, 1, n1), rng.normal(0.4, 1, n2)),
+    ):
+        ours = mann_whitney_u(
+            x, y, alternative=alternative, use_continuity=continuity, method=method
+        )
+        theirs = mannwhitneyu(
+            x, y, alternative=alternative, use_continuity=continuity, method=method
+        )
+        assert ours.statistic == pytest.approx(float(theirs.statistic), rel=1e-12)
+        assert ours.pvalue == pytest.approx(float(theirs.pvalue), rel=1e-9, abs=1e-15)
+
 
 # scipy's gh-9184 case: x, y and, per (use_continuity, alternative, method), the p-value
 X_9184 = (0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46)
