@@ -1,11 +1,11 @@
 """``python -m metrics``: score hypothesis files against reference files.
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
-        --metric bleu,nist,wer,mwer,ser,per [--tokenize 13a] [--lowercase] \\
+        --metric bleu,nist,wer,mwer,ser,per,chrf,chrf++ [--tokenize 13a] [--lowercase] \\
         [--ref-length nearest] [--json]
 
-Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU and
-the error rates are printed in percent, NIST raw. Bad input exits with status 2 and one
+Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU, chrF
+and the error rates are printed in percent, NIST raw. Bad input exits with status 2 and one
 line naming the file, the line and the problem — never a traceback.
 """
 
@@ -35,7 +35,9 @@ class _OneLineParser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
         prog="python -m metrics",
-        description="Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST) with signatures.",
+        description=(
+            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF) with signatures."
+        ),
     )
     p.add_argument(
         "--ref",

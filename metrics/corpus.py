@@ -30,6 +30,7 @@ import numpy as np
 
 from metrics.align import levenshtein
 from metrics.bleu import BLEU
+from metrics.chrf import CHRF, corpus_rows
 from metrics.encode import IntArray, Lines, encode
 from metrics.ngrams import (
     ReferenceNgrams,
@@ -167,6 +168,10 @@ def score_corpus(
                     stats[system][metric.name] = metric.stats_of(matches, info)
                 elif isinstance(metric, BLEU):
                     stats[system][metric.name] = metric.stats_of(matches)
+    chrf_metrics = [m for m in metrics if isinstance(m, CHRF)]
+    if chrf_metrics:
+        for system, found in corpus_rows(chrf_metrics, refs, dict(systems)).items():
+            stats[system] |= found
     for system, cands in corpus.systems.items():
         for name, per_cand in rows.items():
             stats[system][name] = per_cand[cands]

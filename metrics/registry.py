@@ -9,13 +9,23 @@ which way it points.
 from __future__ import annotations
 
 from metrics.bleu import BLEU, SMOOTH_DEFAULTS
+from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
 from metrics.nist import NIST
 from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 from metrics.wer import MWER, PER, REF_LENGTH_METHODS, SER, WER
 
-METRIC_NAMES: tuple[str, ...] = ("bleu", "nist", "wer", "mwer", "ser", "per")
+METRIC_NAMES: tuple[str, ...] = (
+    "bleu",
+    "nist",
+    "wer",
+    "mwer",
+    "ser",
+    "per",
+    "chrf",
+    "chrf++",
+)
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
 
@@ -30,6 +40,8 @@ METRIC_INFO: dict[str, MetricInfo] = {
         PER.info,
         BLEU.info,
         NIST.info,
+        CHRF.info,
+        CHRFPlusPlus.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -52,7 +64,8 @@ def build_metric(
     smooth: str = "exp",
 ) -> Metric:
     """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
-    NIST "average", as their reference implementations do)."""
+    NIST "average", as their reference implementations do; chrF keeps the reference with
+    the best segment F-score, as sacreBLEU does, and reads only the case choice)."""
     pp = preprocessor or Preprocessor()
     if name == "wer":
         return WER(pp)
@@ -73,4 +86,8 @@ def build_metric(
         return NIST(
             tokenize=pp.tokenize, lowercase=pp.lowercase, sentence_boundaries=pp.sentence_boundaries
         )
+    if name == "chrf":
+        return CHRF(pp)
+    if name == "chrf++":
+        return CHRFPlusPlus(pp)
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")

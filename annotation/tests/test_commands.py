@@ -96,7 +96,7 @@ def test_scores_json_has_every_metric_for_systems_only() -> None:
         "Online-W",
     }
     for figures in payload["translators"].values():
-        assert set(figures) == {"wer", "ser", "mwer", "per", "bleu", "nist"}
+        assert set(figures) == {"wer", "ser", "mwer", "per", "bleu", "nist", "chrf", "chrf++"}
         for figure in figures.values():
             assert isinstance(figure["score"], float)
             assert "version:" in figure["signature"]
@@ -127,7 +127,10 @@ def test_scores_table_lists_systems() -> None:
 
     lines = run("scores", "demo").splitlines()
 
-    assert lines[0].split() == ["system", "WER", "SER", "MWER", "PER", "BLEU", "NIST"]
+    assert lines[0].split() == [
+        "system",
+        *("WER", "SER", "MWER", "PER", "BLEU", "NIST", "CHRF", "CHRF++"),
+    ]
     assert len(lines) == 6
 
 

@@ -21,6 +21,8 @@ FACTS = {
     "per": ("PER", False, "%", False, 0.0, INF),
     "bleu": ("BLEU", True, "%", False, 0.0, 100.0),
     "nist": ("NIST", True, "", False, 0.0, INF),
+    "chrf": ("chrF", True, "%", False, 0.0, 100.0),
+    "chrf++": ("chrF++", True, "%", False, 0.0, 100.0),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
