@@ -173,3 +173,13 @@ def test_tokenizer_does_not_apply() -> None:
 def test_bad_options_are_refused(kw: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match=next(iter(kw))):
         CHRF(**kw)
+
+
+def test_words_equal_sacrebleus_loop_on_random_strings() -> None:
+    """The two substitutions of ``chrf_words`` are sacreBLEU's ``_remove_punctuation``."""
+    theirs = sacrebleu.CHRF(word_order=2)
+    rnd = random.Random(0)
+    alphabet = [*"ab(),.!-\"'[]x_", " ", "  ", "\t", "é", "漢"]
+    for _ in range(20000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
+        assert chrf_words(text, lowercase=False) == theirs._remove_punctuation(text), text
