@@ -1,7 +1,7 @@
 """``python -m metrics``: score hypothesis files against reference files.
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
-        --metric bleu,nist,wer,mwer,ser,per,chrf,chrf++ [--tokenize 13a] [--lowercase] \\
+        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++ [--tokenize 13a] [--lowercase] \\
         [--ref-length nearest] [--json]
 
 Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU, chrF

@@ -31,7 +31,8 @@ from metrics.stats import FloatArray, Score
 #: The layout of :func:`pack`'s bytes; part of what a reader checks before trusting them.
 #: 3: percentile intervals (low, high, mean) and the fewest common segments for a
 #: claimed difference (``min_common``), so rows stored before are recomputed.
-#: 4: chrF and chrF++ join the automatic metrics (rows stored without them are recomputed).
+#: 4: chrF, chrF++ and bigram PER join the automatic metrics (rows without them are
+#: recomputed).
 LAYOUT = 4
 
 

@@ -39,6 +39,7 @@ from metrics.ngrams import (
     match_lines,
 )
 from metrics.nist import NIST, information_weights
+from metrics.per2 import PER2, bigram_lines
 from metrics.stats import FloatArray, Metric, References, Score
 from metrics.tokenize import BOS, EOS, Preprocessor
 from metrics.wer import (
@@ -153,7 +154,14 @@ def score_corpus(
     corpus = EncodedCorpus.build(refs, systems, pp)
     rows: dict[str, FloatArray] = {}  # per metric of the edit family, per candidate
     for metric in metrics:
-        if isinstance(metric, WER | SER | MWER | PER):
+        if isinstance(metric, PER2):
+            bounds = pp.sentence_boundaries
+            rows[metric.name] = metric.bigram_rows(
+                bigram_lines(corpus.cands, corpus.vocab, bounds),
+                bigram_lines(corpus.refs, corpus.vocab, bounds),
+                corpus.pairs,
+            )
+        elif isinstance(metric, WER | SER | MWER | PER):
             rows[metric.name] = _edit_rows(metric, corpus)
     ngram_metrics = [m for m in metrics if isinstance(m, BLEU | NIST)]
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}

@@ -12,6 +12,7 @@ from metrics.bleu import BLEU, SMOOTH_DEFAULTS
 from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
 from metrics.nist import NIST
+from metrics.per2 import PER2
 from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 from metrics.wer import MWER, PER, REF_LENGTH_METHODS, SER, WER
@@ -23,6 +24,7 @@ METRIC_NAMES: tuple[str, ...] = (
     "mwer",
     "ser",
     "per",
+    "per2",
     "chrf",
     "chrf++",
 )
@@ -38,6 +40,7 @@ METRIC_INFO: dict[str, MetricInfo] = {
         SER.info,
         MWER.info,
         PER.info,
+        PER2.info,
         BLEU.info,
         NIST.info,
         CHRF.info,
@@ -86,6 +89,8 @@ def build_metric(
         return NIST(
             tokenize=pp.tokenize, lowercase=pp.lowercase, sentence_boundaries=pp.sentence_boundaries
         )
+    if name == "per2":
+        return PER2(pp, ref_length)
     if name == "chrf":
         return CHRF(pp)
     if name == "chrf++":

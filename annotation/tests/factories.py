@@ -370,7 +370,7 @@ JUDGE_CHANGES = [
 # --- the dashboard's tests ---------------------------------------------------------------
 
 #: The automatic metrics in the dashboard's column order.
-AUTOMATIC = ("wer", "ser", "mwer", "per", "bleu", "nist", "chrf", "chrf++")
+AUTOMATIC = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
 #: Every metric in the dashboard's column order (automatic, then human).
 METRICS = (*AUTOMATIC, "sser", "awer", "aser")
 #: htmx's request header, as the test client takes it.

@@ -19,6 +19,7 @@ FACTS = {
     "ser": ("SER", False, "%", False, 0.0, 100.0),
     "mwer": ("mWER", False, "%", False, 0.0, INF),
     "per": ("PER", False, "%", False, 0.0, INF),
+    "per2": ("2-PER", False, "%", False, 0.0, INF),
     "bleu": ("BLEU", True, "%", False, 0.0, 100.0),
     "nist": ("NIST", True, "", False, 0.0, INF),
     "chrf": ("chrF", True, "%", False, 0.0, 100.0),
