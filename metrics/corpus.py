@@ -168,12 +168,13 @@ def score_corpus(
     if ngram_metrics:
         top = max(m.max_ngram_order for m in ngram_metrics if isinstance(m, BLEU | NIST))
         ngrams = corpus.reference_ngrams(top)
-        info = information_weights(ngrams)
+        quirks = {m.mteval for m in ngram_metrics if isinstance(m, NIST)}
+        info = {q: information_weights(ngrams, mteval=q) for q in quirks}
         for system, cands in corpus.systems.items():
             matches = match_lines(corpus.cands.take(cands), ngrams)
             for metric in ngram_metrics:
                 if isinstance(metric, NIST):
-                    stats[system][metric.name] = metric.stats_of(matches, info)
+                    stats[system][metric.name] = metric.stats_of(matches, info[metric.mteval])
                 elif isinstance(metric, BLEU):
                     stats[system][metric.name] = metric.stats_of(matches)
     chrf_metrics = [m for m in metrics if isinstance(m, CHRF)]

@@ -65,10 +65,13 @@ def build_metric(
     preprocessor: Preprocessor | None = None,
     ref_length: str = "nearest",
     smooth: str = "exp",
+    mteval: bool = True,
 ) -> Metric:
     """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
     NIST "average", as their reference implementations do; chrF keeps the reference with
-    the best segment F-score, as sacreBLEU does, and reads only the case choice)."""
+    the best segment F-score, as sacreBLEU does, and reads only the case choice);
+    ``mteval=False`` gives NIST's information weights as defined rather than as
+    mteval-v13a computes them (:mod:`metrics.nist`)."""
     pp = preprocessor or Preprocessor()
     if name == "wer":
         return WER(pp)
@@ -87,7 +90,10 @@ def build_metric(
         )
     if name == "nist":
         return NIST(
-            tokenize=pp.tokenize, lowercase=pp.lowercase, sentence_boundaries=pp.sentence_boundaries
+            tokenize=pp.tokenize,
+            lowercase=pp.lowercase,
+            sentence_boundaries=pp.sentence_boundaries,
+            mteval=mteval,
         )
     if name == "per2":
         return PER2(pp, ref_length)
