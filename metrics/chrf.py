@@ -195,7 +195,9 @@ def _matches(
         local = run_key & ((1 << local_bits) - 1)
         seg = run_key >> shift
         is_ref = local < n_refs[seg]
-        cand = ~is_ref
+        has_ref = np.zeros(int(group[-1]) + 1, dtype=np.bool_)
+        has_ref[group[is_ref]] = True
+        cand = ~is_ref & has_ref[group]  # an n-gram no reference has matches nothing
         line = seg_first_line[seg[cand]] + local[cand]
         cand_group, cand_len = group[cand], run_len[cand]
         for slot in range(width):
