@@ -33,7 +33,7 @@ from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, Metri
 from metrics.stats import FloatArray, Metric, Score, format_signature
 from metrics.tokenize import Preprocessor
 
-AUTOMATIC_METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist")
+AUTOMATIC_METRICS = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
 HUMAN_METRICS = ("sser", "awer", "aser")
 
 

@@ -3,9 +3,10 @@
     python bench/metrics.py [--segments 3000] [--systems 20] [--repeat 3]
 
 Targets (metrics issue): BLEU time ≤ 1.0× sacreBLEU's for the same scores; WER time ≤
-0.5× jiwer's. The corpus is synthetic but real-length: sentence lengths and words from
-the TED demo corpus, two references, systems as edited copies of the first reference
-with their own error rates, some outputs shared between systems (``bench/gen_corpus.py``).
+0.5× jiwer's; chrF time ≤ 0.5× sacreBLEU's. The corpus is synthetic but real-length:
+sentence lengths and words from the TED demo corpus, two references, systems as edited
+copies of the first reference with their own error rates, some outputs shared between
+systems (``bench/gen_corpus.py``).
 
 Every timing is the best of ``--repeat`` runs and starts cold: our token caches are
 cleared and sacreBLEU gets fresh metric objects, so neither side profits from an earlier
@@ -25,9 +26,12 @@ sys.path.insert(0, str(ROOT))
 
 import jiwer  # noqa: E402
 from sacrebleu.metrics.bleu import BLEU as SacreBLEU  # noqa: E402
+from sacrebleu.metrics.chrf import CHRF as SacreCHRF  # noqa: E402
 
 from bench.gen_corpus import iter_sentences  # noqa: E402
 from metrics.bleu import BLEU  # noqa: E402
+from metrics.chrf import CHRF  # noqa: E402
+from metrics.chrf import corpus_rows as chrf_corpus_rows  # noqa: E402
 from metrics.tokenize import Preprocessor, clear_token_caches  # noqa: E402
 from metrics.wer import WER  # noqa: E402
 
@@ -125,6 +129,27 @@ def main() -> None:
     row("jiwer.wer per system", t_jiwer)
     row("ours, tok:13a (the default)", t_wer13a, f"ratio ours/jiwer {t_wer13a / t_jiwer:.2f}")
     print(f"  largest score difference {wer_diff:.2e}\n")
+
+    def ours_chrf() -> list[float]:
+        metric = CHRF()
+        rows = chrf_corpus_rows([metric], refs, hyps)
+        return [float(metric.score_from_stats(r["chrf"].sum(axis=0))) for r in rows.values()]
+
+    def sacre_chrf_cached() -> list[float]:
+        metric = SacreCHRF(references=streams)
+        return [metric.corpus_score(h, None).score for h in hyps.values()]
+
+    t_chrf, c_ours = best_of(args.repeat, ours_chrf)
+    t_sacre_chrf, c_sacre = best_of(1, sacre_chrf_cached)  # about a second per system
+    chrf_diff = max(abs(a - b) for a, b in zip(c_ours, c_sacre, strict=True))
+    print("chrF (β 2, character 6-grams), all systems at once")
+    row("ours (metrics.chrf.corpus_rows)", t_chrf)
+    row(
+        "sacreBLEU CHRF(references=…), cached",
+        t_sacre_chrf,
+        f"ratio ours/sacreBLEU {t_chrf / t_sacre_chrf:.2f}  (target ≤ 0.5)",
+    )
+    print(f"  largest score difference {chrf_diff:.2e}\n")
 
     one_name = next(iter(hyps))
 

@@ -1,11 +1,11 @@
 """``python -m metrics``: score hypothesis files against reference files.
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
-        --metric bleu,nist,wer,mwer,ser,per [--tokenize 13a] [--lowercase] \\
+        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++ [--tokenize 13a] [--lowercase] \\
         [--ref-length nearest] [--json]
 
-Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU and
-the error rates are printed in percent, NIST raw. Bad input exits with status 2 and one
+Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU, chrF
+and the error rates are printed in percent, NIST raw. Bad input exits with status 2 and one
 line naming the file, the line and the problem — never a traceback.
 """
 
@@ -35,7 +35,9 @@ class _OneLineParser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
         prog="python -m metrics",
-        description="Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST) with signatures.",
+        description=(
+            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF) with signatures."
+        ),
     )
     p.add_argument(
         "--ref",
@@ -70,6 +72,12 @@ def _parser() -> argparse.ArgumentParser:
         "--smooth", default="exp", help=f"BLEU smoothing: {', '.join(SMOOTH_METHODS)} (default exp)"
     )
     p.add_argument(
+        "--nist-as-defined",
+        action="store_true",
+        help="NIST information of a bigram after the token 0 from the count of 0, as "
+        "defined (default: from the total word count, as mteval-v13a.pl)",
+    )
+    p.add_argument(
         "--json", action="store_true", help="print JSON: {hyp: {metric: {score, signature}}}"
     )
     return p
@@ -99,7 +107,13 @@ def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
     refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
-        metric = build_metric(name, preprocessor=pp, ref_length=args.ref_length, smooth=args.smooth)
+        metric = build_metric(
+            name,
+            preprocessor=pp,
+            ref_length=args.ref_length,
+            smooth=args.smooth,
+            mteval=not args.nist_as_defined,
+        )
         prepared = metric.prepare_references(refs)
         for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
             results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)

@@ -31,7 +31,9 @@ from metrics.stats import FloatArray, Score
 #: The layout of :func:`pack`'s bytes; part of what a reader checks before trusting them.
 #: 3: percentile intervals (low, high, mean) and the fewest common segments for a
 #: claimed difference (``min_common``), so rows stored before are recomputed.
-LAYOUT = 3
+#: 4: chrF, chrF++ and bigram PER join the automatic metrics (rows without them are
+#: recomputed).
+LAYOUT = 4
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ import numpy as np
 
 from metrics.align import levenshtein
 from metrics.bleu import BLEU
+from metrics.chrf import CHRF, corpus_rows
 from metrics.encode import IntArray, Lines, encode
 from metrics.ngrams import (
     ReferenceNgrams,
@@ -38,6 +39,7 @@ from metrics.ngrams import (
     match_lines,
 )
 from metrics.nist import NIST, information_weights
+from metrics.per2 import PER2, bigram_lines
 from metrics.stats import FloatArray, Metric, References, Score
 from metrics.tokenize import BOS, EOS, Preprocessor
 from metrics.wer import (
@@ -152,21 +154,33 @@ def score_corpus(
     corpus = EncodedCorpus.build(refs, systems, pp)
     rows: dict[str, FloatArray] = {}  # per metric of the edit family, per candidate
     for metric in metrics:
-        if isinstance(metric, WER | SER | MWER | PER):
+        if isinstance(metric, PER2):
+            bounds = pp.sentence_boundaries
+            rows[metric.name] = metric.bigram_rows(
+                bigram_lines(corpus.cands, corpus.vocab, bounds),
+                bigram_lines(corpus.refs, corpus.vocab, bounds),
+                corpus.pairs,
+            )
+        elif isinstance(metric, WER | SER | MWER | PER):
             rows[metric.name] = _edit_rows(metric, corpus)
     ngram_metrics = [m for m in metrics if isinstance(m, BLEU | NIST)]
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     if ngram_metrics:
         top = max(m.max_ngram_order for m in ngram_metrics if isinstance(m, BLEU | NIST))
         ngrams = corpus.reference_ngrams(top)
-        info = information_weights(ngrams)
+        quirks = {m.mteval for m in ngram_metrics if isinstance(m, NIST)}
+        info = {q: information_weights(ngrams, mteval=q) for q in quirks}
         for system, cands in corpus.systems.items():
             matches = match_lines(corpus.cands.take(cands), ngrams)
             for metric in ngram_metrics:
                 if isinstance(metric, NIST):
-                    stats[system][metric.name] = metric.stats_of(matches, info)
+                    stats[system][metric.name] = metric.stats_of(matches, info[metric.mteval])
                 elif isinstance(metric, BLEU):
                     stats[system][metric.name] = metric.stats_of(matches)
+    chrf_metrics = [m for m in metrics if isinstance(m, CHRF)]
+    if chrf_metrics:
+        for system, found in corpus_rows(chrf_metrics, refs, dict(systems)).items():
+            stats[system] |= found
     for system, cands in corpus.systems.items():
         for name, per_cand in rows.items():
             stats[system][name] = per_cand[cands]

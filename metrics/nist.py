@@ -18,6 +18,14 @@ What mteval-v13a.pl does, and so do we:
   (``nist_length_penalty``; natural logs, which give the same value as seed 000's log2
   form since β and the squared log change base together).
 
+mteval's quirk, reproduced by default (``mteval=True``, ``mteval:yes`` in the signature):
+``compute_ngram_info`` tests the prefix string for truth (``$mgram ? … : …``), and in Perl
+the string "0" is false, so a bigram whose first word is the token ``0`` (the "0 :" of
+"0:4") takes its information from the total number of reference words instead of the
+count of "0". ``mteval=False`` (``mteval:no``) is the definition as written (seed 000
+§2.1.4): the prefix count for every n-gram. Only bigrams differ (a longer prefix such as
+"0 0" is a true string).
+
 mteval lowercases unless run with ``-c``; here ``lowercase=False`` is ``-c``. The
 reference length rule can be changed (``ref_length``, seed 000 §3.3) and sentence
 boundaries added (§3.4); the defaults are mteval's.
@@ -71,20 +79,31 @@ class PreparedNIST:
     info: tuple[FloatArray, ...]
 
 
-def information_weights(ref: ReferenceNgrams) -> tuple[FloatArray, ...]:
+#: The token whose prefix test is false in mteval's Perl (module docstring).
+PERL_FALSE_TOKEN = "0"
+
+
+def information_weights(ref: ReferenceNgrams, *, mteval: bool = True) -> tuple[FloatArray, ...]:
     """Info(e) for every reference n-gram, order by order (seed 000 §2.1.4).
 
     ``-log(ñ_e / ñ_prefix) / log 2`` as mteval computes it; the prefix of a unigram is
-    the whole reference corpus (its number of words).
+    the whole reference corpus (its number of words), and with ``mteval`` so is the
+    prefix of a bigram whose first word is ``0`` (the module docstring says why).
     """
     weights: list[FloatArray] = []
+    total = np.float64(ref.total_tokens)
+    zero = ref.vocab.get(PERL_FALSE_TOKEN, -1)
+    zero_word = int(ref.word_of_id[zero]) if mteval and zero >= 0 else -1
     for m in range(1, ref.max_order + 1):
         counts = ref.corpus_counts[m - 1].astype(np.float64)
         prefix: FloatArray | np.float64
         if m == 1:
-            prefix = np.float64(ref.total_tokens)
+            prefix = total
         else:
-            prefix = ref.corpus_counts[m - 2][ref.prefix_ids(m)].astype(np.float64)
+            prefix_ids = ref.prefix_ids(m)
+            prefix = ref.corpus_counts[m - 2][prefix_ids].astype(np.float64)
+            if m == 2 and zero_word >= 0:
+                prefix = np.where(prefix_ids == zero_word, total, prefix)
         weights.append(-np.log(counts / prefix) / math.log(2))
     return tuple(weights)
 
@@ -122,8 +141,10 @@ class NIST(Metric):
         sentence_boundaries: bool = False,
         max_ngram_order: int = MAX_NGRAM_ORDER,
         ref_length: str = "average",
+        mteval: bool = True,
     ) -> None:
         check_options(max_ngram_order, ref_length)
+        self.mteval = mteval
         self.preprocessor = Preprocessor(
             tokenize=tokenize, lowercase=lowercase, sentence_boundaries=sentence_boundaries
         )
@@ -138,7 +159,7 @@ class NIST(Metric):
     def prepare_references(self, refs: References) -> PreparedNIST:
         """Reference n-grams, clipping counts, lengths and information weights, once."""
         ngrams = index_references(refs, self.preprocessor, self.max_ngram_order)
-        return PreparedNIST(ngrams, information_weights(ngrams))
+        return PreparedNIST(ngrams, information_weights(ngrams, mteval=self.mteval))
 
     def segment_stats(self, hyps: Sequence[str], prepared: Any) -> FloatArray:
         """``[hyp_len, ref_len, info_1..N, total_1..N]`` per segment."""
@@ -175,6 +196,7 @@ class NIST(Metric):
             "tok": parts["tok"],
             "reflen": self.ref_length,
             "bounds": parts["bounds"],
+            "mteval": "yes" if self.mteval else "no",
         }
         if self.max_ngram_order != MAX_NGRAM_ORDER:
             sig["order"] = self.max_ngram_order

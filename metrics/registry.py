@@ -9,13 +9,25 @@ which way it points.
 from __future__ import annotations
 
 from metrics.bleu import BLEU, SMOOTH_DEFAULTS
+from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
 from metrics.nist import NIST
+from metrics.per2 import PER2
 from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 from metrics.wer import MWER, PER, REF_LENGTH_METHODS, SER, WER
 
-METRIC_NAMES: tuple[str, ...] = ("bleu", "nist", "wer", "mwer", "ser", "per")
+METRIC_NAMES: tuple[str, ...] = (
+    "bleu",
+    "nist",
+    "wer",
+    "mwer",
+    "ser",
+    "per",
+    "per2",
+    "chrf",
+    "chrf++",
+)
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
 
@@ -28,8 +40,11 @@ METRIC_INFO: dict[str, MetricInfo] = {
         SER.info,
         MWER.info,
         PER.info,
+        PER2.info,
         BLEU.info,
         NIST.info,
+        CHRF.info,
+        CHRFPlusPlus.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -50,9 +65,13 @@ def build_metric(
     preprocessor: Preprocessor | None = None,
     ref_length: str = "nearest",
     smooth: str = "exp",
+    mteval: bool = True,
 ) -> Metric:
     """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
-    NIST "average", as their reference implementations do)."""
+    NIST "average", as their reference implementations do; chrF keeps the reference with
+    the best segment F-score, as sacreBLEU does, and reads only the case choice);
+    ``mteval=False`` gives NIST's information weights as defined rather than as
+    mteval-v13a computes them (:mod:`metrics.nist`)."""
     pp = preprocessor or Preprocessor()
     if name == "wer":
         return WER(pp)
@@ -71,6 +90,15 @@ def build_metric(
         )
     if name == "nist":
         return NIST(
-            tokenize=pp.tokenize, lowercase=pp.lowercase, sentence_boundaries=pp.sentence_boundaries
+            tokenize=pp.tokenize,
+            lowercase=pp.lowercase,
+            sentence_boundaries=pp.sentence_boundaries,
+            mteval=mteval,
         )
+    if name == "per2":
+        return PER2(pp, ref_length)
+    if name == "chrf":
+        return CHRF(pp)
+    if name == "chrf++":
+        return CHRFPlusPlus(pp)
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")

@@ -188,7 +188,8 @@ def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
         raise BadRequest(str(exc)) from None
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     if request.GET.get("download"):
-        attachment(response, f"{dash.corpus.name}-{name}", ".svg")
+        # "chrf++" → "chrfpp": a file name keeps letters, digits, "-", "_" and "." only
+        attachment(response, f"{dash.corpus.name}-{name.replace('+', 'p')}", ".svg")
     return response
 
 

@@ -369,8 +369,10 @@ JUDGE_CHANGES = [
 ]
 # --- the dashboard's tests ---------------------------------------------------------------
 
-#: The nine metrics in the dashboard's column order (automatic, then human).
-METRICS = ("wer", "ser", "mwer", "per", "bleu", "nist", "sser", "awer", "aser")
+#: The automatic metrics in the dashboard's column order.
+AUTOMATIC = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
+#: Every metric in the dashboard's column order (automatic, then human).
+METRICS = (*AUTOMATIC, "sser", "awer", "aser")
 #: htmx's request header, as the test client takes it.
 
 #: Judge "ann" on the hand corpus: the perfect system 10 everywhere (SSER 0 %), one-off

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
 from annotation.tests.controls.factories import queue_corpus, walk_queue
-from annotation.tests.factories import DEMO_XML, SEED_XML
+from annotation.tests.factories import AUTOMATIC, DEMO_XML, SEED_XML
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +96,7 @@ def test_scores_json_has_every_metric_for_systems_only() -> None:
         "Online-W",
     }
     for figures in payload["translators"].values():
-        assert set(figures) == {"wer", "ser", "mwer", "per", "bleu", "nist"}
+        assert set(figures) == {*AUTOMATIC}
         for figure in figures.values():
             assert isinstance(figure["score"], float)
             assert "version:" in figure["signature"]
@@ -127,7 +127,10 @@ def test_scores_table_lists_systems() -> None:
 
     lines = run("scores", "demo").splitlines()
 
-    assert lines[0].split() == ["system", "WER", "SER", "MWER", "PER", "BLEU", "NIST"]
+    assert lines[0].split() == [
+        "system",
+        *("WER", "SER", "MWER", "PER", "PER2", "BLEU", "NIST", "CHRF", "CHRF++"),
+    ]
     assert len(lines) == 6
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import sacrebleu
 from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 
 from metrics.__main__ import main
@@ -83,6 +84,30 @@ def test_options_reach_the_metrics(
     signature = json.loads(capsys.readouterr().out)[str(files["Online-W"])]["wer"]["signature"]
 
     assert "tok:none" in signature and "case:lc" in signature
+
+
+def test_chrf_per2_and_nist_as_defined_on_the_command_line(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    refs = ["--ref", str(files["first reference"]), "--ref", str(files["multi reference"])]
+    hyp = str(files["NiuTrans"])
+    base = [*refs, "--hyp", hyp, "--json", "--metric", "chrf,chrf++,per2,nist"]
+
+    assert main(base) == 0
+    payload = json.loads(capsys.readouterr().out)[hyp]
+    assert main([*base, "--nist-as-defined"]) == 0
+    defined = json.loads(capsys.readouterr().out)[hyp]
+
+    streams = [list(demo()[r]) for r in REFERENCES]
+    for name, word_order in (("chrf", 0), ("chrf++", 2)):
+        expected = sacrebleu.CHRF(word_order=word_order).corpus_score(
+            list(demo()["NiuTrans"]), streams
+        )
+        assert payload[name]["score"] == pytest.approx(expected.score, abs=1e-9)
+        assert f"|nw:{word_order}|" in payload[name]["signature"]
+    assert "bounds:no" in payload["per2"]["signature"] and payload["per2"]["score"] > 0
+    assert "|mteval:yes|" in payload["nist"]["signature"]
+    assert "|mteval:no|" in defined["nist"]["signature"]
 
 
 def test_the_table_has_one_row_per_hypothesis_and_the_signatures(files: dict[str, Path]) -> None:

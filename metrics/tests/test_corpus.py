@@ -4,12 +4,15 @@ own path, to the last bit, on every preprocessing choice."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
 
 from metrics.corpus import score_corpus
+from metrics.nist import NIST
 from metrics.registry import METRIC_NAMES, REF_LENGTHS, build_metric
+from metrics.stats import MetricInfo
 from metrics.tests.demo import demo, demo_refs
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
@@ -74,3 +77,18 @@ def test_score_corpus_refuses_metrics_with_different_preprocessing() -> None:
         score_corpus([("a",)], {"s": ["a"]}, metrics)
     with pytest.raises(ValueError, match="s: 2 hypotheses but 1 reference segments"):
         score_corpus([("a",)], {"s": ["a", "b"]}, [build_metric("wer")])
+
+
+def test_score_corpus_keeps_each_nists_information_weights() -> None:
+    """NIST as mteval and as defined side by side (renamed to tell them apart): each gets
+    its own weights."""
+    refs = [("0:4 and 0", "0 : 1"), ("1 0 : 0",)]
+    systems = {"one": ["0:4 and 1", "0 : 0"], "two": ["0 0 0", "1 0 :"]}
+    quirk, defined = NIST(), NIST(mteval=False)
+    defined.info = MetricInfo("nist_defined", "NIST", True, unit="", highest=math.inf)
+    got = score_corpus(refs, systems, [quirk, defined])
+    for metric in (quirk, defined):
+        for system, hyps in systems.items():
+            want = metric.corpus_score(hyps, refs)
+            assert _same(got[system][metric.name].stats, want.stats)
+    assert got["one"]["nist"].score != got["one"]["nist_defined"].score

@@ -107,7 +107,8 @@ def mteval_nist(
     info = {}
     for g, c in ngram_count.items():
         mgram = " ".join(g.split(" ")[:-1])
-        info[g] = -math.log(c / ngram_count[mgram] if mgram else c / tot_wrds) / math.log(2)
+        perl_true = mgram not in ("", "0")  # Perl: the strings "" and "0" are false
+        info[g] = -math.log(c / ngram_count[mgram] if perl_true else c / tot_wrds) / math.log(2)
     nsys = len(refs[0])
     cum_info = [0.0] * (max_n + 1)
     cum_cnt = [0] * (max_n + 1)
@@ -204,10 +205,10 @@ def test_sentence_boundaries_and_reference_length_options() -> None:
 def test_signature() -> None:
     refs = demo_refs(*REFERENCES)
     assert NIST().signature(refs) == (
-        f"nrefs:2|case:mixed|tok:13a|reflen:average|bounds:no|version:{__version__}"
+        f"nrefs:2|case:mixed|tok:13a|reflen:average|bounds:no|mteval:yes|version:{__version__}"
     )
     assert NIST(lowercase=True, max_ngram_order=4).signature(refs) == (
-        f"nrefs:2|case:lc|tok:13a|reflen:average|bounds:no|order:4|version:{__version__}"
+        f"nrefs:2|case:lc|tok:13a|reflen:average|bounds:no|mteval:yes|order:4|version:{__version__}"
     )
 
 
@@ -230,3 +231,44 @@ def test_references_prepared_for_bleu_are_refused() -> None:
     prepared = BLEU().prepare_references(README_REFS)
     with pytest.raises(ValueError, match="prepared=ReferenceNgrams"):
         NIST().segment_stats(README_SYS, prepared)
+
+
+# ------------------------------------------------------------------ mteval's "0" quirk
+
+#: "0:4 and 0" (13a: 0 : 4 and 0) against itself. Reference words: 5; "0" twice.
+#: Unigrams: Info(0) = log2(5/2), Info(:) = Info(4) = Info(and) = log2 5; all matched.
+#: Bigrams: "0 :" has prefix count 2 → 1 bit as defined, but mteval takes the total 5
+#: (the prefix "0" is false in Perl) → log2 5; ": 4", "4 and", "and 0" → 0 bits.
+#: Trigrams and longer: every prefix count equals the n-gram's → 0 bits.
+UNIGRAMS = (2 * math.log2(2.5) + 3 * math.log2(5)) / 5
+
+
+@pytest.mark.parametrize(
+    ("mteval", "bigrams"), [(True, math.log2(5) / 4), (False, 1 / 4)], ids=["mteval", "defined"]
+)
+def test_a_bigram_after_the_token_0_as_mteval_or_as_defined(mteval: bool, bigrams: float) -> None:
+    score = NIST(mteval=mteval).corpus_score(["0:4 and 0"], [("0:4 and 0",)])
+    assert score.score == pytest.approx(UNIGRAMS + bigrams, abs=1e-12)
+    assert f"|mteval:{'yes' if mteval else 'no'}|" in score.signature
+
+
+def test_the_quirk_is_the_default_and_only_touches_the_token_0() -> None:
+    assert NIST().mteval
+    # "10" and "0 0" are true strings in Perl: without a lone "0" both definitions agree
+    texts = ["10:4 and 1", "0 0 : 4"]
+    scores = {q: NIST(mteval=q).corpus_score(texts[:1], [(texts[0],)]).score for q in (True, False)}
+    assert scores[True] == scores[False]
+
+
+def test_the_quirk_equals_the_mteval_transliteration_on_scores_with_zeros() -> None:
+    """The demo corpus with football scores in it ("0:4", "0 - 0") in every text."""
+    refs = [tuple(f"{r} 0:{k % 5} ({k} 0)" for r in seg) for k, seg in enumerate(demo_refs())]
+    hyps = [f"{h} 0:{k % 3} ({k} 0 -0)" for k, h in enumerate(demo()["NiuTrans"])]
+    pp = Preprocessor(tokenize="13a")
+    want, want_segments = mteval_nist(
+        [pp.tokens(h) for h in hyps], [[pp.tokens(r) for r in seg] for seg in refs]
+    )
+    score = NIST().corpus_score(hyps, refs).score
+    assert score == pytest.approx(want, rel=1e-12)
+    np.testing.assert_allclose(NIST().sentence_scores(hyps, refs), want_segments, rtol=1e-12)
+    assert NIST(mteval=False).corpus_score(hyps, refs).score < score

@@ -13,7 +13,7 @@ from lxml import etree
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment
-from annotation.tests.factories import HTMX, METRICS, system_pk, write_corpus
+from annotation.tests.factories import AUTOMATIC, HTMX, METRICS, system_pk, write_corpus
 
 pytestmark = pytest.mark.django_db
 
@@ -39,10 +39,11 @@ def test_drill_down_sentence_scores_show_their_signature(lead_client: Client, de
         s.get("data-metric"): s.get("title") for s in first.iterfind('.//span[@class="score"]')
     }
     assert set(titles) == set(METRICS)
-    for metric in METRICS[:6]:
-        assert "tok:intl" in titles[metric] and "case:lc" in titles[metric], metric
+    for metric in AUTOMATIC:
+        tok = "tok:none" if metric.startswith("chrf") else "tok:intl"  # chrF: raw text
+        assert tok in titles[metric] and "case:lc" in titles[metric], metric
     assert titles["bleu"].startswith("nrefs:2|")
-    assert all(titles[m] is None for m in METRICS[6:])  # human: no preprocessing
+    assert all(titles[m] is None for m in METRICS[len(AUTOMATIC) :])  # human: no preprocessing
 
 
 def test_the_drill_down_sorts_by_the_difference_to_another_system(
