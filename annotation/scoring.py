@@ -30,7 +30,7 @@ from metrics import archive, human
 from metrics.corpus import score_corpus
 from metrics.registry import build_metric, metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
-from metrics.stats import FloatArray, Metric, Score, format_signature
+from metrics.stats import FloatArray, Metric, References, Score, format_signature
 from metrics.tokenize import Preprocessor
 
 AUTOMATIC_METRICS = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
@@ -142,10 +142,28 @@ def automatic_statistics(
     )
     if stored is not None:
         return decode_statistics(bytes(stored))
-    stats = compute_statistics(corpus, pp, ref_length)
+    stats = compute_statistics(corpus, pp, ref_length, known=_kin_statistics(corpus, pp))
     _store(corpus, choice, stats)
     give_back_memory()
     return stats
+
+
+def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
+    """Stored statistics whose metrics may not depend on what differs from ``pp``: the
+    default choice's (always stored) and the latest stored one of the same case (chrF
+    reads the case only, so a new tokenizer keeps it). At most two rows are read."""
+    rows = CorpusStatistics.objects.filter(corpus=corpus, engine=STATISTICS_ENGINE)
+    default = statistics_choice(Preprocessor(), "nearest")
+    case = statistics_choice(pp, "nearest").split("|")[1]  # "case:…"
+    wanted = [
+        rows.filter(choice=default),
+        rows.filter(choice__contains=f"|{case}|").exclude(choice=default).order_by("-pk"),
+    ]
+    return [
+        decode_statistics(bytes(data))
+        for q in wanted
+        for data in q.values_list("data", flat=True)[:1]
+    ]
 
 
 def default_statistics(corpus: Corpus) -> AutomaticStats:
@@ -199,24 +217,73 @@ def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
 
 
 def compute_statistics(
-    corpus: Corpus, preprocessor: Preprocessor, ref_length: str
+    corpus: Corpus,
+    preprocessor: Preprocessor,
+    ref_length: str,
+    *,
+    known: Sequence[AutomaticStats] = (),
 ) -> AutomaticStats:
     """Score the corpus (:func:`automatic_scores`) and run the paired bootstrap of every
-    automatic metric (1,000 samples, seed 12345: :func:`automatic_significance`)."""
+    automatic metric (1,000 samples, seed 12345: :func:`automatic_significance`).
+
+    A metric whose signature for this choice equals its signature in ``known`` (stored
+    statistics of another choice) is taken from there, statistics and bootstrap alike:
+    a signature records every choice the metric reads, so equal signatures are the same
+    computation (chrF under another tokenizer, WER under another reference length).
+    """
     texts = corpus_texts(corpus)
-    by_system = automatic_scores(texts, preprocessor=preprocessor, ref_length=ref_length)
     systems = tuple(texts.systems)
-    scores = {m: {s: by_system[s][m] for s in systems} for m in AUTOMATIC_METRICS}
+    metrics = {
+        m: build_metric(m, preprocessor=preprocessor, ref_length=ref_length)
+        for m in AUTOMATIC_METRICS
+    }
+    reused = reusable(metrics, texts.refs, systems, known)
+    todo = tuple(m for m in AUTOMATIC_METRICS if m not in reused)
+    by_system = (
+        automatic_scores(texts, metrics=todo, preprocessor=preprocessor, ref_length=ref_length)
+        if todo
+        else {}
+    )
+    scores = {
+        m: reused[m].scores[m] if m in reused else {s: by_system[s][m] for s in systems}
+        for m in AUTOMATIC_METRICS
+    }
     n = len(texts.refs)
     significance: dict[str, MetricSignificance] = {}
     if n and systems:
-        metrics = {
-            m: build_metric(m, preprocessor=preprocessor, ref_length=ref_length)
-            for m in AUTOMATIC_METRICS
-        }
         bootstrap = Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED)
-        significance = automatic_significance(scores, metrics, bootstrap)
+        computed = automatic_significance(
+            {m: scores[m] for m in todo}, {m: metrics[m] for m in todo}, bootstrap
+        )
+        significance = {
+            m: reused[m].significance[m] if m in reused else computed[m] for m in AUTOMATIC_METRICS
+        }
     return AutomaticStats(systems, n, scores, significance)
+
+
+def reusable(
+    metrics: Mapping[str, Metric],
+    refs: References,
+    systems: Sequence[str],
+    known: Sequence[AutomaticStats],
+) -> dict[str, AutomaticStats]:
+    """For each metric, stored statistics in ``known`` computed with the same signature
+    for the same systems and segments (:func:`compute_statistics` takes it from there)."""
+    out: dict[str, AutomaticStats] = {}
+    for name, metric in metrics.items():
+        signature = metric.signature(refs)
+        for stats in known:
+            same_corpus = stats.systems == tuple(systems) and stats.n_segments == len(refs)
+            by_system = stats.scores.get(name, {})
+            if (
+                same_corpus
+                and systems
+                and name in stats.significance
+                and all(s in by_system and by_system[s].signature == signature for s in systems)
+            ):
+                out[name] = stats
+                break
+    return out
 
 
 def automatic_significance(
@@ -234,7 +301,7 @@ def automatic_significance(
             metric=m,
             bounds=metric_info(m).bounds,
         )
-        for m in AUTOMATIC_METRICS
+        for m in scores
     }
 
 

@@ -24,6 +24,7 @@ from annotation.scoring import (
     statistics_choice,
 )
 from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, write_corpus
+from metrics.registry import build_metric
 from metrics.tests.exactly import assert_same_significance
 from metrics.tokenize import Preprocessor
 
@@ -126,3 +127,49 @@ def test_statistics_are_float64_rows_per_system(hand_corpus: Corpus) -> None:
         rows = stats.stats(m)
         assert set(rows) == set(HAND_SYSTEMS)
         assert all(r.dtype == np.float64 and r.shape[0] == 4 for r in rows.values())
+
+
+ALL = AUTOMATIC_METRICS
+
+
+def assert_same_statistics(a: scoring.AutomaticStats, b: scoring.AutomaticStats) -> None:
+    assert (a.systems, a.n_segments) == (b.systems, b.n_segments)
+    for m in AUTOMATIC_METRICS:
+        for s in a.systems:
+            x, y = a.scores[m][s], b.scores[m][s]
+            assert (x.score, x.signature) == (y.score, y.signature)
+            assert x.stats is not None and y.stats is not None
+            assert x.stats.tobytes() == y.stats.tobytes()
+        assert_same_significance(a.significance[m], b.significance[m])
+
+
+@pytest.mark.parametrize(
+    "pp, ref_length, reused",
+    [
+        # chrF reads the case only: another tokenizer keeps it
+        (Preprocessor(tokenize="intl"), "nearest", {"chrf", "chrf++"}),
+        # another reference length: only mWER, PER and bigram PER read it
+        (Preprocessor(), "average", set(AUTOMATIC_METRICS) - {"mwer", "per", "per2"}),
+        # another case: every metric reads it
+        (Preprocessor(lowercase=True), "nearest", set()),
+    ],
+)
+def test_a_new_choice_takes_the_metrics_it_does_not_change_from_a_stored_one(
+    pp: Preprocessor, ref_length: str, reused: set[str]
+) -> None:
+    """Equal signatures are the same computation: what a new choice takes from the
+    stored default is, to the last bit, what computing it afresh gives."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    default = automatic_statistics(corpus)
+    metrics = {
+        m: build_metric(m, preprocessor=pp, ref_length=ref_length) for m in AUTOMATIC_METRICS
+    }
+    texts = scoring.corpus_texts(corpus)
+
+    taken = scoring.reusable(metrics, texts.refs, tuple(texts.systems), [default])
+
+    assert set(taken) == reused
+    assert_same_statistics(
+        compute_statistics(corpus, pp, ref_length, known=[default]),
+        compute_statistics(corpus, pp, ref_length),
+    )
