@@ -3,10 +3,11 @@
     python bench/metrics.py [--segments 3000] [--systems 20] [--repeat 3]
 
 Targets (metrics issue): BLEU time ≤ 1.0× sacreBLEU's for the same scores; WER time ≤
-0.5× jiwer's; chrF time ≤ 0.5× sacreBLEU's. The corpus is synthetic but real-length:
-sentence lengths and words from the TED demo corpus, two references, systems as edited
-copies of the first reference with their own error rates, some outputs shared between
-systems (``bench/gen_corpus.py``).
+0.5× jiwer's; chrF time ≤ 0.5× sacreBLEU's; TER time ≤ 0.25× sacreBLEU's TER (issue 12;
+``--ter-systems`` of the systems, since sacreBLEU's TER takes minutes). The corpus is
+synthetic but real-length: sentence lengths and words from the TED demo corpus, two
+references, systems as edited copies of the first reference with their own error rates,
+some outputs shared between systems (``bench/gen_corpus.py``).
 
 Every timing is the best of ``--repeat`` runs and starts cold: our token caches are
 cleared and sacreBLEU gets fresh metric objects, so neither side profits from an earlier
@@ -27,11 +28,13 @@ sys.path.insert(0, str(ROOT))
 import jiwer  # noqa: E402
 from sacrebleu.metrics.bleu import BLEU as SacreBLEU  # noqa: E402
 from sacrebleu.metrics.chrf import CHRF as SacreCHRF  # noqa: E402
+from sacrebleu.metrics.ter import TER as SacreTER  # noqa: E402
 
 from bench.gen_corpus import iter_sentences  # noqa: E402
 from metrics.bleu import BLEU  # noqa: E402
 from metrics.chrf import CHRF  # noqa: E402
 from metrics.chrf import corpus_rows as chrf_corpus_rows  # noqa: E402
+from metrics.ter import TER  # noqa: E402
 from metrics.tokenize import Preprocessor, clear_token_caches  # noqa: E402
 from metrics.wer import WER  # noqa: E402
 
@@ -66,6 +69,8 @@ def main() -> None:
     parser.add_argument("--segments", type=int, default=3000)
     parser.add_argument("--systems", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--ter-systems", type=int, default=10)
+    parser.add_argument("--ter-repeat", type=int, default=1)
     args = parser.parse_args()
 
     refs, hyps = make_corpus(args.segments, args.systems)
@@ -150,6 +155,29 @@ def main() -> None:
         f"ratio ours/sacreBLEU {t_chrf / t_sacre_chrf:.2f}  (target ≤ 0.5)",
     )
     print(f"  largest score difference {chrf_diff:.2e}\n")
+
+    ter_hyps = dict(list(hyps.items())[: args.ter_systems])
+
+    def ours_ter() -> list[float]:
+        metric = TER()
+        prepared = metric.prepare_references(refs)
+        return [metric.corpus_score(h, refs, prepared).score for h in ter_hyps.values()]
+
+    def sacre_ter() -> list[float]:
+        metric = SacreTER(references=streams)
+        return [metric.corpus_score(h, None).score for h in ter_hyps.values()]
+
+    t_ter, s_ter = best_of(args.ter_repeat, ours_ter)
+    t_sacre_ter, s_sacre_ter = best_of(args.ter_repeat, sacre_ter)
+    ter_diff = max(abs(a - b) for a, b in zip(s_ter, s_sacre_ter, strict=True))
+    print(f"TER (tercom normalisation, shifts), {len(ter_hyps)} systems")
+    row(
+        "ours, references prepared once",
+        t_ter,
+        f"ratio ours/sacreBLEU {t_ter / t_sacre_ter:.2f}  (target ≤ 0.25)",
+    )
+    row("sacreBLEU TER(references=…), cached", t_sacre_ter)
+    print(f"  largest score difference {ter_diff:.2e}\n")
 
     one_name = next(iter(hyps))
 

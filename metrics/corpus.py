@@ -40,7 +40,8 @@ from metrics.ngrams import (
 )
 from metrics.nist import NIST, information_weights
 from metrics.per2 import PER2, bigram_lines
-from metrics.stats import FloatArray, Metric, References, Score
+from metrics.stats import FloatArray, Metric, References, Score, check_parallel
+from metrics.ter import TER
 from metrics.tokenize import BOS, EOS, Preprocessor
 from metrics.wer import (
     MWER,
@@ -142,7 +143,41 @@ def score_corpus(
     """Every metric of ``metrics`` for every system: ``out[system][metric name]`` is the
     :class:`~metrics.stats.Score` ``metric.corpus_score(hyps, refs)`` gives, statistics
     included. The metrics must share one preprocessor (the module doc says why that is
-    the point)."""
+    the point); TER has its own normalisation (sacreBLEU's) and is scored apart."""
+    stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
+    shared = [m for m in metrics if not isinstance(m, TER)]
+    for metric in metrics:  # its own normalisation; its memo scores a shared output once
+        if isinstance(metric, TER):
+            check_references(refs)
+            prepared = metric.prepare_references(refs)
+            for system, hyps in systems.items():
+                check_parallel(hyps, refs)
+                stats[system][metric.name] = metric.segment_stats(hyps, prepared)
+    if shared:
+        _shared_stats(refs, systems, shared, stats)
+    out: dict[str, dict[str, Score]] = {}
+    for system in systems:
+        out[system] = {}
+        for metric in metrics:
+            if metric.name not in stats[system]:
+                raise ValueError(f"score_corpus cannot score {metric.name!r}")
+            s = stats[system][metric.name]
+            out[system][metric.name] = Score(
+                metric.name,
+                float(metric.score_from_stats(s.sum(axis=0))),
+                metric.signature(refs),
+                s,
+            )
+    return out
+
+
+def _shared_stats(
+    refs: References,
+    systems: Mapping[str, Sequence[str]],
+    metrics: Sequence[Metric],
+    stats: dict[str, dict[str, FloatArray]],
+) -> None:
+    """The statistics of the metrics that share one tokenization, into ``stats``."""
     preprocessors = {getattr(m, "preprocessor", None) for m in metrics}
     if len(preprocessors) != 1 or None in preprocessors:
         raise ValueError(
@@ -164,7 +199,6 @@ def score_corpus(
         elif isinstance(metric, WER | SER | MWER | PER):
             rows[metric.name] = _edit_rows(metric, corpus)
     ngram_metrics = [m for m in metrics if isinstance(m, BLEU | NIST)]
-    stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     if ngram_metrics:
         top = max(m.max_ngram_order for m in ngram_metrics if isinstance(m, BLEU | NIST))
         ngrams = corpus.reference_ngrams(top)
@@ -184,20 +218,6 @@ def score_corpus(
     for system, cands in corpus.systems.items():
         for name, per_cand in rows.items():
             stats[system][name] = per_cand[cands]
-    out: dict[str, dict[str, Score]] = {}
-    for system in systems:
-        out[system] = {}
-        for metric in metrics:
-            if metric.name not in stats[system]:
-                raise ValueError(f"score_corpus cannot score {metric.name!r}")
-            s = stats[system][metric.name]
-            out[system][metric.name] = Score(
-                metric.name,
-                float(metric.score_from_stats(s.sum(axis=0))),
-                metric.signature(refs),
-                s,
-            )
-    return out
 
 
 def _edit_rows(metric: WER | SER | MWER | PER, corpus: EncodedCorpus) -> FloatArray:

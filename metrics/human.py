@@ -8,9 +8,13 @@ dashboard, so they live here, as sufficient statistics like every automatic metr
   translation");
 - aSER = share of done judgments whose candidate still needs an edit (edits > 0);
 - SSER = mean of (10 − score)/10 over scored judgments: the 0–10 score of seed 001 §2.2
-  "converted into %" as an error rate (10 = perfect = 0 %).
+  "converted into %" as an error rate (10 = perfect = 0 %);
+- HTER = Σ TER edits / Σ new-reference lengths over done judgments: TER with shifts
+  (:mod:`metrics.ter`) of the candidate against the judge's new reference, the
+  "targeted" reference of Snover et al. (2006) — aWER with shifts, and exactly ``ter``
+  with the new reference as the only reference.
 
-All three in percent.
+All four in percent.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from metrics.stats import FloatArray, MetricInfo, Score, format_signature
+from metrics.ter import TER, ter_row, ter_words
 
 #: Seed 001 §2.2's SSER scale, 0 (nonsensical) to 10 (perfect): the metric's, and so the
 #: app's (evalTrans reader and writer, the models' check constraint, the judge's page).
@@ -68,6 +74,8 @@ class HumanMetric:
             parts["tok"] = "13a"
         if self.name == "sser":
             parts["scale"] = f"{SSER_MIN}-{SSER_MAX}"
+        if self.name == "hter":
+            parts.update(TER().signature_parts())
         return format_signature(parts)
 
     def corpus_score(self, stats: FloatArray) -> Score:
@@ -82,8 +90,10 @@ SSER = HumanMetric(MetricInfo("sser", "SSER error", higher_is_better=False, huma
 #: aWER exceeds 100 % when judges delete more words than the new reference keeps.
 AWER = HumanMetric(MetricInfo("awer", "aWER", higher_is_better=False, human=True, highest=math.inf))
 ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True))
-#: The human metrics by name, in seed 001 Table 1's order.
-HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER)}
+#: HTER, like aWER, exceeds 100 % when the new reference is shorter than the edits.
+HTER = HumanMetric(MetricInfo("hter", "HTER", higher_is_better=False, human=True, highest=math.inf))
+#: The human metrics by name, in seed 001 Table 1's order, then HTER.
+HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER)}
 
 
 def score_label(score: int | None) -> str:
@@ -113,3 +123,23 @@ def sser_stats(scores: Sequence[int]) -> FloatArray:
         bad = arr[(arr < SSER_MIN) | (arr > SSER_MAX)][0]
         raise ValueError(f"SSER score {bad:g} is outside {SSER_MIN}–{SSER_MAX}")
     return np.column_stack([(SSER_MAX - arr) / SSER_MAX, np.ones_like(arr)])
+
+
+def hter_stats(targets: Sequence[str], new_refs: Sequence[str]) -> FloatArray:
+    """Rows [TER edits, new-reference length], one per done judgment: each candidate
+    against its judge's new reference as the only reference (:mod:`metrics.ter`'s
+    normalisation). Pairs seen before are not searched again (:func:`hter_row`)."""
+    out = np.zeros((len(targets), 2), dtype=np.float64)
+    for k, pair in enumerate(zip(targets, new_refs, strict=True)):
+        out[k] = hter_row(*pair)
+    return out
+
+
+@lru_cache(maxsize=2**16)
+def hter_row(target: str, new_ref: str) -> tuple[float, float]:
+    """One judgment's HTER row ``(edits, new-reference length)``; cached because the
+    dashboard lists every judgment of a corpus at each view and a TER search costs far
+    more than reading it back."""
+    vocab: dict[str, int] = {}
+    ids = [tuple(vocab.setdefault(w, len(vocab)) for w in ter_words(t)) for t in (target, new_ref)]
+    return ter_row(ids[0], [ids[1]])

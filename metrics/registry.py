@@ -14,6 +14,7 @@ from metrics.human import HUMAN_METRICS
 from metrics.nist import NIST
 from metrics.per2 import PER2
 from metrics.stats import Metric, MetricInfo
+from metrics.ter import TER
 from metrics.tokenize import Preprocessor
 from metrics.wer import MWER, PER, REF_LENGTH_METHODS, SER, WER
 
@@ -27,6 +28,7 @@ METRIC_NAMES: tuple[str, ...] = (
     "per2",
     "chrf",
     "chrf++",
+    "ter",
 )
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
@@ -45,6 +47,7 @@ METRIC_INFO: dict[str, MetricInfo] = {
         NIST.info,
         CHRF.info,
         CHRFPlusPlus.info,
+        TER.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -69,9 +72,10 @@ def build_metric(
 ) -> Metric:
     """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
     NIST "average", as their reference implementations do; chrF keeps the reference with
-    the best segment F-score, as sacreBLEU does, and reads only the case choice);
-    ``mteval=False`` gives NIST's information weights as defined rather than as
-    mteval-v13a computes them (:mod:`metrics.nist`)."""
+    the best segment F-score, as sacreBLEU does, and reads only the case choice; TER
+    normalises as sacreBLEU's TER does, lowercased and split at whitespace, whatever
+    ``preprocessor`` says); ``mteval=False`` gives NIST's information weights as defined
+    rather than as mteval-v13a computes them (:mod:`metrics.nist`)."""
     pp = preprocessor or Preprocessor()
     if name == "wer":
         return WER(pp)
@@ -101,4 +105,6 @@ def build_metric(
         return CHRF(pp)
     if name == "chrf++":
         return CHRFPlusPlus(pp)
+    if name == "ter":
+        return TER()
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")

@@ -24,9 +24,11 @@ FACTS = {
     "nist": ("NIST", True, "", False, 0.0, INF),
     "chrf": ("chrF", True, "%", False, 0.0, 100.0),
     "chrf++": ("chrF++", True, "%", False, 0.0, 100.0),
+    "ter": ("TER", False, "%", False, 0.0, INF),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
+    "hter": ("HTER", False, "%", True, 0.0, INF),
 }
 
 
@@ -38,12 +40,12 @@ def test_every_metric_states_its_label_direction_unit_and_range(name: str, facts
 
 
 #: Candidates that push each unbounded rate past 100 % (one reference "a b").
-PAST_100 = {"wer": "a x y z w", "mwer": "a x y z w", "per": "x y z w v"}
+PAST_100 = {"wer": "a x y z w", "mwer": "a x y z w", "per": "x y z w v", "ter": "a x y z w"}
 
 
 @pytest.mark.parametrize("name, hyp", PAST_100.items())
 def test_an_unbounded_rate_does_exceed_100_percent(name: str, hyp: str) -> None:
-    """Why WER, mWER and PER have no upper bound: insertions count as errors."""
+    """Why WER, mWER, PER and TER have no upper bound: insertions count as errors."""
     score = build_metric(name).corpus_score([hyp], [("a b",)]).score
     assert score > 100.0 and metric_info(name).highest == INF
 
