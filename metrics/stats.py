@@ -111,6 +111,22 @@ def nrefs_label(refs: References) -> str:
     return "var" if counts else "0"
 
 
+def check_prepared_for(prepared: object, kind: type, config: object, hyps: Sequence[str]) -> None:
+    """``prepared`` is what this metric's ``prepare_references`` made (a ``kind`` with this
+    ``config``, one segment per hypothesis): references prepared by another metric or
+    configuration would give figures of something else, silently."""
+    if not isinstance(prepared, kind) or getattr(prepared, "config", None) != config:
+        raise ValueError(
+            f"references were prepared for {getattr(prepared, 'config', prepared)!r}, "
+            f"not for {config!r}: call this metric's prepare_references"
+        )
+    if len(hyps) != len(prepared):  # type: ignore[arg-type]
+        raise ValueError(
+            f"{len(hyps)} hypotheses but {len(prepared)} reference segments: "  # type: ignore[arg-type]
+            "they must be parallel"
+        )
+
+
 def check_parallel(hyps: Sequence[str], refs: References) -> None:
     """Every hypothesis needs a segment of references, and every segment at least one."""
     if len(hyps) != len(refs):

@@ -45,10 +45,19 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from metrics.stats import FloatArray, Metric, MetricInfo, References, format_signature, nrefs_label
+from metrics.stats import (
+    FloatArray,
+    Metric,
+    MetricInfo,
+    References,
+    check_prepared_for,
+    format_signature,
+    nrefs_label,
+)
 from metrics.wer import rate
 
 MAX_SHIFT_SIZE = 10
@@ -92,7 +101,7 @@ class _BeamDistance:
             hi = n_ref + 1 if i == n_hyp else min(n_ref + 1, diag + beam)
             self.spans.append((max(0, diag - beam), hi))
         self.first = list(range(n_ref + 1))
-        self.root: dict[int, tuple[dict, list[int]]] = {}
+        self.root: dict[int, tuple[dict[int, Any], list[int]]] = {}
         self.size = 0
         # substitution cost of a word against each reference position
         self.ones = [1] * n_ref
@@ -134,7 +143,7 @@ class _BeamDistance:
             else:
                 left = _INF
             sub = costs.get(w, ones)
-            vals = []
+            vals: list[int] = []
             add = vals.append
             for diag, up, s in zip(
                 row[lo - 1 : hi - 1], row[lo:hi], sub[lo - 1 : hi - 1], strict=True
@@ -393,16 +402,7 @@ class TER(Metric):
         return TERRefs(self._config(), vocab, out)
 
     def segment_stats(self, hyps: Sequence[str], prepared: TERRefs) -> FloatArray:
-        if not isinstance(prepared, TERRefs) or prepared.config != self._config():
-            raise ValueError(
-                f"references were prepared for {getattr(prepared, 'config', prepared)!r}, "
-                f"not for {self._config()!r}: call this metric's prepare_references"
-            )
-        if len(hyps) != len(prepared):
-            raise ValueError(
-                f"{len(hyps)} hypotheses but {len(prepared)} reference segments: "
-                "they must be parallel"
-            )
+        check_prepared_for(prepared, TERRefs, self._config(), hyps)
         memo = prepared.memo
         out = np.empty((len(hyps), 2), dtype=np.float64)
         vocab = dict(prepared.vocab)  # candidates' new words get ids no reference has

@@ -72,6 +72,7 @@ from metrics.stats import (
     Metric,
     MetricInfo,
     References,
+    check_prepared_for,
     format_signature,
     nrefs_label,
 )
@@ -332,25 +333,13 @@ class _EditRate(Metric):
         np.cumsum(np.asarray(counts, dtype=np.int64), out=seg_start[1:])
         return EditRefs(config=self._config(), vocab=vocab, refs=lines, seg_start=seg_start)
 
-    def _check_prepared(self, hyps: Sequence[str], prepared: EditRefs) -> None:
-        if not isinstance(prepared, EditRefs) or prepared.config != self._config():
-            raise ValueError(
-                f"references were prepared for {getattr(prepared, 'config', prepared)!r}, "
-                f"not for {self._config()!r}: call this metric's prepare_references"
-            )
-        if len(hyps) != len(prepared):
-            raise ValueError(
-                f"{len(hyps)} hypotheses but {len(prepared)} reference segments: "
-                "they must be parallel"
-            )
-
     @abstractmethod
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         """Rows (candidates × 2) of candidates given as token ids of ``prepared.vocab``,
         candidate ``j`` belonging to segment ``segments[j]``."""
 
     def segment_stats(self, hyps: Sequence[str], prepared: EditRefs) -> FloatArray:
-        self._check_prepared(hyps, prepared)
+        check_prepared_for(prepared, EditRefs, self._config(), hyps)
         memo = prepared.memo
         rows: list[Row | None] = [memo.get((k, text)) for k, text in enumerate(hyps)]
         todo = [k for k, row in enumerate(rows) if row is None]
