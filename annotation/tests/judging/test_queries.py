@@ -109,17 +109,30 @@ def action_counts(client: Client, corpus: Corpus) -> dict[str, int]:
     return counts
 
 
-def test_every_action_costs_the_same_queries_on_a_small_and_a_large_corpus(
-    tmp_path: Path, client: Client, user_factory: Callable[..., User]
-) -> None:
+def counts_on_two_sizes(
+    tmp_path: Path,
+    client: Client,
+    user_factory: Callable[..., User],
+    before: Callable[[Corpus, User], None] | None = None,
+) -> tuple[dict[str, int], dict[str, int]]:
+    """:func:`action_counts` of a new judge on a 5-sentence corpus and of a seasoned one
+    40 sentences into a 50-sentence corpus (``before`` prepares each judge's corpus)."""
     new, seasoned = user_factory("new"), user_factory("seasoned")
     small = judged_corpus(tmp_path, new, sentences=5, systems=2, finished=1)
     large = judged_corpus(tmp_path, seasoned, sentences=50, systems=4, finished=40)
-
+    if before is not None:
+        before(small, new)
+        before(large, seasoned)
     client.force_login(new)
     at_start = action_counts(client, small)
     client.force_login(seasoned)
-    far_in = action_counts(client, large)
+    return at_start, action_counts(client, large)
+
+
+def test_every_action_costs_the_same_queries_on_a_small_and_a_large_corpus(
+    tmp_path: Path, client: Client, user_factory: Callable[..., User]
+) -> None:
+    at_start, far_in = counts_on_two_sizes(tmp_path, client, user_factory)
 
     assert far_in == at_start
     assert at_start["page"] <= MAX_QUERIES_PAGE
@@ -171,16 +184,12 @@ def open_control(corpus: Corpus, judge: User, kind: str) -> None:
 def test_a_control_items_page_costs_what_a_candidates_does_on_any_corpus(
     tmp_path: Path, client: Client, user_factory: Callable[..., User], kind: str
 ) -> None:
-    new, seasoned = user_factory("new"), user_factory("seasoned")
-    small = judged_corpus(tmp_path, new, sentences=5, systems=2, finished=1)
-    large = judged_corpus(tmp_path, seasoned, sentences=50, systems=4, finished=40)
-    open_control(small, new, kind)
-    open_control(large, seasoned, kind)
-
-    client.force_login(new)
-    at_start = action_counts(client, small)
-    client.force_login(seasoned)
-    far_in = action_counts(client, large)
+    at_start, far_in = counts_on_two_sizes(
+        tmp_path,
+        client,
+        user_factory,
+        before=lambda corpus, judge: open_control(corpus, judge, kind),
+    )
 
     assert far_in == at_start
     assert at_start["page"] <= MAX_QUERIES_PAGE
