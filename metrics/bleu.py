@@ -125,7 +125,7 @@ def bleu_from_stats(
 class BLEU(Metric):
     """Corpus BLEU in percent, sacreBLEU's by default (see the module docstring)."""
 
-    info = MetricInfo("bleu", "BLEU", higher_is_better=True)
+    info = MetricInfo("bleu", "BLEU", higher_is_better=True, family="ngram")
 
     def __init__(
         self,
@@ -230,7 +230,7 @@ class BLEU(Metric):
 class BLEUS(BLEU):
     """BLEU-S (Lin and Och 2004; seed 000 §2.1.3): s_1 := 1, s_{m>1} := 0."""
 
-    info = MetricInfo("bleu_s", "BLEU-S", higher_is_better=True)
+    info = MetricInfo("bleu_s", "BLEU-S", higher_is_better=True, family="ngram")
 
     def __init__(
         self,

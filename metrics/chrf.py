@@ -278,7 +278,7 @@ def best_rows(
 class CHRF(Metric):
     """chrF in percent, sacreBLEU's ``CHRF()`` by default (see the module docstring)."""
 
-    info = MetricInfo("chrf", "chrF", higher_is_better=True)
+    info = MetricInfo("chrf", "chrF", higher_is_better=True, family="ngram")
     default_word_order = 0
 
     def __init__(
@@ -365,7 +365,7 @@ class CHRF(Metric):
 class CHRFPlusPlus(CHRF):
     """chrF++ (Popović 2017): chrF with word unigrams and bigrams (``word_order=2``)."""
 
-    info = MetricInfo("chrf++", "chrF++", higher_is_better=True)
+    info = MetricInfo("chrf++", "chrF++", higher_is_better=True, family="ngram")
     default_word_order = 2
 
 

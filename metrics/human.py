@@ -86,12 +86,18 @@ class HumanMetric:
 #: SSER's figure is an *error* (the share of points lost), labelled so wherever it is
 #: shown ("SSER error 30.0 %"), never to be read as a judge's score of a candidate
 #: ("SSER 7 (score)", :func:`score_label`).
-SSER = HumanMetric(MetricInfo("sser", "SSER error", higher_is_better=False, human=True))
+SSER = HumanMetric(
+    MetricInfo("sser", "SSER error", higher_is_better=False, human=True, family="human")
+)
 #: aWER exceeds 100 % when judges delete more words than the new reference keeps.
-AWER = HumanMetric(MetricInfo("awer", "aWER", higher_is_better=False, human=True, highest=math.inf))
-ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True))
+AWER = HumanMetric(
+    MetricInfo("awer", "aWER", higher_is_better=False, human=True, highest=math.inf, family="human")
+)
+ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True, family="human"))
 #: HTER, like aWER, exceeds 100 % when the new reference is shorter than the edits.
-HTER = HumanMetric(MetricInfo("hter", "HTER", higher_is_better=False, human=True, highest=math.inf))
+HTER = HumanMetric(
+    MetricInfo("hter", "HTER", higher_is_better=False, human=True, highest=math.inf, family="human")
+)
 #: The human metrics by name, in seed 001 Table 1's order, then HTER.
 HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER)}
 

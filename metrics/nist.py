@@ -131,7 +131,9 @@ def nist_from_stats(stats: FloatArray, *, max_ngram_order: int = MAX_NGRAM_ORDER
 class NIST(Metric):
     """Corpus NIST (raw, not percent), mteval-v13a's with ``-c`` by default."""
 
-    info = MetricInfo("nist", "NIST", higher_is_better=True, unit="", highest=math.inf)
+    info = MetricInfo(
+        "nist", "NIST", higher_is_better=True, unit="", highest=math.inf, family="ngram"
+    )
 
     def __init__(
         self,

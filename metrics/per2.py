@@ -54,7 +54,7 @@ def bigram_lines(lines: Lines, vocab: dict[str, int], boundaries: bool) -> Lines
 class PER2(PER):
     """Bigram PER, minimised over references like PER (module docstring)."""
 
-    info = MetricInfo("per2", "2-PER", higher_is_better=False, highest=math.inf)
+    info = MetricInfo("per2", "2-PER", higher_is_better=False, highest=math.inf, family="edit")
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         bounds = self.preprocessor.sentence_boundaries

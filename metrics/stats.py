@@ -28,6 +28,22 @@ FloatArray = npt.NDArray[np.float64]
 References = Sequence[Sequence[str]]
 
 
+#: The metric families with their headings, in the order the dashboard shows them:
+#: the automatic ones first, then the judges' (seed 001 Table 1's order), so the CSV's
+#: first columns stay WER's.
+FAMILIES: dict[str, str] = {
+    "edit": "Edit distance",
+    "ngram": "N-gram matches",
+    "other": "Other",
+    "human": "Human judgments",
+}
+
+
+def family_rank(family: str) -> int:
+    """Where ``family`` stands in :data:`FAMILIES` (a sort key)."""
+    return list(FAMILIES).index(family)
+
+
 @dataclass(frozen=True)
 class MetricInfo:
     """What every page, table and chart needs to know about a metric, kept on the metric
@@ -43,6 +59,11 @@ class MetricInfo:
     of edits per reference word (WER, mWER, PER, aWER) exceeds 100 % when a candidate
     is longer than its reference (insertions), and NIST is a raw sum of information. A
     confidence interval is never drawn or printed outside this range.
+
+    ``family`` is the kind of comparison the metric makes (:data:`FAMILIES`): the judges'
+    figures, counts of word edits, n-gram matches, or another kind (word alignments with
+    stems and synonyms, say). The dashboard groups its columns by it, so metrics that
+    measure alike stand together.
     """
 
     name: str
@@ -52,8 +73,15 @@ class MetricInfo:
     human: bool = False
     lowest: float = 0.0
     highest: float = 100.0
+    family: str = "other"
 
     def __post_init__(self) -> None:
+        if self.family not in FAMILIES:
+            raise ValueError(
+                f"{self.name}: family={self.family!r} (choose from {', '.join(FAMILIES)})"
+            )
+        if self.human != (self.family == "human"):
+            raise ValueError(f"{self.name}: human={self.human} but family={self.family!r}")
         if not self.lowest < self.highest:
             raise ValueError(
                 f"{self.name}: lowest={self.lowest!r} must be below highest={self.highest!r}"

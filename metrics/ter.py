@@ -380,7 +380,7 @@ class TERRefs:
 class TER(Metric):
     """Translation edit rate with shifts (Snover et al. 2006; module doc)."""
 
-    info = MetricInfo("ter", "TER", higher_is_better=False, highest=math.inf)
+    info = MetricInfo("ter", "TER", higher_is_better=False, highest=math.inf, family="edit")
 
     def __init__(self, case_sensitive: bool = False) -> None:
         self.case_sensitive = case_sensitive

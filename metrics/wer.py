@@ -376,7 +376,7 @@ def _distances(
 class WER(_EditRate):
     """Word error rate against the first reference (seed 000 §2.1.1, seed 001 §2.1)."""
 
-    info = MetricInfo("wer", "WER", higher_is_better=False, highest=math.inf)
+    info = MetricInfo("wer", "WER", higher_is_better=False, highest=math.inf, family="edit")
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs, distances = _distances(hyps, segments, prepared)
@@ -401,7 +401,7 @@ def ser_rows(identical: BoolArray) -> FloatArray:
 class SER(_EditRate):
     """Sentence error rate: candidates not identical to the first reference (seed 001 §2.1)."""
 
-    info = MetricInfo("ser", "SER", higher_is_better=False)
+    info = MetricInfo("ser", "SER", higher_is_better=False, family="edit")
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         first = prepared.seg_start[:-1][segments]
@@ -459,7 +459,7 @@ class _MultiRef(_EditRate):
 class MWER(_MultiRef):
     """Multi-reference WER: ``Σ_k min_r d_L / Σ_k I*_k`` (seed 000 §2.1.1, §3.3)."""
 
-    info = MetricInfo("mwer", "mWER", higher_is_better=False, highest=math.inf)
+    info = MetricInfo("mwer", "mWER", higher_is_better=False, highest=math.inf, family="edit")
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs, distances = _distances(hyps, segments, prepared)
@@ -469,7 +469,7 @@ class MWER(_MultiRef):
 class PER(_MultiRef):
     """Position-independent error rate, minimised over references (seed 000 §2.1.2, §3.3)."""
 
-    info = MetricInfo("per", "PER", higher_is_better=False, highest=math.inf)
+    info = MetricInfo("per", "PER", higher_is_better=False, highest=math.inf, family="edit")
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs = SegmentPairs.of(segments, prepared.seg_start)

@@ -39,10 +39,13 @@ from metrics.significance import (
     MetricSignificance,
     rows_by_segment,
 )
-from metrics.stats import FloatArray, Score
+from metrics.stats import FloatArray, Score, family_rank
 
-#: The table's columns, in seed 001 Table 1's order of families: automatic, then human.
-METRICS: tuple[str, ...] = (*AUTOMATIC_METRICS, *HUMAN_METRICS)
+#: The table's columns grouped by family (:data:`metrics.stats.FAMILIES`: edit
+#: distance, n-gram matches, other, human), each family in its own list's order.
+METRICS: tuple[str, ...] = tuple(
+    sorted((*AUTOMATIC_METRICS, *HUMAN_METRICS), key=lambda m: family_rank(metric_info(m).family))
+)
 #: ``metric`` sorts best first, ``-metric`` worst first.
 SORT_KEYS = frozenset(METRICS) | {f"-{m}" for m in METRICS}
 

@@ -30,6 +30,7 @@ from annotation.dashboard.table import METRICS
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.registry import metric_info
+from metrics.stats import FAMILIES
 
 NORMS = {"raw": False, "z": True}
 
@@ -88,10 +89,23 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
                 "href": _query(dash, sort=f"-{m}" if current and not worst_first else m),
                 "aria_sort": aria,
                 "human": info.human,
+                "family": info.family,
                 "ranks": test.ranks if test is not None else "",
                 "note": test.note if test is not None else "",
             }
         )
+    return out
+
+
+def _families(dash: Dashboard) -> list[dict[str, Any]]:
+    """The heading row above the columns: each family and how many columns it spans
+    (the columns stand grouped, :data:`~annotation.dashboard.table.METRICS`)."""
+    out: list[dict[str, Any]] = []
+    for c in _columns(dash):
+        if out and out[-1]["family"] == c["family"]:
+            out[-1]["span"] += 1
+        else:
+            out.append({"family": c["family"], "label": FAMILIES[c["family"]], "span": 1})
     return out
 
 
@@ -110,6 +124,7 @@ def _context(dash: Dashboard) -> dict[str, Any]:
         # called by the template that shows the table only (it reads the table's tests,
         # which the other panels never compute)
         "columns": partial(_columns, dash),
+        "families": partial(_families, dash),
         "tokenizers": TOKENIZE_CHOICES,
         "ref_lengths": REF_LENGTH_CHOICES,
         "downloads": _downloads(dash),

@@ -50,6 +50,25 @@ def test_an_unbounded_rate_does_exceed_100_percent(name: str, hyp: str) -> None:
     assert score > 100.0 and metric_info(name).highest == INF
 
 
+#: Each metric's family: what kind of comparison it makes (the dashboard groups by it).
+FAMILY = {
+    **dict.fromkeys(("wer", "ser", "mwer", "per", "per2", "ter"), "edit"),
+    **dict.fromkeys(("bleu", "nist", "chrf", "chrf++"), "ngram"),
+    **dict.fromkeys(("sser", "awer", "aser", "hter"), "human"),
+}
+
+
+def test_every_metric_names_its_family() -> None:
+    assert {name: info.family for name, info in METRIC_INFO.items()} == FAMILY
+
+
+def test_a_family_must_be_known_and_agree_with_human() -> None:
+    with pytest.raises(ValueError, match="family='lexical'"):
+        MetricInfo("x", "X", higher_is_better=True, family="lexical")
+    with pytest.raises(ValueError, match="human=True but family='edit'"):
+        MetricInfo("x", "X", higher_is_better=False, human=True, family="edit")
+
+
 def test_a_metric_range_must_be_a_range() -> None:
     with pytest.raises(ValueError, match="lowest=5"):
         MetricInfo("x", "X", higher_is_better=True, lowest=5.0, highest=5.0)

@@ -155,6 +155,23 @@ def test_the_server_sorts_the_table(lead_client: Client, demo: Corpus, sort: str
     assert head in html and 'aria-sort="none"' in html
 
 
+def test_the_table_groups_its_columns_by_family(lead_client: Client, demo: Corpus) -> None:
+    """Edit distance | n-gram | other | human, each family's columns side by side under
+    one heading that spans them."""
+    html = lead_client.get(f"/dashboard/{demo.pk}/").content.decode()
+    table = by_id(etree.HTML(html), "metrics-table")
+    columns = table.xpath(".//thead/tr[2]/th[@data-metric]")
+    families = [th.get("data-family") for th in columns]
+    headings = table.xpath(".//thead/tr[@class='families']/th")
+
+    assert [th.get("data-metric") for th in columns] == list(METRICS)
+    assert families == [metric_info(m).family for m in METRICS]
+    assert [(h.get("data-family"), int(h.get("colspan"))) for h in headings] == [
+        (f, families.count(f)) for f in dict.fromkeys(families)
+    ]
+    assert [h.get("data-family") for h in headings] == ["edit", "ngram", "human"]
+
+
 def test_htmx_gets_the_dashboard_fragment_with_the_new_choices(
     lead_client: Client, demo: Corpus
 ) -> None:
