@@ -2,29 +2,39 @@
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
         --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter [--tokenize 13a] \\
-        [--lowercase] [--ref-length nearest] [--json]
+        [--lowercase] [--ref-length nearest] [--sentence] [--json]
 
 Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU, chrF
 and the error rates (TER too) are printed in percent, NIST raw. TER ignores
 ``--tokenize`` and ``--lowercase``: it normalises as sacreBLEU's TER (lowercased, split at
 whitespace). Bad input exits with status 2 and one line naming the file, the line and the
 problem — never a traceback.
+
+``--sentence`` adds each segment's score, on the metric's own scale, computed from that
+segment's statistics alone as the metric scores one sentence (BLEU with effective order,
+as ``sacrebleu.sentence_bleu``); a segment whose score is undefined (an error rate
+against an empty reference) is ``null`` in the JSON and ``–`` in the table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+import numpy as np
+
 from metrics.registry import METRIC_NAMES, REF_LENGTHS, SMOOTH_METHODS, build_metric
-from metrics.stats import Score
+from metrics.stats import Metric, Score
 from metrics.textfiles import SegmentFileError, read_parallel
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
 EXIT_BAD_INPUT = 2
+#: Per hypothesis, per metric, each segment's score (None: undefined).
+Segments = dict[str, dict[str, list[float | None]]]
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -80,6 +90,11 @@ def _parser() -> argparse.ArgumentParser:
         "defined (default: from the total word count, as mteval-v13a.pl)",
     )
     p.add_argument(
+        "--sentence",
+        action="store_true",
+        help='also each segment\'s score (JSON: "segments": [...] in every metric object)',
+    )
+    p.add_argument(
         "--json", action="store_true", help="print JSON: {hyp: {metric: {score, signature}}}"
     )
     return p
@@ -91,6 +106,25 @@ def _choose(value: str, allowed: Sequence[str], what: str) -> str:
     return value
 
 
+def _preprocessor(args: argparse.Namespace) -> Preprocessor:
+    return Preprocessor(
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+        sentence_boundaries=args.sentence_boundaries,
+    )
+
+
+def _build(name: str, args: argparse.Namespace, pp: Preprocessor | None = None) -> Metric:
+    """The metric ``name`` with the command line's choices."""
+    return build_metric(
+        name,
+        preprocessor=pp or _preprocessor(args),
+        ref_length=args.ref_length,
+        smooth=args.smooth,
+        mteval=not args.nist_as_defined,
+    )
+
+
 def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
     """Every requested metric for every hypothesis file; references are prepared once per metric."""
     names = [m.strip() for m in args.metric.split(",") if m.strip()]
@@ -99,27 +133,51 @@ def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
     _choose(args.ref_length, REF_LENGTHS, "--ref-length")
     _choose(args.smooth, SMOOTH_METHODS, "--smooth")
-    pp = Preprocessor(
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-        sentence_boundaries=args.sentence_boundaries,
-    )
+    pp = _preprocessor(args)
     columns = read_parallel([*args.ref, *args.hyp])
     ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
     refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
-        metric = build_metric(
-            name,
-            preprocessor=pp,
-            ref_length=args.ref_length,
-            smooth=args.smooth,
-            mteval=not args.nist_as_defined,
-        )
+        metric = _build(name, args, pp)
         prepared = metric.prepare_references(refs)
         for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
             results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)
     return results
+
+
+def segment_scores(results: dict[str, dict[str, Score]], args: argparse.Namespace) -> Segments:
+    """Each hypothesis's per-segment scores of each metric (None where undefined), from
+    the statistics rows its corpus score was summed from."""
+    out: Segments = {}
+    for hyp, scores in results.items():
+        out[hyp] = {}
+        for name, score in scores.items():
+            metric = _build(name, args)
+            if score.stats is None:
+                raise ValueError(f"{name}: no per-segment statistics")
+            values = np.asarray(metric.sentence_score_from_stats(score.stats), dtype=np.float64)
+            out[hyp][name] = [float(v) if math.isfinite(v) else None for v in values.reshape(-1)]
+    return out
+
+
+def _segment_table(segments: Segments) -> str:
+    """One block per hypothesis: a line per segment, a column per metric."""
+    lines: list[str] = []
+    for hyp, by_metric in segments.items():
+        metrics = list(by_metric)
+        lines.append("")
+        lines.append(f"{hyp}, per segment:")
+        lines.append("  ".join(["segment".rjust(7), *(m.upper().rjust(8) for m in metrics)]))
+        n = len(next(iter(by_metric.values()), []))
+        for k in range(n):
+            cells = [_cell(by_metric[m][k]) for m in metrics]
+            lines.append("  ".join([str(k + 1).rjust(7), *cells]))
+    return "\n".join(lines)
+
+
+def _cell(value: float | None) -> str:
+    return "–".rjust(8) if value is None else f"{value:8.2f}"
 
 
 def _table(results: dict[str, dict[str, Score]]) -> str:
@@ -142,14 +200,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SegmentFileError, ValueError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    segments = segment_scores(results, args) if args.sentence else None
     if args.json:
         payload = {
-            hyp: {m: score.as_json() for m, score in scores.items()}
+            hyp: {
+                m: {**score.as_json(), **({"segments": segments[hyp][m]} if segments else {})}
+                for m, score in scores.items()
+            }
             for hyp, scores in results.items()
         }
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        print(json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False))
     else:
-        print(_table(results))
+        print(_table(results) + (_segment_table(segments) if segments else ""))
     return 0
 
 

@@ -12,6 +12,7 @@ import sacrebleu
 from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 
 from metrics.__main__ import main
+from metrics.registry import build_metric
 from metrics.tests.demo import REFERENCES, SYSTEMS, demo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,3 +234,60 @@ def test_importing_any_metrics_module_never_imports_django() -> None:
     loaded, django_modules = proc.stdout.strip().split(" ", 1)
     assert int(loaded) >= 10
     assert django_modules == "[]"
+
+
+def test_sentence_adds_each_segments_score_as_sacrebleu_and_the_metrics_score_them(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--sentence``: every metric object carries ``segments``, one score per segment on
+    the metric's scale; sentence BLEU and chrF are sacreBLEU's ``sentence_score``, the
+    rates are the metric's own sentence scores."""
+    refs = [files["first reference"], files["multi reference"]]
+    hyp = files[SYSTEMS[0]]
+    args = [a for r in refs for a in ("--ref", str(r))]
+    names = "bleu,chrf,wer,mwer,ser,ter"
+
+    assert main([*args, "--hyp", str(hyp), "--metric", names, "--sentence", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)[str(hyp)]
+    data = demo()
+    hyps = data[SYSTEMS[0]]
+    ref_streams = [data[r] for r in REFERENCES]
+
+    assert set(got) == set(names.split(","))
+    assert all(len(figure["segments"]) == len(hyps) for figure in got.values())
+    for k, h in enumerate(hyps):
+        seg_refs = [stream[k] for stream in ref_streams]
+        bleu = sacrebleu.sentence_bleu(h, seg_refs).score
+        chrf = sacrebleu.sentence_chrf(h, seg_refs).score
+        ter = sacrebleu.sentence_ter(h, seg_refs).score
+        assert got["bleu"]["segments"][k] == pytest.approx(bleu, abs=1e-9)
+        assert got["chrf"]["segments"][k] == pytest.approx(chrf, abs=1e-9)
+        assert got["ter"]["segments"][k] == pytest.approx(ter, abs=1e-9)
+    assert got["ser"]["segments"] == [
+        0.0 if h == r else 100.0 for h, r in zip(hyps, ref_streams[0], strict=True)
+    ]
+    refs_per_segment = list(zip(*ref_streams, strict=True))
+    for name in ("wer", "mwer"):
+        own = build_metric(name).sentence_scores(hyps, refs_per_segment)
+        assert got[name]["segments"] == own.tolist()
+
+
+def test_sentence_in_the_table_prints_a_line_per_segment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("a b c d\n\n", encoding="utf-8")  # an empty reference: 100 % (docs)
+    hyp.write_text("a b x d\nsomething\n", encoding="utf-8")
+
+    assert main(["--ref", str(ref), "--hyp", str(hyp), "--metric", "wer", "--sentence"]) == 0
+    out = capsys.readouterr().out
+    block = out.split(f"{hyp}, per segment:\n", 1)[1].splitlines()
+
+    assert block[0].split() == ["segment", "WER"]
+    assert block[1].split() == ["1", "25.00"]
+    assert block[2].split() == ["2", "100.00"]
+
+    assert (
+        main(["--ref", str(ref), "--hyp", str(hyp), "--metric", "wer", "--sentence", "--json"]) == 0
+    )
+    assert json.loads(capsys.readouterr().out)[str(hyp)]["wer"]["segments"] == [25.0, 100.0]
