@@ -8,6 +8,7 @@ caches are the measurement's own.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -18,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def production_env(workdir: Path, database: str = "bench.sqlite3") -> dict[str, str]:
+    """The environment of a production process (DEBUG off), the static files collected
+    as ``make serve`` collects them: without them, DEBUG-off pages fail (the hashed
+    names come from the manifest)."""
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", f"sqlite:///{workdir / database}")
     env.update(
@@ -26,7 +30,16 @@ def production_env(workdir: Path, database: str = "bench.sqlite3") -> dict[str, 
         ALLOWED_HOSTS="testserver",
         DJANGO_SETTINGS_MODULE="evaltool.settings",
     )
+    _collect_static(env["DEBUG"], env["SECRET_KEY"])
     return env
+
+
+@functools.cache
+def _collect_static(debug: str, secret_key: str) -> None:
+    """``manage.py collectstatic`` once per bench run (a fresh checkout has none)."""
+    env = dict(os.environ, DEBUG=debug, SECRET_KEY=secret_key)
+    command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
+    subprocess.run(command, env=env, cwd=ROOT, check=True)
 
 
 def run_json(script: str, *args: str, env: dict[str, str]) -> dict[str, float]:
