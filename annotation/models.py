@@ -341,7 +341,9 @@ class Judgment(models.Model):
     """One evaluator's judgment of one system target: SSER and the aWER new reference.
 
     ``edits`` / ``ref_length`` is the candidate's aWER against ``new_ref`` (seed 001 §2.3),
-    recomputed by the services whenever the new reference changes; ``version`` increases
+    ``ter_edits`` / ``ter_length`` its HTER (TER with shifts against ``new_ref``), all
+    recomputed by the services whenever the new reference changes
+    (:func:`annotation.text.new_ref_counts`); ``version`` increases
     with every change so a change made from a stale page can be refused.
 
     A *control item* (``control`` not empty, :mod:`annotation.controls`) is a judgment
@@ -370,6 +372,8 @@ class Judgment(models.Model):
     new_ref = models.TextField(blank=True, default="")
     edits = models.PositiveIntegerField(null=True, blank=True)
     ref_length = models.PositiveIntegerField(null=True, blank=True)
+    ter_edits = models.PositiveIntegerField(null=True, blank=True)
+    ter_length = models.PositiveIntegerField(null=True, blank=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     version = models.PositiveIntegerField(default=1)
     active_seconds = models.FloatField(default=0)
@@ -410,6 +414,10 @@ class Judgment(models.Model):
             models.CheckConstraint(
                 condition=Q(edits__isnull=True) | Q(ref_length__isnull=False),
                 name="judgment_edits_with_length",
+            ),
+            models.CheckConstraint(
+                condition=Q(ter_edits__isnull=True) | Q(ter_length__isnull=False),
+                name="judgment_ter_edits_with_length",
             ),
         ]
 

@@ -34,7 +34,7 @@ from metrics.stats import FloatArray, Metric, References, Score, format_signatur
 from metrics.tokenize import Preprocessor
 
 AUTOMATIC_METRICS = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
-HUMAN_METRICS = ("sser", "awer", "aser")
+HUMAN_METRICS = ("sser", "awer", "aser", "hter")
 
 
 @dataclass(frozen=True)
@@ -332,6 +332,9 @@ class JudgmentRow(NamedTuple):
     ref_length: int | None
     new_ref: str
     active_seconds: float
+    #: HTER's counts (:func:`annotation.text.new_ref_counts`), stored with the new reference.
+    ter_edits: int | None = None
+    ter_length: int | None = None
 
     @property
     def sser_error(self) -> float | None:
@@ -362,6 +365,8 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         "ref_length",
         "new_ref",
         "active_seconds",
+        "ter_edits",
+        "ter_length",
     )
     return list(map(JudgmentRow._make, values))
 
@@ -385,19 +390,30 @@ def _human_rows(
         segments, scores = (list(c) for c in zip(*scored, strict=True)) if scored else ([], [])
         out["sser"] = segments, human.sser_stats(scores)
     if "awer" in metrics or "aser" in metrics:
-        counted = [
-            (r.segment, r.edits, r.ref_length)
-            for r in rows
-            if r.edits is not None and r.ref_length is not None
-        ]
-        segments, edits, lengths = (
-            (list(c) for c in zip(*counted, strict=True)) if counted else ([], [], [])
-        )
+        segments, edits, lengths = _counts_of(rows, "edits", "ref_length")
         if "awer" in metrics:
             out["awer"] = segments, human.awer_stats(edits, lengths)
         if "aser" in metrics:
             out["aser"] = segments, human.aser_stats(edits)
+    if "hter" in metrics:  # the same rows [edits, length], of TER's counts
+        segments, edits, lengths = _counts_of(rows, "ter_edits", "ter_length")
+        out["hter"] = segments, human.awer_stats(edits, lengths)
     return out
+
+
+def _counts_of(
+    rows: Sequence[JudgmentRow], edits: str, length: str
+) -> tuple[list[int], list[int], list[int]]:
+    """(segments, edits, lengths) of the rows that have both counts (named fields)."""
+    found = [
+        (r.segment, e, n)
+        for r in rows
+        if (e := getattr(r, edits)) is not None and (n := getattr(r, length)) is not None
+    ]
+    if not found:
+        return [], [], []
+    segments, counts, lengths = zip(*found, strict=True)
+    return list(segments), list(counts), list(lengths)
 
 
 #: Per system (first-appearance order), per human metric: ``human_metric_rows`` of the

@@ -10,6 +10,9 @@
   tie-break of the nearest reference.
 * **The nearest reference** (seed 001 §3: the tool proposes "the most similar"
   reference): the smallest edit distance to the candidate, the earlier reference on ties.
+* **A new reference's counts** (:func:`new_ref_counts`): aWER's edits and length, and
+  HTER's (TER with shifts against the new reference, :mod:`metrics.human`), computed
+  whenever a new reference is stored, so no figure ever searches shifts on a page view.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 
 from annotation.models import Translator
 from metrics.align import distance
+from metrics.human import hter_row
 from metrics.tokenize import Preprocessor
 
 AWER_PREPROCESSOR = Preprocessor(tokenize="13a")
@@ -43,6 +47,30 @@ def awer_counts(candidate: str, new_ref: str, *, cache: bool = True) -> tuple[in
     """(edits, new-reference length) of a candidate against its new reference (seed 001 §2.3)."""
     ref = words(new_ref, cache=cache)
     return distance(words(candidate, cache=cache), ref), len(ref)
+
+
+#: The fields :func:`new_ref_counts` fills (a judgment's, beside its ``new_ref``).
+NEW_REF_COUNTS = ("edits", "ref_length", "ter_edits", "ter_length")
+
+
+def new_ref_counts(candidate: str, new_ref: str, *, cache: bool = True) -> dict[str, int]:
+    """What a judgment stores with its new reference: aWER's ``edits`` and
+    ``ref_length`` (:func:`awer_counts`) and HTER's ``ter_edits`` and ``ter_length``
+    (the TER of the candidate with the new reference as its only reference).
+
+    HTER compares the candidate's 13a words with the new reference's (which is stored as
+    its 13a words): TER splits at whitespace, and the raw candidate's "word," against the
+    new reference's "word ," would be an edit no judge made.
+    """
+    edits, length = awer_counts(candidate, new_ref, cache=cache)
+    ter = hter_row if cache else hter_row.__wrapped__
+    ter_edits, ter_length = ter(" ".join(words(candidate, cache=cache)), new_ref)
+    return {
+        "edits": edits,
+        "ref_length": length,
+        "ter_edits": int(ter_edits),
+        "ter_length": int(ter_length),
+    }
 
 
 def reference_order(role: str, position: int) -> tuple[bool, int]:

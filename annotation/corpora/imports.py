@@ -34,7 +34,7 @@ from annotation.corpora.evaltrans import (
 from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.scoring import default_statistics, give_back_memory, save_default_statistics
-from annotation.text import awer_counts, normalize_new_ref
+from annotation.text import new_ref_counts, normalize_new_ref
 
 BATCH_SENTENCES = 500
 #: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
@@ -390,10 +390,12 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
     mismatch, or a fraction without a new reference to check it by, is a warning."""
     edits: int | None = None
     length: int | None = None
+    counts: dict[str, int] = {}
     new_ref = ""
     if ev.new_ref is not None:
         new_ref = normalize_new_ref(ev.new_ref, cache=False)
-        edits, length = awer_counts(target.text, new_ref, cache=False)
+        counts = new_ref_counts(target.text, new_ref, cache=False)
+        edits, length = counts["edits"], counts["ref_length"]
         if ev.awer is not None and ev.awer != (edits, length):
             state.warn(
                 ev.line,
@@ -420,6 +422,8 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         new_ref=new_ref,
         edits=edits,
         ref_length=length,
+        ter_edits=counts.get("ter_edits"),
+        ter_length=counts.get("ter_length"),
         state=Judgment.State.DONE if done else Judgment.State.PENDING,
         extra_attrs=attrs_to_json(a for a in ev.extra_attrs if a != PENDING_ATTR),
         extra_xml=list(ev.extra_xml),

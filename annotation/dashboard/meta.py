@@ -19,7 +19,7 @@ from metrics.registry import metric_info
 from metrics.stats import FloatArray, Metric, Score
 
 #: The human figures the meta-evaluation correlates the automatic ones with.
-META_HUMAN = ("sser", "awer")
+META_HUMAN = ("sser", "awer", "hter")
 
 
 @dataclass(frozen=True)
@@ -90,8 +90,8 @@ def sentence_human(
     """Human score per judged candidate (system, segment).
 
     SSER: the mean of its judges' percent errors (seed 000 §3.5: "we have only applied the
-    mean"), of their (0, 1)-normalized values when ``normalize``. aWER: the rate over its
-    judgments (Σ edits / Σ lengths), as sufficient statistics add up.
+    mean"), of their (0, 1)-normalized values when ``normalize``. aWER and HTER: the
+    rate over its judgments (Σ edits / Σ lengths), as sufficient statistics add up.
     """
     if metric == "sser":
         values = (
@@ -106,11 +106,15 @@ def sentence_human(
         np.add.at(sums, where, values[kept])
         means = sums / np.bincount(where, minlength=len(keys))
         return dict(zip(keys, means.tolist(), strict=True))
-    if metric == "awer":
-        kept = np.flatnonzero([r.counted for r in rows])
+    if metric in ("awer", "hter"):
+        counts = [
+            (r.edits, r.ref_length) if metric == "awer" else (r.ter_edits, r.ter_length)
+            for r in rows
+        ]
+        kept = np.flatnonzero([e is not None and n is not None for e, n in counts])
         keys, where = _candidates(rows, kept)
-        edits = np.bincount(where, [rows[i].edits or 0 for i in kept], len(keys))
-        lengths = np.bincount(where, [rows[i].ref_length or 0 for i in kept], len(keys))
+        edits = np.bincount(where, [counts[i][0] or 0 for i in kept], len(keys))
+        lengths = np.bincount(where, [counts[i][1] or 0 for i in kept], len(keys))
         return {
             k: human.rate(e, n)
             for k, e, n in zip(keys, edits.tolist(), lengths.tolist(), strict=True)
@@ -161,7 +165,8 @@ def meta_evaluation(
     *,
     normalize: bool,
 ) -> MetaEvaluation:
-    """Pearson's r and Kendall's τ-b of each automatic metric against SSER and aWER.
+    """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER and
+    HTER.
 
     Sentence level: one point per judged candidate (the automatic sentence score from its
     own statistics row; BLEU uses its sentence form, effective order). System level: one

@@ -178,7 +178,7 @@ def _sums(judged: Sequence[Judged], stats: Mapping[int, SegmentStats]) -> _Sums:
     ]
     counts: dict[str, int] = {}
     totals: dict[str, np.ndarray] = {}
-    for name in HUMAN_METRICS:
+    for name in _HUMAN:
         segments, metric_rows = human_metric_rows(rows, name)
         counts[name] = len(segments)
         if segments:
@@ -228,8 +228,10 @@ def _metric(name: str) -> Metric:
 #: reads the texts only of targets it has not seen yet. Bounded (the oldest entries go
 #: first); shared by the threads of one process.
 _AUTOMATIC = ("wer", "mwer", "bleu")
+#: The human figures of the header (HTER is the dashboard's: the page shows aWER).
+_HUMAN = tuple(m for m in HUMAN_METRICS if m in SHOWN)
 #: Every live figure: the human ones, then the automatic ones.
-_FIGURES = (*HUMAN_METRICS, *_AUTOMATIC)
+_FIGURES = (*_HUMAN, *_AUTOMATIC)
 _ROWS: OrderedDict[tuple[CorpusKey, int], SegmentStats] = OrderedDict()
 _ROWS_MAX = 50_000
 _LOCK = threading.Lock()

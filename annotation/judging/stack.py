@@ -35,7 +35,7 @@ from annotation.judging.errors import (
     StaleJudgment,
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
-from annotation.text import awer_counts
+from annotation.text import NEW_REF_COUNTS, new_ref_counts
 
 #: The event kinds that walk the stack instead of adding a change to it.
 WALKS = (JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO)
@@ -308,11 +308,11 @@ def _write_events(
 
 
 def _counts(judgment: Judgment, new_ref: str) -> dict[str, int | None]:
-    """The aWER counts for ``new_ref``: recounted only when the new reference changes."""
+    """The counts stored with ``new_ref`` (:func:`~annotation.text.new_ref_counts`):
+    recounted only when the new reference changes."""
     if new_ref == judgment.new_ref:
-        return {"edits": judgment.edits, "ref_length": judgment.ref_length}
-    edits, length = awer_counts(judgment.target.text, new_ref)
-    return {"edits": edits, "ref_length": length}
+        return {name: getattr(judgment, name) for name in NEW_REF_COUNTS}
+    return dict(new_ref_counts(judgment.target.text, new_ref))
 
 
 def _move_stack(judgment: Judgment, *, kind: str, moves: int | None) -> None:

@@ -30,7 +30,7 @@ from annotation.judging.pool import (
 )
 from annotation.judging.stack import start_stack
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Translator, User
-from annotation.text import awer_counts, normalize_new_ref, words
+from annotation.text import new_ref_counts, normalize_new_ref, words
 
 
 def judgment_open(*, user: User, target: Target) -> Judgment:
@@ -90,7 +90,7 @@ def _created(
         new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
         sser = None
     new_ref = normalize_new_ref(new_ref)
-    edits, length = awer_counts(target.text, new_ref)
+    counts = new_ref_counts(target.text, new_ref)
     try:
         with transaction.atomic():
             created = Judgment.objects.create(
@@ -98,8 +98,7 @@ def _created(
                 evaluator=user,
                 new_ref=new_ref,
                 sser=sser,
-                edits=edits,
-                ref_length=length,
+                **counts,
                 control=control,
                 shown_as=shown_as,
             )

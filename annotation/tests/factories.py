@@ -372,7 +372,8 @@ JUDGE_CHANGES = [
 #: The automatic metrics in the dashboard's column order.
 AUTOMATIC = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
 #: Every metric in the dashboard's column order (automatic, then human).
-METRICS = (*AUTOMATIC, "sser", "awer", "aser")
+HUMAN = ("sser", "awer", "aser", "hter")
+METRICS = (*AUTOMATIC, *HUMAN)
 #: htmx's request header, as the test client takes it.
 
 #: Judge "ann" on the hand corpus: the perfect system 10 everywhere (SSER 0 %), one-off
@@ -425,6 +426,8 @@ def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
                 new_ref=target.text,
                 edits=(i + j) % 4,
                 ref_length=8,
+                ter_edits=(i + j) % 3,
+                ter_length=8,
                 state="done",
                 active_seconds=20.0 + i,
             )

@@ -4,16 +4,19 @@ recomputed while stored."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import numpy as np
 import pytest
+from django.apps import apps as django_apps
 
 from annotation import scoring
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.preprocessing import Preprocessing
-from annotation.models import Corpus, CorpusStatistics
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, CorpusStatistics, Judgment, Target, User
 from annotation.scoring import (
     AUTOMATIC_METRICS,
     STATISTICS_ENGINE,
@@ -21,9 +24,11 @@ from annotation.scoring import (
     compute_statistics,
     decode_statistics,
     encode_statistics,
+    human_scores,
     statistics_choice,
 )
-from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, write_corpus
+from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, finish, write_corpus
+from annotation.text import words
 from metrics.registry import build_metric
 from metrics.tests.exactly import assert_same_significance
 from metrics.tokenize import Preprocessor
@@ -173,3 +178,44 @@ def test_a_new_choice_takes_the_metrics_it_does_not_change_from_a_stored_one(
         compute_statistics(corpus, pp, ref_length, known=[default]),
         compute_statistics(corpus, pp, ref_length),
     )
+
+
+def test_hter_of_a_system_is_ter_with_the_new_references_as_the_only_references(
+    judge: User,
+) -> None:
+    """The dashboard's and ``manage.py scores``'s HTER: Σ stored TER edits / Σ lengths
+    over the done judgments, which is ``ter`` scored with each judgment's new reference
+    as its sentence's only reference (issue 12), shifts included."""
+    corpus = corpus_import(source=DEMO_XML, name="demo-hter").corpus
+    corpus.judges.add(judge)
+    targets = Target.objects.filter(sentence__corpus=corpus, translator__name="NiuTrans")
+    candidates, new_refs = [], []
+    for k, target in enumerate(targets.order_by("sentence__position")[:12]):
+        tokens = words(target.text)
+        new_ref = " ".join(tokens[3:] + tokens[:3]) if k % 2 else " ".join(tokens[:-1])
+        finish(judgment_open(user=judge, target=target), judge, new_ref, 5)
+        candidates.append(" ".join(words(target.text)))  # HTER reads 13a words
+        new_refs.append(Judgment.objects.get(target=target, evaluator=judge).new_ref)
+
+    hter = human_scores(corpus)["NiuTrans"]["hter"]
+    ter = build_metric("ter").corpus_score(candidates, [(r,) for r in new_refs])
+
+    assert hter.score == pytest.approx(ter.score, abs=1e-9)
+    assert 0 < hter.score < human_scores(corpus)["NiuTrans"]["awer"].score
+    assert "judgments:12" in hter.signature
+
+
+def test_judgments_stored_before_hter_get_their_counts_from_the_migration(judge: User) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo-old").corpus
+    target = Target.objects.filter(sentence__corpus=corpus, translator__role="system").first()
+    finish(judgment_open(user=judge, target=target), judge, "a b c", 5)
+    stored = Judgment.objects.get(target=target, evaluator=judge)
+    counts = (stored.ter_edits, stored.ter_length)
+    Judgment.objects.filter(pk=stored.pk).update(ter_edits=None, ter_length=None)
+
+    migration = importlib.import_module("annotation.migrations.0008_judgment_hter")
+    migration.count_hter(django_apps, None)
+
+    stored.refresh_from_db()
+    assert (stored.ter_edits, stored.ter_length) == counts
+    assert counts[1] == 3

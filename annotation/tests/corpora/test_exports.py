@@ -121,6 +121,8 @@ def test_judgments_survive_the_round_trip_with_recomputed_awer() -> None:
     )
     ab = Judgment.objects.get(evaluator__username="AB")
     assert (ab.edits, ab.ref_length) == (1, 5)
+    # HTER's counts are computed by the import as by a click ("represent" → "represents")
+    assert (jm.ter_edits, jm.ter_length) == (ab.ter_edits, ab.ter_length) == (1, 5)
 
     exported = export_bytes(summary.corpus)
     root = etree.fromstring(exported)

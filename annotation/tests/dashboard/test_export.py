@@ -34,6 +34,8 @@ def test_figures_are_exactly_those_of_manage_py_scores(
             new_ref=target.text,
             edits=i % 5,
             ref_length=7 + i % 4,
+            ter_edits=i % 4,
+            ter_length=7 + i % 4,
             state="done",
         )
 

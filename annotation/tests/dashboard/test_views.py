@@ -19,6 +19,7 @@ from annotation.models import Corpus, Judgment, Target, User
 from annotation.tests.factories import (
     AUTOMATIC,
     HTMX,
+    HUMAN,
     METRICS,
     add_judgments,
     by_id,
@@ -122,7 +123,7 @@ def test_the_metrics_table_has_a_row_per_system_and_a_cell_per_metric(
         assert int(cell["data-rank"]) >= 1
         assert expected[system][metric]["signature"] in cell["title"]
         assert "seed:12345" in cell["title"]
-        if metric in ("sser", "awer", "aser"):
+        if metric in HUMAN:
             assert f"n={cell['data-n']}" in cell["text"]
     assert 'id="preprocessing"' in html and 'id="judges"' in html and 'id="meta"' in html
 
@@ -265,7 +266,7 @@ def test_the_effort_panel_shows_minutes_per_system(
     assert speed.find('td[@data-col="per-hour"]').text == "60.0"
 
 
-def test_the_meta_panel_shows_every_automatic_metric_against_both_human_ones(
+def test_the_meta_panel_shows_every_automatic_metric_against_sser_awer_and_hter(
     lead_client: Client, demo: Corpus
 ) -> None:
     tree = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/panel/meta/").content)
@@ -274,7 +275,8 @@ def test_the_meta_panel_shows_every_automatic_metric_against_both_human_ones(
     assert [r.get("data-metric") for r in rows] == list(AUTOMATIC)
     for r in rows:
         tds = r.findall("td")
-        assert len(tds) == 8
+        assert len(tds) == 12  # 3 human figures × 2 levels × (r, τ)
+        assert {td.get("data-human") for td in tds} == {"sser", "awer", "hter"}
         sentence_n = {td.get("data-n") for td in tds if td.get("data-level") == "sentence"}
         system_n = {td.get("data-n") for td in tds if td.get("data-level") == "system"}
         assert system_n == {"5"}

@@ -122,3 +122,23 @@ def test_sser_outside_the_scale_is_refused(figure_1: Judgment, judge: User, sser
 def test_accepting_needs_an_sser_score(figure_1: Judgment, judge: User) -> None:
     with pytest.raises(ChangeRefused, match=re.escape(ERR_NO_SSER)):
         judgment_finish(judgment=figure_1, user=judge, version=1)
+
+
+def test_a_new_reference_stores_its_hter_a_moved_block_one_edit(judge: User) -> None:
+    """HTER is TER with shifts against the judge's new reference: a block the judge moves
+    costs aWER two edits (deleted here, inserted there) but HTER one shift."""
+    corpus = import_xml(CATS.format(b="on the mat the cat sat ."), "hter", judge)
+    judgment = judgment_open(user=judge, target=target_of(corpus, "sys B"))
+    judgment_edit_ref(
+        judgment=judgment, user=judge, version=judgment.version, text="the cat sat on the mat ."
+    )
+
+    stored = Judgment.objects.get(pk=judgment.pk)
+    assert (stored.edits, stored.ref_length) == (6, 7)
+    assert (stored.ter_edits, stored.ter_length) == (1, 7)
+    assert (judgment.ter_edits, judgment.ter_length) == (1, 7)  # the page's object too
+
+    judgment_edit_ref(
+        judgment=judgment, user=judge, version=judgment.version, text="on the mat the cat sat ."
+    )
+    assert Judgment.objects.get(pk=judgment.pk).ter_edits == 0
