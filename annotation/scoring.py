@@ -166,6 +166,21 @@ def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
     ]
 
 
+def default_stored_statistics(corpus: Corpus) -> AutomaticStats | None:
+    """The default choice's statistics as stored (one query), None if they are not (yet):
+    for readers that must not score a whole corpus on their request (the judge's page)."""
+    stored = (
+        CorpusStatistics.objects.filter(
+            corpus=corpus,
+            choice=statistics_choice(Preprocessor(), "nearest"),
+            engine=STATISTICS_ENGINE,
+        )
+        .values_list("data", flat=True)
+        .first()
+    )
+    return None if stored is None else decode_statistics(bytes(stored))
+
+
 def default_statistics(corpus: Corpus) -> AutomaticStats:
     """The default choice's statistics, computed (reading only: the import calls it
     before its last transaction, so no lock is held while it scores)."""

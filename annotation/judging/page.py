@@ -44,6 +44,7 @@ from annotation.judging.figures import (
     known_stats,
     live_figures,
     segment_stats,
+    stored_stats,
 )
 from annotation.judging.order import shuffled_systems
 from annotation.judging.pool import (
@@ -146,6 +147,19 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     mine = [r for r in done if not r.pooled]
     key = corpus_key(corpus)
     stats, missing = known_stats(key, [target.pk, *(r.target_id for r in mine)])
+    if missing:  # the import stored them: read, not computed (a reference shown as a
+        # candidate is compared with the other references, which nothing stored)
+        system = (judgment.shown_as or target.translator).name
+        wanted = {
+            r.target_id: (system, r.target__sentence__position)
+            for r in mine
+            if r.target_id in missing
+        }
+        if judgment.control != Judgment.Control.REFERENCE:
+            wanted[target.pk] = (system, target.sentence.position)
+        found = stored_stats(corpus, wanted)
+        stats |= found
+        missing -= found.keys()
     sentence_of = {r.target_id: r.target__sentence_id for r in mine}
     sentence_of[target.pk] = target.sentence_id
     targets = _targets(judgment, {t: sentence_of[t] for t in missing})
@@ -235,7 +249,7 @@ def _done_judgments(judgment: Judgment) -> list[Any]:
         .exclude(target_id=target.pk)
         .order_by()
         .annotate(pooled=Value(0), no_new_ref=Value("", output_field=TextField()))
-        .values_list(*_JUDGMENT_ROW[:4], "no_new_ref", *_JUDGMENT_ROW[5:])
+        .values_list(*_JUDGMENT_ROW[:5], "no_new_ref", *_JUDGMENT_ROW[6:])
     )
     # Sorted here: ordered in SQL, SQLite would walk all the judge's judgments in pk order.
     return sorted(here.union(mine, all=True), key=lambda r: r.pk)
@@ -247,6 +261,7 @@ _JUDGMENT_ROW = (
     "evaluator_id",
     "target_id",
     "target__sentence_id",
+    "target__sentence__position",
     "new_ref",
     "sser",
     "edits",

@@ -336,7 +336,9 @@ def finish(judgment: Judgment, user: User, new_ref: str, sser: int) -> None:
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 #: The query budget of one click on the judge's page (htmx or plain).
-MAX_QUERIES_PER_CLICK = 10
+#: (10, and the one query a process makes the first time it shows a corpus: the live
+#: figures' rows from the corpus's stored statistics.)
+MAX_QUERIES_PER_CLICK = 11
 
 
 def page_url(judgment: Judgment) -> str:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import sacrebleu
 
+from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_edit_ref, judgment_finish, judgment_set_sser
+from annotation.judging.figures import Segment, corpus_key, segment_stats, stored_stats
 from annotation.judging.page import judging_context
 from annotation.judging.start import judgment_open
-from annotation.models import Corpus, Judgment, User
+from annotation.models import Corpus, Judgment, Sentence, Target, User
 from annotation.tests.factories import (
+    DEMO_XML,
     FIGURE_1_CANDIDATE,
     FIGURE_1_FIRST_REF,
     FIGURE_1_RESULT,
@@ -17,6 +21,7 @@ from annotation.tests.factories import (
     finish,
     target_of,
 )
+from annotation.text import reference_order
 from metrics.align import Op
 
 pytestmark = pytest.mark.django_db
@@ -82,3 +87,33 @@ def test_figures_follow_a_change_to_a_done_judgment(
     assert before.sser == pytest.approx(20.0)  # (10 − 8) / 10; the second is not scored
     assert after.sser == pytest.approx(60.0)
     assert after.awer == pytest.approx(before.awer)  # a score changes no edit count
+
+
+def test_the_rows_read_from_the_stored_statistics_are_the_computed_ones() -> None:
+    """The judge's page reads a target's live-figure rows from the statistics the import
+    stored, rather than scoring it: they must be the rows it would compute, bit for bit."""
+    corpus = corpus_import(source=DEMO_XML, name="demo-rows").corpus
+    targets = list(
+        Target.objects.filter(sentence__corpus=corpus, translator__role="system").select_related(
+            "translator", "sentence"
+        )
+    )
+    references = {
+        s.pk: tuple(
+            t.text
+            for t in sorted(
+                s.targets.exclude(translator__role="system").select_related("translator"),
+                key=lambda t: reference_order(t.translator.role, t.position),
+            )
+        )
+        for s in Sentence.objects.filter(corpus=corpus)
+    }
+    key = corpus_key(corpus)
+    computed = segment_stats(
+        key, {t.pk: Segment(t.text, references[t.sentence_id]) for t in targets}
+    )
+    stored = stored_stats(corpus, {t.pk: (t.translator.name, t.sentence.position) for t in targets})
+
+    assert len(stored) == len(computed) == len(targets) == 200
+    for t in targets:
+        assert all(np.array_equal(a, b) for a, b in zip(stored[t.pk], computed[t.pk], strict=True))
