@@ -34,7 +34,7 @@ Choices where the seed is silent or garbled (``docs/metrics.md``, "LEPOR"):
   already aligned is not free ("aligned only once").
 * **Several references**: the best sentence score over the references (as METEOR in the
   same seed does); the paper scores against one.
-* **Corpus score**: the mean of the sentence scores, as in the paper (its LEPOR_A, and its
+* **Corpus score**: the mean of the sentence scores, as in the paper (and its authors'
   script's "mean value LEPOR of all single sentence") — not a score of summed counts as
   every other metric here. The rows are ``[sentence LEPOR, 1]``, so the corpus score is
   still a function of summed rows (Σ score / Σ count) and the bootstrap resamples them.
@@ -67,7 +67,7 @@ from metrics.stats import (
 from metrics.tokenize import Preprocessor
 
 Words = Sequence[str]
-#: The paper's n of the context-dependent n-gram alignment: one neighbour each side.
+#: n of the context-dependent n-gram alignment: 2-grams, one neighbouring word.
 CONTEXT = 2
 
 

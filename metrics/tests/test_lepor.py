@@ -18,8 +18,9 @@ E = math.exp
 
 #: (candidate, reference, LEPOR in 0–1 by hand with α = β = 1), 13a words.
 CASES = [
-    # Han (2017)'s sentence pair: "a" twice in the candidate, once in the reference, so
-    # the second "a" has no free word left; c = 7, r = 6, 4 aligned words:
+    # the sentence pair NLTK's documentation takes from Han (2017): "a" twice in the
+    # candidate, once in the reference, so the second "a" has no free word left;
+    # c = 7, r = 6, 4 aligned words:
     # LP = e^(1 − 7/6), NPD = 1/7 · (|1/7 − 1/6| + |2/7 − 2/6| + |6/7 − 5/6| + 0) = 2/147,
     # P = 4/7, R = 4/6, Harmonic = 2PR/(P + R) = 8/13
     ("a bird is on a stone .", "a bird behind the stone .", E(-1 / 6) * E(-2 / 147) * 8 / 13),
@@ -77,7 +78,7 @@ def test_without_context_the_nearest_word_is_taken() -> None:
 
 
 def test_alpha_and_beta_weigh_recall_and_precision() -> None:
-    """Harmonic(αR, βP) = (α + β)/(α/R + β/P): α = 9, β = 1 on Han's pair gives
+    """Harmonic(αR, βP) = (α + β)/(α/R + β/P): α = 9, β = 1 on that pair gives
     10/(9 · 6/4 + 7/4) = 40/61 instead of 8/13."""
     hyp, ref = "a bird is on a stone .", "a bird behind the stone ."
 
