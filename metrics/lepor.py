@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -150,10 +150,12 @@ def lepor_parts(hyp: Words, ref: Words, context: int = CONTEXT) -> LeporParts:
 
 @dataclass(frozen=True, eq=False)
 class LeporRefs:
-    """The references as tokens, segment by segment."""
+    """The references as tokens, segment by segment; ``memo`` maps (segment, candidate
+    text) to its sentence score (an output several systems share is aligned once)."""
 
     config: tuple[object, ...]
     refs: list[tuple[tuple[str, ...], ...]]
+    memo: dict[tuple[int, str], float] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.refs)
@@ -203,8 +205,13 @@ class LEPOR(Metric):
         """``[sentence LEPOR (0–1), 1]`` per segment."""
         check_prepared_for(prepared, LeporRefs, self._config(), hyps)
         out = np.ones((len(hyps), 2), dtype=np.float64)
+        memo = prepared.memo
         for k, text in enumerate(hyps):
-            out[k, 0] = self.sentence_lepor(self.preprocessor.tokens(text), prepared.refs[k])
+            score = memo.get((k, text))
+            if score is None:
+                tokens = self.preprocessor.tokens(text)
+                score = memo[(k, text)] = self.sentence_lepor(tokens, prepared.refs[k])
+            out[k, 0] = score
         return out
 
     def score_from_stats(self, stats: FloatArray) -> Any:

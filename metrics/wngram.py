@@ -54,12 +54,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from metrics.ngrams import ngram_counts
 from metrics.stats import (
     FloatArray,
     Metric,
@@ -132,15 +131,52 @@ def ngram_weight(gram: tuple[str, ...], weights: Weights, rule: str = "max") -> 
     return w if w > 1.0 else 1.0
 
 
+Grams = Counter[tuple[str, ...]]
+
+
+def weighted_ngrams(
+    tokens: Sequence[str], weights: Weights, max_order: int, rule: str = "max"
+) -> list[tuple[Grams, dict[tuple[str, ...], float] | None]]:
+    """Per order (index n − 1): each n-gram's count, and its :func:`ngram_weight` (None:
+    every weight is 1). The same as calling :func:`ngram_weight` per n-gram, with each
+    word's weight looked up once: an n-gram's weight is the largest (``max``) or the last
+    (``last``) of its words' weights floored at 1."""
+    own = [weights.get(t, 1.0) for t in tokens]
+    own = [w if w > 1.0 else 1.0 for w in own]
+    heavy = any(w > 1.0 for w in own)
+    out: list[tuple[Grams, dict[tuple[str, ...], float] | None]] = []
+    for n in range(1, max_order + 1):
+        grams = list(zip(*(tokens[i:] for i in range(n)), strict=False))
+        if not heavy:
+            out.append((Counter(grams), None))
+            continue
+        if rule == "last" or n == 1:
+            gram_w = own[n - 1 :]
+        else:
+            gram_w = [max(own[i : i + n]) for i in range(len(grams))]
+        out.append((Counter(grams), dict(zip(grams, gram_w, strict=False))))
+    return out
+
+
+def _total(counts: Grams, gram_w: dict[tuple[str, ...], float] | None) -> float:
+    if gram_w is None:
+        return float(sum(counts.values()))
+    return sum(c * gram_w[g] for g, c in counts.items())
+
+
 @dataclass(frozen=True, eq=False)
 class WeightedRefs:
-    """Each segment's first reference as n-gram counts per order, and the word weights of
-    its document."""
+    """Each segment's first reference as n-gram counts per order and weighted totals
+    (segments × orders), the word weights of its document, and ``memo``: the row of each
+    (segment, candidate text) scored so far (an output several systems share is
+    counted once)."""
 
     config: tuple[object, ...]
-    counts: list[Counter[tuple[str, ...]]]
+    counts: list[list[Grams]]
+    totals: FloatArray
     weights: list[Weights]
     n_documents: int
+    memo: dict[tuple[int, str], FloatArray] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -211,32 +247,39 @@ class WeightedNgram(Metric):
                 words.append([])
             words[j].extend(self.preprocessor.tokens(seg[0]))
         table = word_weights(words, self.weights)
-        pp = self.preprocessor
-        return WeightedRefs(
-            self._config(),
-            [ngram_counts(pp.ngram_tokens(seg[0]), self.max_order) for seg in refs],
-            [table[index[doc]] for doc in docs],
-            len(words),
-        )
+        seg_weights = [table[index[doc]] for doc in docs]
+        counts, totals = [], np.zeros((len(refs), self.max_order), dtype=np.float64)
+        for k, seg in enumerate(refs):
+            tokens = self.preprocessor.ngram_tokens(seg[0])
+            orders = weighted_ngrams(tokens, seg_weights[k], self.max_order, self.ngram_rule)
+            counts.append([grams for grams, _ in orders])
+            totals[k] = [_total(grams, gram_w) for grams, gram_w in orders]
+        return WeightedRefs(self._config(), counts, totals, seg_weights, len(words))
 
     def segment_stats(self, hyps: Sequence[str], prepared: Any) -> FloatArray:
         """``[matched_n, candidate_n, reference_n]`` per order n, weighted, per segment."""
         check_prepared_for(prepared, WeightedRefs, self._config(), hyps)
         out = np.zeros((len(hyps), self.n_stats), dtype=np.float64)
-        rule = self.ngram_rule
+        memo = prepared.memo
         for k, text in enumerate(hyps):
-            weights, ref = prepared.weights[k], prepared.counts[k]
-            row = out[k]
-            for gram, count in ngram_counts(
-                self.preprocessor.ngram_tokens(text), self.max_order
-            ).items():
-                w = ngram_weight(gram, weights, rule)
-                col = 3 * (len(gram) - 1)
-                row[col] += min(count, ref.get(gram, 0)) * w
-                row[col + 1] += count * w
-            for gram, count in ref.items():
-                row[3 * (len(gram) - 1) + 2] += count * ngram_weight(gram, weights, rule)
+            row = memo.get((k, text))
+            if row is None:
+                row = memo[(k, text)] = self._row(text, prepared, k)
+            out[k] = row
         return out
+
+    def _row(self, text: str, prepared: WeightedRefs, k: int) -> FloatArray:
+        row = np.zeros(self.n_stats, dtype=np.float64)
+        tokens = self.preprocessor.ngram_tokens(text)
+        orders = weighted_ngrams(tokens, prepared.weights[k], self.max_order, self.ngram_rule)
+        for n, ((grams, gram_w), ref) in enumerate(zip(orders, prepared.counts[k], strict=True)):
+            get = ref.get
+            if gram_w is None:
+                matched = float(sum(min(c, get(g, 0)) for g, c in grams.items()))
+            else:
+                matched = sum(min(c, get(g, 0)) * gram_w[g] for g, c in grams.items())
+            row[3 * n : 3 * n + 3] = (matched, _total(grams, gram_w), prepared.totals[k, n])
+        return row
 
     def precision_recall(self, stats: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(P, R) in 0–1 of summed rows, (..., 3N) → (...); 0 where a total is 0."""

@@ -4,6 +4,7 @@ by hand, the "weight > 1 replaces the count 1" rule, documents, and summed rows.
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from metrics.wngram import (
     ngram_weight,
     sscore_weights,
     tfidf_weights,
+    weighted_ngrams,
 )
 
 LN = math.log
@@ -128,6 +130,17 @@ def test_ngram_weight_rule() -> None:
     assert ngram_weight(("a", "b"), weights, "last") == 1.0
     assert ngram_weight(("c", "a"), weights, "last") == 3.0
     assert ngram_weight(("b", "d"), weights) == 1.0
+
+
+@pytest.mark.parametrize("rule", ["max", "last"])
+def test_weighted_ngrams_give_each_ngram_its_ngram_weight(rule: str) -> None:
+    tokens = ["a", "b", "c", "a", "b", "d", "c", "c", "a"]
+    weights = {"a": 3.0, "b": 0.5, "c": 2.0, "d": 1.5}
+
+    for n, (counts, gram_w) in enumerate(weighted_ngrams(tokens, weights, 4, rule), start=1):
+        assert counts == Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
+        assert gram_w == {g: ngram_weight(g, weights, rule) for g in counts}
+    assert all(w is None for _, w in weighted_ngrams(tokens, {"a": 0.9}, 4, rule))
 
 
 def test_only_the_first_reference_is_read() -> None:
