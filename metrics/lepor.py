@@ -187,7 +187,8 @@ class LEPOR(Metric):
         self.context = context
 
     def _config(self) -> tuple[object, ...]:
-        return ("LEPOR", self.preprocessor)
+        # every option: ``memo`` keeps sentence scores made with them
+        return ("LEPOR", self.preprocessor, self.alpha, self.beta, self.context)
 
     def prepare_references(self, refs: References) -> LeporRefs:
         out = []

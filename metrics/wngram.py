@@ -186,9 +186,10 @@ def check_documents(documents: Sequence[str] | None, n_segments: int) -> list[st
     """One document id per segment (all ``""`` — one document — when none are given)."""
     if documents is None:
         return [""] * n_segments
-    if isinstance(documents, str) or len(documents) != n_segments:
-        got = "a string" if isinstance(documents, str) else f"{len(documents)} ids"
-        raise ValueError(f"documents: {got} for {n_segments} segments: give one id per segment")
+    if len(documents) != n_segments:
+        raise ValueError(
+            f"documents: {len(documents)} ids for {n_segments} segments: give one id per segment"
+        )
     return [str(d) for d in documents]
 
 
@@ -217,6 +218,8 @@ class WeightedNgram(Metric):
         self.weights = weights
         self.max_order = max_order
         self.ngram_rule = ngram_rule
+        if isinstance(documents, str):
+            raise ValueError(f"documents={documents!r}: give one id per segment, not a string")
         self.documents = None if documents is None else tuple(str(d) for d in documents)
 
     @property

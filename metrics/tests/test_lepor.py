@@ -172,5 +172,7 @@ def test_references_prepared_otherwise_are_refused() -> None:
 
     with pytest.raises(ValueError, match="prepare_references"):
         LEPOR().segment_stats(["a b"], prepared)
+    with pytest.raises(ValueError, match="prepare_references"):  # its memo holds α = 1's
+        LEPOR(alpha=9).segment_stats(["a b"], LEPOR().prepare_references(refs))
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         LEPOR().prepare_references([()])

@@ -176,11 +176,24 @@ def test_demo_corpus_scores_are_percentages_and_the_reference_scores_100() -> No
         ({"weights": "bm25"}, "weights='bm25': choose one of tfidf, sscore"),
         ({"max_order": 0}, "max_order=0 must be a whole number"),
         ({"ngram_rule": "first"}, "ngram_rule='first'"),
+        ({"documents": "AAB"}, "documents='AAB': give one id per segment, not a string"),
     ],
 )
 def test_bad_options_are_value_errors_naming_them(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         WNGramP(**kwargs)
+
+
+def test_p_r_and_f_share_prepared_references_and_their_rows() -> None:
+    prepared = WNGramP(PP, documents=TF_DOCS).prepare_references(TF_REFS)
+    rows = WNGramP(PP, documents=TF_DOCS).segment_stats(TF_HYPS, prepared)
+
+    for cls in (WNGramR, WNGramF):
+        metric = cls(PP, documents=TF_DOCS)
+        assert metric.segment_stats(TF_HYPS, prepared).tobytes() == rows.tobytes()
+        assert metric.score_from_stats(rows.sum(axis=0)) == pytest.approx(
+            metric.corpus_score(TF_HYPS, TF_REFS).score
+        )
 
 
 def test_documents_must_give_one_id_per_segment() -> None:
