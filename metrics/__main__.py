@@ -1,11 +1,15 @@
 """``python -m metrics``: score hypothesis files against reference files.
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
-        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter [--tokenize 13a] \\
-        [--lowercase] [--ref-length nearest] [--sentence] [--json]
+        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,lepor,wngram-f … \\
+        [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
+        [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE]
 
-Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU, chrF
-and the error rates (TER too) are printed in percent, NIST raw. TER ignores
+Files hold one segment per line; ``wer``, ``ser`` and the weighted n-gram metrics
+(``wngram-p``, ``wngram-r``, ``wngram-f``) use the first ``--ref``; ``--docs`` gives the
+latter's document of each segment (one id per line), else the corpus is one document.
+BLEU, chrF, LEPOR, the weighted n-grams and the error rates (TER too) are printed in
+percent, NIST raw. TER ignores
 ``--tokenize`` and ``--lowercase``: it normalises as sacreBLEU's TER (lowercased, split at
 whitespace). Bad input exits with status 2 and one line naming the file, the line and the
 problem — never a traceback.
@@ -27,7 +31,13 @@ from typing import NoReturn
 
 import numpy as np
 
-from metrics.registry import METRIC_NAMES, REF_LENGTHS, SMOOTH_METHODS, build_metric
+from metrics.registry import (
+    METRIC_NAMES,
+    NGRAM_WEIGHTS,
+    REF_LENGTHS,
+    SMOOTH_METHODS,
+    build_metric,
+)
 from metrics.stats import Metric, Score
 from metrics.textfiles import SegmentFileError, read_parallel
 from metrics.tokenize import TOKENIZERS, Preprocessor
@@ -48,7 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
         prog="python -m metrics",
         description=(
-            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER) with signatures."
+            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, LEPOR, "
+            "weighted n-gram P/R/F) with signatures."
         ),
     )
     p.add_argument(
@@ -90,6 +101,23 @@ def _parser() -> argparse.ArgumentParser:
         "defined (default: from the total word count, as mteval-v13a.pl)",
     )
     p.add_argument(
+        "--lepor-alpha", type=float, default=1.0, help="LEPOR's weight of recall (default 1)"
+    )
+    p.add_argument(
+        "--lepor-beta", type=float, default=1.0, help="LEPOR's weight of precision (default 1)"
+    )
+    p.add_argument(
+        "--weights",
+        default="tfidf",
+        help=f"word weights of wngram-p/r/f: {', '.join(NGRAM_WEIGHTS)} (default tfidf)",
+    )
+    p.add_argument(
+        "--docs",
+        metavar="FILE",
+        help="document id of each segment, one per line (wngram-p/r/f weigh words per "
+        "document; default: the whole file is one document)",
+    )
+    p.add_argument(
         "--sentence",
         action="store_true",
         help='also each segment\'s score (JSON: "segments": [...] in every metric object)',
@@ -114,14 +142,24 @@ def _preprocessor(args: argparse.Namespace) -> Preprocessor:
     )
 
 
-def _build(name: str, args: argparse.Namespace, pp: Preprocessor | None = None) -> Metric:
-    """The metric ``name`` with the command line's choices."""
+def _build(
+    name: str,
+    args: argparse.Namespace,
+    pp: Preprocessor | None = None,
+    documents: Sequence[str] | None = None,
+) -> Metric:
+    """The metric ``name`` with the command line's choices (``documents``: the weighted
+    n-grams' document of each segment; scores from statistics rows need none)."""
     return build_metric(
         name,
         preprocessor=pp or _preprocessor(args),
         ref_length=args.ref_length,
         smooth=args.smooth,
         mteval=not args.nist_as_defined,
+        lepor_alpha=args.lepor_alpha,
+        lepor_beta=args.lepor_beta,
+        weights=args.weights,
+        documents=documents,
     )
 
 
@@ -133,13 +171,15 @@ def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
     _choose(args.ref_length, REF_LENGTHS, "--ref-length")
     _choose(args.smooth, SMOOTH_METHODS, "--smooth")
+    _choose(args.weights, NGRAM_WEIGHTS, "--weights")
     pp = _preprocessor(args)
-    columns = read_parallel([*args.ref, *args.hyp])
+    columns = read_parallel([*args.ref, *args.hyp, *([args.docs] if args.docs else [])])
+    documents = columns.pop() if args.docs else None
     ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
     refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
-        metric = _build(name, args, pp)
+        metric = _build(name, args, pp, documents)
         prepared = metric.prepare_references(refs)
         for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
             results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)

@@ -41,7 +41,6 @@ from metrics.ngrams import (
 from metrics.nist import NIST, information_weights
 from metrics.per2 import PER2, bigram_lines
 from metrics.stats import FloatArray, Metric, References, Score, check_parallel
-from metrics.ter import TER
 from metrics.tokenize import BOS, EOS, Preprocessor
 from metrics.wer import (
     MWER,
@@ -54,6 +53,10 @@ from metrics.wer import (
     ser_rows,
     wer_rows,
 )
+
+#: The metrics whose work :func:`score_corpus` shares (bigram PER with PER); every other
+#: one is scored on its own.
+SHARED = (WER, SER, MWER, PER, BLEU, NIST, CHRF)
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,11 +146,12 @@ def score_corpus(
     """Every metric of ``metrics`` for every system: ``out[system][metric name]`` is the
     :class:`~metrics.stats.Score` ``metric.corpus_score(hyps, refs)`` gives, statistics
     included. The metrics must share one preprocessor (the module doc says why that is
-    the point); TER has its own normalisation (sacreBLEU's) and is scored apart."""
+    the point); any other (not in :data:`SHARED`: TER with its own normalisation, LEPOR, the
+    weighted n-grams) are scored apart, each with its own ``segment_stats``."""
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
-    shared = [m for m in metrics if not isinstance(m, TER)]
-    for metric in metrics:  # its own normalisation; its memo scores a shared output once
-        if isinstance(metric, TER):
+    shared = [m for m in metrics if isinstance(m, SHARED)]
+    for metric in metrics:  # TER: its own normalisation; its memo scores a shared output once
+        if not isinstance(metric, SHARED):  # TER, LEPOR, …: each on its own
             check_references(refs)
             prepared = metric.prepare_references(refs)
             for system, hyps in systems.items():

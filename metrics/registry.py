@@ -8,15 +8,19 @@ which way it points.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from metrics.bleu import BLEU, SMOOTH_DEFAULTS
 from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
+from metrics.lepor import LEPOR
 from metrics.nist import NIST
 from metrics.per2 import PER2
 from metrics.stats import Metric, MetricInfo
 from metrics.ter import TER
 from metrics.tokenize import Preprocessor
 from metrics.wer import MWER, PER, REF_LENGTH_METHODS, SER, WER
+from metrics.wngram import WEIGHTINGS, WNGramF, WNGramP, WNGramR
 
 METRIC_NAMES: tuple[str, ...] = (
     "bleu",
@@ -29,9 +33,14 @@ METRIC_NAMES: tuple[str, ...] = (
     "chrf",
     "chrf++",
     "ter",
+    "lepor",
+    "wngram-p",
+    "wngram-r",
+    "wngram-f",
 )
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
+NGRAM_WEIGHTS: tuple[str, ...] = WEIGHTINGS
 
 #: Every metric's facts by name: the automatic metrics' from their classes, the human
 #: ones' from :mod:`metrics.human`.
@@ -48,6 +57,10 @@ METRIC_INFO: dict[str, MetricInfo] = {
         CHRF.info,
         CHRFPlusPlus.info,
         TER.info,
+        LEPOR.info,
+        WNGramP.info,
+        WNGramR.info,
+        WNGramF.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -69,13 +82,20 @@ def build_metric(
     ref_length: str = "nearest",
     smooth: str = "exp",
     mteval: bool = True,
+    lepor_alpha: float = 1.0,
+    lepor_beta: float = 1.0,
+    weights: str = "tfidf",
+    documents: Sequence[str] | None = None,
 ) -> Metric:
     """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
     NIST "average", as their reference implementations do; chrF keeps the reference with
     the best segment F-score, as sacreBLEU does, and reads only the case choice; TER
     normalises as sacreBLEU's TER does, lowercased and split at whitespace, whatever
     ``preprocessor`` says); ``mteval=False`` gives NIST's information weights as defined
-    rather than as mteval-v13a computes them (:mod:`metrics.nist`)."""
+    rather than as mteval-v13a computes them (:mod:`metrics.nist`). ``lepor_alpha`` and
+    ``lepor_beta`` weigh LEPOR's recall and precision; ``weights`` (tfidf or sscore) and
+    ``documents`` (one document id per segment; one document when None) are the weighted
+    n-gram metrics' (:mod:`metrics.wngram`)."""
     pp = preprocessor or Preprocessor()
     if name == "wer":
         return WER(pp)
@@ -107,4 +127,9 @@ def build_metric(
         return CHRFPlusPlus(pp)
     if name == "ter":
         return TER()
+    if name == "lepor":
+        return LEPOR(pp, alpha=lepor_alpha, beta=lepor_beta)
+    wngram = {"wngram-p": WNGramP, "wngram-r": WNGramR, "wngram-f": WNGramF}.get(name)
+    if wngram is not None:
+        return wngram(pp, weights=weights, documents=documents)
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")

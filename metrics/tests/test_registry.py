@@ -25,6 +25,10 @@ FACTS = {
     "chrf": ("chrF", True, "%", False, 0.0, 100.0),
     "chrf++": ("chrF++", True, "%", False, 0.0, 100.0),
     "ter": ("TER", False, "%", False, 0.0, INF),
+    "lepor": ("LEPOR", True, "%", False, 0.0, 100.0),
+    "wngram-p": ("Prec (w)", True, "%", False, 0.0, 100.0),
+    "wngram-r": ("Recall (w)", True, "%", False, 0.0, 100.0),
+    "wngram-f": ("F (w)", True, "%", False, 0.0, 100.0),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
@@ -53,7 +57,10 @@ def test_an_unbounded_rate_does_exceed_100_percent(name: str, hyp: str) -> None:
 #: Each metric's family: what kind of comparison it makes (the dashboard groups by it).
 FAMILY = {
     **dict.fromkeys(("wer", "ser", "mwer", "per", "per2", "ter"), "edit"),
-    **dict.fromkeys(("bleu", "nist", "chrf", "chrf++"), "ngram"),
+    **dict.fromkeys(
+        ("bleu", "nist", "chrf", "chrf++", "wngram-p", "wngram-r", "wngram-f"), "ngram"
+    ),
+    "lepor": "other",
     **dict.fromkeys(("sser", "awer", "aser", "hter"), "human"),
 }
 
