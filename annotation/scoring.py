@@ -23,18 +23,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
+from annotation.metric_set import AUTOMATIC_METRICS, HUMAN_METRICS, app_metric
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target
 from annotation.text import reference_order
 from metrics import __version__ as metrics_version
 from metrics import archive, human
 from metrics.corpus import score_corpus
-from metrics.registry import build_metric, metric_info
+from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
 from metrics.stats import FloatArray, Metric, References, Score, format_signature
 from metrics.tokenize import Preprocessor
-
-AUTOMATIC_METRICS = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
-HUMAN_METRICS = ("sser", "awer", "aser", "hter")
 
 
 @dataclass(frozen=True)
@@ -47,10 +45,13 @@ class CorpusTexts:
 
     refs: list[tuple[str, ...]]
     systems: dict[str, list[str]]
+    #: Each sentence's document id ("" without one): the weighted n-grams weigh words
+    #: per document (one document when the corpus names none).
+    docs: list[str]
 
 
 def corpus_texts(corpus: Corpus) -> CorpusTexts:
-    """All texts of a corpus in two queries."""
+    """All texts of a corpus and its sentences' documents in three queries."""
     translators = {t.pk: t for t in corpus.translators.all()}
     n = corpus.sentences.count()
     refs: list[list[tuple[tuple[bool, int], str]]] = [[] for _ in range(n)]
@@ -64,8 +65,11 @@ def corpus_texts(corpus: Corpus) -> CorpusTexts:
             refs[k].append((reference_order(translator.role, position), text))
         else:
             systems[translator.name][k] = text
+    docs = [""] * n
+    for k, doc in corpus.sentences.values_list("position", "doc"):
+        docs[k] = doc or ""
     return CorpusTexts(
-        refs=[tuple(text for _, text in sorted(seg)) for seg in refs], systems=systems
+        refs=[tuple(text for _, text in sorted(seg)) for seg in refs], systems=systems, docs=docs
     )
 
 
@@ -79,7 +83,7 @@ def automatic_scores(
     """Every metric of every system, the corpus tokenized once for all of them (the same
     figures, to the last bit, as each metric scoring each system on its own)."""
     pp = preprocessor or Preprocessor()
-    objects = [build_metric(m, preprocessor=pp, ref_length=ref_length) for m in metrics]
+    objects = [app_metric(m, pp, ref_length, texts.docs) for m in metrics]
     return score_corpus(texts.refs, texts.systems, objects)
 
 
@@ -248,10 +252,7 @@ def compute_statistics(
     """
     texts = corpus_texts(corpus)
     systems = tuple(texts.systems)
-    metrics = {
-        m: build_metric(m, preprocessor=preprocessor, ref_length=ref_length)
-        for m in AUTOMATIC_METRICS
-    }
+    metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
     reused = reusable(metrics, texts.refs, systems, known)
     todo = tuple(m for m in AUTOMATIC_METRICS if m not in reused)
     by_system = (

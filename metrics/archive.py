@@ -33,7 +33,8 @@ from metrics.stats import FloatArray, Score
 #: claimed difference (``min_common``), so rows stored before are recomputed.
 #: 4: chrF, chrF++ and bigram PER join the automatic metrics (rows without them are
 #: recomputed).
-LAYOUT = 4
+#: 5: TER, the weighted n-grams and LEPOR join them (and METEOR where WordNet is).
+LAYOUT = 5
 
 
 @dataclass(frozen=True)

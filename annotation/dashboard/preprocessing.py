@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from annotation.scoring import AUTOMATIC_METRICS
-from metrics.registry import REF_LENGTHS, build_metric
+from annotation.scoring import AUTOMATIC_METRICS, app_metric
+from metrics.registry import REF_LENGTHS
 from metrics.stats import Metric, format_signature
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
@@ -82,7 +82,4 @@ class Preprocessing:
 def metric_objects(preprocessing: Preprocessing) -> dict[str, Metric]:
     """The automatic metrics as configured (for ``score_from_stats``; no tokenizing)."""
     pp = preprocessing.preprocessor()
-    return {
-        m: build_metric(m, preprocessor=pp, ref_length=preprocessing.ref_length)
-        for m in AUTOMATIC_METRICS
-    }
+    return {m: app_metric(m, pp, preprocessing.ref_length) for m in AUTOMATIC_METRICS}

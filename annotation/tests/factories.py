@@ -35,6 +35,7 @@ from annotation.judging.changes import (
     judgment_set_sser,
 )
 from annotation.judging.edits import OpRef
+from annotation.metric_set import FIXED_PREPROCESSING
 from annotation.models import Corpus, Judgment, Target, Translator, User
 from annotation.scoring import JudgmentRow
 from annotation.text import words
@@ -372,9 +373,40 @@ JUDGE_CHANGES = [
 # --- the dashboard's tests ---------------------------------------------------------------
 
 #: The automatic metrics in the dashboard's column order.
-AUTOMATIC = ("wer", "ser", "mwer", "per", "per2", "bleu", "nist", "chrf", "chrf++")
+AUTOMATIC = (
+    "wer",
+    "ser",
+    "mwer",
+    "per",
+    "per2",
+    "ter",
+    "bleu",
+    "nist",
+    "chrf",
+    "chrf++",
+    "wngram-p",
+    "wngram-r",
+    "wngram-f",
+    "lepor",
+)
 #: Every metric in the dashboard's column order (automatic, then human).
 HUMAN = ("sser", "awer", "aser", "hter")
+
+
+def signature_choice(metric: str, tok: str, lowercase: bool) -> tuple[str, str]:
+    """The tokenizer and case an automatic metric's signature names when the dashboard's
+    choice is ``tok`` and ``lowercase``: chrF reads the raw text, TER normalises as
+    sacreBLEU's TER, the metrics of fixed preprocessing keep the default choice."""
+    case = "case:lc" if lowercase else "case:mixed"
+    if metric.startswith("chrf"):
+        return "tok:none", case
+    if metric == "ter":
+        return "tok:tercom", "case:lc"
+    if metric in FIXED_PREPROCESSING:
+        return "tok:13a", "case:lc" if metric == "meteor" else "case:mixed"
+    return f"tok:{tok}", case
+
+
 METRICS = (*AUTOMATIC, *HUMAN)
 #: htmx's request header, as the test client takes it.
 

@@ -129,7 +129,8 @@ def test_scores_table_lists_systems() -> None:
 
     assert lines[0].split() == [
         "system",
-        *("WER", "SER", "MWER", "PER", "PER2", "BLEU", "NIST", "CHRF", "CHRF++"),
+        *("WER", "SER", "MWER", "PER", "PER2", "TER", "BLEU", "NIST", "CHRF", "CHRF++"),
+        *("WNGRAM-P", "WNGRAM-R", "WNGRAM-F", "LEPOR"),
     ]
     assert len(lines) == 6
 

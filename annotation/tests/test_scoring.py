@@ -16,6 +16,7 @@ from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
+from annotation.metric_set import FIXED_PREPROCESSING as FIXED
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, User
 from annotation.scoring import (
     AUTOMATIC_METRICS,
@@ -151,12 +152,13 @@ def assert_same_statistics(a: scoring.AutomaticStats, b: scoring.AutomaticStats)
 @pytest.mark.parametrize(
     "pp, ref_length, reused",
     [
-        # chrF reads the case only: another tokenizer keeps it
-        (Preprocessor(tokenize="intl"), "nearest", {"chrf", "chrf++"}),
+        # chrF reads the case only: another tokenizer keeps it; TER and the metrics of
+        # fixed preprocessing read no choice
+        (Preprocessor(tokenize="intl"), "nearest", {"chrf", "chrf++", "ter", *FIXED}),
         # another reference length: only mWER, PER and bigram PER read it
         (Preprocessor(), "average", set(AUTOMATIC_METRICS) - {"mwer", "per", "per2"}),
-        # another case: every metric reads it
-        (Preprocessor(lowercase=True), "nearest", set()),
+        # another case: every metric reads it, but those
+        (Preprocessor(lowercase=True), "nearest", {"ter", *FIXED}),
     ],
 )
 def test_a_new_choice_takes_the_metrics_it_does_not_change_from_a_stored_one(
@@ -166,10 +168,8 @@ def test_a_new_choice_takes_the_metrics_it_does_not_change_from_a_stored_one(
     stored default is, to the last bit, what computing it afresh gives."""
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     default = automatic_statistics(corpus)
-    metrics = {
-        m: build_metric(m, preprocessor=pp, ref_length=ref_length) for m in AUTOMATIC_METRICS
-    }
     texts = scoring.corpus_texts(corpus)
+    metrics = {m: scoring.app_metric(m, pp, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
 
     taken = scoring.reusable(metrics, texts.refs, tuple(texts.systems), [default])
 

@@ -170,7 +170,7 @@ def test_the_table_groups_its_columns_by_family(lead_client: Client, demo: Corpu
     assert [(h.get("data-family"), int(h.get("colspan"))) for h in headings] == [
         (f, families.count(f)) for f in dict.fromkeys(families)
     ]
-    assert [h.get("data-family") for h in headings] == ["edit", "ngram", "human"]
+    assert [h.get("data-family") for h in headings] == ["edit", "ngram", "other", "human"]
 
 
 def test_htmx_gets_the_dashboard_fragment_with_the_new_choices(

@@ -13,7 +13,14 @@ from lxml import etree
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment
-from annotation.tests.factories import AUTOMATIC, HTMX, METRICS, system_pk, write_corpus
+from annotation.tests.factories import (
+    AUTOMATIC,
+    HTMX,
+    METRICS,
+    signature_choice,
+    system_pk,
+    write_corpus,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +47,8 @@ def test_drill_down_sentence_scores_show_their_signature(lead_client: Client, de
     }
     assert set(titles) == set(METRICS)
     for metric in AUTOMATIC:
-        tok = "tok:none" if metric.startswith("chrf") else "tok:intl"  # chrF: raw text
-        assert tok in titles[metric] and "case:lc" in titles[metric], metric
+        tok, case = signature_choice(metric, "intl", lowercase=True)
+        assert tok in titles[metric] and case in titles[metric], metric
     assert titles["bleu"].startswith("nrefs:2|")
     assert all(titles[m] is None for m in METRICS[len(AUTOMATIC) :])  # human: no preprocessing
 
