@@ -30,6 +30,8 @@ import numpy as np
 
 from metrics.align import levenshtein
 from metrics.bleu import BLEU
+from metrics.meteor import METEOR
+from metrics.meteor import corpus_rows as meteor_rows
 from metrics.chrf import CHRF, corpus_rows
 from metrics.encode import IntArray, Lines, encode
 from metrics.ngrams import (
@@ -143,9 +145,11 @@ def score_corpus(
     """Every metric of ``metrics`` for every system: ``out[system][metric name]`` is the
     :class:`~metrics.stats.Score` ``metric.corpus_score(hyps, refs)`` gives, statistics
     included. The metrics must share one preprocessor (the module doc says why that is
-    the point); TER has its own normalisation (sacreBLEU's) and is scored apart."""
+    the point); TER has its own normalisation (sacreBLEU's) and is scored apart, and so
+    is METEOR (its words are lowercased whatever the case choice; each distinct
+    candidate of a segment is aligned once, :func:`metrics.meteor.corpus_rows`)."""
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
-    shared = [m for m in metrics if not isinstance(m, TER)]
+    shared = [m for m in metrics if not isinstance(m, TER | METEOR)]
     for metric in metrics:  # its own normalisation; its memo scores a shared output once
         if isinstance(metric, TER):
             check_references(refs)
@@ -153,6 +157,10 @@ def score_corpus(
             for system, hyps in systems.items():
                 check_parallel(hyps, refs)
                 stats[system][metric.name] = metric.segment_stats(hyps, prepared)
+        elif isinstance(metric, METEOR):
+            check_references(refs)
+            for system, found in meteor_rows(metric, refs, systems).items():
+                stats[system][metric.name] = found
     if shared:
         _shared_stats(refs, systems, shared, stats)
     out: dict[str, dict[str, Score]] = {}

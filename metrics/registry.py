@@ -11,6 +11,7 @@ from __future__ import annotations
 from metrics.bleu import BLEU, SMOOTH_DEFAULTS
 from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
+from metrics.meteor import METEOR
 from metrics.nist import NIST
 from metrics.per2 import PER2
 from metrics.stats import Metric, MetricInfo
@@ -29,6 +30,7 @@ METRIC_NAMES: tuple[str, ...] = (
     "chrf",
     "chrf++",
     "ter",
+    "meteor",
 )
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
@@ -48,6 +50,7 @@ METRIC_INFO: dict[str, MetricInfo] = {
         CHRF.info,
         CHRFPlusPlus.info,
         TER.info,
+        METEOR.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -74,7 +77,8 @@ def build_metric(
     NIST "average", as their reference implementations do; chrF keeps the reference with
     the best segment F-score, as sacreBLEU does, and reads only the case choice; TER
     normalises as sacreBLEU's TER does, lowercased and split at whitespace, whatever
-    ``preprocessor`` says); ``mteval=False`` gives NIST's information weights as defined
+    ``preprocessor`` says; METEOR takes the tokenizer only and lowercases every word, as
+    NLTK does); ``mteval=False`` gives NIST's information weights as defined
     rather than as mteval-v13a computes them (:mod:`metrics.nist`)."""
     pp = preprocessor or Preprocessor()
     if name == "wer":
@@ -107,4 +111,6 @@ def build_metric(
         return CHRFPlusPlus(pp)
     if name == "ter":
         return TER()
+    if name == "meteor":
+        return METEOR(pp)
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")
