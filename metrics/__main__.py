@@ -1,14 +1,15 @@
 """``python -m metrics``: score hypothesis files against reference files.
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
-        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter [--tokenize 13a] \\
+        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,meteor [--tokenize 13a] \\
         [--lowercase] [--ref-length nearest] [--json]
 
 Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU, chrF
 and the error rates (TER too) are printed in percent, NIST raw. TER ignores
 ``--tokenize`` and ``--lowercase``: it normalises as sacreBLEU's TER (lowercased, split at
-whitespace). Bad input exits with status 2 and one line naming the file, the line and the
-problem — never a traceback.
+whitespace). METEOR (percent) reads the tokenizer's words, lowercased, and needs
+WordNet 3.0 (Debian's wordnet-base; without it, one line says so). Bad input exits with
+status 2 and one line naming the file, the line and the problem — never a traceback.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
         prog="python -m metrics",
         description=(
-            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER) with signatures."
+            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, METEOR) "
+            "with signatures."
         ),
     )
     p.add_argument(

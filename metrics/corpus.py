@@ -30,10 +30,10 @@ import numpy as np
 
 from metrics.align import levenshtein
 from metrics.bleu import BLEU
-from metrics.meteor import METEOR
-from metrics.meteor import corpus_rows as meteor_rows
 from metrics.chrf import CHRF, corpus_rows
 from metrics.encode import IntArray, Lines, encode
+from metrics.meteor import METEOR
+from metrics.meteor import corpus_rows as meteor_rows
 from metrics.ngrams import (
     ReferenceNgrams,
     check_references,

@@ -143,7 +143,7 @@ def align(hyp: Line, ref: Line, wordnet: WordNet) -> tuple[int, int]:
     matches = n - ref_of.count(-1)
     # a match continues a chunk when the word before it is matched to the reference
     # word before its own
-    continued = sum(1 for a, b in zip(ref_of, ref_of[1:]) if b > 0 and a == b - 1)
+    continued = sum(1 for a, b in zip(ref_of, ref_of[1:], strict=False) if b > 0 and a == b - 1)
     return matches, matches - continued
 
 
@@ -264,9 +264,9 @@ class METEOR(Metric):
                 "mods": "exact+stem+syn",
                 "stem": "porter",
                 "wn": "3.0",
-                "alpha": self.alpha,
-                "beta": self.beta,
-                "gamma": self.gamma,
+                "alpha": f"{self.alpha:g}",
+                "beta": f"{self.beta:g}",
+                "gamma": f"{self.gamma:g}",
             }
         )
 

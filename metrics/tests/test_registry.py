@@ -25,6 +25,7 @@ FACTS = {
     "chrf": ("chrF", True, "%", False, 0.0, 100.0),
     "chrf++": ("chrF++", True, "%", False, 0.0, 100.0),
     "ter": ("TER", False, "%", False, 0.0, INF),
+    "meteor": ("METEOR", True, "%", False, 0.0, 100.0),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
@@ -72,8 +73,8 @@ def test_the_human_metrics_carry_the_registrys_facts(name: str) -> None:
 
 
 def test_an_unknown_metric_is_a_value_error_naming_it() -> None:
-    with pytest.raises(ValueError, match="'meteor'"):
-        metric_info("meteor")
+    with pytest.raises(ValueError, match="'rouge'"):
+        metric_info("rouge")
 
 
 def test_a_partial_signature_leaves_the_version_out() -> None:
