@@ -239,7 +239,7 @@ def main() -> None:
             return [x for r in rows.values() for x in meteor.sentence_score_from_stats(r)]
 
         def nltk_meteor() -> list[float]:
-            words = meteor.words
+            words = meteor.preprocessor.tokens  # NLTK lowercases them itself
             tokens = [[list(words(r)) for r in seg] for seg in refs]
             return [
                 100 * meteor_score(seg, list(words(h)), wordnet=wordnet)
