@@ -263,7 +263,7 @@ class METEOR(Metric):
                 "tok": self.preprocessor.tokenize,
                 "mods": "exact+stem+syn",
                 "stem": "porter",
-                "wn": "3.0",
+                "wn": self.wordnet.version,
                 "alpha": f"{self.alpha:g}",
                 "beta": f"{self.beta:g}",
                 "gamma": f"{self.gamma:g}",

@@ -62,6 +62,8 @@ SUBSTITUTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "r": (),
 }
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")
+#: The version in the licence header of a data file, as NLTK's ``get_version`` reads it.
+_VERSION = re.compile(rb"Word[nN]et (\d+\+?|\d+\.\d+) Copyright")
 INSTALL_HINT = "install Debian's wordnet-base (apt-get install wordnet-base)"
 
 
@@ -101,6 +103,9 @@ class WordNet:
                     exceptions[terms[0]] = terms[1:]
             self._exceptions[pos] = exceptions
             self._data[pos] = (self.root / f"data.{suffix}").read_bytes()
+        found = _VERSION.search(self._data["a"][:4096])
+        #: "3.0" for Debian's wordnet-base; it goes into METEOR's signature
+        self.version = found.group(1).decode("ascii") if found else "unknown"
         self._names: dict[tuple[str, int], tuple[str, ...]] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
 

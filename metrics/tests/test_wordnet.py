@@ -93,3 +93,8 @@ def test_wnsearchdir_says_where_wordnet_is(tmp_path: Path) -> None:
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert proc.stdout.strip() == str(tmp_path)
+
+
+def test_the_version_is_read_from_the_files_as_nltk_reads_it(nltk_wordnet: Any) -> None:
+    """It goes into METEOR's signature (``wn:3.0``)."""
+    assert load_wordnet().version == nltk_wordnet.get_version() == "3.0"
