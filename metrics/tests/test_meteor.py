@@ -150,6 +150,13 @@ def test_hand_cases(nltk_wordnet: Any, hyp: str, ref: str, row: list[int], expec
     assert score.score == pytest.approx(100 * theirs, abs=1e-12)
 
 
+def test_an_empty_corpus_scores_zero() -> None:
+    metric = METEOR()
+    assert metric.corpus_score([], []).score == 0.0
+    assert metric.sentence_scores([], []).shape == (0,)
+    assert corpus_rows(metric, [], {"a": []})["a"].shape == (0, 4)
+
+
 def test_best_reference_keeps_its_row() -> None:
     score = METEOR().corpus_score(["the cat sat"], [("a dog", "the cat sat", "the cat sat")])
     assert score.stats is not None
