@@ -7,7 +7,9 @@ words the stages before left unmatched:
 1. *exact*: the same (lowercased) word;
 2. *stem*: the same Porter stem (NLTK's ``PorterStemmer()``, :mod:`metrics.porter`);
 3. *synonym*: a reference word among the WordNet synonyms of the candidate word
-   (:mod:`metrics.wordnet`, NLTK's ``wordnet.synsets`` on WordNet 3.0).
+   (:mod:`metrics.wordnet`, NLTK's ``wordnet.synsets`` on WordNet 3.0) — as NLTK does
+   it, the *stems* of both: NLTK hands this stage the stem stage's stemmed words
+   (:func:`align`).
 
 Within a stage NLTK's order decides which of several equal words pair up: the
 candidate's words are taken from the last to the first, each with the last reference
@@ -71,7 +73,7 @@ class Line:
     """A tokenized, lowercased sentence ready for alignment. Each word has a *key*: the
     word itself at its last occurrence, ``(word, k)`` where it occurs k more times
     after; NLTK's exact stage (the last candidate occurrence of a word takes the last
-    reference occurrence, the one before the one before, …) pairs equal keys, and a
+    reference occurrence, the one before takes the one before, …) pairs equal keys, and a
     reference's keys index its positions (``where``)."""
 
     __slots__ = ("_stems", "keys", "where", "words")
