@@ -64,7 +64,7 @@ SUBSTITUTIONS: dict[str, tuple[tuple[str, str], ...]] = {
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")
 #: The version in the licence header of a data file, as NLTK's ``get_version`` reads it.
 _VERSION = re.compile(rb"Word[nN]et (\d+\+?|\d+\.\d+) Copyright")
-INSTALL_HINT = "install Debian's wordnet-base (apt-get install wordnet-base)"
+INSTALL_HINT = "install Debian's wordnet-base: apt-get install wordnet-base, or make wordnet"
 
 
 class WordNetMissing(ValueError):
@@ -84,10 +84,14 @@ class WordNet:
         needed = [f"{kind}.{suffix}" for _, suffix in PARTS for kind in ("index", "data")]
         needed += [f"{suffix}.exc" for _, suffix in PARTS]
         missing = [name for name in needed if not (self.root / name).is_file()]
+        if len(missing) == len(needed):
+            raise WordNetMissing(
+                f"METEOR needs WordNet 3.0, not found in {self.root}; {INSTALL_HINT}"
+            )
         if missing:
             raise WordNetMissing(
-                f"METEOR needs WordNet 3.0: {', '.join(missing)} not found in {self.root} "
-                f"({INSTALL_HINT})"
+                f"METEOR needs WordNet 3.0: {', '.join(missing)} not found in {self.root}; "
+                f"{INSTALL_HINT}"
             )
         self._index: dict[str, dict[str, str]] = {}
         self._exceptions: dict[str, dict[str, list[str]]] = {}
