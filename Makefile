@@ -8,7 +8,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM := /usr/bin/chromium
 PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 
-.PHONY: run serve test test-postgres venv browser migrations-check lint bench demo
+WORDNET := /usr/share/wordnet/index.noun
+
+.PHONY: run serve test test-postgres venv browser wordnet migrations-check lint bench demo
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,10 +27,18 @@ browser:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 
+## Debian's WordNet 3.0 dictionary files, which METEOR's synonym stage reads (no download
+## at run time; metrics/wordnet.py).
+wordnet:
+	@test -f $(WORDNET) || { \
+	  echo "Installing Debian's wordnet-base for METEOR..."; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wordnet-base >/dev/null; }
+
 migrations-check: venv
 	$(PY) manage.py makemigrations --check --dry-run
 
-demo: venv
+demo: venv wordnet
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_setup
 
@@ -38,7 +48,7 @@ run: demo
 ## The production server: gunicorn on $${HOST:-127.0.0.1}:$${PORT:-8000} with $${WEB_CONCURRENCY:-3}
 ## workers, DEBUG off unless set, SECRET_KEY required, DATABASE_URL honoured; migrations
 ## applied and static files collected (hashed names, served by the app) first.
-serve: venv
+serve: venv wordnet
 	@export DEBUG=$${DEBUG:-false}; \
 	  $(PY) manage.py migrate --noinput && \
 	  $(PY) manage.py collectstatic --noinput -v0 && \
@@ -49,11 +59,11 @@ serve: venv
 	    --no-control-socket \
 	    --access-logfile - --error-logfile -
 
-test: venv browser migrations-check
+test: venv browser wordnet migrations-check
 	$(PY) -m pytest
 
 ## The same suite against the PostgreSQL server on 127.0.0.1:5432 (started if it is down).
-test-postgres: venv browser
+test-postgres: venv browser wordnet
 	@pg_isready -q -h 127.0.0.1 -p 5432 || $(SUDO) pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 	@psql "$(PG_URL)" -c 'select 1' >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres evaltool
@@ -68,7 +78,7 @@ lint: venv
 ## bench/pages.py builds its database anew unless told otherwise, e.g.
 ## make bench PAGES_ARGS="--reuse /path/to/dir" (see its docstring).
 PAGES_ARGS ?=
-bench: venv
+bench: venv wordnet
 	$(PY) bench/metrics.py
 	$(PY) bench/import.py
 	$(PY) bench/annotate.py

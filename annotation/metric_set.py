@@ -28,14 +28,16 @@ AUTOMATIC_METRICS = (
     "wngram-p",
     "wngram-r",
     "wngram-f",
+    "meteor",
     "lepor",
 )
 #: Metrics the app computes with their own fixed preprocessing (the default choice's,
 #: shown in their signatures) whatever the dashboard's choice: each takes seconds per
 #: corpus, so the import computes them once and every choice reuses them (equal
 #: signatures, :func:`reusable`), rather than a new choice costing ten seconds more.
-#: TER normalises as sacreBLEU's TER does in any case.
-FIXED_PREPROCESSING = frozenset({"lepor", "wngram-p", "wngram-r", "wngram-f"})
+#: TER normalises as sacreBLEU's TER does in any case; METEOR lowercases every word as
+#: NLTK does, so only its tokenizer is fixed (13a).
+FIXED_PREPROCESSING = frozenset({"meteor", "lepor", "wngram-p", "wngram-r", "wngram-f"})
 
 
 def app_metric(

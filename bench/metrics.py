@@ -4,7 +4,10 @@
 
 Targets (metrics issue): BLEU time ≤ 1.0× sacreBLEU's for the same scores; WER time ≤
 0.5× jiwer's; chrF time ≤ 0.5× sacreBLEU's; TER time ≤ 0.25× sacreBLEU's TER (issue 12;
-``--ter-systems`` of the systems, since sacreBLEU's TER takes minutes). The corpus is
+``--ter-systems`` of the systems, since sacreBLEU's TER takes minutes); METEOR time ≤ 0.2×
+a loop over NLTK's ``meteor_score`` (``--meteor-systems`` of the systems, our tokens on
+both sides, NLTK's WordNet reader on the same Debian files, built before the clock starts
+as ours is read before it: :func:`nltk_wordnet`). The corpus is
 synthetic but real-length: sentence lengths and words from the TED demo corpus, two
 references, systems as edited copies of the first reference with their own error rates,
 some outputs shared between systems (``bench/gen_corpus.py``).
@@ -17,10 +20,14 @@ run. Our time always includes preparing the references (once for all systems).
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -34,9 +41,48 @@ from bench.gen_corpus import iter_sentences  # noqa: E402
 from metrics.bleu import BLEU  # noqa: E402
 from metrics.chrf import CHRF  # noqa: E402
 from metrics.chrf import corpus_rows as chrf_corpus_rows  # noqa: E402
+from metrics.meteor import METEOR  # noqa: E402
+from metrics.meteor import corpus_rows as meteor_corpus_rows  # noqa: E402
+from metrics.porter import stem  # noqa: E402
 from metrics.ter import TER  # noqa: E402
 from metrics.tokenize import Preprocessor, clear_token_caches  # noqa: E402
 from metrics.wer import WER  # noqa: E402
+from metrics.wordnet import load_wordnet  # noqa: E402
+
+#: WordNet 3.0's lexicographer files, which NLTK's reader wants and Debian does not ship.
+LEXNAMES = (
+    "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute "
+    "noun.body noun.cognition noun.communication noun.event noun.feeling noun.food "
+    "noun.group noun.location noun.motive noun.object noun.person noun.phenomenon "
+    "noun.plant noun.possession noun.process noun.quantity noun.relation noun.shape "
+    "noun.state noun.substance noun.time verb.body verb.change verb.cognition "
+    "verb.communication verb.competition verb.consumption verb.contact verb.creation "
+    "verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative "
+    "verb.weather adj.ppl"
+)
+
+
+def nltk_wordnet(top: Path) -> Any:
+    """NLTK's WordNet reader on a copy of our WordNet files under ``top`` (the layout
+    metrics/tests/conftest.py explains: lexnames written, index.sense empty)."""
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    corpus = top / "corpora" / "wordnet"
+    corpus.mkdir(parents=True)
+    for path in load_wordnet().root.iterdir():
+        if path.is_file():
+            shutil.copyfile(path, corpus / path.name)
+    category = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+    names = LEXNAMES.split()
+    (corpus / "lexnames").write_text(
+        "".join(f"{i:02d}\t{n}\t{category[n.split('.')[0]]}\n" for i, n in enumerate(names))
+    )
+    (corpus / "index.sense").write_text("")
+    nltk.data.path.append(str(top))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return WordNetCorpusReader(str(corpus), None)
 
 
 def make_corpus(segments: int, systems: int) -> tuple[list[tuple[str, ...]], dict[str, list[str]]]:
@@ -71,6 +117,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ter-systems", type=int, default=10)
     parser.add_argument("--ter-repeat", type=int, default=1)
+    parser.add_argument("--meteor-systems", type=int, default=10)
     args = parser.parse_args()
 
     refs, hyps = make_corpus(args.segments, args.systems)
@@ -178,6 +225,39 @@ def main() -> None:
     )
     row("sacreBLEU TER(references=…), cached", t_sacre_ter)
     print(f"  largest score difference {ter_diff:.2e}\n")
+
+    meteor_hyps = dict(list(hyps.items())[: args.meteor_systems])
+    meteor = METEOR()
+    with tempfile.TemporaryDirectory() as top:
+        wordnet = nltk_wordnet(Path(top))
+        from nltk.translate.meteor_score import meteor_score
+
+        def ours_meteor() -> list[float]:
+            stem.cache_clear()  # cold, as NLTK's stemmer and synset cache are
+            meteor.wordnet.clear_cache()
+            rows = meteor_corpus_rows(meteor, refs, meteor_hyps)
+            return [x for r in rows.values() for x in meteor.sentence_score_from_stats(r)]
+
+        def nltk_meteor() -> list[float]:
+            words = meteor.preprocessor.tokens  # NLTK lowercases them itself
+            tokens = [[list(words(r)) for r in seg] for seg in refs]
+            return [
+                100 * meteor_score(seg, list(words(h)), wordnet=wordnet)
+                for system in meteor_hyps.values()
+                for h, seg in zip(system, tokens, strict=True)
+            ]
+
+        t_meteor, m_ours = best_of(args.repeat, ours_meteor)
+        t_nltk, m_nltk = best_of(1, nltk_meteor)  # about 3 s per system
+    meteor_diff = max(abs(a - b) for a, b in zip(m_ours, m_nltk, strict=True))
+    print(f"METEOR (exact, stem, WordNet synonyms; 13a words), {len(meteor_hyps)} systems")
+    row(
+        "ours (metrics.meteor.corpus_rows)",
+        t_meteor,
+        f"ratio ours/NLTK {t_meteor / t_nltk:.2f}  (target ≤ 0.2)",
+    )
+    row("NLTK meteor_score per segment", t_nltk)
+    print(f"  largest sentence score difference {meteor_diff:.2e}\n")
 
     one_name = next(iter(hyps))
 

@@ -1,7 +1,7 @@
 """``python -m metrics``: score hypothesis files against reference files.
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
-        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,lepor,wngram-f … \\
+        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,meteor,lepor,wngram-f … \\
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
         [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE]
 
@@ -11,8 +11,9 @@ latter's document of each segment (one id per line), else the corpus is one docu
 BLEU, chrF, LEPOR, the weighted n-grams and the error rates (TER too) are printed in
 percent, NIST raw. TER ignores
 ``--tokenize`` and ``--lowercase``: it normalises as sacreBLEU's TER (lowercased, split at
-whitespace). Bad input exits with status 2 and one line naming the file, the line and the
-problem — never a traceback.
+whitespace). METEOR (percent) reads the tokenizer's words, lowercased, and needs
+WordNet 3.0 (Debian's wordnet-base; without it, one line says so). Bad input exits with
+status 2 and one line naming the file, the line and the problem — never a traceback.
 
 ``--sentence`` adds each segment's score, on the metric's own scale, computed from that
 segment's statistics alone as the metric scores one sentence (BLEU with effective order,
@@ -58,8 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
         prog="python -m metrics",
         description=(
-            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, LEPOR, "
-            "weighted n-gram P/R/F) with signatures."
+            "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, METEOR, "
+            "LEPOR, weighted n-gram P/R/F) with signatures."
         ),
     )
     p.add_argument(

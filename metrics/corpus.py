@@ -32,6 +32,8 @@ from metrics.align import levenshtein
 from metrics.bleu import BLEU
 from metrics.chrf import CHRF, corpus_rows
 from metrics.encode import IntArray, Lines, encode
+from metrics.meteor import METEOR
+from metrics.meteor import corpus_rows as meteor_rows
 from metrics.ngrams import (
     ReferenceNgrams,
     check_references,
@@ -146,12 +148,18 @@ def score_corpus(
     """Every metric of ``metrics`` for every system: ``out[system][metric name]`` is the
     :class:`~metrics.stats.Score` ``metric.corpus_score(hyps, refs)`` gives, statistics
     included. The metrics must share one preprocessor (the module doc says why that is
-    the point); any other (not in :data:`SHARED`: TER with its own normalisation, LEPOR, the
-    weighted n-grams) are scored apart, each with its own ``segment_stats``."""
+    the point); any other (not in :data:`SHARED`: TER with its own normalisation, METEOR,
+    LEPOR, the weighted n-grams) are scored apart: METEOR aligning each distinct candidate
+    of a segment once (:func:`metrics.meteor.corpus_rows`; its words are lowercased
+    whatever the case choice), the others each with its own ``segment_stats``."""
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     shared = [m for m in metrics if isinstance(m, SHARED)]
     for metric in metrics:  # TER: its own normalisation; its memo scores a shared output once
-        if not isinstance(metric, SHARED):  # TER, LEPOR, …: each on its own
+        if isinstance(metric, METEOR):
+            check_references(refs)
+            for system, found in meteor_rows(metric, refs, systems).items():
+                stats[system][metric.name] = found
+        elif not isinstance(metric, SHARED):  # TER, LEPOR, …: each on its own
             check_references(refs)
             prepared = metric.prepare_references(refs)
             for system, hyps in systems.items():

@@ -14,6 +14,7 @@ from metrics.bleu import BLEU, SMOOTH_DEFAULTS
 from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
 from metrics.lepor import LEPOR
+from metrics.meteor import METEOR
 from metrics.nist import NIST
 from metrics.per2 import PER2
 from metrics.stats import Metric, MetricInfo
@@ -37,6 +38,7 @@ METRIC_NAMES: tuple[str, ...] = (
     "wngram-p",
     "wngram-r",
     "wngram-f",
+    "meteor",
 )
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
@@ -61,6 +63,7 @@ METRIC_INFO: dict[str, MetricInfo] = {
         WNGramP.info,
         WNGramR.info,
         WNGramF.info,
+        METEOR.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -91,8 +94,9 @@ def build_metric(
     NIST "average", as their reference implementations do; chrF keeps the reference with
     the best segment F-score, as sacreBLEU does, and reads only the case choice; TER
     normalises as sacreBLEU's TER does, lowercased and split at whitespace, whatever
-    ``preprocessor`` says); ``mteval=False`` gives NIST's information weights as defined
-    rather than as mteval-v13a computes them (:mod:`metrics.nist`). ``lepor_alpha`` and
+    ``preprocessor`` says; METEOR takes the tokenizer only and lowercases every word, as
+    NLTK does); ``mteval=False`` gives NIST's information weights as defined rather than
+    as mteval-v13a computes them (:mod:`metrics.nist`). ``lepor_alpha`` and
     ``lepor_beta`` weigh LEPOR's recall and precision; ``weights`` (tfidf or sscore) and
     ``documents`` (one document id per segment; one document when None) are the weighted
     n-gram metrics' (:mod:`metrics.wngram`)."""
@@ -132,4 +136,6 @@ def build_metric(
     wngram = {"wngram-p": WNGramP, "wngram-r": WNGramR, "wngram-f": WNGramF}.get(name)
     if wngram is not None:
         return wngram(pp, weights=weights, documents=documents)
+    if name == "meteor":
+        return METEOR(pp)
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")

@@ -387,6 +387,7 @@ AUTOMATIC = (
     "wngram-p",
     "wngram-r",
     "wngram-f",
+    "meteor",
     "lepor",
 )
 #: Every metric in the dashboard's column order (automatic, then human).

@@ -130,7 +130,7 @@ def test_scores_table_lists_systems() -> None:
     assert lines[0].split() == [
         "system",
         *("WER", "SER", "MWER", "PER", "PER2", "TER", "BLEU", "NIST", "CHRF", "CHRF++"),
-        *("WNGRAM-P", "WNGRAM-R", "WNGRAM-F", "LEPOR"),
+        *("WNGRAM-P", "WNGRAM-R", "WNGRAM-F", "METEOR", "LEPOR"),
     ]
     assert len(lines) == 6
 

@@ -29,6 +29,7 @@ FACTS = {
     "wngram-p": ("Prec (w)", True, "%", False, 0.0, 100.0),
     "wngram-r": ("Recall (w)", True, "%", False, 0.0, 100.0),
     "wngram-f": ("F (w)", True, "%", False, 0.0, 100.0),
+    "meteor": ("METEOR", True, "%", False, 0.0, 100.0),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
@@ -61,6 +62,7 @@ FAMILY = {
         ("bleu", "nist", "chrf", "chrf++", "wngram-p", "wngram-r", "wngram-f"), "ngram"
     ),
     "lepor": "other",
+    "meteor": "other",
     **dict.fromkeys(("sser", "awer", "aser", "hter"), "human"),
 }
 
@@ -98,8 +100,8 @@ def test_the_human_metrics_carry_the_registrys_facts(name: str) -> None:
 
 
 def test_an_unknown_metric_is_a_value_error_naming_it() -> None:
-    with pytest.raises(ValueError, match="'meteor'"):
-        metric_info("meteor")
+    with pytest.raises(ValueError, match="'rouge'"):
+        metric_info("rouge")
 
 
 def test_a_partial_signature_leaves_the_version_out() -> None:
