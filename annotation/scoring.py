@@ -53,7 +53,8 @@ class CorpusTexts:
 def corpus_texts(corpus: Corpus) -> CorpusTexts:
     """All texts of a corpus and its sentences' documents in three queries."""
     translators = {t.pk: t for t in corpus.translators.all()}
-    n = corpus.sentences.count()
+    documents = list(corpus.sentences.values_list("position", "doc"))
+    n = len(documents)
     refs: list[list[tuple[tuple[bool, int], str]]] = [[] for _ in range(n)]
     systems = {t.name: [""] * n for t in translators.values() if not t.is_reference}
     rows = Target.objects.filter(sentence__corpus=corpus).values_list(
@@ -66,7 +67,7 @@ def corpus_texts(corpus: Corpus) -> CorpusTexts:
         else:
             systems[translator.name][k] = text
     docs = [""] * n
-    for k, doc in corpus.sentences.values_list("position", "doc"):
+    for k, doc in documents:
         docs[k] = doc or ""
     return CorpusTexts(
         refs=[tuple(text for _, text in sorted(seg)) for seg in refs], systems=systems, docs=docs
