@@ -514,8 +514,12 @@ def run_one(
             origin = f"built in {built['seconds']:.0f} s"
         else:
             log(f"  {db.title}: reusing the database built {built['at']}: migrate")
-            migrate = worker("migrate", env=env_for(db, workdir))["seconds"]
-            origin = f"reused (built {built['at']}; migrate now {migrate:.1f} s)"
+            migrated = worker("migrate", env=env_for(db, workdir))
+            origin = f"reused (built {built['at']}; migrate now {migrated['seconds']:.1f} s"
+            if migrated["restored"]:
+                restored = len(migrated["restored"])
+                origin += f"; today's default statistics stored for {restored} corpora"
+            origin += ")"
         if db.kind == "postgres":
             stats = worker("analyze", env=env_for(db, workdir))
             origin += (
