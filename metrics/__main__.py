@@ -3,12 +3,20 @@
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
         --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter [--tokenize 13a] \\
         [--lowercase] [--ref-length nearest] [--json]
+        [--unsegmented [--segmented-out DIR]]
 
 Files hold one segment per line; ``wer`` and ``ser`` use the first ``--ref``. BLEU, chrF
 and the error rates (TER too) are printed in percent, NIST raw. TER ignores
 ``--tokenize`` and ``--lowercase``: it normalises as sacreBLEU's TER (lowercased, split at
 whitespace). Bad input exits with status 2 and one line naming the file, the line and the
 problem — never a traceback.
+
+``--unsegmented``: each ``--hyp`` file is one document (its line breaks are spaces),
+re-segmented against the references (seed 002, :mod:`metrics.segment`) before every
+metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then.
+``--segmented-out DIR`` writes each re-segmented hypothesis to ``DIR/<basename>``, one
+segment per line; with ``--json`` each hypothesis also carries
+``"segmentation": {"boundaries": [...], "reference_per_segment": [...]}``.
 """
 
 from __future__ import annotations
@@ -17,11 +25,20 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
-from metrics.registry import METRIC_NAMES, REF_LENGTHS, SMOOTH_METHODS, build_metric
+from metrics.aswer import ASWER, resegment_text
+from metrics.registry import (
+    METRIC_NAMES,
+    REF_LENGTHS,
+    SMOOTH_METHODS,
+    UNSEGMENTED_METRIC_NAMES,
+    build_metric,
+)
+from metrics.segment import Segmentation
 from metrics.stats import Score
-from metrics.textfiles import SegmentFileError, read_parallel
+from metrics.textfiles import SegmentFileError, read_parallel, read_segments
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
 EXIT_BAD_INPUT = 2
@@ -53,8 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--metric",
-        default=",".join(METRIC_NAMES),
-        help=f"comma-separated, from {','.join(METRIC_NAMES)} (default: all)",
+        default=None,
+        help=f"comma-separated, from {','.join(METRIC_NAMES + UNSEGMENTED_METRIC_NAMES)} "
+        "(default: all; aswer only with --unsegmented)",
     )
     p.add_argument(
         "--tokenize", default="13a", help=f"one of {', '.join(TOKENIZERS)} (default 13a)"
@@ -82,6 +100,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--json", action="store_true", help="print JSON: {hyp: {metric: {score, signature}}}"
     )
+    p.add_argument(
+        "--unsegmented",
+        action="store_true",
+        help="each --hyp file is one document, re-segmented against the references "
+        "(seed 002) before scoring; enables the metric aswer",
+    )
+    p.add_argument(
+        "--segmented-out",
+        metavar="DIR",
+        help="with --unsegmented: write each re-segmented hypothesis to DIR/<basename>",
+    )
     return p
 
 
@@ -91,11 +120,20 @@ def _choose(value: str, allowed: Sequence[str], what: str) -> str:
     return value
 
 
-def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
-    """Every requested metric for every hypothesis file; references are prepared once per metric."""
-    names = [m.strip() for m in args.metric.split(",") if m.strip()]
+def score_files(
+    args: argparse.Namespace, segmentations: dict[str, Segmentation] | None = None
+) -> dict[str, dict[str, Score]]:
+    """Every requested metric for every hypothesis file; references are prepared once per
+    metric. With ``--unsegmented``, ``segmentations`` (if given) receives each file's."""
+    unsegmented = getattr(args, "unsegmented", False)
+    default = METRIC_NAMES + UNSEGMENTED_METRIC_NAMES if unsegmented else METRIC_NAMES
+    names = [m.strip() for m in (args.metric or ",".join(default)).split(",") if m.strip()]
     for name in names:
-        _choose(name, METRIC_NAMES, "metric")
+        _choose(name, METRIC_NAMES + UNSEGMENTED_METRIC_NAMES, "metric")
+        if name in UNSEGMENTED_METRIC_NAMES and not unsegmented:
+            raise ValueError(f"metric {name!r} needs --unsegmented (hypotheses as documents)")
+    if getattr(args, "segmented_out", None) and not unsegmented:
+        raise ValueError("--segmented-out needs --unsegmented")
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
     _choose(args.ref_length, REF_LENGTHS, "--ref-length")
     _choose(args.smooth, SMOOTH_METHODS, "--smooth")
@@ -104,11 +142,24 @@ def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
         lowercase=args.lowercase,
         sentence_boundaries=args.sentence_boundaries,
     )
-    columns = read_parallel([*args.ref, *args.hyp])
-    ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
-    refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
+    found: list[tuple[Segmentation, list[str]]] = []
+    if unsegmented:
+        refs = [tuple(seg) for seg in zip(*read_parallel(args.ref), strict=True)]
+        found = _resegment_files(args.hyp, refs, pp, getattr(args, "segmented_out", None))
+        hyp_streams = [segments for _, segments in found]
+        if segmentations is not None:
+            segmentations.update(zip(args.hyp, (seg for seg, _ in found), strict=True))
+    else:
+        columns = read_parallel([*args.ref, *args.hyp])
+        ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
+        refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
+        if name == "aswer":
+            aswer = ASWER(pp)
+            for hyp_path, (segmentation, _) in zip(args.hyp, found, strict=True):
+                results[hyp_path][name] = aswer.score_segmentation(segmentation, refs)
+            continue
         metric = build_metric(
             name,
             preprocessor=pp,
@@ -120,6 +171,25 @@ def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
         for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
             results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)
     return results
+
+
+def _resegment_files(
+    paths: Sequence[str], refs: list[tuple[str, ...]], pp: Preprocessor, out_dir: str | None
+) -> list[tuple[Segmentation, list[str]]]:
+    """Each hypothesis file as one document, re-segmented; written to ``out_dir`` if given."""
+    names = [Path(p).name for p in paths]
+    if out_dir and len(set(names)) < len(names):
+        raise ValueError(f"--segmented-out: hypothesis files share a basename ({', '.join(names)})")
+    found = []
+    for path, name in zip(paths, names, strict=True):
+        document = " ".join(read_segments(path))
+        segmentation, segments = resegment_text(document, refs, pp)
+        if out_dir:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+            lines = "".join(f"{segment}\n" for segment in segments)
+            (Path(out_dir) / name).write_text(lines, encoding="utf-8")
+        found.append((segmentation, segments))
+    return found
 
 
 def _table(results: dict[str, dict[str, Score]]) -> str:
@@ -137,9 +207,10 @@ def _table(results: dict[str, dict[str, Score]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    segmentations: dict[str, Segmentation] = {}
     try:
-        results = score_files(args)
-    except (SegmentFileError, ValueError) as exc:
+        results = score_files(args, segmentations)
+    except (SegmentFileError, ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
@@ -147,6 +218,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             hyp: {m: score.as_json() for m, score in scores.items()}
             for hyp, scores in results.items()
         }
+        for hyp, segmentation in segmentations.items():
+            payload[hyp]["segmentation"] = {
+                "boundaries": list(segmentation.boundaries),
+                "reference_per_segment": list(segmentation.reference_per_segment),
+            }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         print(_table(results))

@@ -8,6 +8,7 @@ which way it points.
 
 from __future__ import annotations
 
+from metrics.aswer import ASWER
 from metrics.bleu import BLEU, SMOOTH_DEFAULTS
 from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
@@ -30,6 +31,8 @@ METRIC_NAMES: tuple[str, ...] = (
     "chrf++",
     "ter",
 )
+#: Metrics of a candidate document re-segmented against the references (``--unsegmented``).
+UNSEGMENTED_METRIC_NAMES: tuple[str, ...] = ("aswer",)
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
 
@@ -48,6 +51,7 @@ METRIC_INFO: dict[str, MetricInfo] = {
         CHRF.info,
         CHRFPlusPlus.info,
         TER.info,
+        ASWER.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -107,4 +111,6 @@ def build_metric(
         return CHRFPlusPlus(pp)
     if name == "ter":
         return TER()
+    if name == "aswer":
+        return ASWER(pp)
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")

@@ -25,6 +25,7 @@ FACTS = {
     "chrf": ("chrF", True, "%", False, 0.0, 100.0),
     "chrf++": ("chrF++", True, "%", False, 0.0, 100.0),
     "ter": ("TER", False, "%", False, 0.0, INF),
+    "aswer": ("AS-WER", False, "%", False, 0.0, INF),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
