@@ -47,7 +47,10 @@ is a numpy vector over candidate positions ``i`` (for all ``R`` references at on
 substitutions and deletions are elementwise, insertions a running minimum
 (``D(i) = min_{i' ≤ i} (t(i') + i − i') = cummin(t − i) + i``), and the backpointers
 follow by a forward fill of the positions where the cell did not come from an insertion.
-The only table is ``BP`` (``K × (I + 1)`` positions, 2 bytes each while ``I < 65,536``).
+Only the cells that can lie on an optimal path are computed (:func:`resegment`: a
+window of candidate positions per row), and the only table is ``BP``, one row per segment
+as wide as that segment's last window: at most ``K × (I + 1)`` positions, 2 bytes each
+while ``I < 65,536``.
 """
 
 from __future__ import annotations
