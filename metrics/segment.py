@@ -129,13 +129,15 @@ def resegment(
     fewer references than the others is scored against those it has.
 
     Two passes, both the DP of the module docstring on a window of candidate positions
-    per reference row: a beam pass (``beam`` positions either side of the row's most
-    promising cell) gives an upper bound ``T`` on ``d_L`` — the cost of a real
-    segmentation; the exact pass then keeps every cell whose cost plus a lower bound of
-    the cost still to come (the difference between the words left in the candidate and
-    in the references) is at most ``T``. No cell of an optimal path is dropped, so the
-    result is the full DP's, ties included; the windows only save the cells that cannot
-    matter.
+    per reference row. The cost still to come from a cell is at least the difference
+    between the words left in the candidate and in the references (the bound). A beam
+    pass keeps the cells within ``beam`` edits of the row's cheapest, with and without
+    the bound (a cost window, not a width: a hypothesis that inserts or drops whole
+    sentences moves its best cells far in one row); its result, the cost of a real
+    segmentation, is an upper bound ``T`` of ``d_L``. The exact pass then keeps every
+    cell whose cost plus the bound is at most ``T``. No cell of an optimal path is
+    dropped, so the result is the full DP's, ties included; the windows only save the
+    cells that cannot matter, and a tight ``T`` makes them narrow.
     """
     if not refs_per_segment:
         raise ValueError("no reference segments: nothing to segment against")
@@ -200,8 +202,9 @@ class _Grid:
         self.offsets = np.arange(self.n_refs, dtype=np.int32)[:, None]
 
     def run(self, *, threshold: int | None, beam: int) -> tuple[int, list[BPRow]]:
-        """``(D(I, N), BP rows)``: with ``threshold``, exact; else a beam search whose
-        cost is an upper bound of ``d_L``."""
+        """``(D(I, N), BP rows)``: with ``threshold``, exact; else a beam search (cells
+        within ``beam`` edits of the row's cheapest) whose cost is an upper bound of
+        ``d_L``."""
         n_hyp, n_refs, ar = len(self.hyp), self.n_refs, self.ar
         costs = [np.full((n_refs, n_hyp + 2), _INF, np.int32) for _ in range(2)]
         backs = [np.zeros((n_refs, n_hyp + 2), np.int32) for _ in range(2)]
@@ -317,9 +320,10 @@ class _Grid:
         last = int(cost[0, hi]) if self.n_refs == 1 else int(cost[:, hi].min())
         if last >= _INF:
             return hi
-        if threshold is None:
-            return hi
-        extra = _insertions_within(last, n_hyp - hi, low, high, threshold)
+        if threshold is None:  # a beam follows up to ``beam`` insertions in one row
+            extra = min(beam, n_hyp - hi)
+        else:
+            extra = _insertions_within(last, n_hyp - hi, low, high, threshold)
         if extra:
             cost[:, hi + 1 : hi + 1 + extra] = cost[:, hi : hi + 1] + self.ar[1 : extra + 1]
             back[:, hi + 1 : hi + 1 + extra] = back[:, hi : hi + 1]
@@ -341,8 +345,12 @@ class _Grid:
         best = cost.min(axis=0) if self.n_refs > 1 else cost[0]
         score = best + bound
         if threshold is None:
-            centre = int(score.argmin())
-            return lo + max(0, centre - beam), lo + min(width - 1, centre + beam)
+            # the beam: cells within ``beam`` edits of the cheapest so far, and of the
+            # cheapest with the bound of what is left (else the beam drifts to where
+            # fewer candidate words are aligned)
+            near = (best <= best.min() + beam) | (score <= score.min() + beam)
+            keep = np.flatnonzero(near)
+            return lo + int(keep[0]), lo + int(keep[-1])
         keep = np.flatnonzero(score <= threshold)
         if len(keep) == 0:
             raise RuntimeError(f"threshold {threshold} is below the alignment's cost")

@@ -305,6 +305,30 @@ def test_identical_to_mweralign_on_a_generated_corpus(capfd: pytest.CaptureFixtu
         assert 100 * seg.rate == pytest.approx(printed, abs=5e-5)
 
 
+def test_identical_to_mweralign_when_whole_sentences_are_dropped_and_inserted(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """The hard case for the windows: the best cells jump far within one row."""
+    rng = random.Random(8)
+    refs: Refs = []
+    hyp: list[str] = []
+    sentences = list(iter_sentences(sentences=200, references=2, systems=4, seed=9))
+    for s in sentences:
+        refs.append([words(e.target.lower()) for e in s.evals[:2]])
+        if rng.random() < 0.08:
+            continue  # dropped
+        hyp.extend(words(s.evals[-1].target.lower()))
+        if rng.random() < 0.08:  # an unrelated sentence inserted
+            extra = words(rng.choice(sentences).evals[-1].target.lower())
+            rng.shuffle(extra)
+            hyp.extend(extra)
+    seg = resegment(hyp, refs)
+    ends, printed = mweralign_split(hyp, refs, capfd)
+
+    assert seg.boundaries == ends
+    assert 100 * seg.rate == pytest.approx(printed, abs=5e-5)
+
+
 @pytest.mark.parametrize("n_refs, seed", [(1, 1), (2, 2), (3, 3)])
 def test_random_small_cases_agree_with_mweralign_but_where_the_first_segment_is_empty(
     n_refs: int, seed: int, capfd: pytest.CaptureFixture[str]
