@@ -120,7 +120,7 @@ def resegment(
     hyp_words: Sequence[str],
     refs_per_segment: Sequence[Sequence[Sequence[str]]],
     *,
-    beam: int = 64,
+    beam: int = 192,
 ) -> Segmentation:
     """Split ``hyp_words`` into one segment per reference segment (seed 002).
 
