@@ -3,7 +3,8 @@
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
         --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,meteor,lepor,wngram-f … \\
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
-        [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE]
+        [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE] \\
+        [--unsegmented [--segmented-out DIR]]
 
 Files hold one segment per line; ``wer``, ``ser`` and the weighted n-gram metrics
 (``wngram-p``, ``wngram-r``, ``wngram-f``) use the first ``--ref``; ``--docs`` gives the
@@ -19,6 +20,13 @@ status 2 and one line naming the file, the line and the problem — never a trac
 segment's statistics alone as the metric scores one sentence (BLEU with effective order,
 as ``sacrebleu.sentence_bleu``); a segment whose score is undefined (an error rate
 against an empty reference) is ``null`` in the JSON and ``–`` in the table.
+
+``--unsegmented``: each ``--hyp`` file is one document (its line breaks are spaces),
+re-segmented against the references (seed 002, :mod:`metrics.segment`) before every
+metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then.
+``--segmented-out DIR`` writes each re-segmented hypothesis to ``DIR/<basename>``, one
+segment per line; with ``--json`` each hypothesis also carries
+``"segmentation": {"boundaries": [...], "reference_per_segment": [...]}``.
 """
 
 from __future__ import annotations
@@ -28,19 +36,23 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 import numpy as np
 
+from metrics.aswer import ASWER, resegment_text
 from metrics.registry import (
     METRIC_NAMES,
     NGRAM_WEIGHTS,
     REF_LENGTHS,
     SMOOTH_METHODS,
+    UNSEGMENTED_METRIC_NAMES,
     build_metric,
 )
+from metrics.segment import Segmentation
 from metrics.stats import Metric, Score
-from metrics.textfiles import SegmentFileError, read_parallel
+from metrics.textfiles import SegmentFileError, read_parallel, read_segments
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
 EXIT_BAD_INPUT = 2
@@ -75,8 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--metric",
-        default=",".join(METRIC_NAMES),
-        help=f"comma-separated, from {','.join(METRIC_NAMES)} (default: all)",
+        default=None,
+        help=f"comma-separated, from {','.join(METRIC_NAMES + UNSEGMENTED_METRIC_NAMES)} "
+        "(default: all; aswer only with --unsegmented)",
     )
     p.add_argument(
         "--tokenize", default="13a", help=f"one of {', '.join(TOKENIZERS)} (default 13a)"
@@ -126,6 +139,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--json", action="store_true", help="print JSON: {hyp: {metric: {score, signature}}}"
     )
+    p.add_argument(
+        "--unsegmented",
+        action="store_true",
+        help="each --hyp file is one document, re-segmented against the references "
+        "(seed 002) before scoring; enables the metric aswer",
+    )
+    p.add_argument(
+        "--segmented-out",
+        metavar="DIR",
+        help="with --unsegmented: write each re-segmented hypothesis to DIR/<basename>",
+    )
     return p
 
 
@@ -164,27 +188,71 @@ def _build(
     )
 
 
-def score_files(args: argparse.Namespace) -> dict[str, dict[str, Score]]:
-    """Every requested metric for every hypothesis file; references are prepared once per metric."""
-    names = [m.strip() for m in args.metric.split(",") if m.strip()]
+def score_files(
+    args: argparse.Namespace, segmentations: dict[str, Segmentation] | None = None
+) -> dict[str, dict[str, Score]]:
+    """Every requested metric for every hypothesis file; references are prepared once per
+    metric. With ``--unsegmented``, ``segmentations`` (if given) receives each file's."""
+    unsegmented = getattr(args, "unsegmented", False)
+    default = METRIC_NAMES + UNSEGMENTED_METRIC_NAMES if unsegmented else METRIC_NAMES
+    names = [m.strip() for m in (args.metric or ",".join(default)).split(",") if m.strip()]
     for name in names:
-        _choose(name, METRIC_NAMES, "metric")
+        _choose(name, METRIC_NAMES + UNSEGMENTED_METRIC_NAMES, "metric")
+        if name in UNSEGMENTED_METRIC_NAMES and not unsegmented:
+            raise ValueError(f"metric {name!r} needs --unsegmented (hypotheses as documents)")
+    if getattr(args, "segmented_out", None) and not unsegmented:
+        raise ValueError("--segmented-out needs --unsegmented")
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
     _choose(args.ref_length, REF_LENGTHS, "--ref-length")
     _choose(args.smooth, SMOOTH_METHODS, "--smooth")
     _choose(args.weights, NGRAM_WEIGHTS, "--weights")
     pp = _preprocessor(args)
-    columns = read_parallel([*args.ref, *args.hyp, *([args.docs] if args.docs else [])])
-    documents = columns.pop() if args.docs else None
-    ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
-    refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
+    found: list[tuple[Segmentation, list[str]]] = []
+    documents = None
+    if unsegmented:
+        columns = read_parallel([*args.ref, *([args.docs] if args.docs else [])])
+        documents = columns.pop() if args.docs else None
+        refs = [tuple(seg) for seg in zip(*columns, strict=True)]
+        found = _resegment_files(args.hyp, refs, pp, getattr(args, "segmented_out", None))
+        hyp_streams = [segments for _, segments in found]
+        if segmentations is not None:
+            segmentations.update(zip(args.hyp, (seg for seg, _ in found), strict=True))
+    else:
+        columns = read_parallel([*args.ref, *args.hyp, *([args.docs] if args.docs else [])])
+        documents = columns.pop() if args.docs else None
+        ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
+        refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
+        if name == "aswer":
+            aswer = ASWER(pp)
+            for hyp_path, (segmentation, _) in zip(args.hyp, found, strict=True):
+                results[hyp_path][name] = aswer.score_segmentation(segmentation, refs)
+            continue
         metric = _build(name, args, pp, documents)
         prepared = metric.prepare_references(refs)
         for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
             results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)
     return results
+
+
+def _resegment_files(
+    paths: Sequence[str], refs: list[tuple[str, ...]], pp: Preprocessor, out_dir: str | None
+) -> list[tuple[Segmentation, list[str]]]:
+    """Each hypothesis file as one document, re-segmented; written to ``out_dir`` if given."""
+    names = [Path(p).name for p in paths]
+    if out_dir and len(set(names)) < len(names):
+        raise ValueError(f"--segmented-out: hypothesis files share a basename ({', '.join(names)})")
+    found = []
+    for path, name in zip(paths, names, strict=True):
+        document = " ".join(read_segments(path))
+        segmentation, segments = resegment_text(document, refs, pp)
+        if out_dir:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+            lines = "".join(f"{segment}\n" for segment in segments)
+            (Path(out_dir) / name).write_text(lines, encoding="utf-8")
+        found.append((segmentation, segments))
+    return found
 
 
 def segment_scores(results: dict[str, dict[str, Score]], args: argparse.Namespace) -> Segments:
@@ -236,9 +304,10 @@ def _table(results: dict[str, dict[str, Score]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    segmentations: dict[str, Segmentation] = {}
     try:
-        results = score_files(args)
-    except (SegmentFileError, ValueError) as exc:
+        results = score_files(args, segmentations)
+    except (SegmentFileError, ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     segments = segment_scores(results, args) if args.sentence else None
@@ -250,6 +319,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
             for hyp, scores in results.items()
         }
+        for hyp, segmentation in segmentations.items():
+            payload[hyp]["segmentation"] = {
+                "boundaries": list(segmentation.boundaries),
+                "reference_per_segment": list(segmentation.reference_per_segment),
+            }
         print(json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False))
     else:
         print(_table(results) + (_segment_table(segments) if segments else ""))

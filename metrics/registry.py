@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.aswer import ASWER
 from metrics.bleu import BLEU, SMOOTH_DEFAULTS
 from metrics.chrf import CHRF, CHRFPlusPlus
 from metrics.human import HUMAN_METRICS
@@ -40,6 +41,8 @@ METRIC_NAMES: tuple[str, ...] = (
     "wngram-f",
     "meteor",
 )
+#: Metrics of a candidate document re-segmented against the references (``--unsegmented``).
+UNSEGMENTED_METRIC_NAMES: tuple[str, ...] = ("aswer",)
 REF_LENGTHS: tuple[str, ...] = tuple(REF_LENGTH_METHODS)
 SMOOTH_METHODS: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
 NGRAM_WEIGHTS: tuple[str, ...] = WEIGHTINGS
@@ -64,6 +67,7 @@ METRIC_INFO: dict[str, MetricInfo] = {
         WNGramR.info,
         WNGramF.info,
         METEOR.info,
+        ASWER.info,
         *(m.info for m in HUMAN_METRICS.values()),
     )
 }
@@ -138,4 +142,6 @@ def build_metric(
         return wngram(pp, weights=weights, documents=documents)
     if name == "meteor":
         return METEOR(pp)
+    if name == "aswer":
+        return ASWER(pp)
     raise ValueError(f"unknown metric {name!r} (choose from {', '.join(METRIC_NAMES)})")

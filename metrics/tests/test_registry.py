@@ -30,6 +30,7 @@ FACTS = {
     "wngram-r": ("Recall (w)", True, "%", False, 0.0, 100.0),
     "wngram-f": ("F (w)", True, "%", False, 0.0, 100.0),
     "meteor": ("METEOR", True, "%", False, 0.0, 100.0),
+    "aswer": ("AS-WER", False, "%", False, 0.0, INF),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
@@ -57,7 +58,7 @@ def test_an_unbounded_rate_does_exceed_100_percent(name: str, hyp: str) -> None:
 
 #: Each metric's family: what kind of comparison it makes (the dashboard groups by it).
 FAMILY = {
-    **dict.fromkeys(("wer", "ser", "mwer", "per", "per2", "ter"), "edit"),
+    **dict.fromkeys(("wer", "ser", "mwer", "per", "per2", "ter", "aswer"), "edit"),
     **dict.fromkeys(
         ("bleu", "nist", "chrf", "chrf++", "wngram-p", "wngram-r", "wngram-f"), "ngram"
     ),

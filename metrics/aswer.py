@@ -1,0 +1,131 @@
+"""AS-WER: the word error rate of an unsegmented candidate document (seed 002,
+"Automatic segmentation word error rate"), and :func:`resegment_text`, the one call
+that turns a candidate document into one candidate segment per reference segment.
+
+``AS-WER = d_L / N̂``: ``d_L`` is the fewest edits of any split of the candidate into
+the reference's segments with any choice of reference per segment
+(:func:`metrics.segment.resegment`), ``N̂`` the length of the references chosen. Rows
+are ``[edits, chosen reference's length]`` per segment, like WER's, so the corpus score
+is ``Σ edits / Σ lengths × 100`` and the bootstrap works as for every metric.
+
+Adding a reference never raises ``d_L`` (the minimum is over more choices), but it can
+raise AS-WER: the new reference may save an edit while being shorter, so ``N̂`` falls
+faster than ``d_L``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.align import distance
+from metrics.segment import Segmentation, resegment
+from metrics.stats import (
+    FloatArray,
+    Metric,
+    MetricInfo,
+    References,
+    Score,
+    check_prepared_for,
+    format_signature,
+    nrefs_label,
+)
+from metrics.tokenize import Preprocessor
+from metrics.wer import rate
+
+Words = tuple[str, ...]
+
+
+def matching_words(preprocessor: Preprocessor, text: str) -> tuple[Words, Words]:
+    """``(words, keys)``: the tokens of ``text`` in their own case (what a re-segmented
+    candidate is written with) and as compared (case-folded when the preprocessor
+    lowercases)."""
+    words = Preprocessor(preprocessor.tokenize).tokens_uncached(text)
+    keys = tuple(w.lower() for w in words) if preprocessor.lowercase else words
+    return words, keys
+
+
+def resegment_text(
+    document: str, refs: References, preprocessor: Preprocessor | None = None
+) -> tuple[Segmentation, list[str]]:
+    """Re-segment a candidate ``document`` (its line breaks are ordinary spaces) against
+    segment-major ``refs`` (``refs[k]`` holds segment ``k``'s references, as every metric
+    takes them): the :class:`~metrics.segment.Segmentation` and the candidate's segments,
+    one string per reference segment (tokens joined by one space; "" for an empty one).
+
+    Words are the preprocessor's tokens (default: 13a, mixed case); with
+    ``lowercase`` they are compared case-folded but written as they were.
+    """
+    pp = preprocessor or Preprocessor()
+    words, keys = matching_words(pp, document)
+    ref_keys = [[matching_words(pp, ref)[1] for ref in seg] for seg in refs]
+    segmentation = resegment(keys, ref_keys)
+    return segmentation, segmentation.segments(words)
+
+
+@dataclass(frozen=True)
+class ASWERRefs:
+    """References as compared, segment after segment, for one configuration."""
+
+    config: tuple[object, ...]
+    segments: tuple[tuple[Words, ...], ...]
+
+    def __len__(self) -> int:
+        return len(self.segments)
+
+
+class ASWER(Metric):
+    """AS-WER of candidate segments made by :func:`resegment_text` (see the module doc).
+
+    :meth:`score_segmentation` takes the rows from the re-segmentation itself;
+    :meth:`segment_stats` recomputes them from the segments (the same numbers: each
+    segment's fewest edits over its references, and the length of the first reference
+    with that many).
+    """
+
+    info = MetricInfo("aswer", "AS-WER", higher_is_better=False, highest=math.inf, family="edit")
+
+    def __init__(self, preprocessor: Preprocessor | None = None) -> None:
+        self.preprocessor = preprocessor or Preprocessor()
+
+    def _config(self) -> tuple[object, ...]:
+        return ("aswer", self.preprocessor.tokenize, self.preprocessor.lowercase)
+
+    def prepare_references(self, refs: References) -> ASWERRefs:
+        return ASWERRefs(
+            self._config(),
+            tuple(tuple(matching_words(self.preprocessor, ref)[1] for ref in seg) for seg in refs),
+        )
+
+    def segment_stats(self, hyps: Sequence[str], prepared: ASWERRefs) -> FloatArray:
+        check_prepared_for(prepared, ASWERRefs, self._config(), hyps)
+        out = np.empty((len(hyps), 2), dtype=np.float64)
+        for k, (hyp, refs) in enumerate(zip(hyps, prepared.segments, strict=True)):
+            keys = matching_words(self.preprocessor, hyp)[1]
+            dists = [distance(keys, ref) for ref in refs]
+            best = int(np.argmin(dists))
+            out[k] = dists[best], len(refs[best])
+        return out
+
+    def score_from_stats(self, stats: FloatArray) -> FloatArray:
+        return rate(stats)
+
+    def signature(self, refs: References) -> str:
+        parts = {"nrefs": nrefs_label(refs), **self.preprocessor.signature_parts()}
+        parts.pop("bounds")
+        return format_signature({**parts, "seg": "auto"})
+
+    def score_segmentation(self, segmentation: Segmentation, refs: References) -> Score:
+        """AS-WER of a re-segmentation (its rows are the DP's own)."""
+        stats = np.array(
+            [segmentation.segment_edits, segmentation.segment_ref_lengths], dtype=np.float64
+        ).T.reshape(-1, 2)
+        return Score(
+            self.name,
+            float(self.score_from_stats(stats.sum(axis=0))),
+            self.signature(refs),
+            stats,
+        )
