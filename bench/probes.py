@@ -21,7 +21,6 @@ from __future__ import annotations
 import html as html_lib
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -189,13 +188,16 @@ def _default_query() -> str:
 
 
 def rss_mb() -> dict[str, float]:
-    """Peak (ru_maxrss) and current resident memory of this process, in MB."""
-    current = 0.0
+    """Peak (VmHWM) and current (VmRSS) resident memory of this process, in MB. Not
+    getrusage's ru_maxrss: it survives execve, so a worker would start at its parent's
+    peak."""
+    found = {"VmHWM:": 0.0, "VmRSS:": 0.0}
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                current = int(line.split()[1]) / 1024
-    return {"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "rss_mb": current}
+            key = line.split(maxsplit=1)[0] if line.strip() else ""
+            if key in found:
+                found[key] = int(line.split()[1]) / 1024
+    return {"peak_mb": found["VmHWM:"], "rss_mb": found["VmRSS:"]}
 
 
 def build_migrate() -> dict[str, Any]:
