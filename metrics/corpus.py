@@ -146,13 +146,14 @@ def score_corpus(
     the point); TER has its own normalisation (sacreBLEU's) and is scored apart."""
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     shared = [m for m in metrics if not isinstance(m, TER)]
-    for metric in metrics:  # its own normalisation; its memo scores a shared output once
+    for metric in metrics:  # its own normalisation; all systems searched together
         if isinstance(metric, TER):
             check_references(refs)
-            prepared = metric.prepare_references(refs)
-            for system, hyps in systems.items():
+            for hyps in systems.values():
                 check_parallel(hyps, refs)
-                stats[system][metric.name] = metric.segment_stats(hyps, prepared)
+            rows = metric.systems_stats(systems, metric.prepare_references(refs))
+            for system, own in rows.items():
+                stats[system][metric.name] = own
     if shared:
         _shared_stats(refs, systems, shared, stats)
     out: dict[str, dict[str, Score]] = {}
