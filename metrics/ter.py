@@ -31,12 +31,14 @@ and split at whitespace, without its ``normalized``/``no_punct``/``asian_support
 options. ``docs/metrics.md`` says why.
 
 Speed (the same results as sacreBLEU's code, computed with less work): words are token
-ids; a candidate shift's distance is computed without the alignment (only the current
-words' alignment is traced) from the first row the shift changes, the rows above it kept
-in a prefix tree as sacreBLEU keeps them; shift blocks are found from each word's
-positions in the reference rather than by comparing every pair of positions; and
-:class:`TERRefs` memoizes each (segment, candidate text) row, so a sentence that several
-systems output is scored once.
+ids; the segments of a call (and the systems of :meth:`TER.systems_stats`) are searched
+together, each step's edit distances of all of them computed at once with numpy
+(:mod:`metrics.ter_search`, :mod:`metrics.ter_beam`); a candidate shift's distance is
+computed from the first row the shift changes, without its alignment (only the chosen
+shift's matrix is kept, to read the next alignment from); shift blocks are found from
+each word's positions in the reference rather than by comparing every pair of
+positions; and :class:`TERRefs` memoizes each (segment, candidate text) row, so a
+sentence that several systems output is scored once.
 """
 
 from __future__ import annotations
@@ -57,8 +59,8 @@ from metrics.stats import (
     format_signature,
     nrefs_label,
 )
+from metrics.ter_beam import BEAM_WIDTH
 from metrics.ter_search import (
-    BEAM_WIDTH,
     MAX_SHIFT_CANDIDATES,
     MAX_SHIFT_DIST,
     MAX_SHIFT_SIZE,
