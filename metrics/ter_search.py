@@ -126,9 +126,15 @@ def _candidates(
     keys: list[Key] = []
     starts: list[int] = []
     for start_h in range(n_h):
+        if hyp_bad[min(n_h, start_h + MAX_SHIFT_SIZE)] == hyp_bad[start_h]:
+            continue  # no block from here holds a candidate error: no length qualifies
         for start_r in where.get(words[start_h], ()):
-            if abs(start_r - start_h) > MAX_SHIFT_DIST or alignment[start_r] == start_h:
-                continue  # too far, or a block aligned where it is: no length qualifies
+            if (
+                abs(start_r - start_h) > MAX_SHIFT_DIST
+                or alignment[start_r] == start_h
+                or ref_bad[min(n_r, start_r + MAX_SHIFT_SIZE)] == ref_bad[start_r]
+            ):
+                continue  # too far, aligned where it is, or over no reference error
             length = 0
             while words[start_h + length] == ref[start_r + length] and length < MAX_SHIFT_SIZE:
                 length += 1
