@@ -35,51 +35,28 @@ def _trace(
     (match or substitution, deletion, insertion) that reaches its cost, which is the one
     sacreBLEU records (it keeps an operation only when it is cheaper than those before
     it)."""
-    steps: list[int] = []  # 0 match/substitution, 1 candidate word, 2 reference word
     i, j = len(words), len(ref)
-    while i > 0 or j > 0:
+    alignment = [0] * j
+    ref_err = [1] * j
+    hyp_err = [1] * i
+    while i and j:  # back from the end, the operations in reverse
+        prev = rows[i - 1]
         cur = rows[i][j]
-        if j == 0:
-            o = 1
-        elif i == 0:
-            o = 2
-        else:
-            prev = rows[i - 1]
-            if prev[j - 1] + (words[i - 1] != ref[j - 1]) == cur:
-                o = 0
-            elif prev[j] + 1 == cur:
-                o = 1
-            else:
-                o = 2
-        steps.append(o)
-        if o == 0:
+        w = words[i - 1]
+        if prev[j - 1] + (w != ref[j - 1]) == cur:  # match or substitution
             i -= 1
             j -= 1
-        elif o == 2:
-            j -= 1
-        else:
+            alignment[j] = i
+            if w == ref[j]:
+                ref_err[j] = hyp_err[i] = 0
+        elif prev[j] + 1 == cur:  # a candidate word the reference lacks
             i -= 1
-    steps.reverse()
-    alignment: list[int] = []
-    ref_err: list[int] = []
-    hyp_err: list[int] = []
-    pos_hyp = -1
-    pos_ref = 0
-    for o in steps:
-        if o == 0:
-            pos_hyp += 1
-            bad = 0 if words[pos_hyp] == ref[pos_ref] else 1
-            pos_ref += 1
-            alignment.append(pos_hyp)
-            hyp_err.append(bad)
-            ref_err.append(bad)
-        elif o == 1:  # a candidate word the reference lacks
-            pos_hyp += 1
-            hyp_err.append(1)
-        else:  # a reference word the candidate lacks
-            pos_ref += 1
-            alignment.append(pos_hyp)
-            ref_err.append(1)
+        else:  # a reference word the candidate lacks: it follows candidate word i - 1
+            j -= 1
+            alignment[j] = i - 1
+    while j:  # reference words before the first candidate word
+        j -= 1
+        alignment[j] = -1
     return rows[-1][-1], alignment, ref_err, hyp_err
 
 
@@ -122,17 +99,20 @@ def _candidates(
     ref_bad = _prefix_sums(ref_err)
     hyp_bad = _prefix_sums(hyp_err)
     n_h, n_r = len(words), len(ref)
+    # the errors up to ``start + MAX_SHIFT_SIZE`` however near the end ``start`` is
+    ref_ahead = ref_bad + [ref_bad[-1]] * MAX_SHIFT_SIZE
+    hyp_ahead = hyp_bad + [hyp_bad[-1]] * MAX_SHIFT_SIZE
     moved: list[Words] = []
     keys: list[Key] = []
     starts: list[int] = []
     for start_h in range(n_h):
-        if hyp_bad[min(n_h, start_h + MAX_SHIFT_SIZE)] == hyp_bad[start_h]:
+        if hyp_ahead[start_h + MAX_SHIFT_SIZE] == hyp_bad[start_h]:
             continue  # no block from here holds a candidate error: no length qualifies
         for start_r in where.get(words[start_h], ()):
             if (
                 abs(start_r - start_h) > MAX_SHIFT_DIST
                 or alignment[start_r] == start_h
-                or ref_bad[min(n_r, start_r + MAX_SHIFT_SIZE)] == ref_bad[start_r]
+                or ref_ahead[start_r + MAX_SHIFT_SIZE] == ref_bad[start_r]
             ):
                 continue  # too far, aligned where it is, or over no reference error
             length = 0
