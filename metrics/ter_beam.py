@@ -39,6 +39,8 @@ _PLAIN_CELL_COST = 40e-9
 #: doubling steps (fewer elements per call but vectorised).
 _SMALL_ROW = 2048
 _INF = 10**16
+#: From this many matrices to trace in a chunk, they are traced together with numpy.
+_MANY_TRACES = 64
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,24 +48,29 @@ class Request:
     """What a search asks for: the matrix of its current words (``base`` None, ``words``
     those words alone), or the best of its candidate shifts ``words``.
 
-    The best candidate is the first of the highest ``(score − distance, *keys[c])``
-    (sacreBLEU's order); the answer is ``(index, distance, matrix)``, the matrix only
-    when the candidate lowers ``score`` (it is the next round's current words).
+    The answer to the first is the matrix and its :func:`_trace`; to the second,
+    ``(index, distance, found)`` of the best candidate, the first of the highest
+    ``(score − distance, *keys[c])`` (sacreBLEU's order), ``found`` its matrix and
+    trace only when it lowers ``score`` (it is the next round's current words).
     Candidate ``c``'s rows up to ``starts[c]`` are those of ``base`` (the current
     words' matrix), as a shift changes no word before it."""
 
     ref: Words
     words: list[Words]
     starts: list[int]
-    base: Matrix | None
+    base: CellArray | None
     keys: list[Key]
     score: int
 
 
 Key = tuple[int, int, int]
 Matrix = list[list[int]]
-Best = tuple[int, int, Matrix | None]
-Answer = Matrix | Best
+#: (distance, alignment, reference errors, candidate errors): :func:`_trace`.
+Trace = tuple[int, list[int], list[int], list[int]]
+#: A matrix of the current words and its trace.
+Found = tuple[CellArray, Trace]
+Best = tuple[int, int, Found | None]
+Answer = Found | Best
 
 
 @lru_cache(maxsize=4096)
@@ -152,6 +159,42 @@ def _plan(lengths: list[int], jobs: list[int], widths: list[int]) -> list[tuple[
     return plan[::-1]
 
 
+def _trace(
+    rows: list[list[int]], words: Words, ref: Words
+) -> tuple[int, list[int], list[int], list[int]]:
+    """(distance, alignment, reference errors, candidate errors) of ``words``:
+    sacreBLEU's ``trace_to_alignment`` of its flipped trace. ``alignment[r]`` is the
+    candidate position reference word ``r`` is aligned with (or follows).
+
+    The trace is read back from the cost rows: a cell's operation is the first of
+    (match or substitution, deletion, insertion) that reaches its cost, which is the one
+    sacreBLEU records (it keeps an operation only when it is cheaper than those before
+    it)."""
+    i, j = len(words), len(ref)
+    alignment = [0] * j
+    ref_err = [1] * j
+    hyp_err = [1] * i
+    while i and j:  # back from the end, the operations in reverse
+        prev = rows[i - 1]
+        cur = rows[i][j]
+        w = words[i - 1]
+        if prev[j - 1] + (w != ref[j - 1]) == cur:  # match or substitution
+            i -= 1
+            j -= 1
+            alignment[j] = i
+            if w == ref[j]:
+                ref_err[j] = hyp_err[i] = 0
+        elif prev[j] + 1 == cur:  # a candidate word the reference lacks
+            i -= 1
+        else:  # a reference word the candidate lacks: it follows candidate word i - 1
+            j -= 1
+            alignment[j] = i - 1
+    while j:  # reference words before the first candidate word
+        j -= 1
+        alignment[j] = -1
+    return rows[-1][-1], alignment, ref_err, hyp_err
+
+
 def _select(r: Request, distances: list[int]) -> int:
     """The index of ``r``'s best candidate (:class:`Request`)."""
     score, keys = r.score, r.keys
@@ -166,15 +209,21 @@ def _select(r: Request, distances: list[int]) -> int:
 
 def _python_request(r: Request) -> Answer:
     if r.base is None:
-        rows = _python_rows(r.ref, r.words[0], 0, None)
-        return rows
-    found = [_python_rows(r.ref, w, s, r.base[s]) for w, s in zip(r.words, r.starts, strict=True)]
+        return _found(_python_rows(r.ref, r.words[0], 0, None), r.words[0], r.ref)
+    base = r.base
+    found = [
+        _python_rows(r.ref, w, s, base[s].tolist()) for w, s in zip(r.words, r.starts, strict=True)
+    ]
     distances = [rows[-1][-1] for rows in found]
     best = _select(r, distances)
     if distances[best] >= r.score:
         return best, distances[best], None
-    start = r.starts[best]
-    return best, distances[best], r.base[:start] + found[best]
+    rows = base[: r.starts[best]].tolist() + found[best]
+    return best, distances[best], _found(rows, r.words[best], r.ref)
+
+
+def _found(rows: Matrix, words: Words, ref: Words) -> Found:
+    return np.array(rows, np.int64), _trace(rows, words, ref)
 
 
 @lru_cache(maxsize=4096)
@@ -314,14 +363,75 @@ def _chunk(requests: list[Request]) -> list[Answer]:
         answers.append((best, got[best], None))
         if got[best] < r.score:
             wanted.append((q, columns[best], r.starts[best]))
-    if wanted:  # candidate-major, so that each matrix is read from contiguous memory
-        picked = np.ascontiguousarray(matrices[:, :, [c for _, c, _ in wanted]].transpose(2, 0, 1))
-        for (q, c, start), matrix in zip(wanted, picked, strict=True):
-            rows = matrix[start : n[c] + 1, : m[c] + 1].tolist()
+    if not wanted:
+        return answers
+    # the matrices handed back, candidate-major, their first rows from the bases
+    picked = np.ascontiguousarray(matrices[:, :, [c for _, c, _ in wanted]].transpose(2, 0, 1))
+    for k, (q, _, start) in enumerate(wanted):
+        if start:
+            base = requests[q].base
+            assert base is not None
+            picked[k, :start, : base.shape[1]] = np.minimum(base[:start], inf)
+    w_cols = [c for _, c, _ in wanted]
+    n_w, m_w = n[w_cols], m[w_cols]
+    if len(wanted) >= _MANY_TRACES:
+        traces = _traces(picked, n_w, m_w, hyp[:, w_cols].T, refm[:, w_cols].T)
+    else:
+        traces = []
+        for k, (q, _, _) in enumerate(wanted):
             r = requests[q]
-            if r.base is None:
-                answers[q] = rows
-            else:
-                best, distance, _ = answers[q]
-                answers[q] = (best, distance, r.base[:start] + rows)
+            best = 0 if r.base is None else answers[q][0]
+            rows = picked[k, : n_w[k] + 1, : m_w[k] + 1].tolist()
+            traces.append(_trace(rows, r.words[best], r.ref))
+    for k, (q, _, _) in enumerate(wanted):
+        found = (picked[k, : n_w[k] + 1, : m_w[k] + 1], traces[k])
+        if requests[q].base is None:
+            answers[q] = found
+        else:
+            best, distance, _ = answers[q]
+            answers[q] = (best, distance, found)
     return answers
+
+
+def _traces(
+    picked: CellArray,
+    n: IntArray,
+    m: IntArray,
+    hyp: npt.NDArray[np.int32],
+    ref: npt.NDArray[np.int32],
+) -> list[Trace]:
+    """:func:`_trace` of many matrices ``picked[k]`` at once, the walk back from the last
+    cell taken by all of them in step (each ``hyp[k]``, ``ref[k]`` padded)."""
+    size = len(n)
+    alignment = np.zeros(ref.shape, np.int64)
+    ref_err = np.ones(ref.shape, np.int8)
+    hyp_err = np.ones(hyp.shape, np.int8)
+    i, j = n.copy(), m.copy()
+    scores = picked[np.arange(size), n, m].tolist()
+    walking = np.flatnonzero((i > 0) & (j > 0))
+    while walking.size:
+        ii, jj = i[walking], j[walking]
+        cur = picked[walking, ii, jj]
+        same = hyp[walking, ii - 1] == ref[walking, jj - 1]
+        diag = picked[walking, ii - 1, jj - 1] + ~same == cur
+        up = ~diag & (picked[walking, ii - 1, jj] + 1 == cur)
+        left = ~diag & ~up
+        at = walking[diag]  # match or substitution
+        alignment[at, jj[diag] - 1] = ii[diag] - 1
+        matched = diag & same
+        ref_err[walking[matched], jj[matched] - 1] = 0
+        hyp_err[walking[matched], ii[matched] - 1] = 0
+        alignment[walking[left], jj[left] - 1] = ii[left] - 1  # follows candidate word i − 1
+        i[walking] = ii - (diag | up)
+        j[walking] = jj - (diag | left)
+        walking = walking[(i[walking] > 0) & (j[walking] > 0)]
+    alignment[np.arange(ref.shape[1])[None, :] < j[:, None]] = -1  # before the first word
+    return [
+        (
+            scores[k],
+            alignment[k, : m[k]].tolist(),
+            ref_err[k, : m[k]].tolist(),
+            hyp_err[k, : n[k]].tolist(),
+        )
+        for k in range(size)
+    ]

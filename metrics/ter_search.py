@@ -24,42 +24,6 @@ Search = Generator[Request, Answer, tuple[float, float]]
 EditSearch = Generator[Request, Answer, int]
 
 
-def _trace(
-    rows: list[list[int]], words: Words, ref: Words
-) -> tuple[int, list[int], list[int], list[int]]:
-    """(distance, alignment, reference errors, candidate errors) of ``words``:
-    sacreBLEU's ``trace_to_alignment`` of its flipped trace. ``alignment[r]`` is the
-    candidate position reference word ``r`` is aligned with (or follows).
-
-    The trace is read back from the cost rows: a cell's operation is the first of
-    (match or substitution, deletion, insertion) that reaches its cost, which is the one
-    sacreBLEU records (it keeps an operation only when it is cheaper than those before
-    it)."""
-    i, j = len(words), len(ref)
-    alignment = [0] * j
-    ref_err = [1] * j
-    hyp_err = [1] * i
-    while i and j:  # back from the end, the operations in reverse
-        prev = rows[i - 1]
-        cur = rows[i][j]
-        w = words[i - 1]
-        if prev[j - 1] + (w != ref[j - 1]) == cur:  # match or substitution
-            i -= 1
-            j -= 1
-            alignment[j] = i
-            if w == ref[j]:
-                ref_err[j] = hyp_err[i] = 0
-        elif prev[j] + 1 == cur:  # a candidate word the reference lacks
-            i -= 1
-        else:  # a reference word the candidate lacks: it follows candidate word i - 1
-            j -= 1
-            alignment[j] = i - 1
-    while j:  # reference words before the first candidate word
-        j -= 1
-        alignment[j] = -1
-    return rows[-1][-1], alignment, ref_err, hyp_err
-
-
 def _prefix_sums(values: list[int]) -> list[int]:
     out = [0]
     total = 0
@@ -157,23 +121,23 @@ def edits_search(hyp: Sequence[int], ref: Words) -> EditSearch:
         where.setdefault(w, []).append(r)
     shifts = 0
     checked = 0
-    matrix = yield Request(ref, [words], [0], None, [], 0)
-    assert isinstance(matrix, list)
+    found = yield Request(ref, [words], [0], None, [], 0)
+    assert len(found) == 2
+    matrix, (score, alignment, ref_err, hyp_err) = found
     while True:
-        score, alignment, ref_err, hyp_err = _trace(matrix, words, ref)
         moved, keys, starts, checked = _candidates(
             words, ref, where, alignment, ref_err, hyp_err, checked
         )
         if checked >= MAX_SHIFT_CANDIDATES or not moved:
             return shifts + score
         answer = yield Request(ref, moved, starts, matrix, keys, score)
-        assert isinstance(answer, tuple)
-        best, distance, next_matrix = answer
-        if next_matrix is None:  # no shift lowers the distance
+        assert len(answer) == 3
+        best, _, next_found = answer
+        if next_found is None:  # no shift lowers the distance
             return shifts + score
         shifts += 1
         words = moved[best]
-        matrix = next_matrix
+        matrix, (score, alignment, ref_err, hyp_err) = next_found
 
 
 def run_searches(searches: Sequence[Generator[Request, Answer, object]]) -> list[object]:

@@ -184,12 +184,13 @@ def test_hter_is_ter_with_the_new_reference_as_the_only_reference() -> None:
 
 def test_searching_many_segments_together_gives_each_ones_own_row() -> None:
     """The batched search (numpy rows across candidates, chunks of mixed lengths, beams
-    that cut the matrix) equals the search of each segment alone (small enough to run in
-    plain Python), and several systems scored at once equal each system alone."""
+    that cut the matrix, alignments traced together) equals the search of each segment
+    alone (small enough to run in plain Python), and several systems scored at once
+    equal each system alone."""
     rng = random.Random(5)
     vocab = [f"w{i}" for i in range(9)]
     refs, systems = [], {}
-    for _ in range(80):
+    for _ in range(150):
         base = [rng.choice(vocab) for _ in range(rng.choice([3, 8, 20, 40, 70]))]
         refs.append((_edited(rng, base, vocab), _edited(rng, base, vocab)))
         for s in range(3):
