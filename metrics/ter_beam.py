@@ -8,9 +8,11 @@ substitution, up + 1, left + 1)``. Here a step of the search asks for the matric
 all its pairs together (:func:`answer_all`): candidates of similar lengths form a chunk
 (:func:`_plan` weighs numpy's per-call cost against the padding), and each row of a
 chunk is a handful of array operations across all its candidates — the chain of
-``left + 1`` as a running minimum, ``cur[j] = min_{k ≤ j}(t[k] + j − k)``. What is left
-over when few candidates remain is computed in plain Python. Either way the cells are
-sacreBLEU's, to the last tie.
+``left + 1`` as a running minimum, ``cur[j] = min_{k ≤ j}(t[k] + j − k)``. Only each
+request's chosen candidate's matrix is handed back, with its alignment traced (many at
+once with numpy, :func:`_traces`). What is left over when few candidates remain is
+computed in plain Python. Either way the cells and the traces are sacreBLEU's, to the
+last tie.
 """
 
 from __future__ import annotations
