@@ -119,12 +119,25 @@ def answer_all(requests: list[Request]) -> list[Answer]:
     out: list[Any] = [None] * len(requests)
     for a, b, vectorised in _plan(lengths, jobs, widths):
         chunk = [q for g in groups[a:b] for q in g]
-        if vectorised:
-            answers = _chunk([requests[q] for q in chunk])
-        else:
-            answers = [_python_request(requests[q]) for q in chunk]
-        for q, answer in zip(chunk, answers, strict=True):
-            out[q] = answer
+        if not vectorised:
+            for q in chunk:
+                out[q] = _python_request(requests[q])
+            continue
+        # at most _CHUNK_CELLS cells at once, even in one length group of a big corpus
+        cells_per_job = max(widths[a:b]) * (lengths[b - 1] + 1)
+        step = max(1, _CHUNK_CELLS // cells_per_job)
+        pos = 0
+        while pos < len(chunk):
+            end, count = pos, 0
+            while end < len(chunk) and (
+                count == 0 or count + len(requests[chunk[end]].words) <= step
+            ):
+                count += len(requests[chunk[end]].words)
+                end += 1
+            part = chunk[pos:end]
+            for q, answer in zip(part, _chunk([requests[q] for q in part]), strict=True):
+                out[q] = answer
+            pos = end
     return out
 
 
