@@ -41,6 +41,7 @@ from bench.gen_corpus import iter_sentences  # noqa: E402
 from metrics.bleu import BLEU  # noqa: E402
 from metrics.chrf import CHRF  # noqa: E402
 from metrics.chrf import corpus_rows as chrf_corpus_rows  # noqa: E402
+from metrics.corpus import score_corpus  # noqa: E402
 from metrics.meteor import METEOR  # noqa: E402
 from metrics.meteor import corpus_rows as meteor_corpus_rows  # noqa: E402
 from metrics.porter import stem  # noqa: E402
@@ -210,18 +211,31 @@ def main() -> None:
         prepared = metric.prepare_references(refs)
         return [metric.corpus_score(h, refs, prepared).score for h in ter_hyps.values()]
 
+    def ours_ter_together() -> list[float]:
+        metric = TER()
+        got = score_corpus(refs, ter_hyps, [metric])
+        return [got[name]["ter"].score for name in ter_hyps]
+
     def sacre_ter() -> list[float]:
         metric = SacreTER(references=streams)
         return [metric.corpus_score(h, None).score for h in ter_hyps.values()]
 
     t_ter, s_ter = best_of(args.ter_repeat, ours_ter)
+    t_together, s_together = best_of(args.ter_repeat, ours_ter_together)
     t_sacre_ter, s_sacre_ter = best_of(args.ter_repeat, sacre_ter)
-    ter_diff = max(abs(a - b) for a, b in zip(s_ter, s_sacre_ter, strict=True))
+    ter_diff = max(
+        abs(a - b) for ours in (s_ter, s_together) for a, b in zip(ours, s_sacre_ter, strict=True)
+    )
     print(f"TER (tercom normalisation, shifts), {len(ter_hyps)} systems")
     row(
-        "ours, references prepared once",
+        "ours, system by system",
         t_ter,
         f"ratio ours/sacreBLEU {t_ter / t_sacre_ter:.2f}  (target ≤ 0.25)",
+    )
+    row(
+        "ours, all systems at once (score_corpus)",
+        t_together,
+        f"ratio ours/sacreBLEU {t_together / t_sacre_ter:.2f}  (target ≤ 0.25)",
     )
     row("sacreBLEU TER(references=…), cached", t_sacre_ter)
     print(f"  largest score difference {ter_diff:.2e}\n")

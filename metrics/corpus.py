@@ -43,6 +43,7 @@ from metrics.ngrams import (
 from metrics.nist import NIST, information_weights
 from metrics.per2 import PER2, bigram_lines
 from metrics.stats import FloatArray, Metric, References, Score, check_parallel
+from metrics.ter import TER
 from metrics.tokenize import BOS, EOS, Preprocessor
 from metrics.wer import (
     MWER,
@@ -154,12 +155,19 @@ def score_corpus(
     whatever the case choice), the others each with its own ``segment_stats``."""
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     shared = [m for m in metrics if isinstance(m, SHARED)]
-    for metric in metrics:  # TER: its own normalisation; its memo scores a shared output once
+    for metric in metrics:
         if isinstance(metric, METEOR):
             check_references(refs)
             for system, found in meteor_rows(metric, refs, systems).items():
                 stats[system][metric.name] = found
-        elif not isinstance(metric, SHARED):  # TER, LEPOR, …: each on its own
+        elif isinstance(metric, TER):  # its own normalisation; all systems searched together
+            check_references(refs)
+            for hyps in systems.values():
+                check_parallel(hyps, refs)
+            rows = metric.systems_stats(systems, metric.prepare_references(refs))
+            for system, own in rows.items():
+                stats[system][metric.name] = own
+        elif not isinstance(metric, SHARED):  # LEPOR, the weighted n-grams: each on its own
             check_references(refs)
             prepared = metric.prepare_references(refs)
             for system, hyps in systems.items():

@@ -13,7 +13,7 @@ from metrics import human
 from metrics.__main__ import main
 from metrics.corpus import score_corpus
 from metrics.registry import build_metric
-from metrics.ter import TER, ter_edits
+from metrics.ter import TER, ter_edits, ter_row, ter_rows
 from metrics.tests.demo import README_REFS, README_SYS, REFERENCES, SYSTEMS, demo, demo_refs
 
 
@@ -180,3 +180,29 @@ def test_hter_is_ter_with_the_new_reference_as_the_only_reference() -> None:
         assert hter.stats.tolist() == ter.stats.tolist()
         assert hter.score == pytest.approx(ter.score, abs=1e-9)  # 100·e/n vs e/n·100
     assert hter.signature.startswith("judgments:40|case:lc|tok:tercom|")
+
+
+def test_searching_many_segments_together_gives_each_ones_own_row() -> None:
+    """The batched search (numpy rows across candidates, chunks of mixed lengths, beams
+    that cut the matrix, alignments traced together) equals the search of each segment
+    alone (small enough to run in plain Python), and several systems scored at once
+    equal each system alone."""
+    rng = random.Random(5)
+    vocab = [f"w{i}" for i in range(9)]
+    refs, systems = [], {}
+    for _ in range(150):
+        base = [rng.choice(vocab) for _ in range(rng.choice([3, 8, 20, 40, 70]))]
+        refs.append((_edited(rng, base, vocab), _edited(rng, base, vocab)))
+        for s in range(3):
+            systems.setdefault(f"s{s}", []).append(_edited(rng, base, vocab))
+    ids = {w: k for k, w in enumerate(vocab)}
+    pairs = [
+        ([ids[w] for w in hyp.split()], [[ids[w] for w in r.split()] for r in seg])
+        for hyp, seg in zip(systems["s0"], refs, strict=True)
+    ]
+
+    assert ter_rows(pairs) == [ter_row(hyp, seg) for hyp, seg in pairs]
+    together = TER().systems_stats(systems, TER().prepare_references(refs))
+    for name, hyps in systems.items():
+        alone = TER().segment_stats(hyps, TER().prepare_references(refs))
+        assert together[name].tolist() == alone.tolist()
