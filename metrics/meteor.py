@@ -61,7 +61,7 @@ from metrics.stats import (
     nrefs_label,
 )
 from metrics.tokenize import Preprocessor
-from metrics.wordnet import WordNet, load_wordnet
+from metrics.wordnet import WordNet, load_wordnet, wordnet_version
 
 ALPHA = 0.9
 BETA = 3.0
@@ -265,7 +265,7 @@ class METEOR(Metric):
                 "tok": self.preprocessor.tokenize,
                 "mods": "exact+stem+syn",
                 "stem": "porter",
-                "wn": self.wordnet.version,
+                "wn": wordnet_version(self.wordnet_dir),
                 "alpha": f"{self.alpha:g}",
                 "beta": f"{self.beta:g}",
                 "gamma": f"{self.gamma:g}",

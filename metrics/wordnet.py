@@ -107,9 +107,8 @@ class WordNet:
                     exceptions[terms[0]] = terms[1:]
             self._exceptions[pos] = exceptions
             self._data[pos] = (self.root / f"data.{suffix}").read_bytes()
-        found = _VERSION.search(self._data["a"][:4096])
         #: "3.0" for Debian's wordnet-base; it goes into METEOR's signature
-        self.version = found.group(1).decode("ascii") if found else "unknown"
+        self.version = version_in(self._data["a"][:4096])
         self._names: dict[tuple[str, int], tuple[str, ...]] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
 
@@ -171,6 +170,30 @@ class WordNet:
 @cache
 def _load(root: Path) -> WordNet:
     return WordNet(root)
+
+
+def version_in(header: bytes) -> str:
+    """The WordNet version a data file's licence header names ("unknown" if none)."""
+    found = _VERSION.search(header)
+    return found.group(1).decode("ascii") if found else "unknown"
+
+
+@cache
+def _version(root: Path) -> str:
+    try:
+        with (root / "data.adj").open("rb") as data:
+            return version_in(data.read(4096))
+    except OSError:
+        raise WordNetMissing(
+            f"METEOR needs WordNet 3.0, not found in {root}; {INSTALL_HINT}"
+        ) from None
+
+
+def wordnet_version(root: Path | str | None = None) -> str:
+    """The version of the WordNet in ``root`` (default :func:`wordnet_dir`) from one file's
+    header, without reading the dictionary: a signature needs no more (a page that shows
+    METEOR's signature never loads WordNet's 50 MB)."""
+    return _version(Path(root) if root is not None else wordnet_dir())
 
 
 def load_wordnet(root: Path | str | None = None) -> WordNet:

@@ -281,3 +281,18 @@ def test_meteor_never_imports_nltk() -> None:
     score, nltk_modules = proc.stdout.strip().split(" ", 1)
     assert float(score) > 0
     assert nltk_modules == "[]"
+
+
+def test_the_signature_reads_wordnets_version_without_loading_it() -> None:
+    """A page that only shows METEOR's stored figures builds its signature: that must not
+    read WordNet's 50 MB into the server process (a fresh one, to see)."""
+    script = (
+        "from metrics.registry import build_metric\n"
+        "import metrics.wordnet as wn\n"
+        "print(build_metric('meteor').signature([('a b',)]), wn._load.cache_info().currsize)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split()
+
+    assert "|wn:3.0|" in out[0] and out[1] == "0"
