@@ -56,6 +56,7 @@ from metrics.wer import (
     ser_rows,
     wer_rows,
 )
+from metrics.wngram import WeightedNgram
 
 #: The metrics whose work :func:`score_corpus` shares (bigram PER with PER); every other
 #: one is scored on its own.
@@ -154,6 +155,7 @@ def score_corpus(
     of a segment once (:func:`metrics.meteor.corpus_rows`; its words are lowercased
     whatever the case choice), the others each with its own ``segment_stats``."""
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
+    weighted: dict[tuple[object, ...], dict[str, FloatArray]] = {}
     shared = [m for m in metrics if isinstance(m, SHARED)]
     for metric in metrics:
         if isinstance(metric, METEOR):
@@ -167,12 +169,15 @@ def score_corpus(
             rows = metric.systems_stats(systems, metric.prepare_references(refs))
             for system, own in rows.items():
                 stats[system][metric.name] = own
-        elif not isinstance(metric, SHARED):  # LEPOR, the weighted n-grams: each on its own
-            check_references(refs)
-            prepared = metric.prepare_references(refs)
-            for system, hyps in systems.items():
-                check_parallel(hyps, refs)
-                stats[system][metric.name] = metric.segment_stats(hyps, prepared)
+        elif isinstance(metric, WeightedNgram):  # P, R and F of one configuration: one count
+            key = metric.rows_key()
+            if key not in weighted:
+                weighted[key] = _own_rows(metric, refs, systems)
+            for system, counted in weighted[key].items():
+                stats[system][metric.name] = counted
+        elif not isinstance(metric, SHARED):  # LEPOR: on its own
+            for system, counted in _own_rows(metric, refs, systems).items():
+                stats[system][metric.name] = counted
     if shared:
         _shared_stats(refs, systems, shared, stats)
     out: dict[str, dict[str, Score]] = {}
@@ -188,6 +193,19 @@ def score_corpus(
                 metric.signature(refs),
                 s,
             )
+    return out
+
+
+def _own_rows(
+    metric: Metric, refs: References, systems: Mapping[str, Sequence[str]]
+) -> dict[str, FloatArray]:
+    """Each system's rows from the metric's own ``segment_stats`` (references prepared once)."""
+    check_references(refs)
+    prepared = metric.prepare_references(refs)
+    out = {}
+    for system, hyps in systems.items():
+        check_parallel(hyps, refs)
+        out[system] = metric.segment_stats(hyps, prepared)
     return out
 
 

@@ -226,6 +226,11 @@ class WeightedNgram(Metric):
     def n_stats(self) -> int:
         return 3 * self.max_order
 
+    def rows_key(self) -> tuple[object, ...]:
+        """What this metric's rows depend on: P, R and F of equal keys have the same rows
+        (they differ only in :meth:`score_from_stats`), so a corpus counts them once."""
+        return self._config()
+
     def _config(self) -> tuple[object, ...]:
         return (
             "wngram",
