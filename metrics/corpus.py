@@ -153,7 +153,8 @@ def score_corpus(
     the point); any other (not in :data:`SHARED`: TER with its own normalisation, METEOR,
     LEPOR, the weighted n-grams) are scored apart: METEOR aligning each distinct candidate
     of a segment once (:func:`metrics.meteor.corpus_rows`; its words are lowercased
-    whatever the case choice), the others each with its own ``segment_stats``."""
+    whatever the case choice), TER searching all systems together, the weighted n-grams
+    counted once for P, R and F, LEPOR with its own ``segment_stats``."""
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     weighted: dict[tuple[object, ...], dict[str, FloatArray]] = {}
     shared = [m for m in metrics if isinstance(m, SHARED)]
