@@ -126,7 +126,8 @@ def count_inversions(values: IntArray) -> int:
         end_of_left = np.searchsorted(left_keys, (right_block + 1) * span, side="left")
         not_greater = np.searchsorted(left_keys, right_keys, side="right")
         total += int((end_of_left - not_greater).sum())
-        a = np.sort(keys) - block * span
+        # each block holds two sorted runs: a stable sort (timsort) merges them in linear time
+        a = np.sort(keys, kind="stable") - block * span
         width *= 2
     return total
 
