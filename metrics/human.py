@@ -143,9 +143,11 @@ def hter_stats(targets: Sequence[str], new_refs: Sequence[str]) -> FloatArray:
 
 @lru_cache(maxsize=2**16)
 def hter_row(target: str, new_ref: str) -> tuple[float, float]:
-    """One judgment's HTER row ``(edits, new-reference length)``; cached because the
-    dashboard lists every judgment of a corpus at each view and a TER search costs far
-    more than reading it back."""
+    """One judgment's HTER row ``(edits, new-reference length)``; cached because a judge
+    walks back and forth through the same new references (undo, redo, a pool reference
+    clicked again) and a TER search costs far more than reading it back. The app stores
+    each judgment's row with it (:func:`annotation.text.new_ref_counts`), so no page
+    view searches shifts."""
     vocab: dict[str, int] = {}
     ids = [tuple(vocab.setdefault(w, len(vocab)) for w in ter_words(t)) for t in (target, new_ref)]
     return ter_row(ids[0], [ids[1]])
