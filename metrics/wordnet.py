@@ -71,6 +71,11 @@ class WordNetMissing(ValueError):
     """The WordNet dictionary files are not there (a one-line message saying so)."""
 
 
+def not_found(root: Path) -> WordNetMissing:
+    """The one-line error when ``root`` holds no WordNet at all."""
+    return WordNetMissing(f"METEOR needs WordNet 3.0, not found in {root}; {INSTALL_HINT}")
+
+
 def wordnet_dir() -> Path:
     """Where the dictionary files are read from: ``$WNSEARCHDIR`` or /usr/share/wordnet."""
     return Path(os.environ.get("WNSEARCHDIR") or DEFAULT_DIR)
@@ -85,9 +90,7 @@ class WordNet:
         needed += [f"{suffix}.exc" for _, suffix in PARTS]
         missing = [name for name in needed if not (self.root / name).is_file()]
         if len(missing) == len(needed):
-            raise WordNetMissing(
-                f"METEOR needs WordNet 3.0, not found in {self.root}; {INSTALL_HINT}"
-            )
+            raise not_found(self.root)
         if missing:
             raise WordNetMissing(
                 f"METEOR needs WordNet 3.0: {', '.join(missing)} not found in {self.root}; "
@@ -184,9 +187,7 @@ def _version(root: Path) -> str:
         with (root / "data.adj").open("rb") as data:
             return version_in(data.read(4096))
     except OSError:
-        raise WordNetMissing(
-            f"METEOR needs WordNet 3.0, not found in {root}; {INSTALL_HINT}"
-        ) from None
+        raise not_found(root) from None
 
 
 def wordnet_version(root: Path | str | None = None) -> str:
