@@ -23,10 +23,9 @@ from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-# The SSER scale is the format's (seed 001 §2.2); the check constraint below enforces it.
 from annotation.limits import NAME_MAX_LENGTH
 from annotation.users import User
-from metrics.human import SSER_MAX, SSER_MIN
+from metrics.human import SSER_MAX, SSER_MIN  # the format's scale (seed 001 §2.2)
 
 __all__ = ["Corpus", "CorpusStatistics", "Judgment", "JudgmentEvent", "Sentence", "Target"]
 __all__ += ["Translator", "User"]
@@ -139,8 +138,10 @@ class Corpus(models.Model):
     )
     # Moves whenever a done judgment of the corpus changes (CorpusQuerySet.stamp_judgments):
     # read with the corpus row, it tells whether figures derived from the judgments and
-    # computed earlier still hold, at no extra query.
+    # computed earlier still hold, at no extra query. texts_stamp moves when a candidate's
+    # text changes (a system added, a word moved across a segment boundary).
     judgments_stamp = models.PositiveBigIntegerField(default=0, editable=False)
+    texts_stamp = models.PositiveIntegerField(default=0, editable=False)
     # False while the import writes the corpus (in short transactions, so judges keep
     # working meanwhile): nothing but the import and the admin sees it until it is whole.
     ready = models.BooleanField(default=True, editable=False)
@@ -228,6 +229,9 @@ class Translator(models.Model):
     name = models.CharField(max_length=NAME_MAX_LENGTH)
     role = models.CharField(max_length=20, choices=Role.choices)
     position = models.PositiveIntegerField(help_text="Order of first appearance in the file.")
+    # A system imported as one document (seed 002): annotation.resegmenting's record of
+    # how its candidates were cut; None for a system imported segment by segment.
+    segmentation = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["corpus", "position"]
@@ -457,6 +461,7 @@ class JudgmentEvent(models.Model):
         EDIT_WORD = "edit_word", "Edited a word of the new reference"
         EDIT_REF = "edit_ref", "Rewrote the new reference"
         USE_REF = "use_ref", "Took a reference of the pool"
+        MOVE_WORD = "move_word", "Moved a word across a segment boundary"
         SET_SSER = "set_sser", "Scored SSER"
         FINISH = "finish", "Accepted the judgment"
         UNDO = "undo", "Undo"

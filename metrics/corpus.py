@@ -155,6 +155,8 @@ def score_corpus(
     of a segment once (:func:`metrics.meteor.corpus_rows`; its words are lowercased
     whatever the case choice), TER searching all systems together, the weighted n-grams
     counted once for P, R and F, LEPOR with its own ``segment_stats``."""
+    if not systems:  # a corpus of references only: nothing to score
+        return {}
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     weighted: dict[tuple[object, ...], dict[str, FloatArray]] = {}
     shared = [m for m in metrics if isinstance(m, SHARED)]

@@ -76,13 +76,14 @@ class Segment:
 #: None for a sentence without references (it has no automatic figures).
 SegmentStats = tuple[np.ndarray, ...] | None
 #: A corpus as the statistics are kept: its pk and creation time (a corpus imported
-#: again under a reused pk is another corpus, as for the dashboard's cache).
-CorpusKey = tuple[int, datetime]
+#: again under a reused pk is another corpus, as for the dashboard's cache) and its texts
+#: stamp (a system added or a word moved across a boundary changes candidates).
+CorpusKey = tuple[int, datetime, int]
 
 
 def corpus_key(corpus: Corpus) -> CorpusKey:
     """``corpus``'s :data:`CorpusKey`."""
-    return (corpus.pk, corpus.created_at)
+    return (corpus.pk, corpus.created_at, corpus.texts_stamp)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,145 @@
+"""Add a system to a corpus that exists: from a file with one candidate per sentence, or
+from one document the import re-segments against the corpus's references (seed 002).
+
+A lead comparing a speech-translation or long-document system with the systems already
+judged adds it to their corpus rather than importing a new one: the judges' work and the
+campaign stay. The new candidates are judged like any other; the corpus's stored
+statistics are scored afresh, including the new system (as an import does), before the
+service returns, so the dashboard's next view only reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Max
+
+from annotation.candidates import candidates_changed
+from annotation.corpora import evaltrans
+from annotation.corpora.imports import ImportRefused
+from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
+from annotation.models import Corpus, Sentence, Target, Translator
+from annotation.resegmenting import Cost, cost, resegment_document
+from annotation.scoring import (
+    corpus_texts,
+    default_statistics,
+    give_back_memory,
+    save_default_statistics,
+)
+
+ERR_SYSTEM_EXISTS = "the corpus has a translator named {name!r} already"
+ERR_SYSTEM_NAME = "system name {name!r} is empty or ends in 'reference'"
+ERR_LINE_COUNT = "{lines} lines, but the corpus has {sentences} sentences (one line per sentence)"
+ERR_NO_REFERENCES = "the corpus has no references to re-segment the document against"
+
+
+@dataclass(frozen=True)
+class AddedSystem:
+    """What :func:`corpus_add_system` stored, in the words the command and the page print."""
+
+    corpus: Corpus
+    system: str
+    candidates: int
+    words: int
+    segmentation: Cost | None
+
+    def lines(self) -> list[str]:
+        line = (
+            f"Added system {self.system!r} to corpus {self.corpus.name!r}: "
+            f"{self.candidates} candidates, {self.words} words."
+        )
+        if self.segmentation is None:
+            return [line]
+        c = self.segmentation
+        rate = "–" if c.percent is None else f"{c.percent:.2f} %"
+        return [
+            line,
+            f"Re-segmented from one document: AS-WER {rate} "
+            f"({c.edits} edits / {c.length} reference words).",
+        ]
+
+
+def corpus_add_system(
+    *, corpus: Corpus, name: str, lines: Sequence[str], filename: str, unsegmented: bool
+) -> AddedSystem:
+    """Add system ``name`` to ``corpus`` from the lines of ``filename``.
+
+    ``unsegmented``: the lines are one document (line breaks are spaces), cut into one
+    candidate per sentence (:func:`annotation.resegmenting.resegment_document`); else
+    there must be one line per sentence. Refused (:class:`ImportRefused`, nothing stored)
+    with the file, line and reason.
+    """
+    _refuse_bad_name(corpus, name, filename)
+    for k, line in enumerate(lines):
+        problem = non_xml_char_problem(line)
+        if problem is not None:
+            raise ImportRefused(filename, k + 1, problem)
+    texts = corpus_texts(corpus)
+    segmentation: dict[str, Any] | None = None
+    if unsegmented:
+        if not any(texts.refs):
+            raise ImportRefused(filename, None, ERR_NO_REFERENCES)
+        candidates, segmentation = resegment_document(" ".join(lines), texts.refs)
+    else:
+        if len(lines) != corpus.n_sentences:
+            message = ERR_LINE_COUNT.format(lines=len(lines), sentences=corpus.n_sentences)
+            raise ImportRefused(filename, None, message)
+        candidates = [evaltrans.normalize_space(line) for line in lines]
+    with transaction.atomic():
+        _store(corpus, name, candidates, segmentation)
+    statistics = default_statistics(corpus)  # reads only: no lock held meanwhile
+    save_default_statistics(corpus, statistics)
+    del statistics
+    give_back_memory()
+    corpus.refresh_from_db()
+    return AddedSystem(
+        corpus=corpus,
+        system=name,
+        candidates=len(candidates),
+        words=sum(len(c.split()) for c in candidates),
+        segmentation=None if segmentation is None else cost(segmentation),
+    )
+
+
+def _refuse_bad_name(corpus: Corpus, name: str, filename: str) -> None:
+    if not name or evaltrans.translator_role(name) != evaltrans.Role.SYSTEM:
+        raise ImportRefused(filename, None, ERR_SYSTEM_NAME.format(name=name))
+    problem = length_problem(f"system name {name[:40]!r}…", name, NAME_MAX_LENGTH)
+    if problem is not None:
+        raise ImportRefused(filename, None, problem)
+    if corpus.translators.filter(name=name).exists():
+        raise ImportRefused(filename, None, ERR_SYSTEM_EXISTS.format(name=name))
+
+
+def _store(
+    corpus: Corpus, name: str, candidates: Sequence[str], segmentation: dict[str, Any] | None
+) -> None:
+    """The translator (last), one target per sentence (last in it), the corpus's sizes."""
+    last = corpus.translators.aggregate(n=Max("position"))["n"]
+    translator = Translator.objects.create(
+        corpus=corpus,
+        name=name,
+        role=Translator.Role.SYSTEM,
+        position=0 if last is None else last + 1,
+        segmentation=segmentation,
+    )
+    sentences = Sentence.objects.filter(corpus=corpus).annotate(last=Max("targets__position"))
+    Target.objects.bulk_create(
+        [
+            Target(
+                sentence_id=s.pk,
+                translator=translator,
+                position=0 if s.last is None else s.last + 1,
+                text=candidates[s.position],
+            )
+            for s in sentences.order_by("position")
+        ],
+        batch_size=500,
+    )
+    Corpus.all_objects.filter(pk=corpus.pk).update(
+        n_systems=F("n_systems") + 1, n_candidates=F("n_candidates") + len(candidates)
+    )
+    candidates_changed(corpus.pk)
