@@ -36,7 +36,9 @@ PREPROCESSOR = Preprocessor()
 CONTEXT_WORDS = 3
 
 
-def resegment_document(document: str, refs: Sequence[Sequence[str]]) -> tuple[list[str], dict[str, Any]]:
+def resegment_document(
+    document: str, refs: Sequence[Sequence[str]]
+) -> tuple[list[str], dict[str, Any]]:
     """``document`` cut into one candidate per sentence (``refs[k]``: sentence ``k``'s
     references in the corpus's order) and the record the translator keeps. Candidates are
     the document's 13a tokens joined by single spaces, as ``--segmented-out`` writes them."""

@@ -86,9 +86,7 @@ def test_the_corpus_mwer_of_the_added_system_is_the_command_lines_aswer(
     mwer = automatic_statistics(demo).scores["mwer"]["speech"]
     assert mwer.score == pytest.approx(out["aswer"]["score"], abs=1e-9)
     lengths = [len(c.split()) for c in candidates_of(demo, "speech")]
-    assert [sum(lengths[: k + 1]) for k in range(len(lengths))] == out["segmentation"][
-        "boundaries"
-    ]
+    assert [sum(lengths[: k + 1]) for k in range(len(lengths))] == out["segmentation"]["boundaries"]
     record = Translator.objects.get(corpus=demo, name="speech").segmentation
     assert [e[0] for e in record["segments"]] == out["segmentation"]["reference_per_segment"]
 
