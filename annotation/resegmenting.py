@@ -32,7 +32,7 @@ from metrics.tokenize import Preprocessor
 #: The words a document is cut into and a moved segment is scored with.
 PREPROCESSOR = Preprocessor()
 
-#: Words shown on each side of a boundary (the drill-down).
+#: Words shown on each side of a boundary (the drill-down, the judge's page).
 CONTEXT_WORDS = 3
 
 

@@ -20,6 +20,8 @@ one does the same three things:
      reference (:func:`~annotation.judging.edits.apply_word_edit`);
    * :func:`judgment_edit_ref`: rewrite the whole new reference;
    * :func:`judgment_use_ref`: take a reference of the pool as the new reference;
+   * :func:`judgment_move_word`: move a word across a boundary between two candidates of
+     a system imported as one document (:mod:`annotation.judging.boundaries`);
    * :func:`judgment_set_sser`: score the candidate on the 0–10 scale (seed 001 §2.2);
    * :func:`judgment_finish`: mark the judgment done (an SSER score is required);
      :func:`judgment_accept_next` ("accept & next") does it and opens the judge's next
@@ -50,6 +52,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import Length
 
+from annotation.judging.boundaries import moved_texts
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
 from annotation.judging.stack import Click, change, to_apply, walk
@@ -137,6 +140,25 @@ def _refuse_unkeepable(judgment: Judgment, text: str) -> None:
         problem = length_problem("the new reference", text, new_ref_limit(longest or 0))
     if problem is not None:
         raise ChangeRefused(problem)
+
+
+def judgment_move_word(
+    *,
+    judgment: Judgment,
+    user: User,
+    version: int,
+    edge: str,
+    move: str,
+    at: datetime | None = None,
+) -> Judgment:
+    """Move a word across the candidate's ``start`` or ``end`` boundary (``give`` one of
+    its own, ``take`` the neighbour's): a system imported as one document only
+    (:mod:`annotation.judging.boundaries`). The new reference stays as it is."""
+    params = {"edge": edge, "move": move}
+    click = Click(judgment, user, version, JudgmentEvent.Kind.MOVE_WORD, params, at)
+    if not to_apply(click):
+        return judgment
+    return change(click, candidates=moved_texts(judgment.target, edge, move))
 
 
 def judgment_set_sser(

@@ -34,6 +34,7 @@ from django.db.models import (
     Value,
 )
 
+from annotation.judging.boundaries import Neighbours, neighbours
 from annotation.judging.edits import OpRef
 from annotation.judging.errors import NOTE_REUSED
 from annotation.judging.figures import (
@@ -106,6 +107,9 @@ class JudgingContext:
     can_undo: bool
     can_redo: bool
     sser_scale: list[dict[str, Any]] = field(default_factory=list)
+    #: A system imported as one document: the candidates around this one, whose words
+    #: the judge may move across the boundary (None for any other system).
+    neighbours: Neighbours | None = None
 
     @property
     def reuse_note(self) -> str | None:
@@ -220,6 +224,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
             {"value": v, "label": SSER_LABELS.get(v, ""), "pressed": judgment.sser == v}
             for v in range(SSER_MAX, SSER_MIN - 1, -1)
         ],
+        neighbours=None if target.translator.segmentation is None else neighbours(target),
     )
 
 

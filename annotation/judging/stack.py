@@ -27,6 +27,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from annotation.judging.active_time import active_gap
+from annotation.judging.boundaries import set_candidates
 from annotation.judging.errors import (
     ERR_NOTHING_TO_REDO,
     ERR_NOTHING_TO_UNDO,
@@ -192,7 +193,8 @@ def _snapshot(judgment: Judgment) -> dict[str, Any]:
 
 
 def change(click: Click, *, detail: dict[str, Any] | None = None, **changes: Any) -> Judgment:
-    """Save ``changes`` (``new_ref``, ``sser``, ``state``) as one applied change, with
+    """Save ``changes`` (``new_ref``, ``sser``, ``state``; ``candidates`` for a word moved
+    across a boundary, :mod:`annotation.judging.boundaries`) as one applied change, with
     ``detail`` (default: the click's parameters) in its event; a change that changes
     nothing is not recorded."""
     after = {**_snapshot(click.judgment), **changes}
@@ -249,6 +251,9 @@ def _write(
     }
     try:
         with transaction.atomic():
+            if "candidates" in after:  # a word moved across a boundary (or back)
+                before["candidates"] = set_candidates(after["candidates"], judgment=judgment)
+                stored.update(new_ref_counts(judgment.target.text, after["new_ref"]))
             updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(
                 **stored, version=version + 1
             )

@@ -162,6 +162,16 @@ def _do_use_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     )
 
 
+def _do_move(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    changes.judgment_move_word(
+        judgment=j,
+        user=request.user,
+        version=version,
+        edge=request.POST.get("edge", ""),
+        move=request.POST.get("move", ""),
+    )
+
+
 def _do_sser(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     changes.judgment_set_sser(
         judgment=j, user=request.user, version=version, sser=_int_field(request, "sser")
@@ -182,6 +192,7 @@ CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
     "new-ref": _do_new_ref,
     "use-ref": _do_use_ref,
     "sser": _do_sser,
+    "move": _do_move,
     "undo": _do_undo,
     "redo": _do_redo,
 }

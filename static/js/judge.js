@@ -68,6 +68,10 @@
     } else if (d.action === "use-ref") {
       d.value = elt.value;
       d.label = "choice of the reference “" + d.value + "”";
+    } else if (d.action === "move-word") {
+      d.edge = elt.getAttribute("data-edge");
+      d.move = elt.getAttribute("data-move");
+      d.label = "“" + d.text + "”";
     } else if (d.action === "edit-word") {
       d.pos = elt.getAttribute("data-pos");
       d.label = "click on the word “" + d.text + "”";
@@ -99,6 +103,12 @@
         return elt.value === d.value;
       case "edit-word":
         return elt.getAttribute("data-pos") === d.pos && (elt.textContent || "").trim() === d.text;
+      case "move-word": // the same move of the same word: after a move, the words differ
+        return (
+          elt.getAttribute("data-edge") === d.edge &&
+          elt.getAttribute("data-move") === d.move &&
+          (elt.textContent || "").trim() === d.text
+        );
       default:
         if (d.pos !== undefined) {
           var pos = elt.form && elt.form.querySelector('input[name="pos"]');

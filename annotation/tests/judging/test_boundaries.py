@@ -1,0 +1,243 @@
+"""Moving a word across a boundary of a system imported as one document (seed 002): the
+two neighbouring candidates change together, undo and redo move it back and forth, and
+everything computed from the candidates follows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from annotation.corpora.imports import corpus_import
+from annotation.corpora.systems import corpus_add_system
+from annotation.judging.boundaries import ERR_CHANGED, ERR_NO_NEIGHBOUR, ERR_NOT_RESEGMENTED
+from annotation.judging.changes import (
+    judgment_move_word,
+    judgment_redo,
+    judgment_set_sser,
+    judgment_undo,
+)
+from annotation.judging.errors import ChangeRefused, StaleJudgment
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Translator, User
+from annotation.resegmenting import segment_entry
+from annotation.scoring import corpus_texts
+from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
+from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
+from annotation.text import new_ref_counts
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def speech(judge: User) -> Corpus:
+    """The demo corpus with NiuTrans's output added again as one unsegmented document."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    corpus.judges.add(judge)
+    joined = " ".join(corpus_texts(corpus).systems["NiuTrans"]).split()
+    lines = [" ".join(joined[k : k + 7]) for k in range(0, len(joined), 7)]
+    corpus_add_system(
+        corpus=corpus, name="speech", lines=lines, filename="speech.txt", unsegmented=True
+    )
+    corpus.refresh_from_db()
+    return corpus
+
+
+def texts(corpus: Corpus, *positions: int) -> list[str]:
+    return [target_of(corpus, "speech", k).text for k in positions]
+
+
+def document(corpus: Corpus) -> list[str]:
+    return " ".join(corpus_texts(corpus).systems["speech"]).split()
+
+
+@pytest.mark.parametrize(
+    ("edge", "move", "expected"),
+    [
+        ("start", "give", lambda p, c, n: (p + c[:1], c[1:], n)),
+        ("start", "take", lambda p, c, n: (p[:-1], p[-1:] + c, n)),
+        ("end", "give", lambda p, c, n: (p, c[:-1], c[-1:] + n)),
+        ("end", "take", lambda p, c, n: (p, c + n[:1], n[1:])),
+    ],
+)
+def test_a_word_crosses_the_boundary_and_the_document_keeps_every_word_in_order(
+    speech: Corpus, judge: User, edge: str, move: str, expected: object
+) -> None:
+    whole = document(speech)
+    before = [t.split() for t in texts(speech, 4, 5, 6)]
+    judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+
+    judgment_move_word(
+        judgment=judgment, user=judge, version=judgment.version, edge=edge, move=move
+    )
+
+    assert [t.split() for t in texts(speech, 4, 5, 6)] == list(expected(*before))  # type: ignore[operator]
+    assert document(speech) == whole
+
+
+def test_undo_moves_the_word_back_and_redo_moves_it_again(speech: Corpus, judge: User) -> None:
+    judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+    before = texts(speech, 5, 6)
+    judgment = judgment_move_word(
+        judgment=judgment, user=judge, version=judgment.version, edge="end", move="give"
+    )
+    moved = texts(speech, 5, 6)
+
+    judgment = judgment_undo(judgment=judgment, user=judge, version=judgment.version)
+    assert texts(speech, 5, 6) == before
+    assert judgment.target.text == before[0]
+
+    judgment_redo(judgment=judgment, user=judge, version=judgment.version)
+    assert texts(speech, 5, 6) == moved
+
+
+def test_a_move_rescores_both_segments_and_forgets_what_was_computed_from_the_texts(
+    speech: Corpus, judge: User
+) -> None:
+    assert CorpusStatistics.objects.filter(corpus=speech).exists()
+    stamps = (speech.texts_stamp, speech.judgments_stamp)
+    judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+
+    judgment_move_word(
+        judgment=judgment, user=judge, version=judgment.version, edge="end", move="take"
+    )
+
+    record = Translator.objects.get(corpus=speech, name="speech").segmentation
+    refs = corpus_texts(speech).refs
+    for k in (5, 6):
+        assert record["segments"][k] == segment_entry(texts(speech, k)[0], refs[k])
+    speech.refresh_from_db()
+    assert speech.texts_stamp == stamps[0] + 1 and speech.judgments_stamp > stamps[1]
+    assert not CorpusStatistics.objects.filter(corpus=speech).exists()
+
+
+def test_the_judgments_of_both_candidates_are_recounted_and_their_open_pages_go_stale(
+    speech: Corpus, judge: User, user_factory: object
+) -> None:
+    other = user_factory("other")  # type: ignore[operator]
+    speech.judges.add(other)
+    theirs = judgment_open(user=other, target=target_of(speech, "speech", 6))
+    mine = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+
+    judgment_move_word(judgment=mine, user=judge, version=mine.version, edge="end", move="give")
+
+    fresh = Judgment.objects.get(pk=theirs.pk)
+    assert fresh.version == theirs.version + 1
+    assert fresh.edits == new_ref_counts(texts(speech, 6)[0], fresh.new_ref)["edits"]
+    mine = Judgment.objects.get(pk=mine.pk)
+    assert mine.edits == new_ref_counts(texts(speech, 5)[0], mine.new_ref)["edits"]
+    with pytest.raises(StaleJudgment):
+        judgment_set_sser(judgment=theirs, user=other, version=theirs.version, sser=5)
+
+
+def test_a_move_is_refused_where_there_is_no_boundary_or_no_segmentation(
+    speech: Corpus, judge: User
+) -> None:
+    first = judgment_open(user=judge, target=target_of(speech, "speech", 0))
+    with pytest.raises(ChangeRefused) as refused:
+        judgment_move_word(
+            judgment=first, user=judge, version=first.version, edge="start", move="give"
+        )
+    assert refused.value.message == ERR_NO_NEIGHBOUR["start"]
+
+    ordinary = judgment_open(user=judge, target=target_of(speech, "NiuTrans", 3))
+    with pytest.raises(ChangeRefused) as refused:
+        judgment_move_word(
+            judgment=ordinary, user=judge, version=ordinary.version, edge="end", move="give"
+        )
+    assert refused.value.message == ERR_NOT_RESEGMENTED
+
+    with pytest.raises(ChangeRefused):
+        judgment_move_word(judgment=first, user=judge, version=first.version, edge="end", move="x")
+
+
+def test_undo_is_refused_when_another_judge_moved_a_neighbouring_boundary_meanwhile(
+    speech: Corpus, judge: User, user_factory: object
+) -> None:
+    other = user_factory("other")  # type: ignore[operator]
+    speech.judges.add(other)
+    mine = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+    mine = judgment_move_word(
+        judgment=mine, user=judge, version=mine.version, edge="end", move="give"
+    )
+    theirs = judgment_open(user=other, target=target_of(speech, "speech", 7))
+    judgment_move_word(
+        judgment=theirs, user=other, version=theirs.version, edge="start", move="take"
+    )
+    after_theirs = texts(speech, 5, 6, 7)
+
+    with pytest.raises(ChangeRefused) as refused:
+        judgment_undo(judgment=mine, user=judge, version=mine.version)
+
+    assert refused.value.message == ERR_CHANGED
+    assert texts(speech, 5, 6, 7) == after_theirs
+    assert Target.objects.filter(translator__name="speech").count() == 40
+
+
+def move(client: Client, judgment: Judgment, edge: str, direction: str) -> HttpResponse:
+    data = {
+        "version": Judgment.objects.get(pk=judgment.pk).version,
+        "edge": edge,
+        "move": direction,
+    }
+    return client.post(
+        reverse("annotation:judgment_change", args=[judgment.pk, "move"]), data, **HTMX
+    )
+
+
+def test_the_page_offers_the_moves_and_answers_a_move_with_the_moved_boundary(
+    speech: Corpus, judge: User, judge_client: Client
+) -> None:
+    judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+    page = judge_client.get(reverse("annotation:judgment", args=[judgment.pk])).content.decode()
+    assert 'id="boundaries"' in page and page.count('data-action="move-word"') == 4
+
+    answer = move(judge_client, judgment, "end", "take")
+
+    assert answer.status_code == 200
+    moved = texts(speech, 5)[0].split()
+    assert f"Give “{moved[-1]}” to the next sentence" in answer.content.decode()
+
+
+def test_a_refused_move_is_a_422_with_the_reason_and_an_ordinary_system_shows_no_moves(
+    speech: Corpus, judge: User, judge_client: Client
+) -> None:
+    first = judgment_open(user=judge, target=target_of(speech, "speech", 0))
+    answer = move(judge_client, first, "start", "take")
+    assert answer.status_code == 422
+    assert ERR_NO_NEIGHBOUR["start"] in answer.content.decode()
+
+    ordinary = judgment_open(user=judge, target=target_of(speech, "NiuTrans", 0))
+    page = judge_client.get(reverse("annotation:judgment", args=[ordinary.pk])).content.decode()
+    assert 'id="boundaries"' not in page
+
+
+def resegmented_corpus(tmp_path: Path, judge: User, sentences: int) -> Corpus:
+    corpus = sized_corpus(tmp_path, f"c{sentences}", sentences)
+    corpus.judges.add(judge)
+    document = corpus_texts(corpus).systems["system 0"]
+    corpus_add_system(corpus=corpus, name="doc", lines=document, filename="d", unsegmented=True)
+    return corpus
+
+
+def test_the_page_and_a_move_cost_the_same_queries_on_any_corpus_size(
+    tmp_path: Path, judge: User, judge_client: Client
+) -> None:
+    counts = []
+    for sentences in (5, 50):
+        corpus = resegmented_corpus(tmp_path, judge, sentences)
+        judgment = judgment_open(user=judge, target=target_of(corpus, "doc", 2))
+        url = reverse("annotation:judgment", args=[judgment.pk])
+        with CaptureQueriesContext(connection) as page:
+            judge_client.get(url)
+        with CaptureQueriesContext(connection) as moved:
+            assert move(judge_client, judgment, "end", "give").status_code == 200
+        counts.append((len(page), len(moved)))
+
+    assert counts[0] == counts[1]
+    assert counts[0][0] <= MAX_QUERIES_PAGE + 1  # the neighbouring candidates: one query
