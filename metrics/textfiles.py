@@ -1,8 +1,8 @@
 """Plain one-segment-per-line files, as sacreBLEU users have them.
 
-One place for the rules both command lines apply (``python -m metrics`` and
-``manage.py import_text``): UTF-8 only, one segment per line, parallel files of equal
-length; every problem names the file and the line.
+One place for the rules both command lines (``python -m metrics`` and
+``manage.py import_text``) and the upload page apply: UTF-8 only, one segment per line,
+parallel files of equal length; every problem names the file and the line.
 """
 
 from __future__ import annotations
@@ -33,6 +33,13 @@ def read_segments(path: str | Path) -> list[str]:
         raise SegmentFileError(name, None, "is a directory, not a file") from None
     except OSError as exc:
         raise SegmentFileError(name, None, f"cannot be read ({exc.strerror})") from None
+    return decode_segments(data, name)
+
+
+def decode_segments(data: bytes, name: str) -> list[str]:
+    """The lines of a UTF-8 file's bytes, ``name`` naming it in a refusal: what
+    :func:`read_segments` does once the file is read, for bytes that come from elsewhere
+    (an upload in the browser) and must be read by the same rules."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

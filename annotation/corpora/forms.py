@@ -1,13 +1,31 @@
-"""The upload form: input validation only (size limit, reference names); the import
-service, :func:`annotation.corpora.imports.corpus_import`, does the work."""
+"""The upload page's forms: input validation only (size limit, reference names, a corpus
+the lead may see); the services do the work: :func:`annotation.corpora.imports.
+corpus_import` for an evalTrans file, :func:`annotation.corpora.systems.corpus_add_system`
+for a system's plain text."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.html import format_html
 
 from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
+from annotation.models import Corpus, User
+
+
+def within_upload_limit(upload: UploadedFile, command: str) -> UploadedFile:
+    """The upload, or its refusal if it is over the limit: the browser's uploads are held
+    whole while they are read, so larger files go through ``command`` instead."""
+    limit: int = settings.EVALTOOL_MAX_UPLOAD_BYTES
+    if upload.size is not None and upload.size > limit:
+        raise forms.ValidationError(
+            f"{upload.name}: {upload.size:,} bytes is over the upload limit of {limit:,} bytes"
+            f" (use manage.py {command} for larger files)"
+        )
+    return upload
 
 
 class UploadForm(forms.Form):
@@ -29,15 +47,8 @@ class UploadForm(forms.Form):
         help_text="Comma-separated translator names to treat as references.",
     )
 
-    def clean_file(self) -> object:
-        upload = self.cleaned_data["file"]
-        limit = settings.EVALTOOL_MAX_UPLOAD_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                f"{upload.name}: {upload.size:,} bytes is over the upload limit of {limit:,} bytes"
-                " (use manage.py import_evaltrans for larger files)"
-            )
-        return upload
+    def clean_file(self) -> UploadedFile:
+        return within_upload_limit(self.cleaned_data["file"], "import_evaltrans")
 
     def clean_name(self) -> str:
         """A name the export can write back (no character XML cannot hold)."""
@@ -49,3 +60,33 @@ class UploadForm(forms.Form):
 
     def reference_names(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data["references"].split(",") if n.strip()]
+
+
+UNSEGMENTED_LABEL = (
+    "Unsegmented: the file is one document (speech translation, long documents); "
+    "it is re-segmented against the corpus's references"
+)
+
+
+class AddSystemForm(forms.Form):
+    """A system's output for a corpus that exists, one candidate per line or one document.
+
+    Prefixed (``system-``): it shares the upload page with :class:`UploadForm`, whose
+    ``name`` and ``file`` fields would otherwise have the same ids."""
+
+    prefix = "system"
+
+    corpus = forms.ModelChoiceField(queryset=Corpus.objects.none())
+    name = forms.CharField(max_length=NAME_MAX_LENGTH, label="System name")
+    file = forms.FileField(
+        label="Plain text file",
+        help_text="UTF-8, one candidate per line in the corpus's sentence order.",
+    )
+    unsegmented = forms.BooleanField(required=False, label=UNSEGMENTED_LABEL)
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["corpus"].queryset = Corpus.objects.visible_to(user)  # type: ignore[attr-defined]
+
+    def clean_file(self) -> UploadedFile:
+        return within_upload_limit(self.cleaned_data["file"], "import_text")

@@ -29,6 +29,7 @@ from annotation.scoring import (
     give_back_memory,
     save_default_statistics,
 )
+from metrics.textfiles import SegmentFileError, decode_segments
 
 ERR_SYSTEM_EXISTS = "the corpus has a translator named {name!r} already"
 ERR_SYSTEM_NAME = "system name {name!r} is empty or ends in 'reference'"
@@ -104,9 +105,22 @@ def corpus_add_system(
     )
 
 
+def uploaded_lines(data: bytes, filename: str) -> list[str]:
+    """The lines of an uploaded file, read as ``import_text`` reads a file on disk
+    (:func:`metrics.textfiles.decode_segments`: UTF-8, a BOM and CRs dropped), so the
+    page and the command line accept the same files; a refusal names the line."""
+    try:
+        return decode_segments(data, filename)
+    except SegmentFileError as exc:
+        raise ImportRefused(exc.filename, exc.line, exc.reason) from None
+
+
 def _refuse_bad_name(corpus: Corpus, name: str, filename: str) -> None:
     if not name or evaltrans.translator_role(name) != evaltrans.Role.SYSTEM:
         raise ImportRefused(filename, None, ERR_SYSTEM_NAME.format(name=name))
+    problem = non_xml_char_problem(name)
+    if problem is not None:
+        raise ImportRefused(filename, None, f"the system name: {problem}")
     problem = length_problem(f"system name {name[:40]!r}…", name, NAME_MAX_LENGTH)
     if problem is not None:
         raise ImportRefused(filename, None, problem)

@@ -15,7 +15,7 @@ from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.corpora.systems import corpus_add_system
 from annotation.models import Corpus, CorpusStatistics, Target, Translator
 from annotation.scoring import automatic_statistics, corpus_texts, default_stored_statistics
-from annotation.tests.factories import DEMO_XML, ROOT
+from annotation.tests.factories import DEMO_XML, ROOT, unsegmented_document
 from annotation.text import words
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +24,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def demo() -> Corpus:
     return corpus_import(source=DEMO_XML, name="demo").corpus
-
-
-def unsegmented_document(corpus: Corpus, system: str = "NiuTrans") -> list[str]:
-    """A system's output as a speech-translation system gives it: the words of all its
-    candidates, broken into lines of seven words that ignore the sentences."""
-    joined = " ".join(corpus_texts(corpus).systems[system]).split()
-    return [" ".join(joined[k : k + 7]) for k in range(0, len(joined), 7)]
 
 
 def candidates_of(corpus: Corpus, system: str) -> list[str]:
@@ -111,6 +104,7 @@ def test_adding_a_system_scores_the_corpus_afresh_with_it(demo: Corpus) -> None:
         ("new reference", ["a"] * 40, False, "copy.txt: system name 'new reference' is empty"),
         ("short", ["a"] * 39, False, "copy.txt: 39 lines, but the corpus has 40 sentences"),
         ("nul", ["a", "b\x00"], True, "copy.txt line 2: "),
+        ("bell\x07", ["a"] * 40, False, "copy.txt: the system name: character U+0007"),
     ],
 )
 def test_a_system_that_cannot_be_added_is_refused_and_nothing_is_stored(
