@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
 from annotation.candidates import candidates_changed
@@ -89,8 +89,11 @@ def corpus_add_system(
             message = ERR_LINE_COUNT.format(lines=len(lines), sentences=corpus.n_sentences)
             raise ImportRefused(filename, None, message)
         candidates = [evaltrans.normalize_space(line) for line in lines]
-    with transaction.atomic():
-        _store(corpus, name, candidates, segmentation)
+    try:
+        with transaction.atomic():
+            _store(corpus, name, candidates, segmentation)
+    except IntegrityError:  # another lead added the same name meanwhile
+        raise ImportRefused(filename, None, ERR_SYSTEM_EXISTS.format(name=name)) from None
     statistics = default_statistics(corpus)  # reads only: no lock held meanwhile
     save_default_statistics(corpus, statistics)
     del statistics

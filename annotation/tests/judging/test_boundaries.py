@@ -27,7 +27,7 @@ from annotation.judging.start import judgment_open
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Translator, User
 from annotation.resegmenting import segment_entry
 from annotation.scoring import corpus_texts
-from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
+from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of, unsegmented_document
 from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
 from annotation.text import new_ref_counts
 
@@ -39,10 +39,12 @@ def speech(judge: User) -> Corpus:
     """The demo corpus with NiuTrans's output added again as one unsegmented document."""
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     corpus.judges.add(judge)
-    joined = " ".join(corpus_texts(corpus).systems["NiuTrans"]).split()
-    lines = [" ".join(joined[k : k + 7]) for k in range(0, len(joined), 7)]
     corpus_add_system(
-        corpus=corpus, name="speech", lines=lines, filename="speech.txt", unsegmented=True
+        corpus=corpus,
+        name="speech",
+        lines=unsegmented_document(corpus),
+        filename="speech.txt",
+        unsegmented=True,
     )
     corpus.refresh_from_db()
     return corpus

@@ -13,8 +13,7 @@ from playwright.sync_api import Page, expect
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
-from annotation.scoring import corpus_texts
-from annotation.tests.factories import DEMO_XML, PASSWORD, target_of
+from annotation.tests.factories import DEMO_XML, PASSWORD, target_of, unsegmented_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,11 +29,8 @@ def speech(ana: User, tmp_path: Path) -> Corpus:
     --unsegmented`` as a document broken into lines of seven words."""
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     corpus.judges.add(ana)
-    joined = " ".join(corpus_texts(corpus).systems["NiuTrans"]).split()
     path = tmp_path / "speech.txt"
-    path.write_text(
-        "\n".join(" ".join(joined[k : k + 7]) for k in range(0, len(joined), 7)), encoding="utf-8"
-    )
+    path.write_text("\n".join(unsegmented_document(corpus)), encoding="utf-8")
     call_command("import_text", "--name", "demo", "--hyp", f"speech={path}", "--unsegmented")
     return corpus
 
