@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
+from django.db.models import BooleanField, ExpressionWrapper, Q
+
 from annotation.controls.quality import JudgeControls, corpus_controls
 from annotation.dashboard.cache import remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
@@ -106,9 +108,19 @@ class Dashboard:
 
     @cached_property
     def translator_pks(self) -> dict[str, int]:
-        return dict(
-            self.corpus.translators.filter(role=Translator.Role.SYSTEM).values_list("name", "pk")
-        )
+        return {name: pk for name, pk, _ in self._system_rows}
+
+    @cached_property
+    def resegmented(self) -> frozenset[str]:
+        """The systems imported as one document and re-segmented (seed 002): read with
+        their primary keys, so an ordinary system's drill-down asks nothing more."""
+        return frozenset(name for name, _, cut in self._system_rows if cut)
+
+    @cached_property
+    def _system_rows(self) -> list[tuple[str, int, bool]]:
+        cut = ExpressionWrapper(Q(segmentation__isnull=False), output_field=BooleanField())
+        systems = self.corpus.translators.filter(role=Translator.Role.SYSTEM)
+        return list(systems.annotate(cut=cut).values_list("name", "pk", "cut"))
 
     @cached_property
     def rows(self) -> list[JudgmentRow]:

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils.safestring import SafeString, mark_safe
 
 from annotation.dashboard.board import Dashboard
+from annotation.dashboard.segments import Segmentation, SegmentCut, page_segmentation
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Target, Translator
 from annotation.scoring import (
@@ -115,6 +116,8 @@ class SentenceView:
     distance: int
     words: tuple[ShownWord, ...]
     new_refs: tuple[NewRefView, ...]
+    #: Where a re-segmented system's segment begins and ends (None: an ordinary system).
+    cut: SegmentCut | None = None
 
     @property
     def number(self) -> int:
@@ -138,6 +141,8 @@ class DrillDown:
     signature: str
     #: Per automatic metric the signature of its sentence scores (shown on hover).
     signatures: dict[str, str] = field(default_factory=dict)
+    #: A system imported as one document: its cost and boundaries (seed 002).
+    segmentation: Segmentation | None = None
 
     @property
     def metric_label(self) -> str:
@@ -206,6 +211,12 @@ def drill_down(
         if r.system == system:
             judged[r.segment].append(r)
     pp = dash.preprocessing.preprocessor()
+    segmentation = None
+    if system in dash.resegmented:  # read with the systems: an ordinary one asks no more
+        references = {seg: text.references for seg, text in texts.items()}
+        pk = dash.translator_pks[system]
+        segmentation = page_segmentation(pk, shown, n, references)
+    cuts = {} if segmentation is None else segmentation.cuts
     return DrillDown(
         system=system,
         other=other,
@@ -215,10 +226,12 @@ def drill_down(
         pages=pages,
         total=n,
         sentences=tuple(
-            _sentence_view(texts[seg], pp, mine, key, judged.get(seg, [])) for seg in shown
+            _sentence_view(texts[seg], pp, mine, key, judged.get(seg, []), cuts.get(seg))
+            for seg in shown
         ),
         signature=dash.preprocessing.signature,
         signatures={m: dash.auto.scores[m][system].signature for m in AUTOMATIC_METRICS},
+        segmentation=segmentation,
     )
 
 
@@ -259,6 +272,7 @@ def _sentence_view(
     scores: Mapping[str, FloatArray],
     key: FloatArray,
     judgments: Sequence[JudgmentRow],
+    cut: SegmentCut | None = None,
 ) -> SentenceView:
     """One sentence as the page shows it: its figures, the alignment against its nearest
     reference (``pp``'s tokens) and against each judge's new reference (13a words)."""
@@ -292,6 +306,7 @@ def _sentence_view(
             )
             for r in judgments
         ),
+        cut=cut,
     )
 
 

@@ -1,6 +1,6 @@
 """The drill-down's page (``annotation/dashboard/views.py``'s ``system`` view): plain and
 htmx, sorted by a metric or a difference, signatures, new references, pages, bad
-parameters."""
+parameters, a re-segmented system's cost and boundaries."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from django.test import Client
 from lxml import etree
 
 from annotation.corpora.imports import corpus_import
-from annotation.models import Corpus, Judgment
+from annotation.models import Corpus, Judgment, Target
+from annotation.tests.dashboard.test_segments import add_speech
 from annotation.tests.factories import (
     AUTOMATIC,
     HTMX,
     METRICS,
+    by_id,
     signature_choice,
     system_pk,
     write_corpus,
@@ -104,3 +106,40 @@ def test_the_drill_down_pages(lead_client: Client, tmp_path: Path) -> None:
     assert first.count('class="sentence"') == 50 and 'rel="next"' in first
     assert last.count('class="sentence"') == 20 and 'rel="next"' not in last
     assert 'rel="prev"' in last
+
+
+def test_a_resegmented_system_shows_its_cost_and_boundaries(
+    lead_client: Client, demo: Corpus
+) -> None:
+    entries = add_speech(demo).segmentation["segments"]
+    Target.objects.filter(
+        sentence__corpus=demo, sentence__position=3, translator__name="speech"
+    ).update(text="<i>moved</i> words")
+    url = f"/dashboard/{demo.pk}/system/{system_pk(demo, 'speech')}/?order=position"
+    html = lead_client.get(url).content.decode()
+    fragment = lead_client.get(url, **HTMX).content.decode()
+    tree = etree.HTML(html)
+
+    summary = by_id(tree, "segmentation")
+    edits, length = sum(e[1] for e in entries), sum(e[2] for e in entries)
+    assert (summary.get("data-edits"), summary.get("data-length")) == (str(edits), str(length))
+    text = " ".join(summary.itertext())
+    assert text.startswith("Re-segmented from one document (seed 002): AS-WER ")
+    assert f"{100 * edits / length:.2f} % ({edits} edits / {length} reference words)" in text
+    assert "39 boundaries" in text
+    boundaries = tree.xpath('//span[@class="boundary"]')
+    assert len(boundaries) == 2 * 39  # each sentence's start and end but the document's
+    assert [b.get("data-after-sentence") for b in boundaries[:4]] == ["0", "0", "1", "1"]
+    for b in boundaries:
+        assert [c.get("class") for c in b] == ["before", "after"]
+    assert "&lt;i&gt;moved&lt;/i&gt;" in html and "<i>moved" not in html
+    assert 'id="segmentation"' in fragment and 'class="boundary"' in fragment
+
+
+def test_an_ordinary_system_shows_no_segmentation(lead_client: Client, demo: Corpus) -> None:
+    add_speech(demo)
+    html = lead_client.get(
+        f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?order=position"
+    ).content.decode()
+
+    assert 'id="segmentation"' not in html and 'class="boundary"' not in html
