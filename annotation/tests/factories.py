@@ -37,7 +37,7 @@ from annotation.judging.changes import (
 from annotation.judging.edits import OpRef
 from annotation.metric_set import FIXED_PREPROCESSING
 from annotation.models import Corpus, Judgment, Target, Translator, User
-from annotation.scoring import JudgmentRow, corpus_texts
+from annotation.scoring import JudgmentRow
 from annotation.text import words
 from metrics.align import Op, align
 
@@ -467,13 +467,6 @@ def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
                 active_seconds=20.0 + i,
             )
             made += 1
-
-
-def unsegmented_document(corpus: Corpus, system: str = "NiuTrans") -> list[str]:
-    """A system's output as a speech-translation system gives it: the words of all its
-    candidates, broken into lines of seven words that ignore the sentences."""
-    joined = " ".join(corpus_texts(corpus).systems[system]).split()
-    return [" ".join(joined[k : k + 7]) for k in range(0, len(joined), 7)]
 
 
 def system_pk(corpus: Corpus, name: str = "NiuTrans") -> int:

@@ -13,9 +13,10 @@ from django.core.management import CommandError, call_command
 
 from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.corpora.systems import corpus_add_system
-from annotation.models import Corpus, CorpusStatistics, Target, Translator
+from annotation.models import Corpus, CorpusStatistics, Translator
 from annotation.scoring import automatic_statistics, corpus_texts, default_stored_statistics
-from annotation.tests.factories import DEMO_XML, ROOT, unsegmented_document
+from annotation.tests.documents import candidates_of, unsegmented_document
+from annotation.tests.factories import DEMO_XML, ROOT
 from annotation.text import words
 
 pytestmark = pytest.mark.django_db
@@ -24,14 +25,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def demo() -> Corpus:
     return corpus_import(source=DEMO_XML, name="demo").corpus
-
-
-def candidates_of(corpus: Corpus, system: str) -> list[str]:
-    return list(
-        Target.objects.filter(sentence__corpus=corpus, translator__name=system)
-        .order_by("sentence__position")
-        .values_list("text", flat=True)
-    )
 
 
 def test_an_unsegmented_system_is_cut_into_one_candidate_per_sentence_losing_no_word(

@@ -12,7 +12,8 @@ from playwright.sync_api import Page, expect
 from annotation.corpora.imports import corpus_import
 from annotation.corpora.systems import ERR_LINE_COUNT
 from annotation.models import Corpus, Target, Translator, User
-from annotation.tests.factories import DEMO_XML, PASSWORD, unsegmented_document
+from annotation.tests.documents import unsegmented_document
+from annotation.tests.factories import DEMO_XML, PASSWORD
 
 pytestmark = pytest.mark.django_db
 ADD = reverse("annotation:corpus_add_system")

@@ -12,29 +12,16 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from annotation.corpora.systems import corpus_add_system
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.drill import drill_down
 from annotation.dashboard.segments import page_segmentation
-from annotation.models import Corpus, Target, Translator
+from annotation.models import Corpus, Target
 from annotation.resegmenting import CONTEXT_WORDS
 from annotation.scoring import corpus_texts
-from annotation.tests.corpora.test_systems import candidates_of, unsegmented_document
+from annotation.tests.documents import add_speech, candidates_of
 from annotation.tests.factories import sized_corpus, system_pk
 
 pytestmark = pytest.mark.django_db
-
-
-def add_speech(corpus: Corpus, system: str = "NiuTrans") -> Translator:
-    """``system``'s words as one document, added as "speech" (re-segmented)."""
-    corpus_add_system(
-        corpus=corpus,
-        name="speech",
-        lines=unsegmented_document(corpus, system),
-        filename="speech.txt",
-        unsegmented=True,
-    )
-    return Translator.objects.get(corpus=corpus, name="speech")
 
 
 def reader_boundary(candidates: list[str], after: int) -> tuple[tuple[str, ...], ...]:

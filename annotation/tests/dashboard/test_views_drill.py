@@ -13,7 +13,7 @@ from lxml import etree
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, Target
-from annotation.tests.dashboard.test_segments import add_speech
+from annotation.tests.documents import add_speech
 from annotation.tests.factories import (
     AUTOMATIC,
     HTMX,

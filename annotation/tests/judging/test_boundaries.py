@@ -27,7 +27,8 @@ from annotation.judging.start import judgment_open
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Translator, User
 from annotation.resegmenting import segment_entry
 from annotation.scoring import corpus_texts
-from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of, unsegmented_document
+from annotation.tests.documents import unsegmented_document
+from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
 from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
 from annotation.text import new_ref_counts
 

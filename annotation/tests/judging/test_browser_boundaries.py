@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import DEMO_XML, PASSWORD, target_of, unsegmented_document
+from annotation.tests.documents import unsegmented_document
+from annotation.tests.factories import DEMO_XML, PASSWORD, target_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
