@@ -29,6 +29,13 @@ from metrics.align import distance
 from metrics.aswer import matching_words, resegment_text
 from metrics.tokenize import Preprocessor
 
+#: evalTrans attributes of a re-segmented system's bare ``<eval>``, one per sentence: the
+#: segment's edits over its reference's length (as ``awer``) and the reference's index.
+#: The export writes them from the record, the import rebuilds the record from them when
+#: every sentence of a system carries both, so a corpus exported and imported again keeps
+#: its segmentation (and its boundaries stay movable).
+ASWER_ATTR, ASWER_REF_ATTR = "aswer", "aswerRef"
+
 #: The words a document is cut into and a moved segment is scored with.
 PREPROCESSOR = Preprocessor()
 
@@ -62,6 +69,25 @@ def record(entries: list[list[int]]) -> dict[str, Any]:
         "lowercase": PREPROCESSOR.lowercase,
         "segments": entries,
     }
+
+
+def entry_attrs(entry: Sequence[int], attrs: Sequence[Sequence[str]]) -> list[list[str]]:
+    """A target's attributes (JSON pairs) with its segment's record in place of any
+    attributes of the same names (a file imported earlier may carry older ones)."""
+    ref, edits, length = entry
+    kept = [list(a) for a in attrs if a[0] not in (ASWER_ATTR, ASWER_REF_ATTR)]
+    return [*kept, [ASWER_ATTR, f"{edits}/{length}"], [ASWER_REF_ATTR, str(ref)]]
+
+
+def entry_from_attrs(attrs: Sequence[Sequence[str]]) -> list[int] | None:
+    """The segment's ``[reference, edits, length]`` from a target's attributes, None
+    unless both attributes are there and well formed."""
+    found = {a[0]: a[1] for a in attrs if a[0] in (ASWER_ATTR, ASWER_REF_ATTR)}
+    edits, slash, length = found.get(ASWER_ATTR, "").partition("/")
+    ref = found.get(ASWER_REF_ATTR, "")
+    if not (slash and edits.isdigit() and length.isdigit() and ref.isdigit()):
+        return None
+    return [int(ref), int(edits), int(length)]
 
 
 def segment_entry(candidate: str, refs: Sequence[str]) -> list[int]:

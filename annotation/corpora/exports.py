@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from annotation.corpora.evaltrans import (
     CorpusHeader,
@@ -22,6 +22,7 @@ from annotation.corpora.evaltrans import (
 )
 from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator
+from annotation.resegmenting import entry_attrs
 
 
 def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
@@ -53,22 +54,40 @@ def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
     batch: sentences, their targets, the targets' judgments). Rows, not model objects:
     building 40,000 objects and their prefetch querysets took most of an export's time."""
     names = dict(corpus.translators.values_list("pk", "name"))
+    segmented = dict(
+        corpus.translators.filter(segmentation__isnull=False).values_list("pk", "segmentation")
+    )
     positions = list(corpus.sentences.order_by("position").values_list("pk", flat=True))
     start, size = 0, FIRST_BATCH
     while start < len(positions):
         batch = positions[start : start + size]
-        yield from _batch_elements(batch, names)
+        yield from _batch_elements(batch, names, segmented)
         start, size = start + size, BATCH_SENTENCES
 
 
-def _batch_elements(sentence_ids: list[int], names: dict[int, str]) -> Iterator[SentenceElement]:
+def _batch_elements(
+    sentence_ids: list[int], names: dict[int, str], segmented: dict[int, dict[str, Any]]
+) -> Iterator[SentenceElement]:
+    """The batch's sentences; a re-segmented system's targets carry their segment's record
+    (:func:`annotation.resegmenting.entry_attrs`)."""
     targets: dict[int, list[_TargetRow]] = defaultdict(list)
     target_rows = (
         Target.objects.filter(sentence_id__in=sentence_ids)
         .order_by("sentence_id", "position")
-        .values_list("pk", "sentence_id", "translator_id", "text", "extra_attrs", "extra_xml")
+        .values_list(
+            "pk",
+            "sentence_id",
+            "sentence__position",
+            "translator_id",
+            "text",
+            "extra_attrs",
+            "extra_xml",
+        )
     )
-    for pk, sentence_id, translator_id, text, extra_attrs, extra_xml in target_rows:
+    for pk, sentence_id, position, translator_id, text, extra_attrs, extra_xml in target_rows:
+        if translator_id in segmented:
+            entry = segmented[translator_id]["segments"][position]
+            extra_attrs = entry_attrs(entry, extra_attrs)
         targets[sentence_id].append(
             _TargetRow(names[translator_id], pk, text, extra_attrs, extra_xml)
         )

@@ -33,6 +33,7 @@ from annotation.corpora.evaltrans import (
 )
 from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.resegmenting import entry_from_attrs, record
 from annotation.scoring import default_statistics, give_back_memory, save_default_statistics
 from annotation.text import new_ref_counts, normalize_new_ref
 
@@ -126,6 +127,9 @@ class _ImportState:
     judgments: int = 0
     warnings: list[str] = field(default_factory=list)
     warnings_total: int = 0
+    #: Per system, the segment records its targets carry (sentence position → entry):
+    #: a system that carries one on every sentence was re-segmented (seed 002).
+    segments: dict[str, dict[int, list[int]]] = field(default_factory=dict)
 
     def warn(self, line: int, message: str) -> None:
         self.warnings_total += 1
@@ -214,6 +218,7 @@ def import_elements(
         statistics = default_statistics(state.corpus)  # reads only: no lock held meanwhile
         with transaction.atomic():
             _store_sizes(state)
+            _store_segmentations(state)
             save_default_statistics(state.corpus, statistics)  # the first view only reads
             state.corpus.ready = True
             state.corpus.save(update_fields=["ready"])
@@ -267,6 +272,19 @@ def _remove_unfinished(state: _ImportState) -> None:
         User.objects.filter(pk__in=[u.pk for u in state.created_evaluators]).filter(
             judgments__isnull=True
         ).delete()
+
+
+def _store_segmentations(state: _ImportState) -> None:
+    """A system whose every sentence carries its segment's record (the export of a
+    system imported as one document) gets its segmentation back
+    (:data:`annotation.resegmenting.ASWER_ATTR`); the attributes stay on the targets as
+    any unknown attribute does, and the export writes them from the record again."""
+    for name, entries in state.segments.items():
+        if len(entries) == state.sentences:
+            ordered = [entries[k] for k in range(state.sentences)]
+            Translator.objects.filter(pk=state.translators[name].pk).update(
+                segmentation=record(ordered)
+            )
 
 
 def _store_sizes(state: _ImportState) -> None:
@@ -357,6 +375,10 @@ def _add_sentence_targets(
         rows.targets.append(_target_row(sentence, translator, ordinal, position, ev))
         if ev.judged:
             rows.judged.append((len(rows.targets) - 1, ev))
+    for name, index in system_target.items():
+        entry = entry_from_attrs(rows.targets[index].extra_attrs)
+        if entry is not None:
+            state.segments.setdefault(name, {})[element.position] = entry
     return n_refs
 
 

@@ -3,6 +3,7 @@ unsegmented document re-segmented against the corpus's references (seed 002)."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -11,12 +12,15 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.corpora.systems import corpus_add_system
-from annotation.models import Corpus, CorpusStatistics, Translator
+from annotation.judging.changes import judgment_move_word
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, CorpusStatistics, Translator, User
 from annotation.scoring import automatic_statistics, corpus_texts, default_stored_statistics
 from annotation.tests.documents import candidates_of, unsegmented_document
-from annotation.tests.factories import DEMO_XML, ROOT
+from annotation.tests.factories import DEMO_XML, ROOT, target_of
 from annotation.text import words
 
 pytestmark = pytest.mark.django_db
@@ -136,3 +140,35 @@ def test_import_text_unsegmented_adds_to_an_existing_corpus_or_creates_one(
         call_command("import_text", "--name", "nowhere", "--hyp", hyp, "--unsegmented")
     with pytest.raises(CommandError, match="needs --source and --ref"):
         call_command("import_text", "--name", "x", "--ref", str(tmp_path / "ref.txt"), "--hyp", hyp)
+
+
+def test_an_exported_resegmented_system_comes_back_with_its_segmentation(
+    demo: Corpus, judge: User
+) -> None:
+    """The export carries each segment's record (``aswer``, ``aswerRef`` on the system's
+    bare ``<eval>``, from the record as it is after a moved word); the import rebuilds the
+    record from them, and the file written again is the same file."""
+    corpus_add_system(
+        corpus=demo,
+        name="speech",
+        lines=unsegmented_document(demo),
+        filename="speech.txt",
+        unsegmented=True,
+    )
+    demo.judges.add(judge)
+    judgment = judgment_open(user=judge, target=target_of(demo, "speech", 3))
+    judgment_move_word(
+        judgment=judgment, user=judge, version=judgment.version, edge="end", move="give"
+    )
+    exported = io.BytesIO()
+    corpus_export(corpus=demo, out=exported)
+
+    again = corpus_import(source=io.BytesIO(exported.getvalue()), name="again").corpus
+
+    record = Translator.objects.get(corpus=demo, name="speech").segmentation
+    assert Translator.objects.get(corpus=again, name="speech").segmentation == record
+    assert Translator.objects.get(corpus=again, name="NiuTrans").segmentation is None
+    assert candidates_of(again, "speech") == candidates_of(demo, "speech")
+    written_again = io.BytesIO()
+    corpus_export(corpus=again, out=written_again)
+    assert written_again.getvalue().replace(b'"again"', b'"demo"') == exported.getvalue()
