@@ -86,26 +86,26 @@ def pearson(x: Values, y: Values) -> Coefficient:
     return Coefficient("pearson", max(-1.0, min(1.0, r)), n)
 
 
-def _tied_pairs(*keys: FloatArray) -> int:
-    """Number of pairs equal on every key: Σ t(t−1)/2 over groups of equal rows."""
-    order = np.lexsort(keys[::-1])
-    same = np.ones(order.size - 1, dtype=np.bool_)
-    for key in keys:
-        k = key[order]
-        same &= k[1:] == k[:-1]
-    # run lengths of consecutive equal rows
-    starts = np.flatnonzero(np.concatenate(([True], ~same, [True])))
+def _pairs_in_runs(same_as_previous: npt.NDArray[np.bool_]) -> int:
+    """Σ t(t−1)/2 over the runs of equal neighbours of a sorted vector, given for each
+    element after the first whether it equals the one before."""
+    starts = np.flatnonzero(np.concatenate(([True], ~same_as_previous, [True])))
     runs = np.diff(starts).astype(np.int64)
     return int((runs * (runs - 1) // 2).sum())
+
+
+#: Runs that :func:`count_inversions` sorts and counts by brute force before merging.
+_FIRST_RUN = 32
 
 
 def count_inversions(values: IntArray) -> int:
     """#{i < j : v_i > v_j}, by a bottom-up merge sort vectorised over all runs at once.
 
-    At each level the array consists of sorted runs of width w; the inversions between
-    a left run and its right neighbour are counted with one ``searchsorted`` over
-    block-offset keys, then each pair of runs is merged by one ``sort``. O(n log² n)
-    in numpy, no Python loop over elements.
+    Runs of :data:`_FIRST_RUN` values are counted by comparing every pair at once and
+    sorted; from there, at each level the array consists of sorted runs of width w, the
+    inversions between a left run and its right neighbour are counted with one
+    ``searchsorted`` over block-offset keys, and each pair of runs is merged by one
+    ``sort``. O(n log² n) in numpy, no Python loop over elements.
     """
     a = np.asarray(values, dtype=np.int64)
     n = int(a.size)
@@ -113,9 +113,14 @@ def count_inversions(values: IntArray) -> int:
         return 0
     a = a - a.min()
     span = int(a.max()) + 1
+    width = min(_FIRST_RUN, n)
+    padded = np.full(-(-n // width) * width, span, dtype=np.int64)  # pads sort last
+    padded[:n] = a
+    blocks = padded.reshape(-1, width)
+    earlier = np.triu(np.ones((width, width), dtype=np.bool_), 1)  # i < j in a run
+    total = int(((blocks[:, :, None] > blocks[:, None, :]) & earlier).sum())
+    a = np.sort(blocks, axis=1).reshape(-1)[:n]
     positions = np.arange(n, dtype=np.int64)
-    total = 0
-    width = 1
     while width < n:
         block = positions // (2 * width)
         right = (positions % (2 * width)) >= width
@@ -132,6 +137,22 @@ def count_inversions(values: IntArray) -> int:
     return total
 
 
+@dataclass(frozen=True)
+class _RankedY:
+    """The y side of Kendall's τ-b, shared by every x it is paired with: its values,
+    their dense ranks and its tied pairs."""
+
+    values: FloatArray
+    ranks: IntArray
+    tied: int
+
+    @classmethod
+    def of(cls, b: FloatArray) -> _RankedY:
+        _, ranks, counts = np.unique(b, return_inverse=True, return_counts=True)
+        counts = counts.astype(np.int64)
+        return cls(b, ranks.astype(np.int64), int((counts * (counts - 1) // 2).sum()))
+
+
 def kendall_tau_b(x: Values, y: Values) -> Coefficient:
     """Kendall's τ-b (seed 002), ties handled; O(n log n)-ish, for sentence level too.
 
@@ -142,18 +163,42 @@ def kendall_tau_b(x: Values, y: Values) -> Coefficient:
     (variant "b"). NaN when n < 2 or every pair is tied on one side.
     """
     a, b = _pairs(x, y)
+    return _tau_b(a, _RankedY.of(b))
+
+
+def kendall_tau_b_against(xs: Sequence[Values], y: Values) -> list[Coefficient]:
+    """``[kendall_tau_b(x, y) for x in xs]``, the y side ranked once (the meta-evaluation
+    pairs fifteen metrics with one human figure); an x with a NaN where y has none is
+    paired on its own."""
+    b = np.asarray(y, dtype=np.float64)
+    keep = ~np.isnan(b)
+    ranked = _RankedY.of(b[keep])
+    out = []
+    for x in xs:
+        a = np.asarray(x, dtype=np.float64)
+        if a.shape != b.shape or np.isnan(a[keep]).any():
+            out.append(kendall_tau_b(a, b))
+        else:
+            out.append(_tau_b(a[keep], ranked))
+    return out
+
+
+def _tau_b(a: FloatArray, y: _RankedY) -> Coefficient:
+    """τ-b of paired vectors without NaN: one sort by x then y gives the ties in x, the
+    ties in both and, as inversions of the y ranks, the discordant pairs."""
     n = int(a.size)
     if n < 2:
         return Coefficient("kendall_tau_b", math.nan, n)
     n0 = n * (n - 1) // 2
-    n1 = _tied_pairs(a)
-    n2 = _tied_pairs(b)
+    order = np.lexsort((y.values, a))
+    sorted_a, sorted_b = a[order], y.values[order]
+    same_a = sorted_a[1:] == sorted_a[:-1]
+    n1 = _pairs_in_runs(same_a)
+    n2 = y.tied
     if n0 in (n1, n2):
         return Coefficient("kendall_tau_b", math.nan, n)
-    n3 = _tied_pairs(a, b)
-    order = np.lexsort((b, a))
-    y_ranks = np.unique(b, return_inverse=True)[1].astype(np.int64)
-    discordant = count_inversions(y_ranks[order])
+    n3 = _pairs_in_runs(same_a & (sorted_b[1:] == sorted_b[:-1]))
+    discordant = count_inversions(y.ranks[order])
     concordant = n0 - n1 - n2 + n3 - discordant
     tau = (concordant - discordant) / math.sqrt(float(n0 - n1) * float(n0 - n2))
     return Coefficient("kendall_tau_b", max(-1.0, min(1.0, tau)), n)

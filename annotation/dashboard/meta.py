@@ -14,7 +14,7 @@ import numpy.typing as npt
 from annotation.dashboard.judges import normalized_by_system, normalized_sser
 from annotation.scoring import AUTOMATIC_METRICS, AutomaticStats, JudgmentRow
 from metrics import human
-from metrics.correlation import Coefficient, kendall_tau_b, pearson
+from metrics.correlation import Coefficient, kendall_tau_b, kendall_tau_b_against, pearson
 from metrics.registry import metric_info
 from metrics.stats import FloatArray, Metric, Score
 
@@ -185,13 +185,10 @@ def meta_evaluation(
             np.fromiter((index[s] for s, _ in keys), dtype=np.int64, count=len(keys)),
             np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys)),
         )
-        for m in AUTOMATIC_METRICS:
-            x_sent = _sentence_scores(auto, metrics[m], m, cells)
-            out.append(
-                Correlation(
-                    m, h, "sentence", pearson(x_sent, y_sent), kendall_tau_b(x_sent, y_sent)
-                )
-            )
+        x_sents = [_sentence_scores(auto, metrics[m], m, cells) for m in AUTOMATIC_METRICS]
+        taus = kendall_tau_b_against(x_sents, y_sent)  # y ranked once for all metrics
+        for m, x_sent, tau in zip(AUTOMATIC_METRICS, x_sents, taus, strict=True):
+            out.append(Correlation(m, h, "sentence", pearson(x_sent, y_sent), tau))
             x_sys = [auto.scores[m][s].score for s in judged_systems]
             y_sys = [system_human[s] for s in judged_systems]
             out.append(

@@ -14,6 +14,7 @@ from metrics.correlation import (
     Coefficient,
     count_inversions,
     kendall_tau_b,
+    kendall_tau_b_against,
     krippendorff_alpha_interval,
     pearson,
     z_normalize,
@@ -113,7 +114,25 @@ def test_kendall_equals_brute_force(seed: int, n: int, levels: int) -> None:
     assert_value(kendall_tau_b(y, x).value, brute_force_tau_b(y, x))
 
 
-@pytest.mark.parametrize("seed, n", [(0, 1), (1, 2), (2, 9), (3, 100), (4, 257)])
+def test_kendall_against_one_y_equals_each_pair_alone() -> None:
+    """The meta-evaluation's shared ranking of y gives each x the same τ-b, also where x
+    or y has a NaN (the pair is dropped) and where x is constant (undefined)."""
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 11, 300).astype(float)
+    y[[3, 50]] = nan
+    xs = [y + rng.integers(0, 5, 300) for _ in range(4)]
+    xs[1][[7, 9]] = nan
+    xs.append(np.ones(300))
+    found = kendall_tau_b_against(xs, y)
+    for x, tau in zip(xs, found, strict=True):
+        alone = kendall_tau_b(x, y)
+        assert (tau.n, tau.name) == (alone.n, alone.name)
+        assert_value(tau.value, alone.value)
+
+
+@pytest.mark.parametrize(
+    "seed, n", [(0, 1), (1, 2), (2, 9), (3, 31), (4, 32), (5, 33), (6, 100), (7, 257)]
+)
 def test_count_inversions_equals_brute_force(seed: int, n: int) -> None:
     values = np.random.default_rng(seed).integers(0, 6, n)
     expected = sum(int(values[i] > values[j]) for i, j in itertools.combinations(range(n), 2))
