@@ -54,3 +54,40 @@ def app_metric(
 
 
 HUMAN_METRICS = ("sser", "awer", "aser", "hter")
+
+
+#: The metrics that share their work when scored together (one alignment for the WER
+#: family, one n-gram count for BLEU and NIST, one character pass for chrF and chrF++, one
+#: count for the weighted n-grams' P, R and F), each group with its rough share of a
+#: whole scoring's time on a real corpus (``bench/pages.py``): what :func:`work_shares`
+#: balances.
+WORK_GROUPS: tuple[tuple[tuple[str, ...], int], ...] = (
+    (("chrf", "chrf++"), 10),
+    (("ter",), 8),
+    (("bleu", "nist"), 5),
+    (("lepor",), 5),
+    (("wer", "ser", "mwer"), 4),
+    (("wngram-p", "wngram-r", "wngram-f"), 4),
+    (("per",), 3),
+    (("per2",), 3),
+    (("meteor",), 3),
+)
+
+#: Shares a scoring is split into (:mod:`annotation.apart` computes them at once): two,
+#: for the two cores of a small server; more would only take turns there.
+SHARES = 2
+
+
+def work_shares(metrics: Sequence[str], shares: int = SHARES) -> list[tuple[str, ...]]:
+    """``metrics`` split into at most ``shares`` groups of about equal work, the metrics
+    of a :data:`WORK_GROUPS` group kept together (the heaviest group first, each to the
+    lightest share so far); no empty share."""
+    wanted = set(metrics)
+    groups = [(tuple(m for m in g if m in wanted), cost) for g, cost in WORK_GROUPS]
+    grouped = {m for g, _ in WORK_GROUPS for m in g}
+    groups += [((m,), 1) for m in metrics if m not in grouped]
+    bins: list[tuple[list[str], int]] = [([], 0) for _ in range(max(1, shares))]
+    for names, cost in sorted((g for g in groups if g[0]), key=lambda g: -g[1]):
+        lightest = min(range(len(bins)), key=lambda k: bins[k][1])
+        bins[lightest] = (bins[lightest][0] + list(names), bins[lightest][1] + cost)
+    return [tuple(m for m in metrics if m in names) for names, _ in bins if names]

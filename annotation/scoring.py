@@ -16,14 +16,14 @@ metric, so reading them back is all a page does.
 
 from __future__ import annotations
 
-import ctypes
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import partial
 from typing import Any, NamedTuple
 
-from annotation.metric_set import AUTOMATIC_METRICS, HUMAN_METRICS, app_metric
+from annotation.apart import computed_apart, give_back_memory
+from annotation.metric_set import AUTOMATIC_METRICS, HUMAN_METRICS, app_metric, work_shares
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target
 from annotation.text import reference_order
 from metrics import __version__ as metrics_version
@@ -198,29 +198,6 @@ def save_default_statistics(corpus: Corpus, stats: AutomaticStats) -> None:
     _store(corpus, statistics_choice(Preprocessor(), "nearest"), stats)
 
 
-@cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    try:
-        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError):  # not glibc
-        return None
-    return trim
-
-
-def give_back_memory() -> None:
-    """Return the memory a scoring freed to the operating system.
-
-    Scoring a corpus allocates and frees a hundred megabytes of numpy arrays. glibc keeps
-    freed heap memory for later (and, after a large block is freed, serves blocks of that
-    size from the heap instead of the system), so without this a server process would
-    stay at the size of its largest scoring for good. ``malloc_trim(0)`` gives the free
-    memory back; where malloc is not glibc's, nothing happens.
-    """
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
 def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
     # Two requests may compute the same choice at once: the first row stays.
     CorpusStatistics.objects.bulk_create(
@@ -249,33 +226,45 @@ def compute_statistics(
     A metric whose signature for this choice equals its signature in ``known`` (stored
     statistics of another choice) is taken from there, statistics and bootstrap alike:
     a signature records every choice the metric reads, so equal signatures are the same
-    computation (chrF under another tokenizer, WER under another reference length).
+    computation (chrF under another tokenizer, WER under another reference length). The
+    others are scored in shares of about equal work (:func:`~annotation.metric_set.
+    work_shares`), computed at once in forked children (:mod:`annotation.apart`).
     """
     texts = corpus_texts(corpus)
     systems = tuple(texts.systems)
     metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
     reused = reusable(metrics, texts.refs, systems, known)
     todo = tuple(m for m in AUTOMATIC_METRICS if m not in reused)
-    by_system = (
-        automatic_scores(texts, metrics=todo, preprocessor=preprocessor, ref_length=ref_length)
-        if todo
-        else {}
-    )
-    scores = {
-        m: reused[m].scores[m] if m in reused else {s: by_system[s][m] for s in systems}
-        for m in AUTOMATIC_METRICS
+    shares = [
+        partial(_encoded_share, texts, names, preprocessor, ref_length)
+        for names in work_shares(todo)
+    ]
+    computed = [decode_statistics(data) for data in computed_apart(shares)]
+    sources = {m: found for found in computed for m in found.scores} | reused
+    scores = {m: sources[m].scores[m] for m in AUTOMATIC_METRICS}
+    significance = {
+        m: sources[m].significance[m] for m in AUTOMATIC_METRICS if m in sources[m].significance
     }
+    return AutomaticStats(systems, len(texts.refs), scores, significance)
+
+
+def _encoded_share(
+    texts: CorpusTexts, names: tuple[str, ...], preprocessor: Preprocessor, ref_length: str
+) -> bytes:
+    """The statistics and paired bootstrap of the metrics ``names`` only, as stored bytes
+    (what a child computing one share sends back)."""
+    systems = tuple(texts.systems)
+    by_system = automatic_scores(
+        texts, metrics=names, preprocessor=preprocessor, ref_length=ref_length
+    )
+    scores = {m: {s: by_system[s][m] for s in systems} for m in names}
     n = len(texts.refs)
     significance: dict[str, MetricSignificance] = {}
     if n and systems:
+        metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in names}
         bootstrap = Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED)
-        computed = automatic_significance(
-            {m: scores[m] for m in todo}, {m: metrics[m] for m in todo}, bootstrap
-        )
-        significance = {
-            m: reused[m].significance[m] if m in reused else computed[m] for m in AUTOMATIC_METRICS
-        }
-    return AutomaticStats(systems, n, scores, significance)
+        significance = automatic_significance(scores, metrics, bootstrap)
+    return encode_statistics(AutomaticStats(systems, n, scores, significance))
 
 
 def reusable(

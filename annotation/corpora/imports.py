@@ -22,6 +22,7 @@ from typing import BinaryIO
 
 from django.db import IntegrityError, transaction
 
+from annotation.apart import give_back_memory
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import (
     CorpusHeader,
@@ -34,7 +35,7 @@ from annotation.corpora.evaltrans import (
 from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, record
-from annotation.scoring import default_statistics, give_back_memory, save_default_statistics
+from annotation.scoring import default_statistics, save_default_statistics
 from annotation.text import new_ref_counts, normalize_new_ref
 
 BATCH_SENTENCES = 500

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
+from annotation.apart import give_back_memory
 from annotation.candidates import candidates_changed
 from annotation.corpora import evaltrans
 from annotation.corpora.imports import ImportRefused
@@ -26,7 +27,6 @@ from annotation.resegmenting import Cost, cost, resegment_document
 from annotation.scoring import (
     corpus_texts,
     default_statistics,
-    give_back_memory,
     save_default_statistics,
 )
 from metrics.textfiles import SegmentFileError, decode_segments

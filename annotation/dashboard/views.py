@@ -22,6 +22,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from annotation.apart import giving_back_memory
 from annotation.dashboard.board import PANELS, Dashboard
 from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
 from annotation.dashboard.export import json_text, table_csv
@@ -149,6 +150,7 @@ def index(request: HtmxHttpRequest) -> TemplateResponse:
 
 @lead_required
 @require_GET
+@giving_back_memory
 def page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     """The whole dashboard; for htmx (preprocessing form, toggle) the ``#dashboard``
     fragment."""
@@ -160,6 +162,7 @@ def page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
 
 @lead_required
 @require_GET
+@giving_back_memory
 def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
     """One panel: its fragment for htmx, else a page with just that panel (linkable)."""
     corpus = _corpus(pk)
@@ -174,6 +177,7 @@ def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
 
 @lead_required
 @require_GET
+@giving_back_memory
 def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     """The metrics table as CSV (rounded as shown, with a ``Link`` to the full-precision
     JSON) or JSON (``manage.py scores --json``'s shape + ranks/CIs, full precision)."""
@@ -194,6 +198,7 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 @lead_required
 @require_GET
+@giving_back_memory
 def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
     """One chart as an SVG file: ``ranks`` or a metric's bar chart."""
     dash = _dashboard(request, _corpus(pk))
@@ -210,6 +215,7 @@ def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
 
 @lead_required
 @require_GET
+@giving_back_memory
 def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateResponse:
     """A system's sentences sorted by a metric or by the difference to another system."""
     corpus = _corpus(pk)
