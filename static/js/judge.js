@@ -213,10 +213,17 @@
 
   // --- the request cycle -----------------------------------------------------------------------
 
+  // A text saved with Enter (the whole text, the note) leaves its field: htmx would keep
+  // the focus in the new field of the same id, where the next key would be typed, not
+  // obeyed (u must undo, n go on).
+  var LEAVE_AFTER = { "save-new-ref": true, "save-note": true };
+
   function finish() {
     var done = current;
     current = null;
     if (done && !done.focused) restoreFocus(done.focus);
+    var a = document.activeElement;
+    if (done && LEAVE_AFTER[done.desc.action] && inJudge(a) && a.form) a.blur();
     var r = root();
     if (r && r.querySelector('[data-message-kind="stale"]') && queue.length) {
       say(
@@ -436,16 +443,18 @@
 
   // --- the whole text grows with its content -------------------------------------------------
 
-  // CSS field-sizing does it where the browser has it; elsewhere the height follows the
-  // scroll height on every input and whenever htmx brings a new page in.
+  // CSS field-sizing does it where the browser has it; elsewhere the field gets as many
+  // rows as its text needs, on every input and whenever htmx brings a new page in. Rows,
+  // not a height: an inline style would break the Content-Security-Policy (htmx copies
+  // the old field's attributes onto the new one while it settles).
   var fieldSizing = !!(window.CSS && CSS.supports && CSS.supports("field-sizing", "content"));
+  var MAX_ROWS = 40;
 
   function grow() {
     var area = $("new-ref-text");
     if (!area || fieldSizing) return;
-    area.style.overflowY = "hidden";
-    area.style.height = "auto";
-    area.style.height = area.scrollHeight + 2 + "px";
+    area.rows = 1;
+    while (area.scrollHeight > area.clientHeight && area.rows < MAX_ROWS) area.rows += 1;
   }
 
   document.addEventListener("input", function (evt) {

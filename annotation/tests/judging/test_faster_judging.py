@@ -4,6 +4,8 @@ sentences around the source (the pace: test_pace.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from annotation.corpora.evaltrans import FLAGS, NOTE_MAX_LENGTH
@@ -19,7 +21,7 @@ from annotation.judging.changes import (
 from annotation.judging.errors import ChangeRefused
 from annotation.judging.page import document_context, judging_context
 from annotation.judging.start import judgment_open
-from annotation.models import Judgment, JudgmentEvent, Sentence, User
+from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, User
 from annotation.tests.factories import (
     FIGURE_1_CANDIDATE,
     FIGURE_1_FIRST_REF,
@@ -208,20 +210,6 @@ CATS_SPACED = """<evalTrans>
 </evalTrans>"""
 
 
-def documents_xml(docs: list[str | None]) -> str:
-    """One sentence per entry of ``docs`` (its ``doc`` id, None for none), source "s<k>"."""
-
-    def sentence(k: int, doc: str | None) -> str:
-        attr = "" if doc is None else f' doc="{doc}"'
-        return (
-            f"<sentence{attr}><source>s{k}</source>"
-            '<eval translator="first reference"><target>r</target></eval>'
-            f'<eval translator="sys"><target>c{k}</target></eval></sentence>\n'
-        )
-
-    return "<evalTrans>\n" + "".join(sentence(k, d) for k, d in enumerate(docs)) + "</evalTrans>"
-
-
 @pytest.mark.parametrize(
     "position, expected",
     [
@@ -234,24 +222,28 @@ def documents_xml(docs: list[str | None]) -> str:
     ],
 )
 def test_the_sources_around_a_sentence_are_those_of_its_document(
-    judge: User, position: int, expected: tuple[str | None, str | None]
+    documents: Callable[[list[str | None]], Corpus],
+    position: int,
+    expected: tuple[str | None, str | None],
 ) -> None:
-    corpus = import_xml(documents_xml(["a", "a", "a", "b", None, None]), "docs", judge)
+    corpus = documents(["a", "a", "a", "b", None, None])
     sentence = Sentence.objects.get(corpus=corpus, position=position)
     assert document_context(sentence) == expected
 
 
-def test_the_page_carries_the_document_context(judge: User) -> None:
-    corpus = import_xml(documents_xml(["a", "a", "a"]), "docs", judge)
+def test_the_page_carries_the_document_context(
+    documents: Callable[[list[str | None]], Corpus], judge: User
+) -> None:
+    corpus = documents(["a", "a", "a"])
     judgment = judgment_open(user=judge, target=target_of(corpus, "sys", 1))
     ctx = judging_context(judgment)
     assert (ctx.source_before, ctx.source_after) == ("s0", "s2")
 
 
 def test_a_sentence_without_a_document_costs_no_query(
-    judge: User, django_assert_num_queries
+    documents: Callable[[list[str | None]], Corpus], django_assert_num_queries
 ) -> None:
-    corpus = import_xml(documents_xml([None, None]), "nodocs", judge)
+    corpus = documents([None, None])
     sentence = Sentence.objects.get(corpus=corpus, position=1)
     with django_assert_num_queries(0):
         assert document_context(sentence) == (None, None)

@@ -5,6 +5,7 @@ note and flag, the document around the source, and the progress bar with the pac
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from django.test import Client
@@ -12,7 +13,7 @@ from django.urls import reverse
 from lxml import html as lxml_html
 
 from annotation.judging.start import judgment_open
-from annotation.models import Judgment, User
+from annotation.models import Corpus, Judgment, User
 from annotation.tests.factories import (
     CATS,
     FIGURE_1_CANDIDATE,
@@ -23,7 +24,6 @@ from annotation.tests.factories import (
     page_url,
     target_of,
 )
-from annotation.tests.judging.test_faster_judging import documents_xml
 
 pytestmark = pytest.mark.django_db
 
@@ -125,8 +125,10 @@ def test_a_lead_looking_at_a_judgment_cannot_write_its_note(
         assert by(tree, selector)[0].get("disabled") is not None, selector
 
 
-def test_the_document_around_the_source_is_shown_small(judge: User, client: Client) -> None:
-    corpus = import_xml(documents_xml(["a", "a", None]), "docs", judge)
+def test_the_document_around_the_source_is_shown_small(
+    documents: Callable[[list[str | None]], Corpus], judge: User, client: Client
+) -> None:
+    corpus = documents(["a", "a", None])
     client.force_login(judge)
 
     middle = page_of(client, judgment_open(user=judge, target=target_of(corpus, "sys", 0)))
