@@ -398,7 +398,7 @@ def judge_header(judgment: Judgment) -> JudgeHeader:
     )
 
 
-def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, int]:
+def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]:
     """The header's counts in one query: the judge's done candidates of the corpus
     (:meth:`~annotation.models.CorpusQuerySet.with_progress`), their active ``seconds``
     (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
