@@ -48,11 +48,9 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         return self.filter(judges=user)
 
     def with_progress(self, user: User) -> CorpusQuerySet:
-        """Corpora with ``n_done``, the user's done judgments, counted in one subquery
-        per corpus over the user's own counted judgments (:meth:`JudgmentQuerySet.
-        counted`: real judgments exist only on system targets, one per candidate and
-        judge; control items never count). With the stored sizes that is the whole of a
-        corpus's progress, in one query whatever the size of the corpora."""
+        """Corpora with ``n_done``, the user's counted judgments (:meth:`JudgmentQuerySet.
+        counted`), one subquery per corpus: with the stored sizes, the whole of a corpus's
+        progress in one query whatever the size of the corpora."""
         return self.annotate(
             n_done=_count(
                 Judgment.objects.counted().of_corpus(OuterRef("pk")).filter(evaluator=user),
@@ -313,10 +311,8 @@ class JudgmentQuerySet(models.QuerySet["Judgment"]):
         return self.exclude(control=Judgment.Control.NONE)
 
     def counted(self) -> JudgmentQuerySet:
-        """The judgments every figure and every progress count reads: done, and no
-        control item. The one place that says control items never count; the scores,
-        the dashboard, the judge's live figures and queue, the reference pool and the
-        progress counts all read judgments through it (or :data:`COUNTED`)."""
+        """The judgments every figure and progress count reads (done, no control item):
+        the one place that says control items never count (see :data:`COUNTED`)."""
         return self.filter(COUNTED)
 
     def of_corpus(self, corpus_id: int | OuterRef) -> JudgmentQuerySet:
@@ -345,18 +341,16 @@ class Judgment(models.Model):
     """One evaluator's judgment of one system target: SSER and the aWER new reference.
 
     ``edits`` / ``ref_length`` is the candidate's aWER against ``new_ref`` (seed 001 §2.3),
-    ``ter_edits`` / ``ter_length`` its HTER (TER with shifts against ``new_ref``), all
-    recomputed by the services whenever the new reference changes
-    (:func:`annotation.text.new_ref_counts`); ``version`` increases
-    with every change so a change made from a stale page can be refused.
+    ``ter_edits`` / ``ter_length`` its HTER, recomputed whenever the new reference changes
+    (:func:`annotation.text.new_ref_counts`); ``version`` increases with every change so a
+    change made from a stale page can be refused. ``note`` and ``flag``: the judge's.
 
     A *control item* (``control`` not empty, :mod:`annotation.controls`) is a judgment
     with a known answer, made on the same page through the same services: a reference
     shown as a candidate (``reference``: its target is a reference target, shown under
     the label of the system ``shown_as``), or a candidate the judge has judged shown
-    again (``repeat``: the same target as the judge's real judgment). So one judge has at
-    most one judgment per (target, kind). Control items never enter a figure: every
-    figure reads :meth:`JudgmentQuerySet.counted`.
+    again (``repeat``: the same target as the judge's real judgment): at most one per
+    (target, judge, kind), and never in a figure (:meth:`JudgmentQuerySet.counted`).
     """
 
     class State(models.TextChoices):
@@ -367,6 +361,12 @@ class Judgment(models.Model):
         NONE = "", "Real judgment"
         REFERENCE = "reference", "Control: a reference shown as a candidate"
         REPEAT = "repeat", "Control: a candidate shown again"
+
+    class Flag(models.TextChoices):  # evaltrans.schema.FLAGS, ``judgeFlag`` of <eval>
+        NONE = "", "No flag"
+        GARBLED = "garbled", "The source is garbled"
+        UNSURE = "unsure", "Unsure"
+        OTHER = "other", "Other (see the note)"
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="judgments")
     evaluator = models.ForeignKey(
@@ -381,6 +381,8 @@ class Judgment(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     version = models.PositiveIntegerField(default=1)
     active_seconds = models.FloatField(default=0)
+    note = models.TextField(blank=True, default="")
+    flag = models.CharField(max_length=10, choices=Flag.choices, blank=True, default="")
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -450,9 +452,8 @@ class JudgmentEvent(models.Model):
     that makes the undo/redo stack: ``applied``, ``undone`` (on the redo stack) or
     ``discarded`` (a newer change emptied the redo stack). ``undo`` and ``redo`` rows
     record the walk itself and name the change they moved in ``detail["event"]``; ``open``
-    rows record that the page was shown, so the first change's idle gap can be measured
-    (``annotation.judging.active_time``). ``before`` and ``after`` hold the
-    judgment's ``new_ref``, ``sser`` and ``state``: what undo and redo restore.
+    rows record that the page was shown (``annotation.judging.active_time``). ``before``
+    and ``after`` hold what undo and redo restore (``annotation.judging.stack``).
     """
 
     class Kind(models.TextChoices):
@@ -461,6 +462,8 @@ class JudgmentEvent(models.Model):
         EDIT_WORD = "edit_word", "Edited a word of the new reference"
         EDIT_REF = "edit_ref", "Rewrote the new reference"
         USE_REF = "use_ref", "Took a reference of the pool"
+        AS_IS = "as_is", "Took the candidate as it is"
+        SET_NOTE = "set_note", "Wrote a note or a flag"
         MOVE_WORD = "move_word", "Moved a word across a segment boundary"
         SET_SSER = "set_sser", "Scored SSER"
         FINISH = "finish", "Accepted the judgment"

@@ -109,6 +109,8 @@ def _batch_elements(
             "state",
             "extra_attrs",
             "extra_xml",
+            "note",
+            "flag",
         )
     )
     for target_id, *fields in judgment_rows:
@@ -153,6 +155,8 @@ class _JudgmentRow(NamedTuple):
     state: str
     extra_attrs: list[list[str]]
     extra_xml: list[str]
+    note: str
+    flag: str
 
 
 def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[EvalElement]:
@@ -182,4 +186,6 @@ def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
         new_ref=j.new_ref or None,
         extra_attrs=attrs_from_json(j.extra_attrs) + pending,
         extra_xml=tuple(j.extra_xml),
+        note=j.note or None,  # the judge's note and flag: attributes of the <eval>
+        flag=j.flag or None,
     )

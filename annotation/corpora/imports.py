@@ -450,6 +450,8 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         state=Judgment.State.DONE if done else Judgment.State.PENDING,
         extra_attrs=attrs_to_json(a for a in ev.extra_attrs if a != PENDING_ATTR),
         extra_xml=list(ev.extra_xml),
+        note=ev.note or "",
+        flag=ev.flag or "",
     )
 
 

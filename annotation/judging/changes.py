@@ -20,6 +20,10 @@ one does the same three things:
      reference (:func:`~annotation.judging.edits.apply_word_edit`);
    * :func:`judgment_edit_ref`: rewrite the whole new reference;
    * :func:`judgment_use_ref`: take a reference of the pool as the new reference;
+   * :func:`judgment_accept_as_is`: the candidate is correct as it is (it becomes the
+     new reference, one change);
+   * :func:`judgment_set_note`: the judge's note and flag (garbled source, unsure,
+     other), saved and undone as any other change;
    * :func:`judgment_move_word`: move a word across a boundary between two candidates of
      a system imported as one document (:mod:`annotation.judging.boundaries`);
    * :func:`judgment_set_sser`: score the candidate on the 0–10 scale (seed 001 §2.2);
@@ -52,9 +56,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import Length
 
+from annotation.corpora.evaltrans import FLAGS, NOTE_MAX_LENGTH
 from annotation.judging.boundaries import moved_texts
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
-from annotation.judging.errors import ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
+from annotation.judging.errors import ERR_FLAG, ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
 from annotation.judging.stack import Click, change, to_apply, walk
 from annotation.judging.start import judgment_seen, next_judgment_for
 from annotation.limits import length_problem, new_ref_limit, non_xml_char_problem
@@ -114,6 +119,46 @@ def judgment_use_ref(
 ) -> Judgment:
     """Make a reference of the pool the new reference (the judge clicked it)."""
     return _set_new_ref(Click(judgment, user, version, JudgmentEvent.Kind.USE_REF, at=at), text)
+
+
+def judgment_accept_as_is(
+    *, judgment: Judgment, user: User, version: int, at: datetime | None = None
+) -> Judgment:
+    """The candidate is correct as it is: it becomes the new reference (0 edits), in one
+    change that one undo takes back. Faster than accepting every marked word, and than
+    retyping the whole text; the SSER score stays the judge's to give."""
+    click = Click(judgment, user, version, JudgmentEvent.Kind.AS_IS, at=at)
+    if not to_apply(click):
+        return judgment
+    return change(click, new_ref=normalize_new_ref(judgment.target.text))
+
+
+def judgment_set_note(
+    *,
+    judgment: Judgment,
+    user: User,
+    version: int,
+    note: str,
+    flag: str,
+    at: datetime | None = None,
+) -> Judgment:
+    """Save the judge's ``note`` (one line, whitespace normalised: it is written as an
+    attribute of the judgment's ``<eval>``) and ``flag`` (one of
+    :data:`~annotation.corpora.evaltrans.FLAGS`, "" for none). A flag tells the lead why a
+    judgment may not be what it seems (the source is garbled, the judge is unsure)
+    without holding the judge up; refused when unknown, or when the note is too long or
+    holds a character XML cannot carry."""
+    if flag and flag not in FLAGS:
+        raise ChangeRefused(ERR_FLAG.format(flag=flag, choices=", ".join(FLAGS)))
+    note = " ".join(note.split())
+    problem = non_xml_char_problem(note) or length_problem("the note", note, NOTE_MAX_LENGTH)
+    if problem is not None:
+        raise ChangeRefused(problem)
+    params = {"note": note, "flag": flag}
+    click = Click(judgment, user, version, JudgmentEvent.Kind.SET_NOTE, params, at)
+    if not to_apply(click):
+        return judgment
+    return change(click, note=note, flag=flag)
 
 
 def _set_new_ref(click: Click, text: str) -> Judgment:

@@ -27,6 +27,7 @@ ERR_NO_SSER = "Give an SSER score (0–10) before accepting this candidate."
 ERR_NOTHING_TO_UNDO = "Nothing to undo."
 ERR_NOTHING_TO_REDO = "Nothing to redo."
 ERR_NOT_A_SYSTEM = "{translator!r} is a reference, not an MT system: it is not judged"
+ERR_FLAG = "unknown flag {flag!r} (choose from {choices}, or none)"
 ERR_NOT_A_NUMBER = "{name} {value!r} is not a whole number"
 NOTE_REUSED = (
     "This candidate is identical to one you already judged for this sentence ({label}): "

@@ -24,15 +24,18 @@ from typing import Any
 
 from django.db.models import (
     F,
+    FloatField,
     Func,
     IntegerField,
     OuterRef,
     Q,
     QuerySet,
     Subquery,
+    Sum,
     TextField,
     Value,
 )
+from django.db.models.functions import Coalesce
 
 from annotation.judging.boundaries import Neighbours, neighbours
 from annotation.judging.edits import OpRef
@@ -48,6 +51,7 @@ from annotation.judging.figures import (
     stored_stats,
 )
 from annotation.judging.order import shuffled_systems
+from annotation.judging.pace import Pace
 from annotation.judging.pool import (
     NO_REFERENCES,
     PoolRef,
@@ -58,7 +62,7 @@ from annotation.judging.pool import (
     without_shown,
 )
 from annotation.judging.stack import load_stack
-from annotation.models import SSER_MAX, SSER_MIN, Corpus, Judgment, Target, Translator
+from annotation.models import SSER_MAX, SSER_MIN, Corpus, Judgment, Sentence, Target, Translator
 from annotation.text import REFERENCE_ROLES, words
 from metrics.align import Alignment, Op, align
 
@@ -88,6 +92,13 @@ class ShownOp:
         """What the button says: the candidate's word, or "–" where a word is missing."""
         return "–" if self.hyp_word is None else self.hyp_word
 
+    @property
+    def inline(self) -> str:
+        """What the page prints under the word, so no judge has to hover: the reference
+        word of a substitution or a missing word, "keep" for an extra word (a click keeps
+        it: it goes into the new reference)."""
+        return "keep" if self.ref_word is None else self.ref_word
+
 
 @dataclass
 class JudgingContext:
@@ -110,6 +121,11 @@ class JudgingContext:
     #: A system imported as one document: the candidates around this one, whose words
     #: the judge may move across the boundary (None for any other system).
     neighbours: Neighbours | None = None
+    #: The sources before and after this one in its document (None at its ends, and for
+    #: a sentence without a ``doc``, which is a document of its own).
+    source_before: str | None = None
+    source_after: str | None = None
+    flags: list[tuple[str, str]] = field(default_factory=lambda: Judgment.Flag.choices)
 
     @property
     def reuse_note(self) -> str | None:
@@ -206,6 +222,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     load_stack(judgment)
     judged = [Judged(r.target_id, r.edits, r.ref_length, r.sser) for r in mine]
     judged.append(Judged(target.pk, judgment.edits, judgment.ref_length, judgment.sser))
+    context = document_context(target.sentence)
     return JudgingContext(
         judgment=judgment,
         candidate=candidate,
@@ -225,7 +242,28 @@ def judging_context(judgment: Judgment) -> JudgingContext:
             for v in range(SSER_MAX, SSER_MIN - 1, -1)
         ],
         neighbours=None if target.translator.segmentation is None else neighbours(target),
+        source_before=context[0],
+        source_after=context[1],
     )
+
+
+def document_context(sentence: Sentence) -> tuple[str | None, str | None]:
+    """The sources of the sentences before and after ``sentence`` in its document (the
+    same ``doc`` id, next to it in the corpus's order): a TED talk or a news story is read
+    in order, and a pronoun or an ellipsis is judged by what came before. A sentence
+    without ``doc`` is a document of its own: no context, no query. One query by the
+    (corpus, position) index otherwise, whatever the corpus size."""
+    if not sentence.doc:
+        return None, None
+    at = sentence.position
+    rows = dict(
+        Sentence.objects.filter(
+            corpus_id=sentence.corpus_id, position__in=(at - 1, at + 1), doc=sentence.doc
+        )
+        .order_by()
+        .values_list("position", "source")
+    )
+    return rows.get(at - 1), rows.get(at + 1)
 
 
 def _done_judgments(judgment: Judgment) -> list[Any]:
@@ -332,6 +370,7 @@ class JudgeHeader:
     sentence_total: int
     done: int
     total: int
+    pace: Pace
 
 
 def shown_as_id(judgment: Judgment) -> int:
@@ -355,13 +394,15 @@ def judge_header(judgment: Judgment) -> JudgeHeader:
         sentence_total=counts["n_sentences"],
         done=counts["n_done"],
         total=counts["n_candidates"],
+        pace=Pace(counts["n_done"], counts["n_candidates"], counts["seconds"]),
     )
 
 
-def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, int]:
+def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]:
     """The header's counts in one query: the judge's done candidates of the corpus
-    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and ``translator``'s rank
-    among the corpus's systems; the corpus sizes are stored on the corpus (no query)."""
+    (:meth:`~annotation.models.CorpusQuerySet.with_progress`), their active ``seconds``
+    (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
+    corpus's systems; the corpus sizes are stored on the corpus (no query)."""
     corpus = judgment.target.sentence.corpus
     rank = _count(
         Translator.objects.filter(
@@ -370,12 +411,23 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, int]
             position__lt=translator.position,
         )
     )
+    spent = (
+        Judgment.objects.counted()
+        .of_corpus(OuterRef("pk"))
+        .filter(evaluator=judgment.evaluator)
+        .order_by()
+        .values("evaluator_id")
+        .annotate(s=Sum("active_seconds"))
+        .values("s")
+    )
     row = (
         Corpus.objects.filter(pk=corpus.pk)
         .order_by()
         .with_progress(judgment.evaluator)
-        .annotate(rank=rank)
-        .values("n_done", "rank")
+        .annotate(
+            rank=rank, seconds=Coalesce(Subquery(spent), Value(0.0), output_field=FloatField())
+        )
+        .values("n_done", "rank", "seconds")
         .get()
     )
     return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}

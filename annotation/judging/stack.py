@@ -187,13 +187,19 @@ def to_apply(click: Click) -> bool:
     raise StaleJudgment()
 
 
+#: What an event's ``before`` and ``after`` hold, and undo and redo restore. Events saved
+#: before notes and flags existed hold only the first three: restoring one of them leaves
+#: the note and the flag as they are (no such event changed them).
+SNAPSHOT = ("new_ref", "sser", "state", "note", "flag")
+
+
 def _snapshot(judgment: Judgment) -> dict[str, Any]:
     """What an event's ``before`` and ``after`` hold, and undo and redo restore."""
-    return {"new_ref": judgment.new_ref, "sser": judgment.sser, "state": judgment.state}
+    return {name: getattr(judgment, name) for name in SNAPSHOT}
 
 
 def change(click: Click, *, detail: dict[str, Any] | None = None, **changes: Any) -> Judgment:
-    """Save ``changes`` (``new_ref``, ``sser``, ``state``; ``candidates`` for a word moved
+    """Save ``changes`` (:data:`SNAPSHOT` fields; ``candidates`` for a word moved
     across a boundary, :mod:`annotation.judging.boundaries`) as one applied change, with
     ``detail`` (default: the click's parameters) in its event; a change that changes
     nothing is not recorded."""
@@ -241,9 +247,7 @@ def _write(
     before = _snapshot(judgment)
     at = click.at or timezone.now()
     stored = {
-        "new_ref": after["new_ref"],
-        "sser": after["sser"],
-        "state": after["state"],
+        **{name: after.get(name, before[name]) for name in SNAPSHOT},
         **_counts(judgment, after["new_ref"]),
         "active_seconds": judgment.active_seconds
         + active_gap(judgment.stack_last_event_at, at, kind),

@@ -162,6 +162,20 @@ def _do_use_ref(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     )
 
 
+def _do_as_is(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    changes.judgment_accept_as_is(judgment=j, user=request.user, version=version)
+
+
+def _do_note(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    changes.judgment_set_note(
+        judgment=j,
+        user=request.user,
+        version=version,
+        note=request.POST.get("note", ""),
+        flag=request.POST.get("flag", ""),
+    )
+
+
 def _do_move(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     changes.judgment_move_word(
         judgment=j,
@@ -191,6 +205,8 @@ CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
     "word": _do_word,
     "new-ref": _do_new_ref,
     "use-ref": _do_use_ref,
+    "as-is": _do_as_is,
+    "note": _do_note,
     "sser": _do_sser,
     "move": _do_move,
     "undo": _do_undo,

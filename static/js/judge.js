@@ -78,10 +78,11 @@
     } else {
       d.label = (d.text || d.action).replace(/\s+/g, " ");
     }
-    if (elt.form && elt.form.querySelector('input[type="text"], input:not([type])')) {
+    if (elt.form && elt.form.querySelector('input[type="text"], input:not([type]), textarea, select')) {
       d.fields = {};
       Array.prototype.forEach.call(elt.form.elements, function (input) {
-        if (input.name && input.type !== "hidden" && input.tagName === "INPUT") d.fields[input.name] = input.value;
+        if (input.name && input.type !== "hidden" && /^(INPUT|TEXTAREA|SELECT)$/.test(input.tagName))
+          d.fields[input.name] = input.value;
       });
       var pos = elt.form.querySelector('input[name="pos"]');
       if (pos) d.pos = pos.value;
@@ -212,10 +213,17 @@
 
   // --- the request cycle -----------------------------------------------------------------------
 
+  // A text saved with Enter (the whole text, the note) leaves its field: htmx would keep
+  // the focus in the new field of the same id, where the next key would be typed, not
+  // obeyed (u must undo, n go on).
+  var LEAVE_AFTER = { "save-new-ref": true, "save-note": true };
+
   function finish() {
     var done = current;
     current = null;
     if (done && !done.focused) restoreFocus(done.focus);
+    var a = document.activeElement;
+    if (done && LEAVE_AFTER[done.desc.action] && inJudge(a) && a.form) a.blur();
     var r = root();
     if (r && r.querySelector('[data-message-kind="stale"]') && queue.length) {
       say(
@@ -367,10 +375,18 @@
   document.addEventListener("keydown", function (e) {
     if (!root()) return;
     var t = e.target;
-    var typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable);
+    var typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
     if (e.key === "Escape") {
       if (typing) t.blur();
       press("#cancel-edit");
+      return;
+    }
+    // The whole text is one line of words however long (it grows over several lines on
+    // the screen): Enter saves it, as in a one-line field.
+    if (t && t.id === "new-ref-text" && e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      var save = t.form && t.form.querySelector('[data-action="save-new-ref"]');
+      if (save && !save.disabled) t.form.requestSubmit(save);
       return;
     }
     if (typing || e.altKey || e.metaKey) return;
@@ -405,11 +421,19 @@
       press("#confirm-reuse");
     } else if (key === "p") {
       press("#previous");
+    } else if (key === "o") {
+      press("#accept-as-is");
     } else if (key === "e") {
       var field = $("new-ref-text");
       if (field) {
         field.focus();
         field.select();
+      }
+    } else if (key === "f") {
+      var note = $("note-text");
+      if (note && !note.disabled) {
+        note.focus();
+        note.select();
       }
     } else {
       handled = false;
@@ -417,7 +441,30 @@
     if (handled) e.preventDefault();
   });
 
+  // --- the whole text grows with its content -------------------------------------------------
+
+  // CSS field-sizing does it where the browser has it; elsewhere the field gets as many
+  // rows as its text needs, on every input and whenever htmx brings a new page in. Rows,
+  // not a height: an inline style would break the Content-Security-Policy (htmx copies
+  // the old field's attributes onto the new one while it settles).
+  var fieldSizing = !!(window.CSS && CSS.supports && CSS.supports("field-sizing", "content"));
+  var MAX_ROWS = 40;
+
+  function grow() {
+    var area = $("new-ref-text");
+    if (!area || fieldSizing) return;
+    area.rows = 1;
+    while (area.scrollHeight > area.clientHeight && area.rows < MAX_ROWS) area.rows += 1;
+  }
+
+  document.addEventListener("input", function (evt) {
+    if (evt.target && evt.target.id === "new-ref-text") grow();
+  });
+  document.addEventListener("htmx:afterSettle", grow);
+  window.addEventListener("resize", grow);
+
   document.addEventListener("DOMContentLoaded", function () {
+    grow();
     var retryButton = $("retry");
     if (retryButton) retryButton.addEventListener("click", retry);
     var close = $("client-status-close");

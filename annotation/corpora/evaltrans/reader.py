@@ -28,6 +28,7 @@ from annotation.corpora.evaltrans.schema import (
     ERR_EMPTY_FILE,
     ERR_EVAL_WITHOUT_TARGET,
     ERR_EVAL_WITHOUT_TRANSLATOR,
+    ERR_FLAG,
     ERR_MALFORMED,
     ERR_MARKUP_IN_TEXT,
     ERR_SENTENCE_WITHOUT_SOURCE,
@@ -35,6 +36,8 @@ from annotation.corpora.evaltrans.schema import (
     ERR_SSER_RANGE,
     ERR_STRAY_TEXT,
     ERR_WRONG_ROOT,
+    FLAGS,
+    NOTE_MAX_LENGTH,
     SSER_MAX,
     SSER_MIN,
     CorpusHeader,
@@ -327,6 +330,8 @@ class _Reader:
         evaluator: str | None = None
         sser: int | None = None
         awer: tuple[int, int] | None = None
+        flag: str | None = None
+        note: str | None = None
         extra_attrs: list[tuple[str, str]] = []
         for key, value in element.attrib.items():
             if key == "translator":
@@ -339,6 +344,14 @@ class _Reader:
                 sser = self.sser(value, line)
             elif key == "awer":
                 awer = self.awer(value, line)
+            elif key == "judgeFlag":
+                flag = normalize_space(value) or None
+                if flag is not None and flag not in FLAGS:
+                    raise self.error(line, ERR_FLAG.format(value=value))
+            elif key == "judgeNote":
+                note = self.fitting(
+                    '<eval judgeNote="…">', normalize_space(value), NOTE_MAX_LENGTH, element
+                )
             else:
                 extra_attrs.append((key, value))
         if not translator:
@@ -373,6 +386,8 @@ class _Reader:
             new_ref=new_ref,
             extra_attrs=tuple(extra_attrs),
             extra_xml=tuple(extra_xml),
+            note=note,
+            flag=flag,
         )
 
     def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:

@@ -21,6 +21,14 @@ FIRST_REFERENCE = "first reference"
 #: Any other translator whose name ends so is a further reference.
 REFERENCE_SUFFIX = "reference"
 
+#: A judge's flag on a judgment, the ``judgeFlag`` attribute of its ``<eval>`` (beside
+#: ``judgeNote``, the judge's note, one line; named so as not to take a plain ``flag`` or
+#: ``note`` a corpus may already carry for its own purposes): the source is garbled, the
+#: judge is unsure, or something else the note says. The judgment model's choices.
+FLAGS = ("garbled", "unsure", "other")
+#: The longest note kept (characters, after whitespace normalisation).
+NOTE_MAX_LENGTH = 1000
+
 #: Bytes read, and text written, per piece: large enough for lxml to be fast, small
 #: enough that memory does not grow with the file.
 CHUNK_SIZE = 1 << 16
@@ -45,6 +53,7 @@ ERR_EVAL_WITHOUT_TRANSLATOR = "<eval> without translator"
 ERR_EVAL_WITHOUT_TARGET = "<eval> without <target>"
 ERR_SSER_NOT_INTEGER = 'sser="{value}" is not an integer'
 ERR_SSER_RANGE = f'sser="{{value}}" is not between {SSER_MIN} and {SSER_MAX}'
+ERR_FLAG = 'judgeFlag="{value}" is not one of ' + ", ".join(FLAGS)
 ERR_AWER_FORMAT = 'awer="{value}" is not "e/n" (two non-negative integers)'
 ERR_TARGET_DIFFERS = (
     '<eval translator="{translator}"> has a different <target> than its <eval> on line {first}'
@@ -112,6 +121,8 @@ class EvalElement:
     new_ref: str | None = None
     extra_attrs: Attrs = ()
     extra_xml: tuple[str, ...] = ()
+    note: str | None = None
+    flag: str | None = None
 
     @property
     def judged(self) -> bool:
@@ -120,6 +131,8 @@ class EvalElement:
             and self.sser is None
             and self.awer is None
             and self.new_ref is None
+            and self.note is None
+            and self.flag is None
         )
 
 

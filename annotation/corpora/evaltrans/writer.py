@@ -16,6 +16,7 @@ from lxml import etree
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
+    FLAGS,
     SSER_MAX,
     SSER_MIN,
     CorpusHeader,
@@ -35,7 +36,7 @@ _NAME_RE = re.compile(r"(?:\{[^}]+\}|xml:)?(?!xmlns)[A-Za-z_][\w.\-]*")
 _KNOWN_ATTRS = {
     "evalTrans": ("name",),
     "sentence": ("id", "doc"),
-    "eval": ("translator", "evaluator", "sser", "awer"),
+    "eval": ("translator", "evaluator", "sser", "awer", "judgeFlag", "judgeNote"),
 }
 
 
@@ -150,6 +151,12 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
             if edits < 0 or length < 0:
                 raise ValueError(f"{where}: awer={ev.awer!r} of {ev.translator!r} is negative")
             eval_attrs.append(("awer", awer_text(edits, length)))
+        if ev.flag is not None:
+            if ev.flag not in FLAGS:
+                raise ValueError(f"{where}: judgeFlag={ev.flag!r} of {ev.translator!r} is unknown")
+            eval_attrs.append(("judgeFlag", ev.flag))
+        if ev.note is not None:
+            eval_attrs.append(("judgeNote", ev.note))
         parts += [
             "  <eval",
             _attributes(eval_attrs, ev.extra_attrs, "eval", where),

@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import target_of
+from annotation.tests.factories import import_xml, target_of
 
 
 @pytest.fixture
 def figure_1(seed: Corpus, judge: User) -> Judgment:
     """The judge's judgment of seed 001 Figure 1's candidate, as the services open it."""
     return judgment_open(user=judge, target=target_of(seed, "a translator"))
+
+
+@pytest.fixture
+def documents(judge: User) -> Callable[[list[str | None]], Corpus]:
+    """Make a corpus assigned to the judge with one sentence per entry of the list given
+    (its ``doc`` id, None for none): source "s<k>", one reference, system "sys"."""
+
+    def sentence(k: int, doc: str | None) -> str:
+        attr = "" if doc is None else f' doc="{doc}"'
+        return (
+            f"<sentence{attr}><source>s{k}</source>"
+            '<eval translator="first reference"><target>r</target></eval>'
+            f'<eval translator="sys"><target>c{k}</target></eval></sentence>\n'
+        )
+
+    def make(docs: list[str | None]) -> Corpus:
+        body = "".join(sentence(k, d) for k, d in enumerate(docs))
+        return import_xml(f"<evalTrans>\n{body}</evalTrans>", "docs", judge)
+
+    return make

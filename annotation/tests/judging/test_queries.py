@@ -20,7 +20,7 @@ from django.urls import reverse
 from annotation.controls.queue import ControlPlan, is_control_item
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import control_open
-from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.tests.factories import HTMX, MAX_QUERIES_PER_CLICK, write_corpus
 from annotation.text import awer_counts
 
@@ -224,3 +224,48 @@ def test_accept_and_next_into_a_new_control_item_is_bounded_on_any_corpus(
         assert Judgment.objects.controls().filter(evaluator=judge).count() == 1
 
     assert max(counts) <= MAX_QUERIES_ACCEPT_AND_NEXT_INTO_A_CONTROL
+
+
+#: A sentence of a document (``doc``) shows the sources around it (issue 14): one query
+#: by the (corpus, position) index on every page drawn, whatever the corpus size; a
+#: sentence without ``doc`` makes none.
+DOCUMENT_CONTEXT_QUERIES = 1
+
+
+def in_one_document(corpus: Corpus, judge: User) -> None:
+    Sentence.objects.filter(corpus=corpus).update(doc="talk")
+
+
+def test_the_document_around_the_source_costs_one_query_on_any_corpus(
+    tmp_path: Path, client: Client, user_factory: Callable[..., User]
+) -> None:
+    at_start, far_in = counts_on_two_sizes(tmp_path, client, user_factory, in_one_document)
+
+    assert far_in == at_start
+    assert at_start["page"] <= MAX_QUERIES_PAGE + DOCUMENT_CONTEXT_QUERIES
+    assert at_start["accept & next"] <= MAX_QUERIES_ACCEPT_AND_NEXT + DOCUMENT_CONTEXT_QUERIES
+    for action in ("op", "word", "sser", "undo", "sser after undo"):
+        assert at_start[action] <= MAX_QUERIES_PER_CLICK + DOCUMENT_CONTEXT_QUERIES, action
+
+
+def test_correct_as_it_is_and_a_note_cost_a_click_on_any_corpus(
+    tmp_path: Path, client: Client, user_factory: Callable[..., User]
+) -> None:
+    def counts(user: User, corpus: Corpus) -> list[int]:
+        client.force_login(user)
+        page = client.get(reverse("annotation:judge_continue", args=[corpus.pk]))["Location"]
+        html = client.get(page, **HTMX).content.decode()
+        out = []
+        for action, data in (("as-is/", {}), ("note/", {"note": "hm", "flag": "unsure"})):
+            sent = {"version": VERSION.search(html).group(1), **data}
+            n, html = counted(partial(client.post, page + action, sent, **HTMX))
+            out.append(n)
+        return out
+
+    new, seasoned = user_factory("new"), user_factory("seasoned")
+    small = judged_corpus(tmp_path, new, sentences=5, systems=2, finished=1)
+    large = judged_corpus(tmp_path, seasoned, sentences=50, systems=4, finished=40)
+    at_start = counts(new, small)
+
+    assert counts(seasoned, large) == at_start
+    assert max(at_start) <= MAX_QUERIES_PER_CLICK

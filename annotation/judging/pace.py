@@ -1,0 +1,71 @@
+"""The judge's pace and the time left, for the progress bar of the judge's header.
+
+The pace is the judge's *active* time (:mod:`annotation.judging.active_time`: idle gaps
+capped, time away from the page not counted) over the candidates the judge has accepted in
+this corpus; the time left is that pace times the candidates still to judge. Active time
+rather than the clock between the first and the last event, so a weekend between two
+sessions does not make the judge look slow. Both are read with the header's one query
+(:func:`annotation.judging.page.judge_header`), whatever the corpus size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pace:
+    """``done`` of ``total`` candidates, with ``seconds`` of active time spent on them."""
+
+    done: int
+    total: int
+    seconds: float
+
+    @property
+    def percent(self) -> int:
+        """Share of the candidates done, in whole percent (0 for an empty corpus)."""
+        return 100 * self.done // self.total if self.total else 0
+
+    @property
+    def seconds_per_candidate(self) -> float | None:
+        """The judge's mean active time per accepted candidate (None before the first)."""
+        return self.seconds / self.done if self.done else None
+
+    @property
+    def seconds_left(self) -> float | None:
+        """The estimate of the active time still needed: pace × candidates left."""
+        per = self.seconds_per_candidate
+        return None if per is None else per * max(self.total - self.done, 0)
+
+    @property
+    def pace_text(self) -> str:
+        per = self.seconds_per_candidate
+        if per is None:
+            return "pace: after your first accepted candidate"
+        return f"{duration_text(per)} per candidate"
+
+    @property
+    def left_text(self) -> str:
+        left = self.seconds_left
+        if left is None:
+            return "time left: not known yet"
+        if left == 0:
+            return "nothing left"
+        return f"about {duration_text(left)} left"
+
+
+def duration_text(seconds: float) -> str:
+    """A duration as a judge reads it: "40 s", "3 min 20 s", "2 h 5 min" (rounded to the
+    second below a minute, to the ten seconds below ten minutes, then to the minute)."""
+    s = max(round(seconds), 0)
+    if s < 60:
+        return f"{s} s"
+    if s < 600:
+        s = round(s / 10) * 10
+        minutes, rest = divmod(s, 60)
+        return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+    minutes = round(s / 60)
+    hours, minutes = divmod(minutes, 60)
+    if not hours:
+        return f"{minutes} min"
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
