@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
+from annotation.dashboard.pool import Shift
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, User
@@ -202,9 +203,12 @@ def test_the_ranking_shifts_against_the_original_places(judged_demo: Corpus) -> 
     shifts = dash.pool.shifts  # type: ignore[union-attr]
     before = Dashboard(judged_demo).table
 
-    mwer = shifts["mwer"]
-    assert mwer[ACCEPTED].after <= mwer[ACCEPTED].before
-    assert {s.before for s in mwer.values()} <= {1, 2, 3, 4, 5}
+    # the system whose words the judges accepted climbs from last: to 1st by BLEU, to
+    # 2nd by mWER (IIE-MT stays 1st)
+    assert shifts["bleu"][ACCEPTED] == Shift(before=5, after=1)
+    assert shifts["mwer"][ACCEPTED] == Shift(before=5, after=2)
+    assert shifts["mwer"]["IIE-MT"] == Shift(before=1, after=1)
+    assert (shifts["bleu"][ACCEPTED].arrow, shifts["mwer"]["IIE-MT"].arrow) == ("▲4", "=")
     for row in before.rows:  # the places are the original table's order by score
         shift = shifts["bleu"][row.system]
         better = [r for r in before.rows if r.cell("bleu").score > row.cell("bleu").score]  # type: ignore[operator]
@@ -249,7 +253,30 @@ def test_the_toggle_shows_the_pool_figures_and_the_reference_counts(
         value = float(shown[(ACCEPTED, metric)]["data-value"])
         assert value == pool.scores[metric][ACCEPTED].score
         assert value != float(original[(ACCEPTED, metric)]["data-value"])
+    assert "▲4" in shown[(ACCEPTED, "bleu")]["text"]
+    assert (
+        "place 5 against the original references, 1 against the grown pool"
+        in (shown[(ACCEPTED, "bleu")]["title"])
+    )
     assert 'class="shift"' in html and 'class="shift"' not in lead_client.get(url).content.decode()
+
+
+def test_table_json_has_each_automatic_figures_places_against_the_pool(
+    lead_client: Client, judged_demo: Corpus
+) -> None:
+    pool = lead_client.get(f"/dashboard/{judged_demo.pk}/table.json?refs=pool").json()
+    original = lead_client.get(f"/dashboard/{judged_demo.pk}/table.json").json()
+    shifts = Dashboard(judged_demo, POOL).pool.shifts  # type: ignore[union-attr]
+
+    assert pool["preprocessing"]["refs"] == "pool"
+    assert original["preprocessing"]["refs"] == "original"
+    mwer = pool["translators"][ACCEPTED]["mwer"]
+    assert mwer["place"] == {
+        "original": shifts["mwer"][ACCEPTED].before,
+        "pool": shifts["mwer"][ACCEPTED].after,
+    }
+    assert "place" not in original["translators"][ACCEPTED]["mwer"]
+    assert "place" not in pool["translators"][CORRECTED]["sser"]
 
 
 def test_the_toggle_is_one_fragment_for_htmx_and_refuses_a_bad_choice(
