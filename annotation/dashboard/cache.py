@@ -2,7 +2,9 @@
 
 * The automatic statistics are not kept here: they are stored in the database with the
   corpus (:func:`annotation.scoring.automatic_statistics`), computed once per
-  preprocessing choice, since the corpus texts never change.
+  preprocessing choice, since the corpus texts never change. Those against the grown
+  reference pool are the exception: the pool is the judgments' new references, so they
+  are kept here (:mod:`~annotation.dashboard.pool`).
 * Everything derived from the judgments — the human figures and their bootstrap, the
   judges, agreement and effort panels, the meta-evaluation — is kept in this process's
   memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in

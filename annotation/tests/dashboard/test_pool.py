@@ -36,37 +36,14 @@ from annotation.tests.factories import (
     target_of,
     write_corpus,
 )
+from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
 from annotation.text import normalize_new_ref
 from metrics.registry import METRIC_NAMES
 
 pytestmark = pytest.mark.django_db
 
 POOL = Preprocessing(pool=True)
-#: The system whose candidates the judges accept as they are, and the one they correct
-#: into those candidates: so the pool holds the first one's words.
-ACCEPTED, CORRECTED = "Online-W", "NiuTrans"
-GROWN = range(12)
-
-
-@pytest.fixture
-def judged_demo(user_factory: Callable[..., User]) -> Corpus:
-    """The demo corpus, its first 12 sentences judged through the services: "ann" turns
-    NiuTrans's candidate into Online-W's, "bob" does the same for sentences 0–3 (counted
-    once in the pool), and for sentence 5 "bob" accepts the first reference (no new
-    reference either)."""
-    ann, bob = user_factory("ann"), user_factory("bob")
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
-    corpus.judges.add(ann, bob)
-    texts = corpus_texts(corpus)
-    for k in GROWN:
-        accepted = texts.systems[ACCEPTED][k]
-        finish(judgment_open(user=ann, target=target_of(corpus, CORRECTED, k)), ann, accepted, 8)
-        if k < 4:
-            finish(
-                judgment_open(user=bob, target=target_of(corpus, CORRECTED, k)), bob, accepted, 7
-            )
-    finish(judgment_open(user=bob, target=target_of(corpus, "IIE-MT", 5)), bob, texts.refs[5][0], 6)
-    return corpus
+ACCEPTED, CORRECTED = POOL_ACCEPTED, POOL_CORRECTED
 
 
 def test_the_pool_adds_each_accepted_new_reference_once_after_the_originals(
