@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -107,9 +108,9 @@ def write_systems(corpus: Corpus, out: Path) -> tuple[dict[str, Path], Path]:
 
 def command_line(
     corpus: Corpus, tmp_path: Path, metrics: Sequence[str], *options: str
-) -> dict[str, dict[str, float]]:
+) -> dict[str, dict[str, dict[str, Any]]]:
     """``manage.py export_references``, then ``python -m metrics`` on its files: per
-    system, per metric, the score."""
+    system, per metric, ``{"score", "signature"}``."""
     call_command("export_references", corpus.name, "--out", str(tmp_path / "refs"))
     refs = sorted((tmp_path / "refs").glob("ref*.txt"))
     assert [r.name for r in refs] == ["ref0.txt", "ref1.txt", "ref2.txt"]
@@ -118,15 +119,19 @@ def command_line(
     command += [f"--hyp={p}" for p in systems.values()]
     command += ["--metric", ",".join(metrics), "--json", "--docs", str(docs), *options]
     found = json.loads(subprocess.run(command, capture_output=True, check=True, text=True).stdout)
-    return {
-        system: {m: found[str(path)][m]["score"] for m in metrics}
-        for system, path in systems.items()
-    }
+    return {system: {m: found[str(path)][m] for m in metrics} for system, path in systems.items()}
 
 
-def pool_scores(corpus: Corpus, metrics: Sequence[str], **choices: str) -> dict[str, dict]:
+def pool_figures(
+    corpus: Corpus, metrics: Sequence[str], **choices: str
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """The dashboard's pool choice: per system, per metric, ``{"score", "signature"}``."""
     auto = Dashboard(corpus, Preprocessing(pool=True, **choices)).auto  # type: ignore[arg-type]
-    return {s: {m: auto.scores[m][s].score for m in metrics} for s in auto.systems}
+    return {s: {m: auto.scores[m][s].as_json() for m in metrics} for s in auto.systems}
+
+
+def scores(figures: dict[str, dict[str, dict[str, Any]]]) -> dict[str, dict[str, float]]:
+    return {s: {m: f["score"] for m, f in by_metric.items()} for s, by_metric in figures.items()}
 
 
 def test_the_pool_toggle_scores_as_the_exported_files_read_as_distinct_references(
@@ -137,9 +142,9 @@ def test_the_pool_toggle_scores_as_the_exported_files_read_as_distinct_reference
     found = command_line(judged_demo, tmp_path, METRIC_NAMES, "--distinct-refs")
     original = Dashboard(judged_demo).auto
 
-    assert found == pool_scores(judged_demo, METRIC_NAMES)
-    assert found[ACCEPTED]["mwer"] != original.scores["mwer"][ACCEPTED].score
-    assert found[ACCEPTED]["bleu"] != original.scores["bleu"][ACCEPTED].score
+    assert found == pool_figures(judged_demo, METRIC_NAMES)  # signatures too: nrefs:var
+    assert found[ACCEPTED]["mwer"]["score"] != original.scores["mwer"][ACCEPTED].score
+    assert found[ACCEPTED]["bleu"]["score"] != original.scores["bleu"][ACCEPTED].score
 
 
 #: The metrics a repeated reference leaves unchanged (docs/metrics.md): BLEU (clipped
@@ -159,7 +164,7 @@ def test_the_exported_files_as_sacrebleu_reads_them_give_the_pools_bleu_and_mwer
     metrics = (*ALIKE, *ALIKE_BY_LENGTH)
     found = command_line(judged_demo, tmp_path, metrics, "--ref-length", reflen)
 
-    assert found == pool_scores(judged_demo, metrics, ref_length=reflen)
+    assert scores(found) == scores(pool_figures(judged_demo, metrics, ref_length=reflen))
 
 
 def test_a_repeated_reference_changes_the_metrics_that_average_over_references(
@@ -168,8 +173,8 @@ def test_a_repeated_reference_changes_the_metrics_that_average_over_references(
     """NIST (information weights and average length), TER (average length), mWER and PER
     with the nearest references' average length: the reason for ``--distinct-refs``."""
     metrics = ("nist", "ter", "mwer", "per")
-    found = command_line(judged_demo, tmp_path, metrics)
-    pool = pool_scores(judged_demo, metrics)
+    found = scores(command_line(judged_demo, tmp_path, metrics))
+    pool = scores(pool_figures(judged_demo, metrics))
 
     for m in metrics:
         assert any(found[s][m] != pool[s][m] for s in pool), m
