@@ -209,9 +209,6 @@ def drill_down(
     ordered = sentence_order(key, metric, order)
     shown = [int(k) for k in ordered[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
     texts = _page_texts(dash.corpus, shown, system, other)
-    if dash.pool is not None:  # the pool's references, as its figures read them
-        pools = dash.pool.counts.pools
-        texts = {seg: _in_pool(t, pools[seg]) for seg, t in texts.items()}
     judged: dict[int, list[JudgmentRow]] = defaultdict(list)
     for r in rows:
         if r.system == system:
@@ -223,6 +220,10 @@ def drill_down(
         pk = dash.translator_pks[system]
         segmentation = page_segmentation(pk, shown, n, references)
     cuts = {} if segmentation is None else segmentation.cuts
+    if dash.pool is not None:  # the pool's references, as its figures read them (the
+        # segmentation above was cut against the corpus's own)
+        pools = dash.pool.counts.pools
+        texts = {seg: _in_pool(t, pools[seg]) for seg, t in texts.items()}
     return DrillDown(
         system=system,
         other=other,
