@@ -13,7 +13,7 @@ from typing import TypeVar
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from annotation.controls.quality import JudgeControls, corpus_controls
-from annotation.dashboard.cache import remembered
+from annotation.dashboard.cache import earlier, remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
@@ -117,10 +117,17 @@ class Dashboard:
         pp = self.preprocessing
         if not pp.pool:
             return None
-        return self._remembered(
-            "pool",
-            lambda: pool_part(self.corpus, pp.preprocessor(), pp.ref_length, self.original_auto),
-            pp.signature,
+        part = ("pool", pp.signature)
+        return remembered(
+            self.corpus,
+            part,
+            lambda: pool_part(
+                self.corpus,
+                pp.preprocessor(),
+                pp.ref_length,
+                self.original_auto,
+                previous=earlier(self.corpus, part),
+            ),
         )
 
     @cached_property

@@ -69,6 +69,21 @@ def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[],
     return value
 
 
+def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
+    """``part`` of ``corpus`` as remembered under an earlier judgments stamp (the latest
+    one kept), or None: for a part that can be brought up to date for less than computing
+    it afresh (:mod:`~annotation.dashboard.pool`). Such a value is the past: it is never
+    shown, only built on."""
+    pk, created, stamp = judgments_key(corpus)
+    with _LOCK:
+        found = [
+            (k[2], v)
+            for k, v in _MEMO.items()
+            if k[:2] == (pk, created) and k[2] < stamp and k[3:] == part
+        ]
+    return max(found, key=lambda kv: kv[0])[1] if found else None
+
+
 def forget() -> None:
     """Empty the memory (tests that count the queries of a cold view)."""
     with _LOCK:

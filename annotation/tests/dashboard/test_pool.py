@@ -8,9 +8,11 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -19,9 +21,10 @@ from django.test.utils import CaptureQueriesContext
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.pool import Shift
+from annotation.dashboard.pool import Shift, pool_part
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
+from annotation.metric_set import AUTOMATIC_METRICS
 from annotation.models import Corpus, User
 from annotation.scoring import AutomaticStats, corpus_texts
 from annotation.tests.factories import (
@@ -40,6 +43,7 @@ from annotation.tests.factories import (
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
 from annotation.text import normalize_new_ref
 from metrics.registry import METRIC_NAMES
+from metrics.tokenize import Preprocessor
 
 pytestmark = pytest.mark.django_db
 
@@ -213,6 +217,45 @@ def test_a_finished_judgment_is_in_the_next_pool_view(judged_demo: Corpus, user_
     judged_demo.refresh_from_db()
 
     assert Dashboard(judged_demo, POOL).pool.counts.new == before + 1  # type: ignore[union-attr]
+
+
+def test_a_new_judgment_rescores_only_its_sentence_with_the_figures_of_scoring_afresh(
+    judged_demo: Corpus, user_factory: Callable[..., User]
+) -> None:
+    """The previous pool is remembered under the previous stamp: the next view scores
+    again the one sentence whose pool grew, and every figure, row and bootstrap result is
+    what scoring the whole pool afresh gives."""
+    before = Dashboard(judged_demo, POOL).pool
+    cy = user_factory("cy")
+    judged_demo.judges.add(cy)
+    accepted = corpus_texts(judged_demo).systems[ACCEPTED][30]
+    finish(judgment_open(user=cy, target=target_of(judged_demo, CORRECTED, 30)), cy, accepted, 8)
+    judged_demo.refresh_from_db()
+
+    now = Dashboard(judged_demo, POOL).pool
+    afresh = pool_part(judged_demo, Preprocessor(), "nearest", Dashboard(judged_demo).auto)
+
+    assert before is not None and before.rescored is None  # the first: scored whole
+    assert now is not None and now.rescored == (30,)
+    assert afresh.rescored is None
+    for m in AUTOMATIC_METRICS:
+        for s in now.stats.systems:
+            mine, theirs = now.stats.scores[m][s], afresh.stats.scores[m][s]
+            assert mine == theirs, (m, s)  # name, score, signature
+            assert np.array_equal(now.stats.segment_stats(m, s), afresh.stats.segment_stats(m, s))
+    assert now.stats.significance == afresh.stats.significance
+    assert now.shifts == afresh.shifts
+
+
+def test_a_pool_scored_on_other_candidates_is_not_built_on(judged_demo: Corpus) -> None:
+    """A system added or a boundary moved changes the texts stamp: the pool is scored
+    whole again."""
+    original = Dashboard(judged_demo).auto
+    previous = pool_part(judged_demo, Preprocessor(), "nearest", original)
+    stale = replace(previous, texts_stamp=previous.texts_stamp - 1)
+
+    assert pool_part(judged_demo, Preprocessor(), "nearest", original, stale).rescored is None
+    assert pool_part(judged_demo, Preprocessor(), "nearest", original, previous).rescored == ()
 
 
 # ------------------------------------------------------------------ the page
