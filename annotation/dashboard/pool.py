@@ -131,7 +131,7 @@ class PoolPart:
     same shape as the stored ones), the reference counts and the ranking's shifts; and
     the corpus's texts stamp they were scored on (a later pool builds on them only if
     no candidate changed since) and the sentences scored again from the previous pool
-    (None: every sentence was scored)."""
+    (None: every sentence was scored; empty: none, the figures were taken as they were)."""
 
     stats: AutomaticStats
     counts: ReferenceCounts
@@ -181,7 +181,7 @@ def pool_part(
     counts = ReferenceCounts(original=tuple(len(r) for r in texts.refs), pools=tuple(pools))
     stamp = corpus.texts_stamp
     if grown == texts.refs:
-        return PoolPart(original, counts, rank_shifts(original, original), stamp)
+        return PoolPart(original, counts, rank_shifts(original, original), stamp, ())
     first_only = first_reference_metrics(preprocessor, ref_length)
     usable = (
         previous is not None
