@@ -219,9 +219,11 @@ def compute_statistics(
     ref_length: str,
     *,
     known: Sequence[AutomaticStats] = (),
+    texts: CorpusTexts | None = None,
 ) -> AutomaticStats:
-    """Score the corpus (:func:`automatic_scores`) and run the paired bootstrap of every
-    automatic metric (1,000 samples, seed 12345: :func:`automatic_significance`).
+    """Score the corpus (:func:`automatic_scores`; its ``texts`` if given, e.g. grown by
+    the reference pool) and run the paired bootstrap of every automatic metric (1,000
+    samples, seed 12345: :func:`automatic_significance`).
 
     A metric whose signature for this choice equals its signature in ``known`` (stored
     statistics of another choice) is taken from there, statistics and bootstrap alike:
@@ -230,7 +232,7 @@ def compute_statistics(
     others are scored in shares of about equal work (:func:`~annotation.metric_set.
     work_shares`), computed at once in forked children (:mod:`annotation.apart`).
     """
-    texts = corpus_texts(corpus)
+    texts = corpus_texts(corpus) if texts is None else texts
     systems = tuple(texts.systems)
     metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
     reused = reusable(metrics, texts.refs, systems, known)

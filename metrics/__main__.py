@@ -3,6 +3,7 @@
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
         --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,meteor,lepor,wngram-f … \\
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
+        [--distinct-refs] \\
         [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE] \\
         [--unsegmented [--segmented-out DIR]]
 
@@ -20,6 +21,14 @@ status 2 and one line naming the file, the line and the problem — never a trac
 segment's statistics alone as the metric scores one sentence (BLEU with effective order,
 as ``sacrebleu.sentence_bleu``); a segment whose score is undefined (an error rate
 against an empty reference) is ``null`` in the JSON and ``–`` in the table.
+
+``--distinct-refs``: a segment's reference identical to an earlier one of the same segment
+is read once, so a segment has as many references as it has different ones. Reference
+files give every segment as many references as there are files, and a segment with fewer
+repeats one (``manage.py export_references`` repeats the first); a repeated reference
+changes the metrics that average over references (NIST, TER, mWER and PER with
+``--ref-length nearest`` or ``average``: docs/metrics.md), so this reads them as the app
+scores its grown reference pool.
 
 ``--unsegmented``: each ``--hyp`` file is one document (its line breaks are spaces),
 re-segmented against the references (seed 002, :mod:`metrics.segment`) before every
@@ -140,6 +149,12 @@ def _parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print JSON: {hyp: {metric: {score, signature}}}"
     )
     p.add_argument(
+        "--distinct-refs",
+        action="store_true",
+        help="read a segment's reference identical to an earlier one of the segment once "
+        "(undoes the repeated references of a segment with fewer references than files)",
+    )
+    p.add_argument(
         "--unsegmented",
         action="store_true",
         help="each --hyp file is one document, re-segmented against the references "
@@ -222,6 +237,8 @@ def score_files(
         documents = columns.pop() if args.docs else None
         ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
         refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
+    if getattr(args, "distinct_refs", False):
+        refs = distinct_references(refs)
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
         if name == "aswer":
@@ -234,6 +251,12 @@ def score_files(
         for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
             results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)
     return results
+
+
+def distinct_references(refs: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Each segment's references with a text identical to an earlier one of the segment
+    left out (``--distinct-refs``); the first reference stays first."""
+    return [tuple(dict.fromkeys(seg)) for seg in refs]
 
 
 def _resegment_files(

@@ -46,7 +46,9 @@ Where each part lives:
 
 * ``board`` — :class:`~annotation.dashboard.board.Dashboard`, each part computed on first
   use, and ``PANELS``, the page's one list of panels;
-* ``preprocessing`` — seed 000's choices as query parameters and a partial signature;
+* ``preprocessing`` — seed 000's choices and the references (original or the grown
+  pool) as query parameters and a partial signature;
+* ``pool`` — the grown pool's figures, reference counts and ranking shifts;
 * ``cache`` — the parts derived from the judgments, remembered under the judgments stamp;
 * ``table`` — the table's cells, rows, sort and the paired bootstrap behind them;
   ``export`` — the table as ``table.json`` (``manage.py scores --json``'s shape) and CSV;

@@ -13,11 +13,12 @@ from typing import TypeVar
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from annotation.controls.quality import JudgeControls, corpus_controls
-from annotation.dashboard.cache import remembered
+from annotation.dashboard.cache import earlier, remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
+from annotation.dashboard.pool import PoolPart, pool_part
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.table import (
     METRICS,
@@ -97,9 +98,36 @@ class Dashboard:
 
     @cached_property
     def auto(self) -> AutomaticStats:
+        """The automatic statistics of the choice: against the original references as
+        stored (one query), or against the grown pool (:attr:`pool`)."""
+        return self.original_auto if self.pool is None else self.pool.stats
+
+    @cached_property
+    def original_auto(self) -> AutomaticStats:
         pp = self.preprocessing
         return automatic_statistics(
             self.corpus, preprocessor=pp.preprocessor(), ref_length=pp.ref_length
+        )
+
+    @cached_property
+    def pool(self) -> PoolPart | None:
+        """The grown pool's statistics, reference counts and ranking shifts (None: the
+        original references are chosen), remembered under the judgments stamp: the new
+        references are the judgments' (:mod:`~annotation.dashboard.pool`)."""
+        pp = self.preprocessing
+        if not pp.pool:
+            return None
+        part = ("pool", pp.signature)
+        return remembered(
+            self.corpus,
+            part,
+            lambda: pool_part(
+                self.corpus,
+                pp.preprocessor(),
+                pp.ref_length,
+                self.original_auto,
+                previous=earlier(self.corpus, part),
+            ),
         )
 
     @cached_property
@@ -199,6 +227,7 @@ class Dashboard:
             self.significance,
             self.translator_pks,
             sort=self.sort,
+            shifts=None if self.pool is None else self.pool.shifts,
         )
 
     @cached_property

@@ -2,7 +2,9 @@
 
 * The automatic statistics are not kept here: they are stored in the database with the
   corpus (:func:`annotation.scoring.automatic_statistics`), computed once per
-  preprocessing choice, since the corpus texts never change.
+  preprocessing choice, since the corpus texts never change. Those against the grown
+  reference pool are the exception: the pool is the judgments' new references, so they
+  are kept here (:mod:`~annotation.dashboard.pool`).
 * Everything derived from the judgments — the human figures and their bootstrap, the
   judges, agreement and effort panels, the meta-evaluation — is kept in this process's
   memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
@@ -16,8 +18,10 @@
 
 The memory is bounded (:data:`MEMO_SIZE` entries, the least recently used goes first;
 a corpus's entries of earlier stamps go as soon as a newer one is kept) and holds only
-small frozen results, never the judgment rows they were computed from. It is shared by
-the threads of one process.
+frozen results, never the judgment rows they were computed from; the largest are the
+grown pool's statistics, as large as one decoded statistics row (about 20 MB for 1,000
+sentences × 20 systems), one per preprocessing choice viewed with ``refs=pool``. It is
+shared by the threads of one process.
 """
 
 from __future__ import annotations
@@ -63,6 +67,21 @@ def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[],
         while len(_MEMO) > MEMO_SIZE:
             _MEMO.popitem(last=False)
     return value
+
+
+def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
+    """``part`` of ``corpus`` as remembered under an earlier judgments stamp (the latest
+    one kept), or None: for a part that can be brought up to date for less than computing
+    it afresh (:mod:`~annotation.dashboard.pool`). Such a value is the past: it is never
+    shown, only built on."""
+    pk, created, stamp = judgments_key(corpus)
+    with _LOCK:
+        found = [
+            (k[2], v)
+            for k, v in _MEMO.items()
+            if k[:2] == (pk, created) and k[2] < stamp and k[3:] == part
+        ]
+    return max(found, key=lambda kv: kv[0])[1] if found else None
 
 
 def forget() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 
 import numpy as np
@@ -19,6 +19,7 @@ from annotation.dashboard.board import Dashboard
 from annotation.dashboard.segments import Segmentation, SegmentCut, page_segmentation
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Target, Translator
+from annotation.pool_references import SentencePool
 from annotation.scoring import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
@@ -118,6 +119,8 @@ class SentenceView:
     new_refs: tuple[NewRefView, ...]
     #: Where a re-segmented system's segment begins and ends (None: an ordinary system).
     cut: SegmentCut | None = None
+    #: The sentence's references when the grown pool is chosen (None: the original ones).
+    references: int | None = None
 
     @property
     def number(self) -> int:
@@ -217,6 +220,10 @@ def drill_down(
         pk = dash.translator_pks[system]
         segmentation = page_segmentation(pk, shown, n, references)
     cuts = {} if segmentation is None else segmentation.cuts
+    if dash.pool is not None:  # the pool's references, as its figures read them (the
+        # segmentation above was cut against the corpus's own)
+        pools = dash.pool.counts.pools
+        texts = {seg: _in_pool(t, pools[seg]) for seg, t in texts.items()}
     return DrillDown(
         system=system,
         other=other,
@@ -226,7 +233,15 @@ def drill_down(
         pages=pages,
         total=n,
         sentences=tuple(
-            _sentence_view(texts[seg], pp, mine, key, judged.get(seg, []), cuts.get(seg))
+            _sentence_view(
+                texts[seg],
+                pp,
+                mine,
+                key,
+                judged.get(seg, []),
+                cuts.get(seg),
+                len(texts[seg].references) if dash.pool is not None else None,
+            )
             for seg in shown
         ),
         signature=dash.preprocessing.signature,
@@ -273,6 +288,7 @@ def _sentence_view(
     key: FloatArray,
     judgments: Sequence[JudgmentRow],
     cut: SegmentCut | None = None,
+    references: int | None = None,
 ) -> SentenceView:
     """One sentence as the page shows it: its figures, the alignment against its nearest
     reference (``pp``'s tokens) and against each judge's new reference (13a words)."""
@@ -307,7 +323,23 @@ def _sentence_view(
             for r in judgments
         ),
         cut=cut,
+        references=references,
     )
+
+
+def _in_pool(text: PageText, pool: SentencePool) -> PageText:
+    """A page's sentence with the references of its pool: those of the corpus it keeps
+    (a repeated one once: the pool's are the page's, in the same order, less repeats) and
+    the new references after them."""
+    kept = iter(pool.references)
+    wanted = next(kept, None)
+    references = []
+    for name, ref in text.references:
+        if ref == wanted:
+            references.append((name, ref))
+            wanted = next(kept, None)
+    references += [("new reference", ref) for ref in pool.added]
+    return replace(text, references=references)
 
 
 def nearest_reference(

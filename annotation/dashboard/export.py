@@ -26,16 +26,20 @@ def _finite_or_none(v: float | None) -> float | None:
 def figure_json(cell: Cell) -> dict[str, Any]:
     """A figure of ``table.json``: :meth:`~metrics.stats.Score.as_json` (``score``,
     ``signature``), then its ``rank``, 95% ``ci`` [low, high] (``null`` where undefined),
-    the sentences ``n`` it rests on and the ``bootstrap`` signature."""
+    the sentences ``n`` it rests on and the ``bootstrap`` signature; against the grown
+    pool (``refs=pool``) an automatic figure's ``place`` in its metric's ranking against
+    the ``original`` references and against the ``pool`` (1 = best; 0: no figure)."""
     if cell.figure is None:
         raise ValueError(f"{cell.metric}: a cell without a figure has no JSON")
     iv = cell.interval
+    shift = cell.shift
     return {
         **cell.figure.as_json(),
         "rank": cell.rank,
         "ci": [_finite_or_none(iv.low) if iv else None, _finite_or_none(iv.high) if iv else None],
         "n": cell.n,
         "bootstrap": cell.bootstrap,
+        **({"place": {"original": shift.before, "pool": shift.after}} if shift else {}),
     }
 
 

@@ -15,22 +15,29 @@ CASES = {"mixed": False, "lc": True}
 TOKENIZE_CHOICES: tuple[str, ...] = tuple(TOKENIZERS)
 REF_LENGTH_CHOICES: tuple[str, ...] = REF_LENGTHS
 BOUNDS = {"no": False, "yes": True}
+#: Which references the automatic metrics read: the corpus's own, or those grown by the
+#: judges' accepted new references (:mod:`annotation.pool_references`).
+REFS = {"original": False, "pool": True}
 
 
 @dataclass(frozen=True)
 class Preprocessing:
     """Seed 000's choices for the automatic metrics: tokenization (§3.1), case (§3.2),
     reference length (§3.3; mWER and PER — BLEU keeps "closest" and NIST "average", as
-    their reference implementations do) and sentence boundaries (§3.4; n-gram metrics).
+    their reference implementations do) and sentence boundaries (§3.4; n-gram metrics);
+    and which references every automatic metric reads (``pool``: the corpus's own ones
+    grown by the judges' new references, seed 001 §2–3's argument for mWER).
 
     The query parameters are the signature's own keys: ``tok``, ``case`` (mixed|lc),
-    ``reflen`` and ``bounds`` (no|yes). The default is what ``manage.py scores`` uses.
+    ``reflen``, ``bounds`` (no|yes) and ``refs`` (original|pool). The default is what
+    ``manage.py scores`` uses.
     """
 
     tokenize: str = "13a"
     lowercase: bool = False
     ref_length: str = "nearest"
     sentence_boundaries: bool = False
+    pool: bool = False
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> Preprocessing:
@@ -41,6 +48,7 @@ class Preprocessing:
         case = params.get("case") or "mixed"
         reflen = params.get("reflen") or default.ref_length
         bounds = params.get("bounds") or "no"
+        refs = params.get("refs") or "original"
         if tok not in TOKENIZERS:
             raise ValueError(f"tok={tok!r}: choose one of {', '.join(TOKENIZERS)}")
         if case not in CASES:
@@ -49,15 +57,18 @@ class Preprocessing:
             raise ValueError(f"reflen={reflen!r}: choose one of {', '.join(REF_LENGTHS)}")
         if bounds not in BOUNDS:
             raise ValueError(f"bounds={bounds!r}: choose one of {', '.join(BOUNDS)}")
-        return cls(tok, CASES[case], reflen, BOUNDS[bounds])
+        if refs not in REFS:
+            raise ValueError(f"refs={refs!r}: choose one of {', '.join(REFS)}")
+        return cls(tok, CASES[case], reflen, BOUNDS[bounds], REFS[refs])
 
     def params(self) -> dict[str, str]:
-        """The four query parameters (always all four, so a link states every choice)."""
+        """The five query parameters (always all five, so a link states every choice)."""
         return {
             "tok": self.tokenize,
             "case": "lc" if self.lowercase else "mixed",
             "reflen": self.ref_length,
             "bounds": "yes" if self.sentence_boundaries else "no",
+            "refs": "pool" if self.pool else "original",
         }
 
     def preprocessor(self) -> Preprocessor:
@@ -69,9 +80,9 @@ class Preprocessing:
 
     @property
     def signature(self) -> str:
-        """``tok:13a|case:mixed|reflen:nearest|bounds:no``: the choices as a partial
-        signature (:func:`metrics.stats.format_signature`, no version), shown on the page
-        and part of the cache key."""
+        """``tok:13a|case:mixed|reflen:nearest|bounds:no|refs:original``: the choices as a
+        partial signature (:func:`metrics.stats.format_signature`, no version), shown on
+        the page and part of the cache key."""
         return format_signature(dict(self.params()), version=False)
 
     @property

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from annotation.dashboard.pool import Shift, Shifts
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.formatting import number
 from annotation.scoring import (
@@ -58,7 +59,9 @@ class Cell:
     interval, ``n`` the sentences it rests on (human figures: judged sentences;
     automatic: all), ``judgments`` how many judgments enter a human figure,
     ``bootstrap`` the test's signature, ``one_group`` whether its column has too few
-    sentences for any rank group to be earned (:class:`ColumnTest`)."""
+    sentences for any rank group to be earned (:class:`ColumnTest`), ``shift`` the
+    system's place against the original references and the grown pool (pool choice,
+    automatic metrics only)."""
 
     metric: str
     figure: Score | None
@@ -69,6 +72,7 @@ class Cell:
     best: bool
     bootstrap: str
     one_group: bool = False
+    shift: Shift | None = None
 
     @property
     def score(self) -> float | None:
@@ -157,6 +161,8 @@ class Cell:
             parts.append(f"rank group {self.rank}")
         if self.is_human:
             parts.append(f"{self.n} judged sentences, {self.judgments} judgments")
+        if self.shift is not None:
+            parts.append(self.shift.title)
         parts.append(self.bootstrap)
         return " · ".join(parts)
 
@@ -283,9 +289,12 @@ def metrics_table(
     translator_pks: Mapping[str, int],
     *,
     sort: str = "",
+    shifts: Shifts | None = None,
 ) -> MetricsTable:
     """The table of ``figures`` (:func:`table_figures`) with the bootstrap's intervals
-    and rank groups, one row per system, sorted as ``sort`` asks (:func:`sort_rows`)."""
+    and rank groups, one row per system, sorted as ``sort`` asks (:func:`sort_rows`);
+    ``shifts``: each automatic figure's move in the ranking (the pool choice)."""
+    moved = shifts or {}
     best = best_values(figures)
     tests = {m: column_test(m, significance.get(m)) for m in METRICS}
     rows = [
@@ -293,7 +302,15 @@ def metrics_table(
             s,
             translator_pks.get(s),
             tuple(
-                _cell(m, s, figures[m].get(s), significance.get(m), best, tests[m].too_few)
+                _cell(
+                    m,
+                    s,
+                    figures[m].get(s),
+                    significance.get(m),
+                    best,
+                    tests[m].too_few,
+                    moved.get(m, {}).get(s),
+                )
                 for m in METRICS
             ),
         )
@@ -315,6 +332,7 @@ def _cell(
     significance: MetricSignificance | None,
     best: Mapping[str, float],
     one_group: bool,
+    shift: Shift | None = None,
 ) -> Cell:
     tested = significance.figure(system) if significance is not None else None
     ranked = tested is not None and figure is not None
@@ -332,6 +350,7 @@ def _cell(
         best=figure is not None and metric in best and figure.score == best[metric],
         bootstrap=significance.signature if significance is not None else "",
         one_group=one_group,
+        shift=shift,
     )
 
 

@@ -291,3 +291,34 @@ def test_sentence_in_the_table_prints_a_line_per_segment(
         main(["--ref", str(ref), "--hyp", str(hyp), "--metric", "wer", "--sentence", "--json"]) == 0
     )
     assert json.loads(capsys.readouterr().out)[str(hyp)]["wer"]["segments"] == [25.0, 100.0]
+
+
+def test_distinct_refs_reads_a_repeated_reference_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Files give every segment a reference per file; ``--distinct-refs`` undoes a
+    repeat (a segment with fewer references), so the averaging metrics see the segment's
+    own references: the figures of those references given directly."""
+    refs = [("the cat sat on the mat .", "a cat sat on the mat ."), ("it rains .", "it rains .")]
+    hyps = ["a cat sat on a mat .", "it is raining ."]
+    paths = []
+    for i in range(2):
+        paths.append(tmp_path / f"ref{i}.txt")
+        paths[-1].write_text("".join(f"{seg[i]}\n" for seg in refs), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("".join(f"{h}\n" for h in hyps), encoding="utf-8")
+    args = [f"--ref={p}" for p in paths] + [f"--hyp={tmp_path / 'hyp.txt'}", "--json"]
+    metrics = "nist,ter,mwer,bleu"
+
+    assert main([*args, "--metric", metrics, "--distinct-refs"]) == 0
+    distinct = json.loads(capsys.readouterr().out)[str(tmp_path / "hyp.txt")]
+    assert main([*args, "--metric", metrics]) == 0
+    repeated = json.loads(capsys.readouterr().out)[str(tmp_path / "hyp.txt")]
+
+    own = [refs[0], refs[1][:1]]
+    for name in metrics.split(","):
+        direct = build_metric(name).corpus_score(hyps, own)
+        assert distinct[name]["score"] == direct.score
+        assert distinct[name]["signature"] == direct.signature
+        assert "nrefs:var" in distinct[name]["signature"]
+    assert repeated["bleu"]["score"] == distinct["bleu"]["score"]
+    assert repeated["nist"]["score"] != distinct["nist"]["score"]

@@ -20,6 +20,7 @@ from annotation.tests.factories import (
     done_judgment,
     write_corpus,
 )
+from annotation.tests.pools import grow_demo_pool
 
 
 @pytest.fixture
@@ -55,3 +56,11 @@ def demo(user_factory: Callable[..., User]) -> Corpus:
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     add_judgments(corpus, [user_factory("ann"), user_factory("bob")], 40)
     return corpus
+
+
+@pytest.fixture
+def judged_demo(user_factory: Callable[..., User]) -> Corpus:
+    """The demo corpus whose reference pool the judges grew
+    (:func:`~annotation.tests.pools.grow_demo_pool`)."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    return grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))

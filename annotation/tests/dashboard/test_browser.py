@@ -1,5 +1,6 @@
 """A lead opens the dashboard in a real browser, sorts a column, recomputes with another
-tokenization (htmx), and downloads the table as CSV."""
+tokenization (htmx), downloads the table as CSV, and scores against the grown reference
+pool."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
+from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Judgment, Target, User
 from annotation.tests.factories import BIDI_XML, DEMO_XML, PASSWORD
+from annotation.tests.pools import POOL_ACCEPTED, grow_demo_pool
 
 
 def rows(page: Page) -> list[str]:
@@ -119,3 +122,33 @@ def test_an_unclosed_bidi_override_stays_inside_its_name_or_text(
 
     page.goto(f"{live_server.url}/dashboard/{corpus.pk}/")
     assert left_to_right(page, "#dashboard h1 > bdi, #dashboard h1 > small")
+
+
+def test_a_lead_scores_against_the_grown_pool_and_sees_the_ranking_move(
+    page: Page, live_server, user_factory: Callable[..., User]
+) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))
+    user_factory("lee", role=User.Role.LEAD)
+    pool = Dashboard(corpus, Preprocessing(pool=True)).auto
+    page.goto(f"{live_server.url}/dashboard/{corpus.pk}/")
+    page.fill("#id_username", "lee")
+    page.fill("#id_password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/dashboard/{corpus.pk}/")
+    assert page.locator("#pool-references").count() == 0
+
+    page.evaluate("window.stillTheSamePage = true")
+    page.select_option("#pre-refs", "pool")
+    expect(page.locator("#pre-signature")).to_have_text(re.compile(r"refs:pool$"))
+
+    assert page.evaluate("window.stillTheSamePage") is True  # htmx swapped the dashboard
+    assert "refs=pool" in page.url
+    expect(page.locator("#pool-references")).to_contain_text("12 new references")
+    cell = page.locator(
+        f'#metrics-table tr[data-translator="{POOL_ACCEPTED}"] td[data-metric="bleu"]'
+    )
+    assert (
+        float(cell.get_attribute("data-value") or "nan") == pool.scores["bleu"][POOL_ACCEPTED].score
+    )
+    expect(cell.locator(".shift")).to_have_text("▲4")

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.django_db
         ({"case": "upper"}, "case='upper'"),
         ({"reflen": "longest"}, "reflen='longest'"),
         ({"bounds": "maybe"}, "bounds='maybe'"),
+        ({"refs": "grown"}, "refs='grown'"),
     ],
 )
 def test_bad_preprocessing_choices_are_named(params: dict[str, str], message: str) -> None:
@@ -38,7 +39,7 @@ def test_preprocessing_changes_the_figures_and_their_signatures(hand_corpus: Cor
 
 @pytest.mark.parametrize(
     "params",
-    [{}, {"tok": "intl", "case": "lc"}, {"reflen": "best", "bounds": "yes"}],
+    [{}, {"tok": "intl", "case": "lc"}, {"reflen": "best", "bounds": "yes", "refs": "pool"}],
 )
 def test_the_choices_signature_is_the_one_signature_format(params: dict[str, str]) -> None:
     choices = Preprocessing.from_params(params)

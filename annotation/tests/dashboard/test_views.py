@@ -182,7 +182,7 @@ def test_htmx_gets_the_dashboard_fragment_with_the_new_choices(
 
     assert html.lstrip().startswith('<div id="dashboard"')
     assert "<html" not in html
-    assert 'id="pre-signature">tok:none|case:lc|reflen:best|bounds:no<' in html
+    assert 'id="pre-signature">tok:none|case:lc|reflen:best|bounds:no|refs:original<' in html
     mwer = cells(html)[("NiuTrans", "mwer")]
     assert "tok:none" in mwer["title"] and "reflen:best" in mwer["title"]
 
