@@ -15,21 +15,14 @@ from annotation.controls.quality import control_passed, control_rows
 from annotation.controls.queue import ControlPlan, is_control_item
 from annotation.judging.start import control_open, judgment_open
 from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.tests.browsing import log_in
 from annotation.tests.controls.factories import queue_corpus
-from annotation.tests.factories import PASSWORD, finish
+from annotation.tests.factories import finish
 
 
 @pytest.fixture
 def ana(user_factory) -> User:
     return user_factory("ana")
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def test_a_lead_turns_control_items_on_in_the_page(

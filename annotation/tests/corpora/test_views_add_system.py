@@ -12,8 +12,9 @@ from playwright.sync_api import Page, expect
 from annotation.corpora.imports import corpus_import
 from annotation.corpora.systems import ERR_LINE_COUNT
 from annotation.models import Corpus, Target, Translator, User
+from annotation.tests.browsing import log_in
 from annotation.tests.documents import unsegmented_document
-from annotation.tests.factories import DEMO_XML, PASSWORD
+from annotation.tests.factories import DEMO_XML
 
 pytestmark = pytest.mark.django_db
 ADD = reverse("annotation:corpus_add_system")
@@ -213,11 +214,7 @@ def test_in_the_browser_a_lead_adds_an_unsegmented_system_and_reads_the_summary(
     document = tmp_path / "speech.txt"
     document.write_bytes(document_bytes(demo))
     base = live_server.url
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "lee")
-    page.fill("#id_password", PASSWORD)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    log_in(page, base, "lee")
 
     page.click("#upload-link")
     page.select_option("#id_system-corpus", label="demo")

@@ -12,11 +12,11 @@ from playwright.sync_api import Page, Request, Route, expect
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
+from annotation.tests.browsing import log_in, open_corpus
 from annotation.tests.factories import (
     BIDI_XML,
     FIGURE_1_FIRST_REF,
     FIGURE_1_RESULT,
-    PASSWORD,
     SEED_XML,
 )
 
@@ -41,21 +41,6 @@ def seed(ana: User) -> Corpus:
     corpus = corpus_import(source=SEED_XML, name="seed").corpus
     corpus.judges.add(ana)
     return corpus
-
-
-def log_in(page: Page, base: str, username: str = "ana") -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
-def open_corpus(page: Page, base: str, name: str = "seed") -> None:
-    log_in(page, base)
-    page.click(f'a[data-action="continue"][data-corpus="{name}"]')
-    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
-    page.wait_for_function("window.htmx !== undefined")
 
 
 def op(page: Page, kind: str, text: str):

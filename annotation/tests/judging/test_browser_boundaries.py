@@ -13,8 +13,9 @@ from playwright.sync_api import Page, expect
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
+from annotation.tests.browsing import log_in
 from annotation.tests.documents import unsegmented_document
-from annotation.tests.factories import DEMO_XML, PASSWORD, target_of
+from annotation.tests.factories import DEMO_XML, target_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,11 +46,7 @@ def test_a_judge_moves_a_word_across_a_boundary_undoes_it_and_judges_the_candida
 ) -> None:
     judgment = judgment_open(user=ana, target=target_of(speech, "speech", 5))
     before = texts(speech, 5, 6)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "ana")
-    page.fill("#id_password", PASSWORD)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/judgments/{judgment.pk}/")
     page.wait_for_function("window.htmx !== undefined")
     next_words = before[1].split()[:3]

@@ -14,11 +14,11 @@ from playwright.sync_api import Locator, Page, expect
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
+from annotation.tests.browsing import open_corpus
 from annotation.tests.factories import (
     DEMO_XML,
     FIGURE_1_CANDIDATE,
     FIGURE_1_FIRST_REF,
-    PASSWORD,
     SEED_XML,
     import_xml,
 )
@@ -47,18 +47,6 @@ def seed(ana: User) -> Corpus:
     corpus = corpus_import(source=SEED_XML, name="seed").corpus
     corpus.judges.add(ana)
     return corpus
-
-
-def open_corpus(page: Page, base: str, name: str = "seed") -> None:
-    """Log ana in and open her next candidate of corpus ``name``."""
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "ana")
-    page.fill("#id_password", PASSWORD)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_url(f"{base}/")
-    page.click(f'a[data-action="continue"][data-corpus="{name}"]')
-    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
-    page.wait_for_function("window.htmx !== undefined")
 
 
 def under(mark: Locator) -> dict[str, str]:

@@ -1,0 +1,27 @@
+"""What the real-browser tests do again and again: log in, open a judge's next candidate.
+(The browser itself and its Content-Security-Policy watch are fixtures of conftest.py.)"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page
+
+from annotation.tests.factories import PASSWORD
+
+
+def log_in(page: Page, base: str, username: str = "ana", password: str = PASSWORD) -> None:
+    """Log ``username`` in through the login form and wait for the home page."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def open_corpus(page: Page, base: str, name: str = "seed", username: str = "ana") -> None:
+    """Log ``username`` in and open their next candidate of corpus ``name`` (htmx loaded)."""
+    log_in(page, base, username)
+    page.click(f'a[data-action="continue"][data-corpus="{name}"]')
+    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
+    page.wait_for_function("window.htmx !== undefined")
