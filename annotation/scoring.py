@@ -23,6 +23,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from annotation.apart import computed_apart, give_back_memory
+from annotation.blobs import first_blob, insert_ignoring_conflicts
 from annotation.metric_set import AUTOMATIC_METRICS, HUMAN_METRICS, app_metric, work_shares
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target
 from annotation.text import reference_order
@@ -140,13 +141,13 @@ def automatic_statistics(
     stored, else computed (:func:`compute_statistics`) and stored for every later use."""
     pp = preprocessor or Preprocessor()
     choice = statistics_choice(pp, ref_length)
-    stored = (
-        CorpusStatistics.objects.filter(corpus=corpus, choice=choice, engine=STATISTICS_ENGINE)
-        .values_list("data", flat=True)
-        .first()
+    stored = first_blob(
+        CorpusStatistics.objects.filter(
+            corpus=corpus, choice=choice, engine=STATISTICS_ENGINE
+        ).values_list("data", flat=True)
     )
     if stored is not None:
-        return decode_statistics(bytes(stored))
+        return decode_statistics(stored)
     stats = compute_statistics(corpus, pp, ref_length, known=_kin_statistics(corpus, pp))
     _store(corpus, choice, stats)
     give_back_memory()
@@ -164,26 +165,21 @@ def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
         rows.filter(choice=default),
         rows.filter(choice__contains=f"|{case}|").exclude(choice=default).order_by("-pk"),
     ]
-    return [
-        decode_statistics(bytes(data))
-        for q in wanted
-        for data in q.values_list("data", flat=True)[:1]
-    ]
+    found = [first_blob(q.values_list("data", flat=True)) for q in wanted]
+    return [decode_statistics(data) for data in found if data is not None]
 
 
 def default_stored_statistics(corpus: Corpus) -> AutomaticStats | None:
     """The default choice's statistics as stored (one query), None if they are not (yet):
     for readers that must not score a whole corpus on their request (the judge's page)."""
-    stored = (
+    stored = first_blob(
         CorpusStatistics.objects.filter(
             corpus=corpus,
             choice=statistics_choice(Preprocessor(), "nearest"),
             engine=STATISTICS_ENGINE,
-        )
-        .values_list("data", flat=True)
-        .first()
+        ).values_list("data", flat=True)
     )
-    return None if stored is None else decode_statistics(bytes(stored))
+    return None if stored is None else decode_statistics(stored)
 
 
 def default_statistics(corpus: Corpus) -> AutomaticStats:
@@ -200,16 +196,10 @@ def save_default_statistics(corpus: Corpus, stats: AutomaticStats) -> None:
 
 def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
     # Two requests may compute the same choice at once: the first row stays.
-    CorpusStatistics.objects.bulk_create(
-        [
-            CorpusStatistics(
-                corpus=corpus,
-                choice=choice,
-                engine=STATISTICS_ENGINE,
-                data=encode_statistics(stats),
-            )
-        ],
-        ignore_conflicts=True,
+    insert_ignoring_conflicts(
+        CorpusStatistics(
+            corpus=corpus, choice=choice, engine=STATISTICS_ENGINE, data=encode_statistics(stats)
+        )
     )
 
 
