@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from annotation.apart import give_back_memory
 from annotation.metric_set import AUTOMATIC_METRICS, app_metric
 from annotation.models import Corpus
 from annotation.pool_references import SentencePool, new_references, sentence_pools
@@ -23,7 +24,6 @@ from annotation.scoring import (
     automatic_significance,
     compute_statistics,
     corpus_texts,
-    give_back_memory,
 )
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
