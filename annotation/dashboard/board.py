@@ -94,6 +94,16 @@ class Dashboard:
         self.normalize = normalize
         self.sort = sort
 
+    #: What a dashboard is made with; everything else is computed (see :meth:`release`).
+    INPUTS = ("corpus", "preprocessing", "normalize", "sort")
+
+    def release(self) -> None:
+        """Forget every part computed so far (the page is rendered): the template context
+        keeps this object in a reference cycle until Python's cycle collector runs, and
+        its statistics and judgments are tens of megabytes (:mod:`annotation.apart`)."""
+        for name in [n for n in vars(self) if n not in self.INPUTS]:
+            delattr(self, name)
+
     # ---- inputs
 
     @cached_property

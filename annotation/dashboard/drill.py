@@ -291,15 +291,20 @@ def _sentence_view(
     references: int | None = None,
 ) -> SentenceView:
     """One sentence as the page shows it: its figures, the alignment against its nearest
-    reference (``pp``'s tokens) and against each judge's new reference (13a words)."""
+    reference (``pp``'s tokens) and against each judge's new reference (13a words).
+
+    Tokenized uncached: a page's texts rarely come back, and tokens kept in a cache
+    between a request's large temporary arrays pin the heap they sit in, so a server
+    process would grow by megabytes with every drill-down."""
     seg = text.segment
-    hyp = pp.tokens(text.candidate)
+    hyp = pp.tokens_uncached(text.candidate)
     label, reference, edits = nearest_reference(hyp, text.references, pp)
-    candidate = words(text.candidate)
+    candidate = words(text.candidate, cache=False)
     against: dict[str, tuple[ShownWord, ...]] = {}  # judges often agree on a new reference
     for r in judgments:
         if r.new_ref not in against:
-            against[r.new_ref] = shown_words(align(candidate, words(r.new_ref)))
+            new_ref = words(r.new_ref, cache=False)
+            against[r.new_ref] = shown_words(align(candidate, new_ref))
     return SentenceView(
         segment=seg,
         source=text.source,
@@ -310,7 +315,7 @@ def _sentence_view(
         reference_label=label,
         reference=reference,
         distance=edits,
-        words=shown_words(align(hyp, pp.tokens(reference))),
+        words=shown_words(align(hyp, pp.tokens_uncached(reference))),
         new_refs=tuple(
             NewRefView(
                 evaluator=r.evaluator,
@@ -350,7 +355,7 @@ def nearest_reference(
     to the earlier; ("", "", 0) when there is none."""
     if not references:
         return "", "", 0
-    distances = [distance(hyp, pp.tokens(ref)) for _, ref in references]
+    distances = [distance(hyp, pp.tokens_uncached(ref)) for _, ref in references]
     k = nearest(distances)[0]
     return references[k][0], references[k][1], distances[k]
 
