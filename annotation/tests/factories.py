@@ -369,6 +369,11 @@ JUDGE_CHANGES = [
         lambda j: j.edits == 6,
     ),
     ("sser", {"sser": "8"}, lambda j: j.sser == 8),
+    (
+        "severity",
+        {"op": "substitution:0:1"},
+        lambda j: j.severities == {"substitution:0": "major"},
+    ),
 ]
 # --- the dashboard's tests ---------------------------------------------------------------
 
