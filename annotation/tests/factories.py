@@ -396,7 +396,7 @@ AUTOMATIC = (
     "lepor",
 )
 #: Every metric in the dashboard's column order (automatic, then human).
-HUMAN = ("sser", "awer", "aser", "hter")
+HUMAN = ("sser", "awer", "aser", "hter", "mqm")
 
 
 def signature_choice(metric: str, tok: str, lowercase: bool) -> tuple[str, str]:
