@@ -9,8 +9,17 @@ import pytest
 from annotation.judging.changes import judgment_edit_ref, judgment_redo, judgment_undo
 from annotation.judging.errors import ChangeRefused, StaleJudgment
 from annotation.judging.severity import judgment_toggle_severity
+from annotation.judging.start import judgment_open
 from annotation.models import Judgment, JudgmentEvent, User
-from annotation.tests.factories import FIGURE_1_RESULT, click, fresh
+from annotation.tests.factories import (
+    CATS,
+    FIGURE_1_RESULT,
+    click,
+    finish,
+    fresh,
+    import_xml,
+    target_of,
+)
 from metrics.align import Op
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +88,14 @@ def test_a_stale_page_is_refused(figure_1: Judgment, judge: User) -> None:
     toggle(figure_1, judge, DIAGRAM)
     with pytest.raises(StaleJudgment):
         judgment_toggle_severity(judgment=figure_1, user=judge, version=1, op=SHOW)
+
+
+def test_an_identical_candidate_takes_the_severities_of_the_one_judged(judge: User) -> None:
+    """The same words have the same errors: the pre-filled judgment (new reference and
+    SSER of the judge's earlier one) has its severities too."""
+    corpus = import_xml(CATS.format(b="a cat sat on a mat ."), "twins", judge)
+    first = judgment_open(user=judge, target=target_of(corpus, "sys A"))
+    finish(first, judge, "the cat sat on the mat .", 5)  # both "a" wrong
+    toggle(first, judge, "substitution:0:0")
+    twin = judgment_open(user=judge, target=target_of(corpus, "sys B"))
+    assert twin.severities == {"substitution:0": "major"}
