@@ -164,11 +164,13 @@
     if (inJudge(t) && t.hasAttribute && t.hasAttribute("data-op") && t.closest("#candidate")) aimSeverity(t.value);
   });
 
+  // m with no operation focused (none yet on this page) does nothing.
   function toggleSeverity() {
     var list = ops();
     var i = list.indexOf(document.activeElement);
     if (i >= 0) aimSeverity(list[i].value);
-    return press("#toggle-severity");
+    var field = $("severity-op");
+    return !!(field && field.value) && press("#toggle-severity");
   }
 
   // --- messages ----------------------------------------------------------------------------
