@@ -80,6 +80,10 @@ def test_accepting_a_major_operation_takes_its_severity_with_it(
 
 def test_the_button_marks_the_word_last_focused(page: Page, live_server, seed: Corpus) -> None:
     open_corpus(page, live_server.url)
+    page.keyboard.press("m")  # no operation has had the focus: nothing to mark
+    expect(page.locator("#judge")).to_have_attribute("data-version", "1")
     page.locator("#candidate button[data-op]").nth(2).focus()  # "show"
     page.click("#toggle-severity")
     expect(page.locator('#candidate [data-severity="major"]')).to_have_text("show")
+    expect(page.locator("#judge")).to_have_attribute("data-version", "2")  # one change only
+    expect(page.locator("#judge-message")).to_have_count(0)
