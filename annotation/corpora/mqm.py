@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,7 +94,7 @@ def mqm_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
 
 def _cell(value: Any) -> str:
     """A TSV cell: the WMT files quote nothing, so tabs and line breaks become spaces."""
-    return " ".join(str(value).split("\t")).replace("\n", " ").replace("\r", " ")
+    return re.sub(r"[\t\r\n]", " ", str(value))
 
 
 def mqm_tsv(corpus: Corpus) -> Iterator[str]:
