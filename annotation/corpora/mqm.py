@@ -2,8 +2,9 @@
 2021, github.com/google/wmt-mqm-human-evaluation): one row per error, as TSV or JSON.
 
 Columns (:data:`COLUMNS`): ``system``, ``doc`` (the sentence's ``doc`` id; a sentence
-without one is a document of its own, ``#<seg_id>``), ``doc_id`` (documents numbered
-from 1 in corpus order), ``seg_id`` (the sentence's place in the corpus, from 1),
+without one is a document of its own, ``#<seg_id>``), ``doc_id`` (the sentence's place
+in its document, from 1, as in the WMT files), ``seg_id`` (its place in the corpus,
+from 1),
 ``rater`` (the judge), ``source``, ``target`` (the candidate's 13a words, the error's
 words inside ``<v>…</v>``; a missing word is an empty ``<v></v>`` where it is missing),
 ``category`` and ``severity`` (``Minor`` or ``Major``, as in the WMT files). The
@@ -39,8 +40,22 @@ def marked_target(candidate: tuple[str, ...], span: ErrorSpan | None) -> str:
     return " ".join([*candidate[: span.start], f"<v>{inside}</v>", *candidate[span.end :]])
 
 
+def _places_in_documents(corpus: Corpus) -> dict[int, int]:
+    """Each sentence's place in its document (position → 1, 2, …; a sentence without a
+    ``doc`` is the first of its own)."""
+    seen: dict[str, int] = {}
+    places = {}
+    for position, doc in corpus.sentences.order_by("position").values_list("position", "doc"):
+        if doc:
+            seen[doc] = seen.get(doc, 0) + 1
+        places[position] = seen[doc] if doc else 1
+    return places
+
+
 def mqm_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
-    """One row per error of the corpus's done judgments (one query, streamed)."""
+    """One row per error of the corpus's done judgments (two queries: the sentences'
+    documents, then the judgments, streamed)."""
+    place_in_doc = _places_in_documents(corpus)
     rows = (
         Judgment.objects.counted()
         .of_corpus(corpus.pk)
@@ -56,14 +71,13 @@ def mqm_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
             "severities",
         )
     )
-    doc_ids: dict[str, int] = {}
     for system, doc, position, rater, source, text, new_ref, severities in rows.iterator():
         seg_id = position + 1
         doc = doc or f"#{seg_id}"
         common = {
             "system": system,
             "doc": doc,
-            "doc_id": doc_ids.setdefault(doc, len(doc_ids) + 1),
+            "doc_id": place_in_doc[position],
             "seg_id": seg_id,
             "rater": rater,
             "source": source,

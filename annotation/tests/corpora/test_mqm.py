@@ -16,7 +16,7 @@ from annotation.corpora.mqm import COLUMNS
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, User
-from annotation.tests.factories import FIGURE_1_RESULT, finish, target_of
+from annotation.tests.factories import FIGURE_1_RESULT, finish, import_xml, target_of
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def test_the_tsv_has_the_wmt_columns_and_one_row_per_error(judged: Corpus) -> No
     assert [r[:5] for r in rows] == [
         ["a translator", "#1", "1", "1", "judge"],
         ["a translator", "#1", "1", "1", "judge"],
-        ["a translator", "#2", "2", "2", "judge"],
+        ["a translator", "#2", "1", "2", "judge"],
     ]
     assert [r[6:] for r in rows] == [
         [
@@ -63,6 +63,28 @@ def test_the_tsv_has_the_wmt_columns_and_one_row_per_error(judged: Corpus) -> No
             "Minor",
         ],
         ["<v></v> Chart represent the method .", "Accuracy/Omission", "Minor"],
+    ]
+
+
+def test_doc_id_is_the_place_of_the_sentence_in_its_document(judge: User) -> None:
+    """As in the WMT files (``talk.2  1  84``, ``talk.2  2  85``): every sentence counts,
+    judged or not; a sentence without ``doc`` is a document of its own."""
+    docs = ["t1", "t1", None, "t2", "t1"]
+    body = "".join(
+        f"<sentence{'' if d is None else f' doc={chr(34)}{d}{chr(34)}'}><source>s{k}</source>"
+        '<eval translator="first reference"><target>r</target></eval>'
+        f'<eval translator="sys"><target>c{k}</target></eval></sentence>\n'
+        for k, d in enumerate(docs)
+    )
+    corpus = import_xml(f"<evalTrans>\n{body}</evalTrans>", "docs", judge)
+    for k in (1, 2, 3, 4):  # the first sentence is not judged
+        finish(judgment_open(user=judge, target=target_of(corpus, "sys", k)), judge, "r", 5)
+    rows = tsv_of(corpus)[1:]
+    assert [r[1:4] for r in rows] == [
+        ["t1", "2", "2"],
+        ["#3", "1", "3"],
+        ["t2", "1", "4"],
+        ["t1", "3", "5"],
     ]
 
 
@@ -84,7 +106,7 @@ def test_the_json_has_the_same_rows_with_the_spans(judged: Corpus, tmp_path) -> 
         (0, 0, "missing"),
     ]
     assert list(rows[0])[: len(COLUMNS)] == list(COLUMNS)
-    assert rows[2]["doc_id"] == 2 and rows[2]["seg_id"] == 2
+    assert rows[2]["doc_id"] == 1 and rows[2]["seg_id"] == 2
 
 
 def test_the_dashboard_offers_both_to_a_lead_only(
