@@ -342,7 +342,8 @@ class Judgment(models.Model):
     ``edits`` / ``ref_length`` is the candidate's aWER against ``new_ref`` (seed 001 §2.3),
     ``ter_edits`` / ``ter_length`` its HTER, recomputed whenever the new reference changes
     (:func:`annotation.text.new_ref_counts`); ``version`` increases with every change so a
-    change made from a stale page can be refused. ``note`` and ``flag``: the judge's.
+    change made from a stale page can be refused. ``note`` and ``flag``: the judge's;
+    ``severities``: its error spans' severities (:mod:`annotation.spans`).
 
     A *control item* (``control`` not empty, :mod:`annotation.controls`) is a judgment
     with a known answer, made on the same page through the same services: a reference
@@ -382,6 +383,8 @@ class Judgment(models.Model):
     active_seconds = models.FloatField(default=0)
     note = models.TextField(blank=True, default="")
     flag = models.CharField(max_length=10, choices=Flag.choices, blank=True, default="")
+    #: The operations the judge marked major, ``{op key: "major"}`` (:mod:`annotation.spans`).
+    severities = models.JSONField(default=dict, blank=True)
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

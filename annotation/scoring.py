@@ -26,6 +26,7 @@ from annotation.apart import computed_apart, give_back_memory
 from annotation.blobs import first_blob, insert_ignoring_conflicts
 from annotation.metric_set import AUTOMATIC_METRICS, HUMAN_METRICS, app_metric, work_shares
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target
+from annotation.spans import major_count
 from annotation.text import reference_order
 from metrics import __version__ as metrics_version
 from metrics import archive, human
@@ -333,6 +334,8 @@ class JudgmentRow(NamedTuple):
     #: HTER's counts (:func:`annotation.text.new_ref_counts`), stored with the new reference.
     ter_edits: int | None = None
     ter_length: int | None = None
+    #: The operations the judge marked major (:mod:`annotation.spans`), for MQM-style.
+    severities: dict[str, str] | None = None
 
     @property
     def sser_error(self) -> float | None:
@@ -365,6 +368,7 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         "active_seconds",
         "ter_edits",
         "ter_length",
+        "severities",
     )
     return list(map(JudgmentRow._make, values))
 
@@ -396,6 +400,10 @@ def _human_rows(
     if "hter" in metrics:  # the same rows [edits, length], of TER's counts
         segments, edits, lengths = _counts_of(rows, "ter_edits", "ter_length")
         out["hter"] = segments, human.awer_stats(edits, lengths)
+    if "mqm" in metrics:  # every aWER edit an error, minor unless marked major
+        mine = [r for r in rows if r.counted]
+        majors = [major_count(r.severities) for r in mine]
+        out["mqm"] = [r.segment for r in mine], human.mqm_stats([r.edits for r in mine], majors)
     return out
 
 

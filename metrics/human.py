@@ -12,9 +12,13 @@ dashboard, so they live here, as sufficient statistics like every automatic metr
 - HTER = Σ TER edits / Σ new-reference lengths over done judgments: TER with shifts
   (:mod:`metrics.ter`) of the candidate against the judge's new reference, the
   "targeted" reference of Snover et al. (2006) — aWER with shifts, and exactly ``ter``
-  with the new reference as the only reference.
+  with the new reference as the only reference;
+- MQM-style = mean penalty points per done judgment: each aWER operation the judge left
+  unaccepted is an error, 1 point when minor, 5 when major (the MQM convention of
+  Freitag et al. 2021; the judge marks the major ones on the judge's page). Not a
+  percentage: 0 is a perfect candidate, and the figure has no upper bound.
 
-All four in percent.
+The first four in percent.
 """
 
 from __future__ import annotations
@@ -43,30 +47,33 @@ def rate(num: float, den: float) -> float:
     return 100.0 * num / den if den > 0 else 0.0
 
 
-def _rate(stats: FloatArray) -> FloatArray | float:
+def _rate(stats: FloatArray, per: float = 100.0) -> FloatArray | float:
     """:func:`rate` of summed rows: shape (..., 2) → (...), vectorised for the bootstrap's
-    samples; one row (shape (2,)) goes through :func:`rate` itself."""
+    samples; one row (shape (2,)) goes through :func:`rate` itself. ``per`` 1 makes it
+    a mean (num / den) rather than a percentage."""
     arr = np.asarray(stats, dtype=np.float64)
     if arr.ndim == 1:
-        return rate(float(arr[0]), float(arr[1]))
+        return rate(float(arr[0]), float(arr[1])) * (per / 100.0)
     num, den = arr[..., 0], arr[..., 1]
     with np.errstate(divide="ignore", invalid="ignore"):
-        out: FloatArray = np.where(den > 0, 100.0 * num / np.where(den > 0, den, 1.0), 0.0)
+        out: FloatArray = np.where(den > 0, per * num / np.where(den > 0, den, 1.0), 0.0)
     return out
 
 
 @dataclass(frozen=True)
 class HumanMetric:
-    """One human figure: rows of [numerator, denominator] per judgment, summed to a rate."""
+    """One human figure: rows of [numerator, denominator] per judgment, summed to a rate
+    (``per`` 100: a percentage; 1: a mean per judgment)."""
 
     info: MetricInfo
+    per: float = 100.0
 
     @property
     def name(self) -> str:
         return self.info.name
 
     def score_from_stats(self, stats: FloatArray) -> FloatArray | float:
-        return _rate(stats)
+        return _rate(stats, self.per)
 
     def signature(self, n_judgments: int) -> str:
         parts: dict[str, object] = {"judgments": n_judgments}
@@ -76,11 +83,14 @@ class HumanMetric:
             parts["scale"] = f"{SSER_MIN}-{SSER_MAX}"
         if self.name == "hter":
             parts.update(TER().signature_parts())
+        if self.name == "mqm":
+            parts.update(tok="13a", minor=MQM_MINOR, major=MQM_MAJOR, per="judgment")
         return format_signature(parts)
 
     def corpus_score(self, stats: FloatArray) -> Score:
         stats = np.asarray(stats, dtype=np.float64).reshape(-1, 2)
-        return Score(self.name, float(_rate(stats.sum(axis=0))), self.signature(len(stats)), stats)
+        score = float(_rate(stats.sum(axis=0), self.per))
+        return Score(self.name, score, self.signature(len(stats)), stats)
 
 
 #: SSER's figure is an *error* (the share of points lost), labelled so wherever it is
@@ -98,8 +108,23 @@ ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True
 HTER = HumanMetric(
     MetricInfo("hter", "HTER", higher_is_better=False, human=True, highest=math.inf, family="human")
 )
-#: The human metrics by name, in seed 001 Table 1's order, then HTER.
-HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER)}
+#: The penalty points of a minor and a major error (MQM's convention).
+MQM_MINOR, MQM_MAJOR = 1, 5
+#: Penalty points per done judgment: a mean, not a percentage, and without a bound.
+MQM = HumanMetric(
+    MetricInfo(
+        "mqm",
+        "MQM-style",
+        higher_is_better=False,
+        unit="",
+        human=True,
+        highest=math.inf,
+        family="human",
+    ),
+    per=1.0,
+)
+#: The human metrics by name, in seed 001 Table 1's order, then HTER and MQM-style.
+HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER, MQM)}
 
 
 def score_label(score: int | None) -> str:
@@ -129,6 +154,14 @@ def sser_stats(scores: Sequence[int]) -> FloatArray:
         bad = arr[(arr < SSER_MIN) | (arr > SSER_MAX)][0]
         raise ValueError(f"SSER score {bad:g} is outside {SSER_MIN}–{SSER_MAX}")
     return np.column_stack([(SSER_MAX - arr) / SSER_MAX, np.ones_like(arr)])
+
+
+def mqm_stats(edits: Sequence[int], majors: Sequence[int]) -> FloatArray:
+    """Rows [penalty points, 1], one per done judgment: its ``edits`` aWER operations
+    are its errors, ``majors`` of them major (5 points), the others minor (1 point)."""
+    e = np.asarray(edits, dtype=np.float64)
+    m = np.minimum(np.asarray(majors, dtype=np.float64), e)
+    return np.column_stack([(e - m) * MQM_MINOR + m * MQM_MAJOR, np.ones_like(e)])
 
 
 def hter_stats(targets: Sequence[str], new_refs: Sequence[str]) -> FloatArray:

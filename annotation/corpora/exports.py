@@ -21,6 +21,7 @@ from annotation.corpora.evaltrans import (
     iter_evaltrans_bytes,
 )
 from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
+from annotation.corpora.spans import error_elements
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator
 from annotation.resegmenting import entry_attrs
 
@@ -111,6 +112,7 @@ def _batch_elements(
             "extra_xml",
             "note",
             "flag",
+            "severities",
         )
     )
     for target_id, *fields in judgment_rows:
@@ -157,6 +159,7 @@ class _JudgmentRow(NamedTuple):
     extra_xml: list[str]
     note: str
     flag: str
+    severities: dict[str, str]
 
 
 def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[EvalElement]:
@@ -176,6 +179,8 @@ def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[Ev
 
 def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
     pending = (PENDING_ATTR,) if j.state == Judgment.State.PENDING else ()
+    # A done judgment's error spans (annotation.corpora.spans); none without an edit.
+    done = not pending and bool(j.edits)
     return EvalElement(
         translator=target.translator,
         target=target.text,
@@ -188,4 +193,5 @@ def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
         extra_xml=tuple(j.extra_xml),
         note=j.note or None,  # the judge's note and flag: attributes of the <eval>
         flag=j.flag or None,
+        errors=error_elements(target.text, j.new_ref, j.severities) if done else (),
     )

@@ -32,6 +32,7 @@ from annotation.corpora.evaltrans import (
     attrs_to_json,
     awer_text,
 )
+from annotation.corpora.spans import imported_severities
 from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, record
@@ -452,6 +453,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         extra_xml=list(ev.extra_xml),
         note=ev.note or "",
         flag=ev.flag or "",
+        severities=imported_severities(target.text, new_ref, ev, state.warn) if done else {},
     )
 
 

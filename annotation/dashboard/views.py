@@ -16,13 +16,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.exceptions import BadRequest
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from annotation.apart import giving_back_memory
+from annotation.corpora.mqm import mqm_json, mqm_tsv
 from annotation.dashboard.board import PANELS, Dashboard
 from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
 from annotation.dashboard.export import json_text, table_csv
@@ -138,6 +139,8 @@ def _downloads(dash: Dashboard) -> dict[str, str]:
     return {
         "csv": reverse("dashboard:table_csv", args=[pk]) + query,
         "json": reverse("dashboard:table_json", args=[pk]) + query,
+        "mqm_tsv": reverse("dashboard:mqm_tsv", args=[pk]),
+        "mqm_json": reverse("dashboard:mqm_json", args=[pk]),
     }
 
 
@@ -194,6 +197,21 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
             f'<{full}>; rel="alternate"; type="application/json"; title="full precision"'
         )
     return attachment(response, f"{dash.corpus.name}-metrics", f".{fmt}")
+
+
+@lead_required
+@require_GET
+def mqm(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse | StreamingHttpResponse:
+    """The error spans of the corpus's done judgments in the WMT MQM layout
+    (:mod:`annotation.corpora.mqm`): TSV, streamed, or JSON."""
+    corpus = _corpus(pk)
+    if fmt == "tsv":
+        tsv = "text/tab-separated-values; charset=utf-8"
+        return attachment(
+            StreamingHttpResponse(mqm_tsv(corpus), content_type=tsv), f"{corpus.name}-mqm", ".tsv"
+        )
+    response = HttpResponse(mqm_json(corpus), content_type="application/json")
+    return attachment(response, f"{corpus.name}-mqm", ".json")
 
 
 @lead_required

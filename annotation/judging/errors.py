@@ -29,6 +29,10 @@ ERR_NOTHING_TO_REDO = "Nothing to redo."
 ERR_NOT_A_SYSTEM = "{translator!r} is a reference, not an MT system: it is not judged"
 ERR_FLAG = "unknown flag {flag!r} (choose from {choices}, or none)"
 ERR_NOT_A_NUMBER = "{name} {value!r} is not a whole number"
+ERR_NO_SUCH_ERROR = (
+    "op {token!r} is not an error of the candidate as the page shows it: focus a marked "
+    "word (→ and ←) and press m"
+)
 NOTE_REUSED = (
     "This candidate is identical to one you already judged for this sentence ({label}): "
     "its new reference and SSER are filled in. Press c (or Confirm) to accept them."

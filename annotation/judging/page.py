@@ -19,7 +19,7 @@ otherwise offer it verbatim); a candidate shown again is drawn as it was the fir
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import (
@@ -63,6 +63,7 @@ from annotation.judging.pool import (
 )
 from annotation.judging.stack import load_stack
 from annotation.models import SSER_MAX, SSER_MIN, Corpus, Judgment, Sentence, Target, Translator
+from annotation.spans import MINOR, severity_of
 from annotation.text import REFERENCE_ROLES, words
 from metrics.align import Alignment, Op, align
 
@@ -86,6 +87,8 @@ class ShownOp:
     hyp_word: str | None
     ref_word: str | None
     title: str
+    #: The error's severity (:mod:`annotation.spans`): minor unless the judge marked it.
+    severity: str = MINOR
 
     @property
     def text(self) -> str:
@@ -158,6 +161,17 @@ def _shown_ops(alignment: Alignment, ref: Sequence[str]) -> list[ShownOp]:
     return out
 
 
+def _with_severities(ops: list[ShownOp], alignment: Alignment, judgment: Judgment) -> list[ShownOp]:
+    """The shown operations with the severities the judge gave them (one per alignment
+    operation, in order; :func:`annotation.spans.severity_of`)."""
+    if not judgment.severities:
+        return ops
+    return [
+        replace(o, severity=severity_of(e, judgment.severities))
+        for o, e in zip(ops, alignment.ops, strict=True)
+    ]
+
+
 def judging_context(judgment: Judgment) -> JudgingContext:
     """Gather the page of ``judgment``: alignment (computed once), pool, figures, order."""
     target = judgment.target
@@ -228,7 +242,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         candidate=candidate,
         new_ref_words=new_ref_words,
         alignment=alignment,
-        ops=_shown_ops(alignment, new_ref_words),
+        ops=_with_severities(_shown_ops(alignment, new_ref_words), alignment, judgment),
         pool=pool,
         pool_shown=nearest_in_pool(pool),
         figures=live_figures(key, judged, stats),

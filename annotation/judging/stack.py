@@ -36,7 +36,8 @@ from annotation.judging.errors import (
     StaleJudgment,
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
-from annotation.text import NEW_REF_COUNTS, new_ref_counts
+from annotation.spans import live_severities
+from annotation.text import NEW_REF_COUNTS, new_ref_counts, words
 
 #: The event kinds that walk the stack instead of adding a change to it.
 WALKS = (JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO)
@@ -189,8 +190,10 @@ def to_apply(click: Click) -> bool:
 
 #: What an event's ``before`` and ``after`` hold, and undo and redo restore. Events saved
 #: before notes and flags existed hold only the first three: restoring one of them leaves
-#: the note and the flag as they are (no such event changed them).
-SNAPSHOT = ("new_ref", "sser", "state", "note", "flag")
+#: the note and the flag as they are (no such event changed them); the same holds for
+#: the severities of error spans (:mod:`annotation.spans`), which are then kept only
+#: where their operations still exist (:func:`_severities_kept`).
+SNAPSHOT = ("new_ref", "sser", "state", "note", "flag", "severities")
 
 
 def _snapshot(judgment: Judgment) -> dict[str, Any]:
@@ -245,6 +248,7 @@ def _write(
     judgment, version, kind = click.judgment, click.version, click.kind
     load_stack(judgment)
     before = _snapshot(judgment)
+    after = {**after, "severities": _severities_kept(click, before, after)}
     at = click.at or timezone.now()
     stored = {
         **{name: after.get(name, before[name]) for name in SNAPSHOT},
@@ -268,6 +272,24 @@ def _write(
         return _saved_by_a_twin(click)
     _remember(judgment, kind=kind, stored=stored, version=version + 1)
     return judgment
+
+
+def _severities_kept(click: Click, before: dict[str, Any], after: dict[str, Any]) -> dict[str, str]:
+    """The severities ``after`` keeps: those of the operations its new reference still
+    has (:func:`annotation.spans.live_severities`), so a severity never outlives its
+    error. Undo and redo restore a snapshot saved consistent; otherwise the words are
+    aligned only when there is a severity to check and the new reference changed. A word
+    moved across a segment boundary shifts the candidate's positions, so it clears them
+    (undo restores them with the words)."""
+    if click.kind in WALKS and "severities" in after:
+        return dict(after["severities"])
+    severities = after.get("severities", before["severities"]) or {}
+    if not severities or "candidates" in after:
+        return {}
+    new_ref = after.get("new_ref", before["new_ref"])
+    if new_ref == before["new_ref"]:
+        return dict(severities)
+    return live_severities(words(click.judgment.target.text), words(new_ref), severities)
 
 
 class _Overtaken(Exception):

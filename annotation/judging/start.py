@@ -76,19 +76,22 @@ def _created(
     rows = sorted(
         Judgment.objects.filter(pooled)
         .order_by()
-        .values_list("pk", "evaluator_id", "target__text", "new_ref", "sser", named=True),
+        .values_list(
+            "pk", "evaluator_id", "target__text", "new_ref", "sser", "severities", named=True
+        ),
         key=lambda r: r.pk,
     )
     reuse = [r for r in rows if r.evaluator_id == user.pk and words(r.target__text) == candidate]
     if reuse:
-        new_ref, sser = reuse[-1].new_ref, reuse[-1].sser
+        # the same words: the same errors, so the same severities (annotation.spans)
+        new_ref, sser, severities = reuse[-1].new_ref, reuse[-1].sser, reuse[-1].severities
     else:
         references = sentence_references(target.sentence_id)
         if control == Judgment.Control.REFERENCE:
             references = without_shown(references, target.text)
         pool = sentence_pool(candidate, references, [r.new_ref for r in rows])
         new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
-        sser = None
+        sser, severities = None, {}
     new_ref = normalize_new_ref(new_ref)
     counts = new_ref_counts(target.text, new_ref)
     try:
@@ -98,6 +101,7 @@ def _created(
                 evaluator=user,
                 new_ref=new_ref,
                 sser=sser,
+                severities=severities or {},
                 **counts,
                 control=control,
                 shown_as=shown_as,

@@ -28,6 +28,7 @@ from annotation.judging.errors import (
 )
 from annotation.judging.order import previous_target_for
 from annotation.judging.page import judge_header, judging_context
+from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment
@@ -192,6 +193,12 @@ def _do_sser(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     )
 
 
+def _do_severity(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    judgment_toggle_severity(
+        judgment=j, user=request.user, version=version, op=request.POST.get("op", "")
+    )
+
+
 def _do_undo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     changes.judgment_undo(judgment=j, user=request.user, version=version)
 
@@ -209,6 +216,7 @@ CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
     "note": _do_note,
     "sser": _do_sser,
     "move": _do_move,
+    "severity": _do_severity,
     "undo": _do_undo,
     "redo": _do_redo,
 }

@@ -369,6 +369,11 @@ JUDGE_CHANGES = [
         lambda j: j.edits == 6,
     ),
     ("sser", {"sser": "8"}, lambda j: j.sser == 8),
+    (
+        "severity",
+        {"op": "substitution:0:1"},
+        lambda j: j.severities == {"substitution:0": "major"},
+    ),
 ]
 # --- the dashboard's tests ---------------------------------------------------------------
 
@@ -391,7 +396,7 @@ AUTOMATIC = (
     "lepor",
 )
 #: Every metric in the dashboard's column order (automatic, then human).
-HUMAN = ("sser", "awer", "aser", "hter")
+HUMAN = ("sser", "awer", "aser", "hter", "mqm")
 
 
 def signature_choice(metric: str, tok: str, lowercase: bool) -> tuple[str, str]:

@@ -35,6 +35,7 @@ FACTS = {
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
     "hter": ("HTER", False, "%", True, 0.0, INF),
+    "mqm": ("MQM-style", False, "", True, 0.0, INF),
 }
 
 
@@ -64,7 +65,7 @@ FAMILY = {
     ),
     "lepor": "other",
     "meteor": "other",
-    **dict.fromkeys(("sser", "awer", "aser", "hter"), "human"),
+    **dict.fromkeys(("sser", "awer", "aser", "hter", "mqm"), "human"),
 }
 
 

@@ -72,6 +72,8 @@
       d.edge = elt.getAttribute("data-edge");
       d.move = elt.getAttribute("data-move");
       d.label = "“" + d.text + "”";
+    } else if (d.action === "severity") {
+      describeSeverity(elt, d);
     } else if (d.action === "edit-word") {
       d.pos = elt.getAttribute("data-pos");
       d.label = "click on the word “" + d.text + "”";
@@ -130,6 +132,7 @@
   }
 
   function fire(elt, d) {
+    if (d.action === "severity") aimSeverity(d.op);
     if (d.fields && elt.form) {
       Object.keys(d.fields).forEach(function (name) {
         var input = elt.form.elements[name];
@@ -137,6 +140,37 @@
       });
     }
     elt.click();
+  }
+
+  // --- severity of an error span (templates/judging/_severity.html) ---------------------------
+
+  // The severity button acts on the operation that has (or last had) the focus: its token
+  // goes into the form's hidden field as soon as it is focused, so m, or a click on the
+  // button after tabbing to a word, marks that word.
+  function aimSeverity(token) {
+    var field = $("severity-op");
+    if (field && token) field.value = token;
+  }
+
+  function describeSeverity(elt, d) {
+    var field = elt.form && elt.form.querySelector('input[name="op"]');
+    d.op = field ? field.value : "";
+    var target = d.op && root().querySelector('#candidate [data-op][value="' + d.op + '"]');
+    d.label = "severity of “" + (target ? (target.textContent || "").trim() : d.op) + "”";
+  }
+
+  document.addEventListener("focusin", function (evt) {
+    var t = evt.target;
+    if (inJudge(t) && t.hasAttribute && t.hasAttribute("data-op") && t.closest("#candidate")) aimSeverity(t.value);
+  });
+
+  // m with no operation focused (none yet on this page) does nothing.
+  function toggleSeverity() {
+    var list = ops();
+    var i = list.indexOf(document.activeElement);
+    if (i >= 0) aimSeverity(list[i].value);
+    var field = $("severity-op");
+    return !!(field && field.value) && press("#toggle-severity");
   }
 
   // --- messages ----------------------------------------------------------------------------
@@ -411,6 +445,8 @@
       var list = ops();
       var i = list.indexOf(document.activeElement);
       if (list.length) list[i < 0 ? 0 : i].click();
+    } else if (key === "m") {
+      toggleSeverity();
     } else if (key === "u") {
       press("#undo");
     } else if (key === "r") {

@@ -41,7 +41,8 @@ Why it looks the way it does:
   export consume the dataclasses of :mod:`.schema`.
 
 The modules: :mod:`.schema` (names, dataclasses, the sentence rules, refusal reasons),
-:mod:`.guard` (raw-byte checks, parser options), :mod:`.reader`, :mod:`.writer`. Import
+:mod:`.guard` (raw-byte checks, parser options), :mod:`.reader`, :mod:`.writer`,
+:mod:`.errors` (a judgment's ``<errors>``, its error spans). Import
 from the package: ``from annotation.corpora.evaltrans import iter_evaltrans``.
 """
 

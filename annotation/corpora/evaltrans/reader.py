@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 from lxml import etree
 
+from annotation.corpora.evaltrans.errors import read_errors
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
 from annotation.corpora.evaltrans.schema import (
     ERR_AWER_FORMAT,
@@ -41,6 +42,7 @@ from annotation.corpora.evaltrans.schema import (
     SSER_MAX,
     SSER_MIN,
     CorpusHeader,
+    ErrorElement,
     EvalElement,
     EvalTransError,
     SentenceElement,
@@ -358,6 +360,7 @@ class _Reader:
             raise self.error(line, ERR_EVAL_WITHOUT_TRANSLATOR)
         target: str | None = None
         new_ref: str | None = None
+        errors: tuple[ErrorElement, ...] | None = None
         extra_xml: list[str] = []
         for child in self.children(element):
             if child.tag == "target":
@@ -372,6 +375,11 @@ class _Reader:
                         child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="newRef")
                     )
                 new_ref = self.text_of(child)
+            elif child.tag == "errors":
+                if errors is not None:
+                    reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag="errors")
+                    raise self.error(child.sourceline, reason)
+                errors = read_errors(child, self.children, self.error)
             else:
                 extra_xml.append(_serialize(child))
         if target is None:
@@ -388,6 +396,7 @@ class _Reader:
             extra_xml=tuple(extra_xml),
             note=note,
             flag=flag,
+            errors=errors or (),
         )
 
     def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:

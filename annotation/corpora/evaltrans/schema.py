@@ -29,6 +29,11 @@ FLAGS = ("garbled", "unsure", "other")
 #: The longest note kept (characters, after whitespace normalisation).
 NOTE_MAX_LENGTH = 1000
 
+#: The error spans of a judgment, ``<errors><error …/></errors>`` in its ``<eval>``
+#: (:mod:`.errors`): the operations of aWER and the severities of MQM.
+ERROR_OPS = ("substitution", "extra", "missing")
+ERROR_SEVERITIES = ("minor", "major")
+
 #: Bytes read, and text written, per piece: large enough for lxml to be fast, small
 #: enough that memory does not grow with the file.
 CHUNK_SIZE = 1 << 16
@@ -105,6 +110,19 @@ Attrs = tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
+class ErrorElement:
+    """One ``<error>`` of a judgment: candidate words ``[start, end)`` (13a words; a
+    missing word is the empty span before word ``start``), the aWER operation, the
+    severity, and ``ref``, the new reference's word (a substitution or a missing word)."""
+
+    start: int
+    end: int
+    op: str
+    severity: str
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
 class EvalElement:
     """One ``<eval>``: a translator's target and, for a system, at most one judgment.
 
@@ -123,11 +141,13 @@ class EvalElement:
     extra_xml: tuple[str, ...] = ()
     note: str | None = None
     flag: str | None = None
+    errors: tuple[ErrorElement, ...] = ()
 
     @property
     def judged(self) -> bool:
         return not (
-            self.evaluator is None
+            not self.errors
+            and self.evaluator is None
             and self.sser is None
             and self.awer is None
             and self.new_ref is None

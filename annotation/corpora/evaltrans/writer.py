@@ -13,6 +13,7 @@ from typing import BinaryIO
 
 from lxml import etree
 
+from annotation.corpora.evaltrans.errors import errors_xml
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
@@ -166,6 +167,7 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
         ]
         if ev.new_ref is not None:
             parts += ["    <newRef>", _escape_text(ev.new_ref), "</newRef>\n"]
+        parts.append(errors_xml(ev.errors, _escape_attr))
         parts.extend(_extra(xml, "    ", where) for xml in ev.extra_xml)
         parts.append("  </eval>\n")
     parts.extend(_extra(xml, "  ", where) for xml in sentence.extra_xml)

@@ -23,6 +23,8 @@ from annotation.judging.changes import (
     judgment_undo,
 )
 from annotation.judging.errors import ChangeRefused, StaleJudgment
+from annotation.judging.page import judging_context
+from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Translator, User
 from annotation.resegmenting import segment_entry
@@ -244,3 +246,22 @@ def test_the_page_and_a_move_cost_the_same_queries_on_any_corpus_size(
 
     assert counts[0] == counts[1]
     assert counts[0][0] <= MAX_QUERIES_PAGE + 1  # the neighbouring candidates: one query
+
+
+def test_a_moved_word_clears_the_severities_and_undo_restores_them(
+    speech: Corpus, judge: User
+) -> None:
+    """The move shifts the candidate's word positions, which name the severities."""
+    judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+    first_error = next(o for o in judging_context(judgment).ops if o.op != "match")
+    judgment = judgment_toggle_severity(
+        judgment=judgment, user=judge, version=judgment.version, op=first_error.token
+    )
+    marked = dict(judgment.severities)
+    assert len(marked) == 1
+    judgment = judgment_move_word(
+        judgment=judgment, user=judge, version=judgment.version, edge="end", move="give"
+    )
+    assert Judgment.objects.get(pk=judgment.pk).severities == {}
+    judgment = judgment_undo(judgment=judgment, user=judge, version=judgment.version)
+    assert Judgment.objects.get(pk=judgment.pk).severities == marked

@@ -1,0 +1,125 @@
+"""A corpus's error spans in the layout of the public WMT MQM data (Freitag et al.
+2021, github.com/google/wmt-mqm-human-evaluation): one row per error, as TSV or JSON.
+
+Columns (:data:`COLUMNS`): ``system``, ``doc`` (the sentence's ``doc`` id; a sentence
+without one is a document of its own, ``#<seg_id>``), ``doc_id`` (the sentence's place
+in its document, from 1, as in the WMT files), ``seg_id`` (its place in the corpus,
+from 1),
+``rater`` (the judge), ``source``, ``target`` (the candidate's 13a words, the error's
+words inside ``<v>…</v>``; a missing word is an empty ``<v></v>`` where it is missing),
+``category`` and ``severity`` (``Minor`` or ``Major``, as in the WMT files). The
+category is the aWER operation's (:data:`annotation.spans.CATEGORY`): aWER says only
+that a word is wrong, superfluous or lacking. A done judgment without errors is one
+``No-error`` row, as in the WMT files. The JSON is a list of the same rows, each with
+the span's ``start`` and ``end`` (13a words) and the operation ``op`` besides.
+
+Done judgments only (no control items), sentence by sentence, systems in corpus order.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from annotation.models import Corpus, Judgment
+from annotation.spans import ErrorSpan, error_spans
+from annotation.text import words
+
+COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
+NO_ERROR = "No-error"
+
+
+def marked_target(candidate: tuple[str, ...], span: ErrorSpan | None) -> str:
+    """The candidate's words with ``span`` inside ``<v>…</v>`` (none: unmarked)."""
+    if span is None:
+        return " ".join(candidate)
+    inside = " ".join(candidate[span.start : span.end])
+    return " ".join([*candidate[: span.start], f"<v>{inside}</v>", *candidate[span.end :]])
+
+
+def _places_in_documents(corpus: Corpus) -> dict[int, int]:
+    """Each sentence's place in its document (position → 1, 2, …; a sentence without a
+    ``doc`` is the first of its own)."""
+    seen: dict[str, int] = {}
+    places = {}
+    for position, doc in corpus.sentences.order_by("position").values_list("position", "doc"):
+        if doc:
+            seen[doc] = seen.get(doc, 0) + 1
+        places[position] = seen[doc] if doc else 1
+    return places
+
+
+def mqm_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
+    """One row per error of the corpus's done judgments (two queries: the sentences'
+    documents, then the judgments, streamed)."""
+    place_in_doc = _places_in_documents(corpus)
+    rows = (
+        Judgment.objects.counted()
+        .of_corpus(corpus.pk)
+        .order_by("target__sentence__position", "target__translator__position", "pk")
+        .values_list(
+            "target__translator__name",
+            "target__sentence__doc",
+            "target__sentence__position",
+            "evaluator__username",
+            "target__sentence__source",
+            "target__text",
+            "new_ref",
+            "severities",
+        )
+    )
+    for system, doc, position, rater, source, text, new_ref, severities in rows.iterator():
+        seg_id = position + 1
+        doc = doc or f"#{seg_id}"
+        common = {
+            "system": system,
+            "doc": doc,
+            "doc_id": place_in_doc[position],
+            "seg_id": seg_id,
+            "rater": rater,
+            "source": source,
+        }
+        candidate = words(text, cache=False)
+        spans = error_spans(candidate, words(new_ref, cache=False), severities or {})
+        if not spans:
+            yield {
+                **common,
+                "target": marked_target(candidate, None),
+                "category": NO_ERROR,
+                "severity": NO_ERROR,
+                "start": None,
+                "end": None,
+                "op": None,
+            }
+        for span in spans:
+            yield {
+                **common,
+                "target": marked_target(candidate, span),
+                "category": span.category,
+                "severity": span.severity.capitalize(),
+                "start": span.start,
+                "end": span.end,
+                "op": span.op.value,
+            }
+
+
+def _cell(value: Any) -> str:
+    """A TSV cell: the WMT files quote nothing, so tabs and line breaks become spaces."""
+    return re.sub(r"[\t\r\n]", " ", str(value))
+
+
+def mqm_tsv(corpus: Corpus) -> Iterator[str]:
+    """The TSV, a header and one line per row, as pieces to stream."""
+    yield "\t".join(COLUMNS) + "\n"
+    for row in mqm_rows(corpus):
+        yield "\t".join(_cell(row[c]) for c in COLUMNS) + "\n"
+
+
+def mqm_json(corpus: Corpus) -> str:
+    """The JSON: a list of rows (the TSV's columns, then ``start``, ``end``, ``op``)."""
+    out = io.StringIO()
+    json.dump(list(mqm_rows(corpus)), out, ensure_ascii=False, indent=1)
+    return out.getvalue() + "\n"
