@@ -163,6 +163,11 @@ class Corpus(models.Model):
         validators=[MaxValueValidator(100)],
         help_text="A judge who passes fewer of their control items than this is flagged.",
     )
+    # IER, a second judging method (annotation.ier): judges split each candidate into
+    # information items and mark each one.
+    ier_enabled = models.BooleanField(
+        "IER", default=False, help_text="Judges also mark information items (IER)."
+    )
 
     objects = CorpusManager()  # the default manager: complete corpora only
     all_objects = CorpusQuerySet.as_manager()  # unfinished imports too
@@ -382,6 +387,11 @@ class Judgment(models.Model):
     active_seconds = models.FloatField(default=0)
     note = models.TextField(blank=True, default="")
     flag = models.CharField(max_length=10, choices=Flag.choices, blank=True, default="")
+    # IER (annotation.ier): [[start, end, label], …] over the candidate's 13a words, and
+    # the counts IER reads (null without items).
+    ier_items = models.JSONField(default=list, blank=True)
+    ier_errors = models.PositiveIntegerField(null=True, blank=True)
+    ier_length = models.PositiveIntegerField(null=True, blank=True)
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -26,6 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from annotation.ier import ier_counts
 from annotation.judging.active_time import active_gap
 from annotation.judging.boundaries import set_candidates
 from annotation.judging.errors import (
@@ -189,8 +190,9 @@ def to_apply(click: Click) -> bool:
 
 #: What an event's ``before`` and ``after`` hold, and undo and redo restore. Events saved
 #: before notes and flags existed hold only the first three: restoring one of them leaves
-#: the note and the flag as they are (no such event changed them).
-SNAPSHOT = ("new_ref", "sser", "state", "note", "flag")
+#: the note and the flag as they are (no such event changed them); the same holds for
+#: IER's items (:mod:`annotation.ier`), whose counts are stored with them.
+SNAPSHOT = ("new_ref", "sser", "state", "note", "flag", "ier_items")
 
 
 def _snapshot(judgment: Judgment) -> dict[str, Any]:
@@ -249,6 +251,7 @@ def _write(
     stored = {
         **{name: after.get(name, before[name]) for name in SNAPSHOT},
         **_counts(judgment, after["new_ref"]),
+        **ier_counts(after.get("ier_items", before["ier_items"])),
         "active_seconds": judgment.active_seconds
         + active_gap(judgment.stack_last_event_at, at, kind),
         "updated_at": at,

@@ -57,6 +57,7 @@
       action: elt.getAttribute("data-action") || "",
       text: (elt.textContent || "").trim(),
       judgment: judgmentShown(),
+      key: elt.getAttribute("data-key"), // which one of many buttons of the same action
     };
     if (d.action === "op") {
       d.op = elt.getAttribute("data-op");
@@ -111,6 +112,7 @@
           (elt.textContent || "").trim() === d.text
         );
       default:
+        if (d.key) return elt.getAttribute("data-key") === d.key;
         if (d.pos !== undefined) {
           var pos = elt.form && elt.form.querySelector('input[name="pos"]');
           return !!pos && pos.value === d.pos;
