@@ -25,9 +25,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from annotation.corpora.evaltrans.schema import IER_LABELS
+
 #: The marks of an item, as stored and exported (``label`` of ``<item>``), with what the
 #: page says. Seed 001 names "OK", "error", "syntax", "meaning" and "others".
-LABELS: dict[str, str] = {"ok": "OK", "syntax": "syntax", "meaning": "meaning", "other": "other"}
+LABELS: dict[str, str] = dict(zip(IER_LABELS, ("OK", "syntax", "meaning", "other"), strict=True))
 OK = "ok"
 #: Words after which the default split cuts (13a makes each its own word).
 SPLIT_AFTER = frozenset({",", ";", ":", ".", "!", "?"})
@@ -123,3 +125,15 @@ def ier_counts(items: Sequence[Sequence[Any]]) -> dict[str, int | None]:
 def as_json(items: Sequence[Item]) -> list[list[Any]]:
     """Items as the JSON field stores them (and an event's snapshot holds them)."""
     return [[s, e, label] for s, e, label in items]
+
+
+def read_items(
+    items: Sequence[Item] | None, candidate: Sequence[str]
+) -> tuple[dict[str, Any], str | None]:
+    """What a judgment read from a file stores of IER (``ier_items`` and the counts; {}
+    for none), and why ``items`` do not fit the candidate's words (None if they do)."""
+    if items is None:
+        return {}, None
+    stored = as_json(items)
+    problem = items_problem(stored, len(candidate))
+    return ({} if problem else {"ier_items": stored, **ier_counts(stored)}), problem

@@ -21,8 +21,10 @@ from annotation.corpora.evaltrans import (
     iter_evaltrans_bytes,
 )
 from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
+from annotation.ier import as_items, items_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator
 from annotation.resegmenting import entry_attrs
+from annotation.text import words
 
 
 def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
@@ -111,6 +113,7 @@ def _batch_elements(
             "extra_xml",
             "note",
             "flag",
+            "ier_items",
         )
     )
     for target_id, *fields in judgment_rows:
@@ -157,6 +160,7 @@ class _JudgmentRow(NamedTuple):
     extra_xml: list[str]
     note: str
     flag: str
+    ier_items: list[list[object]]
 
 
 def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[EvalElement]:
@@ -188,4 +192,14 @@ def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
         extra_xml=tuple(j.extra_xml),
         note=j.note or None,  # the judge's note and flag: attributes of the <eval>
         flag=j.flag or None,
+        ier=_ier_of(target, j),
     )
+
+
+def _ier_of(target: _TargetRow, j: _JudgmentRow) -> tuple[tuple[int, int, str], ...] | None:
+    """The judgment's IER items (``ierItems`` of its ``<eval>``) while they still tile the
+    candidate's words; items left behind by a word moved across a segment boundary are
+    not written (the import would refuse them, and the page no longer shows them)."""
+    if not j.ier_items or items_problem(j.ier_items, len(words(target.text))) is not None:
+        return None
+    return tuple(as_items(j.ier_items))

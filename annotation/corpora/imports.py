@@ -32,11 +32,12 @@ from annotation.corpora.evaltrans import (
     attrs_to_json,
     awer_text,
 )
+from annotation.ier import read_items
 from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, record
 from annotation.scoring import default_statistics, save_default_statistics
-from annotation.text import new_ref_counts, normalize_new_ref
+from annotation.text import new_ref_counts, normalize_new_ref, words
 
 BATCH_SENTENCES = 500
 #: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
@@ -436,6 +437,9 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
                 given=awer_text(edits, length), translator=ev.translator
             ),
         )
+    ier, problem = read_items(ev.ier, words(target.text, cache=False))
+    if problem is not None:
+        raise ImportRefused(state.filename, ev.line, problem)
     pending = PENDING_ATTR in ev.extra_attrs
     done = not pending and (ev.sser is not None or edits is not None)
     return Judgment(
@@ -452,6 +456,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         extra_xml=list(ev.extra_xml),
         note=ev.note or "",
         flag=ev.flag or "",
+        **ier,
     )
 
 
