@@ -392,6 +392,9 @@ class Judgment(models.Model):
     ier_items = models.JSONField(default=list, blank=True)
     ier_errors = models.PositiveIntegerField(null=True, blank=True)
     ier_length = models.PositiveIntegerField(null=True, blank=True)
+    # The part of active_seconds spent on IER changes, and their number (seed 001 Table 3).
+    ier_seconds = models.FloatField(default=0)
+    ier_clicks = models.PositiveIntegerField(default=0)
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -343,6 +343,10 @@ class JudgmentRow(NamedTuple):
     #: HTER's counts (:func:`annotation.text.new_ref_counts`), stored with the new reference.
     ter_edits: int | None = None
     ter_length: int | None = None
+    ier_errors: int | None = None  # IER's counts (annotation.ier), and its share of
+    ier_length: int | None = None  # the active time and its clicks (seed 001 Table 3)
+    ier_seconds: float = 0.0
+    ier_clicks: int = 0
 
     @property
     def sser_error(self) -> float | None:
@@ -375,6 +379,10 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         "active_seconds",
         "ter_edits",
         "ter_length",
+        "ier_errors",
+        "ier_length",
+        "ier_seconds",
+        "ier_clicks",
     )
     return list(map(JudgmentRow._make, values))
 
@@ -406,6 +414,9 @@ def _human_rows(
     if "hter" in metrics:  # the same rows [edits, length], of TER's counts
         segments, edits, lengths = _counts_of(rows, "ter_edits", "ter_length")
         out["hter"] = segments, human.awer_stats(edits, lengths)
+    if "ier" in metrics:  # judgments with information items only
+        segments, errors, items = _counts_of(rows, "ier_errors", "ier_length")
+        out["ier"] = segments, human.ier_stats(errors, items)
     return out
 
 

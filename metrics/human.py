@@ -12,9 +12,13 @@ dashboard, so they live here, as sufficient statistics like every automatic metr
 - HTER = Σ TER edits / Σ new-reference lengths over done judgments: TER with shifts
   (:mod:`metrics.ter`) of the candidate against the judge's new reference, the
   "targeted" reference of Snover et al. (2006) — aWER with shifts, and exactly ``ter``
-  with the new reference as the only reference.
+  with the new reference as the only reference;
+- IER = Σ items not OK / Σ items over done judgments with information items (seed 001
+  Table 1, after Nießen et al. 2000: "the sentence is segmented into information items.
+  IER = % of badly translated items"): each judge splits the candidate into items and
+  marks each OK or as an error of syntax, meaning or another kind.
 
-All four in percent.
+All five in percent.
 """
 
 from __future__ import annotations
@@ -76,6 +80,9 @@ class HumanMetric:
             parts["scale"] = f"{SSER_MIN}-{SSER_MAX}"
         if self.name == "hter":
             parts.update(TER().signature_parts())
+        if self.name == "ier":
+            parts["items"] = "judge"
+            parts["tok"] = "13a"
         return format_signature(parts)
 
     def corpus_score(self, stats: FloatArray) -> Score:
@@ -98,8 +105,13 @@ ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True
 HTER = HumanMetric(
     MetricInfo("hter", "HTER", higher_is_better=False, human=True, highest=math.inf, family="human")
 )
-#: The human metrics by name, in seed 001 Table 1's order, then HTER.
-HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER)}
+#: IER: a share of items, so within 0–100 %.
+IER = HumanMetric(
+    MetricInfo("ier", "IER", higher_is_better=False, human=True, family="human")
+)
+#: The human metrics by name, in seed 001 Table 1's order, then HTER, then IER (added
+#: last, so earlier tables keep their columns' places).
+HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER, IER)}
 
 
 def score_label(score: int | None) -> str:
@@ -120,6 +132,15 @@ def aser_stats(edits: Sequence[int]) -> FloatArray:
     """Rows [1 if the sentence still needs an edit else 0, 1], one per done judgment."""
     wrong = (np.asarray(edits, dtype=np.float64) > 0).astype(np.float64)
     return np.column_stack([wrong, np.ones_like(wrong)])
+
+
+def ier_stats(errors: Sequence[int], items: Sequence[int]) -> FloatArray:
+    """Rows [items not OK, items], one per done judgment with information items: summed,
+    the share of badly translated items over the whole corpus, never a mean of sentences'
+    rates (a sentence of ten items weighs more than one of two, as in aWER)."""
+    return np.column_stack(
+        [np.asarray(errors, dtype=np.float64), np.asarray(items, dtype=np.float64)]
+    )
 
 
 def sser_stats(scores: Sequence[int]) -> FloatArray:

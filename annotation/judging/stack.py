@@ -248,12 +248,13 @@ def _write(
     load_stack(judgment)
     before = _snapshot(judgment)
     at = click.at or timezone.now()
+    gap = active_gap(judgment.stack_last_event_at, at, kind)
     stored = {
         **{name: after.get(name, before[name]) for name in SNAPSHOT},
         **_counts(judgment, after["new_ref"]),
         **ier_counts(after.get("ier_items", before["ier_items"])),
-        "active_seconds": judgment.active_seconds
-        + active_gap(judgment.stack_last_event_at, at, kind),
+        "active_seconds": judgment.active_seconds + gap,
+        **_ier_effort(judgment, kind, gap),
         "updated_at": at,
     }
     try:
@@ -271,6 +272,20 @@ def _write(
         return _saved_by_a_twin(click)
     _remember(judgment, kind=kind, stored=stored, version=version + 1)
     return judgment
+
+
+#: The changes whose time seed 001 Table 3's IER column counts (:mod:`annotation.ier`).
+IER_KINDS = (JudgmentEvent.Kind.IER_SPLIT, JudgmentEvent.Kind.IER_MARK)
+
+
+def _ier_effort(judgment: Judgment, kind: str, gap: float) -> dict[str, Any]:
+    """IER's share of the active time: an IER change adds its gap (the time since the
+    judgment's previous event, :func:`active_gap`) to ``ier_seconds`` and one to
+    ``ier_clicks``, so the effort panel can tell IER's cost apart from aWER's and SSER's
+    pass; summed over the event rows of those kinds, the same gaps give the same total."""
+    if kind not in IER_KINDS:
+        return {}
+    return {"ier_seconds": judgment.ier_seconds + gap, "ier_clicks": judgment.ier_clicks + 1}
 
 
 class _Overtaken(Exception):

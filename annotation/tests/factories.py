@@ -391,7 +391,7 @@ AUTOMATIC = (
     "lepor",
 )
 #: Every metric in the dashboard's column order (automatic, then human).
-HUMAN = ("sser", "awer", "aser", "hter")
+HUMAN = ("sser", "awer", "aser", "hter", "ier")
 
 
 def signature_choice(metric: str, tok: str, lowercase: bool) -> tuple[str, str]:
@@ -428,8 +428,12 @@ def judgment_row(
     new_ref: str = "",
     seconds: float = 0.0,
     target: int | None = None,
+    ier: tuple[int, int] | None = None,
+    ier_seconds: float = 0.0,
+    ier_clicks: int = 0,
 ) -> JudgmentRow:
-    """A done judgment as the dashboard reads it, without a database."""
+    """A done judgment as the dashboard reads it, without a database (``ier``: items not
+    OK, items)."""
     return JudgmentRow(
         system=system,
         segment=segment,
@@ -440,6 +444,10 @@ def judgment_row(
         ref_length=length,
         new_ref=new_ref,
         active_seconds=seconds,
+        ier_errors=None if ier is None else ier[0],
+        ier_length=None if ier is None else ier[1],
+        ier_seconds=ier_seconds,
+        ier_clicks=ier_clicks,
     )
 
 

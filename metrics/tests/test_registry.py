@@ -35,6 +35,7 @@ FACTS = {
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
     "hter": ("HTER", False, "%", True, 0.0, INF),
+    "ier": ("IER", False, "%", True, 0.0, 100.0),
 }
 
 
@@ -64,7 +65,7 @@ FAMILY = {
     ),
     "lepor": "other",
     "meteor": "other",
-    **dict.fromkeys(("sser", "awer", "aser", "hter"), "human"),
+    **dict.fromkeys(("sser", "awer", "aser", "hter", "ier"), "human"),
 }
 
 
@@ -95,7 +96,7 @@ def test_a_built_metric_carries_the_registrys_facts(name: str) -> None:
     assert metric.name == name
 
 
-@pytest.mark.parametrize("name", ["sser", "awer", "aser"])
+@pytest.mark.parametrize("name", ["sser", "awer", "aser", "hter", "ier"])
 def test_the_human_metrics_carry_the_registrys_facts(name: str) -> None:
     assert human.HUMAN_METRICS[name].info is METRIC_INFO[name]
 
