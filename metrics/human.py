@@ -106,9 +106,7 @@ HTER = HumanMetric(
     MetricInfo("hter", "HTER", higher_is_better=False, human=True, highest=math.inf, family="human")
 )
 #: IER: a share of items, so within 0–100 %.
-IER = HumanMetric(
-    MetricInfo("ier", "IER", higher_is_better=False, human=True, family="human")
-)
+IER = HumanMetric(MetricInfo("ier", "IER", higher_is_better=False, human=True, family="human"))
 #: The human metrics by name, in seed 001 Table 1's order, then HTER, then IER (added
 #: last, so earlier tables keep their columns' places).
 HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER, IER)}

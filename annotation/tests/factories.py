@@ -471,6 +471,8 @@ def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
                 ref_length=8,
                 ter_edits=(i + j) % 3,
                 ter_length=8,
+                ier_errors=(i + j) % 3,
+                ier_length=2 + i % 2,
                 state="done",
                 active_seconds=20.0 + i,
             )
