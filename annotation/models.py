@@ -389,12 +389,12 @@ class Judgment(models.Model):
     flag = models.CharField(max_length=10, choices=Flag.choices, blank=True, default="")
     # IER (annotation.ier): [[start, end, label], …] over the candidate's 13a words, and
     # the counts IER reads (null without items).
-    ier_items = models.JSONField(default=list, blank=True)
-    ier_errors = models.PositiveIntegerField(null=True, blank=True)
-    ier_length = models.PositiveIntegerField(null=True, blank=True)
+    ier_items = models.JSONField(default=list, blank=True, editable=False)
+    ier_errors = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    ier_length = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # The part of active_seconds spent on IER changes, and their number (seed 001 Table 3).
-    ier_seconds = models.FloatField(default=0)
-    ier_clicks = models.PositiveIntegerField(default=0)
+    ier_seconds = models.FloatField(default=0, editable=False)
+    ier_clicks = models.PositiveIntegerField(default=0, editable=False)
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -432,8 +432,7 @@ def judgment_row(
     ier_seconds: float = 0.0,
     ier_clicks: int = 0,
 ) -> JudgmentRow:
-    """A done judgment as the dashboard reads it, without a database (``ier``: items not
-    OK, items)."""
+    """A done judgment as the dashboard reads it, without a database (``ier``: bad, all)."""
     return JudgmentRow(
         system=system,
         segment=segment,
