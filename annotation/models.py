@@ -347,7 +347,8 @@ class Judgment(models.Model):
     ``edits`` / ``ref_length`` is the candidate's aWER against ``new_ref`` (seed 001 §2.3),
     ``ter_edits`` / ``ter_length`` its HTER, recomputed whenever the new reference changes
     (:func:`annotation.text.new_ref_counts`); ``version`` increases with every change so a
-    change made from a stale page can be refused. ``note`` and ``flag``: the judge's.
+    change made from a stale page can be refused. ``note`` and ``flag``: the judge's;
+    ``ier_items``: IER's information items (:mod:`annotation.ier`), with their counts.
 
     A *control item* (``control`` not empty, :mod:`annotation.controls`) is a judgment
     with a known answer, made on the same page through the same services: a reference
