@@ -243,3 +243,15 @@ def test_the_page_saves_an_ier_click(
     assert fresh(judgment).ier_errors == 1
     if htmx:
         assert 'data-ier-errors="1"' in response.content.decode()
+
+
+def test_an_anonymous_click_goes_to_the_login_and_another_judges_is_not_found(
+    judgment: Judgment, client: Client, user_factory
+) -> None:
+    url = change_url(judgment, "ier")
+    response = client.post(url, {"version": judgment.version, "mark": "0:syntax"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    client.force_login(user_factory("other", role=User.Role.JUDGE))
+    response = client.post(url, {"version": judgment.version, "mark": "0:syntax"}, **HTMX)
+    assert response.status_code == 404
+    assert fresh(judgment).ier_items == []
