@@ -23,7 +23,15 @@ class EvaltoolUserAdmin(UserAdmin):
 
 @admin.register(Corpus)
 class CorpusAdmin(admin.ModelAdmin):
-    list_display = ("name", "ready", "blind", "share_new_refs", "controls_enabled", "created_at")
+    list_display = (
+        "name",
+        "ready",
+        "blind",
+        "share_new_refs",
+        "controls_enabled",
+        "ier_enabled",
+        "created_at",
+    )
     list_filter = ("ready",)
     filter_horizontal = ("judges", "leads")
     search_fields = ("name",)

@@ -32,6 +32,8 @@ class JudgmentEvent(models.Model):
         AS_IS = "as_is", "Took the candidate as it is"
         SET_NOTE = "set_note", "Wrote a note or a flag"
         SET_SEVERITY = "set_severity", "Marked an error major or minor"
+        IER_SPLIT = "ier_split", "Split or joined information items"
+        IER_MARK = "ier_mark", "Marked an information item"
         MOVE_WORD = "move_word", "Moved a word across a segment boundary"
         SET_SSER = "set_sser", "Scored SSER"
         FINISH = "finish", "Accepted the judgment"

@@ -53,7 +53,7 @@ def app_metric(
     return build_metric(name, preprocessor=pp, ref_length=ref_length, documents=documents)
 
 
-HUMAN_METRICS = ("sser", "awer", "aser", "hter", "mqm")
+HUMAN_METRICS = ("sser", "awer", "aser", "hter", "mqm", "ier")
 
 
 #: The metrics that share their work when scored together (one alignment for the WER

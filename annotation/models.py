@@ -163,6 +163,11 @@ class Corpus(models.Model):
         validators=[MaxValueValidator(100)],
         help_text="A judge who passes fewer of their control items than this is flagged.",
     )
+    # IER, a second judging method (annotation.ier): judges split each candidate into
+    # information items and mark each one.
+    ier_enabled = models.BooleanField(
+        "IER", default=False, help_text="Judges also mark information items (IER)."
+    )
 
     objects = CorpusManager()  # the default manager: complete corpora only
     all_objects = CorpusQuerySet.as_manager()  # unfinished imports too
@@ -344,6 +349,7 @@ class Judgment(models.Model):
     (:func:`annotation.text.new_ref_counts`); ``version`` increases with every change so a
     change made from a stale page can be refused. ``note`` and ``flag``: the judge's;
     ``severities``: its error spans' severities (:mod:`annotation.spans`).
+    ``ier_items``: IER's information items (:mod:`annotation.ier`), with their counts.
 
     A *control item* (``control`` not empty, :mod:`annotation.controls`) is a judgment
     with a known answer, made on the same page through the same services: a reference
@@ -385,6 +391,14 @@ class Judgment(models.Model):
     flag = models.CharField(max_length=10, choices=Flag.choices, blank=True, default="")
     #: The operations the judge marked major, ``{op key: "major"}`` (:mod:`annotation.spans`).
     severities = models.JSONField(default=dict, blank=True)
+    # IER (annotation.ier): [[start, end, label], …] over the candidate's 13a words, and
+    # the counts IER reads (null without items).
+    ier_items = models.JSONField(default=list, blank=True, editable=False)
+    ier_errors = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    ier_length = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # The part of active_seconds spent on IER changes, and their number (seed 001 Table 3).
+    ier_seconds = models.FloatField(default=0, editable=False)
+    ier_clicks = models.PositiveIntegerField(default=0, editable=False)
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -21,10 +21,11 @@ the command line's default too, so the system's mWER on the dashboard is its AS-
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from annotation.models import Translator
 from metrics.align import distance
 from metrics.aswer import matching_words, resegment_text
 from metrics.tokenize import Preprocessor
@@ -88,6 +89,19 @@ def entry_from_attrs(attrs: Sequence[Sequence[str]]) -> list[int] | None:
     if not (slash and edits.isdigit() and length.isdigit() and ref.isdigit()):
         return None
     return [int(ref), int(edits), int(length)]
+
+
+def restore_segmentations(
+    systems: Mapping[str, Translator], found: Mapping[str, Mapping[int, list[int]]], sentences: int
+) -> None:
+    """Give back its segmentation to each system of an import whose every sentence carried
+    its segment's record (:func:`entry_from_attrs`: the export of a system imported as one
+    document). The attributes stay on the targets as any unknown attribute does, and the
+    export writes them from the record again."""
+    for name, entries in found.items():
+        if len(entries) == sentences:
+            ordered = [entries[k] for k in range(sentences)]
+            Translator.objects.filter(pk=systems[name].pk).update(segmentation=record(ordered))
 
 
 def segment_entry(candidate: str, refs: Sequence[str]) -> list[int]:

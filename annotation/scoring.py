@@ -336,6 +336,10 @@ class JudgmentRow(NamedTuple):
     ter_length: int | None = None
     #: The operations the judge marked major (:mod:`annotation.spans`), for MQM-style.
     severities: dict[str, str] | None = None
+    ier_errors: int | None = None  # IER's counts (annotation.ier), and its share of
+    ier_length: int | None = None  # the active time and its clicks (seed 001 Table 3)
+    ier_seconds: float = 0.0
+    ier_clicks: int = 0
 
     @property
     def sser_error(self) -> float | None:
@@ -369,6 +373,10 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         "ter_edits",
         "ter_length",
         "severities",
+        "ier_errors",
+        "ier_length",
+        "ier_seconds",
+        "ier_clicks",
     )
     return list(map(JudgmentRow._make, values))
 
@@ -404,6 +412,9 @@ def _human_rows(
         mine = [r for r in rows if r.counted]
         majors = [major_count(r.severities) for r in mine]
         out["mqm"] = [r.segment for r in mine], human.mqm_stats([r.edits for r in mine], majors)
+    if "ier" in metrics:  # judgments with information items only
+        segments, errors, items = _counts_of(rows, "ier_errors", "ier_length")
+        out["ier"] = segments, human.ier_stats(errors, items)
     return out
 
 

@@ -17,8 +17,12 @@ dashboard, so they live here, as sufficient statistics like every automatic metr
   unaccepted is an error, 1 point when minor, 5 when major (the MQM convention of
   Freitag et al. 2021; the judge marks the major ones on the judge's page). Not a
   percentage: 0 is a perfect candidate, and the figure has no upper bound.
+- IER = Σ items not OK / Σ items over done judgments with information items (seed 001
+  Table 1, after Nießen et al. 2000: "the sentence is segmented into information items.
+  IER = % of badly translated items"): each judge splits the candidate into items and
+  marks each OK or as an error of syntax, meaning or another kind.
 
-The first four in percent.
+All but MQM-style in percent.
 """
 
 from __future__ import annotations
@@ -85,6 +89,9 @@ class HumanMetric:
             parts.update(TER().signature_parts())
         if self.name == "mqm":
             parts.update(tok="13a", minor=MQM_MINOR, major=MQM_MAJOR, per="judgment")
+        if self.name == "ier":
+            parts["items"] = "judge"
+            parts["tok"] = "13a"
         return format_signature(parts)
 
     def corpus_score(self, stats: FloatArray) -> Score:
@@ -123,8 +130,13 @@ MQM = HumanMetric(
     ),
     per=1.0,
 )
-#: The human metrics by name, in seed 001 Table 1's order, then HTER and MQM-style.
-HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER, MQM)}
+#: IER: a share of items, so within 0–100 %.
+IER = HumanMetric(MetricInfo("ier", "IER", higher_is_better=False, human=True, family="human"))
+#: The human metrics by name, in seed 001 Table 1's order, then HTER, MQM-style and IER
+#: (each added last, so earlier tables keep their columns' places).
+HUMAN_METRICS: dict[str, HumanMetric] = {
+    m.name: m for m in (SSER, AWER, ASER, HTER, MQM, IER)
+}
 
 
 def score_label(score: int | None) -> str:
@@ -145,6 +157,15 @@ def aser_stats(edits: Sequence[int]) -> FloatArray:
     """Rows [1 if the sentence still needs an edit else 0, 1], one per done judgment."""
     wrong = (np.asarray(edits, dtype=np.float64) > 0).astype(np.float64)
     return np.column_stack([wrong, np.ones_like(wrong)])
+
+
+def ier_stats(errors: Sequence[int], items: Sequence[int]) -> FloatArray:
+    """Rows [items not OK, items], one per done judgment with information items: summed,
+    the share of badly translated items over the whole corpus, never a mean of sentences'
+    rates (a sentence of ten items weighs more than one of two, as in aWER)."""
+    return np.column_stack(
+        [np.asarray(errors, dtype=np.float64), np.asarray(items, dtype=np.float64)]
+    )
 
 
 def sser_stats(scores: Sequence[int]) -> FloatArray:

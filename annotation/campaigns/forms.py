@@ -59,10 +59,11 @@ class UnassignForm(forms.Form):
 class CorpusSettingsForm(forms.ModelForm):
     class Meta:
         model = Corpus
-        fields = ["blind", "share_new_refs", "leads"]
+        fields = ["blind", "share_new_refs", "ier_enabled", "leads"]
         labels = {
             "blind": "Blind",
             "share_new_refs": "Share new references",
+            "ier_enabled": "IER (information items)",
             "leads": "Leads",
         }
         widgets = {"leads": forms.CheckboxSelectMultiple}
@@ -78,6 +79,6 @@ class CorpusSettingsForm(forms.ModelForm):
         before, and saved whole it would write back a judgments stamp that a judge's
         click has moved meanwhile (and the dashboard would show stale figures)."""
         corpus: Corpus = self.save(commit=False)
-        corpus.save(update_fields=["blind", "share_new_refs"])
+        corpus.save(update_fields=["blind", "share_new_refs", "ier_enabled"])
         self.save_m2m()
         return corpus

@@ -22,8 +22,10 @@ from annotation.corpora.evaltrans import (
 )
 from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
 from annotation.corpora.spans import error_elements
+from annotation.ier import as_items, items_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator
 from annotation.resegmenting import entry_attrs
+from annotation.text import words
 
 
 def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
@@ -113,6 +115,7 @@ def _batch_elements(
             "note",
             "flag",
             "severities",
+            "ier_items",
         )
     )
     for target_id, *fields in judgment_rows:
@@ -160,6 +163,7 @@ class _JudgmentRow(NamedTuple):
     note: str
     flag: str
     severities: dict[str, str]
+    ier_items: list[list[object]]
 
 
 def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[EvalElement]:
@@ -194,4 +198,14 @@ def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
         note=j.note or None,  # the judge's note and flag: attributes of the <eval>
         flag=j.flag or None,
         errors=error_elements(target.text, j.new_ref, j.severities) if done else (),
+        ier=_ier_of(target, j),
     )
+
+
+def _ier_of(target: _TargetRow, j: _JudgmentRow) -> tuple[tuple[int, int, str], ...] | None:
+    """The judgment's IER items (``ierItems`` of its ``<eval>``) while they still tile the
+    candidate's words; items left behind by a word moved across a segment boundary are
+    not written (the import would refuse them, and the page no longer shows them)."""
+    if not j.ier_items or items_problem(j.ier_items, len(words(target.text))) is not None:
+        return None
+    return tuple(as_items(j.ier_items))

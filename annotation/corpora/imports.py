@@ -33,11 +33,12 @@ from annotation.corpora.evaltrans import (
     awer_text,
 )
 from annotation.corpora.spans import imported_severities
+from annotation.ier import read_items
 from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
-from annotation.resegmenting import entry_from_attrs, record
+from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.scoring import default_statistics, save_default_statistics
-from annotation.text import new_ref_counts, normalize_new_ref
+from annotation.text import new_ref_counts, normalize_new_ref, words
 
 BATCH_SENTENCES = 500
 #: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
@@ -220,7 +221,7 @@ def import_elements(
         statistics = default_statistics(state.corpus)  # reads only: no lock held meanwhile
         with transaction.atomic():
             _store_sizes(state)
-            _store_segmentations(state)
+            restore_segmentations(state.translators, state.segments, state.sentences)
             save_default_statistics(state.corpus, statistics)  # the first view only reads
             state.corpus.ready = True
             state.corpus.save(update_fields=["ready"])
@@ -274,19 +275,6 @@ def _remove_unfinished(state: _ImportState) -> None:
         User.objects.filter(pk__in=[u.pk for u in state.created_evaluators]).filter(
             judgments__isnull=True
         ).delete()
-
-
-def _store_segmentations(state: _ImportState) -> None:
-    """A system whose every sentence carries its segment's record (the export of a
-    system imported as one document) gets its segmentation back
-    (:data:`annotation.resegmenting.ASWER_ATTR`); the attributes stay on the targets as
-    any unknown attribute does, and the export writes them from the record again."""
-    for name, entries in state.segments.items():
-        if len(entries) == state.sentences:
-            ordered = [entries[k] for k in range(state.sentences)]
-            Translator.objects.filter(pk=state.translators[name].pk).update(
-                segmentation=record(ordered)
-            )
 
 
 def _store_sizes(state: _ImportState) -> None:
@@ -437,6 +425,9 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
                 given=awer_text(edits, length), translator=ev.translator
             ),
         )
+    ier, problem = read_items(ev.ier, words(target.text, cache=False))
+    if problem is not None:
+        raise ImportRefused(state.filename, ev.line, problem)
     pending = PENDING_ATTR in ev.extra_attrs
     done = not pending and (ev.sser is not None or edits is not None)
     return Judgment(
@@ -454,6 +445,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         note=ev.note or "",
         flag=ev.flag or "",
         severities=imported_severities(target.text, new_ref, ev, state.warn) if done else {},
+        **ier,
     )
 
 

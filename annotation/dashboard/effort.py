@@ -21,15 +21,30 @@ def sentences_per_hour(judgments: int, seconds: float) -> float | None:
 class EffortRow:
     """Seed 001 Table 3, one system: minutes of the automatic metrics (0: no human work
     per system) and of the human pass. The judge's page records aWER and SSER in one
-    pass over a candidate, so their time is one figure, labelled "aWER/aSER + SSER"."""
+    pass over a candidate, so their time is one figure, labelled "aWER/aSER + SSER".
+    IER (:mod:`annotation.ier`), where a lead enabled it, is done on the same page: the
+    time of its changes (``ier_seconds``, gaps before IER events, as every active time is
+    measured) and their number are its own column, and the pass keeps the rest."""
 
     system: str
     judgments: int
     seconds: float
+    ier_seconds: float = 0.0
+    ier_clicks: int = 0
 
     @property
     def minutes(self) -> float:
+        """All the human time of the system's judgments."""
         return self.seconds / 60
+
+    @property
+    def pass_minutes(self) -> float:
+        """The aWER/aSER + SSER pass: the human time but IER's."""
+        return (self.seconds - self.ier_seconds) / 60
+
+    @property
+    def ier_minutes(self) -> float:
+        return self.ier_seconds / 60
 
     @property
     def seconds_per_sentence(self) -> float | None:
@@ -64,21 +79,44 @@ class Effort:
     def total_judgments(self) -> int:
         return sum(r.judgments for r in self.systems)
 
+    @property
+    def total_pass_minutes(self) -> float:
+        return sum(r.pass_minutes for r in self.systems)
+
+    @property
+    def total_ier_minutes(self) -> float:
+        return sum(r.ier_minutes for r in self.systems)
+
+    @property
+    def total_ier_clicks(self) -> int:
+        return sum(r.ier_clicks for r in self.systems)
+
+    @property
+    def has_ier(self) -> bool:
+        """Whether any judgment had an IER change: the IER column is shown."""
+        return any(r.ier_clicks for r in self.systems)
+
 
 def effort(rows: Sequence[JudgmentRow], systems: Sequence[str]) -> Effort:
-    """Minutes per system (Σ active seconds of its done judgments / 60) and sentences per
-    hour per judge (done judgments / active hours)."""
+    """Minutes per system (Σ active seconds of its done judgments / 60, IER's apart) and
+    sentences per hour per judge (done judgments / active hours)."""
     seconds: dict[str, float] = defaultdict(float)
+    ier_seconds: dict[str, float] = defaultdict(float)
+    ier_clicks: dict[str, int] = defaultdict(int)
     count: dict[str, int] = defaultdict(int)
     judge_seconds: dict[str, float] = defaultdict(float)
     judge_count: dict[str, int] = defaultdict(int)
     for r in rows:
         seconds[r.system] += r.active_seconds
+        ier_seconds[r.system] += r.ier_seconds
+        ier_clicks[r.system] += r.ier_clicks
         count[r.system] += 1
         judge_seconds[r.evaluator] += r.active_seconds
         judge_count[r.evaluator] += 1
     return Effort(
-        systems=tuple(EffortRow(s, count[s], seconds[s]) for s in systems),
+        systems=tuple(
+            EffortRow(s, count[s], seconds[s], ier_seconds[s], ier_clicks[s]) for s in systems
+        ),
         judges=tuple(
             JudgeEffort(name, judge_count[name], judge_seconds[name])
             for name in sorted(judge_count)

@@ -19,7 +19,15 @@ from metrics.registry import metric_info
 from metrics.stats import FloatArray, Metric, Score
 
 #: The human figures the meta-evaluation correlates the automatic ones with.
-META_HUMAN = ("sser", "awer", "hter")
+META_HUMAN = ("sser", "awer", "hter", "ier")
+
+#: The human figures that are a rate of counts stored on each judgment: their count
+#: fields (errors, length), summed per candidate.
+_COUNTS = {
+    "awer": ("edits", "ref_length"),
+    "hter": ("ter_edits", "ter_length"),
+    "ier": ("ier_errors", "ier_length"),
+}
 
 
 @dataclass(frozen=True)
@@ -90,8 +98,9 @@ def sentence_human(
     """Human score per judged candidate (system, segment).
 
     SSER: the mean of its judges' percent errors (seed 000 §3.5: "we have only applied the
-    mean"), of their (0, 1)-normalized values when ``normalize``. aWER and HTER: the
-    rate over its judgments (Σ edits / Σ lengths), as sufficient statistics add up.
+    mean"), of their (0, 1)-normalized values when ``normalize``. aWER, HTER and IER: the
+    rate over its judgments (Σ edits / Σ lengths, Σ bad items / Σ items), as sufficient
+    statistics add up; IER over the judgments with information items only.
     """
     if metric == "sser":
         values = (
@@ -106,11 +115,9 @@ def sentence_human(
         np.add.at(sums, where, values[kept])
         means = sums / np.bincount(where, minlength=len(keys))
         return dict(zip(keys, means.tolist(), strict=True))
-    if metric in ("awer", "hter"):
-        counts = [
-            (r.edits, r.ref_length) if metric == "awer" else (r.ter_edits, r.ter_length)
-            for r in rows
-        ]
+    if metric in _COUNTS:
+        errors, length = _COUNTS[metric]
+        counts = [(getattr(r, errors), getattr(r, length)) for r in rows]
         kept = np.flatnonzero([e is not None and n is not None for e, n in counts])
         keys, where = _candidates(rows, kept)
         edits = np.bincount(where, [counts[i][0] or 0 for i in kept], len(keys))
@@ -165,8 +172,8 @@ def meta_evaluation(
     *,
     normalize: bool,
 ) -> MetaEvaluation:
-    """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER and
-    HTER.
+    """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER, HTER
+    and IER.
 
     Sentence level: one point per judged candidate (the automatic sentence score from its
     own statistics row; BLEU uses its sentence form, effective order). System level: one

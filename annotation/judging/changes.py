@@ -27,7 +27,9 @@ one does the same three things:
    * :func:`judgment_move_word`: move a word across a boundary between two candidates of
      a system imported as one document (:mod:`annotation.judging.boundaries`);
    * :func:`judgment_set_sser`: score the candidate on the 0–10 scale (seed 001 §2.2);
-   * :func:`judgment_finish`: mark the judgment done (an SSER score is required);
+   * :func:`judgment_finish`: mark the judgment done (an SSER score is required; where
+     IER is on, the items as shown are kept: :mod:`annotation.judging.items`, which
+     also holds IER's clicks);
      :func:`judgment_accept_next` ("accept & next") does it and opens the judge's next
      candidate;
    * :func:`judgment_undo`, :func:`judgment_redo`: step back or forward through every
@@ -60,6 +62,7 @@ from annotation.corpora.evaltrans import FLAGS, NOTE_MAX_LENGTH
 from annotation.judging.boundaries import moved_texts
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
 from annotation.judging.errors import ERR_FLAG, ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
+from annotation.judging.items import items_on_finish
 from annotation.judging.stack import Click, change, to_apply, walk
 from annotation.judging.start import judgment_seen, next_judgment_for
 from annotation.limits import length_problem, new_ref_limit, non_xml_char_problem
@@ -230,7 +233,7 @@ def judgment_finish(
         return judgment
     if judgment.sser is None:
         raise ChangeRefused(ERR_NO_SSER)
-    return change(click, state=Judgment.State.DONE)
+    return change(click, state=Judgment.State.DONE, **items_on_finish(judgment))
 
 
 def judgment_accept_next(

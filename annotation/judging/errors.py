@@ -33,6 +33,10 @@ ERR_NO_SUCH_ERROR = (
     "op {token!r} is not an error of the candidate as the page shows it: focus a marked "
     "word (→ and ←) and press m"
 )
+ERR_IER_OFF = "IER is not enabled for this corpus: its lead can turn it on."
+ERR_IER_GAP = "gap {gap} is not between two words of the candidate, which has {length} words"
+ERR_IER_START = "no information item starts at word {start}"
+ERR_IER_LABEL = "unknown IER mark {label!r} (choose from {choices})"
 NOTE_REUSED = (
     "This candidate is identical to one you already judged for this sentence ({label}): "
     "its new reference and SSER are filled in. Press c (or Confirm) to accept them."

@@ -50,6 +50,7 @@ from annotation.judging.figures import (
     segment_stats,
     stored_stats,
 )
+from annotation.judging.items import ShownIer, shown_ier
 from annotation.judging.order import shuffled_systems
 from annotation.judging.pace import Pace
 from annotation.judging.pool import (
@@ -129,6 +130,8 @@ class JudgingContext:
     source_before: str | None = None
     source_after: str | None = None
     flags: list[tuple[str, str]] = field(default_factory=lambda: Judgment.Flag.choices)
+    #: IER's items (:mod:`annotation.judging.items`), None where the corpus has IER off.
+    ier: ShownIer | None = None
 
     @property
     def reuse_note(self) -> str | None:
@@ -258,6 +261,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         neighbours=None if target.translator.segmentation is None else neighbours(target),
         source_before=context[0],
         source_after=context[1],
+        ier=shown_ier(judgment, candidate),
     )
 
 

@@ -26,6 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from annotation.ier import ier_counts
 from annotation.judging.active_time import active_gap
 from annotation.judging.boundaries import set_candidates
 from annotation.judging.errors import (
@@ -192,8 +193,9 @@ def to_apply(click: Click) -> bool:
 #: before notes and flags existed hold only the first three: restoring one of them leaves
 #: the note and the flag as they are (no such event changed them); the same holds for
 #: the severities of error spans (:mod:`annotation.spans`), which are then kept only
-#: where their operations still exist (:func:`_severities_kept`).
-SNAPSHOT = ("new_ref", "sser", "state", "note", "flag", "severities")
+#: where their operations still exist (:func:`_severities_kept`), and IER's items
+#: (:mod:`annotation.ier`), whose counts are stored with them.
+SNAPSHOT = ("new_ref", "sser", "state", "note", "flag", "severities", "ier_items")
 
 
 def _snapshot(judgment: Judgment) -> dict[str, Any]:
@@ -250,11 +252,13 @@ def _write(
     before = _snapshot(judgment)
     after = {**after, "severities": _severities_kept(click, before, after)}
     at = click.at or timezone.now()
+    gap = active_gap(judgment.stack_last_event_at, at, kind)
     stored = {
         **{name: after.get(name, before[name]) for name in SNAPSHOT},
         **_counts(judgment, after["new_ref"]),
-        "active_seconds": judgment.active_seconds
-        + active_gap(judgment.stack_last_event_at, at, kind),
+        **ier_counts(after.get("ier_items", before["ier_items"])),
+        "active_seconds": judgment.active_seconds + gap,
+        **_ier_effort(judgment, kind, gap),
         "updated_at": at,
     }
     try:
@@ -290,6 +294,20 @@ def _severities_kept(click: Click, before: dict[str, Any], after: dict[str, Any]
     if new_ref == before["new_ref"]:
         return dict(severities)
     return live_severities(words(click.judgment.target.text), words(new_ref), severities)
+
+
+#: The changes whose time seed 001 Table 3's IER column counts (:mod:`annotation.ier`).
+IER_KINDS = (JudgmentEvent.Kind.IER_SPLIT, JudgmentEvent.Kind.IER_MARK)
+
+
+def _ier_effort(judgment: Judgment, kind: str, gap: float) -> dict[str, Any]:
+    """IER's share of the active time: an IER change adds its gap (the time since the
+    judgment's previous event, :func:`active_gap`) to ``ier_seconds`` and one to
+    ``ier_clicks``, so the effort panel can tell IER's cost apart from aWER's and SSER's
+    pass; summed over the event rows of those kinds, the same gaps give the same total."""
+    if kind not in IER_KINDS:
+        return {}
+    return {"ier_seconds": judgment.ier_seconds + gap, "ier_clicks": judgment.ier_clicks + 1}
 
 
 class _Overtaken(Exception):

@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from annotation.judging import changes
+from annotation.judging import changes, items
 from annotation.judging.errors import (
     ERR_NOT_A_NUMBER,
     ChangeRefused,
@@ -187,6 +187,21 @@ def _do_move(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     )
 
 
+def _do_ier(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    """One form holds IER's buttons: a gap (``gap``: toggle the boundary before that
+    word) or a mark (``mark``: "start:label", the item starting at that word)."""
+    if "gap" in request.POST:
+        gap = _int_field(request, "gap")
+        items.judgment_ier_split(judgment=j, user=request.user, version=version, gap=gap)
+        return
+    start, _, label = request.POST.get("mark", "").partition(":")
+    if not start.isdigit():
+        raise ChangeRefused(ERR_NOT_A_NUMBER.format(name="item start", value=start))
+    items.judgment_ier_mark(
+        judgment=j, user=request.user, version=version, start=int(start), label=label
+    )
+
+
 def _do_sser(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     changes.judgment_set_sser(
         judgment=j, user=request.user, version=version, sser=_int_field(request, "sser")
@@ -214,6 +229,7 @@ CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
     "use-ref": _do_use_ref,
     "as-is": _do_as_is,
     "note": _do_note,
+    "ier": _do_ier,
     "sser": _do_sser,
     "move": _do_move,
     "severity": _do_severity,

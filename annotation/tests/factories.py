@@ -9,8 +9,7 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -27,7 +26,6 @@ from annotation.corpora.evaltrans import (
     write_evaltrans,
 )
 from annotation.corpora.imports import corpus_import
-from annotation.judging.active_time import active_gap
 from annotation.judging.changes import (
     judgment_accept_op,
     judgment_edit_ref,
@@ -258,23 +256,6 @@ EXTRAS = """\
 """
 
 
-def active_seconds_from(events: Iterable[tuple[datetime, str]]) -> float:
-    """Active time from (timestamp, kind) pairs in any order: each event's
-    :func:`~annotation.judging.active_time.active_gap` after the one before it in time."""
-    total = 0.0
-    previous: datetime | None = None
-    for at, kind in sorted(events, key=lambda e: e[0]):
-        total += active_gap(previous, at, kind)
-        previous = at
-    return total
-
-
-def recounted_active_seconds(judgment: Judgment) -> float:
-    """A judgment's active time recounted from all its event rows, to compare with the
-    ``active_seconds`` its changes stored one gap at a time."""
-    return active_seconds_from(judgment.events.values_list("created_at", "kind"))
-
-
 # --- the judge's work: seed 001 Figure 1 and click helpers ------------------------------
 
 
@@ -396,7 +377,7 @@ AUTOMATIC = (
     "lepor",
 )
 #: Every metric in the dashboard's column order (automatic, then human).
-HUMAN = ("sser", "awer", "aser", "hter", "mqm")
+HUMAN = ("sser", "awer", "aser", "hter", "mqm", "ier")
 
 
 def signature_choice(metric: str, tok: str, lowercase: bool) -> tuple[str, str]:
@@ -433,8 +414,11 @@ def judgment_row(
     new_ref: str = "",
     seconds: float = 0.0,
     target: int | None = None,
+    ier: tuple[int, int] | None = None,
+    ier_seconds: float = 0.0,
+    ier_clicks: int = 0,
 ) -> JudgmentRow:
-    """A done judgment as the dashboard reads it, without a database."""
+    """A done judgment as the dashboard reads it, without a database (``ier``: bad, all)."""
     return JudgmentRow(
         system=system,
         segment=segment,
@@ -445,6 +429,10 @@ def judgment_row(
         ref_length=length,
         new_ref=new_ref,
         active_seconds=seconds,
+        ier_errors=None if ier is None else ier[0],
+        ier_length=None if ier is None else ier[1],
+        ier_seconds=ier_seconds,
+        ier_clicks=ier_clicks,
     )
 
 
@@ -468,6 +456,8 @@ def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
                 ref_length=8,
                 ter_edits=(i + j) % 3,
                 ter_length=8,
+                ier_errors=(i + j) % 3,
+                ier_length=2 + i % 2,
                 state="done",
                 active_seconds=20.0 + i,
             )

@@ -36,6 +36,7 @@ FACTS = {
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
     "hter": ("HTER", False, "%", True, 0.0, INF),
     "mqm": ("MQM-style", False, "", True, 0.0, INF),
+    "ier": ("IER", False, "%", True, 0.0, 100.0),
 }
 
 
@@ -65,7 +66,7 @@ FAMILY = {
     ),
     "lepor": "other",
     "meteor": "other",
-    **dict.fromkeys(("sser", "awer", "aser", "hter", "mqm"), "human"),
+    **dict.fromkeys(("sser", "awer", "aser", "hter", "mqm", "ier"), "human"),
 }
 
 
@@ -96,7 +97,7 @@ def test_a_built_metric_carries_the_registrys_facts(name: str) -> None:
     assert metric.name == name
 
 
-@pytest.mark.parametrize("name", ["sser", "awer", "aser"])
+@pytest.mark.parametrize("name", ["sser", "awer", "aser", "hter", "ier"])
 def test_the_human_metrics_carry_the_registrys_facts(name: str) -> None:
     assert human.HUMAN_METRICS[name].info is METRIC_INFO[name]
 

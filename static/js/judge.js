@@ -57,6 +57,7 @@
       action: elt.getAttribute("data-action") || "",
       text: (elt.textContent || "").trim(),
       judgment: judgmentShown(),
+      key: elt.getAttribute("data-key"), // which one of many buttons of the same action
     };
     if (d.action === "op") {
       d.op = elt.getAttribute("data-op");
@@ -113,6 +114,7 @@
           (elt.textContent || "").trim() === d.text
         );
       default:
+        if (d.key) return elt.getAttribute("data-key") === d.key;
         if (d.pos !== undefined) {
           var pos = elt.form && elt.form.querySelector('input[name="pos"]');
           return !!pos && pos.value === d.pos;
@@ -446,7 +448,8 @@
       var i = list.indexOf(document.activeElement);
       if (list.length) list[i < 0 ? 0 : i].click();
     } else if (key === "m") {
-      toggleSeverity();
+      // inside IER's items, m marks the item (static/js/ier.js), not an operation
+      if (!(t && t.closest && t.closest("#ier-items"))) toggleSeverity();
     } else if (key === "u") {
       press("#undo");
     } else if (key === "r") {

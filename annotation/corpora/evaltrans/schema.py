@@ -28,6 +28,10 @@ REFERENCE_SUFFIX = "reference"
 FLAGS = ("garbled", "unsure", "other")
 #: The longest note kept (characters, after whitespace normalisation).
 NOTE_MAX_LENGTH = 1000
+#: IER's information items of a judgment (:mod:`annotation.ier`), the ``ierItems``
+#: attribute of its ``<eval>``: one ``start-end:label`` per item, space-separated, word
+#: positions of the target's 13a words (``end`` exclusive), e.g. ``0-4:ok 4-7:syntax``.
+IER_LABELS = ("ok", "syntax", "meaning", "other")
 
 #: The error spans of a judgment, ``<errors><error …/></errors>`` in its ``<eval>``
 #: (:mod:`.errors`): the operations of aWER and the severities of MQM.
@@ -59,6 +63,10 @@ ERR_EVAL_WITHOUT_TARGET = "<eval> without <target>"
 ERR_SSER_NOT_INTEGER = 'sser="{value}" is not an integer'
 ERR_SSER_RANGE = f'sser="{{value}}" is not between {SSER_MIN} and {SSER_MAX}'
 ERR_FLAG = 'judgeFlag="{value}" is not one of ' + ", ".join(FLAGS)
+ERR_IER_FORMAT = (
+    'ierItems="{value}" is not "start-end:label …" runs from 0, in order, labels '
+    + ", ".join(IER_LABELS)
+)
 ERR_AWER_FORMAT = 'awer="{value}" is not "e/n" (two non-negative integers)'
 ERR_TARGET_DIFFERS = (
     '<eval translator="{translator}"> has a different <target> than its <eval> on line {first}'
@@ -142,6 +150,7 @@ class EvalElement:
     note: str | None = None
     flag: str | None = None
     errors: tuple[ErrorElement, ...] = ()
+    ier: tuple[tuple[int, int, str], ...] | None = None
 
     @property
     def judged(self) -> bool:
@@ -153,6 +162,7 @@ class EvalElement:
             and self.new_ref is None
             and self.note is None
             and self.flag is None
+            and self.ier is None
         )
 
 
@@ -182,6 +192,11 @@ class CorpusHeader:
     name: str | None
     extra_attrs: Attrs = ()
     extra_xml: tuple[str, ...] = ()
+
+
+def ier_text(items: tuple[tuple[int, int, str], ...]) -> str:
+    """The ``ierItems`` attribute of ``items``: see :data:`IER_LABELS`."""
+    return " ".join(f"{start}-{end}:{label}" for start, end, label in items)
 
 
 def awer_text(edits: int, length: int) -> str:

@@ -18,6 +18,7 @@ from annotation.corpora.evaltrans.guard import PARSER_OPTIONS
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
     FLAGS,
+    IER_LABELS,
     SSER_MAX,
     SSER_MIN,
     CorpusHeader,
@@ -25,6 +26,7 @@ from annotation.corpora.evaltrans.schema import (
     Role,
     SentenceElement,
     awer_text,
+    ier_text,
     sentence_problem,
     translator_role,
 )
@@ -37,7 +39,7 @@ _NAME_RE = re.compile(r"(?:\{[^}]+\}|xml:)?(?!xmlns)[A-Za-z_][\w.\-]*")
 _KNOWN_ATTRS = {
     "evalTrans": ("name",),
     "sentence": ("id", "doc"),
-    "eval": ("translator", "evaluator", "sser", "awer", "judgeFlag", "judgeNote"),
+    "eval": ("translator", "evaluator", "sser", "awer", "judgeFlag", "judgeNote", "ierItems"),
 }
 
 
@@ -158,6 +160,10 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
             eval_attrs.append(("judgeFlag", ev.flag))
         if ev.note is not None:
             eval_attrs.append(("judgeNote", ev.note))
+        if ev.ier is not None:
+            if any(label not in IER_LABELS for _, _, label in ev.ier):
+                raise ValueError(f"{where}: ierItems={ev.ier!r} of {ev.translator!r} is unknown")
+            eval_attrs.append(("ierItems", ier_text(ev.ier)))
         parts += [
             "  <eval",
             _attributes(eval_attrs, ev.extra_attrs, "eval", where),

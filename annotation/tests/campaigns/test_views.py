@@ -264,6 +264,19 @@ def test_a_lead_sets_the_corpus_settings_and_its_leads(
     assert corpus.judgments_stamp == stamp + 1
 
 
+def test_a_lead_turns_ier_on_for_a_corpus(lead_client: Client, corpus: Corpus) -> None:
+    page = lead_client.get(reverse("campaigns:corpus", args=[corpus.pk])).content.decode()
+    assert 'name="ier_enabled"' in page
+
+    response = lead_client.post(
+        reverse("campaigns:settings", args=[corpus.pk]), {"blind": "on", "ier_enabled": "on"}
+    )
+
+    corpus = Corpus.objects.get(pk=corpus.pk)
+    assert response.status_code == 303
+    assert (corpus.blind, corpus.ier_enabled) == (True, True)
+
+
 def test_a_judge_cannot_be_named_a_lead_of_the_corpus(
     lead_client: Client, corpus: Corpus, judge: User
 ) -> None:

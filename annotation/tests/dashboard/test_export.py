@@ -36,6 +36,8 @@ def test_figures_are_exactly_those_of_manage_py_scores(
             ref_length=7 + i % 4,
             ter_edits=i % 4,
             ter_length=7 + i % 4,
+            ier_errors=i % 3,
+            ier_length=2 + i % 2,
             state="done",
         )
 

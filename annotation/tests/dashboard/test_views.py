@@ -267,7 +267,7 @@ def test_the_effort_panel_shows_minutes_per_system(
     assert speed.find('td[@data-col="per-hour"]').text == "60.0"
 
 
-def test_the_meta_panel_shows_every_automatic_metric_against_sser_awer_and_hter(
+def test_the_meta_panel_shows_every_automatic_metric_against_sser_awer_hter_and_ier(
     lead_client: Client, demo: Corpus
 ) -> None:
     tree = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/panel/meta/").content)
@@ -276,8 +276,8 @@ def test_the_meta_panel_shows_every_automatic_metric_against_sser_awer_and_hter(
     assert [r.get("data-metric") for r in rows] == list(AUTOMATIC)
     for r in rows:
         tds = r.findall("td")
-        assert len(tds) == 12  # 3 human figures × 2 levels × (r, τ)
-        assert {td.get("data-human") for td in tds} == {"sser", "awer", "hter"}
+        assert len(tds) == 16  # 4 human figures × 2 levels × (r, τ)
+        assert {td.get("data-human") for td in tds} == {"sser", "awer", "hter", "ier"}
         sentence_n = {td.get("data-n") for td in tds if td.get("data-level") == "sentence"}
         system_n = {td.get("data-n") for td in tds if td.get("data-level") == "system"}
         assert system_n == {"5"}

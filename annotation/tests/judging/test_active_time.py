@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
+from annotation.judging.active_time import active_gap
 from annotation.judging.changes import judgment_set_sser
 from annotation.judging.start import judgment_seen
 from annotation.models import Judgment, JudgmentEvent, User
-from annotation.tests.factories import active_seconds_from, click, recounted_active_seconds
+from annotation.tests.factories import click
 from metrics.align import Op
 
 pytestmark = pytest.mark.django_db
+
+
+def active_seconds_from(events: Iterable[tuple[datetime, str]]) -> float:
+    """Active time from (timestamp, kind) pairs in any order: each event's
+    :func:`~annotation.judging.active_time.active_gap` after the one before it in time."""
+    total = 0.0
+    previous: datetime | None = None
+    for at, kind in sorted(events, key=lambda e: e[0]):
+        total += active_gap(previous, at, kind)
+        previous = at
+    return total
+
+
+def recounted_active_seconds(judgment: Judgment) -> float:
+    """A judgment's active time recounted from all its event rows, to compare with the
+    ``active_seconds`` its changes stored one gap at a time."""
+    return active_seconds_from(judgment.events.values_list("created_at", "kind"))
 
 
 T0 = timezone.now()
