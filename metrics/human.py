@@ -134,9 +134,7 @@ MQM = HumanMetric(
 IER = HumanMetric(MetricInfo("ier", "IER", higher_is_better=False, human=True, family="human"))
 #: The human metrics by name, in seed 001 Table 1's order, then HTER, MQM-style and IER
 #: (each added last, so earlier tables keep their columns' places).
-HUMAN_METRICS: dict[str, HumanMetric] = {
-    m.name: m for m in (SSER, AWER, ASER, HTER, MQM, IER)
-}
+HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER, MQM, IER)}
 
 
 def score_label(score: int | None) -> str:
