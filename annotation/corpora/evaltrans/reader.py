@@ -30,7 +30,6 @@ from annotation.corpora.evaltrans.schema import (
     ERR_EVAL_WITHOUT_TARGET,
     ERR_EVAL_WITHOUT_TRANSLATOR,
     ERR_FLAG,
-    ERR_IER_FORMAT,
     ERR_MALFORMED,
     ERR_MARKUP_IN_TEXT,
     ERR_SENTENCE_WITHOUT_SOURCE,
@@ -39,7 +38,6 @@ from annotation.corpora.evaltrans.schema import (
     ERR_STRAY_TEXT,
     ERR_WRONG_ROOT,
     FLAGS,
-    IER_LABELS,
     NOTE_MAX_LENGTH,
     SSER_MAX,
     SSER_MIN,
@@ -48,15 +46,11 @@ from annotation.corpora.evaltrans.schema import (
     EvalElement,
     EvalTransError,
     SentenceElement,
+    ier_items_of,
     normalize_space,
     sentence_problem,
 )
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH, length_problem
-
-#: One item of ``ierItems`` (:data:`~annotation.corpora.evaltrans.schema.IER_LABELS`).
-_IER_ITEM = re.compile(
-    r"(?P<start>[0-9]{1,9})-(?P<end>[0-9]{1,9}):(?P<label>" + "|".join(IER_LABELS) + ")"
-)
 
 _SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
@@ -359,7 +353,10 @@ class _Reader:
                 if flag is not None and flag not in FLAGS:
                     raise self.error(line, ERR_FLAG.format(value=value))
             elif key == "ierItems":
-                ier = self.ier(value, line)
+                try:
+                    ier = ier_items_of(value)
+                except ValueError as exc:
+                    raise self.error(line, str(exc)) from None
             elif key == "judgeNote":
                 note = self.fitting(
                     '<eval judgeNote="…">', normalize_space(value), NOTE_MAX_LENGTH, element
@@ -409,19 +406,6 @@ class _Reader:
             errors=errors or (),
             ier=ier,
         )
-
-    def ier(self, value: str, line: int) -> tuple[tuple[int, int, str], ...] | None:
-        """``ierItems``: runs ``start-end:label`` from word 0, in order, each non-empty
-        (whether they end at the target's last word is checked by the import, which
-        tokenizes the target); empty: no items."""
-        items, at = [], 0
-        for token in value.split():
-            match = _IER_ITEM.fullmatch(token)
-            if match is None or int(match["start"]) != at or int(match["end"]) <= at:
-                raise self.error(line, ERR_IER_FORMAT.format(value=value))
-            at = int(match["end"])
-            items.append((int(match["start"]), at, match["label"]))
-        return tuple(items) or None
 
     def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:
         """``value`` if its column can hold it; a name the database would cut or refuse

@@ -8,6 +8,7 @@ dataclasses to rows and back.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -254,3 +255,23 @@ def attrs_to_json(attrs: Iterable[tuple[str, str]]) -> list[list[str]]:
 def attrs_from_json(pairs: Iterable[Sequence[str]]) -> Attrs:
     """The stored JSON lists back as :data:`Attrs`, order kept."""
     return tuple((k, v) for k, v in pairs)
+
+
+#: One item of ``ierItems`` (:data:`IER_LABELS`).
+_IER_ITEM = re.compile(
+    r"(?P<start>[0-9]{1,9})-(?P<end>[0-9]{1,9}):(?P<label>" + "|".join(IER_LABELS) + ")"
+)
+
+
+def ier_items_of(value: str) -> tuple[tuple[int, int, str], ...] | None:
+    """``ierItems``: runs ``start-end:label`` from word 0, in order, each non-empty
+    (whether they end at the target's last word is checked by the import, which tokenizes
+    the target); empty: no items. A malformed value is a ``ValueError`` saying why."""
+    items, at = [], 0
+    for token in value.split():
+        match = _IER_ITEM.fullmatch(token)
+        if match is None or int(match["start"]) != at or int(match["end"]) <= at:
+            raise ValueError(ERR_IER_FORMAT.format(value=value))
+        at = int(match["end"])
+        items.append((int(match["start"]), at, match["label"]))
+    return tuple(items) or None
