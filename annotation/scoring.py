@@ -1,17 +1,12 @@
-"""Every metric of a corpus, per system, through ``metrics/``.
+"""Every metric of a corpus, per system, through ``metrics/``: the app's one bridge
+between stored corpora and the metrics engine. It gathers the texts (references
+segment-major, the first reference first) and the judgments, and hands them to the
+metric objects ``python -m metrics`` uses (:func:`metrics.corpus.score_corpus`).
 
-The app's one bridge between stored corpora and the metrics engine: it gathers the texts
-(references segment-major, the first reference first) and the judgments, and hands them
-to the same metric objects ``python -m metrics`` uses (all six at once, sharing the
-tokenization: :func:`metrics.corpus.score_corpus`). ``manage.py scores`` and the
-dashboard read their figures from here.
-
-The automatic statistics of a corpus are *stored* (:class:`~annotation.models.
-CorpusStatistics`, :func:`automatic_statistics`): they depend only on the corpus texts,
-which never change after import, and on the preprocessing choice. The import stores the
-default choice's (:func:`save_default_statistics`), any other choice is stored at its first
-use; with them go the scores, signatures and the paired bootstrap of every automatic
-metric, so reading them back is all a page does.
+The automatic statistics are *stored* (:class:`~annotation.models.CorpusStatistics`,
+:func:`automatic_statistics`): they depend only on the texts and the preprocessing
+choice. The import stores the default choice's, any other choice is stored at its first
+use, scores, signatures and paired bootstrap included: reading them is all a page does.
 """
 
 from __future__ import annotations
@@ -166,7 +161,7 @@ def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
         rows.filter(choice=default),
         rows.filter(choice__contains=f"|{case}|").exclude(choice=default).order_by("-pk"),
     ]
-    found = [first_blob(q.values_list("data", flat=True)) for q in wanted]
+    found = (first_blob(q.values_list("data", flat=True)) for q in wanted)  # one at a time
     return [decode_statistics(data) for data in found if data is not None]
 
 
@@ -226,7 +221,8 @@ def compute_statistics(
     texts = corpus_texts(corpus) if texts is None else texts
     systems = tuple(texts.systems)
     metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
-    reused = reusable(metrics, texts.refs, systems, known)
+    reused = {m: _only(m, kin) for m, kin in reusable(metrics, texts.refs, systems, known).items()}
+    del known  # the stored choices' other metrics are freed before the scoring starts
     todo = tuple(m for m in AUTOMATIC_METRICS if m not in reused)
     shares = [
         partial(_encoded_share, texts, names, preprocessor, ref_length)
@@ -239,6 +235,12 @@ def compute_statistics(
         m: sources[m].significance[m] for m in AUTOMATIC_METRICS if m in sources[m].significance
     }
     return AutomaticStats(systems, len(texts.refs), scores, significance)
+
+
+def _only(m: str, stats: AutomaticStats) -> AutomaticStats:
+    """``stats`` reduced to one metric (what a new choice takes from a stored one)."""
+    kept = {m: stats.significance[m]} if m in stats.significance else {}
+    return AutomaticStats(stats.systems, stats.n_segments, {m: stats.scores[m]}, kept)
 
 
 def _encoded_share(
