@@ -18,7 +18,8 @@ off (``bench/common.py``), through Django's test client:
 * the judge's page and each action, on several candidates in a row; accept & next is the
   whole chain the browser goes through, with the number of requests it took;
 * the dashboard of the big corpus: the first view right after the import (several fresh
-  processes: the import stored the default choice's statistics), later views, every
+  processes, each after the lead's home page, as a server worker has its middleware and
+  URLs loaded: the import stored the default choice's statistics), later views, every
   panel (htmx), ``table.csv``, ``table.json``, two charts, the drill-down of one system;
 * each preprocessing choice never seen before (its first request, in a process of its
   own, after the statistics stored for any choice but the default are deleted);
