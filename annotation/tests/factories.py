@@ -25,6 +25,7 @@ from annotation.corpora.evaltrans import (
     iter_evaltrans,
     write_evaltrans,
 )
+from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import (
     judgment_accept_op,
@@ -284,6 +285,13 @@ def import_xml(text: str, name: str, *judges: User, share: bool = False) -> Corp
         corpus.share_new_refs = True
         corpus.save()
     return corpus
+
+
+def exported(corpus: Corpus) -> bytes:
+    """The corpus as ``export_evaltrans`` writes it."""
+    out = io.BytesIO()
+    corpus_export(corpus=corpus, out=out)
+    return out.getvalue()
 
 
 def target_of(corpus: Corpus, translator: str, sentence: int = 0) -> Target:

@@ -16,7 +16,6 @@ from annotation.corpora.evaltrans.errors import (
     ERR_ERROR_SPAN,
 )
 from annotation.corpora.evaltrans.schema import ErrorElement
-from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.corpora.spans import WARN_ERRORS_IGNORED
 from annotation.judging.changes import judgment_finish, judgment_set_sser
@@ -27,6 +26,7 @@ from annotation.tests.factories import (
     FIGURE_1_RESULT,
     doc,
     ev,
+    exported,
     finish,
     parse,
     refusal,
@@ -98,12 +98,6 @@ def test_the_writer_writes_them_and_reads_them_back() -> None:
 # --- through the database: export, import, export -------------------------------------------
 
 
-def export_of(corpus: Corpus) -> bytes:
-    out = io.BytesIO()
-    corpus_export(corpus=corpus, out=out)
-    return out.getvalue()
-
-
 @pytest.mark.django_db
 def test_a_done_judgment_exports_its_errors_and_they_survive_import(
     seed: Corpus, judge: User
@@ -114,18 +108,18 @@ def test_a_done_judgment_exports_its_errors_and_they_survive_import(
         judgment=judgment, user=judge, version=judgment.version, op="substitution:1:1"
     )
 
-    exported = export_of(seed)
+    data = exported(seed)
     assert (
         b"    <errors>\n"
         b'      <error start="1" end="2" op="substitution" severity="major" ref="shows"/>\n'
         b'      <error start="5" end="6" op="substitution" severity="minor" ref="to"/>\n'
-        b"    </errors>\n" in exported
+        b"    </errors>\n" in data
     )
-    again = corpus_import(source=io.BytesIO(exported), name="again").corpus
+    again = corpus_import(source=io.BytesIO(data), name="again").corpus
     read_back = Judgment.objects.get(target__sentence__corpus=again, evaluator=judge)
     assert read_back.severities == {"substitution:1": "major"}
     assert read_back.extra_xml == []
-    assert export_of(again).replace(b'"again"', b'"seed"', 1) == exported
+    assert exported(again).replace(b'"again"', b'"seed"', 1) == data
 
 
 @pytest.mark.django_db
@@ -135,7 +129,7 @@ def test_a_pending_judgment_and_a_perfect_one_have_no_errors_element(
     judgment_open(user=judge, target=target_of(seed, "a translator"))  # pending
     perfect = judgment_open(user=judge, target=target_of(seed, "a translator", 1))
     finish(perfect, judge, perfect.target.text, 10)
-    assert b"<errors>" not in export_of(seed)
+    assert b"<errors>" not in exported(seed)
 
 
 @pytest.mark.django_db

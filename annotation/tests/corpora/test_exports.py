@@ -13,7 +13,7 @@ from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, Sentence, Target
-from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML
+from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML, exported
 
 pytestmark = pytest.mark.django_db
 
@@ -162,12 +162,6 @@ MARKED = b"""<evalTrans name="marked">
 </sentence>
 </evalTrans>
 """
-
-
-def exported(corpus: Corpus) -> bytes:
-    out = io.BytesIO()
-    corpus_export(corpus=corpus, out=out)
-    return out.getvalue()
 
 
 def test_what_the_file_said_about_a_candidate_survives_its_judgment(user_factory) -> None:

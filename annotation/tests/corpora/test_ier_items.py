@@ -10,14 +10,22 @@ import pytest
 
 from annotation.corpora.evaltrans import CorpusHeader, EvalElement, SentenceElement
 from annotation.corpora.evaltrans.schema import ERR_IER_FORMAT
-from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.ier import ERR_IER_ITEMS
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.items import judgment_ier_mark, judgment_ier_split
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import doc, ev, parse, refusal, sentences_of, target_of, written
+from annotation.tests.factories import (
+    doc,
+    ev,
+    exported,
+    parse,
+    refusal,
+    sentences_of,
+    target_of,
+    written,
+)
 
 
 def judged_eval(text: bytes) -> EvalElement:
@@ -62,12 +70,6 @@ def test_the_writer_refuses_a_mark_the_reader_would_refuse() -> None:
 # --- through the database: export, import, export -------------------------------------------
 
 
-def export_of(corpus: Corpus) -> bytes:
-    out = io.BytesIO()
-    corpus_export(corpus=corpus, out=out)
-    return out.getvalue()
-
-
 @pytest.mark.django_db
 def test_items_survive_export_and_import_byte_for_byte(seed: Corpus, judge: User) -> None:
     seed.ier_enabled = True
@@ -81,22 +83,22 @@ def test_items_survive_export_and_import_byte_for_byte(seed: Corpus, judge: User
     judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=6)
     judgment_finish(judgment=judgment, user=judge, version=judgment.version)
 
-    exported = export_of(seed)
-    assert 'ierItems="0-5:syntax 5-10:ok"' in exported.decode()
-    again = corpus_import(source=io.BytesIO(exported), name="again").corpus
+    data = exported(seed)
+    assert 'ierItems="0-5:syntax 5-10:ok"' in data.decode()
+    again = corpus_import(source=io.BytesIO(data), name="again").corpus
 
     read_back = Judgment.objects.get(target__sentence__corpus=again, evaluator=judge)
     assert read_back.ier_items == [[0, 5, "syntax"], [5, 10, "ok"]]
     assert (read_back.ier_errors, read_back.ier_length) == (1, 2)
     assert read_back.extra_attrs == []
-    assert export_of(again).replace(b'"again"', b'"seed"', 1) == exported
+    assert exported(again).replace(b'"again"', b'"seed"', 1) == data
 
 
 @pytest.mark.django_db
 def test_a_judgment_without_items_is_exported_as_before(seed: Corpus, judge: User) -> None:
     judgment = judgment_open(user=judge, target=target_of(seed, "a translator"))
     judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=6)
-    assert b"ierItems" not in export_of(seed)
+    assert b"ierItems" not in exported(seed)
 
 
 @pytest.mark.django_db

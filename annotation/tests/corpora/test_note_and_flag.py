@@ -14,12 +14,20 @@ from annotation.corpora.evaltrans import (
     EvalElement,
     SentenceElement,
 )
-from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_set_note, judgment_set_sser
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import doc, ev, parse, refusal, sentences_of, target_of, written
+from annotation.tests.factories import (
+    doc,
+    ev,
+    exported,
+    parse,
+    refusal,
+    sentences_of,
+    target_of,
+    written,
+)
 
 
 def judged_eval(text: bytes) -> EvalElement:
@@ -82,12 +90,6 @@ def test_the_writer_refuses_a_flag_the_reader_would_refuse() -> None:
 # --- through the database: export, import, export -------------------------------------------
 
 
-def export_of(corpus: Corpus) -> bytes:
-    out = io.BytesIO()
-    corpus_export(corpus=corpus, out=out)
-    return out.getvalue()
-
-
 @pytest.mark.django_db
 def test_a_note_and_a_flag_survive_export_and_import(seed: Corpus, judge: User) -> None:
     judgment = judgment_open(user=judge, target=target_of(seed, "a translator"))
@@ -100,9 +102,9 @@ def test_a_note_and_a_flag_survive_export_and_import(seed: Corpus, judge: User) 
         flag="unsure",
     )
 
-    exported = export_of(seed)
-    assert 'judgeFlag="unsure" judgeNote="is “archives” right here?"' in exported.decode()
-    again = corpus_import(source=io.BytesIO(exported), name="again").corpus
+    data = exported(seed)
+    assert 'judgeFlag="unsure" judgeNote="is “archives” right here?"' in data.decode()
+    again = corpus_import(source=io.BytesIO(data), name="again").corpus
 
     read_back = Judgment.objects.get(target__sentence__corpus=again, evaluator=judge)
     assert (read_back.note, read_back.flag, read_back.sser) == (
@@ -111,13 +113,13 @@ def test_a_note_and_a_flag_survive_export_and_import(seed: Corpus, judge: User) 
         6,
     )
     assert read_back.extra_attrs == []
-    assert export_of(again).replace(b'"again"', b'"seed"', 1) == exported
+    assert exported(again).replace(b'"again"', b'"seed"', 1) == data
 
 
 @pytest.mark.django_db
 def test_a_judgment_without_note_or_flag_is_exported_as_before(seed: Corpus, judge: User) -> None:
     judgment = judgment_open(user=judge, target=target_of(seed, "a translator"))
     judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=6)
-    exported = export_of(seed)
-    assert b"judgeFlag" not in exported
-    assert b"judgeNote" not in exported
+    data = exported(seed)
+    assert b"judgeFlag" not in data
+    assert b"judgeNote" not in data
