@@ -5,6 +5,7 @@ shares a scoring is split into."""
 from __future__ import annotations
 
 import os
+import signal
 from typing import Any
 
 import pytest
@@ -67,3 +68,18 @@ def test_shares_keep_metrics_that_share_work_together_and_balance_the_rest() -> 
     assert abs(loads[0] - loads[1]) <= max(c for _, c in WORK_GROUPS)
     assert work_shares(("wer", "ser")) == [("wer", "ser")]  # no empty share
     assert work_shares(()) == []
+
+
+def test_children_reaped_by_the_system_still_give_their_share() -> None:
+    """A server that ignores SIGCHLD has its children reaped for it: the share read from
+    the pipe still counts, and a failed child's is still computed by the server."""
+    parent = os.getpid()
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        found = computed_apart(
+            [lambda: b"share", lambda: b"" if os.getpid() != parent else b"by the server"]
+        )
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+
+    assert found == [b"share", b"by the server"]
