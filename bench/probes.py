@@ -563,6 +563,7 @@ def new_choices() -> list[tuple[str, str]]:
     choices += [replace(default, lowercase=True)]
     choices += [replace(default, ref_length=r) for r in REF_LENGTH_CHOICES]
     choices += [replace(default, sentence_boundaries=True)]
+    choices += [replace(default, pool=True)]  # the judges' new references as references
     out = []
     for choice in choices:
         changed = [f"{k}={v}" for k, v in choice.params().items() if default.params()[k] != v]
