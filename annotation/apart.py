@@ -23,7 +23,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
-import select
+import selectors
 import signal
 import time
 from collections.abc import Callable, Sequence
@@ -87,17 +87,21 @@ def _collect(children: Sequence[tuple[int, int] | None]) -> list[bytes | None]:
     chunks: dict[int, list[bytes]] = {c[1]: [] for c in children if c is not None}
     open_fds = set(chunks)
     deadline = time.monotonic() + CHILD_TIMEOUT
-    while open_fds:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select(list(open_fds), [], [], left)
-        for fd in ready:
-            data = os.read(fd, 1 << 20)
-            if data:
-                chunks[fd].append(data)
-            else:
-                open_fds.discard(fd)
+    with selectors.DefaultSelector() as waiting:  # epoll: any descriptor number
+        for fd in open_fds:
+            waiting.register(fd, selectors.EVENT_READ)
+        while open_fds:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            for key, _ in waiting.select(left):
+                fd = int(key.fd)
+                data = os.read(fd, 1 << 20)
+                if data:
+                    chunks[fd].append(data)
+                else:
+                    open_fds.discard(fd)
+                    waiting.unregister(fd)
     out: list[bytes | None] = []
     for child in children:
         if child is None:
