@@ -20,6 +20,7 @@ from lxml import etree
 
 from annotation.corpora.evaltrans import (
     CorpusHeader,
+    EvalElement,
     EvalTransError,
     SentenceElement,
     iter_evaltrans,
@@ -217,6 +218,12 @@ def sentences_of(items: list[CorpusHeader | SentenceElement]) -> list[SentenceEl
     return [item for item in items if isinstance(item, SentenceElement)]
 
 
+def judged_eval(text: bytes) -> EvalElement:
+    """The last ``<eval>`` of a one-sentence file, as the reader gives it."""
+    (sentence,) = sentences_of(parse(text))
+    return sentence.evals[-1]
+
+
 def written(header: CorpusHeader, sentences: list[SentenceElement], **kwargs: object) -> bytes:
     """The bytes the writer writes."""
     out = io.BytesIO()
@@ -325,9 +332,8 @@ def finish(judgment: Judgment, user: User, new_ref: str, sser: int) -> None:
 # --- the judge's page: URLs and one valid change per action -------------------------------
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-#: The query budget of one click on the judge's page (htmx or plain).
-#: (10, and the one query a process makes the first time it shows a corpus: the live
-#: figures' rows from the corpus's stored statistics.)
+#: The query budget of one click on the judge's page (htmx or plain): 10, and the one a
+#: process makes the first time it shows a corpus (the stored statistics' live rows).
 MAX_QUERIES_PER_CLICK = 11
 
 

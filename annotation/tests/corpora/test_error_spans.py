@@ -28,9 +28,8 @@ from annotation.tests.factories import (
     ev,
     exported,
     finish,
-    parse,
+    judged_eval,
     refusal,
-    sentences_of,
     target_of,
     written,
 )
@@ -39,11 +38,6 @@ ERRORS = (
     '<errors><error start="1" end="2" op="substitution" severity="major" ref="shows"/>'
     '<error start="0" end="0" op="missing" severity="minor" ref="This"/></errors>'
 )
-
-
-def judged_eval(text: bytes) -> EvalElement:
-    (sentence,) = sentences_of(parse(text))
-    return sentence.evals[-1]
 
 
 def test_the_reader_takes_the_error_spans_of_a_judgment() -> None:

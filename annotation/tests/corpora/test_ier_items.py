@@ -20,17 +20,11 @@ from annotation.tests.factories import (
     doc,
     ev,
     exported,
-    parse,
+    judged_eval,
     refusal,
-    sentences_of,
     target_of,
     written,
 )
-
-
-def judged_eval(text: bytes) -> EvalElement:
-    (sentence,) = sentences_of(parse(text))
-    return sentence.evals[-1]
 
 
 def test_the_reader_takes_the_items_of_a_judgment() -> None:
