@@ -27,7 +27,7 @@ from annotation.users import User
 from metrics.human import SSER_MAX, SSER_MIN  # the format's scale (seed 001 §2.2)
 
 __all__ = ["Corpus", "CorpusStatistics", "Judgment", "JudgmentEvent", "Sentence", "Target"]
-__all__ += ["Translator", "User"]
+__all__ += ["PoolStatistics", "Translator", "User"]
 
 #: Control items (annotation.controls): one in every N items of a judge's queue, N from
 #: 3 (never two controls in a row needs runs of three) to 100; by default 1 in 10: a
@@ -461,6 +461,8 @@ class Judgment(models.Model):
 COUNTED = Q(state=Judgment.State.DONE, control=Judgment.Control.NONE)
 
 
-# The event log of judgments lives in its own module (it only names Judgment by string);
-# imported here, the app's models module, so Django registers it with the others.
+# The event log of judgments and the grown pool's statistics live in their own modules
+# (they only name Judgment and Corpus by string); imported here, the app's models module,
+# so Django registers them with the others.
 from annotation.events import JudgmentEvent  # noqa: E402
+from annotation.pool_statistics import PoolStatistics  # noqa: E402

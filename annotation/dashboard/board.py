@@ -13,12 +13,21 @@ from typing import TypeVar
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from annotation.controls.quality import JudgeControls, corpus_controls
-from annotation.dashboard.cache import earlier, remembered
+from annotation.dashboard.cache import earlier, recalled, remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
-from annotation.dashboard.pool import PoolPart, pool_part
+from annotation.dashboard.pool import (
+    Backlog,
+    PoolInputs,
+    PoolPart,
+    ScoredPool,
+    pool_backlog,
+    pool_base,
+    pool_inputs,
+    pool_part,
+)
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.table import (
     METRICS,
@@ -39,6 +48,7 @@ from annotation.scoring import (
     human_figures,
     human_rows_by_system,
     judgment_rows,
+    statistics_choice,
 )
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
@@ -87,15 +97,17 @@ class Dashboard:
         *,
         normalize: bool = False,
         sort: str = "",
+        pool_now: bool = True,
     ) -> None:
         check_sort(sort)
         self.corpus = corpus
         self.preprocessing = preprocessing or Preprocessing()
         self.normalize = normalize
         self.sort = sort
+        self.pool_now = pool_now
 
     #: What a dashboard is made with; everything else is computed (see :meth:`release`).
-    INPUTS = ("corpus", "preprocessing", "normalize", "sort")
+    INPUTS = ("corpus", "preprocessing", "normalize", "sort", "pool_now")
 
     def release(self) -> None:
         """Forget every part computed so far (the page is rendered): the template context
@@ -127,22 +139,66 @@ class Dashboard:
         pp = self.preprocessing
         if not pp.pool:
             return None
-        part = ("pool", pp.signature)
         return remembered(
             self.corpus,
-            part,
+            self._pool_key,
             lambda: pool_part(
                 self.corpus,
                 pp.preprocessor(),
                 pp.ref_length,
                 self.original_auto,
-                previous=earlier(self.corpus, part),
+                inputs=self._pool_inputs,
+                base=self._pool_base,
             ),
         )
 
     @cached_property
+    def pool_backlog(self) -> Backlog:
+        """What the pool choice must score before its figures can be shown: nothing when
+        they are remembered or stored up to date, or the original references are chosen;
+        else the sentences whose pool changed since it was last scored."""
+        if not self.preprocessing.pool or recalled(self.corpus, self._pool_key) is not None:
+            return Backlog()
+        return pool_backlog(self._pool_base, self._pool_inputs, len(self.original_auto.systems))
+
+    @cached_property
+    def pool_waiting(self) -> Backlog | None:
+        """The backlog the page leaves to a request of its own (``pool_now`` off and more
+        than :data:`~annotation.dashboard.pool.SCORED_ON_THE_PAGE`), else None: the
+        page then shows only what needs no pool figure."""
+        backlog = self.pool_backlog
+        return None if self.pool_now or backlog.on_the_page else backlog
+
+    @cached_property
+    def _pool_key(self) -> tuple[Hashable, ...]:
+        return ("pool", self.preprocessing.signature)
+
+    @cached_property
+    def _pool_inputs(self) -> PoolInputs:
+        return pool_inputs(self.corpus)
+
+    @cached_property
+    def _pool_base(self) -> ScoredPool:
+        pp = self.preprocessing
+        return pool_base(
+            self.corpus,
+            statistics_choice(pp.preprocessor(), pp.ref_length),
+            self._pool_inputs,
+            self.original_auto,
+            earlier(self.corpus, self._pool_key),
+        )
+
+    @cached_property
     def systems(self) -> tuple[str, ...]:
+        if self.pool_waiting:  # as the pool's figures will have them
+            return tuple(self._pool_inputs.texts.systems)
         return self.auto.systems
+
+    @property
+    def n_segments(self) -> int:
+        if self.pool_waiting:
+            return len(self._pool_inputs.texts.refs)
+        return self.auto.n_segments
 
     @cached_property
     def translator_pks(self) -> dict[str, int]:
@@ -189,7 +245,7 @@ class Dashboard:
         clusters = None
         bootstrap = self.bootstrap
         if rows and bootstrap is not None:
-            n = self.auto.n_segments
+            n = self.n_segments
             significance = human_significance(rows, self.systems, n, bootstrap, by_system)
             clusters = sser_clusters(rows, self.systems, n)
         return HumanPart(human_figures(rows, by_system), len(rows), significance, clusters)
@@ -209,7 +265,7 @@ class Dashboard:
         """The index matrix of the human metrics' bootstrap: the automatic metrics' one
         (stored with their statistics) drawn again from the same seed, so the test is
         paired across metrics too."""
-        n = self.auto.n_segments
+        n = self.n_segments
         return Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED) if n and self.systems else None
 
     @cached_property

@@ -4,7 +4,8 @@
   corpus (:func:`annotation.scoring.automatic_statistics`), computed once per
   preprocessing choice, since the corpus texts never change. Those against the grown
   reference pool are the exception: the pool is the judgments' new references, so they
-  are kept here (:mod:`~annotation.dashboard.pool`).
+  are kept here under the judgments stamp (and stored as last scored, only to build the
+  next pool on: :mod:`~annotation.dashboard.pool`).
 * Everything derived from the judgments — the human figures and their bootstrap, the
   judges, agreement and effort panels, the meta-evaluation — is kept in this process's
   memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
@@ -67,6 +68,14 @@ def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[],
         while len(_MEMO) > MEMO_SIZE:
             _MEMO.popitem(last=False)
     return value
+
+
+def recalled(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
+    """``part`` of ``corpus`` as remembered under its judgments stamp, or None (nothing
+    is computed): for a caller that must know what a part would cost before asking."""
+    pk, created, stamp = judgments_key(corpus)
+    with _LOCK:
+        return _MEMO.get((pk, created, stamp, *part))
 
 
 def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:

@@ -41,7 +41,7 @@ def _corpus(pk: int) -> Corpus:
     return get_object_or_404(Corpus, pk=pk)
 
 
-def _dashboard(request: HtmxHttpRequest, corpus: Corpus) -> Dashboard:
+def _dashboard(request: HtmxHttpRequest, corpus: Corpus, *, pool_now: bool = True) -> Dashboard:
     """The dashboard the query parameters ask for (400 for a bad one)."""
     params = request.GET
     norm = params.get("norm") or "raw"
@@ -53,6 +53,7 @@ def _dashboard(request: HtmxHttpRequest, corpus: Corpus) -> Dashboard:
             Preprocessing.from_params(params),
             normalize=NORMS[norm],
             sort=params.get("sort") or "",
+            pool_now=pool_now,
         )
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
@@ -156,9 +157,14 @@ def index(request: HtmxHttpRequest) -> TemplateResponse:
 @giving_back_memory
 def page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     """The whole dashboard; for htmx (preprocessing form, toggle) the ``#dashboard``
-    fragment."""
-    dash = _dashboard(request, _corpus(pk))
-    dash.prepare()
+    fragment. Against the grown pool, when many sentences' pools changed since it was
+    last scored, the page answers at once with the table's place saying so, and the
+    figures come on a request of its own (``wait``: htmx sends it as the page loads)."""
+    dash = _dashboard(request, _corpus(pk), pool_now=bool(request.GET.get("wait")))
+    if dash.pool_waiting is None:
+        dash.prepare()
+    else:
+        dash.n_judgments  # noqa: B018 (the page header counts them)
     template = "dashboard/_dashboard.html" if request.htmx else "dashboard/page.html"
     return TemplateResponse(request, template, _context(dash))
 

@@ -152,3 +152,32 @@ def test_a_lead_scores_against_the_grown_pool_and_sees_the_ranking_move(
         float(cell.get_attribute("data-value") or "nan") == pool.scores["bleu"][POOL_ACCEPTED].score
     )
     expect(cell.locator(".shift")).to_have_text("▲4")
+
+
+def test_a_pool_with_much_to_score_shows_the_page_first_then_its_figures(
+    page: Page, live_server, user_factory: Callable[..., User], settings
+) -> None:
+    """The page answers at once saying what it scores; htmx fetches the figures and swaps
+    them in without the lead doing anything."""
+    settings.EVALTOOL_POOL_ON_THE_PAGE = 0
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))
+    user_factory("lee", role=User.Role.LEAD)
+    url = f"{live_server.url}/dashboard/{corpus.pk}/?refs=pool"
+    page.goto(url)
+    page.fill("#id_username", "lee")
+    page.fill("#id_password", PASSWORD)
+    with page.expect_response(lambda r: r.url == url) as first:
+        page.click("#login-form button[type=submit]")
+
+    assert 'id="pool-scoring"' in first.value.text()  # the page came before the figures
+    expect(page.locator("#pool-references")).to_contain_text("12 new references")
+    expect(page.locator("#pool-scoring")).to_have_count(0)
+    pool = Dashboard(corpus, Preprocessing(pool=True)).auto  # stored by the page's request
+    cell = page.locator(
+        f'#metrics-table tr[data-translator="{POOL_ACCEPTED}"] td[data-metric="bleu"]'
+    )
+    assert (
+        float(cell.get_attribute("data-value") or "nan") == pool.scores["bleu"][POOL_ACCEPTED].score
+    )
+    assert "wait" not in page.url  # the address to share is the page's

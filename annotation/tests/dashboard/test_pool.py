@@ -21,12 +21,14 @@ from django.test.utils import CaptureQueriesContext
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.pool import Shift, pool_part
+from annotation.dashboard.cache import forget
+from annotation.dashboard.pool import Shift, pool_part, rank_shifts
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
 from annotation.metric_set import AUTOMATIC_METRICS
 from annotation.models import Corpus, User
-from annotation.scoring import AutomaticStats, corpus_texts
+from annotation.pool_references import new_references, sentence_pools
+from annotation.scoring import AutomaticStats, compute_statistics, corpus_texts
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_REFS,
@@ -219,13 +221,40 @@ def test_a_finished_judgment_is_in_the_next_pool_view(judged_demo: Corpus, user_
     assert Dashboard(judged_demo, POOL).pool.counts.new == before + 1  # type: ignore[union-attr]
 
 
+def scored_afresh(corpus: Corpus) -> AutomaticStats:
+    """Every metric against the corpus's grown pool, the whole corpus scored as a new
+    preprocessing choice is (nothing built on)."""
+    texts = corpus_texts(corpus)
+    grown = [p.texts for p in sentence_pools(texts.refs, new_references(corpus))]
+    return compute_statistics(corpus, Preprocessor(), "nearest", texts=replace(texts, refs=grown))
+
+
+def assert_same_statistics(mine: AutomaticStats, theirs: AutomaticStats) -> None:
+    for m in AUTOMATIC_METRICS:
+        for s in mine.systems:
+            assert mine.scores[m][s] == theirs.scores[m][s], (m, s)  # name, score, signature
+            assert np.array_equal(mine.segment_stats(m, s), theirs.segment_stats(m, s)), (m, s)
+    assert mine.significance == theirs.significance
+
+
+def test_the_first_view_scores_only_the_sentences_whose_pool_differs_from_their_references(
+    judged_demo: Corpus,
+) -> None:
+    """Built on the original references' statistics: the 12 sentences that gained new
+    references and the one whose repeated reference the pool reads once; every figure,
+    row and bootstrap result is what scoring the whole pool afresh gives."""
+    first = Dashboard(judged_demo, POOL).pool
+
+    assert first is not None and first.rescored == (*range(12), 28)
+    assert_same_statistics(first.stats, scored_afresh(judged_demo))
+
+
 def test_a_new_judgment_rescores_only_its_sentence_with_the_figures_of_scoring_afresh(
     judged_demo: Corpus, user_factory: Callable[..., User]
 ) -> None:
     """The previous pool is remembered under the previous stamp: the next view scores
-    again the one sentence whose pool grew, and every figure, row and bootstrap result is
-    what scoring the whole pool afresh gives."""
-    before = Dashboard(judged_demo, POOL).pool
+    again the one sentence whose pool grew."""
+    Dashboard(judged_demo, POOL).pool  # noqa: B018
     cy = user_factory("cy")
     judged_demo.judges.add(cy)
     accepted = corpus_texts(judged_demo).systems[ACCEPTED][30]
@@ -233,28 +262,24 @@ def test_a_new_judgment_rescores_only_its_sentence_with_the_figures_of_scoring_a
     judged_demo.refresh_from_db()
 
     now = Dashboard(judged_demo, POOL).pool
-    afresh = pool_part(judged_demo, Preprocessor(), "nearest", Dashboard(judged_demo).auto)
 
-    assert before is not None and before.rescored is None  # the first: scored whole
     assert now is not None and now.rescored == (30,)
-    assert afresh.rescored is None
-    for m in AUTOMATIC_METRICS:
-        for s in now.stats.systems:
-            mine, theirs = now.stats.scores[m][s], afresh.stats.scores[m][s]
-            assert mine == theirs, (m, s)  # name, score, signature
-            assert np.array_equal(now.stats.segment_stats(m, s), afresh.stats.segment_stats(m, s))
-    assert now.stats.significance == afresh.stats.significance
-    assert now.shifts == afresh.shifts
+    assert_same_statistics(now.stats, scored_afresh(judged_demo))
+    assert now.shifts == rank_shifts(Dashboard(judged_demo).auto, scored_afresh(judged_demo))
 
 
 def test_a_pool_scored_on_other_candidates_is_not_built_on(judged_demo: Corpus) -> None:
-    """A system added or a boundary moved changes the texts stamp: the pool is scored
-    whole again."""
+    """A system added or a boundary moved changes the texts stamp: the pool is built on
+    the original references again."""
     original = Dashboard(judged_demo).auto
     previous = pool_part(judged_demo, Preprocessor(), "nearest", original)
     stale = replace(previous, texts_stamp=previous.texts_stamp - 1)
+    forget()
 
-    assert pool_part(judged_demo, Preprocessor(), "nearest", original, stale).rescored is None
+    assert pool_part(judged_demo, Preprocessor(), "nearest", original, stale).rescored == (
+        *range(12),
+        28,
+    )
     assert pool_part(judged_demo, Preprocessor(), "nearest", original, previous).rescored == ()
 
 
@@ -338,12 +363,16 @@ def queries(client: Client, url: str) -> int:
 
 #: Per URL the queries of a first view and of a later one. The first: the original
 #: choice's view's (test_views.QUERIES), plus the corpus's texts (translators, sentences,
-#: targets) and the new references; a later one reads nothing of either, nor the stored
-#: statistics (the pool's figures and the ranking's shifts are remembered together).
+#: targets), the new references, the stored pool (none) and storing the pool scored
+#: (a savepoint, the older row deleted, the new one inserted, the savepoint released);
+#: a later one reads nothing of either, nor the stored statistics (the pool's figures
+#: and the ranking's shifts are remembered together); one after the judgments stamp
+#: moved but no pool changed reads the texts and new references again, builds on the
+#: pool this process remembers and stores nothing.
 POOL_QUERIES = {
-    "/dashboard/{pk}/?refs=pool": (11, 4),
-    "/dashboard/{pk}/panel/table/?refs=pool": (10, 4),
-    "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (11, 6),
+    "/dashboard/{pk}/?refs=pool": (16, 4, 11),
+    "/dashboard/{pk}/panel/table/?refs=pool": (15, 4, 10),
+    "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (16, 6, 11),
 }
 
 
@@ -365,4 +394,4 @@ def test_pool_views_cost_the_same_queries_whatever_the_corpus_size(
         add_judgments(corpus, users[:1], 0)  # the stamp moves, as when a judgment changes
         counts[size] = (first, later, queries(lead_client, address))
 
-    assert counts[5] == counts[50] == (*POOL_QUERIES[url], POOL_QUERIES[url][0])
+    assert counts[5] == counts[50] == POOL_QUERIES[url]

@@ -1,0 +1,150 @@
+"""The grown pool's statistics kept in the database (annotation/dashboard/pool.py,
+annotation/pool_statistics.py): any process builds on the pool last scored, and a page
+whose pool has many sentences to score again answers at once and fetches the figures on
+a request of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from django.test import Client
+
+from annotation.candidates import candidates_changed
+from annotation.dashboard.board import Dashboard
+from annotation.dashboard.cache import forget
+from annotation.dashboard.pool import FINGERPRINT_BYTES, pool_fingerprints
+from annotation.dashboard.preprocessing import Preprocessing
+from annotation.judging.start import judgment_open
+from annotation.metric_set import AUTOMATIC_METRICS
+from annotation.models import Corpus, PoolStatistics, User
+from annotation.pool_references import new_references, sentence_pools
+from annotation.scoring import corpus_texts
+from annotation.tests.factories import HTMX, cells, finish, target_of
+from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
+
+pytestmark = pytest.mark.django_db
+
+POOL = Preprocessing(pool=True)
+#: The demo sentences whose pool differs from their references: the 12 that gained new
+#: references and the one whose repeated reference the pool reads once.
+DIFFERING = (*range(12), 28)
+
+
+def judge_sentence_30(corpus: Corpus, user_factory: Callable[..., User]) -> None:
+    """One more new reference, for sentence 30 (Online-W's words, NiuTrans's candidate)."""
+    cy = user_factory("cy")
+    corpus.judges.add(cy)
+    accepted = corpus_texts(corpus).systems[POOL_ACCEPTED][30]
+    finish(judgment_open(user=cy, target=target_of(corpus, POOL_CORRECTED, 30)), cy, accepted, 8)
+    corpus.refresh_from_db()
+
+
+def test_the_pool_scored_is_stored_with_each_sentences_pool(judged_demo: Corpus) -> None:
+    scored = Dashboard(judged_demo, POOL).pool
+    row = PoolStatistics.objects.get(corpus=judged_demo)
+    texts = corpus_texts(judged_demo)
+    pools = sentence_pools(texts.refs, new_references(judged_demo))
+
+    assert scored is not None
+    assert row.choice == "tok:13a|case:mixed|reflen:nearest|bounds:no"
+    assert bytes(row.fingerprints) == pool_fingerprints([p.texts for p in pools])
+    assert len(row.fingerprints) == FINGERPRINT_BYTES * 40
+    assert row.judgments_stamp == judged_demo.judgments_stamp
+    assert row.texts_stamp == judged_demo.texts_stamp
+
+
+def test_another_process_takes_the_stored_pool_as_it_is(judged_demo: Corpus) -> None:
+    """A process that remembers nothing (the memo emptied) scores nothing."""
+    first = Dashboard(judged_demo, POOL).pool
+    forget()
+    again = Dashboard(judged_demo, POOL).pool
+
+    assert first is not None and first.rescored == DIFFERING
+    assert again is not None and again.rescored == ()
+    for m in AUTOMATIC_METRICS:
+        for s in again.stats.systems:
+            assert again.stats.scores[m][s] == first.stats.scores[m][s]
+            assert np.array_equal(again.stats.segment_stats(m, s), first.stats.segment_stats(m, s))
+    assert again.stats.significance == first.stats.significance
+    assert again.shifts == first.shifts
+
+
+def test_another_process_scores_again_only_the_sentences_judged_since(
+    judged_demo: Corpus, user_factory: Callable[..., User]
+) -> None:
+    Dashboard(judged_demo, POOL).pool  # noqa: B018
+    judge_sentence_30(judged_demo, user_factory)
+    forget()
+
+    now = Dashboard(judged_demo, POOL).pool
+
+    assert now is not None and now.rescored == (30,)
+    row = PoolStatistics.objects.get(corpus=judged_demo)  # replaced: still one row
+    assert row.judgments_stamp == judged_demo.judgments_stamp
+
+
+def test_a_pool_of_older_judgments_does_not_replace_a_newer_one(
+    judged_demo: Corpus, user_factory: Callable[..., User]
+) -> None:
+    """Two requests storing at once: the one that read the later judgments wins."""
+    stale = Corpus.objects.get(pk=judged_demo.pk)  # read before the judgment below
+    judge_sentence_30(judged_demo, user_factory)
+    Dashboard(judged_demo, POOL).pool  # noqa: B018
+    newer = PoolStatistics.objects.get(corpus=judged_demo)
+    PoolStatistics.objects.update(fingerprints=b"")  # the next scoring must store again
+    forget()
+
+    Dashboard(stale, POOL).pool  # noqa: B018
+
+    kept = PoolStatistics.objects.get(corpus=judged_demo)
+    assert kept.pk == newer.pk and kept.judgments_stamp == judged_demo.judgments_stamp
+
+
+def test_changed_candidates_forget_the_stored_pool(judged_demo: Corpus) -> None:
+    Dashboard(judged_demo, POOL).pool  # noqa: B018
+    candidates_changed(judged_demo.pk)
+
+    assert not PoolStatistics.objects.filter(corpus=judged_demo).exists()
+
+
+# ------------------------------------------------------------------ the page
+
+
+@pytest.fixture
+def scored_apart(settings: object) -> None:
+    """Every backlog is too large to score on the page's own request."""
+    settings.EVALTOOL_POOL_ON_THE_PAGE = 0  # type: ignore[attr-defined]
+
+
+def test_a_large_backlog_answers_at_once_and_the_figures_come_with_wait(
+    lead_client: Client, judged_demo: Corpus, scored_apart: None
+) -> None:
+    url = f"/dashboard/{judged_demo.pk}/?refs=pool"
+    waiting = lead_client.get(url).content.decode()
+
+    assert 'id="pool-scoring"' in waiting and 'data-sentences="13"' in waiting
+    assert f'hx-get="/dashboard/{judged_demo.pk}/?tok=13a' in waiting
+    assert 'refs=pool&amp;wait=1" hx-trigger="load"' in waiting
+    assert 'id="table-panel"' not in waiting
+    assert "40 sentences · 5 systems" in waiting  # the header needs no pool figure
+    assert not PoolStatistics.objects.exists()  # nothing scored yet
+
+    shown = lead_client.get(url + "&wait=1", **HTMX).content.decode()
+    pool = Dashboard(judged_demo, POOL).auto
+    assert shown.startswith('<div id="dashboard"') and 'id="pool-scoring"' not in shown
+    value = float(cells(shown)[(POOL_ACCEPTED, "mwer")]["data-value"])
+    assert value == pool.scores["mwer"][POOL_ACCEPTED].score
+
+    forget()  # another process: the stored pool is shown at once
+    assert 'id="table-panel"' in lead_client.get(url).content.decode()
+
+
+def test_downloads_and_panels_never_wait(
+    lead_client: Client, judged_demo: Corpus, scored_apart: None
+) -> None:
+    table = lead_client.get(f"/dashboard/{judged_demo.pk}/table.json?refs=pool").json()
+
+    assert table["preprocessing"]["refs"] == "pool"
+    assert "place" in table["translators"][POOL_ACCEPTED]["mwer"]
