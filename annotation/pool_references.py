@@ -80,9 +80,13 @@ def sentence_pools(
     out = []
     for k, originals in enumerate(refs):
         seen: set[tuple[str, ...]] = set()
+        texts_seen: set[str] = set()  # judges often agree: an equal text is not tokenized again
         kept: list[list[str]] = [[], []]
         for new, texts in enumerate((originals, additions.get(k, ()))):
             for text in texts:
+                if text in texts_seen:
+                    continue
+                texts_seen.add(text)
                 tokens = words(text, cache=False)
                 if tokens in seen or (new and not tokens):
                     continue

@@ -23,6 +23,9 @@ off (``bench/common.py``), through Django's test client:
   panel (htmx), ``table.csv``, ``table.json``, two charts, the drill-down of one system;
 * each preprocessing choice never seen before (its first request, in a process of its
   own, after the statistics stored for any choice but the default are deleted);
+* the grown pool (``refs=pool``): its first view ever (the page, then the request
+  fetching its figures), another process's view of the pool it stored, and a view after
+  one sentence's pool changed (:func:`bench.probes.measure_pool`);
 * the export download (time to the first byte, and to the end) beside
   ``manage.py export_evaltrans`` (its run time, and with the interpreter's start-up);
 * the peak memory of one process after a full dashboard tour.
@@ -148,6 +151,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("svg_bleu", "chart bleu.svg", "≤ 0.2 s"),
     ("svg_ranks", "chart ranks.svg", "≤ 0.2 s"),
     # the preprocessing choices come here (``pre:<name=value>``)
+    ("pool_first", "grown pool, first view", "≤ 2 s"),
+    ("pool_scored", "grown pool, its figures (wait=1)", ""),
+    ("pool_stored", "grown pool, another process", "≤ 2 s"),
+    ("pool_one", "grown pool, one sentence judged since", "≤ 2 s"),
     ("drill", "drill-down of one system", "≤ 0.3 s"),
     ("export_first", "export download, first byte", "≤ 0.3 s"),
     ("export_whole", "export download, whole file", "≤ command line"),
@@ -342,9 +349,14 @@ def measure(db: Database, workdir: Path, runs: int, cold_runs: int) -> dict[str,
     )
     choices = figures.pop("choices")
     for label, query in choices:
+        if label == "refs=pool":  # measured step by step below
+            continue
         step(f"preprocessing {label}, first request")
         env = env_for(db, workdir)
         figures[f"pre:{label}"] = worker("preprocessing", big, query, env=env)["pre"]
+    for pool_step in ("first", "stored", "one"):
+        step(f"grown pool: {pool_step}")
+        figures.update(worker("pool", big, pool_step, env=env_for(db, workdir)))
     step("export download")
     figures.update(worker("export", big, runs, env=env_for(db, workdir)))
     step("export on the command line")
@@ -405,7 +417,7 @@ def print_table(
         "process's CPU time in it (not the PostgreSQL server's); queries: SQL statements"
     )
     rows = list(ROWS)
-    at = next(i for i, r in enumerate(rows) if r[0] == "drill")
+    at = next(i for i, r in enumerate(rows) if r[0] == "pool_first")
     pre = [
         (k, f"new choice {k[4:]}", "≤ 2 s, first request") for k in figures if k.startswith("pre:")
     ]

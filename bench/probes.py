@@ -484,6 +484,42 @@ def measure_preprocessing(corpus: str, params: str) -> dict[str, Any]:
     return {"pre": Figure([request(client, "get", f"{page}?{params}", htmx=True)]).as_dict()}
 
 
+def measure_pool(corpus: str, step: str) -> dict[str, Any]:
+    """The grown pool (``refs=pool``), in a fresh process each ``step``:
+
+    * ``first``: never scored (its stored statistics deleted), as the preprocessing form
+      asks for it, the server warm with the default view: the page (it answers at once)
+      and the request htmx then sends for the figures (``wait=1``: everything scored);
+    * ``stored``: another process's first view of the pool stored by ``first``;
+    * ``one``: the same after one sentence's pool changed (its fingerprint in the stored
+      row altered, as a judgment finished since would: the bench's judgments stay as
+      built), so that sentence is scored again."""
+    setup()
+    from annotation.models import PoolStatistics
+
+    big = _big_corpus(corpus)
+    client = logged_in(LEAD)
+    page = f"/dashboard/{big.pk}/"
+    query = [q for label, q in new_choices() if label == "refs=pool"][0]
+    stored = PoolStatistics.objects.filter(corpus=big)
+    if step == "first":
+        stored.delete()
+    if step == "one":
+        row = stored.get()
+        prints = bytearray(row.fingerprints)
+        prints[0] ^= 0xFF  # the first sentence: one the bench's judges judged
+        stored.update(fingerprints=bytes(prints))
+    request(client, "get", page)  # the page the lead is on (warm: default choices cached)
+    shown = request(client, "get", f"{page}?{query}", htmx=True)
+    out = {f"pool_{step}": Figure([shown]).as_dict()}
+    waiting = b'id="pool-scoring"' in shown.body
+    out[f"pool_{step}"]["note"] = "the page, figures to come" if waiting else "with its figures"
+    if waiting:
+        scored = request(client, "get", f"{page}?{query}&wait=1", htmx=True)
+        out["pool_scored"] = Figure([scored]).as_dict()
+    return out
+
+
 def measure_export(corpus: str, runs: int) -> dict[str, Any]:
     """The lead's download link: time to the first chunk of the body, and to its end."""
     setup()
@@ -618,6 +654,7 @@ WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
     "judge": measure_judge,
     "dashboard": measure_dashboard,
     "preprocessing": measure_preprocessing,
+    "pool": measure_pool,
     "export": measure_export,
     "export-command": measure_export_command,
     "tour": measure_tour,
