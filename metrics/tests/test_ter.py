@@ -206,3 +206,30 @@ def test_searching_many_segments_together_gives_each_ones_own_row() -> None:
     for name, hyps in systems.items():
         alone = TER().segment_stats(hyps, TER().prepare_references(refs))
         assert together[name].tolist() == alone.tolist()
+
+
+@pytest.mark.parametrize("length", [0, 6, 25, 66])
+def test_pruned_rows_equal_the_minimum_over_every_reference(length: int) -> None:
+    """Many near-copy references per segment (as a grown reference pool): the bounds skip
+    references, never the fewest edits, which equal the brute-force minimum of
+    :func:`ter_edits` over all references (duplicated, empty and tied ones included)."""
+    rng = random.Random(length + 1)
+    vocab = [f"w{i}" for i in range(7)]
+    refs: list[tuple[str, ...]] = []
+    systems: dict[str, list[str]] = {"a": [], "b": []}
+    for _ in range(12):
+        base = [rng.choice(vocab) for _ in range(length)]
+        seg = [_edited(rng, base, vocab) for _ in range(rng.randint(1, 14))]
+        seg += [r for r in seg if rng.random() < 0.3] + [""] * (rng.random() < 0.2)
+        refs.append(tuple(seg))
+        systems["a"].append(_edited(rng, base, vocab))
+        systems["b"].append(rng.choice([*seg, ""]))
+    metric = TER()
+    prepared = metric.prepare_references(refs)
+    rows = metric.systems_stats(systems, prepared)
+    for name, hyps in systems.items():
+        for k, hyp in enumerate(hyps):
+            h = [prepared.vocab.get(w, -1) for w in hyp.split()]
+            brute = min(ter_edits(h, r) for r in prepared.refs[k])
+            assert rows[name][k, 0] == brute
+            assert ter_row(h, prepared.refs[k])[0] == brute
