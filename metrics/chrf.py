@@ -26,7 +26,8 @@ boundaries do not, which the signature says (``tok:none``).
 
 Speed: every n-gram of every text is packed into one integer with its segment and its
 line, and one ``np.sort`` per order groups equal n-grams line by line; the matches of
-every (candidate, reference) pair of a segment follow from the run lengths. Scoring
+every (candidate, reference) pair of a segment follow from the run lengths, the work
+following the pairs that share an n-gram (not every reference slot). Scoring
 20 systems is one pass over all their distinct candidates (:func:`pair_stats`).
 """
 
@@ -156,7 +157,8 @@ def _matches(
     Lines are grouped by segment, its references (slots 0…R−1) first; ``line_local`` is
     a line's place in its segment. Each n-gram occurrence becomes one integer
     ``(segment, n-gram, line_local)``; sorted, equal integers are one line's count of one
-    n-gram, and the references' counts lead each (segment, n-gram) group."""
+    n-gram, and the references' counts lead each (segment, n-gram) group, whose
+    (candidate, reference) pairs are summed (:func:`_pair_sums`)."""
     n_lines = len(lengths)
     width = int(n_refs.max(initial=0))
     out = np.zeros((n_lines, width, orders), dtype=np.int64)
@@ -195,17 +197,40 @@ def _matches(
         local = run_key & ((1 << local_bits) - 1)
         seg = run_key >> shift
         is_ref = local < n_refs[seg]
-        has_ref = np.zeros(int(group[-1]) + 1, dtype=np.bool_)
-        has_ref[group[is_ref]] = True
-        cand = ~is_ref & has_ref[group]  # an n-gram no reference has matches nothing
-        line = seg_first_line[seg[cand]] + local[cand]
-        cand_group, cand_len = group[cand], run_len[cand]
-        for slot in range(width):
-            mine = is_ref & (local == slot)
-            ref_count = np.zeros(int(group[-1]) + 1, dtype=np.int64)
-            ref_count[group[mine]] = run_len[mine]
-            common = np.minimum(cand_len, ref_count[cand_group])
-            out[:, slot, n - 1] = np.bincount(line, weights=common, minlength=n_lines)
+        line = seg_first_line[seg] + local
+        out[:, :, n - 1] = _pair_sums(group, is_ref, run_len, line, local, (n_lines, width))
+    return out
+
+
+def _pair_sums(
+    group: IntArray,
+    is_ref: BoolArray,
+    run_len: IntArray,
+    line: IntArray,
+    local: IntArray,
+    shape: tuple[int, int],
+) -> IntArray:
+    """``out[line, slot] = Σ min(run_len[c], run_len[r])`` over the (candidate run ``c``,
+    reference run ``r``) pairs of each group (one n-gram of one segment), ``line`` the
+    candidate run's, ``slot`` the reference run's place in its segment: the work follows
+    the pairs that share an n-gram, not every reference slot of every line.
+
+    Runs are sorted by (group, place in segment), and a segment's references come first,
+    so a group's reference runs lead it: candidate run ``c`` pairs with the ``refs[g]``
+    runs from its group's first. The sums are exact integers (far below 2**53) although
+    ``bincount`` adds float weights."""
+    n_lines, width = shape
+    refs = np.bincount(group[is_ref], minlength=int(group[-1]) + 1)
+    first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
+    cand = np.flatnonzero(~is_ref & (refs[group] > 0))  # an n-gram no reference has
+    reps = refs[group[cand]]  # matches nothing
+    pair_cand = np.repeat(cand, reps)
+    offset = np.arange(len(pair_cand), dtype=np.int64) - np.repeat(np.cumsum(reps) - reps, reps)
+    pair_ref = first[group[pair_cand]] + offset
+    common = np.minimum(run_len[pair_cand], run_len[pair_ref])
+    flat = line[pair_cand] * width + local[pair_ref]
+    sums = np.bincount(flat, weights=common, minlength=n_lines * width)
+    out: IntArray = sums.astype(np.int64).reshape(n_lines, width)
     return out
 
 
