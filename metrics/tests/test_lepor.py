@@ -12,8 +12,8 @@ import pytest
 
 from metrics.lepor import (
     LEPOR,
+    WordCounts,
     align,
-    common_words,
     length_penalty,
     lepor_parts,
     score_bound,
@@ -219,9 +219,9 @@ def test_pruned_references_give_the_unpruned_maximum_to_the_bit(
         refs += [list(r) for r in refs if rng.random() < 0.2]  # duplicates
         hyp = rng.choice([*_random_sentences(rng, 1), rng.choice(refs)])
         scores = [lepor_parts(hyp, r, context).score(alpha, beta) for r in refs]
-        counts = [Counter(r) for r in refs]
-        for parts_score, ref, n in zip(scores, refs, counts, strict=True):
-            bound = score_bound(len(hyp), len(ref), common_words(Counter(hyp), n), alpha, beta)
+        counts = WordCounts(refs)
+        for parts_score, ref, n in zip(scores, refs, counts.common(hyp), strict=True):
+            bound = score_bound(len(hyp), len(ref), n, alpha, beta)
             assert parts_score <= bound
             skipped += bound <= max(scores) and parts_score < max(scores)
         assert metric.sentence_lepor(hyp, refs) == max(scores)
@@ -234,7 +234,9 @@ def test_the_common_count_is_the_number_of_aligned_words() -> None:
     for _ in range(300):
         hyp, ref = _random_sentences(rng, 2)
         aligned = sum(1 for y in align(hyp, ref) if y >= 0)
-        assert common_words(Counter(hyp), Counter(ref)) == aligned == lepor_parts(hyp, ref).common
+        common = sum((Counter(hyp) & Counter(ref)).values())
+        assert WordCounts([ref, hyp]).common(hyp)[0] == common == aligned
+        assert lepor_parts(hyp, ref).common == aligned
 
 
 def test_segment_scores_with_many_references_equal_the_plain_maximum() -> None:
