@@ -224,11 +224,15 @@ def _pair_sums(
     first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
     cand = np.flatnonzero(~is_ref & (refs[group] > 0))  # an n-gram no reference has
     reps = refs[group[cand]]  # matches nothing
-    pair_cand = np.repeat(cand, reps)
-    offset = np.arange(len(pair_cand), dtype=np.int64) - np.repeat(np.cumsum(reps) - reps, reps)
-    pair_ref = first[group[pair_cand]] + offset
-    common = np.minimum(run_len[pair_cand], run_len[pair_ref])
-    flat = line[pair_cand] * width + local[pair_ref]
+    # per candidate run, repeated once per reference run of its group: where its own
+    # reference runs begin (less the pairs before it, so that adding 0, 1, … over all
+    # pairs walks them), its count, its row of ``out``
+    before = np.cumsum(reps) - reps
+    pair_ref = np.repeat(first[group[cand]] - before, reps)
+    pair_ref += np.arange(len(pair_ref), dtype=np.int64)
+    common = np.minimum(np.repeat(run_len[cand], reps), run_len[pair_ref])
+    flat = np.repeat(line[cand] * width, reps)
+    flat += local[pair_ref]
     sums = np.bincount(flat, weights=common, minlength=n_lines * width)
     out: IntArray = sums.astype(np.int64).reshape(n_lines, width)
     return out
