@@ -40,13 +40,15 @@ each word's positions in the reference rather than by comparing every pair of
 positions; and :class:`TERRefs` memoizes each (segment, candidate text) row, so a
 sentence that several systems output is scored once. With several references, a
 reference is searched only while its lower bound (:mod:`metrics.ter_bounds`: the words
-the candidate shares with it and their order) is below the fewest edits found so far.
+the candidate shares with it and their order) is below the fewest edits found so far,
+and gives up when, after some shifts, the bound of its shifted words says it cannot
+beat them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,7 +63,14 @@ from metrics.stats import (
     nrefs_label,
 )
 from metrics.ter_beam import BEAM_WIDTH
-from metrics.ter_bounds import SegmentTable, edit_bounds, segment_table
+from metrics.ter_bounds import (
+    SegmentTable,
+    edit_parts,
+    lcs_length,
+    order_bound,
+    position_bits,
+    segment_table,
+)
 from metrics.ter_search import (
     MAX_SHIFT_CANDIDATES,
     MAX_SHIFT_DIST,
@@ -111,19 +120,43 @@ def row_search(hyp: Words, refs: Sequence[Words], table: SegmentTable | None = N
     A reference is searched only if it could beat the best so far: its lower bound
     (:func:`metrics.ter_bounds.edit_bounds`, from the words the candidate shares with
     it and their order) must be below the best edits found. The references are tried
-    from the lowest bound up, and the minimum is the same."""
+    from the lowest bound up, and a search after the first gives up once its shifts
+    plus the bound of its shifted words (:func:`_floor`) reach the best: it could not
+    beat it either. The minimum is the same."""
     length = sum(len(r) for r in refs) / len(refs)
     if len(refs) == 1:
         return float((yield from edits_search(hyp, tuple(refs[0])))), length
-    bounds = edit_bounds(hyp, table or segment_table(refs)).tolist()
+    size, common, lcs = edit_parts(hyp, table or segment_table(refs))
+    bounds = order_bound(size, common, lcs).tolist()
     best = -1
     for r in sorted(range(len(refs)), key=bounds.__getitem__):
         if best >= 0 and bounds[r] >= best:
             break
-        edits = yield from edits_search(hyp, tuple(refs[r]))
+        ref = tuple(refs[r])
+        if best < 0:
+            edits = yield from edits_search(hyp, ref)
+        else:  # give up once this reference provably needs at least ``best`` edits
+            floor = _floor(int(size[r]), int(common[r]), ref)
+            edits = yield from edits_search(hyp, ref, best, floor)
         if best < 0 or edits < best:
             best = edits
     return float(best), length
+
+
+def _floor(size: int, common: int, ref: Words) -> Callable[[Words], int]:
+    """The order bound (:func:`metrics.ter_bounds.order_bound`) of the edits of a search
+    from shifted candidate words against ``ref``: the words' LCS with the reference is
+    computed anew, their length and multiset (``size``, ``common``) are the
+    candidate's. Shifts applied so far raise the LCS by what they really gained, often
+    less than the ``MAX_SHIFT_SIZE`` words per shift the bound before the search
+    allows; each costs one edit all the same, so their count plus this floor rises
+    towards the fewest edits found, where :func:`edits_search` gives up."""
+    bits = position_bits(ref)
+
+    def floor(words: Words) -> int:
+        return int(order_bound(size, common, lcs_length(words, bits, len(ref))))
+
+    return floor
 
 
 def ter_rows(

@@ -129,14 +129,40 @@ def order_bound(size: Any, common: Any, lcs: Any) -> Any:
     return np.where(s > 0, np.minimum(at, before), at)
 
 
-def edit_bounds(hyp: Sequence[int], table: SegmentTable) -> IntArray:
-    """The order bound (module doc) of the candidate's TER edits against each of the
-    segment's references; never below the bag bound."""
+def position_bits(ref: Sequence[int]) -> dict[int, int]:
+    """Each word's positions in ``ref`` as the bits of one integer (:func:`lcs_length`)."""
+    bits: dict[int, int] = {}
+    for p, w in enumerate(ref):
+        bits[w] = bits.get(w, 0) | (1 << p)
+    return bits
+
+
+def lcs_length(words: Sequence[int], bits: dict[int, int], n_ref: int) -> int:
+    """The LCS length of ``words`` and a reference of ``n_ref`` words (its
+    :func:`position_bits`), bit-parallel (:func:`_lcs_long`, by word ids)."""
+    full = (1 << n_ref) - 1
+    v = full
+    for w in words:
+        u = v & bits.get(w, 0)
+        v = ((v + u) | (v - u)) & full
+    return n_ref - v.bit_count()
+
+
+def edit_parts(hyp: Sequence[int], table: SegmentTable) -> tuple[IntArray, IntArray, IntArray]:
+    """``(max(I, J), common, LCS)`` of the candidate and each of the segment's references,
+    what :func:`order_bound` reads; the first two are the same for any shift of the
+    candidate (shifts keep its length and its words)."""
     column = table.column
     cols = [column.get(w, -1) for w in hyp]
     known = [c for c in cols if c >= 0]
     hyp_counts = np.bincount(np.asarray(known, dtype=np.int64), minlength=len(column))
     common = np.minimum(table.counts, hyp_counts[None, :]).sum(axis=1)
-    size = np.maximum(table.lengths, len(hyp))
-    result: IntArray = order_bound(size, common, lcs_lengths(cols, table))
+    size: IntArray = np.maximum(table.lengths, len(hyp))
+    return size, common, lcs_lengths(cols, table)
+
+
+def edit_bounds(hyp: Sequence[int], table: SegmentTable) -> IntArray:
+    """The order bound (module doc) of the candidate's TER edits against each of the
+    segment's references; never below the bag bound."""
+    result: IntArray = order_bound(*edit_parts(hyp, table))
     return result

@@ -13,7 +13,8 @@ from metrics import human
 from metrics.__main__ import main
 from metrics.corpus import score_corpus
 from metrics.registry import build_metric
-from metrics.ter import TER, ter_edits, ter_row, ter_rows
+from metrics.ter import TER, _floor, ter_edits, ter_row, ter_rows
+from metrics.ter_search import edits_search, run_searches
 from metrics.tests.demo import README_REFS, README_SYS, REFERENCES, SYSTEMS, demo, demo_refs
 
 
@@ -233,3 +234,32 @@ def test_pruned_rows_equal_the_minimum_over_every_reference(length: int) -> None
             brute = min(ter_edits(h, r) for r in prepared.refs[k])
             assert rows[name][k, 0] == brute
             assert ter_row(h, prepared.refs[k])[0] == brute
+
+
+@pytest.mark.parametrize("length", [5, 20, 45])
+def test_a_search_gives_up_only_at_or_above_its_ceiling(length: int) -> None:
+    """With a ceiling and the floor of shifted words, a search below the ceiling returns
+    its edits, to the edit; one that gives up returns a number no smaller than the
+    ceiling, and not above its edits (the floor is a lower bound); some do give up."""
+    rng = random.Random(length)
+    vocab = [f"w{i}" for i in range(6)]
+    gave_up = 0
+    for _ in range(40):
+        base = [rng.choice(vocab) for _ in range(length)]
+        hyp = [vocab.index(w) for w in _edited(rng, base, vocab).split()]
+        ref = tuple(vocab.index(w) for w in _edited(rng, base, vocab).split())
+        edits = ter_edits(hyp, ref)
+        size, common = (
+            max(len(hyp), len(ref)),
+            sum(min(hyp.count(w), ref.count(w)) for w in set(ref)),
+        )
+        floor = _floor(size, common, ref)
+        for ceiling in range(max(edits - 3, 0), edits + 3):
+            (found,) = run_searches([edits_search(hyp, ref, ceiling, floor)])
+            assert isinstance(found, int)
+            if edits < ceiling:
+                assert found == edits
+            else:
+                assert ceiling <= found <= edits
+                gave_up += found < edits
+    assert gave_up > 0
