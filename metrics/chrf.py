@@ -26,8 +26,9 @@ boundaries do not, which the signature says (``tok:none``).
 
 Speed: every n-gram of every text is packed into one integer with its segment and its
 line, and one ``np.sort`` per order groups equal n-grams line by line; the matches of
-every (candidate, reference) pair of a segment follow from the run lengths. Scoring
-20 systems is one pass over all their distinct candidates (:func:`pair_stats`).
+every (candidate, reference) pair of a segment follow from the run lengths, the work
+following the pairs that share an n-gram (:mod:`metrics.chrf_match`). Scoring 20
+systems is one pass over all their distinct candidates (:func:`pair_stats`).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from itertools import chain
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from metrics.chrf_match import BoolArray, matches
 from metrics.encode import IntArray
 from metrics.stats import (
     FloatArray,
@@ -55,7 +56,6 @@ from metrics.tokenize import Preprocessor
 CHAR_ORDER = 6
 BETA = 2
 EPS = 1e-16
-BoolArray = npt.NDArray[np.bool_]
 PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -137,78 +137,6 @@ def _word_ids(lines: Sequence[list[str]]) -> tuple[IntArray, IntArray]:
     return np.asarray(ids, dtype=np.int64), lengths
 
 
-def _bits(n: int) -> int:
-    return max(int(n).bit_length(), 1)
-
-
-def _matches(
-    ids: IntArray,
-    lengths: IntArray,
-    line_seg: IntArray,
-    line_local: IntArray,
-    seg_first_line: IntArray,
-    n_refs: IntArray,
-    orders: int,
-) -> IntArray:
-    """``out[line, slot, n − 1]``: ``Σ_g min(count in line, count in reference slot)`` of
-    the n-grams g of order n, for every line and every reference slot of its segment.
-
-    Lines are grouped by segment, its references (slots 0…R−1) first; ``line_local`` is
-    a line's place in its segment. Each n-gram occurrence becomes one integer
-    ``(segment, n-gram, line_local)``; sorted, equal integers are one line's count of one
-    n-gram, and the references' counts lead each (segment, n-gram) group."""
-    n_lines = len(lengths)
-    width = int(n_refs.max(initial=0))
-    out = np.zeros((n_lines, width, orders), dtype=np.int64)
-    if len(ids) == 0 or width == 0:
-        return out
-    starts = np.zeros(n_lines, dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    line_of = np.repeat(np.arange(n_lines, dtype=np.int64), lengths)
-    room = lengths[line_of] - (np.arange(len(ids), dtype=np.int64) - starts[line_of])
-    b = _bits(int(ids.max()))
-    seg_bits = _bits(len(seg_first_line))
-    local_bits = _bits(int(line_local.max(initial=0)))
-    padded = np.concatenate([ids, np.zeros(orders, dtype=np.int64)])
-    gram = np.zeros(len(ids), dtype=np.int64)
-    gram_bits = 0
-    seg_of, local_of = line_seg[line_of], line_local[line_of]
-    for n in range(1, orders + 1):
-        if gram_bits + b + seg_bits + local_bits > 62:  # renumber the (n−1)-grams densely
-            _, inverse = np.unique(gram, return_inverse=True)
-            gram = inverse.astype(np.int64)
-            gram_bits = _bits(int(gram.max(initial=0)))
-        gram = (gram << b) | padded[n - 1 : n - 1 + len(ids)]
-        gram_bits += b
-        valid = room >= n
-        shift = gram_bits + local_bits
-        if shift + seg_bits > 62:
-            raise ValueError("chrF: too many distinct n-grams to pack")  # pragma: no cover
-        keys = np.sort(((seg_of << shift) | (gram << local_bits) | local_of)[valid])
-        if len(keys) == 0:  # no line is this long
-            break
-        run_start = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
-        run_len = np.diff(np.append(run_start, len(keys)))
-        run_key = keys[run_start]
-        group_key = run_key >> local_bits
-        group = np.cumsum(np.concatenate([[True], group_key[1:] != group_key[:-1]])) - 1
-        local = run_key & ((1 << local_bits) - 1)
-        seg = run_key >> shift
-        is_ref = local < n_refs[seg]
-        has_ref = np.zeros(int(group[-1]) + 1, dtype=np.bool_)
-        has_ref[group[is_ref]] = True
-        cand = ~is_ref & has_ref[group]  # an n-gram no reference has matches nothing
-        line = seg_first_line[seg[cand]] + local[cand]
-        cand_group, cand_len = group[cand], run_len[cand]
-        for slot in range(width):
-            mine = is_ref & (local == slot)
-            ref_count = np.zeros(int(group[-1]) + 1, dtype=np.int64)
-            ref_count[group[mine]] = run_len[mine]
-            common = np.minimum(cand_len, ref_count[cand_group])
-            out[:, slot, n - 1] = np.bincount(line, weights=common, minlength=n_lines)
-    return out
-
-
 def pair_stats(
     refs: References,
     cands: Sequence[str],
@@ -254,7 +182,7 @@ def pair_stats(
     if word_order:
         kinds.append((*_word_ids([chrf_words(t, lowercase=lowercase) for t in texts]), word_order))
     for ids, lengths, orders in kinds:
-        found = _matches(ids, lengths, line_seg, line_local, seg_first_line, n_refs, orders)
+        found = matches(ids, lengths, line_seg, line_local, seg_first_line, n_refs, orders)
         for n in range(1, orders + 1):
             hyp = np.maximum(lengths[cand_line] - n + 1, 0)[:, None]
             ref = np.maximum(lengths[ref_of] - n + 1, 0)

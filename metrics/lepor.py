@@ -49,6 +49,7 @@ in percent (0–100), higher is better.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -139,6 +140,50 @@ class LeporParts:
         return self.lp * math.exp(-self.npd) * harmonic
 
 
+def score_bound(c: int, r: int, common: int, alpha: float = 1.0, beta: float = 1.0) -> float:
+    """An upper bound of :meth:`LeporParts.score` for lengths ``c``, ``r`` and ``common``
+    aligned words, known before aligning: :func:`align` aligns exactly the multiset
+    intersection of the two sentences (:meth:`WordCounts.common`); LP depends on the
+    lengths alone; and NPD ≥ 0, so exp(−NPD) ≤ 1. The bound is the score's own float
+    operations with that factor 1.0: IEEE rounding is monotone, so ``lp × e ≤ lp`` and
+    then ``(lp × e) × h ≤ lp × h`` hold for the computed values too, and a reference
+    whose bound is at most the best score so far cannot raise the maximum. The special
+    cases (both empty, nothing aligned) are :meth:`LeporParts.score`'s exact values."""
+    if c == 0 and r == 0:
+        return 1.0
+    if common == 0:
+        return 0.0
+    p, rec = common / c, common / r
+    harmonic = (alpha + beta) / (alpha / rec + beta / p)
+    return length_penalty(c, r) * harmonic
+
+
+class WordCounts:
+    """One segment's references as word counts, ``counts[r, column[word]]``, counted once
+    for every system: :meth:`common` of a candidate against all of them is one numpy
+    ``minimum``."""
+
+    def __init__(self, refs: Sequence[Words]) -> None:
+        self.column: dict[str, int] = {}
+        for ref in refs:
+            for w in ref:
+                self.column.setdefault(w, len(self.column))
+        self.counts = np.zeros((len(refs), len(self.column)), dtype=np.int64)
+        for r, ref in enumerate(refs):
+            for w, n in Counter(ref).items():
+                self.counts[r, self.column[w]] = n
+
+    def common(self, hyp: Words) -> list[int]:
+        """``Σ_w min(count in hyp, count in ref)`` for each reference: the number of
+        words :func:`align` aligns (a candidate word's k-th occurrence finds a free equal
+        reference word iff the reference has k of them)."""
+        column = self.column
+        cols = [k for k in map(column.get, hyp) if k is not None]
+        mine = np.bincount(np.asarray(cols, dtype=np.int64), minlength=len(column))
+        common: list[int] = np.minimum(self.counts, mine[None, :]).sum(axis=1).tolist()
+        return common
+
+
 def lepor_parts(hyp: Words, ref: Words, context: int = CONTEXT) -> LeporParts:
     """LP, NPD and the aligned-word count of a candidate against one reference."""
     c, r = len(hyp), len(ref)
@@ -150,11 +195,14 @@ def lepor_parts(hyp: Words, ref: Words, context: int = CONTEXT) -> LeporParts:
 
 @dataclass(frozen=True, eq=False)
 class LeporRefs:
-    """The references as tokens, segment by segment; ``memo`` maps (segment, candidate
-    text) to its sentence score (an output several systems share is aligned once)."""
+    """The references as tokens, segment by segment, and their :class:`WordCounts`
+    (``counts``, for :func:`score_bound`, counted once for every system); ``memo`` maps
+    (segment, candidate text) to its sentence score (an output several systems share is
+    aligned once)."""
 
     config: tuple[object, ...]
     refs: list[tuple[tuple[str, ...], ...]]
+    counts: list[WordCounts] = field(compare=False, repr=False)
     memo: dict[tuple[int, str], float] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
@@ -196,11 +244,41 @@ class LEPOR(Metric):
             if len(seg) == 0:
                 raise ValueError(f"segment {k + 1} has no reference")
             out.append(tuple(self.preprocessor.tokens(r) for r in seg))
-        return LeporRefs(self._config(), out)
+        counts = [WordCounts(seg) for seg in out]
+        return LeporRefs(self._config(), out, counts)
 
-    def sentence_lepor(self, hyp: Words, refs: Sequence[Words]) -> float:
-        """The best LEPOR (0–1) of a tokenized candidate over its tokenized references."""
-        return max(lepor_parts(hyp, ref, self.context).score(self.alpha, self.beta) for ref in refs)
+    def sentence_lepor(
+        self,
+        hyp: Words,
+        refs: Sequence[Words],
+        counts: WordCounts | None = None,
+    ) -> float:
+        """The best LEPOR (0–1) of a tokenized candidate over its tokenized references
+        (``counts``: their :class:`WordCounts`, if made).
+
+        Only the references that could beat the best so far are aligned: they are tried
+        from the highest :func:`score_bound` down, and once a bound is at most the best
+        score, no later reference (their bounds are no higher) can raise the maximum, so
+        it is the maximum over all of them, to the bit."""
+        if len(refs) == 1:
+            return lepor_parts(hyp, refs[0], self.context).score(self.alpha, self.beta)
+        common = (counts or WordCounts(refs)).common(hyp)
+        c = len(hyp)
+        known: dict[tuple[int, int], float] = {}
+        bounds = []
+        for ref, n in zip(refs, common, strict=True):
+            key = (len(ref), n)  # references of one length and overlap: one bound
+            bound = known.get(key)
+            if bound is None:
+                bound = known[key] = score_bound(c, len(ref), n, self.alpha, self.beta)
+            bounds.append(bound)
+        best = -1.0
+        for k in sorted(range(len(refs)), key=bounds.__getitem__, reverse=True):
+            if bounds[k] <= best:
+                break
+            score = lepor_parts(hyp, refs[k], self.context).score(self.alpha, self.beta)
+            best = max(best, score)
+        return best
 
     def segment_stats(self, hyps: Sequence[str], prepared: Any) -> FloatArray:
         """``[sentence LEPOR (0–1), 1]`` per segment."""
@@ -211,7 +289,8 @@ class LEPOR(Metric):
             score = memo.get((k, text))
             if score is None:
                 tokens = self.preprocessor.tokens(text)
-                score = memo[(k, text)] = self.sentence_lepor(tokens, prepared.refs[k])
+                score = self.sentence_lepor(tokens, prepared.refs[k], prepared.counts[k])
+                memo[(k, text)] = score
             out[k, 0] = score
         return out
 

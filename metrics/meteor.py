@@ -37,17 +37,20 @@ NLTK does; the case choice and sentence boundaries do not apply (``case:lc``).
 
 Speed: the texts are tokenized once, each word's stem and synonyms computed once
 (:func:`metrics.porter.stem`, :meth:`metrics.wordnet.WordNet.synonyms`), a sentence
-that several systems output in a segment aligned once (:func:`corpus_rows`), and the
-stem and synonym stages run only on the words left over.
+that several systems output in a segment aligned once (:func:`corpus_rows`), the
+stem and synonym stages run only on the words left over, and of many references only
+those that could score best are aligned (:meth:`METEOR.aligned`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from metrics.porter import stem
 from metrics.stats import (
@@ -67,6 +70,10 @@ ALPHA = 0.9
 BETA = 3.0
 GAMMA = 0.5
 Words = tuple[str, ...]
+#: Relative slack of the score bound's comparison (:meth:`METEOR.aligned`): far above the
+#: few ulps by which the same formula can differ between Python and numpy, far below
+#: any difference one more matched word makes.
+_MARGIN = 1e-9
 
 
 class Line:
@@ -76,7 +83,7 @@ class Line:
     reference occurrence, the one before takes the one before, …) pairs equal keys, and a
     reference's keys index its positions (``where``)."""
 
-    __slots__ = ("_stems", "keys", "where", "words")
+    __slots__ = ("_stem_counts", "_stems", "keys", "where", "words")
 
     def __init__(self, words: Words) -> None:
         self.words = words
@@ -92,6 +99,7 @@ class Line:
         self.keys = keys
         self.where = dict(zip(keys, range(len(keys)), strict=True))
         self._stems: tuple[str, ...] | None = None
+        self._stem_counts: Counter[str] | None = None
 
     @property
     def stems(self) -> tuple[str, ...]:
@@ -99,6 +107,13 @@ class Line:
         if self._stems is None:
             self._stems = tuple(map(stem, self.words))
         return self._stems
+
+    @property
+    def stem_counts(self) -> Counter[str]:
+        """How often each Porter stem occurs (computed when first asked for)."""
+        if self._stem_counts is None:
+            self._stem_counts = Counter(self.stems)
+        return self._stem_counts
 
     def __len__(self) -> int:
         return len(self.words)
@@ -163,6 +178,47 @@ def meteor_from_stats(
         penalty = gamma * (c / m) ** beta
         score = (1 - penalty) * fmean
     return np.asarray(np.where((m > 0) & (h > 0) & (r > 0), 100 * score, 0.0), dtype=np.float64)
+
+
+class StemTable:
+    """One segment's references as counts of their stems (``counts[r, column[stem]]``)
+    and lengths, for :meth:`bounds`."""
+
+    def __init__(self, seg: Sequence[Line]) -> None:
+        self.column: dict[str, int] = {}
+        for ref in seg:
+            for s in ref.stem_counts:
+                self.column.setdefault(s, len(self.column))
+        self.counts = np.zeros((len(seg), len(self.column)), dtype=np.int64)
+        for r, ref in enumerate(seg):
+            for s, n in ref.stem_counts.items():
+                self.counts[r, self.column[s]] = n
+        self.lengths = np.fromiter(map(len, seg), dtype=np.int64, count=len(seg))
+        self._synonym: dict[str, bool] = {}
+
+    def bounds(self, hyp: Line, wordnet: WordNet) -> npt.NDArray[np.int64]:
+        """An upper bound of the matches :func:`align` finds against each reference:
+        the exact and stem stages pair equal stems one to one, so together they match
+        at most ``Σ_s min(count in hyp, count in ref)``; the synonym stage matches only
+        a word left over by them, whose stem no free reference word has (the stem
+        stage would have taken it), so only a candidate word with a synonym of
+        *another* stem among the references' stems, at most ``syn`` of them; and
+        m ≤ min(h, r)."""
+        column, synonym = self.column, self._synonym
+        cols, syn = [], 0
+        for s in hyp.stems:
+            k = column.get(s)
+            if k is not None:
+                cols.append(k)
+            has = synonym.get(s)
+            if has is None:
+                others = wordnet.synonyms(s) - {s}
+                has = synonym[s] = not others.isdisjoint(column)
+            syn += has
+        mine = np.bincount(np.asarray(cols, dtype=np.int64), minlength=len(column))
+        common = np.minimum(self.counts, mine[None, :]).sum(axis=1)
+        out: npt.NDArray[np.int64] = np.minimum(np.minimum(self.lengths, len(hyp)), common + syn)
+        return out
 
 
 @dataclass(frozen=True)
@@ -235,15 +291,57 @@ class METEOR(Metric):
         width = max(map(len, refs), default=0)
         stats = np.zeros((len(cands), max(width, 1), 4), dtype=np.float64)
         valid = np.zeros((len(cands), max(width, 1)), dtype=np.bool_)
+        tables: dict[int, StemTable] = {}  # by segment (its tuple of references)
         for c, (text, seg) in enumerate(zip(cands, refs, strict=True)):
             hyp = Line(self.words(text))
-            for slot, ref in enumerate(seg):
-                stats[c, slot] = (*align(hyp, ref, wordnet), len(hyp), len(ref))
+            table = tables.get(id(seg))
+            if table is None and len(seg) > 1:
+                table = tables[id(seg)] = StemTable(seg)
+            for slot, (m, chunks) in self.aligned(hyp, seg, wordnet, table).items():
+                stats[c, slot] = (m, chunks, len(hyp), len(seg[slot]))
                 valid[c, slot] = True
         stats = stats[..., [0, 2, 3, 1]]  # (m, chunks, h, r) → (m, h, r, chunks)
         scores = np.where(valid, self.score_from_stats(stats), -1.0)
         best = np.argmax(scores, axis=1)
         return np.asarray(stats[np.arange(len(cands)), best], dtype=np.float64)
+
+    def aligned(
+        self, hyp: Line, seg: Sequence[Line], wordnet: WordNet, table: StemTable | None
+    ) -> dict[int, tuple[int, int]]:
+        """(matches, chunks) of the candidate against the references of ``seg`` that
+        could have the best score (``table``: their :class:`StemTable`); the others
+        cannot be the first best reference, so their statistics are never needed.
+
+        The score is ``(1 − Penalty) · Fmean`` with ``0 ≤ Penalty ≤ 1``, and Fmean is
+        ``m / (α·r + (1 − α)·h)``, rising with m by a factor of at least ``1 + 1/m``
+        per matched word; so 100 × Fmean of a bound of m (:meth:`StemTable.bounds`) is
+        at least the score, up to a few ulps of rounding. The references are aligned
+        from the highest bound down, until a bound is below the best score so far by
+        more than ``_MARGIN`` (relative): such a reference's score is below the best,
+        not even equal to it, and so are those after it; the first best reference is
+        among those aligned."""
+        h = len(hyp)
+        if table is None or h == 0:
+            return {j: align(hyp, ref, wordnet) for j, ref in enumerate(seg)}
+        m_max = table.bounds(hyp, wordnet)
+        r = table.lengths
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ps, recs = m_max / h, m_max / r
+            fmeans = 100 * ((ps * recs) / (self.alpha * ps + (1 - self.alpha) * recs))
+        bounds = np.where((m_max > 0) & (r > 0), fmeans, 0.0).tolist()
+        found: dict[int, tuple[int, int]] = {}
+        best = -1.0
+        for j in sorted(range(len(seg)), key=lambda j: -bounds[j]):
+            if bounds[j] < best * (1 - _MARGIN):
+                break
+            m, chunks = found[j] = align(hyp, seg[j], wordnet)
+            score = 0.0
+            if m:
+                p, rec = m / h, m / len(seg[j])
+                fmean = 100 * ((p * rec) / (self.alpha * p + (1 - self.alpha) * rec))
+                score = (1 - self.gamma * (chunks / m) ** self.beta) * fmean
+            best = max(best, score)
+        return found
 
     def segment_stats(self, hyps: Sequence[str], prepared: Any) -> FloatArray:
         check_prepared_for(prepared, MeteorRefs, self.config, hyps)

@@ -38,14 +38,17 @@ computed from the first row the shift changes, without its alignment (only the c
 shift's matrix is kept, to read the next alignment from); shift blocks are found from
 each word's positions in the reference rather than by comparing every pair of
 positions; and :class:`TERRefs` memoizes each (segment, candidate text) row, so a
-sentence that several systems output is scored once.
+sentence that several systems output is scored once. With several references, a
+reference is searched only while its lower bound (:mod:`metrics.ter_bounds`: the words
+the candidate shares with it and their order) is below the fewest edits found so far,
+and gives up when, after some shifts, the bound of its shifted words says it cannot
+beat them.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,6 +63,14 @@ from metrics.stats import (
     nrefs_label,
 )
 from metrics.ter_beam import BEAM_WIDTH
+from metrics.ter_bounds import (
+    SegmentTable,
+    edit_parts,
+    lcs_length,
+    order_bound,
+    position_bits,
+    segment_table,
+)
 from metrics.ter_search import (
     MAX_SHIFT_CANDIDATES,
     MAX_SHIFT_DIST,
@@ -101,35 +112,63 @@ def ter_edits(hyp: Words, ref: Words) -> int:
     return edits
 
 
-def row_search(hyp: Words, refs: Sequence[Words]) -> Search:
+def row_search(hyp: Words, refs: Sequence[Words], table: SegmentTable | None = None) -> Search:
     """The search of one segment's row ``[fewest edits over the references, average
-    reference length]`` (a generator for :func:`metrics.ter_search.run_searches`).
+    reference length]`` (a generator for :func:`metrics.ter_search.run_searches`);
+    ``table``: the references' :func:`~metrics.ter_bounds.segment_table`, if made.
 
-    A reference is searched only if it could beat the best so far: shifts keep the
-    candidate's multiset of words, and no edit distance is below the position-independent
-    one, ``max(I, Ĩ) − |common words|``, so that is a lower bound of its TER edits. The
-    references are tried from the lowest bound up, and the minimum is the same."""
+    A reference is searched only if it could beat the best so far: its lower bound
+    (:func:`metrics.ter_bounds.edit_bounds`, from the words the candidate shares with
+    it and their order) must be below the best edits found. The references are tried
+    from the lowest bound up, and a search after the first gives up once its shifts
+    plus the bound of its shifted words (:func:`_floor`) reach the best: it could not
+    beat it either. The minimum is the same."""
     length = sum(len(r) for r in refs) / len(refs)
     if len(refs) == 1:
         return float((yield from edits_search(hyp, tuple(refs[0])))), length
-    counts = Counter(hyp)
-    bounds = []
-    for ref in refs:
-        common = sum(min(n, counts[w]) for w, n in Counter(ref).items() if w in counts)
-        bounds.append(max(len(hyp), len(ref)) - common)
+    size, common, lcs = edit_parts(hyp, table or segment_table(refs))
+    bounds = order_bound(size, common, lcs).tolist()
     best = -1
     for r in sorted(range(len(refs)), key=bounds.__getitem__):
         if best >= 0 and bounds[r] >= best:
             break
-        edits = yield from edits_search(hyp, tuple(refs[r]))
+        ref = tuple(refs[r])
+        if best < 0:
+            edits = yield from edits_search(hyp, ref)
+        else:  # give up once this reference provably needs at least ``best`` edits
+            floor = _floor(int(size[r]), int(common[r]), ref)
+            edits = yield from edits_search(hyp, ref, best, floor)
         if best < 0 or edits < best:
             best = edits
     return float(best), length
 
 
-def ter_rows(pairs: Sequence[tuple[Words, Sequence[Words]]]) -> list[Row]:
-    """The rows of many segments ``(candidate, references)``, searched together."""
-    rows = run_searches([row_search(hyp, refs) for hyp, refs in pairs])
+def _floor(size: int, common: int, ref: Words) -> Callable[[Words], int]:
+    """The order bound (:func:`metrics.ter_bounds.order_bound`) of the edits of a search
+    from shifted candidate words against ``ref``: the words' LCS with the reference is
+    computed anew, their length and multiset (``size``, ``common``) are the
+    candidate's. Shifts applied so far raise the LCS by what they really gained, often
+    less than the ``MAX_SHIFT_SIZE`` words per shift the bound before the search
+    allows; each costs one edit all the same, so their count plus this floor rises
+    towards the fewest edits found, where :func:`edits_search` gives up."""
+    bits = position_bits(ref)
+
+    def floor(words: Words) -> int:
+        return int(order_bound(size, common, lcs_length(words, bits, len(ref))))
+
+    return floor
+
+
+def ter_rows(
+    pairs: Sequence[tuple[Words, Sequence[Words]]],
+    tables: Sequence[SegmentTable | None] | None = None,
+) -> list[Row]:
+    """The rows of many segments ``(candidate, references)``, searched together
+    (``tables``: their references' :func:`~metrics.ter_bounds.segment_table`, if made)."""
+    tables = tables if tables is not None else [None] * len(pairs)
+    rows = run_searches(
+        [row_search(hyp, refs, t) for (hyp, refs), t in zip(pairs, tables, strict=True)]
+    )
     return rows  # type: ignore[return-value]
 
 
@@ -141,12 +180,14 @@ def ter_row(hyp: Words, refs: Sequence[Words]) -> Row:
 
 @dataclass(frozen=True, eq=False)
 class TERRefs:
-    """References tokenized once as ids of ``vocab``; ``refs[k]`` are segment ``k``'s;
+    """References tokenized once as ids of ``vocab``; ``refs[k]`` are segment ``k``'s,
+    ``tables[k]`` their counts for the search bounds (made once for every system);
     ``memo`` maps ``(segment, candidate text)`` to its row."""
 
     config: tuple[object, ...]
     vocab: dict[str, int]
     refs: list[tuple[tuple[int, ...], ...]]
+    tables: list[SegmentTable] = field(compare=False, repr=False)
     memo: dict[tuple[int, str], Row] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
@@ -175,7 +216,7 @@ class TER(Metric):
             if len(seg) == 0:
                 raise ValueError(f"segment {k + 1} has no reference")
             out.append(tuple(self._ids(r, vocab) for r in seg))
-        return TERRefs(self._config(), vocab, out)
+        return TERRefs(self._config(), vocab, out, [segment_table(seg) for seg in out])
 
     def segment_stats(self, hyps: Sequence[str], prepared: TERRefs) -> FloatArray:
         return self.systems_stats({"": hyps}, prepared)[""]
@@ -193,7 +234,8 @@ class TER(Metric):
             {(k, t) for hyps in systems.values() for k, t in enumerate(hyps)}.difference(memo)
         )
         pairs = [(self._ids(text, vocab), prepared.refs[k]) for k, text in keys]
-        memo.update(zip(keys, ter_rows(pairs), strict=True))
+        tables = [prepared.tables[k] for k, _ in keys]
+        memo.update(zip(keys, ter_rows(pairs, tables), strict=True))
         out = {}
         for name, hyps in systems.items():
             rows = np.empty((len(hyps), 2), dtype=np.float64)

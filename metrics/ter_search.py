@@ -12,7 +12,7 @@ are too.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 
 from metrics.ter_beam import Answer, Key, Request, Words, answer_all
 
@@ -105,12 +105,24 @@ def _candidates(
     return moved, keys, starts, checked
 
 
-def edits_search(hyp: Sequence[int], ref: Words) -> EditSearch:
+def edits_search(
+    hyp: Sequence[int],
+    ref: Words,
+    ceiling: int | None = None,
+    floor: Callable[[Words], int] | None = None,
+) -> EditSearch:
     """sacreBLEU's ``translation_edit_rate`` of one candidate against one reference (both
     token ids), as a search generator: repeatedly apply the shift that lowers the beam
     edit distance the most (ties: the longer block, the earlier block, the earlier
     target) until none does or ``MAX_SHIFT_CANDIDATES`` are checked (the shift of that
-    round is then dropped); the edits are the shifts plus the distance after them."""
+    round is then dropped); the edits are the shifts plus the distance after them.
+
+    With a ``ceiling`` (the fewest edits another reference needs) and a ``floor`` (a
+    lower bound of the edits of a search from given words, before any shift), the
+    search gives up as soon as its shifts so far plus the floor of its current words
+    reach the ceiling, and returns that sum: not its edits, but a number no smaller
+    than the ceiling, as they would be (a caller after the fewest edits over several
+    references needs no more)."""
     words = tuple(hyp)
     if not ref:
         return len(words)
@@ -138,6 +150,10 @@ def edits_search(hyp: Sequence[int], ref: Words) -> EditSearch:
         shifts += 1
         words = moved[best]
         matrix, (score, alignment, ref_err, hyp_err) = next_found
+        if ceiling is not None and floor is not None:
+            low = shifts + floor(words)
+            if low >= ceiling:
+                return low
 
 
 def run_searches(searches: Sequence[Generator[Request, Answer, object]]) -> list[object]:

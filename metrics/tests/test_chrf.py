@@ -4,6 +4,7 @@ hand cases and the invariants every metric here keeps."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 import sacrebleu
 
 from metrics import __version__
-from metrics.chrf import CHRF, CHRFPlusPlus, chrf_words
+from metrics.chrf import CHAR_ORDER, CHRF, CHRFPlusPlus, chrf_words, pair_stats
 from metrics.tests.demo import README_REFS, README_SYS, REFERENCES, SYSTEMS, demo, demo_refs
 from metrics.tokenize import Preprocessor
 
@@ -183,3 +184,57 @@ def test_words_equal_sacrebleus_loop_on_random_strings() -> None:
     for _ in range(20000):
         text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
         assert chrf_words(text, lowercase=False) == theirs._remove_punctuation(text), text
+
+
+def plain_matches(hyp: str, ref: str, n: int) -> int:
+    """Σ_g min(count in hyp, count in ref) of the character n-grams (spaces removed)."""
+    h, r = hyp.replace(" ", ""), ref.replace(" ", "")
+    hc = Counter(h[i : i + n] for i in range(len(h) - n + 1))
+    rc = Counter(r[i : i + n] for i in range(len(r) - n + 1))
+    return sum((hc & rc).values())
+
+
+def many_references(seed: int) -> tuple[list[str], list[tuple[str, ...]]]:
+    """A grown reference pool: up to 30 references per segment, near-copies of each other
+    and of the candidate, duplicates and empty ones, several candidates per segment."""
+    rnd = random.Random(seed)
+    hyps, refs = [], []
+    for _ in range(12):
+        base = [rnd.choice(ALPHABET) for _ in range(rnd.randint(0, 12))]
+        seg = []
+        for _ in range(rnd.randint(1, 30)):
+            words = list(base)
+            for _ in range(rnd.randint(0, 3)):
+                if words and rnd.random() < 0.5:
+                    words.pop(rnd.randrange(len(words)))
+                else:
+                    words.insert(rnd.randint(0, len(words)), rnd.choice(ALPHABET))
+            seg.append(" ".join(words))
+        seg += [r for r in seg if rnd.random() < 0.2] + [""] * (rnd.random() < 0.2)
+        refs.append(tuple(seg))
+        hyps.append(rnd.choice([*seg, " ".join(base), ""]))
+    return hyps, refs
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_reference_slot_counts_the_clipped_matches(seed: int) -> None:
+    """Each (candidate, reference) pair's matches of every order, for every slot, not
+    only the best reference's: against Counter intersections, two candidates a segment."""
+    hyps, refs = many_references(seed)
+    cands = hyps + [h[::-1] for h in hyps]
+    cand_segment = np.asarray(list(range(len(hyps))) * 2, dtype=np.int64)
+
+    stats, valid = pair_stats(refs, cands, cand_segment)
+
+    for c, (hyp, k) in enumerate(zip(cands, cand_segment.tolist(), strict=True)):
+        assert valid[c].tolist() == [s < len(refs[k]) for s in range(valid.shape[1])]
+        for slot, ref in enumerate(refs[k]):
+            found = [int(stats[c, slot, 3 * (n - 1) + 2]) for n in range(1, CHAR_ORDER + 1)]
+            assert found == [plain_matches(hyp, ref, n) for n in range(1, CHAR_ORDER + 1)]
+
+
+@pytest.mark.parametrize(("cls", "kw"), VARIANTS)
+@pytest.mark.parametrize("seed", range(3))
+def test_many_references_equal_sacrebleu(cls: type[CHRF], kw: dict[str, Any], seed: int) -> None:
+    hyps, refs = many_references(seed + 10)
+    assert_parity(cls(), hyps, refs, **kw)

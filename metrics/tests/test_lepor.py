@@ -4,11 +4,20 @@ alignment with repeated words, the corpus mean as summed rows, and its refusals.
 from __future__ import annotations
 
 import math
+import random
+from collections import Counter
 
 import numpy as np
 import pytest
 
-from metrics.lepor import LEPOR, align, length_penalty, lepor_parts
+from metrics.lepor import (
+    LEPOR,
+    WordCounts,
+    align,
+    length_penalty,
+    lepor_parts,
+    score_bound,
+)
 from metrics.registry import build_metric
 from metrics.stats import MetricInfo
 from metrics.tests.demo import SYSTEMS, demo, demo_refs
@@ -176,3 +185,91 @@ def test_references_prepared_otherwise_are_refused() -> None:
         LEPOR(alpha=9).segment_stats(["a b"], LEPOR().prepare_references(refs))
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         LEPOR().prepare_references([()])
+
+
+def _random_sentences(rng: random.Random, n: int, vocab: str = "abcdef") -> list[list[str]]:
+    """Short sentences over a small vocabulary: many repeated words, ties and near-copies
+    (a sentence edited by a word or two), empty ones too."""
+    out: list[list[str]] = []
+    for _ in range(n):
+        if out and rng.random() < 0.4:
+            words = list(rng.choice(out))
+            for _ in range(rng.randint(0, 2)):
+                if words and rng.random() < 0.5:
+                    words.pop(rng.randrange(len(words)))
+                else:
+                    words.insert(rng.randint(0, len(words)), rng.choice(vocab))
+        else:
+            words = [rng.choice(vocab) for _ in range(rng.randint(0, 8))]
+        out.append(words)
+    return out
+
+
+@pytest.mark.parametrize("alpha, beta, context", [(1.0, 1.0, 2), (9.0, 1.0, 2), (1.0, 3.0, 1)])
+def test_pruned_references_give_the_unpruned_maximum_to_the_bit(
+    alpha: float, beta: float, context: int
+) -> None:
+    """The score bound skips references, never the maximum: the pruned best equals the
+    plain maximum over every reference (duplicated, empty, tied references included)."""
+    rng = random.Random(7)
+    metric = LEPOR(alpha=alpha, beta=beta, context=context)
+    skipped = 0
+    for _ in range(400):
+        refs = _random_sentences(rng, rng.randint(1, 12))
+        refs += [list(r) for r in refs if rng.random() < 0.2]  # duplicates
+        hyp = rng.choice([*_random_sentences(rng, 1), rng.choice(refs)])
+        scores = [lepor_parts(hyp, r, context).score(alpha, beta) for r in refs]
+        counts = WordCounts(refs)
+        for parts_score, ref, n in zip(scores, refs, counts.common(hyp), strict=True):
+            bound = score_bound(len(hyp), len(ref), n, alpha, beta)
+            assert parts_score <= bound
+            skipped += bound <= max(scores) and parts_score < max(scores)
+        assert metric.sentence_lepor(hyp, refs) == max(scores)
+        assert metric.sentence_lepor(hyp, refs, counts) == max(scores)
+    assert skipped > 100  # the bound does prune
+
+
+def test_the_common_count_is_the_number_of_aligned_words() -> None:
+    rng = random.Random(3)
+    for _ in range(300):
+        hyp, ref = _random_sentences(rng, 2)
+        aligned = sum(1 for y in align(hyp, ref) if y >= 0)
+        common = sum((Counter(hyp) & Counter(ref)).values())
+        assert WordCounts([ref, hyp]).common(hyp)[0] == common == aligned
+        assert lepor_parts(hyp, ref).common == aligned
+
+
+def test_segment_scores_with_many_references_equal_the_plain_maximum() -> None:
+    rng = random.Random(11)
+    refs = [
+        tuple(" ".join(w) for w in _random_sentences(rng, rng.randint(1, 30))) for _ in range(40)
+    ]
+    hyps = [rng.choice([*seg, "a b c", ""]) for seg in refs]
+    metric = LEPOR()
+    pp = metric.preprocessor
+    plain = [
+        max(lepor_parts(pp.tokens(h), pp.tokens(r)).score() for r in seg)
+        for h, seg in zip(hyps, refs, strict=True)
+    ]
+
+    stats = metric.segment_stats(hyps, metric.prepare_references(refs))
+
+    assert stats[:, 0].tolist() == plain
+
+
+def test_a_reference_that_cannot_win_is_not_aligned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The identical reference scores 1, the bound of every other is below: one alignment."""
+    import metrics.lepor as lepor
+
+    calls = []
+    real = lepor.lepor_parts
+
+    def counted(hyp: list[str], ref: list[str], context: int = 2) -> lepor.LeporParts:
+        calls.append(ref)
+        return real(hyp, ref, context)
+
+    monkeypatch.setattr(lepor, "lepor_parts", counted)
+    refs = [["x", "b", "c"], ["a", "b"], ["a", "b", "c", "d"], ["a", "b", "c"], ["c"]]
+
+    assert LEPOR().sentence_lepor(["a", "b", "c"], refs) == 1.0
+    assert calls == [["a", "b", "c"]]

@@ -17,7 +17,7 @@ from nltk.translate.meteor_score import meteor_score, single_meteor_score
 from metrics import __version__
 from metrics.__main__ import main
 from metrics.corpus import score_corpus
-from metrics.meteor import METEOR, corpus_rows
+from metrics.meteor import METEOR, Line, StemTable, align, corpus_rows
 from metrics.registry import build_metric
 from metrics.tests.demo import REFERENCES, SYSTEMS, demo, demo_refs
 from metrics.tokenize import Preprocessor
@@ -296,3 +296,88 @@ def test_the_signature_reads_wordnets_version_without_loading_it() -> None:
     ).stdout.split()
 
     assert "|wn:3.0|" in out[0] and out[1] == "0"
+
+
+#: Words with shared stems and WordNet synonyms of other stems: every stage matters.
+POOL_WORDS = [
+    "the",
+    "a",
+    "big",
+    "large",
+    "great",
+    "car",
+    "cars",
+    "automobile",
+    "auto",
+    "run",
+    "runs",
+    "running",
+    "ran",
+    "quick",
+    "fast",
+    "rapid",
+    "house",
+    "home",
+    "houses",
+    "sat",
+    "sit",
+    "on",
+    "mat",
+    "cat",
+    "cats",
+    "dog",
+    ".",
+    ",",
+]
+
+
+def pooled(seed: int) -> tuple[list[str], list[tuple[str, ...]]]:
+    """Segments with up to 25 references (a grown pool): near-copies of one another and of
+    the candidate, duplicates, an empty reference and an empty candidate now and then."""
+    rnd = random.Random(seed)
+    hyps, refs = [], []
+    for _ in range(15):
+        base = [rnd.choice(POOL_WORDS) for _ in range(rnd.randint(0, 12))]
+        seg = []
+        for _ in range(rnd.randint(1, 25)):
+            words = list(base)
+            for _ in range(rnd.randint(0, 3)):
+                if words and rnd.random() < 0.4:
+                    words.pop(rnd.randrange(len(words)))
+                elif words and rnd.random() < 0.5:
+                    words[rnd.randrange(len(words))] = rnd.choice(POOL_WORDS)
+                else:
+                    words.insert(rnd.randint(0, len(words)), rnd.choice(POOL_WORDS))
+            seg.append(" ".join(words))
+        seg += [r for r in seg if rnd.random() < 0.2] + [""] * (rnd.random() < 0.1)
+        refs.append(tuple(seg))
+        hyps.append(rnd.choice([*seg, " ".join(base), " ".join(base[::-1]), ""]))
+    return hyps, refs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_skipped_references_change_no_row(seed: int) -> None:
+    """The score bound aligns fewer references, never another row: the rows equal the
+    first best of every reference aligned (ties, duplicates and empty sentences
+    included), and the bound is never below a score."""
+    hyps, refs = pooled(seed)
+    metric = METEOR()
+    prepared = metric.prepare_references(refs)
+    wordnet = metric.wordnet
+    fewer = 0
+    for hyp_text, seg in zip(hyps, prepared.segments, strict=True):
+        hyp = Line(metric.words(hyp_text))
+        every = np.array([[*align(hyp, ref, wordnet), len(hyp), len(ref)] for ref in seg])
+        rows = every[:, [0, 2, 3, 1]].astype(np.float64)
+        scores = metric.score_from_stats(rows)
+        if len(seg) > 1:
+            assert (StemTable(seg).bounds(hyp, wordnet) >= rows[:, 0]).all()
+            fewer += len(metric.aligned(hyp, seg, wordnet, StemTable(seg))) < len(seg)
+        expected = rows[int(np.argmax(scores))]
+
+        got = metric.candidate_rows([hyp_text], [seg])
+
+        assert got[0].tolist() == expected.tolist()
+    assert fewer > 0  # the bound does skip references
+    skipped = metric.aligned(Line(("the", "big", "cat")), prepared.segments[0], wordnet, None)
+    assert len(skipped) == len(prepared.segments[0])  # no table: every reference aligned

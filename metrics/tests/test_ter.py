@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from sacrebleu.metrics import TER as SacreTER
@@ -13,7 +14,9 @@ from metrics import human
 from metrics.__main__ import main
 from metrics.corpus import score_corpus
 from metrics.registry import build_metric
-from metrics.ter import TER, ter_edits, ter_row, ter_rows
+from metrics.ter import TER, _floor, ter_edits, ter_row, ter_rows
+from metrics.ter_beam import answer_all
+from metrics.ter_search import edits_search
 from metrics.tests.demo import README_REFS, README_SYS, REFERENCES, SYSTEMS, demo, demo_refs
 
 
@@ -206,3 +209,69 @@ def test_searching_many_segments_together_gives_each_ones_own_row() -> None:
     for name, hyps in systems.items():
         alone = TER().segment_stats(hyps, TER().prepare_references(refs))
         assert together[name].tolist() == alone.tolist()
+
+
+@pytest.mark.parametrize("length", [0, 6, 25, 66])
+def test_pruned_rows_equal_the_minimum_over_every_reference(length: int) -> None:
+    """Many near-copy references per segment (as a grown reference pool): the bounds skip
+    references, never the fewest edits, which equal the brute-force minimum of
+    :func:`ter_edits` over all references (duplicated, empty and tied ones included)."""
+    rng = random.Random(length + 1)
+    vocab = [f"w{i}" for i in range(7)]
+    refs: list[tuple[str, ...]] = []
+    systems: dict[str, list[str]] = {"a": [], "b": []}
+    for _ in range(12):
+        base = [rng.choice(vocab) for _ in range(length)]
+        seg = [_edited(rng, base, vocab) for _ in range(rng.randint(1, 14))]
+        seg += [r for r in seg if rng.random() < 0.3] + [""] * (rng.random() < 0.2)
+        refs.append(tuple(seg))
+        systems["a"].append(_edited(rng, base, vocab))
+        systems["b"].append(rng.choice([*seg, ""]))
+    metric = TER()
+    prepared = metric.prepare_references(refs)
+    rows = metric.systems_stats(systems, prepared)
+    for name, hyps in systems.items():
+        for k, hyp in enumerate(hyps):
+            h = [prepared.vocab.get(w, -1) for w in hyp.split()]
+            brute = min(ter_edits(h, r) for r in prepared.refs[k])
+            assert rows[name][k, 0] == brute
+            assert ter_row(h, prepared.refs[k])[0] == brute
+
+
+def _driven(search: Any) -> tuple[int, int]:
+    """A search's return value and the number of requests it made."""
+    count, answer = 0, None
+    try:
+        while True:
+            request = search.send(answer)
+            count += 1
+            answer = answer_all([request])[0]
+    except StopIteration as stop:
+        return stop.value, count
+
+
+@pytest.mark.parametrize("length", [5, 20, 45])
+def test_a_search_gives_up_only_at_or_above_its_ceiling(length: int) -> None:
+    """With a ceiling and the floor of shifted words, a search below the ceiling returns
+    its edits, to the edit; one that gives up returns a number no smaller than the
+    ceiling, and not above its edits (the floor is a lower bound); some do give up,
+    with fewer requests than the whole search."""
+    rng = random.Random(length)
+    vocab = [f"w{i}" for i in range(6)]
+    gave_up = 0
+    for _ in range(40):
+        base = [rng.choice(vocab) for _ in range(length)]
+        hyp = [vocab.index(w) for w in _edited(rng, base, vocab).split()]
+        ref = tuple(vocab.index(w) for w in _edited(rng, base, vocab).split())
+        edits, requests = _driven(edits_search(hyp, ref))
+        assert edits == ter_edits(hyp, ref)
+        common = sum(min(hyp.count(w), ref.count(w)) for w in set(ref))
+        floor = _floor(max(len(hyp), len(ref)), common, ref)
+        for ceiling in range(max(edits - 3, 0), edits + 3):
+            found, fewer = _driven(edits_search(hyp, ref, ceiling, floor))
+            if edits < ceiling:
+                assert (found, fewer) == (edits, requests)
+            else:
+                assert ceiling <= found <= edits
+                gave_up += fewer < requests
+    assert gave_up > 0 or length < 10
