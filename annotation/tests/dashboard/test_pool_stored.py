@@ -14,7 +14,12 @@ from django.test import Client
 from annotation.candidates import candidates_changed
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.cache import forget
-from annotation.dashboard.pool import FINGERPRINT_BYTES, pool_fingerprints
+from annotation.dashboard.pool import (
+    CORPUS_WIDE_CHEAPER,
+    FINGERPRINT_BYTES,
+    Backlog,
+    pool_fingerprints,
+)
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
 from annotation.metric_set import AUTOMATIC_METRICS
@@ -148,3 +153,18 @@ def test_downloads_and_panels_never_wait(
 
     assert table["preprocessing"]["refs"] == "pool"
     assert "place" in table["translators"][POOL_ACCEPTED]["mwer"]
+
+
+def test_the_backlog_counts_the_corpus_wide_rescoring_once_any_sentence_changed(
+    settings: object,
+) -> None:
+    """One judged sentence of a large corpus still has NIST score every sentence again
+    (its information weights are corpus-wide): at 1/20 of a changed sentence's pair."""
+    settings.EVALTOOL_POOL_ON_THE_PAGE = 10_000  # type: ignore[attr-defined]
+    nothing = Backlog(0, 0, 325_000)
+    one = Backlog(1, 940, 325_000)
+    small = Backlog(1, 940, 2_000)
+
+    assert nothing.cost == 0 and nothing.on_the_page
+    assert one.cost == 940 + 325_000 // CORPUS_WIDE_CHEAPER and not one.on_the_page
+    assert small.cost == 1_040 and small.on_the_page
