@@ -462,14 +462,16 @@ def measure_dashboard(corpus: str, runs: int, cold_only: bool = False) -> dict[s
 
 
 def forget_stored_choices(corpus: Any) -> None:
-    """Delete the statistics stored for every choice but the import's default one, so the
-    next request of another choice computes them as the first one ever does."""
-    from annotation.models import CorpusStatistics
+    """Delete the statistics stored for every choice but the import's default one, and
+    the grown pool's, so the next request of another choice computes them as the first
+    one ever does."""
+    from annotation.models import CorpusStatistics, PoolStatistics
     from annotation.scoring import statistics_choice
     from metrics.tokenize import Preprocessor
 
     default = statistics_choice(Preprocessor(), "nearest")
     CorpusStatistics.objects.filter(corpus=corpus).exclude(choice=default).delete()
+    PoolStatistics.objects.filter(corpus=corpus).delete()
 
 
 def measure_preprocessing(corpus: str, params: str) -> dict[str, Any]:
@@ -611,7 +613,8 @@ def new_choices() -> list[tuple[str, str]]:
 def measure_tour(corpus: str) -> dict[str, Any]:
     """Peak memory of one server-like process (a fresh one) after a full
     dashboard tour: the page, every panel, the downloads, every chart, two drill-downs,
-    the export, several preprocessing choices."""
+    the export, several preprocessing choices and the grown pool scored for the first
+    time."""
     setup()
     from annotation.dashboard.board import PANELS
     from annotation.dashboard.table import METRICS
@@ -632,6 +635,8 @@ def measure_tour(corpus: str) -> dict[str, Any]:
     plain += [f"/corpora/{big.pk}/export.xml"]
     htmx = [f"{page}panel/{name}/{query}" for name in PANELS]
     htmx += [f"{page}?{q}" for label, q in new_choices() if label in TOUR_CHOICES]
+    pool = [q for label, q in new_choices() if label == "refs=pool"][0]
+    htmx += [f"{page}?{pool}", f"{page}?{pool}&wait=1"]  # the page, then its figures
     for url in plain:
         request(client, "get", url)
     for url in htmx:
