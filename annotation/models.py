@@ -194,9 +194,9 @@ class CorpusStatistics(models.Model):
     choice, with their scores, signatures and paired bootstrap (``data``: numpy arrays and
     a JSON header, :mod:`annotation.scoring`).
 
-    They depend only on the corpus texts, which never change after import, and on the
-    choice, so they are computed once — the default choice by the import, any other on
-    its first view — and read back from then on: a dashboard view never tokenizes the
+    They depend only on the corpus texts, which hardly ever change after import, and on
+    the choice, so they are computed once — the default choice by the import, any other
+    on its first view — and read back from then on: a dashboard view never tokenizes the
     corpus again. ``engine`` names the metrics version and the layout of ``data``; rows
     of another engine are ignored (and recomputed).
     """
@@ -204,6 +204,10 @@ class CorpusStatistics(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="statistics")
     choice = models.CharField(max_length=200, help_text="tok:…|case:…|reflen:…|bounds:…")
     engine = models.CharField(max_length=40)
+    # The corpus's texts stamp they were scored at: a word moved across a boundary since
+    # makes them stale, and their next reader scores only the candidates changed since
+    # (Target.text_stamp, annotation.candidates).
+    texts_stamp = models.PositiveIntegerField(default=0)
     data = models.BinaryField()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -285,6 +289,8 @@ class Target(models.Model):
     ordinal = models.PositiveSmallIntegerField(default=0)
     position = models.PositiveIntegerField(help_text="Order within the sentence in the file.")
     text = models.TextField()
+    # The corpus's texts stamp when ``text`` last changed after the import (0: never).
+    text_stamp = models.PositiveIntegerField(default=0, editable=False)
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
 

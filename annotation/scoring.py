@@ -3,10 +3,8 @@ between stored corpora and the metrics engine. It gathers the texts (references
 segment-major, the first reference first) and the judgments, and hands them to the
 metric objects ``python -m metrics`` uses (:func:`metrics.corpus.score_corpus`).
 
-The automatic statistics are *stored* (:class:`~annotation.models.CorpusStatistics`,
-:func:`automatic_statistics`): they depend only on the texts and the preprocessing
-choice. The import stores the default choice's, any other choice is stored at its first
-use, scores, signatures and paired bootstrap included: reading them is all a page does.
+The automatic statistics are computed here (:func:`compute_statistics`) and *stored*
+with the corpus by :mod:`annotation.stored_statistics`: reading them is all a page does.
 """
 
 from __future__ import annotations
@@ -17,10 +15,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-from annotation.apart import computed_apart, give_back_memory
-from annotation.blobs import first_blob, insert_ignoring_conflicts
+from annotation.apart import computed_apart
 from annotation.metric_set import AUTOMATIC_METRICS, HUMAN_METRICS, app_metric, work_shares
-from annotation.models import Corpus, CorpusStatistics, Judgment, Target
+from annotation.models import Corpus, Judgment, Target
 from annotation.spans import major_count
 from annotation.text import reference_order
 from metrics import __version__ as metrics_version
@@ -127,75 +124,6 @@ def statistics_choice(preprocessor: Preprocessor, ref_length: str) -> str:
             "bounds": parts["bounds"],
         },
         version=False,
-    )
-
-
-def automatic_statistics(
-    corpus: Corpus, *, preprocessor: Preprocessor | None = None, ref_length: str = "nearest"
-) -> AutomaticStats:
-    """The corpus's automatic statistics for this choice: read back in one query when
-    stored, else computed (:func:`compute_statistics`) and stored for every later use."""
-    pp = preprocessor or Preprocessor()
-    choice = statistics_choice(pp, ref_length)
-    stored = first_blob(
-        CorpusStatistics.objects.filter(
-            corpus=corpus, choice=choice, engine=STATISTICS_ENGINE
-        ).values_list("data", flat=True)
-    )
-    if stored is not None:
-        return decode_statistics(stored)
-    stats = compute_statistics(corpus, pp, ref_length, known=_kin_statistics(corpus, pp))
-    _store(corpus, choice, stats)
-    give_back_memory()
-    return stats
-
-
-def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
-    """Stored statistics whose metrics may not depend on what differs from ``pp``: the
-    default choice's (always stored) and the latest stored one of the same case (chrF
-    reads the case only, so a new tokenizer keeps it). At most two rows are read."""
-    rows = CorpusStatistics.objects.filter(corpus=corpus, engine=STATISTICS_ENGINE)
-    default = statistics_choice(Preprocessor(), "nearest")
-    case = statistics_choice(pp, "nearest").split("|")[1]  # "case:…"
-    wanted = [
-        rows.filter(choice=default),
-        rows.filter(choice__contains=f"|{case}|").exclude(choice=default).order_by("-pk"),
-    ]
-    found = (first_blob(q.values_list("data", flat=True)) for q in wanted)  # one at a time
-    return [decode_statistics(data) for data in found if data is not None]
-
-
-def default_stored_statistics(corpus: Corpus) -> AutomaticStats | None:
-    """The default choice's statistics as stored (one query), None if they are not (yet):
-    for readers that must not score a whole corpus on their request (the judge's page)."""
-    stored = first_blob(
-        CorpusStatistics.objects.filter(
-            corpus=corpus,
-            choice=statistics_choice(Preprocessor(), "nearest"),
-            engine=STATISTICS_ENGINE,
-        ).values_list("data", flat=True)
-    )
-    return None if stored is None else decode_statistics(stored)
-
-
-def default_statistics(corpus: Corpus) -> AutomaticStats:
-    """The default choice's statistics, computed (reading only: the import calls it
-    before its last transaction, so no lock is held while it scores)."""
-    return compute_statistics(corpus, Preprocessor(), "nearest")
-
-
-def save_default_statistics(corpus: Corpus, stats: AutomaticStats) -> None:
-    """Store what :func:`default_statistics` computed, so the first dashboard view only
-    reads (the caller gives the scoring's memory back once its transaction is over)."""
-    _store(corpus, statistics_choice(Preprocessor(), "nearest"), stats)
-
-
-def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
-    # Two requests may compute the same choice at once: the first row stays.
-    insert_ignoring_conflicts(
-        CorpusStatistics(
-            corpus=corpus, choice=choice, engine=STATISTICS_ENGINE, data=encode_statistics(stats)
-        )
     )
 
 

@@ -26,6 +26,8 @@ off (``bench/common.py``), through Django's test client:
 * the grown pool (``refs=pool``): its first view ever (the page, then the request
   fetching its figures), another process's view of the pool it stored, and a view after
   one sentence's pool changed (:func:`bench.probes.measure_pool`);
+* the dashboard's first view after a word moved across a boundary, and after it moved
+  back (:func:`bench.probes.measure_moved_word`);
 * the export download (time to the first byte, and to the end) beside
   ``manage.py export_evaltrans`` (its run time, and with the interpreter's start-up);
 * the peak memory of one process after a full dashboard tour.
@@ -152,9 +154,12 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("svg_ranks", "chart ranks.svg", "≤ 0.2 s"),
     # the preprocessing choices come here (``pre:<name=value>``)
     ("pool_first", "grown pool, first view", "≤ 2 s"),
-    ("pool_scored", "grown pool, its figures (wait=1)", ""),
+    ("pool_first_scored", "grown pool, its figures (wait=1)", ""),
     ("pool_stored", "grown pool, another process", "≤ 2 s"),
     ("pool_one", "grown pool, one sentence judged since", "≤ 2 s"),
+    ("pool_one_scored", "grown pool, its figures (wait=1)", ""),
+    ("moved", "dashboard after a word moved", "≤ 1.0 s"),
+    ("moved_back", "dashboard after it moved back", "≤ 1.0 s"),
     ("drill", "drill-down of one system", "≤ 0.3 s"),
     ("export_first", "export download, first byte", "≤ 0.3 s"),
     ("export_whole", "export download, whole file", "≤ command line"),
@@ -357,6 +362,8 @@ def measure(db: Database, workdir: Path, runs: int, cold_runs: int) -> dict[str,
     for pool_step in ("first", "stored", "one"):
         step(f"grown pool: {pool_step}")
         figures.update(worker("pool", big, pool_step, env=env_for(db, workdir)))
+    step("dashboard after a word moved across a boundary")
+    figures.update(worker("moved-word", big, env=env_for(db, workdir)))
     step("export download")
     figures.update(worker("export", big, runs, env=env_for(db, workdir)))
     step("export on the command line")

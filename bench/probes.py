@@ -228,12 +228,8 @@ def restore_default_statistics() -> list[str]:
     current default statistics: store them as the import does, so the first view is
     measured as right after an import. The corpora restored."""
     from annotation.models import Corpus, CorpusStatistics
-    from annotation.scoring import (
-        STATISTICS_ENGINE,
-        default_statistics,
-        save_default_statistics,
-        statistics_choice,
-    )
+    from annotation.scoring import STATISTICS_ENGINE, statistics_choice
+    from annotation.stored_statistics import default_statistics, save_default_statistics
     from metrics.tokenize import Preprocessor
 
     default = statistics_choice(Preprocessor(), "nearest")
@@ -518,8 +514,48 @@ def measure_pool(corpus: str, step: str) -> dict[str, Any]:
     out[f"pool_{step}"]["note"] = "the page, figures to come" if waiting else "with its figures"
     if waiting:
         scored = request(client, "get", f"{page}?{query}&wait=1", htmx=True)
-        out["pool_scored"] = Figure([scored]).as_dict()
+        out[f"pool_{step}_scored"] = Figure([scored]).as_dict()
     return out
+
+
+def measure_moved_word(corpus: str) -> dict[str, Any]:
+    """The dashboard's first view after a judge moved a word across a boundary (one
+    system's candidates of two sentences changed: what ``judgment_move_word`` does to the
+    texts), then the word moved back and the view again, so the database ends as it was
+    (its stamps moved on)."""
+    setup()
+    from django.db import transaction
+
+    from annotation.candidates import candidates_changed
+    from annotation.models import Target
+
+    big = _big_corpus(corpus)
+    client = logged_in(LEAD)
+    page = f"/dashboard/{big.pk}/"
+    request(client, "get", page)  # warm, as a server worker is
+    system = _first_system(big)
+    pair = list(
+        Target.objects.filter(
+            sentence__corpus=big, translator=system, sentence__position__in=(5, 6)
+        ).order_by("sentence__position")
+    )
+    before = [t.text for t in pair]
+    out: dict[str, Any] = {}
+    for key, texts in (("moved", _word_moved(before)), ("moved_back", before)):
+        with transaction.atomic():
+            for target, text in zip(pair, texts, strict=True):
+                target.text = text
+            Target.objects.bulk_update(pair, ["text"])
+            candidates_changed(big.pk, pair)
+        out[key] = Figure([request(client, "get", page)]).as_dict()
+    out["moved"]["note"] = "one system's candidates of two sentences changed"
+    return out
+
+
+def _word_moved(texts: list[str]) -> list[str]:
+    """The last word of the first text moved to the start of the second."""
+    first, second = texts[0].split(), texts[1].split()
+    return [" ".join(first[:-1]), " ".join(first[-1:] + second)]
 
 
 def measure_export(corpus: str, runs: int) -> dict[str, Any]:
@@ -660,6 +696,7 @@ WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
     "dashboard": measure_dashboard,
     "preprocessing": measure_preprocessing,
     "pool": measure_pool,
+    "moved-word": measure_moved_word,
     "export": measure_export,
     "export-command": measure_export_command,
     "tour": measure_tour,

@@ -37,7 +37,7 @@ from annotation.ier import read_items
 from annotation.limits import NAME_MAX_LENGTH, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
-from annotation.scoring import default_statistics, save_default_statistics
+from annotation.stored_statistics import default_statistics, save_default_statistics
 from annotation.text import new_ref_counts, normalize_new_ref, words
 
 BATCH_SENTENCES = 500

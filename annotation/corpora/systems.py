@@ -24,11 +24,8 @@ from annotation.corpora.imports import ImportRefused
 from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document
-from annotation.scoring import (
-    corpus_texts,
-    default_statistics,
-    save_default_statistics,
-)
+from annotation.scoring import corpus_texts
+from annotation.stored_statistics import default_statistics, save_default_statistics
 from metrics.textfiles import SegmentFileError, decode_segments
 
 ERR_SYSTEM_EXISTS = "the corpus has a translator named {name!r} already"
@@ -94,11 +91,11 @@ def corpus_add_system(
             _store(corpus, name, candidates, segmentation)
     except IntegrityError:  # another lead added the same name meanwhile
         raise ImportRefused(filename, None, ERR_SYSTEM_EXISTS.format(name=name)) from None
+    corpus.refresh_from_db()  # its texts stamp moved: the statistics are stored under the new
     statistics = default_statistics(corpus)  # reads only: no lock held meanwhile
     save_default_statistics(corpus, statistics)
     del statistics
     give_back_memory()
-    corpus.refresh_from_db()
     return AddedSystem(
         corpus=corpus,
         system=name,

@@ -25,7 +25,7 @@ tokenization: :func:`metrics.corpus.score_corpus`), and its result depends only 
 corpus texts — which never change after import — and the preprocessing choices. So the
 per-segment automatic statistics are *stored* in the database with their scores,
 signatures and paired bootstrap (:class:`~annotation.models.CorpusStatistics`,
-:func:`annotation.scoring.automatic_statistics`): the import stores the default choice's,
+:func:`annotation.stored_statistics.automatic_statistics`): the import stores the default choice's,
 any other choice is stored at its first view, and a page reads them back in one query —
 no view ever tokenizes a corpus whose statistics are stored.
 

@@ -44,12 +44,12 @@ from annotation.models import Corpus, Translator
 from annotation.scoring import (
     AutomaticStats,
     JudgmentRow,
-    automatic_statistics,
     human_figures,
     human_rows_by_system,
     judgment_rows,
     statistics_choice,
 )
+from annotation.stored_statistics import automatic_statistics
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance

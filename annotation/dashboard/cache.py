@@ -1,7 +1,7 @@
 """What the dashboard remembers between requests, and why it is never stale.
 
 * The automatic statistics are not kept here: they are stored in the database with the
-  corpus (:func:`annotation.scoring.automatic_statistics`), computed once per
+  corpus (:func:`annotation.stored_statistics.automatic_statistics`), computed once per
   preprocessing choice, since the corpus texts never change. Those against the grown
   reference pool are the exception: the pool is the judgments' new references, so they
   are kept here under the judgments stamp (and stored as last scored, only to build the

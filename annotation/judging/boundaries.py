@@ -134,7 +134,7 @@ def set_candidates(texts: Mapping[str, str], *, judgment: Judgment) -> dict[str,
     Target.objects.bulk_update(targets, ["text"])
     _rescore_segments(targets)
     _recount_judgments(targets, judgment)
-    candidates_changed(targets[0].sentence.corpus_id)
+    candidates_changed(targets[0].sentence.corpus_id, targets)
     if str(judgment.target_id) in texts:
         judgment.target.text = texts[str(judgment.target_id)]
     return before

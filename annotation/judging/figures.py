@@ -27,12 +27,8 @@ import numpy as np
 
 from annotation.formatting import MISSING, number
 from annotation.models import Corpus
-from annotation.scoring import (
-    HUMAN_METRICS,
-    JudgmentRow,
-    default_stored_statistics,
-    human_metric_rows,
-)
+from annotation.scoring import HUMAN_METRICS, JudgmentRow, human_metric_rows
+from annotation.stored_statistics import default_stored_statistics
 from metrics import human
 from metrics.registry import METRIC_INFO, build_metric
 from metrics.stats import Metric

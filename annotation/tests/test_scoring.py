@@ -21,13 +21,13 @@ from annotation.models import Corpus, CorpusStatistics, Judgment, Target, User
 from annotation.scoring import (
     AUTOMATIC_METRICS,
     STATISTICS_ENGINE,
-    automatic_statistics,
     compute_statistics,
     decode_statistics,
     encode_statistics,
     human_scores,
     statistics_choice,
 )
+from annotation.stored_statistics import automatic_statistics
 from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, finish, write_corpus
 from annotation.text import words
 from metrics.registry import build_metric

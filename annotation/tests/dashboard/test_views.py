@@ -387,12 +387,13 @@ def test_a_new_preprocessing_choice_reads_the_texts_once_then_stores_them(
 ) -> None:
     """A choice never seen: the later page's queries, plus the corpus's texts (its
     translators, its number of sentences, every target), the two stored choices whose
-    unchanged metrics it may take (the default one and the latest of the same case) and
-    the row that stores the statistics; no judgment is read again (what the page shows
+    unchanged metrics it may take (the default one and the latest of the same case), a
+    stale row of that choice to build on (none) and the row that stores the statistics;
+    no judgment is read again (what the page shows
     of them does not depend on the choice). From then on that choice is read back as the
     default one is."""
     url = f"/dashboard/{demo.pk}/?tok=char&case=lc"
     lead_client.get(f"/dashboard/{demo.pk}/")  # the parts derived from the judgments
 
-    assert _queries(lead_client, url) == 5 + 4 + 2
+    assert _queries(lead_client, url) == 5 + 4 + 3
     assert _queries(lead_client, url) == 5

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from django.db import connection
 from django.http import HttpResponse
@@ -26,13 +27,16 @@ from annotation.judging.errors import ChangeRefused, StaleJudgment
 from annotation.judging.page import judging_context
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.start import judgment_open
+from annotation.metric_set import AUTOMATIC_METRICS
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Translator, User
 from annotation.resegmenting import segment_entry
-from annotation.scoring import corpus_texts
+from annotation.scoring import compute_statistics, corpus_texts
+from annotation.stored_statistics import automatic_statistics, default_stored_statistics
 from annotation.tests.documents import unsegmented_document
 from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
 from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
 from annotation.text import new_ref_counts
+from metrics.tokenize import Preprocessor
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +122,35 @@ def test_a_move_rescores_both_segments_and_forgets_what_was_computed_from_the_te
         assert record["segments"][k] == segment_entry(texts(speech, k)[0], refs[k])
     speech.refresh_from_db()
     assert speech.texts_stamp == stamps[0] + 1 and speech.judgments_stamp > stamps[1]
-    assert not CorpusStatistics.objects.filter(corpus=speech).exists()
+    stale = CorpusStatistics.objects.get(corpus=speech)  # kept, to be built on
+    assert stale.texts_stamp < speech.texts_stamp
+    moved = Target.objects.filter(sentence__corpus=speech, text_stamp=speech.texts_stamp)
+    assert sorted(moved.values_list("sentence__position", flat=True)) == [5, 6]
+
+
+def test_the_next_reader_scores_only_the_moved_candidates_with_the_figures_of_scoring_afresh(
+    speech: Corpus, judge: User
+) -> None:
+    """Every row, score, signature and bootstrap result as scoring the whole corpus afresh
+    (NIST and the weighted n-grams, whose weights are corpus-wide, score the moved system
+    whole); the stale row is replaced."""
+    judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
+    judgment_move_word(
+        judgment=judgment, user=judge, version=judgment.version, edge="end", move="take"
+    )
+    speech.refresh_from_db()
+
+    updated = automatic_statistics(speech)
+    afresh = compute_statistics(speech, Preprocessor(), "nearest")
+
+    for m in AUTOMATIC_METRICS:
+        for s in afresh.systems:
+            assert updated.scores[m][s] == afresh.scores[m][s], (m, s)
+            assert np.array_equal(updated.segment_stats(m, s), afresh.segment_stats(m, s)), (m, s)
+    assert updated.significance == afresh.significance
+    (row,) = CorpusStatistics.objects.filter(corpus=speech)
+    assert row.texts_stamp == speech.texts_stamp
+    assert default_stored_statistics(speech) is not None
 
 
 def test_the_judgments_of_both_candidates_are_recounted_and_their_open_pages_go_stale(
