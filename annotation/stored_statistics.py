@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import partial
-from typing import Any
+
+from django.db.models import QuerySet
 
 from annotation.apart import computed_apart, give_back_memory
 from annotation.blobs import first_blob, insert_ignoring_conflicts
@@ -92,7 +93,7 @@ def save_default_statistics(corpus: Corpus, stats: AutomaticStats) -> None:
     _store(corpus, statistics_choice(Preprocessor(), "nearest"), stats)
 
 
-def _rows(corpus: Corpus) -> Any:
+def _rows(corpus: Corpus) -> QuerySet[CorpusStatistics]:
     """The corpus's stored statistics as of its candidates' texts (none stale)."""
     rows = CorpusStatistics.objects.filter(corpus=corpus, engine=STATISTICS_ENGINE)
     return rows.filter(texts_stamp=corpus.texts_stamp)
@@ -100,9 +101,12 @@ def _rows(corpus: Corpus) -> Any:
 
 def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
     # Two requests may compute the same choice at once: the first row stays.
-    row = CorpusStatistics(corpus=corpus, choice=choice, engine=STATISTICS_ENGINE)
-    row.texts_stamp, row.data = corpus.texts_stamp, encode_statistics(stats)
-    insert_ignoring_conflicts(row)
+    stamp, data = corpus.texts_stamp, encode_statistics(stats)
+    insert_ignoring_conflicts(
+        CorpusStatistics(
+            corpus=corpus, choice=choice, engine=STATISTICS_ENGINE, texts_stamp=stamp, data=data
+        )
+    )
 
 
 #: Metrics whose row of a sentence depends on other sentences' references: NIST's

@@ -62,4 +62,21 @@
     }
     if (hidden) hidden.value = (bestFirst ? "" : "-") + metric;
   });
+
+  // The grown pool's figures come on a request of their own (#pool-scoring, hx-trigger
+  // "load"): if it fails, say so rather than leave "Scoring…" on the page for good.
+  function poolFailed(event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || elt.id !== "pool-scoring") return;
+    var status = event.detail.xhr ? " (HTTP " + event.detail.xhr.status + ")" : "";
+    elt.setAttribute("aria-busy", "false");
+    elt.setAttribute("data-failed", "true");
+    var message = elt.querySelector('[role="status"]');
+    if (message) {
+      message.textContent = "The figures against the grown pool could not be scored" + status +
+        ". Reload the page to try again.";
+    }
+  }
+  document.addEventListener("htmx:responseError", poolFailed);
+  document.addEventListener("htmx:sendError", poolFailed);
 })();

@@ -181,3 +181,24 @@ def test_a_pool_with_much_to_score_shows_the_page_first_then_its_figures(
         float(cell.get_attribute("data-value") or "nan") == pool.scores["bleu"][POOL_ACCEPTED].score
     )
     assert "wait" not in page.url  # the address to share is the page's
+
+
+def test_a_pool_whose_figures_fail_says_so(
+    page: Page, live_server, user_factory: Callable[..., User], settings
+) -> None:
+    """A failed request for the figures (here the network answers 502 for it) leaves no
+    "Scoring…" on the page for good."""
+    settings.EVALTOOL_POOL_ON_THE_PAGE = 0
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))
+    user_factory("lee", role=User.Role.LEAD)
+    page.route("**/*wait=1*", lambda route: route.fulfill(status=502, body="gateway"))
+    page.goto(f"{live_server.url}/dashboard/{corpus.pk}/?refs=pool")
+    page.fill("#id_username", "lee")
+    page.fill("#id_password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+
+    scoring = page.locator("#pool-scoring")
+    expect(scoring).to_have_attribute("data-failed", "true")
+    expect(scoring.locator('[role="status"]')).to_contain_text("could not be scored (HTTP 502)")
+    expect(scoring).to_have_attribute("aria-busy", "false")
