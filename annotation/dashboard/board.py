@@ -166,8 +166,10 @@ class Dashboard:
         """The backlog the page leaves to a request of its own (``pool_now`` off and more
         than :data:`~annotation.dashboard.pool.SCORED_ON_THE_PAGE`), else None: the
         page then shows only what needs no pool figure."""
+        if self.pool_now:
+            return None
         backlog = self.pool_backlog
-        return None if self.pool_now or backlog.on_the_page else backlog
+        return None if backlog.on_the_page else backlog
 
     @cached_property
     def _pool_key(self) -> tuple[Hashable, ...]:
