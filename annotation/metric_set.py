@@ -39,6 +39,12 @@ AUTOMATIC_METRICS = (
 #: NLTK does, so only its tokenizer is fixed (13a).
 FIXED_PREPROCESSING = frozenset({"meteor", "lepor", "wngram-p", "wngram-r", "wngram-f"})
 
+#: Metrics whose row of a sentence depends on other sentences' references: NIST's
+#: information weights count every reference n-gram of the corpus, the weighted n-grams'
+#: document weights every word of a document's first references. Whoever scores some
+#: sentences again (the grown pool, a moved word) scores these whole.
+CORPUS_WIDE = frozenset({"nist", "wngram-p", "wngram-r", "wngram-f"})
+
 
 def app_metric(
     name: str,

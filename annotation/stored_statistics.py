@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 
 from annotation.apart import computed_apart, give_back_memory
 from annotation.blobs import first_blob, insert_ignoring_conflicts
-from annotation.metric_set import AUTOMATIC_METRICS, app_metric
+from annotation.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
 from annotation.models import Corpus, CorpusStatistics, Target, Translator
 from annotation.scoring import (
     STATISTICS_ENGINE,
@@ -109,12 +109,6 @@ def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
     )
 
 
-#: Metrics whose row of a sentence depends on other sentences' references: NIST's
-#: information weights and the weighted n-grams' document weights. A changed system is
-#: scored whole by them (the references did not change, so no other system is).
-CORPUS_WIDE = frozenset({"nist", "wngram-p", "wngram-r", "wngram-f"})
-
-
 def updated_statistics(
     corpus: Corpus, choice: str, preprocessor: Preprocessor, ref_length: str
 ) -> AutomaticStats | None:
@@ -157,8 +151,9 @@ def _rescored(
     ref_length: str,
 ) -> AutomaticStats:
     """``before`` with the rows of the ``changed`` candidates (system → sentence
-    positions) scored again, every corpus score summed again and the paired bootstrap
-    run again."""
+    positions) scored again (by :data:`~annotation.metric_set.CORPUS_WIDE` metrics, the
+    changed system whole: the references did not change, so no other system is), every
+    corpus score summed again and the paired bootstrap run again."""
     metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
     local = tuple(m for m in AUTOMATIC_METRICS if m not in CORPUS_WIDE)
     wide = tuple(m for m in AUTOMATIC_METRICS if m in CORPUS_WIDE)

@@ -29,8 +29,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
-from typing import NamedTuple
+from functools import cached_property, partial
 
 import numpy as np
 from django.conf import settings
@@ -38,7 +37,7 @@ from django.db import transaction
 
 from annotation.apart import computed_apart, give_back_memory
 from annotation.blobs import first_blob, insert_ignoring_conflicts
-from annotation.metric_set import AUTOMATIC_METRICS, SHARES, app_metric
+from annotation.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, SHARES, app_metric
 from annotation.models import Corpus, PoolStatistics
 from annotation.pool_references import SentencePool, new_references, sentence_pools
 from annotation.scoring import (
@@ -175,11 +174,6 @@ class PoolPart(ScoredPool):
     rescored: tuple[int, ...] = field(kw_only=True, default=())
 
 
-#: Metrics whose statistics of a sentence depend on other sentences' references: NIST's
-#: information weights count every reference n-gram of the corpus. (The weighted n-grams'
-#: document weights too, but they read the first reference only: always the original's.)
-CORPUS_WIDE = frozenset({"nist"})
-
 #: Bytes of one sentence's fingerprint: a collision would go unnoticed, so a digest long
 #: enough that none ever happens (BLAKE2b, 128 bits), 16 kB for 1,000 sentences.
 FINGERPRINT_BYTES = 16
@@ -220,16 +214,21 @@ def first_reference_metrics(preprocessor: Preprocessor, ref_length: str) -> list
     ]
 
 
-class PoolInputs(NamedTuple):
+@dataclass(frozen=True)
+class PoolInputs:
     """What scoring the pool reads (four queries): the corpus's texts and each sentence's
-    pool."""
+    pool; its texts and their :func:`pool_fingerprints`, made once."""
 
     texts: CorpusTexts
     pools: list[SentencePool]
 
-    @property
+    @cached_property
     def grown(self) -> list[tuple[str, ...]]:
         return [p.texts for p in self.pools]
+
+    @cached_property
+    def fingerprints(self) -> bytes:
+        return pool_fingerprints(self.grown)
 
 
 def pool_inputs(corpus: Corpus) -> PoolInputs:
@@ -296,7 +295,7 @@ class Backlog:
 def pool_backlog(base: ScoredPool, inputs: PoolInputs, systems: int) -> Backlog:
     """The sentences whose pool differs from the one ``base`` scored, and their pairs."""
     grown = inputs.grown
-    changed = changed_sentences(base.fingerprints, pool_fingerprints(grown))
+    changed = changed_sentences(base.fingerprints, inputs.fingerprints)
     return Backlog(
         len(changed),
         systems * sum(len(grown[k]) for k in changed),
@@ -327,7 +326,7 @@ def pool_part(
     inputs = inputs if inputs is not None else pool_inputs(corpus)
     texts, grown = inputs.texts, inputs.grown
     counts = ReferenceCounts(original=tuple(len(r) for r in texts.refs), pools=tuple(inputs.pools))
-    stamp, fingerprints = corpus.texts_stamp, pool_fingerprints(grown)
+    stamp, fingerprints = corpus.texts_stamp, inputs.fingerprints
     if grown == texts.refs:
         shifts = rank_shifts(original, original)
         return PoolPart(original, stamp, fingerprints, counts=counts, shifts=shifts)
