@@ -50,6 +50,7 @@ from annotation.corpora.evaltrans.schema import (
     normalize_space,
     sentence_problem,
 )
+from annotation.corpora.evaltrans.timing import TIMING_ATTRS, timing_of
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH, length_problem
 
 _SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
@@ -336,6 +337,7 @@ class _Reader:
         flag: str | None = None
         note: str | None = None
         ier: tuple[tuple[int, int, str], ...] | None = None
+        timing_values: dict[str, str] = {}
         extra_attrs: list[tuple[str, str]] = []
         for key, value in element.attrib.items():
             if key == "translator":
@@ -361,10 +363,16 @@ class _Reader:
                 note = self.fitting(
                     '<eval judgeNote="…">', normalize_space(value), NOTE_MAX_LENGTH, element
                 )
+            elif key in TIMING_ATTRS:
+                timing_values[key] = value
             else:
                 extra_attrs.append((key, value))
         if not translator:
             raise self.error(line, ERR_EVAL_WITHOUT_TRANSLATOR)
+        try:
+            timing = timing_of(timing_values)
+        except ValueError as exc:
+            raise self.error(line, str(exc)) from None
         target: str | None = None
         new_ref: str | None = None
         errors: tuple[ErrorElement, ...] | None = None
@@ -405,6 +413,7 @@ class _Reader:
             flag=flag,
             errors=errors or (),
             ier=ier,
+            timing=timing,
         )
 
     def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:

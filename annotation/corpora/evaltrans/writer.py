@@ -30,6 +30,7 @@ from annotation.corpora.evaltrans.schema import (
     sentence_problem,
     translator_role,
 )
+from annotation.corpora.evaltrans.timing import TIMING_ATTRS, timing_attrs
 from annotation.limits import non_xml_char_problem
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -39,7 +40,16 @@ _NAME_RE = re.compile(r"(?:\{[^}]+\}|xml:)?(?!xmlns)[A-Za-z_][\w.\-]*")
 _KNOWN_ATTRS = {
     "evalTrans": ("name",),
     "sentence": ("id", "doc"),
-    "eval": ("translator", "evaluator", "sser", "awer", "judgeFlag", "judgeNote", "ierItems"),
+    "eval": (
+        "translator",
+        "evaluator",
+        "sser",
+        "awer",
+        "judgeFlag",
+        "judgeNote",
+        "ierItems",
+        *TIMING_ATTRS,
+    ),
 }
 
 
@@ -164,6 +174,11 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
             if any(label not in IER_LABELS for _, _, label in ev.ier):
                 raise ValueError(f"{where}: ierItems={ev.ier!r} of {ev.translator!r} is unknown")
             eval_attrs.append(("ierItems", ier_text(ev.ier)))
+        if ev.timing is not None:
+            try:
+                eval_attrs.extend(timing_attrs(ev.timing))
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc} of {ev.translator!r}") from None
         parts += [
             "  <eval",
             _attributes(eval_attrs, ev.extra_attrs, "eval", where),
