@@ -182,4 +182,5 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "evaltool.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "evaltool.security.client_ip"
+AXES_USERNAME_CALLABLE = "evaltool.security.client_username"
 AXES_VERBOSE = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from axes.models import AccessAttempt
 from django.test import Client, RequestFactory, override_settings
 from django.urls import path
 
@@ -46,6 +47,25 @@ def test_five_failures_from_one_address_lock_that_address(
 
     assert log_in(client, "ana", PASSWORD, "10.9.9.9").status_code == 429
     assert log_in(client, "ana", PASSWORD, "10.1.1.1").status_code == 302
+
+
+def test_a_username_longer_than_any_column_is_an_invalid_login_and_counted(
+    client: Client,
+) -> None:
+    """Issue 24, point 6: 300 characters (the throttling table holds 255) are answered as
+    any wrong login, 200 with the form's error, on every database; the attempt counts."""
+    client.raise_request_exception = True
+    long_name = "u" * 300
+
+    answer = log_in(client, long_name, "wrong")
+
+    assert answer.status_code == 200
+    assert "Please enter a correct username and password" in answer.content.decode()
+    attempt = AccessAttempt.objects.get()
+    assert (attempt.username, attempt.failures_since_start) == (long_name[:255], 1)
+    for _ in range(4):
+        log_in(client, long_name, "wrong", "10.0.0.2")
+    assert log_in(client, long_name, "wrong", "10.0.0.3").status_code == 429
 
 
 def test_a_few_mistakes_then_the_right_password_logs_in(
