@@ -13,7 +13,7 @@ from pathlib import Path
 
 from csp.constants import NONE, SELF
 
-from evaltool.env import parse_bool, parse_cache_url, parse_database_url
+from evaltool.env import behind_proxy, parse_bool, parse_cache_url, parse_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -139,9 +139,7 @@ CACHES = {"default": parse_cache_url(os.environ.get("CACHE_URL", ""))}
 # and tell browsers to insist on HTTPS (HSTS). EVALTOOL_BEHIND_PROXY=true trusts the
 # proxy's X-Forwarded-Proto and X-Forwarded-For (set it only behind a proxy that sets them).
 HTTPS = parse_bool("EVALTOOL_HTTPS", os.environ.get("EVALTOOL_HTTPS"), default=False)
-BEHIND_PROXY = parse_bool(
-    "EVALTOOL_BEHIND_PROXY", os.environ.get("EVALTOOL_BEHIND_PROXY"), default=False
-)
+BEHIND_PROXY = behind_proxy()
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gunicorn.config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "a-test-secret-that-is-long-enough-and-random-enough-0123456789abcdef"
@@ -123,8 +124,11 @@ def test_errors_are_the_apps_own_pages_never_debug_pages(server: str) -> None:
     assert b"Traceback" not in body and b"DEBUG" not in body
 
 
-def log_in(base: str, username: str, password: str) -> tuple[int, str]:
-    """Log in through the login form as a browser does (cookie, CSRF token)."""
+def log_in(
+    base: str, username: str, password: str, headers: dict[str, str] | None = None
+) -> tuple[int, str]:
+    """Log in through the login form as a browser does (cookie, CSRF token), the post
+    carrying ``headers`` as well."""
     opener = urllib.request.build_opener(
         urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
         NoRedirect(),
@@ -136,7 +140,9 @@ def log_in(base: str, username: str, password: str) -> tuple[int, str]:
         {"username": username, "password": password, "csrfmiddlewaretoken": token.group(1)}
     ).encode()
     request = urllib.request.Request(
-        f"{base}/accounts/login/", data=form, headers={"Referer": f"{base}/accounts/login/"}
+        f"{base}/accounts/login/",
+        data=form,
+        headers={"Referer": f"{base}/accounts/login/", **(headers or {})},
     )
     try:
         with opener.open(request, timeout=30) as response:
@@ -175,6 +181,60 @@ def test_a_locked_sqlite_database_is_503_not_saved_never_500(
     assert status == 503
     assert "your change was not saved" in body and "Retry" in body
     assert log_in(base, "ana", "pw-ana")[0] == 302
+
+
+def test_without_a_proxy_gunicorn_believes_no_forwarded_proto(server: str) -> None:
+    """Issue 24, point 6: a local process claiming ``X-Forwarded-Proto: https`` does not
+    make its plain request pass for HTTPS (believed, the request would be secure, and
+    the CSRF check would refuse the plain-HTTP Referer with 403)."""
+    status, body = log_in(server, "nobody", "wrong", {"X-Forwarded-Proto": "https"})
+
+    assert status == 200
+    assert "Please enter a correct username and password" in body
+
+
+def serve_command(**environ: str) -> str:
+    """The gunicorn command ``make serve`` runs in ``environ`` (``make -n``: nothing runs)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("EVALTOOL_BEHIND_PROXY", "FORWARDED_ALLOW_IPS")
+    }
+    done = subprocess.run(
+        ["make", "-n", "serve", f"VENV={sys.prefix}"],
+        cwd=ROOT,
+        env={**env, **environ},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout[done.stdout.index("gunicorn evaltool.wsgi") :]
+
+
+@pytest.mark.parametrize(
+    "environ, flag",
+    [
+        ({}, "--forwarded-allow-ips ''"),
+        ({"EVALTOOL_BEHIND_PROXY": "off"}, "--forwarded-allow-ips ''"),
+        ({"FORWARDED_ALLOW_IPS": "10.0.0.0/8"}, "--forwarded-allow-ips ''"),
+        ({"EVALTOOL_BEHIND_PROXY": "true"}, "--forwarded-allow-ips '127.0.0.1,::1'"),
+        (
+            {"EVALTOOL_BEHIND_PROXY": "yes", "FORWARDED_ALLOW_IPS": "10.0.0.0/8"},
+            "--forwarded-allow-ips '10.0.0.0/8'",
+        ),
+    ],
+)
+def test_make_serve_lets_gunicorn_believe_a_proxy_only_when_one_is_declared(
+    environ: dict[str, str], flag: str
+) -> None:
+    assert flag in serve_command(**environ)
+
+
+def test_an_empty_forwarded_allow_ips_is_gunicorns_nobody() -> None:
+    config = Config()
+    assert config.forwarded_allow_ips == ["127.0.0.1", "::1"]  # its default believes local
+    config.set("forwarded_allow_ips", "")
+    assert config.forwarded_allow_ips == []
 
 
 def run_check_deploy(tmp_path: Path, **more: str) -> subprocess.CompletedProcess[str]:
