@@ -13,6 +13,7 @@ from pathlib import Path
 
 from csp.constants import NONE, SELF
 
+from annotation.limits import MAX_SYSTEMS, MAX_WORDS_PER_TEXT
 from evaltool.env import behind_proxy, parse_bool, parse_cache_url, parse_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -128,6 +129,10 @@ HTMX_VERSION = "2.0.11"
 
 # Largest evalTrans file a lead may upload through the browser (the command line has no limit).
 EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
+# The work an upload may ask for, on the page and the command line alike (annotation.limits):
+# more systems in a corpus, or more words in a text, is refused before anything is stored.
+EVALTOOL_MAX_SYSTEMS = int(os.environ.get("EVALTOOL_MAX_SYSTEMS", MAX_SYSTEMS))
+EVALTOOL_MAX_WORDS_PER_TEXT = int(os.environ.get("EVALTOOL_MAX_WORDS_PER_TEXT", MAX_WORDS_PER_TEXT))
 
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several

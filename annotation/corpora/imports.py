@@ -14,12 +14,13 @@ write lock for more than one batch, and judges' clicks and logins go on meanwhil
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from annotation.apart import give_back_memory
@@ -35,7 +36,12 @@ from annotation.corpora.evaltrans import (
 )
 from annotation.corpora.spans import imported_severities
 from annotation.ier import read_items
-from annotation.limits import NAME_MAX_LENGTH, length_problem
+from annotation.limits import (
+    NAME_MAX_LENGTH,
+    WorkLimits,
+    length_problem,
+    non_xml_char_problem,
+)
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.stored_statistics import default_statistics, save_default_statistics
@@ -170,6 +176,24 @@ def corpus_import(
         raise ImportRefused(exc.filename, exc.line, exc.reason) from None
 
 
+def upload_limits() -> WorkLimits:
+    """The work an upload may ask for, as the settings say (``EVALTOOL_MAX_SYSTEMS``,
+    ``EVALTOOL_MAX_WORDS_PER_TEXT``): every import and added system asks it."""
+    return WorkLimits(
+        systems=settings.EVALTOOL_MAX_SYSTEMS, words_per_text=settings.EVALTOOL_MAX_WORDS_PER_TEXT
+    )
+
+
+def refuse_unusable_lines(filename: str, lines: Sequence[str], limits: WorkLimits) -> None:
+    """Refuse, with its file and line, a plain-text line (a segment of ``import_text``, a
+    system's candidate) with a character XML cannot hold (stored, it would break every
+    export) or too many words to be aligned (:class:`~annotation.limits.WorkLimits`)."""
+    for k, line in enumerate(lines):
+        problem = non_xml_char_problem(line) or limits.words_problem("the line", line)
+        if problem is not None:
+            raise ImportRefused(filename, k + 1, problem)
+
+
 def _import_stream(
     source: BinaryIO | Path | str,
     name: str | None,
@@ -178,7 +202,9 @@ def _import_stream(
     progress: Callable[[int], None] | None,
     rename: str,
 ) -> ImportSummary:
-    items = evaltrans.iter_evaltrans(source, filename=filename, reference_names=reference_names)
+    items = evaltrans.iter_evaltrans(
+        source, filename=filename, reference_names=reference_names, limits=upload_limits()
+    )
     header = next(items)
     if not isinstance(header, CorpusHeader):  # iter_evaltrans yields the header first
         raise TypeError(f"expected the corpus header first, got {type(header).__name__}")

@@ -20,7 +20,7 @@ from django.db.models import F, Max
 from annotation.apart import give_back_memory
 from annotation.candidates import candidates_changed
 from annotation.corpora import evaltrans
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.imports import ImportRefused, refuse_unusable_lines, upload_limits
 from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document
@@ -71,10 +71,11 @@ def corpus_add_system(
     with the file, line and reason.
     """
     _refuse_bad_name(corpus, name, filename)
-    for k, line in enumerate(lines):
-        problem = non_xml_char_problem(line)
-        if problem is not None:
-            raise ImportRefused(filename, k + 1, problem)
+    limits = upload_limits()
+    problem = limits.systems_problem(corpus.n_systems + 1, name)
+    if problem is not None:
+        raise ImportRefused(filename, None, problem)
+    refuse_unusable_lines(filename, lines, limits)
     texts = corpus_texts(corpus)
     segmentation: dict[str, Any] | None = None
     if unsegmented:

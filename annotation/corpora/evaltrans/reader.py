@@ -45,13 +45,20 @@ from annotation.corpora.evaltrans.schema import (
     ErrorElement,
     EvalElement,
     EvalTransError,
+    Role,
     SentenceElement,
     ier_items_of,
     normalize_space,
     sentence_problem,
+    translator_role,
 )
 from annotation.corpora.evaltrans.timing import TIMING_ATTRS, timing_of
-from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH, length_problem
+from annotation.limits import (
+    EVALUATOR_MAX_LENGTH,
+    NAME_MAX_LENGTH,
+    WorkLimits,
+    length_problem,
+)
 
 _SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
@@ -63,10 +70,13 @@ def iter_evaltrans(
     *,
     filename: str | None = None,
     reference_names: Collection[str] = (),
+    limits: WorkLimits | None = None,
 ) -> Iterator[CorpusHeader | SentenceElement]:
     """Yield the :class:`CorpusHeader`, then one :class:`SentenceElement` per ``<sentence>``.
 
-    ``source`` is a path or a binary stream. Streaming: memory stays flat however large the
+    ``source`` is a path or a binary stream. ``limits``: a file with more systems, or a
+    text with more words, than they allow is refused where the first one too many is
+    (before the rest of the file is read). Streaming: memory stays flat however large the
     file (each sentence is yielded once the next one has been read, so unknown elements
     between sentences can be attached to the one before). A refused file raises
     :class:`EvalTransError` when the iteration reaches the problem — sentences before it
@@ -75,21 +85,29 @@ def iter_evaltrans(
     if isinstance(source, (str, Path)):
         shown = filename if filename is not None else str(source)
         with open(source, "rb") as stream:
-            yield from _Reader(stream, shown, reference_names).run()
+            yield from _Reader(stream, shown, reference_names, limits).run()
     else:
         name = getattr(source, "name", None)
         default = name if isinstance(name, str) else "<stream>"
         shown = filename if filename is not None else default
-        yield from _Reader(source, shown, reference_names).run()
+        yield from _Reader(source, shown, reference_names, limits).run()
 
 
 class _Reader:
     """One pass over one file: checked bytes in, lxml's feed parser, dataclasses out."""
 
-    def __init__(self, stream: BinaryIO, filename: str, reference_names: Collection[str]) -> None:
+    def __init__(
+        self,
+        stream: BinaryIO,
+        filename: str,
+        reference_names: Collection[str],
+        limits: WorkLimits | None,
+    ) -> None:
         self.input = CheckedBytes(stream, filename)
         self.filename = filename
         self.reference_names = frozenset(reference_names)
+        self.limits = limits
+        self.systems: set[str] = set()  # the systems seen so far, while limits count them
         self.parser = etree.XMLPullParser(
             events=("end",), tag=("{*}sentence", "eval"), encoding="utf-8", **PARSER_OPTIONS
         )
@@ -305,6 +323,7 @@ class _Reader:
                     reason = ERR_DUPLICATE_CHILD.format(parent="sentence", tag="source")
                     raise self.error(child.sourceline, reason)
                 source = self.text_of(child)
+                self.within_words("<source>", source, child)
             elif child.tag != "eval":  # the evals were read as they ended (on_eval)
                 extra_xml.append(_serialize(child))
         if self.current is element:
@@ -369,6 +388,7 @@ class _Reader:
                 extra_attrs.append((key, value))
         if not translator:
             raise self.error(line, ERR_EVAL_WITHOUT_TRANSLATOR)
+        self.within_systems(translator, line)
         try:
             timing = timing_of(timing_values)
         except ValueError as exc:
@@ -384,12 +404,14 @@ class _Reader:
                         child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="target")
                     )
                 target = self.text_of(child)
+                self.within_words("<target>", target, child)
             elif child.tag == "newRef":
                 if new_ref is not None:
                     raise self.error(
                         child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="newRef")
                     )
                 new_ref = self.text_of(child)
+                self.within_words("<newRef>", new_ref, child)
             elif child.tag == "errors":
                 if errors is not None:
                     reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag="errors")
@@ -415,6 +437,23 @@ class _Reader:
             ier=ier,
             timing=timing,
         )
+
+    def within_systems(self, translator: str, line: int) -> None:
+        """Count a system the first time it appears; refuse the first one too many."""
+        if self.limits is None or translator in self.systems:
+            return
+        if translator_role(translator, self.reference_names) is not Role.SYSTEM:
+            return
+        self.systems.add(translator)
+        problem = self.limits.systems_problem(len(self.systems), translator)
+        if problem is not None:
+            raise self.error(line, problem)
+
+    def within_words(self, what: str, text: str, element: etree._Element) -> None:
+        """Refuse a text too long to be aligned, where it is."""
+        problem = None if self.limits is None else self.limits.words_problem(what, text)
+        if problem is not None:
+            raise self.error(element.sourceline, problem)
 
     def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:
         """``value`` if its column can hold it; a name the database would cut or refuse
