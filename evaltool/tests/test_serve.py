@@ -11,12 +11,9 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -26,33 +23,14 @@ from pathlib import Path
 import pytest
 from gunicorn.config import Config
 
-ROOT = Path(__file__).resolve().parents[2]
-SECRET = "a-test-secret-that-is-long-enough-and-random-enough-0123456789abcdef"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
-def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DEBUG"))}
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'serve.sqlite3'}",
-        SECRET_KEY=SECRET,
-        ALLOWED_HOSTS="127.0.0.1,eval.example.org",
-        **more,
-    )
-    return env
+from evaltool.tests.serving import (
+    ROOT,
+    NoRedirect,
+    fetch,
+    free_port,
+    make_serve,
+    production_env,
+)
 
 
 @pytest.fixture(scope="module")
@@ -61,30 +39,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
     tmp_path = tmp_path_factory.mktemp("serve")
     port = free_port()
     env = production_env(tmp_path, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="2")
-    process = subprocess.Popen(
-        ["make", "-s", "serve"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            if process.poll() is not None:
-                pytest.fail(f"make serve stopped: {process.stderr.read().decode()[-2000:]}")
-            try:
-                fetch(f"{base}/accounts/login/")
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("make serve did not answer within 60 s")
+    with make_serve(env) as base:
         yield base, env
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
 
 
 @pytest.fixture
@@ -149,11 +105,6 @@ def log_in(
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
 
 
 def test_a_locked_sqlite_database_is_503_not_saved_never_500(
