@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from lxml import etree
 
@@ -18,8 +19,16 @@ from annotation.judging.items import judgment_ier_split
 from annotation.judging.page import judge_header
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
-from annotation.models import Corpus, Judgment, Sentence, Target
-from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML, exported, fresh, target_of
+from annotation.models import Corpus, Judgment, Sentence, Target, User
+from annotation.tests.factories import (
+    DEMO_XML,
+    HTMX,
+    JUDGED,
+    SEED_XML,
+    exported,
+    fresh,
+    target_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -202,7 +211,15 @@ def test_a_bare_eval_after_a_judged_one_keeps_what_it_carries() -> None:
     assert b'evaluator="jm"' in text
 
 
-def test_effort_travels_export_import_export_byte_identical(seed: Corpus, judge) -> None:
+def effort_panel(client: Client, corpus: Corpus) -> str:
+    """The dashboard's effort panel (seed 001 Table 3) of ``corpus``, its own URLs aside."""
+    html = client.get(f"/dashboard/{corpus.pk}/panel/effort/", **HTMX).content.decode()
+    return html.replace(f"/dashboard/{corpus.pk}/", "/dashboard/<corpus>/")
+
+
+def test_effort_travels_export_import_export_byte_identical(
+    seed: Corpus, judge: User, lead: User, client: Client
+) -> None:
     """Issue 24, point 3: a judgment's active time, IER's part of it and its first and
     last times go out with it and come back, so the copy's seed 001 Table 3 (the effort
     panel), the judge's pace and time to finish are the original's."""
@@ -229,6 +246,10 @@ def test_effort_travels_export_import_export_byte_identical(seed: Corpus, judge)
     assert b'activeSeconds="31.7" ierSeconds="5.123457" ierClicks="1"' in original
     assert Dashboard(copy).effort == Dashboard(seed).effort
     assert Dashboard(copy).effort.total_minutes == pytest.approx(31.7 / 60)
+    client.force_login(lead)
+    assert effort_panel(client, copy) == effort_panel(client, seed)
+    panel = effort_panel(client, copy)
+    assert 'data-col="per-sentence">31.7<' in panel and 'data-col="per-hour">113.6<' in panel
     theirs = Judgment.objects.get(target__sentence__corpus=copy, evaluator=judge)
     assert (theirs.created_at, theirs.updated_at) == (fresh(j).created_at, fresh(j).updated_at)
     pace, copied_pace = judge_header(fresh(j)).pace, judge_header(theirs).pace
