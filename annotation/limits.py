@@ -72,6 +72,10 @@ ERR_TOO_MANY_WORDS = (
     "{what} has {words:,} words; a text may have at most {limit:,} "
     "(EVALTOOL_MAX_WORDS_PER_TEXT raises the limit)"
 )
+ERR_DOCUMENT_TOO_LONG = (
+    "the document has {words:,} words; cut into the corpus's {sentences:,} sentences it may "
+    "have at most {limit:,} ({per_text:,} a text: EVALTOOL_MAX_WORDS_PER_TEXT raises the limit)"
+)
 
 #: The words the judge sees and aWER counts (13a), as :func:`annotation.text.words`.
 _WORDS = Preprocessor(tokenize="13a")
@@ -95,11 +99,28 @@ class WorkLimits:
         return ERR_TOO_MANY_SYSTEMS.format(name=name[:40], count=count, limit=self.systems)
 
     def words_problem(self, what: str, text: str) -> str | None:
-        """Why ``text`` is too long to be aligned, or None. A word has at least one
-        character, so a text no longer than the limit is not tokenized at all."""
-        if len(text) <= self.words_per_text:
-            return None
-        count = len(_WORDS.tokens_uncached(text))
-        if count <= self.words_per_text:
+        """Why ``text`` is too long to be aligned, or None."""
+        count = _words_over(text, self.words_per_text)
+        if count is None:
             return None
         return ERR_TOO_MANY_WORDS.format(what=what, words=count, limit=self.words_per_text)
+
+    def document_problem(self, text: str, sentences: int) -> str | None:
+        """Why a document to be cut into ``sentences`` candidates (seed 002) is too long:
+        more words than that many texts may have, or None."""
+        limit = self.words_per_text * max(sentences, 1)
+        count = _words_over(text, limit)
+        if count is None:
+            return None
+        return ERR_DOCUMENT_TOO_LONG.format(
+            words=count, sentences=sentences, limit=limit, per_text=self.words_per_text
+        )
+
+
+def _words_over(text: str, limit: int) -> int | None:
+    """The number of words of ``text`` if over ``limit``, else None. A word has at least
+    one character, so a text no longer than the limit is not tokenized at all."""
+    if len(text) <= limit:
+        return None
+    count = len(_WORDS.tokens_uncached(text))
+    return count if count > limit else None

@@ -184,12 +184,15 @@ def upload_limits() -> WorkLimits:
     )
 
 
-def refuse_unusable_lines(filename: str, lines: Sequence[str], limits: WorkLimits) -> None:
+def refuse_unusable_lines(filename: str, lines: Sequence[str], limits: WorkLimits | None) -> None:
     """Refuse, with its file and line, a plain-text line (a segment of ``import_text``, a
     system's candidate) with a character XML cannot hold (stored, it would break every
-    export) or too many words to be aligned (:class:`~annotation.limits.WorkLimits`)."""
+    export) or too many words to be aligned (:class:`~annotation.limits.WorkLimits`;
+    None: the lines are not texts, a document's lines are counted whole)."""
     for k, line in enumerate(lines):
-        problem = non_xml_char_problem(line) or limits.words_problem("the line", line)
+        problem = non_xml_char_problem(line)
+        if problem is None and limits is not None:
+            problem = limits.words_problem("the line", line)
         if problem is not None:
             raise ImportRefused(filename, k + 1, problem)
 

@@ -75,13 +75,17 @@ def corpus_add_system(
     problem = limits.systems_problem(corpus.n_systems + 1, name)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
-    refuse_unusable_lines(filename, lines, limits)
+    refuse_unusable_lines(filename, lines, None if unsegmented else limits)
     texts = corpus_texts(corpus)
     segmentation: dict[str, Any] | None = None
     if unsegmented:
         if not any(texts.refs):
             raise ImportRefused(filename, None, ERR_NO_REFERENCES)
-        candidates, segmentation = resegment_document(" ".join(lines), texts.refs)
+        document = " ".join(lines)
+        problem = limits.document_problem(document, corpus.n_sentences)
+        if problem is not None:
+            raise ImportRefused(filename, None, problem)
+        candidates, segmentation = resegment_document(document, texts.refs)
     else:
         if len(lines) != corpus.n_sentences:
             message = ERR_LINE_COUNT.format(lines=len(lines), sentences=corpus.n_sentences)

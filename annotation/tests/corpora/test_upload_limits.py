@@ -19,6 +19,7 @@ from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.corpora.systems import corpus_add_system
 from annotation.corpora.text_imports import corpus_import_text
 from annotation.limits import (
+    ERR_DOCUMENT_TOO_LONG,
     ERR_TOO_MANY_SYSTEMS,
     ERR_TOO_MANY_WORDS,
     MAX_SYSTEMS,
@@ -203,3 +204,26 @@ def test_a_system_added_to_a_full_corpus_or_with_a_long_line_is_refused() -> Non
     reason = ERR_TOO_MANY_WORDS.format(what="the line", words=100_000, limit=MAX_WORDS_PER_TEXT)
     assert str(long.value) == f"new.txt line 1: {reason}"
     assert not seed.translators.filter(name="new").exists()
+
+
+def test_a_document_to_cut_is_counted_whole_against_its_sentences() -> None:
+    """Seed 002: a system's output as one document, often one long line. Its lines are
+    not texts; the document may have as many words as the corpus's sentences together."""
+    seed = corpus_import(source=SEED_XML, name="seed").corpus
+    limit = 5 * seed.n_sentences
+    fits = [" ".join(["word"] * limit)]  # one line, longer than a text may be
+    too_long = [" ".join(["word"] * (limit + 1))]
+
+    with override_settings(EVALTOOL_MAX_WORDS_PER_TEXT=5):
+        with pytest.raises(ImportRefused) as refused:
+            corpus_add_system(
+                corpus=seed, name="long", lines=too_long, filename="doc.txt", unsegmented=True
+            )
+        added = corpus_add_system(
+            corpus=seed, name="speech", lines=fits, filename="doc.txt", unsegmented=True
+        )
+
+    assert str(refused.value) == "doc.txt: " + ERR_DOCUMENT_TOO_LONG.format(
+        words=limit + 1, sentences=seed.n_sentences, limit=limit, per_text=5
+    )
+    assert added.words == limit
