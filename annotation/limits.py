@@ -11,6 +11,7 @@ same ones as the models.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.tokenize import Preprocessor
@@ -115,6 +116,20 @@ class WorkLimits:
         return ERR_DOCUMENT_TOO_LONG.format(
             words=count, sentences=sentences, limit=limit, per_text=self.words_per_text
         )
+
+
+def unusable_line(lines: Sequence[str], limits: WorkLimits | None) -> tuple[int, str] | None:
+    """The first plain-text line (a segment of ``import_text``, a system's candidate),
+    numbered from 1, with a character XML cannot hold (stored, it would break every
+    export) or too many words to be aligned, and why; None if none. ``limits`` None:
+    the lines are not texts (a document's, counted whole)."""
+    for k, line in enumerate(lines, start=1):
+        problem = non_xml_char_problem(line)
+        if problem is None and limits is not None:
+            problem = limits.words_problem("the line", line)
+        if problem is not None:
+            return k, problem
+    return None
 
 
 def _words_over(text: str, limit: int) -> int | None:

@@ -14,7 +14,7 @@ write lock for more than one batch, and judges' clicks and logins go on meanwhil
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -35,13 +35,9 @@ from annotation.corpora.evaltrans import (
     awer_text,
 )
 from annotation.corpora.spans import imported_severities
+from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
-from annotation.limits import (
-    NAME_MAX_LENGTH,
-    WorkLimits,
-    length_problem,
-    non_xml_char_problem,
-)
+from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.stored_statistics import default_statistics, save_default_statistics
@@ -83,43 +79,6 @@ ROLE_OF = {
 
 class ImportRefused(EvalTransError):
     """The file was refused; nothing of it is left in the database."""
-
-
-@dataclass(frozen=True)
-class ImportSummary:
-    """What an import stored, in the words the command line and the upload page print."""
-
-    corpus: Corpus
-    sentences: int
-    references_min: int
-    references_max: int
-    systems: int
-    judgments: int
-    warnings: tuple[str, ...]
-    warnings_total: int
-
-    def lines(self) -> list[str]:
-        refs = (
-            str(self.references_min)
-            if self.references_min == self.references_max
-            else f"{self.references_min}–{self.references_max}"
-        )
-        out = [
-            f"Imported corpus {self.corpus.name!r}: {_count(self.sentences, 'sentence')}, "
-            f"{refs} reference{'s' if self.references_max > 1 else ''} per sentence, "
-            f"{_count(self.systems, 'system')}, "
-            f"{_count(self.judgments, 'judgment')}.",
-        ]
-        if self.warnings_total:
-            out.append(f"{self.warnings_total} warning(s):")
-            out.extend(f"  {w}" for w in self.warnings)
-            if self.warnings_total > len(self.warnings):
-                out.append(f"  … and {self.warnings_total - len(self.warnings)} more")
-        return out
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @dataclass
@@ -182,19 +141,6 @@ def upload_limits() -> WorkLimits:
     return WorkLimits(
         systems=settings.EVALTOOL_MAX_SYSTEMS, words_per_text=settings.EVALTOOL_MAX_WORDS_PER_TEXT
     )
-
-
-def refuse_unusable_lines(filename: str, lines: Sequence[str], limits: WorkLimits | None) -> None:
-    """Refuse, with its file and line, a plain-text line (a segment of ``import_text``, a
-    system's candidate) with a character XML cannot hold (stored, it would break every
-    export) or too many words to be aligned (:class:`~annotation.limits.WorkLimits`;
-    None: the lines are not texts, a document's lines are counted whole)."""
-    for k, line in enumerate(lines):
-        problem = non_xml_char_problem(line)
-        if problem is None and limits is not None:
-            problem = limits.words_problem("the line", line)
-        if problem is not None:
-            raise ImportRefused(filename, k + 1, problem)
 
 
 def _import_stream(

@@ -20,8 +20,8 @@ from django.db.models import F, Max
 from annotation.apart import give_back_memory
 from annotation.candidates import candidates_changed
 from annotation.corpora import evaltrans
-from annotation.corpora.imports import ImportRefused, refuse_unusable_lines, upload_limits
-from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
+from annotation.corpora.imports import ImportRefused, upload_limits
+from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem, unusable_line
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document
 from annotation.scoring import corpus_texts
@@ -75,7 +75,9 @@ def corpus_add_system(
     problem = limits.systems_problem(corpus.n_systems + 1, name)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
-    refuse_unusable_lines(filename, lines, None if unsegmented else limits)
+    bad = unusable_line(lines, None if unsegmented else limits)
+    if bad is not None:
+        raise ImportRefused(filename, *bad)
     texts = corpus_texts(corpus)
     segmentation: dict[str, Any] | None = None
     if unsegmented:

@@ -16,14 +16,9 @@ from annotation.corpora.evaltrans import (
     SentenceElement,
     normalize_space,
 )
-from annotation.corpora.imports import (
-    ImportRefused,
-    ImportSummary,
-    import_elements,
-    refuse_unusable_lines,
-    upload_limits,
-)
-from annotation.limits import NAME_MAX_LENGTH, length_problem
+from annotation.corpora.imports import ImportRefused, import_elements, upload_limits
+from annotation.corpora.summary import ImportSummary
+from annotation.limits import NAME_MAX_LENGTH, length_problem, unusable_line
 from metrics.textfiles import SegmentFileError, read_parallel
 
 # Plain-text imports name their references so that evalTrans classifies them as such
@@ -89,7 +84,9 @@ def corpus_import_text(
     except SegmentFileError as exc:
         raise ImportRefused(exc.filename, exc.line, exc.reason) from None
     for path, lines in zip(paths, columns, strict=True):
-        refuse_unusable_lines(str(path), lines, limits)
+        bad = unusable_line(lines, limits)
+        if bad is not None:
+            raise ImportRefused(str(path), *bad)
     translators = [*REFERENCE_NAMES_FOR_TEXT[: len(refs)], *system_names]
     sentences = (
         SentenceElement(

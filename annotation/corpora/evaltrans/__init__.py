@@ -42,8 +42,9 @@ Why it looks the way it does:
 
 The modules: :mod:`.schema` (names, dataclasses, the sentence rules, refusal reasons),
 :mod:`.guard` (raw-byte checks, parser options), :mod:`.reader`, :mod:`.writer`,
-:mod:`.errors` (a judgment's ``<errors>``, its error spans), :mod:`.timing` (a judgment's
-effort: active time, IER's part, first and last times). Import
+:mod:`.errors` (a judgment's ``<errors>``, its error spans), :mod:`.judgment` (a
+judgment's attributes), :mod:`.timing` (its effort: active time, IER's part, first and
+last times). Import
 from the package: ``from annotation.corpora.evaltrans import iter_evaltrans``.
 """
 

@@ -22,37 +22,28 @@ from lxml import etree
 
 from annotation.corpora.evaltrans.errors import read_errors
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
+from annotation.corpora.evaltrans.judgment import judgment_attrs
 from annotation.corpora.evaltrans.schema import (
-    ERR_AWER_FORMAT,
     ERR_DOCTYPE,
     ERR_DUPLICATE_CHILD,
     ERR_EMPTY_FILE,
     ERR_EVAL_WITHOUT_TARGET,
     ERR_EVAL_WITHOUT_TRANSLATOR,
-    ERR_FLAG,
     ERR_MALFORMED,
     ERR_MARKUP_IN_TEXT,
     ERR_SENTENCE_WITHOUT_SOURCE,
-    ERR_SSER_NOT_INTEGER,
-    ERR_SSER_RANGE,
     ERR_STRAY_TEXT,
     ERR_WRONG_ROOT,
-    FLAGS,
-    NOTE_MAX_LENGTH,
-    SSER_MAX,
-    SSER_MIN,
     CorpusHeader,
     ErrorElement,
     EvalElement,
     EvalTransError,
     Role,
     SentenceElement,
-    ier_items_of,
     normalize_space,
     sentence_problem,
     translator_role,
 )
-from annotation.corpora.evaltrans.timing import TIMING_ATTRS, timing_of
 from annotation.limits import (
     EVALUATOR_MAX_LENGTH,
     NAME_MAX_LENGTH,
@@ -60,8 +51,6 @@ from annotation.limits import (
     length_problem,
 )
 
-_SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
 _LXML_POSITION = re.compile(r", line \d+, column (\d+)$")
 
 
@@ -351,13 +340,7 @@ class _Reader:
         line = element.sourceline or 0
         translator = ""
         evaluator: str | None = None
-        sser: int | None = None
-        awer: tuple[int, int] | None = None
-        flag: str | None = None
-        note: str | None = None
-        ier: tuple[tuple[int, int, str], ...] | None = None
-        timing_values: dict[str, str] = {}
-        extra_attrs: list[tuple[str, str]] = []
+        others: list[tuple[str, str]] = []
         for key, value in element.attrib.items():
             if key == "translator":
                 translator = normalize_space(value)
@@ -365,34 +348,15 @@ class _Reader:
             elif key == "evaluator":
                 evaluator = normalize_space(value) or None
                 self.fitting('<eval evaluator="…">', value, EVALUATOR_MAX_LENGTH, element)
-            elif key == "sser":
-                sser = self.sser(value, line)
-            elif key == "awer":
-                awer = self.awer(value, line)
-            elif key == "judgeFlag":
-                flag = normalize_space(value) or None
-                if flag is not None and flag not in FLAGS:
-                    raise self.error(line, ERR_FLAG.format(value=value))
-            elif key == "ierItems":
-                try:
-                    ier = ier_items_of(value)
-                except ValueError as exc:
-                    raise self.error(line, str(exc)) from None
-            elif key == "judgeNote":
-                note = self.fitting(
-                    '<eval judgeNote="…">', normalize_space(value), NOTE_MAX_LENGTH, element
-                )
-            elif key in TIMING_ATTRS:
-                timing_values[key] = value
             else:
-                extra_attrs.append((key, value))
+                others.append((key, value))
+        try:
+            judgment = judgment_attrs(others)
+        except ValueError as exc:
+            raise self.error(line, str(exc)) from None
         if not translator:
             raise self.error(line, ERR_EVAL_WITHOUT_TRANSLATOR)
         self.within_systems(translator, line)
-        try:
-            timing = timing_of(timing_values)
-        except ValueError as exc:
-            raise self.error(line, str(exc)) from None
         target: str | None = None
         new_ref: str | None = None
         errors: tuple[ErrorElement, ...] | None = None
@@ -426,16 +390,16 @@ class _Reader:
             target=target,
             line=line,
             evaluator=evaluator,
-            sser=sser,
-            awer=awer,
+            sser=judgment.sser,
+            awer=judgment.awer,
             new_ref=new_ref,
-            extra_attrs=tuple(extra_attrs),
+            extra_attrs=judgment.extra_attrs,
             extra_xml=tuple(extra_xml),
-            note=note,
-            flag=flag,
+            note=judgment.note,
+            flag=judgment.flag,
             errors=errors or (),
-            ier=ier,
-            timing=timing,
+            ier=judgment.ier,
+            timing=judgment.timing,
         )
 
     def within_systems(self, translator: str, line: int) -> None:
@@ -462,21 +426,6 @@ class _Reader:
         if problem is not None:
             raise self.error(element.sourceline, problem)
         return value
-
-    def sser(self, value: str, line: int) -> int:
-        text = value.strip()
-        if not _SSER_RE.fullmatch(text):
-            raise self.error(line, ERR_SSER_NOT_INTEGER.format(value=value))
-        sser = int(text)
-        if not SSER_MIN <= sser <= SSER_MAX:
-            raise self.error(line, ERR_SSER_RANGE.format(value=value))
-        return sser
-
-    def awer(self, value: str, line: int) -> tuple[int, int]:
-        match = _AWER_RE.fullmatch(value)
-        if match is None:
-            raise self.error(line, ERR_AWER_FORMAT.format(value=value))
-        return int(match.group(1)), int(match.group(2))
 
     def children(self, element: etree._Element) -> Iterator[etree._Element]:
         """The element children; comments and PIs skipped, stray text and entities refused."""

@@ -15,6 +15,7 @@ from lxml import etree
 
 from annotation.corpora.evaltrans.errors import errors_xml
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS
+from annotation.corpora.evaltrans.judgment import JUDGMENT_ATTRS
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
     FLAGS,
@@ -30,7 +31,7 @@ from annotation.corpora.evaltrans.schema import (
     sentence_problem,
     translator_role,
 )
-from annotation.corpora.evaltrans.timing import TIMING_ATTRS, timing_attrs
+from annotation.corpora.evaltrans.timing import timing_attrs
 from annotation.limits import non_xml_char_problem
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -40,16 +41,7 @@ _NAME_RE = re.compile(r"(?:\{[^}]+\}|xml:)?(?!xmlns)[A-Za-z_][\w.\-]*")
 _KNOWN_ATTRS = {
     "evalTrans": ("name",),
     "sentence": ("id", "doc"),
-    "eval": (
-        "translator",
-        "evaluator",
-        "sser",
-        "awer",
-        "judgeFlag",
-        "judgeNote",
-        "ierItems",
-        *TIMING_ATTRS,
-    ),
+    "eval": ("translator", "evaluator", *JUDGMENT_ATTRS),
 }
 
 
