@@ -45,6 +45,11 @@ demo: venv wordnet
 run: demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+## gunicorn believes a proxy's X-Forwarded-Proto only with EVALTOOL_BEHIND_PROXY on
+## (then from FORWARDED_ALLOW_IPS, default 127.0.0.1,::1); otherwise from no one, where
+## its own default would believe any local process (evaltool.env.forwarded_allow_ips).
+FORWARDED_ALLOW_IPS_FLAG = --forwarded-allow-ips '$(shell $(PY) -c 'from evaltool.env import forwarded_allow_ips as f; print(f())')'
+
 ## The production server: gunicorn on $${HOST:-127.0.0.1}:$${PORT:-8000} with $${WEB_CONCURRENCY:-3}
 ## workers, DEBUG off unless set, SECRET_KEY required, DATABASE_URL honoured; migrations
 ## applied and static files collected (hashed names, served by the app) first.
@@ -56,6 +61,7 @@ serve: venv wordnet
 	    --bind "$${HOST:-127.0.0.1}:$${PORT:-8000}" \
 	    --workers "$${WEB_CONCURRENCY:-3}" \
 	    --timeout "$${GUNICORN_TIMEOUT:-300}" \
+	    $(FORWARDED_ALLOW_IPS_FLAG) \
 	    --no-control-socket \
 	    --access-logfile - --error-logfile -
 

@@ -11,6 +11,8 @@
 * After a POST, 303 See Other, which browsers and htmx's XMLHttpRequest follow with a GET.
 * A bad parameter is a 400 that says which parameter and why: views raise ``BadRequest``
   with that sentence, and :func:`bad_request` shows it.
+* A locked, down or restarting database is a 503, never a 500: "not saved, retry" for a
+  write, the 503 page for a read (:func:`database_unavailable`).
 * A user logged in with a one-time password (a lead generated it, so the lead knows it)
   sees nothing but the page that replaces it: :class:`OneTimePasswordMiddleware`.
 """
@@ -18,6 +20,8 @@
 from __future__ import annotations
 
 import re
+import sqlite3
+import sys
 from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,12 +29,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import content_disposition_header
+from django.views import defaults
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -113,12 +119,60 @@ def attachment(response: R, stem: str, suffix: str) -> R:
 ERR_DATABASE_BUSY = (
     "The database is busy (another write holds it): your change was not saved. Retry in a moment."
 )
+ERR_DATABASE_UNREACHABLE = (
+    "The database cannot be reached (it may be restarting): your change was not saved. "
+    "Retry in a moment."
+)
+#: What a page that could not be read says (the 503 page).
+ERR_PAGE_UNAVAILABLE = (
+    "The database cannot be reached at the moment (it may be busy or restarting): "
+    "nothing was changed. Reload the page in a moment."
+)
+#: SQLite's errors that pass (a lock held too long, the file briefly unreadable); its
+#: other OperationalErrors (a missing table, bad SQL) are bugs, and stay 500s.
+_SQLITE_TRANSIENT = ("locked", "unable to open database file", "disk i/o error")
+
+
+def database_trouble(exception: BaseException | None) -> str | None:
+    """What to tell a user whose change hit a database that is locked, down or
+    restarting (the change was not saved, and retrying will do), or None for any other
+    error. PostgreSQL reports a lost, refused or dropped connection as Django's
+    ``OperationalError`` or ``InterfaceError`` (its SQL mistakes are other classes)."""
+    if not isinstance(exception, OperationalError | InterfaceError):
+        return None
+    message = str(exception).lower()
+    if "database is locked" in message:
+        return ERR_DATABASE_BUSY
+    if isinstance(exception.__cause__, sqlite3.Error) and not any(
+        transient in message for transient in _SQLITE_TRANSIENT
+    ):
+        return None
+    return ERR_DATABASE_UNREACHABLE
+
+
+def database_unavailable(
+    request: HttpRequest, exception: BaseException | None
+) -> HttpResponse | None:
+    """503 with ``Retry-After`` for a request that met :func:`database_trouble`, never a
+    500: a write is told "not saved, retry" in plain text (the judge's page shows it with
+    its Retry button), a read gets the 503 page. Neither touches the database; None for
+    any other error."""
+    reason = database_trouble(exception)
+    if reason is None:
+        return None
+    if request.method in ("GET", "HEAD"):
+        page = render_to_string("503.html", {"reason": ERR_PAGE_UNAVAILABLE})
+        response = HttpResponse(page, status=503)
+    else:
+        response = HttpResponse(reason, status=503, content_type="text/plain")
+    response["Retry-After"] = "2"
+    return response
 
 
 class DatabaseBusyMiddleware:
-    """A write that found SQLite locked for longer than its timeout is answered 503
-    "not saved, retry" (with ``Retry-After``), never 500: nothing was stored, and the
-    judge's page offers Retry for exactly such answers."""
+    """A view that met a locked, down or restarting database answers 503
+    (:func:`database_unavailable`); the same errors met before the view (loading the
+    session, counting a login) reach :func:`server_error`, which answers alike."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -127,11 +181,15 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, OperationalError) and "database is locked" in str(exception):
-            response = HttpResponse(ERR_DATABASE_BUSY, status=503, content_type="text/plain")
-            response["Retry-After"] = "2"
-            return response
-        return None
+        return database_unavailable(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page (``handler500``), unless the error was the database's passing trouble
+    (:func:`database_unavailable`): Django calls this for an exception anywhere in the
+    middleware too, while that exception is being handled."""
+    response = database_unavailable(request, sys.exception())
+    return response if response is not None else defaults.server_error(request)
 
 
 class OneTimePasswordMiddleware:

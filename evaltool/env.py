@@ -7,6 +7,8 @@ not understand must stop the app rather than fall back to another database.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -35,6 +37,29 @@ def parse_bool(name: str, value: str | None, *, default: bool) -> bool:
     if word in FALSE_WORDS:
         return False
     raise ValueError(f"{name}={value!r} is not a boolean (use one of: true, false, 1, 0, yes, no)")
+
+
+def behind_proxy(environ: Mapping[str, str] = os.environ) -> bool:
+    """``EVALTOOL_BEHIND_PROXY``: whether a proxy's ``X-Forwarded-*`` headers are believed
+    (by Django, and by gunicorn through :func:`forwarded_allow_ips`)."""
+    value = environ.get("EVALTOOL_BEHIND_PROXY")
+    return parse_bool("EVALTOOL_BEHIND_PROXY", value, default=False)
+
+
+#: The addresses gunicorn believes by default (its own default): a proxy on this machine.
+PROXY_ADDRESSES = "127.0.0.1,::1"
+
+
+def forwarded_allow_ips(environ: Mapping[str, str] = os.environ) -> str:
+    """gunicorn's ``--forwarded-allow-ips`` for ``make serve``: nobody ("") unless
+    ``EVALTOOL_BEHIND_PROXY`` is on, then ``FORWARDED_ALLOW_IPS`` or the local proxy.
+
+    gunicorn's own default believes ``X-Forwarded-Proto`` from 127.0.0.1 whatever the app
+    says, so without a proxy any local process could make a plain request pass for
+    HTTPS; the flag is therefore always given, empty when no proxy is declared."""
+    if not behind_proxy(environ):
+        return ""
+    return environ.get("FORWARDED_ALLOW_IPS", PROXY_ADDRESSES)
 
 
 #: A worker keeps its PostgreSQL connection between requests (checked before reuse): a new

@@ -1,5 +1,5 @@
-"""Login throttling's two questions: who is asking (the client address failures are counted
-against), and what a locked-out visitor is told."""
+"""Login throttling's questions: who is asking (the client address and the username
+failures are counted against), and what a locked-out visitor is told."""
 
 from __future__ import annotations
 
@@ -21,6 +21,24 @@ def client_ip(request: HttpRequest) -> str:
         if hops:
             return hops[-1]
     return str(request.META.get("REMOTE_ADDR", ""))
+
+
+#: The width of django-axes' username column (``AccessAttempt``, ``AccessFailureLog``).
+AXES_USERNAME_WIDTH = 255
+
+
+def client_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
+    """The username a login attempt is counted against: the one typed, cut to the width
+    of django-axes' column. Django's login form does not enforce the username's length,
+    and a longer one made PostgreSQL refuse the attempt's row (a 500, the attempt not
+    counted); cut, every attempt is counted (names sharing their first 255 characters
+    share a count, which only locks an impossible account: usernames have at most 150)."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    if credentials:
+        name = credentials.get(field)
+    else:
+        name = getattr(request, "data", request.POST).get(field)
+    return None if name is None else str(name)[:AXES_USERNAME_WIDTH]
 
 
 def lockout_response(

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from csp.constants import NONE, SELF
 
-from evaltool.env import parse_bool, parse_cache_url, parse_database_url
+from annotation.limits import MAX_SYSTEMS, MAX_WORDS_PER_TEXT
+from evaltool.env import behind_proxy, parse_bool, parse_cache_url, parse_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -128,6 +129,10 @@ HTMX_VERSION = "2.0.11"
 
 # Largest evalTrans file a lead may upload through the browser (the command line has no limit).
 EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
+# The work an upload may ask for, on the page and the command line alike (annotation.limits):
+# more systems in a corpus, or more words in a text, is refused before anything is stored.
+EVALTOOL_MAX_SYSTEMS = int(os.environ.get("EVALTOOL_MAX_SYSTEMS", MAX_SYSTEMS))
+EVALTOOL_MAX_WORDS_PER_TEXT = int(os.environ.get("EVALTOOL_MAX_WORDS_PER_TEXT", MAX_WORDS_PER_TEXT))
 
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several
@@ -139,9 +144,7 @@ CACHES = {"default": parse_cache_url(os.environ.get("CACHE_URL", ""))}
 # and tell browsers to insist on HTTPS (HSTS). EVALTOOL_BEHIND_PROXY=true trusts the
 # proxy's X-Forwarded-Proto and X-Forwarded-For (set it only behind a proxy that sets them).
 HTTPS = parse_bool("EVALTOOL_HTTPS", os.environ.get("EVALTOOL_HTTPS"), default=False)
-BEHIND_PROXY = parse_bool(
-    "EVALTOOL_BEHIND_PROXY", os.environ.get("EVALTOOL_BEHIND_PROXY"), default=False
-)
+BEHIND_PROXY = behind_proxy()
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
@@ -182,4 +185,5 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "evaltool.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "evaltool.security.client_ip"
+AXES_USERNAME_CALLABLE = "evaltool.security.client_username"
 AXES_VERBOSE = False

@@ -20,3 +20,4 @@ urlpatterns = [
 ]
 
 handler400 = "annotation.web.bad_request"
+handler500 = "annotation.web.server_error"

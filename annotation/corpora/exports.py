@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any, BinaryIO, NamedTuple
 
 from annotation.corpora.evaltrans import (
     CorpusHeader,
     EvalElement,
     SentenceElement,
+    Timing,
     attrs_from_json,
     iter_evaltrans_bytes,
 )
@@ -116,6 +118,11 @@ def _batch_elements(
             "flag",
             "severities",
             "ier_items",
+            "active_seconds",
+            "ier_seconds",
+            "ier_clicks",
+            "created_at",
+            "updated_at",
         )
     )
     for target_id, *fields in judgment_rows:
@@ -164,6 +171,11 @@ class _JudgmentRow(NamedTuple):
     flag: str
     severities: dict[str, str]
     ier_items: list[list[object]]
+    active_seconds: float
+    ier_seconds: float
+    ier_clicks: int
+    created_at: datetime
+    updated_at: datetime
 
 
 def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[EvalElement]:
@@ -199,7 +211,16 @@ def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
         flag=j.flag or None,
         errors=error_elements(target.text, j.new_ref, j.severities) if done else (),
         ier=_ier_of(target, j),
+        timing=_timing_of(j),
     )
+
+
+def _timing_of(j: _JudgmentRow) -> Timing | None:
+    """The judgment's effort (:mod:`annotation.corpora.evaltrans.timing`), with its first
+    and last times, when the judge's page measured any: a judgment that was only imported
+    has times that say when the import ran, which are not the judge's to export."""
+    timing = Timing(j.active_seconds, j.ier_seconds, j.ier_clicks, j.created_at, j.updated_at)
+    return timing if timing.measured else None
 
 
 def _ier_of(target: _TargetRow, j: _JudgmentRow) -> tuple[tuple[int, int, str], ...] | None:

@@ -20,6 +20,7 @@ from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from annotation.apart import give_back_memory
@@ -29,12 +30,14 @@ from annotation.corpora.evaltrans import (
     EvalElement,
     EvalTransError,
     SentenceElement,
+    Timing,
     attrs_to_json,
     awer_text,
 )
 from annotation.corpora.spans import imported_severities
+from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
-from annotation.limits import NAME_MAX_LENGTH, length_problem
+from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.stored_statistics import default_statistics, save_default_statistics
@@ -76,43 +79,6 @@ ROLE_OF = {
 
 class ImportRefused(EvalTransError):
     """The file was refused; nothing of it is left in the database."""
-
-
-@dataclass(frozen=True)
-class ImportSummary:
-    """What an import stored, in the words the command line and the upload page print."""
-
-    corpus: Corpus
-    sentences: int
-    references_min: int
-    references_max: int
-    systems: int
-    judgments: int
-    warnings: tuple[str, ...]
-    warnings_total: int
-
-    def lines(self) -> list[str]:
-        refs = (
-            str(self.references_min)
-            if self.references_min == self.references_max
-            else f"{self.references_min}–{self.references_max}"
-        )
-        out = [
-            f"Imported corpus {self.corpus.name!r}: {_count(self.sentences, 'sentence')}, "
-            f"{refs} reference{'s' if self.references_max > 1 else ''} per sentence, "
-            f"{_count(self.systems, 'system')}, "
-            f"{_count(self.judgments, 'judgment')}.",
-        ]
-        if self.warnings_total:
-            out.append(f"{self.warnings_total} warning(s):")
-            out.extend(f"  {w}" for w in self.warnings)
-            if self.warnings_total > len(self.warnings):
-                out.append(f"  … and {self.warnings_total - len(self.warnings)} more")
-        return out
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @dataclass
@@ -169,6 +135,14 @@ def corpus_import(
         raise ImportRefused(exc.filename, exc.line, exc.reason) from None
 
 
+def upload_limits() -> WorkLimits:
+    """The work an upload may ask for, as the settings say (``EVALTOOL_MAX_SYSTEMS``,
+    ``EVALTOOL_MAX_WORDS_PER_TEXT``): every import and added system asks it."""
+    return WorkLimits(
+        systems=settings.EVALTOOL_MAX_SYSTEMS, words_per_text=settings.EVALTOOL_MAX_WORDS_PER_TEXT
+    )
+
+
 def _import_stream(
     source: BinaryIO | Path | str,
     name: str | None,
@@ -177,7 +151,9 @@ def _import_stream(
     progress: Callable[[int], None] | None,
     rename: str,
 ) -> ImportSummary:
-    items = evaltrans.iter_evaltrans(source, filename=filename, reference_names=reference_names)
+    items = evaltrans.iter_evaltrans(
+        source, filename=filename, reference_names=reference_names, limits=upload_limits()
+    )
     header = next(items)
     if not isinstance(header, CorpusHeader):  # iter_evaltrans yields the header first
         raise TypeError(f"expected the corpus header first, got {type(header).__name__}")
@@ -309,9 +285,10 @@ def _import_batch(
         state.refs_min = min(state.refs_min, n_refs)
         state.refs_max = max(state.refs_max, n_refs)
     Target.objects.bulk_create(rows.targets)
-    Judgment.objects.bulk_create(
+    judgments = Judgment.objects.bulk_create(
         [_judgment_from(state, rows.targets[i], ev) for i, ev in rows.judged]
     )
+    _keep_times(judgments, [ev for _, ev in rows.judged])
     state.judgments += len(rows.judged)
     state.sentences += len(batch)
 
@@ -430,6 +407,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         raise ImportRefused(state.filename, ev.line, problem)
     pending = PENDING_ATTR in ev.extra_attrs
     done = not pending and (ev.sser is not None or edits is not None)
+    timing = ev.timing or Timing()
     return Judgment(
         target=target,
         evaluator=state.evaluators[ev.evaluator or ANONYMOUS_EVALUATOR],
@@ -445,8 +423,27 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
         note=ev.note or "",
         flag=ev.flag or "",
         severities=imported_severities(target.text, new_ref, ev, state.warn) if done else {},
+        active_seconds=timing.active_seconds,
+        ier_seconds=timing.ier_seconds,
+        ier_clicks=timing.ier_clicks,
         **ier,
     )
+
+
+def _keep_times(judgments: list[Judgment], evals: list[EvalElement]) -> None:
+    """Give the judgments the first and last times their ``<eval>`` carry
+    (``firstSeen``, ``lastChanged``): the insert stamps every row with the time of the
+    import (the columns are ``auto_now``), so the file's times are written over it, in one
+    more query, for the batches that have any."""
+    timed = []
+    for judgment, ev in zip(judgments, evals, strict=True):
+        if ev.timing is None or (ev.timing.first_seen is None and ev.timing.last_changed is None):
+            continue
+        judgment.created_at = ev.timing.first_seen or judgment.created_at
+        judgment.updated_at = ev.timing.last_changed or judgment.updated_at
+        timed.append(judgment)
+    if timed:
+        Judgment.objects.bulk_update(timed, ["created_at", "updated_at"])
 
 
 def _ensure_translators(

@@ -20,8 +20,8 @@ from django.db.models import F, Max
 from annotation.apart import give_back_memory
 from annotation.candidates import candidates_changed
 from annotation.corpora import evaltrans
-from annotation.corpora.imports import ImportRefused
-from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
+from annotation.corpora.imports import ImportRefused, upload_limits
+from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem, unusable_line
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document
 from annotation.scoring import corpus_texts
@@ -71,16 +71,23 @@ def corpus_add_system(
     with the file, line and reason.
     """
     _refuse_bad_name(corpus, name, filename)
-    for k, line in enumerate(lines):
-        problem = non_xml_char_problem(line)
-        if problem is not None:
-            raise ImportRefused(filename, k + 1, problem)
+    limits = upload_limits()
+    problem = limits.systems_problem(corpus.n_systems + 1, name)
+    if problem is not None:
+        raise ImportRefused(filename, None, problem)
+    bad = unusable_line(lines, None if unsegmented else limits)
+    if bad is not None:
+        raise ImportRefused(filename, *bad)
     texts = corpus_texts(corpus)
     segmentation: dict[str, Any] | None = None
     if unsegmented:
         if not any(texts.refs):
             raise ImportRefused(filename, None, ERR_NO_REFERENCES)
-        candidates, segmentation = resegment_document(" ".join(lines), texts.refs)
+        document = " ".join(lines)
+        problem = limits.document_problem(document, corpus.n_sentences)
+        if problem is not None:
+            raise ImportRefused(filename, None, problem)
+        candidates, segmentation = resegment_document(document, texts.refs)
     else:
         if len(lines) != corpus.n_sentences:
             message = ERR_LINE_COUNT.format(lines=len(lines), sentences=corpus.n_sentences)

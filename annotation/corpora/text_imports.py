@@ -16,8 +16,9 @@ from annotation.corpora.evaltrans import (
     SentenceElement,
     normalize_space,
 )
-from annotation.corpora.imports import ImportRefused, ImportSummary, import_elements
-from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem
+from annotation.corpora.imports import ImportRefused, import_elements, upload_limits
+from annotation.corpora.summary import ImportSummary
+from annotation.limits import NAME_MAX_LENGTH, length_problem, unusable_line
 from metrics.textfiles import SegmentFileError, read_parallel
 
 # Plain-text imports name their references so that evalTrans classifies them as such
@@ -68,6 +69,11 @@ def corpus_import_text(
             )
     if len(set(system_names)) != len(system_names):
         raise ImportRefused(str(source), None, "each --hyp needs its own SYSTEM name")
+    limits = upload_limits()
+    for count, (system, path) in enumerate(hyps, start=1):
+        problem = limits.systems_problem(count, system)
+        if problem is not None:
+            raise ImportRefused(str(path), None, problem)
     for system in system_names:
         problem = length_problem(f"system name {system[:40]!r}…", system, NAME_MAX_LENGTH)
         if problem is not None:
@@ -77,7 +83,10 @@ def corpus_import_text(
         columns = read_parallel(paths)
     except SegmentFileError as exc:
         raise ImportRefused(exc.filename, exc.line, exc.reason) from None
-    _refuse_unwritable_lines(paths, columns)
+    for path, lines in zip(paths, columns, strict=True):
+        bad = unusable_line(lines, limits)
+        if bad is not None:
+            raise ImportRefused(str(path), *bad)
     translators = [*REFERENCE_NAMES_FOR_TEXT[: len(refs)], *system_names]
     sentences = (
         SentenceElement(
@@ -94,13 +103,3 @@ def corpus_import_text(
     return import_elements(
         CorpusHeader(name=name, extra_attrs=()), sentences, name, str(source), (), None
     )
-
-
-def _refuse_unwritable_lines(paths: Sequence[Path], columns: Sequence[Sequence[str]]) -> None:
-    """A plain-text line with a character XML cannot hold (a NUL, a control character,
-    U+FFFE) is refused with its file and line: stored, it would break every export."""
-    for path, lines in zip(paths, columns, strict=True):
-        for k, line in enumerate(lines):
-            problem = non_xml_char_problem(line)
-            if problem is not None:
-                raise ImportRefused(str(path), k + 1, problem)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 
+import psycopg
 import pytest
+from axes.models import AccessAttempt
+from django.db import OperationalError
 from django.test import Client, RequestFactory, override_settings
 from django.urls import path
 
 from annotation.models import User
 from annotation.tests.factories import PASSWORD, sized_corpus
+from annotation.web import ERR_DATABASE_UNREACHABLE, ERR_PAGE_UNAVAILABLE
 from evaltool.security import client_ip
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +53,25 @@ def test_five_failures_from_one_address_lock_that_address(
     assert log_in(client, "ana", PASSWORD, "10.1.1.1").status_code == 302
 
 
+def test_a_username_longer_than_any_column_is_an_invalid_login_and_counted(
+    client: Client,
+) -> None:
+    """Issue 24, point 6: 300 characters (the throttling table holds 255) are answered as
+    any wrong login, 200 with the form's error, on every database; the attempt counts."""
+    client.raise_request_exception = True
+    long_name = "u" * 300
+
+    answer = log_in(client, long_name, "wrong")
+
+    assert answer.status_code == 200
+    assert "Please enter a correct username and password" in answer.content.decode()
+    attempt = AccessAttempt.objects.get()
+    assert (attempt.username, attempt.failures_since_start) == (long_name[:255], 1)
+    for _ in range(4):
+        log_in(client, long_name, "wrong", "10.0.0.2")
+    assert log_in(client, long_name, "wrong", "10.0.0.3").status_code == 429
+
+
 def test_a_few_mistakes_then_the_right_password_logs_in(
     client: Client, user_factory: Callable[..., User]
 ) -> None:
@@ -82,7 +106,28 @@ def boom(request: object) -> None:
     raise RuntimeError("a bug")
 
 
-urlpatterns = [path("boom/", boom)]
+def database_gone(request: object) -> None:
+    """What Django raises when PostgreSQL refuses the connection (it is restarting)."""
+    try:
+        raise psycopg.OperationalError("connection failed: Connection refused")
+    except psycopg.OperationalError as exc:
+        raise OperationalError(str(exc)) from exc
+
+
+def sqlite_bug(request: object) -> None:
+    """What Django raises for a query on a table SQLite does not have: a bug, not a wait."""
+    try:
+        raise sqlite3.OperationalError("no such table: nowhere")
+    except sqlite3.OperationalError as exc:
+        raise OperationalError(str(exc)) from exc
+
+
+urlpatterns = [
+    path("boom/", boom),
+    path("database-gone/", database_gone),
+    path("sqlite-bug/", sqlite_bug),
+]
+handler500 = "annotation.web.server_error"
 
 
 @override_settings(ROOT_URLCONF=__name__)
@@ -94,6 +139,27 @@ def test_a_server_error_is_the_apps_500_page(client: Client) -> None:
     assert response.status_code == 500
     body = response.content.decode()
     assert 'data-status="500"' in body and "a bug" not in body
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_lost_database_is_503_not_saved_for_a_write_and_the_503_page_for_a_read(
+    client: Client,
+) -> None:
+    read = client.get("/database-gone/")
+    write = client.post("/database-gone/")
+
+    assert (read.status_code, read["Retry-After"]) == (503, "2")
+    assert 'data-status="503"' in read.content.decode()
+    assert ERR_PAGE_UNAVAILABLE in read.content.decode()
+    assert (write.status_code, write["Retry-After"]) == (503, "2")
+    assert write.content.decode() == ERR_DATABASE_UNREACHABLE
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_an_sqlite_error_that_is_a_bug_stays_a_500(client: Client) -> None:
+    client.raise_request_exception = False
+
+    assert client.get("/sqlite-bug/").status_code == 500
 
 
 def test_a_bad_parameter_is_a_400_that_names_it(

@@ -11,12 +11,9 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,34 +21,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gunicorn.config import Config
 
-ROOT = Path(__file__).resolve().parents[2]
-SECRET = "a-test-secret-that-is-long-enough-and-random-enough-0123456789abcdef"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
-def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DEBUG"))}
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'serve.sqlite3'}",
-        SECRET_KEY=SECRET,
-        ALLOWED_HOSTS="127.0.0.1,eval.example.org",
-        **more,
-    )
-    return env
+from evaltool.tests.serving import (
+    ROOT,
+    NoRedirect,
+    fetch,
+    free_port,
+    make_serve,
+    production_env,
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,30 +39,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
     tmp_path = tmp_path_factory.mktemp("serve")
     port = free_port()
     env = production_env(tmp_path, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="2")
-    process = subprocess.Popen(
-        ["make", "-s", "serve"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            if process.poll() is not None:
-                pytest.fail(f"make serve stopped: {process.stderr.read().decode()[-2000:]}")
-            try:
-                fetch(f"{base}/accounts/login/")
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("make serve did not answer within 60 s")
+    with make_serve(env) as base:
         yield base, env
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
 
 
 @pytest.fixture
@@ -123,8 +80,11 @@ def test_errors_are_the_apps_own_pages_never_debug_pages(server: str) -> None:
     assert b"Traceback" not in body and b"DEBUG" not in body
 
 
-def log_in(base: str, username: str, password: str) -> tuple[int, str]:
-    """Log in through the login form as a browser does (cookie, CSRF token)."""
+def log_in(
+    base: str, username: str, password: str, headers: dict[str, str] | None = None
+) -> tuple[int, str]:
+    """Log in through the login form as a browser does (cookie, CSRF token), the post
+    carrying ``headers`` as well."""
     opener = urllib.request.build_opener(
         urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
         NoRedirect(),
@@ -136,18 +96,15 @@ def log_in(base: str, username: str, password: str) -> tuple[int, str]:
         {"username": username, "password": password, "csrfmiddlewaretoken": token.group(1)}
     ).encode()
     request = urllib.request.Request(
-        f"{base}/accounts/login/", data=form, headers={"Referer": f"{base}/accounts/login/"}
+        f"{base}/accounts/login/",
+        data=form,
+        headers={"Referer": f"{base}/accounts/login/", **(headers or {})},
     )
     try:
         with opener.open(request, timeout=30) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
 
 
 def test_a_locked_sqlite_database_is_503_not_saved_never_500(
@@ -175,6 +132,60 @@ def test_a_locked_sqlite_database_is_503_not_saved_never_500(
     assert status == 503
     assert "your change was not saved" in body and "Retry" in body
     assert log_in(base, "ana", "pw-ana")[0] == 302
+
+
+def test_without_a_proxy_gunicorn_believes_no_forwarded_proto(server: str) -> None:
+    """Issue 24, point 6: a local process claiming ``X-Forwarded-Proto: https`` does not
+    make its plain request pass for HTTPS (believed, the request would be secure, and
+    the CSRF check would refuse the plain-HTTP Referer with 403)."""
+    status, body = log_in(server, "nobody", "wrong", {"X-Forwarded-Proto": "https"})
+
+    assert status == 200
+    assert "Please enter a correct username and password" in body
+
+
+def serve_command(**environ: str) -> str:
+    """The gunicorn command ``make serve`` runs in ``environ`` (``make -n``: nothing runs)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("EVALTOOL_BEHIND_PROXY", "FORWARDED_ALLOW_IPS")
+    }
+    done = subprocess.run(
+        ["make", "-n", "serve", f"VENV={sys.prefix}"],
+        cwd=ROOT,
+        env={**env, **environ},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout[done.stdout.index("gunicorn evaltool.wsgi") :]
+
+
+@pytest.mark.parametrize(
+    "environ, flag",
+    [
+        ({}, "--forwarded-allow-ips ''"),
+        ({"EVALTOOL_BEHIND_PROXY": "off"}, "--forwarded-allow-ips ''"),
+        ({"FORWARDED_ALLOW_IPS": "10.0.0.0/8"}, "--forwarded-allow-ips ''"),
+        ({"EVALTOOL_BEHIND_PROXY": "true"}, "--forwarded-allow-ips '127.0.0.1,::1'"),
+        (
+            {"EVALTOOL_BEHIND_PROXY": "yes", "FORWARDED_ALLOW_IPS": "10.0.0.0/8"},
+            "--forwarded-allow-ips '10.0.0.0/8'",
+        ),
+    ],
+)
+def test_make_serve_lets_gunicorn_believe_a_proxy_only_when_one_is_declared(
+    environ: dict[str, str], flag: str
+) -> None:
+    assert flag in serve_command(**environ)
+
+
+def test_an_empty_forwarded_allow_ips_is_gunicorns_nobody() -> None:
+    config = Config()
+    assert config.forwarded_allow_ips == ["127.0.0.1", "::1"]  # its default believes local
+    config.set("forwarded_allow_ips", "")
+    assert config.forwarded_allow_ips == []
 
 
 def run_check_deploy(tmp_path: Path, **more: str) -> subprocess.CompletedProcess[str]:

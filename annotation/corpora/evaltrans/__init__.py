@@ -42,7 +42,9 @@ Why it looks the way it does:
 
 The modules: :mod:`.schema` (names, dataclasses, the sentence rules, refusal reasons),
 :mod:`.guard` (raw-byte checks, parser options), :mod:`.reader`, :mod:`.writer`,
-:mod:`.errors` (a judgment's ``<errors>``, its error spans). Import
+:mod:`.errors` (a judgment's ``<errors>``, its error spans), :mod:`.judgment` (a
+judgment's attributes), :mod:`.timing` (its effort: active time, IER's part, first and
+last times). Import
 from the package: ``from annotation.corpora.evaltrans import iter_evaltrans``.
 """
 
@@ -98,6 +100,7 @@ from annotation.corpora.evaltrans.schema import (
     sentence_problem,
     translator_role,
 )
+from annotation.corpora.evaltrans.timing import Timing
 from annotation.corpora.evaltrans.writer import (
     canonical_evals,
     iter_evaltrans_bytes,
@@ -142,6 +145,7 @@ __all__ = [
     "SSER_MAX",
     "SSER_MIN",
     "SentenceElement",
+    "Timing",
     "attrs_from_json",
     "attrs_to_json",
     "awer_text",

@@ -22,38 +22,35 @@ from lxml import etree
 
 from annotation.corpora.evaltrans.errors import read_errors
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
+from annotation.corpora.evaltrans.judgment import judgment_attrs
 from annotation.corpora.evaltrans.schema import (
-    ERR_AWER_FORMAT,
     ERR_DOCTYPE,
     ERR_DUPLICATE_CHILD,
     ERR_EMPTY_FILE,
     ERR_EVAL_WITHOUT_TARGET,
     ERR_EVAL_WITHOUT_TRANSLATOR,
-    ERR_FLAG,
     ERR_MALFORMED,
     ERR_MARKUP_IN_TEXT,
     ERR_SENTENCE_WITHOUT_SOURCE,
-    ERR_SSER_NOT_INTEGER,
-    ERR_SSER_RANGE,
     ERR_STRAY_TEXT,
     ERR_WRONG_ROOT,
-    FLAGS,
-    NOTE_MAX_LENGTH,
-    SSER_MAX,
-    SSER_MIN,
     CorpusHeader,
     ErrorElement,
     EvalElement,
     EvalTransError,
+    Role,
     SentenceElement,
-    ier_items_of,
     normalize_space,
     sentence_problem,
+    translator_role,
 )
-from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH, length_problem
+from annotation.limits import (
+    EVALUATOR_MAX_LENGTH,
+    NAME_MAX_LENGTH,
+    WorkLimits,
+    length_problem,
+)
 
-_SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
 _LXML_POSITION = re.compile(r", line \d+, column (\d+)$")
 
 
@@ -62,10 +59,13 @@ def iter_evaltrans(
     *,
     filename: str | None = None,
     reference_names: Collection[str] = (),
+    limits: WorkLimits | None = None,
 ) -> Iterator[CorpusHeader | SentenceElement]:
     """Yield the :class:`CorpusHeader`, then one :class:`SentenceElement` per ``<sentence>``.
 
-    ``source`` is a path or a binary stream. Streaming: memory stays flat however large the
+    ``source`` is a path or a binary stream. ``limits``: a file with more systems, or a
+    text with more words, than they allow is refused where the first one too many is
+    (before the rest of the file is read). Streaming: memory stays flat however large the
     file (each sentence is yielded once the next one has been read, so unknown elements
     between sentences can be attached to the one before). A refused file raises
     :class:`EvalTransError` when the iteration reaches the problem — sentences before it
@@ -74,21 +74,29 @@ def iter_evaltrans(
     if isinstance(source, (str, Path)):
         shown = filename if filename is not None else str(source)
         with open(source, "rb") as stream:
-            yield from _Reader(stream, shown, reference_names).run()
+            yield from _Reader(stream, shown, reference_names, limits).run()
     else:
         name = getattr(source, "name", None)
         default = name if isinstance(name, str) else "<stream>"
         shown = filename if filename is not None else default
-        yield from _Reader(source, shown, reference_names).run()
+        yield from _Reader(source, shown, reference_names, limits).run()
 
 
 class _Reader:
     """One pass over one file: checked bytes in, lxml's feed parser, dataclasses out."""
 
-    def __init__(self, stream: BinaryIO, filename: str, reference_names: Collection[str]) -> None:
+    def __init__(
+        self,
+        stream: BinaryIO,
+        filename: str,
+        reference_names: Collection[str],
+        limits: WorkLimits | None,
+    ) -> None:
         self.input = CheckedBytes(stream, filename)
         self.filename = filename
         self.reference_names = frozenset(reference_names)
+        self.limits = limits
+        self.systems: set[str] = set()  # the systems seen so far, while limits count them
         self.parser = etree.XMLPullParser(
             events=("end",), tag=("{*}sentence", "eval"), encoding="utf-8", **PARSER_OPTIONS
         )
@@ -304,6 +312,7 @@ class _Reader:
                     reason = ERR_DUPLICATE_CHILD.format(parent="sentence", tag="source")
                     raise self.error(child.sourceline, reason)
                 source = self.text_of(child)
+                self.within_words("<source>", source, child)
             elif child.tag != "eval":  # the evals were read as they ended (on_eval)
                 extra_xml.append(_serialize(child))
         if self.current is element:
@@ -331,12 +340,7 @@ class _Reader:
         line = element.sourceline or 0
         translator = ""
         evaluator: str | None = None
-        sser: int | None = None
-        awer: tuple[int, int] | None = None
-        flag: str | None = None
-        note: str | None = None
-        ier: tuple[tuple[int, int, str], ...] | None = None
-        extra_attrs: list[tuple[str, str]] = []
+        others: list[tuple[str, str]] = []
         for key, value in element.attrib.items():
             if key == "translator":
                 translator = normalize_space(value)
@@ -344,27 +348,15 @@ class _Reader:
             elif key == "evaluator":
                 evaluator = normalize_space(value) or None
                 self.fitting('<eval evaluator="…">', value, EVALUATOR_MAX_LENGTH, element)
-            elif key == "sser":
-                sser = self.sser(value, line)
-            elif key == "awer":
-                awer = self.awer(value, line)
-            elif key == "judgeFlag":
-                flag = normalize_space(value) or None
-                if flag is not None and flag not in FLAGS:
-                    raise self.error(line, ERR_FLAG.format(value=value))
-            elif key == "ierItems":
-                try:
-                    ier = ier_items_of(value)
-                except ValueError as exc:
-                    raise self.error(line, str(exc)) from None
-            elif key == "judgeNote":
-                note = self.fitting(
-                    '<eval judgeNote="…">', normalize_space(value), NOTE_MAX_LENGTH, element
-                )
             else:
-                extra_attrs.append((key, value))
+                others.append((key, value))
+        try:
+            judgment = judgment_attrs(others)
+        except ValueError as exc:
+            raise self.error(line, str(exc)) from None
         if not translator:
             raise self.error(line, ERR_EVAL_WITHOUT_TRANSLATOR)
+        self.within_systems(translator, line)
         target: str | None = None
         new_ref: str | None = None
         errors: tuple[ErrorElement, ...] | None = None
@@ -376,12 +368,14 @@ class _Reader:
                         child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="target")
                     )
                 target = self.text_of(child)
+                self.within_words("<target>", target, child)
             elif child.tag == "newRef":
                 if new_ref is not None:
                     raise self.error(
                         child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="newRef")
                     )
                 new_ref = self.text_of(child)
+                self.within_words("<newRef>", new_ref, child)
             elif child.tag == "errors":
                 if errors is not None:
                     reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag="errors")
@@ -396,16 +390,34 @@ class _Reader:
             target=target,
             line=line,
             evaluator=evaluator,
-            sser=sser,
-            awer=awer,
+            sser=judgment.sser,
+            awer=judgment.awer,
             new_ref=new_ref,
-            extra_attrs=tuple(extra_attrs),
+            extra_attrs=judgment.extra_attrs,
             extra_xml=tuple(extra_xml),
-            note=note,
-            flag=flag,
+            note=judgment.note,
+            flag=judgment.flag,
             errors=errors or (),
-            ier=ier,
+            ier=judgment.ier,
+            timing=judgment.timing,
         )
+
+    def within_systems(self, translator: str, line: int) -> None:
+        """Count a system the first time it appears; refuse the first one too many."""
+        if self.limits is None or translator in self.systems:
+            return
+        if translator_role(translator, self.reference_names) is not Role.SYSTEM:
+            return
+        self.systems.add(translator)
+        problem = self.limits.systems_problem(len(self.systems), translator)
+        if problem is not None:
+            raise self.error(line, problem)
+
+    def within_words(self, what: str, text: str, element: etree._Element) -> None:
+        """Refuse a text too long to be aligned, where it is."""
+        problem = None if self.limits is None else self.limits.words_problem(what, text)
+        if problem is not None:
+            raise self.error(element.sourceline, problem)
 
     def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:
         """``value`` if its column can hold it; a name the database would cut or refuse
@@ -414,21 +426,6 @@ class _Reader:
         if problem is not None:
             raise self.error(element.sourceline, problem)
         return value
-
-    def sser(self, value: str, line: int) -> int:
-        text = value.strip()
-        if not _SSER_RE.fullmatch(text):
-            raise self.error(line, ERR_SSER_NOT_INTEGER.format(value=value))
-        sser = int(text)
-        if not SSER_MIN <= sser <= SSER_MAX:
-            raise self.error(line, ERR_SSER_RANGE.format(value=value))
-        return sser
-
-    def awer(self, value: str, line: int) -> tuple[int, int]:
-        match = _AWER_RE.fullmatch(value)
-        if match is None:
-            raise self.error(line, ERR_AWER_FORMAT.format(value=value))
-        return int(match.group(1)), int(match.group(2))
 
     def children(self, element: etree._Element) -> Iterator[etree._Element]:
         """The element children; comments and PIs skipped, stray text and entities refused."""

@@ -13,6 +13,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from annotation.corpora.evaltrans.timing import Timing
+
 # Seed 001 §2.2's SSER scale is the metric's; the reader and the writer check scores
 # against it.
 from metrics.human import SSER_MAX, SSER_MIN
@@ -152,6 +154,7 @@ class EvalElement:
     flag: str | None = None
     errors: tuple[ErrorElement, ...] = ()
     ier: tuple[tuple[int, int, str], ...] | None = None
+    timing: Timing | None = None  # the judge's effort (:mod:`.timing`)
 
     @property
     def judged(self) -> bool:
@@ -164,6 +167,7 @@ class EvalElement:
             and self.note is None
             and self.flag is None
             and self.ier is None
+            and self.timing is None
         )
 
 

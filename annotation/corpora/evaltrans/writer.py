@@ -15,6 +15,7 @@ from lxml import etree
 
 from annotation.corpora.evaltrans.errors import errors_xml
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS
+from annotation.corpora.evaltrans.judgment import JUDGMENT_ATTRS
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
     FLAGS,
@@ -30,6 +31,7 @@ from annotation.corpora.evaltrans.schema import (
     sentence_problem,
     translator_role,
 )
+from annotation.corpora.evaltrans.timing import timing_attrs
 from annotation.limits import non_xml_char_problem
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -39,7 +41,7 @@ _NAME_RE = re.compile(r"(?:\{[^}]+\}|xml:)?(?!xmlns)[A-Za-z_][\w.\-]*")
 _KNOWN_ATTRS = {
     "evalTrans": ("name",),
     "sentence": ("id", "doc"),
-    "eval": ("translator", "evaluator", "sser", "awer", "judgeFlag", "judgeNote", "ierItems"),
+    "eval": ("translator", "evaluator", *JUDGMENT_ATTRS),
 }
 
 
@@ -164,6 +166,11 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
             if any(label not in IER_LABELS for _, _, label in ev.ier):
                 raise ValueError(f"{where}: ierItems={ev.ier!r} of {ev.translator!r} is unknown")
             eval_attrs.append(("ierItems", ier_text(ev.ier)))
+        if ev.timing is not None:
+            try:
+                eval_attrs.extend(timing_attrs(ev.timing))
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc} of {ev.translator!r}") from None
         parts += [
             "  <eval",
             _attributes(eval_attrs, ev.extra_attrs, "eval", where),

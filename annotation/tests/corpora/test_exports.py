@@ -3,17 +3,32 @@
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.test import Client
+from django.utils import timezone
 from lxml import etree
 
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
+from annotation.dashboard.board import Dashboard
 from annotation.judging.changes import judgment_finish, judgment_set_sser
-from annotation.judging.start import next_judgment_for
-from annotation.models import Corpus, Judgment, Sentence, Target
-from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML, exported
+from annotation.judging.items import judgment_ier_split
+from annotation.judging.page import judge_header
+from annotation.judging.stack import judgment_for
+from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
+from annotation.models import Corpus, Judgment, Sentence, Target, User
+from annotation.tests.factories import (
+    DEMO_XML,
+    HTMX,
+    JUDGED,
+    SEED_XML,
+    exported,
+    fresh,
+    target_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -194,3 +209,62 @@ def test_a_bare_eval_after_a_judged_one_keeps_what_it_carries() -> None:
 
     assert b'checked="yes"' in text and b"<note>post-edited</note>" in text
     assert b'evaluator="jm"' in text
+
+
+def effort_panel(client: Client, corpus: Corpus) -> str:
+    """The dashboard's effort panel (seed 001 Table 3) of ``corpus``, its own URLs aside."""
+    html = client.get(f"/dashboard/{corpus.pk}/panel/effort/", **HTMX).content.decode()
+    return html.replace(f"/dashboard/{corpus.pk}/", "/dashboard/<corpus>/")
+
+
+def test_effort_travels_export_import_export_byte_identical(
+    seed: Corpus, judge: User, lead: User, client: Client
+) -> None:
+    """Issue 24, point 3: a judgment's active time, IER's part of it and its first and
+    last times go out with it and come back, so the copy's seed 001 Table 3 (the effort
+    panel), the judge's pace and time to finish are the original's."""
+    seed.ier_enabled = True
+    seed.save()
+    t = timezone.now()
+    opened = judgment_open(user=judge, target=target_of(seed, "a translator"))
+    judgment_seen(judgment=opened, user=judge, at=t)
+    j = judgment_for(pk=opened.pk, user=judge)
+    judgment_ier_split(
+        judgment=j, user=judge, version=j.version, gap=5, at=t + timedelta(seconds=5.123457)
+    )
+    judgment_set_sser(
+        judgment=j, user=judge, version=j.version, sser=7, at=t + timedelta(seconds=20.5)
+    )
+    judgment_finish(judgment=j, user=judge, version=j.version, at=t + timedelta(seconds=31.7))
+    original = exported(seed)
+    seed.name = "the original"  # the copy takes the name the file gives
+    seed.save()
+
+    copy = corpus_import(source=io.BytesIO(original), filename="seed.xml").corpus
+
+    assert exported(copy) == original
+    assert b'activeSeconds="31.7" ierSeconds="5.123457" ierClicks="1"' in original
+    assert Dashboard(copy).effort == Dashboard(seed).effort
+    assert Dashboard(copy).effort.total_minutes == pytest.approx(31.7 / 60)
+    client.force_login(lead)
+    assert effort_panel(client, copy) == effort_panel(client, seed)
+    panel = effort_panel(client, copy)
+    assert 'data-col="per-sentence">31.7<' in panel and 'data-col="per-hour">113.6<' in panel
+    theirs = Judgment.objects.get(target__sentence__corpus=copy, evaluator=judge)
+    assert (theirs.created_at, theirs.updated_at) == (fresh(j).created_at, fresh(j).updated_at)
+    pace, copied_pace = judge_header(fresh(j)).pace, judge_header(theirs).pace
+    assert copied_pace == pace
+    assert (copied_pace.pace_text, copied_pace.left_text) == (
+        "32 s per candidate",
+        "about 32 s left",
+    )
+
+
+def test_a_file_without_effort_imports_with_none() -> None:
+    corpus = corpus_import(source=io.BytesIO(JUDGED), filename="judged.xml").corpus
+
+    efforts = Judgment.objects.filter(target__sentence__corpus=corpus).values_list(
+        "active_seconds", "ier_seconds", "ier_clicks"
+    )
+    assert set(efforts) == {(0.0, 0.0, 0)}
+    assert b"activeSeconds" not in exported(corpus) and b"firstSeen" not in exported(corpus)

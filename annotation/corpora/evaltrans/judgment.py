@@ -1,0 +1,103 @@
+"""The judgment a system's ``<eval>`` carries in its attributes, read and checked:
+``sser``, ``awer``, ``judgeFlag``, ``judgeNote``, ``ierItems`` and the effort
+(:mod:`.timing`). The reader hands them over (``translator`` and ``evaluator`` name the
+``<eval>`` and stay with it); the writer knows their names from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from annotation.corpora.evaltrans.schema import (
+    ERR_AWER_FORMAT,
+    ERR_FLAG,
+    ERR_SSER_NOT_INTEGER,
+    ERR_SSER_RANGE,
+    FLAGS,
+    NOTE_MAX_LENGTH,
+    SSER_MAX,
+    SSER_MIN,
+    Attrs,
+    ier_items_of,
+    normalize_space,
+)
+from annotation.corpora.evaltrans.timing import TIMING_ATTRS, Timing, timing_of
+from annotation.limits import length_problem
+
+#: The attributes of a judgment, in the order the writer writes them.
+JUDGMENT_ATTRS = ("sser", "awer", "judgeFlag", "judgeNote", "ierItems", *TIMING_ATTRS)
+
+_SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
+
+
+@dataclass(frozen=True)
+class JudgmentAttrs:
+    """What an ``<eval>``'s attributes say of its judgment, and the attributes it does
+    not know (kept, in file order)."""
+
+    sser: int | None = None
+    awer: tuple[int, int] | None = None
+    flag: str | None = None
+    note: str | None = None
+    ier: tuple[tuple[int, int, str], ...] | None = None
+    timing: Timing | None = None
+    extra_attrs: Attrs = ()
+
+
+def judgment_attrs(attributes: Iterable[tuple[str, str]]) -> JudgmentAttrs:
+    """The judgment of an ``<eval>``'s ``attributes`` (but ``translator`` and
+    ``evaluator``); a bad value is a ``ValueError`` saying which and why."""
+    read = JudgmentAttrs()
+    timing: dict[str, str] = {}
+    extra: list[tuple[str, str]] = []
+    for key, value in attributes:
+        if key == "sser":
+            read = replace(read, sser=_sser(value))
+        elif key == "awer":
+            read = replace(read, awer=_awer(value))
+        elif key == "judgeFlag":
+            read = replace(read, flag=_flag(value))
+        elif key == "judgeNote":
+            read = replace(read, note=_note(value))
+        elif key == "ierItems":
+            read = replace(read, ier=ier_items_of(value))
+        elif key in TIMING_ATTRS:
+            timing[key] = value
+        else:
+            extra.append((key, value))
+    return replace(read, timing=timing_of(timing), extra_attrs=tuple(extra))
+
+
+def _flag(value: str) -> str | None:
+    flag = normalize_space(value) or None
+    if flag is not None and flag not in FLAGS:
+        raise ValueError(ERR_FLAG.format(value=value))
+    return flag
+
+
+def _note(value: str) -> str:
+    note = normalize_space(value)
+    problem = length_problem('<eval judgeNote="…">', note, NOTE_MAX_LENGTH)
+    if problem is not None:
+        raise ValueError(problem)
+    return note
+
+
+def _sser(value: str) -> int:
+    text = value.strip()
+    if not _SSER_RE.fullmatch(text):
+        raise ValueError(ERR_SSER_NOT_INTEGER.format(value=value))
+    sser = int(text)
+    if not SSER_MIN <= sser <= SSER_MAX:
+        raise ValueError(ERR_SSER_RANGE.format(value=value))
+    return sser
+
+
+def _awer(value: str) -> tuple[int, int]:
+    match = _AWER_RE.fullmatch(value)
+    if match is None:
+        raise ValueError(ERR_AWER_FORMAT.format(value=value))
+    return int(match.group(1)), int(match.group(2))
