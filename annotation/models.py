@@ -41,10 +41,10 @@ CONTROL_THRESHOLD_DEFAULT = 70
 
 class CorpusQuerySet(models.QuerySet["Corpus"]):
     def visible_to(self, user: User) -> CorpusQuerySet:
-        """Leads see every corpus; a judge only those assigned to it."""
+        """Leads see every corpus; a judge only those assigned to it and not archived."""
         if user.is_lead:
             return self
-        return self.filter(judges=user)
+        return self.filter(judges=user, archived=False)
 
     def with_progress(self, user: User) -> CorpusQuerySet:
         """Corpora with ``n_done``, the user's counted judgments (:meth:`JudgmentQuerySet.
@@ -142,6 +142,11 @@ class Corpus(models.Model):
     # False while the import writes the corpus (in short transactions, so judges keep
     # working meanwhile): nothing but the import and the admin sees it until it is whole.
     ready = models.BooleanField(default=True, editable=False)
+    # An archived corpus is kept whole for its leads (dashboard, campaign, export) but
+    # no judge sees it or reaches its judgments (annotation.corpora.removal).
+    archived = models.BooleanField(
+        default=False, help_text="Hidden from its judges; kept whole for its leads."
+    )
     # Quality control (annotation.controls): known answers mixed into each judge's queue.
     controls_enabled = models.BooleanField(
         "control items",

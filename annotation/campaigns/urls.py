@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.judges_page, name="judges"),
     path("judges/new/", views.judge_create_view, name="judge_create"),
     path("judges/<int:pk>/password/", views.judge_password, name="judge_password"),
+    path("judges/<int:pk>/active/", views.judge_active, name="judge_active"),
     path("<int:pk>/", views.campaign_page, name="corpus"),
     path("<int:pk>/assign/", views.campaign_assign, name="assign"),
     path("<int:pk>/unassign/", views.campaign_unassign, name="unassign"),

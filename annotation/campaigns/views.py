@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import BadRequest
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -22,6 +23,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_POST
 
+from annotation.accounts import user_set_active
 from annotation.campaigns.forms import (
     AssignForm,
     CorpusSettingsForm,
@@ -86,6 +88,19 @@ def judge_password(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     a judge who forgot their password back in. Judge accounts only (404 otherwise)."""
     judge = get_object_or_404(User.objects.judges(), pk=pk)
     return _judges_page(request, login=judge_give_one_time_password(judge=judge))
+
+
+@lead_required
+@require_POST
+def judge_active(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Deactivate a judge account (``active=0``: it can no longer log in, its judgments
+    stay) or reactivate it (``active=1``). Judge accounts only (404 otherwise)."""
+    judge = get_object_or_404(User.objects.judges(), pk=pk)
+    active = request.POST.get("active")
+    if active not in ("0", "1"):
+        raise BadRequest(f"active: {active!r} is neither 0 (deactivate) nor 1 (reactivate)")
+    user_set_active(user=judge, active=active == "1")
+    return see_other(reverse("campaigns:judges"))
 
 
 def _campaign_page(
