@@ -15,4 +15,7 @@ urlpatterns = [
     path("<int:pk>/assign/", views.campaign_assign, name="assign"),
     path("<int:pk>/unassign/", views.campaign_unassign, name="unassign"),
     path("<int:pk>/settings/", views.campaign_settings, name="settings"),
+    path("<int:pk>/leave-out/", views.campaign_leave_out, name="leave_out"),
+    path("<int:pk>/set-aside/", views.campaign_set_aside, name="set_aside"),
+    path("<int:pk>/discard/", views.campaign_discard, name="discard"),
 ]

@@ -272,3 +272,16 @@ def test_deactivate_user_deactivates_and_reactivates_an_account(judge: User) -> 
     assert User.objects.get(pk=judge.pk).is_active
     with pytest.raises(CommandError, match="no account named 'nobody'"):
         run("deactivate_user", "nobody")
+
+
+def test_leave_out_leaves_a_judge_out_of_a_corpuss_figures_and_back(
+    seed: Corpus, judge: User
+) -> None:
+    assert run("leave_out", "seed", "judge") == "seed: judge left out of every figure.\n"
+    assert list(seed.excluded_judges.all()) == [judge]
+
+    run("leave_out", "seed", "judge", "--count-again")
+
+    assert not seed.excluded_judges.exists()
+    with pytest.raises(CommandError, match="no account named 'nobody'"):
+        run("leave_out", "seed", "nobody")
