@@ -123,8 +123,7 @@ class Corpus(models.Model):
         blank=True,
         help_text="The leads judges should ask about this corpus.",
     )
-    # Judges whose judgments no figure of the corpus counts (a lead's decision, e.g. after
-    # failed control items): their work stays stored and exported (JudgmentQuerySet.in_figures).
+    # Read by JudgmentQuerySet.in_figures (a lead's decision, e.g. after failed controls).
     excluded_judges = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         related_name="excluded_from",
@@ -150,8 +149,7 @@ class Corpus(models.Model):
     # False while the import writes the corpus (in short transactions, so judges keep
     # working meanwhile): nothing but the import and the admin sees it until it is whole.
     ready = models.BooleanField(default=True, editable=False)
-    # An archived corpus is kept whole for its leads (dashboard, campaign, export) but
-    # no judge sees it or reaches its judgments (annotation.corpora.removal).
+    # annotation.corpora.removal: kept whole for its leads, out of its judges' reach.
     archived = models.BooleanField(
         default=False, help_text="Hidden from its judges; kept whole for its leads."
     )
