@@ -61,3 +61,10 @@ class PasswordChangeForm(auth_forms.PasswordChangeForm):
     def save(self, commit: bool = True) -> Any:
         self.user.must_change_password = False
         return super().save(commit)
+
+
+def user_set_active(*, user: User, active: bool) -> None:
+    """Deactivate an account (Django's authentication refuses it from then on, and ends
+    its sessions at their next request) or reactivate it; its judgments stay."""
+    User.objects.filter(pk=user.pk).update(is_active=active)
+    user.is_active = active

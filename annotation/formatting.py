@@ -36,3 +36,8 @@ def duration(seconds: Any) -> str:
         return "0 min" if float(seconds) == 0 else "< 1 min"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` things in words: "1 sentence", "40 sentences" (a plural in "s")."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

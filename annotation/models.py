@@ -41,10 +41,10 @@ CONTROL_THRESHOLD_DEFAULT = 70
 
 class CorpusQuerySet(models.QuerySet["Corpus"]):
     def visible_to(self, user: User) -> CorpusQuerySet:
-        """Leads see every corpus; a judge only those assigned to it."""
+        """Leads see every corpus; a judge only those assigned to it and not archived."""
         if user.is_lead:
             return self
-        return self.filter(judges=user)
+        return self.filter(judges=user, archived=False)
 
     def with_progress(self, user: User) -> CorpusQuerySet:
         """Corpora with ``n_done``, the user's counted judgments (:meth:`JudgmentQuerySet.
@@ -123,6 +123,13 @@ class Corpus(models.Model):
         blank=True,
         help_text="The leads judges should ask about this corpus.",
     )
+    # Read by JudgmentQuerySet.in_figures (a lead's decision, e.g. after failed controls).
+    excluded_judges = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="excluded_from",
+        blank=True,
+        help_text="Left out of every figure of this corpus; their judgments stay stored.",
+    )
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -142,6 +149,10 @@ class Corpus(models.Model):
     # False while the import writes the corpus (in short transactions, so judges keep
     # working meanwhile): nothing but the import and the admin sees it until it is whole.
     ready = models.BooleanField(default=True, editable=False)
+    # annotation.corpora.removal: kept whole for its leads, out of its judges' reach.
+    archived = models.BooleanField(
+        default=False, help_text="Hidden from its judges; kept whole for its leads."
+    )
     # Quality control (annotation.controls): known answers mixed into each judge's queue.
     controls_enabled = models.BooleanField(
         "control items",
@@ -325,6 +336,13 @@ class JudgmentQuerySet(models.QuerySet["Judgment"]):
         the one place that says control items never count (see :data:`COUNTED`)."""
         return self.filter(COUNTED)
 
+    def in_figures(self, corpus_id: int) -> JudgmentQuerySet:
+        """The judgments the figures of corpus ``corpus_id`` read (the dashboard, its
+        downloads, ``scores``, the grown pool): :meth:`counted`, and not by a judge the
+        lead left out of the corpus (``Corpus.excluded_judges``: see :func:`left_out`).
+        Progress is not a figure: a judge left out still works through their queue."""
+        return self.counted().of_corpus(corpus_id).filter(left_out(corpus_id))
+
     def of_corpus(self, corpus_id: int | OuterRef) -> JudgmentQuerySet:
         """Judgments of a corpus (real ones exist only on system targets, a control item
         may be on a reference target of the same corpus), found through the translator,
@@ -465,6 +483,14 @@ class Judgment(models.Model):
 #: querysets that combine it, like the reference pool's): done, and no control item.
 #: :meth:`JudgmentQuerySet.counted` is this filter.
 COUNTED = Q(state=Judgment.State.DONE, control=Judgment.Control.NONE)
+
+
+def left_out(corpus_id: int) -> Q:
+    """Judgments not by a judge left out of corpus ``corpus_id``'s figures, as a condition
+    querysets combine (:meth:`JudgmentQuerySet.in_figures`, the shared reference pool): the
+    one place that says whose work the figures leave out."""
+    excluded = Corpus.excluded_judges.through.objects.filter(corpus_id=corpus_id)
+    return ~Q(evaluator_id__in=excluded.values("user_id"))
 
 
 # The event log of judgments and the grown pool's statistics live in their own modules

@@ -44,11 +44,11 @@ SLOT_FILE = "ref{}.txt"
 
 
 def new_references(corpus: Corpus) -> dict[int, list[str]]:
-    """Per sentence position, the new references of its counted judgments in the order
-    they were made (one query; duplicates still in: :func:`sentence_pools` drops them)."""
+    """Per sentence position, the new references of the judgments its figures count
+    (:meth:`~annotation.models.JudgmentQuerySet.in_figures`) in the order they were made
+    (one query; duplicates still in: :func:`sentence_pools` drops them)."""
     rows = (
-        Judgment.objects.counted()
-        .filter(target__sentence__corpus=corpus)
+        Judgment.objects.in_figures(corpus.pk)
         .exclude(new_ref="")
         .order_by("pk")
         .values_list("target__sentence__position", "new_ref")

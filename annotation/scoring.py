@@ -283,11 +283,11 @@ class JudgmentRow(NamedTuple):
 
 
 def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[JudgmentRow]:
-    """Every counted judgment of the corpus (done, no control item:
-    :meth:`~annotation.models.JudgmentQuerySet.counted`; of ``systems`` only, if given)
-    in one query: all that the human figures and the dashboard read of them (figures,
-    bootstrap, judges, agreement, effort, drill-down)."""
-    qs = Judgment.objects.counted().filter(target__sentence__corpus=corpus)
+    """Every judgment the corpus's figures count (done, no control item, no judge left
+    out: :meth:`~annotation.models.JudgmentQuerySet.in_figures`; of ``systems`` only, if
+    given) in one query: all that the human figures and the dashboard read of them
+    (figures, bootstrap, judges, agreement, effort, drill-down)."""
+    qs = Judgment.objects.in_figures(corpus.pk)
     if systems:
         qs = qs.filter(target__translator__name__in=systems)
     values = qs.values_list(

@@ -8,10 +8,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.db.models import Q
 
 from annotation.campaigns.judges import ERR_USERNAME_TAKEN, username_taken
 from annotation.limits import EVALUATOR_MAX_LENGTH
-from annotation.models import Corpus, User
+from annotation.models import Corpus, Judgment, User
 
 
 class JudgeCreateForm(forms.Form):
@@ -82,3 +83,19 @@ class CorpusSettingsForm(forms.ModelForm):
         corpus.save(update_fields=["blind", "share_new_refs", "ier_enabled"])
         self.save_m2m()
         return corpus
+
+
+class EvaluatorForm(forms.Form):
+    """One of the corpus's evaluators (assigned or with judgments in it): whom to leave
+    out of the figures, count again, set aside or discard. ``name`` is the judge's name
+    typed to confirm a discard."""
+
+    judge = forms.ModelChoiceField(queryset=User.objects.none())
+    name = forms.CharField(required=False, strip=False, label="Type the judge's name")
+
+    def __init__(self, *args: Any, corpus: Corpus, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        judged = Judgment.objects.of_corpus(corpus.pk).values("evaluator_id")
+        self.fields["judge"].queryset = User.objects.filter(  # type: ignore[attr-defined]
+            Q(assigned_corpora=corpus) | Q(pk__in=judged)
+        ).distinct()

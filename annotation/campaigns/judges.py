@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from annotation.accounts import one_time_password, user_upsert
-from annotation.models import Corpus, User
+from annotation.models import Corpus, Judgment, User
 
 ERR_USERNAME_TAKEN = "an account named {username!r} exists already: choose another username"
 ERR_NOT_A_JUDGE = "{username!r} is not a judge account: a lead manages judges only"
@@ -85,3 +85,44 @@ def corpus_unassign_judge(*, corpus: Corpus, judge: User) -> None:
     """Take the corpus off a judge's home page. Their judgments stay and still count in
     every figure; assigned again, the judge continues where they stopped."""
     corpus.judges.remove(judge)
+
+
+ERR_NOT_LEFT_OUT = "{username!r} is not left out of {corpus!r}: leave them out first"
+ERR_JUDGE_NAME = "type the judge's name, {username!r}, to confirm"
+
+
+@transaction.atomic
+def corpus_leave_out_judge(*, corpus: Corpus, judge: User, left_out: bool) -> None:
+    """Leave ``judge`` out of every figure of ``corpus`` (or count them again): their
+    judgments stay stored, exported and theirs to continue; only the figures change, so
+    the judgments stamp moves (:meth:`~annotation.models.CorpusQuerySet.stamp_judgments`)."""
+    if left_out:
+        corpus.excluded_judges.add(judge)
+    else:
+        corpus.excluded_judges.remove(judge)
+    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+
+
+@transaction.atomic
+def corpus_set_aside_judge(*, corpus: Corpus, judge: User) -> None:
+    """The first step of discarding a judge's work in ``corpus`` (a wrong assignment, a
+    judge who clicked through): unassigned and left out of every figure, every judgment
+    kept, so that the lead can still restore it (:func:`corpus_leave_out_judge`) until
+    the second step, :func:`corpus_discard_judgments`, deletes it."""
+    corpus.judges.remove(judge)
+    corpus_leave_out_judge(corpus=corpus, judge=judge, left_out=True)
+
+
+@transaction.atomic
+def corpus_discard_judgments(*, corpus: Corpus, judge: User, typed: str) -> int:
+    """Delete for good every judgment (control items included, with their history) of
+    ``judge`` in ``corpus``: only once they are set aside (left out of the figures) and
+    the judge's name is typed — the second confirmation. Returns how many went."""
+    if not corpus.excluded_judges.filter(pk=judge.pk).exists():
+        raise AccountRefused(ERR_NOT_LEFT_OUT.format(username=judge.username, corpus=corpus.name))
+    if typed.strip() != judge.username:
+        raise AccountRefused(ERR_JUDGE_NAME.format(username=judge.username))
+    _, deleted = Judgment.objects.of_corpus(corpus.pk).filter(evaluator=judge).delete()
+    corpus.excluded_judges.remove(judge)
+    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+    return deleted.get(Judgment._meta.label, 0)

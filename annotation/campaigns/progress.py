@@ -3,7 +3,8 @@ pace, time to finish), the corpus's progress, and who judged what (judge × syst
 
 Read in a fixed number of queries whatever the corpus's size: the corpus with its
 campaign progress (``Corpus.objects.with_judges_progress``, the rule the lead's home
-shows too), its systems, its judges, and the done judgments grouped per judge and system
+shows too), its systems, its judges, those left out of the figures, and the done
+judgments grouped per judge and system
 (``JudgmentQuerySet.per_evaluator_and_translator``): judges × systems rows, never one per
 sentence. Pace is the dashboard's (:func:`annotation.dashboard.effort.sentences_per_hour`):
 done judgments per hour of their active time.
@@ -66,6 +67,8 @@ class Campaign:
     corpus: Corpus
     systems: tuple[str, ...]
     judges: tuple[JudgeProgress, ...]
+    #: The evaluators (ids) the lead left out of every figure (``Corpus.excluded_judges``).
+    left_out: frozenset[int] = frozenset()
 
     @property
     def done(self) -> int:
@@ -82,8 +85,12 @@ class Campaign:
 
     @property
     def all_done(self) -> int:
-        """Every done judgment of the corpus, by anyone: what the figures count."""
-        return sum(j.done for j in self.judges)
+        """Every done judgment of the corpus by anyone not left out: what the figures count."""
+        return sum(j.done for j in self.judges if j.user_id not in self.left_out)
+
+    @property
+    def left_out_judges(self) -> tuple[JudgeProgress, ...]:
+        return tuple(j for j in self.judges if j.user_id in self.left_out)
 
 
 def campaign_of(corpus: Corpus) -> Campaign:
@@ -138,4 +145,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
         for user, name in sorted(names.items(), key=lambda item: item[1])
         if user not in seen
     ]
-    return Campaign(corpus=corpus, systems=tuple(system_names), judges=tuple(judges))
+    left_out = frozenset(corpus.excluded_judges.values_list("pk", flat=True))
+    return Campaign(
+        corpus=corpus, systems=tuple(system_names), judges=tuple(judges), left_out=left_out
+    )

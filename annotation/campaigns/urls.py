@@ -10,8 +10,12 @@ urlpatterns = [
     path("", views.judges_page, name="judges"),
     path("judges/new/", views.judge_create_view, name="judge_create"),
     path("judges/<int:pk>/password/", views.judge_password, name="judge_password"),
+    path("judges/<int:pk>/active/", views.judge_active, name="judge_active"),
     path("<int:pk>/", views.campaign_page, name="corpus"),
     path("<int:pk>/assign/", views.campaign_assign, name="assign"),
     path("<int:pk>/unassign/", views.campaign_unassign, name="unassign"),
     path("<int:pk>/settings/", views.campaign_settings, name="settings"),
+    path("<int:pk>/leave-out/", views.campaign_leave_out, name="leave_out"),
+    path("<int:pk>/set-aside/", views.campaign_set_aside, name="set_aside"),
+    path("<int:pk>/discard/", views.campaign_discard, name="discard"),
 ]

@@ -13,8 +13,10 @@ session), with ``Cache-Control: no-store`` so the browser keeps no copy either.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import BadRequest
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -22,9 +24,11 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_POST
 
+from annotation.accounts import user_set_active
 from annotation.campaigns.forms import (
     AssignForm,
     CorpusSettingsForm,
+    EvaluatorForm,
     JudgeCreateForm,
     UnassignForm,
 )
@@ -32,11 +36,15 @@ from annotation.campaigns.judges import (
     AccountRefused,
     OneTimeLogin,
     corpus_assign_judges,
+    corpus_discard_judgments,
+    corpus_leave_out_judge,
+    corpus_set_aside_judge,
     corpus_unassign_judge,
     judge_create,
     judge_give_one_time_password,
 )
 from annotation.campaigns.progress import campaign_of
+from annotation.controls.quality import corpus_controls
 from annotation.models import Corpus, User
 from annotation.web import HtmxHttpRequest, lead_required, see_other
 
@@ -88,6 +96,19 @@ def judge_password(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     return _judges_page(request, login=judge_give_one_time_password(judge=judge))
 
 
+@lead_required
+@require_POST
+def judge_active(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Deactivate a judge account (``active=0``: it can no longer log in, its judgments
+    stay) or reactivate it (``active=1``). Judge accounts only (404 otherwise)."""
+    judge = get_object_or_404(User.objects.judges(), pk=pk)
+    active = request.POST.get("active")
+    if active not in ("0", "1"):
+        raise BadRequest(f"active: {active!r} is neither 0 (deactivate) nor 1 (reactivate)")
+    user_set_active(user=judge, active=active == "1")
+    return see_other(reverse("campaigns:judges"))
+
+
 def _campaign_page(
     request: HtmxHttpRequest, corpus: Corpus, *, status: int = 200, **forms: Any
 ) -> TemplateResponse:
@@ -97,6 +118,8 @@ def _campaign_page(
         "assign_form": forms.get("assign_form") or AssignForm(corpus=corpus),
         "unassign_form": forms.get("unassign_form"),
         "settings_form": forms.get("settings_form") or CorpusSettingsForm(instance=corpus),
+        "evaluator_form": forms.get("evaluator_form"),
+        "flagged": {c.name: c for c in corpus_controls(corpus) if c.flagged},
     }
     return TemplateResponse(request, "campaigns/campaign.html", context, status=status)
 
@@ -144,3 +167,65 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _campaign_page(request, corpus, settings_form=form, status=400)
     form.save_settings()
     return see_other(reverse("campaigns:corpus", args=[corpus.pk]))
+
+
+def _evaluator_change(
+    request: HtmxHttpRequest, pk: int, change: Callable[[Corpus, EvaluatorForm], None]
+) -> HttpResponse:
+    """A change about one of the corpus's evaluators: the form checked, ``change`` done,
+    303 to the campaign page; a refusal shows the page again with the reason (400)."""
+    corpus = _corpus_or_404(pk)
+    form = EvaluatorForm(request.POST, corpus=corpus)
+    if form.is_valid():
+        try:
+            change(corpus, form)
+        except AccountRefused as refused:
+            form.add_error("name", str(refused))
+        else:
+            return see_other(reverse("campaigns:corpus", args=[corpus.pk]) + "#h-counted")
+    return _campaign_page(request, _corpus_or_404(pk), evaluator_form=form, status=400)
+
+
+@lead_required
+@require_POST
+def campaign_leave_out(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Leave a judge out of every figure of the corpus (``left_out=1``) or count them
+    again (``left_out=0``); their judgments stay."""
+
+    left_out = request.POST.get("left_out")
+    if left_out not in ("0", "1"):
+        raise BadRequest(f"left_out: {left_out!r} is neither 1 (leave out) nor 0 (count again)")
+    return _evaluator_change(
+        request,
+        pk,
+        lambda corpus, form: corpus_leave_out_judge(
+            corpus=corpus, judge=form.cleaned_data["judge"], left_out=left_out == "1"
+        ),
+    )
+
+
+@lead_required
+@require_POST
+def campaign_set_aside(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Discarding a judge's work, first step: unassigned and left out, nothing deleted."""
+    return _evaluator_change(
+        request,
+        pk,
+        lambda corpus, form: corpus_set_aside_judge(
+            corpus=corpus, judge=form.cleaned_data["judge"]
+        ),
+    )
+
+
+@lead_required
+@require_POST
+def campaign_discard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Discarding a judge's work, second step: their judgments deleted for good, once
+    set aside and their name typed."""
+    return _evaluator_change(
+        request,
+        pk,
+        lambda corpus, form: corpus_discard_judgments(
+            corpus=corpus, judge=form.cleaned_data["judge"], typed=form.cleaned_data["name"]
+        ),
+    )

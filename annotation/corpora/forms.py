@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.html import format_html
 
+from annotation.corpora.removal import ERR_ONLY_DELETE, RemovalRefused, confirmed
 from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
 from annotation.models import Corpus, User
 
@@ -45,6 +46,14 @@ class UploadForm(forms.Form):
         required=False,
         label="More reference translators",
         help_text="Comma-separated translator names to treat as references.",
+    )
+    assign = forms.BooleanField(
+        required=False,
+        label="Assign the file's evaluators as judges",
+        help_text=(
+            "Each gets this corpus's queue. Leave it off to re-import an export: its judges "
+            "have done their work in the original."
+        ),
     )
 
     def clean_file(self) -> UploadedFile:
@@ -90,3 +99,33 @@ class AddSystemForm(forms.Form):
 
     def clean_file(self) -> UploadedFile:
         return within_upload_limit(self.cleaned_data["file"], "import_text")
+
+
+class RemoveForm(forms.Form):
+    """Archive, restore or delete a corpus: the corpus's name typed to confirm a
+    deletion (an archive is undone with one click, so it asks for nothing)."""
+
+    ACTIONS = (("archive", "Archive"), ("restore", "Restore"), ("delete", "Delete for good"))
+
+    action = forms.ChoiceField(choices=ACTIONS)
+    name = forms.CharField(
+        label="Type the corpus's name to delete it",
+        required=False,
+        max_length=NAME_MAX_LENGTH,
+        strip=False,
+    )
+
+    def __init__(self, *args: Any, corpus: Corpus, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.corpus = corpus
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("action") == "delete":
+            try:
+                confirmed(self.corpus, data.get("name") or "")
+            except RemovalRefused as refused:
+                self.add_error("name", str(refused))
+        elif data.get("action") in ("archive", "restore") and not self.corpus.ready:
+            self.add_error("action", ERR_ONLY_DELETE)
+        return data

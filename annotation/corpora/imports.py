@@ -34,6 +34,7 @@ from annotation.corpora.evaltrans import (
     attrs_to_json,
     awer_text,
 )
+from annotation.corpora.removal import delete_corpus_rows
 from annotation.corpora.spans import imported_severities
 from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
@@ -55,8 +56,9 @@ ANONYMOUS_EVALUATOR = "anonymous"
 PENDING_ATTR = ("state", "pending")
 ERR_CORPUS_EXISTS = "a corpus named {name!r} exists already (choose another {rename})"
 ERR_CORPUS_IMPORTING = (
-    "a corpus named {name!r} is being imported (or its import was interrupted: "
-    "a superuser can delete it in the admin); choose another {rename}"
+    "a corpus named {name!r} is being imported (or its import was interrupted: a lead "
+    "can delete it under Unfinished imports on the home page, or with manage.py "
+    "delete_corpus); choose another {rename}"
 )
 #: Where the two refusals above tell the user to give another name, in the words of the
 #: place the import started from: the command line's option (the default), or the upload
@@ -87,6 +89,8 @@ class _ImportState:
 
     corpus: Corpus
     filename: str
+    #: Whether the file's evaluators become the corpus's judges (:func:`corpus_import`).
+    assign: bool = False
     translators: dict[str, Translator] = field(default_factory=dict)
     evaluators: dict[str, User] = field(default_factory=dict)
     created_evaluators: list[User] = field(default_factory=list)
@@ -114,6 +118,7 @@ def corpus_import(
     reference_names: Collection[str] = (),
     progress: Callable[[int], None] | None = None,
     rename: str = RENAME_ON_COMMAND_LINE,
+    assign: bool = False,
 ) -> ImportSummary:
     """Import an evalTrans file as a new corpus, all or nothing.
 
@@ -122,13 +127,17 @@ def corpus_import(
     (raised as :class:`ImportRefused` with file, line and reason) leaves nothing behind
     (see the module's doc). Judgments' ``awer`` is recomputed from target and new
     reference; a mismatch is a warning and the recomputed value wins. Evaluators become
-    inactive accounts until a lead activates them. ``progress`` is called with the
-    sentences stored so far, between transactions. ``rename`` names, in a refusal of a
-    taken name, where to give another (:data:`RENAME_IN_FORM` for the upload page).
+    inactive accounts until a lead activates them, assigned to the corpus only if
+    ``assign`` (a re-imported export must not give its judges a second queue each).
+    ``progress`` is called with the sentences stored so far, between transactions.
+    ``rename`` names, in a refusal of a taken name, where to give another
+    (:data:`RENAME_IN_FORM` for the upload page).
     """
     shown_name = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
-        return _import_stream(source, name, shown_name, reference_names, progress, rename)
+        return _import_stream(
+            source, name, shown_name, reference_names, progress, rename, assign=assign
+        )
     except ImportRefused:
         raise
     except EvalTransError as exc:
@@ -150,6 +159,8 @@ def _import_stream(
     reference_names: Collection[str],
     progress: Callable[[int], None] | None,
     rename: str,
+    *,
+    assign: bool,
 ) -> ImportSummary:
     items = evaltrans.iter_evaltrans(
         source, filename=filename, reference_names=reference_names, limits=upload_limits()
@@ -166,6 +177,7 @@ def _import_stream(
         reference_names,
         progress,
         rename=rename,
+        assign=assign,
     )
 
 
@@ -178,14 +190,16 @@ def import_elements(
     progress: Callable[[int], None] | None,
     *,
     rename: str = RENAME_ON_COMMAND_LINE,
+    assign: bool = False,
 ) -> ImportSummary:
     """Store ``sentences`` as the new corpus ``corpus_name``: the one writer of every
-    import (evalTrans or plain text), hidden until complete, removed on failure."""
+    import (evalTrans or plain text), hidden until complete, removed on failure; the
+    file's evaluators are assigned to it only if ``assign`` (:func:`corpus_import`)."""
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
     corpus = _hidden_corpus(header, corpus_name, filename, rename)
-    state = _ImportState(corpus=corpus, filename=filename)
+    state = _ImportState(corpus=corpus, filename=filename, assign=assign)
     try:
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
             with transaction.atomic():
@@ -215,6 +229,8 @@ def import_elements(
         judgments=state.judgments,
         warnings=tuple(state.warnings),
         warnings_total=state.warnings_total,
+        evaluators=tuple(sorted(state.evaluators)),
+        assigned=state.assign,
     )
 
 
@@ -239,15 +255,11 @@ def _hidden_corpus(header: CorpusHeader, name: str, filename: str, rename: str) 
 
 
 def _remove_unfinished(state: _ImportState) -> None:
-    """Delete what a failed import wrote, in short transactions as it was written: the
-    sentences (with their targets and judgments), the corpus, and the evaluator accounts
+    """Delete what a failed import wrote, in short transactions as it was written
+    (:func:`~annotation.corpora.removal.delete_corpus_rows`), and the evaluator accounts
     the import created that judge nothing else."""
-    corpus = state.corpus
-    for start in range(0, state.sentences, SENTENCES_PER_TRANSACTION):
-        with transaction.atomic():
-            corpus.sentences.filter(position__lt=start + SENTENCES_PER_TRANSACTION).delete()
+    delete_corpus_rows(state.corpus)
     with transaction.atomic():
-        Corpus.all_objects.filter(pk=corpus.pk).delete()
         User.objects.filter(pk__in=[u.pk for u in state.created_evaluators]).filter(
             judgments__isnull=True
         ).delete()
@@ -462,7 +474,8 @@ def _ensure_translators(
 
 
 def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> None:
-    """Evaluators named in the file become inactive judges (activated later by a lead).
+    """Evaluators named in the file become inactive judges (activated later by a lead),
+    assigned to the corpus if the import was asked to (``state.assign``).
 
     A judgment without an ``evaluator`` attribute is attributed to the inactive account
     ``anonymous``: the judgment is kept, and the export writes it back with that name.
@@ -483,4 +496,5 @@ def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> Non
         user.save()
         state.evaluators[username] = user
         state.created_evaluators.append(user)
-    state.corpus.judges.add(*(state.evaluators[u] for u in wanted))
+    if state.assign:
+        state.corpus.judges.add(*(state.evaluators[u] for u in wanted))

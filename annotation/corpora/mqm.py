@@ -53,12 +53,12 @@ def _places_in_documents(corpus: Corpus) -> dict[int, int]:
 
 
 def mqm_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
-    """One row per error of the corpus's done judgments (two queries: the sentences'
-    documents, then the judgments, streamed)."""
+    """One row per error of the done judgments the corpus's figures count (no judge left
+    out: :meth:`~annotation.models.JudgmentQuerySet.in_figures`; two queries: the
+    sentences' documents, then the judgments, streamed)."""
     place_in_doc = _places_in_documents(corpus)
     rows = (
-        Judgment.objects.counted()
-        .of_corpus(corpus.pk)
+        Judgment.objects.in_figures(corpus.pk)
         .order_by("target__sentence__position", "target__translator__position", "pk")
         .values_list(
             "target__translator__name",

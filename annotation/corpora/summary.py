@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from annotation.formatting import counted
 from annotation.models import Corpus
 
 
@@ -21,6 +22,9 @@ class ImportSummary:
     judgments: int
     warnings: tuple[str, ...]
     warnings_total: int
+    #: The file's evaluators (by name), and whether they were assigned as judges.
+    evaluators: tuple[str, ...] = ()
+    assigned: bool = False
 
     def lines(self) -> list[str]:
         refs = (
@@ -29,18 +33,22 @@ class ImportSummary:
             else f"{self.references_min}–{self.references_max}"
         )
         out = [
-            f"Imported corpus {self.corpus.name!r}: {_count(self.sentences, 'sentence')}, "
+            f"Imported corpus {self.corpus.name!r}: {counted(self.sentences, 'sentence')}, "
             f"{refs} reference{'s' if self.references_max > 1 else ''} per sentence, "
-            f"{_count(self.systems, 'system')}, "
-            f"{_count(self.judgments, 'judgment')}.",
+            f"{counted(self.systems, 'system')}, "
+            f"{counted(self.judgments, 'judgment')}.",
         ]
+        if self.evaluators:
+            names = ", ".join(self.evaluators)
+            out.append(
+                f"Evaluators {names}: assigned as judges."
+                if self.assigned
+                else f"Evaluators {names}: not assigned as judges "
+                "(--assign, or the upload form's “Assign” box, assigns them)."
+            )
         if self.warnings_total:
             out.append(f"{self.warnings_total} warning(s):")
             out.extend(f"  {w}" for w in self.warnings)
             if self.warnings_total > len(self.warnings):
                 out.append(f"  … and {self.warnings_total - len(self.warnings)} more")
         return out
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

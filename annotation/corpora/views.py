@@ -16,8 +16,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.corpora import systems
 from annotation.corpora.exports import corpus_export_bytes
-from annotation.corpora.forms import AddSystemForm, UploadForm
+from annotation.corpora.forms import AddSystemForm, RemoveForm, UploadForm
 from annotation.corpora.imports import RENAME_IN_FORM, ImportRefused, corpus_import
+from annotation.corpora.removal import corpus_contents, corpus_delete, corpus_set_archived
 from annotation.models import Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, login_required, see_other
 
@@ -31,7 +32,13 @@ def home(request: HtmxHttpRequest) -> TemplateResponse:
         corpora = corpora.with_judges_progress()
     corpora = list(corpora)
     ask = [] if corpora or request.user.is_lead else list(User.objects.to_ask())
-    return TemplateResponse(request, "corpora/home.html", {"corpora": corpora, "ask": ask})
+    unfinished = (
+        list(Corpus.all_objects.filter(ready=False).order_by("created_at"))
+        if request.user.is_lead
+        else []
+    )
+    context = {"corpora": corpora, "ask": ask, "unfinished": unfinished}
+    return TemplateResponse(request, "corpora/home.html", context)
 
 
 @lead_required
@@ -49,6 +56,7 @@ def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
                 filename=upload.name,
                 reference_names=form.reference_names(),
                 rename=RENAME_IN_FORM,
+                assign=form.cleaned_data["assign"],
             )
         except ImportRefused as exc:
             error = str(exc)
@@ -108,3 +116,24 @@ def corpus_download(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
         corpus_export_bytes(corpus=corpus), content_type="application/xml; charset=utf-8"
     )
     return attachment(response, corpus.name, ".evaltrans.xml")
+
+
+@lead_required
+@require_http_methods(["GET", "POST"])
+def corpus_remove(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Archive, restore or delete a corpus (:mod:`annotation.corpora.removal`), a hidden
+    one left by an unfinished import included (delete only). The page says what a
+    deletion takes with it and asks for the corpus's name; a refusal comes back as 400
+    with the field and the reason."""
+    corpus = get_object_or_404(Corpus.all_objects, pk=pk)
+    form = RemoveForm(request.POST or None, corpus=corpus)
+    if request.method == "POST" and form.is_valid():
+        action = form.cleaned_data["action"]
+        if action == "delete":
+            corpus_delete(corpus=corpus)
+            return see_other(reverse("annotation:home"))
+        corpus_set_archived(corpus=corpus, archived=action == "archive")
+        return see_other(reverse("annotation:corpus_remove", args=[corpus.pk]))
+    context = {"corpus": corpus, "form": form, "contents": corpus_contents(corpus)}
+    status = 400 if request.method == "POST" else 200
+    return TemplateResponse(request, "corpora/remove.html", context, status=status)

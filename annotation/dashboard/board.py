@@ -258,6 +258,18 @@ class Dashboard:
         return self.judged.figures
 
     @property
+    def left_out(self) -> tuple[str, ...]:
+        """The judges the lead left out of every figure (``Corpus.excluded_judges``), by
+        name, for the page's header: one query, remembered under the judgments stamp
+        (which leaving a judge out moves), read only by the page that names them."""
+
+        def names() -> tuple[str, ...]:
+            judges = self.corpus.excluded_judges.order_by("username")
+            return tuple(judges.values_list("username", flat=True))
+
+        return self._remembered("left_out", names)
+
+    @property
     def n_judgments(self) -> int:
         """Done judgments (the page header counts them)."""
         return self.judged.judgments

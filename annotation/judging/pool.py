@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from django.db.models import Q
 
-from annotation.models import COUNTED, Target, Translator
+from annotation.models import COUNTED, Target, Translator, left_out
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics.align import PreparedRef, distance_prepared
 
@@ -138,7 +138,8 @@ def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRe
 def pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
     """The counted judgments (:data:`~annotation.models.COUNTED`: done, no control item)
     whose new references join ``target``'s pool: those of the sentence's *other*
-    candidates by this judge, or by every judge when the corpus shares them. Never a
+    candidates by this judge, or by every judge when the corpus shares them (but a judge
+    the lead left out of the corpus's figures: :func:`~annotation.models.left_out`). Never a
     judgment of ``target`` itself: with sharing, that would hand over another judge's
     verdict on this very candidate (and void their agreement), and a candidate shown
     again as a control item would find its own first answer in the pool.
@@ -148,4 +149,6 @@ def pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
     judge (which SQLite does for a join on the target's sentence)."""
     others = Target.objects.filter(sentence_id=target.sentence_id).exclude(pk=target.pk)
     pooled = COUNTED & Q(target_id__in=others.values("pk")) & ~Q(new_ref="")
-    return pooled if share else pooled & Q(evaluator_id=evaluator_id)
+    if not share:
+        return pooled & Q(evaluator_id=evaluator_id)
+    return pooled & left_out(target.sentence.corpus_id)

@@ -90,7 +90,8 @@ _STACK_FIELDS = (
 def judgment_for(*, pk: int, user: User) -> Judgment:
     """The judgment ``pk`` as ``user`` may see it, with what a change needs, in one query.
 
-    A judge sees only its own judgments in corpora still assigned to it; a lead sees
+    A judge sees only its own judgments in corpora still assigned to it (and not
+    archived: :mod:`annotation.corpora.removal`); a lead sees
     every judgment (and may change only its own). Raises ``Judgment.DoesNotExist``.
 
     Whether the corpus is assigned is read as a column and checked here: as a condition
@@ -105,7 +106,7 @@ def judgment_for(*, pk: int, user: User) -> Judgment:
         corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user.pk
     )
     judgment = qs.filter(evaluator=user).annotate(assigned=Exists(assigned)).get(pk=pk)
-    if not judgment.assigned:
+    if not judgment.assigned or judgment.target.sentence.corpus.archived:
         raise Judgment.DoesNotExist(f"Judgment {pk} is in a corpus not assigned to {user}.")
     return judgment
 

@@ -262,3 +262,26 @@ def test_controls_refuses_a_bad_value_naming_the_option(
 def test_controls_of_an_unknown_corpus_is_refused() -> None:
     with pytest.raises(CommandError, match="no corpus named 'nope'"):
         run("controls", "nope")
+
+
+def test_deactivate_user_deactivates_and_reactivates_an_account(judge: User) -> None:
+    assert run("deactivate_user", "judge") == "judge: deactivated.\n"
+    assert not User.objects.get(pk=judge.pk).is_active
+
+    assert run("deactivate_user", "judge", "--reactivate") == "judge: reactivated.\n"
+    assert User.objects.get(pk=judge.pk).is_active
+    with pytest.raises(CommandError, match="no account named 'nobody'"):
+        run("deactivate_user", "nobody")
+
+
+def test_leave_out_leaves_a_judge_out_of_a_corpuss_figures_and_back(
+    seed: Corpus, judge: User
+) -> None:
+    assert run("leave_out", "seed", "judge") == "seed: judge left out of every figure.\n"
+    assert list(seed.excluded_judges.all()) == [judge]
+
+    run("leave_out", "seed", "judge", "--count-again")
+
+    assert not seed.excluded_judges.exists()
+    with pytest.raises(CommandError, match="no account named 'nobody'"):
+        run("leave_out", "seed", "nobody")

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.formatting import counted
 from annotation.models import Corpus
 from annotation.pool_references import new_references, sentence_pools, write_reference_files
 from annotation.scoring import corpus_texts
@@ -56,11 +57,7 @@ class Command(BaseCommand):
         least, most = (min(counts), max(counts)) if counts else (0, 0)
         each = f"{least}" if least == most else f"{least}–{most}"
         self.stderr.write(
-            f"Wrote {_count(len(paths), 'reference file')} "
-            f"({', '.join(p.name for p in paths)}) to {out}: {_count(len(refs), 'sentence')}, "
+            f"Wrote {counted(len(paths), 'reference file')} "
+            f"({', '.join(p.name for p in paths)}) to {out}: {counted(len(refs), 'sentence')}, "
             f"{each} reference{'s' if most != 1 else ''} each, {added} new"
         )
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'s' if n != 1 else ''}"

@@ -1,4 +1,4 @@
-"""``manage.py import_evaltrans FILE [--name NAME] [--reference TRANSLATOR …]``."""
+"""``manage.py import_evaltrans FILE [--name NAME] [--reference TRANSLATOR …] [--assign]``."""
 
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ class Command(BaseCommand):
             metavar="TRANSLATOR",
             help="Treat this translator as a reference too (repeatable).",
         )
+        parser.add_argument(
+            "--assign",
+            action="store_true",
+            help="Assign the file's evaluators to the new corpus as judges (default: not).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
@@ -41,6 +46,7 @@ class Command(BaseCommand):
                     filename=str(path),
                     reference_names=options["reference"],
                     progress=progress,
+                    assign=options["assign"],
                 )
             except ImportRefused as exc:
                 raise CommandError(str(exc)) from None

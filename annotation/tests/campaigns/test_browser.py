@@ -8,8 +8,8 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
-from annotation.models import User
-from annotation.tests.factories import PASSWORD, SEED_XML
+from annotation.models import Judgment, User
+from annotation.tests.factories import PASSWORD, SEED_XML, done_judgment
 
 
 def log_in(page: Page, base: str, username: str, password: str) -> None:
@@ -60,3 +60,38 @@ def test_a_lead_creates_a_judge_assigns_a_corpus_and_the_judge_sees_it(
     expect(page.locator('[data-progress="seed"]')).to_have_text("0/2")
     page.click('a[data-action="continue"][data-corpus="seed"]')
     expect(page.locator("#candidate")).to_be_visible()
+
+
+def test_a_lead_leaves_a_judge_out_then_archives_and_deletes_the_corpus(
+    page: Page, live_server, user_factory: Callable[..., User]
+) -> None:
+    corpus = corpus_import(source=SEED_XML, name="seed").corpus
+    user_factory("lee", role=User.Role.LEAD)
+    bob = user_factory("bob")
+    corpus.judges.add(bob)
+    done_judgment(corpus, bob, "a translator", 0, sser=2, new_ref="x y", edits=2, length=2)
+    base = live_server.url
+    log_in(page, base, "lee", PASSWORD)
+    page.wait_for_url(f"{base}/")
+
+    # Bob is left out on the campaign page; the dashboard says so and counts no judgment.
+    page.click('a[data-action="campaign"][data-corpus="seed"]')
+    page.click('button[data-action="leave-out"][data-judge="bob"]')
+    expect(page.locator('#left-out [data-left-out="bob"]')).to_be_visible()
+    page.click('a[data-action="dashboard"]')
+    expect(page.locator('#left-out [data-left-out="bob"]')).to_have_text("bob")
+    expect(page.locator(".dash-meta")).to_contain_text("0 done judgments")
+
+    # Archived, then deleted once its name is typed (a wrong name deletes nothing).
+    page.goto(f"{base}/campaigns/{corpus.pk}/")
+    page.click('a[data-action="remove"]')
+    page.click('button[data-action="archive"]')
+    expect(page.locator("#archived-note")).to_be_visible()
+    page.fill("#id_name", "sed")
+    page.click('button[data-action="delete"]')
+    expect(page.locator("#remove-errors")).to_contain_text("type the corpus's name")
+    page.fill("#id_name", "seed")
+    page.click('button[data-action="delete"]')
+    page.wait_for_url(f"{base}/")
+    expect(page.locator('tr[data-corpus="seed"]')).to_have_count(0)
+    assert not Judgment.objects.filter(evaluator=bob).exists()

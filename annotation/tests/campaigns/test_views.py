@@ -14,7 +14,7 @@ from django.urls import reverse
 from annotation.campaigns.judges import ERR_USERNAME_TAKEN
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
-from annotation.tests.factories import JUDGED, SEED_XML, done_judgment
+from annotation.tests.factories import JUDGED, PASSWORD, SEED_XML, done_judgment
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +32,7 @@ def every_action(corpus: Corpus, judge: User) -> list[tuple[str, str, dict[str, 
         ("get", reverse("campaigns:judges"), {}),
         ("post", reverse("campaigns:judge_create"), {"username": "newbie"}),
         ("post", reverse("campaigns:judge_password", args=[judge.pk]), {}),
+        ("post", reverse("campaigns:judge_active", args=[judge.pk]), {"active": "0"}),
         ("get", reverse("campaigns:corpus", args=[corpus.pk]), {}),
         ("post", reverse("campaigns:assign", args=[corpus.pk]), {"judges": [judge.pk]}),
         ("post", reverse("campaigns:unassign", args=[corpus.pk]), {"judge": judge.pk}),
@@ -69,7 +70,7 @@ def test_every_campaign_action_is_a_404_for_a_judge_and_changes_nothing(
 def test_every_campaign_action_works_for_a_lead(
     lead_client: Client, corpus: Corpus, judge: User
 ) -> None:
-    expected = [200, 200, 200, 200, 303, 303, 303]
+    expected = [200, 200, 200, 303, 200, 303, 303, 303]
 
     statuses = [
         getattr(lead_client, method)(url, data).status_code
@@ -299,3 +300,43 @@ def test_the_post_only_actions_refuse_a_get(lead_client: Client, corpus: Corpus)
     for name in ("assign", "unassign", "settings"):
         assert lead_client.get(reverse(f"campaigns:{name}", args=[corpus.pk])).status_code == 405
     assert lead_client.get(reverse("campaigns:judge_create")).status_code == 405
+
+
+def test_a_deactivated_judge_is_logged_out_and_keeps_their_judgments(
+    lead_client: Client, corpus: Corpus, judge: User
+) -> None:
+    corpus.judges.add(judge)
+    done_judgment(corpus, judge, "a translator", 0, sser=7, new_ref="x", edits=1, length=1)
+    judge_browser = Client()
+    judge_browser.force_login(judge)
+    assert judge_browser.get(reverse("annotation:home")).status_code == 200
+
+    url = reverse("campaigns:judge_active", args=[judge.pk])
+    assert lead_client.post(url, {"active": "0"}).status_code == 303
+
+    assert not User.objects.get(pk=judge.pk).is_active
+    assert judge_browser.get(reverse("annotation:home")).status_code == 302  # to the login
+    assert judge.judgments.count() == 1
+    row = lead_client.get(reverse("campaigns:judges")).content.decode()
+    assert 'data-action="reactivate" data-judge="judge"' in row
+
+    lead_client.post(url, {"active": "1"})
+
+    assert User.objects.get(pk=judge.pk).is_active
+    login = Client().post(reverse("login"), {"username": "judge", "password": PASSWORD})
+    assert login.status_code == 302
+
+
+def test_deactivating_refuses_a_bad_value_and_any_account_but_a_judges(
+    lead_client: Client, judge: User, user_factory: Callable[..., User]
+) -> None:
+    other_lead = user_factory("boss", role=User.Role.LEAD)
+
+    bad = lead_client.post(reverse("campaigns:judge_active", args=[judge.pk]), {"active": "x"})
+    lead = lead_client.post(
+        reverse("campaigns:judge_active", args=[other_lead.pk]), {"active": "0"}
+    )
+
+    assert bad.status_code == 400 and "active" in bad.content.decode()
+    assert lead.status_code == 404
+    assert User.objects.get(pk=judge.pk).is_active and User.objects.get(pk=other_lead.pk).is_active

@@ -20,7 +20,15 @@ from annotation.corpora.imports import (
 from annotation.judging.changes import judgment_set_sser
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
-from annotation.tests.factories import DEMO_XML, JUDGED, PASSWORD, SEED_XML, target_of
+from annotation.tests.factories import (
+    DEMO_XML,
+    JUDGED,
+    PASSWORD,
+    SEED_XML,
+    done_judgment,
+    exported,
+    target_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +55,25 @@ def test_evaluators_named_in_a_file_become_accounts_that_cannot_log_in() -> None
     assert not jm.is_active
     assert not jm.has_usable_password()
     assert jm.role == User.Role.JUDGE
-    assert set(corpus.judges.values_list("username", flat=True)) == {"JM", "AB"}
+    assert not corpus.judges.exists()
+
+
+def test_an_import_assigns_the_files_evaluators_only_when_asked() -> None:
+    summary = corpus_import(source=io.BytesIO(JUDGED), filename="judged.xml", assign=True)
+
+    assert set(summary.corpus.judges.values_list("username", flat=True)) == {"JM", "AB"}
+    assert "Evaluators AB, JM: assigned as judges." in summary.lines()
+
+
+def test_a_reimported_export_gives_its_judges_no_second_queue(seed: Corpus, judge: User) -> None:
+    done_judgment(seed, judge, "a translator", 0, sser=7, new_ref="x", edits=1, length=1)
+
+    summary = corpus_import(source=io.BytesIO(exported(seed)), name="copy")
+    copy = summary.corpus
+
+    assert "judge" in summary.evaluators
+    assert not copy.judges.exists()
+    assert Corpus.objects.filter(pk=copy.pk).visible_to(judge).count() == 0
 
 
 def test_a_refused_file_leaves_nothing_behind() -> None:
@@ -145,7 +171,7 @@ def test_a_corpus_is_hidden_from_every_page_until_its_import_is_complete(
                 stored,
                 Corpus.all_objects.filter(name="long-import", ready=False).exists(),
                 Corpus.objects.filter(name="long-import").exists(),
-                "long-import" in home,
+                '<tr data-corpus="long-import">' in home,
             )
         )
 
@@ -154,7 +180,8 @@ def test_a_corpus_is_hidden_from_every_page_until_its_import_is_complete(
 
     assert seen == [(50, True, False, False), (100, True, False, False), (120, True, False, False)]
     assert summary.corpus.ready and Corpus.objects.get(name="long-import").n_sentences == 120
-    assert "long-import" in lead_client.get("/").content.decode()
+    home = lead_client.get("/").content.decode()
+    assert '<tr data-corpus="long-import">' in home and "data-unfinished" not in home
     assert lead_client.get(f"/dashboard/{summary.corpus.pk}/").status_code == 200
 
 

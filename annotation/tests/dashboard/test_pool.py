@@ -370,7 +370,7 @@ def queries(client: Client, url: str) -> int:
 #: moved but no pool changed reads the texts and new references again, builds on the
 #: pool this process remembers and stores nothing.
 POOL_QUERIES = {
-    "/dashboard/{pk}/?refs=pool": (16, 4, 11),
+    "/dashboard/{pk}/?refs=pool": (17, 4, 12),  # + the judges left out (the page's header)
     "/dashboard/{pk}/panel/table/?refs=pool": (15, 4, 10),
     "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (16, 6, 11),
 }

@@ -333,8 +333,9 @@ def test_names_and_texts_from_a_corpus_are_escaped(lead_client: Client, tmp_path
 #: statistics; the first view also reads the judgments, once for every panel (and, where
 #: the judges panel shows, the control items, once: annotation.controls.quality).
 QUERIES = {
-    # + the systems' primary keys (drill-down links)
-    "/dashboard/{pk}/": (7, 5),
+    # + the systems' primary keys (drill-down links), and once computed, the judges left
+    # out of the figures (named in the header)
+    "/dashboard/{pk}/": (8, 5),
     # these panels show nothing but parts remembered once computed (which read the
     # systems' names from the statistics)
     "/dashboard/{pk}/panel/judges/?norm=z": (6, 3),

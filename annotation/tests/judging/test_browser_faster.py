@@ -210,7 +210,7 @@ def test_a_note_and_a_flag_are_saved_undone_exported_and_imported_again(
     assert b'judgeFlag="garbled" judgeNote="\xe2\x80\x9cmuestra\xe2\x80\x9d has no subject"' in (
         exported
     )
-    corpus_import(source=io.BytesIO(exported), name="again")
+    corpus_import(source=io.BytesIO(exported), name="again", assign=True)
 
     page.goto(f"{live_server.url}/")
     page.click('a[data-action="continue"][data-corpus="again"]')

@@ -1,0 +1,32 @@
+"""``manage.py delete_corpus NAME [--yes]`` — delete a corpus with everything it holds
+(:func:`annotation.corpora.removal.corpus_delete`), a hidden one left by an unfinished
+import included. Without ``--yes`` it only says what it would delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.corpora.removal import corpus_contents, corpus_delete
+from annotation.models import Corpus
+
+
+class Command(BaseCommand):
+    help = "Delete a corpus with its sentences, judgments and figures (asks for --yes)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("name")
+        parser.add_argument("--yes", action="store_true", help="Delete it: this is for good.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        corpus = Corpus.all_objects.filter(name=options["name"]).first()
+        if corpus is None:
+            raise CommandError(f"no corpus named {options['name']!r}")
+        lines = corpus_contents(corpus).lines()
+        if not options["yes"]:
+            for line in lines:
+                self.stdout.write(line)
+            raise CommandError("nothing deleted: add --yes to delete all of the above for good")
+        corpus_delete(corpus=corpus)
+        self.stdout.write(f"Deleted. {' '.join(lines)}")
