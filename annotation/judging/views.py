@@ -61,7 +61,7 @@ def _render_judgment(
     context = {
         "ctx": ctx,
         "j": judgment,
-        "header": judge_header(judgment) if with_header or not htmx else None,
+        "header": judge_header(judgment, ctx.run_item) if with_header or not htmx else None,
         "message": message,
         "message_kind": message_kind,
         "edit_pos": edit_pos,

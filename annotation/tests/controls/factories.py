@@ -43,12 +43,15 @@ def queue_corpus(
 
 def right_answer(judgment: Judgment) -> tuple[str, int]:
     """The answer a careful judge gives: a candidate's own words and 7; a reference shown
-    as a candidate accepted as it is, 10; a candidate shown again, the first answer."""
+    as a candidate accepted as it is, 10; a candidate shown again, the first answer; a
+    candidate with injected errors, its original's words (the errors left out) and 3."""
     if judgment.control == Judgment.Control.REFERENCE:
         return judgment.target.text, 10
     if judgment.control == Judgment.Control.REPEAT:
         first = Judgment.objects.real().get(target=judgment.target, evaluator=judgment.evaluator)
         return first.new_ref, first.sser
+    if judgment.control == Judgment.Control.DEGRADED:
+        return judgment.target.text, 3
     return judgment.target.text, 7
 
 
