@@ -16,7 +16,7 @@ from annotation.controls.queue import REPEAT_DISTANCE, control_place, is_control
 from annotation.judging.order import previous_target_for
 from annotation.judging.page import judge_header, judging_context
 from annotation.judging.start import next_judgment_for
-from annotation.models import Judgment, Translator, User
+from annotation.models import Judgment, Target, Translator, User
 from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
 from annotation.tests.factories import finish
 from annotation.text import words
@@ -246,3 +246,25 @@ def test_previous_from_a_control_goes_to_the_candidate_reached_before_it(
     before = next(j for j in reversed(items[:at]) if not j.control)
 
     assert previous_target_for(judgment=items[at]) == before.target
+
+
+def test_a_bad_reference_shows_its_own_text_which_stays_on_the_judgment(
+    tmp_path: Path, judge: User
+) -> None:
+    """The candidate with injected errors is drawn and counted from the judgment's own
+    text; its target keeps its text, and no pool ever offers it (a control's new
+    reference is not counted)."""
+    corpus = queue_corpus(tmp_path, "bad", [judge], sentences=6, systems=4, rate=3)
+    texts = dict(Target.objects.filter(sentence__corpus=corpus).values_list("pk", "text"))
+    items = walk_queue(corpus, judge)
+    control = opened(next(j for j in items if j.control == Judgment.Control.DEGRADED))
+
+    ctx = judging_context(control)
+
+    assert control.shown_text and words(control.shown_text) != words(control.target.text)
+    assert ctx.candidate == words(control.shown_text)
+    assert control.edits == sum(1 for o in ctx.alignment.ops if o.op.value != "match")
+    assert dict(Target.objects.filter(sentence__corpus=corpus).values_list("pk", "text")) == texts
+    later = [opened(j) for j in items if j.target.sentence_id == control.target.sentence_id]
+    for j in later:
+        assert words(control.shown_text) not in [p.words for p in judging_context(j).pool]
