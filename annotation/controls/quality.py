@@ -91,7 +91,8 @@ def control_passed(row: ControlRow) -> bool:
 @dataclass(frozen=True)
 class JudgeControls:
     """One judge's control items: done, passed; of them the repeats and the consistent
-    repeats; ``threshold`` is the corpus's pass threshold in percent."""
+    repeats; ``threshold`` is the corpus's pass threshold in percent; of the control
+    items, the bad references (candidates with injected errors) and those passed."""
 
     name: str
     done: int
@@ -99,6 +100,8 @@ class JudgeControls:
     repeats: int
     consistent: int
     threshold: int
+    bad_references: int = 0
+    bad_references_passed: int = 0
 
     @property
     def pass_rate(self) -> float | None:
@@ -118,7 +121,7 @@ class JudgeControls:
 
 def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[JudgeControls, ...]:
     """Every judge's :class:`JudgeControls` (by name) from their done control items."""
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
     for row in rows:
         passed = control_passed(row)
         mine = counts[row.evaluator]
@@ -127,7 +130,13 @@ def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[Judge
         if row.kind == Judgment.Control.REPEAT:
             mine[2] += 1
             mine[3] += passed
-    return tuple(JudgeControls(name, *counts[name], threshold=threshold) for name in sorted(counts))
+        if row.kind == Judgment.Control.DEGRADED:
+            mine[4] += 1
+            mine[5] += passed
+    return tuple(
+        JudgeControls(name, *counts[name][:4], threshold, *counts[name][4:])
+        for name in sorted(counts)
+    )
 
 
 def control_rows(corpus: Corpus) -> list[ControlRow]:

@@ -41,7 +41,6 @@ from annotation.controls.runs import (
     Placement,
     RunItem,
     corpus_spans,
-    hidden_reference,
     queue_total,
     run_items,
 )
@@ -225,22 +224,6 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     # (its pool and its live figures): against itself it would score perfect. The judge's
     # every item of a sentence whose run holds one lacks it as well (same pool, same count).
     references = refs_of.get(target.sentence_id, NO_REFERENCES)
-    hidden = hidden_reference(
-        corpus,
-        user_id=judgment.evaluator_id,
-        sentence_id=target.sentence_id,
-        references=references.texts,
-    )
-    if judgment.control == Judgment.Control.REFERENCE:
-        hidden = target.text
-    if hidden is not None:
-        references = without_shown(references, hidden)
-    if missing:
-        refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
-        if stats_id in refs:
-            refs[stats_id] = references
-        segments = {t: Segment(text_of[t], refs[t].texts) for t in missing}
-        stats |= segment_stats(key, segments)
     systems_here = [
         r
         for r in targets
@@ -259,6 +242,18 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     else:
         place_of = {t.pk: i + 1 for i, t in enumerate(order)}
         item = None
+    # (the reference a run shows as a control is the run's: read from it, not drawn again)
+    hidden = next((text_of[i.target] for i in run if i.kind == Judgment.Control.REFERENCE), None)
+    if judgment.control == Judgment.Control.REFERENCE:
+        hidden = target.text
+    if hidden is not None:
+        references = without_shown(references, hidden)
+    if missing:
+        refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
+        if stats_id in refs:
+            refs[stats_id] = references
+        segments = {t: Segment(text_of[t], refs[t].texts) for t in missing}
+        stats |= segment_stats(key, segments)
     # Where the candidate stands in the judge's order: a reference shown as a candidate
     # (controls mixed the old way), where the system it is shown as stands.
     slot = next((r.pk for r in systems_here if r.translator_id == shown_as_id(judgment)), 0)

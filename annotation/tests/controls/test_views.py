@@ -190,6 +190,12 @@ def test_the_dashboard_shows_pass_rates_and_flags_a_careless_judge(
     assert rows["bad"].find('.//*[@data-flag="below-threshold"]') is not None
     assert rows["good"].find('td[@data-col="judgments"]').text == "56"  # candidates only
     assert f'href="/controls/{corpus.pk}/"' in html
+    page = etree.HTML(lead_client.get(f"/controls/{corpus.pk}/").content.decode())
+    good_bad_references = page.find(
+        './/table[@id="control-judges"]//tr[@data-judge="good"]/td[@data-col="bad-references"]'
+    ).text
+    passed, done = good_bad_references.split("/")
+    assert passed == done != "0"
 
 
 def test_the_dashboard_says_when_controls_are_off(lead_client: Client, seed: Corpus) -> None:
