@@ -35,6 +35,7 @@ from annotation.controls.degrade import injected_errors
 from annotation.controls.runs import (
     REPEAT_DISTANCE,
     Placement,
+    RunItem,
     control_place,
     corpus_spans,
     is_control_item,
@@ -111,39 +112,8 @@ def _planned_control(
     candidate of another sentence for a bad reference), or None where the judge's queue
     is not where its plan says (a candidate judged out of order, as an import does) or
     the control was made before."""
-    sentence = next_target.sentence
-    span = corpus_spans(corpus).get(sentence.pk)
-    if span is None:
-        return None
-    targets = list(
-        Target.objects.filter(sentence_id=sentence.pk).select_related(
-            "translator", "sentence__corpus"
-        )
-    )
-    order = shuffled_systems(
-        [t for t in targets if t.translator.role == Translator.Role.SYSTEM],
-        user_id=user.pk,
-        sentence_id=sentence.pk,
-    )
-    references = sorted(
-        (t for t in targets if t.translator.role in REFERENCE_ROLES),
-        key=lambda t: reference_order(t.translator.role, t.position),
-    )
-    here = next(
-        (
-            i
-            for i in run_items(
-                Placement.of(corpus, user.pk),
-                blind=corpus.blind,
-                sentence_id=sentence.pk,
-                span=span,
-                order=order,
-                references=references,
-            )
-            if i.item == item
-        ),
-        None,
-    )
+    run = judge_run(user_id=user.pk, corpus=corpus, sentence=next_target.sentence)
+    here = next((i for i in run if i.item == item), None)
     if here is None or not here.kind:
         return None
     mine = Judgment.objects.filter(evaluator_id=user.pk, target=here.target)
@@ -153,13 +123,64 @@ def _planned_control(
         return None
     rng = random.Random(f"control-text:{user.pk}:{corpus.pk}:{item}")
     if here.kind == Judgment.Control.REFERENCE:
-        systems = sorted({t.translator for t in order}, key=lambda s: s.position)
+        systems = sorted({i.target.translator for i in run if not i.kind}, key=lambda s: s.position)
         return ControlPlan(here.target, here.kind, rng.choice(systems))
     if here.kind == Judgment.Control.DEGRADED:
-        foreign = _foreign_words(corpus, sentence, here.target, rng)
+        foreign = _foreign_words(corpus, next_target.sentence, here.target, rng)
         shown = injected_errors(words(here.target.text), foreign, rng)
         return ControlPlan(here.target, here.kind, shown_text=" ".join(shown))
     return ControlPlan(here.target, here.kind)
+
+
+def judge_run(*, user_id: int, corpus: Corpus, sentence: Sentence) -> list[RunItem]:
+    """The items of ``sentence``'s run in the judge's queue, with their targets
+    (:func:`annotation.controls.runs.run_items`; one query: the sentence's targets).
+    Empty while controls are off or where the sentence has no candidate."""
+    span = corpus_spans(corpus).get(sentence.pk) if corpus.controls_enabled else None
+    if span is None:
+        return []
+    targets = list(
+        Target.objects.filter(sentence_id=sentence.pk).select_related(
+            "translator", "sentence__corpus"
+        )
+    )
+    order = shuffled_systems(
+        [t for t in targets if t.translator.role == Translator.Role.SYSTEM],
+        user_id=user_id,
+        sentence_id=sentence.pk,
+    )
+    references = sorted(
+        (t for t in targets if t.translator.role in REFERENCE_ROLES),
+        key=lambda t: reference_order(t.translator.role, t.position),
+    )
+    return run_items(
+        Placement.of(corpus, user_id),
+        blind=corpus.blind,
+        sentence_id=sentence.pk,
+        span=span,
+        order=order,
+        references=references,
+    )
+
+
+def control_before(judgment: Judgment) -> Judgment | None:
+    """The judge's control item just before the candidate of ``judgment`` in its run,
+    where the judge has it: "previous" from a candidate goes there, as "candidate k of N"
+    counts it (two queries, only while controls are on)."""
+    if judgment.control:
+        return None
+    run = judge_run(
+        user_id=judgment.evaluator_id,
+        corpus=judgment.target.sentence.corpus,
+        sentence=judgment.target.sentence,
+    )
+    at = next((k for k, i in enumerate(run) if not i.kind and i.target.pk == judgment.target_id), 0)
+    if at == 0 or not run[at - 1].kind:
+        return None
+    before = run[at - 1]
+    return Judgment.objects.filter(
+        evaluator_id=judgment.evaluator_id, target=before.target, control=before.kind
+    ).first()
 
 
 def _foreign_words(

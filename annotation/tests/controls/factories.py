@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from annotation.controls.runs import Placement, corpus_spans, run_items
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, User
@@ -67,3 +68,35 @@ def walk_queue(
         new_ref, sser = answer(judgment)
         finish(judgment, judge, new_ref, sser)
     return items
+
+
+def kinds_met(corpus: Corpus, judge: User) -> set[str]:
+    """The kinds of control ``judge``'s queue of ``corpus`` holds, from the runs'
+    draws alone (:func:`annotation.controls.runs.run_items`, no judgment made)."""
+    kinds = set()
+    for sentence_id, span in corpus_spans(corpus).items():
+        run = run_items(
+            Placement.of(corpus, judge.pk),
+            blind=corpus.blind,
+            sentence_id=sentence_id,
+            span=span,
+            order=range(span.systems),
+            references=range(span.references),
+        )
+        kinds |= {i.kind for i in run if i.kind}
+    return kinds
+
+
+def with_every_kind(corpus: Corpus, judge: User) -> Corpus:
+    """``corpus`` at the first rate from 3 up whose queue for ``judge`` holds every kind
+    of control it can (a corpus that shows names has no reference control), since the
+    draws depend on the ids, which differ between databases."""
+    wanted = {k for k in Judgment.Control.values if k}
+    if not corpus.blind:
+        wanted.discard(Judgment.Control.REFERENCE)
+    for rate in range(3, 101):
+        corpus.control_rate = rate
+        if kinds_met(corpus, judge) == wanted:
+            corpus.save()
+            return corpus
+    raise AssertionError("no rate gives every kind of control")

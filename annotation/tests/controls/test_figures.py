@@ -25,7 +25,7 @@ from annotation.dashboard.board import Dashboard
 from annotation.judging.page import judging_context
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.controls.factories import queue_corpus, walk_queue
+from annotation.tests.controls.factories import queue_corpus, walk_queue, with_every_kind
 from annotation.tests.factories import scores_json, system_pk
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +96,9 @@ def test_every_figure_is_the_same_with_and_without_the_control_items(
     tmp_path: Path, user_factory: Callable[..., User], lead_client: Client
 ) -> None:
     judges = [user_factory("ann"), user_factory("bob")]
-    corpus = queue_corpus(tmp_path, "figures", judges, sentences=4, systems=14, rate=4)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "figures", judges, sentences=4, systems=14), judges[0]
+    )
     for judge in judges:
         walk_queue(corpus, judge, wrong_on_controls)
     controls = Judgment.objects.controls().filter(target__sentence__corpus=corpus)

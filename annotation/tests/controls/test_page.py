@@ -17,7 +17,7 @@ from lxml import etree
 
 from annotation.judging.start import next_judgment_for
 from annotation.models import Judgment, User
-from annotation.tests.controls.factories import queue_corpus, right_answer
+from annotation.tests.controls.factories import queue_corpus, right_answer, with_every_kind
 from annotation.tests.factories import finish, page_url
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,9 @@ def header(html: str) -> dict[str, str]:
 def beside(tmp_path: Path, client: Client, judge: User) -> dict[str, tuple[str, str]]:
     """Walk the judge's queue; for each kind of control met first, the control's page
     and the page of the real candidate after it, each as the judge reached it."""
-    corpus = queue_corpus(tmp_path, "beside", [judge], sentences=3, systems=14, rate=3)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "beside", [judge], sentences=3, systems=14), judge
+    )
     client.force_login(judge)
     found: dict[str, tuple[str, str]] = {}
     control_page = None

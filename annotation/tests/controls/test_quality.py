@@ -18,7 +18,12 @@ from annotation.controls.quality import (
     judge_controls,
 )
 from annotation.models import Judgment, User
-from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
+from annotation.tests.controls.factories import (
+    queue_corpus,
+    right_answer,
+    walk_queue,
+    with_every_kind,
+)
 
 REF = Judgment.Control.REFERENCE
 REPEAT = Judgment.Control.REPEAT
@@ -118,7 +123,9 @@ def test_judges_walking_their_queues_careful_and_careless(
     tmp_path: Path, user_factory: Callable[..., User]
 ) -> None:
     good, bad = user_factory("good"), user_factory("bad")
-    corpus = queue_corpus(tmp_path, "quality", [good, bad], sentences=4, systems=14, rate=3)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "quality", [good, bad], sentences=4, systems=14), good
+    )
     corpus.control_pass_threshold = 80
     corpus.save()
     walk_queue(corpus, good, right_answer)

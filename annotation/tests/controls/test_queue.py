@@ -11,13 +11,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 from annotation.controls.queue import REPEAT_DISTANCE, control_place, is_control_item
 from annotation.judging.order import previous_target_for
 from annotation.judging.page import judge_header, judging_context
 from annotation.judging.start import next_judgment_for
 from annotation.models import Judgment, Target, Translator, User
-from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
+from annotation.tests.controls.factories import (
+    queue_corpus,
+    right_answer,
+    walk_queue,
+    with_every_kind,
+)
 from annotation.tests.factories import finish
 from annotation.text import words
 
@@ -118,7 +124,9 @@ def test_every_control_is_made_of_the_sentence_of_its_run(tmp_path: Path, judge:
 def test_a_candidate_comes_back_only_well_after_it_was_accepted_and_once(
     tmp_path: Path, judge: User
 ) -> None:
-    corpus = queue_corpus(tmp_path, "repeats", [judge], sentences=4, systems=14, rate=3)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "repeats", [judge], sentences=4, systems=14), judge
+    )
 
     items = walk_queue(corpus, judge)
 
@@ -135,7 +143,9 @@ def test_a_candidate_comes_back_only_well_after_it_was_accepted_and_once(
 
 
 def test_a_corpus_that_shows_names_gets_no_reference_control(tmp_path: Path, judge: User) -> None:
-    corpus = queue_corpus(tmp_path, "named", [judge], sentences=4, systems=14, rate=3, blind=False)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "named", [judge], sentences=4, systems=14, blind=False), judge
+    )
 
     kinds = {j.control for j in walk_queue(corpus, judge) if j.control}
 
@@ -143,7 +153,7 @@ def test_a_corpus_that_shows_names_gets_no_reference_control(tmp_path: Path, jud
 
 
 def test_a_blind_corpus_gets_the_three_kinds(tmp_path: Path, judge: User) -> None:
-    corpus = queue_corpus(tmp_path, "all", [judge], sentences=4, systems=14, rate=3)
+    corpus = with_every_kind(queue_corpus(tmp_path, "all", [judge], sentences=4, systems=14), judge)
 
     kinds = {j.control for j in walk_queue(corpus, judge) if j.control}
 
@@ -219,7 +229,9 @@ def test_a_reference_control_looks_like_a_candidate(tmp_path: Path, judge: User)
 
 
 def test_a_repeat_control_starts_afresh_in_its_own_slot(tmp_path: Path, judge: User) -> None:
-    corpus = queue_corpus(tmp_path, "again", [judge], sentences=2, systems=14, rate=3)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "again", [judge], sentences=2, systems=14), judge
+    )
     items = walk_queue(corpus, judge, answer=lambda j: ("my own words .", 7))
     control = opened(next(j for j in items if j.control == Judgment.Control.REPEAT))
     original = opened(Judgment.objects.real().get(target=control.target, evaluator=judge))
@@ -268,3 +280,20 @@ def test_a_bad_reference_shows_its_own_text_which_stays_on_the_judgment(
     later = [opened(j) for j in items if j.target.sentence_id == control.target.sentence_id]
     for j in later:
         assert words(control.shown_text) not in [p.words for p in judging_context(j).pool]
+
+
+def test_previous_from_the_candidate_after_a_control_goes_to_the_control(
+    tmp_path: Path, judge: User, judge_client: Client
+) -> None:
+    """ "Previous" walks back the run as "candidate k of N" counts it: from the candidate
+    right after a control to that control, then to the candidate before it."""
+    corpus = queue_corpus(tmp_path, "back2", [judge], sentences=4, systems=4, rate=3)
+    items = walk_queue(corpus, judge)
+    at = next(i for i, j in enumerate(items) if j.control and i > 0 and not items[i - 1].control)
+
+    def previous(judgment: Judgment) -> int:
+        response = judge_client.get(f"/judgments/{judgment.pk}/previous/")
+        return int(response["Location"].rstrip("/").rsplit("/", 1)[1])
+
+    assert previous(items[at + 1]) == items[at].pk
+    assert previous(items[at]) == items[at - 1].pk
