@@ -469,9 +469,8 @@ def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHe
     translator = judgment.shown_as or target.translator
     counts = _header_counts(judgment, translator)
     label = f"System {counts['rank'] + 1}" if corpus.blind else translator.name
-    done, total = counts["n_done"], counts["n_candidates"]
+    done, total = counts["n_done"] + counts["n_controls"], counts["n_candidates"]
     if corpus.controls_enabled:
-        done += counts["n_controls"]
         total = queue_total(Placement.of(corpus, judgment.evaluator_id), total)
         if corpus.blind and run_item is not None:
             label = f"System {run_item.label}"
@@ -483,18 +482,16 @@ def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHe
         sentence_total=counts["n_sentences"],
         done=done,
         total=total,
-        pace=Pace(
-            done, total, counts["seconds"] if corpus.controls_enabled else counts["real_seconds"]
-        ),
+        pace=Pace(done, total, counts["seconds"]),
     )
 
 
 def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]:
     """The header's counts in one query: the judge's done candidates of the corpus
-    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and done control items
-    (``n_controls``), the active seconds of the first (``real_seconds``) and of both
-    (``seconds``: the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank
-    among the corpus's systems; the corpus sizes are stored on the corpus (no query)."""
+    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and, while controls are on,
+    done control items (``n_controls``), the active ``seconds`` of the items the header
+    counts (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
+    corpus's systems; the corpus sizes are stored on the corpus (no query)."""
     corpus = judgment.target.sentence.corpus
     rank = _count(
         Translator.objects.filter(
@@ -504,18 +501,16 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
         )
     )
     mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=judgment.evaluator)
-    controls = mine.controls().done()
+    if corpus.controls_enabled:
+        counted, controls = mine.done(), _count(mine.controls().done())
+    else:
+        counted, controls = mine.counted(), Value(0)
     row = (
         Corpus.objects.filter(pk=corpus.pk)
         .order_by()
         .with_progress(judgment.evaluator)
-        .annotate(
-            rank=rank,
-            n_controls=_count(controls),
-            real_seconds=_seconds(mine.counted()),
-            seconds=_seconds(mine.done()),
-        )
-        .values("n_done", "n_controls", "rank", "real_seconds", "seconds")
+        .annotate(rank=rank, n_controls=controls, seconds=_seconds(counted))
+        .values("n_done", "n_controls", "rank", "seconds")
         .get()
     )
     return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
