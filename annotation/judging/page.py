@@ -10,10 +10,16 @@ targets (this sentence's, plus the texts of any judged target whose statistics t
 process has not computed yet: :func:`annotation.judging.figures.segment_stats` keeps
 them). The alignment is computed once per request.
 
-A control item (:mod:`annotation.controls`) is drawn as a candidate is: a reference shown
-as a candidate carries the label, the place in the sentence's order and the live figures
-of the system it is shown as (``Judgment.shown_as``), and leaves the pool (which would
-otherwise offer it verbatim); a candidate shown again is drawn as it was the first time.
+A control item (:mod:`annotation.controls`) is drawn as a candidate is. With controls
+on, "candidate k of N" is the item's place in its sentence's run of the judge's queue,
+controls included (:mod:`annotation.controls.runs`; read from arithmetic and the
+sentences' spans, kept per process), and a blind corpus's label is the item's label in
+that run; the reference a run shows as a control is left out of the pool of every item
+of the sentence. A reference shown as a candidate carries the live figures of the system
+it is shown as (``Judgment.shown_as``); a candidate with injected errors is drawn from
+its own text (``Judgment.shown_text``), whose statistics are kept under minus the
+judgment's pk (never its target's); a candidate shown again is drawn as it was the
+first time.
 """
 
 from __future__ import annotations
