@@ -180,7 +180,10 @@ def run_items(
     """The items of a sentence's run, in the judge's order: ``order`` is the sentence's
     candidates in the judge's order (:func:`annotation.judging.order.shuffled_systems`),
     ``references`` its references in reference order (anything that compares: targets,
-    rows, or ``range`` for the kinds alone). See the module for the draws."""
+    rows, or ``range`` for the kinds alone). See the module for the draws. Empty for a
+    sentence without candidates, and where ``order`` is not the span's size."""
+    if not span.systems or len(order) != span.systems:
+        return []  # no candidate, or the sentence changed since its span was read
     start, end = run_bounds(placement, span)
     total = end - start
     labels = list(range(1, total + 1))

@@ -157,3 +157,14 @@ def test_the_hidden_reference_is_the_one_the_run_shows(tmp_path: Path, judge: Us
         )
         assert hidden == shown.get(sentence.pk)
     assert shown
+
+
+def test_a_sentence_without_candidates_has_no_run_and_a_changed_one_none_read() -> None:
+    def items(span: Span, order: list[int]) -> list:
+        return run_items(
+            Placement(1, 1, 3), blind=True, sentence_id=1, span=span, order=order, references=[]
+        )
+
+    assert items(Span(0, 0, 2), []) == []
+    assert items(Span(12, 3, 2), [1, 2]) == []
+    assert len(items(Span(12, 3, 2), [1, 2, 3])) >= 3
