@@ -207,7 +207,11 @@ def test_a_reference_control_looks_like_a_candidate(tmp_path: Path, judge: User)
     neighbours'); "candidate k of N" counts the run with the control, each k once, and
     the labels of the run are N distinct "System L"; the new reference starts from the
     nearest pool entry, so accepting the candidate takes clicks."""
-    corpus = queue_corpus(tmp_path, "looks", [judge], sentences=6, systems=5, rate=3)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "looks", [judge], sentences=6, systems=5),
+        judge,
+        {Judgment.Control.REFERENCE},
+    )
     items = walk_queue(corpus, judge)
     control = opened(next(j for j in items if j.control == Judgment.Control.REFERENCE))
     run = [opened(j) for j in items if j.target.sentence_id == control.target.sentence_id]
@@ -270,7 +274,11 @@ def test_a_bad_reference_shows_its_own_text_which_stays_on_the_judgment(
     """The candidate with injected errors is drawn and counted from the judgment's own
     text; its target keeps its text, and no pool ever offers it (a control's new
     reference is not counted)."""
-    corpus = queue_corpus(tmp_path, "bad", [judge], sentences=6, systems=4, rate=3)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "bad", [judge], sentences=6, systems=4),
+        judge,
+        {Judgment.Control.DEGRADED},
+    )
     texts = dict(Target.objects.filter(sentence__corpus=corpus).values_list("pk", "text"))
     items = walk_queue(corpus, judge)
     control = opened(next(j for j in items if j.control == Judgment.Control.DEGRADED))

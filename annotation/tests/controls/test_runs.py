@@ -23,7 +23,7 @@ from annotation.controls.runs import (
     run_items,
 )
 from annotation.models import Judgment, User
-from annotation.tests.controls.factories import queue_corpus, walk_queue
+from annotation.tests.controls.factories import queue_corpus, walk_queue, with_every_kind
 from annotation.text import reference_order
 
 RATES = (3, 4, 7, 10, 100)
@@ -140,7 +140,11 @@ def test_the_reference_of_a_reference_control_is_never_the_first() -> None:
 
 @pytest.mark.django_db
 def test_the_hidden_reference_is_the_one_the_run_shows(tmp_path: Path, judge: User) -> None:
-    corpus = queue_corpus(tmp_path, "hidden", [judge], sentences=8, systems=3, rate=3)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "hidden", [judge], sentences=8, systems=3),
+        judge,
+        {Judgment.Control.REFERENCE},
+    )
     items = walk_queue(corpus, judge)
     shown = {j.target.sentence_id: j.target.text for j in items if j.control == "reference"}
 
