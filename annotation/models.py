@@ -379,8 +379,10 @@ class Judgment(models.Model):
     with a known answer, made on the same page through the same services: a reference
     shown as a candidate (``reference``: its target is a reference target, shown under
     the label of the system ``shown_as``), or a candidate the judge has judged shown
-    again (``repeat``: the same target as the judge's real judgment): at most one per
-    (target, judge, kind), and never in a figure (:meth:`JudgmentQuerySet.counted`).
+    again (``repeat``: the same target as the judge's real judgment), or a candidate with
+    injected errors (``degraded``, WMT's "bad reference": its text, ``shown_text``, is the
+    judgment's own, so nothing of it reaches a target, a pool or a metric): at most one
+    per (target, judge, kind), and never in a figure (:meth:`JudgmentQuerySet.counted`).
     """
 
     class State(models.TextChoices):
@@ -391,6 +393,7 @@ class Judgment(models.Model):
         NONE = "", "Real judgment"
         REFERENCE = "reference", "Control: a reference shown as a candidate"
         REPEAT = "repeat", "Control: a candidate shown again"
+        DEGRADED = "degraded", "Control: a candidate with injected errors"
 
     class Flag(models.TextChoices):  # evaltrans.schema.FLAGS, ``judgeFlag`` of <eval>
         NONE = "", "No flag"
@@ -438,6 +441,11 @@ class Judgment(models.Model):
         related_name="+",
         help_text="The system whose label a reference shown as a candidate carries.",
     )
+    shown_text = models.TextField(
+        blank=True,
+        default="",
+        help_text="A bad-reference control's candidate: its target's with injected errors.",
+    )
 
     objects = JudgmentQuerySet.as_manager()
 
@@ -450,7 +458,8 @@ class Judgment(models.Model):
             models.CheckConstraint(
                 condition=Q(control="", shown_as__isnull=True)
                 | Q(control="repeat", shown_as__isnull=True)
-                | Q(control="reference", shown_as__isnull=False),
+                | Q(control="reference", shown_as__isnull=False)
+                | Q(control="degraded", shown_as__isnull=True),
                 name="judgment_control_kind",
             ),
             models.CheckConstraint(
@@ -470,6 +479,14 @@ class Judgment(models.Model):
     def __str__(self) -> str:
         control = f" (control: {self.control})" if self.control else ""
         return f"{self.evaluator} on {self.target}{control}"
+
+    @property
+    def candidate_text(self) -> str:
+        """The candidate as the judge sees it and every count of the judgment reads it:
+        the target's text, or a bad-reference control's own (``shown_text``)."""
+        if self.control == Judgment.Control.DEGRADED:
+            return self.shown_text
+        return self.target.text
 
     @property
     def awer_fraction(self) -> str | None:

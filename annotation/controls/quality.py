@@ -7,7 +7,13 @@ A done control item *passes* when the judge gave the known answer (issue 11):
   errors" or "perfect");
 * a candidate shown again: the same new reference as the judge's own judgment of it (13a
   words) and an SSER within :data:`REPEAT_SSER_SLACK` of it. These are also the judge's
-  *consistency*.
+  *consistency*;
+* a candidate with injected errors (a "bad reference", :mod:`annotation.controls.
+  degrade`): the injected errors left unaccepted, i.e. the new reference does not take
+  the words they added (no more copies of a duplicated or brought-in word than the
+  original candidate has, :func:`injected_left_out`), and an SSER below the judge's own
+  SSER of the original candidate (0 where that is 0: nothing is below), or at most
+  :data:`DEGRADED_MAX_SSER` while the original is not judged.
 
 Each judge's **pass rate** is passed / done control items, **consistency** the share of
 repeats passed; a judge whose pass rate is below the corpus's threshold
@@ -24,7 +30,8 @@ from dataclasses import dataclass
 
 from django.db.models import OuterRef, Subquery
 
-from annotation.models import Corpus, Judgment
+from annotation.controls.degrade import added_words
+from annotation.models import SSER_MIN, Corpus, Judgment
 from annotation.text import words
 
 #: A reference shown as a candidate is a correct translation: 9 ("OK, only slight style
@@ -32,6 +39,9 @@ from annotation.text import words
 REFERENCE_MIN_SSER = 9
 #: A candidate shown again passes with a score at most this far from the first one.
 REPEAT_SSER_SLACK = 1
+#: A candidate with injected errors, before the judge has scored its original: at best
+#: "comprehensible, important syntactic errors" (seed 001 §2.2).
+DEGRADED_MAX_SSER = 5
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,18 @@ class ControlRow:
     new_ref: str
     original_sser: int | None = None
     original_new_ref: str | None = None
+    #: A bad reference's original candidate (its target's text) and its own text.
+    candidate: str = ""
+    shown_text: str = ""
+
+
+def injected_left_out(new_ref: str, original: str, shown: str) -> bool:
+    """Whether ``new_ref`` leaves out what the errors added to ``original`` (giving
+    ``shown``): for every added word, the new reference has no more copies of it than
+    the original has (13a words)."""
+    added = added_words(words(original), words(shown))
+    mine = words(new_ref)
+    return all(mine.count(w) <= words(original).count(w) for w in added)
 
 
 def control_passed(row: ControlRow) -> bool:
@@ -57,13 +79,20 @@ def control_passed(row: ControlRow) -> bool:
             return False
         same_ref = words(row.new_ref) == words(row.original_new_ref)
         return same_ref and abs(row.sser - row.original_sser) <= REPEAT_SSER_SLACK
+    if row.kind == Judgment.Control.DEGRADED:
+        if row.sser is None or not injected_left_out(row.new_ref, row.candidate, row.shown_text):
+            return False
+        if row.original_sser is None:
+            return row.sser <= DEGRADED_MAX_SSER
+        return row.sser < row.original_sser or row.sser == SSER_MIN
     raise ValueError(f"{row.kind!r} is not a kind of control item")
 
 
 @dataclass(frozen=True)
 class JudgeControls:
     """One judge's control items: done, passed; of them the repeats and the consistent
-    repeats; ``threshold`` is the corpus's pass threshold in percent."""
+    repeats; ``threshold`` is the corpus's pass threshold in percent; of the control
+    items, the bad references (candidates with injected errors) and those passed."""
 
     name: str
     done: int
@@ -71,6 +100,8 @@ class JudgeControls:
     repeats: int
     consistent: int
     threshold: int
+    bad_references: int = 0
+    bad_references_passed: int = 0
 
     @property
     def pass_rate(self) -> float | None:
@@ -90,7 +121,7 @@ class JudgeControls:
 
 def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[JudgeControls, ...]:
     """Every judge's :class:`JudgeControls` (by name) from their done control items."""
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
     for row in rows:
         passed = control_passed(row)
         mine = counts[row.evaluator]
@@ -99,12 +130,18 @@ def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[Judge
         if row.kind == Judgment.Control.REPEAT:
             mine[2] += 1
             mine[3] += passed
-    return tuple(JudgeControls(name, *counts[name], threshold=threshold) for name in sorted(counts))
+        if row.kind == Judgment.Control.DEGRADED:
+            mine[4] += 1
+            mine[5] += passed
+    return tuple(
+        JudgeControls(name, *counts[name][:4], threshold, *counts[name][4:])
+        for name in sorted(counts)
+    )
 
 
 def control_rows(corpus: Corpus) -> list[ControlRow]:
-    """The corpus's done control items in one query, each repeat with its original (the
-    judge's real judgment of the same candidate, read as a subquery)."""
+    """The corpus's done control items in one query, each repeat and bad reference with
+    its original (the judge's real judgment of the same candidate, read as a subquery)."""
     original = Judgment.objects.real().filter(
         target_id=OuterRef("target_id"), evaluator_id=OuterRef("evaluator_id")
     )
@@ -125,6 +162,8 @@ def control_rows(corpus: Corpus) -> list[ControlRow]:
             "new_ref",
             "original_sser",
             "original_new_ref",
+            "target__text",
+            "shown_text",
         )
     )
     return [ControlRow(*row) for row in rows]

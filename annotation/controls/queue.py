@@ -4,27 +4,21 @@ them: :func:`annotation.judging.start.next_judgment_for`).
 **Where.** A judge's queue is the corpus's candidates in the judge's order
 (:mod:`annotation.judging.order`) with control items mixed in. Its items are numbered
 from 0, real and control alike; the judge stands at item *done real judgments + done
-control items*. The queue is cut into runs of ``rate`` items (``Corpus.control_rate``),
-and each run holds one control at a place drawn at random (:func:`control_place`), so the
-share is one in ``rate`` from the first item to the last: never a block at the end (a
-known complaint about Appraise, whose checks come in fixed places of a batch), and never
-two in a row. The draw is seeded with the judge, the corpus and the run: another judge
-gets other places, the same judge the same places every time (reproducible, and nothing
-has to be stored). A place where no control can be made yet (nothing judged to repeat or
-to take a reference from) passes: the run has no control.
+control items*. The queue is cut into stretches of ``rate`` items
+(``Corpus.control_rate``), and each stretch holds one control at a place drawn at random
+(:func:`control_place`), so the share is one in ``rate`` from the first item to the
+last: never a block at the end (a known complaint about Appraise, whose checks come in
+fixed places of a batch), and never two in a row. The draw is seeded with the judge, the
+corpus and the stretch: another judge gets other places, the same judge the same places
+every time (reproducible, and nothing has to be stored).
 
-**Which.** At a control's place, one of the two kinds, in a seeded random order, the
-other one if the first cannot be made:
-
-* a *reference* control (``Judgment.Control.REFERENCE``): a reference translation of the
-  sentence the judge has got to, shown as a candidate under a system's label ("System
-  N"). Only in blind corpora: in a corpus that shows the systems' names, the label would
-  put a named system's name on a human translation (and any other label would give the
-  control away), so such corpora get repeat controls only. A reference other than the
-  first reference is preferred (the first one is what every pool shows first);
-* a *repeat* control (``Judgment.Control.REPEAT``): a candidate the judge has accepted,
-  shown again after at least :data:`REPEAT_DISTANCE` more of the judge's judgments, once
-  per candidate.
+**Which.** A control is made of the sentence whose candidates come next and shown
+inside that sentence's run of items, so neither its source nor its sentence number nor
+its place gives it away: a reference of the sentence, a candidate of the sentence shown
+again, or a candidate of the sentence with injected errors (a "bad reference"). Which
+kind and which candidate is drawn by :func:`annotation.controls.runs.run_items`, which
+the judge's page reads too (its "candidate k of N" and its label), so the queue and the
+page agree on every item.
 
 Nothing here is read while controls are off: the corpus row (loaded anyway) says so, and
 the judge's page costs what it always did.
@@ -35,78 +29,61 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Count, Max, Q
 
-from annotation.models import (
-    CONTROL_RATE_MIN,
-    COUNTED,
-    Corpus,
-    Judgment,
-    Target,
-    Translator,
-    User,
+from annotation.controls.degrade import injected_errors
+from annotation.controls.runs import (
+    REPEAT_DISTANCE,
+    Placement,
+    RunItem,
+    control_place,
+    corpus_spans,
+    is_control_item,
+    item_of,
+    run_items,
 )
-from annotation.text import REFERENCE_ROLES
+from annotation.judging.order import shuffled_systems
+from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.text import REFERENCE_ROLES, reference_order, words
 
-#: A candidate comes back as a repeat control only after this many more of the judge's
-#: judgments (so the judge answers it afresh rather than from memory of a moment ago).
-REPEAT_DISTANCE = 10
+__all__ = ["REPEAT_DISTANCE", "ControlPlan", "control_place", "due_control", "is_control_item"]
 
 
 @dataclass(frozen=True)
 class ControlPlan:
     """A control item to open: judge ``target`` as ``kind``, under the label of
-    ``shown_as`` (reference controls)."""
+    ``shown_as`` (reference controls), showing ``shown_text`` (bad-reference controls:
+    the candidate with injected errors)."""
 
     target: Target
     kind: str
     shown_as: Translator | None = None
+    shown_text: str = ""
 
 
-def _drawn_place(user_id: int, corpus_id: int, rate: int, run: int) -> int:
-    return random.Random(f"control-place:{user_id}:{corpus_id}:{rate}:{run}").randrange(rate)
-
-
-def control_place(*, user_id: int, corpus_id: int, rate: int, run: int) -> int:
-    """Where (0 … ``rate`` − 1) the control of run ``run`` of this judge's queue stands.
-
-    Drawn with a seeded random, so the same every time. When the run before ends with its
-    control, this one's moves from the first place to the second: never two controls in
-    a row (with at least three items a run, the second place is never a run's last)."""
-    if rate < CONTROL_RATE_MIN:
-        raise ValueError(f"rate {rate!r}: one control in every {CONTROL_RATE_MIN} items at most")
-    place = _drawn_place(user_id, corpus_id, rate, run)
-    if place == 0 and run > 0 and _drawn_place(user_id, corpus_id, rate, run - 1) == rate - 1:
-        return 1
-    return place
-
-
-def is_control_item(*, user_id: int, corpus_id: int, rate: int, item: int) -> bool:
-    """Whether item ``item`` (0-based, real and control items alike) of the judge's
-    queue is a control's place (:func:`control_place`)."""
-    run, place = divmod(item, rate)
-    return place == control_place(user_id=user_id, corpus_id=corpus_id, rate=rate, run=run)
-
-
-def due_control(*, user: User, corpus: Corpus) -> Judgment | ControlPlan | None:
+def due_control(
+    *, user: User, corpus: Corpus, next_target: Target
+) -> Judgment | ControlPlan | None:
     """The control item the judge sees now, if any: the judge's pending one (an open
-    control is finished before anything else), else a new one when the judge stands at a
-    control's place (:func:`is_control_item`). None while the corpus has controls off
-    (no query), and where the judge's item is a real one.
+    control is finished before anything else), else the control that stands just before
+    ``next_target`` (the judge's next candidate) in the judge's queue
+    (:func:`annotation.controls.runs.item_of`), unless it was made before. None while
+    the corpus has controls off (no query), and where the judge's next item is a real one.
 
-    Called only while the judge has real work left in the corpus, so a judge's last
-    item is always a real one. One query, plus two or three when a control is made.
+    Where the judge stands is read from the candidates, not from the number of items
+    done: a corpus whose controls are turned on halfway puts its next control where the
+    queue has it, and a control that was never made is not made late. Called only while
+    the judge has real work left in the corpus, so a judge's last item is always a real
+    one. One query (and, once per process and corpus, the sentences' spans), plus three
+    or four when a control is made.
     """
     if not corpus.controls_enabled:
         return None
     mine = Judgment.objects.filter(evaluator_id=user.pk, target__translator__corpus_id=corpus.pk)
-    control_done = Q(state=Judgment.State.DONE) & ~Q(control=Judgment.Control.NONE)
     control_pending = Q(state=Judgment.State.PENDING) & ~Q(control=Judgment.Control.NONE)
     found = mine.order_by().aggregate(
-        real=Count("pk", filter=COUNTED),
-        controls=Count("pk", filter=control_done),
         pending=Max("pk", filter=control_pending),
-        furthest=Max("target__sentence__position", filter=COUNTED),
+        here=Count("pk", filter=COUNTED & Q(target__sentence_id=next_target.sentence_id)),
     )
     if found["pending"] is not None:
         return (
@@ -116,75 +93,112 @@ def due_control(*, user: User, corpus: Corpus) -> Judgment | ControlPlan | None:
             .filter(pk=found["pending"])
             .first()
         )
-    item = found["real"] + found["controls"]
-    if not is_control_item(
-        user_id=user.pk, corpus_id=corpus.pk, rate=corpus.control_rate, item=item
-    ):
+    span = corpus_spans(corpus).get(next_target.sentence_id)
+    if span is None:
         return None
-    rng = random.Random(f"control-item:{user.pk}:{corpus.pk}:{item}")
-    kinds = [Judgment.Control.REFERENCE, Judgment.Control.REPEAT]
-    rng.shuffle(kinds)
-    for kind in kinds:
-        if kind == Judgment.Control.REFERENCE:
-            plan = _reference_control(user, corpus, found["furthest"], rng)
-        else:
-            plan = _repeat_control(user, corpus, rng)
-        if plan is not None:
-            return plan
-    return None
+    placement = Placement.of(corpus, user.pk)
+    # the judge's candidates of a sentence are done in the judge's order
+    item = item_of(placement, span.first + found["here"])
+    if item == 0 or not placement.is_control(item - 1):
+        return None
+    return _planned_control(user, corpus, next_target, item - 1)
 
 
-def _reference_control(
-    user: User, corpus: Corpus, furthest: int | None, rng: random.Random
+def _planned_control(
+    user: User, corpus: Corpus, next_target: Target, item: int
 ) -> ControlPlan | None:
-    """A reference of the sentence the judge has got to (the furthest one with a done
-    judgment, whose pool holds the judge's new references), not shown to this judge
-    before, under the label of one of the sentence's systems, drawn at random (one
-    query: the sentence's targets). None in a corpus that shows names."""
-    if not corpus.blind or furthest is None:
+    """The control :func:`~annotation.controls.runs.run_items` puts at ``item`` of the
+    run of ``next_target``'s sentence (two queries: the sentence's targets, and a
+    candidate of another sentence for a bad reference), or None where the judge's queue
+    is not where its plan says (a candidate judged out of order, as an import does) or
+    the control was made before."""
+    run = judge_run(user_id=user.pk, corpus=corpus, sentence=next_target.sentence)
+    here = next((i for i in run if i.item == item), None)
+    if here is None or not here.kind:
         return None
-    used = Judgment.objects.filter(
-        evaluator_id=user.pk, control=Judgment.Control.REFERENCE, target_id=OuterRef("pk")
-    )
+    mine = Judgment.objects.filter(evaluator_id=user.pk, target=here.target)
+    if mine.filter(control=here.kind).exists():
+        return None
+    if here.kind == Judgment.Control.REPEAT and not mine.filter(COUNTED).exists():
+        return None
+    rng = random.Random(f"control-text:{user.pk}:{corpus.pk}:{item}")
+    if here.kind == Judgment.Control.REFERENCE:
+        systems = sorted({i.target.translator for i in run if not i.kind}, key=lambda s: s.position)
+        return ControlPlan(here.target, here.kind, rng.choice(systems))
+    if here.kind == Judgment.Control.DEGRADED:
+        foreign = _foreign_words(corpus, next_target.sentence, here.target, rng)
+        shown = injected_errors(words(here.target.text), foreign, rng)
+        return ControlPlan(here.target, here.kind, shown_text=" ".join(shown))
+    return ControlPlan(here.target, here.kind)
+
+
+def judge_run(*, user_id: int, corpus: Corpus, sentence: Sentence) -> list[RunItem]:
+    """The items of ``sentence``'s run in the judge's queue, with their targets
+    (:func:`annotation.controls.runs.run_items`; one query: the sentence's targets).
+    Empty while controls are off or where the sentence has no candidate."""
+    span = corpus_spans(corpus).get(sentence.pk) if corpus.controls_enabled else None
+    if span is None:
+        return []
     targets = list(
-        Target.objects.filter(sentence__corpus_id=corpus.pk, sentence__position=furthest)
-        .annotate(used=Exists(used))
-        .select_related("translator", "sentence__corpus")
-        .order_by("position")
+        Target.objects.filter(sentence_id=sentence.pk).select_related(
+            "translator", "sentence__corpus"
+        )
     )
-    systems = sorted(
-        {t.translator for t in targets if t.translator.role == Translator.Role.SYSTEM},
-        key=lambda s: s.position,
+    order = shuffled_systems(
+        [t for t in targets if t.translator.role == Translator.Role.SYSTEM],
+        user_id=user_id,
+        sentence_id=sentence.pk,
     )
-    references = [t for t in targets if t.translator.role in REFERENCE_ROLES and not t.used]
-    preferred = [t for t in references if t.translator.role != Translator.Role.FIRST_REFERENCE]
-    choices = preferred or references
-    if not choices or not systems:
+    references = sorted(
+        (t for t in targets if t.translator.role in REFERENCE_ROLES),
+        key=lambda t: reference_order(t.translator.role, t.position),
+    )
+    return run_items(
+        Placement.of(corpus, user_id),
+        blind=corpus.blind,
+        sentence_id=sentence.pk,
+        span=span,
+        order=order,
+        references=references,
+    )
+
+
+def control_before(judgment: Judgment) -> Judgment | None:
+    """The judge's control item just before the candidate of ``judgment`` in its run,
+    where the judge has it: "previous" from a candidate goes there, as "candidate k of N"
+    counts it (two queries, only while controls are on)."""
+    if judgment.control:
         return None
-    return ControlPlan(rng.choice(choices), Judgment.Control.REFERENCE, rng.choice(systems))
+    run = judge_run(
+        user_id=judgment.evaluator_id,
+        corpus=judgment.target.sentence.corpus,
+        sentence=judgment.target.sentence,
+    )
+    at = next((k for k, i in enumerate(run) if not i.kind and i.target.pk == judgment.target_id), 0)
+    if at == 0 or not run[at - 1].kind:
+        return None
+    before = run[at - 1]
+    return Judgment.objects.filter(
+        evaluator_id=judgment.evaluator_id, target=before.target, control=before.kind
+    ).first()
 
 
-def _repeat_control(user: User, corpus: Corpus, rng: random.Random) -> ControlPlan | None:
-    """A candidate the judge has accepted, not among the judge's latest
-    :data:`REPEAT_DISTANCE` judgments and not repeated before (one query for both)."""
+def _foreign_words(
+    corpus: Corpus, sentence: Sentence, target: Target, rng: random.Random
+) -> tuple[str, ...]:
+    """The words of the candidate of another sentence, drawn at random (the same
+    system's where it has one), for a bad reference's replaced words (one query; none
+    in a corpus of one sentence)."""
+    others = [p for p in range(corpus.n_sentences) if p != sentence.position]
+    if not others:
+        return ()
+    position = rng.choice(others)
     rows = (
-        Judgment.objects.filter(evaluator_id=user.pk, target__translator__corpus_id=corpus.pk)
-        .filter(COUNTED | Q(control=Judgment.Control.REPEAT))
-        .order_by()
-        .values_list("pk", "target_id", "control", named=True)
+        Target.objects.filter(sentence__corpus_id=corpus.pk, sentence__position=position)
+        .filter(translator__role=Translator.Role.SYSTEM)
+        .order_by("translator__position")
+        .values_list("translator_id", "text")
     )
-    real, repeated = [], set()
-    for row in rows:
-        if row.control:
-            repeated.add(row.target_id)
-        else:
-            real.append(row)
-    real.sort(key=lambda r: r.pk)  # the order the judge reached them
-    eligible = [r.target_id for r in real[: max(0, len(real) - REPEAT_DISTANCE)]]
-    eligible = [t for t in eligible if t not in repeated]
-    if not eligible:
-        return None
-    target = Target.objects.select_related("translator", "sentence__corpus").get(
-        pk=rng.choice(eligible)
-    )
-    return ControlPlan(target, Judgment.Control.REPEAT)
+    texts = dict(reversed(rows))
+    text = texts.get(target.translator_id) or next(iter(texts.values()), "")
+    return words(text)

@@ -17,7 +17,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from annotation.controls.forms import ControlSettingsForm
-from annotation.controls.quality import REFERENCE_MIN_SSER, REPEAT_SSER_SLACK, corpus_controls
+from annotation.controls.quality import (
+    DEGRADED_MAX_SSER,
+    REFERENCE_MIN_SSER,
+    REPEAT_SSER_SLACK,
+    corpus_controls,
+)
 from annotation.controls.queue import REPEAT_DISTANCE
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required, see_other
@@ -63,6 +68,7 @@ def settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "reference_min_sser": REFERENCE_MIN_SSER,
         "repeat_sser_slack": REPEAT_SSER_SLACK,
         "repeat_distance": REPEAT_DISTANCE,
+        "degraded_max_sser": DEGRADED_MAX_SSER,
     }
     template = "controls/_settings.html" if request.htmx else "controls/settings.html"
     return TemplateResponse(request, template, context, status=status)

@@ -79,7 +79,7 @@ def judgment_accept_op(
     click = Click(judgment, user, version, JudgmentEvent.Kind.ACCEPT_OP, {"op": op.token}, at)
     if not to_apply(click):
         return judgment
-    candidate = words(judgment.target.text)
+    candidate = words(judgment.candidate_text)
     ref = words(judgment.new_ref)
     detail = {
         **click.params,
@@ -133,7 +133,7 @@ def judgment_accept_as_is(
     click = Click(judgment, user, version, JudgmentEvent.Kind.AS_IS, at=at)
     if not to_apply(click):
         return judgment
-    return change(click, new_ref=normalize_new_ref(judgment.target.text))
+    return change(click, new_ref=normalize_new_ref(judgment.candidate_text))
 
 
 def judgment_set_note(
@@ -181,7 +181,7 @@ def _refuse_unkeepable(judgment: Judgment, text: str) -> None:
     the raw text, before it is tokenized. The sentence's longest text is only read when
     the candidate alone does not already allow the length."""
     problem = non_xml_char_problem(text)
-    if problem is None and len(text) > new_ref_limit(len(judgment.target.text)):
+    if problem is None and len(text) > new_ref_limit(len(judgment.candidate_text)):
         longest = Target.objects.filter(sentence_id=judgment.target.sentence_id).aggregate(
             n=Max(Length("text"))
         )["n"]

@@ -34,7 +34,7 @@ def judgment_ier_split(
     """Toggle the item boundary before word ``gap`` of the candidate (1 … words − 1):
     cut the item there, or join the two items it separates."""
     _refuse_without_ier(judgment)
-    candidate = words(judgment.target.text)
+    candidate = words(judgment.candidate_text)
     if isinstance(gap, bool) or not 0 < gap < len(candidate):
         raise ChangeRefused(ERR_IER_GAP.format(gap=gap, length=len(candidate)))
     click = Click(judgment, user, version, JudgmentEvent.Kind.IER_SPLIT, {"gap": gap}, at)
@@ -58,7 +58,7 @@ def judgment_ier_mark(
     _refuse_without_ier(judgment)
     if label not in LABELS:
         raise ChangeRefused(ERR_IER_LABEL.format(label=label, choices=", ".join(LABELS)))
-    items = shown_items(judgment.ier_items, words(judgment.target.text))
+    items = shown_items(judgment.ier_items, words(judgment.candidate_text))
     if start not in {s for s, _, _ in items}:
         raise ChangeRefused(ERR_IER_START.format(start=start))
     params = {"start": start, "label": label}
@@ -74,7 +74,7 @@ def items_on_finish(judgment: Judgment) -> dict[str, list[list[object]]]:
     nothing otherwise."""
     if not judgment.target.sentence.corpus.ier_enabled or judgment.ier_items:
         return {}
-    return {"ier_items": as_json(shown_items((), words(judgment.target.text)))}
+    return {"ier_items": as_json(shown_items((), words(judgment.candidate_text)))}
 
 
 def _refuse_without_ier(judgment: Judgment) -> None:

@@ -2,7 +2,9 @@
 
 The pace is the judge's *active* time (:mod:`annotation.judging.active_time`: idle gaps
 capped, time away from the page not counted) over the candidates the judge has accepted in
-this corpus; the time left is that pace times the candidates still to judge. Active time
+this corpus; the time left is that pace times the candidates still to judge. With
+control items on, the header counts items, controls included, and the pace reads them
+alike (a control must not show by a counter that stands still). Active time
 rather than the clock between the first and the last event, so a weekend between two
 sessions does not make the judge look slow. Both are read with the header's one query
 (:func:`annotation.judging.page.judge_header`), whatever the corpus size.

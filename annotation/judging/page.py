@@ -10,10 +10,16 @@ targets (this sentence's, plus the texts of any judged target whose statistics t
 process has not computed yet: :func:`annotation.judging.figures.segment_stats` keeps
 them). The alignment is computed once per request.
 
-A control item (:mod:`annotation.controls`) is drawn as a candidate is: a reference shown
-as a candidate carries the label, the place in the sentence's order and the live figures
-of the system it is shown as (``Judgment.shown_as``), and leaves the pool (which would
-otherwise offer it verbatim); a candidate shown again is drawn as it was the first time.
+A control item (:mod:`annotation.controls`) is drawn as a candidate is. With controls
+on, "candidate k of N" is the item's place in its sentence's run of the judge's queue,
+controls included (:mod:`annotation.controls.runs`; read from arithmetic and the
+sentences' spans, kept per process), and a blind corpus's label is the item's label in
+that run; the reference a run shows as a control is left out of the pool of every item
+of the sentence. A reference shown as a candidate carries the live figures of the system
+it is shown as (``Judgment.shown_as``); a candidate with injected errors is drawn from
+its own text (``Judgment.shown_text``), whose statistics are kept under minus the
+judgment's pk (never its target's); a candidate shown again is drawn as it was the
+first time.
 """
 
 from __future__ import annotations
@@ -37,6 +43,13 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from annotation.controls.runs import (
+    Placement,
+    RunItem,
+    corpus_spans,
+    queue_total,
+    run_items,
+)
 from annotation.judging.boundaries import Neighbours, neighbours
 from annotation.judging.edits import OpRef
 from annotation.judging.errors import NOTE_REUSED
@@ -65,7 +78,7 @@ from annotation.judging.pool import (
 from annotation.judging.stack import load_stack
 from annotation.models import SSER_MAX, SSER_MIN, Corpus, Judgment, Sentence, Target, Translator
 from annotation.spans import MINOR, severity_of
-from annotation.text import REFERENCE_ROLES, words
+from annotation.text import REFERENCE_ROLES, reference_order, words
 from metrics.align import Alignment, Op, align
 
 #: Seed 001 §2.2 and Figure 1 name these points of the 0–10 scale.
@@ -132,6 +145,9 @@ class JudgingContext:
     flags: list[tuple[str, str]] = field(default_factory=lambda: Judgment.Flag.choices)
     #: IER's items (:mod:`annotation.judging.items`), None where the corpus has IER off.
     ier: ShownIer | None = None
+    #: Where the item stands in its sentence's run of the judge's queue, controls
+    #: included (:mod:`annotation.controls.runs`): None while controls are off.
+    run_item: RunItem | None = None
 
     @property
     def reuse_note(self) -> str | None:
@@ -179,11 +195,14 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     """Gather the page of ``judgment``: alignment (computed once), pool, figures, order."""
     target = judgment.target
     corpus = target.sentence.corpus
+    degraded = judgment.control == Judgment.Control.DEGRADED
+    # A bad reference's own text is not its target's: its statistics are kept apart.
+    stats_id = -judgment.pk if degraded else target.pk
     done = _done_judgments(judgment)
     here = [r for r in done if r.pooled]
     mine = [r for r in done if not r.pooled]
     key = corpus_key(corpus)
-    stats, missing = known_stats(key, [target.pk, *(r.target_id for r in mine)])
+    stats, missing = known_stats(key, [stats_id, *(r.target_id for r in mine)])
     if missing:  # the import stored them: read, not computed (a reference shown as a
         # candidate is compared with the other references, which nothing stored)
         system = (judgment.shown_as or target.translator).name
@@ -192,31 +211,25 @@ def judging_context(judgment: Judgment) -> JudgingContext:
             for r in mine
             if r.target_id in missing
         }
-        if judgment.control != Judgment.Control.REFERENCE:
+        if not judgment.control or judgment.control == Judgment.Control.REPEAT:
             wanted[target.pk] = (system, target.sentence.position)
         found = stored_stats(corpus, wanted)
         stats |= found
         missing -= found.keys()
     sentence_of = {r.target_id: r.target__sentence_id for r in mine}
-    sentence_of[target.pk] = target.sentence_id
-    targets = _targets(judgment, {t: sentence_of[t] for t in missing})
+    sentence_of[stats_id] = target.sentence_id
+    targets = _targets(judgment, {t: sentence_of[t] for t in missing if t > 0})
     text_of = {r.pk: r.text for r in targets}
+    text_of[stats_id] = judgment.candidate_text
     refs_of = ordered_references(
         (r.sentence_id, r.translator__role, r.position, r.text)
         for r in targets
         if r.translator__role != Translator.Role.SYSTEM
     )
     # A reference shown as a candidate is compared with the sentence's other references
-    # (its pool and its live figures): against itself it would score perfect.
+    # (its pool and its live figures): against itself it would score perfect. The judge's
+    # every item of a sentence whose run holds one lacks it as well (same pool, same count).
     references = refs_of.get(target.sentence_id, NO_REFERENCES)
-    if judgment.control == Judgment.Control.REFERENCE:
-        references = without_shown(references, target.text)
-    if missing:
-        refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
-        if target.pk in refs:
-            refs[target.pk] = references
-        segments = {t: Segment(text_of[t], refs[t].texts) for t in missing}
-        stats |= segment_stats(key, segments)
     systems_here = [
         r
         for r in targets
@@ -228,18 +241,37 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         sentence_id=target.sentence_id,
         place=lambda r: (r.translator__position, r.ordinal, r.pk),
     )
-    place_of = {t.pk: i + 1 for i, t in enumerate(order)}
-    # Where the candidate stands in the judge's order: a reference shown as a candidate,
-    # where the system it is shown as stands.
+    run = _run(judgment, [t.pk for t in order], targets)
+    if run:
+        place_of = {i.target: i.number for i in run if not i.kind}
+        item = next((i for i in run if (i.kind, i.target) == (judgment.control, target.pk)), None)
+    else:
+        place_of = {t.pk: i + 1 for i, t in enumerate(order)}
+        item = None
+    # (the reference a run shows as a control is the run's: read from it, not drawn again)
+    hidden = next((text_of[i.target] for i in run if i.kind == Judgment.Control.REFERENCE), None)
+    if judgment.control == Judgment.Control.REFERENCE:
+        hidden = target.text
+    if hidden is not None:
+        references = without_shown(references, hidden)
+    if missing:
+        refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
+        if stats_id in refs:
+            refs[stats_id] = references
+        segments = {t: Segment(text_of[t], refs[t].texts) for t in missing}
+        stats |= segment_stats(key, segments)
+    # Where the candidate stands in the judge's order: a reference shown as a candidate
+    # (controls mixed the old way), where the system it is shown as stands.
     slot = next((r.pk for r in systems_here if r.translator_id == shown_as_id(judgment)), 0)
-    candidate = words(target.text)
+    candidate = words(judgment.candidate_text)
     new_ref_words = words(judgment.new_ref)
     alignment = align(candidate, new_ref_words)
     pool = sentence_pool(candidate, references, [r.new_ref for r in here])
     load_stack(judgment)
     judged = [Judged(r.target_id, r.edits, r.ref_length, r.sser) for r in mine]
-    judged.append(Judged(target.pk, judgment.edits, judgment.ref_length, judgment.sser))
+    judged.append(Judged(stats_id, judgment.edits, judgment.ref_length, judgment.sser))
     context = document_context(target.sentence)
+    segmented = target.translator.segmentation is not None and not degraded
     return JudgingContext(
         judgment=judgment,
         candidate=candidate,
@@ -250,18 +282,49 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         pool_shown=nearest_in_pool(pool),
         figures=live_figures(key, judged, stats),
         reuse_label=_reuse_label(judgment, here, candidate, place_of, text_of),
-        order_index=place_of.get(slot, 0),
-        order_total=len(order),
+        order_index=item.number if item else place_of.get(slot, 0),
+        order_total=item.total if item else len(order),
         can_undo=bool(judgment.stack_applied),
         can_redo=bool(judgment.stack_undone),
         sser_scale=[
             {"value": v, "label": SSER_LABELS.get(v, ""), "pressed": judgment.sser == v}
             for v in range(SSER_MAX, SSER_MIN - 1, -1)
         ],
-        neighbours=None if target.translator.segmentation is None else neighbours(target),
+        neighbours=neighbours(target) if segmented else None,
         source_before=context[0],
         source_after=context[1],
         ier=shown_ier(judgment, candidate),
+        run_item=item,
+    )
+
+
+def _run(judgment: Judgment, order: list[int], targets: Sequence[Any]) -> list[RunItem]:
+    """The items of the run of ``judgment``'s sentence in the judge's queue, candidates
+    and controls (:func:`annotation.controls.runs.run_items`, by target id; ``order``:
+    the sentence's candidates in the judge's order, ``targets``: the page's target rows).
+    Empty while the corpus has controls off (no query) or its sentences are unknown."""
+    target = judgment.target
+    corpus = target.sentence.corpus
+    if not corpus.controls_enabled:
+        return []
+    span = corpus_spans(corpus).get(target.sentence_id)
+    if span is None:
+        return []
+    references = sorted(
+        (
+            r
+            for r in targets
+            if r.sentence_id == target.sentence_id and r.translator__role in REFERENCE_ROLES
+        ),
+        key=lambda r: reference_order(r.translator__role, r.position),
+    )
+    return run_items(
+        Placement.of(corpus, judgment.evaluator_id),
+        blind=corpus.blind,
+        sentence_id=target.sentence_id,
+        span=span,
+        order=order,
+        references=[r.pk for r in references],
     )
 
 
@@ -294,6 +357,7 @@ def _done_judgments(judgment: Judgment) -> list[Any]:
         target=target,
         evaluator_id=judgment.evaluator_id,
         share=target.sentence.corpus.share_new_refs,
+        own=judgment.control == Judgment.Control.DEGRADED,
     )
     # Through the system's targets, so the database looks up this system's candidates
     # rather than walking every judgment the judge ever made.
@@ -397,29 +461,42 @@ def shown_as_id(judgment: Judgment) -> int:
     return judgment.shown_as_id or judgment.target.translator_id
 
 
-def judge_header(judgment: Judgment) -> JudgeHeader:
+def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHeader:
     """Corpus, translator ("System N" in a blind corpus), judge and position (one query).
-    A reference shown as a candidate carries its system's label (:func:`shown_as_id`)."""
+    A reference shown as a candidate carries its system's label (:func:`shown_as_id`).
+
+    With controls on, the position counts items, controls included ("done x / T", T the
+    judge's queue: :func:`annotation.controls.runs.queue_total`), so it moves after a
+    control as after any item; the pace reads the same items. A blind corpus's label is
+    then the item's label in its run (``run_item``, the page's: :class:`JudgingContext`),
+    so a control carries one no other item of its run shows."""
     target = judgment.target
     corpus = target.sentence.corpus
     translator = judgment.shown_as or target.translator
     counts = _header_counts(judgment, translator)
+    label = f"System {counts['rank'] + 1}" if corpus.blind else translator.name
+    done, total = counts["n_done"] + counts["n_controls"], counts["n_candidates"]
+    if corpus.controls_enabled:
+        total = queue_total(Placement.of(corpus, judgment.evaluator_id), total)
+        if corpus.blind and run_item is not None:
+            label = f"System {run_item.label}"
     return JudgeHeader(
         corpus=corpus,
-        translator_label=f"System {counts['rank'] + 1}" if corpus.blind else translator.name,
+        translator_label=label,
         judge=judgment.evaluator.get_username(),
         sentence_number=target.sentence.position + 1,
         sentence_total=counts["n_sentences"],
-        done=counts["n_done"],
-        total=counts["n_candidates"],
-        pace=Pace(counts["n_done"], counts["n_candidates"], counts["seconds"]),
+        done=done,
+        total=total,
+        pace=Pace(done, total, counts["seconds"]),
     )
 
 
 def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]:
     """The header's counts in one query: the judge's done candidates of the corpus
-    (:meth:`~annotation.models.CorpusQuerySet.with_progress`), their active ``seconds``
-    (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
+    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and, while controls are on,
+    done control items (``n_controls``), the active ``seconds`` of the items the header
+    counts (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
     corpus's systems; the corpus sizes are stored on the corpus (no query)."""
     corpus = judgment.target.sentence.corpus
     rank = _count(
@@ -429,26 +506,28 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
             position__lt=translator.position,
         )
     )
-    spent = (
-        Judgment.objects.counted()
-        .of_corpus(OuterRef("pk"))
-        .filter(evaluator=judgment.evaluator)
-        .order_by()
-        .values("evaluator_id")
-        .annotate(s=Sum("active_seconds"))
-        .values("s")
-    )
+    mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=judgment.evaluator)
+    if corpus.controls_enabled:
+        counted, controls = mine.done(), _count(mine.controls().done())
+    else:
+        counted, controls = mine.counted(), Value(0)
     row = (
         Corpus.objects.filter(pk=corpus.pk)
         .order_by()
         .with_progress(judgment.evaluator)
-        .annotate(
-            rank=rank, seconds=Coalesce(Subquery(spent), Value(0.0), output_field=FloatField())
-        )
-        .values("n_done", "rank", "seconds")
+        .annotate(rank=rank, n_controls=controls, seconds=_seconds(counted))
+        .values("n_done", "n_controls", "rank", "seconds")
         .get()
     )
     return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
+
+
+def _seconds(judgments: QuerySet[Any]) -> Coalesce:
+    """The active seconds of ``judgments`` (one evaluator's) as a scalar subquery."""
+    spent = (
+        judgments.order_by().values("evaluator_id").annotate(s=Sum("active_seconds")).values("s")
+    )
+    return Coalesce(Subquery(spent), Value(0.0), output_field=FloatField())
 
 
 def _count(rows: QuerySet[Any]) -> Subquery:

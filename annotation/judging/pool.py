@@ -135,19 +135,24 @@ def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRe
     return [pool[i] for i in nearest([p.distance for p in pool], n)]
 
 
-def pool_judgments(*, target: Target, evaluator_id: int, share: bool) -> Q:
+def pool_judgments(*, target: Target, evaluator_id: int, share: bool, own: bool = False) -> Q:
     """The counted judgments (:data:`~annotation.models.COUNTED`: done, no control item)
     whose new references join ``target``'s pool: those of the sentence's *other*
     candidates by this judge, or by every judge when the corpus shares them (but a judge
     the lead left out of the corpus's figures: :func:`~annotation.models.left_out`). Never a
     judgment of ``target`` itself: with sharing, that would hand over another judge's
     verdict on this very candidate (and void their agreement), and a candidate shown
-    again as a control item would find its own first answer in the pool.
+    again as a control item would find its own first answer in the pool. ``own``: the
+    judgments of ``target`` join too, for a bad-reference control (its candidate is a
+    new one, made of ``target``'s: its pool is the one a real candidate of the sentence
+    has, with as many entries).
 
     Written through the ids of the sentence's other targets, so that the database looks
     up the judgments of those few candidates instead of walking every judgment of the
     judge (which SQLite does for a join on the target's sentence)."""
-    others = Target.objects.filter(sentence_id=target.sentence_id).exclude(pk=target.pk)
+    others = Target.objects.filter(sentence_id=target.sentence_id)
+    if not own:
+        others = others.exclude(pk=target.pk)
     pooled = COUNTED & Q(target_id__in=others.values("pk")) & ~Q(new_ref="")
     if not share:
         return pooled & Q(evaluator_id=evaluator_id)

@@ -44,7 +44,7 @@ def judgment_toggle_severity(
 
 def _error_at(judgment: Judgment, ref: OpRef) -> EditOp:
     """The operation of the judgment's alignment that ``ref`` names (no match)."""
-    alignment = align(words(judgment.target.text), words(judgment.new_ref))
+    alignment = align(words(judgment.candidate_text), words(judgment.new_ref))
     for edit in alignment.ops:
         if edit.op is not Op.MATCH and OpRef.of(edit) == ref:
             return edit

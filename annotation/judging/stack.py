@@ -266,7 +266,7 @@ def _write(
         with transaction.atomic():
             if "candidates" in after:  # a word moved across a boundary (or back)
                 before["candidates"] = set_candidates(after["candidates"], judgment=judgment)
-                stored.update(new_ref_counts(judgment.target.text, after["new_ref"]))
+                stored.update(new_ref_counts(judgment.candidate_text, after["new_ref"]))
             updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(
                 **stored, version=version + 1
             )
@@ -294,7 +294,7 @@ def _severities_kept(click: Click, before: dict[str, Any], after: dict[str, Any]
     new_ref = after.get("new_ref", before["new_ref"])
     if new_ref == before["new_ref"]:
         return dict(severities)
-    return live_severities(words(click.judgment.target.text), words(new_ref), severities)
+    return live_severities(words(click.judgment.candidate_text), words(new_ref), severities)
 
 
 #: The changes whose time seed 001 Table 3's IER column counts (:mod:`annotation.ier`).
@@ -362,7 +362,7 @@ def _counts(judgment: Judgment, new_ref: str) -> dict[str, int | None]:
     recounted only when the new reference changes."""
     if new_ref == judgment.new_ref:
         return {name: getattr(judgment, name) for name in NEW_REF_COUNTS}
-    return dict(new_ref_counts(judgment.target.text, new_ref))
+    return dict(new_ref_counts(judgment.candidate_text, new_ref))
 
 
 def _move_stack(judgment: Judgment, *, kind: str, moves: int | None) -> None:

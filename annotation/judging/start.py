@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from annotation.controls.queue import ControlPlan, due_control
+from annotation.controls.runs import hidden_reference
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
 from annotation.judging.order import next_target_for
 from annotation.judging.pool import (
@@ -55,10 +56,18 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
 def control_open(*, user: User, plan: ControlPlan) -> Judgment:
     """The judge's control item ``plan`` (:func:`annotation.controls.queue.due_control`),
     started as the judgment of a candidate starts (:func:`judgment_open`). A reference
-    shown as a candidate leaves the pool it starts from (:func:`~annotation.judging.pool.
-    without_shown`); a candidate shown again never starts from its first judgment (the
-    pool holds only the sentence's *other* candidates' new references)."""
-    return _created(user=user, target=plan.target, control=plan.kind, shown_as=plan.shown_as)
+    shown as a candidate is not in the pool it starts from (hidden from the judge's every
+    item of the sentence: :func:`annotation.controls.runs.hidden_reference`); a candidate
+    shown again never starts from its first judgment (the pool holds only the sentence's
+    *other* candidates' new references); a candidate with injected errors starts from the
+    pool a real candidate of the sentence has."""
+    return _created(
+        user=user,
+        target=plan.target,
+        control=plan.kind,
+        shown_as=plan.shown_as,
+        shown_text=plan.shown_text,
+    )
 
 
 def _created(
@@ -67,11 +76,17 @@ def _created(
     target: Target,
     control: str = Judgment.Control.NONE,
     shown_as: Translator | None = None,
+    shown_text: str = "",
 ) -> Judgment:
-    """A new judgment of ``target``, at its starting point (see :func:`judgment_open`)."""
+    """A new judgment of ``target``, at its starting point (see :func:`judgment_open`),
+    showing ``shown_text`` where it is a bad-reference control."""
     corpus = target.sentence.corpus
-    candidate = words(target.text)
-    pooled = pool_judgments(target=target, evaluator_id=user.pk, share=corpus.share_new_refs)
+    degraded = control == Judgment.Control.DEGRADED
+    text = shown_text if degraded else target.text
+    candidate = words(text)
+    pooled = pool_judgments(
+        target=target, evaluator_id=user.pk, share=corpus.share_new_refs, own=degraded
+    )
     # Oldest first, sorted here: ordered by pk, SQLite walks all the judge's judgments.
     rows = sorted(
         Judgment.objects.filter(pooled)
@@ -87,13 +102,18 @@ def _created(
         new_ref, sser, severities = reuse[-1].new_ref, reuse[-1].sser, reuse[-1].severities
     else:
         references = sentence_references(target.sentence_id)
+        hidden = hidden_reference(
+            corpus, user_id=user.pk, sentence_id=target.sentence_id, references=references.texts
+        )
         if control == Judgment.Control.REFERENCE:
-            references = without_shown(references, target.text)
+            hidden = target.text
+        if hidden is not None:
+            references = without_shown(references, hidden)
         pool = sentence_pool(candidate, references, [r.new_ref for r in rows])
         new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
         sser, severities = None, {}
     new_ref = normalize_new_ref(new_ref)
-    counts = new_ref_counts(target.text, new_ref)
+    counts = new_ref_counts(text, new_ref)
     try:
         with transaction.atomic():
             created = Judgment.objects.create(
@@ -105,6 +125,7 @@ def _created(
                 **counts,
                 control=control,
                 shown_as=shown_as,
+                shown_text=shown_text if degraded else "",
             )
     except IntegrityError:  # another tab created it a moment ago
         return Judgment.objects.get(target=target, evaluator=user, control=control)
@@ -120,7 +141,7 @@ def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
     target = next_target_for(user=user, corpus=corpus)
     if target is None:
         return None
-    control = due_control(user=user, corpus=corpus)
+    control = due_control(user=user, corpus=corpus, next_target=target)
     if isinstance(control, Judgment):
         return control
     if control is not None:

@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from annotation.controls.queue import control_before
 from annotation.judging import changes, items
 from annotation.judging.errors import (
     ERR_NOT_A_NUMBER,
@@ -61,7 +62,7 @@ def _render_judgment(
     context = {
         "ctx": ctx,
         "j": judgment,
-        "header": judge_header(judgment) if with_header or not htmx else None,
+        "header": judge_header(judgment, ctx.run_item) if with_header or not htmx else None,
         "message": message,
         "message_kind": message_kind,
         "edit_pos": edit_pos,
@@ -304,8 +305,13 @@ def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The candidate before this one in the evaluator's order (this one at the start)."""
+    """The item before this one in the evaluator's order (this one at the start): the
+    control item just before it in its sentence's run, where there is one, or the
+    candidate before it."""
     judgment = _judgment_or_404(request, pk)
+    control = control_before(judgment)
+    if control is not None:
+        return redirect("annotation:judgment", pk=control.pk)
     target = previous_target_for(judgment=judgment)
     if target is None:
         return redirect("annotation:judgment", pk=pk)

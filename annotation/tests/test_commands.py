@@ -234,9 +234,12 @@ def test_controls_turns_control_items_on_and_prints_each_judges_pass_rate(
     ann = payload["judges"]["ann"]
     assert ann["done"] > 0 and ann["passed"] == ann["done"] and ann["pass_rate"] == 100.0
     assert ann["flagged"] is False
+    assert ann["bad_references"] > 0 and ann["bad_references_passed"] == ann["bad_references"]
     lines = run("controls", "ctl", "--off").splitlines()
     assert lines[0].startswith("ctl: control items off;")
     assert lines[1].startswith(f"ann: {ann['done']}/{ann['done']} passed (100.0 %)")
+    bad = ann["bad_references"]
+    assert lines[1].endswith(f"bad references {bad}/{bad} passed")
 
 
 @pytest.mark.parametrize(

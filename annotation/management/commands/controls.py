@@ -5,7 +5,8 @@ them and how each judge does.
 The values go through the lead's settings form (:class:`annotation.controls.forms.
 ControlSettingsForm`), so the command refuses exactly what the page refuses, naming the
 option and the reason. ``--json`` prints ``{"corpus", "enabled", "rate", "threshold",
-"judges": {name: {"done", "passed", "pass_rate", "repeats", "consistency", "flagged"}}}``
+"judges": {name: {"done", "passed", "pass_rate", "repeats", "consistency", "flagged",
+"bad_references", "bad_references_passed"}}}``
 (rates in percent, null before a judge's first control item).
 """
 
@@ -74,6 +75,8 @@ class Command(BaseCommand):
                         "repeats": j.repeats,
                         "consistency": j.consistency,
                         "flagged": j.flagged,
+                        "bad_references": j.bad_references,
+                        "bad_references_passed": j.bad_references_passed,
                     }
                     for j in judges
                 },
@@ -91,5 +94,6 @@ class Command(BaseCommand):
             flag = "  FLAGGED" if j.flagged else ""
             self.stdout.write(
                 f"{j.name}: {j.passed}/{j.done} passed ({number(j.pass_rate, 1)} %), "
-                f"consistency {number(j.consistency, 1)} % ({j.consistent}/{j.repeats}){flag}"
+                f"consistency {number(j.consistency, 1)} % ({j.consistent}/{j.repeats}), "
+                f"bad references {j.bad_references_passed}/{j.bad_references} passed{flag}"
             )

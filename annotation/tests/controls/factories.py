@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from annotation.controls.runs import Placement, corpus_spans, run_items
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, User
@@ -43,12 +44,15 @@ def queue_corpus(
 
 def right_answer(judgment: Judgment) -> tuple[str, int]:
     """The answer a careful judge gives: a candidate's own words and 7; a reference shown
-    as a candidate accepted as it is, 10; a candidate shown again, the first answer."""
+    as a candidate accepted as it is, 10; a candidate shown again, the first answer; a
+    candidate with injected errors, its original's words (the errors left out) and 3."""
     if judgment.control == Judgment.Control.REFERENCE:
         return judgment.target.text, 10
     if judgment.control == Judgment.Control.REPEAT:
         first = Judgment.objects.real().get(target=judgment.target, evaluator=judgment.evaluator)
         return first.new_ref, first.sser
+    if judgment.control == Judgment.Control.DEGRADED:
+        return judgment.target.text, 3
     return judgment.target.text, 7
 
 
@@ -64,3 +68,37 @@ def walk_queue(
         new_ref, sser = answer(judgment)
         finish(judgment, judge, new_ref, sser)
     return items
+
+
+def kinds_met(corpus: Corpus, judge: User) -> set[str]:
+    """The kinds of control ``judge``'s queue of ``corpus`` holds, from the runs'
+    draws alone (:func:`annotation.controls.runs.run_items`, no judgment made)."""
+    kinds = set()
+    for sentence_id, span in corpus_spans(corpus).items():
+        run = run_items(
+            Placement.of(corpus, judge.pk),
+            blind=corpus.blind,
+            sentence_id=sentence_id,
+            span=span,
+            order=range(span.systems),
+            references=range(span.references),
+        )
+        kinds |= {i.kind for i in run if i.kind}
+    return kinds
+
+
+def with_every_kind(corpus: Corpus, judge: User, kinds: set[str] | None = None) -> Corpus:
+    """``corpus`` at the first rate from 3 up whose queue for ``judge`` holds these
+    ``kinds`` of control (by default every kind it can: a corpus that shows names has
+    no reference control), since the draws depend on the ids, which differ between
+    databases and test orders."""
+    if kinds is None:
+        kinds = {k for k in Judgment.Control.values if k}
+        if not corpus.blind:
+            kinds.discard(Judgment.Control.REFERENCE)
+    for rate in range(3, 101):
+        corpus.control_rate = rate
+        if kinds <= kinds_met(corpus, judge):
+            corpus.save()
+            return corpus
+    raise AssertionError(f"no rate gives the controls {sorted(kinds)}")

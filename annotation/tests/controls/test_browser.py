@@ -1,7 +1,7 @@
 """Control items in real Chromium: a lead turns them on (a bad value refused in the page
-first), and a judge meets a reference shown as a candidate, judges it as any candidate
-(clicks the marks until no edit is left, scores 10, accept & next) and passes it,
-while the progress counts candidates only."""
+first), and a judge goes through a sentence's run holding a reference shown as a
+candidate, judges it as any candidate (clicks the marks until no edit is left, scores
+10, accept & next) and passes it, while the counters move on every item alike."""
 
 from __future__ import annotations
 
@@ -12,12 +12,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from annotation.controls.quality import control_passed, control_rows
-from annotation.controls.queue import ControlPlan, is_control_item
-from annotation.judging.start import control_open, judgment_open
-from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.controls.runs import Placement, RunItem, corpus_spans, queue_total, run_items
+from annotation.models import Corpus, Judgment, User
 from annotation.tests.browsing import log_in
 from annotation.tests.controls.factories import queue_corpus
-from annotation.tests.factories import finish
 
 
 @pytest.fixture
@@ -49,54 +47,66 @@ def test_a_lead_turns_control_items_on_in_the_page(
     assert page.url == f"{live_server.url}/controls/{seed.pk}/"
 
 
-def test_a_judge_meets_a_reference_as_a_candidate_and_passes_it(
+def first_run_with_a_reference_control(corpus: Corpus, judge: User) -> list[RunItem]:
+    """Set ``corpus``'s rate to the first one whose first sentence's run, for
+    ``judge``, holds a reference control; that run's items."""
+    sentence = corpus.sentences.get(position=0)
+    for rate in range(3, 101):
+        corpus.control_rate = rate
+        span = corpus_spans(corpus)[sentence.pk]
+        run = run_items(
+            Placement.of(corpus, judge.pk),
+            blind=True,
+            sentence_id=sentence.pk,
+            span=span,
+            order=range(span.systems),
+            references=range(span.references),
+        )
+        if any(i.kind == Judgment.Control.REFERENCE for i in run):
+            corpus.save()
+            return run
+    raise AssertionError("no rate puts a reference control in the first run")
+
+
+def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
     page: Page, live_server, tmp_path: Path, ana: User
 ) -> None:
-    corpus = queue_corpus(tmp_path, "meet", [ana], sentences=3)
-    corpus.controls_enabled = False
-    corpus.save()
-    for target in Target.objects.filter(
-        sentence__corpus=corpus, sentence__position=0, translator__role="system"
-    ).select_related("translator", "sentence__corpus"):
-        finish(judgment_open(user=ana, target=target), ana, target.text, 7)
-    # on again, at a rate whose next place is not the item after the control
-    corpus.controls_enabled = True
-    corpus.control_rate = next(
-        r
-        for r in range(3, 101)
-        if not is_control_item(user_id=ana.pk, corpus_id=corpus.pk, rate=r, item=4)
-    )
-    corpus.save()
-    shown = Target.objects.select_related("translator", "sentence__corpus").get(
-        sentence__corpus=corpus, sentence__position=0, translator__name="multi reference"
-    )
-    system_1 = Translator.objects.get(corpus=corpus, name="system 1")
-    control = control_open(user=ana, plan=ControlPlan(shown, Judgment.Control.REFERENCE, system_1))
+    """The judge takes the first sentence's run item by item: "candidate k of N" counts
+    the control like any item (1 … N, N the same on every item), "done x / T" moves by
+    one after the control as after a candidate, every item of the run has its own label,
+    and the reference shown as a candidate is judged as any candidate (clicks on the
+    marks until no edit is left, 10) and passes."""
+    corpus = queue_corpus(tmp_path, "meet", [ana], sentences=3, systems=4)
+    run = first_run_with_a_reference_control(corpus, ana)
+    total = queue_total(Placement.of(corpus, ana.pk), corpus.n_candidates)
 
     log_in(page, live_server.url, "ana")
     page.click('a[data-action="continue"][data-corpus="meet"]')
-    page.wait_for_url(f"{live_server.url}/judgments/{control.pk}/")
-    page.wait_for_function("window.htmx !== undefined")
-    expect(page.locator("#translator-label")).to_have_text("System 2")
-    expect(page.locator("#sentence-number")).to_have_text("1")
-    expect(page.locator("#progress")).to_have_text("3/9")
-    expect(page.locator("#candidate")).to_contain_text("reference 1 says sentence 0 well")
-    expect(page.locator("#pool")).not_to_contain_text("reference 1 says")
-    expect(page.locator("#edit-count")).not_to_have_text("0")
-
-    while page.locator("#candidate button[data-op]").count():
-        before = page.locator("#judge").get_attribute("data-version")
-        page.locator("#candidate button[data-op]").first.click()
-        expect(page.locator("#judge")).not_to_have_attribute("data-version", before or "")
-    expect(page.locator("#edit-count")).to_have_text("0")
-    page.click('[data-sser="10"]')
-    expect(page.locator('[data-sser="10"]')).to_have_attribute("aria-pressed", "true")
-    page.click("#accept-next")
-    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
+    labels = []
+    for done, item in enumerate(run):
+        page.wait_for_url(re.compile(r"/judgments/\d+/$"))
+        page.wait_for_function("window.htmx !== undefined")
+        expect(page.locator("#sentence-number")).to_have_text("1")
+        expect(page.locator("#candidate-number")).to_have_text(str(item.number))
+        expect(page.locator("#position")).to_contain_text(f"of {len(run)} ·")
+        expect(page.locator("#progress")).to_have_text(f"{done}/{total}")
+        labels.append(page.locator("#translator-label").inner_text())
+        judgment = Judgment.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+        assert judgment.control == item.kind
+        if item.kind == Judgment.Control.REFERENCE:
+            expect(page.locator("#pool")).not_to_contain_text(judgment.target.text)
+            while page.locator("#candidate button[data-op]").count():
+                before = page.locator("#judge").get_attribute("data-version")
+                page.locator("#candidate button[data-op]").first.click()
+                expect(page.locator("#judge")).not_to_have_attribute("data-version", before or "")
+            expect(page.locator("#edit-count")).to_have_text("0")
+            page.click('[data-sser="10"]')
+        else:
+            page.click('[data-sser="3"]' if item.kind else '[data-sser="7"]')
+        page.click("#accept-next")
+        expect(page.locator("#progress")).to_have_text(f"{done + 1}/{total}")
     expect(page.locator("#sentence-number")).to_have_text("2")
-    expect(page.locator("#progress")).to_have_text("3/9")  # candidates only
 
-    stored = Judgment.objects.get(pk=control.pk)
-    assert (stored.state, stored.edits, stored.sser) == ("done", 0, 10)
-    (row,) = control_rows(corpus)
-    assert control_passed(row)
+    assert sorted(labels) == sorted(f"System {k}" for k in range(1, len(run) + 1))
+    reference = next(r for r in control_rows(corpus) if r.kind == Judgment.Control.REFERENCE)
+    assert control_passed(reference)

@@ -18,10 +18,16 @@ from annotation.controls.quality import (
     judge_controls,
 )
 from annotation.models import Judgment, User
-from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
+from annotation.tests.controls.factories import (
+    queue_corpus,
+    right_answer,
+    walk_queue,
+    with_every_kind,
+)
 
 REF = Judgment.Control.REFERENCE
 REPEAT = Judgment.Control.REPEAT
+DEGRADED = Judgment.Control.DEGRADED
 
 
 def reference(judge: str, *, sser: int, edits: int) -> ControlRow:
@@ -30,6 +36,13 @@ def reference(judge: str, *, sser: int, edits: int) -> ControlRow:
 
 def repeat(judge: str, *, sser: int, new_ref: str, first_sser: int, first_ref: str) -> ControlRow:
     return ControlRow(judge, REPEAT, sser, 1, new_ref, first_sser, first_ref)
+
+
+def degraded(new_ref: str, *, sser: int, first_sser: int | None) -> ControlRow:
+    """A bad reference of "the cat sat on the mat ." with "sat" duplicated and "mat"
+    replaced by "dog" (a word of another sentence)."""
+    original, shown = "the cat sat on the mat .", "the cat sat sat on the dog ."
+    return ControlRow("A", DEGRADED, sser, 2, new_ref, first_sser, None, original, shown)
 
 
 @pytest.mark.parametrize(
@@ -45,6 +58,14 @@ def repeat(judge: str, *, sser: int, new_ref: str, first_sser: int, first_ref: s
         (repeat("A", sser=5, new_ref="a b c", first_sser=7, first_ref="a b c"), False),
         (repeat("A", sser=7, new_ref="a b d", first_sser=7, first_ref="a b c"), False),
         (ControlRow("A", REPEAT, 7, 0, "a", None, None), False),  # its original is gone
+        (degraded("the cat sat on the mat .", sser=4, first_sser=8), True),
+        (degraded("a cat sat on a mat .", sser=4, first_sser=8), True),  # other edits: fine
+        (degraded("the cat sat on the mat .", sser=8, first_sser=8), False),  # not lower
+        (degraded("the cat sat sat on the mat .", sser=4, first_sser=8), False),  # "sat" x2
+        (degraded("the cat sat on the dog .", sser=4, first_sser=8), False),  # took "dog"
+        (degraded("the cat sat on the mat .", sser=0, first_sser=0), True),  # nothing below 0
+        (degraded("the cat sat on the mat .", sser=5, first_sser=None), True),  # not judged yet
+        (degraded("the cat sat on the mat .", sser=6, first_sser=None), False),
     ],
 )
 def test_the_known_answers(row: ControlRow, passed: bool) -> None:
@@ -102,7 +123,9 @@ def test_judges_walking_their_queues_careful_and_careless(
     tmp_path: Path, user_factory: Callable[..., User]
 ) -> None:
     good, bad = user_factory("good"), user_factory("bad")
-    corpus = queue_corpus(tmp_path, "quality", [good, bad], rate=4)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "quality", [good, bad], sentences=4, systems=14), good
+    )
     corpus.control_pass_threshold = 80
     corpus.save()
     walk_queue(corpus, good, right_answer)
@@ -113,7 +136,9 @@ def test_judges_walking_their_queues_careful_and_careless(
     assert results["good"].done == Judgment.objects.controls().filter(evaluator=good).count()
     assert results["good"].passed == results["good"].done > 5
     assert results["good"].consistency == 100.0 and not results["good"].flagged
-    # a careless judge scores the references 3 and starts every repeat from the pool
+    # a careless judge scores the references 3, starts every repeat from the pool and
+    # scores a bad reference as its original
+    assert {r.kind for r in control_rows(corpus)} == {REF, REPEAT, DEGRADED}
     assert results["bad"].done > 5
     assert results["bad"].pass_rate is not None and results["bad"].pass_rate < 80
     assert results["bad"].flagged

@@ -14,7 +14,12 @@ from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.controls.factories import queue_corpus, right_answer, walk_queue
+from annotation.tests.controls.factories import (
+    queue_corpus,
+    right_answer,
+    walk_queue,
+    with_every_kind,
+)
 from annotation.tests.factories import HTMX
 
 pytestmark = pytest.mark.django_db
@@ -175,7 +180,9 @@ def test_the_dashboard_shows_pass_rates_and_flags_a_careless_judge(
     tmp_path: Path, lead_client: Client, user_factory: Callable[..., User]
 ) -> None:
     good, bad = user_factory("good"), user_factory("bad")
-    corpus = queue_corpus(tmp_path, "dash", [good, bad], sentences=20, rate=4)
+    corpus = with_every_kind(
+        queue_corpus(tmp_path, "dash", [good, bad], sentences=4, systems=14), good
+    )
     walk_queue(corpus, good, right_answer)
     walk_queue(corpus, bad, careless)
 
@@ -188,8 +195,14 @@ def test_the_dashboard_shows_pass_rates_and_flags_a_careless_judge(
     assert rows["good"].find('td[@data-col="consistency"]').text.startswith("100.0")
     assert rows["bad"].get("data-flagged") == "true"
     assert rows["bad"].find('.//*[@data-flag="below-threshold"]') is not None
-    assert rows["good"].find('td[@data-col="judgments"]').text == "60"  # candidates only
+    assert rows["good"].find('td[@data-col="judgments"]').text == "56"  # candidates only
     assert f'href="/controls/{corpus.pk}/"' in html
+    page = etree.HTML(lead_client.get(f"/controls/{corpus.pk}/").content.decode())
+    good_bad_references = page.find(
+        './/table[@id="control-judges"]//tr[@data-judge="good"]/td[@data-col="bad-references"]'
+    ).text
+    passed, done = good_bad_references.split("/")
+    assert passed == done != "0"
 
 
 def test_the_dashboard_says_when_controls_are_off(lead_client: Client, seed: Corpus) -> None:

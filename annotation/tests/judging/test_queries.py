@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotation.controls.queue import ControlPlan, is_control_item
+from annotation.controls.runs import Placement, item_of
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import control_open
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
@@ -203,16 +204,20 @@ def test_a_control_items_page_costs_what_a_candidates_does_on_any_corpus(
 def test_accept_and_next_into_a_new_control_item_is_bounded_on_any_corpus(
     tmp_path: Path, client: Client, user_factory: Callable[..., User]
 ) -> None:
-    """The rate is picked so that the item after the judge's next candidate is a
-    control's place: accept & next on that candidate makes the control item."""
+    """The rate is picked so that a control's place stands just before the candidate
+    after the judge's next one (and none before that one): accept & next on that
+    candidate makes the control item."""
     counts = []
     for user, size, systems, finished in (("new", 5, 2, 1), ("seasoned", 50, 4, 40)):
         judge = user_factory(user)
         corpus = judged_corpus(tmp_path, judge, sentences=size, systems=systems, finished=finished)
         at = systems * finished  # the judge's next candidate; the item after it, a control
 
-        def place(rate: int, item: int, judge: User = judge, corpus: Corpus = corpus) -> bool:
-            return is_control_item(user_id=judge.pk, corpus_id=corpus.pk, rate=rate, item=item)
+        def place(rate: int, real: int, judge: User = judge, corpus: Corpus = corpus) -> bool:
+            """Whether a control stands just before the judge's candidate ``real``."""
+            placement = Placement(judge.pk, corpus.pk, rate)
+            item = item_of(placement, real)
+            return item > 0 and placement.is_control(item - 1)
 
         corpus.controls_enabled = True
         corpus.control_rate = next(
