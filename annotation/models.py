@@ -200,40 +200,6 @@ class Corpus(models.Model):
         return self.name
 
 
-class CorpusStatistics(models.Model):
-    """Every automatic metric's per-segment statistics of a corpus for one preprocessing
-    choice, with their scores, signatures and paired bootstrap (``data``: numpy arrays and
-    a JSON header, :mod:`annotation.scoring`).
-
-    They depend only on the corpus texts, which hardly ever change after import, and on
-    the choice, so they are computed once — the default choice by the import, any other
-    on its first view — and read back from then on: a dashboard view never tokenizes the
-    corpus again. ``engine`` names the metrics version and the layout of ``data``; rows
-    of another engine are ignored (and recomputed).
-    """
-
-    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="statistics")
-    choice = models.CharField(max_length=200, help_text="tok:…|case:…|reflen:…|bounds:…")
-    engine = models.CharField(max_length=40)
-    # The corpus's texts stamp they were scored at: a word moved across a boundary since
-    # makes them stale, and their next reader scores only the candidates changed since
-    # (Target.text_stamp, annotation.candidates).
-    texts_stamp = models.PositiveIntegerField(default=0)
-    data = models.BinaryField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name_plural = "corpus statistics"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["corpus", "choice", "engine"], name="statistics_unique_choice"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.corpus}: {self.choice}"
-
-
 class Translator(models.Model):
     """A column of the corpus: a reference translation or an MT system."""
 
@@ -510,8 +476,10 @@ def left_out(corpus_id: int) -> Q:
     return ~Q(evaluator_id__in=excluded.values("user_id"))
 
 
-# The event log of judgments and the grown pool's statistics live in their own modules
+# The stored statistics, the event log of judgments and the grown pool's statistics live
+# in their own modules
 # (they only name Judgment and Corpus by string); imported here, the app's models module,
 # so Django registers them with the others.
+from annotation.corpus_statistics import CorpusStatistics  # noqa: E402
 from annotation.events import JudgmentEvent  # noqa: E402
 from annotation.pool_statistics import PoolStatistics  # noqa: E402

@@ -72,7 +72,8 @@ def on_a_database(workdir: Path) -> None:
 
     from annotation.controls import runs
     from annotation.corpora.imports import corpus_import
-    from annotation.judging.page import judge_header, judging_context
+    from annotation.judging.header import judge_header
+    from annotation.judging.page import judging_context
     from annotation.judging.stack import judgment_for
     from annotation.judging.start import next_judgment_for
     from annotation.models import Judgment, Target, Translator, User

@@ -27,8 +27,9 @@ from annotation.judging.errors import (
     NotYours,
     StaleJudgment,
 )
+from annotation.judging.header import judge_header
 from annotation.judging.order import previous_target_for
-from annotation.judging.page import judge_header, judging_context
+from annotation.judging.page import judging_context
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for

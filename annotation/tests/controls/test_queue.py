@@ -14,8 +14,9 @@ import pytest
 from django.test import Client
 
 from annotation.controls.queue import REPEAT_DISTANCE, control_place, is_control_item
+from annotation.judging.header import judge_header
 from annotation.judging.order import previous_target_for
-from annotation.judging.page import judge_header, judging_context
+from annotation.judging.page import judging_context
 from annotation.judging.start import next_judgment_for
 from annotation.models import Judgment, Target, Translator, User
 from annotation.tests.controls.factories import (

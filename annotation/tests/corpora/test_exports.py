@@ -15,8 +15,8 @@ from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.judging.changes import judgment_finish, judgment_set_sser
+from annotation.judging.header import judge_header
 from annotation.judging.items import judgment_ier_split
-from annotation.judging.page import judge_header
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment, Sentence, Target, User

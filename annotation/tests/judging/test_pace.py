@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from annotation.judging.changes import judgment_finish, judgment_set_sser
+from annotation.judging.header import judge_header
 from annotation.judging.pace import Pace, duration_text
-from annotation.judging.page import judge_header
 from annotation.judging.start import judgment_open
 from annotation.models import Judgment, User
 from annotation.tests.factories import fresh, target_of

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotation", "0014_stale_statistics"),
+        ("annotation", "0016_corpus_excluded_judges"),
     ]
 
     operations = [

@@ -1,0 +1,118 @@
+"""The judge's header: corpus, system label, judge, position, progress and pace
+(:func:`judge_header`, one query), beside :mod:`annotation.judging.page`, which gathers
+the rest of the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import (
+    F,
+    FloatField,
+    Func,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
+
+from annotation.controls.runs import Placement, RunItem, queue_total
+from annotation.judging.pace import Pace
+from annotation.models import Corpus, Judgment, Translator
+
+
+@dataclass(frozen=True)
+class JudgeHeader:
+    corpus: Corpus
+    translator_label: str
+    judge: str
+    sentence_number: int
+    sentence_total: int
+    done: int
+    total: int
+    pace: Pace
+
+
+def shown_as_id(judgment: Judgment) -> int:
+    """The system whose candidate ``judgment`` is shown as: its target's, or for a
+    reference shown as a candidate (a control item) the system it is labelled as."""
+    return judgment.shown_as_id or judgment.target.translator_id
+
+
+def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHeader:
+    """Corpus, translator ("System N" in a blind corpus), judge and position (one query).
+    A reference shown as a candidate carries its system's label (:func:`shown_as_id`).
+
+    With controls on, the position counts items, controls included ("done x / T", T the
+    judge's queue: :func:`annotation.controls.runs.queue_total`), so it moves after a
+    control as after any item; the pace reads the same items. A blind corpus's label is
+    then the item's label in its run (``run_item``, the page's: :class:`JudgingContext`),
+    so a control carries one no other item of its run shows."""
+    target = judgment.target
+    corpus = target.sentence.corpus
+    translator = judgment.shown_as or target.translator
+    counts = _header_counts(judgment, translator)
+    label = f"System {counts['rank'] + 1}" if corpus.blind else translator.name
+    done, total = counts["n_done"] + counts["n_controls"], counts["n_candidates"]
+    if corpus.controls_enabled:
+        total = queue_total(Placement.of(corpus, judgment.evaluator_id), total)
+        if corpus.blind and run_item is not None:
+            label = f"System {run_item.label}"
+    return JudgeHeader(
+        corpus=corpus,
+        translator_label=label,
+        judge=judgment.evaluator.get_username(),
+        sentence_number=target.sentence.position + 1,
+        sentence_total=counts["n_sentences"],
+        done=done,
+        total=total,
+        pace=Pace(done, total, counts["seconds"]),
+    )
+
+
+def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]:
+    """The header's counts in one query: the judge's done candidates of the corpus
+    (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and, while controls are on,
+    done control items (``n_controls``), the active ``seconds`` of the items the header
+    counts (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
+    corpus's systems; the corpus sizes are stored on the corpus (no query)."""
+    corpus = judgment.target.sentence.corpus
+    rank = _count(
+        Translator.objects.filter(
+            corpus_id=OuterRef("pk"),
+            role=Translator.Role.SYSTEM,
+            position__lt=translator.position,
+        )
+    )
+    mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=judgment.evaluator)
+    if corpus.controls_enabled:
+        counted, controls = mine.done(), _count(mine.controls().done())
+    else:
+        counted, controls = mine.counted(), Value(0)
+    row = (
+        Corpus.objects.filter(pk=corpus.pk)
+        .order_by()
+        .with_progress(judgment.evaluator)
+        .annotate(rank=rank, n_controls=controls, seconds=_seconds(counted))
+        .values("n_done", "n_controls", "rank", "seconds")
+        .get()
+    )
+    return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
+
+
+def _seconds(judgments: QuerySet[Any]) -> Coalesce:
+    """The active seconds of ``judgments`` (one evaluator's) as a scalar subquery."""
+    spent = (
+        judgments.order_by().values("evaluator_id").annotate(s=Sum("active_seconds")).values("s")
+    )
+    return Coalesce(Subquery(spent), Value(0.0), output_field=FloatField())
+
+
+def _count(rows: QuerySet[Any]) -> Subquery:
+    """``COUNT(*)`` of ``rows`` (filtered on an ``OuterRef``) as a scalar subquery."""
+    count = Func(F("pk"), function="COUNT", output_field=IntegerField())
+    return Subquery(rows.order_by().values(n=count))
