@@ -65,6 +65,8 @@ from metrics.textfiles import SegmentFileError, read_parallel, read_segments
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
 EXIT_BAD_INPUT = 2
+#: The installed command (``pip install .``; pyproject's ``[project.scripts]``).
+CONSOLE_SCRIPT = "evaltool-metrics"
 #: Per hypothesis, per metric, each segment's score (None: undefined).
 Segments = dict[str, dict[str, list[float | None]]]
 
@@ -76,9 +78,15 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
+def _prog() -> str:
+    """The command's name in usage and error lines: the installed script's when run as
+    it, else ``python -m metrics``."""
+    return CONSOLE_SCRIPT if Path(sys.argv[0]).name == CONSOLE_SCRIPT else "python -m metrics"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
-        prog="python -m metrics",
+        prog=_prog(),
         description=(
             "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, METEOR, "
             "LEPOR, weighted n-gram P/R/F) with signatures."
