@@ -5,7 +5,12 @@
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
         [--distinct-refs] \\
         [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE] \\
-        [--unsegmented [--segmented-out DIR]]
+        [--unsegmented [--segmented-out DIR]] \\
+        [--paired-bs [--paired-bs-n 1000] | --paired-ar [--paired-ar-n 10000]] \\
+        [--confidence [--confidence-n 1000]]
+
+Installed (``pip install .``), the same command is ``evaltool-metrics``. Without
+``--hyp`` (or with ``--hyp -``) the one hypothesis is read from standard input.
 
 Files hold one segment per line; ``wer``, ``ser`` and the weighted n-gram metrics
 (``wngram-p``, ``wngram-r``, ``wngram-f``) use the first ``--ref``; ``--docs`` gives the
@@ -36,6 +41,32 @@ metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then
 ``--segmented-out DIR`` writes each re-segmented hypothesis to ``DIR/<basename>``, one
 segment per line; with ``--json`` each hypothesis also carries
 ``"segmentation": {"boundaries": [...], "reference_per_segment": [...]}``.
+
+Significance, as sacreBLEU 2.6's command line computes it (:mod:`metrics.paired` has the
+rules; the seed is ``$SACREBLEU_SEED``, default 12345): ``--paired-bs`` (paired bootstrap
+resampling) or ``--paired-ar`` (approximate randomization) compares every ``--hyp`` with
+the first, the baseline, on every metric asked for; ``--confidence`` adds each system's
+95 % bootstrap interval (``--paired-bs`` gives it anyway). The table then prints
+sacreBLEU's cells, ``score (μ ± ci) (p = 0.0123)*`` (``*``: p < 0.05), the baseline's row
+as ``Baseline: <file name>``, and a legend. Rows are named by file name (the path as given
+when two files share one; ``<stdin>`` for standard input).
+
+JSON (``--json``)::
+
+    {"<hyp path as given, - for standard input>": {
+        "<metric>": {
+            "score": <float>, "signature": "<str>",
+            "segments": [<float or null>, ...],            # --sentence
+            "p_value": <float>,                            # a paired test, not the baseline
+            "mean": <float>, "ci": <float>,                # an interval: sacreBLEU's μ ± ci
+            "low": <float>, "high": <float>,               #   and its percentile interval
+            "baseline": "<the first hyp path>",            # a paired test
+            "test": "test:paired-bs|bs:1000|seed:12345|version:…"   # any test
+        }, ...,
+        "segmentation": {"boundaries": [...], "reference_per_segment": [...]}  # --unsegmented
+    }, ...}
+
+Figures that are undefined (a rate of an empty reference) are ``null``.
 """
 
 from __future__ import annotations
@@ -51,6 +82,16 @@ from typing import NoReturn
 import numpy as np
 
 from metrics.aswer import ASWER, resegment_text
+from metrics.paired import (
+    CONFIDENCE_SAMPLES,
+    PAIRED_AR_TRIALS,
+    PAIRED_BS_SAMPLES,
+    SystemResult,
+    TestSetup,
+    legend,
+    run_tests,
+    seed_from_environment,
+)
 from metrics.registry import (
     METRIC_NAMES,
     NGRAM_WEIGHTS,
@@ -61,7 +102,13 @@ from metrics.registry import (
 )
 from metrics.segment import Segmentation
 from metrics.stats import Metric, Score
-from metrics.textfiles import SegmentFileError, read_parallel, read_segments
+from metrics.textfiles import (
+    STDIN,
+    SegmentFileError,
+    display_name,
+    read_parallel,
+    read_segments,
+)
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
 EXIT_BAD_INPUT = 2
@@ -69,6 +116,8 @@ EXIT_BAD_INPUT = 2
 CONSOLE_SCRIPT = "evaltool-metrics"
 #: Per hypothesis, per metric, each segment's score (None: undefined).
 Segments = dict[str, dict[str, list[float | None]]]
+#: Per hypothesis, per metric, the significance figures.
+Tests = dict[str, dict[str, SystemResult]]
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -100,7 +149,10 @@ def _parser() -> argparse.ArgumentParser:
         help="reference file (repeatable; the first is the one WER and SER use)",
     )
     p.add_argument(
-        "--hyp", action="append", required=True, metavar="HYP", help="hypothesis file (repeatable)"
+        "--hyp",
+        action="append",
+        metavar="HYP",
+        help="hypothesis file (repeatable; - or none given: standard input)",
     )
     p.add_argument(
         "--metric",
@@ -173,7 +225,95 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="with --unsegmented: write each re-segmented hypothesis to DIR/<basename>",
     )
+    tests = p.add_argument_group(
+        "significance (sacreBLEU 2.6's, seed $SACREBLEU_SEED, default 12345)"
+    )
+    paired = tests.add_mutually_exclusive_group()
+    paired.add_argument(
+        "--paired-bs",
+        "-pbs",
+        action="store_true",
+        help="paired bootstrap resampling test of every --hyp against the first (the baseline)",
+    )
+    paired.add_argument(
+        "--paired-ar",
+        "-par",
+        action="store_true",
+        help="paired approximate randomization test of every --hyp against the first",
+    )
+    tests.add_argument(
+        "--paired-bs-n",
+        "-pbsn",
+        type=int,
+        default=PAIRED_BS_SAMPLES,
+        metavar="N",
+        help=f"resampled test sets of --paired-bs (default {PAIRED_BS_SAMPLES})",
+    )
+    tests.add_argument(
+        "--paired-ar-n",
+        "-parn",
+        type=int,
+        default=PAIRED_AR_TRIALS,
+        metavar="N",
+        help=f"trials of --paired-ar (default {PAIRED_AR_TRIALS})",
+    )
+    tests.add_argument(
+        "--confidence",
+        "-ci",
+        action="store_true",
+        help="each system's 95%% bootstrap confidence interval (given by --paired-bs anyway)",
+    )
+    tests.add_argument(
+        "--confidence-n",
+        "-cin",
+        type=int,
+        default=CONFIDENCE_SAMPLES,
+        metavar="N",
+        help=f"bootstrap resamples of --confidence (default {CONFIDENCE_SAMPLES})",
+    )
     return p
+
+
+def test_setup(args: argparse.Namespace) -> TestSetup | None:
+    """The significance options as a :class:`~metrics.paired.TestSetup` (None: none asked)."""
+    if not (args.paired_bs or args.paired_ar or args.confidence):
+        return None
+    test = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    for option in ("paired_bs_n", "paired_ar_n", "confidence_n"):
+        if getattr(args, option) < 1:
+            raise ValueError(
+                f"--{option.replace('_', '-')} {getattr(args, option)}: must be a positive integer"
+            )
+    if test and len(args.hyp) < 2:
+        raise ValueError(
+            f"--paired-{test} compares systems: give at least two --hyp (the first is the baseline)"
+        )
+    return TestSetup(
+        test=test,
+        n=args.paired_bs_n if test == "bs" else args.paired_ar_n,
+        confidence_n=args.confidence_n if args.confidence else 0,
+        seed=seed_from_environment(),
+    )
+
+
+def significance(
+    results: dict[str, dict[str, Score]], args: argparse.Namespace, setup: TestSetup
+) -> Tests:
+    """Per hypothesis, per metric, the test's :class:`~metrics.paired.SystemResult`."""
+    out: Tests = {hyp: {} for hyp in results}
+    names = list(next(iter(results.values()), {}))
+    for name in names:
+        stats = {hyp: _stats_of(scores[name], name) for hyp, scores in results.items()}
+        found = run_tests(stats, _build(name, args).score_from_stats, setup)
+        for hyp, result in found.items():
+            out[hyp][name] = result
+    return out
+
+
+def _stats_of(score: Score, name: str) -> np.ndarray:
+    if score.stats is None:
+        raise ValueError(f"{name}: no per-segment statistics")
+    return score.stats
 
 
 def _choose(value: str, allowed: Sequence[str], what: str) -> str:
@@ -320,32 +460,84 @@ def _cell(value: float | None) -> str:
     return "–".rjust(8) if value is None else f"{value:8.2f}"
 
 
-def _table(results: dict[str, dict[str, Score]]) -> str:
+def system_names(paths: Sequence[str]) -> dict[str, str]:
+    """How the table names each hypothesis: by its file name (``sys/a.txt`` → ``a.txt``),
+    or by the path as given where two files share a name; standard input is ``<stdin>``."""
+    names = [display_name(p) if p == STDIN else Path(p).name for p in paths]
+    if len(set(names)) < len(names):
+        names = [display_name(p) for p in paths]
+    return dict(zip(paths, names, strict=True))
+
+
+def _table(
+    results: dict[str, dict[str, Score]],
+    tests: Tests | None = None,
+    setup: TestSetup | None = None,
+) -> str:
+    """One row per hypothesis (named by :func:`system_names`), a column per metric, and
+    the signatures below; with a test, sacreBLEU's cells and a legend."""
     metrics = list(next(iter(results.values())).keys()) if results else []
-    width = max([len("hypothesis"), *(len(h) for h in results)])
-    lines = ["  ".join(["hypothesis".ljust(width), *(m.upper().rjust(8) for m in metrics)])]
-    for hyp, scores in results.items():
-        lines.append("  ".join([hyp.ljust(width), *(f"{scores[m].score:8.2f}" for m in metrics)]))
+    names = system_names(list(results))
+    if setup and setup.test:
+        first = next(iter(names))
+        names[first] = f"Baseline: {names[first]}"
+    rows = [
+        [
+            tests[hyp][m].cell(scores[m].score) if tests else f"{scores[m].score:.2f}"
+            for m in metrics
+        ]
+        for hyp, scores in results.items()
+    ]
+    interval = setup is not None and setup.interval_samples > 0
+    heads = [m.upper() + (" (μ ± 95% CI)" if interval else "") for m in metrics]
+    widths = [max([8, len(h), *(len(r[j]) for r in rows)]) for j, h in enumerate(heads)]
+    width = max([len("hypothesis"), *(len(n) for n in names.values())])
+    lines = [
+        "  ".join(
+            ["hypothesis".ljust(width), *(h.rjust(w) for h, w in zip(heads, widths, strict=True))]
+        )
+    ]
+    for hyp, cells in zip(results, rows, strict=True):
+        lines.append(
+            "  ".join(
+                [names[hyp].ljust(width), *(c.rjust(w) for c, w in zip(cells, widths, strict=True))]
+            )
+        )
     lines.append("")
-    first = next(iter(results.values()), {})
-    lines.extend(f"{m.upper()}: {score.signature}" for m, score in first.items())
+    if setup is not None:
+        lines.extend(legend(setup, system_names(list(results))[next(iter(results))]))
+        lines.append("")
+    first_scores = next(iter(results.values()), {})
+    lines.extend(f"{m.upper()}: {score.signature}" for m, score in first_scores.items())
+    if setup is not None:
+        lines.append(f"test: {setup.signature()}")
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    args.hyp = args.hyp or [STDIN]
     segmentations: dict[str, Segmentation] = {}
     try:
+        setup = test_setup(args)
         results = score_files(args, segmentations)
+        tests = significance(results, args, setup) if setup else None
     except (SegmentFileError, ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     segments = segment_scores(results, args) if args.sentence else None
     if args.json:
+        baseline = args.hyp[0] if setup and setup.test else None
         payload = {
             hyp: {
-                m: {**score.as_json(), **({"segments": segments[hyp][m]} if segments else {})}
+                m: {
+                    **score.as_json(),
+                    **({"segments": segments[hyp][m]} if segments else {}),
+                    **(tests[hyp][m].as_json() if tests else {}),
+                    **({"baseline": baseline} if baseline else {}),
+                    **({"test": setup.signature()} if setup else {}),
+                }
                 for m, score in scores.items()
             }
             for hyp, scores in results.items()
@@ -357,7 +549,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
         print(json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False))
     else:
-        print(_table(results) + (_segment_table(segments) if segments else ""))
+        print(_table(results, tests, setup) + (_segment_table(segments) if segments else ""))
     return 0
 
 
