@@ -75,13 +75,13 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 
-from metrics.aswer import ASWER, resegment_text
+from metrics import registry
 from metrics.paired import (
     CONFIDENCE_SAMPLES,
     PAIRED_AR_TRIALS,
@@ -92,15 +92,7 @@ from metrics.paired import (
     run_tests,
     seed_from_environment,
 )
-from metrics.registry import (
-    METRIC_NAMES,
-    NGRAM_WEIGHTS,
-    REF_LENGTHS,
-    SMOOTH_METHODS,
-    UNSEGMENTED_METRIC_NAMES,
-    build_metric,
-)
-from metrics.segment import Segmentation
+from metrics.registry import METRIC_NAMES, UNSEGMENTED_METRIC_NAMES, build_metric
 from metrics.stats import Metric, Score
 from metrics.textfiles import (
     STDIN,
@@ -111,6 +103,9 @@ from metrics.textfiles import (
 )
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
+if TYPE_CHECKING:
+    from metrics.segment import Segmentation
+
 EXIT_BAD_INPUT = 2
 #: The installed command (``pip install .``; pyproject's ``[project.scripts]``).
 CONSOLE_SCRIPT = "evaltool-metrics"
@@ -118,6 +113,18 @@ CONSOLE_SCRIPT = "evaltool-metrics"
 Segments = dict[str, dict[str, list[float | None]]]
 #: Per hypothesis, per metric, the significance figures.
 Tests = dict[str, dict[str, SystemResult]]
+
+
+class _Listed:
+    """A list of choices in a help text, read when the help is printed: the choices live
+    in the modules of the metrics that read them, which a run that scores other metrics
+    never imports (``%(choices_of)s`` in the help, this object on the action)."""
+
+    def __init__(self, read: Callable[[], Sequence[str]]) -> None:
+        self.read = read
+
+    def __str__(self) -> str:
+        return ", ".join(self.read())
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -172,11 +179,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--ref-length",
         default="nearest",
-        help=f"reference length of mWER and PER: {', '.join(REF_LENGTHS)} (default nearest)",
-    )
+        help="reference length of mWER and PER: %(choices_of)s (default nearest)",
+    ).choices_of = _Listed(lambda: registry.REF_LENGTHS)  # type: ignore[attr-defined]
     p.add_argument(
-        "--smooth", default="exp", help=f"BLEU smoothing: {', '.join(SMOOTH_METHODS)} (default exp)"
-    )
+        "--smooth", default="exp", help="BLEU smoothing: %(choices_of)s (default exp)"
+    ).choices_of = _Listed(lambda: registry.SMOOTH_METHODS)  # type: ignore[attr-defined]
     p.add_argument(
         "--nist-as-defined",
         action="store_true",
@@ -192,8 +199,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--weights",
         default="tfidf",
-        help=f"word weights of wngram-p/r/f: {', '.join(NGRAM_WEIGHTS)} (default tfidf)",
-    )
+        help="word weights of wngram-p/r/f: %(choices_of)s (default tfidf)",
+    ).choices_of = _Listed(lambda: registry.NGRAM_WEIGHTS)  # type: ignore[attr-defined]
     p.add_argument(
         "--docs",
         metavar="FILE",
@@ -366,9 +373,15 @@ def score_files(
     if getattr(args, "segmented_out", None) and not unsegmented:
         raise ValueError("--segmented-out needs --unsegmented")
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
-    _choose(args.ref_length, REF_LENGTHS, "--ref-length")
-    _choose(args.smooth, SMOOTH_METHODS, "--smooth")
-    _choose(args.weights, NGRAM_WEIGHTS, "--weights")
+    # a default is valid: its choices (and the modules that own them) need not be read
+    for option, choices in (
+        ("ref_length", "REF_LENGTHS"),
+        ("smooth", "SMOOTH_METHODS"),
+        ("weights", "NGRAM_WEIGHTS"),
+    ):
+        if getattr(args, option) != _parser().get_default(option):
+            allowed = getattr(registry, choices)
+            _choose(getattr(args, option), allowed, f"--{option.replace('_', '-')}")
     pp = _preprocessor(args)
     found: list[tuple[Segmentation, list[str]]] = []
     documents = None
@@ -387,17 +400,22 @@ def score_files(
         refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
     if getattr(args, "distinct_refs", False):
         refs = distinct_references(refs)
+    from metrics.corpus import score_corpus
+
+    metrics = [_build(name, args, pp, documents) for name in names if name != "aswer"]
+    systems = dict(zip(args.hyp, hyp_streams, strict=True))
+    scored = score_corpus(refs, systems, metrics)
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
         if name == "aswer":
+            from metrics.aswer import ASWER
+
             aswer = ASWER(pp)
             for hyp_path, (segmentation, _) in zip(args.hyp, found, strict=True):
                 results[hyp_path][name] = aswer.score_segmentation(segmentation, refs)
             continue
-        metric = _build(name, args, pp, documents)
-        prepared = metric.prepare_references(refs)
-        for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
-            results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)
+        for hyp_path in args.hyp:
+            results[hyp_path][name] = scored[hyp_path][name]
     return results
 
 
@@ -411,6 +429,8 @@ def _resegment_files(
     paths: Sequence[str], refs: list[tuple[str, ...]], pp: Preprocessor, out_dir: str | None
 ) -> list[tuple[Segmentation, list[str]]]:
     """Each hypothesis file as one document, re-segmented; written to ``out_dir`` if given."""
+    from metrics.aswer import resegment_text
+
     names = [Path(p).name for p in paths]
     if out_dir and len(set(names)) < len(names):
         raise ValueError(f"--segmented-out: hypothesis files share a basename ({', '.join(names)})")

@@ -36,19 +36,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics.ranking import Interval
-from metrics.significance import (
-    Bootstrap,
-    p_values_from_samples,
-    percentile_interval,
-    randomization_p_value,
-    randomization_swaps,
-)
 from metrics.stats import FloatArray, format_signature
+
+if TYPE_CHECKING:  # imported by the tests themselves: a run without one needs neither
+    from metrics.ranking import Interval
 
 #: sacreBLEU's defaults: ``--paired-bs-n``, ``--paired-ar-n``, ``--confidence-n``, the seed.
 PAIRED_BS_SAMPLES = 1000
@@ -149,6 +144,9 @@ def _finite(value: float) -> float | None:
 
 
 def _interval(samples: FloatArray) -> Interval:
+    from metrics.ranking import Interval
+    from metrics.significance import percentile_interval
+
     low, high, mean = (float(v) for v in percentile_interval(samples))
     return Interval(low, high, mean)
 
@@ -158,6 +156,13 @@ def run_tests(
 ) -> dict[str, SystemResult]:
     """Each system's :class:`SystemResult` for one metric; ``stats`` maps the systems,
     baseline first, to their (segments × k) rows."""
+    from metrics.significance import (
+        Bootstrap,
+        p_values_from_samples,
+        randomization_p_value,
+        randomization_swaps,
+    )
+
     names = list(stats)
     rows = np.stack([np.asarray(stats[name], dtype=np.float64) for name in names])
     n_segments = rows.shape[1]
