@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -127,15 +128,18 @@ def best_of(repeat: int, run: Callable[[], list[float]]) -> tuple[float, list[fl
     return best, scores
 
 
-def best_wall_time(repeat: int, commands: list[list[str]], env: dict[str, str], cwd: Path) -> float:
-    """The best of ``repeat`` wall times of running ``commands`` one after the other."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for command in commands:
-            subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
-        best = min(best, time.perf_counter() - start)
-    return best
+def run_timed(commands: list[list[str]], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, of the child processes) of running
+    ``commands`` one after the other. On a shared machine the CPU time is the steadier
+    figure: the wall time also counts the waits for a core."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    for command in commands:
+        subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def whole_process(segments: int, systems: int, repeat: int, checkout: Path = ROOT) -> None:
@@ -169,29 +173,32 @@ def whole_process(segments: int, systems: int, repeat: int, checkout: Path = ROO
         }
         for commands in rows.values():  # warm-up: bytecode caches written
             subprocess.run(commands[0], cwd=checkout, env=env, check=True, capture_output=True)
-        times = {
-            label: best_wall_time(repeat, commands, env, checkout)
-            for label, commands in rows.items()
-        }
+        # rounds of every row, so that a busy spell of the machine hits all rows alike
+        wall = dict.fromkeys(rows, float("inf"))
+        cpu = dict.fromkeys(rows, float("inf"))
+        for _ in range(repeat):
+            for label, commands in rows.items():
+                w, c = run_timed(commands, env, checkout)
+                wall[label], cpu[label] = min(wall[label], w), min(cpu[label], c)
     print(f"Whole process, {len(refs):,} segments × {len(hyps)} systems, one reference")
-    row("python -m metrics --metric bleu", times["ours BLEU"])
-    row(
-        "sacrebleu REF -i SYS… -m bleu",
-        times["sacreBLEU BLEU"],
-        f"ratio ours/sacreBLEU {times['ours BLEU'] / times['sacreBLEU BLEU']:.2f}  (target ≤ 0.25)",
-    )
-    row("python -m metrics --metric wer (tok:none)", times["ours WER"])
-    row(
-        f"jiwer -r REF -h SYS, {len(paths)} processes",
-        times["jiwer"],
-        f"ratio ours/jiwer {times['ours WER'] / times['jiwer']:.2f}  (target ≤ 0.25)",
-    )
-    row(
-        "jiwer.wer over the systems, one process",
-        times["jiwer.wer loop"],
-        f"ratio ours/jiwer {times['ours WER'] / times['jiwer.wer loop']:.2f}",
-    )
-    row("python -m metrics --help (start-up)", times["ours --help"])
+    print(f"  {'':<42}{'wall':>7}   {'CPU':>7}")
+
+    def line(label: str, key: str, versus: str = "", target: str = "") -> None:
+        note = ""
+        if versus:
+            note = (
+                f"ratio wall {wall[key] / wall[versus]:.2f}, CPU {cpu[key] / cpu[versus]:.2f}"
+                + (f"  (target ≤ {target})" if target else "")
+            )
+        print(f"  {label:<42}{wall[key]:7.3f} s {cpu[key]:7.3f} s   {note}".rstrip())
+
+    line("python -m metrics --metric bleu", "ours BLEU", "sacreBLEU BLEU", "0.25")
+    line("sacrebleu REF -i SYS… -m bleu", "sacreBLEU BLEU")
+    line("python -m metrics --metric wer (tok:none)", "ours WER", "jiwer", "0.25")
+    line(f"jiwer -r REF -h SYS, {len(paths)} processes", "jiwer")
+    line("  ours against jiwer.wer in one process", "ours WER", "jiwer.wer loop")
+    line("jiwer.wer over the systems, one process", "jiwer.wer loop")
+    line("python -m metrics --help (start-up)", "ours --help")
     print()
 
 
