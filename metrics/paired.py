@@ -8,7 +8,8 @@ gives each system the 95 % bootstrap interval ``sacrebleu -i SYSTEM --confidence
 it alone. The numbers are sacreBLEU 2.6's, rule for rule:
 
 * the seed is ``$SACREBLEU_SEED`` (default 12345; ``none``: drawn from the operating
-  system, and printed so that the run can be repeated);
+  system, and printed so that the run can be repeated; ``0`` is the seed 0, where
+  sacreBLEU's paired tests, reading it as false, draw unseeded);
 * ``--paired-bs``: ``--paired-bs-n`` (1,000) resampled test sets drawn once, the same for
   every system (:func:`metrics.significance.bootstrap_indices`); each system's p-value
   against the baseline is :func:`metrics.significance.p_values_from_samples` and its
