@@ -12,6 +12,16 @@ synthetic but real-length: sentence lengths and words from the TED demo corpus, 
 references, systems as edited copies of the first reference with their own error rates,
 some outputs shared between systems (``bench/gen_corpus.py``).
 
+Whole process (metrics issue 26: BLEU and WER ≤ 0.25× sacreBLEU's and jiwer's time): 16
+WMT17-like systems × 3,004 segments, one reference, written to files and scored by each
+tool's command line, start-up included: ``python -m metrics --metric bleu`` against
+``sacrebleu REF -i SYS… -m bleu`` (one process each, all systems), ``python -m metrics
+--metric wer --tokenize none`` against jiwer's command line, which takes one system per
+process (a row also gives a loop over ``jiwer.wer`` in one process). Both sides get
+bytecode caches (``PYTHONPYCACHEPREFIX`` in the bench's temporary directory, a warm-up run
+first), as installed packages have; ``--whole-process-only`` runs this part alone, and
+``--checkout DIR`` runs another checkout's ``python -m metrics`` (a figure before a change).
+
 Every timing is the best of ``--repeat`` runs and starts cold: our token caches are
 cleared and sacreBLEU gets fresh metric objects, so neither side profits from an earlier
 run. Our time always includes preparing the references (once for all systems).
@@ -20,7 +30,10 @@ run. Our time always includes preparing the references (once for all systems).
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -86,10 +99,14 @@ def nltk_wordnet(top: Path) -> Any:
         return WordNetCorpusReader(str(corpus), None)
 
 
-def make_corpus(segments: int, systems: int) -> tuple[list[tuple[str, ...]], dict[str, list[str]]]:
+def make_corpus(
+    segments: int, systems: int, references: int = 2
+) -> tuple[list[tuple[str, ...]], dict[str, list[str]]]:
     refs: list[tuple[str, ...]] = []
     hyps: dict[str, list[str]] = {}
-    for sentence in iter_sentences(sentences=segments, references=2, systems=systems, seed=7):
+    for sentence in iter_sentences(
+        sentences=segments, references=references, systems=systems, seed=7
+    ):
         refs.append(tuple(e.target for e in sentence.evals if e.translator.endswith("reference")))
         for e in sentence.evals:
             if not e.translator.endswith("reference"):
@@ -111,6 +128,80 @@ def best_of(repeat: int, run: Callable[[], list[float]]) -> tuple[float, list[fl
     return best, scores
 
 
+def run_timed(commands: list[list[str]], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, of the child processes) of running
+    ``commands`` one after the other. On a shared machine the CPU time is the steadier
+    figure: the wall time also counts the waits for a core."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    for command in commands:
+        subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def whole_process(segments: int, systems: int, repeat: int, checkout: Path = ROOT) -> None:
+    """The command lines timed from start to exit (the module doc); ``python -m metrics``
+    runs in ``checkout`` (another one's metrics/ for a figure before a change)."""
+    refs, hyps = make_corpus(segments, systems, references=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        top = Path(tmp)
+        ref = top / "ref.txt"
+        ref.write_text("".join(f"{r[0]}\n" for r in refs), encoding="utf-8")
+        paths = []
+        for name, lines in hyps.items():
+            paths.append(str(top / f"{name}.txt"))
+            Path(paths[-1]).write_text("".join(f"{h}\n" for h in lines), encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(top / "pycache")
+        python, bin_dir = sys.executable, Path(sys.executable).parent
+        ours = [python, "-m", "metrics", "--ref", str(ref), *(f"--hyp={p}" for p in paths)]
+        jiwer_loop = (
+            "import jiwer, sys\n"
+            "ref = open(sys.argv[1]).read().splitlines()\n"
+            "for p in sys.argv[2:]: print(jiwer.wer(ref, open(p).read().splitlines()))"
+        )
+        rows = {
+            "ours BLEU": [[*ours, "--metric", "bleu"]],
+            "sacreBLEU BLEU": [[python, "-m", "sacrebleu", str(ref), "-i", *paths, "-m", "bleu"]],
+            "ours WER": [[*ours, "--metric", "wer", "--tokenize", "none"]],
+            "jiwer": [[str(bin_dir / "jiwer"), "-r", str(ref), "-h", p] for p in paths],
+            "jiwer.wer loop": [[python, "-c", jiwer_loop, str(ref), *paths]],
+            "ours --help": [[python, "-m", "metrics", "--help"]],
+        }
+        for commands in rows.values():  # warm-up: bytecode caches written
+            subprocess.run(commands[0], cwd=checkout, env=env, check=True, capture_output=True)
+        # rounds of every row, so that a busy spell of the machine hits all rows alike
+        wall = dict.fromkeys(rows, float("inf"))
+        cpu = dict.fromkeys(rows, float("inf"))
+        for _ in range(repeat):
+            for label, commands in rows.items():
+                w, c = run_timed(commands, env, checkout)
+                wall[label], cpu[label] = min(wall[label], w), min(cpu[label], c)
+    print(f"Whole process, {len(refs):,} segments × {len(hyps)} systems, one reference")
+    print(f"  {'':<42}{'wall':>7}   {'CPU':>7}")
+
+    def line(label: str, key: str, versus: str = "", target: str = "") -> None:
+        note = ""
+        if versus:
+            note = (
+                f"ratio wall {wall[key] / wall[versus]:.2f}, CPU {cpu[key] / cpu[versus]:.2f}"
+                + (f"  (target ≤ {target})" if target else "")
+            )
+        print(f"  {label:<42}{wall[key]:7.3f} s {cpu[key]:7.3f} s   {note}".rstrip())
+
+    line("python -m metrics --metric bleu", "ours BLEU", "sacreBLEU BLEU", "0.25")
+    line("sacrebleu REF -i SYS… -m bleu", "sacreBLEU BLEU")
+    line("python -m metrics --metric wer (tok:none)", "ours WER", "jiwer", "0.25")
+    line(f"jiwer -r REF -h SYS, {len(paths)} processes", "jiwer")
+    line("  ours against jiwer.wer in one process", "ours WER", "jiwer.wer loop")
+    line("jiwer.wer over the systems, one process", "jiwer.wer loop")
+    line("python -m metrics --help (start-up)", "ours --help")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--segments", type=int, default=3000)
@@ -119,7 +210,17 @@ def main() -> None:
     parser.add_argument("--ter-systems", type=int, default=10)
     parser.add_argument("--ter-repeat", type=int, default=1)
     parser.add_argument("--meteor-systems", type=int, default=10)
+    parser.add_argument("--whole-segments", type=int, default=3004)
+    parser.add_argument("--whole-systems", type=int, default=16)
+    parser.add_argument("--whole-process-only", action="store_true")
+    parser.add_argument(
+        "--checkout", type=Path, default=ROOT, help="where python -m metrics runs (default: here)"
+    )
     args = parser.parse_args()
+
+    whole_process(args.whole_segments, args.whole_systems, args.repeat, args.checkout)
+    if args.whole_process_only:
+        return
 
     refs, hyps = make_corpus(args.segments, args.systems)
     streams = [list(s) for s in zip(*refs, strict=True)]

@@ -5,7 +5,12 @@
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
         [--distinct-refs] \\
         [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE] \\
-        [--unsegmented [--segmented-out DIR]]
+        [--unsegmented [--segmented-out DIR]] \\
+        [--paired-bs [--paired-bs-n 1000] | --paired-ar [--paired-ar-n 10000]] \\
+        [--confidence [--confidence-n 1000]]
+
+Installed (``pip install .``), the same command is ``evaltool-metrics``. Without
+``--hyp`` (or with ``--hyp -``) the one hypothesis is read from standard input.
 
 Files hold one segment per line; ``wer``, ``ser`` and the weighted n-gram metrics
 (``wngram-p``, ``wngram-r``, ``wngram-f``) use the first ``--ref``; ``--docs`` gives the
@@ -36,6 +41,32 @@ metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then
 ``--segmented-out DIR`` writes each re-segmented hypothesis to ``DIR/<basename>``, one
 segment per line; with ``--json`` each hypothesis also carries
 ``"segmentation": {"boundaries": [...], "reference_per_segment": [...]}``.
+
+Significance, as sacreBLEU 2.6's command line computes it (:mod:`metrics.paired` has the
+rules; the seed is ``$SACREBLEU_SEED``, default 12345): ``--paired-bs`` (paired bootstrap
+resampling) or ``--paired-ar`` (approximate randomization) compares every ``--hyp`` with
+the first, the baseline, on every metric asked for; ``--confidence`` adds each system's
+95 % bootstrap interval (``--paired-bs`` gives it anyway). The table then prints
+sacreBLEU's cells, ``score (μ ± ci) (p = 0.0123)*`` (``*``: p < 0.05), the baseline's row
+as ``Baseline: <file name>``, and a legend. Rows are named by file name (the path as given
+when two files share one; ``<stdin>`` for standard input).
+
+JSON (``--json``)::
+
+    {"<hyp path as given, - for standard input>": {
+        "<metric>": {
+            "score": <float>, "signature": "<str>",
+            "segments": [<float or null>, ...],            # --sentence
+            "p_value": <float>,                            # a paired test, not the baseline
+            "mean": <float>, "ci": <float>,                # an interval: sacreBLEU's μ ± ci
+            "low": <float>, "high": <float>,               #   and its percentile interval
+            "baseline": "<the first hyp path>",            # a paired test
+            "test": "test:paired-bs|bs:1000|seed:12345|version:…"   # any test
+        }, ...,
+        "segmentation": {"boundaries": [...], "reference_per_segment": [...]}  # --unsegmented
+    }, ...}
+
+Figures that are undefined (a rate of an empty reference) are ``null``.
 """
 
 from __future__ import annotations
@@ -44,29 +75,56 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 
-from metrics.aswer import ASWER, resegment_text
-from metrics.registry import (
-    METRIC_NAMES,
-    NGRAM_WEIGHTS,
-    REF_LENGTHS,
-    SMOOTH_METHODS,
-    UNSEGMENTED_METRIC_NAMES,
-    build_metric,
+from metrics import registry
+from metrics.paired import (
+    CONFIDENCE_SAMPLES,
+    PAIRED_AR_TRIALS,
+    PAIRED_BS_SAMPLES,
+    SystemResult,
+    TestSetup,
+    legend,
+    run_tests,
+    seed_from_environment,
 )
-from metrics.segment import Segmentation
+from metrics.registry import METRIC_NAMES, UNSEGMENTED_METRIC_NAMES, build_metric
 from metrics.stats import Metric, Score
-from metrics.textfiles import SegmentFileError, read_parallel, read_segments
+from metrics.textfiles import (
+    STDIN,
+    SegmentFileError,
+    display_name,
+    read_parallel,
+    read_segments,
+)
 from metrics.tokenize import TOKENIZERS, Preprocessor
 
+if TYPE_CHECKING:
+    from metrics.segment import Segmentation
+
 EXIT_BAD_INPUT = 2
+#: The installed command (``pip install .``; pyproject's ``[project.scripts]``).
+CONSOLE_SCRIPT = "evaltool-metrics"
 #: Per hypothesis, per metric, each segment's score (None: undefined).
 Segments = dict[str, dict[str, list[float | None]]]
+#: Per hypothesis, per metric, the significance figures.
+Tests = dict[str, dict[str, SystemResult]]
+
+
+class _Listed:
+    """A list of choices in a help text, read when the help is printed: the choices live
+    in the modules of the metrics that read them, which a run that scores other metrics
+    never imports (``%(choices_of)s`` in the help, this object on the action)."""
+
+    def __init__(self, read: Callable[[], Sequence[str]]) -> None:
+        self.read = read
+
+    def __str__(self) -> str:
+        return ", ".join(self.read())
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -76,9 +134,15 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
+def _prog() -> str:
+    """The command's name in usage and error lines: the installed script's when run as
+    it, else ``python -m metrics``."""
+    return CONSOLE_SCRIPT if Path(sys.argv[0]).name == CONSOLE_SCRIPT else "python -m metrics"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _OneLineParser(
-        prog="python -m metrics",
+        prog=_prog(),
         description=(
             "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, METEOR, "
             "LEPOR, weighted n-gram P/R/F) with signatures."
@@ -92,7 +156,10 @@ def _parser() -> argparse.ArgumentParser:
         help="reference file (repeatable; the first is the one WER and SER use)",
     )
     p.add_argument(
-        "--hyp", action="append", required=True, metavar="HYP", help="hypothesis file (repeatable)"
+        "--hyp",
+        action="append",
+        metavar="HYP",
+        help="hypothesis file (repeatable; - or none given: standard input)",
     )
     p.add_argument(
         "--metric",
@@ -112,11 +179,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--ref-length",
         default="nearest",
-        help=f"reference length of mWER and PER: {', '.join(REF_LENGTHS)} (default nearest)",
-    )
+        help="reference length of mWER and PER: %(choices_of)s (default nearest)",
+    ).choices_of = _Listed(lambda: registry.REF_LENGTHS)  # type: ignore[attr-defined]
     p.add_argument(
-        "--smooth", default="exp", help=f"BLEU smoothing: {', '.join(SMOOTH_METHODS)} (default exp)"
-    )
+        "--smooth", default="exp", help="BLEU smoothing: %(choices_of)s (default exp)"
+    ).choices_of = _Listed(lambda: registry.SMOOTH_METHODS)  # type: ignore[attr-defined]
     p.add_argument(
         "--nist-as-defined",
         action="store_true",
@@ -132,8 +199,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--weights",
         default="tfidf",
-        help=f"word weights of wngram-p/r/f: {', '.join(NGRAM_WEIGHTS)} (default tfidf)",
-    )
+        help="word weights of wngram-p/r/f: %(choices_of)s (default tfidf)",
+    ).choices_of = _Listed(lambda: registry.NGRAM_WEIGHTS)  # type: ignore[attr-defined]
     p.add_argument(
         "--docs",
         metavar="FILE",
@@ -165,7 +232,95 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="with --unsegmented: write each re-segmented hypothesis to DIR/<basename>",
     )
+    tests = p.add_argument_group(
+        "significance (sacreBLEU 2.6's, seed $SACREBLEU_SEED, default 12345)"
+    )
+    paired = tests.add_mutually_exclusive_group()
+    paired.add_argument(
+        "--paired-bs",
+        "-pbs",
+        action="store_true",
+        help="paired bootstrap resampling test of every --hyp against the first (the baseline)",
+    )
+    paired.add_argument(
+        "--paired-ar",
+        "-par",
+        action="store_true",
+        help="paired approximate randomization test of every --hyp against the first",
+    )
+    tests.add_argument(
+        "--paired-bs-n",
+        "-pbsn",
+        type=int,
+        default=PAIRED_BS_SAMPLES,
+        metavar="N",
+        help=f"resampled test sets of --paired-bs (default {PAIRED_BS_SAMPLES})",
+    )
+    tests.add_argument(
+        "--paired-ar-n",
+        "-parn",
+        type=int,
+        default=PAIRED_AR_TRIALS,
+        metavar="N",
+        help=f"trials of --paired-ar (default {PAIRED_AR_TRIALS})",
+    )
+    tests.add_argument(
+        "--confidence",
+        "-ci",
+        action="store_true",
+        help="each system's 95%% bootstrap confidence interval (given by --paired-bs anyway)",
+    )
+    tests.add_argument(
+        "--confidence-n",
+        "-cin",
+        type=int,
+        default=CONFIDENCE_SAMPLES,
+        metavar="N",
+        help=f"bootstrap resamples of --confidence (default {CONFIDENCE_SAMPLES})",
+    )
     return p
+
+
+def test_setup(args: argparse.Namespace) -> TestSetup | None:
+    """The significance options as a :class:`~metrics.paired.TestSetup` (None: none asked)."""
+    if not (args.paired_bs or args.paired_ar or args.confidence):
+        return None
+    test = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    for option in ("paired_bs_n", "paired_ar_n", "confidence_n"):
+        if getattr(args, option) < 1:
+            raise ValueError(
+                f"--{option.replace('_', '-')} {getattr(args, option)}: must be a positive integer"
+            )
+    if test and len(args.hyp) < 2:
+        raise ValueError(
+            f"--paired-{test} compares systems: give at least two --hyp (the first is the baseline)"
+        )
+    return TestSetup(
+        test=test,
+        n=args.paired_bs_n if test == "bs" else args.paired_ar_n,
+        confidence_n=args.confidence_n if args.confidence else 0,
+        seed=seed_from_environment(),
+    )
+
+
+def significance(
+    results: dict[str, dict[str, Score]], args: argparse.Namespace, setup: TestSetup
+) -> Tests:
+    """Per hypothesis, per metric, the test's :class:`~metrics.paired.SystemResult`."""
+    out: Tests = {hyp: {} for hyp in results}
+    names = list(next(iter(results.values()), {}))
+    for name in names:
+        stats = {hyp: _stats_of(scores[name], name) for hyp, scores in results.items()}
+        found = run_tests(stats, _build(name, args).score_from_stats, setup)
+        for hyp, result in found.items():
+            out[hyp][name] = result
+    return out
+
+
+def _stats_of(score: Score, name: str) -> np.ndarray:
+    if score.stats is None:
+        raise ValueError(f"{name}: no per-segment statistics")
+    return score.stats
 
 
 def _choose(value: str, allowed: Sequence[str], what: str) -> str:
@@ -218,9 +373,15 @@ def score_files(
     if getattr(args, "segmented_out", None) and not unsegmented:
         raise ValueError("--segmented-out needs --unsegmented")
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
-    _choose(args.ref_length, REF_LENGTHS, "--ref-length")
-    _choose(args.smooth, SMOOTH_METHODS, "--smooth")
-    _choose(args.weights, NGRAM_WEIGHTS, "--weights")
+    # a default is valid: its choices (and the modules that own them) need not be read
+    for option, choices in (
+        ("ref_length", "REF_LENGTHS"),
+        ("smooth", "SMOOTH_METHODS"),
+        ("weights", "NGRAM_WEIGHTS"),
+    ):
+        if getattr(args, option) != _parser().get_default(option):
+            allowed = getattr(registry, choices)
+            _choose(getattr(args, option), allowed, f"--{option.replace('_', '-')}")
     pp = _preprocessor(args)
     found: list[tuple[Segmentation, list[str]]] = []
     documents = None
@@ -239,17 +400,22 @@ def score_files(
         refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
     if getattr(args, "distinct_refs", False):
         refs = distinct_references(refs)
+    from metrics.corpus import score_corpus
+
+    metrics = [_build(name, args, pp, documents) for name in names if name != "aswer"]
+    systems = dict(zip(args.hyp, hyp_streams, strict=True))
+    scored = score_corpus(refs, systems, metrics)
     results: dict[str, dict[str, Score]] = {hyp: {} for hyp in args.hyp}
     for name in names:
         if name == "aswer":
+            from metrics.aswer import ASWER
+
             aswer = ASWER(pp)
             for hyp_path, (segmentation, _) in zip(args.hyp, found, strict=True):
                 results[hyp_path][name] = aswer.score_segmentation(segmentation, refs)
             continue
-        metric = _build(name, args, pp, documents)
-        prepared = metric.prepare_references(refs)
-        for hyp_path, hyps in zip(args.hyp, hyp_streams, strict=True):
-            results[hyp_path][name] = metric.corpus_score(hyps, refs, prepared)
+        for hyp_path in args.hyp:
+            results[hyp_path][name] = scored[hyp_path][name]
     return results
 
 
@@ -263,6 +429,8 @@ def _resegment_files(
     paths: Sequence[str], refs: list[tuple[str, ...]], pp: Preprocessor, out_dir: str | None
 ) -> list[tuple[Segmentation, list[str]]]:
     """Each hypothesis file as one document, re-segmented; written to ``out_dir`` if given."""
+    from metrics.aswer import resegment_text
+
     names = [Path(p).name for p in paths]
     if out_dir and len(set(names)) < len(names):
         raise ValueError(f"--segmented-out: hypothesis files share a basename ({', '.join(names)})")
@@ -312,32 +480,84 @@ def _cell(value: float | None) -> str:
     return "–".rjust(8) if value is None else f"{value:8.2f}"
 
 
-def _table(results: dict[str, dict[str, Score]]) -> str:
+def system_names(paths: Sequence[str]) -> dict[str, str]:
+    """How the table names each hypothesis: by its file name (``sys/a.txt`` → ``a.txt``),
+    or by the path as given where two files share a name; standard input is ``<stdin>``."""
+    names = [display_name(p) if p == STDIN else Path(p).name for p in paths]
+    if len(set(names)) < len(names):
+        names = [display_name(p) for p in paths]
+    return dict(zip(paths, names, strict=True))
+
+
+def _table(
+    results: dict[str, dict[str, Score]],
+    tests: Tests | None = None,
+    setup: TestSetup | None = None,
+) -> str:
+    """One row per hypothesis (named by :func:`system_names`), a column per metric, and
+    the signatures below; with a test, sacreBLEU's cells and a legend."""
     metrics = list(next(iter(results.values())).keys()) if results else []
-    width = max([len("hypothesis"), *(len(h) for h in results)])
-    lines = ["  ".join(["hypothesis".ljust(width), *(m.upper().rjust(8) for m in metrics)])]
-    for hyp, scores in results.items():
-        lines.append("  ".join([hyp.ljust(width), *(f"{scores[m].score:8.2f}" for m in metrics)]))
+    names = system_names(list(results))
+    if setup and setup.test:
+        first = next(iter(names))
+        names[first] = f"Baseline: {names[first]}"
+    rows = [
+        [
+            tests[hyp][m].cell(scores[m].score) if tests else f"{scores[m].score:.2f}"
+            for m in metrics
+        ]
+        for hyp, scores in results.items()
+    ]
+    interval = setup is not None and setup.interval_samples > 0
+    heads = [m.upper() + (" (μ ± 95% CI)" if interval else "") for m in metrics]
+    widths = [max([8, len(h), *(len(r[j]) for r in rows)]) for j, h in enumerate(heads)]
+    width = max([len("hypothesis"), *(len(n) for n in names.values())])
+    lines = [
+        "  ".join(
+            ["hypothesis".ljust(width), *(h.rjust(w) for h, w in zip(heads, widths, strict=True))]
+        )
+    ]
+    for hyp, cells in zip(results, rows, strict=True):
+        lines.append(
+            "  ".join(
+                [names[hyp].ljust(width), *(c.rjust(w) for c, w in zip(cells, widths, strict=True))]
+            )
+        )
     lines.append("")
-    first = next(iter(results.values()), {})
-    lines.extend(f"{m.upper()}: {score.signature}" for m, score in first.items())
+    if setup is not None:
+        lines.extend(legend(setup, system_names(list(results))[next(iter(results))]))
+        lines.append("")
+    first_scores = next(iter(results.values()), {})
+    lines.extend(f"{m.upper()}: {score.signature}" for m, score in first_scores.items())
+    if setup is not None:
+        lines.append(f"test: {setup.signature()}")
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    args.hyp = args.hyp or [STDIN]
     segmentations: dict[str, Segmentation] = {}
     try:
+        setup = test_setup(args)
         results = score_files(args, segmentations)
+        tests = significance(results, args, setup) if setup else None
     except (SegmentFileError, ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     segments = segment_scores(results, args) if args.sentence else None
     if args.json:
+        baseline = args.hyp[0] if setup and setup.test else None
         payload = {
             hyp: {
-                m: {**score.as_json(), **({"segments": segments[hyp][m]} if segments else {})}
+                m: {
+                    **score.as_json(),
+                    **({"segments": segments[hyp][m]} if segments else {}),
+                    **(tests[hyp][m].as_json() if tests else {}),
+                    **({"baseline": baseline} if baseline else {}),
+                    **({"test": setup.signature()} if setup else {}),
+                }
                 for m, score in scores.items()
             }
             for hyp, scores in results.items()
@@ -349,7 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
         print(json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False))
     else:
-        print(_table(results) + (_segment_table(segments) if segments else ""))
+        print(_table(results, tests, setup) + (_segment_table(segments) if segments else ""))
     return 0
 
 

@@ -22,45 +22,48 @@ every preprocessing choice).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics.align import levenshtein
-from metrics.bleu import BLEU
-from metrics.chrf import CHRF, corpus_rows
 from metrics.encode import IntArray, Lines, encode
-from metrics.meteor import METEOR
-from metrics.meteor import corpus_rows as meteor_rows
-from metrics.ngrams import (
-    ReferenceNgrams,
-    check_references,
-    index_lines,
-    match_lines,
-)
-from metrics.nist import NIST, information_weights
-from metrics.per2 import PER2, bigram_lines
+from metrics.ngrams import ReferenceNgrams, check_references, index_lines
 from metrics.stats import FloatArray, Metric, References, Score, check_parallel
-from metrics.ter import TER
 from metrics.tokenize import BOS, EOS, Preprocessor
-from metrics.wer import (
-    MWER,
-    PER,
-    SER,
-    WER,
-    SegmentPairs,
-    per_commons,
-    per_distances,
-    ser_rows,
-    wer_rows,
-)
-from metrics.wngram import WeightedNgram
 
-#: The metrics whose work :func:`score_corpus` shares (bigram PER with PER); every other
-#: one is scored on its own.
-SHARED = (WER, SER, MWER, PER, BLEU, NIST, CHRF)
+if TYPE_CHECKING:
+    from metrics.wer import MWER, PER, SER, WER, SegmentPairs
+
+
+class _NotImported:
+    """Stands for a metric class whose module is not imported: no object is one."""
+
+
+def _metric_class(module: str, name: str) -> Any:
+    """The class ``module.name`` if that module is imported, else :class:`_NotImported`.
+
+    A metric object exists only once its class's module is imported, so telling the
+    metrics apart needs no other module: scoring BLEU alone imports neither the
+    alignment nor TER, METEOR … (start-up is most of a command line's time).
+    """
+    loaded = sys.modules.get(module)
+    return _NotImported if loaded is None else getattr(loaded, name)
+
+
+def _shared_classes() -> tuple[Any, ...]:
+    """The metrics whose work :func:`score_corpus` shares (bigram PER with PER); every
+    other one is scored on its own."""
+    edit = tuple(_metric_class("metrics.wer", n) for n in ("WER", "SER", "MWER", "PER"))
+    return (
+        *edit,
+        _metric_class("metrics.bleu", "BLEU"),
+        _metric_class("metrics.nist", "NIST"),
+        _metric_class("metrics.chrf", "CHRF"),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,11 +128,15 @@ class EncodedCorpus:
     @cached_property
     def pairs(self) -> SegmentPairs:
         """Every candidate against every reference of its segment."""
+        from metrics.wer import SegmentPairs
+
         return SegmentPairs.of(self.cand_segment, self.seg_start)
 
     @cached_property
     def distances(self) -> IntArray:
         """The Levenshtein distance of every pair (:func:`metrics.align.levenshtein`)."""
+        from metrics.align import levenshtein
+
         ref_group = np.repeat(np.arange(self.n_segments, dtype=np.int64), np.diff(self.seg_start))
         pairs = self.pairs
         return levenshtein(
@@ -159,26 +166,32 @@ def score_corpus(
         return {}
     stats: dict[str, dict[str, FloatArray]] = {s: {} for s in systems}
     weighted: dict[tuple[object, ...], dict[str, FloatArray]] = {}
-    shared = [m for m in metrics if isinstance(m, SHARED)]
+    shared_classes = _shared_classes()
+    shared = [m for m in metrics if isinstance(m, shared_classes)]
+    meteor = _metric_class("metrics.meteor", "METEOR")
+    ter = _metric_class("metrics.ter", "TER")
+    weighted_ngram = _metric_class("metrics.wngram", "WeightedNgram")
     for metric in metrics:
-        if isinstance(metric, METEOR):
+        if isinstance(metric, meteor):
+            from metrics.meteor import corpus_rows as meteor_rows
+
             check_references(refs)
             for system, found in meteor_rows(metric, refs, systems).items():
                 stats[system][metric.name] = found
-        elif isinstance(metric, TER):  # its own normalisation; all systems searched together
+        elif isinstance(metric, ter):  # its own normalisation; all systems searched together
             check_references(refs)
             for hyps in systems.values():
                 check_parallel(hyps, refs)
             rows = metric.systems_stats(systems, metric.prepare_references(refs))
             for system, own in rows.items():
                 stats[system][metric.name] = own
-        elif isinstance(metric, WeightedNgram):  # P, R and F of one configuration: one count
+        elif isinstance(metric, weighted_ngram):  # P, R and F of one configuration: one count
             key = metric.rows_key()
             if key not in weighted:
                 weighted[key] = _own_rows(metric, refs, systems)
             for system, counted in weighted[key].items():
                 stats[system][metric.name] = counted
-        elif not isinstance(metric, SHARED):  # LEPOR: on its own
+        elif not isinstance(metric, shared_classes):  # LEPOR: on its own
             for system, counted in _own_rows(metric, refs, systems).items():
                 stats[system][metric.name] = counted
     if shared:
@@ -228,32 +241,44 @@ def _shared_stats(
     if not isinstance(pp, Preprocessor):
         raise ValueError("score_corpus needs metrics that tokenize with a Preprocessor")
     corpus = EncodedCorpus.build(refs, systems, pp)
+    wer, ser, mwer, per, bleu, nist, chrf = _shared_classes()
+    per2 = _metric_class("metrics.per2", "PER2")
     rows: dict[str, FloatArray] = {}  # per metric of the edit family, per candidate
     for metric in metrics:
-        if isinstance(metric, PER2):
+        if isinstance(metric, per2):
+            from metrics.per2 import bigram_lines
+
             bounds = pp.sentence_boundaries
             rows[metric.name] = metric.bigram_rows(
                 bigram_lines(corpus.cands, corpus.vocab, bounds),
                 bigram_lines(corpus.refs, corpus.vocab, bounds),
                 corpus.pairs,
             )
-        elif isinstance(metric, WER | SER | MWER | PER):
+        elif isinstance(metric, wer | ser | mwer | per):
             rows[metric.name] = _edit_rows(metric, corpus)
-    ngram_metrics = [m for m in metrics if isinstance(m, BLEU | NIST)]
+    ngram_metrics = [m for m in metrics if isinstance(m, bleu | nist)]
     if ngram_metrics:
-        top = max(m.max_ngram_order for m in ngram_metrics if isinstance(m, BLEU | NIST))
+        from metrics.ngrams import match_lines
+
+        top = max(m.max_ngram_order for m in ngram_metrics)
         ngrams = corpus.reference_ngrams(top)
-        quirks = {m.mteval for m in ngram_metrics if isinstance(m, NIST)}
-        info = {q: information_weights(ngrams, mteval=q) for q in quirks}
+        info = {}
+        if any(isinstance(m, nist) for m in ngram_metrics):
+            from metrics.nist import information_weights
+
+            quirks = {m.mteval for m in ngram_metrics if isinstance(m, nist)}
+            info = {q: information_weights(ngrams, mteval=q) for q in quirks}
         for system, cands in corpus.systems.items():
             matches = match_lines(corpus.cands.take(cands), ngrams)
             for metric in ngram_metrics:
-                if isinstance(metric, NIST):
+                if isinstance(metric, nist):
                     stats[system][metric.name] = metric.stats_of(matches, info[metric.mteval])
-                elif isinstance(metric, BLEU):
+                elif isinstance(metric, bleu):
                     stats[system][metric.name] = metric.stats_of(matches)
-    chrf_metrics = [m for m in metrics if isinstance(m, CHRF)]
+    chrf_metrics = [m for m in metrics if isinstance(m, chrf)]
     if chrf_metrics:
+        from metrics.chrf import corpus_rows
+
         for system, found in corpus_rows(chrf_metrics, refs, dict(systems)).items():
             stats[system] |= found
     for system, cands in corpus.systems.items():
@@ -263,6 +288,8 @@ def _shared_stats(
 
 def _edit_rows(metric: WER | SER | MWER | PER, corpus: EncodedCorpus) -> FloatArray:
     """Rows of every candidate for a metric of the edit-distance family."""
+    from metrics.wer import MWER, PER, SER, per_commons, per_distances, ser_rows, wer_rows
+
     pairs = corpus.pairs
     ref_lengths = corpus.refs.lengths
     if isinstance(metric, MWER | PER):

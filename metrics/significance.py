@@ -25,6 +25,12 @@ The method, rule for rule as sacreBLEU's, on our per-segment sufficient statisti
   and 97.5 % order statistics), clipped to the metric's range
   (:attr:`~metrics.stats.MetricInfo.bounds`).
 
+**Approximate randomization** (sacreBLEU's ``--paired-ar``; :func:`randomization_p_value`)
+compares two systems without resampling: each of T trials (10,000 by default) swaps a
+random half of the segments' rows between the two systems (:func:`randomization_swaps`,
+drawn as sacreBLEU draws them), and the p-value is the share of trials whose absolute
+difference exceeds the real one, by the same ``(count + 1) / (T + 1)`` rule, uncentred.
+
 With the same segments, statistics and seed, BLEU's p-values equal ``paired_bs``'s (the
 tests run sacreBLEU on the demo corpus). sacreBLEU sums the statistics in float32;
 we keep float64, so interval means and half-widths agree to about 1e-7 relative
@@ -34,8 +40,9 @@ we keep float64, so interval means and half-widths agree to about 1e-7 relative
 
 * *Identical systems.* When every sample difference is 0 (two systems with identical
   statistics on the segments compared), sacreBLEU's centred test reports the smallest
-  possible p, ``1/(B+1)``, i.e. "significant"; we report ``p = 1`` so that identical
-  systems share a rank group. A system compared with itself also has ``p = 1``.
+  possible p, ``1/(B+1)``, i.e. "significant" (approximate randomization likewise); we
+  report ``p = 1`` so that identical systems share a rank group. A system compared with
+  itself also has ``p = 1``.
 * *Intervals.* sacreBLEU's ``estimate_ci`` prints ``μ ± ci``: the mean of the samples
   plus or minus half the distance between the same two order statistics. That interval
   has the percentile interval's width but is moved to be symmetric around μ, so for a
@@ -117,6 +124,8 @@ __all__ = [
     "p_values_from_samples",
     "paired_bootstrap",
     "percentile_interval",
+    "randomization_p_value",
+    "randomization_swaps",
     "rank_groups",
     "resample_counts",
     "rows_by_segment",
@@ -211,21 +220,81 @@ def percentile_interval(
     return low, high, mean
 
 
-def p_values_from_samples(sample_diffs: FloatArray, real_diffs: FloatArray) -> FloatArray:
-    """sacreBLEU's paired-bootstrap p-value over the last axis (see the module doc).
+def p_values_from_samples(
+    sample_diffs: FloatArray, real_diffs: FloatArray, *, centred: bool = True
+) -> FloatArray:
+    """sacreBLEU's p-value of a paired test over the last axis (see the module doc).
 
     ``sample_diffs`` (..., B) are the absolute per-sample differences, ``real_diffs``
-    (...) the absolute real ones. All-zero sample differences give 1 (the deviation
+    (...) the absolute real ones; ``p = (#{b : s_b > δ} + 1) / (B + 1)`` with ``s_b`` the
+    sample differences minus their mean (``centred``: the paired bootstrap) or as they
+    are (``centred=False``: approximate randomization, whose shuffled differences already
+    follow the null hypothesis). All-zero sample differences give 1 (the deviation
     documented above); a NaN real difference gives NaN.
     """
     diffs = np.asarray(sample_diffs, dtype=np.float64)
     real = np.asarray(real_diffs, dtype=np.float64)
     n_samples = diffs.shape[-1]
-    centred = diffs - diffs.mean(axis=-1, keepdims=True)
-    count = (centred > real[..., None]).sum(axis=-1)
+    statistics = diffs - diffs.mean(axis=-1, keepdims=True) if centred else diffs
+    count = (statistics > real[..., None]).sum(axis=-1)
     p = (count + 1.0) / (n_samples + 1.0)
     p = np.where((diffs == 0).all(axis=-1), 1.0, p)
     return cast(FloatArray, np.where(np.isnan(real), np.nan, p))
+
+
+def randomization_swaps(n_segments: int, n_trials: int, seed: int) -> BoolArray:
+    """Which segments trade places in each trial of approximate randomization (T × n),
+    drawn as sacreBLEU draws them: ``np.random.default_rng(seed).integers(2,
+    size=(n_trials, n_segments), dtype=bool)`` (``sacrebleu.significance._paired_ar_test``).
+    """
+    if isinstance(n_segments, bool) or not isinstance(n_segments, int) or n_segments < 1:
+        raise ValueError(f"n_segments={n_segments!r} must be a positive integer")
+    _check_samples_and_seed(n_trials, seed)
+    rng = np.random.default_rng(seed)
+    swaps: BoolArray = rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+    return swaps
+
+
+#: Trials scored at a time (what bounds the memory of a randomization test).
+_TRIALS_AT_ONCE = 1000
+
+
+def randomization_p_value(
+    baseline: FloatArray,
+    system: FloatArray,
+    score_from_stats: ScoreFn,
+    swaps: BoolArray,
+) -> float:
+    """Paired approximate randomization (Riezler & Maxwell 2005), as sacreBLEU's
+    ``--paired-ar``: in each trial, the segments marked in ``swaps`` trade the two
+    systems' statistics rows, giving two pseudo-systems ``a`` (the baseline's rows where
+    marked, the system's elsewhere) and ``b`` (the other way round); the p-value is that
+    of :func:`p_values_from_samples` (uncentred) of ``|score(a) − score(b)|`` against
+    the real ``|score(baseline) − score(system)|``.
+
+    ``a``'s sums are ``swaps @ (baseline − system) + Σ system``, a chunk of trials at a
+    time, rather than sacreBLEU's two products with a trials × segments matrix of
+    integers: the same sums (exactly for integer counts), in bounded memory.
+    """
+    base = np.asarray(baseline, dtype=np.float64)
+    other = np.asarray(system, dtype=np.float64)
+    if base.shape != other.shape or base.ndim != 2 or swaps.shape[1] != base.shape[0]:
+        raise ValueError(
+            f"statistics of shapes {base.shape} and {other.shape} for {swaps.shape[1]} "
+            "segments: expected two (segments, k) arrays"
+        )
+    real = abs(
+        float(score_from_stats(base.sum(axis=0))) - float(score_from_stats(other.sum(axis=0)))
+    )
+    delta = base - other
+    total_base, total_other = base.sum(axis=0), other.sum(axis=0)
+    diffs = np.empty(swaps.shape[0], dtype=np.float64)
+    for start in range(0, swaps.shape[0], _TRIALS_AT_ONCE):
+        chosen = swaps[start : start + _TRIALS_AT_ONCE].astype(np.float64) @ delta
+        a = _scores(score_from_stats, chosen + total_other)
+        b = _scores(score_from_stats, total_base - chosen)
+        diffs[start : start + len(chosen)] = np.abs(a - b)
+    return float(p_values_from_samples(diffs, np.asarray(real), centred=False))
 
 
 def rows_by_segment(

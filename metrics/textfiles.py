@@ -7,8 +7,12 @@ parallel files of equal length; every problem names the file and the line.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+#: The file name that means standard input (one segment per line), as for most tools.
+STDIN = "-"
 
 
 class SegmentFileError(ValueError):
@@ -22,9 +26,17 @@ class SegmentFileError(ValueError):
         super().__init__(f"{where}: {reason}")
 
 
+def display_name(path: str | Path) -> str:
+    """How a refusal names the file: its path as given, ``<stdin>`` for :data:`STDIN`."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 def read_segments(path: str | Path) -> list[str]:
-    """The lines of a UTF-8 file without their line ends (a final newline ends the last line)."""
-    name = str(path)
+    """The lines of a UTF-8 file without their line ends (a final newline ends the last
+    line); :data:`STDIN` (``-``) reads standard input."""
+    name = display_name(path)
+    if str(path) == STDIN:
+        return decode_segments(sys.stdin.buffer.read(), name)
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
@@ -65,8 +77,9 @@ def read_parallel(paths: Sequence[str | Path]) -> list[list[str]]:
         if len(lines) != expected:
             line = min(len(lines), expected) + 1
             raise SegmentFileError(
-                str(path),
+                display_name(path),
                 line,
-                f"has {len(lines)} lines but {paths[0]} has {expected}: files must be parallel",
+                f"has {len(lines)} lines but {display_name(paths[0])} has {expected}: "
+                "files must be parallel",
             )
     return contents

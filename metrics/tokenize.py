@@ -191,8 +191,14 @@ _13A_PERIOD_BEFORE = re.compile(r"([\.,])([^0-9])")
 # 4. tokenize dash when preceded by a digit: ``(D)(-)`` → ``D - ``. The match never
 #    consumes a character another match needs, so a lookbehind with a literal
 #    replacement gives the same string (and ``sub`` stays in C).
-_13A_DASH = re.compile(r"(?<=[0-9])-")
+_13A_DASH = re.compile(r"-(?<=[0-9]-)")
 _PADDED = {".": " . ", ",": " , "}
+# Rules 2 and 3 at once, for a line where no period or comma touches another: a mark is
+# then padded by rule 2 if a non-digit precedes it and by rule 3 if a non-digit follows
+# it, and padding is all either does; so it is padded unless it sits between digits.
+# Led by the mark itself (the lookbehind after it), which lets ``re`` skip to the marks.
+_13A_LONE_MARK = re.compile(r"([.,])(?:(?<![0-9].)|(?![0-9]))")
+_TOUCHING_MARKS = ("..", ".,", ",.", ",,")
 
 
 def _tokens_13a(line: str) -> Tokens:
@@ -202,7 +208,9 @@ def _tokens_13a(line: str) -> Tokens:
     with capturing groups returns ``[before, group1, group2, between, group1, …]`` for
     exactly the non-overlapping matches ``sub`` would replace, so rewriting the group
     pieces and joining rebuilds the very string ``sub`` builds. The consumption of
-    rules 2 and 3 matters — ``a.,5`` is ``a . ,5``, not ``a . , 5`` — and is kept.
+    rules 2 and 3 matters — ``a.,5`` is ``a . ,5``, not ``a . , 5`` — and is kept: a line
+    where a period or comma touches another takes the two rules one after the other,
+    any other line (nearly all) both in one pass, as they then amount to one rule.
     """
     # language-independent part
     if "<skipped>" in line:
@@ -218,7 +226,10 @@ def _tokens_13a(line: str) -> Tokens:
         )
     # rule 1: ``sub(r" \1 ")`` == split on the captured mark, join with a space
     line = " ".join(_13A_PUNCT.split(f" {line} "))
-    if "." in line or "," in line:
+    if ("." in line or "," in line) and not any(pair in line for pair in _TOUCHING_MARKS):
+        # rules 2 and 3 in one pass (see _13A_LONE_MARK): about half the time of the two
+        line = " ".join(_13A_LONE_MARK.split(line))
+    elif "." in line or "," in line:
         # rule 2: ``sub(r"\1 \2 ")``: the mark (every third piece from 2) gets padded
         parts = _13A_PERIOD_AFTER.split(line)
         if len(parts) > 1:

@@ -27,6 +27,8 @@ from metrics.significance import (
     p_values_from_samples,
     paired_bootstrap,
     percentile_interval,
+    randomization_p_value,
+    randomization_swaps,
     rank_groups,
     resample_counts,
     rows_by_segment,
@@ -128,6 +130,27 @@ def test_indices_are_sacrebleus_draw(n_segments: int, n_samples: int, seed: int)
         n_segments, size=(n_samples, n_segments), replace=True
     )
     np.testing.assert_array_equal(bootstrap_indices(n_segments, n_samples, seed), expected)
+
+
+@pytest.mark.parametrize("n_segments, n_trials, seed", [(40, 10000, 12345), (7, 3, 0)])
+def test_swaps_are_sacrebleus_draw(n_segments: int, n_trials: int, seed: int) -> None:
+    expected = np.random.default_rng(seed).integers(2, size=(n_trials, n_segments), dtype=bool)
+    np.testing.assert_array_equal(randomization_swaps(n_segments, n_trials, seed), expected)
+
+
+def test_randomization_p_value_by_hand() -> None:
+    """Two segments, rows [hits, total]: the systems score 2/2 and 0/2 (rate 1 vs 0).
+    Swapping one segment gives 1/2 vs 1/2 (difference 0), swapping both or none
+    1 (not more than the real difference 1): no trial exceeds it, p = 1/(T + 1)."""
+    base = np.array([[1.0, 1.0], [1.0, 1.0]])
+    other = np.array([[0.0, 1.0], [0.0, 1.0]])
+    swaps = np.array([[True, False], [False, True], [True, True], [False, False]])
+
+    def rate(stats: np.ndarray) -> np.ndarray:
+        return stats[..., 0] / stats[..., 1]
+
+    assert randomization_p_value(base, other, rate, swaps) == pytest.approx(1 / 5)
+    assert randomization_p_value(base, base, rate, swaps) == 1.0  # identical: the deviation
 
 
 def test_counts_times_stats_equal_the_gathered_sums() -> None:

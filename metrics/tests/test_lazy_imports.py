@@ -1,0 +1,89 @@
+"""A command line run imports the modules of the metrics it is asked for, and no other.
+
+Start-up is most of ``python -m metrics``'s time on a test set, so ``--metric bleu`` must
+not pay for the alignment, TER, chrF, METEOR … modules (``metrics.registry`` names each
+metric's module and imports it when the metric is built).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from metrics.registry import METRIC_CLASSES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Modules only some metrics or options need, besides each metric's own.
+HELPERS = {
+    "metrics.align",  # the edit-distance family
+    "metrics.segment",  # --unsegmented
+    "metrics.significance",  # --paired-bs, --paired-ar, --confidence
+    "metrics.ranking",
+    "metrics.human",
+}
+
+RUN = """
+import json, runpy, sys
+sys.argv = ["python -m metrics", *sys.argv[1:]]
+try:
+    runpy.run_module("metrics", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("metrics"))))
+"""
+
+
+def imported_by(*args: str) -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN, *args], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(json.loads(proc.stdout.splitlines()[-1]))
+
+
+def modules_of(*names: str) -> set[str]:
+    return {METRIC_CLASSES[name][0] for name in names}
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[str]:
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("The cat sat on the mat.\nHello, world!\n", encoding="utf-8")
+    hyp.write_text("The cat sat on a mat.\nHello world!\n", encoding="utf-8")
+    return ["--ref", str(ref), "--hyp", str(hyp)]
+
+
+@pytest.mark.parametrize(
+    "metric, own",
+    [
+        ("bleu", {"metrics.bleu", "metrics.ngrams"}),
+        ("wer", {"metrics.wer", "metrics.align"}),
+        ("chrf", {"metrics.chrf", "metrics.chrf_match"}),
+    ],
+)
+def test_a_run_imports_only_the_modules_of_its_metric(
+    files: list[str], metric: str, own: set[str]
+) -> None:
+    loaded = imported_by(*files, "--metric", metric)
+    others = modules_of(*(name for name in METRIC_CLASSES if name != metric)) | HELPERS
+    assert own <= loaded
+    assert loaded & (others - own) == set()
+
+
+def test_help_imports_only_the_modules_whose_choices_it_lists(files: list[str]) -> None:
+    """--ref-length's (metrics.wer), --smooth's (metrics.bleu) and --weights' choices
+    (metrics.wngram) are read from the modules that own them."""
+    owners = {"metrics.wer", "metrics.align", "metrics.bleu", "metrics.ngrams", "metrics.wngram"}
+    loaded = imported_by("--help")
+    assert loaded & (modules_of(*METRIC_CLASSES) | HELPERS) <= owners
+    assert "metrics.ter" not in loaded and "metrics.meteor" not in loaded
+
+
+def test_a_test_imports_the_resampling_only_when_asked(files: list[str]) -> None:
+    second = files + ["--hyp", files[3]]
+    assert "metrics.significance" in imported_by(*second, "--metric=bleu", "--paired-bs")
+    assert "metrics.significance" not in imported_by(*second, "--metric=bleu")
