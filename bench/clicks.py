@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -145,11 +146,13 @@ def main() -> None:
         open_corpus(page, base, CORPUS)
         judge_candidates(page, 2)  # warm-up: the server's first requests load its code
         log(f"judging {args.candidates} candidates")
+        load = os.getloadavg()[0]
         times = judge_candidates(page, args.candidates)
     report(
         times,
         f"{args.db}: {CORPUS} (1,002 sentences × 3 references × 20 systems, built "
-        f"{built['at']}, import {built['import_seconds']:.0f} s); Chromium, gunicorn 2 workers",
+        f"{built['at']}, import {built['import_seconds']:.0f} s); Chromium, gunicorn 2 workers; "
+        f"load average {load:.2f} → {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs",
     )
 
 

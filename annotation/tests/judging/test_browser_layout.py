@@ -97,6 +97,19 @@ def test_a_scrolled_page_keeps_the_sser_buttons_and_accept_and_next_in_the_windo
         assert box["uncovered"], (selector, box)
 
 
+def test_a_field_reached_by_key_is_scrolled_above_the_bar_not_under_it(
+    page: Page, live_server, long_sentences: Corpus
+) -> None:
+    page.set_viewport_size(LAPTOP)
+    open_corpus(page, live_server.url)
+    assert not seen(page, "#note-text")["uncovered"]  # below the first screen
+
+    page.keyboard.press("f")
+    expect(page.locator("#note-text")).to_be_focused()
+    box = seen(page, "#note-text")
+    assert box["uncovered"] and box["bottom"] <= LAPTOP["height"], box
+
+
 def is_open(page: Page, box: str) -> bool:
     return page.locator(f'details[data-remember="{box}"]').evaluate("d => d.open")
 
