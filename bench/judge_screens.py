@@ -5,7 +5,8 @@ Builds the demo (``manage.py demo_setup``: the TED zh-en demo corpus and the acc
 opens the judge's first candidate in Debian's Chromium, at 1000×700 (a laptop: everything
 a click needs on one screen) and at 1920×1080 (source and candidate side by side). Writes
 ``docs/judge-1000x700.png`` and ``docs/judge-1920x1080.png`` (``--out`` another folder),
-the window as the judge sees it, without scrolling.
+the window as the judge sees it, without scrolling. The demo's sources are Chinese:
+without a CJK font (Debian's ``fonts-wqy-zenhei``) Chromium draws them as boxes.
 """
 
 from __future__ import annotations
