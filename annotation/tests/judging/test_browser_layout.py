@@ -66,6 +66,16 @@ def seen(page: Page, selector: str) -> dict[str, Any]:
     )
 
 
+def assert_in_the_window(page: Page, selectors: list[str], size: dict[str, int]) -> None:
+    """Each of ``selectors`` is drawn wholly inside the window, nothing drawn over it."""
+    for selector in selectors:
+        expect(page.locator(selector)).to_be_visible()
+        box = seen(page, selector)
+        assert box["x"] >= 0 and box["right"] <= size["width"], (selector, box)
+        assert box["y"] >= 0 and box["bottom"] <= size["height"], (selector, box)
+        assert box["uncovered"], (selector, box)
+
+
 def test_at_1000_by_700_a_25_word_sentence_and_every_control_a_click_needs_are_on_one_screen(
     page: Page, live_server, long_sentences: Corpus
 ) -> None:
@@ -74,12 +84,7 @@ def test_at_1000_by_700_a_25_word_sentence_and_every_control_a_click_needs_are_o
     open_corpus(page, live_server.url)
 
     assert page.evaluate("window.scrollY") == 0
-    for selector in ON_ONE_SCREEN:
-        expect(page.locator(selector)).to_be_visible()
-        box = seen(page, selector)
-        assert box["x"] >= 0 and box["right"] <= LAPTOP["width"], (selector, box)
-        assert box["y"] >= 0 and box["bottom"] <= LAPTOP["height"], (selector, box)
-        assert box["uncovered"], (selector, box)
+    assert_in_the_window(page, ON_ONE_SCREEN, LAPTOP)
 
 
 def test_a_scrolled_page_keeps_the_sser_buttons_and_accept_and_next_in_the_window(
@@ -87,14 +92,10 @@ def test_a_scrolled_page_keeps_the_sser_buttons_and_accept_and_next_in_the_windo
 ) -> None:
     page.set_viewport_size(LAPTOP)
     open_corpus(page, live_server.url)
-    page.locator("#keys").scroll_into_view_if_needed()
-    page.mouse.wheel(0, -200)  # the key list's bottom: the bar is still in the window
+    page.evaluate("window.scrollTo(0, 150)")
 
-    assert page.evaluate("window.scrollY") > 0
-    for selector in ['[data-sser="0"]', '[data-sser="10"]', "#accept-next"]:
-        box = seen(page, selector)
-        assert box["y"] >= 0 and box["bottom"] <= LAPTOP["height"], (selector, box)
-        assert box["uncovered"], (selector, box)
+    assert page.evaluate("window.scrollY") == 150
+    assert_in_the_window(page, ['[data-sser="0"]', '[data-sser="10"]', "#accept-next"], LAPTOP)
 
 
 def test_a_field_reached_by_key_is_scrolled_above_the_bar_not_under_it(
@@ -171,9 +172,7 @@ def test_on_a_wide_screen_source_and_candidate_sit_side_by_side(
     source, candidate = seen(page, "#source"), seen(page, "#candidate")
     assert abs(source["y"] - candidate["y"]) < 20, (source, candidate)
     assert candidate["x"] >= source["right"], (source, candidate)
-    for selector in ON_ONE_SCREEN:
-        box = seen(page, selector)
-        assert box["bottom"] <= WIDE["height"] and box["uncovered"], (selector, box)
+    assert_in_the_window(page, ON_ONE_SCREEN, WIDE)
 
     page.set_viewport_size(LAPTOP)  # one above the other on a narrower window
     source, candidate = seen(page, "#source"), seen(page, "#candidate")
