@@ -39,7 +39,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -55,6 +54,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.browser import free_port, manage, wait_until_up  # noqa: E402
 from bench.common import production_env  # noqa: E402
 
 PASSWORD = "load-pw"
@@ -259,17 +259,6 @@ def summary(crowd: list[Judge], seconds: float) -> dict[str, object]:
 # --- set-up and verification ---------------------------------------------------------------
 
 
-def manage(env: dict[str, str], *args: str) -> str:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-
-
 def fresh_database(kind: str, workdir: Path) -> dict[str, str]:
     if kind == "postgres":
         subprocess.run(
@@ -313,12 +302,6 @@ def set_up(env: dict[str, str], workdir: Path, judges: int, sentences: int) -> N
         )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_servers(
     env: dict[str, str], count: int, workers: int
 ) -> tuple[list[str], list[subprocess.Popen[bytes]]]:
@@ -344,14 +327,7 @@ def start_servers(
             )
         )
         base = f"http://127.0.0.1:{port}"
-        for _ in range(240):
-            try:
-                urllib.request.urlopen(f"{base}/accounts/login/", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.25)
-        else:
-            raise SystemExit(f"{base} did not start")
+        wait_until_up(base)
         bases.append(base)
     return bases, processes
 

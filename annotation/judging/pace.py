@@ -24,9 +24,19 @@ class Pace:
     seconds: float
 
     @property
-    def percent(self) -> int:
-        """Share of the candidates done, in whole percent (0 for an empty corpus)."""
-        return 100 * self.done // self.total if self.total else 0
+    def percent(self) -> float:
+        """Share of the candidates done, in percent (0 for an empty corpus)."""
+        return 100 * self.done / self.total if self.total else 0.0
+
+    @property
+    def percent_text(self) -> str:
+        """The share as the header shows it: one decimal below 10 %, where a whole percent
+        would sit at 0 for the first hours of a big corpus ("0.4"), whole percent above
+        ("57"). Rounded down, so nothing short of every candidate reads "100"."""
+        tenths = 1000 * self.done // self.total if self.total else 0
+        if tenths < 100:
+            return f"{tenths // 10}.{tenths % 10}"
+        return str(tenths // 10)
 
     @property
     def seconds_per_candidate(self) -> float | None:

@@ -149,6 +149,21 @@ def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
     return judgment_open(user=user, target=target)
 
 
+def last_accepted_for(*, user: User, corpus_id: int) -> int | None:
+    """The judge's candidate accepted last in the corpus (the key of its judgment), which
+    the finished page links back to; None before the first. Accepting writes the
+    judgment, so the latest written of the judge's counted judgments (no control item:
+    the link leads to a real candidate); one query on the judge's own judgments."""
+    return (
+        Judgment.objects.counted()
+        .of_corpus(corpus_id)
+        .filter(evaluator=user)
+        .order_by("-updated_at", "-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
 def judgment_seen(*, judgment: Judgment, user: User, at: datetime | None = None) -> None:
     """Record that the page of ``judgment`` was shown (an ``open`` event), which starts
     the clock for the first change. Other people's views are not recorded."""

@@ -32,7 +32,12 @@ from annotation.judging.order import previous_target_for
 from annotation.judging.page import judging_context
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.stack import judgment_for
-from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
+from annotation.judging.start import (
+    judgment_open,
+    judgment_seen,
+    last_accepted_for,
+    next_judgment_for,
+)
 from annotation.models import Corpus, Judgment
 from annotation.web import HtmxHttpRequest, login_required, see_other
 
@@ -90,7 +95,8 @@ def _all_done(request: HtmxHttpRequest, corpus_pk: int) -> TemplateResponse:
     """The judge has accepted every candidate of the corpus. For htmx the fragment, at the
     continue URL (which shows it again on a reload)."""
     progress = Corpus.objects.filter(pk=corpus_pk).with_progress(request.user).get()
-    context = {"corpus": progress}
+    last = last_accepted_for(user=request.user, corpus_id=corpus_pk)
+    context = {"corpus": progress, "last_accepted": last}
     if not request.htmx:
         return TemplateResponse(request, "judging/judge_done.html", context)
     response = TemplateResponse(request, "judging/_judge_done.html", context)

@@ -50,6 +50,27 @@ def test_before_the_first_accepted_candidate_there_is_no_estimate() -> None:
     assert "not known yet" in pace.left_text
 
 
+@pytest.mark.parametrize(
+    "done, total, text",
+    [
+        (0, 529, "0.0"),
+        (2, 529, "0.3"),
+        (4, 1000, "0.4"),
+        (99, 1000, "9.9"),
+        (999, 10000, "9.9"),
+        (100, 1000, "10"),
+        (57, 100, "57"),
+        (999, 1000, "99"),
+        (1000, 1000, "100"),
+        (0, 0, "0.0"),
+    ],
+)
+def test_progress_shows_one_decimal_below_ten_percent_and_never_rounds_up(
+    done: int, total: int, text: str
+) -> None:
+    assert Pace(done=done, total=total, seconds=0.0).percent_text == text
+
+
 def test_a_finished_corpus_has_nothing_left() -> None:
     assert Pace(done=4, total=4, seconds=100.0).left_text == "nothing left"
     assert Pace(done=0, total=0, seconds=0.0).percent == 0

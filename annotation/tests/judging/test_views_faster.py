@@ -145,6 +145,7 @@ def test_the_header_has_a_progress_bar_with_the_pace(
     bar = tree.xpath('//*[@id="judge-header"]//progress[@id="progress-bar"]')[0]
     assert (bar.get("value"), bar.get("max")) == ("0", "2")
     assert by(tree, "progress")[0].text_content() == "0/2"
+    assert by(tree, "progress-percent")[0].text_content() == "0.0 %"
     assert "after your first" in by(tree, "pace")[0].text_content()
     assert "not known yet" in by(tree, "time-left")[0].text_content()
 
@@ -159,5 +160,6 @@ def test_accept_and_next_brings_the_header_with_the_pace(
     )
     text = response.content.decode()
     assert re.search(r'<progress id="progress-bar" max="2" value="1"', text)
+    assert '<span id="progress-percent">50 %</span>' in text
     assert "42 s per candidate" in text
     assert "about 42 s left" in text

@@ -4,6 +4,7 @@ finished corpus, a request sent twice, escaping, export, CSRF."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 
 import pytest
@@ -112,6 +113,7 @@ def test_accepting_the_last_candidate_says_all_done(
         assert response["HX-Push-Url"] == continue_url
         assert 'id="all-done"' in response.content.decode()
         assert "2/2" in response.content.decode()
+        assert last_candidate_link(response) == reverse("annotation:judgment", args=[last.pk])
     else:
         assert response.status_code == 303
         assert response["Location"] == continue_url
@@ -125,6 +127,7 @@ def test_a_finished_corpus_says_so(
     while (j := next_judgment_for(user=judge, corpus=seed)) is not None:
         judgment_set_sser(judgment=j, user=judge, version=j.version, sser=7)
         judgment_finish(judgment=j, user=judge, version=j.version)
+        last = j
 
     response = judge_client.get(
         reverse("annotation:judge_continue", args=[seed.pk]), **(HTMX if htmx else {})
@@ -133,6 +136,32 @@ def test_a_finished_corpus_says_so(
     assert response.status_code == 200
     assert 'id="all-done"' in response.content.decode()
     assert "2/2" in response.content.decode()
+    assert last_candidate_link(response) == reverse("annotation:judgment", args=[last.pk])
+
+
+def test_the_finished_page_links_back_to_the_candidate_accepted_last(
+    judge_client: Client, seed: Corpus, judge: User
+) -> None:
+    """Not the last in the judge's order: the one accepted last (here the first, accepted
+    again after going back to it)."""
+    done = []
+    while (j := next_judgment_for(user=judge, corpus=seed)) is not None:
+        judgment_set_sser(judgment=j, user=judge, version=j.version, sser=7)
+        done.append(judgment_finish(judgment=j, user=judge, version=j.version))
+    first = fresh(done[0])
+    first = judgment_set_sser(judgment=first, user=judge, version=first.version, sser=4)
+    judgment_finish(judgment=first, user=judge, version=first.version)
+
+    response = judge_client.get(reverse("annotation:judge_continue", args=[seed.pk]))
+
+    assert last_candidate_link(response) == reverse("annotation:judgment", args=[first.pk])
+
+
+def last_candidate_link(response) -> str:
+    """Where the finished page's "Back to your last candidate" leads."""
+    found = re.search(r'<a id="last-candidate"[^>]* href="([^"]+)"', response.content.decode())
+    assert found, "the finished page has no link back to the last candidate"
+    return found.group(1)
 
 
 def test_previous_opens_the_candidate_before(

@@ -1,0 +1,160 @@
+"""Per-click times as the judge's browser sees them, on a corpus of real size:
+``python bench/clicks.py`` (prints, never asserts).
+
+**The corpus.** 1,002 sentences × 3 references × 20 systems from ``bench/gen_corpus.py``
+(seed 1, a tenth of the system outputs already judged by the file's own evaluators, so
+the reference pool grows as in a running campaign), imported through ``import_evaltrans``
+into SQLite (or the PostgreSQL database ``evaltool_clicks`` with ``--db postgres``,
+dropped and created by this script, never another one), and one judge assigned to it.
+Built once in ``--dir`` (``bench/out/clicks`` by default) and reused by later runs.
+
+**The measurement.** A ``make serve`` server (gunicorn, DEBUG off) and Debian's Chromium:
+the judge opens the corpus and judges ``--candidates`` candidates in a row as a judge
+does with the mouse: up to two clicks on edit operations of the candidate, one SSER
+button, then *Accept & next*. Each click is timed in the page, from ``performance.now()``
+just before the click to the first animation frame after htmx has settled the new
+``#judge`` (the page the judge sees next), so the figure includes the request, the
+server, the swap and the page's own scripts. Prints the median and the maximum per kind
+of click, and over all clicks.
+
+Usage::
+
+    python bench/clicks.py [--candidates 40] [--db sqlite|postgres] [--dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # first: bench/metrics.py must not hide the metrics package
+
+from bench.browser import chromium, log_in, manage, open_corpus, server  # noqa: E402
+from bench.common import production_env  # noqa: E402
+
+CORPUS = "clicks-1002x3x20"
+JUDGE, PASSWORD = "clicks-judge", "clicks-pw"
+PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+PG_DATABASE = "evaltool_clicks"
+
+#: Click the element ``selector`` and resolve with the milliseconds until the page shows
+#: the answer: htmx has settled a new #judge, and the browser has drawn a frame of it.
+TIMED_CLICK = """selector => new Promise((resolve, reject) => {
+    const old = document.getElementById("judge");
+    const target = document.querySelector(selector);
+    if (!target) return reject(new Error("nothing matches " + selector));
+    const start = performance.now();
+    const settled = () => {
+        if (document.getElementById("judge") === old) return;
+        document.removeEventListener("htmx:afterSettle", settled);
+        requestAnimationFrame(() => resolve(performance.now() - start));
+    };
+    document.addEventListener("htmx:afterSettle", settled);
+    target.click();
+})"""
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def database_env(kind: str, home: Path) -> dict[str, str]:
+    env = production_env(home, "clicks.sqlite3")
+    env["DATABASE_URL"] = (
+        f"{PG_SERVER}/{PG_DATABASE}"
+        if kind == "postgres"
+        else f"sqlite:///{home / 'clicks.sqlite3'}"
+    )
+    return env
+
+
+def build(kind: str, home: Path, env: dict[str, str]) -> dict[str, Any]:
+    """The corpus file, the database, the judge; the build's facts (kept in a marker)."""
+    from bench.gen_corpus import generate_corpus
+
+    marker = home / f"{kind}.json"
+    if marker.exists():
+        log(f"reusing the {kind} database built {json.loads(marker.read_text())['at']}")
+        manage(env, "migrate", "--noinput")
+        return json.loads(marker.read_text())  # type: ignore[no-any-return]
+    path = home / f"{CORPUS}.xml"
+    if not path.exists():
+        log(f"generating {path.name}")
+        with path.open("wb") as out:
+            generate_corpus(out, sentences=1002, references=3, systems=20, judged=0.1, seed=1)
+    if kind == "postgres":
+        for sql in (f'DROP DATABASE IF EXISTS "{PG_DATABASE}"', f'CREATE DATABASE "{PG_DATABASE}"'):
+            subprocess.run(["psql", f"{PG_SERVER}/postgres", "-q", "-c", sql], check=True)
+    else:
+        (home / "clicks.sqlite3").unlink(missing_ok=True)
+    log(f"{kind}: migrate, import (a few minutes), the judge")
+    manage(env, "migrate", "--noinput")
+    start = time.perf_counter()
+    manage(env, "import_evaltrans", str(path), "--name", CORPUS)
+    seconds = time.perf_counter() - start
+    manage(env, "add_user", JUDGE, "--password", PASSWORD, "--role", "judge", "--corpus", CORPUS)
+    built = {"at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "import_seconds": seconds}
+    marker.write_text(json.dumps(built))
+    return built
+
+
+def judge_candidates(page: Any, candidates: int) -> dict[str, list[float]]:
+    """Judge ``candidates`` candidates by mouse; the milliseconds of each click, by kind."""
+    times: dict[str, list[float]] = {"edit operation": [], "SSER": [], "accept & next": []}
+    for k in range(candidates):
+        for _ in range(2):
+            if page.locator("#candidate button[data-op]").count():
+                times["edit operation"].append(
+                    page.evaluate(TIMED_CLICK, "#candidate button[data-op]")
+                )
+        times["SSER"].append(page.evaluate(TIMED_CLICK, f'[data-sser="{3 + k % 7}"]'))
+        times["accept & next"].append(page.evaluate(TIMED_CLICK, "#accept-next"))
+    return times
+
+
+def report(times: dict[str, list[float]], facts: str) -> None:
+    print(facts)
+    header = f"{'click':<16} {'clicks':>6} {'median':>9} {'max':>9}"
+    print(header)
+    print("-" * len(header))
+    every = [t for ts in times.values() for t in ts]
+    for kind, ts in [*times.items(), ("every click", every)]:
+        print(f"{kind:<16} {len(ts):>6} {statistics.median(ts):>6.0f} ms {max(ts):>6.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--candidates", type=int, default=40)
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--dir", type=Path, default=ROOT / "bench" / "out" / "clicks")
+    args = parser.parse_args()
+    home = args.dir.resolve()
+    home.mkdir(parents=True, exist_ok=True)
+    env = database_env(args.db, home)
+    built = build(args.db, home, env)
+    with server(env) as base, chromium() as browser:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        log_in(page, base, JUDGE, PASSWORD)
+        open_corpus(page, base, CORPUS)
+        judge_candidates(page, 2)  # warm-up: the server's first requests load its code
+        log(f"judging {args.candidates} candidates")
+        load = os.getloadavg()[0]
+        times = judge_candidates(page, args.candidates)
+    report(
+        times,
+        f"{args.db}: {CORPUS} (1,002 sentences × 3 references × 20 systems, built "
+        f"{built['at']}, import {built['import_seconds']:.0f} s); Chromium, gunicorn 2 workers; "
+        f"load average {load:.2f} → {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs",
+    )
+
+
+if __name__ == "__main__":
+    main()
