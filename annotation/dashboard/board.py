@@ -327,6 +327,7 @@ class Dashboard:
             info.higher_is_better,
             signatures=[c.signature for c in cells],
             bounds=info.bounds,
+            note=self.table.tests[metric].note,
         )
 
     def rank_chart(self) -> str:
@@ -387,7 +388,11 @@ class Dashboard:
         return self._remembered(
             "meta",
             lambda: meta_evaluation(
-                self.auto, self.metrics, self._meta_human, normalize=self.normalize
+                self.auto,
+                self.metrics,
+                self._meta_human,
+                normalize=self.normalize,
+                bootstrap=self.bootstrap,
             ),
             self.preprocessing.signature,
             self.normalize,
@@ -397,7 +402,9 @@ class Dashboard:
     def _meta_human(self) -> HumanSide:
         return self._remembered(
             "meta-human",
-            lambda: human_side(self.rows, self.human, normalize=self.normalize),
+            lambda: human_side(
+                self.rows, self.human, normalize=self.normalize, bootstrap=self.bootstrap
+            ),
             self.normalize,
         )
 
@@ -426,4 +433,5 @@ def _bar(system: str, cell: Cell) -> Bar:
         iv.low if iv is not None else None,
         iv.high if iv is not None else None,
         cell.rank or None,
+        cell.n if cell.has_score else None,
     )

@@ -69,18 +69,21 @@ _XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff
 @dataclass(frozen=True)
 class Bar:
     """One bar of :func:`bar_chart_svg`: a system's figure, its 95% interval (None where
-    unknown) and its rank group (None or 0: not ranked). A NaN ``value`` draws no bar."""
+    unknown), its rank group (None or 0: not ranked) and ``n``, the sentences it rests on
+    (None: not said). A NaN ``value`` draws no bar."""
 
     label: str
     value: float
     ci_low: float | None = None
     ci_high: float | None = None
     group: int | None = None
+    n: int | None = None
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """(low, high) when both ends are finite numbers."""
-        if self.ci_low is None or self.ci_high is None:
+        """(low, high) when both ends are finite numbers, and the figure rests on more than
+        one sentence (resampling one sentence gives it back every time: no interval)."""
+        if self.ci_low is None or self.ci_high is None or self.n == 1:
             return None
         if not (_finite(self.ci_low) and _finite(self.ci_high)):
             return None
@@ -89,6 +92,13 @@ class Bar:
     @property
     def ranked(self) -> bool:
         return self.group is not None and self.group >= 1
+
+    @property
+    def n_text(self) -> str:
+        """ "n = 12", or "n = 1, no interval" ("" when n is not said)."""
+        if self.n is None:
+            return ""
+        return "n = 1, no interval" if self.n == 1 else f"n = {self.n}"
 
 
 def category(group: int | None, last_group: int) -> str:
@@ -263,14 +273,19 @@ def bar_chart_svg(
     *,
     signatures: Sequence[str] = (),
     bounds: tuple[float, float] = UNBOUNDED,
+    note: str = "",
 ) -> str:
     """One metric's figures as horizontal bars with 95% interval whiskers; the axis never
     leaves ``bounds``, the metric's range (:attr:`metrics.stats.MetricInfo.bounds`).
 
     Bars keep the given order. The axis starts at 0 (or below, for negative values) so
-    bar lengths are proportional to the values. The best value (highest, or lowest when
-    ``higher_is_better`` is false) is marked "★ best" on every bar that has it, as the
-    dashboard's table marks every tied best cell; fills are coloured by rank group
+    bar lengths are proportional to the values. Each value says the n it rests on ("n =
+    1, no interval" for one sentence). ``note`` is the table's warning that the ranks
+    are not earned ("too few judged sentences (n = 2)"): the chart prints it under the
+    title (``text.too-few``, ``data-ranks="too-few"`` on the ``<svg>``) and then marks no
+    best. Otherwise the best value (highest, or lowest when ``higher_is_better`` is
+    false) is marked "★ best" on every bar that has it, as the dashboard's table marks
+    every tied best cell; fills are coloured by rank group
     (:func:`category`). A NaN value draws no bar and reads "n/a". ``signatures``,
     parallel to ``bars`` when given, end each bar's hover title, so a figure in a chart
     says how it was computed as it does in the table. Hooks for styling and tests:
@@ -283,18 +298,28 @@ def bar_chart_svg(
     height = TOP + ROW * max(len(bars), 1) + AXIS
     summary = f"{title}: {len(bars)} systems, {direction}"
     desc = f"Bar chart with 95% percentile intervals; {direction}."
+    if note:
+        summary += f"; {note}"
+        desc += f" Ranks not earned: {note}; no best is marked."
     out = _svg_open(WIDTH, height, summary, title, desc)
+    if note:
+        out[0] = out[0].replace("<svg ", '<svg data-ranks="too-few" ', 1)
     out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
     out.append(
         f'<text x="{LABEL_X}" y="38" fill="{MUTED}">{esc(direction)}'
         f"{esc(f' · {unit}' if unit else '')} · whiskers: 95% percentile bootstrap interval</text>"
     )
+    if note:
+        out.append(
+            f'<text class="too-few" data-note="too-few" x="{PLOT_RIGHT + 112}" y="20" '
+            f'text-anchor="end" fill="{COLOURS["worse"]}">{esc(note)}</text>'
+        )
     if not bars:
         out.append(f'<text x="{PLOT_LEFT}" y="{TOP + 18}" fill="{MUTED}">no data</text></svg>')
         return "\n".join(out)
     axis = value_axis(bars, bounds)
     out += _axis_markup(axis, TOP + ROW * len(bars))
-    best = best_value(bars, higher_is_better)
+    best = None if note else best_value(bars, higher_is_better)
     last_group = max([b.group for b in bars if b.ranked and b.group is not None], default=0)
     for i, bar in enumerate(bars):
         out += _bar_markup(
@@ -337,6 +362,8 @@ def _bar_tip(bar: Bar, *, is_best: bool, unit: str, signature: str) -> str:
         tip += f" (95% interval {_fmt(bar.ci_low)}–{_fmt(bar.ci_high)})"
     if bar.ranked:
         tip += f", rank group {bar.group}"
+    if bar.n_text:
+        tip += f", {bar.n_text}"
     if is_best:
         tip += ", best"
     if signature:
@@ -352,9 +379,10 @@ def _bar_markup(
     mid = geo.mid
     rank = "" if bar.group is None else str(bar.group)
     best_attr = ' data-best="true"' if is_best else ""
+    n_attr = "" if bar.n is None else f' data-n="{bar.n}"'
     out = [
         f'<g class="bar" data-label="{esc(bar.label)}" data-value="{_fmt(value)}" '
-        f'data-rank="{esc(rank)}"{best_attr}>',
+        f'data-rank="{esc(rank)}"{n_attr}{best_attr}>',
         f"<title>{esc(_bar_tip(bar, is_best=is_best, unit=unit, signature=signature))}</title>",
         f'<text class="label" x="{PLOT_LEFT - 8}" y="{_num(mid + 4)}" '
         f'text-anchor="end">{esc(_short(bar.label))}</text>',
@@ -378,6 +406,8 @@ def _bar_markup(
             f'y2="{_num(mid + 5)}"/></g>'
         )
     text = _fmt(value) + (f" ({bar.group})" if bar.ranked else "")
+    if bar.n_text and math.isfinite(value):
+        text += f" · {bar.n_text}"
     if is_best:
         text += " ★ best"
     weight = ' font-weight="600"' if is_best else ""
