@@ -5,8 +5,8 @@ Read in a fixed number of queries whatever the corpus's size: the corpus with it
 campaign progress (``Corpus.objects.with_judges_progress``, the rule the lead's home
 shows too), its systems, its judges, and the done judgments grouped per judge and system
 (``JudgmentQuerySet.per_evaluator_and_translator``): judges × systems rows, never one per
-sentence. Pace is the dashboard's (:func:`annotation.dashboard.effort.sentences_per_hour`):
-done judgments per hour of their active time.
+sentence. The pace is the one every page shows (:data:`annotation.judging.pace.PACE_LABEL`):
+active seconds per done candidate.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from annotation.dashboard.effort import sentences_per_hour
+from annotation.judging.pace import seconds_per_candidate
 from annotation.models import Corpus, Judgment, Translator
 
 
@@ -43,6 +44,10 @@ class JudgeProgress:
     @property
     def per_hour(self) -> float | None:
         return sentences_per_hour(self.done, self.seconds)
+
+    @property
+    def pace(self) -> float | None:
+        return seconds_per_candidate(self.done, self.seconds)
 
     @property
     def remaining(self) -> int | None:

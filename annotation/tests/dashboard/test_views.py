@@ -268,7 +268,8 @@ def test_the_effort_panel_shows_minutes_per_system(
     assert row.find('td[@data-col="automatic"]').text == "0"
     assert by_id(tree, "effort-total").text == "2.0"
     speed = tree.find('.//table[@id="speed-table"]//tr[@data-judge="ann"]')
-    assert speed.find('td[@data-col="per-hour"]').text == "60.0"
+    assert speed.find('td[@data-col="pace"]').text == "60.0"  # 120 s over 2 judgments
+    assert "Pace (s per candidate)" in html and "per hour" not in html
 
 
 def test_the_meta_panel_shows_every_automatic_metric_against_sser_awer_hter_and_ier(
