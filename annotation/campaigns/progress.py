@@ -36,6 +36,8 @@ class JudgeProgress:
     seconds: float
     #: (system, done judgments) in the order of :attr:`Campaign.systems`.
     per_system: tuple[tuple[str, int], ...]
+    #: The active seconds of those judgments, in the same order.
+    per_system_seconds: tuple[float, ...] = ()
 
     @property
     def share(self) -> float | None:
@@ -103,6 +105,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
     done: dict[int, int] = defaultdict(int)
     seconds: dict[int, float] = defaultdict(float)
     cells: dict[int, list[int]] = defaultdict(lambda: [0] * len(systems))
+    cell_seconds: dict[int, list[float]] = defaultdict(lambda: [0.0] * len(systems))
     names: dict[int, str] = {}
     for row in Judgment.objects.counted().of_corpus(corpus.pk).per_evaluator_and_translator():
         user = row["evaluator_id"]
@@ -110,6 +113,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
         done[user] += row["n"]
         seconds[user] += row["seconds"]
         cells[user][column[row["translator_id"]]] += row["n"]
+        cell_seconds[user][column[row["translator_id"]]] += row["seconds"]
     assigned = corpus.judges.order_by("username").values_list(
         "pk", "username", "is_active", "must_change_password", named=True
     )
@@ -124,6 +128,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
             to_do=corpus.n_candidates,
             seconds=seconds[j.pk],
             per_system=tuple(zip(system_names, cells[j.pk], strict=True)),
+            per_system_seconds=tuple(cell_seconds[j.pk]),
         )
         for j in assigned
     ]
@@ -139,6 +144,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
             to_do=None,
             seconds=seconds[user],
             per_system=tuple(zip(system_names, cells[user], strict=True)),
+            per_system_seconds=tuple(cell_seconds[user]),
         )
         for user, name in sorted(names.items(), key=lambda item: item[1])
         if user not in seen
