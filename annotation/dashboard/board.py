@@ -332,8 +332,13 @@ class Dashboard:
 
     def rank_chart(self) -> str:
         ranks = {(s, metric_info(m).label): rank for (s, m), rank in self.table.ranks().items()}
+        notes = {metric_info(m).label: t.note for m, t in self.table.tests.items() if t.note}
         return rank_chart_svg(
-            self.systems, [metric_info(m).label for m in METRICS], ranks, "Rank groups per metric"
+            self.systems,
+            [metric_info(m).label for m in METRICS],
+            ranks,
+            "Rank groups per metric",
+            notes=notes,
         )
 
     def chart(self, name: str) -> str:

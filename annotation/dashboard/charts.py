@@ -424,14 +424,20 @@ def rank_chart_svg(
     metrics: Sequence[str],
     ranks: Mapping[tuple[str, str], int],
     title: str = "Rank groups per metric",
+    *,
+    notes: Mapping[str, str] | None = None,
 ) -> str:
     """Seed 001 Figure 2 for all systems × metrics: one dot per cell with its group number.
 
     Rows are systems, columns metrics, in the given orders. A cell's colour says
     better (group 1) / intermediate / worse (the metric's last group); a missing or 0
-    rank draws a grey "–". Cells are ``<g class="cell" data-system data-metric
+    rank draws a grey "–". ``notes``: per metric whose ranks are not earned, the table's
+    words ("too few judged sentences (n = 2)"): its column is drawn grey (one group is no
+    "better"), says "too few" under its name (``data-ranks="too-few"``) and puts the
+    words in every cell's title. Cells are ``<g class="cell" data-system data-metric
     data-rank>`` with a ``<title>``.
     """
+    noted = notes or {}
     for key, value in ranks.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"rank {value!r} of {key!r} must be a non-negative integer")
@@ -448,13 +454,22 @@ def rank_chart_svg(
     out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
     last = {m: max([ranks.get((s, m), 0) for s in systems], default=0) for m in metrics}
     for j, metric in enumerate(metrics):
+        note = noted.get(metric, "")
+        tip = f"{metric}: {note}" if note else metric
         out.append(
             f'<text class="metric" x="{_num(grid.cx(j))}" y="{RANK_TOP - 12}" '
-            f'text-anchor="middle" font-weight="600"><title>{esc(metric)}</title>'
+            f'text-anchor="middle" font-weight="600"><title>{esc(tip)}</title>'
             f"{esc(_short(metric, 10))}</text>"
         )
+        if note:
+            out.append(
+                f'<text class="too-few" data-ranks="too-few" data-metric="{esc(metric)}" '
+                f'x="{_num(grid.cx(j))}" y="{RANK_TOP - 28}" text-anchor="middle" '
+                f'font-size="10" fill="{COLOURS["worse"]}"><title>{esc(note)}</title>'
+                "too few</text>"
+            )
     for i, system in enumerate(systems):
-        out += _rank_row(grid, i, system, metrics, ranks, last)
+        out += _rank_row(grid, i, system, metrics, ranks, last, noted)
     out += _legend(grid.legend_y)
     out.append("</svg>")
     return "\n".join(out)
@@ -467,6 +482,7 @@ def _rank_row(
     metrics: Sequence[str],
     ranks: Mapping[tuple[str, str], int],
     last: Mapping[str, int],
+    notes: Mapping[str, str],
 ) -> list[str]:
     """One system's row: a stripe on every other row, its name, one cell per metric."""
     cy = grid.cy(i)
@@ -482,14 +498,17 @@ def _rank_row(
     )
     for j, metric in enumerate(metrics):
         group = ranks.get((system, metric), 0)
-        out.append(_rank_cell(system, metric, group, last[metric], grid.cx(j), cy))
+        note = notes.get(metric, "")
+        out.append(_rank_cell(system, metric, group, last[metric], grid.cx(j), cy, note))
     return out
 
 
-def _rank_cell(system: str, metric: str, group: int, last: int, cx: float, cy: float) -> str:
-    word = category(group, last)
+def _rank_cell(
+    system: str, metric: str, group: int, last: int, cx: float, cy: float, note: str = ""
+) -> str:
+    word = "none" if note else category(group, last)
     if group >= 1:
-        tip = f"{system} · {metric}: group {group} ({word})"
+        tip = f"{system} · {metric}: group {group} ({note or word})"
         mark = (
             f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="11" fill="{COLOURS[word]}"/>'
             f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '

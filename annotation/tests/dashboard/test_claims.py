@@ -13,6 +13,7 @@ from lxml import etree
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
+from annotation.dashboard.charts import COLOURS
 from annotation.dashboard.meta import MIN_JUDGED
 from annotation.models import Corpus, User
 from annotation.tests.factories import done_judgment, write_corpus
@@ -168,3 +169,27 @@ def test_the_same_seed_gives_the_same_intervals(judged: Callable[[int], Corpus])
     assert first.pearson_interval is not None
     assert again.pearson_interval == first.pearson_interval
     assert again.kendall_interval == first.kendall_interval
+
+
+@pytest.mark.parametrize("n, too_few", [(2, True), (SENTENCES, False)])
+def test_the_rank_chart_greys_a_column_whose_ranks_are_not_earned(
+    judged: Callable[[int], Corpus], n: int, too_few: bool
+) -> None:
+    dash = Dashboard(judged(n))
+    root = etree.fromstring(dash.chart("ranks").encode())
+    label = "SSER error"
+    marks = root.findall(f"{SVG}text[@class='too-few']")
+    cells = [c for c in root.findall(f"{SVG}g[@class='cell']") if c.get("data-metric") == label]
+    fills = {c.find(f"{SVG}circle").get("fill") for c in cells}
+
+    assert dash.table.tests["sser"].too_few is too_few
+    assert [m.get("data-metric") for m in marks if m.get("data-metric") == label] == (
+        [label] if too_few else []
+    )
+    if too_few:
+        assert fills == {COLOURS["none"]}
+        assert all(
+            f"too few judged sentences (n = {n})" in c.find(f"{SVG}title").text for c in cells
+        )
+    else:
+        assert COLOURS["better"] in fills and COLOURS["none"] not in fills
