@@ -18,6 +18,8 @@ the statistics, the bootstrap, the charts and the template.
   memory yet (best of ``--repeat`` processes);
 * **bootstrap**: the nine metrics' paired bootstrap (1,000 samples), computed (not read
   from the cache), alone;
+* **meta-evaluation**, computed alone, without (``meta_plain``) and with
+  (``meta_intervals``) the system-level intervals' bootstrap over sentences;
 * **drill-down** and **CSV download**: one system's sentence page, the table as CSV.
 
 Each process imports the URLconf (every view module) before it starts the clock, as a
@@ -120,12 +122,31 @@ def view_once(repeat: int) -> dict[str, float]:
     for _ in range(repeat):
         bootstrap()
     out["bootstrap"] = min(times)
+    out["meta_plain"], out["meta_intervals"] = meta_times(corpus, repeat)
     out["drill_down"] = min(
         _timed(lambda: get(f"/dashboard/{corpus.pk}/system/{system.pk}/?metric=bleu"))
         for _ in range(repeat)
     )
     out["csv"] = min(_timed(lambda: get(f"{page}table.csv")) for _ in range(repeat))
     return out
+
+
+def meta_times(corpus: object, repeat: int) -> tuple[float, float]:
+    """The meta-evaluation computed (not read from the cache) without and with its
+    system-level intervals (the bootstrap over sentences): best of ``repeat`` each."""
+    from annotation.dashboard.board import Dashboard
+    from annotation.dashboard.meta import human_side, meta_evaluation
+
+    dash = Dashboard(corpus)  # type: ignore[arg-type]
+    dash.auto, dash.rows, dash.human, dash.metrics  # noqa: B018 (inputs, not measured)
+
+    def meta(bootstrap: object) -> None:
+        side = human_side(dash.rows, dash.human, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
+        meta_evaluation(dash.auto, dash.metrics, side, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
+
+    plain = min(_timed(lambda: meta(None)) for _ in range(repeat))
+    sampled = min(_timed(lambda: meta(dash.bootstrap)) for _ in range(repeat))
+    return plain, sampled
 
 
 def later_view_new_process() -> dict[str, float]:
@@ -203,6 +224,8 @@ def main() -> None:
             ("later view, same process", figures["later_view"], "< 0.5 s"),
             ("later view, new process", figures["later_view_new_process"], "< 0.5 s"),
             ("bootstrap, 9 metrics × all systems", figures["bootstrap"], "< 2 s"),
+            ("meta-evaluation, no intervals", figures["meta_plain"], ""),
+            ("meta-evaluation with its intervals", figures["meta_intervals"], ""),
             ("drill-down page (one system)", figures["drill_down"], ""),
             ("table as CSV", figures["csv"], ""),
         ]

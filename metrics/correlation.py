@@ -34,6 +34,7 @@ import numpy.typing as npt
 from metrics.stats import FloatArray
 
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 Values = Sequence[float] | FloatArray
 
 
@@ -202,6 +203,59 @@ def _tau_b(a: FloatArray, y: _RankedY) -> Coefficient:
     concordant = n0 - n1 - n2 + n3 - discordant
     tau = (concordant - discordant) / math.sqrt(float(n0 - n1) * float(n0 - n2))
     return Coefficient("kendall_tau_b", max(-1.0, min(1.0, tau)), n)
+
+
+def pearson_per_sample(x: FloatArray, y: FloatArray) -> FloatArray:
+    """Pearson's r of each column of two (points × samples) arrays: what
+    :func:`pearson` gives for ``(x[:, b], y[:, b])``, for every bootstrap sample ``b`` at
+    once (the system-level interval resamples sentences and recomputes every system's
+    figures, so each sample is one column). A point with a NaN on either side is left
+    out of that column only; NaN where :func:`pearson` gives NaN."""
+    a, b, keep = _columns(x, y)
+    n = keep.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        da = np.where(keep, a - np.where(keep, a, 0.0).sum(axis=0) / n, 0.0)
+        db = np.where(keep, b - np.where(keep, b, 0.0).sum(axis=0) / n, 0.0)
+        r = (da * db).sum(axis=0) / np.sqrt((da * da).sum(axis=0) * (db * db).sum(axis=0))
+    undefined = (n < 2) | _constant(a, keep) | _constant(b, keep)
+    return np.where(undefined, np.nan, np.clip(r, -1.0, 1.0))
+
+
+def kendall_tau_b_per_sample(x: FloatArray, y: FloatArray) -> FloatArray:
+    """Kendall's τ-b of each column of two (points × samples) arrays, as
+    :func:`kendall_tau_b` per column: every pair of points compared at once, which is
+    fast for the few points of a system-level correlation (20 systems: 190 pairs), not
+    for sentence level. ``C − D`` is the sum of the pairs' sign products; ties count in
+    n₁ and n₂ as in :func:`kendall_tau_b`."""
+    a, b, keep = _columns(x, y)
+    i, j = np.triu_indices(a.shape[0], k=1)
+    pair = keep[i] & keep[j]
+    sa = np.where(pair, np.sign(a[i] - a[j]), 0.0)
+    sb = np.where(pair, np.sign(b[i] - b[j]), 0.0)
+    n0 = pair.sum(axis=0)
+    n1 = (pair & (sa == 0)).sum(axis=0)
+    n2 = (pair & (sb == 0)).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = (sa * sb).sum(axis=0) / np.sqrt((n0 - n1).astype(float) * (n0 - n2))
+    undefined = (keep.sum(axis=0) < 2) | (n0 == n1) | (n0 == n2)
+    return np.where(undefined, np.nan, np.clip(tau, -1.0, 1.0))
+
+
+def _columns(x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray, BoolArray]:
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise ValueError(
+            f"x and y of shapes {a.shape} and {b.shape}: expected the same (points, samples)"
+        )
+    return a, b, ~(np.isnan(a) | np.isnan(b))
+
+
+def _constant(values: FloatArray, keep: BoolArray) -> BoolArray:
+    """Per column: every kept value equal (tested exactly, as :func:`pearson` does)."""
+    high = np.where(keep, values, -np.inf).max(axis=0)
+    low = np.where(keep, values, np.inf).min(axis=0)
+    return cast(BoolArray, high == low)
 
 
 def krippendorff_alpha_interval(data: Sequence[Sequence[float]] | FloatArray) -> Coefficient:

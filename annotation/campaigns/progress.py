@@ -6,8 +6,8 @@ campaign progress (``Corpus.objects.with_judges_progress``, the rule the lead's 
 shows too), its systems, its judges, those left out of the figures, and the done
 judgments grouped per judge and system
 (``JudgmentQuerySet.per_evaluator_and_translator``): judges × systems rows, never one per
-sentence. Pace is the dashboard's (:func:`annotation.dashboard.effort.sentences_per_hour`):
-done judgments per hour of their active time.
+sentence. The pace is the one every page shows (:data:`annotation.judging.pace.PACE_LABEL`):
+active seconds per done candidate.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from annotation.dashboard.effort import sentences_per_hour
+from annotation.judging.pace import seconds_per_candidate
 from annotation.models import Corpus, Judgment, Translator
 
 
@@ -36,6 +37,8 @@ class JudgeProgress:
     seconds: float
     #: (system, done judgments) in the order of :attr:`Campaign.systems`.
     per_system: tuple[tuple[str, int], ...]
+    #: The active seconds of those judgments, in the same order.
+    per_system_seconds: tuple[float, ...] = ()
 
     @property
     def share(self) -> float | None:
@@ -44,6 +47,10 @@ class JudgeProgress:
     @property
     def per_hour(self) -> float | None:
         return sentences_per_hour(self.done, self.seconds)
+
+    @property
+    def pace(self) -> float | None:
+        return seconds_per_candidate(self.done, self.seconds)
 
     @property
     def remaining(self) -> int | None:
@@ -105,6 +112,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
     done: dict[int, int] = defaultdict(int)
     seconds: dict[int, float] = defaultdict(float)
     cells: dict[int, list[int]] = defaultdict(lambda: [0] * len(systems))
+    cell_seconds: dict[int, list[float]] = defaultdict(lambda: [0.0] * len(systems))
     names: dict[int, str] = {}
     for row in Judgment.objects.counted().of_corpus(corpus.pk).per_evaluator_and_translator():
         user = row["evaluator_id"]
@@ -112,6 +120,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
         done[user] += row["n"]
         seconds[user] += row["seconds"]
         cells[user][column[row["translator_id"]]] += row["n"]
+        cell_seconds[user][column[row["translator_id"]]] += row["seconds"]
     assigned = corpus.judges.order_by("username").values_list(
         "pk", "username", "is_active", "must_change_password", named=True
     )
@@ -126,6 +135,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
             to_do=corpus.n_candidates,
             seconds=seconds[j.pk],
             per_system=tuple(zip(system_names, cells[j.pk], strict=True)),
+            per_system_seconds=tuple(cell_seconds[j.pk]),
         )
         for j in assigned
     ]
@@ -141,6 +151,7 @@ def campaign_of(corpus: Corpus) -> Campaign:
             to_do=None,
             seconds=seconds[user],
             per_system=tuple(zip(system_names, cells[user], strict=True)),
+            per_system_seconds=tuple(cell_seconds[user]),
         )
         for user, name in sorted(names.items(), key=lambda item: item[1])
         if user not in seen

@@ -12,6 +12,7 @@ urlpatterns = [
     path("judges/<int:pk>/password/", views.judge_password, name="judge_password"),
     path("judges/<int:pk>/active/", views.judge_active, name="judge_active"),
     path("<int:pk>/", views.campaign_page, name="corpus"),
+    path("<int:pk>/campaign.csv", views.campaign_csv_download, name="campaign_csv"),
     path("<int:pk>/assign/", views.campaign_assign, name="assign"),
     path("<int:pk>/unassign/", views.campaign_unassign, name="unassign"),
     path("<int:pk>/settings/", views.campaign_settings, name="settings"),

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import BadRequest
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -25,6 +25,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.accounts import user_set_active
+from annotation.campaigns.export import campaign_csv
 from annotation.campaigns.forms import (
     AssignForm,
     CorpusSettingsForm,
@@ -46,7 +47,7 @@ from annotation.campaigns.judges import (
 from annotation.campaigns.progress import campaign_of
 from annotation.controls.quality import corpus_controls
 from annotation.models import Corpus, User
-from annotation.web import HtmxHttpRequest, lead_required, see_other
+from annotation.web import HtmxHttpRequest, attachment, lead_required, see_other
 
 
 def _judges_page(
@@ -133,6 +134,16 @@ def _corpus_or_404(pk: int) -> Corpus:
 def campaign_page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     """A corpus's campaign: its judges' progress, who judged what, assignment, settings."""
     return _campaign_page(request, _corpus_or_404(pk))
+
+
+@lead_required
+@require_GET
+def campaign_csv_download(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
+    """The campaign as CSV (:mod:`annotation.campaigns.export`), streamed: judge × system
+    progress and active time, and each judgment's times in UTC."""
+    corpus = _corpus_or_404(pk)
+    response = StreamingHttpResponse(campaign_csv(corpus), content_type="text/csv; charset=utf-8")
+    return attachment(response, f"{corpus.name}-campaign", ".csv")
 
 
 @lead_required

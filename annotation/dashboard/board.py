@@ -14,7 +14,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from annotation.controls.quality import JudgeControls, corpus_controls
 from annotation.dashboard.cache import earlier, recalled, remembered
-from annotation.dashboard.charts import Bar, bar_chart_svg, rank_chart_svg
+from annotation.dashboard.charts import Bar, bar_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
@@ -29,6 +29,7 @@ from annotation.dashboard.pool import (
     pool_part,
 )
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
+from annotation.dashboard.rank_chart import rank_chart_svg
 from annotation.dashboard.table import (
     METRICS,
     Cell,
@@ -339,12 +340,18 @@ class Dashboard:
             info.higher_is_better,
             signatures=[c.signature for c in cells],
             bounds=info.bounds,
+            note=self.table.tests[metric].note,
         )
 
     def rank_chart(self) -> str:
         ranks = {(s, metric_info(m).label): rank for (s, m), rank in self.table.ranks().items()}
+        notes = {metric_info(m).label: t.note for m, t in self.table.tests.items() if t.note}
         return rank_chart_svg(
-            self.systems, [metric_info(m).label for m in METRICS], ranks, "Rank groups per metric"
+            self.systems,
+            [metric_info(m).label for m in METRICS],
+            ranks,
+            "Rank groups per metric",
+            notes=notes,
         )
 
     def chart(self, name: str) -> str:
@@ -399,7 +406,11 @@ class Dashboard:
         return self._remembered(
             "meta",
             lambda: meta_evaluation(
-                self.auto, self.metrics, self._meta_human, normalize=self.normalize
+                self.auto,
+                self.metrics,
+                self._meta_human,
+                normalize=self.normalize,
+                bootstrap=self.bootstrap,
             ),
             self.preprocessing.signature,
             self.normalize,
@@ -409,7 +420,9 @@ class Dashboard:
     def _meta_human(self) -> HumanSide:
         return self._remembered(
             "meta-human",
-            lambda: human_side(self.rows, self.human, normalize=self.normalize),
+            lambda: human_side(
+                self.rows, self.human, normalize=self.normalize, bootstrap=self.bootstrap
+            ),
             self.normalize,
         )
 
@@ -438,4 +451,5 @@ def _bar(system: str, cell: Cell) -> Bar:
         iv.low if iv is not None else None,
         iv.high if iv is not None else None,
         cell.rank or None,
+        cell.n if cell.has_score else None,
     )

@@ -1,7 +1,8 @@
 """Inline SVG charts for the leads' dashboard (issue 5), drawn on the server.
 
 No chart library, no CDN, no Django (:mod:`annotation.formatting` imports none): each
-function returns one ``<svg>`` element as a string that a template can put inline
+function returns one ``<svg>`` element as a string (the rank chart's are in
+:mod:`annotation.dashboard.rank_chart`) that a template can put inline
 (``|safe``) or a view can serve for download.
 Everything a system or metric name contributes is XML-escaped here, because system
 names come from uploaded corpora and are untrusted. Characters XML 1.0 forbids (control
@@ -9,7 +10,8 @@ characters) become U+FFFD, so every chart parses as XML.
 
 Geometry — the value axis and its ticks, where each bar, whisker and rank cell sits — is
 plain functions and frozen dataclasses (:class:`ValueAxis`, :func:`bar_geometry`,
-:class:`RankGrid`); the ``*_svg`` functions and their helpers only turn it into markup.
+:class:`~annotation.dashboard.rank_chart.RankGrid`); the ``*_svg`` functions and their
+helpers only turn it into markup.
 
 Accessibility: the ``<svg>`` has ``role="img"``, an ``aria-label`` and a ``<title>``
 (plus a ``<desc>`` saying which direction is better); each bar and each cell carries
@@ -27,7 +29,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from annotation.formatting import MISSING, number
@@ -43,13 +45,6 @@ TOP = 52
 ROW = 28
 BAR_HEIGHT = 16
 AXIS = 32
-
-# layout of the rank chart
-CELL = 64
-RANK_LABEL_WIDTH = 184
-RANK_TOP = 64
-RANK_ROW = 30
-LEGEND = 56
 
 COLOURS = {
     "better": "#1a7f37",
@@ -69,18 +64,21 @@ _XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff
 @dataclass(frozen=True)
 class Bar:
     """One bar of :func:`bar_chart_svg`: a system's figure, its 95% interval (None where
-    unknown) and its rank group (None or 0: not ranked). A NaN ``value`` draws no bar."""
+    unknown), its rank group (None or 0: not ranked) and ``n``, the sentences it rests on
+    (None: not said). A NaN ``value`` draws no bar."""
 
     label: str
     value: float
     ci_low: float | None = None
     ci_high: float | None = None
     group: int | None = None
+    n: int | None = None
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """(low, high) when both ends are finite numbers."""
-        if self.ci_low is None or self.ci_high is None:
+        """(low, high) when both ends are finite numbers, and the figure rests on more than
+        one sentence (resampling one sentence gives it back every time: no interval)."""
+        if self.ci_low is None or self.ci_high is None or self.n == 1:
             return None
         if not (_finite(self.ci_low) and _finite(self.ci_high)):
             return None
@@ -89,6 +87,13 @@ class Bar:
     @property
     def ranked(self) -> bool:
         return self.group is not None and self.group >= 1
+
+    @property
+    def n_text(self) -> str:
+        """ "n = 12", or "n = 1, no interval" ("" when n is not said)."""
+        if self.n is None:
+            return ""
+        return "n = 1, no interval" if self.n == 1 else f"n = {self.n}"
 
 
 def category(group: int | None, last_group: int) -> str:
@@ -194,32 +199,6 @@ def best_value(bars: Sequence[Bar], higher_is_better: bool) -> float | None:
     return max(finite) if higher_is_better else min(finite)
 
 
-@dataclass(frozen=True)
-class RankGrid:
-    """The rank chart's layout: systems down, metrics across, a legend below."""
-
-    n_systems: int
-    n_metrics: int
-
-    @property
-    def width(self) -> float:
-        return RANK_LABEL_WIDTH + CELL * max(self.n_metrics, 1) + 16
-
-    @property
-    def height(self) -> float:
-        return RANK_TOP + RANK_ROW * max(self.n_systems, 1) + LEGEND
-
-    @property
-    def legend_y(self) -> float:
-        return RANK_TOP + RANK_ROW * max(self.n_systems, 1) + 24
-
-    def cx(self, j: int) -> float:
-        return RANK_LABEL_WIDTH + CELL * j + CELL / 2
-
-    def cy(self, i: int) -> float:
-        return RANK_TOP + RANK_ROW * i + RANK_ROW / 2
-
-
 # markup
 
 
@@ -228,12 +207,12 @@ def esc(text: object) -> str:
     return html.escape(_XML_INVALID.sub("\ufffd", str(text)), quote=True)
 
 
-def _short(label: str, limit: int = MAX_LABEL) -> str:
+def short_label(label: str, limit: int = MAX_LABEL) -> str:
     """The label cut to ``limit`` characters with an ellipsis (the full one is in a title)."""
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
-def _num(v: float) -> str:
+def vnum(v: float) -> str:
     """A coordinate with at most two decimals (short, stable output)."""
     return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
 
@@ -245,10 +224,10 @@ def _fmt(v: float | None) -> str:
     return "n/a" if text == MISSING else text
 
 
-def _svg_open(width: float, height: float, label: str, title: str, desc: str) -> list[str]:
+def svg_open(width: float, height: float, label: str, title: str, desc: str) -> list[str]:
     return [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
-        f'width="{_num(width)}" height="{_num(height)}" role="img" aria-label="{esc(label)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {vnum(width)} {vnum(height)}" '
+        f'width="{vnum(width)}" height="{vnum(height)}" role="img" aria-label="{esc(label)}" '
         f'font-family="{esc(FONT)}" font-size="12" fill="{INK}">',
         f"<title>{esc(title)}</title>",
         f"<desc>{esc(desc)}</desc>",
@@ -263,14 +242,19 @@ def bar_chart_svg(
     *,
     signatures: Sequence[str] = (),
     bounds: tuple[float, float] = UNBOUNDED,
+    note: str = "",
 ) -> str:
     """One metric's figures as horizontal bars with 95% interval whiskers; the axis never
     leaves ``bounds``, the metric's range (:attr:`metrics.stats.MetricInfo.bounds`).
 
     Bars keep the given order. The axis starts at 0 (or below, for negative values) so
-    bar lengths are proportional to the values. The best value (highest, or lowest when
-    ``higher_is_better`` is false) is marked "★ best" on every bar that has it, as the
-    dashboard's table marks every tied best cell; fills are coloured by rank group
+    bar lengths are proportional to the values. Each value says the n it rests on ("n =
+    1, no interval" for one sentence). ``note`` is the table's warning that the ranks
+    are not earned ("too few judged sentences (n = 2)"): the chart prints it under the
+    title (``text.too-few``, ``data-ranks="too-few"`` on the ``<svg>``) and then marks no
+    best. Otherwise the best value (highest, or lowest when ``higher_is_better`` is
+    false) is marked "★ best" on every bar that has it, as the dashboard's table marks
+    every tied best cell; fills are coloured by rank group
     (:func:`category`). A NaN value draws no bar and reads "n/a". ``signatures``,
     parallel to ``bars`` when given, end each bar's hover title, so a figure in a chart
     says how it was computed as it does in the table. Hooks for styling and tests:
@@ -283,18 +267,28 @@ def bar_chart_svg(
     height = TOP + ROW * max(len(bars), 1) + AXIS
     summary = f"{title}: {len(bars)} systems, {direction}"
     desc = f"Bar chart with 95% percentile intervals; {direction}."
-    out = _svg_open(WIDTH, height, summary, title, desc)
+    if note:
+        summary += f"; {note}"
+        desc += f" Ranks not earned: {note}; no best is marked."
+    out = svg_open(WIDTH, height, summary, title, desc)
+    if note:
+        out[0] = out[0].replace("<svg ", '<svg data-ranks="too-few" ', 1)
     out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
     out.append(
         f'<text x="{LABEL_X}" y="38" fill="{MUTED}">{esc(direction)}'
         f"{esc(f' · {unit}' if unit else '')} · whiskers: 95% percentile bootstrap interval</text>"
     )
+    if note:
+        out.append(
+            f'<text class="too-few" data-note="too-few" x="{PLOT_RIGHT + 112}" y="20" '
+            f'text-anchor="end" fill="{COLOURS["worse"]}">{esc(note)}</text>'
+        )
     if not bars:
         out.append(f'<text x="{PLOT_LEFT}" y="{TOP + 18}" fill="{MUTED}">no data</text></svg>')
         return "\n".join(out)
     axis = value_axis(bars, bounds)
     out += _axis_markup(axis, TOP + ROW * len(bars))
-    best = best_value(bars, higher_is_better)
+    best = None if note else best_value(bars, higher_is_better)
     last_group = max([b.group for b in bars if b.ranked and b.group is not None], default=0)
     for i, bar in enumerate(bars):
         out += _bar_markup(
@@ -315,16 +309,16 @@ def _axis_markup(axis: ValueAxis, plot_bottom: float) -> list[str]:
     for tick in axis.ticks():
         x = axis.x(tick)
         out.append(
-            f'<line class="grid" x1="{_num(x)}" y1="{TOP - 4}" x2="{_num(x)}" '
+            f'<line class="grid" x1="{vnum(x)}" y1="{TOP - 4}" x2="{vnum(x)}" '
             f'y2="{plot_bottom}" stroke="{GRID}" stroke-width="1"/>'
         )
         out.append(
-            f'<text class="tick" x="{_num(x)}" y="{plot_bottom + 16}" text-anchor="middle" '
-            f'fill="{MUTED}">{_num(round(tick, 10))}</text>'
+            f'<text class="tick" x="{vnum(x)}" y="{plot_bottom + 16}" text-anchor="middle" '
+            f'fill="{MUTED}">{vnum(round(tick, 10))}</text>'
         )
     zero = axis.x(0.0)
     out.append(
-        f'<line class="axis" x1="{_num(zero)}" y1="{TOP - 4}" x2="{_num(zero)}" '
+        f'<line class="axis" x1="{vnum(zero)}" y1="{TOP - 4}" x2="{vnum(zero)}" '
         f'y2="{plot_bottom}" stroke="{INK}" stroke-width="1"/>'
     )
     return out
@@ -337,6 +331,8 @@ def _bar_tip(bar: Bar, *, is_best: bool, unit: str, signature: str) -> str:
         tip += f" (95% interval {_fmt(bar.ci_low)}–{_fmt(bar.ci_high)})"
     if bar.ranked:
         tip += f", rank group {bar.group}"
+    if bar.n_text:
+        tip += f", {bar.n_text}"
     if is_best:
         tip += ", best"
     if signature:
@@ -352,18 +348,19 @@ def _bar_markup(
     mid = geo.mid
     rank = "" if bar.group is None else str(bar.group)
     best_attr = ' data-best="true"' if is_best else ""
+    n_attr = "" if bar.n is None else f' data-n="{bar.n}"'
     out = [
         f'<g class="bar" data-label="{esc(bar.label)}" data-value="{_fmt(value)}" '
-        f'data-rank="{esc(rank)}"{best_attr}>',
+        f'data-rank="{esc(rank)}"{n_attr}{best_attr}>',
         f"<title>{esc(_bar_tip(bar, is_best=is_best, unit=unit, signature=signature))}</title>",
-        f'<text class="label" x="{PLOT_LEFT - 8}" y="{_num(mid + 4)}" '
-        f'text-anchor="end">{esc(_short(bar.label))}</text>',
+        f'<text class="label" x="{PLOT_LEFT - 8}" y="{vnum(mid + 4)}" '
+        f'text-anchor="end">{esc(short_label(bar.label))}</text>',
     ]
     if geo.fill is not None:
         left, right = geo.fill
         out.append(
-            f'<rect class="bar-fill" x="{_num(left)}" y="{_num(mid - BAR_HEIGHT / 2)}" '
-            f'width="{_num(right - left)}" height="{BAR_HEIGHT}" fill="{colour}" '
+            f'<rect class="bar-fill" x="{vnum(left)}" y="{vnum(mid - BAR_HEIGHT / 2)}" '
+            f'width="{vnum(right - left)}" height="{BAR_HEIGHT}" fill="{colour}" '
             f'fill-opacity="0.85"/>'
         )
     if geo.whisker is not None:
@@ -371,129 +368,21 @@ def _bar_markup(
         out.append(
             f'<g class="ci" data-low="{_fmt(bar.ci_low)}" data-high="{_fmt(bar.ci_high)}" '
             f'stroke="{INK}" stroke-width="1.5">'
-            f'<line x1="{_num(x_lo)}" y1="{_num(mid)}" x2="{_num(x_hi)}" y2="{_num(mid)}"/>'
-            f'<line x1="{_num(x_lo)}" y1="{_num(mid - 5)}" x2="{_num(x_lo)}" '
-            f'y2="{_num(mid + 5)}"/>'
-            f'<line x1="{_num(x_hi)}" y1="{_num(mid - 5)}" x2="{_num(x_hi)}" '
-            f'y2="{_num(mid + 5)}"/></g>'
+            f'<line x1="{vnum(x_lo)}" y1="{vnum(mid)}" x2="{vnum(x_hi)}" y2="{vnum(mid)}"/>'
+            f'<line x1="{vnum(x_lo)}" y1="{vnum(mid - 5)}" x2="{vnum(x_lo)}" '
+            f'y2="{vnum(mid + 5)}"/>'
+            f'<line x1="{vnum(x_hi)}" y1="{vnum(mid - 5)}" x2="{vnum(x_hi)}" '
+            f'y2="{vnum(mid + 5)}"/></g>'
         )
     text = _fmt(value) + (f" ({bar.group})" if bar.ranked else "")
+    if bar.n_text and math.isfinite(value):
+        text += f" · {bar.n_text}"
     if is_best:
         text += " ★ best"
     weight = ' font-weight="600"' if is_best else ""
     out.append(
-        f'<text class="value" x="{_num(geo.label_x)}" y="{_num(mid + 4)}"{weight}>'
+        f'<text class="value" x="{vnum(geo.label_x)}" y="{vnum(mid + 4)}"{weight}>'
         f"{esc(text)}</text>"
-    )
-    out.append("</g>")
-    return out
-
-
-def rank_chart_svg(
-    systems: Sequence[str],
-    metrics: Sequence[str],
-    ranks: Mapping[tuple[str, str], int],
-    title: str = "Rank groups per metric",
-) -> str:
-    """Seed 001 Figure 2 for all systems × metrics: one dot per cell with its group number.
-
-    Rows are systems, columns metrics, in the given orders. A cell's colour says
-    better (group 1) / intermediate / worse (the metric's last group); a missing or 0
-    rank draws a grey "–". Cells are ``<g class="cell" data-system data-metric
-    data-rank>`` with a ``<title>``.
-    """
-    for key, value in ranks.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"rank {value!r} of {key!r} must be a non-negative integer")
-    grid = RankGrid(len(systems), len(metrics))
-    out = _svg_open(
-        grid.width,
-        grid.height,
-        f"{title}: {len(systems)} systems × {len(metrics)} metrics",
-        title,
-        "Rank group of each system per metric, 1 = better; systems in one group do not "
-        "differ significantly (paired bootstrap, p ≥ 0.05, or fewer than 10 sentences in "
-        "common).",
-    )
-    out.append(f'<text x="{LABEL_X}" y="20" font-size="15" font-weight="600">{esc(title)}</text>')
-    last = {m: max([ranks.get((s, m), 0) for s in systems], default=0) for m in metrics}
-    for j, metric in enumerate(metrics):
-        out.append(
-            f'<text class="metric" x="{_num(grid.cx(j))}" y="{RANK_TOP - 12}" '
-            f'text-anchor="middle" font-weight="600"><title>{esc(metric)}</title>'
-            f"{esc(_short(metric, 10))}</text>"
-        )
-    for i, system in enumerate(systems):
-        out += _rank_row(grid, i, system, metrics, ranks, last)
-    out += _legend(grid.legend_y)
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def _rank_row(
-    grid: RankGrid,
-    i: int,
-    system: str,
-    metrics: Sequence[str],
-    ranks: Mapping[tuple[str, str], int],
-    last: Mapping[str, int],
-) -> list[str]:
-    """One system's row: a stripe on every other row, its name, one cell per metric."""
-    cy = grid.cy(i)
-    out = []
-    if i % 2 == 0:
-        out.append(
-            f'<rect x="0" y="{_num(cy - RANK_ROW / 2)}" width="{_num(grid.width)}" '
-            f'height="{RANK_ROW}" fill="#f6f8fa"/>'
-        )
-    out.append(
-        f'<text class="system" x="{RANK_LABEL_WIDTH - 8}" y="{_num(cy + 4)}" '
-        f'text-anchor="end"><title>{esc(system)}</title>{esc(_short(system))}</text>'
-    )
-    for j, metric in enumerate(metrics):
-        group = ranks.get((system, metric), 0)
-        out.append(_rank_cell(system, metric, group, last[metric], grid.cx(j), cy))
-    return out
-
-
-def _rank_cell(system: str, metric: str, group: int, last: int, cx: float, cy: float) -> str:
-    word = category(group, last)
-    if group >= 1:
-        tip = f"{system} · {metric}: group {group} ({word})"
-        mark = (
-            f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="11" fill="{COLOURS[word]}"/>'
-            f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '
-            f'fill="#fff" font-weight="600">{group}</text>'
-        )
-    else:
-        tip = f"{system} · {metric}: not ranked"
-        mark = (
-            f'<text x="{_num(cx)}" y="{_num(cy + 4)}" text-anchor="middle" '
-            f'fill="{COLOURS["none"]}">{MISSING}</text>'
-        )
-    return (
-        f'<g class="cell" data-system="{esc(system)}" data-metric="{esc(metric)}" '
-        f'data-rank="{group if group >= 1 else ""}"><title>{esc(tip)}</title>{mark}</g>'
-    )
-
-
-def _legend(legend_y: float) -> list[str]:
-    """Figure 2's three words with their colours, and how to read a group number."""
-    x = LABEL_X
-    out = ['<g class="legend">']
-    for word, text in (
-        ("better", "1 better"),
-        ("intermediate", "intermediate"),
-        ("worse", "last group: worse"),
-    ):
-        out.append(
-            f'<circle cx="{x + 7}" cy="{legend_y - 4}" r="6" fill="{COLOURS[word]}"/>'
-            f'<text x="{x + 18}" y="{legend_y}">{esc(text)}</text>'
-        )
-        x += 24 + 8 * len(text)
-    out.append(
-        f'<text x="{LABEL_X}" y="{legend_y + 20}" fill="{MUTED}">'
-        f"{esc('A higher number is significantly worse than the group above it.')}</text>"
     )
     out.append("</g>")
     return out

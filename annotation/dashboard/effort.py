@@ -1,5 +1,10 @@
-"""Seed 001 Table 3 on the dashboard: the minutes of human work per system and the
-sentences per hour per judge, from the judgments' active time."""
+"""Seed 001 Table 3 on the dashboard: the minutes of human work per system and each
+judge's pace, from the judgments' active time.
+
+The pace is shown as every page shows it: active seconds per candidate
+(:data:`annotation.judging.pace.PACE_LABEL`, the judge's header's own figure), so a lead
+and a judge read one number in one unit; :func:`sentences_per_hour` (seed 001 Table 3's
+speed) stays for the JSON and the tests that read it."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from annotation.judging.pace import seconds_per_candidate
 from annotation.scoring import JudgmentRow
 
 
@@ -48,7 +54,7 @@ class EffortRow:
 
     @property
     def seconds_per_sentence(self) -> float | None:
-        return self.seconds / self.judgments if self.judgments else None
+        return seconds_per_candidate(self.judgments, self.seconds)
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,10 @@ class JudgeEffort:
     @property
     def per_hour(self) -> float | None:
         return sentences_per_hour(self.judgments, self.seconds)
+
+    @property
+    def pace(self) -> float | None:
+        return seconds_per_candidate(self.judgments, self.seconds)
 
 
 @dataclass(frozen=True)

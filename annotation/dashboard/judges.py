@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from annotation.controls.quality import JudgeControls
 from annotation.dashboard.effort import sentences_per_hour
+from annotation.judging.pace import seconds_per_candidate
 from annotation.scoring import JudgmentRow, human_metric_rows
 from annotation.text import words
 from metrics import human
@@ -48,6 +49,11 @@ class JudgeFigures:
     @property
     def per_hour(self) -> float | None:
         return sentences_per_hour(self.judgments, self.active_seconds)
+
+    @property
+    def pace(self) -> float | None:
+        """Active seconds per judgment (:data:`annotation.judging.pace.PACE_LABEL`)."""
+        return seconds_per_candidate(self.judgments, self.active_seconds)
 
 
 @dataclass(frozen=True)

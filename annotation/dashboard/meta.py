@@ -1,5 +1,18 @@
 """Meta-evaluation: how well each automatic metric follows the human figures — seed 000
-§4 (Pearson's r) and seed 002 (Kendall's τ-b), at sentence and at system level."""
+§4 (Pearson's r) and seed 002 (Kendall's τ-b), at sentence and at system level.
+
+A system-level correlation rests on one point per system, and each point on that
+system's judged sentences: twenty systems judged on two sentences each give an r that
+reads as precise and means little. So each system-level r and τ carries a 95% interval
+from a bootstrap over sentences — resample the corpus's sentences (the table's index
+matrix: 1,000 samples, seed 12345), recompute every system's human and automatic figure
+on the sample, recompute the correlation, take the percentiles — and the cell says
+"too few judged sentences (n = 2)" (the table's words, :func:`~annotation.dashboard.
+table.too_few_note`) when a system in it rests on fewer than :data:`MIN_JUDGED` judged
+sentences (the table's :data:`~metrics.significance.MIN_COMMON`, one rule for "enough
+to claim"). Sentence-level correlations rest on thousands of points and keep no
+interval.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +25,20 @@ import numpy as np
 import numpy.typing as npt
 
 from annotation.dashboard.judges import normalized_by_system, normalized_sser
-from annotation.scoring import AUTOMATIC_METRICS, AutomaticStats, JudgmentRow
+from annotation.dashboard.table import human_segment_stats, too_few_note
+from annotation.formatting import number
+from annotation.scoring import AUTOMATIC_METRICS, AutomaticStats, JudgmentRow, human_rows_by_system
 from metrics import human
-from metrics.correlation import Coefficient, kendall_tau_b, kendall_tau_b_against, pearson
+from metrics.correlation import (
+    Coefficient,
+    kendall_tau_b,
+    kendall_tau_b_against,
+    kendall_tau_b_per_sample,
+    pearson,
+    pearson_per_sample,
+)
 from metrics.registry import metric_info
+from metrics.significance import MIN_COMMON, Bootstrap, percentile_interval, rows_by_segment
 from metrics.stats import FloatArray, Metric, Score
 
 #: The human figures the meta-evaluation correlates the automatic ones with.
@@ -40,6 +63,24 @@ class Correlation:
     level: str
     pearson: Coefficient
     kendall: Coefficient
+    #: System level: the 95% bootstrap intervals (None: not computed, sentence level)
+    #: and the fewest judged sentences a system of it rests on.
+    pearson_interval: tuple[float, float] | None = None
+    kendall_interval: tuple[float, float] | None = None
+    fewest: int | None = None
+
+    @property
+    def too_few(self) -> str:
+        """ "too few judged sentences (n = 2)" when a system rests on fewer than
+        :data:`MIN_JUDGED`, else ""."""
+        if self.fewest is None or self.fewest >= MIN_JUDGED:
+            return ""
+        return too_few_note(self.fewest)
+
+
+#: Judged sentences every system of a system-level correlation must rest on before the
+#: page reads it without "too few" (the rank groups' threshold).
+MIN_JUDGED = MIN_COMMON
 
 
 @dataclass(frozen=True)
@@ -69,8 +110,19 @@ class MetaEvaluation:
                 against = metric_info(h).label
                 for level in ("sentence", "system"):
                     c = self.get(m, h, level)
-                    for coef, name in ((c.pearson, "pearson"), (c.kendall, "kendall")):
+                    for coef, name, interval in (
+                        (c.pearson, "pearson", c.pearson_interval),
+                        (c.kendall, "kendall", c.kendall_interval),
+                    ):
                         word = "Pearson's r" if name == "pearson" else "Kendall's τ-b"
+                        title = (
+                            f"{word} of {metric} and {against} at {level} level, {coef.n} points"
+                        )
+                        shown = _interval_text(interval)
+                        if shown:
+                            title += f"; 95% interval {shown} (bootstrap over sentences)"
+                        if c.too_few:
+                            title += f"; {c.too_few} for some system"
                         cells.append(
                             {
                                 "human": h,
@@ -78,8 +130,11 @@ class MetaEvaluation:
                                 "coef": name,
                                 "value": coef.value,
                                 "n": coef.n,
-                                "title": f"{word} of {metric} and {against} at {level} level, "
-                                f"{coef.n} points",
+                                "interval": shown,
+                                "ci_low": "" if not shown or interval is None else interval[0],
+                                "ci_high": "" if not shown or interval is None else interval[1],
+                                "too_few": c.too_few,
+                                "title": title,
                             }
                         )
             out.append({"metric": m, "label": label, "cells": cells})
@@ -90,6 +145,13 @@ class MetaEvaluation:
             if (r.metric, r.human, r.level) == (metric, human_metric, level):
                 return r
         raise ValueError(f"no correlation of {metric!r} with {human_metric!r} at {level!r}")
+
+
+def _interval_text(interval: tuple[float, float] | None) -> str:
+    """ "[0.12, 0.88]" at the page's three decimals; "" when there is no defined one."""
+    if interval is None or not all(math.isfinite(v) for v in interval):
+        return ""
+    return f"[{number(interval[0], 3)}, {number(interval[1], 3)}]"
 
 
 def sentence_human(
@@ -151,6 +213,11 @@ class HumanSide:
 
     sentence: dict[str, dict[tuple[str, int], float]]
     system: dict[str, dict[str, float]]
+    #: Per human figure and judged system: its figure on each bootstrap sample of the
+    #: sentences (NaN where the sample drew none of its judged sentences) and how many
+    #: judged sentences it rests on.
+    samples: dict[str, dict[str, FloatArray]] = field(default_factory=dict)
+    judged: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def human_side(
@@ -158,11 +225,66 @@ def human_side(
     human_figures: Mapping[str, Mapping[str, Score]],
     *,
     normalize: bool,
+    bootstrap: Bootstrap | None = None,
 ) -> HumanSide:
+    """The human side; with ``bootstrap`` (the table's resampling of the sentences) also
+    each judged system's figure on every sample, for the system-level intervals."""
+    system = {h: _system_human(rows, human_figures, h, normalize=normalize) for h in META_HUMAN}
+    samples: dict[str, dict[str, FloatArray]] = {}
+    judged: dict[str, dict[str, int]] = {}
+    if bootstrap is not None and rows:
+        by_system = human_rows_by_system(rows)
+        for h in META_HUMAN:
+            systems = list(system[h])
+            stats, masks = _segment_stats(
+                rows, by_system, systems, h, bootstrap.n_segments, normalize
+            )
+            per = 1.0 if h == "sser" and normalize else human.HUMAN_METRICS[h].per
+            if systems:
+                sampled = bootstrap.sample_scores(np.stack([stats[s] for s in systems]), _rate(per))
+                samples[h] = dict(zip(systems, sampled, strict=True))
+            judged[h] = {s: int(masks[s].sum()) for s in systems}
     return HumanSide(
         sentence={h: sentence_human(rows, h, normalize=normalize) for h in META_HUMAN},
-        system={h: _system_human(rows, human_figures, h, normalize=normalize) for h in META_HUMAN},
+        system=system,
+        samples=samples,
+        judged=judged,
     )
+
+
+def _segment_stats(
+    rows: Sequence[JudgmentRow],
+    by_system: Mapping[str, Any],
+    systems: Sequence[str],
+    metric: str,
+    n_segments: int,
+    normalize: bool,
+) -> tuple[dict[str, FloatArray], dict[str, npt.NDArray[np.bool_]]]:
+    """Per system (segments × [numerator, denominator], judged mask) of a human figure:
+    the table's statistics, or for normalized SSER the sum of the judgments' z-scores and
+    their count (their mean is :func:`_system_human`'s)."""
+    if not (metric == "sser" and normalize):
+        return human_segment_stats(by_system, systems, metric, n_segments)
+    z = normalized_sser(rows)
+    stats: dict[str, FloatArray] = {}
+    masks: dict[str, npt.NDArray[np.bool_]] = {}
+    for s in systems:
+        mine = [i for i, r in enumerate(rows) if r.system == s and not math.isnan(z[i])]
+        values = [[float(z[i]), 1.0] for i in mine] or np.zeros((0, 2))
+        stats[s], masks[s] = rows_by_segment(values, [rows[i].segment for i in mine], n_segments)
+    return stats, masks
+
+
+def _rate(per: float) -> Any:
+    """Summed [numerator, denominator] → ``per`` × the rate, NaN where nothing was summed
+    (a sample that drew none of a system's judged sentences has no figure for it)."""
+
+    def score(sums: FloatArray) -> FloatArray:
+        num, den = sums[..., 0], sums[..., 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(den > 0, per * num / np.where(den > 0, den, 1.0), np.nan)
+
+    return score
 
 
 def meta_evaluation(
@@ -171,6 +293,7 @@ def meta_evaluation(
     human_values: HumanSide,
     *,
     normalize: bool,
+    bootstrap: Bootstrap | None = None,
 ) -> MetaEvaluation:
     """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER, HTER
     and IER.
@@ -178,9 +301,12 @@ def meta_evaluation(
     Sentence level: one point per judged candidate (the automatic sentence score from its
     own statistics row; BLEU uses its sentence form, effective order). System level: one
     point per system with the human figure (``manage.py scores``'s, or the mean
-    normalized SSER when ``normalize``). Unweighted, as seed 000 §4.
+    normalized SSER when ``normalize``). Unweighted, as seed 000 §4. With ``bootstrap``
+    (the one ``human_values`` was sampled with) every system-level value gets its
+    interval (module doc).
     """
     out: list[Correlation] = []
+    sampled = _automatic_samples(auto, metrics, bootstrap) if human_values.samples else {}
     for h in META_HUMAN:
         per_sentence = human_values.sentence[h]
         keys = list(per_sentence)
@@ -198,15 +324,52 @@ def meta_evaluation(
             out.append(Correlation(m, h, "sentence", pearson(x_sent, y_sent), tau))
             x_sys = [auto.scores[m][s].score for s in judged_systems]
             y_sys = [system_human[s] for s in judged_systems]
-            out.append(
-                Correlation(m, h, "system", pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys))
-            )
+            r, tau = pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys)
+            out.append(_system_correlation(m, h, r, tau, judged_systems, sampled, human_values))
     signatures = {
         m: next(iter(auto.scores[m].values())).signature
         for m in AUTOMATIC_METRICS
         if auto.scores[m]
     }
     return MetaEvaluation(tuple(out), normalize, signatures)
+
+
+def _automatic_samples(
+    auto: AutomaticStats, metrics: Mapping[str, Metric], bootstrap: Bootstrap | None
+) -> dict[str, dict[str, FloatArray]]:
+    """Per automatic metric and system: its figure on every bootstrap sample."""
+    if bootstrap is None or not auto.systems:
+        return {}
+    out = {}
+    for m in AUTOMATIC_METRICS:
+        stacked = np.stack([auto.segment_stats(m, s) for s in auto.systems])
+        scores = bootstrap.sample_scores(stacked, metrics[m].score_from_stats)
+        out[m] = dict(zip(auto.systems, scores, strict=True))
+    return out
+
+
+def _system_correlation(
+    metric: str,
+    human_metric: str,
+    r: Coefficient,
+    tau: Coefficient,
+    systems: Sequence[str],
+    sampled: Mapping[str, Mapping[str, FloatArray]],
+    human_values: HumanSide,
+) -> Correlation:
+    """The system-level correlation with its intervals (module doc), when sampled."""
+    human_samples = human_values.samples.get(human_metric)
+    if not systems or metric not in sampled or human_samples is None:
+        return Correlation(metric, human_metric, "system", r, tau)
+    x = np.stack([sampled[metric][s] for s in systems])
+    y = np.stack([human_samples[s] for s in systems])
+    bounds = (-1.0, 1.0)
+    intervals = []
+    for per_sample in (pearson_per_sample(x, y), kendall_tau_b_per_sample(x, y)):
+        low, high, _ = percentile_interval(per_sample, bounds)
+        intervals.append((float(low), float(high)))
+    fewest = min(human_values.judged[human_metric][s] for s in systems)
+    return Correlation(metric, human_metric, "system", r, tau, intervals[0], intervals[1], fewest)
 
 
 def _sentence_scores(

@@ -202,8 +202,16 @@ class ColumnTest:
         automatic metric, whose pairs are compared on every sentence)."""
         if not self.too_few:
             return ""
-        what = "judged sentences" if metric_info(self.metric).human else "sentences"
-        return f"too few {what} (n = {self.n})"
+        return too_few_note(self.n, judged=metric_info(self.metric).human)
+
+
+def too_few_note(n: int, *, judged: bool = True) -> str:
+    """The one wording of "too few to claim anything": "too few judged sentences (n = 2)"
+    ("sentences" for an automatic metric). The table's headings, the SSER clusters, the
+    charts (and their downloads) and the meta-evaluation say it alike, so a download
+    never reads more confident than the page."""
+    what = "judged sentences" if judged else "sentences"
+    return f"too few {what} (n = {n})"
 
 
 def column_test(metric: str, significance: MetricSignificance | None) -> ColumnTest:
@@ -271,7 +279,9 @@ def table_figures(
 
 def best_values(figures: Mapping[str, Mapping[str, Score]]) -> dict[str, float]:
     """Each column's best finite figure (the highest or the lowest, as the metric points):
-    every cell holding it is marked, ties included."""
+    every cell holding it is marked, ties included — where the column's rank groups are
+    earned; a column with too few sentences to separate any pair marks no best (its
+    verdict says "best figure so far"), and its chart does the same."""
     best: dict[str, float] = {}
     for m, by_system in figures.items():
         finite = [sc.score for sc in by_system.values() if math.isfinite(sc.score)]
@@ -347,7 +357,10 @@ def _cell(
         interval=tested.interval if ranked and tested is not None else None,
         n=tested.n if tested is not None else 0,
         judgments=judgments,
-        best=figure is not None and metric in best and figure.score == best[metric],
+        best=not one_group
+        and figure is not None
+        and metric in best
+        and figure.score == best[metric],
         bootstrap=significance.signature if significance is not None else "",
         one_group=one_group,
         shift=shift,

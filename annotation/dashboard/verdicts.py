@@ -34,6 +34,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from annotation.dashboard.judges import normalized_sser
+from annotation.dashboard.table import too_few_note
 from annotation.formatting import number
 from annotation.scoring import JudgmentRow
 from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
@@ -149,7 +150,7 @@ class ClusterView:
     def note(self) -> str:
         """ "too few judged sentences (n = 2)" when no pair can be separated, else ""."""
         c = self.clusters
-        return f"too few judged sentences (n = {c.evidence})" if c.too_few else ""
+        return too_few_note(c.evidence) if c.too_few else ""
 
     @property
     def test(self) -> str:

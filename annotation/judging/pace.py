@@ -14,6 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The pace's one unit, wherever a pace is shown (this header, the campaign page, the
+#: dashboard's judges and effort panels, the campaign CSV): active seconds per done
+#: candidate — a judge reads "42 s per candidate" and a lead the same figure.
+PACE_UNIT = "s per candidate"
+PACE_LABEL = f"Pace ({PACE_UNIT})"
+
+
+def seconds_per_candidate(done: int, seconds: float) -> float | None:
+    """The pace: active seconds per done candidate (None before the first)."""
+    return seconds / done if done else None
+
 
 @dataclass(frozen=True)
 class Pace:
@@ -41,7 +52,7 @@ class Pace:
     @property
     def seconds_per_candidate(self) -> float | None:
         """The judge's mean active time per accepted candidate (None before the first)."""
-        return self.seconds / self.done if self.done else None
+        return seconds_per_candidate(self.done, self.seconds)
 
     @property
     def seconds_left(self) -> float | None:
@@ -54,7 +65,7 @@ class Pace:
         per = self.seconds_per_candidate
         if per is None:
             return "pace: after your first accepted candidate"
-        return f"{duration_text(per)} per candidate"
+        return f"{round(per)} {PACE_UNIT}"
 
     @property
     def left_text(self) -> str:

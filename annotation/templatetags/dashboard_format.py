@@ -9,6 +9,7 @@ from typing import Any
 from django import template
 
 from annotation import formatting
+from annotation.judging.pace import PACE_LABEL
 from metrics import human
 
 register = template.Library()
@@ -19,6 +20,12 @@ register.filter("percent", formatting.percent)
 #: figure of many judgments).
 register.filter("sser_score", human.score_label)
 register.filter("duration", formatting.duration)
+
+
+@register.simple_tag
+def pace_label() -> str:
+    """The pace's one heading (:data:`annotation.judging.pace.PACE_LABEL`)."""
+    return PACE_LABEL
 
 
 @register.filter

@@ -15,8 +15,10 @@ from metrics.correlation import (
     count_inversions,
     kendall_tau_b,
     kendall_tau_b_against,
+    kendall_tau_b_per_sample,
     krippendorff_alpha_interval,
     pearson,
+    pearson_per_sample,
     z_normalize,
 )
 
@@ -269,3 +271,23 @@ def test_bad_arguments_raise_value_error(call: Any, message: str) -> None:
 
 def test_coefficient_prints_value_and_n() -> None:
     assert str(Coefficient("pearson", 0.81234, 12)) == "pearson = 0.812 (n = 12)"
+
+
+def test_per_sample_correlations_equal_the_one_column_ones() -> None:
+    """The system-level bootstrap's vectorised r and τ-b equal :func:`pearson` and
+    :func:`kendall_tau_b` on each column, NaNs (a system a sample has no figure for),
+    ties and constant columns included."""
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 5, size=(12, 40)).astype(float)
+    y = x + rng.integers(-2, 3, size=(12, 40))
+    x[3, :10] = np.nan
+    y[5, 5:15] = np.nan
+    x[:, 20] = 2.0  # a constant column
+    y[:11, 21] = np.nan  # one point left
+    r, tau = pearson_per_sample(x, y), kendall_tau_b_per_sample(x, y)
+    for b in range(x.shape[1]):
+        want_r = pearson(x[:, b], y[:, b]).value
+        want_tau = kendall_tau_b(x[:, b], y[:, b]).value
+        assert (math.isnan(r[b]) and math.isnan(want_r)) or r[b] == pytest.approx(want_r)
+        assert (math.isnan(tau[b]) and math.isnan(want_tau)) or tau[b] == pytest.approx(want_tau)
+    assert math.isnan(r[20]) and math.isnan(tau[21])

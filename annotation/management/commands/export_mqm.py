@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.corpora.mqm import mqm_json, mqm_tsv
+from annotation.management.text_output import write_text
 from annotation.models import Corpus
 
 
@@ -28,10 +29,4 @@ class Command(BaseCommand):
         except Corpus.DoesNotExist:
             raise CommandError(f"no corpus named {options['name']!r}") from None
         pieces = [mqm_json(corpus)] if options["json"] else mqm_tsv(corpus)
-        if options["output"] is None:
-            for piece in pieces:
-                self.stdout.write(piece, ending="")
-            return
-        with options["output"].open("w", encoding="utf-8", newline="") as out:
-            out.writelines(pieces)
-        self.stderr.write(f"Wrote {options['output']}")
+        write_text(self, pieces, options["output"])

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotation.models import Corpus, User
-from annotation.tests.factories import add_judgments, sized_corpus
+from annotation.tests.factories import sized_corpus
 
 pytestmark = pytest.mark.django_db
 
@@ -34,15 +34,9 @@ def queries(client: Client, url: str) -> int:
 
 
 def test_the_campaign_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
-    tmp_path: Path, lead_client: Client, user_factory: Callable[..., User]
+    lead_client: Client, small_and_large: tuple[Corpus, Corpus]
 ) -> None:
-    judges = [user_factory(f"judge{k}") for k in range(4)]
-    small = sized_corpus(tmp_path, "small", 5, systems=2)
-    small.judges.add(judges[0])
-    add_judgments(small, judges[:1], 2)
-    large = sized_corpus(tmp_path, "large", 60, systems=6)
-    large.judges.add(*judges)
-    add_judgments(large, judges, 200)
+    small, large = small_and_large
 
     at_small = queries(lead_client, reverse("campaigns:corpus", args=[small.pk]))
     at_large = queries(lead_client, reverse("campaigns:corpus", args=[large.pk]))

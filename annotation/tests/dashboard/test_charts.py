@@ -17,9 +17,9 @@ from annotation.dashboard.charts import (
     Bar,
     bar_chart_svg,
     esc,
-    rank_chart_svg,
     value_axis,
 )
+from annotation.dashboard.rank_chart import rank_chart_svg
 
 ROOT = Path(__file__).resolve().parents[3]
 SVG = "{http://www.w3.org/2000/svg}"

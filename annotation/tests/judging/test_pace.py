@@ -39,7 +39,7 @@ def test_durations_read_as_a_judge_reads_them(seconds: float, text: str) -> None
 def test_the_pace_is_the_active_time_per_accepted_candidate_and_the_rest_follows() -> None:
     pace = Pace(done=10, total=40, seconds=600.0)
     assert (pace.percent, pace.seconds_per_candidate, pace.seconds_left) == (25, 60.0, 1800.0)
-    assert pace.pace_text == "1 min per candidate"
+    assert pace.pace_text == "60 s per candidate"  # one unit, as the lead's pages
     assert pace.left_text == "about 30 min left"
 
 
