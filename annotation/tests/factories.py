@@ -268,10 +268,13 @@ EXTRAS = """\
 
 
 #: Seed 001 Figure 1: the candidate, its nearest reference (5 edits) and the paper's new
-#: reference after three clicks (2 edits).
+#: reference after three clicks (2 edits). The new references as the judge reads them
+#: (annotation.text.readable_new_ref): their 13a words, detokenized.
 FIGURE_1_CANDIDATE = "Diagram show the scan procedure for locate the archives ."
-FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives ."
-FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives ."
+FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives."
+FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives."
+#: The candidate taken as it is for the new reference (correct as it is).
+FIGURE_1_AS_IS = "Diagram show the scan procedure for locate the archives."
 #: One sentence, one reference, two systems; ``{b}`` is system B's candidate.
 CATS = """<evalTrans>
 <sentence>
@@ -357,7 +360,7 @@ def fresh(judgment: Judgment) -> Judgment:
 JUDGE_CHANGES = [
     ("op", {"op": "missing:0:0"}, lambda j: j.new_ref.startswith("figure shows")),
     ("word", {"pos": "0", "action": "replace", "text": "Diagram"}, lambda j: j.edits == 4),
-    ("new-ref", {"text": "Diagram shows it ."}, lambda j: j.new_ref == "Diagram shows it ."),
+    ("new-ref", {"text": "Diagram shows it ."}, lambda j: j.new_ref == "Diagram shows it."),
     (
         "use-ref",
         {"text": "Chart represents the search method to locate the files ."},

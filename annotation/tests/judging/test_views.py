@@ -225,9 +225,9 @@ def test_undo_and_redo_buttons(
 
     assert response.status_code == (200 if htmx else 303)
     expected = (
-        "figure shows the scan procedure to find the archives ."
+        "figure shows the scan procedure to find the archives."
         if action == "undo"
-        else "Diagram shows the scan procedure to find the archives ."
+        else "Diagram shows the scan procedure to find the archives."
     )
     assert fresh(figure_1).new_ref == expected
     if htmx:
@@ -245,7 +245,7 @@ def test_three_htmx_clicks_of_figure_1_stay_within_the_query_budget(
             )
         assert response.status_code == 200
 
-    assert fresh(figure_1).new_ref == "Diagram shows the scan procedure to locate the archives ."
+    assert fresh(figure_1).new_ref == "Diagram shows the scan procedure to locate the archives."
     assert 'id="edit-count">2<' in response.content.decode()
 
 
