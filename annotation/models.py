@@ -108,6 +108,20 @@ class Corpus(models.Model):
     blind = models.BooleanField(
         default=True, help_text="Judges see 'System N' instead of the translator's name."
     )
+    # Live figures (a system's running aWER, BLEU, … over the judge's judgments) tell a
+    # judge which blind "System N" is good and anchor every later judgment; seed 001's
+    # tool shows them. None follows ``blind`` (shows_live_figures), so a corpus made blind
+    # later hides them unless a lead chose to show them.
+    judges_see_figures = models.BooleanField(
+        "judges see live figures",
+        null=True,
+        blank=True,
+        default=None,
+        help_text=(
+            "Judges see this system's running figures (aWER, BLEU, …) over their "
+            "judgments. Unset: hidden in a blind corpus, shown in a named one."
+        ),
+    )
     share_new_refs = models.BooleanField(
         default=False,
         help_text="Accepted new references join every judge's reference pool, not only their own.",
@@ -187,6 +201,14 @@ class Corpus(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def shows_live_figures(self) -> bool:
+        """Whether a judge's page shows the system's live figures: the lead's choice, or
+        where none was made, only in a named corpus (a blind one would be anchored)."""
+        if self.judges_see_figures is None:
+            return not self.blind
+        return self.judges_see_figures
 
 
 class CorpusStatistics(models.Model):
