@@ -267,22 +267,11 @@ EXTRAS = """\
 # --- the judge's work: seed 001 Figure 1 and click helpers ------------------------------
 
 
-#: Seed 001 Figure 1: the candidate, its nearest reference (5 edits) and the paper's new
-#: reference after three clicks (2 edits). The new references as the judge reads them
-#: (annotation.text.readable_new_ref): their 13a words, detokenized.
+#: Seed 001 Figure 1: candidate, nearest reference (5 edits), 3 clicks' result (2), as-is.
 FIGURE_1_CANDIDATE = "Diagram show the scan procedure for locate the archives ."
 FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives."
 FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives."
-#: The candidate taken as it is for the new reference (correct as it is).
 FIGURE_1_AS_IS = "Diagram show the scan procedure for locate the archives."
-
-
-def shown_words(text: str) -> str:
-    """A new reference as the word editor (``#new-ref``) shows it: one element per 13a
-    word, so its text is the words spaced, whatever the stored text's spacing."""
-    return " ".join(words(text))
-
-
 #: One sentence, one reference, two systems; ``{b}`` is system B's candidate.
 CATS = """<evalTrans>
 <sentence>

@@ -12,13 +12,12 @@ from playwright.sync_api import Page, Request, Route, expect
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import log_in, open_corpus
+from annotation.tests.browsing import log_in, open_corpus, shown_words
 from annotation.tests.factories import (
     BIDI_XML,
     FIGURE_1_FIRST_REF,
     FIGURE_1_RESULT,
     SEED_XML,
-    shown_words,
 )
 
 HOSTILE = """<evalTrans>

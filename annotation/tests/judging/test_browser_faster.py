@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import open_corpus
+from annotation.tests.browsing import open_corpus, shown_words
 from annotation.tests.factories import (
     DEMO_XML,
     FIGURE_1_AS_IS,
@@ -22,7 +22,6 @@ from annotation.tests.factories import (
     FIGURE_1_FIRST_REF,
     SEED_XML,
     import_xml,
-    shown_words,
 )
 from annotation.text import readable_text
 
