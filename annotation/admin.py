@@ -27,6 +27,7 @@ class CorpusAdmin(admin.ModelAdmin):
         "name",
         "ready",
         "blind",
+        "judges_see_figures",
         "share_new_refs",
         "controls_enabled",
         "ier_enabled",

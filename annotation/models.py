@@ -108,6 +108,17 @@ class Corpus(models.Model):
     blind = models.BooleanField(
         default=True, help_text="Judges see 'System N' instead of the translator's name."
     )
+    # None follows ``blind`` (shows_live_figures): a corpus made blind later hides them.
+    judges_see_figures = models.BooleanField(
+        "judges see live figures",
+        null=True,
+        blank=True,
+        default=None,
+        help_text=(
+            "Judges see this system's running figures (aWER, BLEU, …) over their "
+            "judgments. Unset: hidden in a blind corpus, shown in a named one."
+        ),
+    )
     share_new_refs = models.BooleanField(
         default=False,
         help_text="Accepted new references join every judge's reference pool, not only their own.",
@@ -198,6 +209,16 @@ class Corpus(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def shows_live_figures(self) -> bool:
+        """Whether a judge's page shows the system's live figures (a system's running aWER,
+        BLEU, … over the judge's judgments): the lead's choice, or where none was made,
+        only in a named corpus, as seed 001's tool; in a blind one they would tell the
+        judge which "System N" is good and anchor every later judgment."""
+        if self.judges_see_figures is None:
+            return not self.blind
+        return self.judges_see_figures
 
 
 class Translator(models.Model):
@@ -310,9 +331,8 @@ class JudgmentQuerySet(models.QuerySet["Judgment"]):
         return self.counted().of_corpus(corpus_id).filter(left_out(corpus_id))
 
     def of_corpus(self, corpus_id: int | OuterRef) -> JudgmentQuerySet:
-        """Judgments of a corpus (real ones exist only on system targets, a control item
-        may be on a reference target of the same corpus), found through the translator,
-        which names the corpus: one join fewer than through the sentence."""
+        """Judgments of a corpus (a control item may be on a reference target), found
+        through the translator, which names the corpus: one join fewer than the sentence."""
         return self.filter(target__translator__corpus_id=corpus_id)
 
     def per_evaluator_and_translator(self) -> models.QuerySet[Any]:
@@ -341,15 +361,11 @@ class Judgment(models.Model):
     ``severities``: its error spans' severities (:mod:`annotation.spans`).
     ``ier_items``: IER's information items (:mod:`annotation.ier`), with their counts.
 
-    A *control item* (``control`` not empty, :mod:`annotation.controls`) is a judgment
-    with a known answer, made on the same page through the same services: a reference
-    shown as a candidate (``reference``: its target is a reference target, shown under
-    the label of the system ``shown_as``), or a candidate the judge has judged shown
-    again (``repeat``: the same target as the judge's real judgment), or a candidate with
-    injected errors (``degraded``, WMT's "bad reference": its text, ``shown_text``, is the
-    judgment's own, so nothing of it reaches a target, a pool or a metric): at most one
-    per (target, judge, kind), and never in a figure (:meth:`JudgmentQuerySet.counted`).
-    """
+    A *control item* (``control`` set, :mod:`annotation.controls`) has a known answer:
+    a reference shown as a candidate under the label of ``shown_as``, a candidate shown
+    again, or one with injected errors (WMT's "bad reference": its own ``shown_text``,
+    so nothing of it reaches a target, pool or metric); one per (target, judge, kind),
+    never in a figure (:meth:`JudgmentQuerySet.counted`)."""
 
     class State(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -476,10 +492,8 @@ def left_out(corpus_id: int) -> Q:
     return ~Q(evaluator_id__in=excluded.values("user_id"))
 
 
-# The stored statistics, the event log of judgments and the grown pool's statistics live
-# in their own modules
-# (they only name Judgment and Corpus by string); imported here, the app's models module,
-# so Django registers them with the others.
+# The stored statistics, the event log and the grown pool's statistics live in their own
+# modules (they name Corpus and Judgment by string); imported here so Django registers them.
 from annotation.corpus_statistics import CorpusStatistics  # noqa: E402
 from annotation.events import JudgmentEvent  # noqa: E402
 from annotation.pool_statistics import PoolStatistics  # noqa: E402

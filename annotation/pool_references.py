@@ -11,8 +11,8 @@ The rules, each stated once here:
 
 * **Which new references.** The ``new_ref`` of every counted judgment
   (:meth:`~annotation.models.JudgmentQuerySet.counted`: done, no control item) that has
-  words. It is stored as its 13a tokens joined by single spaces
-  (:func:`annotation.text.normalize_new_ref`) and used as that text.
+  words. It is stored as its 13a words read as text
+  (:func:`annotation.text.readable_new_ref`) and used as that text.
 * **Counted once.** The pool holds each translation of a sentence once: a new reference
   whose 13a words equal those of one of the sentence's references, or of an earlier new
   reference of the sentence, adds nothing (judges often agree), and a reference of the

@@ -3,8 +3,13 @@
 * **Words.** aWER counts edits between a candidate and its new reference over 13a tokens:
   seed 001's own example confirms it, ``awer="1/5"`` for "Chart represent the method."
   against the new reference "Chart represents the method." (five tokens only if the final
-  period is one). New references are stored as that token sequence joined by single
-  spaces, so stored text, displayed words and counted words are always the same thing.
+  period is one).
+* **A new reference as text** (:func:`readable_new_ref`): the judge's clicks make a
+  sequence of 13a words; it is stored, shown and exported as those words detokenized
+  (Moses rules, sacremoses: "Hello, world." rather than "Hello , world .") wherever the
+  detokenized text gives back exactly the same 13a words, and as the words joined by
+  single spaces where it would not. Every count reads the 13a words of the stored text,
+  so both forms count the same (docs/new-references.md).
 * **Reference order.** A sentence's references are ordered first reference first, then
   in file order: the order of the metrics' reference lists, of the judge's pool, and the
   tie-break of the nearest reference.
@@ -17,14 +22,23 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from functools import cache
 
-from annotation.models import Translator
+from sacremoses import MosesDetokenizer
+
+from annotation.models import Corpus, Translator
 from metrics.align import distance
 from metrics.human import hter_row
 from metrics.tokenize import Preprocessor
 
 AWER_PREPROCESSOR = Preprocessor(tokenize="13a")
+#: The detokenizer's language where a corpus does not name its target language.
+DEFAULT_LANGUAGE = "en"
+#: The corpus attributes (on ``evalTrans``, kept verbatim by the import) that may name
+#: the target language, the first one present wins: WMT's ``trglang``, then plainer names.
+LANGUAGE_ATTRIBUTES = ("trglang", "target-language", "target_language", "lang")
 #: The roles of a sentence's reference translations (every role but ``system``).
 REFERENCE_ROLES = (Translator.Role.FIRST_REFERENCE, Translator.Role.REFERENCE)
 
@@ -38,9 +52,51 @@ def words(text: str, *, cache: bool = True) -> tuple[str, ...]:
     return AWER_PREPROCESSOR.tokens(text) if cache else AWER_PREPROCESSOR.tokens_uncached(text)
 
 
-def normalize_new_ref(text: str, *, cache: bool = True) -> str:
-    """A new reference as stored: its tokens joined by single spaces."""
-    return " ".join(words(text, cache=cache))
+def readable_new_ref(
+    tokens: Sequence[str], language: str = DEFAULT_LANGUAGE, *, cache: bool = True
+) -> str:
+    """A new reference made of ``tokens`` (13a words) as the judge reads it: the tokens
+    detokenized by Moses' rules, if that text tokenizes back to exactly ``tokens``,
+    otherwise the tokens joined by single spaces. :func:`words` of the result are then
+    those of the spaced form, so every count (aWER's edits and length, HTER, the pool's
+    figures under 13a) is the one the spaced form gave. The same words always give the
+    same text, so a new reference exported and imported again comes back byte for byte.
+    """
+    tokens = tuple(tokens)
+    text = _detokenize(tokens, language)
+    return text if words(text, cache=cache) == tokens else " ".join(tokens)
+
+
+def readable_text(text: str, language: str = DEFAULT_LANGUAGE, *, cache: bool = True) -> str:
+    """A new reference as stored, from any text of it (typed by the judge, a reference or
+    candidate taken as one, a file's ``newRef``): :func:`readable_new_ref` of its 13a
+    words, whatever its spacing."""
+    return readable_new_ref(words(text, cache=cache), language, cache=cache)
+
+
+def corpus_language(corpus: Corpus) -> str:
+    """The corpus's target language as its file names it (:data:`LANGUAGE_ATTRIBUTES`),
+    else :data:`DEFAULT_LANGUAGE`: the language the new references are detokenized for."""
+    attrs = dict(corpus.extra_attrs)
+    for name in LANGUAGE_ATTRIBUTES:
+        if attrs.get(name, "").strip():
+            return attrs[name].strip().lower()
+    return DEFAULT_LANGUAGE
+
+
+@cache
+def _detokenizer(language: str) -> MosesDetokenizer:
+    return MosesDetokenizer(lang=language)
+
+
+#: sacremoses' detokenizer keeps no state between calls, but is not documented as
+#: thread-safe; the page's threads take turns.
+_DETOKENIZE_LOCK = threading.Lock()
+
+
+def _detokenize(tokens: tuple[str, ...], language: str) -> str:
+    with _DETOKENIZE_LOCK:
+        return _detokenizer(language).detokenize(list(tokens))
 
 
 def awer_counts(candidate: str, new_ref: str, *, cache: bool = True) -> tuple[int, int]:
@@ -58,13 +114,16 @@ def new_ref_counts(candidate: str, new_ref: str, *, cache: bool = True) -> dict[
     ``ref_length`` (:func:`awer_counts`) and HTER's ``ter_edits`` and ``ter_length``
     (the TER of the candidate with the new reference as its only reference).
 
-    HTER compares the candidate's 13a words with the new reference's (which is stored as
-    its 13a words): TER splits at whitespace, and the raw candidate's "word," against the
-    new reference's "word ," would be an edit no judge made.
+    HTER compares the candidate's 13a words with the new reference's, both joined by
+    spaces: TER splits at whitespace, and the raw candidate's "word," against the new
+    reference's "word ," would be an edit no judge made (nor would "world." against
+    "world ." of a readable new reference, :func:`readable_new_ref`).
     """
     edits, length = awer_counts(candidate, new_ref, cache=cache)
     ter = hter_row if cache else hter_row.__wrapped__
-    ter_edits, ter_length = ter(" ".join(words(candidate, cache=cache)), new_ref)
+    ter_edits, ter_length = ter(
+        " ".join(words(candidate, cache=cache)), " ".join(words(new_ref, cache=cache))
+    )
     return {
         "edits": edits,
         "ref_length": length,

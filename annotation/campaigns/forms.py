@@ -57,10 +57,28 @@ class UnassignForm(forms.Form):
         self.fields["judge"].queryset = corpus.judges.all()  # type: ignore[attr-defined]
 
 
+#: The choices of "judges see live figures": unset follows the corpus's blindness.
+FIGURES_CHOICES = [
+    ("", "Auto: hidden when blind, shown when named"),
+    ("true", "Shown"),
+    ("false", "Hidden"),
+]
+
+
 class CorpusSettingsForm(forms.ModelForm):
+    judges_see_figures = forms.NullBooleanField(
+        label="Judges see live figures",
+        required=False,
+        widget=forms.Select(choices=FIGURES_CHOICES),
+        help_text=(
+            "The system's running aWER, BLEU, … over the judge's judgments: they tell a "
+            "judge which blind system is good. The candidate's own aWER is always shown."
+        ),
+    )
+
     class Meta:
         model = Corpus
-        fields = ["blind", "share_new_refs", "ier_enabled", "leads"]
+        fields = ["blind", "share_new_refs", "ier_enabled", "judges_see_figures", "leads"]
         labels = {
             "blind": "Blind",
             "share_new_refs": "Share new references",
@@ -80,7 +98,7 @@ class CorpusSettingsForm(forms.ModelForm):
         before, and saved whole it would write back a judgments stamp that a judge's
         click has moved meanwhile (and the dashboard would show stale figures)."""
         corpus: Corpus = self.save(commit=False)
-        corpus.save(update_fields=["blind", "share_new_refs", "ier_enabled"])
+        corpus.save(update_fields=["blind", "share_new_refs", "ier_enabled", "judges_see_figures"])
         self.save_m2m()
         return corpus
 

@@ -42,7 +42,7 @@ from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.stored_statistics import default_statistics, save_default_statistics
-from annotation.text import new_ref_counts, normalize_new_ref, words
+from annotation.text import corpus_language, new_ref_counts, readable_text, words
 
 BATCH_SENTENCES = 500
 #: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
@@ -394,7 +394,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
     counts: dict[str, int] = {}
     new_ref = ""
     if ev.new_ref is not None:
-        new_ref = normalize_new_ref(ev.new_ref, cache=False)
+        new_ref = readable_text(ev.new_ref, corpus_language(state.corpus), cache=False)
         counts = new_ref_counts(target.text, new_ref, cache=False)
         edits, length = counts["edits"], counts["ref_length"]
         if ev.awer is not None and ev.awer != (edits, length):

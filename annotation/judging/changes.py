@@ -51,6 +51,7 @@ with the new alignment, pool and live figures.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -67,7 +68,7 @@ from annotation.judging.stack import Click, change, to_apply, walk
 from annotation.judging.start import judgment_seen, next_judgment_for
 from annotation.limits import length_problem, new_ref_limit, non_xml_char_problem
 from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, Target, User
-from annotation.text import normalize_new_ref, words
+from annotation.text import corpus_language, readable_new_ref, readable_text, words
 from metrics.align import Op
 
 
@@ -86,7 +87,7 @@ def judgment_accept_op(
         "word": candidate[op.hyp_pos] if op.op is not Op.MISSING else None,
         "ref_word": ref[op.ref_pos] if op.op is not Op.EXTRA else None,
     }
-    return change(click, detail=detail, new_ref=" ".join(apply_op(candidate, ref, op)))
+    return change(click, detail=detail, new_ref=_readable(judgment, apply_op(candidate, ref, op)))
 
 
 def judgment_edit_word(
@@ -105,7 +106,8 @@ def judgment_edit_word(
     if not to_apply(click):
         return judgment
     _refuse_unkeepable(judgment, text)
-    new_ref = " ".join(apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text))
+    edited = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
+    new_ref = _readable(judgment, edited)
     _refuse_unkeepable(judgment, new_ref)
     return change(click, new_ref=new_ref)
 
@@ -113,7 +115,8 @@ def judgment_edit_word(
 def judgment_edit_ref(
     *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
 ) -> Judgment:
-    """Replace the new reference by ``text`` (normalised to its 13a words)."""
+    """Replace the new reference by ``text`` (stored as its 13a words read as text,
+    :func:`~annotation.text.readable_new_ref`)."""
     return _set_new_ref(Click(judgment, user, version, JudgmentEvent.Kind.EDIT_REF, at=at), text)
 
 
@@ -133,7 +136,8 @@ def judgment_accept_as_is(
     click = Click(judgment, user, version, JudgmentEvent.Kind.AS_IS, at=at)
     if not to_apply(click):
         return judgment
-    return change(click, new_ref=normalize_new_ref(judgment.candidate_text))
+    language = corpus_language(judgment.target.sentence.corpus)
+    return change(click, new_ref=readable_text(judgment.candidate_text, language))
 
 
 def judgment_set_note(
@@ -166,12 +170,20 @@ def judgment_set_note(
 
 def _set_new_ref(click: Click, text: str) -> Judgment:
     """The whole-text edit and the pool choice store the same thing, the normalised text
-    (kept in the event's detail, which is what tells a repeated request apart)."""
+    (kept in the event's detail, which is what tells a repeated request apart): its 13a
+    words read as text, so the same words are always stored as the same text."""
     _refuse_unkeepable(click.judgment, text)
-    click = replace(click, params={"text": normalize_new_ref(text)})
+    language = corpus_language(click.judgment.target.sentence.corpus)
+    click = replace(click, params={"text": readable_text(text, language)})
     if not to_apply(click):
         return click.judgment
     return change(click, new_ref=click.params["text"])
+
+
+def _readable(judgment: Judgment, tokens: Sequence[str]) -> str:
+    """The new reference made of ``tokens`` as it is stored: read as text in the corpus's
+    language (:func:`~annotation.text.readable_new_ref`)."""
+    return readable_new_ref(tokens, corpus_language(judgment.target.sentence.corpus))
 
 
 def _refuse_unkeepable(judgment: Judgment, text: str) -> None:

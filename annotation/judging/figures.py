@@ -119,6 +119,14 @@ class LiveFigures:
         return out
 
 
+def candidate_awer(edits: int | None, ref_length: int | None) -> str:
+    """One candidate's aWER as the page prints it, with its unit (its edits over its new
+    reference's words, seed 001 §2.3), "–" before it has a new reference with words."""
+    if edits is None or not ref_length:
+        return MISSING
+    return f"{number(100 * edits / ref_length, 1)} {METRIC_INFO['awer'].unit}"
+
+
 def live_figures(
     corpus: CorpusKey, judged: Sequence[Judged], stats: Mapping[int, SegmentStats]
 ) -> LiveFigures:

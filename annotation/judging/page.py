@@ -8,7 +8,9 @@ far the judge has got: the done judgments (this sentence's pool and reuse candid
 and the human counts of the judge's others of this system, for the figures) and the
 targets (this sentence's, plus the texts of any judged target whose statistics this
 process has not computed yet: :func:`annotation.judging.figures.segment_stats` keeps
-them). The alignment is computed once per request.
+them). The alignment is computed once per request. Where the corpus hides the live
+figures from judges (``Corpus.shows_live_figures``), none of their rows is read or
+computed, and the done judgments are this sentence's only.
 
 A control item (:mod:`annotation.controls`) is drawn as a candidate is. With controls
 on, "candidate k of N" is the item's place in its sentence's run of the judge's queue,
@@ -47,6 +49,7 @@ from annotation.judging.figures import (
     Judged,
     LiveFigures,
     Segment,
+    candidate_awer,
     corpus_key,
     known_stats,
     live_figures,
@@ -118,7 +121,8 @@ class JudgingContext:
     ops: list[ShownOp]
     pool: list[PoolRef]
     pool_shown: list[PoolRef]
-    figures: LiveFigures
+    #: The system's live figures; None where the corpus hides them from judges.
+    figures: LiveFigures | None
     reuse_label: str | None
     order_index: int
     order_total: int
@@ -138,6 +142,12 @@ class JudgingContext:
     #: Where the item stands in its sentence's run of the judge's queue, controls
     #: included (:mod:`annotation.controls.runs`): None while controls are off.
     run_item: RunItem | None = None
+
+    @property
+    def candidate_awer(self) -> str:
+        """This candidate's own aWER (its edits over its new reference's words), which
+        the judge sees whether or not the corpus shows the system's figures."""
+        return candidate_awer(self.judgment.edits, self.judgment.ref_length)
 
     @property
     def reuse_note(self) -> str | None:
@@ -188,11 +198,15 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     degraded = judgment.control == Judgment.Control.DEGRADED
     # A bad reference's own text is not its target's: its statistics are kept apart.
     stats_id = -judgment.pk if degraded else target.pk
-    done = _done_judgments(judgment)
+    shows_figures = corpus.shows_live_figures
+    done = _done_judgments(judgment, for_figures=shows_figures)
     here = [r for r in done if r.pooled]
     mine = [r for r in done if not r.pooled]
     key = corpus_key(corpus)
-    stats, missing = known_stats(key, [stats_id, *(r.target_id for r in mine)])
+    stats: dict[int, Any] = {}
+    missing: set[int] = set()
+    if shows_figures:
+        stats, missing = known_stats(key, [stats_id, *(r.target_id for r in mine)])
     if missing:  # the import stored them: read, not computed (a reference shown as a
         # candidate is compared with the other references, which nothing stored)
         system = (judgment.shown_as or target.translator).name
@@ -270,7 +284,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         ops=_with_severities(_shown_ops(alignment, new_ref_words), alignment, judgment),
         pool=pool,
         pool_shown=nearest_in_pool(pool),
-        figures=live_figures(key, judged, stats),
+        figures=live_figures(key, judged, stats) if shows_figures else None,
         reuse_label=_reuse_label(judgment, here, candidate, place_of, text_of),
         order_index=item.number if item else place_of.get(slot, 0),
         order_total=item.total if item else len(order),
@@ -337,10 +351,10 @@ def document_context(sentence: Sentence) -> tuple[str | None, str | None]:
     return rows.get(at - 1), rows.get(at + 1)
 
 
-def _done_judgments(judgment: Judgment) -> list[Any]:
+def _done_judgments(judgment: Judgment, *, for_figures: bool = True) -> list[Any]:
     """Named rows of the done judgments the page reads, oldest first (one query): this
     sentence's pooled ones (``pooled``: :func:`~annotation.judging.pool.pool_judgments`)
-    and the judge's others of this system, for the figures (their counts: the texts the
+    and, ``for_figures``, the judge's others of this system (their counts: the texts the
     page needs are its targets', :func:`_targets`)."""
     target = judgment.target
     pooled = pool_judgments(
@@ -358,6 +372,8 @@ def _done_judgments(judgment: Judgment) -> list[Any]:
         .annotate(pooled=Value(1))
         .values_list(*_JUDGMENT_ROW, named=True)
     )
+    if not for_figures:
+        return sorted(here, key=lambda r: r.pk)
     mine = (
         Judgment.objects.counted()
         .filter(evaluator_id=judgment.evaluator_id, target_id__in=of_this_system)

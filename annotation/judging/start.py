@@ -31,7 +31,7 @@ from annotation.judging.pool import (
 )
 from annotation.judging.stack import start_stack
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Translator, User
-from annotation.text import new_ref_counts, normalize_new_ref, words
+from annotation.text import corpus_language, new_ref_counts, readable_text, words
 
 
 def judgment_open(*, user: User, target: Target) -> Judgment:
@@ -112,7 +112,7 @@ def _created(
         pool = sentence_pool(candidate, references, [r.new_ref for r in rows])
         new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
         sser, severities = None, {}
-    new_ref = normalize_new_ref(new_ref)
+    new_ref = readable_text(new_ref, corpus_language(target.sentence.corpus))
     counts = new_ref_counts(text, new_ref)
     try:
         with transaction.atomic():

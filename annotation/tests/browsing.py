@@ -8,6 +8,7 @@ import re
 from playwright.sync_api import Page
 
 from annotation.tests.factories import PASSWORD
+from annotation.text import words
 
 
 def log_in(page: Page, base: str, username: str = "ana", password: str = PASSWORD) -> None:
@@ -25,3 +26,9 @@ def open_corpus(page: Page, base: str, name: str = "seed", username: str = "ana"
     page.click(f'a[data-action="continue"][data-corpus="{name}"]')
     page.wait_for_url(re.compile(r"/judgments/\d+/$"))
     page.wait_for_function("window.htmx !== undefined")
+
+
+def shown_words(text: str) -> str:
+    """A new reference as the word editor (``#new-ref``) shows it: one element per 13a
+    word, so its text is the words spaced, whatever the stored text's spacing."""
+    return " ".join(words(text))

@@ -267,11 +267,11 @@ EXTRAS = """\
 # --- the judge's work: seed 001 Figure 1 and click helpers ------------------------------
 
 
-#: Seed 001 Figure 1: the candidate, its nearest reference (5 edits) and the paper's new
-#: reference after three clicks (2 edits).
+#: Seed 001 Figure 1: candidate, nearest reference (5 edits), 3 clicks' result (2), as-is.
 FIGURE_1_CANDIDATE = "Diagram show the scan procedure for locate the archives ."
-FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives ."
-FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives ."
+FIGURE_1_FIRST_REF = "This figure shows the scan procedure to find the archives."
+FIGURE_1_RESULT = "Diagram shows the scan procedure to locate the archives."
+FIGURE_1_AS_IS = "Diagram show the scan procedure for locate the archives."
 #: One sentence, one reference, two systems; ``{b}`` is system B's candidate.
 CATS = """<evalTrans>
 <sentence>
@@ -357,7 +357,7 @@ def fresh(judgment: Judgment) -> Judgment:
 JUDGE_CHANGES = [
     ("op", {"op": "missing:0:0"}, lambda j: j.new_ref.startswith("figure shows")),
     ("word", {"pos": "0", "action": "replace", "text": "Diagram"}, lambda j: j.edits == 4),
-    ("new-ref", {"text": "Diagram shows it ."}, lambda j: j.new_ref == "Diagram shows it ."),
+    ("new-ref", {"text": "Diagram shows it ."}, lambda j: j.new_ref == "Diagram shows it."),
     (
         "use-ref",
         {"text": "Chart represents the search method to locate the files ."},

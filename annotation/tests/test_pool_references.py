@@ -22,12 +22,12 @@ from annotation.tests.factories import CATS, finish, import_xml, target_of
 
 POOL_CASES = [
     # (the sentence's references, new references in order, the pool)
-    (("a b .",), [], SentencePool(("a b .",), ())),
-    (("a b .",), ["a c ."], SentencePool(("a b .",), ("a c .",))),
+    (("a b.",), [], SentencePool(("a b.",), ())),
+    (("a b.",), ["a c."], SentencePool(("a b.",), ("a c.",))),
     # the same 13a words as a reference, or as an earlier new reference: once
-    (("a, b.",), ["a , b .", "a c .", "a c ."], SentencePool(("a, b.",), ("a c .",))),
+    (("a, b.",), ["a , b.", "a c.", "a c."], SentencePool(("a, b.",), ("a c.",))),
     # case counts (13a keeps it)
-    (("a b .",), ["A b ."], SentencePool(("a b .",), ("A b .",))),
+    (("a b.",), ["A b."], SentencePool(("a b.",), ("A b.",))),
     # a reference repeated within its sentence is read once; the first stays first
     (("x y", "x y", "z"), ["x  y"], SentencePool(("x y", "z"), ())),
     # a new reference without words is none
@@ -64,19 +64,19 @@ def test_the_files_are_ref0_ref1_one_line_per_sentence(tmp_path: Path) -> None:
 
 @pytest.fixture
 def cats(judge: User) -> Corpus:
-    """The cats corpus: "sys A" judged into "a cat sat on a mat .", "sys B" into the
+    """The cats corpus: "sys A" judged into "a cat sat on a mat.", "sys B" into the
     first reference's words (no new reference)."""
     corpus = import_xml(CATS.format(b="the cat sat on the mat"), "cats", judge)
     finish(
         judgment_open(user=judge, target=target_of(corpus, "sys A")),
         judge,
-        "a cat sat on a mat .",
+        "a cat sat on a mat.",
         9,
     )
     finish(
         judgment_open(user=judge, target=target_of(corpus, "sys B")),
         judge,
-        "the cat sat on the mat .",
+        "the cat sat on the mat.",
         10,
     )
     return corpus
@@ -85,7 +85,7 @@ def cats(judge: User) -> Corpus:
 @pytest.mark.django_db
 def test_the_new_references_are_the_counted_judgments(cats: Corpus) -> None:
     """In the order they were made, repeats still in (the pool drops them)."""
-    assert new_references(cats) == {0: ["a cat sat on a mat .", "the cat sat on the mat ."]}
+    assert new_references(cats) == {0: ["a cat sat on a mat.", "the cat sat on the mat."]}
 
 
 @pytest.mark.django_db
@@ -96,7 +96,7 @@ def test_export_references_writes_the_pool(
     call_command("export_references", "cats", "--out", str(tmp_path / "own"), "--original")
 
     assert (tmp_path / "pool" / "ref0.txt").read_text() == "the cat sat on the mat .\n"
-    assert (tmp_path / "pool" / "ref1.txt").read_text() == "a cat sat on a mat .\n"
+    assert (tmp_path / "pool" / "ref1.txt").read_text() == "a cat sat on a mat.\n"
     assert sorted(p.name for p in (tmp_path / "own").iterdir()) == ["ref0.txt"]
     assert "1 sentence, 2 references each, 1 new" in capsys.readouterr().err
 

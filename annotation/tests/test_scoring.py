@@ -196,7 +196,8 @@ def test_hter_of_a_system_is_ter_with_the_new_references_as_the_only_references(
         new_ref = " ".join(tokens[3:] + tokens[:3]) if k % 2 else " ".join(tokens[:-1])
         finish(judgment_open(user=judge, target=target), judge, new_ref, 5)
         candidates.append(" ".join(words(target.text)))  # HTER reads 13a words
-        new_refs.append(Judgment.objects.get(target=target, evaluator=judge).new_ref)
+        stored = Judgment.objects.get(target=target, evaluator=judge).new_ref
+        new_refs.append(" ".join(words(stored)))  # of the new reference too, as text stored
 
     hter = human_scores(corpus)["NiuTrans"]["hter"]
     ter = build_metric("ter").corpus_score(candidates, [(r,) for r in new_refs])

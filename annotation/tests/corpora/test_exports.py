@@ -125,7 +125,7 @@ def test_judgments_survive_the_round_trip_with_recomputed_awer() -> None:
     jm = Judgment.objects.get(evaluator__username="JM")
     assert (jm.sser, jm.new_ref, jm.edits, jm.ref_length) == (
         8,
-        "Chart represents the method .",
+        "Chart represents the method.",
         1,
         5,
     )
@@ -148,7 +148,7 @@ def test_judgments_survive_the_round_trip_with_recomputed_awer() -> None:
     ]
     assert judged[0].get("checked") == "yes"
     assert judged[1].findtext("note") == "second opinion"
-    assert judged[0].findtext("newRef") == "Chart represents the method ."
+    assert judged[0].findtext("newRef") == "Chart represents the method."
     assert root.find("sentence").get("topic") == "figures"
 
 

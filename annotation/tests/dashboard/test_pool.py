@@ -43,7 +43,7 @@ from annotation.tests.factories import (
     write_corpus,
 )
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
-from annotation.text import normalize_new_ref
+from annotation.text import readable_text
 from metrics.registry import METRIC_NAMES
 from metrics.tokenize import Preprocessor
 
@@ -64,8 +64,8 @@ def test_the_pool_adds_each_accepted_new_reference_once_after_the_originals(
     assert texts.refs[28][0] == texts.refs[28][1]
     assert counts.pool == (3,) * 12 + (2,) * 16 + (1,) + (2,) * 11
     assert (counts.least, counts.most, counts.new, counts.grown) == (1, 3, 12, 12)
-    assert counts.pools[0].added == (normalize_new_ref(texts.systems[ACCEPTED][0]),)
-    assert counts.pools[5].added == (normalize_new_ref(texts.systems[ACCEPTED][5]),)  # not bob's
+    assert counts.pools[0].added == (readable_text(texts.systems[ACCEPTED][0]),)
+    assert counts.pools[5].added == (readable_text(texts.systems[ACCEPTED][5]),)  # not bob's
 
 
 def test_without_new_references_the_pool_reads_each_reference_once(tmp_path: Path) -> None:

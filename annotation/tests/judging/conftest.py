@@ -12,6 +12,15 @@ from annotation.tests.factories import import_xml, target_of
 
 
 @pytest.fixture
+def figures_shown(seed: Corpus) -> Corpus:
+    """The seed corpus with the system's live figures shown to its judges (blind, it
+    hides them unless a lead shows them)."""
+    seed.judges_see_figures = True
+    seed.save(update_fields=["judges_see_figures"])
+    return seed
+
+
+@pytest.fixture
 def figure_1(seed: Corpus, judge: User) -> Judgment:
     """The judge's judgment of seed 001 Figure 1's candidate, as the services open it."""
     return judgment_open(user=judge, target=target_of(seed, "a translator"))

@@ -14,14 +14,16 @@ from playwright.sync_api import Locator, Page, expect
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import open_corpus
+from annotation.tests.browsing import open_corpus, shown_words
 from annotation.tests.factories import (
     DEMO_XML,
+    FIGURE_1_AS_IS,
     FIGURE_1_CANDIDATE,
     FIGURE_1_FIRST_REF,
     SEED_XML,
     import_xml,
 )
+from annotation.text import readable_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,18 +120,18 @@ def test_correct_as_it_is_in_one_key_and_undone_in_one(
     expect(page.locator("#edit-count")).to_have_text("5")
 
     page.keyboard.press("o")
-    expect(page.locator("#new-ref")).to_have_text(FIGURE_1_CANDIDATE)
+    expect(page.locator("#new-ref")).to_have_text(shown_words(FIGURE_1_CANDIDATE))
     expect(page.locator("#edit-count")).to_have_text("0")
     expect(page.locator("#candidate button[data-op]")).to_have_count(0)
     expect(page.locator("#accept-as-is")).to_be_disabled()
 
     page.keyboard.press("u")
-    expect(page.locator("#new-ref")).to_have_text(FIGURE_1_FIRST_REF)
+    expect(page.locator("#new-ref")).to_have_text(shown_words(FIGURE_1_FIRST_REF))
     expect(page.locator("#edit-count")).to_have_text("5")
     page.keyboard.press("r")
     expect(page.locator("#edit-count")).to_have_text("0")
     judgment = Judgment.objects.get(target__sentence__position=0)
-    assert (judgment.new_ref, judgment.edits) == (FIGURE_1_CANDIDATE, 0)
+    assert (judgment.new_ref, judgment.edits) == (FIGURE_1_AS_IS, 0)
     kinds = list(judgment.events.exclude(kind="open").values_list("kind", flat=True))
     assert kinds == ["as_is", "undo", "redo"]
 
@@ -166,10 +168,10 @@ def test_the_whole_text_field_grows_with_its_text_and_enter_saves_it(
     assert field.evaluate("e => e.scrollHeight <= e.clientHeight + 2")  # all of it shown
 
     page.keyboard.press("Enter")
-    expect(page.locator("#new-ref")).to_have_text(long_text)
-    expect(page.locator("#new-ref-text")).to_have_value(long_text)  # no line break added
+    expect(page.locator("#new-ref")).to_have_text(shown_words(long_text))
+    expect(page.locator("#new-ref-text")).to_have_value(readable_text(long_text))  # one line
     assert page.locator("#new-ref-text").bounding_box()["height"] > 3 * one_line  # drawn grown
-    assert Judgment.objects.get(target__sentence__position=0).new_ref == long_text
+    assert Judgment.objects.get(target__sentence__position=0).new_ref == readable_text(long_text)
 
 
 #: A browser without CSS field-sizing: the property is ignored on the field, and

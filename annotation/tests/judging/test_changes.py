@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import (
+    judgment_accept_op,
     judgment_edit_ref,
     judgment_edit_word,
     judgment_finish,
@@ -15,16 +17,19 @@ from annotation.judging.changes import (
     judgment_use_ref,
 )
 from annotation.judging.errors import ERR_NO_SSER, ChangeRefused
+from annotation.judging.page import judging_context
 from annotation.judging.start import judgment_open
-from annotation.models import Judgment, JudgmentEvent, User
+from annotation.models import Judgment, JudgmentEvent, Target, User
 from annotation.tests.factories import (
     CATS,
+    DEMO_XML,
     FIGURE_1_FIRST_REF,
     FIGURE_1_RESULT,
     click,
     import_xml,
     target_of,
 )
+from annotation.text import awer_counts, new_ref_counts, readable_text, words
 from metrics.align import Op
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +85,7 @@ def test_an_extra_word_is_inserted_into_the_new_reference(judge: User) -> None:
 
     click(judgment, judge, Op.EXTRA, "big")
 
-    assert judgment.new_ref == "the big cat sat on the mat ."
+    assert judgment.new_ref == "the big cat sat on the mat."
     assert judgment.edits == 0
 
 
@@ -89,16 +94,18 @@ def test_a_word_edit_is_saved_and_recounted(figure_1: Judgment, judge: User) -> 
         judgment=figure_1, user=judge, version=1, pos=0, action="replace", text="Diagram"
     )
 
-    assert figure_1.new_ref == "Diagram figure shows the scan procedure to find the archives ."
+    assert figure_1.new_ref == "Diagram figure shows the scan procedure to find the archives."
     assert Judgment.objects.get(pk=figure_1.pk).edits == figure_1.edits == 4
 
 
-def test_the_whole_text_edit_is_normalised_to_13a_words(figure_1: Judgment, judge: User) -> None:
+def test_the_whole_text_edit_is_stored_as_its_words_read_as_text(
+    figure_1: Judgment, judge: User
+) -> None:
     judgment_edit_ref(
         judgment=figure_1, user=judge, version=1, text="  Diagram shows the scan, to locate it."
     )
 
-    assert figure_1.new_ref == "Diagram shows the scan , to locate it ."
+    assert figure_1.new_ref == "Diagram shows the scan, to locate it."
     assert figure_1.ref_length == 9
 
 
@@ -108,7 +115,7 @@ def test_clicking_a_pool_reference_makes_it_the_new_reference(
     other = "Chart represents the search method to locate the files ."
     judgment_use_ref(judgment=figure_1, user=judge, version=1, text=other)
 
-    assert figure_1.new_ref == other
+    assert figure_1.new_ref == "Chart represents the search method to locate the files."
     assert figure_1.edits == 6
     assert figure_1.events.get().kind == "use_ref"
 
@@ -142,3 +149,25 @@ def test_a_new_reference_stores_its_hter_a_moved_block_one_edit(judge: User) -> 
         judgment=judgment, user=judge, version=judgment.version, text="on the mat the cat sat ."
     )
     assert Judgment.objects.get(pk=judgment.pk).ter_edits == 0
+
+
+def test_clicks_on_a_ted_candidate_give_readable_text_and_the_same_counts(judge: User) -> None:
+    """Issue 23, point 6: every operation of a TED zh-en candidate with commas accepted
+    one click at a time; the new reference reads as text, and its counts are those of
+    its 13a words spaced, as they were stored before."""
+    corpus = corpus_import(source=DEMO_XML, name="ted").corpus
+    corpus.judges.add(judge)
+    systems = Target.objects.filter(sentence__corpus=corpus, translator__role="system")
+    target = next(t for t in systems.order_by("pk") if ", " in t.text and t.text.endswith("."))
+    judgment = judgment_open(user=judge, target=target)
+
+    while ops := [o for o in judging_context(judgment).ops if o.op != "match"]:
+        judgment_accept_op(judgment=judgment, user=judge, version=judgment.version, op=ops[0].token)
+
+    spaced = " ".join(words(target.text))
+    assert judgment.new_ref == readable_text(target.text) != spaced
+    assert " ," not in judgment.new_ref and not judgment.new_ref.endswith(" .")
+    assert words(judgment.new_ref) == words(target.text)
+    counts = awer_counts(target.text, spaced)
+    assert (judgment.edits, judgment.ref_length) == counts == (0, len(words(target.text)))
+    assert new_ref_counts(target.text, judgment.new_ref) == new_ref_counts(target.text, spaced)

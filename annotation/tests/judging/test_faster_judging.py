@@ -23,6 +23,7 @@ from annotation.judging.page import document_context, judging_context
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, User
 from annotation.tests.factories import (
+    FIGURE_1_AS_IS,
     FIGURE_1_CANDIDATE,
     FIGURE_1_FIRST_REF,
     fresh,
@@ -42,7 +43,7 @@ def test_correct_as_it_is_makes_the_candidate_the_new_reference_at_zero_edits(
     judgment_accept_as_is(judgment=figure_1, user=judge, version=figure_1.version)
 
     stored = fresh(figure_1)
-    assert stored.new_ref == FIGURE_1_CANDIDATE
+    assert stored.new_ref == FIGURE_1_AS_IS
     assert (stored.edits, stored.ref_length) == (0, 10)
     assert stored.sser is None  # the score stays the judge's to give
     assert list(stored.events.exclude(kind="open").values_list("kind", flat=True)) == ["as_is"]
@@ -56,7 +57,7 @@ def test_correct_as_it_is_is_one_change_that_one_undo_takes_back(
     assert (fresh(figure_1).new_ref, fresh(figure_1).edits) == (FIGURE_1_FIRST_REF, 5)
 
     judgment_redo(judgment=figure_1, user=judge, version=figure_1.version)
-    assert (fresh(figure_1).new_ref, fresh(figure_1).edits) == (FIGURE_1_CANDIDATE, 0)
+    assert (fresh(figure_1).new_ref, fresh(figure_1).edits) == (FIGURE_1_AS_IS, 0)
 
 
 def test_correct_as_it_is_normalises_the_candidate_as_any_new_reference(
@@ -69,7 +70,7 @@ def test_correct_as_it_is_normalises_the_candidate_as_any_new_reference(
     )
     judgment = judgment_open(user=judge, target=target_of(corpus, "sys A"))
     judgment_accept_as_is(judgment=judgment, user=judge, version=judgment.version)
-    assert fresh(judgment).new_ref == "a cat , on a mat ."
+    assert fresh(judgment).new_ref == "a cat, on a mat."
 
 
 def test_correct_as_it_is_sent_twice_is_saved_once(figure_1: Judgment, judge: User) -> None:

@@ -27,7 +27,9 @@ from metrics.align import Op
 pytestmark = pytest.mark.django_db
 
 
-def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> None:
+def test_live_figures_by_hand(
+    figures_shown: Corpus, seed: Corpus, figure_1: Judgment, judge: User
+) -> None:
     for kind, word in [
         (Op.MISSING, "This"),
         (Op.SUBSTITUTION, "Diagram"),
@@ -64,7 +66,9 @@ def test_live_figures_by_hand(seed: Corpus, figure_1: Judgment, judge: User) -> 
     assert figures.sentences == 2
 
 
-def test_figures_of_a_first_candidate_count_only_the_current_judgment(figure_1: Judgment) -> None:
+def test_figures_of_a_first_candidate_count_only_the_current_judgment(
+    figures_shown: Corpus, figure_1: Judgment
+) -> None:
     figures = judging_context(figure_1).figures
 
     assert figures.awer == pytest.approx(100 * 5 / 11)
@@ -73,7 +77,7 @@ def test_figures_of_a_first_candidate_count_only_the_current_judgment(figure_1: 
 
 
 def test_figures_follow_a_change_to_a_done_judgment(
-    seed: Corpus, figure_1: Judgment, judge: User
+    figures_shown: Corpus, seed: Corpus, figure_1: Judgment, judge: User
 ) -> None:
     """The done judgments' sums are kept from one click to the next, keyed by what they
     are made of: a done judgment changed elsewhere (another tab) shows on the next page."""

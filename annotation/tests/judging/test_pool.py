@@ -19,15 +19,15 @@ pytestmark = pytest.mark.django_db
 
 def test_an_accepted_new_reference_makes_the_next_system_cheaper(judge: User) -> None:
     corpus = import_xml(CATS.format(b="a cat sat on a mat !"), "cats", judge)
-    before = build_pool(words("a cat sat on a mat !"), ["the cat sat on the mat ."], [])
+    before = build_pool(words("a cat sat on a mat !"), ["the cat sat on the mat."], [])
     a = judgment_open(user=judge, target=target_of(corpus, "sys A"))
-    finish(a, judge, "a cat sat on a mat .", 9)
+    finish(a, judge, "a cat sat on a mat.", 9)
 
     b = judgment_open(user=judge, target=target_of(corpus, "sys B"))
     pool = judging_context(b).pool
 
     assert before[0].distance == 3
-    assert b.new_ref == "a cat sat on a mat ."
+    assert b.new_ref == "a cat sat on a mat."
     assert b.edits == 1
     assert [(p.kind, p.distance) for p in pool] == [("first reference", 3), ("new reference", 1)]
 
@@ -41,7 +41,7 @@ def test_sharing_new_references_among_judges(
     finish(
         judgment_open(user=ana, target=target_of(corpus, "sys A")),
         ana,
-        "a cat sat on a mat .",
+        "a cat sat on a mat.",
         9,
     )
 
@@ -61,16 +61,16 @@ def test_a_shared_pool_holds_other_candidates_new_references_not_this_ones(
     finish(
         judgment_open(user=ana, target=target_of(corpus, "sys A")),
         ana,
-        "a cat sat on a mat .",
+        "a cat sat on a mat.",
         9,
     )
 
     same = judgment_open(user=bob, target=target_of(corpus, "sys A"))
     other = judgment_open(user=bob, target=target_of(corpus, "sys B"))
 
-    assert (same.new_ref, same.edits) == ("the cat sat on the mat .", 2)
+    assert (same.new_ref, same.edits) == ("the cat sat on the mat.", 2)
     assert [p.kind for p in judging_context(same).pool] == ["first reference"]
-    assert (other.new_ref, other.edits) == ("a cat sat on a mat .", 1)
+    assert (other.new_ref, other.edits) == ("a cat sat on a mat.", 1)
     assert [p.kind for p in judging_context(other).pool] == ["first reference", "new reference"]
 
 

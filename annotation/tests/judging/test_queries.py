@@ -132,10 +132,16 @@ def counts_on_two_sizes(
     return at_start, action_counts(client, large)
 
 
+@pytest.mark.parametrize("figures", [True, None], ids=["figures-shown", "figures-hidden"])
 def test_every_action_costs_the_same_queries_on_a_small_and_a_large_corpus(
-    tmp_path: Path, client: Client, user_factory: Callable[..., User]
+    tmp_path: Path, client: Client, user_factory: Callable[..., User], figures: bool | None
 ) -> None:
-    at_start, far_in = counts_on_two_sizes(tmp_path, client, user_factory)
+    """With the live figures shown, and hidden (a blind corpus's default: fewer queries)."""
+
+    def show(corpus: Corpus, judge: User) -> None:
+        Corpus.objects.filter(pk=corpus.pk).update(judges_see_figures=figures)
+
+    at_start, far_in = counts_on_two_sizes(tmp_path, client, user_factory, before=show)
 
     assert far_in == at_start
     assert at_start["page"] <= MAX_QUERIES_PAGE

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.judging.errors import ERR_NO_SSER, ERR_STALE
-from annotation.models import Judgment, JudgmentEvent, User
+from annotation.models import Corpus, Judgment, JudgmentEvent, User
 from annotation.tests.factories import (
     HTMX,
     JUDGE_CHANGES,
@@ -100,7 +100,7 @@ def test_a_lead_sees_a_judges_work_but_cannot_change_it(
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_the_right_judge_gets_the_page_or_the_fragment(
-    judge_client: Client, figure_1: Judgment, htmx: bool
+    judge_client: Client, figures_shown: Corpus, figure_1: Judgment, htmx: bool
 ) -> None:
     response = judge_client.get(page_url(figure_1), **(HTMX if htmx else {}))
 
@@ -188,7 +188,7 @@ def test_an_htmx_change_answers_with_the_fragment_and_the_figures(
 
 
 def test_a_clicked_score_reads_as_a_score_and_the_figure_as_an_error(
-    judge_client: Client, figure_1: Judgment
+    judge_client: Client, figures_shown: Corpus, figure_1: Judgment
 ) -> None:
     """Right after a 7: the candidate's "SSER 7 (score)", and the system's figure over the
     judge's work, "SSER error 30.0 %", each under its own label (issue 11)."""
@@ -225,9 +225,9 @@ def test_undo_and_redo_buttons(
 
     assert response.status_code == (200 if htmx else 303)
     expected = (
-        "figure shows the scan procedure to find the archives ."
+        "figure shows the scan procedure to find the archives."
         if action == "undo"
-        else "Diagram shows the scan procedure to find the archives ."
+        else "Diagram shows the scan procedure to find the archives."
     )
     assert fresh(figure_1).new_ref == expected
     if htmx:
@@ -245,7 +245,7 @@ def test_three_htmx_clicks_of_figure_1_stay_within_the_query_budget(
             )
         assert response.status_code == 200
 
-    assert fresh(figure_1).new_ref == "Diagram shows the scan procedure to locate the archives ."
+    assert fresh(figure_1).new_ref == "Diagram shows the scan procedure to locate the archives."
     assert 'id="edit-count">2<' in response.content.decode()
 
 

@@ -16,6 +16,7 @@ from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
 from annotation.tests.factories import (
     CATS,
+    FIGURE_1_AS_IS,
     FIGURE_1_CANDIDATE,
     HTMX,
     change_url,
@@ -61,7 +62,7 @@ def test_every_mark_has_its_reference_word_printed_under_it(
 
 
 def test_an_extra_word_reads_keep_this_word(judge: User, client: Client) -> None:
-    corpus = import_xml(CATS.format(b="the big cat sat on the mat ."), "cats", judge)
+    corpus = import_xml(CATS.format(b="the big cat sat on the mat."), "cats", judge)
     judgment = judgment_open(user=judge, target=target_of(corpus, "sys B"))
     client.force_login(judge)
     tree = page_of(client, judgment)
@@ -76,7 +77,7 @@ def test_correct_as_it_is_through_the_page(judge_client: Client, figure_1: Judgm
     response = judge_client.post(change_url(figure_1, "as-is"), {"version": "1"}, **HTMX)
     assert response.status_code == 200
     tree = lxml_html.fromstring(response.content.decode())
-    assert by(tree, "new-ref")[0].get("data-text") == FIGURE_1_CANDIDATE
+    assert by(tree, "new-ref")[0].get("data-text") == FIGURE_1_AS_IS
     assert by(tree, "accept-as-is")[0].get("disabled") is not None  # already taken
     assert by(tree, "undo")[0].get("disabled") is None
     assert fresh(figure_1).edits == 0

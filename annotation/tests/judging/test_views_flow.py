@@ -217,7 +217,7 @@ def test_the_export_after_judging_holds_the_judgment(
     assert 'evaluator="judge"' in export
     assert 'sser="8"' in export
     assert 'awer="2/10"' in export
-    assert "<newRef>Diagram shows the scan procedure to locate the archives .</newRef>" in export
+    assert "<newRef>Diagram shows the scan procedure to locate the archives.</newRef>" in export
 
 
 # --- a request sent twice --------------------------------------------------------------------
@@ -253,7 +253,7 @@ def test_undo_sent_twice_undoes_once(judge_client: Client, figure_1: Judgment, h
     )
 
     assert again.status_code == (200 if htmx else 303)
-    assert fresh(figure_1).new_ref == "figure shows the scan procedure to find the archives ."
+    assert fresh(figure_1).new_ref == "figure shows the scan procedure to find the archives."
     assert fresh(figure_1).version == 4
 
 
