@@ -227,9 +227,11 @@
 
   // The save buttons of the fields typed in, in the order they are saved, leaving out the
   // form of ``elt`` (the action that saves them itself) and what ``elt`` closes on purpose.
+  // A save is no action that needs the others saved first (the others stay typed in).
   function unsaved(elt) {
     var r = root();
     if (!r || r.hasAttribute("data-readonly")) return [];
+    if (elt && TYPED.some(function (t) { return elt.matches(t.save); })) return [];
     var action = elt ? elt.getAttribute("data-action") : null;
     var buttons = [];
     TYPED.forEach(function (t) {

@@ -72,6 +72,27 @@ def test_a_note_and_the_flag_unsure_survive_an_sser_click(
     assert kinds(judgment) == ["set_note", "set_note", "set_sser"]
 
 
+def test_a_whole_text_and_a_note_both_typed_are_both_saved_before_n(
+    page: Page, live_server, seed: Corpus
+) -> None:
+    open_corpus(page, live_server.url)
+    page.keyboard.press("8")
+    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    page.fill("#new-ref-text", FIGURE_1_RESULT)
+    page.fill("#note-text", "two fields typed")
+    page.click("#h-source")
+    page.keyboard.press("n")
+
+    expect(page.locator("#sentence-number")).to_have_text("2")
+    judgment = first()
+    assert (judgment.new_ref, judgment.note, judgment.state) == (
+        FIGURE_1_RESULT,
+        "two fields typed",
+        "done",
+    )
+    assert kinds(judgment) == ["set_sser", "edit_ref", "set_note", "finish"]
+
+
 def test_a_flag_chosen_with_the_keyboard_is_saved_before_n(
     page: Page, live_server, seed: Corpus
 ) -> None:
