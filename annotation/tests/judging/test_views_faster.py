@@ -161,3 +161,22 @@ def test_accept_and_next_brings_the_header_with_the_pace(
     assert re.search(r'<progress id="progress-bar" max="2" value="1"', text)
     assert "42 s per candidate" in text
     assert "about 42 s left" in text
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_marks_own_severity_toggle_works_without_the_script(
+    judge_client: Client, figure_1: Judgment, htmx: bool
+) -> None:
+    """The toggle is a submit button of the severity form: its operation is sent before the
+    form's hidden field, which only the script fills (empty without it)."""
+    tree = page_of(judge_client, figure_1)
+    toggles = tree.xpath('//*[@id="candidate"]//button[@class="severity-toggle"]')
+    assert [t.get("form") for t in toggles] == ["severity-form"] * 5
+    token = toggles[1].get("value")
+    response = judge_client.post(
+        change_url(figure_1, "severity"),
+        {"version": "1", "op": [token, ""]},
+        **(HTMX if htmx else {}),
+    )
+    assert response.status_code == (200 if htmx else 303)
+    assert fresh(figure_1).severities == {"substitution:0": "major"}
