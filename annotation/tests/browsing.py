@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from annotation.tests.factories import PASSWORD
 
@@ -25,3 +25,9 @@ def open_corpus(page: Page, base: str, name: str = "seed", username: str = "ana"
     page.click(f'a[data-action="continue"][data-corpus="{name}"]')
     page.wait_for_url(re.compile(r"/judgments/\d+/$"))
     page.wait_for_function("window.htmx !== undefined")
+
+
+def score(page: Page, sser: int) -> None:
+    """Give the candidate SSER ``sser`` with its key and wait until the page shows it."""
+    page.keyboard.press("=" if sser == 10 else str(sser))
+    expect(page.locator(f'[data-sser="{sser}"]')).to_have_attribute("aria-pressed", "true")

@@ -34,6 +34,7 @@
   var queue = [];
   var current = null; // {desc, xhr, focus} of the request in flight
   var failed = null; // descriptor of the request that failed, for Retry
+  var saving = false; // the queued click being sent saves typed text before an action
 
   function root() {
     return document.getElementById("judge");
@@ -383,7 +384,7 @@
           (queue.length > 1 ? "s" : "") +
           " after it " +
           (queue.length > 1 ? "were" : "was") +
-          " not done. It is still in its field: correct it, or press Esc."
+          " not done. It is still in its field: correct it, or reload the page to drop it."
       );
       queue = [];
     }
@@ -422,7 +423,9 @@
       window.setTimeout(drain, 0);
       return;
     }
+    saving = !!d.saving;
     fire(elt, d);
+    saving = false;
     showQueue();
   }
 
@@ -453,6 +456,7 @@
       return;
     }
     current = { desc: describe(elt), xhr: null, focus: rememberFocus(), judgment: judgmentShown() };
+    current.desc.saving = saving;
     if (elt.form && current.desc.fields) current.sent = { form: elt.form, fields: current.desc.fields };
   });
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.judging.errors import ERR_BAD_OP
 from annotation.models import Corpus, Judgment
-from annotation.tests.browsing import open_corpus
+from annotation.tests.browsing import open_corpus, score
 from annotation.tests.factories import FIGURE_1_FIRST_REF
 from annotation.tests.judging import test_browser_spans
 from annotation.tests.judging.test_browser import hold_the_first_request
@@ -106,8 +106,7 @@ def test_after_accept_and_next_the_new_source_and_candidate_are_at_the_top(
 ) -> None:
     open_corpus(page, live_server.url)
     page.set_viewport_size({"width": 1000, "height": 500})
-    page.keyboard.press("8")
-    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    score(page, 8)
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     assert page.evaluate("window.scrollY") > 0
     page.click("#accept-next")  # the mouse, down the page
@@ -164,8 +163,7 @@ def test_n_n_goes_on_once_and_never_accepts_a_candidate_not_yet_drawn(
     page: Page, live_server, seed: Corpus
 ) -> None:
     open_corpus(page, live_server.url)
-    page.keyboard.press("8")
-    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    score(page, 8)
     held = hold_the_first_request(page, "**/judgments/*/accept/")
     page.keyboard.press("n")
     page.keyboard.press("n")

@@ -10,9 +10,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from annotation.models import Corpus, Judgment
-from annotation.tests.browsing import open_corpus
+from annotation.tests.browsing import open_corpus, score
 from annotation.tests.factories import FIGURE_1_FIRST_REF, FIGURE_1_RESULT
 from annotation.tests.judging import test_browser_spans
+from annotation.tests.judging.test_browser import hold_the_first_request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,8 +32,7 @@ def test_a_whole_text_typed_and_not_saved_is_saved_by_accept_and_next(
     page: Page, live_server, seed: Corpus
 ) -> None:
     open_corpus(page, live_server.url)
-    page.keyboard.press("8")
-    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    score(page, 8)
     page.fill("#new-ref-text", FIGURE_1_RESULT)  # no Enter, no "Save text"
 
     page.click("#accept-next")
@@ -76,8 +76,7 @@ def test_a_whole_text_and_a_note_both_typed_are_both_saved_before_n(
     page: Page, live_server, seed: Corpus
 ) -> None:
     open_corpus(page, live_server.url)
-    page.keyboard.press("8")
-    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    score(page, 8)
     page.fill("#new-ref-text", FIGURE_1_RESULT)
     page.fill("#note-text", "two fields typed")
     page.click("#h-source")
@@ -93,12 +92,44 @@ def test_a_whole_text_and_a_note_both_typed_are_both_saved_before_n(
     assert kinds(judgment) == ["set_sser", "edit_ref", "set_note", "finish"]
 
 
+def test_a_refused_save_holds_the_action_back_and_keeps_the_text(
+    page: Page, live_server, seed: Corpus
+) -> None:
+    open_corpus(page, live_server.url)
+    score(page, 8)
+    page.fill("#new-ref-text", "a bell \x07 rings")  # XML cannot hold it: refused
+    page.click("#accept-next")
+
+    expect(page.locator("#judge-message")).to_be_visible()
+    expect(page.locator("#client-status")).to_contain_text("was not done")
+    expect(page.locator("#new-ref-text")).to_have_value("a bell \x07 rings")
+    expect(page.locator("#sentence-number")).to_have_text("1")
+    judgment = first()
+    assert (judgment.new_ref, judgment.state) == (FIGURE_1_FIRST_REF, "pending")
+
+
+def test_a_note_typed_while_a_click_is_on_its_way_is_kept_and_saved(
+    page: Page, live_server, seed: Corpus
+) -> None:
+    open_corpus(page, live_server.url)
+    held = hold_the_first_request(page, "**/judgments/*/sser/")
+    page.click('[data-sser="8"]')
+    page.fill("#note-text", "typed meanwhile")
+    held[0].continue_()
+    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#note-text")).to_have_value("typed meanwhile")  # put back
+
+    page.click("#accept-next")
+    expect(page.locator("#sentence-number")).to_have_text("2")
+    judgment = first()
+    assert (judgment.note, judgment.sser, judgment.state) == ("typed meanwhile", 8, "done")
+
+
 def test_a_flag_chosen_with_the_keyboard_is_saved_before_n(
     page: Page, live_server, seed: Corpus
 ) -> None:
     open_corpus(page, live_server.url)
-    page.keyboard.press("8")
-    expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
+    score(page, 8)
     page.focus("#note-flag")
     page.keyboard.press("ArrowDown")  # garbled
     page.keyboard.press("ArrowDown")  # unsure
