@@ -17,26 +17,37 @@ ERR_STALE = (
     "it still applies."
 )
 ERR_NOT_YOURS = "Only the judge who owns this judgment can change it."
-ERR_BAD_OP = "{token!r} is not an edit operation (expected kind:candidate_pos:reference_pos)"
-ERR_OP_OUT_OF_RANGE = "{token!r} points outside the candidate or the new reference"
-ERR_MATCH_OP = "a matching word needs no change"
-ERR_WORD_POS = "word {pos} is not in the new reference, which has {length} words"
-ERR_WORD_ACTION = "unknown word action {action!r} (choose from {choices})"
-ERR_SSER_RANGE = "SSER {value!r} is not a whole number from 0 to 10"
+#: What most refusals come down to for a judge: the page was drawn from an older state
+#: than the one the click was checked against (a click queued too long, a page kept open
+#: for hours). The refusal redraws the page from what is saved, and says so.
+_OUT_OF_DATE = (
+    "The page was out of date, so this click was not saved: {what}. The page has been "
+    "refreshed and shows what is saved; click again if the change still applies."
+)
+ERR_BAD_OP = _OUT_OF_DATE.format(what="it named no marked word of the candidate")
+ERR_OP_OUT_OF_RANGE = _OUT_OF_DATE.format(what="the word it named is no longer there")
+ERR_MATCH_OP = "This word already matches the new reference: there is nothing to accept."
+ERR_WORD_POS = _OUT_OF_DATE.format(what="the word it named is no longer in the new reference")
+ERR_WORD_ACTION = (
+    "Nothing was changed: {action!r} is not one of the word editor's buttons ({choices})."
+)
+ERR_SSER_RANGE = "The SSER score must be a whole number from 0 to 10, not {value!r}."
 ERR_NO_SSER = "Give an SSER score (0–10) before accepting this candidate."
 ERR_NOTHING_TO_UNDO = "Nothing to undo."
 ERR_NOTHING_TO_REDO = "Nothing to redo."
-ERR_NOT_A_SYSTEM = "{translator!r} is a reference, not an MT system: it is not judged"
-ERR_FLAG = "unknown flag {flag!r} (choose from {choices}, or none)"
-ERR_NOT_A_NUMBER = "{name} {value!r} is not a whole number"
-ERR_NO_SUCH_ERROR = (
-    "op {token!r} is not an error of the candidate as the page shows it: focus a marked "
-    "word (→ and ←) and press m"
+ERR_NOT_A_SYSTEM = "{translator!r} is a reference, not a machine translation: it is not judged."
+ERR_FLAG = "Nothing was saved: {flag!r} is not one of the flags ({choices}, or none)."
+ERR_NOT_A_NUMBER = (
+    "Nothing was saved: the page sent {name} {value!r} where a whole number belongs. "
+    "Reload the page and try again."
+)
+ERR_NO_SUCH_ERROR = _OUT_OF_DATE.format(
+    what="the word it named is not a marked word of the candidate any more"
 )
 ERR_IER_OFF = "IER is not enabled for this corpus: its lead can turn it on."
-ERR_IER_GAP = "gap {gap} is not between two words of the candidate, which has {length} words"
-ERR_IER_START = "no information item starts at word {start}"
-ERR_IER_LABEL = "unknown IER mark {label!r} (choose from {choices})"
+ERR_IER_GAP = _OUT_OF_DATE.format(what="the gap it named is not between two words any more")
+ERR_IER_START = _OUT_OF_DATE.format(what="no information item starts at that word any more")
+ERR_IER_LABEL = "Nothing was saved: {label!r} is not one of the item marks ({choices})."
 NOTE_REUSED = (
     "This candidate is identical to one you already judged for this sentence ({label}): "
     "its new reference and SSER are filled in. Press c (or Confirm) to accept them."

@@ -217,9 +217,11 @@ def _do_sser(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
 
 
 def _do_severity(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    judgment_toggle_severity(
-        judgment=j, user=request.user, version=version, op=request.POST.get("op", "")
-    )
+    """The operation is the form's hidden field (set by the page's script from the focus,
+    for m) or, for a mark's own toggle (a submit button of the same form, sent without
+    the script too), the button's: the first one given."""
+    op = next((value for value in request.POST.getlist("op") if value), "")
+    judgment_toggle_severity(judgment=j, user=request.user, version=version, op=op)
 
 
 def _do_undo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from annotation.tests.factories import PASSWORD
 from annotation.text import words
@@ -32,3 +32,9 @@ def shown_words(text: str) -> str:
     """A new reference as the word editor (``#new-ref``) shows it: one element per 13a
     word, so its text is the words spaced, whatever the stored text's spacing."""
     return " ".join(words(text))
+
+
+def score(page: Page, sser: int) -> None:
+    """Give the candidate SSER ``sser`` with its key and wait until the page shows it."""
+    page.keyboard.press("=" if sser == 10 else str(sser))
+    expect(page.locator(f'[data-sser="{sser}"]')).to_have_attribute("aria-pressed", "true")

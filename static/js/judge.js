@@ -13,6 +13,20 @@
  * the same version, and the server answers a request that had in fact been saved with the
  * saved state (never twice, never as stale). A stale-page refusal (409) drops the queue,
  * with a message: those clicks were aimed at a state that no longer exists.
+ *
+ * Keys pressed while a request is in flight (or waits for Retry) are queued as *keys*, not
+ * as clicks: each is interpreted, in order, against the page the previous request
+ * produced, so `a a a` accepts three marked words one after the other and → then a moves
+ * on the new page. A key is only ever applied to the candidate it was pressed on: keys
+ * pressed before a new candidate was drawn (a second `n` during "accept & next") are
+ * dropped with a message, so nothing is accepted or scored that the judge has not seen.
+ *
+ * Nothing typed is lost. A value typed but not saved (the whole text, the word editor,
+ * the note; the flag is saved as soon as it changes) is saved before any other action
+ * that would redraw the page: the saves are queued first, then the action, through the
+ * same queue. Should a save be refused, the queued action is not done. Values typed while
+ * a request is in flight are put back into the redrawn page of the same candidate, and
+ * leaving the page with such a value asks first.
  */
 (function () {
   "use strict";
@@ -20,6 +34,7 @@
   var queue = [];
   var current = null; // {desc, xhr, focus} of the request in flight
   var failed = null; // descriptor of the request that failed, for Retry
+  var saving = false; // the queued click being sent saves typed text before an action
 
   function root() {
     return document.getElementById("judge");
@@ -166,6 +181,16 @@
     if (inJudge(t) && t.hasAttribute && t.hasAttribute("data-op") && t.closest("#candidate")) aimSeverity(t.value);
   });
 
+  // The mouse: the small "major" (or "minor") toggle drawn on the mark under the pointer
+  // or with the focus (templates/judging/_judge.html) does what m does on that mark.
+  document.addEventListener("click", function (evt) {
+    var toggle = evt.target.closest && evt.target.closest(".severity-toggle");
+    if (!toggle || !inJudge(toggle)) return;
+    evt.preventDefault();
+    aimSeverity(toggle.value);
+    press("#toggle-severity");
+  });
+
   // m with no operation focused (none yet on this page) does nothing.
   function toggleSeverity() {
     var list = ops();
@@ -174,6 +199,87 @@
     var field = $("severity-op");
     return !!(field && field.value) && press("#toggle-severity");
   }
+
+  // --- values typed but not saved yet --------------------------------------------------------
+
+  // Each field that holds a typed value, with the button that saves it (the one Enter
+  // would use) and the action that closes it unsaved on purpose.
+  var TYPED = [
+    { fields: ["word-edit-text"], save: '[data-action="word-replace"]', discard: "cancel-edit" },
+    { fields: ["word-insert-text"], save: '[data-action="word-insert-before"]', discard: "cancel-edit" },
+    { fields: ["new-ref-text"], save: '[data-action="save-new-ref"]' },
+    { fields: ["note-text", "note-flag"], save: "#save-note" },
+  ];
+
+  function typedIn(field) {
+    if (!field || field.disabled) return false;
+    if (field.tagName === "SELECT") {
+      var first = 0;
+      for (var i = 0; i < field.options.length; i++) {
+        if (field.options[i].defaultSelected) {
+          first = i;
+          break;
+        }
+      }
+      return field.selectedIndex !== first;
+    }
+    return field.value.trim() !== field.defaultValue.trim();
+  }
+
+  // The save buttons of the fields typed in, in the order they are saved, leaving out the
+  // form of ``elt`` (the action that saves them itself) and what ``elt`` closes on purpose.
+  // A save is no action that needs the others saved first (the others stay typed in).
+  function unsaved(elt) {
+    var r = root();
+    if (!r || r.hasAttribute("data-readonly")) return [];
+    if (elt && TYPED.some(function (t) { return elt.matches(t.save); })) return [];
+    var action = elt ? elt.getAttribute("data-action") : null;
+    var buttons = [];
+    TYPED.forEach(function (t) {
+      if (t.discard && t.discard === action) return;
+      if (!t.fields.map($).some(typedIn)) return;
+      var button = r.querySelector(t.save);
+      if (button && !button.disabled && !(elt && button.form === elt.form)) buttons.push(button);
+    });
+    return buttons;
+  }
+
+  // The typed values of the page, to put back into its next drawing: all but those the
+  // request saved as they are (``saved``: the form it sent, with the values it sent).
+  function typedValues(saved) {
+    var kept = {};
+    TYPED.forEach(function (t) {
+      t.fields.forEach(function (id) {
+        var field = $(id);
+        if (!typedIn(field)) return;
+        if (saved && field.form === saved.form && saved.fields[field.name] === field.value) return;
+        kept[id] = field.value;
+      });
+    });
+    return kept;
+  }
+
+  function putBack(kept) {
+    Object.keys(kept).forEach(function (id) {
+      var field = $(id);
+      if (field && !field.disabled) field.value = kept[id];
+    });
+    grow();
+  }
+
+  // The flag is saved as soon as it is chosen (with the note as typed).
+  document.addEventListener("change", function (evt) {
+    var t = evt.target;
+    if (!t || t.id !== "note-flag" || !inJudge(t)) return;
+    var save = $("save-note");
+    if (save && !save.disabled && t.form) t.form.requestSubmit(save);
+  });
+
+  window.addEventListener("beforeunload", function (evt) {
+    if (!unsaved(null).length) return;
+    evt.preventDefault();
+    evt.returnValue = "";
+  });
 
   // --- messages ----------------------------------------------------------------------------
 
@@ -259,7 +365,8 @@
     current = null;
     if (done && !done.focused) restoreFocus(done.focus);
     var a = document.activeElement;
-    if (done && LEAVE_AFTER[done.desc.action] && inJudge(a) && a.form) a.blur();
+    // the flag keeps the focus: ↓ again chooses the next one
+    if (done && LEAVE_AFTER[done.desc.action] && inJudge(a) && a.form && a.id !== "note-flag") a.blur();
     var r = root();
     if (r && r.querySelector('[data-message-kind="stale"]') && queue.length) {
       say(
@@ -267,6 +374,17 @@
           " queued action" +
           (queue.length > 1 ? "s were" : " was") +
           " not applied, because this judgment had changed elsewhere. Check the page and click again."
+      );
+      queue = [];
+    } else if (done && done.desc.saving && r && r.querySelector("#judge-message") && queue.length) {
+      say(
+        "Your typed text was not saved (see the message), so " +
+          queue.length +
+          " action" +
+          (queue.length > 1 ? "s" : "") +
+          " after it " +
+          (queue.length > 1 ? "were" : "was") +
+          " not done. It is still in its field: correct it, or reload the page to drop it."
       );
       queue = [];
     }
@@ -292,14 +410,27 @@
       return;
     }
     var d = queue.shift();
+    if (d.keyed) {
+      if (judgmentShown() !== d.judgment) notApplied(d, true);
+      else obey(d.keyed);
+      if (!current) window.setTimeout(drain, 0);
+      showQueue();
+      return;
+    }
     var elt = judgmentShown() === d.judgment ? find(d) : null;
     if (!elt || elt.disabled) {
       notApplied(d, true);
       window.setTimeout(drain, 0);
       return;
     }
+    saving = !!d.saving;
     fire(elt, d);
+    saving = false;
     showQueue();
+  }
+
+  function busy() {
+    return !!(current || failed || queue.length);
   }
 
   document.addEventListener("htmx:confirm", function (evt) {
@@ -311,7 +442,30 @@
       showQueue();
       return;
     }
-    current = { desc: describe(elt), xhr: null, focus: rememberFocus() };
+    var saves = unsaved(elt);
+    if (saves.length) {
+      // what was typed is saved first, then the action runs on the page the saves produce
+      evt.preventDefault();
+      var first = saves.map(function (button) {
+        var d = describe(button);
+        d.saving = true;
+        return d;
+      });
+      queue = first.concat([describe(elt)], queue);
+      drain();
+      return;
+    }
+    current = { desc: describe(elt), xhr: null, focus: rememberFocus(), judgment: judgmentShown() };
+    current.desc.saving = saving;
+    if (elt.form && current.desc.fields) current.sent = { form: elt.form, fields: current.desc.fields };
+  });
+
+  // Values typed while the request was on its way are put back into the new drawing of
+  // the same candidate (not those of the form the request saved).
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    if (!current || evt.detail.xhr !== current.xhr) return;
+    var ok = evt.detail.xhr.status < 300;
+    current.kept = typedValues(ok && current.sent ? current.sent : null);
   });
 
   document.addEventListener("htmx:beforeSend", function (evt) {
@@ -335,7 +489,11 @@
   document.addEventListener("htmx:afterSwap", function (evt) {
     if (current && evt.detail.xhr === current.xhr && !current.focused) {
       current.focused = true;
+      var another = judgmentShown() !== current.judgment;
+      if (!another && current.kept) putBack(current.kept);
       restoreFocus(current.focus);
+      // a new candidate: its source and candidate at the top of the window
+      if (another) window.scrollTo(0, 0);
     }
   });
 
@@ -408,6 +566,84 @@
     list[i].focus();
   }
 
+  // What a key does on the page as it is now: a function doing it (true when it did
+  // something), or null for a key that is not the page's. ``k`` holds what the keydown
+  // said: the character typed (``key``: digits follow it, so AZERTY's Shift+digits score),
+  // the key's place (``code``: Shift+1…4 picks a reference where the character is no
+  // digit, QWERTY's !@#$), and Ctrl and Shift.
+  function command(k) {
+    var key = k.key;
+    if (k.ctrl) {
+      if (key === "z" || key === "Z") return pressing(k.shift ? "#redo" : "#undo");
+      if (key === "y" || key === "Y") return pressing("#redo");
+      if (key === "Enter") return pressing("#accept-next");
+      return null;
+    }
+    if (/^[0-9]$/.test(key)) return pressing('[data-sser="' + key + '"]');
+    if (k.shift && /^Digit[1-4]$/.test(k.code)) return pressing('[data-pool="' + k.code.slice(5) + '"]');
+    switch (key) {
+      case "=":
+        return pressing('[data-sser="10"]');
+      case "ArrowRight":
+      case "ArrowLeft":
+        return function () {
+          moveOp(key === "ArrowRight" ? 1 : -1);
+          return true;
+        };
+      case "a":
+        return function () {
+          var list = ops();
+          var i = list.indexOf(document.activeElement);
+          if (list.length) list[i < 0 ? 0 : i].click();
+          return list.length > 0;
+        };
+      case "m": // inside IER's items, m marks the item (static/js/ier.js), not an operation
+        return k.inIer ? null : toggleSeverity;
+      case "u":
+        return pressing("#undo");
+      case "r":
+        return pressing("#redo");
+      case "n":
+        return pressing("#accept-next");
+      case "c":
+        return pressing("#confirm-reuse");
+      case "p":
+        return pressing("#previous");
+      case "o":
+        return pressing("#accept-as-is");
+      default:
+        return null;
+    }
+  }
+
+  function pressing(selector) {
+    return function () {
+      return press(selector);
+    };
+  }
+
+  function obey(k) {
+    var act = command(k);
+    return !!act && act();
+  }
+
+  // What a queued key would have done on the page it was pressed on, for a message.
+  function keyLabel(k) {
+    var target = { n: "#accept-next", u: "#undo", r: "#redo", o: "#accept-as-is", c: "#confirm-reuse", p: "#previous" }[k.key];
+    if (/^[0-9]$/.test(k.key)) target = '[data-sser="' + k.key + '"]';
+    var elt = target && root().querySelector(target);
+    return elt ? describe(elt).label : "key " + k.key;
+  }
+
+  // Keys that move the focus into a field act at once: what is typed next goes there.
+  function focusField(id) {
+    var field = $(id);
+    if (!field || field.disabled) return false;
+    field.focus();
+    field.select();
+    return true;
+  }
+
   document.addEventListener("keydown", function (e) {
     if (!root()) return;
     var t = e.target;
@@ -426,58 +662,27 @@
       return;
     }
     if (typing || e.altKey || e.metaKey) return;
-    var key = e.key;
-    var handled = true;
-    if (e.ctrlKey) {
-      if (key === "z" || key === "Z") handled = press(e.shiftKey ? "#redo" : "#undo");
-      else if (key === "y" || key === "Y") handled = press("#redo");
-      else if (key === "Enter") handled = press("#accept-next");
-      else return;
-    } else if (e.shiftKey && /^Digit[1-4]$/.test(e.code)) {
-      press('[data-pool="' + e.code.slice(5) + '"]');
-    } else if (/^[0-9]$/.test(key)) {
-      press('[data-sser="' + key + '"]');
-    } else if (key === "=") {
-      press('[data-sser="10"]');
-    } else if (key === "ArrowRight") {
-      moveOp(1);
-    } else if (key === "ArrowLeft") {
-      moveOp(-1);
-    } else if (key === "a") {
-      var list = ops();
-      var i = list.indexOf(document.activeElement);
-      if (list.length) list[i < 0 ? 0 : i].click();
-    } else if (key === "m") {
-      // inside IER's items, m marks the item (static/js/ier.js), not an operation
-      if (!(t && t.closest && t.closest("#ier-items"))) toggleSeverity();
-    } else if (key === "u") {
-      press("#undo");
-    } else if (key === "r") {
-      press("#redo");
-    } else if (key === "n") {
-      press("#accept-next");
-    } else if (key === "c") {
-      press("#confirm-reuse");
-    } else if (key === "p") {
-      press("#previous");
-    } else if (key === "o") {
-      press("#accept-as-is");
-    } else if (key === "e") {
-      var field = $("new-ref-text");
-      if (field) {
-        field.focus();
-        field.select();
-      }
-    } else if (key === "f") {
-      var note = $("note-text");
-      if (note && !note.disabled) {
-        note.focus();
-        note.select();
-      }
-    } else {
-      handled = false;
+    if (!e.ctrlKey && (e.key === "e" || e.key === "f")) {
+      focusField(e.key === "e" ? "new-ref-text" : "note-text");
+      e.preventDefault();
+      return;
     }
-    if (handled) e.preventDefault();
+    var k = {
+      key: e.key,
+      code: e.code,
+      shift: e.shiftKey,
+      ctrl: e.ctrlKey,
+      inIer: !!(t && t.closest && t.closest("#ier-items")),
+    };
+    var act = command(k);
+    if (!act) return;
+    e.preventDefault();
+    if (!busy()) {
+      act();
+      return;
+    }
+    queue.push({ keyed: k, judgment: judgmentShown(), label: keyLabel(k) });
+    showQueue();
   });
 
   // --- the whole text grows with its content -------------------------------------------------

@@ -122,7 +122,7 @@ def test_clicking_a_pool_reference_makes_it_the_new_reference(
 
 @pytest.mark.parametrize("sser", [-1, 11, True, "8"])
 def test_sser_outside_the_scale_is_refused(figure_1: Judgment, judge: User, sser: object) -> None:
-    with pytest.raises(ChangeRefused, match="is not a whole number from 0 to 10"):
+    with pytest.raises(ChangeRefused, match="must be a whole number from 0 to 10"):
         judgment_set_sser(judgment=figure_1, user=judge, version=1, sser=sser)
 
 

@@ -176,7 +176,7 @@ def test_the_models_flags_are_the_formats() -> None:
 @pytest.mark.parametrize(
     "note, flag, reason",
     [
-        ("", "broken", "unknown flag 'broken'"),
+        ("", "broken", "'broken' is not one of the flags"),
         ("x" * (NOTE_MAX_LENGTH + 1), "", "the note is 1,001 characters long"),
         ("bad \x01 byte", "", "cannot be written in XML"),
     ],

@@ -206,13 +206,13 @@ def test_ier_clicks_are_refused_where_the_lead_has_not_enabled_it(
     "fields, message",
     [
         ({"gap": "11"}, ERR_IER_GAP.format(gap=11, length=11)),
-        ({"gap": "x"}, "gap 'x' is not a whole number"),
+        ({"gap": "x"}, "gap 'x' where a whole number belongs"),
         (
             {"mark": "0:wrong"},
             ERR_IER_LABEL.format(label="wrong", choices="ok, syntax, meaning, other"),
         ),
         ({"mark": "5:ok"}, ERR_IER_START.format(start=5)),
-        ({"mark": "ok"}, "item start 'ok' is not a whole number"),
+        ({"mark": "ok"}, "item start 'ok' where a whole number belongs"),
     ],
 )
 @pytest.mark.parametrize("htmx", [True, False])

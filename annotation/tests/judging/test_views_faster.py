@@ -111,7 +111,7 @@ def test_an_unknown_flag_is_refused_with_the_reason(
         change_url(figure_1, "note"), {"version": "1", "note": "", "flag": "maybe"}, **HTMX
     )
     assert response.status_code == 422
-    assert "unknown flag &#x27;maybe&#x27;" in response.content.decode()
+    assert "&#x27;maybe&#x27; is not one of the flags" in response.content.decode()
     assert fresh(figure_1).version == 1
 
 
@@ -164,3 +164,22 @@ def test_accept_and_next_brings_the_header_with_the_pace(
     assert '<span id="progress-percent">50 %</span>' in text
     assert "42 s per candidate" in text
     assert "about 42 s left" in text
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_marks_own_severity_toggle_works_without_the_script(
+    judge_client: Client, figure_1: Judgment, htmx: bool
+) -> None:
+    """The toggle is a submit button of the severity form: its operation is sent before the
+    form's hidden field, which only the script fills (empty without it)."""
+    tree = page_of(judge_client, figure_1)
+    toggles = tree.xpath('//*[@id="candidate"]//button[@class="severity-toggle"]')
+    assert [t.get("form") for t in toggles] == ["severity-form"] * 5
+    token = toggles[1].get("value")
+    response = judge_client.post(
+        change_url(figure_1, "severity"),
+        {"version": "1", "op": [token, ""]},
+        **(HTMX if htmx else {}),
+    )
+    assert response.status_code == (200 if htmx else 303)
+    assert fresh(figure_1).severities == {"substitution:0": "major"}
