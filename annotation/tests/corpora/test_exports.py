@@ -249,7 +249,7 @@ def test_effort_travels_export_import_export_byte_identical(
     client.force_login(lead)
     assert effort_panel(client, copy) == effort_panel(client, seed)
     panel = effort_panel(client, copy)
-    assert 'data-col="per-sentence">31.7<' in panel and 'data-col="per-hour">113.6<' in panel
+    assert 'data-col="per-sentence">31.7<' in panel and 'data-per-hour="113.6">31.7<' in panel
     theirs = Judgment.objects.get(target__sentence__corpus=copy, evaluator=judge)
     assert (theirs.created_at, theirs.updated_at) == (fresh(j).created_at, fresh(j).updated_at)
     pace, copied_pace = judge_header(fresh(j)).pace, judge_header(theirs).pace

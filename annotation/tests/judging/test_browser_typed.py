@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from annotation.models import Corpus, Judgment
-from annotation.tests.browsing import open_corpus, score
+from annotation.tests.browsing import open_corpus, score, shown_words
 from annotation.tests.factories import FIGURE_1_FIRST_REF, FIGURE_1_RESULT
 from annotation.tests.judging import test_browser_spans
 from annotation.tests.judging.test_browser import hold_the_first_request
@@ -153,10 +153,10 @@ def test_the_word_editor_typed_in_is_saved_before_an_action_and_esc_discards_it(
 
     expect(page.locator('[data-sser="7"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#new-ref")).to_have_text(
-        "Diagram figure shows the scan procedure to find the archives ."
+        shown_words("Diagram figure shows the scan procedure to find the archives.")
     )
     assert (first().new_ref, first().sser) == (
-        "Diagram figure shows the scan procedure to find the archives .",
+        "Diagram figure shows the scan procedure to find the archives.",
         7,
     )
 
@@ -173,11 +173,11 @@ def test_the_word_editor_typed_in_is_saved_before_an_action_and_esc_discards_it(
     page.keyboard.press("=")  # … and a key acts: the insertion is saved first
     expect(page.locator('[data-sser="10"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#new-ref")).to_have_text(
-        "Diagram figure shows the scan procedure for to find the archives ."
+        shown_words("Diagram figure shows the scan procedure for to find the archives.")
     )
     judgment = first()
     assert (judgment.new_ref, judgment.sser) == (
-        "Diagram figure shows the scan procedure for to find the archives .",
+        "Diagram figure shows the scan procedure for to find the archives.",
         10,
     )
     assert kinds(judgment) == ["edit_word", "set_sser", "edit_word", "set_sser"]
@@ -205,7 +205,7 @@ def test_leaving_the_page_with_unsaved_text_asks_first(
     assert first().new_ref == FIGURE_1_FIRST_REF  # nothing saved behind the judge's back
 
     page.keyboard.press("Enter")  # saved: leaving asks nothing
-    expect(page.locator("#new-ref")).to_have_text(FIGURE_1_RESULT)
+    expect(page.locator("#new-ref")).to_have_text(shown_words(FIGURE_1_RESULT))
     with page.expect_event("close"):
         page.close(run_before_unload=True)
     assert dialogs == ["beforeunload"]
