@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from annotation.corpora.removal import corpus_set_archived
-from annotation.models import Corpus
+from annotation.management.lookup import corpus_named
 
 
 class Command(BaseCommand):
@@ -19,9 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--restore", action="store_true", help="Show it to its judges again.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        corpus = Corpus.objects.filter(name=options["name"]).first()
-        if corpus is None:
-            raise CommandError(f"no corpus named {options['name']!r}")
+        corpus = corpus_named(options["name"])
         corpus_set_archived(corpus=corpus, archived=not options["restore"])
         state = "restored: its judges see it again" if options["restore"] else "archived"
         self.stdout.write(f"{corpus.name}: {state}.")

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotation.controls.forms import ControlSettingsForm
 from annotation.controls.quality import corpus_controls
 from annotation.formatting import number
-from annotation.models import Corpus
+from annotation.management.lookup import corpus_named
 
 #: The form's fields and the options that set them.
 OPTIONS = {"control_rate": "--rate", "control_pass_threshold": "--threshold"}
@@ -39,10 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            corpus = Corpus.objects.get(name=options["name"])
-        except Corpus.DoesNotExist:
-            raise CommandError(f"no corpus named {options['name']!r}") from None
+        corpus = corpus_named(options["name"])
         changes = {
             "controls_enabled": corpus.controls_enabled,
             "control_rate": corpus.control_rate,

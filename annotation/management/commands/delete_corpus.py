@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.corpora.removal import corpus_contents, corpus_delete
+from annotation.management.lookup import corpus_named
 from annotation.models import Corpus
 
 
@@ -20,9 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--yes", action="store_true", help="Delete it: this is for good.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        corpus = Corpus.all_objects.filter(name=options["name"]).first()
-        if corpus is None:
-            raise CommandError(f"no corpus named {options['name']!r}")
+        corpus = corpus_named(options["name"], Corpus.all_objects.all())
         lines = corpus_contents(corpus).lines()
         if not options["yes"]:
             for line in lines:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from annotation.campaigns.export import campaign_csv
+from annotation.management.lookup import corpus_named
 from annotation.management.text_output import write_text
 from annotation.models import Corpus
 
@@ -26,9 +27,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            corpus = Corpus.objects.with_judges_progress().get(name=options["name"])
-        except Corpus.DoesNotExist:
-            raise CommandError(f"no corpus named {options['name']!r}") from None
+        corpus = corpus_named(options["name"], Corpus.objects.with_judges_progress())
         pieces = campaign_csv(corpus)
         write_text(self, pieces, options["output"])

@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from annotation.corpora.exports import corpus_export
-from annotation.models import Corpus
+from annotation.management.lookup import corpus_named
 
 
 class Command(BaseCommand):
@@ -22,10 +22,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            corpus = Corpus.objects.get(name=options["name"])
-        except Corpus.DoesNotExist:
-            raise CommandError(f"no corpus named {options['name']!r}") from None
+        corpus = corpus_named(options["name"])
         if options["output"] is None:
             # Bytes straight to the real stdout (streaming), not through Django's text wrapper.
             out = getattr(self.stdout._out, "buffer", sys.stdout.buffer)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from annotation.corpora.mqm import mqm_json, mqm_tsv
+from annotation.management.lookup import corpus_named
 from annotation.management.text_output import write_text
-from annotation.models import Corpus
 
 
 class Command(BaseCommand):
@@ -24,9 +24,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            corpus = Corpus.objects.get(name=options["name"])
-        except Corpus.DoesNotExist:
-            raise CommandError(f"no corpus named {options['name']!r}") from None
+        corpus = corpus_named(options["name"])
         pieces = [mqm_json(corpus)] if options["json"] else mqm_tsv(corpus)
         write_text(self, pieces, options["output"])

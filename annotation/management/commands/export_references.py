@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.formatting import counted
-from annotation.models import Corpus
+from annotation.management.lookup import corpus_named
 from annotation.pool_references import new_references, sentence_pools, write_reference_files
 from annotation.scoring import corpus_texts
 
@@ -36,10 +36,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            corpus = Corpus.objects.get(name=options["name"])
-        except Corpus.DoesNotExist:
-            raise CommandError(f"no corpus named {options['name']!r}") from None
+        corpus = corpus_named(options["name"])
         out: Path = options["out"]
         if out.exists() and not out.is_dir():
             raise CommandError(f"--out {out}: is a file, not a directory")

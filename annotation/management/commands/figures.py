@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
-from annotation.models import Corpus
+from annotation.management.lookup import corpus_named
 
 #: The setting's values by option, and back.
 SETTINGS = {"on": True, "off": False, "auto": None}
@@ -42,9 +42,7 @@ class Command(BaseCommand):
             switch.add_argument(f"--{name}", action="store_true", help=meaning)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        corpus = Corpus.objects.filter(name=options["name"]).first()
-        if corpus is None:
-            raise CommandError(f"no corpus named {options['name']!r}")
+        corpus = corpus_named(options["name"])
         chosen = [name for name in SETTINGS if options[name]]
         if chosen:
             corpus.judges_see_figures = SETTINGS[chosen[0]]

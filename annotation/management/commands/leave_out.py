@@ -9,7 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.campaigns.judges import corpus_leave_out_judge
-from annotation.models import Corpus, User
+from annotation.management.lookup import corpus_named
+from annotation.models import User
 
 
 class Command(BaseCommand):
@@ -21,9 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--count-again", action="store_true", help="Count them again.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        corpus = Corpus.objects.filter(name=options["name"]).first()
-        if corpus is None:
-            raise CommandError(f"no corpus named {options['name']!r}")
+        corpus = corpus_named(options["name"])
         judge = User.objects.filter(username=options["username"]).first()
         if judge is None:
             raise CommandError(f"no account named {options['username']!r}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from annotation.formatting import number
-from annotation.models import Corpus
+from annotation.management.lookup import corpus_named
 from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores, scores_json
 
 
@@ -20,10 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            corpus = Corpus.objects.get(name=options["name"])
-        except Corpus.DoesNotExist:
-            raise CommandError(f"no corpus named {options['name']!r}") from None
+        corpus = corpus_named(options["name"])
         scores = corpus_scores(corpus)
         if options["json"]:
             payload = scores_json(
