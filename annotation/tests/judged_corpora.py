@@ -1,5 +1,6 @@
-"""Fixtures of the dashboard's tests: the hand-checked corpus (judged or not) and the demo
-corpus with judgments; their data and plain helpers are in :mod:`annotation.tests.factories`."""
+"""Fixtures of the dashboard's and the statistics' tests (their conftests import them):
+the hand-checked corpus (judged or not) and the demo corpus with judgments; their data
+and plain helpers are in :mod:`annotation.tests.factories`."""
 
 from __future__ import annotations
 
