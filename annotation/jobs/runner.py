@@ -82,14 +82,22 @@ def enqueue(
     payload: dict[str, Any] | None = None,
     upload: bytes | None = None,
     requested_by: Any = None,
+    after_failure: bool = False,
 ) -> Job:
     """The live job computing ``key``, created and handed to the workers if there is
-    none: asking twice for the same work gets the same job. Returns at once."""
+    none: asking twice for the same work gets the same job. Returns at once.
+
+    When the last job of ``key`` failed, that job is returned as it is (its page shows
+    the reason and a retry button, :func:`retry`), unless ``after_failure``: a page
+    that asks for its figures on every view must not run a failing computation again on
+    every view."""
     if kind not in HANDLERS:
         raise ValueError(f"no handler for jobs of kind {kind!r}")
-    live = Job.objects.filter(key=key, status__in=Job.LIVE).first()
-    if live is not None:
-        return live
+    last = Job.objects.filter(key=key).defer("upload", "result").order_by("-pk").first()
+    if last is not None and (
+        last.live or (last.status == Job.Status.FAILED and not after_failure)
+    ):
+        return last
     try:
         with transaction.atomic():
             job = Job.objects.create(

@@ -103,6 +103,11 @@ def test_a_failed_job_keeps_its_reason_until_the_lead_retries_it() -> None:
     assert job.status == "failed"
     assert job.error == "ValueError: cannot read line 3"
     assert job.progress_text == "failed: ValueError: cannot read line 3"
+    asked_again = enqueue("test-fail", "fail:1", label="reading", payload={"what": "line 3"})
+    assert (asked_again.pk, asked_again.status) == (job.pk, "failed")
+    forced = enqueue("test-fail", "fail:1", label="reading", after_failure=True)
+    assert (forced.pk != job.pk, forced.status) == (True, "queued")
+    forced.delete()
     again = retry(job)
     assert (again.pk, again.status, again.error) == (job.pk, "queued", "")
     assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
