@@ -10,7 +10,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 
 WORDNET := /usr/share/wordnet/index.noun
 
-.PHONY: run serve test test-postgres venv browser wordnet migrations-check lint bench demo
+.PHONY: run serve worker test test-postgres venv browser wordnet migrations-check lint bench demo
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,8 +42,12 @@ demo: venv wordnet
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_setup
 
+## The demo server and one worker beside it (the queue's jobs: scoring, imports); Ctrl-C
+## stops both.
 run: demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@$(PY) manage.py worker & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+	  $(PY) manage.py runserver 127.0.0.1:8000
 
 ## gunicorn believes a proxy's X-Forwarded-Proto only with EVALTOOL_BEHIND_PROXY on
 ## (then from FORWARDED_ALLOW_IPS, default 127.0.0.1,::1); otherwise from no one, where
@@ -64,6 +68,16 @@ serve: venv wordnet
 	    $(FORWARDED_ALLOW_IPS_FLAG) \
 	    --no-control-socket \
 	    --access-logfile - --error-logfile -
+
+## Workers for production: $${WORKERS:-2} processes computing the queue's jobs (one per
+## core), on this machine or any other that reaches $${DATABASE_URL}; the same settings as
+## `make serve` (DEBUG off unless set, SECRET_KEY required). SIGTERM lets each finish
+## its job; a worker killed outright costs its job a retry by another.
+worker: venv wordnet
+	@export DEBUG=$${DEBUG:-false}; \
+	  pids=; for i in $$(seq $${WORKERS:-2}); do \
+	    $(PY) manage.py worker & pids="$$pids $$!"; done; \
+	  trap 'kill $$pids 2>/dev/null' INT TERM; wait
 
 test: venv browser wordnet migrations-check
 	$(PY) -m pytest

@@ -27,7 +27,7 @@ from annotation.users import User
 from metrics.human import SSER_MAX, SSER_MIN  # the format's scale (seed 001 §2.2)
 
 __all__ = ["Corpus", "CorpusStatistics", "Judgment", "JudgmentEvent", "Sentence", "Target"]
-__all__ += ["PoolStatistics", "Translator", "User"]
+__all__ += ["Job", "PoolStatistics", "Translator", "User"]
 
 #: Control items (annotation.controls): one in every N items of a judge's queue, N from
 #: 3 (never two controls in a row needs runs of three) to 100; by default 1 in 10: a
@@ -492,7 +492,8 @@ def left_out(corpus_id: int) -> Q:
     return ~Q(evaluator_id__in=excluded.values("user_id"))
 
 
-# The stored statistics, the event log and the grown pool's statistics live in their own
-# modules (they name Corpus and Judgment by string); imported here so Django registers them.
+# The stored statistics, the event log, the queue's jobs and the grown pool's statistics
+# live in their own modules (they name Corpus by string): imported so Django registers them.
 from annotation.events import JudgmentEvent  # noqa: E402
+from annotation.jobs.model import Job  # noqa: E402
 from annotation.statistics.models import CorpusStatistics, PoolStatistics  # noqa: E402

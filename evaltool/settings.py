@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "annotation",
 ]
 
@@ -133,6 +135,14 @@ EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 *
 # more systems in a corpus, or more words in a text, is refused before anything is stored.
 EVALTOOL_MAX_SYSTEMS = int(os.environ.get("EVALTOOL_MAX_SYSTEMS", MAX_SYSTEMS))
 EVALTOOL_MAX_WORDS_PER_TEXT = int(os.environ.get("EVALTOOL_MAX_WORDS_PER_TEXT", MAX_WORDS_PER_TEXT))
+
+# The task queue (annotation.jobs): Django's Tasks API with the database backend, so a
+# worker needs only the database (``manage.py worker``, on any machine that reaches it).
+# A Redis or Celery backend is this setting away; the jobs' own rows stay in the database.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# How long a worker's claim on a job holds without a progress report: also how long a job
+# waits before another worker takes it over when its worker was killed.
+EVALTOOL_JOB_LEASE_SECONDS = float(os.environ.get("EVALTOOL_JOB_LEASE_SECONDS", 60))
 
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several

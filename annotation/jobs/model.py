@@ -1,0 +1,107 @@
+"""The queue's record of one piece of long work: what it computes, who computes it, how
+far it is, and how it ended.
+
+Its own module beside :mod:`annotation.models` (which imports it, so Django registers it
+with the app's other models), as :mod:`annotation.events` is.
+
+The task backend (``django_tasks_db``) carries a job's number to a worker; this row is
+the truth about the job. It is what makes a job safe to hand to any worker on any
+machine: a worker *claims* it with one conditional UPDATE (:func:`annotation.jobs.runner.
+claim`), holds it under a lease it renews as it reports progress, and stores the
+result in the transaction that marks it done, only while the lease is still its own. A
+worker killed mid-job leaves a lease that runs out; another worker then claims the job
+again (``attempts`` counts the claims).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Job(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    #: Statuses of a job not yet ended: at most one such job per key.
+    LIVE = (Status.QUEUED, Status.RUNNING)
+
+    kind = models.CharField(max_length=40, help_text="the handler that computes it")
+    key = models.CharField(max_length=300, help_text="what it computes; one live job per key")
+    label = models.CharField(max_length=300, help_text="what the lead reads")
+    corpus = models.ForeignKey(
+        "annotation.Corpus",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,  # a job that deletes its corpus outlives it
+        related_name="jobs",
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    payload = models.JSONField(default=dict, blank=True)
+    #: A file handed to the worker (an upload), removed once the job is done.
+    upload = models.BinaryField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    phase = models.CharField(max_length=200, blank=True, help_text="e.g. 'scoring'")
+    done = models.PositiveBigIntegerField(default=0)
+    total = models.PositiveBigIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="times it was claimed")
+    worker = models.CharField(max_length=100, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True)
+    #: The task that last carried the job to the workers (its doorbell).
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"],
+                condition=Q(status__in=["queued", "running"]),
+                name="job_one_live_per_key",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "lease_until"], name="job_status_lease"),
+            models.Index(fields=["corpus", "status"], name="job_corpus_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"job {self.pk}: {self.label} ({self.status})"
+
+    @property
+    def live(self) -> bool:
+        return self.status in self.LIVE
+
+    @property
+    def percent(self) -> int:
+        """How far it is, 0–100 (0 before it reports a total)."""
+        if self.status == self.Status.DONE:
+            return 100
+        if not self.total:
+            return 0
+        return min(99, int(100 * self.done / self.total))
+
+    @property
+    def progress_text(self) -> str:
+        """'scoring 3 of 15', 'queued', 'done', 'failed: …': the same words on the page
+        and the command line."""
+        if self.status == self.Status.QUEUED:
+            return "queued" if not self.attempts else "queued again (its worker stopped)"
+        if self.status == self.Status.DONE:
+            return "done"
+        if self.status == self.Status.FAILED:
+            return f"failed: {self.error}"
+        phase = self.phase or "working"
+        if self.total:
+            return f"{phase} {self.done:,} of {self.total:,} ({self.percent} %)"
+        return f"{phase}…"

@@ -1,0 +1,348 @@
+"""Claiming, running and finishing jobs, in one place for every worker and command.
+
+A worker claims a job with one conditional UPDATE (:func:`claim`): the job must be
+queued, or running under a lease that has run out (its worker died). The database makes
+that statement atomic on SQLite and PostgreSQL alike, so of two workers asking at once
+exactly one gets the job. The lease is renewed with each progress report
+(:class:`Progress`); a worker that finds its lease taken over stops (:class:`JobLost`),
+and the result is stored in the transaction whose first statement marks the job done
+*only while the claim is still this worker's* (:func:`run_claimed`): a stale worker can
+neither overwrite a newer result nor store half of one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from typing import Any, TextIO
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django_tasks import default_task_backend, task
+from django_tasks.base import TaskResultStatus
+
+from annotation.jobs.model import Job
+
+logger = logging.getLogger(__name__)
+
+#: A job's kind → its handler: computes (reporting progress) and returns what to store,
+#: a function the runner calls in the transaction that marks the job done (its value is
+#: the job's ``result``), or None when there is nothing to store.
+Store = Callable[[], Any]
+Handler = Callable[[Job, "Progress"], Store | None]
+HANDLERS: dict[str, Handler] = {}
+
+#: Claims a worker killed mid-job may cost before the job is given up as failed.
+MAX_ATTEMPTS = 3
+
+
+class JobLost(Exception):
+    """The job's claim is no longer this worker's (its lease ran out and another worker
+    took it, or it was cancelled): whatever this worker computed is dropped."""
+
+
+def lease() -> timedelta:
+    """How long a claim holds without a progress report (``EVALTOOL_JOB_LEASE_SECONDS``):
+    also how long a job waits for another worker after its worker was killed."""
+    return timedelta(seconds=float(getattr(settings, "EVALTOOL_JOB_LEASE_SECONDS", 60)))
+
+
+def worker_id() -> str:
+    """This process as a job's ``worker``: host and process number."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:64]
+
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register the function computing jobs of ``kind`` (at import of its module: the
+    app imports every handler module when it starts, :mod:`annotation.apps`)."""
+
+    def register(function: Handler) -> Handler:
+        HANDLERS[kind] = function
+        return function
+
+    return register
+
+
+# ------------------------------------------------------------------ enqueueing
+
+
+def enqueue(
+    kind: str,
+    key: str,
+    *,
+    label: str,
+    corpus: Any = None,
+    payload: dict[str, Any] | None = None,
+    upload: bytes | None = None,
+    requested_by: Any = None,
+    after_failure: bool = False,
+) -> Job:
+    """The live job computing ``key``, created and handed to the workers if there is
+    none: asking twice for the same work gets the same job. Returns at once.
+
+    When the last job of ``key`` failed, that job is returned as it is (its page shows
+    the reason and a retry button, :func:`retry`), unless ``after_failure``: a page
+    that asks for its figures on every view must not run a failing computation again on
+    every view."""
+    if kind not in HANDLERS:
+        raise ValueError(f"no handler for jobs of kind {kind!r}")
+    last = Job.objects.filter(key=key).defer("upload", "result").order_by("-pk").first()
+    if last is not None and (
+        last.live or (last.status == Job.Status.FAILED and not after_failure)
+    ):
+        return last
+    try:
+        with transaction.atomic():
+            job = Job.objects.create(
+                kind=kind,
+                key=key,
+                label=label[:300],
+                corpus=corpus,
+                payload=payload or {},
+                upload=upload,
+                requested_by=requested_by,
+            )
+            _ring(job)
+    except IntegrityError:  # another request created it a moment ago
+        return Job.objects.get(key=key, status__in=Job.LIVE)
+    return job
+
+
+@task()
+def run_job(job_id: int) -> None:
+    """The task a worker runs: claim job ``job_id`` and compute it (nothing when another
+    worker has it or it has ended: a task is only the job's doorbell)."""
+    run_claimed(job_id, worker_id())
+
+
+def _ring(job: Job) -> None:
+    """Hand ``job`` to the workers. With the database backend the task's row is written
+    in the caller's transaction, so it exists exactly when the job does; another backend
+    is told once the transaction has committed."""
+    from django_tasks_db.backend import DatabaseBackend
+
+    def send() -> None:
+        result = run_job.enqueue(job.pk)
+        Job.objects.filter(pk=job.pk).update(task_id=str(result.id))
+
+    if isinstance(run_job.get_backend(), DatabaseBackend):
+        send()
+    else:
+        transaction.on_commit(send)
+
+
+# ------------------------------------------------------------------ running
+
+
+def claim(job_id: int, worker: str) -> Job | None:
+    """Take job ``job_id`` for ``worker`` if it is queued or its lease has run out; None
+    if another worker holds it or it has ended. One statement: atomic."""
+    now = timezone.now()
+    claimable = Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, lease_until__lt=now)
+    taken = (
+        Job.objects.filter(claimable, pk=job_id)
+        .exclude(status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS)
+        .update(
+            status=Job.Status.RUNNING,
+            worker=worker,
+            lease_until=now + lease(),
+            attempts=F("attempts") + 1,
+            started_at=now,
+            error="",
+        )
+    )
+    return Job.objects.get(pk=job_id) if taken else None
+
+
+class Progress:
+    """What a handler calls as it goes: ``progress(done, total, phase)``. Each report is
+    written for the page and the command line to read and renews the claim's lease, at
+    most four times a second; a report that finds the claim taken over raises
+    :class:`JobLost`. Call it outside any transaction, or the page will not see it."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int, phase: str = "") -> None:
+        now = time.monotonic()
+        if now - self._last < 0.25 and done < total:
+            return
+        self._last = now
+        fields: dict[str, Any] = {
+            "done": done,
+            "total": total,
+            "lease_until": timezone.now() + lease(),
+        }
+        if phase:
+            fields["phase"] = phase[:200]
+        if not _held(self.job).update(**fields):
+            raise JobLost(self.job.pk)
+
+
+def _held(job: Job) -> Any:
+    """The job's row while ``job``'s claim is still the current one."""
+    return Job.objects.filter(
+        pk=job.pk, status=Job.Status.RUNNING, worker=job.worker, attempts=job.attempts
+    )
+
+
+def run_claimed(job_id: int, worker: str) -> bool:
+    """Claim job ``job_id`` and compute it; whether this worker finished it. A failure
+    is stored with its reason (the lead sees it, with a retry button); a lost claim
+    stores nothing."""
+    job = claim(job_id, worker)
+    if job is None:
+        return False
+    try:
+        store = HANDLERS[job.kind](job, Progress(job))
+        with transaction.atomic():
+            # First statement of the transaction: from here on the row is locked
+            # (PostgreSQL) or the database is (SQLite), so the claim cannot be taken over
+            # before the result is committed with it.
+            if not _held(job).update(
+                status=Job.Status.DONE, finished_at=timezone.now(), lease_until=None, upload=None
+            ):
+                raise JobLost(job.pk)
+            result = store() if store is not None else None
+            Job.objects.filter(pk=job.pk).update(result=result, done=F("total"))
+    except JobLost:
+        logger.warning("job %s was taken over by another worker; its result dropped", job.pk)
+        return False
+    except Exception as error:
+        logger.exception("job %s (%s) failed", job.pk, job.label)
+        _held(job).update(
+            status=Job.Status.FAILED,
+            error=f"{type(error).__name__}: {error}"[:2000],
+            finished_at=timezone.now(),
+            lease_until=None,
+        )
+        return False
+    return True
+
+
+def run_queued_jobs(*, kinds: Iterable[str] = ()) -> int:
+    """Compute every queued job here, in this process, until none is left (jobs may
+    queue more jobs: an import queues its scoring): for the command line when no worker
+    runs, and for tests. The same claims as a worker's, so a worker running meanwhile
+    never computes one of them too. Returns how many this process finished."""
+    wanted = tuple(kinds)
+    finished = 0
+    me = worker_id()
+    while True:
+        queued = Job.objects.filter(status=Job.Status.QUEUED).order_by("pk")
+        if wanted:
+            queued = queued.filter(kind__in=wanted)
+        ids = list(queued.values_list("pk", flat=True))
+        if not ids:
+            return finished
+        # a queued job is always claimable: each pass ends every job it lists
+        finished += sum(run_claimed(pk, me) for pk in ids)
+
+
+# ------------------------------------------------------------------ recovery
+
+
+def requeue_abandoned() -> int:
+    """Give the jobs whose worker stopped (lease run out) to the workers again, or fail
+    them after :data:`MAX_ATTEMPTS` claims; ring again for queued jobs whose task is no
+    longer waiting (a lost doorbell). Every worker runs this every half lease. Returns
+    how many jobs were handed out again."""
+    now = timezone.now()
+    again = 0
+    expired = Q(status=Job.Status.RUNNING, lease_until__lt=now)
+    for job in Job.objects.filter(expired).only("pk", "attempts"):
+        still = Job.objects.filter(expired, pk=job.pk)
+        if job.attempts >= MAX_ATTEMPTS:
+            still.update(
+                status=Job.Status.FAILED,
+                error=f"its worker stopped {job.attempts} times (killed, or out of memory)",
+                finished_at=now,
+                lease_until=None,
+            )
+        elif still.update(status=Job.Status.QUEUED, worker="", lease_until=None):
+            _ring(job)
+            again += 1
+    waiting_long = Job.objects.filter(status=Job.Status.QUEUED, created_at__lt=now - lease())
+    for job in waiting_long.only("pk", "task_id"):
+        if not _task_waiting(job.task_id):
+            _ring(job)
+            again += 1
+    return again
+
+
+def _task_waiting(task_id: str) -> bool:
+    """Whether the job's doorbell is still waiting for a worker."""
+    if not task_id:
+        return False
+    try:
+        return default_task_backend.get_result(task_id).status == TaskResultStatus.READY
+    except Exception:  # gone (pruned), or a backend that cannot tell
+        return False
+
+
+def retry(job: Job) -> Job:
+    """A failed job queued again (the lead's retry button); a job of the same key
+    queued meanwhile is returned instead."""
+    with transaction.atomic():
+        if Job.objects.filter(key=job.key, status__in=Job.LIVE).exclude(pk=job.pk).exists():
+            return Job.objects.get(key=job.key, status__in=Job.LIVE)
+        if Job.objects.filter(pk=job.pk, status=Job.Status.FAILED).update(
+            status=Job.Status.QUEUED, attempts=0, error="", done=0, total=0, phase=""
+        ):
+            _ring(job)
+    return Job.objects.get(pk=job.pk)
+
+
+def live_jobs(corpus: Any) -> list[Job]:
+    """The corpus's queued and running jobs and its failed ones not yet retried, oldest
+    first (one query): what its pages show as pending work."""
+    failed_last = Job.objects.filter(corpus=corpus).exclude(status=Job.Status.DONE)
+    return list(failed_last.order_by("pk").defer("upload", "result"))
+
+
+# ------------------------------------------------------------------ waiting
+
+
+def wait_for(
+    job: Job,
+    *,
+    out: TextIO | None = None,
+    run_here_after: float | None = 5.0,
+    poll: float = 0.5,
+) -> Job:
+    """Wait until ``job`` has ended, writing its progress to ``out`` (one line rewritten
+    on a terminal, a line per change otherwise). If no worker has claimed it after
+    ``run_here_after`` seconds, it is computed here (a command line without workers
+    still gets its answer). Returns the job as it ended."""
+    out = out or sys.stdout
+    terminal = out.isatty() if hasattr(out, "isatty") else False
+    shown = ""
+    started = time.monotonic()
+    while True:
+        job.refresh_from_db(fields=["status", "phase", "done", "total", "attempts", "error"])
+        text = f"{job.label}: {job.progress_text}"
+        if text != shown:
+            out.write(("\r\033[K" + text) if terminal else text + "\n")
+            out.flush()
+            shown = text
+        if not job.live:
+            if terminal:
+                out.write("\n")
+            return job
+        waited = time.monotonic() - started
+        if (
+            run_here_after is not None
+            and job.status == Job.Status.QUEUED
+            and waited >= run_here_after
+        ):
+            run_claimed(job.pk, worker_id())
+            continue
+        time.sleep(poll)

@@ -1,0 +1,78 @@
+"""``manage.py jobs`` — the queue as the lead sees it: live and failed jobs, a retry, a
+wait with progress, or the queued jobs computed here when no worker runs.
+
+    manage.py jobs                 live and failed jobs, one line each
+    manage.py jobs --all --json    every job, as JSON
+    manage.py jobs --wait ID       progress until job ID ends (exit 1 if it failed)
+    manage.py jobs --retry ID      queue a failed job again
+    manage.py jobs --run           compute every queued job in this process
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.jobs import Job, retry, run_queued_jobs, wait_for
+
+
+def job_json(job: Job) -> dict[str, Any]:
+    """A job as ``jobs --json`` prints it (leads script against these keys)."""
+    return {
+        "id": job.pk,
+        "kind": job.kind,
+        "label": job.label,
+        "corpus": job.corpus_id,
+        "status": job.status,
+        "phase": job.phase,
+        "done": job.done,
+        "total": job.total,
+        "percent": job.percent,
+        "attempts": job.attempts,
+        "worker": job.worker,
+        "error": job.error,
+        "created_at": job.created_at.isoformat(),
+        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
+    }
+
+
+class Command(BaseCommand):
+    help = "List, wait for, retry or run the queue's jobs (scoring, imports)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--all", action="store_true", help="finished jobs too")
+        parser.add_argument("--json", action="store_true")
+        parser.add_argument("--wait", type=int, metavar="ID", help="show progress until it ends")
+        parser.add_argument("--retry", type=int, metavar="ID", help="queue a failed job again")
+        parser.add_argument("--run", action="store_true", help="compute queued jobs here")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["retry"] is not None:
+            job = retry(_job(options["retry"]))
+            self.stdout.write(f"job {job.pk}: {job.progress_text}")
+            return
+        if options["wait"] is not None:
+            job = wait_for(_job(options["wait"]), out=self.stdout)
+            if job.status == Job.Status.FAILED:
+                raise CommandError(f"job {job.pk} failed: {job.error}")
+            return
+        if options["run"]:
+            self.stdout.write(f"{run_queued_jobs()} job(s) computed")
+            return
+        jobs = Job.objects.defer("upload", "result").order_by("pk")
+        if not options["all"]:
+            jobs = jobs.exclude(status=Job.Status.DONE)
+        if options["json"]:
+            self.stdout.write(json.dumps([job_json(j) for j in jobs], indent=2))
+            return
+        for job in jobs:
+            self.stdout.write(f"{job.pk:>6}  {job.label}: {job.progress_text}")
+
+
+def _job(pk: int) -> Job:
+    try:
+        return Job.objects.defer("upload").get(pk=pk)
+    except Job.DoesNotExist:
+        raise CommandError(f"no job {pk}") from None

@@ -1,0 +1,182 @@
+"""The queue's promises, in one process: asking twice gets one job, a job is computed
+once and its result stored with its end, a failure is kept with its reason until
+retried, a worker whose claim was taken over stores nothing, and the jobs of stopped
+workers go back to the workers. (Real worker processes: ``test_workers.py``.)"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from annotation.jobs import (
+    Job,
+    JobLost,
+    Progress,
+    enqueue,
+    handler,
+    requeue_abandoned,
+    retry,
+    run_claimed,
+    run_queued_jobs,
+)
+from annotation.jobs.runner import MAX_ATTEMPTS, claim
+from annotation.models import Corpus
+
+pytestmark = pytest.mark.django_db
+
+#: What the test jobs computed, in order (the handlers below append to it).
+computed: list[str] = []
+
+
+@handler("test-count")
+def count_words(job: Job, progress: Progress) -> Any:
+    words = job.payload["text"].split()
+    for k, _ in enumerate(words, 1):
+        progress(k, len(words), "counting")
+    computed.append(job.key)
+    return lambda: {"words": len(words)}
+
+
+@handler("test-fail")
+def fail(job: Job, progress: Progress) -> Any:
+    raise ValueError(f"cannot read {job.payload['what']}")
+
+
+@handler("test-store-fails")
+def store_fails(job: Job, progress: Progress) -> Any:
+    def store() -> None:
+        Corpus.objects.create(name="half-stored")
+        raise RuntimeError("disk full")
+
+    return store
+
+
+@pytest.fixture(autouse=True)
+def nothing_computed_yet() -> None:
+    computed.clear()
+
+
+def counting(text: str, key: str = "count:1") -> Job:
+    return enqueue("test-count", key, label="counting words", payload={"text": text})
+
+
+def test_asking_twice_for_the_same_work_gets_the_same_job() -> None:
+    first = counting("a b c")
+    assert counting("a b c").pk == first.pk
+    assert counting("a b c", key="count:2").pk != first.pk
+    assert Job.objects.count() == 2
+
+
+def test_a_job_is_handed_to_the_workers_as_a_task_of_the_backend() -> None:
+    job = counting("a b c")
+    job.refresh_from_db()
+    task = DBTaskResult.objects.get(pk=job.task_id)
+    assert task.args_kwargs["args"] == [job.pk]
+    assert task.task_path == "annotation.jobs.runner.run_job"
+
+
+def test_a_queued_job_is_computed_once_and_its_result_stored_with_its_end() -> None:
+    job = counting("one two three four")
+    assert run_queued_jobs() == 1
+    job.refresh_from_db()
+    assert (job.status, job.result, job.attempts) == ("done", {"words": 4}, 1)
+    assert (job.done, job.total, job.phase, job.percent) == (4, 4, "counting", 100)
+    assert run_queued_jobs() == 0
+    assert run_claimed(job.pk, "another worker") is False
+    assert computed == ["count:1"]
+
+
+def test_the_same_work_asked_after_the_job_ended_is_a_new_job() -> None:
+    first = counting("a")
+    run_queued_jobs()
+    assert counting("a").pk != first.pk
+
+
+def test_a_failed_job_keeps_its_reason_until_the_lead_retries_it() -> None:
+    job = enqueue("test-fail", "fail:1", label="reading", payload={"what": "line 3"})
+    run_queued_jobs()
+    job.refresh_from_db()
+    assert job.status == "failed"
+    assert job.error == "ValueError: cannot read line 3"
+    assert job.progress_text == "failed: ValueError: cannot read line 3"
+    asked_again = enqueue("test-fail", "fail:1", label="reading", payload={"what": "line 3"})
+    assert (asked_again.pk, asked_again.status) == (job.pk, "failed")
+    forced = enqueue("test-fail", "fail:1", label="reading", after_failure=True)
+    assert (forced.pk != job.pk, forced.status) == (True, "queued")
+    forced.delete()
+    again = retry(job)
+    assert (again.pk, again.status, again.error) == (job.pk, "queued", "")
+    assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
+
+
+def test_a_result_that_cannot_be_stored_is_not_stored_in_part() -> None:
+    job = enqueue("test-store-fails", "store:1", label="storing")
+    run_queued_jobs()
+    job.refresh_from_db()
+    assert (job.status, job.error) == ("failed", "RuntimeError: disk full")
+    assert not Corpus.all_objects.filter(name="half-stored").exists()
+
+
+def test_a_running_job_is_not_claimed_by_a_second_worker_while_its_lease_holds() -> None:
+    job = counting("a b")
+    assert claim(job.pk, "worker A") is not None
+    assert claim(job.pk, "worker B") is None
+    assert Job.objects.get(pk=job.pk).worker == "worker A"
+
+
+def test_a_worker_whose_lease_was_taken_over_stores_nothing() -> None:
+    job = counting("a b c")
+    held_by_a = claim(job.pk, "worker A")
+    assert held_by_a is not None
+    Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    held_by_b = claim(job.pk, "worker B")
+    assert held_by_b is not None and held_by_b.attempts == 2
+    with pytest.raises(JobLost):
+        Progress(held_by_a)(1, 3, "counting")
+    Progress(held_by_b)(1, 3, "counting")  # B's reports still count
+    assert Job.objects.get(pk=job.pk).worker == "worker B"
+
+
+def test_the_job_of_a_stopped_worker_goes_back_to_the_workers() -> None:
+    job = counting("a b c")
+    claim(job.pk, "worker killed mid-job")
+    Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert requeue_abandoned() == 1
+    job.refresh_from_db()
+    assert (job.status, job.worker, job.attempts) == ("queued", "", 1)
+    assert job.progress_text == "queued again (its worker stopped)"
+    assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
+    run_queued_jobs()
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.result) == ("done", 2, {"words": 3})
+
+
+def test_a_job_whose_workers_keep_dying_fails_with_the_reason() -> None:
+    job = counting("a")
+    Job.objects.filter(pk=job.pk).update(
+        status="running", attempts=MAX_ATTEMPTS, lease_until=timezone.now() - timedelta(1)
+    )
+    assert claim(job.pk, "yet another worker") is None
+    assert requeue_abandoned() == 0
+    job.refresh_from_db()
+    assert job.status == "failed"
+    assert job.error == f"its worker stopped {MAX_ATTEMPTS} times (killed, or out of memory)"
+
+
+def test_a_queued_job_whose_task_was_lost_is_handed_out_again() -> None:
+    job = counting("a")
+    DBTaskResult.objects.all().delete()  # e.g. pruned by hand
+    Job.objects.filter(pk=job.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert requeue_abandoned() == 1
+    assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 1
+    assert requeue_abandoned() == 0  # its new task is waiting
+
+
+def test_progress_reads_the_same_on_the_page_and_the_command_line() -> None:
+    job = Job(label="x", status="running", phase="scoring", done=3, total=15)
+    assert (job.progress_text, job.percent) == ("scoring 3 of 15 (20 %)", 20)
+    assert Job(label="x", status="queued").progress_text == "queued"
