@@ -494,7 +494,6 @@ def left_out(corpus_id: int) -> Q:
 
 # The stored statistics, the event log, the queue's jobs and the grown pool's statistics
 # live in their own modules (they name Corpus by string): imported so Django registers them.
-from annotation.corpus_statistics import CorpusStatistics  # noqa: E402
 from annotation.events import JudgmentEvent  # noqa: E402
 from annotation.jobs.model import Job  # noqa: E402
-from annotation.pool_statistics import PoolStatistics  # noqa: E402
+from annotation.statistics.models import CorpusStatistics, PoolStatistics  # noqa: E402

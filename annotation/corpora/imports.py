@@ -41,7 +41,7 @@ from annotation.ier import read_items
 from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
-from annotation.stored_statistics import default_statistics, save_default_statistics
+from annotation.statistics import default_statistics, save_default_statistics
 from annotation.text import corpus_language, new_ref_counts, readable_text, words
 
 BATCH_SENTENCES = 500

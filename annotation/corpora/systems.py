@@ -18,14 +18,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
 from annotation.apart import give_back_memory
-from annotation.candidates import candidates_changed
 from annotation.corpora import evaltrans
 from annotation.corpora.imports import ImportRefused, upload_limits
 from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem, unusable_line
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document
-from annotation.scoring import corpus_texts
-from annotation.stored_statistics import default_statistics, save_default_statistics
+from annotation.statistics import (
+    corpus_texts,
+    default_statistics,
+    save_default_statistics,
+    texts_changed,
+)
 from metrics.textfiles import SegmentFileError, decode_segments
 
 ERR_SYSTEM_EXISTS = "the corpus has a translator named {name!r} already"
@@ -163,4 +166,4 @@ def _store(
     Corpus.all_objects.filter(pk=corpus.pk).update(
         n_systems=F("n_systems") + 1, n_candidates=F("n_candidates") + len(candidates)
     )
-    candidates_changed(corpus.pk)
+    texts_changed(corpus.pk)

@@ -25,13 +25,13 @@ tokenization: :func:`metrics.corpus.score_corpus`), and its result depends only 
 corpus texts — which never change after import — and the preprocessing choices. So the
 per-segment automatic statistics are *stored* in the database with their scores,
 signatures and paired bootstrap (:class:`~annotation.models.CorpusStatistics`,
-:func:`annotation.stored_statistics.automatic_statistics`): the import stores the default choice's,
-any other choice is stored at its first view, and a page reads them back in one query —
+:func:`annotation.statistics.store.automatic_statistics`): the import stores the default
+choice's, any other choice is stored at its first view, and a page reads them back in one query —
 no view ever tokenizes a corpus whose statistics are stored.
 
 Everything derived from the judgments (human figures and their bootstrap, judges,
 agreement, effort, the human side of the meta-evaluation) is remembered in memory under
-the corpus's *judgments stamp* (:mod:`~annotation.dashboard.cache`), a counter on the
+the corpus's *judgments stamp* (:mod:`~annotation.statistics.memo`), a counter on the
 corpus row that moves in the transaction that changes a done judgment. The corpus row is
 read by every view anyway, so a later view costs no query of judgments and only renders;
 a judgment finished a second ago has moved the stamp, so the next view computes those

@@ -13,21 +13,11 @@ from typing import TypeVar
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from annotation.controls.quality import JudgeControls, corpus_controls
-from annotation.dashboard.cache import earlier, recalled, remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
-from annotation.dashboard.pool import (
-    Backlog,
-    PoolInputs,
-    PoolPart,
-    ScoredPool,
-    pool_backlog,
-    pool_base,
-    pool_inputs,
-    pool_part,
-)
+from annotation.dashboard.pool import PoolPart, pool_part
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.rank_chart import rank_chart_svg
 from annotation.dashboard.table import (
@@ -42,15 +32,24 @@ from annotation.dashboard.table import (
 )
 from annotation.dashboard.verdicts import ClusterView, Line, sser_clusters, verdict_line
 from annotation.models import Corpus, Translator
-from annotation.scoring import (
+from annotation.statistics import (
     AutomaticStats,
+    Backlog,
     JudgmentRow,
+    PoolInputs,
+    ScoredPool,
+    automatic_statistics,
+    earlier,
     human_figures,
     human_rows_by_system,
     judgment_rows,
+    pool_backlog,
+    pool_base,
+    pool_inputs,
+    recalled,
+    remembered,
     statistics_choice,
 )
-from annotation.stored_statistics import automatic_statistics
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
@@ -136,7 +135,7 @@ class Dashboard:
     def pool(self) -> PoolPart | None:
         """The grown pool's statistics, reference counts and ranking shifts (None: the
         original references are chosen), remembered under the judgments stamp: the new
-        references are the judgments' (:mod:`~annotation.dashboard.pool`)."""
+        references are the judgments' (:mod:`~annotation.statistics.pool`)."""
         pp = self.preprocessing
         if not pp.pool:
             return None
@@ -165,7 +164,7 @@ class Dashboard:
     @cached_property
     def pool_waiting(self) -> Backlog | None:
         """The backlog the page leaves to a request of its own (``pool_now`` off and more
-        than :data:`~annotation.dashboard.pool.SCORED_ON_THE_PAGE`), else None: the
+        than :data:`~annotation.statistics.pool.SCORED_ON_THE_PAGE`), else None: the
         page then shows only what needs no pool figure."""
         if self.pool_now:
             return None

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from annotation.formatting import number
 from annotation.management.lookup import corpus_named
-from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores, scores_json
+from annotation.statistics import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores, scores_json
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
-"""The grown pool's statistics kept in the database (annotation/dashboard/pool.py,
-annotation/pool_statistics.py): any process builds on the pool last scored, and a page
+"""The grown pool's statistics kept in the database (annotation/statistics/pool.py,
+annotation/statistics/models.py): any process builds on the pool last scored, and a page
 whose pool has many sentences to score again answers at once and fetches the figures on
 a request of its own."""
 
@@ -11,21 +11,24 @@ import numpy as np
 import pytest
 from django.test import Client
 
-from annotation.candidates import candidates_changed
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.cache import forget
-from annotation.dashboard.pool import (
+from annotation.dashboard.preprocessing import Preprocessing
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, PoolStatistics, User
+from annotation.statistics import (
+    AUTOMATIC_METRICS,
+    corpus_texts,
+    forget,
+    new_references,
+    sentence_pools,
+    texts_changed,
+)
+from annotation.statistics.pool import (
     CORPUS_WIDE_CHEAPER,
     FINGERPRINT_BYTES,
     Backlog,
     pool_fingerprints,
 )
-from annotation.dashboard.preprocessing import Preprocessing
-from annotation.judging.start import judgment_open
-from annotation.metric_set import AUTOMATIC_METRICS
-from annotation.models import Corpus, PoolStatistics, User
-from annotation.pool_references import new_references, sentence_pools
-from annotation.scoring import corpus_texts
 from annotation.tests.factories import HTMX, cells, finish, target_of
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
 
@@ -109,7 +112,7 @@ def test_a_pool_of_older_judgments_does_not_replace_a_newer_one(
 
 def test_changed_candidates_forget_the_stored_pool(judged_demo: Corpus) -> None:
     Dashboard(judged_demo, POOL).pool  # noqa: B018
-    candidates_changed(judged_demo.pk)
+    texts_changed(judged_demo.pk)
 
     assert not PoolStatistics.objects.filter(corpus=judged_demo).exists()
 

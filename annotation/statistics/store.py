@@ -1,14 +1,14 @@
-"""The automatic statistics as stored with the corpus (:class:`~annotation.models.
-CorpusStatistics`): read back by every page, computed once per preprocessing choice.
+"""The automatic statistics as stored with the corpus (:class:`~annotation.statistics.
+models.CorpusStatistics`): read back by every page, computed once per preprocessing choice.
 
 They depend only on the texts and the choice: the import stores the default choice's,
 any other choice is stored at its first use (scores, signatures and paired bootstrap
 included), and reading them is all a page does. The texts change after the import in
-two cases only (:mod:`annotation.candidates`): a system added deletes them; a word moved
-across a boundary leaves them stale (their texts stamp is older than the corpus's), and
-their next reader scores only the candidates changed since (:func:`updated_statistics`:
-13.8 s → about a second for 1,000 sentences × 20 systems), with the figures of scoring
-afresh, to the last bit (tested).
+two cases only (:mod:`annotation.statistics.invalidation`): a system added deletes them;
+a word moved across a boundary leaves them stale (their texts stamp is older than the
+corpus's), and their next reader scores only the candidates changed since
+(:func:`updated_statistics`: 13.8 s → about a second for 1,000 sentences × 20
+systems), with the figures of scoring afresh, to the last bit (tested).
 """
 
 from __future__ import annotations
@@ -19,21 +19,23 @@ from functools import partial
 from django.db.models import QuerySet
 
 from annotation.apart import computed_apart, give_back_memory
-from annotation.blobs import first_blob, insert_ignoring_conflicts
-from annotation.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
-from annotation.models import Corpus, CorpusStatistics, Target, Translator
-from annotation.scoring import (
-    STATISTICS_ENGINE,
-    AutomaticStats,
-    CorpusTexts,
+from annotation.models import Corpus, Target, Translator
+from annotation.statistics.blobs import first_blob, insert_ignoring_conflicts
+from annotation.statistics.compute import (
     automatic_scores,
     automatic_significance,
     compute_statistics,
-    corpus_texts,
+)
+from annotation.statistics.encoding import (
+    STATISTICS_ENGINE,
+    AutomaticStats,
     decode_statistics,
     encode_statistics,
     statistics_choice,
 )
+from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
+from annotation.statistics.models import CorpusStatistics
+from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
 from metrics.stats import Score
 from metrics.tokenize import Preprocessor
@@ -151,7 +153,7 @@ def _rescored(
     ref_length: str,
 ) -> AutomaticStats:
     """``before`` with the rows of the ``changed`` candidates (system → sentence
-    positions) scored again (by :data:`~annotation.metric_set.CORPUS_WIDE` metrics, the
+    positions) scored again (by :data:`~annotation.statistics.metric_set.CORPUS_WIDE` metrics, the
     changed system whole: the references did not change, so no other system is), every
     corpus score summed again and the paired bootstrap run again."""
     metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}

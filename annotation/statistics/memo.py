@@ -1,11 +1,11 @@
-"""What the dashboard remembers between requests, and why it is never stale.
+"""What the dashboard remembers between requests (the memo), and why it is never stale.
 
 * The automatic statistics are not kept here: they are stored in the database with the
-  corpus (:func:`annotation.stored_statistics.automatic_statistics`), computed once per
+  corpus (:func:`annotation.statistics.store.automatic_statistics`), computed once per
   preprocessing choice, since the corpus texts never change. Those against the grown
   reference pool are the exception: the pool is the judgments' new references, so they
   are kept here under the judgments stamp (and stored as last scored, only to build the
-  next pool on: :mod:`~annotation.dashboard.pool`).
+  next pool on: :mod:`~annotation.statistics.pool`).
 * Everything derived from the judgments — the human figures and their bootstrap, the
   judges, agreement and effort panels, the meta-evaluation — is kept in this process's
   memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
@@ -81,7 +81,7 @@ def recalled(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
 def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
     """``part`` of ``corpus`` as remembered under an earlier judgments stamp (the latest
     one kept), or None: for a part that can be brought up to date for less than computing
-    it afresh (:mod:`~annotation.dashboard.pool`). Such a value is the past: it is never
+    it afresh (:mod:`~annotation.statistics.pool`). Such a value is the past: it is never
     shown, only built on."""
     pk, created, stamp = judgments_key(corpus)
     with _LOCK:
