@@ -31,13 +31,12 @@ from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Transl
 from annotation.resegmenting import segment_entry
 from annotation.statistics import (
     AUTOMATIC_METRICS,
-    automatic_statistics,
     compute_statistics,
     corpus_texts,
     default_stored_statistics,
 )
 from annotation.tests.documents import unsegmented_document
-from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
+from annotation.tests.factories import DEMO_XML, HTMX, automatic_statistics, sized_corpus, target_of
 from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
 from annotation.text import new_ref_counts
 from metrics.tokenize import Preprocessor
