@@ -20,8 +20,8 @@ sentence gains tens of references (20 systems × 3 judges: 43 distinct on averag
 * **Never stale.** The result is remembered under the corpus's judgments stamp
   (:mod:`~annotation.statistics.memo`), so a judgment finished a second ago is in the
   next view's figures.
-* **The page does not wait for a large backlog** (:class:`Backlog`): it answers at once,
-  saying what it scores, and the figures come on a request of their own.
+* **The page does not wait for a large backlog** (:class:`Backlog`): a worker scores it
+  (:func:`~annotation.statistics.jobs.pool_job`) while the page shows its progress.
 """
 
 from __future__ import annotations
@@ -149,9 +149,9 @@ def pool_base(
 
 
 #: The most reference × candidate pairs the dashboard scores on the page's own request
-#: (about a second in two children, bench/pages.py); a larger backlog is scored on a
-#: request of its own while the page says so (``?wait=1``, which htmx sends at once).
-#: The setting ``EVALTOOL_POOL_ON_THE_PAGE`` overrides it.
+#: (about a second); a larger backlog is a worker's job while the page shows its
+#: progress (:func:`annotation.statistics.jobs.pool_job`). The setting
+#: ``EVALTOOL_POOL_ON_THE_PAGE`` overrides it.
 SCORED_ON_THE_PAGE = 10_000
 
 #: A pair of the whole corpus costs :data:`CORPUS_WIDE` metrics (NIST counts n-grams,
