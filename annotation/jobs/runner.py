@@ -94,9 +94,7 @@ def enqueue(
     if kind not in HANDLERS:
         raise ValueError(f"no handler for jobs of kind {kind!r}")
     last = Job.objects.filter(key=key).defer("upload", "result").order_by("-pk").first()
-    if last is not None and (
-        last.live or (last.status == Job.Status.FAILED and not after_failure)
-    ):
+    if last is not None and (last.live or (last.status == Job.Status.FAILED and not after_failure)):
         return last
     try:
         with transaction.atomic():

@@ -28,7 +28,6 @@ from annotation.corpora.evaltrans import (
 )
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
-from annotation.jobs import Job, run_queued_jobs
 from annotation.judging.changes import (
     judgment_accept_op,
     judgment_edit_ref,
@@ -37,16 +36,9 @@ from annotation.judging.changes import (
 )
 from annotation.judging.edits import OpRef
 from annotation.models import Corpus, Judgment, Target, Translator, User
-from annotation.statistics import (
-    FIXED_PREPROCESSING,
-    AutomaticStats,
-    JudgmentRow,
-    statistics_or_job,
-    stored_statistics,
-)
+from annotation.statistics import FIXED_PREPROCESSING, JudgmentRow
 from annotation.text import words
 from metrics.align import Op, align
-from metrics.tokenize import Preprocessor
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -505,16 +497,3 @@ def cells(html: str) -> dict[tuple[str, str], dict[str, str]]:
             info["number"] = (td.text or "").strip()
             out[(tr.get("data-translator"), td.get("data-metric"))] = info
     return out
-
-
-def automatic_statistics(
-    corpus: Corpus, *, preprocessor: Preprocessor | None = None, ref_length: str = "nearest"
-) -> AutomaticStats:
-    """The corpus's stored statistics of a choice, scored first (by the job a page would
-    queue, computed here) if they are not stored."""
-    found = statistics_or_job(corpus, preprocessor, ref_length)
-    if isinstance(found, Job):
-        run_queued_jobs()
-        found = stored_statistics(corpus, preprocessor, ref_length)
-    assert found is not None, f"{corpus.name}: its scoring job did not store statistics"
-    return found

@@ -36,8 +36,9 @@ from annotation.statistics import (
     default_stored_statistics,
 )
 from annotation.tests.documents import unsegmented_document
-from annotation.tests.factories import DEMO_XML, HTMX, automatic_statistics, sized_corpus, target_of
+from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
 from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
+from annotation.tests.stored import automatic_statistics
 from annotation.text import new_ref_counts
 from metrics.tokenize import Preprocessor
 

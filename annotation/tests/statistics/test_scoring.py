@@ -32,10 +32,10 @@ from annotation.tests.factories import (
     DEMO_XML,
     HAND_REFS,
     HAND_SYSTEMS,
-    automatic_statistics,
     finish,
     write_corpus,
 )
+from annotation.tests.stored import automatic_statistics
 from annotation.text import words
 from metrics.registry import build_metric
 from metrics.tests.exactly import assert_same_significance
