@@ -4,8 +4,7 @@ how it is computed, stored, brought up to date and remembered.
 What the feature packages (dashboard, judging, corpora, campaigns, controls, the
 management commands) use is imported from here, never from a submodule
 (``annotation/tests/statistics/test_boundary.py`` checks), so the submodules can change
-how they compute (in a child process today, later behind a task queue) without their
-callers knowing. The submodules, by meaning:
+how they compute without their callers knowing. The submodules, by meaning:
 
 * :mod:`~annotation.statistics.metric_set`: which metrics the app computes.
 * :mod:`~annotation.statistics.texts`: a corpus's texts as the metrics read them.
@@ -14,6 +13,8 @@ callers knowing. The submodules, by meaning:
 * :mod:`~annotation.statistics.store` (and :mod:`~annotation.statistics.blobs`, the
   binary reads and writes): the stored statistics, read back by every page.
 * :mod:`~annotation.statistics.models`: the two models that keep them.
+* :mod:`~annotation.statistics.jobs`: scoring as the task queue's jobs, the one way
+  they are computed (in a worker, never in a web request).
 * :mod:`~annotation.statistics.invalidation`: what a changed candidate's text forgets.
 * :mod:`~annotation.statistics.human`: the judgments as the human figures read them.
 * :mod:`~annotation.statistics.scores`: every figure per system, ``manage.py scores``'s.
@@ -35,6 +36,7 @@ from annotation.statistics.human import (
     judgment_rows,
 )
 from annotation.statistics.invalidation import texts_changed
+from annotation.statistics.jobs import pool_job, scoring_job, statistics_or_job
 from annotation.statistics.live import (
     CorpusKey,
     Judged,
@@ -70,12 +72,7 @@ from annotation.statistics.pool_references import (
     write_reference_files,
 )
 from annotation.statistics.scores import corpus_scores, scores_json
-from annotation.statistics.store import (
-    automatic_statistics,
-    default_statistics,
-    default_stored_statistics,
-    save_default_statistics,
-)
+from annotation.statistics.store import default_stored_statistics, stored_statistics
 from annotation.statistics.texts import CorpusTexts, corpus_texts
 
 __all__ = [
@@ -87,12 +84,13 @@ __all__ = [
     # the automatic statistics: texts, computed, stored
     "AutomaticStats",
     "CorpusTexts",
-    "automatic_statistics",
     "compute_statistics",
     "corpus_texts",
-    "default_statistics",
     "default_stored_statistics",
-    "save_default_statistics",
+    "pool_job",
+    "scoring_job",
+    "statistics_or_job",
+    "stored_statistics",
     "statistics_choice",
     "texts_changed",
     # the human figures

@@ -9,12 +9,10 @@ with the corpus by :mod:`annotation.statistics.store`: reading them is all a pag
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import partial
+from collections.abc import Callable, Mapping, Sequence
 
-from annotation.apart import computed_apart
 from annotation.models import Corpus
-from annotation.statistics.encoding import AutomaticStats, decode_statistics, encode_statistics
+from annotation.statistics.encoding import AutomaticStats
 from annotation.statistics.metric_set import AUTOMATIC_METRICS, app_metric, work_shares
 from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics.corpus import score_corpus
@@ -45,6 +43,7 @@ def compute_statistics(
     *,
     known: Sequence[AutomaticStats] = (),
     texts: CorpusTexts | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> AutomaticStats:
     """Score the corpus (:func:`automatic_scores`; its ``texts`` if given, e.g. grown by
     the reference pool) and run the paired bootstrap of every automatic metric (1,000
@@ -54,8 +53,10 @@ def compute_statistics(
     statistics of another choice) is taken from there, statistics and bootstrap alike:
     a signature records every choice the metric reads, so equal signatures are the same
     computation (chrF under another tokenizer, WER under another reference length). The
-    others are scored in shares of about equal work (:func:`~annotation.statistics.
-    metric_set.work_shares`), computed at once in forked children (:mod:`annotation.apart`).
+    others are scored a group at a time (the metrics of a :data:`~annotation.statistics.
+    metric_set.WORK_GROUPS` group share their work), and ``progress(done, total,
+    "scoring")`` hears of each group's metrics as they are done: this runs in a worker
+    (:mod:`annotation.statistics.jobs`), never in a web request.
     """
     texts = corpus_texts(corpus) if texts is None else texts
     systems = tuple(texts.systems)
@@ -63,11 +64,11 @@ def compute_statistics(
     reused = {m: _only(m, kin) for m, kin in reusable(metrics, texts.refs, systems, known).items()}
     del known  # the stored choices' other metrics are freed before the scoring starts
     todo = tuple(m for m in AUTOMATIC_METRICS if m not in reused)
-    shares = [
-        partial(_encoded_share, texts, names, preprocessor, ref_length)
-        for names in work_shares(todo)
-    ]
-    computed = [decode_statistics(data) for data in computed_apart(shares)]
+    computed = []
+    for names in work_shares(todo, shares=len(todo)):  # one group at a time
+        if progress is not None:
+            progress(sum(len(c.scores) for c in computed), len(todo), "scoring")
+        computed.append(_share(texts, names, preprocessor, ref_length))
     sources = {m: found for found in computed for m in found.scores} | reused
     scores = {m: sources[m].scores[m] for m in AUTOMATIC_METRICS}
     significance = {
@@ -82,11 +83,10 @@ def _only(m: str, stats: AutomaticStats) -> AutomaticStats:
     return AutomaticStats(stats.systems, stats.n_segments, {m: stats.scores[m]}, kept)
 
 
-def _encoded_share(
+def _share(
     texts: CorpusTexts, names: tuple[str, ...], preprocessor: Preprocessor, ref_length: str
-) -> bytes:
-    """The statistics and paired bootstrap of the metrics ``names`` only, as stored bytes
-    (what a child computing one share sends back)."""
+) -> AutomaticStats:
+    """The statistics and paired bootstrap of the metrics ``names`` only."""
     systems = tuple(texts.systems)
     by_system = automatic_scores(
         texts, metrics=names, preprocessor=preprocessor, ref_length=ref_length
@@ -98,7 +98,7 @@ def _encoded_share(
         metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in names}
         bootstrap = Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED)
         significance = automatic_significance(scores, metrics, bootstrap)
-    return encode_statistics(AutomaticStats(systems, n, scores, significance))
+    return AutomaticStats(systems, n, scores, significance)
 
 
 def reusable(

@@ -20,22 +20,20 @@ sentence gains tens of references (20 systems × 3 judges: 43 distinct on averag
 * **Never stale.** The result is remembered under the corpus's judgments stamp
   (:mod:`~annotation.statistics.memo`), so a judgment finished a second ago is in the
   next view's figures.
-* **The page does not wait for a large backlog** (:class:`Backlog`): it answers at once,
-  saying what it scores, and the figures come on a request of their own.
+* **The page does not wait for a large backlog** (:class:`Backlog`): a worker scores it
+  (:func:`~annotation.statistics.jobs.pool_job`) while the page shows its progress.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property, partial
+from functools import cached_property
 
-import numpy as np
 from django.conf import settings
 from django.db import transaction
 
-from annotation.apart import computed_apart, give_back_memory
 from annotation.models import Corpus
 from annotation.statistics.blobs import first_blob, insert_ignoring_conflicts
 from annotation.statistics.compute import automatic_scores, automatic_significance
@@ -46,7 +44,7 @@ from annotation.statistics.encoding import (
     encode_statistics,
     statistics_choice,
 )
-from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, SHARES, app_metric
+from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric, work_shares
 from annotation.statistics.models import PoolStatistics
 from annotation.statistics.pool_references import SentencePool, new_references, sentence_pools
 from annotation.statistics.texts import CorpusTexts, corpus_texts
@@ -151,9 +149,9 @@ def pool_base(
 
 
 #: The most reference × candidate pairs the dashboard scores on the page's own request
-#: (about a second in two children, bench/pages.py); a larger backlog is scored on a
-#: request of its own while the page says so (``?wait=1``, which htmx sends at once).
-#: The setting ``EVALTOOL_POOL_ON_THE_PAGE`` overrides it.
+#: (about a second); a larger backlog is a worker's job while the page shows its
+#: progress (:func:`annotation.statistics.jobs.pool_job`). The setting
+#: ``EVALTOOL_POOL_ON_THE_PAGE`` overrides it.
 SCORED_ON_THE_PAGE = 10_000
 
 #: A pair of the whole corpus costs :data:`CORPUS_WIDE` metrics (NIST counts n-grams,
@@ -204,6 +202,8 @@ def scored_pool(
     *,
     inputs: PoolInputs | None = None,
     base: ScoredPool | None = None,
+    store: bool = True,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[ScoredPool, tuple[int, ...]]:
     """Score the corpus against its grown pool: the pool as scored, and the sentences
     scored again to get it from the pool it built on (none: the figures were taken as they
@@ -216,7 +216,7 @@ def scored_pool(
     sentences whose pool changed since are scored again and their rows replace the
     base's (the figures are those of scoring afresh, to the last bit: the corpus score is
     a function of the summed rows). What was scored is stored for every later view, in
-    any process."""
+    any process (unless ``store`` is off: a job stores it with its end, :func:`store_pool`)."""
     inputs = inputs if inputs is not None else pool_inputs(corpus)
     texts, grown = inputs.texts, inputs.grown
     stamp, fingerprints = corpus.texts_stamp, inputs.fingerprints
@@ -230,10 +230,18 @@ def scored_pool(
     if changed:
         first_only = first_reference_metrics(preprocessor, ref_length)
         stats = _rescored(
-            texts, grown, changed, base.stats, original, first_only, preprocessor, ref_length
+            texts,
+            grown,
+            changed,
+            base.stats,
+            original,
+            first_only,
+            preprocessor,
+            ref_length,
+            progress,
         )
-        _store(corpus, choice, ScoredPool(stats, stamp, fingerprints))
-        give_back_memory()
+        if store:
+            store_pool(corpus, choice, ScoredPool(stats, stamp, fingerprints))
     return ScoredPool(stats, stamp, fingerprints), tuple(changed)
 
 
@@ -250,7 +258,7 @@ def _stored(corpus: Corpus, choice: str) -> ScoredPool | None:
     return ScoredPool(decode_statistics(data), found[1], bytes(found[2]))
 
 
-def _store(corpus: Corpus, choice: str, scored: ScoredPool) -> None:
+def store_pool(corpus: Corpus, choice: str, scored: ScoredPool) -> None:
     """Keep ``scored`` in place of an older stored pool of ``choice``; a newer one stays
     (two requests storing at once: the pool of the later judgments wins)."""
     stamp = corpus.judgments_stamp
@@ -271,28 +279,15 @@ def _store(corpus: Corpus, choice: str, scored: ScoredPool) -> None:
         )
 
 
-def _rows_share(
+def _rows(
     texts: CorpusTexts, names: tuple[str, ...], preprocessor: Preprocessor, ref_length: str
-) -> bytes:
-    """The statistics of ``names`` (no bootstrap), as bytes: one share computed apart."""
+) -> AutomaticStats:
+    """The statistics of ``names`` (no bootstrap)."""
     by_system = automatic_scores(
         texts, metrics=names, preprocessor=preprocessor, ref_length=ref_length
     )
     scores = {m: {s: by_system[s][m] for s in texts.systems} for m in names}
-    return encode_statistics(AutomaticStats(tuple(texts.systems), len(texts.refs), scores, {}))
-
-
-def sentence_shares(sentences: Sequence[int], refs: Sequence[Sequence[str]]) -> list[list[int]]:
-    """``sentences`` in :data:`~annotation.statistics.metric_set.SHARES` shares of about equal work
-    (a sentence's work grows with its references), each in sentence order; no empty one.
-
-    The pool's work is split by sentences, not by metrics as a whole corpus's: a grown
-    sentence has tens of references, and TER's search alone is then a third of the work."""
-    bins: list[tuple[int, list[int]]] = [(0, []) for _ in range(min(SHARES, len(sentences)))]
-    for k in sorted(sentences, key=lambda k: -len(refs[k])):
-        lightest = min(range(len(bins)), key=lambda b: bins[b][0])
-        bins[lightest] = (bins[lightest][0] + len(refs[k]), bins[lightest][1] + [k])
-    return [sorted(ks) for _, ks in bins]
+    return AutomaticStats(tuple(texts.systems), len(texts.refs), scores, {})
 
 
 def _rescored(
@@ -304,43 +299,36 @@ def _rescored(
     first_only: list[str],
     preprocessor: Preprocessor,
     ref_length: str,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> AutomaticStats:
     """:func:`scored_pool`'s statistics from the previous pool's: the ``changed`` sentences
     scored again (every metric but the first-reference ones and :data:`CORPUS_WIDE`,
-    which is scored afresh), in forked children (:mod:`annotation.apart`), then the
-    paired bootstrap of every metric that changed."""
+    which is scored afresh), then the paired bootstrap of every metric that changed."""
     systems = tuple(texts.systems)
     metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
     local = tuple(m for m in AUTOMATIC_METRICS if m not in first_only and m not in CORPUS_WIDE)
     wide = tuple(m for m in AUTOMATIC_METRICS if m in CORPUS_WIDE and m not in first_only)
-    parts = [
-        CorpusTexts(
-            refs=[grown[k] for k in ks],
-            systems={s: [hyps[k] for k in ks] for s, hyps in texts.systems.items()},
-            docs=[texts.docs[k] for k in ks],
-        )
-        for ks in sentence_shares(changed, grown)
-    ]
-    shares = [partial(_rows_share, part, local, preprocessor, ref_length) for part in parts]
-    if wide:
-        whole = replace(texts, refs=grown)
-        shares.append(partial(_rows_share, whole, wide, preprocessor, ref_length))
-    computed = [decode_statistics(data) for data in computed_apart(shares)]
-    rows_of = {
-        m: {s: [share.scores[m][s].stats for share in computed[: len(parts)]] for s in systems}
-        for m in local
-    }
+    part = CorpusTexts(
+        refs=[grown[k] for k in changed],
+        systems={s: [hyps[k] for k in changed] for s, hyps in texts.systems.items()},
+        docs=[texts.docs[k] for k in changed],
+    )
+    again = AutomaticStats(systems, len(changed), {}, {})
+    groups = work_shares(local, shares=len(local)) if local else []
+    for done, names in enumerate(groups):
+        if progress is not None:
+            progress(done, len(groups) + bool(wide), "scoring the grown pool")
+        again.scores.update(_rows(part, names, preprocessor, ref_length).scores)
     scores: dict[str, dict[str, Score]] = {m: original.scores[m] for m in first_only}
-    for m in wide:
-        scores[m] = computed[-1].scores[m]
-    order = [k for ks in sentence_shares(changed, grown) for k in ks]
+    if wide:
+        scores.update(_rows(replace(texts, refs=grown), wide, preprocessor, ref_length).scores)
     for m in local:
         metric = metrics[m]
         signature = metric.signature(grown)
         scores[m] = {}
         for s in systems:
             rows = previous.segment_stats(m, s).copy()
-            rows[order] = np.concatenate(rows_of[m][s])
+            rows[changed] = again.segment_stats(m, s)
             total = float(metric.score_from_stats(rows.sum(axis=0)))
             scores[m][s] = Score(metric.name, total, signature, rows)
     significance = {m: original.significance[m] for m in first_only if m in original.significance}

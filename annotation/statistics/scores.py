@@ -7,11 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotation.models import Corpus
-from annotation.statistics.compute import automatic_scores
+from annotation.statistics.encoding import AutomaticStats
 from annotation.statistics.human import human_scores
-from annotation.statistics.texts import corpus_texts
 from metrics.stats import Score
-from metrics.tokenize import Preprocessor
 
 
 def scores_json(
@@ -30,13 +28,13 @@ def scores_json(
     }
 
 
-def corpus_scores(
-    corpus: Corpus, *, preprocessor: Preprocessor | None = None, ref_length: str = "nearest"
-) -> dict[str, dict[str, Score]]:
-    """Every automatic metric and, where judgments exist, every human one, per system."""
-    scores = automatic_scores(
-        corpus_texts(corpus), preprocessor=preprocessor, ref_length=ref_length
-    )
+def corpus_scores(corpus: Corpus, automatic: AutomaticStats) -> dict[str, dict[str, Score]]:
+    """Every automatic metric (of ``automatic``, the stored statistics of a choice) and,
+    where judgments exist, every human one, per system."""
+    scores = {
+        system: {m: automatic.scores[m][system] for m in automatic.scores}
+        for system in automatic.systems
+    }
     for system, figures in human_scores(corpus).items():
         scores.setdefault(system, {}).update(figures)
     return scores

@@ -31,7 +31,6 @@ from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Transl
 from annotation.resegmenting import segment_entry
 from annotation.statistics import (
     AUTOMATIC_METRICS,
-    automatic_statistics,
     compute_statistics,
     corpus_texts,
     default_stored_statistics,
@@ -39,6 +38,7 @@ from annotation.statistics import (
 from annotation.tests.documents import unsegmented_document
 from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
 from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
+from annotation.tests.stored import automatic_statistics
 from annotation.text import new_ref_counts
 from metrics.tokenize import Preprocessor
 
