@@ -7,6 +7,12 @@ worker processes (``annotation/tests/jobs/``), as do those that show a job's pro
 from evaltool.settings import *  # noqa: F403
 
 SECRET_KEY = "test-only-secret-key"
+# The static files as they are in the checkout (no collected manifest): the tests that
+# serve the collected files run make serve itself (evaltool/tests/test_serve.py).
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 
