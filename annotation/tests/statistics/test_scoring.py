@@ -4,12 +4,12 @@ other, read back bit for bit, and never recomputed while stored."""
 
 from __future__ import annotations
 
-import importlib
+from io import StringIO
 from pathlib import Path
 
 import numpy as np
 import pytest
-from django.apps import apps as django_apps
+from django.core.management import call_command
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
@@ -215,7 +215,7 @@ def test_hter_of_a_system_is_ter_with_the_new_references_as_the_only_references(
     assert "judgments:12" in hter.signature
 
 
-def test_judgments_stored_before_hter_get_their_counts_from_the_migration(judge: User) -> None:
+def test_judgments_stored_before_hter_get_their_counts_from_backfill_hter(judge: User) -> None:
     corpus = corpus_import(source=DEMO_XML, name="demo-old").corpus
     target = Target.objects.filter(sentence__corpus=corpus, translator__role="system").first()
     finish(judgment_open(user=judge, target=target), judge, "a b c", 5)
@@ -223,9 +223,10 @@ def test_judgments_stored_before_hter_get_their_counts_from_the_migration(judge:
     counts = (stored.ter_edits, stored.ter_length)
     Judgment.objects.filter(pk=stored.pk).update(ter_edits=None, ter_length=None)
 
-    migration = importlib.import_module("annotation.migrations.0008_judgment_hter")
-    migration.count_hter(django_apps, None)
+    out = StringIO()
+    call_command("backfill_hter", stdout=out)
 
     stored.refresh_from_db()
     assert (stored.ter_edits, stored.ter_length) == counts
     assert counts[1] == 3
+    assert out.getvalue() == "1 judgment(s) given their HTER counts.\n"
