@@ -27,13 +27,13 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from sacremoses import MosesDetokenizer
-
 from metrics.align import distance
 from metrics.human import hter_row
 from metrics.tokenize import Preprocessor
 
 if TYPE_CHECKING:  # a rule of words: it reads a corpus's attributes, never the database
+    from sacremoses import MosesDetokenizer
+
     from annotation.models import Corpus
 
 AWER_PREPROCESSOR = Preprocessor(tokenize="13a")
@@ -92,6 +92,10 @@ def corpus_language(corpus: Corpus) -> str:
 
 @cache
 def _detokenizer(language: str) -> MosesDetokenizer:
+    # Imported here: sacremoses costs every process that starts (commands, workers) about
+    # half a second, and only new references need it (a server loads it at start: wsgi.py).
+    from sacremoses import MosesDetokenizer
+
     return MosesDetokenizer(lang=language)
 
 

@@ -22,3 +22,4 @@ if not settings.SECRET_KEY:
 
 application = get_wsgi_application()
 import_module(settings.ROOT_URLCONF)
+import_module("sacremoses")  # new references' detokenizer: loaded lazily by commands only
