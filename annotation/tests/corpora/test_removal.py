@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from annotation.corpora.imports import ERR_CORPUS_IMPORTING, corpus_import
 from annotation.corpora.removal import ERR_NAME_MISMATCH, corpus_delete
+from annotation.jobs import run_queued_jobs
 from annotation.judging.start import judgment_open, judgment_seen
 from annotation.models import (
     Corpus,
@@ -199,7 +200,9 @@ def test_the_upload_form_assigns_the_files_evaluators_only_when_ticked(
 ) -> None:
     upload = reverse("annotation:corpus_upload")
     lead_client.post(upload, {"file": io.BytesIO(JUDGED), "name": "plain"})
+    run_queued_jobs()  # the same file again is refused while its first import runs
     lead_client.post(upload, {"file": io.BytesIO(JUDGED), "name": "ticked", "assign": "on"})
+    run_queued_jobs()
 
     assert not Corpus.objects.get(name="plain").judges.exists()
     assert Corpus.objects.get(name="ticked").judges.count() == 2

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
 from annotation.corpora.systems import ERR_LINE_COUNT
+from annotation.jobs import Job, run_queued_jobs
 from annotation.models import Corpus, Target, Translator, User
 from annotation.tests.browsing import log_in
 from annotation.tests.documents import unsegmented_document
@@ -51,6 +52,12 @@ def add_system(
     return client.post(ADD, data, **extra)
 
 
+def job_page(client: Client, **extra: object) -> str:
+    """The last job's page once the queue is drained (a worker's work, done here)."""
+    run_queued_jobs()
+    return client.get(f"/corpora/imports/{Job.objects.first().pk}/", **extra).content.decode()
+
+
 def added(corpus: Corpus, system: str = "speech") -> int:
     return Target.objects.filter(sentence__corpus=corpus, translator__name=system).count()
 
@@ -68,35 +75,45 @@ def test_the_upload_page_offers_the_corpora_and_the_unsegmented_choice(
     assert 'id="id_file"' in html and 'id="id_system-file"' in html  # one id each
 
 
-def test_a_lead_adds_an_unsegmented_system_and_is_sent_home(
+def test_a_lead_adds_an_unsegmented_system_and_is_sent_to_its_progress(
     lead_client: Client, demo: Corpus
 ) -> None:
     response = add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
 
+    job = Job.objects.get()
     assert response.status_code == 303
-    assert response["Location"] == reverse("annotation:home")
+    assert response["Location"] == f"/corpora/imports/{job.pk}/"
+    assert (job.kind, job.corpus, added(demo)) == ("add-system", demo, 0)  # the worker adds it
+    run_queued_jobs()
     assert added(demo) == 40
     assert Translator.objects.get(corpus=demo, name="speech").segmentation is not None
 
 
-def test_an_htmx_add_answers_with_the_summary_fragment(lead_client: Client, demo: Corpus) -> None:
+def test_an_htmx_add_answers_with_its_progress_then_the_summary(
+    lead_client: Client, demo: Corpus
+) -> None:
     response = add_system(lead_client, demo, document_bytes(demo), unsegmented=True, **HTMX)
 
-    html = response.content.decode()
+    started = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="add-system-result"')
+    assert started.lstrip().startswith('<div id="add-system-result"')
+    assert 'id="add-system-progress"' in started and 'data-status="queued"' in started
+    assert "<form" not in started
+    html = job_page(lead_client, **HTMX)
+    assert html.lstrip().startswith('<div id="add-system-progress"')
+    assert 'data-status="done"' in html and "hx-trigger" not in html  # it stops polling
     assert "Added system &#x27;speech&#x27; to corpus &#x27;demo&#x27;: 40 candidates" in html
     assert "Re-segmented from one document: AS-WER " in html
     assert f'href="/dashboard/{demo.pk}/" data-action="dashboard"' in html
-    assert "<form" not in html
     assert added(demo) == 40
 
 
 def test_a_segmented_system_is_one_candidate_per_line(lead_client: Client, demo: Corpus) -> None:
     lines = "".join(f"candidate {k}\r\n" for k in range(40)).encode("utf-8-sig")
 
-    html = add_system(lead_client, demo, lines, name="plain", **HTMX).content.decode()
+    add_system(lead_client, demo, lines, name="plain", **HTMX)
 
+    html = job_page(lead_client)
     assert "40 candidates, 80 words." in html
     assert "Re-segmented" not in html
     first = Target.objects.get(
@@ -111,12 +128,14 @@ def test_a_segmented_file_with_the_wrong_line_count_is_refused_with_the_reason(
 ) -> None:
     response = add_system(lead_client, demo, b"one line\n" * 39, **(HTMX if htmx else {}))
 
-    html = response.content.decode()
+    assert response.status_code == (200 if htmx else 303)
+    html = job_page(lead_client, **(HTMX if htmx else {}))
     reason = ERR_LINE_COUNT.format(lines=39, sentences=40)
-    assert response.status_code == (200 if htmx else 400)
     assert '<p class="error" id="add-system-error" role="alert"><strong>Not added:</strong>' in html
     assert f"speech.txt: {reason}" in html
-    assert ('id="add-system-form"' in html) is not htmx  # the page shows the form again
+    assert 'data-action="retry"' in html
+    assert ("<h1>" in html) is not htmx  # htmx gets the panel, a browser the page
+    assert Job.objects.get().status == "failed"
     assert added(demo) == 0
 
 
@@ -137,15 +156,9 @@ def test_invalid_utf8_is_refused_with_its_line(
 
 
 def test_a_taken_system_name_is_refused(lead_client: Client, demo: Corpus) -> None:
-    response = add_system(
-        lead_client, demo, document_bytes(demo), name="NiuTrans", unsegmented=True
-    )
+    add_system(lead_client, demo, document_bytes(demo), name="NiuTrans", unsegmented=True)
 
-    assert response.status_code == 400
-    assert (
-        "the corpus has a translator named &#x27;NiuTrans&#x27; already"
-        in response.content.decode()
-    )
+    assert "the corpus has a translator named &#x27;NiuTrans&#x27; already" in job_page(lead_client)
     assert Translator.objects.filter(corpus=demo, name="NiuTrans").count() == 1
 
 
@@ -223,6 +236,9 @@ def test_in_the_browser_a_lead_adds_an_unsegmented_system_and_reads_the_summary(
     page.check("#id_system-unsegmented")
     page.click("#add-system-form button[type=submit]")
 
+    expect(page.locator("#add-system-progress")).to_have_attribute("data-status", "queued")
+    expect(page.locator("#add-system-submit button")).to_be_disabled()
+    run_queued_jobs()  # a worker's work, in this thread: the live server shares its database
     summary = page.locator("#add-system-summary")
     expect(summary).to_contain_text("Added system 'speech' to corpus 'demo': 40 candidates")
     expect(summary).to_contain_text("Re-segmented from one document: AS-WER")
