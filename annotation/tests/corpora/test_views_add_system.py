@@ -10,6 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
+from annotation.corpora.removal import corpus_delete
 from annotation.corpora.systems import ERR_LINE_COUNT
 from annotation.jobs import Job, run_queued_jobs
 from annotation.models import Corpus, Target, Translator, User
@@ -196,6 +197,38 @@ def test_the_size_limit_points_to_the_command_line(
 
     assert "speech.txt: 101 bytes is over the upload limit of 100 bytes" in html
     assert "use manage.py import_text for larger files" in html
+
+
+def test_the_same_system_is_not_added_twice_while_the_first_runs(
+    lead_client: Client, demo: Corpus
+) -> None:
+    add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
+    first = Job.objects.get()
+
+    again = add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
+    page = lead_client.get(UPLOAD).content.decode()
+
+    assert again.status_code == 409
+    assert (
+        "system &#x27;speech&#x27; is already being added to &#x27;demo&#x27;: "
+        f"job {first.pk}, queued" in again.content.decode()
+    )
+    assert Job.objects.count() == 1
+    assert '<button type="submit" disabled aria-describedby="add-system-submit-running">' in page
+    run_queued_jobs()
+    assert added(demo) == 40
+
+
+def test_a_corpus_deleted_before_the_worker_came_is_the_jobs_reason(
+    lead_client: Client, demo: Corpus
+) -> None:
+    add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
+    corpus_delete(corpus=demo)
+
+    html = job_page(lead_client)
+
+    assert "corpus &#x27;demo&#x27; was deleted before the system was added" in html
+    assert not Translator.objects.filter(name="speech").exists()
 
 
 @pytest.mark.parametrize("method", ["get", "post"])
