@@ -25,10 +25,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from annotation.corpora.evaltrans.schema import IER_LABELS
-
 #: The marks of an item, as stored and exported (``label`` of ``<item>``), with what the
 #: page says. Seed 001 names "OK", "error", "syntax", "meaning" and "others".
+#: The labels of an information item, as the ``ierItems`` attribute of an evalTrans
+#: ``<eval>`` writes them (:mod:`annotation.corpora.evaltrans.schema`).
+IER_LABELS = ("ok", "syntax", "meaning", "other")
 LABELS: dict[str, str] = dict(zip(IER_LABELS, ("OK", "syntax", "meaning", "other"), strict=True))
 OK = "ok"
 #: Words after which the default split cuts (13a makes each its own word).

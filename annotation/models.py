@@ -23,6 +23,7 @@ from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from annotation.limits import NAME_MAX_LENGTH
+from annotation.text import REFERENCE_ROLES
 from annotation.users import User
 from metrics.human import SSER_MAX, SSER_MIN  # the format's scale (seed 001 §2.2)
 
@@ -225,8 +226,8 @@ class Translator(models.Model):
     """A column of the corpus: a reference translation or an MT system."""
 
     class Role(models.TextChoices):
-        FIRST_REFERENCE = "first_reference", "First reference"
-        REFERENCE = "reference", "Reference"
+        FIRST_REFERENCE = REFERENCE_ROLES[0], "First reference"
+        REFERENCE = REFERENCE_ROLES[1], "Reference"
         SYSTEM = "system", "System"
 
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="translators")
@@ -494,7 +495,6 @@ def left_out(corpus_id: int) -> Q:
 
 # The stored statistics, the event log, the queue's jobs and the grown pool's statistics
 # live in their own modules (they name Corpus by string): imported so Django registers them.
-from annotation.corpus_statistics import CorpusStatistics  # noqa: E402
 from annotation.events import JudgmentEvent  # noqa: E402
 from annotation.jobs.model import Job  # noqa: E402
-from annotation.pool_statistics import PoolStatistics  # noqa: E402
+from annotation.statistics.models import CorpusStatistics, PoolStatistics  # noqa: E402

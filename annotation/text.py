@@ -25,13 +25,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 from sacremoses import MosesDetokenizer
 
-from annotation.models import Corpus, Translator
 from metrics.align import distance
 from metrics.human import hter_row
 from metrics.tokenize import Preprocessor
+
+if TYPE_CHECKING:  # a rule of words: it reads a corpus's attributes, never the database
+    from annotation.models import Corpus
 
 AWER_PREPROCESSOR = Preprocessor(tokenize="13a")
 #: The detokenizer's language where a corpus does not name its target language.
@@ -39,8 +42,11 @@ DEFAULT_LANGUAGE = "en"
 #: The corpus attributes (on ``evalTrans``, kept verbatim by the import) that may name
 #: the target language, the first one present wins: WMT's ``trglang``, then plainer names.
 LANGUAGE_ATTRIBUTES = ("trglang", "target-language", "target_language", "lang")
-#: The roles of a sentence's reference translations (every role but ``system``).
-REFERENCE_ROLES = (Translator.Role.FIRST_REFERENCE, Translator.Role.REFERENCE)
+#: The role of a sentence's first reference, and the roles of all its reference
+#: translations (every role but ``system``): the values of ``Translator.Role``, which
+#: takes them from here.
+FIRST_REFERENCE = "first_reference"
+REFERENCE_ROLES = (FIRST_REFERENCE, "reference")
 
 
 def words(text: str, *, cache: bool = True) -> tuple[str, ...]:
@@ -135,7 +141,7 @@ def new_ref_counts(candidate: str, new_ref: str, *, cache: bool = True) -> dict[
 def reference_order(role: str, position: int) -> tuple[bool, int]:
     """Sort key of a sentence's references (a target's translator role and its position
     in the sentence): the first reference first, then file order."""
-    return role != Translator.Role.FIRST_REFERENCE, position
+    return role != FIRST_REFERENCE, position
 
 
 def nearest(distances: Sequence[int], n: int = 1) -> list[int]:

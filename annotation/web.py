@@ -67,7 +67,7 @@ def login_required(view: View) -> View:
     def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
-        location = redirect_to_login(_page_shown(request))["Location"]
+        location = redirect_to_login(page_shown(request))["Location"]
         if request.method == "POST":
             location += "&unsaved=1"
         if request.htmx:
@@ -77,7 +77,7 @@ def login_required(view: View) -> View:
     return wrapper
 
 
-def _page_shown(request: HtmxHttpRequest) -> str:
+def page_shown(request: HtmxHttpRequest) -> str:
     """The page the browser showed when it sent ``request``: the request's own URL for a
     GET; for a POST, the page htmx names (``HX-Current-URL``) or the Referer on this host,
     else the home page."""

@@ -89,7 +89,7 @@ def view_once(repeat: int) -> dict[str, float]:
     from annotation.dashboard.board import Dashboard
     from annotation.dashboard.table import human_significance
     from annotation.models import Corpus, Translator, User
-    from annotation.scoring import automatic_significance
+    from annotation.statistics.compute import automatic_significance
 
     corpus = Corpus.objects.get(name="bench")
     system = Translator.objects.filter(corpus=corpus, role=Translator.Role.SYSTEM).first()

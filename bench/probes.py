@@ -228,8 +228,8 @@ def restore_default_statistics() -> list[str]:
     current default statistics: store them as the import does, so the first view is
     measured as right after an import. The corpora restored."""
     from annotation.models import Corpus, CorpusStatistics
-    from annotation.scoring import STATISTICS_ENGINE, statistics_choice
-    from annotation.stored_statistics import default_statistics, save_default_statistics
+    from annotation.statistics import default_statistics, save_default_statistics, statistics_choice
+    from annotation.statistics.encoding import STATISTICS_ENGINE
     from metrics.tokenize import Preprocessor
 
     default = statistics_choice(Preprocessor(), "nearest")
@@ -462,7 +462,7 @@ def forget_stored_choices(corpus: Any) -> None:
     the grown pool's, so the next request of another choice computes them as the first
     one ever does."""
     from annotation.models import CorpusStatistics, PoolStatistics
-    from annotation.scoring import statistics_choice
+    from annotation.statistics import statistics_choice
     from metrics.tokenize import Preprocessor
 
     default = statistics_choice(Preprocessor(), "nearest")
@@ -526,8 +526,8 @@ def measure_moved_word(corpus: str) -> dict[str, Any]:
     setup()
     from django.db import transaction
 
-    from annotation.candidates import candidates_changed
     from annotation.models import Target
+    from annotation.statistics import texts_changed
 
     big = _big_corpus(corpus)
     client = logged_in(LEAD)
@@ -546,7 +546,7 @@ def measure_moved_word(corpus: str) -> dict[str, Any]:
             for target, text in zip(pair, texts, strict=True):
                 target.text = text
             Target.objects.bulk_update(pair, ["text"])
-            candidates_changed(big.pk, pair)
+            texts_changed(big.pk, pair)
         out[key] = Figure([request(client, "get", page)]).as_dict()
     out["moved"]["note"] = "one system's candidates of two sentences changed"
     return out

@@ -1,7 +1,7 @@
 """Metrics by name, built with the same preprocessing choices (one place for the mapping),
 and every metric's facts (:class:`~metrics.stats.MetricInfo`: label, direction, unit).
 
-Used by ``python -m metrics`` and by the app (``annotation/scoring.py``), so the command
+Used by ``python -m metrics`` and by the app (``annotation/statistics/``), so the command
 line and the web pages can never disagree about what "bleu" or "mwer" means, nor about
 which way it points.
 """

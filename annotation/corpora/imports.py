@@ -23,7 +23,6 @@ from typing import BinaryIO
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from annotation.apart import give_back_memory
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import (
     CorpusHeader,
@@ -41,7 +40,7 @@ from annotation.ier import read_items
 from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
-from annotation.stored_statistics import default_statistics, save_default_statistics
+from annotation.statistics import scoring_job
 from annotation.text import corpus_language, new_ref_counts, readable_text, words
 
 BATCH_SENTENCES = 500
@@ -208,18 +207,15 @@ def import_elements(
                 progress(state.sentences)
         if state.sentences == 0:
             raise ImportRefused(filename, None, ERR_NO_SENTENCES)
-        statistics = default_statistics(state.corpus)  # reads only: no lock held meanwhile
         with transaction.atomic():
             _store_sizes(state)
             restore_segmentations(state.translators, state.segments, state.sentences)
-            save_default_statistics(state.corpus, statistics)  # the first view only reads
             state.corpus.ready = True
             state.corpus.save(update_fields=["ready"])
+            scoring_job(state.corpus)  # a worker scores it; queued with the corpus itself
     except BaseException:
         _remove_unfinished(state)
         raise
-    del statistics
-    give_back_memory()
     return ImportSummary(
         corpus=state.corpus,
         sentences=state.sentences,

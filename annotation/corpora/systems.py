@@ -17,15 +17,16 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
-from annotation.apart import give_back_memory
-from annotation.candidates import candidates_changed
 from annotation.corpora import evaltrans
 from annotation.corpora.imports import ImportRefused, upload_limits
 from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem, unusable_line
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document
-from annotation.scoring import corpus_texts
-from annotation.stored_statistics import default_statistics, save_default_statistics
+from annotation.statistics import (
+    corpus_texts,
+    scoring_job,
+    texts_changed,
+)
 from metrics.textfiles import SegmentFileError, decode_segments
 
 ERR_SYSTEM_EXISTS = "the corpus has a translator named {name!r} already"
@@ -98,11 +99,8 @@ def corpus_add_system(
             _store(corpus, name, candidates, segmentation)
     except IntegrityError:  # another lead added the same name meanwhile
         raise ImportRefused(filename, None, ERR_SYSTEM_EXISTS.format(name=name)) from None
-    corpus.refresh_from_db()  # its texts stamp moved: the statistics are stored under the new
-    statistics = default_statistics(corpus)  # reads only: no lock held meanwhile
-    save_default_statistics(corpus, statistics)
-    del statistics
-    give_back_memory()
+    corpus.refresh_from_db()  # its texts stamp moved: the statistics are scored for the new
+    scoring_job(corpus)
     return AddedSystem(
         corpus=corpus,
         system=name,
@@ -163,4 +161,4 @@ def _store(
     Corpus.all_objects.filter(pk=corpus.pk).update(
         n_systems=F("n_systems") + 1, n_candidates=F("n_candidates") + len(candidates)
     )
-    candidates_changed(corpus.pk)
+    texts_changed(corpus.pk)

@@ -19,19 +19,18 @@ A project lead opens one page per corpus. It gathers what the seeds compare:
 * **drill-down** — one system's sentences sorted by a metric or by the difference to
   another system, with the edit operations against the nearest reference.
 
-Why it is fast. Tokenizing and scoring a corpus is the only expensive step (a second or
-two for 1,000 sentences × 20 systems × 3 references, all six metrics sharing one
-tokenization: :func:`metrics.corpus.score_corpus`), and its result depends only on the
-corpus texts — which never change after import — and the preprocessing choices. So the
-per-segment automatic statistics are *stored* in the database with their scores,
-signatures and paired bootstrap (:class:`~annotation.models.CorpusStatistics`,
-:func:`annotation.stored_statistics.automatic_statistics`): the import stores the default choice's,
-any other choice is stored at its first view, and a page reads them back in one query —
-no view ever tokenizes a corpus whose statistics are stored.
+Why it is fast. Tokenizing and scoring a corpus is the only expensive step, and its
+result depends only on the corpus texts and the preprocessing choices. So the
+per-segment automatic statistics are computed by a worker (:mod:`annotation.statistics.
+jobs`) and *stored* in the database with their scores, signatures and paired bootstrap
+(:class:`~annotation.models.CorpusStatistics`): the import queues the default choice's,
+a page that finds a choice not stored queues it and shows its progress until it is
+(:attr:`~annotation.dashboard.board.Dashboard.waiting`), and a page reads them back in
+one query — no view ever tokenizes a corpus.
 
 Everything derived from the judgments (human figures and their bootstrap, judges,
 agreement, effort, the human side of the meta-evaluation) is remembered in memory under
-the corpus's *judgments stamp* (:mod:`~annotation.dashboard.cache`), a counter on the
+the corpus's *judgments stamp* (:mod:`~annotation.statistics.memo`), a counter on the
 corpus row that moves in the transaction that changes a done judgment. The corpus row is
 read by every view anyway, so a later view costs no query of judgments and only renders;
 a judgment finished a second ago has moved the stamp, so the next view computes those
@@ -49,7 +48,6 @@ Where each part lives:
 * ``preprocessing`` — seed 000's choices and the references (original or the grown
   pool) as query parameters and a partial signature;
 * ``pool`` — the grown pool's figures, reference counts and ranking shifts;
-* ``cache`` — the parts derived from the judgments, remembered under the judgments stamp;
 * ``table`` — the table's cells, rows, sort and the paired bootstrap behind them;
   ``export`` — the table as ``table.json`` (``manage.py scores --json``'s shape) and CSV;
 * ``judges``, ``effort``, ``meta``, ``drill`` — the other panels and the drill-down;

@@ -13,21 +13,11 @@ from typing import TypeVar
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from annotation.controls.quality import JudgeControls, corpus_controls
-from annotation.dashboard.cache import earlier, recalled, remembered
 from annotation.dashboard.charts import Bar, bar_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
-from annotation.dashboard.pool import (
-    Backlog,
-    PoolInputs,
-    PoolPart,
-    ScoredPool,
-    pool_backlog,
-    pool_base,
-    pool_inputs,
-    pool_part,
-)
+from annotation.dashboard.pool import PoolPart, pool_part
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.rank_chart import rank_chart_svg
 from annotation.dashboard.table import (
@@ -41,16 +31,27 @@ from annotation.dashboard.table import (
     table_figures,
 )
 from annotation.dashboard.verdicts import ClusterView, Line, sser_clusters, verdict_line
+from annotation.jobs import Job
 from annotation.models import Corpus, Translator
-from annotation.scoring import (
+from annotation.statistics import (
     AutomaticStats,
+    Backlog,
     JudgmentRow,
+    PoolInputs,
+    ScoredPool,
+    earlier,
     human_figures,
     human_rows_by_system,
     judgment_rows,
+    pool_backlog,
+    pool_base,
+    pool_inputs,
+    pool_job,
+    recalled,
+    remembered,
     statistics_choice,
+    statistics_or_job,
 )
-from annotation.stored_statistics import automatic_statistics
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
@@ -67,6 +68,15 @@ PANELS: dict[str, tuple[str, ...]] = {
     "effort": ("effort",),
     "meta": ("meta",),
 }
+
+
+class FiguresPending(LookupError):
+    """A figure the page needs is being computed by a worker: ``jobs`` are the jobs
+    computing it (queued, running, or failed and waiting for the lead's retry)."""
+
+    def __init__(self, jobs: tuple[Job, ...]) -> None:
+        super().__init__(", ".join(job.label for job in jobs))
+        self.jobs = jobs
 
 
 @dataclass(frozen=True)
@@ -98,17 +108,15 @@ class Dashboard:
         *,
         normalize: bool = False,
         sort: str = "",
-        pool_now: bool = True,
     ) -> None:
         check_sort(sort)
         self.corpus = corpus
         self.preprocessing = preprocessing or Preprocessing()
         self.normalize = normalize
         self.sort = sort
-        self.pool_now = pool_now
 
     #: What a dashboard is made with; everything else is computed (see :meth:`release`).
-    INPUTS = ("corpus", "preprocessing", "normalize", "sort", "pool_now")
+    INPUTS = ("corpus", "preprocessing", "normalize", "sort")
 
     def release(self) -> None:
         """Forget every part computed so far (the page is rendered): the template context
@@ -126,20 +134,40 @@ class Dashboard:
         return self.original_auto if self.pool is None else self.pool.stats
 
     @cached_property
+    def waiting(self) -> tuple[Job, ...]:
+        """The jobs computing what this choice shows (empty: every figure is at hand):
+        the page shows their progress instead of the panels (:class:`FiguresPending`)."""
+        try:
+            self.auto  # noqa: B018
+        except FiguresPending as pending:
+            return pending.jobs
+        return ()
+
+    @cached_property
     def original_auto(self) -> AutomaticStats:
+        """The original references' statistics of the choice as stored (one query); when
+        they are not, their job is queued (:mod:`annotation.statistics.jobs`; a failed
+        one stays, for the lead to retry) and :class:`FiguresPending` raised."""
         pp = self.preprocessing
-        return automatic_statistics(
-            self.corpus, preprocessor=pp.preprocessor(), ref_length=pp.ref_length
-        )
+        found = statistics_or_job(self.corpus, pp.preprocessor(), pp.ref_length)
+        if isinstance(found, Job):
+            raise FiguresPending((found,))
+        return found
 
     @cached_property
     def pool(self) -> PoolPart | None:
         """The grown pool's statistics, reference counts and ranking shifts (None: the
         original references are chosen), remembered under the judgments stamp: the new
-        references are the judgments' (:mod:`~annotation.dashboard.pool`)."""
+        references are the judgments' (:mod:`~annotation.statistics.pool`)."""
         pp = self.preprocessing
         if not pp.pool:
             return None
+        if recalled(self.corpus, self._pool_key) is None and not self.pool_backlog.on_the_page:
+            job = pool_job(self.corpus, pp.preprocessor(), pp.ref_length)
+            if job.status != Job.Status.DONE:
+                raise FiguresPending((job,))
+            for built_on_the_old_base in ("_pool_base", "pool_backlog"):
+                del self.__dict__[built_on_the_old_base]
         return remembered(
             self.corpus,
             self._pool_key,
@@ -163,16 +191,6 @@ class Dashboard:
         return pool_backlog(self._pool_base, self._pool_inputs, len(self.original_auto.systems))
 
     @cached_property
-    def pool_waiting(self) -> Backlog | None:
-        """The backlog the page leaves to a request of its own (``pool_now`` off and more
-        than :data:`~annotation.dashboard.pool.SCORED_ON_THE_PAGE`), else None: the
-        page then shows only what needs no pool figure."""
-        if self.pool_now:
-            return None
-        backlog = self.pool_backlog
-        return None if backlog.on_the_page else backlog
-
-    @cached_property
     def _pool_key(self) -> tuple[Hashable, ...]:
         return ("pool", self.preprocessing.signature)
 
@@ -193,14 +211,14 @@ class Dashboard:
 
     @cached_property
     def systems(self) -> tuple[str, ...]:
-        if self.pool_waiting:  # as the pool's figures will have them
-            return tuple(self._pool_inputs.texts.systems)
+        if self.waiting:  # as the figures will have them
+            return tuple(name for name, _, _ in self._system_rows)
         return self.auto.systems
 
     @property
     def n_segments(self) -> int:
-        if self.pool_waiting:
-            return len(self._pool_inputs.texts.refs)
+        if self.waiting:
+            return self.corpus.n_sentences
         return self.auto.n_segments
 
     @cached_property

@@ -19,12 +19,12 @@ from annotation.dashboard.board import Dashboard
 from annotation.dashboard.segments import Segmentation, SegmentCut, page_segmentation
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Target, Translator
-from annotation.pool_references import SentencePool
-from annotation.scoring import (
+from annotation.statistics import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
     AutomaticStats,
     JudgmentRow,
+    SentencePool,
     human_metric_rows,
 )
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from annotation.judging.pace import seconds_per_candidate
-from annotation.scoring import JudgmentRow
+from annotation.statistics import JudgmentRow
 
 
 def sentences_per_hour(judgments: int, seconds: float) -> float | None:

@@ -1,5 +1,5 @@
 """The metrics table as files: ``table.json`` (``manage.py scores --json``'s shape, built
-by :func:`annotation.scoring.scores_json`, plus the bootstrap's figures, at full
+by :func:`annotation.statistics.scores.scores_json`, plus the bootstrap's figures, at full
 precision) and ``table.csv`` (the figures rounded as the table shows them: a spreadsheet
 should not suggest more digits than the page claims; the JSON keeps them all)."""
 
@@ -15,7 +15,7 @@ from typing import Any
 from annotation.dashboard.table import Cell, MetricsTable
 from annotation.dashboard.verdicts import ClusterView, Line
 from annotation.formatting import number
-from annotation.scoring import scores_json
+from annotation.statistics import scores_json
 from metrics.significance import UNRANKED
 
 

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from annotation.controls.quality import JudgeControls
 from annotation.dashboard.effort import sentences_per_hour
 from annotation.judging.pace import seconds_per_candidate
-from annotation.scoring import JudgmentRow, human_metric_rows
+from annotation.statistics import JudgmentRow, human_metric_rows
 from annotation.text import words
 from metrics import human
 from metrics.correlation import Coefficient, krippendorff_alpha_interval, pearson, z_normalize

@@ -27,7 +27,12 @@ import numpy.typing as npt
 from annotation.dashboard.judges import normalized_by_system, normalized_sser
 from annotation.dashboard.table import human_segment_stats, too_few_note
 from annotation.formatting import number
-from annotation.scoring import AUTOMATIC_METRICS, AutomaticStats, JudgmentRow, human_rows_by_system
+from annotation.statistics import (
+    AUTOMATIC_METRICS,
+    AutomaticStats,
+    JudgmentRow,
+    human_rows_by_system,
+)
 from metrics import human
 from metrics.correlation import (
     Coefficient,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from annotation.scoring import AUTOMATIC_METRICS, app_metric
+from annotation.statistics import AUTOMATIC_METRICS, app_metric
 from metrics.registry import REF_LENGTHS
 from metrics.stats import Metric, format_signature
 from metrics.tokenize import TOKENIZERS, Preprocessor
@@ -16,7 +16,7 @@ TOKENIZE_CHOICES: tuple[str, ...] = tuple(TOKENIZERS)
 REF_LENGTH_CHOICES: tuple[str, ...] = REF_LENGTHS
 BOUNDS = {"no": False, "yes": True}
 #: Which references the automatic metrics read: the corpus's own, or those grown by the
-#: judges' accepted new references (:mod:`annotation.pool_references`).
+#: judges' accepted new references (:mod:`annotation.statistics.pool_references`).
 REFS = {"original": False, "pool": True}
 
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from annotation.dashboard.pool import Shift, Shifts
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.formatting import number
-from annotation.scoring import (
+from annotation.statistics import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
     AutomaticStats,
@@ -379,7 +379,7 @@ def human_significance(
 ) -> dict[str, MetricSignificance]:
     """Paired bootstrap of every human metric, two systems compared on the sentences both
     have judgments for (the masks). ``by_system``: the rows' statistics, if already
-    grouped (:func:`~annotation.scoring.human_rows_by_system`)."""
+    grouped (:func:`~annotation.statistics.human.human_rows_by_system`)."""
     grouped = human_rows_by_system(rows) if by_system is None else by_system
     out = {}
     for m in HUMAN_METRICS:

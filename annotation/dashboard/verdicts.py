@@ -36,7 +36,7 @@ from django.utils.safestring import SafeString, mark_safe
 from annotation.dashboard.judges import normalized_sser
 from annotation.dashboard.table import too_few_note
 from annotation.formatting import number
-from annotation.scoring import JudgmentRow
+from annotation.statistics import JudgmentRow
 from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_ALPHA, MIN_COMMON, MetricSignificance

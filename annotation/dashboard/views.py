@@ -16,19 +16,19 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.exceptions import BadRequest
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from annotation.apart import giving_back_memory
 from annotation.corpora.mqm import mqm_json, mqm_tsv
-from annotation.dashboard.board import PANELS, Dashboard
+from annotation.dashboard.board import PANELS, Dashboard, FiguresPending
 from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
 from annotation.dashboard.export import json_text, table_csv
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
 from annotation.dashboard.table import METRICS
+from annotation.jobs import Job
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.registry import metric_info
@@ -41,7 +41,7 @@ def _corpus(pk: int) -> Corpus:
     return get_object_or_404(Corpus, pk=pk)
 
 
-def _dashboard(request: HtmxHttpRequest, corpus: Corpus, *, pool_now: bool = True) -> Dashboard:
+def _dashboard(request: HtmxHttpRequest, corpus: Corpus) -> Dashboard:
     """The dashboard the query parameters ask for (400 for a bad one)."""
     params = request.GET
     norm = params.get("norm") or "raw"
@@ -53,7 +53,6 @@ def _dashboard(request: HtmxHttpRequest, corpus: Corpus, *, pool_now: bool = Tru
             Preprocessing.from_params(params),
             normalize=NORMS[norm],
             sort=params.get("sort") or "",
-            pool_now=pool_now,
         )
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
@@ -154,14 +153,14 @@ def index(request: HtmxHttpRequest) -> TemplateResponse:
 
 @lead_required
 @require_GET
-@giving_back_memory
 def page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     """The whole dashboard; for htmx (preprocessing form, toggle) the ``#dashboard``
-    fragment. Against the grown pool, when many sentences' pools changed since it was
-    last scored, the page answers at once with the table's place saying so, and the
-    figures come on a request of its own (``wait``: htmx sends it as the page loads)."""
-    dash = _dashboard(request, _corpus(pk), pool_now=bool(request.GET.get("wait")))
-    if dash.pool_waiting is None:
+    fragment. While a worker computes the choice's figures (:attr:`Dashboard.waiting`:
+    a choice never scored, a large backlog of the grown pool), the page shows the jobs'
+    progress where the panels go and asks again every second (htmx), until the
+    figures are there."""
+    dash = _dashboard(request, _corpus(pk))
+    if not dash.waiting:
         dash.prepare()
     else:
         dash.n_judgments  # noqa: B018 (the page header counts them)
@@ -171,13 +170,16 @@ def page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
 
 @lead_required
 @require_GET
-@giving_back_memory
 def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
     """One panel: its fragment for htmx, else a page with just that panel (linkable)."""
     corpus = _corpus(pk)
     if name not in PANELS:
         raise BadRequest(f"unknown panel {name!r}: choose one of {', '.join(PANELS)}")
-    dash = _dashboard(request, corpus).prepare(name)
+    dash = _dashboard(request, corpus)
+    try:
+        dash.prepare(name)
+    except FiguresPending:
+        return _waiting(request, dash)
     context = {**_context(dash), "panel": name, "panel_template": f"dashboard/_{name}.html"}
     if request.htmx:
         return TemplateResponse(request, f"dashboard/_{name}.html", context)
@@ -186,11 +188,14 @@ def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
 
 @lead_required
 @require_GET
-@giving_back_memory
 def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     """The metrics table as CSV (rounded as shown, with a ``Link`` to the full-precision
     JSON) or JSON (``manage.py scores --json``'s shape + ranks/CIs, full precision)."""
     dash = _dashboard(request, _corpus(pk))
+    try:
+        dash.prepare("table")
+    except FiguresPending:
+        return _waiting(request, dash, as_json=fmt == "json")
     if fmt == "csv":
         body, content_type = table_csv(dash.table), "text/csv; charset=utf-8"
     else:
@@ -222,12 +227,13 @@ def mqm(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse | Streaming
 
 @lead_required
 @require_GET
-@giving_back_memory
 def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
     """One chart as an SVG file: ``ranks`` or a metric's bar chart."""
     dash = _dashboard(request, _corpus(pk))
     try:
         svg = dash.chart(name)
+    except FiguresPending:
+        return _waiting(request, dash)
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
@@ -239,11 +245,12 @@ def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
 
 @lead_required
 @require_GET
-@giving_back_memory
 def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateResponse:
     """A system's sentences sorted by a metric or by the difference to another system."""
     corpus = _corpus(pk)
     dash = _dashboard(request, corpus)
+    if dash.waiting:  # the drill-down reads the statistics of every system
+        return _waiting(request, dash)
     systems = {t: name for name, t in dash.translator_pks.items()}
     if translator not in systems:
         raise BadRequest(f"translator {translator} is not an MT system of {corpus.name!r}")
@@ -268,6 +275,26 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateRespon
     context = {**_context(dash), **_drill_context(dash, drill, translator, other_pk, systems)}
     template = "dashboard/_drill.html" if request.htmx else "dashboard/system.html"
     return TemplateResponse(request, template, context)
+
+
+def _waiting(request: HtmxHttpRequest, dash: Dashboard, *, as_json: bool = False) -> HttpResponse:
+    """What a panel, a chart, a download or the drill-down answers while its figures are
+    computed: 202 with the jobs' progress (their JSON for ``table.json``'s scripts), or
+    503 with the reason when one failed; ``Retry-After`` either way."""
+    failed = any(job.status == Job.Status.FAILED for job in dash.waiting)
+    status = 503 if failed else 202
+    if as_json:
+        body = {
+            "corpus": dash.corpus.name,
+            "status": "failed" if failed else "scoring",
+            "jobs": [job.as_json() for job in dash.waiting],
+        }
+        response: HttpResponse = JsonResponse(body, status=status)
+    else:
+        context = {**_context(dash), "polling": False}
+        response = TemplateResponse(request, "dashboard/_waiting.html", context, status=status)
+    response["Retry-After"] = "2"
+    return response
 
 
 def _drill_context(

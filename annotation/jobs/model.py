@@ -105,3 +105,24 @@ class Job(models.Model):
         if self.total:
             return f"{phase} {self.done:,} of {self.total:,} ({self.percent} %)"
         return f"{phase}…"
+
+    def as_json(self) -> dict[str, object]:
+        """The job as ``manage.py jobs --json`` and the pages' JSON answers give it (leads
+        script against these keys)."""
+        return {
+            "id": self.pk,
+            "kind": self.kind,
+            "label": self.label,
+            "corpus": self.corpus_id,
+            "status": self.status,
+            "phase": self.phase,
+            "done": self.done,
+            "total": self.total,
+            "percent": self.percent,
+            "progress": self.progress_text,
+            "attempts": self.attempts,
+            "worker": self.worker,
+            "error": self.error,
+            "created_at": self.created_at.isoformat() if self.created_at else None,
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+        }

@@ -100,9 +100,7 @@ def enqueue(
     if kind not in HANDLERS:
         raise ValueError(f"no handler for jobs of kind {kind!r}")
     last = Job.objects.filter(key=key).defer("upload", "result").order_by("-pk").first()
-    if last is not None and (
-        last.live or (last.status == Job.Status.FAILED and not after_failure)
-    ):
+    if last is not None and (last.live or (last.status == Job.Status.FAILED and not after_failure)):
         return last
     try:
         with transaction.atomic():
@@ -118,6 +116,7 @@ def enqueue(
             _ring(job)
     except IntegrityError:  # another request created it a moment ago
         return Job.objects.get(key=key, status__in=Job.LIVE)
+    job.refresh_from_db()  # its task's id; and its end, where the backend ran it at once
     return job
 
 
@@ -130,15 +129,17 @@ def run_job(job_id: int) -> None:
 
 def _ring(job: Job) -> None:
     """Hand ``job`` to the workers. With the database backend the task's row is written
-    in the caller's transaction, so it exists exactly when the job does; another backend
-    is told once the transaction has committed."""
+    in the caller's transaction, so it exists exactly when the job does (and the
+    immediate backend of the test settings runs it here and now); another backend is
+    told once the transaction has committed."""
+    from django_tasks.backends.immediate import ImmediateBackend
     from django_tasks_db.backend import DatabaseBackend
 
     def send() -> None:
         result = run_job.enqueue(job.pk)
         Job.objects.filter(pk=job.pk).update(task_id=str(result.id))
 
-    if isinstance(run_job.get_backend(), DatabaseBackend):
+    if isinstance(run_job.get_backend(), DatabaseBackend | ImmediateBackend):
         send()
     else:
         transaction.on_commit(send)
@@ -332,7 +333,7 @@ def wait_for(
     job: Job,
     *,
     out: TextIO | None = None,
-    run_here_after: float | None = 5.0,
+    run_here_after: float | None = 2.0,
     poll: float = 0.5,
 ) -> Job:
     """Wait until ``job`` has ended, writing its progress to ``out`` (one line rewritten

@@ -1,38 +1,22 @@
-"""The figures in the judge's header, live: this system over the judge's work so far.
+"""The figures in the judge's header, live: this system over the judge's work so far,
+as the page shows them.
 
-After every click the header shows aWER, aSER and SSER over the judge's done judgments
-of this system plus the current one, and WER, mWER and BLEU over the same sentences
-against the corpus references. They are the figures ``manage.py scores`` and the
-dashboard show, computed the same way: the human ones through
-:func:`annotation.scoring.human_metric_rows` (which judgments enter which figure is
-decided there and in :mod:`metrics.human`), the automatic ones as Σ of per-segment
-sufficient statistics through the same metric objects. A target's statistics rows are
-computed once per process (:func:`segment_stats`), so a page costs the same whether the
-judge has finished three sentences or three hundred: it reads the human counts of the
-done judgments, never their texts. Labels and units are the metrics' own
+The figures themselves (aWER, aSER and SSER over the judge's done judgments of this
+system plus the current one; WER, mWER and BLEU over the same sentences) and the
+statistics rows they are summed from are computed and kept by
+:mod:`annotation.statistics.live`. Labels and units are the metrics' own
 (:data:`metrics.registry.METRIC_INFO`); "no value" prints as
 :func:`annotation.formatting.number` prints it.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from functools import cache
-
-import numpy as np
 
 from annotation.formatting import MISSING, number
-from annotation.models import Corpus
-from annotation.scoring import HUMAN_METRICS, JudgmentRow, human_metric_rows
-from annotation.stored_statistics import default_stored_statistics
-from metrics import human
-from metrics.registry import METRIC_INFO, build_metric
-from metrics.stats import Metric
-from metrics.tokenize import Preprocessor
+from annotation.statistics import CorpusKey, Judged, SegmentStats, live_scores
+from metrics.registry import METRIC_INFO
 
 #: The header's figures, in the order it shows them.
 SHOWN = ("awer", "aser", "sser", "wer", "mwer", "bleu")
@@ -46,40 +30,6 @@ TITLES = {
     "mwer": "mWER against all references, same sentences",
     "bleu": "BLEU against all references, same sentences",
 }
-
-
-@dataclass(frozen=True)
-class Judged:
-    """One judgment as the live figures read it: its candidate (the target, whose
-    statistics rows :func:`segment_stats` holds) and its human counts."""
-
-    target_id: int
-    edits: int | None
-    ref_length: int | None
-    sser: int | None
-
-
-@dataclass(frozen=True)
-class Segment:
-    """The texts a target's automatic statistics are computed from."""
-
-    candidate: str
-    #: The sentence's corpus references in reference order (none: no automatic figures).
-    references: tuple[str, ...]
-
-
-#: A target's statistics rows, one array per automatic figure (:data:`_AUTOMATIC`), or
-#: None for a sentence without references (it has no automatic figures).
-SegmentStats = tuple[np.ndarray, ...] | None
-#: A corpus as the statistics are kept: its pk and creation time (a corpus imported
-#: again under a reused pk is another corpus, as for the dashboard's cache) and its texts
-#: stamp (a system added or a word moved across a boundary changes candidates).
-CorpusKey = tuple[int, datetime, int]
-
-
-def corpus_key(corpus: Corpus) -> CorpusKey:
-    """``corpus``'s :data:`CorpusKey`."""
-    return (corpus.pk, corpus.created_at, corpus.texts_stamp)
 
 
 @dataclass(frozen=True)
@@ -131,204 +81,8 @@ def live_figures(
     corpus: CorpusKey, judged: Sequence[Judged], stats: Mapping[int, SegmentStats]
 ) -> LiveFigures:
     """The figures over ``judged``: the judge's done judgments of this system, the
-    current judgment last; ``stats`` holds each target's rows (:func:`segment_stats`).
-
-    Every figure is a rate of summed statistics rows, so the done judgments' sums are
-    kept (:func:`_done_sums`) and each click adds only the current judgment's rows.
-    """
-    *done, current = judged
-    sums = _done_sums(corpus, tuple(done), stats).plus(_sums([current], stats))
+    current judgment last; ``stats`` holds each target's rows
+    (:func:`~annotation.statistics.live.segment_stats`)."""
     return LiveFigures(
-        **{name: sums.score(name) for name in _FIGURES},
-        edits=current.edits,
-        sentences=len(judged),
+        **live_scores(corpus, judged, stats), edits=judged[-1].edits, sentences=len(judged)
     )
-
-
-@dataclass(frozen=True)
-class _Sums:
-    """Per figure, how many judgments entered it and the sum of their statistics rows."""
-
-    counts: dict[str, int]
-    totals: dict[str, np.ndarray]
-
-    def plus(self, other: _Sums) -> _Sums:
-        counts = {n: self.counts.get(n, 0) + other.counts.get(n, 0) for n in _FIGURES}
-        totals = dict(self.totals)
-        for name, total in other.totals.items():
-            totals[name] = totals[name] + total if name in totals else total
-        return _Sums(counts, totals)
-
-    def score(self, name: str) -> float | None:
-        """The figure's score from its summed rows, None where no judgment entered it."""
-        if not self.counts.get(name):
-            return None
-        if name in HUMAN_METRICS:
-            return float(human.HUMAN_METRICS[name].score_from_stats(self.totals[name]))
-        return float(_metric(name).score_from_stats(self.totals[name]))
-
-
-def _sums(judged: Sequence[Judged], stats: Mapping[int, SegmentStats]) -> _Sums:
-    """The summed rows of ``judged``: the human ones as the scoring module counts them
-    (:func:`annotation.scoring.human_metric_rows` says which judgments enter which figure),
-    the automatic ones over the judgments whose sentence has references."""
-    rows = [
-        JudgmentRow(
-            system="",
-            segment=k,
-            target_id=j.target_id,
-            evaluator="",
-            sser=j.sser,
-            edits=j.edits,
-            ref_length=j.ref_length,
-            new_ref="",
-            active_seconds=0.0,
-        )
-        for k, j in enumerate(judged)
-    ]
-    counts: dict[str, int] = {}
-    totals: dict[str, np.ndarray] = {}
-    for name in _HUMAN:
-        segments, metric_rows = human_metric_rows(rows, name)
-        counts[name] = len(segments)
-        if segments:
-            totals[name] = np.asarray(metric_rows).sum(axis=0)
-    automatic = [row for j in judged if (row := stats[j.target_id]) is not None]
-    for m, name in enumerate(_AUTOMATIC):
-        counts[name] = len(automatic)
-        if automatic:
-            totals[name] = np.sum([row[m] for row in automatic], axis=0)
-    return _Sums(counts, totals)
-
-
-#: :func:`_done_sums` by corpus and the done judgments' (target, counts): the same sums
-#: on every click of a candidate, and until the judge finishes another judgment of the
-#: system. Bounded; shared by the threads of one process.
-_DONE_SUMS: OrderedDict[tuple[CorpusKey, tuple[Judged, ...]], _Sums] = OrderedDict()
-_DONE_SUMS_MAX = 256
-
-
-def _done_sums(
-    corpus: CorpusKey, done: tuple[Judged, ...], stats: Mapping[int, SegmentStats]
-) -> _Sums:
-    """:func:`_sums` of the done judgments, kept while they stay the same (a key is what
-    the sums are computed from: the targets, whose statistics never change, and each
-    judgment's counts)."""
-    key = (corpus, done)
-    with _LOCK:
-        if key in _DONE_SUMS:
-            _DONE_SUMS.move_to_end(key)
-            return _DONE_SUMS[key]
-    sums = _sums(done, stats)
-    with _LOCK:
-        _DONE_SUMS[key] = sums
-        while len(_DONE_SUMS) > _DONE_SUMS_MAX:
-            _DONE_SUMS.popitem(last=False)
-    return sums
-
-
-@cache
-def _metric(name: str) -> Metric:
-    return build_metric(name, preprocessor=Preprocessor())
-
-
-#: Per-target statistics rows of the automatic figures. A target's texts never change
-#: after import, so its rows are computed once and then found by its id: a click
-#: (which changes neither) and every later page of the judge reuse them, and the page
-#: reads the texts only of targets it has not seen yet. Bounded (the oldest entries go
-#: first); shared by the threads of one process.
-_AUTOMATIC = ("wer", "mwer", "bleu")
-#: The human figures of the header (HTER is the dashboard's: the page shows aWER).
-_HUMAN = tuple(m for m in HUMAN_METRICS if m in SHOWN)
-#: Every live figure: the human ones, then the automatic ones.
-_FIGURES = (*_HUMAN, *_AUTOMATIC)
-_ROWS: OrderedDict[tuple[CorpusKey, int], SegmentStats] = OrderedDict()
-_ROWS_MAX = 50_000
-_LOCK = threading.Lock()
-
-
-def known_stats(
-    corpus: CorpusKey, target_ids: Iterable[int]
-) -> tuple[dict[int, SegmentStats], set[int]]:
-    """The statistics rows already computed for these targets of ``corpus``, and the ids
-    of those still to compute (:func:`segment_stats`)."""
-    found: dict[int, SegmentStats] = {}
-    missing: set[int] = set()
-    with _LOCK:
-        for target_id in target_ids:
-            key = (corpus, target_id)
-            if key in _ROWS:
-                found[target_id] = _ROWS[key]
-                _ROWS.move_to_end(key)
-            else:
-                missing.add(target_id)
-    return found, missing
-
-
-def stored_stats(corpus: Corpus, wanted: Mapping[int, tuple[str, int]]) -> dict[int, SegmentStats]:
-    """The statistics rows of the targets in ``wanted`` (target id → (system name,
-    sentence position)) as the import stored them with the corpus's default statistics,
-    kept from now on as :func:`segment_stats` keeps what it computes: the same rows, to
-    the last bit, since the live figures use the default choice's metrics and every
-    sentence has a first reference. Targets the stored statistics do not hold are left
-    out (the caller computes them). One query per corpus and process reads them all.
-    """
-    stored = _stored_rows(corpus)
-    found: dict[int, SegmentStats] = {}
-    for target_id, (system, segment) in wanted.items():
-        rows = stored.get(system)
-        if rows is not None and 0 <= segment < len(rows[0]):
-            found[target_id] = tuple(r[segment] for r in rows)
-    _keep(corpus_key(corpus), found)
-    return found
-
-
-#: Per corpus judged lately, the live figures' rows of every system (segments × k per
-#: figure) from its stored default statistics: about 2 MB for 1,000 × 20.
-_STORED: OrderedDict[CorpusKey, dict[str, tuple[np.ndarray, ...]]] = OrderedDict()
-_STORED_MAX = 4
-
-
-def _stored_rows(corpus: Corpus) -> dict[str, tuple[np.ndarray, ...]]:
-    """The corpus's stored rows per system: kept, or read (one query) and kept; none when
-    the default statistics are not stored (every row is then computed)."""
-    key = corpus_key(corpus)
-    with _LOCK:
-        if key in _STORED:
-            _STORED.move_to_end(key)
-            return _STORED[key]
-    auto = default_stored_statistics(corpus)
-    if auto is None:
-        return {}
-    rows = {s: tuple(np.array(auto.segment_stats(m, s)) for m in _AUTOMATIC) for s in auto.systems}
-    with _LOCK:
-        _STORED[key] = rows
-        while len(_STORED) > _STORED_MAX:
-            _STORED.popitem(last=False)
-    return rows
-
-
-def segment_stats(corpus: CorpusKey, segments: Mapping[int, Segment]) -> dict[int, SegmentStats]:
-    """Compute (and keep) the statistics rows of these targets of ``corpus``, with the
-    same metric objects as every other figure (references prepared once per call)."""
-    with_refs = [(t, s) for t, s in segments.items() if s.references]
-    out: dict[int, SegmentStats] = {t: None for t, s in segments.items() if not s.references}
-    if with_refs:
-        hyps = [s.candidate for _, s in with_refs]
-        refs = [s.references for _, s in with_refs]
-        stats = [
-            _metric(name).segment_stats(hyps, _metric(name).prepare_references(refs))
-            for name in _AUTOMATIC
-        ]
-        for i, (target_id, _) in enumerate(with_refs):
-            out[target_id] = tuple(np.array(s[i]) for s in stats)
-    _keep(corpus, out)
-    return out
-
-
-def _keep(corpus: CorpusKey, rows: Mapping[int, SegmentStats]) -> None:
-    with _LOCK:
-        for target_id, row in rows.items():
-            _ROWS[(corpus, target_id)] = row
-        while len(_ROWS) > _ROWS_MAX:
-            _ROWS.popitem(last=False)

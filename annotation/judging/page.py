@@ -7,7 +7,7 @@ The page of a judgment is gathered in two queries whatever the corpus size and h
 far the judge has got: the done judgments (this sentence's pool and reuse candidates,
 and the human counts of the judge's others of this system, for the figures) and the
 targets (this sentence's, plus the texts of any judged target whose statistics this
-process has not computed yet: :func:`annotation.judging.figures.segment_stats` keeps
+process has not computed yet: :func:`annotation.statistics.live.segment_stats` keeps
 them). The alignment is computed once per request. Where the corpus hides the live
 figures from judges (``Corpus.shows_live_figures``), none of their rows is read or
 computed, and the done judgments are this sentence's only.
@@ -45,17 +45,7 @@ from annotation.controls.runs import (
 from annotation.judging.boundaries import Neighbours, neighbours
 from annotation.judging.edits import OpRef
 from annotation.judging.errors import NOTE_REUSED
-from annotation.judging.figures import (
-    Judged,
-    LiveFigures,
-    Segment,
-    candidate_awer,
-    corpus_key,
-    known_stats,
-    live_figures,
-    segment_stats,
-    stored_stats,
-)
+from annotation.judging.figures import LiveFigures, candidate_awer, live_figures
 from annotation.judging.header import shown_as_id
 from annotation.judging.items import ShownIer, shown_ier
 from annotation.judging.order import shuffled_systems
@@ -71,6 +61,14 @@ from annotation.judging.pool import (
 from annotation.judging.stack import load_stack
 from annotation.models import SSER_MAX, SSER_MIN, Judgment, Sentence, Target, Translator
 from annotation.spans import MINOR, severity_of
+from annotation.statistics import (
+    Judged,
+    TargetTexts,
+    known_stats,
+    segment_stats,
+    stored_stats,
+    texts_key,
+)
 from annotation.text import REFERENCE_ROLES, reference_order, words
 from metrics.align import Alignment, Op, align
 
@@ -202,7 +200,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     done = _done_judgments(judgment, for_figures=shows_figures)
     here = [r for r in done if r.pooled]
     mine = [r for r in done if not r.pooled]
-    key = corpus_key(corpus)
+    key = texts_key(corpus)
     stats: dict[int, Any] = {}
     missing: set[int] = set()
     if shows_figures:
@@ -262,7 +260,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
         if stats_id in refs:
             refs[stats_id] = references
-        segments = {t: Segment(text_of[t], refs[t].texts) for t in missing}
+        segments = {t: TargetTexts(text_of[t], refs[t].texts) for t in missing}
         stats |= segment_stats(key, segments)
     # Where the candidate stands in the judge's order: a reference shown as a candidate
     # (controls mixed the old way), where the system it is shown as stands.

@@ -12,8 +12,8 @@ from django.test import Client
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard import cache as dashboard_cache
 from annotation.models import Corpus, User
+from annotation.statistics import forget
 from annotation.tests.factories import PASSWORD, SEED_XML
 
 
@@ -22,9 +22,9 @@ def fast_and_isolated(settings: Any) -> Iterator[None]:
     """Every test: a fast password hasher for the accounts it creates, and an empty
     dashboard memory, so no test sees figures another one computed."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    dashboard_cache.forget()
+    forget()
     yield
-    dashboard_cache.forget()
+    forget()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from annotation.corpora.systems import corpus_add_system
 from annotation.models import Corpus, Target, Translator
-from annotation.scoring import corpus_texts
+from annotation.statistics import corpus_texts
 
 
 def unsegmented_document(corpus: Corpus, system: str = "NiuTrans") -> list[str]:

@@ -35,9 +35,8 @@ from annotation.judging.changes import (
     judgment_set_sser,
 )
 from annotation.judging.edits import OpRef
-from annotation.metric_set import FIXED_PREPROCESSING
 from annotation.models import Corpus, Judgment, Target, Translator, User
-from annotation.scoring import JudgmentRow
+from annotation.statistics import FIXED_PREPROCESSING, JudgmentRow
 from annotation.text import words
 from metrics.align import Op, align
 

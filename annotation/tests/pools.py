@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, User
-from annotation.scoring import corpus_texts
+from annotation.statistics import corpus_texts
 from annotation.tests.factories import finish, target_of
 
 #: The demo system whose candidates the judges take as new references, and the one whose

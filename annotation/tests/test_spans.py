@@ -9,8 +9,8 @@ import pytest
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, User
-from annotation.scoring import human_scores
 from annotation.spans import ErrorSpan, error_spans, mqm_penalty
+from annotation.statistics import human_scores
 from annotation.tests.factories import FIGURE_1_RESULT, finish, target_of
 from annotation.text import words
 from metrics.align import Op

@@ -63,20 +63,24 @@
     if (hidden) hidden.value = (bestFirst ? "" : "-") + metric;
   });
 
-  // The grown pool's figures come on a request of their own (#pool-scoring, hx-trigger
-  // "load"): if it fails, say so rather than leave "Scoring…" on the page for good.
-  function poolFailed(event) {
+  // While a worker computes the figures, #scoring or #pool-scoring asks for the page again
+  // every second (hx-trigger "every 1s"). A request that fails says so, and the next one
+  // tries again: the answer that comes replaces the block, note and all.
+  function pollFailed(event) {
     var elt = event.detail && event.detail.elt;
-    if (!elt || elt.id !== "pool-scoring") return;
-    var status = event.detail.xhr ? " (HTTP " + event.detail.xhr.status + ")" : "";
-    elt.setAttribute("aria-busy", "false");
-    elt.setAttribute("data-failed", "true");
-    var message = elt.querySelector('[role="status"]');
-    if (message) {
-      message.textContent = "The figures against the grown pool could not be scored" + status +
-        ". Reload the page to try again.";
+    if (!elt || (elt.id !== "pool-scoring" && elt.id !== "scoring")) return;
+    var xhr = event.detail.xhr;
+    var status = xhr && xhr.status ? " (HTTP " + xhr.status + ")" : "";
+    elt.setAttribute("data-unreachable", "true");
+    var note = elt.querySelector(".poll-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "poll-note";
+      note.setAttribute("role", "alert");
+      elt.appendChild(note);
     }
+    note.textContent = "The server did not answer" + status + ": still asking every second.";
   }
-  document.addEventListener("htmx:responseError", poolFailed);
-  document.addEventListener("htmx:sendError", poolFailed);
+  document.addEventListener("htmx:responseError", pollFailed);
+  document.addEventListener("htmx:sendError", pollFailed);
 })();

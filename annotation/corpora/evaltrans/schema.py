@@ -15,6 +15,7 @@ from enum import StrEnum
 from pathlib import PurePath
 
 from annotation.corpora.evaltrans.timing import Timing
+from annotation.ier import IER_LABELS
 
 # Seed 001 §2.2's SSER scale is the metric's; the reader and the writer check scores
 # against it.
@@ -32,10 +33,10 @@ REFERENCE_SUFFIX = "reference"
 FLAGS = ("garbled", "unsure", "other")
 #: The longest note kept (characters, after whitespace normalisation).
 NOTE_MAX_LENGTH = 1000
-#: IER's information items of a judgment (:mod:`annotation.ier`), the ``ierItems``
-#: attribute of its ``<eval>``: one ``start-end:label`` per item, space-separated, word
-#: positions of the target's 13a words (``end`` exclusive), e.g. ``0-4:ok 4-7:syntax``.
-IER_LABELS = ("ok", "syntax", "meaning", "other")
+#: IER's information items of a judgment (:mod:`annotation.ier`, whose labels they are),
+#: the ``ierItems`` attribute of its ``<eval>``: one ``start-end:label`` per item,
+#: space-separated, word positions of the target's 13a words (``end`` exclusive), e.g.
+#: ``0-4:ok 4-7:syntax``.
 
 #: The error spans of a judgment, ``<errors><error …/></errors>`` in its ``<eval>``
 #: (:mod:`.errors`): the operations of aWER and the severities of MQM.

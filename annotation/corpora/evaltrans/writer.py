@@ -19,7 +19,6 @@ from annotation.corpora.evaltrans.judgment import JUDGMENT_ATTRS
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
     FLAGS,
-    IER_LABELS,
     SSER_MAX,
     SSER_MIN,
     CorpusHeader,
@@ -32,6 +31,7 @@ from annotation.corpora.evaltrans.schema import (
     translator_role,
 )
 from annotation.corpora.evaltrans.timing import timing_attrs
+from annotation.ier import IER_LABELS
 from annotation.limits import non_xml_char_problem
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"

@@ -4,7 +4,8 @@ One file per reference slot, as sacreBLEU and ``python -m metrics`` read several
 references: ``DIR/ref0.txt`` (every sentence's first reference), ``DIR/ref1.txt``, …, one
 line per sentence in corpus order; a sentence with fewer references than the most any
 sentence has gets its first reference repeated in the missing slots
-(:mod:`annotation.pool_references` states which references and in what order).
+(:mod:`annotation.statistics.pool_references` states which references and in what
+order).
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.formatting import counted
 from annotation.management.lookup import corpus_named
-from annotation.pool_references import new_references, sentence_pools, write_reference_files
-from annotation.scoring import corpus_texts
+from annotation.statistics import (
+    corpus_texts,
+    new_references,
+    sentence_pools,
+    write_reference_files,
+)
 
 
 class Command(BaseCommand):

@@ -1,4 +1,9 @@
-"""``manage.py import_evaltrans FILE [--name NAME] [--reference TRANSLATOR …] [--assign]``."""
+"""``manage.py import_evaltrans FILE [--name NAME] [--reference TRANSLATOR …] [--assign]
+[--wait]``.
+
+The corpus is stored, then its scoring is queued for a worker (``make worker``; ``make
+run`` starts one): the command returns once the rows are in. ``--wait`` shows the
+scoring's progress until it is done (computed here if no worker takes it)."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.management.scoring import report_scoring
 
 
 class Command(BaseCommand):
@@ -30,6 +36,11 @@ class Command(BaseCommand):
             "--assign",
             action="store_true",
             help="Assign the file's evaluators to the new corpus as judges (default: not).",
+        )
+        parser.add_argument(
+            "--wait",
+            action="store_true",
+            help="Wait for the scoring, showing its progress (default: leave it to a worker).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -55,6 +66,7 @@ class Command(BaseCommand):
                     sys.stdout.write("\n")
         for line in summary.lines():
             self.stdout.write(line)
+        report_scoring(self, summary.corpus, wait=options["wait"])
 
 
 def _progress_bar(stream: Any, size: int) -> Any:

@@ -18,26 +18,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotation.jobs import Job, retry, run_queued_jobs, wait_for
 
 
-def job_json(job: Job) -> dict[str, Any]:
-    """A job as ``jobs --json`` prints it (leads script against these keys)."""
-    return {
-        "id": job.pk,
-        "kind": job.kind,
-        "label": job.label,
-        "corpus": job.corpus_id,
-        "status": job.status,
-        "phase": job.phase,
-        "done": job.done,
-        "total": job.total,
-        "percent": job.percent,
-        "attempts": job.attempts,
-        "worker": job.worker,
-        "error": job.error,
-        "created_at": job.created_at.isoformat(),
-        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
-    }
-
-
 class Command(BaseCommand):
     help = "List, wait for, retry or run the queue's jobs (scoring, imports)."
 
@@ -65,7 +45,7 @@ class Command(BaseCommand):
         if not options["all"]:
             jobs = jobs.exclude(status=Job.Status.DONE)
         if options["json"]:
-            self.stdout.write(json.dumps([job_json(j) for j in jobs], indent=2))
+            self.stdout.write(json.dumps([j.as_json() for j in jobs], indent=2))
             return
         for job in jobs:
             self.stdout.write(f"{job.pk:>6}  {job.label}: {job.progress_text}")

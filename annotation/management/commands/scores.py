@@ -1,15 +1,29 @@
-"""``manage.py scores NAME [--json]`` — every metric per system, through ``metrics/``."""
+"""``manage.py scores NAME [--json]`` — every metric per system, through ``metrics/``.
+
+The automatic figures are the stored ones (read in a moment); when they are not stored
+yet, the command waits for their scoring job with its progress on standard error (so
+``--json`` stays clean), computing it itself if no worker takes it within seconds."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.formatting import number
+from annotation.jobs import Job, wait_for
 from annotation.management.lookup import corpus_named
-from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, corpus_scores, scores_json
+from annotation.models import Corpus
+from annotation.statistics import (
+    AUTOMATIC_METRICS,
+    HUMAN_METRICS,
+    AutomaticStats,
+    corpus_scores,
+    scores_json,
+    statistics_or_job,
+    stored_statistics,
+)
 
 
 class Command(BaseCommand):
@@ -21,7 +35,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         corpus = corpus_named(options["name"])
-        scores = corpus_scores(corpus)
+        scores = corpus_scores(corpus, self.automatic(corpus))
         if options["json"]:
             payload = scores_json(
                 corpus.name,
@@ -42,3 +56,15 @@ class Command(BaseCommand):
         for system, figures in scores.items():
             cells = [number(figures[c].score if c in figures else None).rjust(7) for c in columns]
             self.stdout.write("  ".join([system.ljust(width), *cells]))
+
+    def automatic(self, corpus: Corpus) -> AutomaticStats:
+        found = statistics_or_job(corpus)
+        if not isinstance(found, Job):
+            return found
+        job = wait_for(found, out=self.stderr)
+        if job.status == Job.Status.FAILED:
+            raise CommandError(f"scoring {corpus.name} failed: {job.error}")
+        stored = stored_statistics(corpus)
+        if stored is None:
+            raise CommandError(f"{corpus.name}'s texts changed while it was scored: run it again")
+        return stored

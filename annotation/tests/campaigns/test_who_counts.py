@@ -16,8 +16,7 @@ from annotation.campaigns.judges import (
 )
 from annotation.corpora.mqm import mqm_rows
 from annotation.models import Corpus, Judgment, User
-from annotation.pool_references import new_references
-from annotation.scoring import judgment_rows
+from annotation.statistics import judgment_rows, new_references
 from annotation.tests.factories import done_judgment, exported
 
 pytestmark = pytest.mark.django_db

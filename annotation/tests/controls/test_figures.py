@@ -20,11 +20,11 @@ from django.test import Client
 
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard import cache as dashboard_cache
 from annotation.dashboard.board import Dashboard
 from annotation.judging.page import judging_context
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
+from annotation.statistics import forget
 from annotation.tests.controls.factories import queue_corpus, walk_queue, with_every_kind
 from annotation.tests.factories import scores_json, system_pk
 
@@ -48,7 +48,7 @@ def without_tokens(html: bytes) -> str:
 
 
 def every_figure(client: Client, corpus: Corpus, judges: list[User]) -> dict[str, Any]:
-    dashboard_cache.forget()
+    forget()
     Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
     fresh = Corpus.objects.get(pk=corpus.pk)
     out: dict[str, Any] = {"scores": scores_json(corpus.name)}

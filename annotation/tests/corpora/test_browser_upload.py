@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
@@ -20,8 +21,9 @@ from annotation.tests.factories import DEMO_XML
 
 
 def test_a_lead_uploads_sees_the_progress_at_once_and_then_the_summary_without_a_click(
-    page: Page, live_server, user_factory: Callable[..., User]
+    page: Page, live_server, user_factory: Callable[..., User], settings: Any
 ) -> None:
+    settings.TASKS = settings.QUEUED_TASKS  # the import waits for a worker, as in production
     user_factory("lee", role=User.Role.LEAD)
     base = live_server.url
     log_in(page, base, "lee")
@@ -40,7 +42,7 @@ def test_a_lead_uploads_sees_the_progress_at_once_and_then_the_summary_without_a
     expect(running).to_have_text(re.compile(r"^import of 'demo' \(job \d+\)$"))
     assert not Corpus.all_objects.exists()
 
-    assert run_queued_jobs() == 1  # a worker imports the file; the page only polls
+    assert run_queued_jobs() == 2  # a worker imports the file, then scores it; the page polls
     expect(progress).to_have_attribute("data-status", "done")
     summary = page.locator("#upload-summary")
     expect(summary).to_contain_text("Imported corpus 'demo': 40 sentences, 2 references")
@@ -55,4 +57,4 @@ def test_a_lead_uploads_sees_the_progress_at_once_and_then_the_summary_without_a
     expect(page.locator("#upload-summary")).to_contain_text("Imported corpus 'demo'")
     page.goto(f"{base}/corpora/upload/")
     expect(page.locator("#upload-submit button")).to_be_enabled()
-    assert Job.objects.get().status == "done"
+    assert Job.objects.get(kind="import").status == "done"

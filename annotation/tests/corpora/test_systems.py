@@ -18,10 +18,10 @@ from annotation.corpora.systems import corpus_add_system
 from annotation.judging.changes import judgment_move_word
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, CorpusStatistics, Translator, User
-from annotation.scoring import corpus_texts
-from annotation.stored_statistics import automatic_statistics, default_stored_statistics
+from annotation.statistics import corpus_texts, default_stored_statistics
 from annotation.tests.documents import candidates_of, unsegmented_document
 from annotation.tests.factories import DEMO_XML, ROOT, target_of
+from annotation.tests.stored import automatic_statistics
 from annotation.text import words
 
 pytestmark = pytest.mark.django_db

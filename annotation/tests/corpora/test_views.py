@@ -73,10 +73,11 @@ def test_judges_cannot_download(judge_client: Client, judge) -> None:
     assert judge_client.get(f"/corpora/{corpus.pk}/export.xml").status_code == 404
 
 
-def test_a_lead_uploads_a_corpus_and_is_sent_to_its_progress(lead_client: Client) -> None:
+def test_a_lead_uploads_a_corpus_and_is_sent_to_its_progress(lead_client: Client, settings) -> None:
+    settings.TASKS = settings.QUEUED_TASKS  # the import waits for a worker
     response = upload(lead_client, SEED_XML.read_bytes(), name="seed.xml")
 
-    job = Job.objects.get()
+    job = Job.objects.get(kind="import")
     assert response.status_code == 303
     assert response["Location"] == f"/corpora/imports/{job.pk}/"
     assert not Corpus.all_objects.exists()  # the worker imports it
@@ -84,7 +85,10 @@ def test_a_lead_uploads_a_corpus_and_is_sent_to_its_progress(lead_client: Client
     assert Corpus.objects.get().name == "seed"
 
 
-def test_an_htmx_upload_answers_with_the_progress_then_the_summary(lead_client: Client) -> None:
+def test_an_htmx_upload_answers_with_the_progress_then_the_summary(
+    lead_client: Client, settings
+) -> None:
+    settings.TASKS = settings.QUEUED_TASKS  # the import waits for a worker
     response = upload(lead_client, DEMO_XML.read_bytes(), **HTMX)
 
     html = response.content.decode()
@@ -92,7 +96,9 @@ def test_an_htmx_upload_answers_with_the_progress_then_the_summary(lead_client: 
     assert html.lstrip().startswith('<div id="upload-result"')
     assert 'id="import-progress"' in html and 'data-status="queued"' in html
     run_queued_jobs()
-    page = lead_client.get(f"/corpora/imports/{Job.objects.get().pk}/").content.decode()
+    page = lead_client.get(
+        f"/corpora/imports/{Job.objects.get(kind='import').pk}/"
+    ).content.decode()
     assert "40 sentences, 2 references per sentence, 5 systems" in page
 
 
@@ -270,7 +276,9 @@ def test_an_upload_makes_the_lead_a_lead_of_the_corpus_and_links_its_campaign(
     run_queued_jobs()
 
     corpus = Corpus.objects.get()
-    page = lead_client.get(f"/corpora/imports/{Job.objects.get().pk}/").content.decode()
+    page = lead_client.get(
+        f"/corpora/imports/{Job.objects.get(kind='import').pk}/"
+    ).content.decode()
     assert list(corpus.leads.all()) == [lead]
     assert f'href="/campaigns/{corpus.pk}/" data-action="campaign"' in page
 

@@ -3,6 +3,8 @@ exists, one candidate per line or one document re-segmented against the referenc
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -22,6 +24,13 @@ pytestmark = pytest.mark.django_db
 ADD = reverse("annotation:corpus_add_system")
 UPLOAD = reverse("annotation:corpus_upload")
 HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def jobs_wait_for_a_worker(settings: Any) -> None:
+    """The added system's job waits for a worker (the database backend), as in
+    production, where the test settings would compute it where it is queued."""
+    settings.TASKS = settings.QUEUED_TASKS
 
 
 @pytest.fixture
@@ -56,7 +65,9 @@ def add_system(
 def job_page(client: Client, **extra: object) -> str:
     """The last job's page once the queue is drained (a worker's work, done here)."""
     run_queued_jobs()
-    return client.get(f"/corpora/imports/{Job.objects.first().pk}/", **extra).content.decode()
+    return client.get(
+        f"/corpora/imports/{Job.objects.filter(kind='add-system').first().pk}/", **extra
+    ).content.decode()
 
 
 def added(corpus: Corpus, system: str = "speech") -> int:
@@ -81,7 +92,7 @@ def test_a_lead_adds_an_unsegmented_system_and_is_sent_to_its_progress(
 ) -> None:
     response = add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
 
-    job = Job.objects.get()
+    job = Job.objects.get(kind="add-system")
     assert response.status_code == 303
     assert response["Location"] == f"/corpora/imports/{job.pk}/"
     assert (job.kind, job.corpus, added(demo)) == ("add-system", demo, 0)  # the worker adds it
@@ -136,7 +147,7 @@ def test_a_segmented_file_with_the_wrong_line_count_is_refused_with_the_reason(
     assert f"speech.txt: {reason}" in html
     assert 'data-action="retry"' in html
     assert ("<h1>" in html) is not htmx  # htmx gets the panel, a browser the page
-    assert Job.objects.get().status == "failed"
+    assert Job.objects.get(kind="add-system").status == "failed"
     assert added(demo) == 0
 
 
@@ -203,7 +214,7 @@ def test_the_same_system_is_not_added_twice_while_the_first_runs(
     lead_client: Client, demo: Corpus
 ) -> None:
     add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
-    first = Job.objects.get()
+    first = Job.objects.get(kind="add-system")
 
     again = add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
     page = lead_client.get(UPLOAD).content.decode()
@@ -213,7 +224,7 @@ def test_the_same_system_is_not_added_twice_while_the_first_runs(
         "system &#x27;speech&#x27; is already being added to &#x27;demo&#x27;: "
         f"job {first.pk}, queued" in again.content.decode()
     )
-    assert Job.objects.count() == 1
+    assert Job.objects.filter(kind="add-system").count() == 1
     assert '<button type="submit" disabled aria-describedby="add-system-submit-running">' in page
     run_queued_jobs()
     assert added(demo) == 40

@@ -10,7 +10,7 @@ import pytest
 
 from annotation.dashboard.board import PANELS, Dashboard
 from annotation.models import Corpus, Judgment, Target, User
-from annotation.scoring import human_scores
+from annotation.statistics import human_scores
 from annotation.tests.factories import done_judgment
 
 pytestmark = pytest.mark.django_db

@@ -8,13 +8,16 @@ import csv
 import io
 import re
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.preprocessing import Preprocessing
-from annotation.models import Judgment, Target, User
+from annotation.jobs import Job, run_queued_jobs
+from annotation.jobs.runner import claim
+from annotation.models import Corpus, Judgment, Target, User
 from annotation.tests.factories import BIDI_XML, DEMO_XML, PASSWORD
 from annotation.tests.pools import POOL_ACCEPTED, grow_demo_pool
 
@@ -154,51 +157,85 @@ def test_a_lead_scores_against_the_grown_pool_and_sees_the_ranking_move(
     expect(cell.locator(".shift")).to_have_text("▲4")
 
 
-def test_a_pool_with_much_to_score_shows_the_page_first_then_its_figures(
-    page: Page, live_server, user_factory: Callable[..., User], settings
-) -> None:
-    """The page answers at once saying what it scores; htmx fetches the figures and swaps
-    them in without the lead doing anything."""
+def _pool_waiting_for_a_worker(
+    page: Page, live_server: Any, user_factory: Callable[..., User], settings: Any
+) -> tuple[Corpus, str]:
+    """A grown pool too large to score on the page, and a lead logging in to see it,
+    whose page answers with the pool job's progress (the job waits for a worker)."""
     settings.EVALTOOL_POOL_ON_THE_PAGE = 0
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))
     user_factory("lee", role=User.Role.LEAD)
+    settings.TASKS = settings.QUEUED_TASKS
     url = f"{live_server.url}/dashboard/{corpus.pk}/?refs=pool"
     page.goto(url)
     page.fill("#id_username", "lee")
     page.fill("#id_password", PASSWORD)
     with page.expect_response(lambda r: r.url == url) as first:
         page.click("#login-form button[type=submit]")
-
     assert 'id="pool-scoring"' in first.value.text()  # the page came before the figures
+    return corpus, url
+
+
+def _shows_the_pools_figures(page: Page, corpus: Corpus) -> None:
+    expect(page.locator("#pool-scoring")).to_have_count(0, timeout=15_000)
     expect(page.locator("#pool-references")).to_contain_text("12 new references")
-    expect(page.locator("#pool-scoring")).to_have_count(0)
-    pool = Dashboard(corpus, Preprocessing(pool=True)).auto  # stored by the page's request
+    pool = Dashboard(corpus, Preprocessing(pool=True)).auto  # stored by the worker
     cell = page.locator(
         f'#metrics-table tr[data-translator="{POOL_ACCEPTED}"] td[data-metric="bleu"]'
     )
     assert (
         float(cell.get_attribute("data-value") or "nan") == pool.scores["bleu"][POOL_ACCEPTED].score
     )
-    assert "wait" not in page.url  # the address to share is the page's
 
 
-def test_a_pool_whose_figures_fail_says_so(
-    page: Page, live_server, user_factory: Callable[..., User], settings
+def test_a_pool_with_much_to_score_shows_its_progress_then_its_figures(
+    page: Page, live_server: Any, user_factory: Callable[..., User], settings: Any
 ) -> None:
-    """A failed request for the figures (here the network answers 502 for it) leaves no
-    "Scoring…" on the page for good."""
-    settings.EVALTOOL_POOL_ON_THE_PAGE = 0
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
-    grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))
-    user_factory("lee", role=User.Role.LEAD)
-    page.route("**/*wait=1*", lambda route: route.fulfill(status=502, body="gateway"))
-    page.goto(f"{live_server.url}/dashboard/{corpus.pk}/?refs=pool")
-    page.fill("#id_username", "lee")
-    page.fill("#id_password", PASSWORD)
-    page.click("#login-form button[type=submit]")
+    """The page answers at once with the job's progress; once a worker has computed it,
+    the page swaps the figures in without the lead doing anything."""
+    corpus, url = _pool_waiting_for_a_worker(page, live_server, user_factory, settings)
+    scoring = page.locator("#pool-scoring")
+    expect(scoring).to_have_attribute("data-status", "queued")
+    expect(scoring).to_have_attribute("aria-busy", "true")
+
+    assert run_queued_jobs() == 1  # a worker
+
+    _shows_the_pools_figures(page, corpus)
+    assert page.url == url  # the address to share is the page's
+
+
+def test_a_failed_pool_job_shows_its_reason_and_a_retry_that_works(
+    page: Page, live_server: Any, user_factory: Callable[..., User], settings: Any
+) -> None:
+    corpus, _ = _pool_waiting_for_a_worker(page, live_server, user_factory, settings)
+    (job,) = Job.objects.filter(kind="pool")
+    claim(job.pk, "a worker")  # which then fails, as run_claimed records it
+    Job.objects.filter(pk=job.pk).update(status="failed", error="MemoryError: out of memory")
 
     scoring = page.locator("#pool-scoring")
-    expect(scoring).to_have_attribute("data-failed", "true")
-    expect(scoring.locator('[role="status"]')).to_contain_text("could not be scored (HTTP 502)")
+    expect(scoring).to_have_attribute("data-status", "failed")
     expect(scoring).to_have_attribute("aria-busy", "false")
+    expect(scoring).to_contain_text("failed: MemoryError: out of memory")
+    page.click(f"#retry-job-{job.pk}")
+    expect(page.locator("#pool-scoring")).to_have_attribute("data-status", "queued")
+
+    assert run_queued_jobs() == 1
+    _shows_the_pools_figures(page, corpus)
+
+
+def test_a_progress_request_that_fails_says_so_and_asks_again(
+    page: Page, live_server: Any, user_factory: Callable[..., User], settings: Any
+) -> None:
+    corpus, _ = _pool_waiting_for_a_worker(page, live_server, user_factory, settings)
+    polls = re.compile(rf"/dashboard/{corpus.pk}/\?tok=")  # what the progress block asks
+    page.route(polls, lambda route: route.fulfill(status=502, body="gateway"))
+
+    scoring = page.locator("#pool-scoring")
+    expect(scoring).to_have_attribute("data-unreachable", "true")
+    expect(scoring.locator(".poll-note")).to_have_text(
+        "The server did not answer (HTTP 502): still asking every second."
+    )
+    page.unroute(polls)
+    run_queued_jobs()
+    _shows_the_pools_figures(page, corpus)

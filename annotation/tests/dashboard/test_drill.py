@@ -13,7 +13,7 @@ from annotation.dashboard.board import Dashboard
 from annotation.dashboard.drill import ShownWord, drill_down, words_markup
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Corpus
-from annotation.scoring import corpus_texts
+from annotation.statistics import corpus_texts
 from annotation.tests.factories import DEMO_XML
 from metrics.align import distance
 

@@ -18,7 +18,7 @@ from annotation.judging.items import judgment_ier_mark, judgment_ier_split
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen
 from annotation.models import Corpus, Judgment, User
-from annotation.scoring import judgment_rows
+from annotation.statistics import judgment_rows
 from annotation.tests.factories import judgment_row, target_of
 
 pytestmark = pytest.mark.django_db

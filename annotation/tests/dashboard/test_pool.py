@@ -1,6 +1,7 @@
-"""The grown pool as references (annotation/dashboard/pool.py): every automatic metric
-against the corpus's references and the judges' accepted new references, exactly as
-``python -m metrics`` scores the files ``manage.py export_references`` writes."""
+"""The grown pool as references (annotation/dashboard/pool.py, annotation/statistics/
+pool.py): every automatic metric against the corpus's references and the judges' accepted
+new references, exactly as ``python -m metrics`` scores the files ``manage.py
+export_references`` writes."""
 
 from __future__ import annotations
 
@@ -21,14 +22,19 @@ from django.test.utils import CaptureQueriesContext
 
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.cache import forget
 from annotation.dashboard.pool import Shift, pool_part, rank_shifts
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
-from annotation.metric_set import AUTOMATIC_METRICS
 from annotation.models import Corpus, User
-from annotation.pool_references import new_references, sentence_pools
-from annotation.scoring import AutomaticStats, compute_statistics, corpus_texts
+from annotation.statistics import (
+    AUTOMATIC_METRICS,
+    AutomaticStats,
+    compute_statistics,
+    corpus_texts,
+    forget,
+    new_references,
+    sentence_pools,
+)
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_REFS,

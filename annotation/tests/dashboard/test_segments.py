@@ -17,7 +17,7 @@ from annotation.dashboard.drill import drill_down
 from annotation.dashboard.segments import page_segmentation
 from annotation.models import Corpus, Target
 from annotation.resegmenting import CONTEXT_WORDS
-from annotation.scoring import corpus_texts
+from annotation.statistics import corpus_texts
 from annotation.tests.documents import add_speech, candidates_of
 from annotation.tests.factories import sized_corpus, system_pk
 

@@ -19,7 +19,7 @@ from annotation.dashboard.board import Dashboard
 from annotation.dashboard.judges import normalized_sser
 from annotation.dashboard.verdicts import verdict_line
 from annotation.models import Corpus, User
-from annotation.scoring import judgment_rows
+from annotation.statistics import judgment_rows
 from annotation.tests.factories import by_id, cells, done_judgment, sized_corpus
 from metrics.ranksum import mann_whitney_u, segment_means
 from metrics.registry import metric_info

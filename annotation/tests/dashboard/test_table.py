@@ -17,7 +17,7 @@ from annotation.dashboard.table import METRICS, sort_rows
 from annotation.judging.changes import judgment_set_sser
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
-from annotation.scoring import corpus_texts
+from annotation.statistics import corpus_texts
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_REFS,

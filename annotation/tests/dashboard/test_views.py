@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -15,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
 from annotation.corpora.imports import corpus_import
+from annotation.jobs import run_queued_jobs
 from annotation.models import Corpus, Judgment, Target, User
 from annotation.tests.factories import (
     AUTOMATIC,
@@ -388,18 +390,21 @@ def test_query_counts_do_not_grow_with_the_corpus(
     assert counts[5] == counts[50] == (*QUERIES[url], QUERIES[url][0])
 
 
-def test_a_new_preprocessing_choice_reads_the_texts_once_then_stores_them(
-    lead_client: Client, demo: Corpus
+def test_a_new_preprocessing_choice_is_queued_for_a_worker_then_read_back(
+    lead_client: Client, demo: Corpus, settings: Any
 ) -> None:
-    """A choice never seen: the later page's queries, plus the corpus's texts (its
-    translators, its number of sentences, every target), the two stored choices whose
-    unchanged metrics it may take (the default one and the latest of the same case), a
-    stale row of that choice to build on (none) and the row that stores the statistics;
-    no judgment is read again (what the page shows
-    of them does not depend on the choice). From then on that choice is read back as the
-    default one is."""
+    """A choice never seen: the page never scores it. Its first view reads the stored
+    row (none), queues the scoring job (the job, its task and the task's id, in one
+    savepoint) and shows its progress; a view while it waits only looks the job up. Once
+    a worker has stored the statistics, the choice is read back as the default one is:
+    the later page's five queries."""
+    settings.TASKS = settings.QUEUED_TASKS
     url = f"/dashboard/{demo.pk}/?tok=char&case=lc"
     lead_client.get(f"/dashboard/{demo.pk}/")  # the parts derived from the judgments
 
-    assert _queries(lead_client, url) == 5 + 4 + 3
+    assert _queries(lead_client, url) == 5 + 1 + 5 + 1
+    assert 'id="scoring"' in lead_client.get(url).content.decode()
+    assert _queries(lead_client, url) == 5 + 1
+    assert run_queued_jobs() == 1
     assert _queries(lead_client, url) == 5
+    assert 'id="scoring"' not in lead_client.get(url).content.decode()

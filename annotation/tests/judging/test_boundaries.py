@@ -27,14 +27,18 @@ from annotation.judging.errors import ChangeRefused, StaleJudgment
 from annotation.judging.page import judging_context
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.start import judgment_open
-from annotation.metric_set import AUTOMATIC_METRICS
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Translator, User
 from annotation.resegmenting import segment_entry
-from annotation.scoring import compute_statistics, corpus_texts
-from annotation.stored_statistics import automatic_statistics, default_stored_statistics
+from annotation.statistics import (
+    AUTOMATIC_METRICS,
+    compute_statistics,
+    corpus_texts,
+    default_stored_statistics,
+)
 from annotation.tests.documents import unsegmented_document
 from annotation.tests.factories import DEMO_XML, HTMX, sized_corpus, target_of
 from annotation.tests.judging.test_queries import MAX_QUERIES_PAGE
+from annotation.tests.stored import automatic_statistics
 from annotation.text import new_ref_counts
 from metrics.tokenize import Preprocessor
 

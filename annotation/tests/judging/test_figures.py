@@ -1,4 +1,5 @@
-"""The judge's live figures (annotation/judging/figures.py), by hand and against sacreBLEU."""
+"""The judge's live figures (annotation/judging/figures.py,
+annotation/statistics/live.py), by hand and against sacreBLEU."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import sacrebleu
 
 from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_edit_ref, judgment_finish, judgment_set_sser
-from annotation.judging.figures import Segment, corpus_key, segment_stats, stored_stats
 from annotation.judging.page import judging_context
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Sentence, Target, User
+from annotation.statistics import TargetTexts, segment_stats, stored_stats, texts_key
 from annotation.tests.factories import (
     DEMO_XML,
     FIGURE_1_CANDIDATE,
@@ -112,9 +113,9 @@ def test_the_rows_read_from_the_stored_statistics_are_the_computed_ones() -> Non
         )
         for s in Sentence.objects.filter(corpus=corpus)
     }
-    key = corpus_key(corpus)
+    key = texts_key(corpus)
     computed = segment_stats(
-        key, {t.pk: Segment(t.text, references[t.sentence_id]) for t in targets}
+        key, {t.pk: TargetTexts(t.text, references[t.sentence_id]) for t in targets}
     )
     stored = stored_stats(corpus, {t.pk: (t.translator.name, t.sentence.position) for t in targets})
 

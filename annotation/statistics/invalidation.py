@@ -5,7 +5,7 @@ Candidates are fixed at import in every corpus but two cases: a system added to 
 imported as one document (:mod:`annotation.judging.boundaries`). What was computed from
 the texts then goes out of date: the dashboard's memo (kept under the judgments stamp)
 and the judge's live figures' rows (kept under the texts stamp,
-:func:`annotation.judging.figures.corpus_key`) are forgotten as both stamps move.
+:func:`annotation.statistics.live.texts_key`) are forgotten as both stamps move.
 
 The stored automatic statistics cost a whole scoring (13.8 s for 1,000 sentences × 20
 systems on bench/pages.py's machine) to make again. A system added changes every
@@ -13,7 +13,7 @@ metric's bootstrap and the systems themselves: they are deleted. A word moved ch
 candidates of one system: the rows stay, stale (their texts stamp is older than the
 corpus's), the two candidates remember the stamp they changed at
 (``Target.text_stamp``), and the next reader scores only the candidates changed since
-(:func:`annotation.stored_statistics.updated_statistics`), with the figures of scoring
+(:func:`annotation.statistics.store.updated_statistics`), with the figures of scoring
 afresh, to the last bit
 (tested). The grown pool's statistics are deleted either way (its next view scores the
 sentences that gained new references again, on a request of its own).
@@ -25,10 +25,11 @@ from collections.abc import Sequence
 
 from django.db.models import F
 
-from annotation.models import Corpus, CorpusStatistics, PoolStatistics, Target
+from annotation.models import Corpus, Target
+from annotation.statistics.models import CorpusStatistics, PoolStatistics
 
 
-def candidates_changed(corpus_id: int, targets: Sequence[Target] = ()) -> None:
+def texts_changed(corpus_id: int, targets: Sequence[Target] = ()) -> None:
     """Forget what was computed from the corpus's candidates; call it in the transaction
     that changes them. ``targets``: the candidates whose text changed, when the corpus
     kept its systems (a word moved): the stored statistics are then kept, to be brought

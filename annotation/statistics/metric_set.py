@@ -79,8 +79,8 @@ WORK_GROUPS: tuple[tuple[tuple[str, ...], int], ...] = (
     (("meteor",), 3),
 )
 
-#: Shares a scoring is split into (:mod:`annotation.apart` computes them at once): two,
-#: for the two cores of a small server; more would only take turns there.
+#: Shares :func:`work_shares` splits into by default (a worker scores one group at a time:
+#: ``work_shares(metrics, shares=len(metrics))``).
 SHARES = 2
 
 

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from annotation.blobs import first_blob, insert_ignoring_conflicts
 from annotation.models import Corpus, CorpusStatistics
+from annotation.statistics.blobs import first_blob, insert_ignoring_conflicts
 
 pytestmark = pytest.mark.django_db
 

@@ -1,31 +1,36 @@
-"""The grown pool's statistics kept in the database (annotation/dashboard/pool.py,
-annotation/pool_statistics.py): any process builds on the pool last scored, and a page
+"""The grown pool's statistics kept in the database (annotation/statistics/pool.py,
+annotation/statistics/models.py): any process builds on the pool last scored, and a page
 whose pool has many sentences to score again answers at once and fetches the figures on
 a request of its own."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 from django.test import Client
 
-from annotation.candidates import candidates_changed
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.cache import forget
-from annotation.dashboard.pool import (
+from annotation.dashboard.preprocessing import Preprocessing
+from annotation.jobs import Job, run_queued_jobs
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, PoolStatistics, User
+from annotation.statistics import (
+    AUTOMATIC_METRICS,
+    corpus_texts,
+    forget,
+    new_references,
+    sentence_pools,
+    texts_changed,
+)
+from annotation.statistics.pool import (
     CORPUS_WIDE_CHEAPER,
     FINGERPRINT_BYTES,
     Backlog,
     pool_fingerprints,
 )
-from annotation.dashboard.preprocessing import Preprocessing
-from annotation.judging.start import judgment_open
-from annotation.metric_set import AUTOMATIC_METRICS
-from annotation.models import Corpus, PoolStatistics, User
-from annotation.pool_references import new_references, sentence_pools
-from annotation.scoring import corpus_texts
 from annotation.tests.factories import HTMX, cells, finish, target_of
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
 
@@ -109,7 +114,7 @@ def test_a_pool_of_older_judgments_does_not_replace_a_newer_one(
 
 def test_changed_candidates_forget_the_stored_pool(judged_demo: Corpus) -> None:
     Dashboard(judged_demo, POOL).pool  # noqa: B018
-    candidates_changed(judged_demo.pk)
+    texts_changed(judged_demo.pk)
 
     assert not PoolStatistics.objects.filter(corpus=judged_demo).exists()
 
@@ -123,20 +128,25 @@ def scored_apart(settings: object) -> None:
     settings.EVALTOOL_POOL_ON_THE_PAGE = 0  # type: ignore[attr-defined]
 
 
-def test_a_large_backlog_answers_at_once_and_the_figures_come_with_wait(
-    lead_client: Client, judged_demo: Corpus, scored_apart: None
+def test_a_large_backlog_is_a_workers_job_while_the_page_shows_its_progress(
+    lead_client: Client, judged_demo: Corpus, scored_apart: None, settings: Any
 ) -> None:
+    settings.TASKS = settings.QUEUED_TASKS  # the job waits for a worker
     url = f"/dashboard/{judged_demo.pk}/?refs=pool"
     waiting = lead_client.get(url).content.decode()
 
     assert 'id="pool-scoring"' in waiting and 'data-sentences="13"' in waiting
     assert f'hx-get="/dashboard/{judged_demo.pk}/?tok=13a' in waiting
-    assert 'refs=pool&amp;wait=1" hx-trigger="load"' in waiting
+    assert 'refs=pool" hx-trigger="every 1s"' in waiting
     assert 'id="table-panel"' not in waiting
     assert "40 sentences · 5 systems" in waiting  # the header needs no pool figure
-    assert not PoolStatistics.objects.exists()  # nothing scored yet
+    assert not PoolStatistics.objects.exists()  # nothing scored on the page
+    (job,) = Job.objects.filter(kind="pool")
+    assert (job.status, f'data-job="{job.pk}"' in waiting) == ("queued", True)
 
-    shown = lead_client.get(url + "&wait=1", **HTMX).content.decode()
+    assert run_queued_jobs() == 1  # a worker
+    assert PoolStatistics.objects.count() == 1
+    shown = lead_client.get(url, **HTMX).content.decode()  # htmx asks again
     pool = Dashboard(judged_demo, POOL).auto
     assert shown.startswith('<div id="dashboard"') and 'id="pool-scoring"' not in shown
     value = float(cells(shown)[(POOL_ACCEPTED, "mwer")]["data-value"])
@@ -146,11 +156,21 @@ def test_a_large_backlog_answers_at_once_and_the_figures_come_with_wait(
     assert 'id="table-panel"' in lead_client.get(url).content.decode()
 
 
-def test_downloads_and_panels_never_wait(
-    lead_client: Client, judged_demo: Corpus, scored_apart: None
+def test_downloads_and_panels_answer_202_with_the_job_until_the_figures_are_there(
+    lead_client: Client, judged_demo: Corpus, scored_apart: None, settings: Any
 ) -> None:
-    table = lead_client.get(f"/dashboard/{judged_demo.pk}/table.json?refs=pool").json()
+    settings.TASKS = settings.QUEUED_TASKS
+    address = f"/dashboard/{judged_demo.pk}/table.json?refs=pool"
+    pending = lead_client.get(address)
+    assert (pending.status_code, pending["Retry-After"]) == (202, "2")
+    body = pending.json()
+    assert body["status"] == "scoring" and body["corpus"] == judged_demo.name
+    assert [(j["kind"], j["status"], j["percent"]) for j in body["jobs"]] == [("pool", "queued", 0)]
+    panel = lead_client.get(f"/dashboard/{judged_demo.pk}/panel/table/?refs=pool")
+    assert panel.status_code == 202 and 'id="pool-scoring"' in panel.content.decode()
 
+    run_queued_jobs()
+    table = lead_client.get(address).json()
     assert table["preprocessing"]["refs"] == "pool"
     assert "place" in table["translators"][POOL_ACCEPTED]["mwer"]
 

@@ -1,34 +1,41 @@
-"""The stored automatic statistics (``annotation/scoring.py``): computed by the import for
-the default choice, at first use for any other, read back bit for bit, and never
-recomputed while stored."""
+"""The stored automatic statistics (``annotation/statistics/``: ``compute.py``,
+``store.py``): computed by the import for the default choice, at first use for any
+other, read back bit for bit, and never recomputed while stored."""
 
 from __future__ import annotations
 
-import importlib
+from io import StringIO
 from pathlib import Path
 
 import numpy as np
 import pytest
-from django.apps import apps as django_apps
+from django.core.management import call_command
 
-from annotation import scoring
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
-from annotation.metric_set import FIXED_PREPROCESSING as FIXED
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, User
-from annotation.scoring import (
+from annotation.statistics import (
     AUTOMATIC_METRICS,
-    STATISTICS_ENGINE,
+    AutomaticStats,
+    app_metric,
+    compute,
     compute_statistics,
-    decode_statistics,
-    encode_statistics,
+    corpus_texts,
     human_scores,
     statistics_choice,
 )
-from annotation.stored_statistics import automatic_statistics
-from annotation.tests.factories import DEMO_XML, HAND_REFS, HAND_SYSTEMS, finish, write_corpus
+from annotation.statistics import FIXED_PREPROCESSING as FIXED
+from annotation.statistics.encoding import STATISTICS_ENGINE, decode_statistics, encode_statistics
+from annotation.tests.factories import (
+    DEMO_XML,
+    HAND_REFS,
+    HAND_SYSTEMS,
+    finish,
+    write_corpus,
+)
+from annotation.tests.stored import automatic_statistics
 from annotation.text import words
 from metrics.registry import build_metric
 from metrics.tests.exactly import assert_same_significance
@@ -77,21 +84,22 @@ def test_a_stored_choice_is_never_scored_again(
 
     lowered = Preprocessing(lowercase=True)
     Dashboard(hand_corpus, lowered).prepare()  # computed and stored at its first use
-    monkeypatch.setattr(scoring, "corpus_texts", refuse)
-    monkeypatch.setattr(scoring, "automatic_scores", refuse)
+    monkeypatch.setattr(compute, "corpus_texts", refuse)
+    monkeypatch.setattr(compute, "automatic_scores", refuse)
 
     for choice in (Preprocessing(), lowered):
         table = Dashboard(hand_corpus, choice).prepare().table
         assert table.rows[0].cell("wer").score == 0.0
-    with pytest.raises(AssertionError, match="scored again"):
-        Dashboard(hand_corpus, Preprocessing(tokenize="none")).prepare()
+    (never_seen,) = Dashboard(hand_corpus, Preprocessing(tokenize="none")).waiting
+    assert never_seen.status == "failed"  # its job scored, which the test refused
+    assert never_seen.error == "AssertionError: the corpus was read and scored again"
 
 
 def test_a_row_of_another_engine_is_ignored(hand_corpus: Corpus) -> None:
     choice = statistics_choice(Preprocessor(), "nearest")
     stats = automatic_statistics(hand_corpus)
     stale = encode_statistics(
-        scoring.AutomaticStats(stats.systems, stats.n_segments, {}, {})  # nothing in it
+        AutomaticStats(stats.systems, stats.n_segments, {}, {})  # nothing in it
     )
     CorpusStatistics.objects.filter(corpus=hand_corpus).update(engine="metrics 0.0.1")
     CorpusStatistics.objects.filter(corpus=hand_corpus).update(data=stale)
@@ -139,7 +147,7 @@ def test_statistics_are_float64_rows_per_system(hand_corpus: Corpus) -> None:
 ALL = AUTOMATIC_METRICS
 
 
-def assert_same_statistics(a: scoring.AutomaticStats, b: scoring.AutomaticStats) -> None:
+def assert_same_statistics(a: AutomaticStats, b: AutomaticStats) -> None:
     assert (a.systems, a.n_segments) == (b.systems, b.n_segments)
     for m in AUTOMATIC_METRICS:
         for s in a.systems:
@@ -169,10 +177,10 @@ def test_a_new_choice_takes_the_metrics_it_does_not_change_from_a_stored_one(
     stored default is, to the last bit, what computing it afresh gives."""
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     default = automatic_statistics(corpus)
-    texts = scoring.corpus_texts(corpus)
-    metrics = {m: scoring.app_metric(m, pp, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
+    texts = corpus_texts(corpus)
+    metrics = {m: app_metric(m, pp, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
 
-    taken = scoring.reusable(metrics, texts.refs, tuple(texts.systems), [default])
+    taken = compute.reusable(metrics, texts.refs, tuple(texts.systems), [default])
 
     assert set(taken) == reused
     assert_same_statistics(
@@ -207,7 +215,7 @@ def test_hter_of_a_system_is_ter_with_the_new_references_as_the_only_references(
     assert "judgments:12" in hter.signature
 
 
-def test_judgments_stored_before_hter_get_their_counts_from_the_migration(judge: User) -> None:
+def test_judgments_stored_before_hter_get_their_counts_from_backfill_hter(judge: User) -> None:
     corpus = corpus_import(source=DEMO_XML, name="demo-old").corpus
     target = Target.objects.filter(sentence__corpus=corpus, translator__role="system").first()
     finish(judgment_open(user=judge, target=target), judge, "a b c", 5)
@@ -215,9 +223,10 @@ def test_judgments_stored_before_hter_get_their_counts_from_the_migration(judge:
     counts = (stored.ter_edits, stored.ter_length)
     Judgment.objects.filter(pk=stored.pk).update(ter_edits=None, ter_length=None)
 
-    migration = importlib.import_module("annotation.migrations.0008_judgment_hter")
-    migration.count_hter(django_apps, None)
+    out = StringIO()
+    call_command("backfill_hter", stdout=out)
 
     stored.refresh_from_db()
     assert (stored.ter_edits, stored.ter_length) == counts
     assert counts[1] == 3
+    assert out.getvalue() == "1 judgment(s) given their HTER counts.\n"

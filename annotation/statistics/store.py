@@ -1,61 +1,88 @@
-"""The automatic statistics as stored with the corpus (:class:`~annotation.models.
-CorpusStatistics`): read back by every page, computed once per preprocessing choice.
+"""The automatic statistics as stored with the corpus (:class:`~annotation.statistics.
+models.CorpusStatistics`): read back by every page, computed once per preprocessing choice.
 
-They depend only on the texts and the choice: the import stores the default choice's,
-any other choice is stored at its first use (scores, signatures and paired bootstrap
-included), and reading them is all a page does. The texts change after the import in
-two cases only (:mod:`annotation.candidates`): a system added deletes them; a word moved
-across a boundary leaves them stale (their texts stamp is older than the corpus's), and
-their next reader scores only the candidates changed since (:func:`updated_statistics`:
-13.8 s → about a second for 1,000 sentences × 20 systems), with the figures of scoring
+They depend only on the texts and the choice, and are computed by a worker
+(:mod:`annotation.statistics.jobs`): the import queues the default choice's, a page
+that finds a choice not stored queues it, and reading them is all a page does. The
+texts change after the import in two cases only (:mod:`annotation.statistics.
+invalidation`): a system added deletes them; a word moved across a boundary leaves them
+stale (their texts stamp is older than the corpus's), and the next job scores only the
+candidates changed since (:func:`updated_statistics`), with the figures of scoring
 afresh, to the last bit (tested).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import partial
+from collections.abc import Callable
 
 from django.db.models import QuerySet
 
-from annotation.apart import computed_apart, give_back_memory
-from annotation.blobs import first_blob, insert_ignoring_conflicts
-from annotation.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
-from annotation.models import Corpus, CorpusStatistics, Target, Translator
-from annotation.scoring import (
-    STATISTICS_ENGINE,
-    AutomaticStats,
-    CorpusTexts,
+from annotation.models import Corpus, Target, Translator
+from annotation.statistics.blobs import first_blob, insert_ignoring_conflicts
+from annotation.statistics.compute import (
     automatic_scores,
     automatic_significance,
     compute_statistics,
-    corpus_texts,
+)
+from annotation.statistics.encoding import (
+    STATISTICS_ENGINE,
+    AutomaticStats,
     decode_statistics,
-    encode_statistics,
     statistics_choice,
 )
+from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
+from annotation.statistics.models import CorpusStatistics
+from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
 from metrics.stats import Score
 from metrics.tokenize import Preprocessor
 
 
-def automatic_statistics(
-    corpus: Corpus, *, preprocessor: Preprocessor | None = None, ref_length: str = "nearest"
-) -> AutomaticStats:
-    """The corpus's automatic statistics for this choice: read back in one query when
-    stored, else brought up to date from a stale stored row (a word moved since:
-    :func:`updated_statistics`) or computed, and stored."""
-    pp = preprocessor or Preprocessor()
-    choice = statistics_choice(pp, ref_length)
+def stored_statistics(
+    corpus: Corpus, preprocessor: Preprocessor | None = None, ref_length: str = "nearest"
+) -> AutomaticStats | None:
+    """The corpus's automatic statistics for this choice as stored for its current texts
+    (one query), None when they are not (yet): all a web request ever does with them;
+    computing them is a job's (:mod:`annotation.statistics.jobs`)."""
+    choice = statistics_choice(preprocessor or Preprocessor(), ref_length)
     stored = first_blob(_rows(corpus).filter(choice=choice).values_list("data", flat=True))
-    if stored is not None:
-        return decode_statistics(stored)
-    stats = updated_statistics(corpus, choice, pp, ref_length)
+    return None if stored is None else decode_statistics(stored)
+
+
+def fresh_statistics(
+    corpus: Corpus,
+    preprocessor: Preprocessor,
+    ref_length: str,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> AutomaticStats:
+    """The statistics of this choice computed for the corpus's current texts, in a
+    worker: a stale stored row brought up to date (a word moved since:
+    :func:`updated_statistics`), else scored, reusing what stored choices share."""
+    choice = statistics_choice(preprocessor, ref_length)
+    stats = updated_statistics(corpus, choice, preprocessor, ref_length)
     if stats is None:
-        stats = compute_statistics(corpus, pp, ref_length, known=_kin_statistics(corpus, pp))
-    _store(corpus, choice, stats)
-    give_back_memory()
+        known = _kin_statistics(corpus, preprocessor)
+        stats = compute_statistics(corpus, preprocessor, ref_length, known=known, progress=progress)
     return stats
+
+
+def store_statistics(corpus_id: int, choice: str, texts_stamp: int, data: bytes) -> None:
+    """Store encoded statistics of ``choice`` scored at ``texts_stamp``, in place of any
+    stale row of that choice (call it in one transaction with whatever marks it done)."""
+    CorpusStatistics.objects.filter(
+        corpus_id=corpus_id, choice=choice, texts_stamp__lt=texts_stamp
+    ).delete()
+    # Stored once per stamp: a row already there (an earlier job) stays.
+    insert_ignoring_conflicts(
+        CorpusStatistics(
+            corpus_id=corpus_id,
+            choice=choice,
+            engine=STATISTICS_ENGINE,
+            texts_stamp=texts_stamp,
+            data=data,
+        )
+    )
 
 
 def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
@@ -81,40 +108,18 @@ def default_stored_statistics(corpus: Corpus) -> AutomaticStats | None:
     return None if stored is None else decode_statistics(stored)
 
 
-def default_statistics(corpus: Corpus) -> AutomaticStats:
-    """The default choice's statistics, computed (reading only: the import calls it
-    before its last transaction, so no lock is held while it scores)."""
-    return compute_statistics(corpus, Preprocessor(), "nearest")
-
-
-def save_default_statistics(corpus: Corpus, stats: AutomaticStats) -> None:
-    """Store what :func:`default_statistics` computed, so the first dashboard view only
-    reads (the caller gives the scoring's memory back once its transaction is over)."""
-    _store(corpus, statistics_choice(Preprocessor(), "nearest"), stats)
-
-
 def _rows(corpus: Corpus) -> QuerySet[CorpusStatistics]:
     """The corpus's stored statistics as of its candidates' texts (none stale)."""
     rows = CorpusStatistics.objects.filter(corpus=corpus, engine=STATISTICS_ENGINE)
     return rows.filter(texts_stamp=corpus.texts_stamp)
 
 
-def _store(corpus: Corpus, choice: str, stats: AutomaticStats) -> None:
-    # Two requests may compute the same choice at once: the first row stays.
-    stamp, data = corpus.texts_stamp, encode_statistics(stats)
-    insert_ignoring_conflicts(
-        CorpusStatistics(
-            corpus=corpus, choice=choice, engine=STATISTICS_ENGINE, texts_stamp=stamp, data=data
-        )
-    )
-
-
 def updated_statistics(
     corpus: Corpus, choice: str, preprocessor: Preprocessor, ref_length: str
 ) -> AutomaticStats | None:
     """The statistics stored for ``choice`` at an earlier texts stamp, brought up to date
-    by scoring again the candidates changed since (and the stale row deleted, so the
-    caller stores these); None when there is no such row or it cannot be built on."""
+    by scoring again the candidates changed since (:func:`store_statistics` replaces the
+    stale row); None when there is no such row or it cannot be built on."""
     stale = CorpusStatistics.objects.filter(
         corpus=corpus, choice=choice, engine=STATISTICS_ENGINE, texts_stamp__lt=corpus.texts_stamp
     )
@@ -122,7 +127,6 @@ def updated_statistics(
     if found is None:
         return None
     data = first_blob(CorpusStatistics.objects.filter(pk=found[0]).values_list("data", flat=True))
-    stale.delete()
     if data is None:
         return None
     changed: dict[str, list[int]] = defaultdict(list)
@@ -136,11 +140,7 @@ def updated_statistics(
     texts = corpus_texts(corpus)
     if before.systems != tuple(texts.systems) or before.n_segments != len(texts.refs):
         return None
-    # in a child, as every scoring (annotation.apart): METEOR's WordNet alone would stay
-    # in the server process for good
-    work = partial(_rescored, texts, before, changed, preprocessor, ref_length)
-    (found,) = computed_apart([lambda: encode_statistics(work())])
-    return decode_statistics(found)
+    return _rescored(texts, before, changed, preprocessor, ref_length)
 
 
 def _rescored(
@@ -151,7 +151,7 @@ def _rescored(
     ref_length: str,
 ) -> AutomaticStats:
     """``before`` with the rows of the ``changed`` candidates (system → sentence
-    positions) scored again (by :data:`~annotation.metric_set.CORPUS_WIDE` metrics, the
+    positions) scored again (by :data:`~annotation.statistics.metric_set.CORPUS_WIDE` metrics, the
     changed system whole: the references did not change, so no other system is), every
     corpus score summed again and the paired bootstrap run again."""
     metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}

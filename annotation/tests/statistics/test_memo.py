@@ -1,4 +1,4 @@
-"""What the dashboard remembers (``annotation/dashboard/cache.py``): the parts derived from
+"""What the dashboard remembers (``annotation/statistics/memo.py``): the parts derived from
 the judgments, under the corpus's judgments stamp; a judgment changed through the judge's
 services shows on the very next view, and a warm view reads no judgment."""
 
@@ -10,12 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from annotation.dashboard import cache
 from annotation.dashboard.board import Dashboard
 from annotation.judging.changes import judgment_set_sser
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Target, User
+from annotation.statistics import memo
 from annotation.tests.factories import done_judgment
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_a_judgment_in_progress_does_not_move_the_stamp(
 def test_the_key_names_the_corpus_its_creation_and_its_stamp(judged_hand: Corpus) -> None:
     corpus = fresh(judged_hand)
 
-    assert cache.judgments_key(corpus) == (
+    assert memo.judgments_key(corpus) == (
         corpus.pk,
         corpus.created_at.isoformat(),
         corpus.judgments_stamp,
@@ -94,24 +94,36 @@ def test_the_key_names_the_corpus_its_creation_and_its_stamp(judged_hand: Corpus
 def test_the_memory_is_bounded_and_forgets_earlier_stamps(
     judged_hand: Corpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cache, "MEMO_SIZE", 3)
-    cache.forget()
+    monkeypatch.setattr(memo._MEMO, "size", 3)
+    memo.forget()
     corpus = fresh(judged_hand)
     for k in range(5):
-        assert cache.remembered(corpus, ("test", k), lambda k=k: k * 10) == k * 10
+        assert memo.remembered(corpus, ("test", k), lambda k=k: k * 10) == k * 10
     computed: list[int] = []
 
     def compute() -> int:
         computed.append(1)
         return -1
 
-    assert cache.remembered(corpus, ("test", 4), compute) == 40  # kept: the latest three
-    assert cache.remembered(corpus, ("test", 0), compute) == -1  # gone: computed again
+    assert memo.remembered(corpus, ("test", 4), compute) == 40  # kept: the latest three
+    assert memo.remembered(corpus, ("test", 0), compute) == -1  # gone: computed again
     assert len(computed) == 1
     corpus.judgments_stamp += 1
-    cache.remembered(corpus, ("test", 9), lambda: 90)
-    assert list(cache._MEMO) == [(*cache.judgments_key(corpus), "test", 9)]
-    cache.forget()
+    memo.remembered(corpus, ("test", 9), lambda: 90)
+    assert [key for key, _ in memo._MEMO.entries()] == [(*memo.judgments_key(corpus), "test", 9)]
+    memo.forget()
+
+
+def test_one_memo_for_every_kind_of_kept_value_and_forget_empties_them_all() -> None:
+    rows: memo.Memo[str, int | None] = memo.Memo(2)
+    rows.put("a", None)
+    rows.put_all([("b", 2), ("c", 3)])
+    assert rows.get("a", "gone") == "gone"  # the least recently used went first
+    assert (rows.get("b"), rows.get("c")) == (2, 3)
+    rows.put("d", 4, dropping=lambda key: key == "b")
+    assert [key for key, _ in rows.entries()] == ["c", "d"]
+    memo.forget()
+    assert rows.entries() == []
 
 
 def test_a_done_judgment_written_by_the_test_helper_shows_too(

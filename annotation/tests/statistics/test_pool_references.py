@@ -1,4 +1,4 @@
-"""The grown reference pool as references (annotation/pool_references.py) and
+"""The grown reference pool as references (annotation/statistics/pool_references.py) and
 ``manage.py export_references``: which new references join, each translation once, and
 the files sacreBLEU reads."""
 
@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, User
-from annotation.pool_references import (
+from annotation.statistics.pool_references import (
     SentencePool,
     new_references,
     reference_slots,

@@ -1,0 +1,136 @@
+"""The app's statistics, in one package: every figure of a corpus, automatic and human,
+how it is computed, stored, brought up to date and remembered.
+
+What the feature packages (dashboard, judging, corpora, campaigns, controls, the
+management commands) use is imported from here, never from a submodule
+(``annotation/tests/statistics/test_boundary.py`` checks), so the submodules can change
+how they compute without their callers knowing. The submodules, by meaning:
+
+* :mod:`~annotation.statistics.metric_set`: which metrics the app computes.
+* :mod:`~annotation.statistics.texts`: a corpus's texts as the metrics read them.
+* :mod:`~annotation.statistics.compute`: every automatic metric and its paired bootstrap.
+* :mod:`~annotation.statistics.encoding`: :class:`AutomaticStats` and its stored bytes.
+* :mod:`~annotation.statistics.store` (and :mod:`~annotation.statistics.blobs`, the
+  binary reads and writes): the stored statistics, read back by every page.
+* :mod:`~annotation.statistics.models`: the two models that keep them.
+* :mod:`~annotation.statistics.jobs`: scoring as the task queue's jobs, the one way
+  they are computed (in a worker, never in a web request).
+* :mod:`~annotation.statistics.invalidation`: what a changed candidate's text forgets.
+* :mod:`~annotation.statistics.human`: the judgments as the human figures read them.
+* :mod:`~annotation.statistics.scores`: every figure per system, ``manage.py scores``'s.
+* :mod:`~annotation.statistics.pool_references` and :mod:`~annotation.statistics.pool`:
+  the grown reference pool and the statistics against it.
+* :mod:`~annotation.statistics.memo`: what the dashboard remembers between requests.
+* :mod:`~annotation.statistics.live`: the judge's live figures and the rows they sum.
+"""
+
+from annotation.statistics.compute import compute_statistics
+from annotation.statistics.encoding import AutomaticStats, statistics_choice
+from annotation.statistics.human import (
+    HumanRows,
+    JudgmentRow,
+    human_figures,
+    human_metric_rows,
+    human_rows_by_system,
+    human_scores,
+    judgment_rows,
+)
+from annotation.statistics.invalidation import texts_changed
+from annotation.statistics.jobs import pool_job, scoring_job, statistics_or_job
+from annotation.statistics.live import (
+    CorpusKey,
+    Judged,
+    SegmentStats,
+    TargetTexts,
+    known_stats,
+    live_scores,
+    segment_stats,
+    stored_stats,
+    texts_key,
+)
+from annotation.statistics.memo import earlier, forget, judgments_key, recalled, remembered
+from annotation.statistics.metric_set import (
+    AUTOMATIC_METRICS,
+    FIXED_PREPROCESSING,
+    HUMAN_METRICS,
+    app_metric,
+)
+from annotation.statistics.pool import (
+    SCORED_ON_THE_PAGE,
+    Backlog,
+    PoolInputs,
+    ScoredPool,
+    pool_backlog,
+    pool_base,
+    pool_inputs,
+    scored_pool,
+)
+from annotation.statistics.pool_references import (
+    SentencePool,
+    new_references,
+    sentence_pools,
+    write_reference_files,
+)
+from annotation.statistics.scores import corpus_scores, scores_json
+from annotation.statistics.store import default_stored_statistics, stored_statistics
+from annotation.statistics.texts import CorpusTexts, corpus_texts
+
+__all__ = [
+    # the metrics
+    "AUTOMATIC_METRICS",
+    "FIXED_PREPROCESSING",
+    "HUMAN_METRICS",
+    "app_metric",
+    # the automatic statistics: texts, computed, stored
+    "AutomaticStats",
+    "CorpusTexts",
+    "compute_statistics",
+    "corpus_texts",
+    "default_stored_statistics",
+    "pool_job",
+    "scoring_job",
+    "statistics_or_job",
+    "stored_statistics",
+    "statistics_choice",
+    "texts_changed",
+    # the human figures
+    "HumanRows",
+    "JudgmentRow",
+    "human_figures",
+    "human_metric_rows",
+    "human_rows_by_system",
+    "human_scores",
+    "judgment_rows",
+    # every figure per system
+    "corpus_scores",
+    "scores_json",
+    # the grown reference pool
+    "SCORED_ON_THE_PAGE",
+    "Backlog",
+    "PoolInputs",
+    "ScoredPool",
+    "SentencePool",
+    "new_references",
+    "pool_backlog",
+    "pool_base",
+    "pool_inputs",
+    "scored_pool",
+    "sentence_pools",
+    "write_reference_files",
+    # the dashboard's memo
+    "earlier",
+    "forget",
+    "judgments_key",
+    "recalled",
+    "remembered",
+    # the judge's live figures
+    "CorpusKey",
+    "Judged",
+    "SegmentStats",
+    "TargetTexts",
+    "known_stats",
+    "live_scores",
+    "segment_stats",
+    "stored_stats",
+    "texts_key",
+]

@@ -1,0 +1,145 @@
+"""Every automatic metric of a corpus, per system, through ``metrics/``: the app's one
+bridge between stored corpora and the metrics engine. It hands a corpus's texts
+(:mod:`annotation.statistics.texts`) to the metric objects ``python -m metrics`` uses
+(:func:`metrics.corpus.score_corpus`) and runs their paired bootstrap.
+
+The automatic statistics are computed here (:func:`compute_statistics`) and *stored*
+with the corpus by :mod:`annotation.statistics.store`: reading them is all a page does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from annotation.models import Corpus
+from annotation.statistics.encoding import AutomaticStats
+from annotation.statistics.metric_set import AUTOMATIC_METRICS, app_metric, work_shares
+from annotation.statistics.texts import CorpusTexts, corpus_texts
+from metrics.corpus import score_corpus
+from metrics.registry import metric_info
+from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
+from metrics.stats import Metric, References, Score
+from metrics.tokenize import Preprocessor
+
+
+def automatic_scores(
+    texts: CorpusTexts,
+    *,
+    metrics: tuple[str, ...] = AUTOMATIC_METRICS,
+    preprocessor: Preprocessor | None = None,
+    ref_length: str = "nearest",
+) -> dict[str, dict[str, Score]]:
+    """Every metric of every system, the corpus tokenized once for all of them (the same
+    figures, to the last bit, as each metric scoring each system on its own)."""
+    pp = preprocessor or Preprocessor()
+    objects = [app_metric(m, pp, ref_length, texts.docs) for m in metrics]
+    return score_corpus(texts.refs, texts.systems, objects)
+
+
+def compute_statistics(
+    corpus: Corpus,
+    preprocessor: Preprocessor,
+    ref_length: str,
+    *,
+    known: Sequence[AutomaticStats] = (),
+    texts: CorpusTexts | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> AutomaticStats:
+    """Score the corpus (:func:`automatic_scores`; its ``texts`` if given, e.g. grown by
+    the reference pool) and run the paired bootstrap of every automatic metric (1,000
+    samples, seed 12345: :func:`automatic_significance`).
+
+    A metric whose signature for this choice equals its signature in ``known`` (stored
+    statistics of another choice) is taken from there, statistics and bootstrap alike:
+    a signature records every choice the metric reads, so equal signatures are the same
+    computation (chrF under another tokenizer, WER under another reference length). The
+    others are scored a group at a time (the metrics of a :data:`~annotation.statistics.
+    metric_set.WORK_GROUPS` group share their work), and ``progress(done, total,
+    "scoring")`` hears of each group's metrics as they are done: this runs in a worker
+    (:mod:`annotation.statistics.jobs`), never in a web request.
+    """
+    texts = corpus_texts(corpus) if texts is None else texts
+    systems = tuple(texts.systems)
+    metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in AUTOMATIC_METRICS}
+    reused = {m: _only(m, kin) for m, kin in reusable(metrics, texts.refs, systems, known).items()}
+    del known  # the stored choices' other metrics are freed before the scoring starts
+    todo = tuple(m for m in AUTOMATIC_METRICS if m not in reused)
+    computed = []
+    for names in work_shares(todo, shares=len(todo)):  # one group at a time
+        if progress is not None:
+            progress(sum(len(c.scores) for c in computed), len(todo), "scoring")
+        computed.append(_share(texts, names, preprocessor, ref_length))
+    sources = {m: found for found in computed for m in found.scores} | reused
+    scores = {m: sources[m].scores[m] for m in AUTOMATIC_METRICS}
+    significance = {
+        m: sources[m].significance[m] for m in AUTOMATIC_METRICS if m in sources[m].significance
+    }
+    return AutomaticStats(systems, len(texts.refs), scores, significance)
+
+
+def _only(m: str, stats: AutomaticStats) -> AutomaticStats:
+    """``stats`` reduced to one metric (what a new choice takes from a stored one)."""
+    kept = {m: stats.significance[m]} if m in stats.significance else {}
+    return AutomaticStats(stats.systems, stats.n_segments, {m: stats.scores[m]}, kept)
+
+
+def _share(
+    texts: CorpusTexts, names: tuple[str, ...], preprocessor: Preprocessor, ref_length: str
+) -> AutomaticStats:
+    """The statistics and paired bootstrap of the metrics ``names`` only."""
+    systems = tuple(texts.systems)
+    by_system = automatic_scores(
+        texts, metrics=names, preprocessor=preprocessor, ref_length=ref_length
+    )
+    scores = {m: {s: by_system[s][m] for s in systems} for m in names}
+    n = len(texts.refs)
+    significance: dict[str, MetricSignificance] = {}
+    if n and systems:
+        metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in names}
+        bootstrap = Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED)
+        significance = automatic_significance(scores, metrics, bootstrap)
+    return AutomaticStats(systems, n, scores, significance)
+
+
+def reusable(
+    metrics: Mapping[str, Metric],
+    refs: References,
+    systems: Sequence[str],
+    known: Sequence[AutomaticStats],
+) -> dict[str, AutomaticStats]:
+    """For each metric, stored statistics in ``known`` computed with the same signature
+    for the same systems and segments (:func:`compute_statistics` takes it from there)."""
+    out: dict[str, AutomaticStats] = {}
+    for name, metric in metrics.items():
+        signature = metric.signature(refs)
+        for stats in known:
+            same_corpus = stats.systems == tuple(systems) and stats.n_segments == len(refs)
+            by_system = stats.scores.get(name, {})
+            if (
+                same_corpus
+                and systems
+                and name in stats.significance
+                and all(s in by_system and by_system[s].signature == signature for s in systems)
+            ):
+                out[name] = stats
+                break
+    return out
+
+
+def automatic_significance(
+    scores: Mapping[str, Mapping[str, Score]],
+    metrics: Mapping[str, Metric],
+    bootstrap: Bootstrap,
+) -> dict[str, MetricSignificance]:
+    """Paired bootstrap of every automatic metric over all segments (``scores[metric]
+    [system]`` with its statistics rows)."""
+    return {
+        m: bootstrap.compare(
+            {s: score.stats for s, score in scores[m].items() if score.stats is not None},
+            metrics[m].score_from_stats,
+            higher_is_better=metric_info(m).higher_is_better,
+            metric=m,
+            bounds=metric_info(m).bounds,
+        )
+        for m in scores
+    }

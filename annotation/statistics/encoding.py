@@ -1,0 +1,67 @@
+"""How the automatic statistics are kept: :class:`AutomaticStats` (every metric's
+per-segment rows, scores, signatures and paired bootstrap), their bytes (exact, nothing
+pickled: :mod:`metrics.archive`), the engine that wrote them and the name of the
+preprocessing choice they were computed for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from metrics import __version__ as metrics_version
+from metrics import archive
+from metrics.significance import MetricSignificance
+from metrics.stats import FloatArray, Score, format_signature
+from metrics.tokenize import Preprocessor
+
+#: Names the metrics' version and the layout of ``CorpusStatistics.data``: a row written
+#: by another engine is ignored and recomputed.
+STATISTICS_ENGINE = f"metrics {metrics_version}, layout {archive.LAYOUT}"
+
+
+@dataclass(frozen=True)
+class AutomaticStats:
+    """Every automatic metric of every system for one preprocessing choice:
+    ``scores[metric][system]`` is :func:`automatic_scores`'s :class:`~metrics.stats.Score`
+    (``.stats``: segments × k) and ``significance[metric]`` its paired bootstrap over all
+    segments (none without a system)."""
+
+    systems: tuple[str, ...]
+    n_segments: int
+    scores: dict[str, dict[str, Score]]
+    significance: dict[str, MetricSignificance]
+
+    def segment_stats(self, metric: str, system: str) -> FloatArray:
+        """One system's statistics rows of one metric (segments × k)."""
+        score = self.scores[metric][system]
+        if score.stats is None:  # automatic scores always carry their rows
+            raise ValueError(f"{score.name} score without per-segment statistics")
+        return score.stats
+
+    def stats(self, metric: str) -> dict[str, FloatArray]:
+        return {s: self.segment_stats(metric, s) for s in self.systems}
+
+
+def statistics_choice(preprocessor: Preprocessor, ref_length: str) -> str:
+    """The stored row's name for a preprocessing choice:
+    ``tok:13a|case:mixed|reflen:nearest|bounds:no``."""
+    parts = preprocessor.signature_parts()
+    return format_signature(
+        {
+            "tok": parts["tok"],
+            "case": parts["case"],
+            "reflen": ref_length,
+            "bounds": parts["bounds"],
+        },
+        version=False,
+    )
+
+
+def encode_statistics(stats: AutomaticStats) -> bytes:
+    """``stats`` as stored: :func:`metrics.archive.pack` (exact, nothing pickled)."""
+    return archive.pack(stats.systems, stats.n_segments, stats.scores, stats.significance)
+
+
+def decode_statistics(data: bytes) -> AutomaticStats:
+    """What :func:`encode_statistics` wrote."""
+    found = archive.unpack(data)
+    return AutomaticStats(found.systems, found.n_segments, found.scores, found.significance)

@@ -1,0 +1,156 @@
+"""Scoring as the queue's jobs: the one way the app computes a corpus's automatic
+statistics (:mod:`annotation.jobs` runs them in a worker, never in a web request).
+
+A job scores one preprocessing choice of one corpus *for one state of its texts*: its
+key holds the corpus's texts stamp, so asking again while it runs gets the same job,
+and texts changed meanwhile (a word moved, a system added) make a new job rather than
+a stale result. The result is stored in the transaction that ends the job
+(:func:`annotation.jobs.runner.run_claimed`), so a page finds the whole row or none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.jobs import Job, Progress, enqueue, handler
+from annotation.models import Corpus
+from annotation.statistics.encoding import AutomaticStats, encode_statistics, statistics_choice
+from annotation.statistics.pool import scored_pool, store_pool
+from annotation.statistics.store import fresh_statistics, store_statistics, stored_statistics
+from metrics.tokenize import Preprocessor
+
+SCORING = "statistics"
+POOL = "pool"
+
+
+def _payload(corpus: Corpus, pp: Preprocessor, ref_length: str) -> dict[str, Any]:
+    return {
+        "tokenize": pp.tokenize,
+        "lowercase": pp.lowercase,
+        "sentence_boundaries": pp.sentence_boundaries,
+        "ref_length": ref_length,
+        "texts_stamp": corpus.texts_stamp,
+    }
+
+
+def _choice(payload: dict[str, Any]) -> tuple[Preprocessor, str]:
+    pp = Preprocessor(
+        tokenize=payload["tokenize"],
+        lowercase=payload["lowercase"],
+        sentence_boundaries=payload["sentence_boundaries"],
+    )
+    return pp, payload["ref_length"]
+
+
+def _job_corpus(job: Job) -> Corpus | None:
+    """The job's corpus if it is still there with the texts the job was queued for."""
+    corpus = Corpus.all_objects.filter(pk=job.corpus_id).first()
+    if corpus is None or corpus.texts_stamp != job.payload["texts_stamp"]:
+        return None
+    return corpus
+
+
+def scoring_job(
+    corpus: Corpus,
+    preprocessor: Preprocessor | None = None,
+    ref_length: str = "nearest",
+    *,
+    requested_by: Any = None,
+) -> Job:
+    """The job scoring this choice of the corpus's current texts (queued if there is
+    none; the last one if it failed, for the lead to retry)."""
+    pp = preprocessor or Preprocessor()
+    choice = statistics_choice(pp, ref_length)
+    default = choice == statistics_choice(Preprocessor(), "nearest")
+    return enqueue(
+        SCORING,
+        f"{SCORING}:{corpus.pk}:{corpus.texts_stamp}:{choice}",
+        label=f"Scoring {corpus.name}" + ("" if default else f" ({choice})"),
+        corpus=corpus,
+        payload=_payload(corpus, pp, ref_length),
+        requested_by=requested_by,
+    )
+
+
+def statistics_or_job(
+    corpus: Corpus,
+    preprocessor: Preprocessor | None = None,
+    ref_length: str = "nearest",
+    *,
+    requested_by: Any = None,
+) -> AutomaticStats | Job:
+    """The stored statistics of this choice (one query), or the job that computes them
+    (queued now if need be): what a page shows, figures or progress."""
+    stored = stored_statistics(corpus, preprocessor, ref_length)
+    if stored is not None:
+        return stored
+    job = scoring_job(corpus, preprocessor, ref_length, requested_by=requested_by)
+    if job.status == Job.Status.DONE:  # ended meanwhile (or run where it was queued)
+        stored = stored_statistics(corpus, preprocessor, ref_length)
+    return job if stored is None else stored
+
+
+@handler(SCORING)
+def score_choice(job: Job, progress: Progress) -> Any:
+    """Compute the job's choice and hand back the store of its encoded statistics;
+    nothing when the corpus is gone or its texts changed since the job was queued (the
+    next reader queues a job for the new texts)."""
+    corpus = _job_corpus(job)
+    if corpus is None:
+        return None
+    pp, ref_length = _choice(job.payload)
+    stats = fresh_statistics(corpus, pp, ref_length, progress)
+    choice = statistics_choice(pp, ref_length)
+    data = encode_statistics(stats)
+    del stats
+
+    def store() -> dict[str, Any]:
+        store_statistics(corpus.pk, choice, corpus.texts_stamp, data)
+        return {"choice": choice, "bytes": len(data)}
+
+    return store
+
+
+def pool_job(
+    corpus: Corpus,
+    preprocessor: Preprocessor,
+    ref_length: str,
+    *,
+    requested_by: Any = None,
+) -> Job:
+    """The job scoring the corpus against its grown pool for this choice, as the pool is
+    when a worker takes it (one live job per choice, however many judgments come in
+    meanwhile: what they add is scored on the page, a few sentences at a time)."""
+    choice = statistics_choice(preprocessor, ref_length)
+    return enqueue(
+        POOL,
+        f"{POOL}:{corpus.pk}:{corpus.texts_stamp}:{choice}",
+        label=f"Scoring {corpus.name} against the grown pool ({choice})",
+        corpus=corpus,
+        payload=_payload(corpus, preprocessor, ref_length),
+        requested_by=requested_by,
+    )
+
+
+@handler(POOL)
+def score_pool(job: Job, progress: Progress) -> Any:
+    """Score the grown pool of the job's choice, built on the pool last stored, and hand
+    back its store; nothing when the corpus, its texts or the original references'
+    statistics (which the pool builds on) are not there as the job expects."""
+    corpus = _job_corpus(job)
+    if corpus is None:
+        return None
+    pp, ref_length = _choice(job.payload)
+    original = stored_statistics(corpus, pp, ref_length)
+    if original is None:
+        return None
+    scored, changed = scored_pool(corpus, pp, ref_length, original, store=False, progress=progress)
+    del original
+    choice = statistics_choice(pp, ref_length)
+
+    def store() -> dict[str, Any]:
+        if changed:
+            store_pool(corpus, choice, scored)
+        return {"choice": choice, "sentences": len(changed)}
+
+    return store

@@ -1,0 +1,40 @@
+"""Every figure of a corpus per system, automatic and human, as ``manage.py scores``
+prints it, and the JSON it and the dashboard's ``table.json`` write."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from annotation.models import Corpus
+from annotation.statistics.encoding import AutomaticStats
+from annotation.statistics.human import human_scores
+from metrics.stats import Score
+
+
+def scores_json(
+    corpus_name: str,
+    translators: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    **more: Any,
+) -> dict[str, Any]:
+    """The JSON leads script against, ``manage.py scores --json``'s and (with more keys)
+    the dashboard's ``table.json``: ``{"corpus": NAME, …more, "translators": {system:
+    {metric: figure}}}``, where a figure is at least :meth:`~metrics.stats.Score.as_json`'s
+    ``{"score", "signature"}``. Missing figures are left out, never written as null."""
+    return {
+        "corpus": corpus_name,
+        **more,
+        "translators": {system: dict(figures) for system, figures in translators.items()},
+    }
+
+
+def corpus_scores(corpus: Corpus, automatic: AutomaticStats) -> dict[str, dict[str, Score]]:
+    """Every automatic metric (of ``automatic``, the stored statistics of a choice) and,
+    where judgments exist, every human one, per system."""
+    scores = {
+        system: {m: automatic.scores[m][system] for m in automatic.scores}
+        for system in automatic.systems
+    }
+    for system, figures in human_scores(corpus).items():
+        scores.setdefault(system, {}).update(figures)
+    return scores

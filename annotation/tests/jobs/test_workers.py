@@ -1,0 +1,175 @@
+"""The queue with real worker processes (``manage.py worker``) on a database of their
+own: a worker killed with SIGKILL mid-job leaves the job to another worker, which
+computes it once more and stores it once; two workers started at once never claim the
+same job. The test reads the jobs' rows straight from that database while the workers
+run (SQLite here; a PostgreSQL database of its own when the suite runs on PostgreSQL)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annotation.tests.factories import DEMO_XML, ROOT
+
+#: A short lease, so the killed worker's job is taken over in seconds.
+LEASE_SECONDS = "2"
+
+
+class WorkerDatabase:
+    """A migrated database the workers and the test share, and a way to read it."""
+
+    def __init__(self, url: str, query: Callable[[str], list[tuple[Any, ...]]]) -> None:
+        self.url = url
+        self.query = query
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DJANGO_SETTINGS_MODULE": "evaltool.settings",
+            "DEBUG": "true",
+            "EVALTOOL_JOB_LEASE_SECONDS": LEASE_SECONDS,
+        }
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def worker(self) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "worker", "--interval", "0.2"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def jobs(self) -> list[tuple[Any, ...]]:
+        """(id, status, attempts, worker) of every job, oldest first."""
+        return self.query("SELECT id, status, attempts, worker FROM annotation_job ORDER BY id")
+
+    def wait_until(self, condition: Callable[[list[tuple[Any, ...]]], bool], what: str) -> None:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            if condition(self.jobs()):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"not {what} after 180 s: {self.jobs()}")
+
+
+@pytest.fixture
+def worker_db(tmp_path: Path) -> Iterator[WorkerDatabase]:
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import psycopg
+
+        name = f"evaltool_workers_{os.getpid()}"
+        admin = url.rsplit("/", 1)[0] + "/postgres"
+        with psycopg.connect(admin, autocommit=True) as c:
+            c.execute(f"DROP DATABASE IF EXISTS {name}")
+            c.execute(f"CREATE DATABASE {name}")
+        own = url.rsplit("/", 1)[0] + "/" + name
+
+        def pg_query(sql: str) -> list[tuple[Any, ...]]:
+            with psycopg.connect(own) as c:
+                return c.execute(sql).fetchall()
+
+        db = WorkerDatabase(own, pg_query)
+        db.manage("migrate", "--noinput", "-v0")
+        yield db
+        with psycopg.connect(admin, autocommit=True) as c:
+            c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        return
+    path = tmp_path / "workers.sqlite3"
+
+    def sqlite_query(sql: str) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(path, timeout=30) as c:
+            return c.execute(sql).fetchall()
+
+    db = WorkerDatabase(f"sqlite:///{path}", sqlite_query)
+    db.manage("migrate", "--noinput", "-v0")
+    yield db
+
+
+@pytest.fixture
+def stopped_at_the_end() -> Iterator[list[subprocess.Popen[str]]]:
+    processes: list[subprocess.Popen[str]] = []
+    yield processes
+    for p in processes:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in processes:
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+def host_and_pid(process: subprocess.Popen[str]) -> str:
+    import socket
+
+    return f"{socket.gethostname()}:{process.pid}"
+
+
+def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(
+    worker_db: WorkerDatabase, stopped_at_the_end: list[subprocess.Popen[str]]
+) -> None:
+    worker_db.manage("import_evaltrans", str(DEMO_XML), "--name", "demo")
+    assert worker_db.jobs() == [(1, "queued", 0, "")]  # the import queued its scoring
+
+    first = worker_db.worker()
+    stopped_at_the_end.append(first)
+    worker_db.wait_until(lambda jobs: jobs[0][1] == "running", "claimed")
+    first.send_signal(signal.SIGKILL)
+    first.wait(timeout=30)
+    (job,) = worker_db.jobs()
+    assert job == (1, "running", 1, host_and_pid(first))  # abandoned, lease not run out
+    assert worker_db.query("SELECT COUNT(*) FROM annotation_corpusstatistics") == [(0,)]
+
+    second = worker_db.worker()
+    stopped_at_the_end.append(second)
+    worker_db.wait_until(lambda jobs: jobs[0][1] == "done", "done")
+
+    assert worker_db.jobs() == [(1, "done", 2, host_and_pid(second))]
+    assert worker_db.query("SELECT COUNT(*) FROM annotation_corpusstatistics") == [(1,)]
+    scores = json.loads(worker_db.manage("scores", "demo", "--json"))  # read, not scored
+    assert all("bleu" in figures for figures in scores["translators"].values())
+    assert len(scores["translators"]) == 5
+
+
+def test_two_workers_never_compute_the_same_job(
+    worker_db: WorkerDatabase, stopped_at_the_end: list[subprocess.Popen[str]]
+) -> None:
+    names = [f"demo {k}" for k in range(4)]
+    for name in names:
+        worker_db.manage("import_evaltrans", str(DEMO_XML), "--name", name)
+    assert [status for _, status, _, _ in worker_db.jobs()] == ["queued"] * 4
+
+    workers = [worker_db.worker(), worker_db.worker()]
+    stopped_at_the_end.extend(workers)
+    worker_db.wait_until(lambda jobs: all(j[1] == "done" for j in jobs), "all done")
+
+    jobs = worker_db.jobs()
+    assert [attempts for _, _, attempts, _ in jobs] == [1, 1, 1, 1]  # each claimed once
+    assert {worker for *_, worker in jobs} <= {host_and_pid(w) for w in workers}
+    rows = worker_db.query(
+        "SELECT corpus_id, COUNT(*) FROM annotation_corpusstatistics GROUP BY corpus_id"
+    )
+    assert sorted(count for _, count in rows) == [1, 1, 1, 1]

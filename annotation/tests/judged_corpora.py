@@ -1,0 +1,67 @@
+"""Fixtures of the dashboard's and the statistics' tests (their conftests import them):
+the hand-checked corpus (judged or not) and the demo corpus with judgments; their data
+and plain helpers are in :mod:`annotation.tests.factories`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from annotation.corpora.imports import corpus_import
+from annotation.models import Corpus, User
+from annotation.tests.factories import (
+    DEMO_XML,
+    HAND_EDITS,
+    HAND_REFS,
+    HAND_SSER,
+    HAND_SYSTEMS,
+    add_judgments,
+    done_judgment,
+    write_corpus,
+)
+from annotation.tests.pools import grow_demo_pool
+
+
+@pytest.fixture
+def hand_corpus(tmp_path: Path) -> Corpus:
+    return corpus_import(
+        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
+    ).corpus
+
+
+@pytest.fixture
+def judged_hand(hand_corpus: Corpus, user_factory: Callable[..., User]) -> Corpus:
+    """The hand corpus judged by "ann" (:data:`~annotation.tests.factories.HAND_SSER`)."""
+    ann = user_factory("ann")
+    for system, scores in HAND_SSER.items():
+        for k, score in enumerate(scores):
+            done_judgment(
+                hand_corpus,
+                ann,
+                system,
+                k,
+                sser=score,
+                edits=HAND_EDITS[system],
+                length=4,
+                new_ref=HAND_REFS[k][0],
+                seconds=30.0,
+            )
+    return hand_corpus
+
+
+@pytest.fixture
+def demo(user_factory: Callable[..., User]) -> Corpus:
+    """The demo corpus with 40 done judgments by "ann" and "bob"."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    add_judgments(corpus, [user_factory("ann"), user_factory("bob")], 40)
+    return corpus
+
+
+@pytest.fixture
+def judged_demo(user_factory: Callable[..., User]) -> Corpus:
+    """The demo corpus whose reference pool the judges grew
+    (:func:`~annotation.tests.pools.grow_demo_pool`)."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    return grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))

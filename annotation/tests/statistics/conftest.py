@@ -1,0 +1,6 @@
+"""Fixtures of the statistics' tests: the judged corpora they share with the
+dashboard's tests (:mod:`annotation.tests.judged_corpora`)."""
+
+from annotation.tests.judged_corpora import demo, hand_corpus, judged_demo, judged_hand
+
+__all__ = ["demo", "hand_corpus", "judged_demo", "judged_hand"]

@@ -1,0 +1,50 @@
+"""A scoring a group of metrics at a time, as a worker runs it (:func:`annotation.
+statistics.compute.compute_statistics`): the figures of scoring every metric at once,
+its progress reported group by group, and the groups it is split into
+(:func:`annotation.statistics.metric_set.work_shares`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from annotation.corpora.imports import corpus_import
+from annotation.statistics import corpus_texts
+from annotation.statistics.compute import automatic_scores, compute_statistics
+from annotation.statistics.metric_set import AUTOMATIC_METRICS, WORK_GROUPS, work_shares
+from annotation.tests.factories import DEMO_XML
+from metrics.tokenize import Preprocessor
+
+
+@pytest.mark.django_db
+def test_a_scoring_group_by_group_is_the_scoring_of_every_metric_at_once() -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    pp = Preprocessor(tokenize="char", lowercase=True)
+    reports: list[tuple[int, int, str]] = []
+
+    grouped = compute_statistics(
+        corpus, pp, "average", progress=lambda *report: reports.append(report)
+    )
+    at_once = automatic_scores(corpus_texts(corpus), preprocessor=pp, ref_length="average")
+
+    for m in AUTOMATIC_METRICS:
+        for system, figures in at_once.items():
+            assert grouped.scores[m][system].score == figures[m].score
+            assert np.array_equal(grouped.segment_stats(m, system), figures[m].stats)
+    assert set(grouped.significance) == set(AUTOMATIC_METRICS)
+    assert [r[0] for r in reports] == sorted(r[0] for r in reports)
+    assert reports[0] == (0, len(AUTOMATIC_METRICS), "scoring")
+    assert len(reports) == len(WORK_GROUPS)
+
+
+def test_shares_keep_metrics_that_share_work_together_and_balance_the_rest() -> None:
+    shares = work_shares(AUTOMATIC_METRICS)
+
+    assert len(shares) == 2
+    assert sorted(m for s in shares for m in s) == sorted(AUTOMATIC_METRICS)
+    for group, _ in WORK_GROUPS:
+        assert sum(bool(set(group) & set(s)) for s in shares) == 1
+    loads = [sum(c for group, c in WORK_GROUPS if set(group) & set(s)) for s in shares]
+    assert abs(loads[0] - loads[1]) <= max(c for _, c in WORK_GROUPS)
+    assert work_shares(("wer", "ser")) == [("wer", "ser")]  # no empty share
+    assert work_shares(()) == []
