@@ -105,6 +105,7 @@ PAGES_ARGS ?=
 bench: venv wordnet
 	$(PY) bench/metrics.py
 	$(PY) bench/import.py
+	$(PY) bench/taskqueue.py
 	$(PY) bench/annotate.py
 	$(PY) bench/dashboard.py
 	$(PY) bench/pages.py $(PAGES_ARGS)

@@ -8,12 +8,18 @@ caches are the measurement's own.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import subprocess
 import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,3 +59,207 @@ def run_json(script: str, *args: str, env: dict[str, str]) -> dict[str, float]:
         text=True,
     ).stdout
     return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------ whole processes
+
+TIME = "/usr/bin/time"  # GNU time: the peak RSS of the process it runs (``%M``)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One command as a whole process: wall clock (from before its start to its exit),
+    peak resident memory, CPU seconds (user + system: what a loaded machine does not
+    inflate), its output."""
+
+    seconds: float
+    peak_mb: float
+    cpu: float
+    stdout: str
+    stderr: str
+
+
+def run_measured(command: list[str], env: dict[str, str]) -> Run:
+    """Run ``command`` (``python manage.py …``) under GNU time, from the project root.
+
+    Not ``getrusage(RUSAGE_CHILDREN)``: the child's peak would start at this process's
+    own (a fork copies its page tables, and ``ru_maxrss`` survives ``execve``); GNU time
+    is a small process, so the peak it reports is the command's."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [TIME, "-f", "%M %U %S", "-o", report.name, *command],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - start
+        last = report.read().strip().splitlines()[-1]
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {proc.returncode}\n{proc.stderr[-3000:]}")
+    kb, user, system = last.split()
+    return Run(seconds, int(kb) / 1024, float(user) + float(system), proc.stdout, proc.stderr)
+
+
+def manage(*args: str) -> list[str]:
+    """``python manage.py ARGS`` with this interpreter."""
+    return [sys.executable, "manage.py", *args]
+
+
+def process_figures(pid: int) -> dict[str, float]:
+    """A live process's peak and current resident memory (MB, from ``/proc``: the peak of
+    its own image, not its parent's) and CPU seconds so far."""
+    found = {"VmHWM:": 0.0, "VmRSS:": 0.0}
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            key = line.split(maxsplit=1)[0] if line.strip() else ""
+            if key in found:
+                found[key] = int(line.split()[1]) / 1024
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return {"peak_mb": found["VmHWM:"], "rss_mb": found["VmRSS:"], "cpu": cpu}
+
+
+# ------------------------------------------------------------------ PostgreSQL
+
+PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+
+
+def ensure_postgres() -> None:
+    """Start the local server if it is down (as ``make test-postgres`` does)."""
+    ready = ["pg_isready", "-q", "-h", "127.0.0.1", "-p", "5432"]
+    if subprocess.run(ready).returncode == 0:
+        return
+    versions = os.listdir("/etc/postgresql")
+    start = ["pg_ctlcluster", "--skip-systemctl-redirect", versions[0], "main", "start"]
+    if os.geteuid() != 0:
+        start.insert(0, "sudo")
+    subprocess.run(start, check=True)
+    for _ in range(30):
+        if subprocess.run(ready).returncode == 0:
+            return
+        time.sleep(1)
+    raise SystemExit("PostgreSQL on 127.0.0.1:5432 did not start")
+
+
+def pg_admin(sql: str) -> None:
+    """One statement on the server's ``postgres`` database (CREATE, DROP DATABASE)."""
+    import psycopg
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(sql)  # type: ignore[arg-type]
+
+
+def pg_fresh(database: str) -> str:
+    """An empty PostgreSQL database of the benchmark's own (dropped first if it is
+    there: only an ``evaltool_bench…`` one, never the app's nor a test database); its
+    URL."""
+    if not database.startswith("evaltool_bench"):
+        raise SystemExit(f"refusing to use the database {database!r}")
+    pg_admin(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    pg_admin(f'CREATE DATABASE "{database}"')
+    return f"{PG_SERVER}/{database}"
+
+
+# ------------------------------------------------------------------ the task queue's jobs
+
+
+def job_rows(database_url: str, kind: str = "") -> list[dict[str, Any]]:
+    """The queue's jobs (of ``kind``, if given) as the database holds them, read with the
+    database's own client (not Django: this process watches, it does not run the app),
+    times as seconds since the epoch."""
+    sql = (
+        "SELECT id, kind, status, done, total, attempts, error, created_at, started_at,"
+        " finished_at FROM annotation_job"
+    )
+    params: tuple[str, ...] = ()
+    if kind:
+        sql += " WHERE kind = %s"
+        params = (kind,)
+    sql += " ORDER BY id"
+    if database_url.startswith("sqlite:///"):
+        import sqlite3
+
+        path = database_url.removeprefix("sqlite:///")
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            rows = conn.execute(sql.replace("%s", "?"), params).fetchall()
+    else:
+        import psycopg
+
+        with psycopg.connect(database_url) as conn:
+            rows = conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+    names = ("id", "kind", "status", "done", "total", "attempts", "error")
+    out = []
+    for row in rows:
+        job = dict(zip(names, row[:7], strict=True))
+        for name, value in zip(("created", "started", "finished"), row[7:], strict=True):
+            job[name] = _epoch(value)
+        out.append(job)
+    return out
+
+
+def _epoch(value: Any) -> float | None:
+    """A stored time (SQLite: UTC text; PostgreSQL: an aware datetime) as epoch seconds."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return float(value.timestamp())
+
+
+def score_in_worker(env: dict[str, str], kind: str = "statistics") -> dict[str, Any]:
+    """Start a real ``manage.py worker`` process and wait until every job of ``kind``
+    has ended; then stop it (SIGTERM). The figures: from the worker's start to its claim
+    and to the job done (wall clock), the job's own claim-to-done (its row's
+    ``started_at``/``finished_at``), the worker's CPU seconds and peak memory."""
+    url = env["DATABASE_URL"]
+    ids = {job["id"] for job in job_rows(url, kind) if job["status"] in ("queued", "running")}
+    if not ids:
+        raise SystemExit(f"no queued job of kind {kind!r} to measure")
+    started = time.time()
+    worker = subprocess.Popen(
+        manage("worker", "--interval", "0.1"),
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        while True:
+            jobs = [job for job in job_rows(url, kind) if job["id"] in ids]
+            if all(job["status"] in ("done", "failed") for job in jobs):
+                seen = time.time()
+                break
+            if worker.poll() is not None:
+                raise SystemExit(f"the worker stopped:\n{worker.stderr.read()[-3000:]}")
+            time.sleep(0.1)
+        figures = process_figures(worker.pid)
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+    failed = [f"job {j['id']}: {j['error']}" for j in jobs if j["status"] == "failed"]
+    if failed:
+        raise SystemExit("a job failed: " + "; ".join(failed))
+    first_claim = min(j["started"] for j in jobs)
+    last_done = max(j["finished"] for j in jobs)
+    return {
+        "jobs": len(jobs),
+        "start_to_claim": first_claim - started,
+        "claim_to_done": sum(j["finished"] - j["started"] for j in jobs),
+        "start_to_done": last_done - started,
+        "seen_done": seen - started,
+        "queued_to_done": last_done - min(j["created"] for j in jobs),
+        "attempts": max(j["attempts"] for j in jobs),
+        "worker_cpu": figures["cpu"],
+        "worker_peak_mb": figures["peak_mb"],
+    }

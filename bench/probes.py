@@ -225,27 +225,26 @@ def build_migrate() -> dict[str, Any]:
 
 def restore_default_statistics() -> list[str]:
     """A reused database built by an earlier engine (another metric set or layout) has no
-    current default statistics: store them as the import does, so the first view is
-    measured as right after an import. The corpora restored."""
+    current default statistics: queue their scoring and compute it here, as a worker
+    would after the import, so the first view is measured as right after an import and
+    its job. The corpora restored."""
+    from annotation.jobs import run_queued_jobs
     from annotation.models import Corpus, CorpusStatistics
-    from annotation.statistics import default_statistics, save_default_statistics, statistics_choice
-    from annotation.statistics.encoding import STATISTICS_ENGINE
-    from metrics.tokenize import Preprocessor
+    from annotation.statistics import scoring_job, stored_statistics
 
-    default = statistics_choice(Preprocessor(), "nearest")
     restored = []
     for corpus in Corpus.objects.all():
-        current = CorpusStatistics.objects.filter(
-            corpus=corpus, choice=default, engine=STATISTICS_ENGINE
-        )
-        if not current.exists():
+        if stored_statistics(corpus) is None:
             CorpusStatistics.objects.filter(corpus=corpus).delete()
-            save_default_statistics(corpus, default_statistics(corpus))
+            scoring_job(corpus)
             restored.append(corpus.name)
+    if restored:
+        run_queued_jobs()
     return restored
 
 
 def build_import(path: str, name: str) -> dict[str, Any]:
+    """The import (it queues the default choice's scoring: :func:`build_scoring` runs it)."""
     setup()
     from annotation.corpora.imports import corpus_import
 
@@ -257,6 +256,53 @@ def build_import(path: str, name: str) -> dict[str, Any]:
         "judgments": summary.judgments,
         **rss_mb(),
     }
+
+
+def build_scoring() -> dict[str, Any]:
+    """The scoring the imports queued, computed by a real worker process."""
+    setup()
+    return work_the_queue()
+
+
+def work_the_queue() -> dict[str, Any]:
+    """Run ``manage.py worker --batch`` (a real worker: it computes every queued job and
+    exits) and read what it did from the jobs' rows: a row of the table whose median is
+    the jobs' claim-to-done time (their rows' ``started_at`` to ``finished_at``), with
+    the worker process's wall clock, CPU time and peak memory in its note."""
+    from django.utils import timezone
+
+    from annotation.jobs import Job
+    from bench.common import manage, run_measured
+
+    since = timezone.now()
+    run = run_measured(manage("worker", "--batch", "--interval", "0.1"), dict(os.environ))
+    jobs = list(Job.objects.filter(finished_at__gte=since).order_by("pk"))
+    failed = [f"{job.label}: {job.error}" for job in jobs if job.status == Job.Status.FAILED]
+    if failed:
+        raise SystemExit("a job failed: " + "; ".join(failed))
+    seconds = [(job.finished_at - job.started_at).total_seconds() for job in jobs]
+    return {
+        "median": sum(seconds),
+        "seconds": [sum(seconds)],
+        "queries": [],
+        "jobs": [job.label for job in jobs],
+        "note": (
+            f"{len(jobs)} job{'s' if len(jobs) != 1 else ''} claim → done; the worker process "
+            f"{run.seconds:.1f} s, {run.cpu:.1f} s CPU, {run.peak_mb:.0f} MB peak"
+        ),
+        "worker_seconds": run.seconds,
+        "worker_cpu": run.cpu,
+        "worker_peak_mb": run.peak_mb,
+    }
+
+
+def progress_shown(sample: Sample) -> str:
+    """What a view showed instead of figures: ``#scoring`` or ``#pool-scoring`` (a job
+    of a worker's), or "" when it showed the figures."""
+    for block in ("scoring", "pool-scoring"):
+        if f'id="{block}"'.encode() in sample.body:
+            return block
+    return ""
 
 
 def build_accounts(corpora: list[str], judges: int) -> dict[str, Any]:
@@ -419,8 +465,8 @@ def _judge_one(client: Any, pk: int, figures: dict[str, Figure]) -> str:
 
 
 def measure_dashboard(corpus: str, runs: int, cold_only: bool = False) -> dict[str, Any]:
-    """The first view in this fresh process (the statistics the import stored, the human
-    figures computed), then what a running server answers: later views, every panel, the
+    """The first view in this fresh process (the statistics the import's job stored, the
+    human figures computed), then what a running server answers: later views, every panel, the
     downloads, charts, drill-down."""
     setup()
     from annotation.dashboard.board import PANELS
@@ -472,28 +518,52 @@ def forget_stored_choices(corpus: Any) -> None:
 
 def measure_preprocessing(corpus: str, params: str) -> dict[str, Any]:
     """A choice never seen before, as the preprocessing form asks for it (htmx, the
-    ``#dashboard`` fragment): the first request, the server warm with the default view."""
+    ``#dashboard`` fragment), the server warm with the default view: the first request
+    (it queues the choice's scoring and answers at once with ``#scoring``, its
+    progress), the job in a real worker, then the view that reads the stored figures."""
     setup()
     big = _big_corpus(corpus)
     forget_stored_choices(big)
     client = logged_in(LEAD)
     page = f"/dashboard/{big.pk}/"
     request(client, "get", page)  # the page the lead is on (warm: default choices cached)
-    return {"pre": Figure([request(client, "get", f"{page}?{params}", htmx=True)]).as_dict()}
+    first = request(client, "get", f"{page}?{params}", htmx=True)
+    out = {"pre": _shown(first)}
+    if progress_shown(first):
+        out["pre_job"] = work_the_queue()
+        out["pre_after"] = _shown(request(client, "get", f"{page}?{params}", htmx=True))
+    return out
 
 
-def measure_pool(corpus: str, step: str) -> dict[str, Any]:
+def _shown(sample: Sample) -> dict[str, Any]:
+    """A one-request row, its note saying what the view showed: progress or figures."""
+    figure = Figure([sample]).as_dict()
+    block = progress_shown(sample)
+    figure["note"] = f"#{block}: a worker's job, figures to come" if block else "its figures"
+    return figure
+
+
+def measure_pool(corpus: str, step: str, on_the_page: int | None = None) -> dict[str, Any]:
     """The grown pool (``refs=pool``), in a fresh process each ``step``:
 
     * ``first``: never scored (its stored statistics deleted), as the preprocessing form
-      asks for it, the server warm with the default view: the page (it answers at once)
-      and the request htmx then sends for the figures (``wait=1``: everything scored);
+      asks for it, the server warm with the default view: the page (a backlog this large
+      queues a pool job and answers at once with ``#pool-scoring``), the job in a real
+      worker, then the view that reads the pool it stored;
     * ``stored``: another process's first view of the pool stored by ``first``;
     * ``one``: the same after one sentence's pool changed (its fingerprint in the stored
       row altered, as a judgment finished since would: the bench's judgments stay as
-      built), so that sentence is scored again."""
+      built), so that sentence is scored again (on the page: a small backlog).
+
+    ``on_the_page`` sets the largest backlog scored on the page (``--quick``: 0, so the
+    smoke run's small pool takes the pool job's path too)."""
     setup()
+    from django.conf import settings
+
     from annotation.models import PoolStatistics
+
+    if on_the_page is not None:
+        settings.EVALTOOL_POOL_ON_THE_PAGE = on_the_page
 
     big = _big_corpus(corpus)
     client = logged_in(LEAD)
@@ -509,20 +579,21 @@ def measure_pool(corpus: str, step: str) -> dict[str, Any]:
         stored.update(fingerprints=bytes(prints))
     request(client, "get", page)  # the page the lead is on (warm: default choices cached)
     shown = request(client, "get", f"{page}?{query}", htmx=True)
-    out = {f"pool_{step}": Figure([shown]).as_dict()}
-    waiting = b'id="pool-scoring"' in shown.body
-    out[f"pool_{step}"]["note"] = "the page, figures to come" if waiting else "with its figures"
-    if waiting:
-        scored = request(client, "get", f"{page}?{query}&wait=1", htmx=True)
-        out[f"pool_{step}_scored"] = Figure([scored]).as_dict()
+    out = {f"pool_{step}": _shown(shown)}
+    if progress_shown(shown):
+        out[f"pool_{step}_job"] = work_the_queue()
+        after = request(client, "get", f"{page}?{query}", htmx=True)
+        out[f"pool_{step}_after"] = _shown(after)
     return out
 
 
 def measure_moved_word(corpus: str) -> dict[str, Any]:
     """The dashboard's first view after a judge moved a word across a boundary (one
     system's candidates of two sentences changed: what ``judgment_move_word`` does to the
-    texts), then the word moved back and the view again, so the database ends as it was
-    (its stamps moved on)."""
+    texts): the stored statistics are stale, so the view queues their update and shows
+    ``#scoring``; the job in a real worker (it scores the changed candidates again); the
+    view with the figures. Then the word moved back, the same again, so the database
+    ends as it was (its stamps moved on)."""
     setup()
     from django.db import transaction
 
@@ -547,8 +618,12 @@ def measure_moved_word(corpus: str) -> dict[str, Any]:
                 target.text = text
             Target.objects.bulk_update(pair, ["text"])
             texts_changed(big.pk, pair)
-        out[key] = Figure([request(client, "get", page)]).as_dict()
-    out["moved"]["note"] = "one system's candidates of two sentences changed"
+        shown = request(client, "get", page)
+        out[key] = _shown(shown)
+        if progress_shown(shown):
+            out[f"{key}_job"] = work_the_queue()
+            out[f"{key}_after"] = _shown(request(client, "get", page))
+    out["moved"]["note"] += "; one system's candidates of two sentences changed"
     return out
 
 
@@ -649,8 +724,10 @@ def new_choices() -> list[tuple[str, str]]:
 def measure_tour(corpus: str) -> dict[str, Any]:
     """Peak memory of one server-like process (a fresh one) after a full
     dashboard tour: the page, every panel, the downloads, every chart, two drill-downs,
-    the export, several preprocessing choices and the grown pool scored for the first
-    time."""
+    the export, several preprocessing choices and the grown pool never scored (each
+    queues its job and shows its progress), then, once a real worker has computed them
+    (not this process: its memory is not the server's), each of them again with its
+    figures."""
     setup()
     from annotation.dashboard.board import PANELS
     from annotation.dashboard.table import METRICS
@@ -670,16 +747,26 @@ def measure_tour(corpus: str) -> dict[str, Any]:
     plain += [f"{page}system/{systems[0]}/{query}", f"{page}system/{systems[-1]}/{query}"]
     plain += [f"/corpora/{big.pk}/export.xml"]
     htmx = [f"{page}panel/{name}/{query}" for name in PANELS]
-    htmx += [f"{page}?{q}" for label, q in new_choices() if label in TOUR_CHOICES]
     pool = [q for label, q in new_choices() if label == "refs=pool"][0]
-    htmx += [f"{page}?{pool}", f"{page}?{pool}&wait=1"]  # the page, then its figures
+    scored = [f"{page}?{q}" for label, q in new_choices() if label in TOUR_CHOICES]
+    scored += [f"{page}?{pool}"]
     for url in plain:
         request(client, "get", url)
-    for url in htmx:
+    for url in htmx + scored:
         request(client, "get", url, htmx=True)
-    requests = len(plain) + len(htmx)
+    worker = work_the_queue()  # not timed as the tour's: the worker's own process
+    start += worker["worker_seconds"]
+    for url in scored:
+        request(client, "get", url, htmx=True)
+    requests = len(plain) + len(htmx) + 2 * len(scored)
     return {
-        "tour": {**rss_mb(), "before_peak_mb": before["peak_mb"], "requests": requests},
+        "tour": {
+            **rss_mb(),
+            "before_peak_mb": before["peak_mb"],
+            "requests": requests,
+            "worker_peak_mb": worker["worker_peak_mb"],
+            "jobs": len(worker["jobs"]),
+        },
         "tour_seconds": time.perf_counter() - start,
     }
 
@@ -687,6 +774,7 @@ def measure_tour(corpus: str) -> dict[str, Any]:
 WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
     "migrate": build_migrate,
     "import": build_import,
+    "scoring": build_scoring,
     "accounts": build_accounts,
     "judgments": build_judgments,
     "facts": facts,
