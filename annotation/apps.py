@@ -5,6 +5,8 @@ from django.apps import AppConfig
 JOB_HANDLER_MODULES: tuple[str, ...] = (
     "annotation.statistics.jobs",
     "annotation.corpora.removal",
+    "annotation.corpora.import_jobs",
+    "annotation.corpora.system_jobs",
 )
 
 

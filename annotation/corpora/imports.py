@@ -128,15 +128,13 @@ def corpus_import(
     reference; a mismatch is a warning and the recomputed value wins. Evaluators become
     inactive accounts until a lead activates them, assigned to the corpus only if
     ``assign`` (a re-imported export must not give its judges a second queue each).
-    ``progress`` is called with the sentences stored so far, between transactions.
+    ``progress`` gets the sentences stored: 0 once the name is taken, then after each transaction.
     ``rename`` names, in a refusal of a taken name, where to give another
     (:data:`RENAME_IN_FORM` for the upload page).
     """
-    shown_name = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
+    shown = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
-        return _import_stream(
-            source, name, shown_name, reference_names, progress, rename, assign=assign
-        )
+        return _import_stream(source, name, shown, reference_names, progress, rename, assign=assign)
     except ImportRefused:
         raise
     except EvalTransError as exc:
@@ -171,7 +169,7 @@ def _import_stream(
     return import_elements(
         header,
         sentences,
-        name or header.name or Path(filename).stem,
+        name or header.corpus_name(filename),
         filename,
         reference_names,
         progress,
@@ -200,6 +198,8 @@ def import_elements(
     corpus = _hidden_corpus(header, corpus_name, filename, rename)
     state = _ImportState(corpus=corpus, filename=filename, assign=assign)
     try:
+        if progress is not None:
+            progress(0)
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
             with transaction.atomic():
                 _import_batch(state, batch, reference_names)

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from annotation.corpora import views
+from annotation.corpora import upload_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("corpora/upload/", views.corpus_upload, name="corpus_upload"),
-    path("corpora/add-system/", views.corpus_add_system, name="corpus_add_system"),
+    path("corpora/upload/", upload_views.corpus_upload, name="corpus_upload"),
+    path("corpora/add-system/", upload_views.corpus_add_system, name="corpus_add_system"),
+    path("corpora/imports/<int:pk>/", upload_views.upload_job, name="upload_job"),
+    path("corpora/imports/<int:pk>/retry/", upload_views.upload_job_retry, name="upload_job_retry"),
     path("corpora/<int:pk>/export.xml", views.corpus_download, name="corpus_download"),
     path("corpora/<int:pk>/remove/", views.corpus_remove, name="corpus_remove"),
 ]

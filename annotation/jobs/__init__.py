@@ -19,6 +19,7 @@ from annotation.jobs.model import Job
 from annotation.jobs.runner import (
     JobLost,
     Progress,
+    Refused,
     enqueue,
     handler,
     live_jobs,
@@ -33,6 +34,7 @@ __all__ = [
     "Job",
     "JobLost",
     "Progress",
+    "Refused",
     "enqueue",
     "handler",
     "live_jobs",

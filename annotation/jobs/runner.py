@@ -43,6 +43,12 @@ HANDLERS: dict[str, Handler] = {}
 MAX_ATTEMPTS = 3
 
 
+class Refused(Exception):
+    """A job that cannot be done as asked, for a reason its requester can act on (a
+    refused file: its name, line and reason). Raised by a handler, its message alone is
+    the job's ``error``: the lead reads the reason, not the name of a Python class."""
+
+
 class JobLost(Exception):
     """The job's claim is no longer this worker's (its lease ran out and another worker
     took it, or it was cancelled): whatever this worker computed is dropped."""
@@ -218,15 +224,26 @@ def run_claimed(job_id: int, worker: str) -> bool:
         logger.warning("job %s was taken over by another worker; its result dropped", job.pk)
         return False
     except Exception as error:
-        logger.exception("job %s (%s) failed", job.pk, job.label)
+        if isinstance(error, Refused):  # the requester's to act on, not a fault of ours
+            logger.info("job %s (%s) refused: %s", job.pk, job.label, error)
+        else:
+            logger.exception("job %s (%s) failed", job.pk, job.label)
         _held(job).update(
             status=Job.Status.FAILED,
-            error=f"{type(error).__name__}: {error}"[:2000],
+            error=_error_text(error)[:2000],
             finished_at=timezone.now(),
             lease_until=None,
         )
         return False
     return True
+
+
+def _error_text(error: Exception) -> str:
+    """A failed job's reason: a refusal's own words; any other error with its type, for
+    whoever reads the log."""
+    if isinstance(error, Refused):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
 
 
 def run_queued_jobs(*, kinds: Iterable[str] = ()) -> int:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import PurePath
 
 from annotation.corpora.evaltrans.timing import Timing
 from annotation.ier import IER_LABELS
@@ -198,6 +199,10 @@ class CorpusHeader:
     name: str | None
     extra_attrs: Attrs = ()
     extra_xml: tuple[str, ...] = ()
+
+    def corpus_name(self, filename: str) -> str:
+        """The corpus's name when the importer gives none: the header's, else the file's."""
+        return self.name or PurePath(filename).stem
 
 
 def ier_text(items: tuple[tuple[int, int, str], ...]) -> str:

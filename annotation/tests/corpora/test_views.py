@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import ERR_CORPUS_EXISTS, RENAME_IN_FORM, corpus_import
+from annotation.jobs import Job, run_queued_jobs
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, User
@@ -72,20 +73,33 @@ def test_judges_cannot_download(judge_client: Client, judge) -> None:
     assert judge_client.get(f"/corpora/{corpus.pk}/export.xml").status_code == 404
 
 
-def test_a_lead_uploads_a_corpus_and_is_sent_home(lead_client: Client) -> None:
+def test_a_lead_uploads_a_corpus_and_is_sent_to_its_progress(lead_client: Client, settings) -> None:
+    settings.TASKS = settings.QUEUED_TASKS  # the import waits for a worker
     response = upload(lead_client, SEED_XML.read_bytes(), name="seed.xml")
 
-    assert response.status_code == 302
+    job = Job.objects.get(kind="import")
+    assert response.status_code == 303
+    assert response["Location"] == f"/corpora/imports/{job.pk}/"
+    assert not Corpus.all_objects.exists()  # the worker imports it
+    run_queued_jobs()
     assert Corpus.objects.get().name == "seed"
 
 
-def test_an_htmx_upload_answers_with_the_summary_fragment(lead_client: Client) -> None:
+def test_an_htmx_upload_answers_with_the_progress_then_the_summary(
+    lead_client: Client, settings
+) -> None:
+    settings.TASKS = settings.QUEUED_TASKS  # the import waits for a worker
     response = upload(lead_client, DEMO_XML.read_bytes(), **HTMX)
 
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="upload-result"')
-    assert "40 sentences, 2 references per sentence, 5 systems" in html
+    assert 'id="import-progress"' in html and 'data-status="queued"' in html
+    run_queued_jobs()
+    page = lead_client.get(
+        f"/corpora/imports/{Job.objects.get(kind='import').pk}/"
+    ).content.decode()
+    assert "40 sentences, 2 references per sentence, 5 systems" in page
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
@@ -258,11 +272,15 @@ def test_a_refused_form_value_names_its_field_in_an_alert(lead_client: Client, s
 def test_an_upload_makes_the_lead_a_lead_of_the_corpus_and_links_its_campaign(
     lead_client: Client, lead: User
 ) -> None:
-    response = upload(lead_client, SEED_XML.read_bytes(), name="seed.xml", **HTMX)
+    upload(lead_client, SEED_XML.read_bytes(), name="seed.xml", **HTMX)
+    run_queued_jobs()
 
     corpus = Corpus.objects.get()
+    page = lead_client.get(
+        f"/corpora/imports/{Job.objects.get(kind='import').pk}/"
+    ).content.decode()
     assert list(corpus.leads.all()) == [lead]
-    assert f'href="/campaigns/{corpus.pk}/" data-action="campaign"' in response.content.decode()
+    assert f'href="/campaigns/{corpus.pk}/" data-action="campaign"' in page
 
 
 def test_a_leads_home_shows_the_judges_progress_and_links_each_campaign(

@@ -3,6 +3,8 @@ exists, one candidate per line or one document re-segmented against the referenc
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -10,7 +12,9 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
+from annotation.corpora.removal import corpus_delete
 from annotation.corpora.systems import ERR_LINE_COUNT
+from annotation.jobs import Job, run_queued_jobs
 from annotation.models import Corpus, Target, Translator, User
 from annotation.tests.browsing import log_in
 from annotation.tests.documents import unsegmented_document
@@ -20,6 +24,13 @@ pytestmark = pytest.mark.django_db
 ADD = reverse("annotation:corpus_add_system")
 UPLOAD = reverse("annotation:corpus_upload")
 HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def jobs_wait_for_a_worker(settings: Any) -> None:
+    """The added system's job waits for a worker (the database backend), as in
+    production, where the test settings would compute it where it is queued."""
+    settings.TASKS = settings.QUEUED_TASKS
 
 
 @pytest.fixture
@@ -51,6 +62,14 @@ def add_system(
     return client.post(ADD, data, **extra)
 
 
+def job_page(client: Client, **extra: object) -> str:
+    """The last job's page once the queue is drained (a worker's work, done here)."""
+    run_queued_jobs()
+    return client.get(
+        f"/corpora/imports/{Job.objects.filter(kind='add-system').first().pk}/", **extra
+    ).content.decode()
+
+
 def added(corpus: Corpus, system: str = "speech") -> int:
     return Target.objects.filter(sentence__corpus=corpus, translator__name=system).count()
 
@@ -68,35 +87,45 @@ def test_the_upload_page_offers_the_corpora_and_the_unsegmented_choice(
     assert 'id="id_file"' in html and 'id="id_system-file"' in html  # one id each
 
 
-def test_a_lead_adds_an_unsegmented_system_and_is_sent_home(
+def test_a_lead_adds_an_unsegmented_system_and_is_sent_to_its_progress(
     lead_client: Client, demo: Corpus
 ) -> None:
     response = add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
 
+    job = Job.objects.get(kind="add-system")
     assert response.status_code == 303
-    assert response["Location"] == reverse("annotation:home")
+    assert response["Location"] == f"/corpora/imports/{job.pk}/"
+    assert (job.kind, job.corpus, added(demo)) == ("add-system", demo, 0)  # the worker adds it
+    run_queued_jobs()
     assert added(demo) == 40
     assert Translator.objects.get(corpus=demo, name="speech").segmentation is not None
 
 
-def test_an_htmx_add_answers_with_the_summary_fragment(lead_client: Client, demo: Corpus) -> None:
+def test_an_htmx_add_answers_with_its_progress_then_the_summary(
+    lead_client: Client, demo: Corpus
+) -> None:
     response = add_system(lead_client, demo, document_bytes(demo), unsegmented=True, **HTMX)
 
-    html = response.content.decode()
+    started = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="add-system-result"')
+    assert started.lstrip().startswith('<div id="add-system-result"')
+    assert 'id="add-system-progress"' in started and 'data-status="queued"' in started
+    assert "<form" not in started
+    html = job_page(lead_client, **HTMX)
+    assert html.lstrip().startswith('<div id="add-system-progress"')
+    assert 'data-status="done"' in html and "hx-trigger" not in html  # it stops polling
     assert "Added system &#x27;speech&#x27; to corpus &#x27;demo&#x27;: 40 candidates" in html
     assert "Re-segmented from one document: AS-WER " in html
     assert f'href="/dashboard/{demo.pk}/" data-action="dashboard"' in html
-    assert "<form" not in html
     assert added(demo) == 40
 
 
 def test_a_segmented_system_is_one_candidate_per_line(lead_client: Client, demo: Corpus) -> None:
     lines = "".join(f"candidate {k}\r\n" for k in range(40)).encode("utf-8-sig")
 
-    html = add_system(lead_client, demo, lines, name="plain", **HTMX).content.decode()
+    add_system(lead_client, demo, lines, name="plain", **HTMX)
 
+    html = job_page(lead_client)
     assert "40 candidates, 80 words." in html
     assert "Re-segmented" not in html
     first = Target.objects.get(
@@ -111,12 +140,14 @@ def test_a_segmented_file_with_the_wrong_line_count_is_refused_with_the_reason(
 ) -> None:
     response = add_system(lead_client, demo, b"one line\n" * 39, **(HTMX if htmx else {}))
 
-    html = response.content.decode()
+    assert response.status_code == (200 if htmx else 303)
+    html = job_page(lead_client, **(HTMX if htmx else {}))
     reason = ERR_LINE_COUNT.format(lines=39, sentences=40)
-    assert response.status_code == (200 if htmx else 400)
     assert '<p class="error" id="add-system-error" role="alert"><strong>Not added:</strong>' in html
     assert f"speech.txt: {reason}" in html
-    assert ('id="add-system-form"' in html) is not htmx  # the page shows the form again
+    assert 'data-action="retry"' in html
+    assert ("<h1>" in html) is not htmx  # htmx gets the panel, a browser the page
+    assert Job.objects.get(kind="add-system").status == "failed"
     assert added(demo) == 0
 
 
@@ -137,15 +168,9 @@ def test_invalid_utf8_is_refused_with_its_line(
 
 
 def test_a_taken_system_name_is_refused(lead_client: Client, demo: Corpus) -> None:
-    response = add_system(
-        lead_client, demo, document_bytes(demo), name="NiuTrans", unsegmented=True
-    )
+    add_system(lead_client, demo, document_bytes(demo), name="NiuTrans", unsegmented=True)
 
-    assert response.status_code == 400
-    assert (
-        "the corpus has a translator named &#x27;NiuTrans&#x27; already"
-        in response.content.decode()
-    )
+    assert "the corpus has a translator named &#x27;NiuTrans&#x27; already" in job_page(lead_client)
     assert Translator.objects.filter(corpus=demo, name="NiuTrans").count() == 1
 
 
@@ -183,6 +208,38 @@ def test_the_size_limit_points_to_the_command_line(
 
     assert "speech.txt: 101 bytes is over the upload limit of 100 bytes" in html
     assert "use manage.py import_text for larger files" in html
+
+
+def test_the_same_system_is_not_added_twice_while_the_first_runs(
+    lead_client: Client, demo: Corpus
+) -> None:
+    add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
+    first = Job.objects.get(kind="add-system")
+
+    again = add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
+    page = lead_client.get(UPLOAD).content.decode()
+
+    assert again.status_code == 409
+    assert (
+        "system &#x27;speech&#x27; is already being added to &#x27;demo&#x27;: "
+        f"job {first.pk}, queued" in again.content.decode()
+    )
+    assert Job.objects.filter(kind="add-system").count() == 1
+    assert '<button type="submit" disabled aria-describedby="add-system-submit-running">' in page
+    run_queued_jobs()
+    assert added(demo) == 40
+
+
+def test_a_corpus_deleted_before_the_worker_came_is_the_jobs_reason(
+    lead_client: Client, demo: Corpus
+) -> None:
+    add_system(lead_client, demo, document_bytes(demo), unsegmented=True)
+    corpus_delete(corpus=demo)
+
+    html = job_page(lead_client)
+
+    assert "corpus &#x27;demo&#x27; was deleted before the system was added" in html
+    assert not Translator.objects.filter(name="speech").exists()
 
 
 @pytest.mark.parametrize("method", ["get", "post"])
@@ -223,6 +280,9 @@ def test_in_the_browser_a_lead_adds_an_unsegmented_system_and_reads_the_summary(
     page.check("#id_system-unsegmented")
     page.click("#add-system-form button[type=submit]")
 
+    expect(page.locator("#add-system-progress")).to_have_attribute("data-status", "queued")
+    expect(page.locator("#add-system-submit button")).to_be_disabled()
+    run_queued_jobs()  # a worker's work, in this thread: the live server shares its database
     summary = page.locator("#add-system-summary")
     expect(summary).to_contain_text("Added system 'speech' to corpus 'demo': 40 candidates")
     expect(summary).to_contain_text("Re-segmented from one document: AS-WER")

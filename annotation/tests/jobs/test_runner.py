@@ -16,6 +16,7 @@ from annotation.jobs import (
     Job,
     JobLost,
     Progress,
+    Refused,
     enqueue,
     handler,
     requeue_abandoned,
@@ -44,6 +45,11 @@ def count_words(job: Job, progress: Progress) -> Any:
 @handler("test-fail")
 def fail(job: Job, progress: Progress) -> Any:
     raise ValueError(f"cannot read {job.payload['what']}")
+
+
+@handler("test-refuse")
+def refuse(job: Job, progress: Progress) -> Any:
+    raise Refused(f"{job.payload['file']} line 3: no translator")
 
 
 @handler("test-store-fails")
@@ -113,6 +119,14 @@ def test_a_failed_job_keeps_its_reason_until_the_lead_retries_it() -> None:
     again = retry(job)
     assert (again.pk, again.status, again.error) == (job.pk, "queued", "")
     assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
+
+
+def test_a_refused_job_keeps_the_refusals_own_words_as_its_reason() -> None:
+    job = enqueue("test-refuse", "refuse:1", label="reading", payload={"file": "a.xml"})
+    run_queued_jobs()
+    job.refresh_from_db()
+    assert (job.status, job.error) == ("failed", "a.xml line 3: no translator")
+    assert job.progress_text == "failed: a.xml line 3: no translator"
 
 
 def test_a_result_that_cannot_be_stored_is_not_stored_in_part() -> None:

@@ -1,0 +1,243 @@
+"""An evalTrans upload imported by the workers (:mod:`annotation.jobs`, jobs of kind
+``import``): no web request waits the minute a real-size import takes.
+
+The upload page says at once what it can tell at once (the form's values; the name the
+corpus will take, read from the file's first sentence; a name already taken; the same
+import already running), then queues the rest with the file's bytes. The job's page
+(:mod:`annotation.corpora.upload_views`) shows its progress and, at its own URL, the
+summary: a later refusal on the upload page never replaces it. A system's plain text
+added to a corpus is queued alike (:mod:`annotation.corpora.system_jobs`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import uuid
+from collections.abc import Collection
+from typing import Any
+
+from django.db.models import Q
+
+from annotation.corpora import evaltrans
+from annotation.corpora.evaltrans import CorpusHeader, EvalTransError
+from annotation.corpora.imports import (
+    ERR_CORPUS_EXISTS,
+    ERR_CORPUS_IMPORTING,
+    RENAME_IN_FORM,
+    ImportRefused,
+    corpus_import,
+    upload_limits,
+)
+from annotation.corpora.removal import delete_corpus_rows
+from annotation.corpora.summary import ImportSummary
+from annotation.formatting import counted
+from annotation.jobs import Job, Progress, Refused, enqueue, handler
+from annotation.models import Corpus, User
+
+IMPORT = "import"
+PHASE_READING = "reading sentences"
+ERR_IMPORT_RUNNING = "an import of {name!r} is already running: job {job}, {progress}"
+ERR_FILE_RUNNING = "this file is already being imported as {name!r}: job {job}, {progress}"
+#: The summary of an import whose worker stopped after the corpus was complete but before
+#: the job was: the corpus's stored sizes are known, the file's warnings are not.
+WARN_SUMMARY_LOST = (
+    "Its worker stopped after the import was complete: the file's warnings, if any, were not kept."
+)
+#: A ``<sentence>`` start tag: the file's sentences, counted before it is read, are the
+#: total its progress is told against (an estimate: a tag in a comment counts too).
+SENTENCE_TAG = re.compile(rb"<sentence[\s/>]")
+
+
+class AlreadyRunning(Exception):
+    """The same upload is queued or running already: nothing was queued. ``job`` is the
+    running one, for the page to link to."""
+
+    def __init__(self, message: str, job: Job) -> None:
+        super().__init__(message)
+        self.job = job
+
+
+def queue_import(
+    *,
+    data: bytes,
+    filename: str,
+    name: str,
+    reference_names: Collection[str],
+    assign: bool,
+    lead: User,
+) -> Job:
+    """Queue the import of evalTrans file ``data`` as a new corpus (``name``, else the
+    file's own) and return its job, at once.
+
+    Refused at once (:class:`ImportRefused`, nothing queued) when the file's first
+    sentence already shows a problem or the name is taken; :class:`AlreadyRunning` when
+    an import of the same name, or of the same file, is queued or running."""
+    header = _first_header(data, filename, reference_names)
+    planned = name or header.corpus_name(filename)
+    digest = hashlib.sha256(data).hexdigest()
+    _refuse_running_import(planned, digest)
+    _refuse_taken_name(planned, filename)
+    ticket = uuid.uuid4().hex
+    job = enqueue(
+        IMPORT,
+        f"{IMPORT}:{planned}",
+        label=f"import of {planned!r}",
+        payload={
+            "name": planned,
+            "filename": filename,
+            "references": list(reference_names),
+            "assign": assign,
+            "sha256": digest,
+            "ticket": ticket,
+        },
+        upload=data,
+        requested_by=lead,
+        after_failure=True,  # a new upload is new work, whatever the last one's fate
+    )
+    if job.payload.get("ticket") != ticket:  # another request queued it a moment ago
+        raise AlreadyRunning(_running_words(job, ERR_IMPORT_RUNNING), job)
+    return job
+
+
+def _first_header(data: bytes, filename: str, reference_names: Collection[str]) -> CorpusHeader:
+    """The file's header, read as the import reads it (up to its first sentence's end):
+    its name is the corpus's if the form gives none, and a problem that early is told at
+    once, as the worker would tell it (file, line, reason)."""
+    items = evaltrans.iter_evaltrans(
+        io.BytesIO(data), filename=filename, reference_names=reference_names, limits=upload_limits()
+    )
+    try:
+        first = next(items, None)
+    except EvalTransError as exc:
+        raise ImportRefused(exc.filename, exc.line, exc.reason) from None
+    finally:
+        items.close()
+    return first if isinstance(first, CorpusHeader) else CorpusHeader(name=None)
+
+
+def _running_words(job: Job, message: str) -> str:
+    return message.format(name=job.payload.get("name"), job=job.pk, progress=job.progress_text)
+
+
+def _refuse_running_import(name: str, digest: str) -> None:
+    running = (
+        Job.objects.filter(kind=IMPORT, status__in=Job.LIVE)
+        .filter(Q(key=f"{IMPORT}:{name}") | Q(payload__sha256=digest))
+        .defer("upload", "result")
+        .order_by("pk")
+        .first()
+    )
+    if running is not None:
+        same_name = running.key == f"{IMPORT}:{name}"
+        message = ERR_IMPORT_RUNNING if same_name else ERR_FILE_RUNNING
+        raise AlreadyRunning(_running_words(running, message), running)
+
+
+def _refuse_taken_name(name: str, filename: str) -> None:
+    """The import's own refusal of a taken name (:func:`annotation.corpora.imports.
+    corpus_import` checks again when it takes the name: two uploads may race), told
+    before the file is queued."""
+    ready = Corpus.all_objects.filter(name=name).values_list("ready", flat=True).first()
+    if ready is not None:
+        message = ERR_CORPUS_EXISTS if ready else ERR_CORPUS_IMPORTING
+        raise ImportRefused(filename, None, message.format(name=name, rename=RENAME_IN_FORM))
+
+
+def estimated_sentences(data: bytes) -> int:
+    """How many sentences the file holds, counted before it is read (see
+    :data:`SENTENCE_TAG`): the total of its import's progress."""
+    return sum(1 for _ in SENTENCE_TAG.finditer(data))
+
+
+@handler(IMPORT)
+def run_import(job: Job, progress: Progress) -> Any:
+    """Import the job's file as :func:`corpus_import` does on the command line, telling
+    the sentences stored so far; the uploading lead becomes a lead of the new corpus.
+
+    A refused file is a failed job whose reason is the refusal's words. A previous attempt
+    whose worker was killed is cleared first (:func:`_clear_previous_attempt`)."""
+    asked = job.payload
+    complete = _clear_previous_attempt(job)
+    if complete is not None:
+        result = _result_without_summary(complete)
+        return lambda: _imported(job, complete, result)
+    data = bytes(job.upload or b"")
+    total = estimated_sentences(data)
+
+    def report(sentences: int) -> None:
+        if sentences == 0:  # the hidden corpus holds the name: recorded for a retry
+            taken = Corpus.all_objects.get(name=asked["name"])
+            Job.objects.filter(pk=job.pk).update(corpus=taken)
+        progress(sentences, max(total, sentences), PHASE_READING)
+
+    try:
+        summary = corpus_import(
+            source=io.BytesIO(data),
+            name=asked["name"],
+            filename=asked["filename"],
+            reference_names=asked["references"],
+            progress=report,
+            rename=RENAME_IN_FORM,
+            assign=asked["assign"],
+        )
+    except ImportRefused as refused:
+        raise Refused(str(refused)) from None
+    result = import_result(summary)
+    return lambda: _imported(job, summary.corpus, result)
+
+
+def _clear_previous_attempt(job: Job) -> Corpus | None:
+    """Remove the hidden corpus a killed worker's attempt at ``job`` left (the import
+    removes its own on any error, but a killed process runs no cleanup); the import
+    then starts afresh. A complete corpus is returned instead: that attempt ended the
+    import, and its worker stopped before the job was marked done."""
+    if job.corpus_id is None:
+        return None
+    corpus = Corpus.all_objects.filter(pk=job.corpus_id).first()
+    if corpus is None or corpus.ready:
+        return corpus
+    delete_corpus_rows(corpus)
+    return None
+
+
+def _imported(job: Job, corpus: Corpus, result: dict[str, Any]) -> dict[str, Any]:
+    """Stored with the job's end: the uploading lead runs the new corpus's campaign
+    (judges with nothing to do are told to ask them)."""
+    if job.requested_by_id is not None:
+        corpus.leads.add(job.requested_by_id)
+    Job.objects.filter(pk=job.pk).update(corpus=corpus)
+    return result
+
+
+def import_result(summary: ImportSummary) -> dict[str, Any]:
+    """The job's ``result``: what the upload page showed, and the figures behind it."""
+    return {
+        "corpus": summary.corpus.pk,
+        "name": summary.corpus.name,
+        "sentences": summary.sentences,
+        "references_min": summary.references_min,
+        "references_max": summary.references_max,
+        "systems": summary.systems,
+        "judgments": summary.judgments,
+        "warnings": list(summary.warnings),
+        "warnings_total": summary.warnings_total,
+        "evaluators": list(summary.evaluators),
+        "assigned": summary.assigned,
+        "lines": summary.lines(),
+    }
+
+
+def _result_without_summary(corpus: Corpus) -> dict[str, Any]:
+    return {
+        "corpus": corpus.pk,
+        "name": corpus.name,
+        "sentences": corpus.n_sentences,
+        "systems": corpus.n_systems,
+        "lines": [
+            f"Imported corpus {corpus.name!r}: {counted(corpus.n_sentences, 'sentence')}, "
+            f"{counted(corpus.n_systems, 'system')}.",
+            WARN_SUMMARY_LOST,
+        ],
+    }

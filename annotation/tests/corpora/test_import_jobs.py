@@ -1,0 +1,125 @@
+"""The import job's promises beyond the page (test_upload_views.py): the job names the
+hidden corpus it writes before writing it, so a retry after a killed worker (which runs
+no cleanup) removes exactly what that attempt left, and an attempt that had finished the
+import when its worker stopped is not imported twice."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from annotation.corpora.import_jobs import (
+    WARN_SUMMARY_LOST,
+    estimated_sentences,
+    queue_import,
+)
+from annotation.corpora.imports import corpus_import
+from annotation.jobs import Job, requeue_abandoned, run_queued_jobs
+from annotation.jobs.runner import claim
+from annotation.models import Corpus, Sentence, User
+from annotation.tests.factories import DEMO_XML, JUDGED
+
+pytestmark = pytest.mark.django_db
+DEMO = DEMO_XML.read_bytes()
+
+
+@pytest.fixture(autouse=True)
+def jobs_wait_for_a_worker(settings: Any) -> None:
+    """Each job waits for a worker (the database backend), as in production, where the
+    test settings would compute it where it is queued: a test plays the killed worker."""
+    settings.TASKS = settings.QUEUED_TASKS
+
+
+def queued_demo(lead: User, data: bytes = DEMO) -> Job:
+    return queue_import(
+        data=data, filename="demo.xml", name="demo", reference_names=(), assign=False, lead=lead
+    )
+
+
+def killed_mid_job(job: Job, left: Corpus) -> None:
+    """What a worker killed while importing ``job`` leaves: its claim, run out, and the
+    corpus the job named, still hidden."""
+    assert claim(job.pk, "worker killed mid-import") is not None
+    Job.objects.filter(pk=job.pk).update(
+        corpus=left, lease_until=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def test_the_job_names_its_hidden_corpus_before_writing_a_sentence(lead: User) -> None:
+    job = queued_demo(lead)
+
+    with CaptureQueriesContext(connection) as queries:
+        run_queued_jobs()
+
+    statements = [q["sql"] for q in queries.captured_queries]
+    named = next(k for k, sql in enumerate(statements) if 'SET "corpus_id"' in sql)
+    first_sentence = next(k for k, sql in enumerate(statements) if "annotation_sentence" in sql)
+    assert named < first_sentence
+    job.refresh_from_db()
+    assert job.corpus == Corpus.objects.get(name="demo")
+
+
+def test_a_retry_after_a_killed_worker_removes_what_that_attempt_left(lead: User) -> None:
+    job = queued_demo(lead)
+    half_written = corpus_import(source=io.BytesIO(DEMO), name="demo").corpus
+    Corpus.all_objects.filter(pk=half_written.pk).update(ready=False)
+    killed_mid_job(job, half_written)
+
+    assert requeue_abandoned() == 1
+    run_queued_jobs()
+
+    job.refresh_from_db()
+    imported = Corpus.objects.get(name="demo")
+    assert (job.status, job.attempts, job.result["sentences"]) == ("done", 2, 40)
+    assert imported.pk != half_written.pk
+    assert not Corpus.all_objects.filter(pk=half_written.pk).exists()
+    assert Sentence.objects.count() == 40  # none of the killed attempt's
+    assert list(imported.leads.all()) == [lead]
+
+
+def test_an_attempt_that_had_finished_the_import_is_not_imported_again(lead: User) -> None:
+    job = queued_demo(lead)
+    finished = corpus_import(source=io.BytesIO(DEMO), name="demo").corpus
+    killed_mid_job(job, finished)  # after the corpus was complete, before the job was
+
+    requeue_abandoned()
+    run_queued_jobs()
+
+    job.refresh_from_db()
+    assert job.status == "done"
+    assert job.result["lines"] == [
+        "Imported corpus 'demo': 40 sentences, 5 systems.",
+        WARN_SUMMARY_LOST,
+    ]
+    assert list(Corpus.all_objects.all()) == [finished]
+    assert list(finished.leads.all()) == [lead]
+
+
+def test_a_failed_import_leaves_no_corpus_for_its_job_to_name(lead: User) -> None:
+    broken = DEMO.replace(b"</evalTrans>", b"<sentence><eval/></sentence></evalTrans>")
+    job = queued_demo(lead, broken)
+
+    run_queued_jobs()
+
+    job.refresh_from_db()
+    assert (job.status, job.corpus) == ("failed", None)
+    assert not Corpus.all_objects.exists()
+
+
+@pytest.mark.parametrize(
+    "data, sentences",
+    [
+        (DEMO, 40),
+        (JUDGED, 1),
+        (b"<evalTrans><sentence/><sentence\n id='2'><source>s</source></sentence>", 2),
+        (b"<evalTrans><sentences/></evalTrans>", 0),
+    ],
+)
+def test_the_progress_total_is_the_files_sentence_tags(data: bytes, sentences: int) -> None:
+    assert estimated_sentences(data) == sentences
