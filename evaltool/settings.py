@@ -145,6 +145,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # How long a worker's claim on a job holds without a progress report: also how long a job
 # waits before another worker takes it over when its worker was killed.
 EVALTOOL_JOB_LEASE_SECONDS = float(os.environ.get("EVALTOOL_JOB_LEASE_SECONDS", 60))
+# Processes a worker scores one preprocessing choice with (its groups of metrics at once).
+EVALTOOL_SCORING_PROCESSES = int(os.environ.get("EVALTOOL_SCORING_PROCESSES", 2))
 
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several

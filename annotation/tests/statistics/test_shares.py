@@ -5,19 +5,26 @@ its progress reported group by group, and the groups it is split into
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from annotation.corpora.imports import corpus_import
 from annotation.statistics import corpus_texts
 from annotation.statistics.compute import automatic_scores, compute_statistics
+from annotation.statistics.encoding import encode_statistics
 from annotation.statistics.metric_set import AUTOMATIC_METRICS, WORK_GROUPS, work_shares
 from annotation.tests.factories import DEMO_XML
 from metrics.tokenize import Preprocessor
 
 
 @pytest.mark.django_db
-def test_a_scoring_group_by_group_is_the_scoring_of_every_metric_at_once() -> None:
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_scoring_group_by_group_is_the_scoring_of_every_metric_at_once(
+    processes: int, settings: Any
+) -> None:
+    settings.EVALTOOL_SCORING_PROCESSES = processes
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     pp = Preprocessor(tokenize="char", lowercase=True)
     reports: list[tuple[int, int, str]] = []
@@ -34,7 +41,18 @@ def test_a_scoring_group_by_group_is_the_scoring_of_every_metric_at_once() -> No
     assert set(grouped.significance) == set(AUTOMATIC_METRICS)
     assert [r[0] for r in reports] == sorted(r[0] for r in reports)
     assert reports[0] == (0, len(AUTOMATIC_METRICS), "scoring")
-    assert len(reports) == len(WORK_GROUPS)
+    assert reports[-1] == (len(AUTOMATIC_METRICS), len(AUTOMATIC_METRICS), "scoring")
+    assert len(reports) == 1 + len(WORK_GROUPS)  # before, then as each group is done
+
+
+@pytest.mark.django_db
+def test_two_processes_score_to_the_last_bit_what_one_does(settings: Any) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    pp = Preprocessor(tokenize="intl")
+    settings.EVALTOOL_SCORING_PROCESSES = 2
+    two = encode_statistics(compute_statistics(corpus, pp, "nearest"))
+    settings.EVALTOOL_SCORING_PROCESSES = 1
+    assert encode_statistics(compute_statistics(corpus, pp, "nearest")) == two
 
 
 def test_shares_keep_metrics_that_share_work_together_and_balance_the_rest() -> None:
