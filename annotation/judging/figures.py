@@ -27,7 +27,7 @@ import numpy as np
 
 from annotation.formatting import MISSING, number
 from annotation.models import Corpus
-from annotation.scoring import HUMAN_METRICS, JudgmentRow, human_metric_rows
+from annotation.scoring import AUTOMATIC_METRICS, HUMAN_METRICS, JudgmentRow, human_metric_rows
 from annotation.stored_statistics import default_stored_statistics
 from metrics import human
 from metrics.registry import METRIC_INFO, build_metric
@@ -237,7 +237,7 @@ def _metric(name: str) -> Metric:
 #: (which changes neither) and every later page of the judge reuse them, and the page
 #: reads the texts only of targets it has not seen yet. Bounded (the oldest entries go
 #: first); shared by the threads of one process.
-_AUTOMATIC = ("wer", "mwer", "bleu")
+_AUTOMATIC = tuple(m for m in AUTOMATIC_METRICS if m in SHOWN)
 #: The human figures of the header (HTER is the dashboard's: the page shows aWER).
 _HUMAN = tuple(m for m in HUMAN_METRICS if m in SHOWN)
 #: Every live figure: the human ones, then the automatic ones.
