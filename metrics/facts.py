@@ -19,84 +19,81 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """The choices :func:`metrics.registry.build_metric` takes, handed to a metric's
-    builder, which passes on those its class reads."""
-
-    preprocessor: Preprocessor
-    ref_length: str = "nearest"
-    smooth: str = "exp"
-    mteval: bool = True
-    lepor_alpha: float = 1.0
-    lepor_beta: float = 1.0
-    weights: str = "tfidf"
-    documents: Sequence[str] | None = None
+#: How a metric's class is built: ``build(cls, preprocessor=…, ref_length=…, smooth=…,
+#: mteval=…, lepor_alpha=…, lepor_beta=…, weights=…, documents=…)``, every option of
+#: :func:`metrics.registry.build_metric` by keyword; each builder passes on those its
+#: class reads and ignores the rest.
+Builder = Callable[..., Metric]
 
 
-#: How a metric's class is built from the options: ``(cls, options) → metric``.
-Builder = Callable[[Any, BuildOptions], Metric]
-
-
-def _preprocessed(cls: Any, o: BuildOptions) -> Metric:
+def _preprocessed(cls: Any, *, preprocessor: Preprocessor, **_: Any) -> Metric:
     """Classes that read the preprocessing choice alone (chrF reads its case choice only,
     METEOR its tokenizer only)."""
-    metric: Metric = cls(o.preprocessor)
+    metric: Metric = cls(preprocessor)
     return metric
 
 
-def _averaged_over_references(cls: Any, o: BuildOptions) -> Metric:
+def _averaged_over_references(
+    cls: Any, *, preprocessor: Preprocessor, ref_length: str, **_: Any
+) -> Metric:
     """mWER, PER and 2-PER: the preprocessing and the reference length they divide by."""
-    metric: Metric = cls(o.preprocessor, o.ref_length)
+    metric: Metric = cls(preprocessor, ref_length)
     return metric
 
 
-def _bleu(cls: Any, o: BuildOptions) -> Metric:
-    pp = o.preprocessor
+def _bleu(cls: Any, *, preprocessor: Preprocessor, smooth: str, **_: Any) -> Metric:
+    pp = preprocessor
     metric: Metric = cls(
         tokenize=pp.tokenize,
         lowercase=pp.lowercase,
         sentence_boundaries=pp.sentence_boundaries,
-        smooth_method=o.smooth,
+        smooth_method=smooth,
     )
     return metric
 
 
-def _nist(cls: Any, o: BuildOptions) -> Metric:
-    pp = o.preprocessor
+def _nist(cls: Any, *, preprocessor: Preprocessor, mteval: bool, **_: Any) -> Metric:
+    pp = preprocessor
     metric: Metric = cls(
         tokenize=pp.tokenize,
         lowercase=pp.lowercase,
         sentence_boundaries=pp.sentence_boundaries,
-        mteval=o.mteval,
+        mteval=mteval,
     )
     return metric
 
 
-def _own_normalisation(cls: Any, o: BuildOptions) -> Metric:
+def _own_normalisation(cls: Any, **_: Any) -> Metric:
     """TER normalises as sacreBLEU's TER does, whatever the preprocessing choice."""
     metric: Metric = cls()
     return metric
 
 
-def _lepor(cls: Any, o: BuildOptions) -> Metric:
-    metric: Metric = cls(o.preprocessor, alpha=o.lepor_alpha, beta=o.lepor_beta)
+def _lepor(
+    cls: Any, *, preprocessor: Preprocessor, lepor_alpha: float, lepor_beta: float, **_: Any
+) -> Metric:
+    metric: Metric = cls(preprocessor, alpha=lepor_alpha, beta=lepor_beta)
     return metric
 
 
-def _weighted(cls: Any, o: BuildOptions) -> Metric:
-    metric: Metric = cls(o.preprocessor, weights=o.weights, documents=o.documents)
+def _weighted(
+    cls: Any,
+    *,
+    preprocessor: Preprocessor,
+    weights: str,
+    documents: Sequence[str] | None,
+    **_: Any,
+) -> Metric:
+    metric: Metric = cls(preprocessor, weights=weights, documents=documents)
     return metric
 
 
-@dataclass(frozen=True)
-class WorkGroup:
+class WorkGroup(NamedTuple):
     """Metrics that share their work when scored together, with the group's rough share of
     a whole scoring's time on a real corpus (``bench/pages.py``): what the app's
     :func:`~annotation.metric_set.work_shares` balances. Its members are the records
@@ -117,15 +114,15 @@ _METEOR = WorkGroup("METEOR's stem and synonym alignment", 3)
 _LEPOR = WorkGroup("LEPOR's alignment", 5)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MetricFacts:
     """One metric's facts.
 
     ``info`` is what pages, tables and charts show (label, direction, unit, range,
     family). ``home`` is ``"module:attribute"``: the metric's class (automatic) or its
     :class:`~metrics.human.HumanMetric` (human), imported only when needed. ``build``
-    turns :class:`BuildOptions` into the metric (None: a human figure, computed from
-    judgments, never built).
+    turns :func:`~metrics.registry.build_metric`'s options into the metric (None: a
+    human figure, computed from judgments, never built).
 
     ``app``: the app computes it (the dashboard's columns, ``manage.py scores``).
     ``corpus_wide``: a sentence's row depends on other sentences' references, so whoever

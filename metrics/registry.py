@@ -17,7 +17,6 @@ from metrics.facts import (
     COMMAND_LINE_METRICS,
     METRIC_FACTS,
     UNSEGMENTED_METRICS,
-    BuildOptions,
     facts_of,
 )
 from metrics.stats import Metric, MetricInfo
@@ -102,7 +101,8 @@ def build_metric(
     facts = facts_of(name)
     if facts.build is None:
         raise ValueError(f"{name!r} is a human figure, computed from judgments: nothing to build")
-    options = BuildOptions(
+    return facts.build(
+        metric_class(name),
         preprocessor=preprocessor or Preprocessor(),
         ref_length=ref_length,
         smooth=smooth,
@@ -112,4 +112,3 @@ def build_metric(
         weights=weights,
         documents=documents,
     )
-    return facts.build(metric_class(name), options)
