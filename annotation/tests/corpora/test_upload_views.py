@@ -19,7 +19,6 @@ from annotation.corpora.imports import corpus_import
 from annotation.corpora.removal import corpus_delete
 from annotation.jobs import Job, run_queued_jobs
 from annotation.models import Corpus, User
-from annotation.statistics.jobs import SCORING
 from annotation.tests.factories import DEMO_XML, HTMX, SEED_XML
 
 pytestmark = pytest.mark.django_db
@@ -118,7 +117,7 @@ def test_the_corpus_scoring_left_behind_by_the_import_is_followed_too(lead_clien
     upload(lead_client)
     run_queued_jobs(kinds=["import"])
     job = Job.objects.get(kind="import")
-    scoring = Job.objects.get(kind=SCORING, corpus=job.corpus)  # queued by the import
+    scoring = Job.objects.get(kind="statistics", corpus=job.corpus)  # queued by the import
     Job.objects.filter(pk=scoring.pk).update(status="running", phase="scoring", done=3, total=15)
 
     html = lead_client.get(job_url(job), **HTMX).content.decode()
