@@ -15,18 +15,17 @@ faster than ``d_L``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from metrics.align import distance
+from metrics.facts import facts_of
 from metrics.segment import Segmentation, resegment
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     Score,
     check_prepared_for,
@@ -86,7 +85,7 @@ class ASWER(Metric):
     with that many).
     """
 
-    info = MetricInfo("aswer", "AS-WER", higher_is_better=False, highest=math.inf, family="edit")
+    info = facts_of("aswer").info
 
     def __init__(self, preprocessor: Preprocessor | None = None) -> None:
         self.preprocessor = preprocessor or Preprocessor()

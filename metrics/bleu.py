@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.facts import facts_of
 from metrics.ngrams import (
     HypothesisMatches,
     ReferenceNgrams,
@@ -125,7 +126,7 @@ def bleu_from_stats(
 class BLEU(Metric):
     """Corpus BLEU in percent, sacreBLEU's by default (see the module docstring)."""
 
-    info = MetricInfo("bleu", "BLEU", higher_is_better=True, family="ngram")
+    info = facts_of("bleu").info
 
     def __init__(
         self,

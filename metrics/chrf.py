@@ -42,10 +42,10 @@ import numpy as np
 
 from metrics.chrf_match import BoolArray, matches
 from metrics.encode import IntArray
+from metrics.facts import facts_of
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     check_parallel,
     format_signature,
@@ -206,7 +206,7 @@ def best_rows(
 class CHRF(Metric):
     """chrF in percent, sacreBLEU's ``CHRF()`` by default (see the module docstring)."""
 
-    info = MetricInfo("chrf", "chrF", higher_is_better=True, family="ngram")
+    info = facts_of("chrf").info
     default_word_order = 0
 
     def __init__(
@@ -293,7 +293,7 @@ class CHRF(Metric):
 class CHRFPlusPlus(CHRF):
     """chrF++ (Popović 2017): chrF with word unigrams and bigrams (``word_order=2``)."""
 
-    info = MetricInfo("chrf++", "chrF++", higher_is_better=True, family="ngram")
+    info = facts_of("chrf++").info
     default_word_order = 2
 
 

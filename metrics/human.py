@@ -27,13 +27,13 @@ All but MQM-style in percent.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from metrics.facts import METRIC_FACTS, facts_of
 from metrics.stats import FloatArray, MetricInfo, Score, format_signature
 from metrics.ter import TER, ter_row, ter_words
 
@@ -100,41 +100,24 @@ class HumanMetric:
         return Score(self.name, score, self.signature(len(stats)), stats)
 
 
-#: SSER's figure is an *error* (the share of points lost), labelled so wherever it is
-#: shown ("SSER error 30.0 %"), never to be read as a judge's score of a candidate
-#: ("SSER 7 (score)", :func:`score_label`).
-SSER = HumanMetric(
-    MetricInfo("sser", "SSER error", higher_is_better=False, human=True, family="human")
-)
-#: aWER exceeds 100 % when judges delete more words than the new reference keeps.
-AWER = HumanMetric(
-    MetricInfo("awer", "aWER", higher_is_better=False, human=True, highest=math.inf, family="human")
-)
-ASER = HumanMetric(MetricInfo("aser", "aSER", higher_is_better=False, human=True, family="human"))
-#: HTER, like aWER, exceeds 100 % when the new reference is shorter than the edits.
-HTER = HumanMetric(
-    MetricInfo("hter", "HTER", higher_is_better=False, human=True, highest=math.inf, family="human")
-)
+#: Each figure's facts (label, direction, unit, range) are its row of
+#: :data:`metrics.facts.METRIC_FACTS`. SSER's figure is an *error* (the share of points
+#: lost), never to be read as a judge's score of a candidate ("SSER 7 (score)",
+#: :func:`score_label`).
+SSER = HumanMetric(facts_of("sser").info)
+AWER = HumanMetric(facts_of("awer").info)
+ASER = HumanMetric(facts_of("aser").info)
+HTER = HumanMetric(facts_of("hter").info)
 #: The penalty points of a minor and a major error (MQM's convention).
 MQM_MINOR, MQM_MAJOR = 1, 5
-#: Penalty points per done judgment: a mean, not a percentage, and without a bound.
-MQM = HumanMetric(
-    MetricInfo(
-        "mqm",
-        "MQM-style",
-        higher_is_better=False,
-        unit="",
-        human=True,
-        highest=math.inf,
-        family="human",
-    ),
-    per=1.0,
-)
-#: IER: a share of items, so within 0–100 %.
-IER = HumanMetric(MetricInfo("ier", "IER", higher_is_better=False, human=True, family="human"))
-#: The human metrics by name, in seed 001 Table 1's order, then HTER, MQM-style and IER
-#: (each added last, so earlier tables keep their columns' places).
-HUMAN_METRICS: dict[str, HumanMetric] = {m.name: m for m in (SSER, AWER, ASER, HTER, MQM, IER)}
+#: Penalty points per done judgment: a mean, not a percentage.
+MQM = HumanMetric(facts_of("mqm").info, per=1.0)
+IER = HumanMetric(facts_of("ier").info)
+#: The human metrics by name, in the table's order (seed 001 Table 1's, then HTER,
+#: MQM-style and IER).
+HUMAN_METRICS: dict[str, HumanMetric] = {
+    f.name: globals()[f.attribute] for f in METRIC_FACTS if f.human
+}
 
 
 def score_label(score: int | None) -> str:

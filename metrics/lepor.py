@@ -56,10 +56,10 @@ from typing import Any
 
 import numpy as np
 
+from metrics.facts import facts_of
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     check_prepared_for,
     format_signature,
@@ -212,7 +212,7 @@ class LeporRefs:
 class LEPOR(Metric):
     """LEPOR in percent, the mean of sentence scores (module docstring)."""
 
-    info = MetricInfo("lepor", "LEPOR", higher_is_better=True, family="other")
+    info = facts_of("lepor").info
 
     def __init__(
         self,

@@ -52,11 +52,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from metrics.facts import facts_of
 from metrics.porter import stem
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     check_parallel,
     check_prepared_for,
@@ -235,7 +235,7 @@ class MeteorRefs:
 class METEOR(Metric):
     """METEOR in percent, NLTK's ``meteor_score`` per segment (module docstring)."""
 
-    info = MetricInfo("meteor", "METEOR", higher_is_better=True, family="other")
+    info = facts_of("meteor").info
 
     def __init__(
         self,

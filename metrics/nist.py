@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.facts import facts_of
 from metrics.ngrams import (
     HypothesisMatches,
     ReferenceNgrams,
@@ -57,7 +58,6 @@ from metrics.ngrams import (
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     format_signature,
     nrefs_label,
@@ -131,9 +131,7 @@ def nist_from_stats(stats: FloatArray, *, max_ngram_order: int = MAX_NGRAM_ORDER
 class NIST(Metric):
     """Corpus NIST (raw, not percent), mteval-v13a's with ``-c`` by default."""
 
-    info = MetricInfo(
-        "nist", "NIST", higher_is_better=True, unit="", highest=math.inf, family="ngram"
-    )
+    info = facts_of("nist").info
 
     def __init__(
         self,

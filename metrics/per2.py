@@ -20,12 +20,11 @@ Choices the seed leaves open (docs/metrics.md):
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from metrics.encode import IntArray, Lines
-from metrics.stats import FloatArray, MetricInfo
+from metrics.facts import facts_of
+from metrics.stats import FloatArray
 from metrics.tokenize import BOS, EOS
 from metrics.wer import PER, EditRefs, SegmentPairs, per_commons, per_distances
 
@@ -54,7 +53,7 @@ def bigram_lines(lines: Lines, vocab: dict[str, int], boundaries: bool) -> Lines
 class PER2(PER):
     """Bigram PER, minimised over references like PER (module docstring)."""
 
-    info = MetricInfo("per2", "2-PER", higher_is_better=False, highest=math.inf, family="edit")
+    info = facts_of("per2").info
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         bounds = self.preprocessor.sentence_boundaries

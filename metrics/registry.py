@@ -1,5 +1,6 @@
-"""Metrics by name, built with the same preprocessing choices (one place for the mapping),
-and every metric's facts (:class:`~metrics.stats.MetricInfo`: label, direction, unit).
+"""Metrics by name, built with the same preprocessing choices, and every metric's facts
+(:class:`~metrics.stats.MetricInfo`: label, direction, unit), all read from the one table
+of :mod:`metrics.facts`.
 
 Used by ``python -m metrics`` and by the app (``annotation/statistics/``), so the command
 line and the web pages can never disagree about what "bleu" or "mwer" means, nor about
@@ -10,55 +11,32 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from metrics.facts import (
+    COMMAND_LINE_METRICS,
+    METRIC_FACTS,
+    UNSEGMENTED_METRICS,
+    facts_of,
+)
 from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 
-if TYPE_CHECKING:
-    from metrics.human import HumanMetric
-
-METRIC_NAMES: tuple[str, ...] = (
-    "bleu",
-    "nist",
-    "wer",
-    "mwer",
-    "ser",
-    "per",
-    "per2",
-    "chrf",
-    "chrf++",
-    "ter",
-    "lepor",
-    "wngram-p",
-    "wngram-r",
-    "wngram-f",
-    "meteor",
-)
+#: The automatic metrics of ``python -m metrics``, in its columns' order.
+METRIC_NAMES: tuple[str, ...] = COMMAND_LINE_METRICS
 #: Metrics of a candidate document re-segmented against the references (``--unsegmented``).
-UNSEGMENTED_METRIC_NAMES: tuple[str, ...] = ("aswer",)
+UNSEGMENTED_METRIC_NAMES: tuple[str, ...] = UNSEGMENTED_METRICS
 
-#: Where each automatic metric's class lives. A module is imported when its metric is
-#: asked for, never before: ``python -m metrics --metric bleu`` starts without the
-#: alignment, TER, METEOR … modules (start-up is most of a command line's time).
+#: Where each automatic metric's class lives (:attr:`MetricFacts.home`). A module is
+#: imported when its metric is asked for, never before: ``python -m metrics --metric
+#: bleu`` starts without the alignment, TER, METEOR … modules (start-up is most of a
+#: command line's time).
 METRIC_CLASSES: dict[str, tuple[str, str]] = {
-    "wer": ("metrics.wer", "WER"),
-    "ser": ("metrics.wer", "SER"),
-    "mwer": ("metrics.wer", "MWER"),
-    "per": ("metrics.wer", "PER"),
-    "per2": ("metrics.per2", "PER2"),
-    "bleu": ("metrics.bleu", "BLEU"),
-    "nist": ("metrics.nist", "NIST"),
-    "chrf": ("metrics.chrf", "CHRF"),
-    "chrf++": ("metrics.chrf", "CHRFPlusPlus"),
-    "ter": ("metrics.ter", "TER"),
-    "lepor": ("metrics.lepor", "LEPOR"),
-    "wngram-p": ("metrics.wngram", "WNGramP"),
-    "wngram-r": ("metrics.wngram", "WNGramR"),
-    "wngram-f": ("metrics.wngram", "WNGramF"),
-    "meteor": ("metrics.meteor", "METEOR"),
-    "aswer": ("metrics.aswer", "ASWER"),
+    f.name: (f.module, f.attribute) for f in METRIC_FACTS if not f.human
 }
+
+#: Every metric's facts by name, in the dashboard's column order.
+METRIC_INFO: dict[str, MetricInfo] = {f.name: f.info for f in METRIC_FACTS}
 
 #: The choices of the options some metrics read, from the modules that own them, read
 #: (and those modules imported) when first asked for: :func:`__getattr__`.
@@ -81,20 +59,10 @@ def metric_class(name: str) -> type[Metric]:
     return cls
 
 
-def _human_metrics() -> dict[str, HumanMetric]:
-    from metrics.human import HUMAN_METRICS
-
-    return HUMAN_METRICS
-
-
 def __getattr__(name: str) -> Any:
-    """``METRIC_INFO`` and the option choices (``REF_LENGTHS``, ``SMOOTH_METHODS``,
-    ``NGRAM_WEIGHTS``), built on first use: each needs the modules of the metrics it
-    describes, which a command line scoring BLEU alone never imports."""
-    if name == "METRIC_INFO":
-        info = _metric_info()
-        globals()[name] = info
-        return info
+    """The option choices (``REF_LENGTHS``, ``SMOOTH_METHODS``, ``NGRAM_WEIGHTS``), read
+    on first use from the modules that own them, which a command line scoring BLEU alone
+    never imports."""
     if name in _OWNED_CONSTANTS:
         module, attribute = _OWNED_CONSTANTS[name]
         value = tuple(getattr(importlib.import_module(module), attribute))
@@ -103,22 +71,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _metric_info() -> dict[str, MetricInfo]:
-    """Every metric's facts by name: the automatic metrics' from their classes, the human
-    ones' from :mod:`metrics.human`."""
-    automatic = [metric_class(name).info for name in METRIC_CLASSES]
-    return {info.name: info for info in (*automatic, *(m.info for m in _human_metrics().values()))}
-
-
 def metric_info(name: str) -> MetricInfo:
     """The facts of the metric called ``name`` (a ``ValueError`` naming it if unknown)."""
-    if name in METRIC_CLASSES:
-        return metric_class(name).info
-    human = _human_metrics()
-    if name in human:
-        return human[name].info
-    known = ", ".join([*METRIC_CLASSES, *human])
-    raise ValueError(f"unknown metric {name!r} (choose from {known})")
+    return facts_of(name).info
 
 
 def build_metric(
@@ -143,29 +98,17 @@ def build_metric(
     ``lepor_beta`` weigh LEPOR's recall and precision; ``weights`` (tfidf or sscore) and
     ``documents`` (one document id per segment; one document when None) are the weighted
     n-gram metrics' (:mod:`metrics.wngram`)."""
-    pp = preprocessor or Preprocessor()
-    cls: Any = metric_class(name)
-    if name in ("wer", "ser", "chrf", "chrf++", "meteor", "aswer"):
-        return cls(pp)  # type: ignore[no-any-return]
-    if name in ("mwer", "per", "per2"):
-        return cls(pp, ref_length)  # type: ignore[no-any-return]
-    if name == "bleu":
-        return cls(  # type: ignore[no-any-return]
-            tokenize=pp.tokenize,
-            lowercase=pp.lowercase,
-            sentence_boundaries=pp.sentence_boundaries,
-            smooth_method=smooth,
-        )
-    if name == "nist":
-        return cls(  # type: ignore[no-any-return]
-            tokenize=pp.tokenize,
-            lowercase=pp.lowercase,
-            sentence_boundaries=pp.sentence_boundaries,
-            mteval=mteval,
-        )
-    if name == "ter":
-        return cls()  # type: ignore[no-any-return]
-    if name == "lepor":
-        return cls(pp, alpha=lepor_alpha, beta=lepor_beta)  # type: ignore[no-any-return]
-    # the weighted n-grams
-    return cls(pp, weights=weights, documents=documents)  # type: ignore[no-any-return]
+    facts = facts_of(name)
+    if facts.build is None:
+        raise ValueError(f"{name!r} is a human figure, computed from judgments: nothing to build")
+    return facts.build(
+        metric_class(name),
+        preprocessor=preprocessor or Preprocessor(),
+        ref_length=ref_length,
+        smooth=smooth,
+        mteval=mteval,
+        lepor_alpha=lepor_alpha,
+        lepor_beta=lepor_beta,
+        weights=weights,
+        documents=documents,
+    )

@@ -47,7 +47,8 @@ def family_rank(family: str) -> int:
 @dataclass(frozen=True)
 class MetricInfo:
     """What every page, table and chart needs to know about a metric, kept on the metric
-    (as sacreBLEU keeps its defaults on the class), so no caller holds a table about it.
+    (as sacreBLEU keeps its defaults on the class) and read there from the metric's row of
+    :data:`metrics.facts.METRIC_FACTS`, so no caller holds a table of its own about it.
 
     ``unit`` is "%" for BLEU and the error rates (their scores are percentages), "" for raw
     scores such as NIST; ``higher_is_better`` says which way "better" points (rank groups,

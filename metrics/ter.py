@@ -47,16 +47,15 @@ beat them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from metrics.facts import facts_of
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     check_prepared_for,
     format_signature,
@@ -197,7 +196,7 @@ class TERRefs:
 class TER(Metric):
     """Translation edit rate with shifts (Snover et al. 2006; module doc)."""
 
-    info = MetricInfo("ter", "TER", higher_is_better=False, highest=math.inf, family="edit")
+    info = facts_of("ter").info
 
     def __init__(self, case_sensitive: bool = False) -> None:
         self.case_sensitive = case_sensitive

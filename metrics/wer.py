@@ -55,7 +55,6 @@ mWER and PER when a whole corpus is scored.
 
 from __future__ import annotations
 
-import math
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Sequence
@@ -67,10 +66,10 @@ import numpy.typing as npt
 
 from metrics.align import levenshtein
 from metrics.encode import IntArray, Lines, encode
+from metrics.facts import facts_of
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     check_prepared_for,
     format_signature,
@@ -376,7 +375,7 @@ def _distances(
 class WER(_EditRate):
     """Word error rate against the first reference (seed 000 §2.1.1, seed 001 §2.1)."""
 
-    info = MetricInfo("wer", "WER", higher_is_better=False, highest=math.inf, family="edit")
+    info = facts_of("wer").info
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs, distances = _distances(hyps, segments, prepared)
@@ -401,7 +400,7 @@ def ser_rows(identical: BoolArray) -> FloatArray:
 class SER(_EditRate):
     """Sentence error rate: candidates not identical to the first reference (seed 001 §2.1)."""
 
-    info = MetricInfo("ser", "SER", higher_is_better=False, family="edit")
+    info = facts_of("ser").info
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         first = prepared.seg_start[:-1][segments]
@@ -459,7 +458,7 @@ class _MultiRef(_EditRate):
 class MWER(_MultiRef):
     """Multi-reference WER: ``Σ_k min_r d_L / Σ_k I*_k`` (seed 000 §2.1.1, §3.3)."""
 
-    info = MetricInfo("mwer", "mWER", higher_is_better=False, highest=math.inf, family="edit")
+    info = facts_of("mwer").info
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs, distances = _distances(hyps, segments, prepared)
@@ -469,7 +468,7 @@ class MWER(_MultiRef):
 class PER(_MultiRef):
     """Position-independent error rate, minimised over references (seed 000 §2.1.2, §3.3)."""
 
-    info = MetricInfo("per", "PER", higher_is_better=False, highest=math.inf, family="edit")
+    info = facts_of("per").info
 
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         pairs = SegmentPairs.of(segments, prepared.seg_start)

@@ -59,10 +59,10 @@ from typing import Any
 
 import numpy as np
 
+from metrics.facts import facts_of
 from metrics.stats import (
     FloatArray,
     Metric,
-    MetricInfo,
     References,
     check_prepared_for,
     format_signature,
@@ -339,19 +339,19 @@ class WeightedNgram(Metric):
 class WNGramP(WeightedNgram):
     """Weighted n-gram precision (Babych and Hartley 2004's "Prec. (w)")."""
 
-    info = MetricInfo("wngram-p", "Prec (w)", higher_is_better=True, family="ngram")
+    info = facts_of("wngram-p").info
     _measure = "p"
 
 
 class WNGramR(WeightedNgram):
     """Weighted n-gram recall (Babych and Hartley 2004's "Recall (w)")."""
 
-    info = MetricInfo("wngram-r", "Recall (w)", higher_is_better=True, family="ngram")
+    info = facts_of("wngram-r").info
     _measure = "r"
 
 
 class WNGramF(WeightedNgram):
     """Weighted n-gram F-score, P and R weighted equally ("Fscore (w)")."""
 
-    info = MetricInfo("wngram-f", "F (w)", higher_is_better=True, family="ngram")
+    info = facts_of("wngram-f").info
     _measure = "f"

@@ -2,48 +2,35 @@
 dashboard, ``manage.py scores``, the stored statistics and the drill-down share.
 
 The metrics themselves are :mod:`metrics`' (``python -m metrics`` builds the same objects
-through :func:`metrics.registry.build_metric`); what is the app's own is the choice of
-metrics and which of them follow the dashboard's preprocessing choice.
+through :func:`metrics.registry.build_metric`), and so are the facts every list here
+derives from (:data:`metrics.facts.METRIC_FACTS`: which metrics the app computes, which
+follow the dashboard's preprocessing choice, which are corpus-wide, their work groups).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.facts import APP_AUTOMATIC, APP_HUMAN, METRIC_FACTS, work_groups
 from metrics.registry import build_metric
 from metrics.stats import Metric
 from metrics.tokenize import Preprocessor
 
-AUTOMATIC_METRICS = (
-    "wer",
-    "ser",
-    "mwer",
-    "per",
-    "per2",
-    "ter",
-    "bleu",
-    "nist",
-    "chrf",
-    "chrf++",
-    "wngram-p",
-    "wngram-r",
-    "wngram-f",
-    "meteor",
-    "lepor",
-)
+#: The automatic metrics the app computes, in the dashboard's column order.
+AUTOMATIC_METRICS = APP_AUTOMATIC
 #: Metrics the app computes with their own fixed preprocessing (the default choice's,
 #: shown in their signatures) whatever the dashboard's choice: each takes seconds per
 #: corpus, so the import computes them once and every choice reuses them (equal
 #: signatures, :func:`reusable`), rather than a new choice costing ten seconds more.
 #: TER normalises as sacreBLEU's TER does in any case; METEOR lowercases every word as
 #: NLTK does, so only its tokenizer is fixed (13a).
-FIXED_PREPROCESSING = frozenset({"meteor", "lepor", "wngram-p", "wngram-r", "wngram-f"})
+FIXED_PREPROCESSING = frozenset(f.name for f in METRIC_FACTS if f.app and f.fixed_preprocessing)
 
 #: Metrics whose row of a sentence depends on other sentences' references: NIST's
 #: information weights count every reference n-gram of the corpus, the weighted n-grams'
 #: document weights every word of a document's first references. Whoever scores some
 #: sentences again (the grown pool, a moved word) scores these whole.
-CORPUS_WIDE = frozenset({"nist", "wngram-p", "wngram-r", "wngram-f"})
+CORPUS_WIDE = frozenset(f.name for f in METRIC_FACTS if f.app and f.corpus_wide)
 
 
 def app_metric(
@@ -59,25 +46,15 @@ def app_metric(
     return build_metric(name, preprocessor=pp, ref_length=ref_length, documents=documents)
 
 
-HUMAN_METRICS = ("sser", "awer", "aser", "hter", "mqm", "ier")
+HUMAN_METRICS = APP_HUMAN
 
 
 #: The metrics that share their work when scored together (one alignment for the WER
 #: family, one n-gram count for BLEU and NIST, one character pass for chrF and chrF++, one
 #: count for the weighted n-grams' P, R and F), each group with its rough share of a
 #: whole scoring's time on a real corpus (``bench/pages.py``): what :func:`work_shares`
-#: balances.
-WORK_GROUPS: tuple[tuple[tuple[str, ...], int], ...] = (
-    (("chrf", "chrf++"), 10),
-    (("ter",), 8),
-    (("bleu", "nist"), 5),
-    (("lepor",), 5),
-    (("wer", "ser", "mwer"), 4),
-    (("wngram-p", "wngram-r", "wngram-f"), 4),
-    (("per",), 3),
-    (("per2",), 3),
-    (("meteor",), 3),
-)
+#: balances. Each metric's group and cost is in :data:`metrics.facts.METRIC_FACTS`.
+WORK_GROUPS: tuple[tuple[tuple[str, ...], int], ...] = work_groups()
 
 #: Shares :func:`work_shares` splits into by default (a worker scores one group at a time:
 #: ``work_shares(metrics, shares=len(metrics))``).
