@@ -38,12 +38,16 @@ wordnet:
 migrations-check: venv
 	$(PY) manage.py makemigrations --check --dry-run
 
+## The demo runs with DEBUG on (Django's development server serves the static files, and
+## errors show their traceback); everything else has it off unless set.
+demo: export DEBUG ?= true
 demo: venv wordnet
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_setup
 
 ## The demo server and one worker beside it (the queue's jobs: scoring, imports); Ctrl-C
 ## stops both.
+run: export DEBUG ?= true
 run: demo
 	@$(PY) manage.py worker & worker=$$!; \
 	  trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \

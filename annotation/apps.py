@@ -2,7 +2,10 @@ from django.apps import AppConfig
 
 #: The modules that register job handlers (:func:`annotation.jobs.handler`): imported when
 #: the app starts, so a worker knows every kind of job whatever it imported first.
-JOB_HANDLER_MODULES: tuple[str, ...] = ("annotation.statistics.jobs",)
+JOB_HANDLER_MODULES: tuple[str, ...] = (
+    "annotation.statistics.jobs",
+    "annotation.corpora.removal",
+)
 
 
 class AnnotationConfig(AppConfig):

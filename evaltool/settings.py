@@ -18,11 +18,13 @@ from evaltool.env import behind_proxy, parse_bool, parse_cache_url, parse_databa
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = parse_bool("DEBUG", os.environ.get("DEBUG"), default=True)
+# Off unless set: a deployment that forgets it shows no tracebacks and no settings.
+# ``make run`` sets it for the demo; the test suite has its own settings (test_settings).
+DEBUG = parse_bool("DEBUG", os.environ.get("DEBUG"), default=False)
 _DEV_SECRET = "insecure-dev-key-only-for-local-use"
+# Required to serve (wsgi.py refuses to start without it when DEBUG is off); commands and
+# workers, which sign nothing, run without it.
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET if DEBUG else "")
-if not SECRET_KEY:
-    raise RuntimeError("SECRET_KEY must be set in the environment when DEBUG is false")
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")

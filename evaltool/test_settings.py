@@ -1,9 +1,18 @@
-"""The test suite's settings: the app's own, and the queue's jobs computed where they are
+"""The test suite's settings: the app's own (DEBUG off, as in production, with a secret of
+its own), and the queue's jobs computed where they are
 queued (``django-tasks``' immediate backend), so a test that imports a corpus reads its
 figures at once. The tests of the queue itself switch to the database backend and real
 worker processes (``annotation/tests/jobs/``), as do those that show a job's progress."""
 
 from evaltool.settings import *  # noqa: F403
+
+SECRET_KEY = "test-only-secret-key"
+# The static files as they are in the checkout (no collected manifest): the tests that
+# serve the collected files run make serve itself (evaltool/tests/test_serve.py).
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 

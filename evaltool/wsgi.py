@@ -10,9 +10,15 @@ import os
 from importlib import import_module
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evaltool.settings")
+
+# A server signs sessions and forms: it refuses to start without a secret (reading an
+# empty SECRET_KEY raises Django's ImproperlyConfigured), rather than fail a request later.
+if not settings.SECRET_KEY:
+    raise ImproperlyConfigured("The SECRET_KEY setting must not be empty.")
 
 application = get_wsgi_application()
 import_module(settings.ROOT_URLCONF)

@@ -130,7 +130,7 @@ def corpus_remove(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         action = form.cleaned_data["action"]
         if action == "delete":
-            corpus_delete(corpus=corpus)
+            corpus_delete(corpus=corpus, requested_by=request.user)
             return see_other(reverse("annotation:home"))
         corpus_set_archived(corpus=corpus, archived=action == "archive")
         return see_other(reverse("annotation:corpus_remove", args=[corpus.pk]))

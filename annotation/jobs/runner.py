@@ -316,7 +316,7 @@ def wait_for(
     job: Job,
     *,
     out: TextIO | None = None,
-    run_here_after: float | None = 5.0,
+    run_here_after: float | None = 2.0,
     poll: float = 0.5,
 ) -> Job:
     """Wait until ``job`` has ended, writing its progress to ``out`` (one line rewritten

@@ -14,8 +14,6 @@ or three hundred: it reads the human counts of the done judgments, never their t
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +23,7 @@ import numpy as np
 
 from annotation.models import Corpus
 from annotation.statistics.human import JudgmentRow, human_metric_rows
+from annotation.statistics.memo import Memo
 from annotation.statistics.metric_set import HUMAN_METRICS
 from annotation.statistics.store import default_stored_statistics
 from metrics import human
@@ -141,8 +140,7 @@ def _sums(judged: Sequence[Judged], stats: Mapping[int, SegmentStats]) -> _Sums:
 #: :func:`_done_sums` by corpus and the done judgments' (target, counts): the same sums
 #: on every click of a candidate, and until the judge finishes another judgment of the
 #: system. Bounded; shared by the threads of one process.
-_DONE_SUMS: OrderedDict[tuple[CorpusKey, tuple[Judged, ...]], _Sums] = OrderedDict()
-_DONE_SUMS_MAX = 256
+_DONE_SUMS: Memo[tuple[CorpusKey, tuple[Judged, ...]], _Sums] = Memo(256)
 
 
 def _done_sums(
@@ -152,15 +150,10 @@ def _done_sums(
     the sums are computed from: the targets, whose statistics never change, and each
     judgment's counts)."""
     key = (corpus, done)
-    with _LOCK:
-        if key in _DONE_SUMS:
-            _DONE_SUMS.move_to_end(key)
-            return _DONE_SUMS[key]
-    sums = _sums(done, stats)
-    with _LOCK:
-        _DONE_SUMS[key] = sums
-        while len(_DONE_SUMS) > _DONE_SUMS_MAX:
-            _DONE_SUMS.popitem(last=False)
+    sums: _Sums | None = _DONE_SUMS.get(key)
+    if sums is None:
+        sums = _sums(done, stats)
+        _DONE_SUMS.put(key, sums)
     return sums
 
 
@@ -179,9 +172,8 @@ _AUTOMATIC = ("wer", "mwer", "bleu")
 _HUMAN = tuple(m for m in HUMAN_METRICS if m in ("awer", "aser", "sser"))
 #: Every live figure: the human ones, then the automatic ones.
 _FIGURES = (*_HUMAN, *_AUTOMATIC)
-_ROWS: OrderedDict[tuple[CorpusKey, int], SegmentStats] = OrderedDict()
-_ROWS_MAX = 50_000
-_LOCK = threading.Lock()
+_ROWS: Memo[tuple[CorpusKey, int], SegmentStats] = Memo(50_000)
+_NOT_KEPT = object()  # a kept row may be None (a sentence without references)
 
 
 def known_stats(
@@ -191,14 +183,12 @@ def known_stats(
     of those still to compute (:func:`segment_stats`)."""
     found: dict[int, SegmentStats] = {}
     missing: set[int] = set()
-    with _LOCK:
-        for target_id in target_ids:
-            key = (corpus, target_id)
-            if key in _ROWS:
-                found[target_id] = _ROWS[key]
-                _ROWS.move_to_end(key)
-            else:
-                missing.add(target_id)
+    for target_id in target_ids:
+        row = _ROWS.get((corpus, target_id), _NOT_KEPT)
+        if row is _NOT_KEPT:
+            missing.add(target_id)
+        else:
+            found[target_id] = row
     return found, missing
 
 
@@ -222,26 +212,21 @@ def stored_stats(corpus: Corpus, wanted: Mapping[int, tuple[str, int]]) -> dict[
 
 #: Per corpus judged lately, the live figures' rows of every system (segments × k per
 #: figure) from its stored default statistics: about 2 MB for 1,000 × 20.
-_STORED: OrderedDict[CorpusKey, dict[str, tuple[np.ndarray, ...]]] = OrderedDict()
-_STORED_MAX = 4
+_STORED: Memo[CorpusKey, dict[str, tuple[np.ndarray, ...]]] = Memo(4)
 
 
 def _stored_rows(corpus: Corpus) -> dict[str, tuple[np.ndarray, ...]]:
     """The corpus's stored rows per system: kept, or read (one query) and kept; none when
     the default statistics are not stored (every row is then computed)."""
     key = texts_key(corpus)
-    with _LOCK:
-        if key in _STORED:
-            _STORED.move_to_end(key)
-            return _STORED[key]
+    kept: dict[str, tuple[np.ndarray, ...]] | None = _STORED.get(key)
+    if kept is not None:
+        return kept
     auto = default_stored_statistics(corpus)
     if auto is None:
         return {}
     rows = {s: tuple(np.array(auto.segment_stats(m, s)) for m in _AUTOMATIC) for s in auto.systems}
-    with _LOCK:
-        _STORED[key] = rows
-        while len(_STORED) > _STORED_MAX:
-            _STORED.popitem(last=False)
+    _STORED.put(key, rows)
     return rows
 
 
@@ -266,8 +251,4 @@ def segment_stats(
 
 
 def _keep(corpus: CorpusKey, rows: Mapping[int, SegmentStats]) -> None:
-    with _LOCK:
-        for target_id, row in rows.items():
-            _ROWS[(corpus, target_id)] = row
-        while len(_ROWS) > _ROWS_MAX:
-            _ROWS.popitem(last=False)
+    _ROWS.put_all(((corpus, target_id), row) for target_id, row in rows.items())

@@ -1,11 +1,18 @@
-"""What the dashboard remembers between requests (the memo), and why it is never stale.
+"""What a process remembers between requests, and why it is never stale: the one memo.
+
+:class:`Memo` is the one kind of memory the app keeps in a process: a bounded map, the
+least recently used entry first to go, shared by the threads of the process. The
+dashboard's parts are kept in one (below); the judge's live figures keep their
+statistics rows and sums in three more (:mod:`~annotation.statistics.live`), each keyed
+by what its value is computed from, so none is ever read stale. :func:`forget` empties
+them all (a new process, as the tests see it).
 
 * The automatic statistics are not kept here: they are stored in the database with the
-  corpus (:func:`annotation.statistics.store.automatic_statistics`), computed once per
-  preprocessing choice, since the corpus texts never change. Those against the grown
-  reference pool are the exception: the pool is the judgments' new references, so they
-  are kept here under the judgments stamp (and stored as last scored, only to build the
-  next pool on: :mod:`~annotation.statistics.pool`).
+  corpus (:mod:`~annotation.statistics.store`), computed once per preprocessing choice
+  by a worker. Those against the grown reference pool are the exception: the pool is the
+  judgments' new references, so they are kept here under the judgments stamp (and
+  stored as last scored, only to build the next pool on: :mod:`~annotation.statistics.
+  pool`).
 * Everything derived from the judgments — the human figures and their bootstrap, the
   judges, agreement and effort panels, the meta-evaluation — is kept in this process's
   memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
@@ -28,19 +35,69 @@ shared by the threads of one process.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Generic, TypeVar
 
 from annotation.models import Corpus
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+_ALL: weakref.WeakSet[Memo[Any, Any]] = weakref.WeakSet()
+
+
+class Memo(Generic[K, V]):
+    """A bounded map shared by the threads of a process: at most ``size`` entries, the
+    least recently used first to go. Values are kept as they are: keep frozen results."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+        _ALL.add(self)
+
+    def get(self, key: K, default: Any = None) -> Any:
+        """The value kept under ``key`` (now the most recently used), else ``default``."""
+        with self._lock:
+            if key not in self._items:
+                return default
+            self._items.move_to_end(key)
+            return self._items[key]
+
+    def put(self, key: K, value: V, *, dropping: Callable[[K], bool] | None = None) -> None:
+        """Keep ``value`` under ``key`` (and let go of the keys ``dropping`` names)."""
+        self.put_all([(key, value)], dropping=dropping)
+
+    def put_all(
+        self, items: Iterable[tuple[K, V]], *, dropping: Callable[[K], bool] | None = None
+    ) -> None:
+        with self._lock:
+            if dropping is not None:
+                for old in [k for k in self._items if dropping(k)]:
+                    del self._items[old]
+            for key, value in items:
+                self._items[key] = value
+                self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def entries(self) -> list[tuple[K, V]]:
+        with self._lock:
+            return list(self._items.items())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
 
 #: Entries kept: a few parts per corpus, choice and normalization (a page is about six).
 MEMO_SIZE = 48
 
-_MEMO: OrderedDict[tuple[Hashable, ...], Any] = OrderedDict()
-_LOCK = threading.Lock()
+_MEMO: Memo[tuple[Hashable, ...], Any] = Memo(MEMO_SIZE)
+_MISSING = object()
 
 
 def judgments_key(corpus: Corpus) -> tuple[int, str, int]:
@@ -54,19 +111,11 @@ def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[],
     no view asks for again (the stamp only moves forward)."""
     pk, created, stamp = judgments_key(corpus)
     key = (pk, created, stamp, *part)
-    with _LOCK:
-        if key in _MEMO:
-            _MEMO.move_to_end(key)
-            value: T = _MEMO[key]
-            return value
+    kept = _MEMO.get(key, _MISSING)  # a kept value may be None
+    if kept is not _MISSING:
+        return kept  # type: ignore[no-any-return]
     value = compute()
-    with _LOCK:
-        for old in [k for k in _MEMO if k[:2] == (pk, created) and k[2] < stamp]:
-            del _MEMO[old]
-        _MEMO[key] = value
-        _MEMO.move_to_end(key)
-        while len(_MEMO) > MEMO_SIZE:
-            _MEMO.popitem(last=False)
+    _MEMO.put(key, value, dropping=lambda k: k[:2] == (pk, created) and k[2] < stamp)
     return value
 
 
@@ -74,8 +123,7 @@ def recalled(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
     """``part`` of ``corpus`` as remembered under its judgments stamp, or None (nothing
     is computed): for a caller that must know what a part would cost before asking."""
     pk, created, stamp = judgments_key(corpus)
-    with _LOCK:
-        return _MEMO.get((pk, created, stamp, *part))
+    return _MEMO.get((pk, created, stamp, *part))
 
 
 def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
@@ -84,16 +132,15 @@ def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
     it afresh (:mod:`~annotation.statistics.pool`). Such a value is the past: it is never
     shown, only built on."""
     pk, created, stamp = judgments_key(corpus)
-    with _LOCK:
-        found = [
-            (k[2], v)
-            for k, v in _MEMO.items()
-            if k[:2] == (pk, created) and k[2] < stamp and k[3:] == part
-        ]
+    found = [
+        (k[2], v)
+        for k, v in _MEMO.entries()
+        if k[:2] == (pk, created) and k[2] < stamp and k[3:] == part
+    ]
     return max(found, key=lambda kv: kv[0])[1] if found else None
 
 
 def forget() -> None:
-    """Empty the memory (tests that count the queries of a cold view)."""
-    with _LOCK:
-        _MEMO.clear()
+    """Empty every memo of this process (tests: a cold view, or another process)."""
+    for memo in list(_ALL):
+        memo.clear()

@@ -6,11 +6,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.corpora.imports import corpus_import
+from annotation.jobs import Job
 from annotation.models import Corpus, User
 from annotation.tests.controls.factories import queue_corpus, walk_queue
 from annotation.tests.factories import AUTOMATIC, DEMO_XML, SEED_XML
@@ -33,6 +35,22 @@ def test_import_evaltrans_prints_a_summary() -> None:
     assert out.splitlines()[0] == (
         "Imported corpus 'demo': 40 sentences, 2 references per sentence, 5 systems, 0 judgments."
     )
+
+
+def test_import_evaltrans_queues_the_scoring_and_waits_for_it_only_when_asked(
+    settings: Any,
+) -> None:
+    settings.TASKS = settings.QUEUED_TASKS  # no worker runs here
+    queued = run("import_evaltrans", str(DEMO_XML), "--name", "demo")
+    (job,) = Job.objects.all()
+    assert queued.splitlines()[-1] == (
+        f"Scoring queued as job {job.pk} (manage.py jobs --wait {job.pk} shows its progress)."
+    )
+    assert job.status == "queued"
+
+    waited = run("import_evaltrans", str(DEMO_XML), "--name", "demo 2", "--wait")
+    assert waited.splitlines()[-1] == "Scoring demo 2: done"  # computed here: no worker
+    assert Job.objects.get(corpus__name="demo 2").status == "done"
 
 
 def test_import_evaltrans_refusal_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:

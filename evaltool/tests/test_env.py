@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from evaltool.env import SQLITE_OPTIONS, parse_bool, parse_cache_url, parse_database_url
+
+ROOT = Path(__file__).resolve().parents[2]
 
 BASE = Path("/srv/evaltool")
 
@@ -121,3 +126,35 @@ def test_sqlite_writes_in_wal_mode_and_waits_for_a_lock_before_giving_up() -> No
     assert "journal_mode=WAL" in SQLITE_OPTIONS["init_command"]
     assert SQLITE_OPTIONS["timeout"] > 0
     assert SQLITE_OPTIONS["transaction_mode"] == "IMMEDIATE"
+
+
+def test_debug_is_off_unless_set_and_a_server_will_not_start_without_a_secret() -> None:
+    """A deployment that sets nothing gets DEBUG off; its server then refuses to start
+    without SECRET_KEY (sessions and forms are signed with it), while a command runs."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DEBUG", "SECRET_KEY"))
+    }
+    env["DATABASE_URL"] = "sqlite:///:memory:"
+    settings = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import "
+            "settings; print(settings.DEBUG)",
+        ],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "evaltool.settings"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert settings.stdout.strip() == "False"
+    server = subprocess.run(
+        [sys.executable, "-c", "import evaltool.wsgi"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert server.returncode != 0
+    assert "ImproperlyConfigured: The SECRET_KEY setting must not be empty." in server.stderr

@@ -14,9 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.corpora.imports import ImportRefused, corpus_import
-from annotation.jobs import Job, wait_for
-from annotation.models import Corpus
-from annotation.statistics import scoring_job
+from annotation.management.scoring import report_scoring
 
 
 class Command(BaseCommand):
@@ -69,19 +67,6 @@ class Command(BaseCommand):
         for line in summary.lines():
             self.stdout.write(line)
         report_scoring(self, summary.corpus, wait=options["wait"])
-
-
-def report_scoring(command: BaseCommand, corpus: Corpus, *, wait: bool) -> None:
-    """Say which job scores the new corpus, and wait for it with ``wait``."""
-    job = scoring_job(corpus)
-    if not wait:
-        command.stdout.write(
-            f"Scoring queued as job {job.pk} (manage.py jobs --wait {job.pk} shows its progress)."
-        )
-        return
-    ended = wait_for(job, out=command.stdout)
-    if ended.status == Job.Status.FAILED:
-        raise CommandError(f"scoring {corpus.name} failed: {ended.error}")
 
 
 def _progress_bar(stream: Any, size: int) -> Any:

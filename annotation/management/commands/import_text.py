@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotation.corpora.imports import ImportRefused
 from annotation.corpora.systems import corpus_add_system
 from annotation.corpora.text_imports import corpus_import_text
+from annotation.management.scoring import report_scoring
 from annotation.models import Corpus
 from metrics.textfiles import SegmentFileError, read_segments
 
@@ -49,7 +50,9 @@ class Command(BaseCommand):
         try:
             hyps = [_system_file(v) for v in options["hyp"]]
             if options["source"] is None and not options["ref"]:
-                self._add_systems(_existing_corpus(name), _read(hyps), unsegmented)
+                corpus = _existing_corpus(name)
+                self._add_systems(corpus, _read(hyps), unsegmented)
+                self._report_scoring(corpus)
                 return
             if options["source"] is None or not options["ref"]:
                 raise ValueError("a new corpus needs --source and --ref (both)")
@@ -66,6 +69,11 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if unsegmented:
             self._add_systems(summary.corpus, documents, unsegmented=True)
+        self._report_scoring(summary.corpus)
+
+    def _report_scoring(self, corpus: Corpus) -> None:
+        corpus.refresh_from_db()  # an added system moved its texts stamp
+        report_scoring(self, corpus, wait=False)
 
     def _add_systems(
         self, corpus: Corpus, systems: list[tuple[str, Path, list[str]]], unsegmented: bool

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -14,6 +15,7 @@ from django.urls import reverse
 
 from annotation.corpora.imports import ERR_CORPUS_IMPORTING, corpus_import
 from annotation.corpora.removal import ERR_NAME_MISMATCH, corpus_delete
+from annotation.jobs import Job, run_queued_jobs
 from annotation.judging.start import judgment_open, judgment_seen
 from annotation.models import (
     Corpus,
@@ -67,6 +69,25 @@ def test_a_large_corpus_is_deleted_in_batches_of_sentences() -> None:
 
     corpus_delete(corpus=corpus)
 
+    assert not Sentence.objects.exists() and not Corpus.all_objects.exists()
+
+
+def test_a_deletion_hides_the_corpus_at_once_and_a_worker_deletes_its_rows(
+    lead_client: Client, settings: Any
+) -> None:
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    settings.TASKS = settings.QUEUED_TASKS  # the job waits for a worker
+
+    done = lead_client.post(remove_url(corpus), {"action": "delete", "name": "demo"})
+
+    assert done.status_code == 303
+    assert not Corpus.objects.filter(pk=corpus.pk).exists()  # hidden from every page
+    assert Sentence.objects.count() == 40  # its rows wait for the worker
+    (job,) = Job.objects.filter(kind="delete_corpus")
+    assert (job.status, job.label) == ("queued", "Deleting demo")
+    assert run_queued_jobs() == 1
+    job.refresh_from_db()
+    assert (job.status, job.done, job.total, job.phase) == ("done", 40, 40, "deleting sentences")
     assert not Sentence.objects.exists() and not Corpus.all_objects.exists()
 
 

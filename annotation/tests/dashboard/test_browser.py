@@ -227,14 +227,15 @@ def test_a_failed_pool_job_shows_its_reason_and_a_retry_that_works(
 def test_a_progress_request_that_fails_says_so_and_asks_again(
     page: Page, live_server: Any, user_factory: Callable[..., User], settings: Any
 ) -> None:
-    corpus, url = _pool_waiting_for_a_worker(page, live_server, user_factory, settings)
-    page.route(url, lambda route: route.fulfill(status=502, body="gateway"))
+    corpus, _ = _pool_waiting_for_a_worker(page, live_server, user_factory, settings)
+    polls = re.compile(rf"/dashboard/{corpus.pk}/\?tok=")  # what the progress block asks
+    page.route(polls, lambda route: route.fulfill(status=502, body="gateway"))
 
     scoring = page.locator("#pool-scoring")
     expect(scoring).to_have_attribute("data-unreachable", "true")
     expect(scoring.locator(".poll-note")).to_have_text(
         "The server did not answer (HTTP 502): still asking every second."
     )
-    page.unroute(url)
+    page.unroute(polls)
     run_queued_jobs()
     _shows_the_pools_figures(page, corpus)

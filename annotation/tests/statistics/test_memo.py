@@ -94,7 +94,7 @@ def test_the_key_names_the_corpus_its_creation_and_its_stamp(judged_hand: Corpus
 def test_the_memory_is_bounded_and_forgets_earlier_stamps(
     judged_hand: Corpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(memo, "MEMO_SIZE", 3)
+    monkeypatch.setattr(memo._MEMO, "size", 3)
     memo.forget()
     corpus = fresh(judged_hand)
     for k in range(5):
@@ -110,8 +110,20 @@ def test_the_memory_is_bounded_and_forgets_earlier_stamps(
     assert len(computed) == 1
     corpus.judgments_stamp += 1
     memo.remembered(corpus, ("test", 9), lambda: 90)
-    assert list(memo._MEMO) == [(*memo.judgments_key(corpus), "test", 9)]
+    assert [key for key, _ in memo._MEMO.entries()] == [(*memo.judgments_key(corpus), "test", 9)]
     memo.forget()
+
+
+def test_one_memo_for_every_kind_of_kept_value_and_forget_empties_them_all() -> None:
+    rows: memo.Memo[str, int | None] = memo.Memo(2)
+    rows.put("a", None)
+    rows.put_all([("b", 2), ("c", 3)])
+    assert rows.get("a", "gone") == "gone"  # the least recently used went first
+    assert (rows.get("b"), rows.get("c")) == (2, 3)
+    rows.put("d", 4, dropping=lambda key: key == "b")
+    assert [key for key, _ in rows.entries()] == ["c", "d"]
+    memo.forget()
+    assert rows.entries() == []
 
 
 def test_a_done_judgment_written_by_the_test_helper_shows_too(
