@@ -15,8 +15,10 @@ Set-up, each run: a fresh database (SQLite in a temp dir, or the PostgreSQL data
 ``--pg-database``, default ``evaltool_load``, dropped and created), a corpus from
 ``bench/gen_corpus.py`` at its real size by default (1,000 sentences × 3 references × 20
 systems, as a real campaign's: a smaller one hides what grows with the corpus; smaller
-with ``--sentences``, ``--references``, ``--systems``), scored as a worker scores it, 20
-judge accounts assigned to it, and ``--servers`` ``make serve`` processes on free ports (each
+with ``--sentences``, ``--references``, ``--systems``), scored as a worker scores it, its
+judges shown the system's live figures (``--figures on``, as in a named corpus: the costlier
+page; ``off`` or ``auto``, a blind corpus's default, hide them), 20 judge accounts assigned
+to it, and ``--servers`` ``make serve`` processes on free ports (each
 with ``WEB_CONCURRENCY`` workers; with two or more, one shared Redis cache is used, and the
 judges are spread over the servers; ``--redis-db`` picks the Redis database).
 
@@ -287,6 +289,7 @@ def set_up(env: dict[str, str], workdir: Path, args: argparse.Namespace) -> None
         )
     manage(env, "migrate", "--noinput")
     manage(env, "import_evaltrans", str(path), "--name", CORPUS, "--wait")
+    manage(env, "figures", CORPUS, f"--{args.figures}")
     manage(env, "add_user", LEAD, "--password", PASSWORD, "--role", "lead")
     for k in range(args.judges):
         manage(
@@ -407,6 +410,9 @@ def main() -> None:
     parser.add_argument("--references", type=int, default=3)
     parser.add_argument("--systems", type=int, default=20)
     parser.add_argument(
+        "--figures", choices=["on", "off", "auto"], default="on", help="judges see live figures"
+    )
+    parser.add_argument(
         "--pg-database", default="evaltool_load", help="PostgreSQL database (dropped first)"
     )
     parser.add_argument("--redis-db", type=int, default=15, help="Redis database (2+ servers)")
@@ -462,7 +468,7 @@ def report(
     print(
         f"\n{label}: {args.judges} judges, {args.servers} server(s) × {args.workers} workers; "
         f"corpus {args.sentences} sentences × {args.references} references × "
-        f"{args.systems} systems"
+        f"{args.systems} systems, live figures {args.figures}"
     )
     print(
         f"  paced, one action every {args.pace:g} s per judge for {args.seconds:g} s: "
