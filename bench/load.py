@@ -12,17 +12,21 @@ What it proves (production issue): with 20 judges working at once on real server
   was refused is; no request fails (5xx or a broken connection).
 
 Set-up, each run: a fresh database (SQLite in a temp dir, or the PostgreSQL database
-``evaltool_load``, dropped and created), a corpus from ``bench/gen_corpus.py``, 20 judge
-accounts assigned to it, and ``--servers`` ``make serve`` processes on free ports (each
+``--pg-database``, default ``evaltool_load``, dropped and created), a corpus from
+``bench/gen_corpus.py`` at its real size by default (1,000 sentences × 3 references × 20
+systems, as a real campaign's: a smaller one hides what grows with the corpus; smaller
+with ``--sentences``, ``--references``, ``--systems``), scored as a worker scores it, its
+judges shown the system's live figures (``--figures on``, as in a named corpus: the costlier
+page; ``off`` or ``auto``, a blind corpus's default, hide them), 20 judge accounts assigned
+to it, and ``--servers`` ``make serve`` processes on free ports (each
 with ``WEB_CONCURRENCY`` workers; with two or more, one shared Redis cache is used, and the
-judges are spread over the servers). ``--base-url URL`` (repeatable) drives servers that
-are already running instead (their database must hold a corpus named ``load`` and the
-accounts ``load-judge-1`` … with password ``load-pw``).
+judges are spread over the servers; ``--redis-db`` picks the Redis database).
 
 Afterwards a lead (``load-lead``) opens the dashboard with a preprocessing choice no server
-has seen, first on the first server (which computes and stores its statistics), then on
-the last one: with two servers the second answer shows that what one server computed
-the other serves warm (from the database: no server keeps it on its own disk).
+has seen, first on the first server (which queues its scoring: pages never score), a
+worker computes and stores it (``manage.py worker --batch``), then the lead opens it on
+the last server: with two servers that answer shows that what was computed once every
+server serves warm (from the database: no server keeps it on its own disk).
 
 A judge's actions are those of the judge's page, sent as htmx sends them: open the next
 candidate, accept one or two of its edit operations, score SSER, accept & next. Each answer
@@ -63,7 +67,7 @@ LEAD = "load-lead"
 #: A preprocessing choice the import did not store: its first view computes it.
 NEW_CHOICE = "tok=intl&case=lc&reflen=nearest&bounds=no"
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-PG_URL = "postgres://postgres@127.0.0.1:5432/evaltool_load"
+PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 
 VERSION = re.compile(r'data-version="(\d+)"')
 JUDGMENT = re.compile(r'data-judgment="(\d+)"')
@@ -259,36 +263,35 @@ def summary(crowd: list[Judge], seconds: float) -> dict[str, object]:
 # --- set-up and verification ---------------------------------------------------------------
 
 
-def fresh_database(kind: str, workdir: Path) -> dict[str, str]:
+def fresh_database(kind: str, workdir: Path, pg_database: str) -> dict[str, str]:
     if kind == "postgres":
-        subprocess.run(
-            ["psql", PG_ADMIN, "-q", "-c", "DROP DATABASE IF EXISTS evaltool_load"],
-            check=True,
-            capture_output=True,
-        )
-        subprocess.run(
-            ["psql", PG_ADMIN, "-q", "-c", "CREATE DATABASE evaltool_load"],
-            check=True,
-            capture_output=True,
-        )
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", pg_database):
+            raise SystemExit(f"--pg-database {pg_database!r}: lower-case letters, digits, _")
+        for sql in (f"DROP DATABASE IF EXISTS {pg_database}", f"CREATE DATABASE {pg_database}"):
+            subprocess.run(["psql", PG_ADMIN, "-q", "-c", sql], check=True, capture_output=True)
         env = production_env(workdir)
-        env["DATABASE_URL"] = PG_URL
+        env["DATABASE_URL"] = f"{PG_SERVER}/{pg_database}"
     else:
         env = production_env(workdir, "load.sqlite3")
     env["ALLOWED_HOSTS"] = "127.0.0.1"
     return env
 
 
-def set_up(env: dict[str, str], workdir: Path, judges: int, sentences: int) -> None:
+def set_up(env: dict[str, str], workdir: Path, args: argparse.Namespace) -> None:
+    """The corpus imported and scored (``--wait``: as a worker would have scored it before
+    the judges start), the lead's and the judges' accounts."""
     from bench.gen_corpus import generate_corpus
 
     path = workdir / "load.xml"
     with path.open("wb") as out:
-        generate_corpus(out, sentences=sentences, references=2, systems=10)
+        generate_corpus(
+            out, sentences=args.sentences, references=args.references, systems=args.systems
+        )
     manage(env, "migrate", "--noinput")
-    manage(env, "import_evaltrans", str(path), "--name", CORPUS)
+    manage(env, "import_evaltrans", str(path), "--name", CORPUS, "--wait")
+    manage(env, "figures", CORPUS, f"--{args.figures}")
     manage(env, "add_user", LEAD, "--password", PASSWORD, "--role", "lead")
-    for k in range(judges):
+    for k in range(args.judges):
         manage(
             env,
             "add_user",
@@ -364,9 +367,12 @@ def lost_and_invented(env: dict[str, str], crowd: list[Judge]) -> tuple[int, int
     return checked, missing, invented
 
 
-def dashboard_across_servers(bases: list[str], pk: int) -> tuple[float, float]:
-    """Seconds of the lead's first view of a new choice on the first server, then of the
-    same view on the last server (a fresh login there, as a lead on another machine)."""
+def dashboard_across_servers(
+    env: dict[str, str], bases: list[str], pk: int
+) -> tuple[float, float, float]:
+    """Seconds of the lead's first view of a new choice on the first server (it queues the
+    scoring), of a worker's scoring, then of the same view on the last server (a fresh
+    login there, as a lead on another machine)."""
     seconds = []
     for base in (bases[0], bases[-1]):
         lead = Judge(LEAD, base)
@@ -375,7 +381,11 @@ def dashboard_across_servers(bases: list[str], pk: int) -> tuple[float, float]:
         status, _, _ = lead.request(f"/dashboard/{pk}/?{NEW_CHOICE}")
         seconds.append(time.perf_counter() - start)
         assert status == 200, f"dashboard answered {status} on {base}"
-    return seconds[0], seconds[1]
+        if len(seconds) == 1:
+            start = time.perf_counter()
+            manage(env, "worker", "--batch")
+            seconds.append(time.perf_counter() - start)
+    return seconds[0], seconds[1], seconds[2]
 
 
 def corpus_pk(env: dict[str, str]) -> int:
@@ -396,22 +406,31 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="length of each phase")
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--workers", type=int, default=3, help="WEB_CONCURRENCY of each server")
-    parser.add_argument("--sentences", type=int, default=200)
+    parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--references", type=int, default=3)
+    parser.add_argument("--systems", type=int, default=20)
+    parser.add_argument(
+        "--figures", choices=["on", "off", "auto"], default="on", help="judges see live figures"
+    )
+    parser.add_argument(
+        "--pg-database", default="evaltool_load", help="PostgreSQL database (dropped first)"
+    )
+    parser.add_argument("--redis-db", type=int, default=15, help="Redis database (2+ servers)")
     args = parser.parse_args()
     kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
     for kind in kinds:
         with tempfile.TemporaryDirectory(prefix="evaltool-load-") as tmp:
             workdir = Path(tmp)
-            env = fresh_database(kind, workdir)
+            env = fresh_database(kind, workdir, args.pg_database)
             if args.servers > 1:
-                env["CACHE_URL"] = "redis://127.0.0.1:6379/15"
-            set_up(env, workdir, args.judges, args.sentences)
+                env["CACHE_URL"] = f"redis://127.0.0.1:6379/{args.redis_db}"
+            set_up(env, workdir, args)
             pk = corpus_pk(env)
             bases, processes = start_servers(env, args.servers, args.workers)
             try:
                 paced = run_judges(bases, pk, args.judges, args.seconds, args.pace)
                 fast = run_judges(bases, pk, args.judges, args.seconds / 2, 0.0)
-                dashboard = dashboard_across_servers(bases, pk)
+                dashboard = dashboard_across_servers(env, bases, pk)
             finally:
                 stop_servers(processes)
             crowd = paced + fast
@@ -442,11 +461,15 @@ def report(
     paced: dict[str, object],
     fast: dict[str, object],
     check: tuple[int, int, int],
-    dashboard: tuple[float, float],
+    dashboard: tuple[float, float, float],
 ) -> None:
     label = "SQLite" if kind == "sqlite" else "PostgreSQL"
     ms = lambda v: f"{1000 * float(v):.0f} ms"  # noqa: E731
-    print(f"\n{label}: {args.judges} judges, {args.servers} server(s) × {args.workers} workers")
+    print(
+        f"\n{label}: {args.judges} judges, {args.servers} server(s) × {args.workers} workers; "
+        f"corpus {args.sentences} sentences × {args.references} references × "
+        f"{args.systems} systems, live figures {args.figures}"
+    )
     print(
         f"  paced, one action every {args.pace:g} s per judge for {args.seconds:g} s: "
         f"{paced['actions']} actions"
@@ -468,11 +491,11 @@ def report(
         f"  export afterwards: {checked} accepted judgments checked, "
         f"{missing} missing or different, {invented} not accounted for"
     )
-    first, other = dashboard
+    first, scoring, other = dashboard
     where = "the other server" if args.servers > 1 else "the same server, new login"
     print(
-        f"  dashboard, a new preprocessing choice: first view {ms(first)} (computed and "
-        f"stored), then on {where} {ms(other)}"
+        f"  dashboard, a new preprocessing choice: first view {ms(first)} (scoring queued), "
+        f"a worker's scoring {scoring:.1f} s, then on {where} {ms(other)}"
     )
 
 

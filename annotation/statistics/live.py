@@ -25,7 +25,7 @@ from annotation.models import Corpus
 from annotation.statistics.human import JudgmentRow, human_metric_rows
 from annotation.statistics.memo import Memo
 from annotation.statistics.metric_set import HUMAN_METRICS
-from annotation.statistics.store import default_stored_statistics
+from annotation.statistics.store import default_stored_rows
 from metrics import human
 from metrics.registry import build_metric
 from metrics.stats import Metric
@@ -216,16 +216,18 @@ _STORED: Memo[CorpusKey, dict[str, tuple[np.ndarray, ...]]] = Memo(4)
 
 
 def _stored_rows(corpus: Corpus) -> dict[str, tuple[np.ndarray, ...]]:
-    """The corpus's stored rows per system: kept, or read (one query) and kept; none when
+    """The corpus's stored rows per system: kept, or read (one query, the live figures'
+    metrics' rows decoded, nothing else of the stored statistics) and kept; none when
     the default statistics are not stored (every row is then computed)."""
     key = texts_key(corpus)
     kept: dict[str, tuple[np.ndarray, ...]] | None = _STORED.get(key)
     if kept is not None:
         return kept
-    auto = default_stored_statistics(corpus)
-    if auto is None:
+    stored = default_stored_rows(corpus, _AUTOMATIC)
+    if stored is None:
         return {}
-    rows = {s: tuple(np.array(auto.segment_stats(m, s)) for m in _AUTOMATIC) for s in auto.systems}
+    systems, by_metric = stored
+    rows = {s: tuple(by_metric[m][i] for m in _AUTOMATIC) for i, s in enumerate(systems)}
     _STORED.put(key, rows)
     return rows
 

@@ -14,7 +14,7 @@ afresh, to the last bit (tested).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.db.models import QuerySet
 
@@ -34,8 +34,9 @@ from annotation.statistics.encoding import (
 from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
 from annotation.statistics.models import CorpusStatistics
 from annotation.statistics.texts import CorpusTexts, corpus_texts
+from metrics import archive
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
-from metrics.stats import Score
+from metrics.stats import FloatArray, Score
 from metrics.tokenize import Preprocessor
 
 
@@ -106,6 +107,19 @@ def default_stored_statistics(corpus: Corpus) -> AutomaticStats | None:
     default = _rows(corpus).filter(choice=statistics_choice(Preprocessor(), "nearest"))
     stored = first_blob(default.values_list("data", flat=True))
     return None if stored is None else decode_statistics(stored)
+
+
+def default_stored_rows(
+    corpus: Corpus, metrics: Sequence[str]
+) -> tuple[tuple[str, ...], dict[str, FloatArray]] | None:
+    """The systems and, per metric of ``metrics``, the rows (systems × segments × k) of
+    the default choice's statistics as stored (one query), None if they are not (yet).
+    Only those metrics' rows are decoded (:func:`metrics.archive.unpack_rows`): a tenth
+    of what decoding every metric, score and bootstrap costs, for the judge's page,
+    which reads three metrics' rows."""
+    default = _rows(corpus).filter(choice=statistics_choice(Preprocessor(), "nearest"))
+    stored = first_blob(default.values_list("data", flat=True))
+    return None if stored is None else archive.unpack_rows(stored, metrics)
 
 
 def _rows(corpus: Corpus) -> QuerySet[CorpusStatistics]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from metrics import archive
-from metrics.archive import pack, unpack
+from metrics.archive import pack, unpack, unpack_rows
 from metrics.registry import build_metric
 from metrics.significance import Bootstrap
 from metrics.tests.demo import SYSTEMS, demo, demo_refs
@@ -50,6 +50,30 @@ def test_every_figure_comes_back_bit_for_bit() -> None:
         assert_same_significance(back.significance[name], significance[name])
 
 
+def test_some_metrics_rows_alone_come_back_as_unpack_reads_them() -> None:
+    """A reader of a few metrics' rows (the judge's live figures) gets exactly what the
+    whole archive holds for them, systems × segments × k in the archive's system order."""
+    refs = demo_refs()
+    scores = {}
+    for name in ("bleu", "wer", "mwer"):
+        metric = build_metric(name)
+        prepared = metric.prepare_references(refs)
+        scores[name] = {s: metric.corpus_score(demo()[s], refs, prepared) for s in SYSTEMS}
+    data = pack(SYSTEMS, len(refs), scores, {})
+
+    systems, rows = unpack_rows(data, ("wer", "bleu"))
+
+    whole = unpack(data)
+    assert systems == whole.systems == tuple(SYSTEMS)
+    assert sorted(rows) == ["bleu", "wer"]
+    for name, stacked in rows.items():
+        assert stacked.shape[:2] == (len(SYSTEMS), len(refs))
+        for i, s in enumerate(systems):
+            assert stacked[i].tobytes() == whole.scores[name][s].stats.tobytes()
+    with pytest.raises(ValueError, match="archive without the rows of ter"):
+        unpack_rows(data, ("wer", "ter"))
+
+
 def test_counts_are_kept_small_and_other_columns_exact() -> None:
     """Whole non-negative columns shrink; a negative zero, a fraction, a NaN or a huge
     value keeps its column a float column."""
@@ -81,3 +105,5 @@ def test_no_system_and_another_layout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     with pytest.raises(ValueError, match=f"archive of layout 1, not {archive.LAYOUT}"):
         unpack(older)
+    with pytest.raises(ValueError, match=f"archive of layout 1, not {archive.LAYOUT}"):
+        unpack_rows(older, ())

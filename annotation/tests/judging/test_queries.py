@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db
 #: the corpus's judgments stamp, open the next one and answer with its page, all in one
 #: request; its one transaction's BEGIN, savepoints and COMMIT count as queries too).
 #: Each includes the one query a process makes the first time it shows a corpus: the
-#: live figures' rows from the corpus's stored statistics (``figures.stored_stats``).
+#: live figures' rows from the corpus's stored statistics (``statistics.live.stored_stats``).
 MAX_QUERIES_PAGE = 8
 MAX_QUERIES_ACCEPT_AND_NEXT = 23
 #: With control items on, accept & next also reads where the judge stands in the queue
