@@ -4,7 +4,7 @@ corpus-wide, and how a scoring is split into shares."""
 
 from __future__ import annotations
 
-from annotation import metric_set
+from annotation.statistics import metric_set
 from annotation.dashboard.table import METRICS
 from annotation.tests.factories import AUTOMATIC, HUMAN
 from metrics.facts import METRIC_FACTS
