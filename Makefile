@@ -86,13 +86,15 @@ worker: venv wordnet
 test: venv browser wordnet migrations-check
 	$(PY) -m pytest
 
-## The same suite against the PostgreSQL server on 127.0.0.1:5432 (started if it is down).
+## The suite's database tests against the PostgreSQL server on 127.0.0.1:5432 (started if
+## it is down): annotation/ and evaltool/; metrics/ never touches a database, and
+## `make test` runs it.
 test-postgres: venv browser wordnet
 	@pg_isready -q -h 127.0.0.1 -p 5432 || $(SUDO) pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 	@psql "$(PG_URL)" -c 'select 1' >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres evaltool
 	DATABASE_URL=$(PG_URL) $(PY) manage.py makemigrations --check --dry-run
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest annotation evaltool
 
 lint: venv
 	$(VENV)/bin/ruff check .
