@@ -4,8 +4,8 @@ corpus-wide, and how a scoring is split into shares."""
 
 from __future__ import annotations
 
-from annotation.statistics import metric_set
 from annotation.dashboard.table import METRICS
+from annotation.statistics import metric_set
 from annotation.tests.factories import AUTOMATIC, HUMAN
 from metrics.facts import METRIC_FACTS
 from metrics.registry import metric_info
