@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 
 from annotation.controls.degrade import added_words
-from annotation.models import SSER_MIN, Corpus, Judgment
+from annotation.models import Corpus, Judgment
 from annotation.text import words
+from metrics.human import SSER_MIN
 
 #: A reference shown as a candidate is a correct translation: 9 ("OK, only slight style
 #: errors") or 10 ("perfect") on seed 001's scale.

@@ -7,7 +7,7 @@ number of them, on any machine that reaches the database) computes it. The trans
 Django's Tasks API (the ``django-tasks`` backport on Django 5.2) with the database
 backend (``django-tasks-db``): it needs nothing but the database the app already has,
 works on SQLite and PostgreSQL alike, and a Redis or Celery backend is a ``TASKS``
-setting away. The job's row, not the task's, is the truth (:mod:`annotation.jobs.model`):
+setting away. The job's row, not the task's, is the truth (:mod:`annotation.models.job`):
 claims, leases and results live there, so a worker killed mid-job costs a retry, never
 the job, and no two workers ever compute one job at once.
 
@@ -15,7 +15,6 @@ A kind of job is a *handler* (:func:`handler`): it computes, reporting progress,
 returns what to store; the runner stores it in the transaction that marks the job done.
 """
 
-from annotation.jobs.model import Job
 from annotation.jobs.runner import (
     JobLost,
     Progress,
@@ -29,6 +28,7 @@ from annotation.jobs.runner import (
     run_queued_jobs,
     wait_for,
 )
+from annotation.models import Job
 
 __all__ = [
     "Job",

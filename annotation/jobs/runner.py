@@ -28,7 +28,7 @@ from django.utils import timezone
 from django_tasks import default_task_backend, task
 from django_tasks.base import TaskResultStatus
 
-from annotation.jobs.model import Job
+from annotation.models import Job
 
 logger = logging.getLogger(__name__)
 

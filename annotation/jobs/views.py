@@ -7,8 +7,8 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
-from annotation.jobs.model import Job
 from annotation.jobs.runner import retry
+from annotation.models import Job
 from annotation.web import HtmxHttpRequest, lead_required, page_shown, see_other
 
 

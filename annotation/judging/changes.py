@@ -67,9 +67,10 @@ from annotation.judging.items import items_on_finish
 from annotation.judging.stack import Click, change, to_apply, walk
 from annotation.judging.start import judgment_seen, next_judgment_for
 from annotation.limits import length_problem, new_ref_limit, non_xml_char_problem
-from annotation.models import SSER_MAX, SSER_MIN, Judgment, JudgmentEvent, Target, User
+from annotation.models import Judgment, JudgmentEvent, Target, User
 from annotation.text import corpus_language, readable_new_ref, readable_text, words
 from metrics.align import Op
+from metrics.human import SSER_MAX, SSER_MIN
 
 
 def judgment_accept_op(

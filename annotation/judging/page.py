@@ -59,7 +59,7 @@ from annotation.judging.pool import (
     without_shown,
 )
 from annotation.judging.stack import load_stack
-from annotation.models import SSER_MAX, SSER_MIN, Judgment, Sentence, Target, Translator
+from annotation.models import Judgment, Sentence, Target, Translator
 from annotation.spans import MINOR, severity_of
 from annotation.statistics import (
     Judged,
@@ -71,6 +71,7 @@ from annotation.statistics import (
 )
 from annotation.text import REFERENCE_ROLES, reference_order, words
 from metrics.align import Alignment, Op, align
+from metrics.human import SSER_MAX, SSER_MIN
 
 #: Seed 001 §2.2 and Figure 1 name these points of the 0–10 scale.
 SSER_LABELS = {

@@ -12,7 +12,7 @@ how they compute without their callers knowing. The submodules, by meaning:
 * :mod:`~annotation.statistics.encoding`: :class:`AutomaticStats` and its stored bytes.
 * :mod:`~annotation.statistics.store` (and :mod:`~annotation.statistics.blobs`, the
   binary reads and writes): the stored statistics, read back by every page.
-* :mod:`~annotation.statistics.models`: the two models that keep them.
+  The two models that keep them are :mod:`annotation.models.statistics`.
 * :mod:`~annotation.statistics.jobs`: scoring as the task queue's jobs, the one way
   they are computed (in a worker, never in a web request).
 * :mod:`~annotation.statistics.invalidation`: what a changed candidate's text forgets.

@@ -25,8 +25,7 @@ from collections.abc import Sequence
 
 from django.db.models import F
 
-from annotation.models import Corpus, Target
-from annotation.statistics.models import CorpusStatistics, PoolStatistics
+from annotation.models import Corpus, CorpusStatistics, PoolStatistics, Target
 
 
 def texts_changed(corpus_id: int, targets: Sequence[Target] = ()) -> None:

@@ -10,7 +10,7 @@ sentence gains tens of references (20 systems × 3 judges: 43 distinct on averag
 
 * **Only what changed is scored.** A sentence's rows depend on its own pool alone (but
   NIST's, :data:`CORPUS_WIDE`), so a pool is built on the pool last scored — remembered
-  by this process, else stored (:class:`~annotation.statistics.models.PoolStatistics`)
+  by this process, else stored (:class:`~annotation.models.PoolStatistics`)
   by any — or, the first time, on the original references' statistics: the sentences
   whose pool differs from the one it scored are scored again, their rows replace the old
   ones, and the figures are those of scoring afresh to the last bit (tested).
@@ -34,7 +34,7 @@ from functools import cached_property
 from django.conf import settings
 from django.db import transaction
 
-from annotation.models import Corpus
+from annotation.models import Corpus, PoolStatistics
 from annotation.statistics.blobs import first_blob, insert_ignoring_conflicts
 from annotation.statistics.compute import automatic_scores, automatic_significance
 from annotation.statistics.encoding import (
@@ -45,7 +45,6 @@ from annotation.statistics.encoding import (
     statistics_choice,
 )
 from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric, work_shares
-from annotation.statistics.models import PoolStatistics
 from annotation.statistics.pool_references import SentencePool, new_references, sentence_pools
 from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
@@ -134,7 +133,7 @@ def pool_base(
     previous: ScoredPool | None,
 ) -> ScoredPool:
     """The scored pool to build on: ``previous`` (remembered by this process), else the
-    one stored (:class:`~annotation.statistics.models.PoolStatistics`, one or two queries), if it
+    one stored (:class:`~annotation.models.PoolStatistics`, one or two queries), if it
     was scored on today's candidates; else the original references' statistics, the
     pool of every sentence that gained no new reference."""
     for base in (previous, _stored(corpus, choice) if previous is None else None):

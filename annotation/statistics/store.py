@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from django.db.models import QuerySet
 
-from annotation.models import Corpus, Target, Translator
+from annotation.models import Corpus, CorpusStatistics, Target, Translator
 from annotation.statistics.blobs import first_blob, insert_ignoring_conflicts
 from annotation.statistics.compute import (
     automatic_scores,
@@ -32,7 +32,6 @@ from annotation.statistics.encoding import (
     statistics_choice,
 )
 from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
-from annotation.statistics.models import CorpusStatistics
 from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics import archive
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap

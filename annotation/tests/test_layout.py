@@ -27,13 +27,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("file format", ("annotation.formatting", "annotation.corpora.evaltrans")),
     (
         "models",
-        (
-            "annotation.models",
-            "annotation.users",
-            "annotation.events",
-            "annotation.jobs.model",
-            "annotation.statistics.models",
-        ),
+        ("annotation.models", "annotation.users"),
     ),
     ("statistics", ("annotation.statistics", "annotation.jobs")),
     (

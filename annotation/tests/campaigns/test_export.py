@@ -21,8 +21,7 @@ from django.urls import reverse
 
 from annotation.campaigns.export import COLUMNS, utc_iso
 from annotation.corpora.imports import corpus_import
-from annotation.events import JudgmentEvent
-from annotation.models import Corpus, User
+from annotation.models import Corpus, JudgmentEvent, User
 from annotation.tests.factories import done_judgment, write_corpus
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """The grown pool's statistics kept in the database (annotation/statistics/pool.py,
-annotation/statistics/models.py): any process builds on the pool last scored, and a page
+annotation/models/statistics.py): any process builds on the pool last scored, and a page
 whose pool has many sentences to score again answers at once and fetches the figures on
 a request of its own."""
 

@@ -1,9 +1,6 @@
 """The queue's record of one piece of long work: what it computes, who computes it, how
 far it is, and how it ended.
 
-Its own module beside :mod:`annotation.models` (which imports it, so Django registers it
-with the app's other models), as :mod:`annotation.events` is.
-
 The task backend (``django_tasks_db``) carries a job's number to a worker; this row is
 the truth about the job. It is what makes a job safe to hand to any worker on any
 machine: a worker *claims* it with one conditional UPDATE (:func:`annotation.jobs.runner.

@@ -27,9 +27,6 @@ from annotation.text import REFERENCE_ROLES
 from annotation.users import User
 from metrics.human import SSER_MAX, SSER_MIN  # the format's scale (seed 001 §2.2)
 
-__all__ = ["Corpus", "CorpusStatistics", "Judgment", "JudgmentEvent", "Sentence", "Target"]
-__all__ += ["Job", "PoolStatistics", "Translator", "User"]
-
 #: Control items (annotation.controls): one in every N items of a judge's queue, N from
 #: 3 (never two controls in a row needs runs of three) to 100; by default 1 in 10: a
 #: tenth of a judge's time, enough controls for a pass rate within the first hundred.
@@ -491,10 +488,3 @@ def left_out(corpus_id: int) -> Q:
     one place that says whose work the figures leave out."""
     excluded = Corpus.excluded_judges.through.objects.filter(corpus_id=corpus_id)
     return ~Q(evaluator_id__in=excluded.values("user_id"))
-
-
-# The stored statistics, the event log, the queue's jobs and the grown pool's statistics
-# live in their own modules (they name Corpus by string): imported so Django registers them.
-from annotation.events import JudgmentEvent  # noqa: E402
-from annotation.jobs.model import Job  # noqa: E402
-from annotation.statistics.models import CorpusStatistics, PoolStatistics  # noqa: E402

@@ -2,10 +2,8 @@
 preprocessing choice (:class:`CorpusStatistics`), and its grown pool's as last scored
 (:class:`PoolStatistics`).
 
-Their own module (:mod:`annotation.models` imports it at its bottom, so Django registers
-them with the app's other models, app label ``annotation``): they name the corpus by
-string and need nothing else of the schema. What is stored and how it is read is
-:mod:`annotation.statistics.store`'s and :mod:`annotation.statistics.pool`'s.
+They name the corpus by string and need nothing else of the schema. What is stored and
+how it is read is :mod:`annotation.statistics.store`'s and :mod:`annotation.statistics.pool`'s.
 """
 
 from __future__ import annotations

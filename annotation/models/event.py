@@ -1,8 +1,6 @@
 """The event log of judgments: every change a judge makes, with the state before and after.
 
-Its own module beside :mod:`annotation.models` (which imports it, so Django registers it
-with the app's other models): it names the judgment by string and needs nothing else of
-the schema.
+It names the judgment by string and needs nothing else of the schema.
 """
 
 from __future__ import annotations

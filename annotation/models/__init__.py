@@ -1,0 +1,55 @@
+"""The app's models, one package so Django registers them all from one import.
+
+* :mod:`~annotation.models.corpus`: the evalTrans schema (seed 001 §3.1): corpora, their
+  translators, sentences and targets, and the judges' judgments of them (one module: their
+  querysets read each other).
+* :mod:`~annotation.models.event`: the event log of judgments (every change a judge makes).
+* :mod:`~annotation.models.job`: the task queue's record of one piece of long work.
+* :mod:`~annotation.models.statistics`: the automatic statistics kept per preprocessing
+  choice, and the grown reference pool's.
+
+Each module names the others' models by string; the rest of the app imports from here.
+"""
+
+from annotation.models.corpus import (
+    CONTROL_RATE_DEFAULT,
+    CONTROL_RATE_MAX,
+    CONTROL_RATE_MIN,
+    CONTROL_THRESHOLD_DEFAULT,
+    COUNTED,
+    Corpus,
+    CorpusManager,
+    CorpusQuerySet,
+    Judgment,
+    JudgmentQuerySet,
+    Sentence,
+    Target,
+    Translator,
+    left_out,
+)
+from annotation.models.event import JudgmentEvent
+from annotation.models.job import Job
+from annotation.models.statistics import CorpusStatistics, PoolStatistics
+from annotation.users import User
+
+__all__ = [
+    "CONTROL_RATE_DEFAULT",
+    "CONTROL_RATE_MAX",
+    "CONTROL_RATE_MIN",
+    "CONTROL_THRESHOLD_DEFAULT",
+    "COUNTED",
+    "Corpus",
+    "CorpusManager",
+    "CorpusQuerySet",
+    "CorpusStatistics",
+    "Job",
+    "Judgment",
+    "JudgmentEvent",
+    "JudgmentQuerySet",
+    "PoolStatistics",
+    "Sentence",
+    "Target",
+    "Translator",
+    "User",
+    "left_out",
+]
