@@ -147,6 +147,9 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 EVALTOOL_JOB_LEASE_SECONDS = float(os.environ.get("EVALTOOL_JOB_LEASE_SECONDS", 60))
 # Processes a worker scores one preprocessing choice with (its groups of metrics at once).
 EVALTOOL_SCORING_PROCESSES = int(os.environ.get("EVALTOOL_SCORING_PROCESSES", 2))
+# How much a worker lowers its CPU priority (nice): where workers share a machine with app
+# servers, the judges' requests come first and the long work takes what is left.
+EVALTOOL_WORKER_NICE = int(os.environ.get("EVALTOOL_WORKER_NICE", 10))
 
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several

@@ -5,16 +5,21 @@ takes each job's task in turn, and beside it a thread that every half lease give
 jobs of killed workers to the workers again (:func:`annotation.jobs.requeue_abandoned`).
 Start as many as the machine has cores, on any machine that reaches the database
 (``make worker``); SIGTERM lets the current job finish first, SIGKILL costs it a retry.
+A worker runs at a lower CPU priority (``--nice``, default ``EVALTOOL_WORKER_NICE``), its
+scoring processes too, so that on a machine it shares with app servers the judges' requests
+are served first.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from typing import Any
 
+from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, connection
 
 from annotation.jobs import requeue_abandoned
@@ -33,9 +38,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--batch", action="store_true", help="exit once no job is left (scripts, CI)"
         )
+        parser.add_argument(
+            "--nice",
+            type=int,
+            default=settings.EVALTOOL_WORKER_NICE,
+            help="lower the worker's CPU priority by this much (0: as the shell's)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        if options["nice"] < 0:
+            raise CommandError("--nice must be 0 or more: a worker never raises its priority")
+        os.nice(options["nice"])
         me = worker_id()
         self.stdout.write(f"worker {me}: computing queued jobs")
         _sweep_once()

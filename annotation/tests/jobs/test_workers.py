@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from annotation.tests.factories import DEMO_XML, ROOT
 
@@ -137,6 +138,8 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(
     first = worker_db.worker()
     stopped_at_the_end.append(first)
     worker_db.wait_until(lambda jobs: jobs[0][1] == "running", "claimed")
+    # a worker yields the CPU to the app servers (EVALTOOL_WORKER_NICE, 10 by default)
+    assert os.getpriority(os.PRIO_PROCESS, first.pid) == min(19, os.nice(0) + 10)
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=30)
     (job,) = worker_db.jobs()
@@ -161,6 +164,9 @@ def test_two_workers_never_compute_the_same_job(
     for name in names:
         worker_db.manage("import_evaltrans", str(DEMO_XML), "--name", name)
     assert [status for _, status, _, _ in worker_db.jobs()] == ["queued"] * 4
+    # a lease long enough for a loaded machine: no job is taken over, so any second
+    # claim would be two workers computing one job
+    worker_db.env["EVALTOOL_JOB_LEASE_SECONDS"] = "60"
 
     workers = [worker_db.worker(), worker_db.worker()]
     stopped_at_the_end.extend(workers)
@@ -173,3 +179,8 @@ def test_two_workers_never_compute_the_same_job(
         "SELECT corpus_id, COUNT(*) FROM annotation_corpusstatistics GROUP BY corpus_id"
     )
     assert sorted(count for _, count in rows) == [1, 1, 1, 1]
+
+
+def test_a_worker_never_raises_its_own_priority() -> None:
+    with pytest.raises(CommandError, match="--nice must be 0 or more"):
+        call_command("worker", "--nice", "-1", "--batch")
