@@ -54,6 +54,11 @@ class JobLost(Exception):
     took it, or it was cancelled): whatever this worker computed is dropped."""
 
 
+class WorkerStopped(Exception):
+    """The worker computing a job stopped without ending it (killed, out of memory): what
+    the task backend's row of that worker's task records, so no task stays running."""
+
+
 def lease() -> timedelta:
     """How long a claim holds without a progress report (``EVALTOOL_JOB_LEASE_SECONDS``):
     also how long a job waits for another worker after its worker was killed."""
@@ -276,16 +281,18 @@ def requeue_abandoned() -> int:
     now = timezone.now()
     again = 0
     expired = Q(status=Job.Status.RUNNING, lease_until__lt=now)
-    for job in Job.objects.filter(expired).only("pk", "attempts"):
+    for job in Job.objects.filter(expired).only("pk", "attempts", "task_id", "worker"):
         still = Job.objects.filter(expired, pk=job.pk)
         if job.attempts >= MAX_ATTEMPTS:
-            still.update(
+            if still.update(
                 status=Job.Status.FAILED,
                 error=f"its worker stopped {job.attempts} times (killed, or out of memory)",
                 finished_at=now,
                 lease_until=None,
-            )
+            ):
+                _end_task_of_stopped_worker(job)
         elif still.update(status=Job.Status.QUEUED, worker="", lease_until=None):
+            _end_task_of_stopped_worker(job)
             _ring(job)
             again += 1
     waiting_long = Job.objects.filter(status=Job.Status.QUEUED, created_at__lt=now - lease())
@@ -294,6 +301,20 @@ def requeue_abandoned() -> int:
             _ring(job)
             again += 1
     return again
+
+
+def _end_task_of_stopped_worker(job: Job) -> None:
+    """Mark the task whose worker stopped mid-job as failed in the database backend's table
+    (the worker never will): the backend's own views and pruning then see it ended. Other
+    backends keep their own account of their workers."""
+    from django_tasks_db.backend import DatabaseBackend
+    from django_tasks_db.models import DBTaskResult
+
+    if not job.task_id or not isinstance(run_job.get_backend(), DatabaseBackend):
+        return
+    stopped = WorkerStopped(f"worker {job.worker} stopped while computing job {job.pk}")
+    for result in DBTaskResult.objects.filter(id=job.task_id, status=TaskResultStatus.RUNNING):
+        result.set_failed(stopped)
 
 
 def _task_waiting(task_id: str) -> bool:
