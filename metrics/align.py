@@ -275,8 +275,8 @@ def distances_prepared(
 #: fixed cost per call is then more than the work.
 #: Lanes run together at most: their candidates' ids, laid out step-major, are copied per
 #: lane (a candidate compared with three references three times), which for a corpus
-#: scored by characters (20 systems × 1,000 segments × 3 references × 130 characters)
-#: took about 100 MB at once; blocks of 8,192 lanes are as fast.
+#: scored by characters took a large share of a process's memory at once; blocks of
+#: 8,192 lanes are as fast (``docs/performance.md``).
 LANES_AT_ONCE = 8192
 SMALL_BATCH = 32
 #: Candidate lines mapped to local ids at once, and steps laid out at once: what bounds

@@ -299,8 +299,8 @@ class CHRFPlusPlus(CHRF):
 
 #: Segments whose character n-grams :func:`corpus_rows` packs at once: a segment's rows
 #: depend on its own texts only, so the corpus is scored in blocks, and the packed
-#: n-grams of 20 systems never all stand in memory (1,000 segments × 20 systems at once
-#: took about 400 MB more than a block of 100 does; a block is as fast per segment).
+#: n-grams of 20 systems never all stand in memory (``docs/performance.md``: a block is
+#: as fast per segment, and a whole corpus at once costs hundreds of MB more).
 BLOCK_SEGMENTS = 100
 
 

@@ -108,8 +108,8 @@ def _category_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
     sacreBLEU's ``intl`` uses the ``regex`` module's ``\\p{N}``, ``\\p{P}`` and ``\\p{S}``;
     the standard ``re`` has no such classes, so they are built from :mod:`unicodedata`
     (Unicode ``unicodedata.unidata_version``, 14.0 on Python 3.11). Built lazily, once:
-    the scan of all code points takes about 0.15 s and only ``intl`` and ``nopunct``
-    need it.
+    the scan of all code points is a noticeable part of a command's start-up, and only
+    ``intl`` and ``nopunct`` need it.
     """
     ranges: dict[str, list[list[int]]] = {"N": [], "P": [], "S": []}
     category = unicodedata.category

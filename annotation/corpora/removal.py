@@ -9,9 +9,8 @@ both doors ask for the corpus's name first (the page: typed into a field; the co
 Rows go as an import writes them: a few sentences (with their targets, judgments and
 their events) per transaction, so a large corpus never holds SQLite's write lock for
 more than a moment and the judges of other corpora go on clicking meanwhile. A large
-corpus takes seconds to delete (2.4 s for 1,000 sentences × 20 systems on PostgreSQL),
-so the deletion is a worker's job (:mod:`annotation.jobs`): the corpus is hidden at once,
-and a worker deletes its rows.
+corpus takes seconds to delete (``docs/performance.md``), so the deletion is a worker's
+job (:mod:`annotation.jobs`): the corpus is hidden at once, and a worker deletes its rows.
 """
 
 from __future__ import annotations
