@@ -21,7 +21,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # Off unless set: a deployment that forgets it shows no tracebacks and no settings.
 # ``make run`` sets it for the demo; the test suite has its own settings (test_settings).
 DEBUG = parse_bool("DEBUG", os.environ.get("DEBUG"), default=False)
-_DEV_SECRET = "insecure-dev-key-only-for-local-use"
+# Used only with DEBUG on (the demo on this machine), never to serve.
+_DEV_SECRET = "insecure-dev-key-only-for-local-use"  # noqa: S105
 # Required to serve (wsgi.py refuses to start without it when DEBUG is off); commands and
 # workers, which sign nothing, run without it.
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET if DEBUG else "")
