@@ -255,8 +255,10 @@ class Translator(models.Model):
 class Sentence(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="sentences")
     position = models.PositiveIntegerField()
-    xml_id = models.CharField("id", max_length=NAME_MAX_LENGTH, null=True, blank=True)
-    doc = models.CharField(max_length=NAME_MAX_LENGTH, null=True, blank=True)
+    # NULL is "the file has no such attribute", apart from an empty one (id=""): the
+    # export writes back what was read.
+    xml_id = models.CharField("id", max_length=NAME_MAX_LENGTH, null=True, blank=True)  # noqa: DJ001
+    doc = models.CharField(max_length=NAME_MAX_LENGTH, null=True, blank=True)  # noqa: DJ001
     source = models.TextField()
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)

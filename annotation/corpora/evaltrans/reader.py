@@ -135,7 +135,8 @@ class _Reader:
                     yield from self.on_sentence(element)
             if error is not None:
                 raise error
-        assert root is not None  # close() returns the root or raises; not an argument check
+        # close() returns the root or raises: an invariant that narrows the type, not a check
+        assert root is not None  # noqa: S101
         yield from self.finish(root)
 
     def syntax_error(self, exc: etree.XMLSyntaxError) -> EvalTransError:
@@ -269,7 +270,7 @@ class _Reader:
         return header
 
     def flush_pending(self) -> SentenceElement:
-        assert self.pending is not None  # internal invariant, not an argument check
+        assert self.pending is not None  # noqa: S101 (internal invariant, not a check)
         sentence = self.pending
         if self.pending_after:
             sentence = replace(sentence, after_xml=tuple(self.pending_after))
