@@ -201,4 +201,6 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "evaltool.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "evaltool.security.client_ip"
 AXES_USERNAME_CALLABLE = "evaltool.security.client_username"
+# django-axes' default, named here as client_username reads it.
+AXES_USERNAME_FORM_FIELD = "username"
 AXES_VERBOSE = False
