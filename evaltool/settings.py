@@ -11,10 +11,15 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+import django_stubs_ext
 from csp.constants import NONE, SELF
 
 from annotation.limits import MAX_SYSTEMS, MAX_WORDS_PER_TEXT
 from evaltool.env import behind_proxy, parse_bool, parse_cache_url, parse_database_url
+
+# Django's generic classes take their type arguments at run time too (ModelForm[Corpus],
+# ModelAdmin[Judgment]), as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
