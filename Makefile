@@ -96,8 +96,10 @@ test-postgres: venv browser wordnet
 	DATABASE_URL=$(PG_URL) $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest annotation evaltool
 
+## The gates CI runs first: lint, formatting, types (metrics/, annotation/, evaltool/).
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 ## Speed figures of every issue that names a target (prints, never asserts).

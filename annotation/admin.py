@@ -12,17 +12,17 @@ from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target,
 
 
 @admin.register(User)
-class EvaltoolUserAdmin(UserAdmin):
+class EvaltoolUserAdmin(UserAdmin[User]):
     list_display = ("username", "role", "is_active", "is_staff", "last_login")
     list_filter = ("role", "is_active", "is_staff")
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         ("evaltool", {"fields": ("role", "must_change_password")}),
     )
 
 
 @admin.register(Corpus)
-class CorpusAdmin(admin.ModelAdmin):
+class CorpusAdmin(admin.ModelAdmin[Corpus]):
     list_display = (
         "name",
         "ready",
@@ -44,20 +44,20 @@ class CorpusAdmin(admin.ModelAdmin):
 
 
 @admin.register(Translator)
-class TranslatorAdmin(admin.ModelAdmin):
+class TranslatorAdmin(admin.ModelAdmin[Translator]):
     list_display = ("name", "corpus", "role", "position")
     list_filter = ("role", "corpus")
 
 
 @admin.register(Sentence)
-class SentenceAdmin(admin.ModelAdmin):
+class SentenceAdmin(admin.ModelAdmin[Sentence]):
     list_display = ("corpus", "position", "xml_id", "doc", "source")
     list_filter = ("corpus",)
     search_fields = ("source", "xml_id")
 
 
 @admin.register(Target)
-class TargetAdmin(admin.ModelAdmin):
+class TargetAdmin(admin.ModelAdmin[Target]):
     list_display = ("sentence", "translator", "ordinal", "text")
     list_select_related = ("sentence__corpus", "translator")
     raw_id_fields = ("sentence",)
@@ -65,7 +65,7 @@ class TargetAdmin(admin.ModelAdmin):
 
 
 @admin.register(Judgment)
-class JudgmentAdmin(admin.ModelAdmin):
+class JudgmentAdmin(admin.ModelAdmin[Judgment]):
     list_display = (
         "target",
         "evaluator",
@@ -98,7 +98,7 @@ class JudgmentAdmin(admin.ModelAdmin):
 
 
 @admin.register(JudgmentEvent)
-class JudgmentEventAdmin(admin.ModelAdmin):
+class JudgmentEventAdmin(admin.ModelAdmin[JudgmentEvent]):
     """The judges' event log, read-only: it is the record of who did what and when."""
 
     list_display = ("created_at", "judgment", "actor", "kind", "status", "version")

@@ -83,7 +83,7 @@ def readable_text(text: str, language: str = DEFAULT_LANGUAGE, *, cache: bool = 
 def corpus_language(corpus: Corpus) -> str:
     """The corpus's target language as its file names it (:data:`LANGUAGE_ATTRIBUTES`),
     else :data:`DEFAULT_LANGUAGE`: the language the new references are detokenized for."""
-    attrs = dict(corpus.extra_attrs)
+    attrs: dict[str, str] = dict(corpus.extra_attrs)
     for name in LANGUAGE_ATTRIBUTES:
         if attrs.get(name, "").strip():
             return attrs[name].strip().lower()
@@ -106,7 +106,8 @@ _DETOKENIZE_LOCK = threading.Lock()
 
 def _detokenize(tokens: tuple[str, ...], language: str) -> str:
     with _DETOKENIZE_LOCK:
-        return _detokenizer(language).detokenize(list(tokens))
+        text: str = _detokenizer(language).detokenize(list(tokens))
+    return text
 
 
 def awer_counts(candidate: str, new_ref: str, *, cache: bool = True) -> tuple[int, int]:

@@ -4,6 +4,8 @@ chain, and the auth side of the schema reads best on its own."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models import Q
@@ -50,7 +52,7 @@ class User(AbstractUser):
         help_text="The password was generated for a lead to hand over: change it at login.",
     )
 
-    objects = EvaltoolUserManager()
+    objects: ClassVar[EvaltoolUserManager] = EvaltoolUserManager()
 
     @property
     def is_lead(self) -> bool:

@@ -51,7 +51,7 @@ class HtmxHttpRequest(HttpRequest):
     user: User
 
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 R = TypeVar("R", bound=HttpResponseBase)
 
 
@@ -64,7 +64,7 @@ def login_required(view: View) -> View:
     says so (``unsaved=1``), so the judge knows to make it again."""
 
     @wraps(view)
-    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
         location = redirect_to_login(page_shown(request))["Location"]
@@ -94,7 +94,7 @@ def lead_required(view: View) -> View:
     """:func:`login_required`, then 404 for anyone who is not a lead."""
 
     @wraps(view)
-    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_lead:
             raise Http404("No such page.")
         return view(request, *args, **kwargs)

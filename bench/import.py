@@ -56,7 +56,8 @@ def import_once(path: Path, name: str, env: dict[str, str], *, score: bool) -> d
     writer = subprocess.Popen(
         [sys.executable, __file__, "--writer"], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True
     )
-    assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
+    assert writer.stdout is not None
+    assert writer.stdout.readline().strip() == "ready"
     started = time.time()
     try:
         run = run_measured(manage("import_evaltrans", str(path), "--name", name), env)

@@ -78,8 +78,8 @@ def parse_database_url(url: str, *, base_dir: Path) -> dict[str, Any]:
         path = parts.path[1:] if parts.path.startswith("/") else parts.path
         if not path:
             raise ValueError(f"DATABASE_URL={url!r} names no SQLite file")
-        name = Path(path) if Path(path).is_absolute() else base_dir / path
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": name, "OPTIONS": SQLITE_OPTIONS}
+        file = Path(path) if Path(path).is_absolute() else base_dir / path
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": file, "OPTIONS": SQLITE_OPTIONS}
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
         name = unquote(parts.path.lstrip("/"))
         if not name:

@@ -16,7 +16,7 @@ def client_ip(request: HttpRequest) -> str:
     would otherwise lock every user out together. Only the last entry is the proxy's
     word; earlier ones are whatever the client sent."""
     if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
         if hops:
             return hops[-1]

@@ -11,17 +11,23 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+import django_stubs_ext
 from csp.constants import NONE, SELF
 
 from annotation.limits import MAX_SYSTEMS, MAX_WORDS_PER_TEXT
 from evaltool.env import behind_proxy, parse_bool, parse_cache_url, parse_database_url
+
+# Django's generic classes take their type arguments at run time too (ModelForm[Corpus],
+# ModelAdmin[Judgment]), as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 # Off unless set: a deployment that forgets it shows no tracebacks and no settings.
 # ``make run`` sets it for the demo; the test suite has its own settings (test_settings).
 DEBUG = parse_bool("DEBUG", os.environ.get("DEBUG"), default=False)
-_DEV_SECRET = "insecure-dev-key-only-for-local-use"
+# Used only with DEBUG on (the demo on this machine), never to serve.
+_DEV_SECRET = "insecure-dev-key-only-for-local-use"  # noqa: S105
 # Required to serve (wsgi.py refuses to start without it when DEBUG is off); commands and
 # workers, which sign nothing, run without it.
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET if DEBUG else "")
@@ -203,4 +209,6 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "evaltool.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "evaltool.security.client_ip"
 AXES_USERNAME_CALLABLE = "evaltool.security.client_username"
+# django-axes' default, named here as client_username reads it.
+AXES_USERNAME_FORM_FIELD = "username"
 AXES_VERBOSE = False

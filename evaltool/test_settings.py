@@ -6,7 +6,7 @@ worker processes (``annotation/tests/jobs/``), as do those that show a job's pro
 
 from evaltool.settings import *  # noqa: F403
 
-SECRET_KEY = "test-only-secret-key"
+SECRET_KEY = "test-only-secret-key"  # noqa: S105 (the tests' own, signs nothing real)
 # The static files as they are in the checkout (no collected manifest): the tests that
 # serve the collected files run make serve itself (evaltool/tests/test_serve.py).
 STORAGES = {

@@ -80,7 +80,7 @@ class PreparedNIST:
 
 
 #: The token whose prefix test is false in mteval's Perl (module docstring).
-PERL_FALSE_TOKEN = "0"
+PERL_FALSE_TOKEN = "0"  # noqa: S105 (a word token, not a secret)
 
 
 def information_weights(ref: ReferenceNgrams, *, mteval: bool = True) -> tuple[FloatArray, ...]:

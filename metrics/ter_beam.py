@@ -385,7 +385,7 @@ def _chunk(requests: list[Request]) -> list[Answer]:
     for k, (q, _, start) in enumerate(wanted):
         if start:
             base = requests[q].base
-            assert base is not None
+            assert base is not None  # noqa: S101 (a shift's rows start from a base)
             picked[k, :start, : base.shape[1]] = np.minimum(base[:start], inf)
     w_cols = [c for _, c, _ in wanted]
     n_w, m_w = n[w_cols], m[w_cols]

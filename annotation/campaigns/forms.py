@@ -65,7 +65,7 @@ FIGURES_CHOICES = [
 ]
 
 
-class CorpusSettingsForm(forms.ModelForm):
+class CorpusSettingsForm(forms.ModelForm[Corpus]):
     judges_see_figures = forms.NullBooleanField(
         label="Judges see live figures",
         required=False,

@@ -38,7 +38,8 @@ class OneTimeLogin:
 def username_taken(username: str) -> bool:
     """Whether an account of this name exists, ignoring case as Django's own user
     creation form does ("Ana" and "ana" would be two judges no one tells apart)."""
-    return User.objects.filter(username__iexact=username).exists()
+    taken: bool = User.objects.filter(username__iexact=username).exists()
+    return taken
 
 
 @transaction.atomic

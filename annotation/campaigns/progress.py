@@ -102,11 +102,12 @@ class Campaign:
 
 def campaign_of(corpus: Corpus) -> Campaign:
     """The campaign of ``corpus``, read with ``Corpus.objects.with_judges_progress()``."""
-    systems = list(
+    rows = (
         corpus.translators.filter(role=Translator.Role.SYSTEM)
         .order_by("position")
         .values_list("pk", "name", named=True)
     )
+    systems = list(rows)
     column = {s.pk: k for k, s in enumerate(systems)}
     system_names = [s.name for s in systems]
     done: dict[int, int] = defaultdict(int)

@@ -181,7 +181,7 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _evaluator_change(
-    request: HtmxHttpRequest, pk: int, change: Callable[[Corpus, EvaluatorForm], None]
+    request: HtmxHttpRequest, pk: int, change: Callable[[Corpus, EvaluatorForm], object]
 ) -> HttpResponse:
     """A change about one of the corpus's evaluators: the form checked, ``change`` done,
     303 to the campaign page; a refusal shows the page again with the reason (400)."""

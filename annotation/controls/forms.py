@@ -10,7 +10,7 @@ from django import forms
 from annotation.models import CONTROL_RATE_MAX, CONTROL_RATE_MIN, Corpus
 
 
-class ControlSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
+class ControlSettingsForm(forms.ModelForm[Corpus]):
     """On or off, the rate (one control in every N items) and the pass threshold (%)."""
 
     class Meta:
@@ -26,4 +26,6 @@ class ControlSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
         }
         for name, (low, high) in ranges.items():
             field = self.fields[name]
+            if not isinstance(field, forms.IntegerField):
+                raise TypeError(f"{name} is not an integer field")
             field.min_value, field.max_value = low, high

@@ -134,10 +134,11 @@ def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[Judge
         if row.kind == Judgment.Control.DEGRADED:
             mine[4] += 1
             mine[5] += passed
-    return tuple(
-        JudgeControls(name, *counts[name][:4], threshold, *counts[name][4:])
-        for name in sorted(counts)
-    )
+    out = []
+    for name in sorted(counts):
+        done, ok, repeats, consistent, bad, bad_ok = counts[name]
+        out.append(JudgeControls(name, done, ok, repeats, consistent, threshold, bad, bad_ok))
+    return tuple(out)
 
 
 def control_rows(corpus: Corpus) -> list[ControlRow]:

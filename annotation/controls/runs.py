@@ -49,12 +49,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Count, Q
 
 from annotation.models import CONTROL_RATE_MIN, Corpus, Judgment, Target, Translator
 from annotation.text import REFERENCE_ROLES
+
+T = TypeVar("T")
 
 #: A candidate comes back as a repeat control only after this many more of the judge's
 #: candidates (so the judge answers it afresh rather than from memory of a moment ago).
@@ -160,7 +162,7 @@ class RunItem:
     target: Any
 
 
-def drawn_reference(user_id: int, sentence_id: int, references: Sequence[Any]) -> Any | None:
+def drawn_reference(user_id: int, sentence_id: int, references: Sequence[T]) -> T | None:
     """The reference a reference control of this sentence would show: one drawn among
     all but the first (reference order), none with fewer than two references."""
     if len(references) < 2:
@@ -239,7 +241,7 @@ def hidden_reference(
     )
     if not any(i.kind == Judgment.Control.REFERENCE for i in kinds):
         return None
-    return references[drawn_reference(user_id, sentence_id, range(len(references)))]
+    return drawn_reference(user_id, sentence_id, references)
 
 
 #: Per corpus judged lately (its pk, creation and texts stamp, as the live figures keep

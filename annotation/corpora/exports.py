@@ -59,9 +59,11 @@ def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
     batch: sentences, their targets, the targets' judgments). Rows, not model objects:
     building 40,000 objects and their prefetch querysets took most of an export's time."""
     names = dict(corpus.translators.values_list("pk", "name"))
-    segmented = dict(
-        corpus.translators.filter(segmentation__isnull=False).values_list("pk", "segmentation")
-    )
+    segmented = {
+        pk: record
+        for pk, record in corpus.translators.values_list("pk", "segmentation")
+        if record is not None
+    }
     positions = list(corpus.sentences.order_by("position").values_list("pk", flat=True))
     start, size = 0, FIRST_BATCH
     while start < len(positions):

@@ -17,7 +17,7 @@ from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
 from annotation.models import Corpus, User
 
 
-def within_upload_limit(upload: UploadedFile, command: str) -> UploadedFile:
+def within_upload_limit(upload: UploadedFile[bytes], command: str) -> UploadedFile[bytes]:
     """The upload, or its refusal if it is over the limit: the browser's uploads are held
     whole while they are read, so larger files go through ``command`` instead."""
     limit: int = settings.EVALTOOL_MAX_UPLOAD_BYTES
@@ -56,7 +56,7 @@ class UploadForm(forms.Form):
         ),
     )
 
-    def clean_file(self) -> UploadedFile:
+    def clean_file(self) -> UploadedFile[bytes]:
         return within_upload_limit(self.cleaned_data["file"], "import_evaltrans")
 
     def clean_name(self) -> str:
@@ -97,7 +97,7 @@ class AddSystemForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["corpus"].queryset = Corpus.objects.visible_to(user)  # type: ignore[attr-defined]
 
-    def clean_file(self) -> UploadedFile:
+    def clean_file(self) -> UploadedFile[bytes]:
         return within_upload_limit(self.cleaned_data["file"], "import_text")
 
 
@@ -120,7 +120,8 @@ class RemoveForm(forms.Form):
         self.corpus = corpus
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("action") == "delete":
             try:
                 confirmed(self.corpus, data.get("name") or "")

@@ -105,7 +105,9 @@ def corpus_delete(*, corpus: Corpus, requested_by: Any = None) -> Job:
 
 @handler(DELETING)
 def _delete_job(job: Job, progress: Progress) -> None:
-    corpus = Corpus.all_objects.filter(pk=job.corpus_id).first()
+    corpus = (
+        Corpus.all_objects.filter(pk=job.corpus_id).first() if job.corpus_id is not None else None
+    )
     if corpus is not None:  # else deleted by an earlier try
         delete_corpus_rows(corpus, progress)
 

@@ -63,7 +63,7 @@ def run_add_system(job: Job, progress: Progress) -> Any:
     """Add the job's system as :func:`corpus_add_system` does on the command line; a
     refusal is a failed job whose reason is its words."""
     asked = job.payload
-    corpus = Corpus.objects.filter(pk=job.corpus_id).first()
+    corpus = Corpus.objects.filter(pk=job.corpus_id).first() if job.corpus_id is not None else None
     if corpus is None:
         raise Refused(ERR_CORPUS_GONE.format(corpus=asked["corpus"]))
     progress(0, 0, PHASE_ADDING)

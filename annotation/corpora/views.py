@@ -25,10 +25,10 @@ from annotation.web import HtmxHttpRequest, attachment, lead_required, login_req
 def home(request: HtmxHttpRequest) -> TemplateResponse:
     """The user's corpora with their own progress; a lead also sees each corpus's
     campaign progress (its judges'), and a judge with nothing assigned whom to ask."""
-    corpora = Corpus.objects.visible_to(request.user).with_progress(request.user)
+    visible = Corpus.objects.visible_to(request.user).with_progress(request.user)
     if request.user.is_lead:
-        corpora = corpora.with_judges_progress()
-    corpora = list(corpora)
+        visible = visible.with_judges_progress()
+    corpora = list(visible)
     ask = [] if corpora or request.user.is_lead else list(User.objects.to_ask())
     unfinished = (
         list(Corpus.all_objects.filter(ready=False).order_by("created_at"))

@@ -30,6 +30,7 @@ from annotation.formatting import number
 from annotation.statistics import (
     AUTOMATIC_METRICS,
     AutomaticStats,
+    HumanRows,
     JudgmentRow,
     human_rows_by_system,
 )
@@ -259,7 +260,7 @@ def human_side(
 
 def _segment_stats(
     rows: Sequence[JudgmentRow],
-    by_system: Mapping[str, Any],
+    by_system: HumanRows,
     systems: Sequence[str],
     metric: str,
     n_segments: int,

@@ -170,7 +170,7 @@ def page(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
 
 @lead_required
 @require_GET
-def panel(request: HtmxHttpRequest, pk: int, name: str) -> TemplateResponse:
+def panel(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
     """One panel: its fragment for htmx, else a page with just that panel (linkable)."""
     corpus = _corpus(pk)
     if name not in PANELS:
@@ -245,7 +245,7 @@ def chart(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
 
 @lead_required
 @require_GET
-def system(request: HtmxHttpRequest, pk: int, translator: int) -> TemplateResponse:
+def system(request: HtmxHttpRequest, pk: int, translator: int) -> HttpResponse:
     """A system's sentences sorted by a metric or by the difference to another system."""
     corpus = _corpus(pk)
     dash = _dashboard(request, corpus)

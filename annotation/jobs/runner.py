@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from datetime import timedelta
+from io import TextIOBase
 from typing import Any, TextIO
 
 from django.conf import settings
@@ -353,7 +354,7 @@ def live_jobs(corpus: Any) -> list[Job]:
 def wait_for(
     job: Job,
     *,
-    out: TextIO | None = None,
+    out: TextIO | TextIOBase | None = None,
     run_here_after: float | None = 2.0,
     poll: float = 0.5,
 ) -> Job:

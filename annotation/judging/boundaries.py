@@ -155,7 +155,7 @@ def _rescore_segments(targets: list[Target]) -> None:
     ).values_list("sentence_id", "translator__role", "position", "text"):
         refs[sentence_id].append((reference_order(role, position), text))
     record = translator.segmentation
-    assert record is not None  # checked by the move; kept by undo and redo
+    assert record is not None  # noqa: S101 (checked by the move; kept by undo and redo)
     for t in targets:
         ordered = [text for _, text in sorted(refs[t.sentence_id])]
         record["segments"][t.sentence.position] = segment_entry(t.text, ordered)

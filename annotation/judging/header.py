@@ -89,6 +89,7 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
         )
     )
     mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=judgment.evaluator)
+    controls: Subquery | Value
     if corpus.controls_enabled:
         counted, controls = mine.done(), _count(mine.controls().done())
     else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypedDict
 
 from annotation.ier import LABELS, OK, as_json, mark, shown_items, toggle_gap
 from annotation.judging.errors import (
@@ -68,7 +69,13 @@ def judgment_ier_mark(
     return change(click, ier_items=as_json(mark(items, start, label)))
 
 
-def items_on_finish(judgment: Judgment) -> dict[str, list[list[object]]]:
+class FinishItems(TypedDict, total=False):
+    """What :func:`items_on_finish` adds to the finishing change."""
+
+    ier_items: list[list[object]]
+
+
+def items_on_finish(judgment: Judgment) -> FinishItems:
     """What accepting a judgment stores of IER: the items as shown (the default split, all
     OK) when IER is on and the judge changed none, so the judgment counts as it was seen;
     nothing otherwise."""

@@ -10,28 +10,43 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar, overload
 
 from django.db.models import Exists, OuterRef
 
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 
 T = TypeVar("T")
+TargetT = TypeVar("TargetT", bound=Target)
+#: Where a target stands in the file (:func:`file_place`).
+Place = tuple[int, int, int]
 
 
-def file_place(target: Target) -> tuple[int, int, int]:
+def file_place(target: Target) -> Place:
     """Where a system target stands in the file: its translator's position, then its
     ordinal and pk (the order the shuffle starts from)."""
     return (target.translator.position, target.ordinal, target.pk)
 
 
+@overload
 def shuffled_systems(
-    targets: Sequence[T],
+    targets: Sequence[TargetT], *, user_id: int, sentence_id: int
+) -> list[TargetT]: ...
+
+
+@overload
+def shuffled_systems(
+    targets: Sequence[T], *, user_id: int, sentence_id: int, place: Callable[[T], Place]
+) -> list[T]: ...
+
+
+def shuffled_systems(
+    targets: Sequence[Any],
     *,
     user_id: int,
     sentence_id: int,
-    place: Callable[[T], tuple[int, int, int]] = file_place,
-) -> list[T]:
+    place: Callable[[Any], Place] = file_place,
+) -> list[Any]:
     """A sentence's system targets in this judge's order: shuffled, the same every time.
 
     The seed is the judge and the sentence, so judges see the systems in different orders

@@ -106,7 +106,8 @@ def judgment_for(*, pk: int, user: User) -> Judgment:
         corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user.pk
     )
     judgment = qs.filter(evaluator=user).annotate(assigned=Exists(assigned)).get(pk=pk)
-    if not judgment.assigned or judgment.target.sentence.corpus.archived:
+    # django-stubs does not carry annotate()'s names onto a custom QuerySet's rows.
+    if not judgment.assigned or judgment.target.sentence.corpus.archived:  # type: ignore[attr-defined]
         raise Judgment.DoesNotExist(f"Judgment {pk} is in a corpus not assigned to {user}.")
     return judgment
 
@@ -234,7 +235,7 @@ def walk(click: Click) -> Judgment:
             judgment.stack_redo_after,
             ERR_NOTHING_TO_REDO,
         )
-    if event_id is None:
+    if event_id is None or state is None:  # both or neither: the head event's
         raise ChangeRefused(empty)
     return _write(click, after=dict(state), detail=click.params, moves=event_id)
 
@@ -368,7 +369,7 @@ def _counts(judgment: Judgment, new_ref: str) -> dict[str, int | None]:
 def _move_stack(judgment: Judgment, *, kind: str, moves: int | None) -> None:
     """An undo moves its event to the redo stack, a redo moves it back; any other change
     discards the redo stack."""
-    if kind in WALKS:
+    if kind in WALKS and moves is not None:
         JudgmentEvent.objects.filter(pk=moves).update(
             status=JudgmentEvent.Status.UNDONE
             if kind == JudgmentEvent.Kind.UNDO

@@ -88,14 +88,14 @@ def _created(
         target=target, evaluator_id=user.pk, share=corpus.share_new_refs, own=degraded
     )
     # Oldest first, sorted here: ordered by pk, SQLite walks all the judge's judgments.
-    rows = sorted(
+    pooled_rows = (
         Judgment.objects.filter(pooled)
         .order_by()
         .values_list(
             "pk", "evaluator_id", "target__text", "new_ref", "sser", "severities", named=True
-        ),
-        key=lambda r: r.pk,
+        )
     )
+    rows = sorted(pooled_rows, key=lambda r: r.pk)
     reuse = [r for r in rows if r.evaluator_id == user.pk and words(r.target__text) == candidate]
     if reuse:
         # the same words: the same errors, so the same severities (annotation.spans)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -232,7 +232,7 @@ def _do_redo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     changes.judgment_redo(judgment=j, user=request.user, version=version)
 
 
-CHANGES: dict[str, Callable[[Judgment, HttpRequest, int], None]] = {
+CHANGES: dict[str, Callable[[Judgment, HtmxHttpRequest, int], None]] = {
     "op": _do_op,
     "word": _do_word,
     "new-ref": _do_new_ref,
@@ -324,6 +324,7 @@ def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     target = previous_target_for(judgment=judgment)
     if target is None:
         return redirect("annotation:judgment", pk=pk)
+    previous: Judgment | None
     if judgment.evaluator_id == request.user.pk:
         previous = judgment_open(user=request.user, target=target)
     else:  # a lead browsing someone's work never creates judgments for them

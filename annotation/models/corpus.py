@@ -14,6 +14,7 @@ database guards the invariants.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -25,7 +26,8 @@ from django.db.models.functions import Coalesce
 from annotation.limits import NAME_MAX_LENGTH
 from annotation.text import REFERENCE_ROLES
 from annotation.users import User
-from metrics.human import SSER_MAX, SSER_MIN  # the format's scale (seed 001 §2.2)
+from metrics.human import SSER_MAX as SSER_MAX  # the format's scale (seed 001 §2.2)
+from metrics.human import SSER_MIN as SSER_MIN
 
 #: Control items (annotation.controls): one in every N items of a judge's queue, N from
 #: 3 (never two controls in a row needs runs of three) to 100; by default 1 in 10: a
@@ -81,13 +83,17 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         return self.update(judgments_stamp=F("judgments_stamp") + 1)
 
 
-class CorpusManager(models.Manager.from_queryset(CorpusQuerySet)):  # type: ignore[misc]
+_CorpusManagerBase = models.Manager.from_queryset(CorpusQuerySet)
+
+
+class CorpusManager(_CorpusManagerBase["Corpus"]):
     """Corpora whose import is complete. As the default manager it is what every page,
     command, form and figure reads (and what a judge's ``assigned_corpora`` reads), so a
     corpus half-way through its import can be seen nowhere: one rule, in one place."""
 
     def get_queryset(self) -> CorpusQuerySet:
-        return super().get_queryset().filter(ready=True)
+        # django-stubs types a from_queryset manager's get_queryset as the plain QuerySet.
+        return super().get_queryset().filter(ready=True)  # type: ignore[return-value]
 
 
 def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
@@ -252,8 +258,10 @@ class Translator(models.Model):
 class Sentence(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="sentences")
     position = models.PositiveIntegerField()
-    xml_id = models.CharField("id", max_length=NAME_MAX_LENGTH, null=True, blank=True)
-    doc = models.CharField(max_length=NAME_MAX_LENGTH, null=True, blank=True)
+    # NULL is "the file has no such attribute", apart from an empty one (id=""): the
+    # export writes back what was read.
+    xml_id = models.CharField("id", max_length=NAME_MAX_LENGTH, null=True, blank=True)  # noqa: DJ001
+    doc = models.CharField(max_length=NAME_MAX_LENGTH, null=True, blank=True)  # noqa: DJ001
     source = models.TextField()
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
@@ -428,6 +436,16 @@ class Judgment(models.Model):
     )
 
     objects = JudgmentQuerySet.as_manager()
+
+    # Not columns: what annotation.judging.stack reads into a judgment (its loading
+    # query's annotations, or load_stack), present only once read.
+    stack_last_event_at: datetime | None
+    stack_applied: int
+    stack_undone: int
+    stack_undo_id: int | None
+    stack_undo_before: dict[str, Any] | None
+    stack_redo_id: int | None
+    stack_redo_after: dict[str, Any] | None
 
     class Meta:
         ordering = ["target", "evaluator"]

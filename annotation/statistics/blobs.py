@@ -46,7 +46,7 @@ def insert_ignoring_conflicts(row: Model) -> None:
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     values = [f.get_db_prep_save(f.pre_save(row, add=True), connection) for f in fields]
     q = connection.ops.quote_name
-    columns = ", ".join(q(f.column) for f in fields)
+    columns = ", ".join(q(f.column) for f in fields if f.column)  # concrete: all have one
     sql = (
         f"INSERT INTO {q(model._meta.db_table)} ({columns}) "
         f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING"

@@ -32,13 +32,17 @@ class AutomaticStats:
 
     def segment_stats(self, metric: str, system: str) -> FloatArray:
         """One system's statistics rows of one metric (segments × k)."""
-        score = self.scores[metric][system]
-        if score.stats is None:  # automatic scores always carry their rows
-            raise ValueError(f"{score.name} score without per-segment statistics")
-        return score.stats
+        return score_rows(self.scores[metric][system])
 
     def stats(self, metric: str) -> dict[str, FloatArray]:
         return {s: self.segment_stats(metric, s) for s in self.systems}
+
+
+def score_rows(score: Score) -> FloatArray:
+    """An automatic score's statistics rows (segments × k), which it always carries."""
+    if score.stats is None:
+        raise ValueError(f"{score.name} score without per-segment statistics")
+    return score.stats
 
 
 def statistics_choice(preprocessor: Preprocessor, ref_length: str) -> str:

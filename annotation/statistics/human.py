@@ -112,7 +112,8 @@ def _human_rows(
     if "mqm" in metrics:  # every aWER edit an error, minor unless marked major
         mine = [r for r in rows if r.counted]
         majors = [major_count(r.severities) for r in mine]
-        out["mqm"] = [r.segment for r in mine], human.mqm_stats([r.edits for r in mine], majors)
+        edits = [r.edits for r in mine if r.edits is not None]  # all of them: counted
+        out["mqm"] = [r.segment for r in mine], human.mqm_stats(edits, majors)
     if "ier" in metrics:  # judgments with information items only
         segments, errors, items = _counts_of(rows, "ier_errors", "ier_length")
         out["ier"] = segments, human.ier_stats(errors, items)

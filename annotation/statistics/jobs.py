@@ -44,6 +44,8 @@ def _choice(payload: dict[str, Any]) -> tuple[Preprocessor, str]:
 
 def _job_corpus(job: Job) -> Corpus | None:
     """The job's corpus if it is still there with the texts the job was queued for."""
+    if job.corpus_id is None:
+        return None
     corpus = Corpus.all_objects.filter(pk=job.corpus_id).first()
     if corpus is None or corpus.texts_stamp != job.payload["texts_stamp"]:
         return None

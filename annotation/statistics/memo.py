@@ -96,7 +96,10 @@ class Memo(Generic[K, V]):
 #: Entries kept: a few parts per corpus, choice and normalization (a page is about six).
 MEMO_SIZE = 48
 
-_MEMO: Memo[tuple[Hashable, ...], Any] = Memo(MEMO_SIZE)
+#: The corpus, its creation time and judgments stamp (:func:`judgments_key`), then the part.
+MemoKey = tuple[int, str, int, *tuple[Hashable, ...]]
+
+_MEMO: Memo[MemoKey, Any] = Memo(MEMO_SIZE)
 _MISSING = object()
 
 
@@ -110,7 +113,7 @@ def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[],
     kept from now on. Keeping a value drops the corpus's values of earlier stamps, which
     no view asks for again (the stamp only moves forward)."""
     pk, created, stamp = judgments_key(corpus)
-    key = (pk, created, stamp, *part)
+    key: MemoKey = (pk, created, stamp, *part)
     kept = _MEMO.get(key, _MISSING)  # a kept value may be None
     if kept is not _MISSING:
         return kept  # type: ignore[no-any-return]

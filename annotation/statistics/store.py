@@ -29,6 +29,7 @@ from annotation.statistics.encoding import (
     STATISTICS_ENGINE,
     AutomaticStats,
     decode_statistics,
+    score_rows,
     statistics_choice,
 )
 from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
@@ -189,7 +190,7 @@ def _rescored(
             old = before.scores[m][system]
             rows = before.segment_stats(m, system).copy()
             if m in wide:
-                rows = wide_again[system][m].stats
+                rows = score_rows(wide_again[system][m])
             else:
                 rows[ks] = again[system][m].stats
             total = float(metrics[m].score_from_stats(rows.sum(axis=0)))

@@ -58,7 +58,8 @@ def test_the_password_change_page_says_why_and_logging_out_works(
 
     assert page.status_code == 200
     assert 'id="one-time-notice"' in page.content.decode()
-    assert out.status_code == 302 and out["Location"] == "/accounts/login/"
+    assert out.status_code == 302
+    assert out["Location"] == "/accounts/login/"
 
 
 def test_choosing_a_password_ends_the_one_time_password(newcomer: tuple[Client, str]) -> None:
@@ -71,7 +72,8 @@ def test_choosing_a_password_ends_the_one_time_password(newcomer: tuple[Client, 
 
     ana = User.objects.get(username="ana")
     assert response.status_code == 302
-    assert not ana.must_change_password and ana.check_password(mine)
+    assert not ana.must_change_password
+    assert ana.check_password(mine)
     assert client.get("/").status_code == 200  # still logged in, and free to go
 
 

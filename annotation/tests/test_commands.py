@@ -167,7 +167,8 @@ def test_add_user_creates_and_updates_accounts_and_assigns_corpora() -> None:
         "Updated lead"
     )
     ana.refresh_from_db()
-    assert ana.is_lead and ana.check_password("other-pw-5678")
+    assert ana.is_lead
+    assert ana.check_password("other-pw-5678")
     with pytest.raises(CommandError, match="no corpus named 'nope'"):
         run("add_user", "bo", "--password", "x", "--role", "judge", "--corpus", "nope")
 
@@ -206,10 +207,14 @@ def test_demo_setup_is_idempotent_and_prints_the_logins() -> None:
     second = run("demo_setup")
 
     assert Corpus.objects.count() == 2
-    assert "demo-lead" in second and "demo-judge" in second and "http://127.0.0.1:8000/" in second
-    assert "Imported corpus" in first and "Imported corpus" not in second
+    assert "demo-lead" in second
+    assert "demo-judge" in second
+    assert "http://127.0.0.1:8000/" in second
+    assert "Imported corpus" in first
+    assert "Imported corpus" not in second
     judge = User.objects.get(username="demo-judge")
-    assert judge.assigned_corpora.count() == 2 and judge.is_active
+    assert judge.assigned_corpora.count() == 2
+    assert judge.is_active
 
 
 def test_the_progress_bar_shows_the_share_read_and_the_sentences(
@@ -250,9 +255,12 @@ def test_controls_turns_control_items_on_and_prints_each_judges_pass_rate(
     )
     assert (payload["enabled"], payload["rate"], payload["threshold"]) == (True, 4, 90)
     ann = payload["judges"]["ann"]
-    assert ann["done"] > 0 and ann["passed"] == ann["done"] and ann["pass_rate"] == 100.0
+    assert ann["done"] > 0
+    assert ann["passed"] == ann["done"]
+    assert ann["pass_rate"] == 100.0
     assert ann["flagged"] is False
-    assert ann["bad_references"] > 0 and ann["bad_references_passed"] == ann["bad_references"]
+    assert ann["bad_references"] > 0
+    assert ann["bad_references_passed"] == ann["bad_references"]
     lines = run("controls", "ctl", "--off").splitlines()
     assert lines[0].startswith("ctl: control items off;")
     assert lines[1].startswith(f"ann: {ann['done']}/{ann['done']} passed (100.0 %)")

@@ -25,4 +25,6 @@ def test_no_template_comment_spans_lines() -> None:
 
 def test_the_home_page_shows_no_template_syntax(lead_client: Client) -> None:
     page = lead_client.get("/").content.decode()
-    assert "{#" not in page and "#}" not in page and "{%" not in page
+    assert "{#" not in page
+    assert "#}" not in page
+    assert "{%" not in page

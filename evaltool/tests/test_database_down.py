@@ -147,7 +147,8 @@ def test_a_database_down_is_503_not_saved_for_writes_and_a_503_page_for_reads(
         postgres.start()
 
     assert read[0] == 503
-    assert 'data-status="503"' in read[1] and ERR_PAGE_UNAVAILABLE in read[1]
+    assert 'data-status="503"' in read[1]
+    assert ERR_PAGE_UNAVAILABLE in read[1]
     assert write == (503, ERR_DATABASE_UNREACHABLE)
     assert login == (503, ERR_DATABASE_UNREACHABLE)
     # Back up: the same session reads its page again, the login goes through.

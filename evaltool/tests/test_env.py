@@ -55,7 +55,7 @@ def test_an_unknown_debug_word_is_an_error_not_true() -> None:
             "sqlite:////tmp/x.db",
             {
                 "ENGINE": "django.db.backends.sqlite3",
-                "NAME": Path("/tmp/x.db"),
+                "NAME": Path("/tmp/x.db"),  # noqa: S108 (parsed only, no file is made)
                 "OPTIONS": SQLITE_OPTIONS,
             },
         ),

@@ -121,7 +121,7 @@ ALIGN_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("hyp", "ref", "dist", "expected"), ALIGN_CASES)
+@pytest.mark.parametrize("hyp, ref, dist, expected", ALIGN_CASES)
 def test_hand_alignments(hyp: str, ref: str, dist: int, expected: list[str]) -> None:
     alignment = align(hyp.split(), ref.split())
     assert alignment.distance == dist
@@ -130,7 +130,7 @@ def test_hand_alignments(hyp: str, ref: str, dist: int, expected: list[str]) -> 
 
 
 @pytest.mark.parametrize(
-    ("hyp", "ref", "expected"),
+    "hyp, ref, expected",
     [
         # MISSING: the candidate position before which the word is missing
         ("a", "a b", EditOp(Op.MISSING, 1, 1, None, "b")),
@@ -261,7 +261,7 @@ def test_prepared_reference_is_reusable() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hyps", "refs", "expected"),
+    "hyps, refs, expected",
     [
         ([], [], []),
         ([[]], [PreparedRef.from_tokens([])], [0]),

@@ -36,7 +36,8 @@ def test_every_figure_comes_back_bit_for_bit() -> None:
 
     back = unpack(pack(SYSTEMS, len(refs), scores, significance))
 
-    assert back.systems == tuple(SYSTEMS) and back.n_segments == len(refs)
+    assert back.systems == tuple(SYSTEMS)
+    assert back.n_segments == len(refs)
     for name, by_system in scores.items():
         for s, score in by_system.items():
             got = back.scores[name][s]
@@ -99,7 +100,8 @@ def test_counts_are_kept_small_and_other_columns_exact() -> None:
 
 def test_no_system_and_another_layout(monkeypatch: pytest.MonkeyPatch) -> None:
     back = unpack(pack([], 3, {"bleu": {}}, {}))
-    assert back.systems == () and back.scores == {"bleu": {}}
+    assert back.systems == ()
+    assert back.scores == {"bleu": {}}
     monkeypatch.setattr(archive, "LAYOUT", 1)
     older = pack([], 0, {}, {})
     monkeypatch.undo()

@@ -303,7 +303,8 @@ def test_prepared_references_are_reused_across_systems() -> None:
 def test_empty_corpus_scores_zero() -> None:
     result = BLEU().corpus_score([], [])
     assert result.score == 0.0
-    assert result.stats is not None and result.stats.shape == (0, 10)
+    assert result.stats is not None
+    assert result.stats.shape == (0, 10)
 
 
 def _plain_stats(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[float]:

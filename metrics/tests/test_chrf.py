@@ -48,7 +48,7 @@ def assert_parity(
     np.testing.assert_allclose(sentence, expected, atol=1e-9, rtol=0)
 
 
-@pytest.mark.parametrize(("cls", "kw"), VARIANTS)
+@pytest.mark.parametrize("cls, kw", VARIANTS)
 @pytest.mark.parametrize("system", SYSTEMS)
 @pytest.mark.parametrize("references", [REFERENCES[:1], REFERENCES])
 def test_demo_corpus_equals_sacrebleu(
@@ -57,7 +57,7 @@ def test_demo_corpus_equals_sacrebleu(
     assert_parity(cls(), demo()[system], demo_refs(*references), **kw)
 
 
-@pytest.mark.parametrize(("cls", "kw"), VARIANTS)
+@pytest.mark.parametrize("cls, kw", VARIANTS)
 @pytest.mark.parametrize("lowercase", [False, True])
 def test_readme_example_equals_sacrebleu(
     cls: type[CHRF], kw: dict[str, Any], lowercase: bool
@@ -82,7 +82,7 @@ def generated(seed: int, width: int) -> tuple[list[str], list[tuple[str, ...]]]:
     return hyps, refs
 
 
-@pytest.mark.parametrize(("cls", "kw"), VARIANTS)
+@pytest.mark.parametrize("cls, kw", VARIANTS)
 @pytest.mark.parametrize("width", [1, 2, 3, 4])
 @pytest.mark.parametrize("seed", range(5))
 def test_generated_multi_reference_equals_sacrebleu(
@@ -93,7 +93,7 @@ def test_generated_multi_reference_equals_sacrebleu(
 
 
 @pytest.mark.parametrize("option", [{"whitespace": True}, {"eps_smoothing": True}])
-@pytest.mark.parametrize(("cls", "kw"), VARIANTS)
+@pytest.mark.parametrize("cls, kw", VARIANTS)
 def test_options_equal_sacrebleu(
     cls: type[CHRF], kw: dict[str, Any], option: dict[str, bool]
 ) -> None:
@@ -233,7 +233,7 @@ def test_every_reference_slot_counts_the_clipped_matches(seed: int) -> None:
             assert found == [plain_matches(hyp, ref, n) for n in range(1, CHAR_ORDER + 1)]
 
 
-@pytest.mark.parametrize(("cls", "kw"), VARIANTS)
+@pytest.mark.parametrize("cls, kw", VARIANTS)
 @pytest.mark.parametrize("seed", range(3))
 def test_many_references_equal_sacrebleu(cls: type[CHRF], kw: dict[str, Any], seed: int) -> None:
     hyps, refs = many_references(seed + 10)

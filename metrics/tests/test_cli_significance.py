@@ -140,7 +140,8 @@ def test_the_table_names_systems_by_file_name_and_marks_the_significant(
     rows = table.splitlines()
     assert rows[0].split()[:3] == ["hypothesis", "BLEU", "(μ"]
     assert rows[1].startswith("Baseline: DIDI-NLP.txt ")
-    assert rows[2].startswith("Facebook-AI.txt ") and rows[3].startswith("Online-W.txt ")
+    assert rows[2].startswith("Facebook-AI.txt ")
+    assert rows[3].startswith("Online-W.txt ")
     assert str(files[SYSTEMS[1]].parent) not in table
     for row, system in zip(rows[1:4], order, strict=True):
         for metric in SACRE:
@@ -149,7 +150,8 @@ def test_the_table_names_systems_by_file_name_and_marks_the_significant(
             if r.p_value is not None:
                 cell += f" (p = {r.p_value:.4f})" + ("*" if r.p_value < 0.05 else "")
             assert cell in row
-    assert "*" in table and "Paired bootstrap resampling test (1000" in table
+    assert "*" in table
+    assert "Paired bootstrap resampling test (1000" in table
     assert "test: test:paired-bs|bs:1000|seed:12345|" in table
 
 
@@ -164,7 +166,8 @@ def test_files_of_the_same_name_are_named_by_their_paths(
         main([f"--ref={files[REFERENCES[0]]}", f"--hyp={files[SYSTEMS[0]]}", f"--hyp={twin}"]) == 0
     )
     rows = capsys.readouterr().out.splitlines()
-    assert rows[1].startswith(str(files[SYSTEMS[0]])) and rows[2].startswith(str(twin))
+    assert rows[1].startswith(str(files[SYSTEMS[0]]))
+    assert rows[2].startswith(str(twin))
 
 
 def test_identical_systems_are_not_significantly_different(
@@ -225,7 +228,8 @@ def test_bad_test_options_exit_2_with_one_line(
         *[a.replace("=x", f"={files[SYSTEMS[1]]}") for a in args],
     )
     assert proc.returncode == 2
-    assert len(proc.stderr.splitlines()) == 1 and message in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
+    assert message in proc.stderr
 
 
 def test_a_seed_that_is_no_number_is_refused(files: dict[str, Path]) -> None:

@@ -58,7 +58,8 @@ def test_unsegmented_scores_the_resegmented_document_and_adds_its_segmentation(
     }
     assert payload["aswer"]["score"] == pytest.approx(100 * seg.rate, abs=1e-12)
     written = (tmp_path / "out" / "niutrans.txt").read_text(encoding="utf-8").split("\n")
-    assert written == [*segments, ""] and len(segments) == 40
+    assert written == [*segments, ""]
+    assert len(segments) == 40
 
 
 def test_unsegmented_defaults_to_every_metric_and_aswer_with_two_references(
@@ -70,7 +71,9 @@ def test_unsegmented_defaults_to_every_metric_and_aswer_with_two_references(
     assert main([*refs, "--hyp", hyp, "--unsegmented", "--json"]) == 0
 
     payload = json.loads(capsys.readouterr().out)[hyp]
-    assert "aswer" in payload and "bleu" in payload and "ter" in payload
+    assert "aswer" in payload
+    assert "bleu" in payload
+    assert "ter" in payload
     assert payload["aswer"]["signature"].startswith("nrefs:2|tok:13a|case:mixed|")
     assert set(payload["segmentation"]["reference_per_segment"]) <= {0, 1}
     assert 0 < payload["aswer"]["score"] < 100
@@ -91,5 +94,6 @@ def test_aswer_and_segmented_out_need_unsegmented(
 
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"python -m metrics: error: {message}")
+    assert len(lines) == 1
+    assert lines[0].startswith(f"python -m metrics: error: {message}")
     assert proc.stdout == ""

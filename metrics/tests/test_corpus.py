@@ -38,7 +38,8 @@ def test_score_corpus_equals_each_metric_on_its_own_to_the_last_bit(tokenize: st
             for system, hyps in systems.items():
                 want = metric.corpus_score(hyps, refs, prepared)
                 mine = got[system][metric.name]
-                assert want.stats is not None and mine.stats is not None
+                assert want.stats is not None
+                assert mine.stats is not None
                 assert _same(mine.stats, want.stats), (metric.name, system, pp, ref_length)
                 assert (mine.score, mine.signature) == (want.score, want.signature)
 

@@ -104,7 +104,8 @@ def test_each_work_group_appears_once_with_the_app_metrics_only() -> None:
 def test_the_app_facts_name_app_metrics() -> None:
     for f in METRIC_FACTS:
         if f.corpus_wide or f.fixed_preprocessing:
-            assert f.app and not f.human, f.name
+            assert f.app, f.name
+            assert not f.human, f.name
 
 
 def test_an_inconsistent_row_is_refused() -> None:

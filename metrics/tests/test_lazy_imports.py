@@ -80,7 +80,8 @@ def test_help_imports_only_the_modules_whose_choices_it_lists(files: list[str]) 
     owners = {"metrics.wer", "metrics.align", "metrics.bleu", "metrics.ngrams", "metrics.wngram"}
     loaded = imported_by("--help")
     assert loaded & (modules_of(*METRIC_CLASSES) | HELPERS) <= owners
-    assert "metrics.ter" not in loaded and "metrics.meteor" not in loaded
+    assert "metrics.ter" not in loaded
+    assert "metrics.meteor" not in loaded
 
 
 def test_a_test_imports_the_resampling_only_when_asked(files: list[str]) -> None:

@@ -137,7 +137,7 @@ HAND_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("hyp", "ref", "row", "expected"), HAND_CASES)
+@pytest.mark.parametrize("hyp, ref, row, expected", HAND_CASES)
 def test_hand_cases(nltk_wordnet: Any, hyp: str, ref: str, row: list[int], expected: float) -> None:
     metric = METEOR()
     score = metric.corpus_score([hyp], [(ref,)])
@@ -177,7 +177,8 @@ def test_corpus_score_is_the_formula_on_summed_rows() -> None:
     hyps, refs = generated(7, 3)
     metric = METEOR()
     score = metric.corpus_score(hyps, refs)
-    assert score.stats is not None and score.stats.shape == (len(hyps), 4)
+    assert score.stats is not None
+    assert score.stats.shape == (len(hyps), 4)
     m, h, r, c = score.stats.sum(axis=0)
     p, rec = m / h, m / r
     expected = 100 * (p * rec / (0.9 * p + 0.1 * rec)) * (1 - 0.5 * (c / m) ** 3)
@@ -238,7 +239,8 @@ def test_command_line_scores_meteor(tmp_path: Path, capsys: pytest.CaptureFixtur
     args = ["--ref", str(tmp_path / "ref.txt"), "--hyp", str(tmp_path / "hyp.txt")]
     assert main([*args, "--metric", "meteor"]) == 0
     out = capsys.readouterr().out
-    assert "METEOR" in out and f"{100 * (1 - 0.5 / 216):8.2f}" in out
+    assert "METEOR" in out
+    assert f"{100 * (1 - 0.5 / 216):8.2f}" in out
 
 
 def test_without_wordnet_the_command_line_says_so_in_one_line(tmp_path: Path) -> None:
@@ -265,7 +267,8 @@ def test_without_wordnet_the_command_line_says_so_in_one_line(tmp_path: Path) ->
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1
-    assert "WordNet" in proc.stderr and "wordnet-base" in proc.stderr
+    assert "WordNet" in proc.stderr
+    assert "wordnet-base" in proc.stderr
 
 
 def test_meteor_never_imports_nltk() -> None:
@@ -295,7 +298,8 @@ def test_the_signature_reads_wordnets_version_without_loading_it() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout.split()
 
-    assert "|wn:3.0|" in out[0] and out[1] == "0"
+    assert "|wn:3.0|" in out[0]
+    assert out[1] == "0"
 
 
 #: Words with shared stems and WordNet synonyms of other stems: every stage matters.

@@ -244,7 +244,7 @@ UNIGRAMS = (2 * math.log2(2.5) + 3 * math.log2(5)) / 5
 
 
 @pytest.mark.parametrize(
-    ("mteval", "bigrams"), [(True, math.log2(5) / 4), (False, 1 / 4)], ids=["mteval", "defined"]
+    "mteval, bigrams", [(True, math.log2(5) / 4), (False, 1 / 4)], ids=["mteval", "defined"]
 )
 def test_a_bigram_after_the_token_0_as_mteval_or_as_defined(mteval: bool, bigrams: float) -> None:
     score = NIST(mteval=mteval).corpus_score(["0:4 and 0"], [("0:4 and 0",)])

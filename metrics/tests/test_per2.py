@@ -37,7 +37,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("hyp", "refs", "pp", "ref_length", "errors", "length"), CASES)
+@pytest.mark.parametrize("hyp, refs, pp, ref_length, errors, length", CASES)
 def test_hand_cases(
     hyp: str, refs: tuple[str, ...], pp: Preprocessor, ref_length: str, errors: int, length: int
 ) -> None:

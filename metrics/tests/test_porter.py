@@ -53,7 +53,7 @@ def test_random_strings_of_tricky_letters_stem_as_nltk() -> None:
 
 
 @pytest.mark.parametrize(
-    ("word", "expected"),
+    "word, expected",
     [
         ("caresses", "caress"),  # the paper's examples, step by step
         ("ponies", "poni"),
@@ -77,7 +77,7 @@ def test_hand_cases(word: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("word", "m"), [("tr", 0), ("tree", 0), ("by", 0), ("trouble", 1), ("oats", 1), ("private", 2)]
+    "word, m", [("tr", 0), ("tree", 0), ("by", 0), ("trouble", 1), ("oats", 1), ("private", 2)]
 )
 def test_measure_is_the_papers(word: str, m: int) -> None:
     assert measure(word) == m

@@ -186,7 +186,8 @@ def test_the_exact_distribution_is_mann_and_whitneys_table(
     m, n = sizes
     freqs = u_frequencies(m, n)
     total = math.comb(m + n, m)
-    assert sum(freqs) == total and freqs == freqs[::-1] == u_frequencies(n, m)
+    assert sum(freqs) == total
+    assert freqs == freqs[::-1] == u_frequencies(n, m)
     cdf = np.cumsum(freqs) / total
     np.testing.assert_allclose(cdf[: len(table)], table, atol=1e-3)
 
@@ -244,8 +245,10 @@ def test_bad_arguments_are_value_errors(
 
 def test_segment_means_average_the_judges_of_a_sentence() -> None:
     got = segment_means([0, 0, 2], [1.0, -0.5, 2.0], 4)
-    assert got[0] == 0.25 and got[2] == 2.0
-    assert math.isnan(got[1]) and math.isnan(got[3])
+    assert got[0] == 0.25
+    assert got[2] == 2.0
+    assert math.isnan(got[1])
+    assert math.isnan(got[3])
 
 
 def errors(rng: np.random.Generator, centre: float, n: int, judged: int) -> np.ndarray:
@@ -266,7 +269,8 @@ def test_clear_differences_on_thirty_sentences_make_clusters() -> None:
 
     assert [clusters.figure(s).cluster for s in per_segment] == [1, 1, 2]
     assert [f.system for f in clusters.ranked()][2] == "bad"
-    assert not clusters.too_few and clusters.evidence == 30
+    assert not clusters.too_few
+    assert clusters.evidence == 30
     # each one-sided p-value is the test's on the sentences the pair has in common
     names = list(per_segment)
     for i, a in enumerate(names):
@@ -289,7 +293,8 @@ def test_too_few_sentences_in_common_make_one_cluster() -> None:
 
     assert clusters.p_values[0][1] < 0.05  # the test alone would separate them
     assert [f.cluster for f in clusters.figures] == [1, 1]
-    assert clusters.too_few and clusters.evidence == 9
+    assert clusters.too_few
+    assert clusters.evidence == 9
 
 
 def test_a_boundary_needs_every_system_above_to_beat_every_system_below() -> None:
@@ -300,7 +305,9 @@ def test_a_boundary_needs_every_system_above_to_beat_every_system_below() -> Non
     c = np.linspace(-0.5, 0.8, 12)
     clusters = wmt_clusters({"A": a, "B": b, "C": c}, higher_is_better=False)
 
-    assert clusters.wins[0][2] and not clusters.wins[1][2] and not clusters.wins[0][1]
+    assert clusters.wins[0][2]
+    assert not clusters.wins[1][2]
+    assert not clusters.wins[0][1]
     assert [f.cluster for f in clusters.figures] == [1, 1, 1]
 
 
@@ -313,7 +320,8 @@ def test_a_system_without_values_is_not_clustered_and_higher_can_be_better() -> 
     }
     clusters = wmt_clusters(per_segment, higher_is_better=True)
 
-    assert clusters.figure("none").cluster == UNRANKED and clusters.figure("none").n == 0
+    assert clusters.figure("none").cluster == UNRANKED
+    assert clusters.figure("none").n == 0
     assert (clusters.figure("high").cluster, clusters.figure("low").cluster) == (1, 2)
     assert [f.system for f in clusters.ranked()] == ["high", "low", "none"]
     with pytest.raises(ValueError, match="'zz'"):

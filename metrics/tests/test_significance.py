@@ -223,7 +223,8 @@ def test_a_fixed_seed_reproduces_itself_and_another_seed_does_not() -> None:
     c = paired_bootstrap(bleu_stats(), metric.score_from_stats, higher_is_better=True, seed=6)
     assert a == b
     assert a.p_values != c.p_values
-    assert "seed:5" in a.signature and "bs:1000" in a.signature
+    assert "seed:5" in a.signature
+    assert "bs:1000" in a.signature
     assert [f.score for f in a.figures] == [f.score for f in c.figures]
 
 
@@ -239,7 +240,8 @@ def test_one_bootstrap_serves_every_metric() -> None:
     best = min(wer.figures, key=lambda f: f.score)
     assert best.group == 1
     assert wer.ranked()[0] == best
-    assert wer.metric == "wer" and bleu.seed == wer.seed == DEFAULT_SEED
+    assert wer.metric == "wer"
+    assert bleu.seed == wer.seed == DEFAULT_SEED
     for figure in wer.figures:
         assert figure.score == pytest.approx(
             metric.corpus_score(list(demo()[figure.system]), refs).score
@@ -378,7 +380,8 @@ def test_a_system_without_judgments_is_not_ranked() -> None:
     result = paired_bootstrap(stats, AWER.score_from_stats, higher_is_better=False, masks=masks)
     figure = result.figure("sys2")
     assert (figure.n, figure.group) == (0, UNRANKED)
-    assert math.isnan(figure.score) and math.isnan(figure.interval.mean)
+    assert math.isnan(figure.score)
+    assert math.isnan(figure.interval.mean)
     assert math.isnan(result.p_value("sys0", "sys2"))
     assert {result.figure("sys0").group, result.figure("sys1").group} <= {1, 2}
 
@@ -489,11 +492,14 @@ def test_two_judged_sentences_per_system_give_one_group_and_bounded_intervals() 
         )
         assert len({f.score for f in result.figures}) > 1  # the figures do differ
         assert [f.group for f in result.figures] == [1, 1, 1, 1]
-        assert result.too_few and result.evidence == 2
+        assert result.too_few
+        assert result.evidence == 2
         for f in result.figures:
             assert bounds[0] <= f.interval.low <= f.interval.high <= bounds[1]
         verdict = result.verdict()
-        assert verdict.too_few and verdict.separated is None and verdict.n == 2
+        assert verdict.too_few
+        assert verdict.separated is None
+        assert verdict.n == 2
 
 
 def test_fifty_judged_sentences_with_a_clear_difference_give_two_groups() -> None:
@@ -506,10 +512,13 @@ def test_fifty_judged_sentences_with_a_clear_difference_give_two_groups() -> Non
         bounds=ASER.info.bounds,
     )
     assert [f.group for f in result.figures] == [1, 2]
-    assert not result.too_few and result.evidence == 50
+    assert not result.too_few
+    assert result.evidence == 50
     verdict = result.verdict()
     assert (verdict.best, verdict.others, verdict.separated) == ("sys0", (), "sys1")
-    assert verdict.p < 0.05 and verdict.n == 50 and not verdict.too_few
+    assert verdict.p < 0.05
+    assert verdict.n == 50
+    assert not verdict.too_few
     assert result.significant("sys0", "sys1")
     for f in result.figures:
         assert 0.0 <= f.interval.low <= f.score <= f.interval.high <= 100.0
@@ -537,7 +546,8 @@ def test_a_pair_needs_ten_sentences_in_common_to_be_separated(
     assert result.p_value("good", "bad") == 1 / 1001
     assert [f.group for f in result.figures] == groups
     assert result.too_few == (common < MIN_COMMON)
-    assert "min-n:10" in result.signature and "ci:95%-pct" in result.signature
+    assert "min-n:10" in result.signature
+    assert "ci:95%-pct" in result.signature
 
 
 def test_the_ten_sentence_rule_reads_the_pairs_counts() -> None:
@@ -587,7 +597,8 @@ def test_a_verdict_without_figures_and_with_one_system() -> None:
         higher_is_better=False,
         masks={"a": np.zeros(12, dtype=bool)},
     )
-    assert empty.verdict().best is None and empty.too_few
+    assert empty.verdict().best is None
+    assert empty.too_few
     one = paired_bootstrap(
         {"a": aser_stats([1] * 12)}, ASER.score_from_stats, higher_is_better=False
     )

@@ -44,7 +44,8 @@ def test_every_demo_system_scores_as_sacrebleu(system: str, references: tuple[st
     theirs = SacreTER().corpus_score(hyps, streams)
 
     assert ours.score == pytest.approx(theirs.score, abs=1e-9)
-    assert ours.stats is not None and ours.stats.tolist() == sacre_rows(hyps, refs)
+    assert ours.stats is not None
+    assert ours.stats.tolist() == sacre_rows(hyps, refs)
 
 
 def test_the_readme_example_scores_as_sacrebleu() -> None:
@@ -88,7 +89,8 @@ def test_generated_data_with_one_to_four_references_scores_as_sacrebleu(seed: in
     ours = TER().corpus_score(hyps, refs)
     streams = [list(s) for s in zip(*refs, strict=True)]
 
-    assert ours.stats is not None and ours.stats.tolist() == sacre_rows(hyps, refs)
+    assert ours.stats is not None
+    assert ours.stats.tolist() == sacre_rows(hyps, refs)
     assert ours.score == pytest.approx(SacreTER().corpus_score(hyps, streams).score, abs=0.01)
 
 
@@ -179,7 +181,8 @@ def test_hter_is_ter_with_the_new_reference_as_the_only_reference() -> None:
         hyps, new_refs = list(data[system]), list(data[other])
         ter = TER().corpus_score(hyps, [(r,) for r in new_refs])
         hter = human.HTER.corpus_score(human.hter_stats(hyps, new_refs))
-        assert ter.stats is not None and hter.stats is not None
+        assert ter.stats is not None
+        assert hter.stats is not None
         assert hter.stats.tolist() == ter.stats.tolist()
         assert hter.score == pytest.approx(ter.score, abs=1e-9)  # 100·e/n vs e/n·100
     assert hter.signature.startswith("judgments:40|case:lc|tok:tercom|")

@@ -20,7 +20,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("data", "expected"), CASES)
+@pytest.mark.parametrize("data, expected", CASES)
 def test_bytes_and_files_give_the_same_lines(
     data: bytes, expected: list[str], tmp_path: Path
 ) -> None:

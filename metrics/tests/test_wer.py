@@ -89,7 +89,7 @@ REF_LENGTH_CASES = [
 
 
 @pytest.mark.parametrize("metric_class", [MWER, PER])
-@pytest.mark.parametrize(("method", "errors", "length"), REF_LENGTH_CASES)
+@pytest.mark.parametrize("method, errors, length", REF_LENGTH_CASES)
 def test_four_reference_lengths_differ(
     metric_class: type[MWER] | type[PER], method: str, errors: float, length: float
 ) -> None:
@@ -103,7 +103,7 @@ def test_four_reference_lengths_differ(
 
 
 @pytest.mark.parametrize(
-    ("distances", "lengths", "hyp_length", "method", "expected"),
+    "distances, lengths, hyp_length, method, expected",
     [
         # two references at the minimum distance: nearest averages their lengths
         ([1, 1], [2, 4], 3, "nearest", (1.0, 3.0)),
@@ -134,7 +134,7 @@ def test_reduce_references(
 
 
 @pytest.mark.parametrize(
-    ("hyp", "ref", "expected"),
+    "hyp, ref, expected",
     [
         # ½(|4 − 3| + |a| 0 + |b| 0 + |c| 1 + |d| 1 + |e| 1) = ½(1 + 3) = 2
         ("a b c d", "b a e", 2),
@@ -175,7 +175,7 @@ def test_wer_uses_only_the_first_reference_and_mwer_all() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hyp", "ref", "row", "sentence"),
+    "hyp, ref, row, sentence",
     [
         ("a b", "a b c d", [2, 4], 50.0),
         ("a b c d e", "a b", [3, 2], 150.0),  # WER can exceed 100
@@ -215,7 +215,8 @@ def test_corpus_stats_are_the_sum_of_segment_stats(metric: Metric) -> None:
     assert score.stats is not None
     assert np.array_equal(score.stats, rows)
     assert score.score == pytest.approx(float(metric.score_from_stats(rows.sum(axis=0))))
-    assert score.stats.dtype == np.float64 and score.stats.shape == (len(hyps), 2)
+    assert score.stats.dtype == np.float64
+    assert score.stats.shape == (len(hyps), 2)
 
 
 @pytest.mark.parametrize("metric", all_metrics(), ids=lambda m: m.name)
@@ -236,7 +237,9 @@ def test_mwer_and_per_with_one_reference(method: str) -> None:
         wer = WER().corpus_score(hyps, refs)
         mwer = MWER(ref_length=method).corpus_score(hyps, refs)
         per = PER(ref_length=method).corpus_score(hyps, refs)
-        assert wer.stats is not None and mwer.stats is not None and per.stats is not None
+        assert wer.stats is not None
+        assert mwer.stats is not None
+        assert per.stats is not None
         assert np.array_equal(mwer.stats, wer.stats)
         assert np.all(per.stats[:, 0] <= wer.stats[:, 0])
         assert np.array_equal(per.stats[:, 1], wer.stats[:, 1])
@@ -249,7 +252,9 @@ def test_mwer_never_exceeds_the_first_reference_distance(system: str) -> None:
     wer = WER().corpus_score(hyps, refs)
     mwer = MWER().corpus_score(hyps, refs)
     per = PER().corpus_score(hyps, refs)
-    assert wer.stats is not None and mwer.stats is not None and per.stats is not None
+    assert wer.stats is not None
+    assert mwer.stats is not None
+    assert per.stats is not None
     assert np.all(mwer.stats[:, 0] <= wer.stats[:, 0])
     assert np.all(per.stats[:, 0] <= mwer.stats[:, 0])
     assert mwer.score < wer.score
@@ -278,7 +283,7 @@ def test_prepared_references_are_reused_and_memoized() -> None:
 
 
 @pytest.mark.parametrize(
-    ("metric", "expected"),
+    "metric, expected",
     [
         (WER(), "nrefs:1|tok:13a|case:mixed|bounds:no"),
         (SER(Preprocessor(lowercase=True)), "nrefs:1|tok:13a|case:lc|bounds:no"),

@@ -111,7 +111,8 @@ def test_rows_are_matched_candidate_reference_per_order_and_sum_to_the_corpus() 
     metric = WNGramF(PP, weights="sscore", documents=S_DOCS)
     result = metric.corpus_score(S_HYPS, S_REFS)
 
-    assert result.stats is not None and result.stats.shape == (4, 12)
+    assert result.stats is not None
+    assert result.stats.shape == (4, 12)
     assert result.stats[0].tolist() == pytest.approx([S, S, 2 * S, 0, 0, S] + [0] * 6)
     assert result.stats[2].tolist() == pytest.approx([1, 2, 8, 0, 1, 7, 0, 0, 6, 0, 0, 5])
     assert metric.score_from_stats(result.stats.sum(axis=0)) == result.score

@@ -61,7 +61,7 @@ def test_wordnet_lemmas_inflections_and_exceptions_have_nltks_synonyms(nltk_word
 
 
 @pytest.mark.parametrize(
-    ("word", "has", "lacks"),
+    "word, has, lacks",
     [
         ("car", {"auto", "automobile", "machine", "motorcar"}, {"motor_vehicle"}),
         ("went", {"go", "travel", "move"}, set()),  # verb.exc: went → go
@@ -82,7 +82,8 @@ def test_missing_files_are_one_clear_error(tmp_path: Path) -> None:
         load_wordnet(tmp_path)
     message = str(caught.value)
     assert "\n" not in message
-    assert "index.verb" in message and "wordnet-base" in message
+    assert "index.verb" in message
+    assert "wordnet-base" in message
     assert isinstance(caught.value, ValueError)
 
 

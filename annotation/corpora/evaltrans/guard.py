@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import BinaryIO, TypedDict
 
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
@@ -28,8 +28,21 @@ from annotation.corpora.evaltrans.schema import (
 
 MAX_PROLOG = 1 << 20  # bytes before the root element; real files have a few dozen
 
+
+class ParserOptions(TypedDict):
+    """lxml's parser keywords that harden it, named so each is checked where passed."""
+
+    resolve_entities: bool
+    load_dtd: bool
+    dtd_validation: bool
+    attribute_defaults: bool
+    no_network: bool
+    huge_tree: bool
+    collect_ids: bool
+
+
 #: The hardened parser: the reader's, and the writer's for the XML strings it is given.
-PARSER_OPTIONS: dict[str, bool] = {
+PARSER_OPTIONS: ParserOptions = {
     "resolve_entities": False,
     "load_dtd": False,
     "dtd_validation": False,

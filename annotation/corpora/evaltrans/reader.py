@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Generator, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
@@ -60,7 +60,7 @@ def iter_evaltrans(
     filename: str | None = None,
     reference_names: Collection[str] = (),
     limits: WorkLimits | None = None,
-) -> Iterator[CorpusHeader | SentenceElement]:
+) -> Generator[CorpusHeader | SentenceElement]:
     """Yield the :class:`CorpusHeader`, then one :class:`SentenceElement` per ``<sentence>``.
 
     ``source`` is a path or a binary stream. ``limits``: a file with more systems, or a
@@ -135,7 +135,8 @@ class _Reader:
                     yield from self.on_sentence(element)
             if error is not None:
                 raise error
-        assert root is not None  # close() returns the root or raises; not an argument check
+        # close() returns the root or raises: an invariant that narrows the type, not a check
+        assert root is not None  # noqa: S101
         yield from self.finish(root)
 
     def syntax_error(self, exc: etree.XMLSyntaxError) -> EvalTransError:
@@ -269,7 +270,7 @@ class _Reader:
         return header
 
     def flush_pending(self) -> SentenceElement:
-        assert self.pending is not None  # internal invariant, not an argument check
+        assert self.pending is not None  # noqa: S101 (internal invariant, not a check)
         sentence = self.pending
         if self.pending_after:
             sentence = replace(sentence, after_xml=tuple(self.pending_after))
@@ -442,7 +443,7 @@ class _Reader:
                     self.check_text(tail, element, start=_end_line(child))
             if isinstance(child.tag, str):
                 yield child
-            elif child.tag is etree.Entity:  # cannot happen without a DOCTYPE; refuse anyway
+            elif isinstance(child, etree._Entity):  # cannot be without a DOCTYPE; refuse anyway
                 raise self.error(child.sourceline, ERR_DOCTYPE)
 
     def text_of(self, element: etree._Element) -> str:
@@ -454,7 +455,7 @@ class _Reader:
                     child.sourceline,
                     ERR_MARKUP_IN_TEXT.format(tag=_tag_name(element), child=_tag_name(child)),
                 )
-            if child.tag is etree.Entity:
+            if isinstance(child, etree._Entity):
                 raise self.error(child.sourceline, ERR_DOCTYPE)
             parts.append(child.tail or "")
         return normalize_space("".join(parts))

@@ -19,7 +19,8 @@ from annotation.ier import IER_LABELS
 
 # Seed 001 §2.2's SSER scale is the metric's; the reader and the writer check scores
 # against it.
-from metrics.human import SSER_MAX, SSER_MIN
+from metrics.human import SSER_MAX as SSER_MAX
+from metrics.human import SSER_MIN as SSER_MIN
 
 #: The translator whose target is the single reference of WER and SER (seed 001 §3.1).
 FIRST_REFERENCE = "first reference"

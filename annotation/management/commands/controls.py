@@ -55,7 +55,7 @@ class Command(BaseCommand):
         )
         if not form.is_valid():
             field, errors = next(iter(form.errors.items()))
-            raise CommandError(f"{OPTIONS.get(field, field)}: {' '.join(errors)}")
+            raise CommandError(f"{OPTIONS.get(field, field)}: {' '.join(map(str, errors))}")
         corpus = form.save()
         judges = corpus_controls(corpus)
         if options["json"]:

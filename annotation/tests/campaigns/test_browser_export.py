@@ -44,4 +44,5 @@ def test_a_lead_downloads_the_campaign_csv_from_the_campaign_page(
     ]
     assert judged[0]["first_utc"].endswith("Z")
     ana_rows = [r for r in rows if r["kind"] == "judge-system" and r["judge"] == "ana"]
-    assert ana_rows[0]["done"] == "1" and ana_rows[0]["assigned"] == str(corpus.n_sentences)
+    assert ana_rows[0]["done"] == "1"
+    assert ana_rows[0]["assigned"] == str(corpus.n_sentences)

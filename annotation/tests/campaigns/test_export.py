@@ -105,7 +105,8 @@ def test_each_judgment_has_its_first_and_last_times_in_utc_iso_8601(
     assert rows[1]["last_utc"] == utc_iso(stored.updated_at)
     for row in rows:
         moment = datetime.fromisoformat(row["first_utc"])
-        assert row["first_utc"].endswith("Z") and moment.utcoffset().total_seconds() == 0
+        assert row["first_utc"].endswith("Z")
+        assert moment.utcoffset().total_seconds() == 0
         assert row["first_utc"] <= row["last_utc"]
 
 
@@ -128,8 +129,10 @@ def test_an_anonymous_visitor_is_sent_to_the_login(client: Client, campaign: Cor
     plain = client.get(url(campaign))
     htmx = client.get(url(campaign), HTTP_HX_REQUEST="true")
 
-    assert plain.status_code == 302 and plain["Location"].startswith("/accounts/login/")
-    assert htmx.status_code == 401 and htmx["HX-Redirect"].startswith("/accounts/login/")
+    assert plain.status_code == 302
+    assert plain["Location"].startswith("/accounts/login/")
+    assert htmx.status_code == 401
+    assert htmx["HX-Redirect"].startswith("/accounts/login/")
 
 
 def test_an_unknown_corpus_is_404(lead_client: Client) -> None:

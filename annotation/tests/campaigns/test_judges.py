@@ -30,7 +30,8 @@ def test_a_new_judge_has_a_one_time_password_and_the_corpora_given() -> None:
     login = judge_create(username="ana", corpora=[corpus])
 
     ana = User.objects.get(username="ana")
-    assert login.created and login.user == ana
+    assert login.created
+    assert login.user == ana
     assert ana.check_password(login.password)
     assert (ana.role, ana.is_active, ana.must_change_password) == ("judge", True, True)
     assert list(Corpus.objects.visible_to(ana)) == [corpus]
@@ -55,13 +56,16 @@ def test_an_existing_name_is_refused_in_any_case_and_the_account_is_untouched(
 def test_a_one_time_password_activates_an_evaluator_the_import_created() -> None:
     corpus_import(source=io.BytesIO(JUDGED), name="judged")
     ab = User.objects.get(username="AB")
-    assert not ab.is_active and not ab.has_usable_password()
+    assert not ab.is_active
+    assert not ab.has_usable_password()
 
     login = judge_give_one_time_password(judge=ab)
 
     ab.refresh_from_db()
     assert not login.created
-    assert ab.is_active and ab.must_change_password and ab.check_password(login.password)
+    assert ab.is_active
+    assert ab.must_change_password
+    assert ab.check_password(login.password)
     assert ab.judgments.count() == 1  # the imported judgment stays the evaluator's
 
 
@@ -71,7 +75,8 @@ def test_a_new_one_time_password_replaces_a_forgotten_one(judge: User) -> None:
 
     judge.refresh_from_db()
     assert first != second
-    assert judge.check_password(second) and not judge.check_password(first)
+    assert judge.check_password(second)
+    assert not judge.check_password(first)
 
 
 @pytest.mark.parametrize("kind", ["lead", "superuser"])
@@ -89,7 +94,8 @@ def test_no_one_time_password_for_a_lead_or_a_superuser(
         judge_give_one_time_password(judge=other)
 
     other.refresh_from_db()
-    assert other.password == before and not other.must_change_password
+    assert other.password == before
+    assert not other.must_change_password
 
 
 def test_unassigning_hides_the_corpus_and_keeps_the_judgments(judge: User) -> None:

@@ -102,7 +102,9 @@ def test_a_lead_creates_a_judge_and_sees_the_one_time_password_once(
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
     assert ana.check_password(password)
-    assert ana.is_active and ana.must_change_password and ana.role == User.Role.JUDGE
+    assert ana.is_active
+    assert ana.must_change_password
+    assert ana.role == User.Role.JUDGE
     assert list(ana.assigned_corpora.all()) == [corpus]
     assert password not in lead_client.get(reverse("campaigns:judges")).content.decode()
 
@@ -157,7 +159,8 @@ def test_activating_an_imported_evaluator_gives_a_one_time_password(
 ) -> None:
     corpus_import(source=io.BytesIO(JUDGED), name="judged")
     jm = User.objects.get(username="JM")
-    assert not jm.is_active and not jm.has_usable_password()
+    assert not jm.is_active
+    assert not jm.has_usable_password()
     page = lead_client.get(reverse("campaigns:judges")).content.decode()
     assert 'data-action="activate" data-judge="JM"' in page
 
@@ -165,10 +168,12 @@ def test_activating_an_imported_evaluator_gives_a_one_time_password(
 
     password = PASSWORD_SHOWN.search(response.content.decode()).group(1)
     jm.refresh_from_db()
-    assert jm.is_active and jm.must_change_password
+    assert jm.is_active
+    assert jm.must_change_password
     assert jm.check_password(password)
     logged_in = Client().post("/accounts/login/", {"username": "JM", "password": password})
-    assert logged_in.status_code == 302 and logged_in["Location"] == "/"
+    assert logged_in.status_code == 302
+    assert logged_in["Location"] == "/"
 
 
 @pytest.mark.parametrize("role", [User.Role.LEAD, "superuser"])
@@ -198,7 +203,8 @@ def test_a_lead_assigns_and_unassigns_judges_and_judgments_stay(
     response = lead_client.post(
         reverse("campaigns:assign", args=[corpus.pk]), {"judges": [judge.pk, bob.pk]}
     )
-    assert response.status_code == 303 and response["Location"] == page
+    assert response.status_code == 303
+    assert response["Location"] == page
     assert set(corpus.judges.all()) == {judge, bob}
     done_judgment(corpus, bob, "a translator", 0, sser=5)
 
@@ -337,6 +343,8 @@ def test_deactivating_refuses_a_bad_value_and_any_account_but_a_judges(
         reverse("campaigns:judge_active", args=[other_lead.pk]), {"active": "0"}
     )
 
-    assert bad.status_code == 400 and "active" in bad.content.decode()
+    assert bad.status_code == 400
+    assert "active" in bad.content.decode()
     assert lead.status_code == 404
-    assert User.objects.get(pk=judge.pk).is_active and User.objects.get(pk=other_lead.pk).is_active
+    assert User.objects.get(pk=judge.pk).is_active
+    assert User.objects.get(pk=other_lead.pk).is_active

@@ -67,7 +67,8 @@ def test_the_dashboard_and_scores_leave_the_judge_out_and_say_so(
     )
 
     after = lead_client.get(reverse("dashboard:page", args=[seed.pk])).content.decode()
-    assert 'data-left-out="bob"' in after and 'data-left-out="bob"' not in before
+    assert 'data-left-out="bob"' in after
+    assert 'data-left-out="bob"' not in before
     campaign = lead_client.get(reverse("campaigns:corpus", args=[seed.pk])).content.decode()
     assert 'data-judge="bob" data-assigned="true" data-counted="false"' in campaign
     assert '<span id="all-done">1</span>' in campaign
@@ -80,7 +81,8 @@ def test_discarding_takes_two_steps_and_can_be_undone_before_the_second(
     lead_client.post(reverse("campaigns:set_aside", args=[seed.pk]), {"judge": bob.pk})
 
     seed = Corpus.objects.get(pk=seed.pk)
-    assert bob not in seed.judges.all() and bob in seed.excluded_judges.all()
+    assert bob not in seed.judges.all()
+    assert bob in seed.excluded_judges.all()
     assert bob.judgments.count() == 1  # nothing deleted yet
 
     wrong = lead_client.post(

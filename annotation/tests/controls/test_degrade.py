@@ -32,7 +32,8 @@ def test_errors_grow_with_the_length_and_always_change_the_candidate(length: int
         changed = sum(1 for w in shown if w not in candidate) + abs(len(shown) - length)
         differing = sum(1 for a, b in zip(shown, candidate, strict=False) if a != b)
 
-        assert shown != candidate and shown
+        assert shown != candidate
+        assert shown
         assert max(changed, differing) >= 1
         assert changed <= 2 * max(1, round(length / WORDS_PER_ERROR))
 
@@ -55,7 +56,8 @@ def test_without_words_of_another_sentence_only_drops_and_duplicates() -> None:
     for seed in range(20):
         shown = injected_errors(SENTENCE, (), random.Random(seed))
 
-        assert set(shown) <= set(SENTENCE) and shown != SENTENCE
+        assert set(shown) <= set(SENTENCE)
+        assert shown != SENTENCE
 
 
 def test_a_lone_word_is_never_dropped_and_an_empty_candidate_gets_a_word() -> None:

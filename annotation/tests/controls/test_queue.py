@@ -78,11 +78,13 @@ def test_controls_are_spread_over_the_whole_queue_not_clustered_at_the_end(
     positions = control_positions(items)
 
     real = [j for j in items if not j.control]
-    assert len(real) == 90 and len({j.target_id for j in real}) == 90
+    assert len(real) == 90
+    assert len({j.target_id for j in real}) == 90
     assert 8 <= len(positions) <= 10
     assert len({p // RATE for p in positions}) == len(positions)  # one per run
     assert min(b - a for a, b in zip(positions, positions[1:], strict=False)) >= 2
-    assert positions[0] < 2 * RATE and positions[-1] >= len(items) - 2 * RATE
+    assert positions[0] < 2 * RATE
+    assert positions[-1] >= len(items) - 2 * RATE
     thirds = {3 * p // len(items) for p in positions}
     assert thirds == {0, 1, 2}
     assert not items[-1].control
@@ -172,7 +174,8 @@ def test_a_sentence_with_one_reference_gets_no_reference_control(
 
     kinds = {j.control for j in walk_queue(corpus, judge) if j.control}
 
-    assert Judgment.Control.REFERENCE not in kinds and Judgment.Control.DEGRADED in kinds
+    assert Judgment.Control.REFERENCE not in kinds
+    assert Judgment.Control.DEGRADED in kinds
 
 
 def test_no_control_while_the_corpus_has_them_off(tmp_path: Path, judge: User) -> None:
@@ -182,7 +185,8 @@ def test_no_control_while_the_corpus_has_them_off(tmp_path: Path, judge: User) -
 
     items = walk_queue(corpus, judge)
 
-    assert len(items) == 90 and not any(j.control for j in items)
+    assert len(items) == 90
+    assert not any(j.control for j in items)
 
 
 def test_an_open_control_comes_back_until_it_is_accepted(tmp_path: Path, judge: User) -> None:
@@ -192,7 +196,8 @@ def test_an_open_control_comes_back_until_it_is_accepted(tmp_path: Path, judge: 
 
     again = next_judgment_for(user=judge, corpus=corpus)
 
-    assert again is not None and again.pk == judgment.pk
+    assert again is not None
+    assert again.pk == judgment.pk
 
 
 def opened(judgment: Judgment) -> Judgment:
@@ -222,7 +227,8 @@ def test_a_reference_control_looks_like_a_candidate(tmp_path: Path, judge: User)
 
     assert control.target.translator.role == Translator.Role.REFERENCE
     assert [c.order_index for c in contexts] == list(range(1, len(run) + 1))
-    assert {c.order_total for c in contexts} == {len(run)} and len(run) > 5
+    assert {c.order_total for c in contexts} == {len(run)}
+    assert len(run) > 5
     labels = [h.translator_label for h in headers]
     assert sorted(labels) == sorted(f"System {k}" for k in range(1, len(run) + 1))
     for ctx in contexts:
@@ -248,7 +254,8 @@ def test_a_repeat_control_starts_afresh_in_its_own_slot(tmp_path: Path, judge: U
 
     ctx, first_ctx = judging_context(control), judging_context(original)
 
-    assert first_event is not None and first_event["new_ref"] != original.new_ref
+    assert first_event is not None
+    assert first_event["new_ref"] != original.new_ref
     assert first_event["sser"] is None
     assert ctx.order_index > first_ctx.order_index + REPEAT_DISTANCE
     assert ctx.order_total == first_ctx.order_total
@@ -286,7 +293,8 @@ def test_a_bad_reference_shows_its_own_text_which_stays_on_the_judgment(
 
     ctx = judging_context(control)
 
-    assert control.shown_text and words(control.shown_text) != words(control.target.text)
+    assert control.shown_text
+    assert words(control.shown_text) != words(control.target.text)
     assert ctx.candidate == words(control.shown_text)
     assert control.edits == sum(1 for o in ctx.alignment.ops if o.op.value != "match")
     assert dict(Target.objects.filter(sentence__corpus=corpus).values_list("pk", "text")) == texts

@@ -52,7 +52,8 @@ def test_with_controls_off_the_queue_is_the_candidates() -> None:
     placement = Placement(1, 1, 0)
 
     assert [item_of(placement, r) for r in range(50)] == list(range(50))
-    assert queue_total(placement, 50) == 50 and queue_total(placement, 0) == 0
+    assert queue_total(placement, 50) == 50
+    assert queue_total(placement, 0) == 0
 
 
 def spans(systems: list[int], references: int = 2) -> list[Span]:
@@ -100,7 +101,8 @@ def test_every_control_place_holds_a_control_that_can_be_made_there(rate: int, b
         for at, item in enumerate(items):
             earlier = [i.target for i in items[:at] if not i.kind]
             if item.kind == Judgment.Control.REFERENCE:
-                assert blind and item.target in references[1:]
+                assert blind
+                assert item.target in references[1:]
             elif item.kind == Judgment.Control.REPEAT:
                 assert item.target in earlier[: len(earlier) - REPEAT_DISTANCE]
             elif item.kind == Judgment.Control.DEGRADED:

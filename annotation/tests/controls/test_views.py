@@ -64,9 +64,11 @@ def test_a_lead_sees_the_settings_of_a_corpus(lead_client: Client, seed: Corpus)
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert 'name="controls_enabled"' in html and 'name="control_rate" value="10"' in html
+    assert 'name="controls_enabled"' in html
+    assert 'name="control_rate" value="10"' in html
     assert 'name="control_pass_threshold" value="70"' in html
-    assert 'data-status="off"' in html and 'id="no-control-results"' in html
+    assert 'data-status="off"' in html
+    assert 'id="no-control-results"' in html
 
 
 def test_an_unknown_corpus_is_404(lead_client: Client) -> None:
@@ -85,7 +87,9 @@ def test_a_lead_turns_controls_on_with_a_plain_form(lead_client: Client, seed: C
         75,
     )
     page = lead_client.get(response["Location"]).content.decode()
-    assert "Saved." in page and 'data-status="on"' in page and "one in every 12 items" in page
+    assert "Saved." in page
+    assert 'data-status="on"' in page
+    assert "one in every 12 items" in page
 
 
 def test_a_lead_saves_with_htmx_and_gets_the_fragment(lead_client: Client, seed: Corpus) -> None:
@@ -93,8 +97,10 @@ def test_a_lead_saves_with_htmx_and_gets_the_fragment(lead_client: Client, seed:
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert '<section id="control-settings"' in html and "<html" not in html
-    assert "Saved." in html and 'data-status="on"' in html
+    assert '<section id="control-settings"' in html
+    assert "<html" not in html
+    assert "Saved." in html
+    assert 'data-status="on"' in html
 
 
 def test_an_unticked_box_turns_controls_off(lead_client: Client, seed: Corpus) -> None:
@@ -148,7 +154,8 @@ def test_the_index_lists_every_corpus_with_its_state(lead_client: Client, seed: 
 
     html = lead_client.get("/controls/").content.decode()
 
-    assert f'href="/controls/{seed.pk}/"' in html and "one in every 10 items" in html
+    assert f'href="/controls/{seed.pk}/"' in html
+    assert "one in every 10 items" in html
 
 
 def page_queries(client: Client, url: str) -> int:
@@ -209,4 +216,5 @@ def test_the_dashboard_says_when_controls_are_off(lead_client: Client, seed: Cor
     html = lead_client.get(f"/dashboard/{seed.pk}/panel/judges/", **HTMX).content.decode()
 
     assert 'data-col="pass-rate"' not in html
-    assert "are off" in html and f'href="/controls/{seed.pk}/"' in html
+    assert "are off" in html
+    assert f'href="/controls/{seed.pk}/"' in html

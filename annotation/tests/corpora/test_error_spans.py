@@ -64,7 +64,8 @@ def test_the_reader_takes_the_error_spans_of_a_judgment() -> None:
 def test_a_malformed_error_is_refused_with_its_line_and_reason(error: str, reason: str) -> None:
     body = f"<target>t</target><errors><error {error}/></errors>"
     message = refusal(doc(ev('translator="sys" evaluator="ana"', body)))
-    assert "line 6:" in message and reason in message
+    assert "line 6:" in message
+    assert reason in message
 
 
 def test_the_writer_writes_them_and_reads_them_back() -> None:

@@ -81,7 +81,7 @@ DOCTYPES = [
 
 
 @pytest.mark.parametrize(
-    ("text", "line"), [pytest.param(text, line, id=case) for case, text, line in DOCTYPES]
+    "text, line", [pytest.param(text, line, id=case) for case, text, line in DOCTYPES]
 )
 def test_doctype_is_refused(text: str, line: int) -> None:
     assert refusal(text.encode()) == f"t.xml line {line}: {ERR_DOCTYPE}"

@@ -83,7 +83,9 @@ def test_seed_001_example_with_its_judgment() -> None:
         new_ref="Chart represents the method.",
     )
     # libxml2 gives a start tag written over two lines the line where it ends.
-    assert judged.line == 17 and judged.judged and not first.judged
+    assert judged.line == 17
+    assert judged.judged
+    assert not first.judged
     # The judgment survives writing and reading back.
     out = written(header, [sentence])
     assert (
@@ -96,7 +98,7 @@ def test_seed_001_example_with_its_judgment() -> None:
 
 
 @pytest.mark.parametrize(
-    ("raw", "normalised"),
+    "raw, normalised",
     [
         ("  a  b ", "a b"),
         ("\n   La figura\n\tmuestra  el método.\n  ", "La figura muestra el método."),
@@ -168,7 +170,9 @@ def test_sentences_stream_out_before_the_end_is_read() -> None:
     items = iter_evaltrans(io.BytesIO(data), filename="t.xml")
     assert isinstance(next(items), CorpusHeader)
     first = next(items)
-    assert isinstance(first, SentenceElement) and first.position == 0 and first.line == 2
+    assert isinstance(first, SentenceElement)
+    assert first.position == 0
+    assert first.line == 2
     rest = []
     with pytest.raises(EvalTransError):
         rest.extend(items)
@@ -178,7 +182,8 @@ def test_sentences_stream_out_before_the_end_is_read() -> None:
 def test_unknown_attributes_and_elements_are_kept() -> None:
     header, first, second = parse(EXTRAS.encode())
     assert isinstance(header, CorpusHeader)
-    assert isinstance(first, SentenceElement) and isinstance(second, SentenceElement)
+    assert isinstance(first, SentenceElement)
+    assert isinstance(second, SentenceElement)
     assert header.name == "extras"
     assert header.extra_attrs == (
         ("{http://www.w3.org/XML/1998/namespace}lang", "en"),
@@ -202,7 +207,8 @@ def test_demo_corpus_content() -> None:
     items = list(iter_evaltrans(DEMO_XML))
     header, sentences = items[0], sentences_of(items)
     assert header == CorpusHeader(name="TED talks zh-en, demo sample")
-    assert len(sentences) == 40 and [s.position for s in sentences] == list(range(40))
+    assert len(sentences) == 40
+    assert [s.position for s in sentences] == list(range(40))
     assert (sentences[0].id, sentences[0].doc) == ("talk.2:84", "talk.2")
     names = [ev.translator for ev in sentences[0].evals]
     assert names == [

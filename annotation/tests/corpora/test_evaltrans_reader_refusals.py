@@ -243,7 +243,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(
-    ("data", "line", "reason"),
+    "data, line, reason",
     [pytest.param(data, line, reason, id=case) for case, data, line, reason in REFUSALS],
 )
 def test_refusal_is_one_line_with_the_line_number(data: bytes, line: int, reason: str) -> None:
@@ -261,12 +261,13 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize(
-    ("data", "line"), [pytest.param(data, line, id=case) for case, data, line in MALFORMED]
+    "data, line", [pytest.param(data, line, id=case) for case, data, line in MALFORMED]
 )
 def test_malformed_xml_says_where_in_one_line(data: bytes, line: int) -> None:
     message = refusal(data)
     assert message.startswith(f"t.xml line {line}: malformed XML: ")
-    assert "\n" not in message and len(message) > len(f"t.xml line {line}: malformed XML: ")
+    assert "\n" not in message
+    assert len(message) > len(f"t.xml line {line}: malformed XML: ")
 
 
 def test_filename_defaults_to_the_path(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ def test_error_carries_file_line_and_reason() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "reference_names", "role"),
+    "name, reference_names, role",
     [
         ("first reference", (), Role.FIRST_REFERENCE),
         ("first reference", ("first reference",), Role.FIRST_REFERENCE),

@@ -82,7 +82,8 @@ def test_seconds_keep_every_digit_a_float_has() -> None:
     text = written(items[0], [changed])  # type: ignore[arg-type]
 
     assert f'activeSeconds="{seconds!r}"'.encode() in text
-    assert b"ierSeconds" not in text and b"firstSeen" not in text  # 0 and unknown: not written
+    assert b"ierSeconds" not in text
+    assert b"firstSeen" not in text
     assert judged_eval(text).timing == timing
 
 

@@ -192,7 +192,8 @@ def test_what_the_file_said_about_a_candidate_survives_its_judgment(user_factory
 
     assert [e.get("checked") for e in evals] == ["yes", None]
     assert evals[0].findtext("note") == "post-edited"
-    assert evals[1].get("evaluator") == "ana" and evals[1].get("sser") == "6"
+    assert evals[1].get("evaluator") == "ana"
+    assert evals[1].get("sser") == "6"
     again = corpus_import(source=io.BytesIO(first), name="again").corpus
     assert exported(again).replace(b'"again"', b'"marked"') == first
 
@@ -207,7 +208,8 @@ def test_a_bare_eval_after_a_judged_one_keeps_what_it_carries() -> None:
 
     text = exported(corpus)
 
-    assert b'checked="yes"' in text and b"<note>post-edited</note>" in text
+    assert b'checked="yes"' in text
+    assert b"<note>post-edited</note>" in text
     assert b'evaluator="jm"' in text
 
 
@@ -249,7 +251,8 @@ def test_effort_travels_export_import_export_byte_identical(
     client.force_login(lead)
     assert effort_panel(client, copy) == effort_panel(client, seed)
     panel = effort_panel(client, copy)
-    assert 'data-col="per-sentence">31.7<' in panel and 'data-per-hour="113.6">31.7<' in panel
+    assert 'data-col="per-sentence">31.7<' in panel
+    assert 'data-per-hour="113.6">31.7<' in panel
     theirs = Judgment.objects.get(target__sentence__corpus=copy, evaluator=judge)
     assert (theirs.created_at, theirs.updated_at) == (fresh(j).created_at, fresh(j).updated_at)
     pace, copied_pace = judge_header(fresh(j)).pace, judge_header(theirs).pace
@@ -267,4 +270,5 @@ def test_a_file_without_effort_imports_with_none() -> None:
         "active_seconds", "ier_seconds", "ier_clicks"
     )
     assert set(efforts) == {(0.0, 0.0, 0)}
-    assert b"activeSeconds" not in exported(corpus) and b"firstSeen" not in exported(corpus)
+    assert b"activeSeconds" not in exported(corpus)
+    assert b"firstSeen" not in exported(corpus)

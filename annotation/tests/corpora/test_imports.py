@@ -184,9 +184,11 @@ def test_a_corpus_is_hidden_from_every_page_until_its_import_is_complete(
         (100, True, False, False),
         (120, True, False, False),
     ]
-    assert summary.corpus.ready and Corpus.objects.get(name="long-import").n_sentences == 120
+    assert summary.corpus.ready
+    assert Corpus.objects.get(name="long-import").n_sentences == 120
     home = lead_client.get("/").content.decode()
-    assert '<tr data-corpus="long-import">' in home and "data-unfinished" not in home
+    assert '<tr data-corpus="long-import">' in home
+    assert "data-unfinished" not in home
     assert lead_client.get(f"/dashboard/{summary.corpus.pk}/").status_code == 200
 
 
@@ -214,9 +216,8 @@ def test_a_name_being_imported_is_taken_with_its_own_reason() -> None:
     source = io.BytesIO(evaltrans_of(DEMO_SENTENCES))
     corpus_import(source=source, name="busy", progress=import_the_same_name_meanwhile)
 
-    assert reasons and set(reasons) == {
-        ERR_CORPUS_IMPORTING.format(name="busy", rename=RENAME_ON_COMMAND_LINE)
-    }
+    assert reasons
+    assert set(reasons) == {ERR_CORPUS_IMPORTING.format(name="busy", rename=RENAME_ON_COMMAND_LINE)}
     assert Corpus.objects.get(name="busy").n_sentences == 40
 
 

@@ -106,7 +106,8 @@ def test_the_json_has_the_same_rows_with_the_spans(judged: Corpus, tmp_path) -> 
         (0, 0, "missing"),
     ]
     assert list(rows[0])[: len(COLUMNS)] == list(COLUMNS)
-    assert rows[2]["doc_id"] == 1 and rows[2]["seg_id"] == 2
+    assert rows[2]["doc_id"] == 1
+    assert rows[2]["seg_id"] == 2
 
 
 def test_the_dashboard_offers_both_to_a_lead_only(

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from annotation.corpora.imports import ERR_CORPUS_IMPORTING, corpus_import
+from annotation.corpora.imports import ERR_CORPUS_IMPORTING, ImportRefused, corpus_import
 from annotation.corpora.removal import ERR_NAME_MISMATCH, corpus_delete
 from annotation.jobs import Job, run_queued_jobs
 from annotation.judging.start import judgment_open, judgment_seen
@@ -54,7 +54,8 @@ def test_deleting_a_corpus_takes_every_row_it_holds_and_keeps_the_accounts(
 ) -> None:
     judgment = judgment_open(user=judge, target=target_of(seed, "a translator"))
     judgment_seen(judgment=judgment, user=judge)
-    assert JudgmentEvent.objects.exists() and CorpusStatistics.objects.exists()
+    assert JudgmentEvent.objects.exists()
+    assert CorpusStatistics.objects.exists()
 
     corpus_delete(corpus=seed)
 
@@ -69,7 +70,8 @@ def test_a_large_corpus_is_deleted_in_batches_of_sentences() -> None:
 
     corpus_delete(corpus=corpus)
 
-    assert not Sentence.objects.exists() and not Corpus.all_objects.exists()
+    assert not Sentence.objects.exists()
+    assert not Corpus.all_objects.exists()
 
 
 def test_a_deletion_hides_the_corpus_at_once_and_a_worker_deletes_its_rows(
@@ -88,7 +90,8 @@ def test_a_deletion_hides_the_corpus_at_once_and_a_worker_deletes_its_rows(
     assert run_queued_jobs() == 1
     job.refresh_from_db()
     assert (job.status, job.done, job.total, job.phase) == ("done", 40, 40, "deleting sentences")
-    assert not Sentence.objects.exists() and not Corpus.all_objects.exists()
+    assert not Sentence.objects.exists()
+    assert not Corpus.all_objects.exists()
 
 
 def test_the_page_deletes_only_with_the_name_typed(lead_client: Client, seed: Corpus) -> None:
@@ -100,7 +103,8 @@ def test_the_page_deletes_only_with_the_name_typed(lead_client: Client, seed: Co
 
     done = lead_client.post(remove_url(seed), {"action": "delete", "name": "seed"})
 
-    assert done.status_code == 303 and done["Location"] == reverse("annotation:home")
+    assert done.status_code == 303
+    assert done["Location"] == reverse("annotation:home")
     assert not Corpus.all_objects.filter(pk=seed.pk).exists()
 
 
@@ -151,12 +155,13 @@ def test_an_unfinished_import_is_listed_for_leads_and_can_only_be_deleted(
 
     lead_client.post(remove_url(stuck), {"action": "delete", "name": "stuck"})
 
-    assert not Corpus.all_objects.exists() and not Sentence.objects.exists()
+    assert not Corpus.all_objects.exists()
+    assert not Sentence.objects.exists()
 
 
 def test_an_unfinished_imports_name_is_free_again_once_it_is_deleted() -> None:
     unfinished("judged")
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(ImportRefused) as refused:
         corpus_import(source=io.BytesIO(JUDGED), name="judged")
     assert "delete_corpus" in str(refused.value)
     assert str(refused.value).endswith(ERR_CORPUS_IMPORTING.format(name="judged", rename="--name"))
@@ -173,7 +178,8 @@ def test_removal_pages_are_a_404_for_judges_and_the_login_for_anonymous_visitors
     delete = {"action": "delete", "name": "seed"}
     assert judge_client.post(remove_url(seed), delete).status_code == 404
     anonymous = Client().get(remove_url(seed))
-    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/accounts/login/")
     assert Corpus.objects.filter(pk=seed.pk).exists()
 
 

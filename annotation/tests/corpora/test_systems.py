@@ -46,7 +46,8 @@ def test_an_unsegmented_system_is_cut_into_one_candidate_per_sentence_losing_no_
     assert [w for c in candidates for w in c.split()] == list(words(" ".join(document)))
     demo.refresh_from_db()
     assert (demo.n_systems, demo.n_candidates) == (6, 240)
-    assert added.segmentation is not None and added.segmentation.length > 0
+    assert added.segmentation is not None
+    assert added.segmentation.length > 0
     assert added.lines()[1].startswith("Re-segmented from one document: AS-WER ")
 
 
@@ -90,13 +91,14 @@ def test_adding_a_system_scores_the_corpus_afresh_with_it(demo: Corpus) -> None:
 
     assert CorpusStatistics.objects.filter(corpus=demo).count() == 1  # the default, anew
     stored = default_stored_statistics(demo)
-    assert stored is not None and "copy" in stored.systems
+    assert stored is not None
+    assert "copy" in stored.systems
     assert stored.scores["bleu"]["copy"].score == stored.scores["bleu"]["NiuTrans"].score
     assert Translator.objects.get(corpus=demo, name="copy").segmentation is None
 
 
 @pytest.mark.parametrize(
-    ("name", "lines", "unsegmented", "message"),
+    "name, lines, unsegmented, message",
     [
         ("NiuTrans", ["a"] * 40, False, "copy.txt: the corpus has a translator named 'NiuTrans'"),
         ("new reference", ["a"] * 40, False, "copy.txt: system name 'new reference' is empty"),

@@ -60,9 +60,11 @@ def test_an_upload_answers_at_once_with_a_queued_job_and_no_corpus_yet(
         lead,
         DEMO,
     )
-    assert job.payload["name"] == "demo" and job.total == 0
+    assert job.payload["name"] == "demo"
+    assert job.total == 0
     assert f'<div id="import-progress" class="job-progress" data-job="{job.pk}"' in html
-    assert 'data-status="queued"' in html and f'hx-get="{job_url(job)}"' in html
+    assert 'data-status="queued"' in html
+    assert f'hx-get="{job_url(job)}"' in html
     assert 'hx-trigger="every 1s"' in html
     assert '<p id="upload-submit" hx-swap-oob="true"><button type="submit" disabled' in html
     assert not Corpus.all_objects.exists()
@@ -90,7 +92,8 @@ def test_the_worker_imports_it_and_the_page_then_shows_the_summary_and_stops_pol
     assert (job.result["sentences"], job.result["systems"], job.result["judgments"]) == (40, 5, 0)
     assert (job.result["references_min"], job.result["references_max"]) == (2, 2)
     assert html.lstrip().startswith('<div id="import-progress"')
-    assert 'data-status="done"' in html and 'data-percent="100"' in html
+    assert 'data-status="done"' in html
+    assert 'data-percent="100"' in html
     assert "hx-trigger" not in html
     assert "Imported corpus &#x27;demo&#x27;: 40 sentences, 2 references per sentence" in html
     assert f'href="/campaigns/{corpus.pk}/" data-action="campaign"' in html
@@ -135,7 +138,8 @@ def test_a_file_refused_past_its_first_sentence_ends_as_a_failed_job_with_line_a
 ) -> None:
     response = upload(lead_client, REFUSED_LATE)
     job = Job.objects.get(kind="import")
-    assert response.status_code == 303 and response["Location"] == job_url(job)
+    assert response.status_code == 303
+    assert response["Location"] == job_url(job)
 
     run_queued_jobs()
     html = lead_client.get(job_url(job)).content.decode()
@@ -145,7 +149,8 @@ def test_a_file_refused_past_its_first_sentence_ends_as_a_failed_job_with_line_a
     assert job.error == "demo.xml line 963: <sentence> without <source>"  # no class name
     assert "demo.xml line 963: &lt;sentence&gt; without &lt;source&gt;" in html
     assert '<p class="error" id="upload-error" role="alert"><strong>Not imported:</strong>' in html
-    assert f'action="{job_url(job)}retry/"' in html and 'data-action="retry"' in html
+    assert f'action="{job_url(job)}retry/"' in html
+    assert 'data-action="retry"' in html
     assert "hx-trigger" not in html
     assert not Corpus.all_objects.exists()
 

@@ -94,7 +94,8 @@ def test_an_htmx_upload_answers_with_the_progress_then_the_summary(
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="upload-result"')
-    assert 'id="import-progress"' in html and 'data-status="queued"' in html
+    assert 'id="import-progress"' in html
+    assert 'data-status="queued"' in html
     run_queued_jobs()
     page = lead_client.get(
         f"/corpora/imports/{Job.objects.get(kind='import').pk}/"
@@ -210,7 +211,8 @@ def test_the_home_page_shows_stored_sizes_and_the_judges_progress(
 
     assert (corpus.n_sentences, corpus.n_systems, corpus.n_candidates) == (7, 4, 28)
     assert '<span data-progress="campaign">3/28</span>' in html
-    assert "<td>7</td>" in html and "<td>4</td>" in html
+    assert "<td>7</td>" in html
+    assert "<td>4</td>" in html
 
 
 def test_an_upload_name_xml_cannot_hold_is_refused(lead_client: Client) -> None:
@@ -330,7 +332,8 @@ def test_without_a_corpus_lead_a_judge_is_told_every_active_lead(
 
     html = judge_client.get("/").content.decode()
 
-    assert 'data-lead="boss"' in html and 'data-lead="root"' in html
+    assert 'data-lead="boss"' in html
+    assert 'data-lead="root"' in html
     assert 'data-lead="gone"' not in html
     assert "Ask one of the leads" in html
 

@@ -80,11 +80,13 @@ def test_the_upload_page_offers_the_corpora_and_the_unsegmented_choice(
     html = lead_client.get(UPLOAD).content.decode()
 
     assert "Add a system to a corpus (plain text)" in html
-    assert f'action="{ADD}"' in html and 'id="add-system-form"' in html
+    assert f'action="{ADD}"' in html
+    assert 'id="add-system-form"' in html
     assert f'<option value="{demo.pk}">demo</option>' in html
     assert 'name="system-unsegmented"' in html
     assert "it is re-segmented against the corpus&#x27;s references" in html
-    assert 'id="id_file"' in html and 'id="id_system-file"' in html  # one id each
+    assert 'id="id_file"' in html
+    assert 'id="id_system-file"' in html
 
 
 def test_a_lead_adds_an_unsegmented_system_and_is_sent_to_its_progress(
@@ -109,11 +111,13 @@ def test_an_htmx_add_answers_with_its_progress_then_the_summary(
     started = response.content.decode()
     assert response.status_code == 200
     assert started.lstrip().startswith('<div id="add-system-result"')
-    assert 'id="add-system-progress"' in started and 'data-status="queued"' in started
+    assert 'id="add-system-progress"' in started
+    assert 'data-status="queued"' in started
     assert "<form" not in started
     html = job_page(lead_client, **HTMX)
     assert html.lstrip().startswith('<div id="add-system-progress"')
-    assert 'data-status="done"' in html and "hx-trigger" not in html  # it stops polling
+    assert 'data-status="done"' in html
+    assert "hx-trigger" not in html
     assert "Added system &#x27;speech&#x27; to corpus &#x27;demo&#x27;: 40 candidates" in html
     assert "Re-segmented from one document: AS-WER " in html
     assert f'href="/dashboard/{demo.pk}/" data-action="dashboard"' in html
@@ -175,7 +179,7 @@ def test_a_taken_system_name_is_refused(lead_client: Client, demo: Corpus) -> No
 
 
 @pytest.mark.parametrize(
-    ("name", "corpus", "size", "field"),
+    "name, corpus, size, field",
     [("", None, 10, "name"), ("speech", 999_999, 10, "corpus"), ("speech", None, 101, "file")],
     ids=["missing name", "unknown corpus", "file too big"],
 )

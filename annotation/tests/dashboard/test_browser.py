@@ -86,7 +86,8 @@ def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
     bleu = page.locator('#metrics-table tbody td[data-metric="bleu"]').evaluate_all(
         "tds => tds.map(td => parseFloat(td.dataset.value))"
     )
-    assert len(bleu) == len(corpus_order) and bleu == sorted(bleu)
+    assert len(bleu) == len(corpus_order)
+    assert bleu == sorted(bleu)
 
     # download the table as CSV
     with page.expect_download() as download:
@@ -120,7 +121,8 @@ def test_an_unclosed_bidi_override_stays_inside_its_name_or_text(
     assert left_to_right(page, "main h1 > bdi, main h1 > small")
     marks = page.locator("#drill .ops bdi.words > span")
     styles = marks.evaluate_all("ms => ms.map(m => getComputedStyle(m).unicodeBidi)")
-    assert len(styles) >= 3 and set(styles) == {"isolate"}
+    assert len(styles) >= 3
+    assert set(styles) == {"isolate"}
     assert left_to_right(page, "#drill .ops bdi.words > span")  # word by word, in order
 
     page.goto(f"{live_server.url}/dashboard/{corpus.pk}/")

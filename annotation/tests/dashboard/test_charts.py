@@ -79,7 +79,8 @@ def test_bar_chart_is_well_formed_and_escapes_names(name: str) -> None:
 def test_rank_chart_is_well_formed_and_escapes_names(name: str) -> None:
     svg = rank_chart_svg([name, "ok"], ["bleu", name], {(name, "bleu"): 1, ("ok", name): 2})
     root = parse(svg)
-    assert root.get("role") == "img" and root[0].tag == f"{SVG}title"
+    assert root.get("role") == "img"
+    assert root[0].tag == f"{SVG}title"
     assert not list(root.iter(f"{SVG}script", "script"))
     assert "<script>" not in svg
     cells = root.findall(f"{SVG}g[@class='cell']")
@@ -208,14 +209,17 @@ def test_the_axis_stays_in_the_metrics_range(
         )
         if t.get("class") == "tick"
     ]
-    assert min(ticks) == ends[0] and max(ticks) <= ends[1]
+    assert min(ticks) == ends[0]
+    assert max(ticks) <= ends[1]
 
 
 def test_missing_value_and_interval_draw_nothing() -> None:
     bars: list[Bar] = [Bar("a", float("nan"), None, None, None), Bar("b", 5.0, None, None, None)]
     root = parse(bar_chart_svg("aWER", bars, "%", False))
     a, b = bars_of(root)
-    assert rect_of(a) is None and whisker_of(a) is None and whisker_of(b) is None
+    assert rect_of(a) is None
+    assert whisker_of(a) is None
+    assert whisker_of(b) is None
     assert "n/a" in "".join(a.itertext())
     assert b.get("data-best") == "true"
 
@@ -270,7 +274,8 @@ def test_rank_chart_cells() -> None:
         rank = RANKS.get(key)
         circle = cell.find(f"{SVG}circle")
         if rank is None:
-            assert cell.get("data-rank") == "" and circle is None
+            assert cell.get("data-rank") == ""
+            assert circle is None
             assert "not ranked" in cell.find(f"{SVG}title").text
             continue
         assert cell.get("data-rank") == str(rank)

@@ -72,7 +72,8 @@ def test_a_chart_on_too_few_sentences_says_so_as_the_table_does_and_marks_no_bes
     assert root.find(f"{SVG}text[@class='too-few']").text == note
     assert note in root.get("aria-label")
     assert [b.get("data-best") for b in bars(svg)] == [None, None, None]
-    assert "★" not in svg and "best" not in "".join(value_text(b) for b in bars(svg))
+    assert "★" not in svg
+    assert "best" not in "".join(value_text(b) for b in bars(svg))
     assert [b.get("data-n") for b in bars(svg)] == [str(n)] * 3
     assert not any(c.best for r in dash.table.rows for c in r.cells if c.metric == "sser")
 
@@ -102,7 +103,8 @@ def test_fifty_sentences_earn_the_best_mark_in_the_chart_as_in_the_table(
     root = etree.fromstring(svg.encode())
 
     assert dash.table.tests["sser"].note == ""
-    assert root.get("data-ranks") is None and root.find(f"{SVG}text[@class='too-few']") is None
+    assert root.get("data-ranks") is None
+    assert root.find(f"{SVG}text[@class='too-few']") is None
     marked = [b.get("data-label") for b in bars(svg) if b.get("data-best") == "true"]
     assert marked == ["good"]
     assert [r.system for r in dash.table.rows if r.cell("sser").best] == ["good"]
@@ -142,7 +144,8 @@ def test_fifty_sentences_give_each_system_correlation_an_interval_and_no_warning
     meta = Dashboard(judged(SENTENCES)).meta
     wer = meta.get("wer", "sser", "system")
 
-    assert wer.too_few == "" and wer.fewest == SENTENCES
+    assert wer.too_few == ""
+    assert wer.fewest == SENTENCES
     for coef, interval in (
         (wer.pearson, wer.pearson_interval),
         (wer.kendall, wer.kendall_interval),
@@ -157,7 +160,8 @@ def test_fifty_sentences_give_each_system_correlation_an_interval_and_no_warning
         for c in row["cells"]
         if (c["human"], c["level"], c["coef"]) == ("sser", "system", "pearson")
     )
-    assert cell["interval"].startswith("[") and cell["too_few"] == ""
+    assert cell["interval"].startswith("[")
+    assert cell["too_few"] == ""
 
 
 def test_the_same_seed_gives_the_same_intervals(judged: Callable[[int], Corpus]) -> None:
@@ -192,4 +196,5 @@ def test_the_rank_chart_greys_a_column_whose_ranks_are_not_earned(
             f"too few judged sentences (n = {n})" in c.find(f"{SVG}title").text for c in cells
         )
     else:
-        assert COLOURS["better"] in fills and COLOURS["none"] not in fills
+        assert COLOURS["better"] in fills
+        assert COLOURS["none"] not in fills

@@ -27,7 +27,8 @@ def test_effort_minutes_per_system_and_sentences_per_hour() -> None:
     ]
     assert e.systems[0].seconds_per_sentence == 60.0
     assert e.systems[2].seconds_per_sentence is None
-    assert e.total_minutes == 2.75 and e.total_judgments == 4
+    assert e.total_minutes == 2.75
+    assert e.total_judgments == 4
     ann, bob = e.judges
     assert ann.per_hour == pytest.approx(3 / (165 / 3600))
     assert bob.per_hour is None

@@ -48,7 +48,8 @@ def test_agreement_without_candidates_judged_twice_is_undefined() -> None:
     )
 
     assert (a.candidates, a.pairs, a.identical_new_refs) == (0, 0, None)
-    assert math.isnan(a.sser_pearson.value) and a.sser_pearson.n == 0
+    assert math.isnan(a.sser_pearson.value)
+    assert a.sser_pearson.n == 0
     assert math.isnan(a.sser_alpha.value)
 
 
@@ -84,10 +85,12 @@ def test_judges_panel_by_hand() -> None:
     ann, bob = panel.judges
 
     assert (ann.name, ann.judgments, ann.scored) == ("ann", 2, 2)
-    assert ann.mean_score == 8.0 and ann.std == 2.0
+    assert ann.mean_score == 8.0
+    assert ann.std == 2.0
     assert ann.sser == pytest.approx(20.0)  # errors 0 % and 40 %
     assert ann.awer == pytest.approx(20.0)  # 2 edits / 10 words
-    assert ann.minutes == 2.0 and ann.per_hour == pytest.approx(60.0)
+    assert ann.minutes == 2.0
+    assert ann.per_hour == pytest.approx(60.0)
     assert (bob.mean_score, bob.sser, bob.per_hour) == (None, None, None)
     assert bob.awer == pytest.approx(20.0)
     assert panel.normalized == ()
@@ -149,7 +152,8 @@ def test_agreement_equals_the_nested_loops_to_the_last_bit(seed: int, normalize:
     got = agreement(rows, normalize=normalize)
     r_sser, r_awer, same, ref_pairs, candidates = _plain_agreement(rows, normalize=normalize)
 
-    assert got.candidates == candidates and got.awer_pairs == ref_pairs
+    assert got.candidates == candidates
+    assert got.awer_pairs == ref_pairs
     for mine, plain in ((got.sser_pearson, r_sser), (got.awer_pearson, r_awer)):
         assert mine.n == plain.n // 2
         assert mine.value == plain.value or (math.isnan(mine.value) and math.isnan(plain.value))
@@ -168,7 +172,10 @@ def test_the_panel_pairs_each_judge_with_their_control_items() -> None:
     shown = panel.with_controls((ann, cid), on=False)
 
     assert [(r.name, r.controls) for r in shown.rows] == [("ann", ann), ("bob", None), ("cid", cid)]
-    assert shown.rows[2].figures.judgments == 0 and shown.rows[2].figures.sser is None
+    assert shown.rows[2].figures.judgments == 0
+    assert shown.rows[2].figures.sser is None
     assert shown.judges == panel.judges
-    assert shown.controls_shown and shown.flagged == (cid,)
-    assert not panel.controls_shown and panel.with_controls((), on=True).controls_shown
+    assert shown.controls_shown
+    assert shown.flagged == (cid,)
+    assert not panel.controls_shown
+    assert panel.with_controls((), on=True).controls_shown

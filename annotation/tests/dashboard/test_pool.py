@@ -251,7 +251,8 @@ def test_the_first_view_scores_only_the_sentences_whose_pool_differs_from_their_
     row and bootstrap result is what scoring the whole pool afresh gives."""
     first = Dashboard(judged_demo, POOL).pool
 
-    assert first is not None and first.rescored == (*range(12), 28)
+    assert first is not None
+    assert first.rescored == (*range(12), 28)
     assert_same_statistics(first.stats, scored_afresh(judged_demo))
 
 
@@ -269,7 +270,8 @@ def test_a_new_judgment_rescores_only_its_sentence_with_the_figures_of_scoring_a
 
     now = Dashboard(judged_demo, POOL).pool
 
-    assert now is not None and now.rescored == (30,)
+    assert now is not None
+    assert now.rescored == (30,)
     assert_same_statistics(now.stats, scored_afresh(judged_demo))
     assert now.shifts == rank_shifts(Dashboard(judged_demo).auto, scored_afresh(judged_demo))
 
@@ -301,7 +303,9 @@ def test_the_toggle_shows_the_pool_figures_and_the_reference_counts(
     shown = cells(html)
     pool = Dashboard(judged_demo, POOL).auto
 
-    assert 'id="pool-references"' in html and 'data-most="3"' in html and 'data-new="12"' in html
+    assert 'id="pool-references"' in html
+    assert 'data-most="3"' in html
+    assert 'data-new="12"' in html
     assert "1–3</span> references" in html
     assert '<option value="pool" selected>' in html
     assert "refs:pool" in html
@@ -314,7 +318,8 @@ def test_the_toggle_shows_the_pool_figures_and_the_reference_counts(
         "place 5 against the original references, 1 against the grown pool"
         in (shown[(ACCEPTED, "bleu")]["title"])
     )
-    assert 'class="shift"' in html and 'class="shift"' not in lead_client.get(url).content.decode()
+    assert 'class="shift"' in html
+    assert 'class="shift"' not in lead_client.get(url).content.decode()
 
 
 def test_table_json_has_each_automatic_figures_places_against_the_pool(
@@ -343,7 +348,8 @@ def test_the_toggle_is_one_fragment_for_htmx_and_refuses_a_bad_choice(
     bad = lead_client.get(url + "?refs=more")
 
     assert fragment.content.decode().startswith('<div id="dashboard"')
-    assert bad.status_code == 400 and "refs=&#x27;more&#x27;" in bad.content.decode()
+    assert bad.status_code == 400
+    assert "refs=&#x27;more&#x27;" in bad.content.decode()
 
 
 def test_the_drill_down_counts_each_sentences_references_in_the_pool(

@@ -54,13 +54,15 @@ def test_each_sentence_shows_the_boundaries_where_its_candidate_begins_and_ends(
         if k == 0:
             assert s.cut.start is None
         else:
-            assert s.cut.start is not None and s.cut.start.after_sentence == k - 1
+            assert s.cut.start is not None
+            assert s.cut.start.after_sentence == k - 1
             start = (s.cut.start.before, s.cut.start.after)
             assert start == reader_boundary(candidates, k - 1)
         if k == 39:
             assert s.cut.end is None
         else:
-            assert s.cut.end is not None and s.cut.end.after_sentence == k
+            assert s.cut.end is not None
+            assert s.cut.end.after_sentence == k
             assert (s.cut.end.before, s.cut.end.after) == reader_boundary(candidates, k)
         ref, edits, length = speech.segmentation["segments"][k]
         assert (s.cut.reference, s.cut.edits, s.cut.length) == (refs[k][ref], edits, length)
@@ -73,7 +75,8 @@ def test_the_cost_is_the_records_sums_with_a_boundary_between_each_two_sentences
 
     seg = drill_down(Dashboard(demo), "speech").segmentation
 
-    assert seg is not None and seg.boundaries == 39
+    assert seg is not None
+    assert seg.boundaries == 39
     assert (seg.cost.edits, seg.cost.length) == (
         sum(e[1] for e in entries),
         sum(e[2] for e in entries),
@@ -91,8 +94,11 @@ def test_a_word_moved_across_a_boundary_moves_the_boundary_shown(demo: Corpus) -
     drill = drill_down(Dashboard(demo), "speech", order="position")
 
     fourth, fifth = drill.sentences[4].cut, drill.sentences[5].cut
-    assert fourth is not None and fifth is not None and fourth.end is not None
-    assert fourth.end.after[0] == last and fifth.start == fourth.end
+    assert fourth is not None
+    assert fifth is not None
+    assert fourth.end is not None
+    assert fourth.end.after[0] == last
+    assert fifth.start == fourth.end
     moved = (fourth.end.before, fourth.end.after)
     assert moved == reader_boundary(candidates_of(demo, "speech"), 4)
     assert moved != reader_boundary(candidates, 4)
@@ -111,9 +117,11 @@ def test_the_words_of_a_boundary_skip_empty_and_short_neighbours(demo: Corpus) -
 
     assert seg is not None
     cut = seg.cuts[10]
-    assert cut.start is not None and cut.end is not None
+    assert cut.start is not None
+    assert cut.end is not None
     assert (cut.start.before, cut.start.after) == reader_boundary(candidates, 9)
-    assert cut.start.before[-1] == "one" and len(cut.start.before) == CONTEXT_WORDS
+    assert cut.start.before[-1] == "one"
+    assert len(cut.start.before) == CONTEXT_WORDS
     assert (cut.end.before, cut.end.after) == reader_boundary(candidates, 10)
     assert cut.end.after[0] == candidates[13].split()[0]
 

@@ -45,8 +45,10 @@ def test_hand_corpus_wer_intervals_p_values_and_too_few_sentences(hand_corpus: C
     assert wer.p_value("perfect", "one-off") == 1 / 1001
     assert [wer.figure(s).group for s in HAND_SYSTEMS] == [1, 1, 1]
     assert [dash.table.rows[i].cell("wer").rank for i in range(3)] == [1, 1, 1]
-    assert wer.too_few and dash.table.tests["wer"].note == "too few sentences (n = 4)"
-    assert "seed:12345" in wer.signature and "bs:1000" in wer.signature
+    assert wer.too_few
+    assert dash.table.tests["wer"].note == "too few sentences (n = 4)"
+    assert "seed:12345" in wer.signature
+    assert "bs:1000" in wer.signature
     # no spread worth showing: nothing beside the figure (never "±0.00")
     assert dash.table.rows[1].cell("wer").ci_text == ""
 
@@ -61,7 +63,8 @@ def test_forty_sentences_earn_the_hand_corpus_three_groups(tmp_path: Path) -> No
     wer = dash.significance["wer"]
 
     assert [wer.figure(s).group for s in HAND_SYSTEMS] == [1, 2, 3]
-    assert not wer.too_few and dash.table.tests["wer"].ranks == "earned"
+    assert not wer.too_few
+    assert dash.table.tests["wer"].ranks == "earned"
     line = next(v for v in dash.verdicts if v.metric == "wer").text
     assert line == (
         "best: perfect (alone in group 1); separated from one-off at p < 0.05 "
@@ -156,7 +159,8 @@ def test_no_best_is_marked_where_four_sentences_earn_no_rank(judged_hand: Corpus
 
     assert all(table.tests[m].too_few for m in METRICS)
     assert best == {m: [] for m in METRICS}
-    assert table.rows[0].cell("wer").score == 0.0 and table.rows[0].system == "perfect"
+    assert table.rows[0].cell("wer").score == 0.0
+    assert table.rows[0].system == "perfect"
 
 
 @pytest.mark.parametrize(

@@ -48,7 +48,8 @@ def test_the_table_downloads_as_csv(lead_client: Client, demo: Corpus) -> None:
     assert 'title="full precision"' in response["Link"]
     page = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/").content.decode())
     (link,) = page.xpath('//nav[@class="downloads"]//a[@id="download-full-precision"]')
-    assert link.text == "full precision" and link.get("href").startswith(full)
+    assert link.text == "full precision"
+    assert link.get("href").startswith(full)
 
 
 def test_the_table_downloads_as_json_like_manage_py_scores(
@@ -65,7 +66,8 @@ def test_the_table_downloads_as_json_like_manage_py_scores(
             mine = got["translators"][system][metric]
             assert (mine["score"], mine["signature"]) == (figure["score"], figure["signature"])
             low, high = mine["ci"]
-            assert low <= high and mine["rank"] >= 1
+            assert low <= high
+            assert mine["rank"] >= 1
     assert got["significance"] == {
         "test": "paired-bs",
         "samples": 1000,
@@ -76,7 +78,8 @@ def test_the_table_downloads_as_json_like_manage_py_scores(
     }
     assert set(got["metrics"]) == set(METRICS)
     for test in got["metrics"].values():
-        assert test["ranks"] in ("earned", "too-few") and test["n"] >= 0
+        assert test["ranks"] in ("earned", "too-few")
+        assert test["n"] >= 0
         assert test["verdict"]
     assert set(got["clusters"]["sser"]["systems"]) == set(expected["translators"])
     assert "Mann-Whitney" in got["clusters"]["sser"]["test"]
@@ -151,8 +154,10 @@ def test_a_system_named_like_a_formula_is_text_in_the_csv(
     )
 
     assert [r[0] for r in rows[1:]] == ['\'=HYPERLINK("http://evil")', "'@SUM(A1)"]
-    assert float(rows[1][1]) >= 0 and not rows[1][1].startswith("'")
-    assert spreadsheet_safe("-1.5") == "'-1.5" and spreadsheet_safe("plain") == "plain"
+    assert float(rows[1][1]) >= 0
+    assert not rows[1][1].startswith("'")
+    assert spreadsheet_safe("-1.5") == "'-1.5"
+    assert spreadsheet_safe("plain") == "plain"
 
 
 def test_download_names_carry_no_path_quote_or_line_break(lead_client: Client) -> None:

@@ -32,10 +32,12 @@ def test_the_drill_down_plain_and_htmx(lead_client: Client, demo: Corpus) -> Non
     plain = lead_client.get(url).content.decode()
     fragment = lead_client.get(url, **HTMX).content.decode()
 
-    assert "<html" in plain and 'id="drill"' in plain
+    assert "<html" in plain
+    assert 'id="drill"' in plain
     assert fragment.lstrip().startswith('<section id="drill"')
     values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', plain)]
-    assert len(values) == 40 and values == sorted(values, reverse=True)
+    assert len(values) == 40
+    assert values == sorted(values, reverse=True)
     assert 'class="e e-substitution"' in plain
 
 
@@ -50,7 +52,8 @@ def test_drill_down_sentence_scores_show_their_signature(lead_client: Client, de
     assert set(titles) == set(METRICS)
     for metric in AUTOMATIC:
         tok, case = signature_choice(metric, "intl", lowercase=True)
-        assert tok in titles[metric] and case in titles[metric], metric
+        assert tok in titles[metric], metric
+        assert case in titles[metric], metric
     assert titles["bleu"].startswith("nrefs:2|")
     assert all(titles[m] is None for m in METRICS[len(AUTOMATIC) :])  # human: no preprocessing
 
@@ -65,7 +68,8 @@ def test_the_drill_down_sorts_by_the_difference_to_another_system(
 
     values = [float(v) for v in re.findall(r'data-sort-value="([^"]+)"', html)]
     assert values == sorted(values)  # BLEU: the largest deficit first
-    assert 'data-other="Online-W"' in html and 'data-col="difference"' in html
+    assert 'data-other="Online-W"' in html
+    assert 'data-col="difference"' in html
 
 
 def test_the_drill_down_shows_judged_new_references(lead_client: Client, demo: Corpus) -> None:
@@ -103,8 +107,10 @@ def test_the_drill_down_pages(lead_client: Client, tmp_path: Path) -> None:
     first = lead_client.get(url).content.decode()
     last = lead_client.get(url + "?page=3", **HTMX).content.decode()
 
-    assert first.count('class="sentence"') == 50 and 'rel="next"' in first
-    assert last.count('class="sentence"') == 20 and 'rel="next"' not in last
+    assert first.count('class="sentence"') == 50
+    assert 'rel="next"' in first
+    assert last.count('class="sentence"') == 20
+    assert 'rel="next"' not in last
     assert 'rel="prev"' in last
 
 
@@ -132,8 +138,10 @@ def test_a_resegmented_system_shows_its_cost_and_boundaries(
     assert [b.get("data-after-sentence") for b in boundaries[:4]] == ["0", "0", "1", "1"]
     for b in boundaries:
         assert [c.get("class") for c in b] == ["before", "after"]
-    assert "&lt;i&gt;moved&lt;/i&gt;" in html and "<i>moved" not in html
-    assert 'id="segmentation"' in fragment and 'class="boundary"' in fragment
+    assert "&lt;i&gt;moved&lt;/i&gt;" in html
+    assert "<i>moved" not in html
+    assert 'id="segmentation"' in fragment
+    assert 'class="boundary"' in fragment
 
 
 def test_an_ordinary_system_shows_no_segmentation(lead_client: Client, demo: Corpus) -> None:
@@ -142,4 +150,5 @@ def test_an_ordinary_system_shows_no_segmentation(lead_client: Client, demo: Cor
         f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?order=position"
     ).content.decode()
 
-    assert 'id="segmentation"' not in html and 'class="boundary"' not in html
+    assert 'id="segmentation"' not in html
+    assert 'class="boundary"' not in html

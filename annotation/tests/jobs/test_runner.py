@@ -150,7 +150,8 @@ def test_a_worker_whose_lease_was_taken_over_stores_nothing() -> None:
     assert held_by_a is not None
     Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
     held_by_b = claim(job.pk, "worker B")
-    assert held_by_b is not None and held_by_b.attempts == 2
+    assert held_by_b is not None
+    assert held_by_b.attempts == 2
     with pytest.raises(JobLost):
         Progress(held_by_a)(1, 3, "counting")
     Progress(held_by_b)(1, 3, "counting")  # B's reports still count

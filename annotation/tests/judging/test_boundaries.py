@@ -70,7 +70,7 @@ def document(corpus: Corpus) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("edge", "move", "expected"),
+    "edge, move, expected",
     [
         ("start", "give", lambda p, c, n: (p + c[:1], c[1:], n)),
         ("start", "take", lambda p, c, n: (p[:-1], p[-1:] + c, n)),
@@ -125,7 +125,8 @@ def test_a_move_rescores_both_segments_and_forgets_what_was_computed_from_the_te
     for k in (5, 6):
         assert record["segments"][k] == segment_entry(texts(speech, k)[0], refs[k])
     speech.refresh_from_db()
-    assert speech.texts_stamp == stamps[0] + 1 and speech.judgments_stamp > stamps[1]
+    assert speech.texts_stamp == stamps[0] + 1
+    assert speech.judgments_stamp > stamps[1]
     stale = CorpusStatistics.objects.get(corpus=speech)  # kept, to be built on
     assert stale.texts_stamp < speech.texts_stamp
     moved = Target.objects.filter(sentence__corpus=speech, text_stamp=speech.texts_stamp)
@@ -236,7 +237,8 @@ def test_the_page_offers_the_moves_and_answers_a_move_with_the_moved_boundary(
 ) -> None:
     judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
     page = judge_client.get(reverse("annotation:judgment", args=[judgment.pk])).content.decode()
-    assert 'id="boundaries"' in page and page.count('data-action="move-word"') == 4
+    assert 'id="boundaries"' in page
+    assert page.count('data-action="move-word"') == 4
 
     answer = move(judge_client, judgment, "end", "take")
 

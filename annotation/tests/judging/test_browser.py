@@ -197,7 +197,8 @@ def test_editing_words_of_the_new_reference(page: Page, live_server, seed: Corpu
     page.fill("#new-ref-text", FIGURE_1_RESULT)
     page.press("#new-ref-text", "Enter")
     expect(page.locator("#edit-count")).to_have_text("2")
-    assert page.url.endswith("/") and "edit" not in page.url
+    assert page.url.endswith("/")
+    assert "edit" not in page.url
 
 
 def test_clicks_made_during_a_request_are_queued_not_dropped(

@@ -75,5 +75,7 @@ def test_a_judge_moves_a_word_across_a_boundary_undoes_it_and_judges_the_candida
     expect(page.locator("#judge")).not_to_have_attribute("data-judgment", str(judgment.pk))
 
     done = Judgment.objects.get(pk=judgment.pk)
-    assert done.state == Judgment.State.DONE and done.sser == 7
-    assert done.edits is not None and done.target.text == before[0]
+    assert done.state == Judgment.State.DONE
+    assert done.sser == 7
+    assert done.edits is not None
+    assert done.target.text == before[0]

@@ -71,8 +71,10 @@ def assert_in_the_window(page: Page, selectors: list[str], size: dict[str, int])
     for selector in selectors:
         expect(page.locator(selector)).to_be_visible()
         box = seen(page, selector)
-        assert box["x"] >= 0 and box["right"] <= size["width"], (selector, box)
-        assert box["y"] >= 0 and box["bottom"] <= size["height"], (selector, box)
+        assert box["x"] >= 0, (selector, box)
+        assert box["right"] <= size["width"], (selector, box)
+        assert box["y"] >= 0, (selector, box)
+        assert box["bottom"] <= size["height"], (selector, box)
         assert box["uncovered"], (selector, box)
 
 
@@ -108,7 +110,8 @@ def test_a_field_reached_by_key_is_scrolled_above_the_bar_not_under_it(
     page.keyboard.press("f")
     expect(page.locator("#note-text")).to_be_focused()
     box = seen(page, "#note-text")
-    assert box["uncovered"] and box["bottom"] <= LAPTOP["height"], box
+    assert box["uncovered"], box
+    assert box["bottom"] <= LAPTOP["height"], box
 
 
 def is_open(page: Page, box: str) -> bool:

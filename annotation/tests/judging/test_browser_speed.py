@@ -96,7 +96,8 @@ def test_a_refused_click_says_so_in_plain_words_in_a_fixed_bar(
     message = page.locator("#judge-message")
     expect(message).to_have_text(ERR_BAD_OP)
     expect(message).not_to_contain_text("edit operation")
-    assert "out of date" in ERR_BAD_OP and "refreshed" in ERR_BAD_OP
+    assert "out of date" in ERR_BAD_OP
+    assert "refreshed" in ERR_BAD_OP
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     assert fixed(page, "#judge-message")  # in sight wherever the page is scrolled
     assert first().version == 1
@@ -116,7 +117,8 @@ def test_after_accept_and_next_the_new_source_and_candidate_are_at_the_top(
     page.wait_for_function("window.scrollY === 0")
     for block in ("#source", "#candidate"):
         box = page.locator(block).bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= 500
+        assert box["y"] >= 0
+        assert box["y"] + box["height"] <= 500
     assert first().state == "done"
 
 

@@ -166,7 +166,8 @@ def test_clicks_on_a_ted_candidate_give_readable_text_and_the_same_counts(judge:
 
     spaced = " ".join(words(target.text))
     assert judgment.new_ref == readable_text(target.text) != spaced
-    assert " ," not in judgment.new_ref and not judgment.new_ref.endswith(" .")
+    assert " ," not in judgment.new_ref
+    assert not judgment.new_ref.endswith(" .")
     assert words(judgment.new_ref) == words(target.text)
     counts = awer_counts(target.text, spaced)
     assert (judgment.edits, judgment.ref_length) == counts == (0, len(words(target.text)))

@@ -250,7 +250,8 @@ def test_an_anonymous_click_goes_to_the_login_and_another_judges_is_not_found(
 ) -> None:
     url = change_url(judgment, "ier")
     response = client.post(url, {"version": judgment.version, "mark": "0:syntax"})
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
     client.force_login(user_factory("other", role=User.Role.JUDGE))
     response = client.post(url, {"version": judgment.version, "mark": "0:syntax"}, **HTMX)
     assert response.status_code == 404

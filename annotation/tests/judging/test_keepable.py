@@ -106,5 +106,6 @@ def test_the_export_works_after_every_kind_of_write(
 
     tree = etree.fromstring(out.getvalue())
     judged = tree.find(".//eval[@evaluator='judge']")
-    assert judged is not None and judged.get("sser") == "6"
+    assert judged is not None
+    assert judged.get("sser") == "6"
     assert judged.findtext("newRef") == fresh(j).new_ref

@@ -33,7 +33,8 @@ def test_an_identical_candidate_reuses_the_judges_earlier_judgment(judge: User) 
     context = judging_context(twin)
 
     assert (twin.new_ref, twin.sser, twin.edits) == ("a cat sat on a mat.", 9, 0)
-    assert context.reuse_note is not None and "identical" in context.reuse_note
+    assert context.reuse_note is not None
+    assert "identical" in context.reuse_note
     judgment_finish(judgment=twin, user=judge, version=twin.version)
     assert Judgment.objects.get(pk=twin.pk).state == Judgment.State.DONE
 

@@ -194,7 +194,8 @@ def test_corpus_text_is_escaped(judge_client: Client, judge: User) -> None:
     assert "&lt;script&gt;document.title=&quot;owned&quot;&lt;/script&gt;" in html
     assert "<script>document" not in html
     assert "<script>x()" not in html
-    assert "<b>sat" not in html and "<i>sys" not in html
+    assert "<b>sat" not in html
+    assert "<i>sys" not in html
     assert "&lt;i&gt;sys&lt;/i&gt;" in html
 
 

@@ -40,7 +40,8 @@ def test_a_second_view_reads_no_judgment(judged_hand: Corpus) -> None:
     assert judgment_queries(again, "judges") == 0
     assert judgment_queries(again, "table") == 0
     assert again.prepare().table == first.table
-    assert again.judges == first.judges and again.meta == first.meta
+    assert again.judges == first.judges
+    assert again.meta == first.meta
 
 
 def test_a_done_judgment_changed_by_its_judge_shows_on_the_next_view(
@@ -59,7 +60,8 @@ def test_a_done_judgment_changed_by_its_judge_shows_on_the_next_view(
     after = Dashboard(fresh(judged_hand)).prepare()
 
     cell = {d: d.table_by_system["one-off"].cell("sser").score for d in (before, after)}
-    assert cell[before] == 25.0 and cell[after] == 40.0  # errors 20 30 20 30 → 80 30 20 30
+    assert cell[before] == 25.0
+    assert cell[after] == 40.0
     assert after.judges.judges[0].mean_score != before.judges.judges[0].mean_score
     assert fresh(judged_hand).judgments_stamp == stamp + 1
 

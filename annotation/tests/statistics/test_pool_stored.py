@@ -71,8 +71,10 @@ def test_another_process_takes_the_stored_pool_as_it_is(judged_demo: Corpus) -> 
     forget()
     again = Dashboard(judged_demo, POOL).pool
 
-    assert first is not None and first.rescored == DIFFERING
-    assert again is not None and again.rescored == ()
+    assert first is not None
+    assert first.rescored == DIFFERING
+    assert again is not None
+    assert again.rescored == ()
     for m in AUTOMATIC_METRICS:
         for s in again.stats.systems:
             assert again.stats.scores[m][s] == first.stats.scores[m][s]
@@ -90,7 +92,8 @@ def test_another_process_scores_again_only_the_sentences_judged_since(
 
     now = Dashboard(judged_demo, POOL).pool
 
-    assert now is not None and now.rescored == (30,)
+    assert now is not None
+    assert now.rescored == (30,)
     row = PoolStatistics.objects.get(corpus=judged_demo)  # replaced: still one row
     assert row.judgments_stamp == judged_demo.judgments_stamp
 
@@ -109,7 +112,8 @@ def test_a_pool_of_older_judgments_does_not_replace_a_newer_one(
     Dashboard(stale, POOL).pool  # noqa: B018
 
     kept = PoolStatistics.objects.get(corpus=judged_demo)
-    assert kept.pk == newer.pk and kept.judgments_stamp == judged_demo.judgments_stamp
+    assert kept.pk == newer.pk
+    assert kept.judgments_stamp == judged_demo.judgments_stamp
 
 
 def test_changed_candidates_forget_the_stored_pool(judged_demo: Corpus) -> None:
@@ -135,7 +139,8 @@ def test_a_large_backlog_is_a_workers_job_while_the_page_shows_its_progress(
     url = f"/dashboard/{judged_demo.pk}/?refs=pool"
     waiting = lead_client.get(url).content.decode()
 
-    assert 'id="pool-scoring"' in waiting and 'data-sentences="13"' in waiting
+    assert 'id="pool-scoring"' in waiting
+    assert 'data-sentences="13"' in waiting
     assert f'hx-get="/dashboard/{judged_demo.pk}/?tok=13a' in waiting
     assert 'refs=pool" hx-trigger="every 1s"' in waiting
     assert 'id="table-panel"' not in waiting
@@ -148,7 +153,8 @@ def test_a_large_backlog_is_a_workers_job_while_the_page_shows_its_progress(
     assert PoolStatistics.objects.count() == 1
     shown = lead_client.get(url, **HTMX).content.decode()  # htmx asks again
     pool = Dashboard(judged_demo, POOL).auto
-    assert shown.startswith('<div id="dashboard"') and 'id="pool-scoring"' not in shown
+    assert shown.startswith('<div id="dashboard"')
+    assert 'id="pool-scoring"' not in shown
     value = float(cells(shown)[(POOL_ACCEPTED, "mwer")]["data-value"])
     assert value == pool.scores["mwer"][POOL_ACCEPTED].score
 
@@ -164,10 +170,12 @@ def test_downloads_and_panels_answer_202_with_the_job_until_the_figures_are_ther
     pending = lead_client.get(address)
     assert (pending.status_code, pending["Retry-After"]) == (202, "2")
     body = pending.json()
-    assert body["status"] == "scoring" and body["corpus"] == judged_demo.name
+    assert body["status"] == "scoring"
+    assert body["corpus"] == judged_demo.name
     assert [(j["kind"], j["status"], j["percent"]) for j in body["jobs"]] == [("pool", "queued", 0)]
     panel = lead_client.get(f"/dashboard/{judged_demo.pk}/panel/table/?refs=pool")
-    assert panel.status_code == 202 and 'id="pool-scoring"' in panel.content.decode()
+    assert panel.status_code == 202
+    assert 'id="pool-scoring"' in panel.content.decode()
 
     run_queued_jobs()
     table = lead_client.get(address).json()
@@ -185,6 +193,9 @@ def test_the_backlog_counts_the_corpus_wide_rescoring_once_any_sentence_changed(
     one = Backlog(1, 940, 325_000)
     small = Backlog(1, 940, 2_000)
 
-    assert nothing.cost == 0 and nothing.on_the_page
-    assert one.cost == 940 + 325_000 // CORPUS_WIDE_CHEAPER and not one.on_the_page
-    assert small.cost == 1_040 and small.on_the_page
+    assert nothing.cost == 0
+    assert nothing.on_the_page
+    assert one.cost == 940 + 325_000 // CORPUS_WIDE_CHEAPER
+    assert not one.on_the_page
+    assert small.cost == 1_040
+    assert small.on_the_page

@@ -66,13 +66,16 @@ def test_stored_statistics_are_the_computed_ones_to_the_last_bit() -> None:
 
     stored = decode_statistics(encode_statistics(computed))
 
-    assert stored.systems == computed.systems and stored.n_segments == computed.n_segments
+    assert stored.systems == computed.systems
+    assert stored.n_segments == computed.n_segments
     for m in AUTOMATIC_METRICS:
         for s in computed.systems:
             a, b = computed.scores[m][s], stored.scores[m][s]
             assert (a.name, a.score, a.signature) == (b.name, b.score, b.signature)
-            assert a.stats is not None and b.stats is not None
-            assert a.stats.dtype == b.stats.dtype and a.stats.tobytes() == b.stats.tobytes()
+            assert a.stats is not None
+            assert b.stats is not None
+            assert a.stats.dtype == b.stats.dtype
+            assert a.stats.tobytes() == b.stats.tobytes()
         assert_same_significance(computed.significance[m], stored.significance[m])
 
 
@@ -153,7 +156,8 @@ def assert_same_statistics(a: AutomaticStats, b: AutomaticStats) -> None:
         for s in a.systems:
             x, y = a.scores[m][s], b.scores[m][s]
             assert (x.score, x.signature) == (y.score, y.signature)
-            assert x.stats is not None and y.stats is not None
+            assert x.stats is not None
+            assert y.stats is not None
             assert x.stats.tobytes() == y.stats.tobytes()
         assert_same_significance(a.significance[m], b.significance[m])
 
