@@ -283,8 +283,15 @@ def test_the_meta_panel_shows_every_automatic_metric_against_sser_awer_hter_and_
     assert [r.get("data-metric") for r in rows] == list(AUTOMATIC)
     for r in rows:
         tds = r.findall("td")
-        assert len(tds) == 16  # 4 human figures × 2 levels × (r, τ)
+        # 4 human figures × (sentence: r, τ; system: r, τ, pairwise and soft accuracy)
+        assert len(tds) == 24
         assert {td.get("data-human") for td in tds} == {"sser", "awer", "hter", "ier"}
+        assert [td.get("data-coef") for td in tds if td.get("data-level") == "system"] == [
+            "pearson",
+            "kendall",
+            "pairwise_accuracy",
+            "soft_pairwise_accuracy",
+        ] * 4
         sentence_n = {td.get("data-n") for td in tds if td.get("data-level") == "sentence"}
         system_n = {td.get("data-n") for td in tds if td.get("data-level") == "system"}
         assert system_n == {"5"}
