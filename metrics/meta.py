@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from metrics.correlation import Coefficient, Values
+from metrics.correlation import Coefficient, Values, tau_b_of_pair_counts
 from metrics.stats import FloatArray
 
 IntArray = npt.NDArray[np.int64]
@@ -74,17 +74,21 @@ class PairwiseSide:
       system has no figure;
     * ``p``: the one-sided p-value that i beats j (module doc), NaN without samples;
     * ``sample_signs`` and ``sample_p`` (pairs × samples): the same on every bootstrap
-      sample (None without samples).
+      sample (None without samples); the signs as small integers, 0 where the pair has
+      no difference on that sample, which ``sample_defined`` tells apart from a tie
+      (None: every pair has one on every sample).
 
     (``eq=False``: it holds arrays, whose ``==`` is elementwise.)
     """
 
     n: int
+    higher_is_better: bool
     present: npt.NDArray[np.bool_]
     signs: FloatArray
     p: FloatArray
-    sample_signs: FloatArray | None = None
+    sample_signs: npt.NDArray[np.int8] | None = None
     sample_p: FloatArray | None = None
+    sample_defined: npt.NDArray[np.bool_] | None = None
 
     def among(self, systems: Sequence[int]) -> PairwiseSide:
         """The side restricted to the systems ``systems`` (indices, increasing): their
@@ -98,11 +102,13 @@ class PairwiseSide:
         where = i * self.n - i * (i + 1) // 2 + (j - i - 1)
         return PairwiseSide(
             len(keep),
+            self.higher_is_better,
             self.present[keep],
             self.signs[where],
             self.p[where],
             None if self.sample_signs is None else self.sample_signs[where],
             None if self.sample_p is None else self.sample_p[where],
+            None if self.sample_defined is None else self.sample_defined[where],
         )
 
 
@@ -119,13 +125,24 @@ def pairwise_side(
     real = x[i] - x[j]
     if samples is None:
         nothing = np.full(real.shape, np.nan)
-        return PairwiseSide(x.size, ~np.isnan(x), np.sign(real), nothing)
+        return PairwiseSide(x.size, higher_is_better, ~np.isnan(x), np.sign(real), nothing)
     s = in_better_direction(samples, higher_is_better=higher_is_better)
     if s.ndim != 2 or s.shape[0] != x.size:
         raise ValueError(f"samples of shape {s.shape}: expected ({x.size}, samples)")
     diffs = s[i] - s[j]
     p, sample_p = _p_values(real, diffs)
-    return PairwiseSide(x.size, ~np.isnan(x), np.sign(real), p, np.sign(diffs), sample_p)
+    defined = ~np.isnan(diffs)
+    signs = np.sign(np.where(defined, diffs, 0.0)).astype(np.int8)
+    return PairwiseSide(
+        x.size,
+        higher_is_better,
+        ~np.isnan(x),
+        np.sign(real),
+        p,
+        signs,
+        sample_p,
+        None if defined.all() else defined,
+    )
 
 
 def _p_values(real: FloatArray, diffs: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -186,12 +203,49 @@ def soft_pairwise_accuracy(metric: PairwiseSide, human: PairwiseSide) -> Coeffic
 def pairwise_accuracy_per_sample(metric: PairwiseSide, human: PairwiseSide) -> FloatArray:
     """:func:`pairwise_accuracy` on every bootstrap sample (both sides' sample figures),
     NaN on a sample with no pair of systems having all four."""
+    sm, sh, pair = _sample_pairs(metric, human)
+    agree = sm == sh
+    if pair is not None:
+        agree &= pair
+    return _share(agree.sum(axis=0), _count(pair, sm.shape))
+
+
+def kendall_tau_b_per_sample(metric: PairwiseSide, human: PairwiseSide) -> FloatArray:
+    """Kendall's τ-b of the two sides' figures as they are (signed: an error rate
+    against BLEU is negative) on every bootstrap sample: the same numbers as
+    :func:`metrics.correlation.kendall_tau_b_per_sample` of the sample figures, from
+    the signs the sides hold (the system-level intervals pair fifteen metrics with
+    four human figures, so each side's signs are taken once)."""
+    sm, sh, pair = _sample_pairs(metric, human)
+    n0 = _count(pair, sm.shape)
+    tied_metric = sm == 0
+    tied_human = sh == 0
+    if pair is not None:
+        tied_metric &= pair
+        tied_human &= pair
+    signed = np.einsum("ij,ij->j", sm, sh, dtype=np.int64)  # 0 where a side has none
+    if metric.higher_is_better != human.higher_is_better:  # the signs were turned
+        signed = -signed
+    return tau_b_of_pair_counts(signed, n0, tied_metric.sum(axis=0), tied_human.sum(axis=0))
+
+
+def _sample_pairs(
+    metric: PairwiseSide, human: PairwiseSide
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_] | None]:
+    """Both sides' sample signs and which pairs have a difference on both (None: all)."""
     _check_sides(metric, human)
     if metric.sample_signs is None or human.sample_signs is None:
         raise ValueError("both sides need their samples")
-    pair = ~(np.isnan(metric.sample_signs) | np.isnan(human.sample_signs))
-    agree = (pair & (metric.sample_signs == human.sample_signs)).sum(axis=0)
-    return _share(agree, pair.sum(axis=0))
+    defined = [d for d in (metric.sample_defined, human.sample_defined) if d is not None]
+    pair = None if not defined else defined[0] if len(defined) == 1 else defined[0] & defined[1]
+    return metric.sample_signs, human.sample_signs, pair
+
+
+def _count(pair: npt.NDArray[np.bool_] | None, shape: tuple[int, ...]) -> IntArray:
+    """Pairs with a difference on both sides, per sample."""
+    if pair is None:
+        return np.full(shape[1], shape[0], dtype=np.int64)
+    return pair.sum(axis=0)
 
 
 def soft_pairwise_accuracy_per_sample(metric: PairwiseSide, human: PairwiseSide) -> FloatArray:

@@ -10,9 +10,11 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from metrics import correlation
 from metrics.meta import (
     PairwiseSide,
     in_better_direction,
+    kendall_tau_b_per_sample,
     pair_indices,
     pairwise_accuracy,
     pairwise_accuracy_per_sample,
@@ -233,6 +235,26 @@ def test_every_figure_equals_the_plain_reimplementation(seed: int) -> None:
     np.testing.assert_allclose(
         soft_pairwise_accuracy_per_sample(m_side, h_side), spa_samples, rtol=0, atol=1e-12
     )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tau_from_the_sides_signs_is_tau_of_the_sample_figures(seed: int) -> None:
+    """To the bit, NaN where undefined, whichever way each side reads its figures."""
+    rng = np.random.default_rng(seed)
+    n, n_samples = int(rng.integers(2, 9)), 50
+    x = rng.integers(0, 4, (n, n_samples)).astype(float)
+    y = rng.normal(size=(n, n_samples))
+    y[rng.random((n, n_samples)) < 0.3] = nan
+    x[:, 1] = 2.0  # every pair tied: no τ on that sample
+    x_higher, y_higher = bool(seed % 2), bool(seed // 2)
+    metric = pairwise_side(x[:, 0], x, higher_is_better=x_higher)
+    human = pairwise_side(y[:, 0], y, higher_is_better=y_higher)
+
+    got = kendall_tau_b_per_sample(metric, human)
+
+    expected = correlation.kendall_tau_b_per_sample(x, y)
+    assert np.isnan(expected).any() and not np.isnan(expected).all()
+    assert got.tobytes() == expected.tobytes()
 
 
 def test_pairs_are_in_row_major_order() -> None:
