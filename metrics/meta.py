@@ -166,7 +166,13 @@ def _p_values(real: FloatArray, diffs: FloatArray) -> tuple[FloatArray, FloatArr
     below = largest <= low
     sample_p[above] = 0.0
     sample_p[below] = 1.0
-    for k in np.flatnonzero(~above & ~below & (m > 0)):
+    searched = ~above & ~below & (m > 0)
+    whole = np.flatnonzero(searched & (m == diffs.shape[1]))
+    nulls = np.sort(centred[whole], axis=1)  # every row at once
+    width = diffs.shape[1]
+    for null, k in zip(nulls, whole.tolist(), strict=True):
+        sample_p[k] = (width - np.searchsorted(null, diffs[k], side="left")) / width
+    for k in np.flatnonzero(searched & (m < diffs.shape[1])).tolist():  # some undefined
         null = np.sort(centred[k][defined[k]])
         row = diffs[k][defined[k]]
         greater_or_equal = null.size - np.searchsorted(null, row, side="left")

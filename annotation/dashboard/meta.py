@@ -38,12 +38,12 @@ from metrics.correlation import (
     Coefficient,
     kendall_tau_b,
     kendall_tau_b_against,
-    kendall_tau_b_per_sample,
     pearson,
     pearson_per_sample,
 )
 from metrics.meta import (
     PairwiseSide,
+    kendall_tau_b_per_sample,
     pairwise_accuracy,
     pairwise_accuracy_per_sample,
     pairwise_side,
@@ -462,7 +462,7 @@ def _system_correlation(
     intervals = []
     for per_sample, bounds in (
         (pearson_per_sample(x, y), (-1.0, 1.0)),
-        (kendall_tau_b_per_sample(x, y), (-1.0, 1.0)),
+        (kendall_tau_b_per_sample(*pairs), (-1.0, 1.0)),  # from the sides' signs
         (pairwise_accuracy_per_sample(*pairs), (0.0, 1.0)),
         (soft_pairwise_accuracy_per_sample(*pairs), (0.0, 1.0)),
     ):
