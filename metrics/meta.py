@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -73,10 +74,12 @@ class PairwiseSide:
     * ``signs``: the sign of each real difference (i − j, better direction), NaN where a
       system has no figure;
     * ``p``: the one-sided p-value that i beats j (module doc), NaN without samples;
-    * ``sample_signs`` and ``sample_p`` (pairs × samples): the same on every bootstrap
-      sample (None without samples); the signs as small integers, 0 where the pair has
-      no difference on that sample, which ``sample_defined`` tells apart from a tie
-      (None: every pair has one on every sample).
+    * ``sample_signs`` and :attr:`sample_p` (pairs × samples): the same on every
+      bootstrap sample (None without samples); the signs as small integers, 0 where the
+      pair has no difference on that sample, which ``sample_defined`` tells apart from a
+      tie (None: every pair has one on every sample); the p-values kept as their counts
+      (``sample_at_least`` of ``sample_of`` centred differences), a quarter of their
+      floats' memory, for a side kept between requests.
 
     (``eq=False``: it holds arrays, whose ``==`` is elementwise.)
     """
@@ -87,8 +90,19 @@ class PairwiseSide:
     signs: FloatArray
     p: FloatArray
     sample_signs: npt.NDArray[np.int8] | None = None
-    sample_p: FloatArray | None = None
+    sample_at_least: npt.NDArray[np.uint16] | None = None
+    sample_of: IntArray | None = None
     sample_defined: npt.NDArray[np.bool_] | None = None
+
+    @cached_property
+    def sample_p(self) -> FloatArray | None:
+        """The one-sided p-value of each pair on each sample (module doc), NaN where the
+        pair has no difference on that sample."""
+        if self.sample_at_least is None or self.sample_of is None:
+            return None
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p: FloatArray = self.sample_at_least / self.sample_of[:, None]
+        return p if self.sample_defined is None else np.where(self.sample_defined, p, np.nan)
 
     def among(self, systems: Sequence[int]) -> PairwiseSide:
         """The side restricted to the systems ``systems`` (indices, increasing): their
@@ -107,7 +121,8 @@ class PairwiseSide:
             self.signs[where],
             self.p[where],
             None if self.sample_signs is None else self.sample_signs[where],
-            None if self.sample_p is None else self.sample_p[where],
+            None if self.sample_at_least is None else self.sample_at_least[where],
+            None if self.sample_of is None else self.sample_of[where],
             None if self.sample_defined is None else self.sample_defined[where],
         )
 
@@ -130,7 +145,7 @@ def pairwise_side(
     if s.ndim != 2 or s.shape[0] != x.size:
         raise ValueError(f"samples of shape {s.shape}: expected ({x.size}, samples)")
     diffs = s[i] - s[j]
-    p, sample_p = _p_values(real, diffs)
+    p, at_least, of = _p_values(real, diffs)
     defined = ~np.isnan(diffs)
     signs = np.sign(np.where(defined, diffs, 0.0)).astype(np.int8)
     return PairwiseSide(
@@ -140,14 +155,20 @@ def pairwise_side(
         np.sign(real),
         p,
         signs,
-        sample_p,
+        at_least,
+        of,
         None if defined.all() else defined,
     )
 
 
-def _p_values(real: FloatArray, diffs: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Per pair: the one-sided p-value of the real difference and of each sample's own
-    difference, against the pair's centred sample differences (module doc)."""
+def _p_values(
+    real: FloatArray, diffs: FloatArray
+) -> tuple[FloatArray, npt.NDArray[np.uint16], IntArray]:
+    """Per pair: the one-sided p-value of the real difference, and for each sample's own
+    difference how many of the pair's centred sample differences are at least as large
+    (its p-value's numerator) and of how many (module doc)."""
+    if diffs.shape[1] >= 2**16:
+        raise ValueError(f"{diffs.shape[1]} samples: at most 65,535 are counted")
     defined = ~np.isnan(diffs)
     m = defined.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -155,7 +176,7 @@ def _p_values(real: FloatArray, diffs: FloatArray) -> tuple[FloatArray, FloatArr
         centred = diffs - mean[:, None]  # NaN stays NaN, and NaN ≥ x is False
         p = (centred >= real[:, None]).sum(axis=1) / m
     p = np.where((m > 0) & ~np.isnan(real), p, np.nan)
-    sample_p = np.full(diffs.shape, np.nan)
+    at_least = np.zeros(diffs.shape, dtype=np.uint16)
     low = np.where(defined, centred, np.inf).min(axis=1)
     high = np.where(defined, centred, -np.inf).max(axis=1)
     smallest = np.where(defined, diffs, np.inf).min(axis=1)
@@ -164,21 +185,19 @@ def _p_values(real: FloatArray, diffs: FloatArray) -> tuple[FloatArray, FloatArr
     # difference, most pairs) needs no search: p is 0 (or 1) on every sample
     above = smallest > high
     below = largest <= low
-    sample_p[above] = 0.0
-    sample_p[below] = 1.0
+    at_least[below] = m[below, None]  # every centred difference: p = 1 (0: above)
     searched = ~above & ~below & (m > 0)
     whole = np.flatnonzero(searched & (m == diffs.shape[1]))
     nulls = np.sort(centred[whole], axis=1)  # every row at once
     width = diffs.shape[1]
     for null, k in zip(nulls, whole.tolist(), strict=True):
-        sample_p[k] = (width - np.searchsorted(null, diffs[k], side="left")) / width
+        at_least[k] = width - np.searchsorted(null, diffs[k], side="left")
     for k in np.flatnonzero(searched & (m < diffs.shape[1])).tolist():  # some undefined
         null = np.sort(centred[k][defined[k]])
         row = diffs[k][defined[k]]
-        greater_or_equal = null.size - np.searchsorted(null, row, side="left")
-        sample_p[k][defined[k]] = greater_or_equal / null.size
-    sample_p[~defined] = np.nan
-    return p, sample_p
+        at_least[k][defined[k]] = null.size - np.searchsorted(null, row, side="left")
+    at_least[~defined] = 0
+    return p, at_least, m.astype(np.int64)
 
 
 def pairwise_accuracy(metric: PairwiseSide, human: PairwiseSide) -> Coefficient:
@@ -258,14 +277,38 @@ def soft_pairwise_accuracy_per_sample(metric: PairwiseSide, human: PairwiseSide)
     """:func:`soft_pairwise_accuracy` on every bootstrap sample, from each side's
     p-values on that sample (module doc)."""
     _check_sides(metric, human)
-    if metric.sample_p is None or human.sample_p is None:
+    if metric.sample_at_least is None or human.sample_at_least is None:
         raise ValueError("both sides need their samples")
-    error = np.abs(human.sample_p - metric.sample_p)  # NaN where either is missing
+    if _every_sample_counted(metric, human):
+        # p = count / B for every pair on both sides: Σ |p_h − p_m| is Σ |c_h − c_m| / B,
+        # summed exactly in integers (the pairs' counts, not their floats)
+        apart = np.abs(human.sample_at_least.astype(np.int32) - metric.sample_at_least)
+        width = metric.sample_at_least.shape[1]
+        pairs = metric.sample_at_least.shape[0]
+        if pairs == 0:
+            return np.full(width, np.nan)
+        return 1.0 - apart.sum(axis=0, dtype=np.int64) / (width * pairs)
+    p_human, p_metric = human.sample_p, metric.sample_p
+    if p_human is None or p_metric is None:  # (they are not: both have their counts)
+        raise ValueError("both sides need their samples")
+    error = np.abs(p_human - p_metric)  # NaN where either is missing
     pair = ~np.isnan(error)
     total = np.where(pair, error, 0.0).sum(axis=0)
     count = pair.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(count > 0, 1.0 - total / count, np.nan)
+
+
+def _every_sample_counted(metric: PairwiseSide, human: PairwiseSide) -> bool:
+    """Both sides have every pair's difference on every sample (no p-value missing, each
+    counted among all the samples)."""
+    width = None if metric.sample_at_least is None else metric.sample_at_least.shape[1]
+    return all(
+        side.sample_defined is None
+        and side.sample_of is not None
+        and bool((side.sample_of == width).all())
+        for side in (metric, human)
+    )
 
 
 def _share(part: IntArray, whole: IntArray) -> FloatArray:

@@ -16,7 +16,13 @@ from annotation.controls.quality import JudgeControls, corpus_controls
 from annotation.dashboard.charts import Bar, bar_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
-from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
+from annotation.dashboard.meta import (
+    HumanSide,
+    MetaEvaluation,
+    human_side,
+    meta_evaluation,
+    metric_sides,
+)
 from annotation.dashboard.pool import PoolPart, pool_part
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.rank_chart import rank_chart_svg
@@ -49,9 +55,11 @@ from annotation.statistics import (
     pool_job,
     recalled,
     remembered,
+    remembered_for_texts,
     statistics_choice,
     statistics_or_job,
 )
+from metrics.meta import PairwiseSide
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
@@ -429,9 +437,24 @@ class Dashboard:
                 self._meta_human,
                 normalize=self.normalize,
                 bootstrap=self.bootstrap,
+                metric_sides=self._meta_metric_sides,
             ),
             self.preprocessing.signature,
             self.normalize,
+        )
+
+    @property
+    def _meta_metric_sides(self) -> dict[str, PairwiseSide] | None:
+        """The automatic side of the meta-evaluation's pairwise figures, which depends on
+        the stored statistics alone: kept under the texts stamp, so a judgment does not
+        compute it again (against the grown pool, whose statistics move with the
+        judgments, the meta-evaluation computes it each time)."""
+        if self.preprocessing.pool:
+            return None
+        return remembered_for_texts(
+            self.corpus,
+            ("meta-sides", self.preprocessing.signature),
+            lambda: metric_sides(self.auto, self.metrics, self.bootstrap),
         )
 
     @property

@@ -336,6 +336,7 @@ def meta_evaluation(
     *,
     normalize: bool,
     bootstrap: Bootstrap | None = None,
+    metric_sides: Mapping[str, PairwiseSide] | None = None,
 ) -> MetaEvaluation:
     """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER, HTER
     and IER, and at system level WMT's pairwise and soft pairwise accuracy
@@ -347,11 +348,15 @@ def meta_evaluation(
     point per system with the human figure (``manage.py scores``'s, or the mean
     normalized SSER when ``normalize``). Unweighted, as seed 000 §4. With ``bootstrap``
     (the one ``human_values`` was sampled with) every system-level value gets its
-    interval (module doc).
+    interval (module doc). ``metric_sides``: :func:`metric_sides` of the same
+    statistics and bootstrap, if kept from an earlier state of the judgments (they do
+    not depend on them).
     """
     out: list[Correlation] = []
     sampled = _automatic_samples(auto, metrics, bootstrap) if human_values.samples else {}
-    metric_sides = {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
+    if metric_sides is None or not sampled:
+        metric_sides = {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
+    among: dict[tuple[str, tuple[int, ...]], PairwiseSide] = {}
     index = {s: i for i, s in enumerate(auto.systems)}
     for h in META_HUMAN:
         per_sentence = human_values.sentence[h]
@@ -372,7 +377,10 @@ def meta_evaluation(
             x_sys = [auto.scores[m][s].score for s in judged_systems]
             y_sys = [system_human[s] for s in judged_systems]
             r, tau = pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys)
-            pairs = (metric_sides[m].among(judged_index), human_pairs)
+            key = (m, tuple(judged_index))  # the same systems for most human figures
+            if key not in among:
+                among[key] = metric_sides[m].among(judged_index)
+            pairs = (among[key], human_pairs)
             out.append(
                 _system_correlation(m, h, r, tau, judged_systems, sampled, human_values, pairs)
             )
@@ -418,6 +426,17 @@ def stored_samples(auto: AutomaticStats, metric: str, bootstrap: Bootstrap) -> F
     ):
         return None
     return found.samples
+
+
+def metric_sides(
+    auto: AutomaticStats, metrics: Mapping[str, Metric], bootstrap: Bootstrap | None
+) -> dict[str, PairwiseSide]:
+    """Each automatic metric's side of the pairwise figures over every system, with its
+    samples: what :func:`meta_evaluation` computes of the automatic statistics alone,
+    and the costly part of it (each pair's p-value on every sample), so the dashboard
+    keeps it as long as the statistics hold."""
+    sampled = _automatic_samples(auto, metrics, bootstrap)
+    return {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
 
 
 def _metric_side(

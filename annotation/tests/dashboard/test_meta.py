@@ -139,6 +139,24 @@ def test_the_stored_sample_scores_give_the_intervals_of_scoring_every_sample(
     assert repr(read.rows) == repr(scored_here.rows)  # repr: NaN equals NaN, to the bit
 
 
+def test_a_judgment_leaves_the_automatic_side_kept_and_the_figures_as_computed_afresh(
+    demo: Corpus,
+) -> None:
+    """The automatic side of the pairwise figures (each pair's p-value on every sample)
+    depends on the stored statistics alone: kept under the texts stamp, a judgment does
+    not compute it again, and the figures are those of computing everything afresh."""
+    kept = Dashboard(demo)._meta_metric_sides
+    Corpus.objects.filter(pk=demo.pk).stamp_judgments()
+    dash = Dashboard(Corpus.objects.get(pk=demo.pk))
+
+    assert dash._meta_metric_sides is kept
+    side = human_side(dash.rows, dash.human, normalize=False, bootstrap=dash.bootstrap)
+    afresh = meta_evaluation(
+        dash.auto, dash.metrics, side, normalize=False, bootstrap=dash.bootstrap
+    )
+    assert repr(dash.meta.rows) == repr(afresh.rows)
+
+
 def test_normalized_meta_evaluation_uses_normalized_sser(judged_hand: Corpus) -> None:
     raw = Dashboard(judged_hand).meta.get("wer", "sser", "sentence")
     normalized = Dashboard(judged_hand, normalize=True).meta.get("wer", "sser", "sentence")
