@@ -359,6 +359,8 @@ QUERIES = {
     "/dashboard/{pk}/panel/charts/": (6, 5),
     "/dashboard/{pk}/table.csv": (6, 5),
     "/dashboard/{pk}/table.json": (6, 5),
+    # remembered once computed, as the meta panel
+    "/dashboard/{pk}/meta.json": (5, 3),
     "/dashboard/{pk}/chart/ranks.svg": (6, 5),
     "/dashboard/{pk}/chart/sser.svg": (6, 5),
     # + the systems, the judgments of the two systems shown, the page's texts: whatever
