@@ -42,6 +42,7 @@ from annotation.models import Corpus, Translator
 from annotation.statistics import (
     AutomaticStats,
     Backlog,
+    HumanRows,
     JudgmentRow,
     PoolInputs,
     ScoredPool,
@@ -267,9 +268,14 @@ class Dashboard:
     def judged(self) -> HumanPart:
         return self._remembered("human", self._human_part)
 
+    @cached_property
+    def _by_system(self) -> HumanRows:
+        """The judgments' statistics per system and human metric (for this request)."""
+        return human_rows_by_system(self.rows)
+
     def _human_part(self) -> HumanPart:
         rows = self.rows
-        by_system = human_rows_by_system(rows)
+        by_system = self._by_system
         significance = {}
         clusters = None
         bootstrap = self.bootstrap
@@ -277,12 +283,19 @@ class Dashboard:
             n = self.n_segments
             significance = human_significance(rows, self.systems, n, bootstrap, by_system)
             clusters = sser_clusters(rows, self.systems, n)
-        return HumanPart(human_figures(rows, by_system), len(rows), significance, clusters)
+        figures = recalled(self.corpus, ("human-figures",))
+        if figures is None:
+            figures = human_figures(rows, by_system)
+        return HumanPart(figures, len(rows), significance, clusters)
 
     @property
     def human(self) -> dict[str, dict[str, Score]]:
-        """``manage.py scores``'s human figures (:func:`human_figures`)."""
-        return self.judged.figures
+        """``manage.py scores``'s human figures (:func:`human_figures`): the table's part's
+        when it is at hand, else computed alone and remembered (the meta-evaluation needs
+        the figures, not the table's bootstrap of the human metrics)."""
+        if "judged" in self.__dict__ or recalled(self.corpus, ("human",)) is not None:
+            return self.judged.figures
+        return self._remembered("human-figures", lambda: human_figures(self.rows, self._by_system))
 
     @property
     def left_out(self) -> tuple[str, ...]:
@@ -298,8 +311,12 @@ class Dashboard:
 
     @property
     def n_judgments(self) -> int:
-        """Done judgments (the page header counts them)."""
-        return self.judged.judgments
+        """Done judgments (the page header counts them): the table's part's count when
+        it is at hand, else remembered on its own (a panel that needs no table does not
+        compute the table's bootstrap of the human metrics to count them)."""
+        if "judged" in self.__dict__ or recalled(self.corpus, ("human",)) is not None:
+            return self.judged.judgments
+        return self._remembered("judgments", lambda: len(self.rows))
 
     @cached_property
     def bootstrap(self) -> Bootstrap | None:
@@ -462,7 +479,11 @@ class Dashboard:
         return self._remembered(
             "meta-human",
             lambda: human_side(
-                self.rows, self.human, normalize=self.normalize, bootstrap=self.bootstrap
+                self.rows,
+                self.human,
+                normalize=self.normalize,
+                bootstrap=self.bootstrap,
+                by_system=self._by_system,
             ),
             self.normalize,
         )

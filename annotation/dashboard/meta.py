@@ -30,6 +30,7 @@ from annotation.formatting import number
 from annotation.statistics import (
     AUTOMATIC_METRICS,
     AutomaticStats,
+    HumanRows,
     JudgmentRow,
     human_rows_by_system,
 )
@@ -268,14 +269,17 @@ def human_side(
     *,
     normalize: bool,
     bootstrap: Bootstrap | None = None,
+    by_system: HumanRows | None = None,
 ) -> HumanSide:
     """The human side; with ``bootstrap`` (the table's resampling of the sentences) also
-    each judged system's figure on every sample, for the system-level intervals."""
+    each judged system's figure on every sample, for the system-level intervals.
+    ``by_system``: the rows' statistics, if already grouped
+    (:func:`~annotation.statistics.human_rows_by_system`)."""
     system = {h: _system_human(rows, human_figures, h, normalize=normalize) for h in META_HUMAN}
     samples: dict[str, dict[str, FloatArray]] = {}
     judged: dict[str, dict[str, int]] = {}
     if bootstrap is not None and rows:
-        by_system = human_rows_by_system(rows)
+        by_system = human_rows_by_system(rows) if by_system is None else by_system
         for h in META_HUMAN:
             systems = list(system[h])
             stats, masks = _segment_stats(
