@@ -12,6 +12,13 @@ table.too_few_note`) when a system in it rests on fewer than :data:`MIN_JUDGED` 
 sentences (the table's :data:`~metrics.significance.MIN_COMMON`, one rule for "enough
 to claim"). Sentence-level correlations rest on thousands of points and keep no
 interval.
+
+At system level it also gives WMT's pairwise accuracy and soft pairwise accuracy
+(:mod:`metrics.meta`), with intervals from the same samples. The automatic figures on
+every sample are the scoring job's (its paired bootstrap kept them with the stored
+statistics: :func:`stored_samples`), so a view after a judgment resamples only the
+judgments; the automatic side of the pairwise figures (:func:`metric_sides`) depends on
+the stored statistics alone, and the dashboard keeps it under the texts stamp.
 """
 
 from __future__ import annotations
