@@ -124,7 +124,7 @@ def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[],
 
 
 #: Entries kept of what derives from a choice's stored automatic statistics alone: a
-#: few choices per corpus (each a few megabytes: :func:`remembered_for_texts`).
+#: few choices per corpus (each several megabytes: :func:`remembered_for_texts`).
 TEXTS_MEMO_SIZE = 6
 
 _TEXTS_MEMO: Memo[tuple[Hashable, ...], Any] = Memo(TEXTS_MEMO_SIZE)
