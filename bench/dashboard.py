@@ -21,7 +21,9 @@ and the template.
 * **bootstrap**: the nine metrics' paired bootstrap (1,000 samples), computed (not read
   from the cache), alone;
 * **meta-evaluation**, computed alone, without (``meta_plain``) and with
-  (``meta_intervals``) the system-level intervals' bootstrap over sentences;
+  (``meta_intervals``) the system-level intervals' bootstrap over sentences, and as after
+  a judgment (``meta_after_judgment``: its automatic side, which depends on the stored
+  statistics alone, kept from an earlier view);
 * **drill-down** and **CSV download**: one system's sentence page, the table as CSV.
 
 Each process imports the URLconf (every view module) before it starts the clock, as a
@@ -124,7 +126,9 @@ def view_once(repeat: int) -> dict[str, float]:
     for _ in range(repeat):
         bootstrap()
     out["bootstrap"] = min(times)
-    out["meta_plain"], out["meta_intervals"] = meta_times(corpus, repeat)
+    out["meta_plain"], out["meta_intervals"], out["meta_after_judgment"] = meta_times(
+        corpus, repeat
+    )
     out["drill_down"] = min(
         _timed(lambda: get(f"/dashboard/{corpus.pk}/system/{system.pk}/?metric=bleu"))
         for _ in range(repeat)
@@ -133,22 +137,32 @@ def view_once(repeat: int) -> dict[str, float]:
     return out
 
 
-def meta_times(corpus: object, repeat: int) -> tuple[float, float]:
+def meta_times(corpus: object, repeat: int) -> tuple[float, float, float]:
     """The meta-evaluation computed (not read from the cache) without and with its
-    system-level intervals (the bootstrap over sentences): best of ``repeat`` each."""
+    system-level intervals (the bootstrap over sentences), and with them as after a
+    judgment (the automatic side kept): best of ``repeat`` each."""
     from annotation.dashboard.board import Dashboard
-    from annotation.dashboard.meta import human_side, meta_evaluation
+    from annotation.dashboard.meta import human_side, meta_evaluation, metric_sides
 
     dash = Dashboard(corpus)  # type: ignore[arg-type]
     dash.auto, dash.rows, dash.human, dash.metrics  # noqa: B018 (inputs, not measured)
+    kept = metric_sides(dash.auto, dash.metrics, dash.bootstrap)
 
-    def meta(bootstrap: object) -> None:
+    def meta(bootstrap: object, sides: object = None) -> None:
         side = human_side(dash.rows, dash.human, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
-        meta_evaluation(dash.auto, dash.metrics, side, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
+        meta_evaluation(
+            dash.auto,
+            dash.metrics,
+            side,
+            normalize=False,
+            bootstrap=bootstrap,  # type: ignore[arg-type]
+            metric_sides=sides,  # type: ignore[arg-type]
+        )
 
     plain = min(_timed(lambda: meta(None)) for _ in range(repeat))
     sampled = min(_timed(lambda: meta(dash.bootstrap)) for _ in range(repeat))
-    return plain, sampled
+    after_judgment = min(_timed(lambda: meta(dash.bootstrap, kept)) for _ in range(repeat))
+    return plain, sampled, after_judgment
 
 
 def later_view_new_process() -> dict[str, float]:
@@ -232,6 +246,7 @@ def main() -> None:
             ("bootstrap, 9 metrics × all systems", figures["bootstrap"], "< 2 s"),
             ("meta-evaluation, no intervals", figures["meta_plain"], ""),
             ("meta-evaluation with its intervals", figures["meta_intervals"], ""),
+            ("… after a judgment (automatic side kept)", figures["meta_after_judgment"], ""),
             ("drill-down page (one system)", figures["drill_down"], ""),
             ("table as CSV", figures["csv"], ""),
         ]

@@ -2,7 +2,8 @@
 
 What a corpus's automatic figures are, kept for later (the app stores them in its
 database): per metric and system a :class:`~metrics.stats.Score` (statistics rows
-included) and per metric its :class:`~metrics.significance.MetricSignificance`. The
+included) and per metric its :class:`~metrics.significance.MetricSignificance` (each
+system's bootstrap sample scores included, when it has them). The
 numbers are numpy arrays in an ``.npz`` archive, read back with ``allow_pickle=False``
 (nothing in it can run code); names, signatures and settings are a JSON header. Every
 float comes back bit for bit, NaN included.
@@ -34,7 +35,9 @@ from metrics.stats import FloatArray, Score
 #: 4: chrF, chrF++ and bigram PER join the automatic metrics (rows without them are
 #: recomputed).
 #: 5: TER, the weighted n-grams and LEPOR join them (and METEOR where WordNet is).
-LAYOUT = 5
+#: 6: each system's score on every bootstrap sample (``MetricSignificance.samples``),
+#: which the meta-evaluation's intervals read (rows without them are recomputed).
+LAYOUT = 6
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ def pack(
             dtype=np.float64,
         )
         arrays[f"{m}.n"] = np.array([[f.n, f.group] for f in figures], dtype=np.int64)
+        if sig.samples is not None:
+            arrays[f"{m}.samples"] = np.ascontiguousarray(sig.samples, dtype=np.float64)
         tests[m] = {
             "systems": list(sig.systems),
             "higher_is_better": sig.higher_is_better,
@@ -125,6 +130,7 @@ def unpack(data: bytes) -> Archived:
             alpha=test["alpha"],
             signature=test["signature"],
             min_common=test["min_common"],
+            samples=arrays.get(f"{m}.samples"),
         )
     return Archived(systems, int(header["n_segments"]), scores, significance)
 

@@ -235,9 +235,20 @@ def kendall_tau_b_per_sample(x: FloatArray, y: FloatArray) -> FloatArray:
     n0 = pair.sum(axis=0)
     n1 = (pair & (sa == 0)).sum(axis=0)
     n2 = (pair & (sb == 0)).sum(axis=0)
+    return tau_b_of_pair_counts((sa * sb).sum(axis=0), n0, n1, n2)
+
+
+def tau_b_of_pair_counts(
+    signed: FloatArray | IntArray, n0: IntArray, n1: IntArray, n2: IntArray
+) -> FloatArray:
+    """τ-b from its pair counts, elementwise: ``signed`` = C − D (the sum of the pairs'
+    sign products), ``n0`` the comparable pairs, ``n1`` those tied in x, ``n2`` those
+    tied in y; NaN where every comparable pair is tied on a side (or there is none).
+    What :func:`kendall_tau_b_per_sample` computes once it has counted, for callers
+    that hold the pairs' signs already (:mod:`metrics.meta`)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        tau = (sa * sb).sum(axis=0) / np.sqrt((n0 - n1).astype(float) * (n0 - n2))
-    undefined = (keep.sum(axis=0) < 2) | (n0 == n1) | (n0 == n2)
+        tau = signed / np.sqrt((n0 - n1).astype(float) * (n0 - n2))
+    undefined = (n0 == n1) | (n0 == n2)
     return np.where(undefined, np.nan, np.clip(tau, -1.0, 1.0))
 
 

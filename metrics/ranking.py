@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -149,6 +149,12 @@ class MetricSignificance:
     alpha: float
     signature: str
     min_common: int = MIN_COMMON
+    #: Each system's score on every bootstrap sample (systems × samples, input order;
+    #: NaN where a sample drew none of its segments): what its interval is read from,
+    #: kept so that whatever else resamples the same sentences (the meta-evaluation's
+    #: system-level intervals) reads them instead of scoring every sample again. None
+    #: when not kept. Left out of ``==`` (an array's ``==`` is elementwise).
+    samples: FloatArray | None = field(default=None, compare=False, repr=False)
 
     @property
     def systems(self) -> tuple[str, ...]:

@@ -457,7 +457,8 @@ class Bootstrap:
         bounds: tuple[float, float] = UNBOUNDED,
         min_common: int = MIN_COMMON,
     ) -> MetricSignificance:
-        """Scores, intervals, pairwise p-values and rank groups of one metric.
+        """Scores, intervals, pairwise p-values and rank groups of one metric, and each
+        system's score on every sample (:attr:`MetricSignificance.samples`).
 
         ``stats`` maps each system to its (segments × k) statistics; ``masks`` (optional)
         to the boolean vector of segments it has a row for (human metrics): pairs are
@@ -518,6 +519,7 @@ class Bootstrap:
             alpha=alpha,
             signature=self.signature(alpha=alpha, common=mask is not None, min_common=min_common),
             min_common=min_common,
+            samples=own_samples,
         )
 
 

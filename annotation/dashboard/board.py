@@ -16,7 +16,13 @@ from annotation.controls.quality import JudgeControls, corpus_controls
 from annotation.dashboard.charts import Bar, bar_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
-from annotation.dashboard.meta import HumanSide, MetaEvaluation, human_side, meta_evaluation
+from annotation.dashboard.meta import (
+    HumanSide,
+    MetaEvaluation,
+    human_side,
+    meta_evaluation,
+    metric_sides,
+)
 from annotation.dashboard.pool import PoolPart, pool_part
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.rank_chart import rank_chart_svg
@@ -36,6 +42,7 @@ from annotation.models import Corpus, Translator
 from annotation.statistics import (
     AutomaticStats,
     Backlog,
+    HumanRows,
     JudgmentRow,
     PoolInputs,
     ScoredPool,
@@ -49,9 +56,11 @@ from annotation.statistics import (
     pool_job,
     recalled,
     remembered,
+    remembered_for_texts,
     statistics_choice,
     statistics_or_job,
 )
+from metrics.meta import PairwiseSide
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
@@ -259,9 +268,14 @@ class Dashboard:
     def judged(self) -> HumanPart:
         return self._remembered("human", self._human_part)
 
+    @cached_property
+    def _by_system(self) -> HumanRows:
+        """The judgments' statistics per system and human metric (for this request)."""
+        return human_rows_by_system(self.rows)
+
     def _human_part(self) -> HumanPart:
         rows = self.rows
-        by_system = human_rows_by_system(rows)
+        by_system = self._by_system
         significance = {}
         clusters = None
         bootstrap = self.bootstrap
@@ -269,12 +283,19 @@ class Dashboard:
             n = self.n_segments
             significance = human_significance(rows, self.systems, n, bootstrap, by_system)
             clusters = sser_clusters(rows, self.systems, n)
-        return HumanPart(human_figures(rows, by_system), len(rows), significance, clusters)
+        figures = recalled(self.corpus, ("human-figures",))
+        if figures is None:
+            figures = human_figures(rows, by_system)
+        return HumanPart(figures, len(rows), significance, clusters)
 
     @property
     def human(self) -> dict[str, dict[str, Score]]:
-        """``manage.py scores``'s human figures (:func:`human_figures`)."""
-        return self.judged.figures
+        """``manage.py scores``'s human figures (:func:`human_figures`): the table's part's
+        when it is at hand, else computed alone and remembered (the meta-evaluation needs
+        the figures, not the table's bootstrap of the human metrics)."""
+        if "judged" in self.__dict__ or recalled(self.corpus, ("human",)) is not None:
+            return self.judged.figures
+        return self._remembered("human-figures", lambda: human_figures(self.rows, self._by_system))
 
     @property
     def left_out(self) -> tuple[str, ...]:
@@ -290,8 +311,12 @@ class Dashboard:
 
     @property
     def n_judgments(self) -> int:
-        """Done judgments (the page header counts them)."""
-        return self.judged.judgments
+        """Done judgments (the page header counts them): the table's part's count when
+        it is at hand, else remembered on its own (a panel that needs no table does not
+        compute the table's bootstrap of the human metrics to count them)."""
+        if "judged" in self.__dict__ or recalled(self.corpus, ("human",)) is not None:
+            return self.judged.judgments
+        return self._remembered("judgments", lambda: len(self.rows))
 
     @cached_property
     def bootstrap(self) -> Bootstrap | None:
@@ -429,9 +454,24 @@ class Dashboard:
                 self._meta_human,
                 normalize=self.normalize,
                 bootstrap=self.bootstrap,
+                metric_sides=self._meta_metric_sides,
             ),
             self.preprocessing.signature,
             self.normalize,
+        )
+
+    @property
+    def _meta_metric_sides(self) -> dict[str, PairwiseSide] | None:
+        """The automatic side of the meta-evaluation's pairwise figures, which depends on
+        the stored statistics alone: kept under the texts stamp, so a judgment does not
+        compute it again (against the grown pool, whose statistics move with the
+        judgments, the meta-evaluation computes it each time)."""
+        if self.preprocessing.pool:
+            return None
+        return remembered_for_texts(
+            self.corpus,
+            ("meta-sides", self.preprocessing.signature),
+            lambda: metric_sides(self.auto, self.metrics, self.bootstrap),
         )
 
     @property
@@ -439,7 +479,11 @@ class Dashboard:
         return self._remembered(
             "meta-human",
             lambda: human_side(
-                self.rows, self.human, normalize=self.normalize, bootstrap=self.bootstrap
+                self.rows,
+                self.human,
+                normalize=self.normalize,
+                bootstrap=self.bootstrap,
+                by_system=self._by_system,
             ),
             self.normalize,
         )

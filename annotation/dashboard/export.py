@@ -12,11 +12,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from annotation.dashboard.meta import COEFFICIENTS, MIN_JUDGED, MetaEvaluation
 from annotation.dashboard.table import Cell, MetricsTable
 from annotation.dashboard.verdicts import ClusterView, Line
 from annotation.formatting import number
 from annotation.statistics import scores_json
-from metrics.significance import UNRANKED
+from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, UNRANKED
 
 
 def _finite_or_none(v: float | None) -> float | None:
@@ -152,3 +153,52 @@ def _shown(v: float | None) -> str:
     """A number as the table shows it (two decimals), "" if undefined."""
     finite = _finite_or_none(v)
     return "" if finite is None else number(finite)
+
+
+def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) -> dict[str, Any]:
+    """The meta-evaluation panel as data, at full precision: per automatic metric (its
+    scores' ``signature``), human figure and level, each coefficient the cell shows
+    (``pearson``, ``kendall``, and at system level ``pairwise_accuracy`` and
+    ``soft_pairwise_accuracy``) as ``{"value", "n", "ci": [low, high]}`` (``null``
+    where undefined or not computed) and ``too_few`` (the page's note, "" if none)."""
+    rows = []
+    for row in meta.grid:
+        by_place: dict[tuple[str, str], dict[str, Any]] = {}
+        for c in row["cells"]:
+            entry = by_place.setdefault(
+                (c["human"], c["level"]),
+                {
+                    "metric": row["metric"],
+                    "signature": meta.signatures.get(row["metric"], ""),
+                    "human": c["human"],
+                    "level": c["level"],
+                    "too_few": c["too_few"],
+                },
+            )
+            shown = c["interval"] != ""
+            entry[c["coef"]] = {
+                "value": _finite_or_none(c["value"]),
+                "n": c["n"],
+                "ci": [c["ci_low"], c["ci_high"]] if shown else None,
+            }
+        rows.extend(by_place.values())
+    return {
+        "corpus": corpus,
+        "preprocessing": preprocessing,
+        "normalized": meta.normalize,
+        "coefficients": list(COEFFICIENTS),
+        "intervals": {
+            "resampling": "bootstrap over sentences",
+            "samples": DEFAULT_SAMPLES,
+            "seed": DEFAULT_SEED,
+            "ci": "95% percentile bootstrap",
+            "min_judged": MIN_JUDGED,
+        },
+        "correlations": rows,
+    }
+
+
+def meta_json_text(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) -> str:
+    return json.dumps(
+        meta_json(corpus, preprocessing, meta), indent=2, ensure_ascii=False, allow_nan=False
+    )

@@ -12,6 +12,13 @@ table.too_few_note`) when a system in it rests on fewer than :data:`MIN_JUDGED` 
 sentences (the table's :data:`~metrics.significance.MIN_COMMON`, one rule for "enough
 to claim"). Sentence-level correlations rest on thousands of points and keep no
 interval.
+
+At system level it also gives WMT's pairwise accuracy and soft pairwise accuracy
+(:mod:`metrics.meta`), with intervals from the same samples. The automatic figures on
+every sample are the scoring job's (its paired bootstrap kept them with the stored
+statistics: :func:`stored_samples`), so a view after a judgment resamples only the
+judgments; the automatic side of the pairwise figures (:func:`metric_sides`) depends on
+the stored statistics alone, and the dashboard keeps it under the texts stamp.
 """
 
 from __future__ import annotations
@@ -39,9 +46,17 @@ from metrics.correlation import (
     Coefficient,
     kendall_tau_b,
     kendall_tau_b_against,
-    kendall_tau_b_per_sample,
     pearson,
     pearson_per_sample,
+)
+from metrics.meta import (
+    PairwiseSide,
+    kendall_tau_b_per_sample,
+    pairwise_accuracy,
+    pairwise_accuracy_per_sample,
+    pairwise_side,
+    soft_pairwise_accuracy,
+    soft_pairwise_accuracy_per_sample,
 )
 from metrics.registry import metric_info
 from metrics.significance import MIN_COMMON, Bootstrap, percentile_interval, rows_by_segment
@@ -74,6 +89,12 @@ class Correlation:
     pearson_interval: tuple[float, float] | None = None
     kendall_interval: tuple[float, float] | None = None
     fewest: int | None = None
+    #: System level: WMT's pairwise accuracy and soft pairwise accuracy
+    #: (:mod:`metrics.meta`; None at sentence level) and their 95% intervals.
+    accuracy: Coefficient | None = None
+    soft_accuracy: Coefficient | None = None
+    accuracy_interval: tuple[float, float] | None = None
+    soft_accuracy_interval: tuple[float, float] | None = None
 
     @property
     def too_few(self) -> str:
@@ -105,7 +126,8 @@ class MetaEvaluation:
     @property
     def grid(self) -> list[dict[str, Any]]:
         """The table as the page draws it: per automatic metric, per human figure and
-        level, r then τ (value, n and a hover text)."""
+        level, r then τ, and at system level pairwise accuracy then soft pairwise
+        accuracy (value, n, interval and a hover text)."""
         out = []
         for m in AUTOMATIC_METRICS:
             label = metric_info(m).label
@@ -116,13 +138,10 @@ class MetaEvaluation:
                 against = metric_info(h).label
                 for level in ("sentence", "system"):
                     c = self.get(m, h, level)
-                    for coef, name, interval in (
-                        (c.pearson, "pearson", c.pearson_interval),
-                        (c.kendall, "kendall", c.kendall_interval),
-                    ):
-                        word = "Pearson's r" if name == "pearson" else "Kendall's τ-b"
+                    for coef, name, interval in _coefficients(c):
                         title = (
-                            f"{word} of {metric} and {against} at {level} level, {coef.n} points"
+                            f"{_WORDS[name]} of {metric} and {against} at {level} level, "
+                            f"{coef.n} points"
                         )
                         shown = _interval_text(interval)
                         if shown:
@@ -151,6 +170,31 @@ class MetaEvaluation:
             if (r.metric, r.human, r.level) == (metric, human_metric, level):
                 return r
         raise ValueError(f"no correlation of {metric!r} with {human_metric!r} at {level!r}")
+
+
+#: What a cell's hover text calls each coefficient of :data:`COEFFICIENTS`.
+_WORDS = {
+    "pearson": "Pearson's r",
+    "kendall": "Kendall's τ-b",
+    "pairwise_accuracy": "Pairwise accuracy (each figure read in its better direction)",
+    "soft_pairwise_accuracy": "Soft pairwise accuracy (one-sided bootstrap p-values)",
+}
+
+#: The coefficients of a cell's ``coef`` (``data-coef``), in the page's order; the last
+#: two at system level only.
+COEFFICIENTS = tuple(_WORDS)
+
+
+def _coefficients(
+    c: Correlation,
+) -> list[tuple[Coefficient, str, tuple[float, float] | None]]:
+    """(value, name, interval) of each coefficient a correlation shows."""
+    out = [(c.pearson, "pearson", c.pearson_interval), (c.kendall, "kendall", c.kendall_interval)]
+    if c.accuracy is not None:
+        out.append((c.accuracy, "pairwise_accuracy", c.accuracy_interval))
+    if c.soft_accuracy is not None:
+        out.append((c.soft_accuracy, "soft_pairwise_accuracy", c.soft_accuracy_interval))
+    return out
 
 
 def _interval_text(interval: tuple[float, float] | None) -> str:
@@ -232,14 +276,17 @@ def human_side(
     *,
     normalize: bool,
     bootstrap: Bootstrap | None = None,
+    by_system: HumanRows | None = None,
 ) -> HumanSide:
     """The human side; with ``bootstrap`` (the table's resampling of the sentences) also
-    each judged system's figure on every sample, for the system-level intervals."""
+    each judged system's figure on every sample, for the system-level intervals.
+    ``by_system``: the rows' statistics, if already grouped
+    (:func:`~annotation.statistics.human_rows_by_system`)."""
     system = {h: _system_human(rows, human_figures, h, normalize=normalize) for h in META_HUMAN}
     samples: dict[str, dict[str, FloatArray]] = {}
     judged: dict[str, dict[str, int]] = {}
     if bootstrap is not None and rows:
-        by_system = human_rows_by_system(rows)
+        by_system = human_rows_by_system(rows) if by_system is None else by_system
         for h in META_HUMAN:
             systems = list(system[h])
             stats, masks = _segment_stats(
@@ -300,26 +347,36 @@ def meta_evaluation(
     *,
     normalize: bool,
     bootstrap: Bootstrap | None = None,
+    metric_sides: Mapping[str, PairwiseSide] | None = None,
 ) -> MetaEvaluation:
     """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER, HTER
-    and IER.
+    and IER, and at system level WMT's pairwise and soft pairwise accuracy
+    (:mod:`metrics.meta`: each figure read in its own better direction, the p-values
+    from the bootstrap samples).
 
     Sentence level: one point per judged candidate (the automatic sentence score from its
     own statistics row; BLEU uses its sentence form, effective order). System level: one
     point per system with the human figure (``manage.py scores``'s, or the mean
     normalized SSER when ``normalize``). Unweighted, as seed 000 §4. With ``bootstrap``
     (the one ``human_values`` was sampled with) every system-level value gets its
-    interval (module doc).
+    interval (module doc). ``metric_sides``: :func:`metric_sides` of the same
+    statistics and bootstrap, if kept from an earlier state of the judgments (they do
+    not depend on them).
     """
     out: list[Correlation] = []
     sampled = _automatic_samples(auto, metrics, bootstrap) if human_values.samples else {}
+    if metric_sides is None or not sampled:
+        metric_sides = {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
+    among: dict[tuple[str, tuple[int, ...]], PairwiseSide] = {}
+    index = {s: i for i, s in enumerate(auto.systems)}
     for h in META_HUMAN:
         per_sentence = human_values.sentence[h]
         keys = list(per_sentence)
         y_sent = [per_sentence[k] for k in keys]
         system_human = human_values.system[h]
         judged_systems = [s for s in auto.systems if s in system_human]
-        index = {s: i for i, s in enumerate(auto.systems)}
+        judged_index = [index[s] for s in judged_systems]
+        human_pairs = _human_side(human_values, h, judged_systems)
         cells = (
             np.fromiter((index[s] for s, _ in keys), dtype=np.int64, count=len(keys)),
             np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys)),
@@ -331,7 +388,13 @@ def meta_evaluation(
             x_sys = [auto.scores[m][s].score for s in judged_systems]
             y_sys = [system_human[s] for s in judged_systems]
             r, tau = pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys)
-            out.append(_system_correlation(m, h, r, tau, judged_systems, sampled, human_values))
+            key = (m, tuple(judged_index))  # the same systems for most human figures
+            if key not in among:
+                among[key] = metric_sides[m].among(judged_index)
+            pairs = (among[key], human_pairs)
+            out.append(
+                _system_correlation(m, h, r, tau, judged_systems, sampled, human_values, pairs)
+            )
     signatures = {
         m: next(iter(auto.scores[m].values())).signature
         for m in AUTOMATIC_METRICS
@@ -343,15 +406,67 @@ def meta_evaluation(
 def _automatic_samples(
     auto: AutomaticStats, metrics: Mapping[str, Metric], bootstrap: Bootstrap | None
 ) -> dict[str, dict[str, FloatArray]]:
-    """Per automatic metric and system: its figure on every bootstrap sample."""
+    """Per automatic metric and system: its figure on every bootstrap sample — as the
+    scoring job's paired bootstrap kept them (:func:`stored_samples`: the same index
+    matrix, so the same numbers), scored here only where they were not kept."""
     if bootstrap is None or not auto.systems:
         return {}
     out = {}
     for m in AUTOMATIC_METRICS:
-        stacked = np.stack([auto.segment_stats(m, s) for s in auto.systems])
-        scores = bootstrap.sample_scores(stacked, metrics[m].score_from_stats)
+        scores = stored_samples(auto, m, bootstrap)
+        if scores is None:
+            stacked = np.stack([auto.segment_stats(m, s) for s in auto.systems])
+            scores = bootstrap.sample_scores(stacked, metrics[m].score_from_stats)
         out[m] = dict(zip(auto.systems, scores, strict=True))
     return out
+
+
+def stored_samples(auto: AutomaticStats, metric: str, bootstrap: Bootstrap) -> FloatArray | None:
+    """Each system's figure of ``metric`` on every sample of ``bootstrap`` (systems ×
+    samples, ``auto.systems`` order) as its stored paired bootstrap kept them, or None
+    when it kept none or resampled otherwise (another seed, number of samples or
+    corpus)."""
+    found = auto.significance.get(metric)
+    if (
+        found is None
+        or found.samples is None
+        or found.systems != auto.systems
+        or (found.n_samples, found.seed) != (bootstrap.n_samples, bootstrap.seed)
+        or auto.n_segments != bootstrap.n_segments
+        or found.samples.shape != (len(auto.systems), bootstrap.n_samples)
+    ):
+        return None
+    return found.samples
+
+
+def metric_sides(
+    auto: AutomaticStats, metrics: Mapping[str, Metric], bootstrap: Bootstrap | None
+) -> dict[str, PairwiseSide]:
+    """Each automatic metric's side of the pairwise figures over every system, with its
+    samples: what :func:`meta_evaluation` computes of the automatic statistics alone,
+    and the costly part of it (each pair's p-value on every sample), so the dashboard
+    keeps it as long as the statistics hold."""
+    sampled = _automatic_samples(auto, metrics, bootstrap)
+    return {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
+
+
+def _metric_side(
+    auto: AutomaticStats, metric: str, samples: Mapping[str, FloatArray] | None
+) -> PairwiseSide:
+    """The automatic metric's side of the pairwise figures over every system."""
+    scores = [auto.scores[metric][s].score for s in auto.systems]
+    stacked = None if samples is None else np.stack([samples[s] for s in auto.systems])
+    higher = metric_info(metric).higher_is_better
+    return pairwise_side(scores, stacked, higher_is_better=higher)
+
+
+def _human_side(human_values: HumanSide, metric: str, systems: Sequence[str]) -> PairwiseSide:
+    """A human figure's side of the pairwise figures over its judged ``systems``."""
+    scores = [human_values.system[metric][s] for s in systems]
+    samples = human_values.samples.get(metric)
+    stacked = None if samples is None or not systems else np.stack([samples[s] for s in systems])
+    higher = metric_info(metric).higher_is_better
+    return pairwise_side(scores, stacked, higher_is_better=higher)
 
 
 def _system_correlation(
@@ -362,20 +477,42 @@ def _system_correlation(
     systems: Sequence[str],
     sampled: Mapping[str, Mapping[str, FloatArray]],
     human_values: HumanSide,
+    pairs: tuple[PairwiseSide, PairwiseSide],
 ) -> Correlation:
     """The system-level correlation with its intervals (module doc), when sampled."""
+    accuracy = pairwise_accuracy(*pairs)
+    soft = soft_pairwise_accuracy(*pairs)
     human_samples = human_values.samples.get(human_metric)
     if not systems or metric not in sampled or human_samples is None:
-        return Correlation(metric, human_metric, "system", r, tau)
+        return Correlation(
+            metric, human_metric, "system", r, tau, accuracy=accuracy, soft_accuracy=soft
+        )
     x = np.stack([sampled[metric][s] for s in systems])
     y = np.stack([human_samples[s] for s in systems])
-    bounds = (-1.0, 1.0)
     intervals = []
-    for per_sample in (pearson_per_sample(x, y), kendall_tau_b_per_sample(x, y)):
+    for per_sample, bounds in (
+        (pearson_per_sample(x, y), (-1.0, 1.0)),
+        (kendall_tau_b_per_sample(*pairs), (-1.0, 1.0)),  # from the sides' signs
+        (pairwise_accuracy_per_sample(*pairs), (0.0, 1.0)),
+        (soft_pairwise_accuracy_per_sample(*pairs), (0.0, 1.0)),
+    ):
         low, high, _ = percentile_interval(per_sample, bounds)
         intervals.append((float(low), float(high)))
     fewest = min(human_values.judged[human_metric][s] for s in systems)
-    return Correlation(metric, human_metric, "system", r, tau, intervals[0], intervals[1], fewest)
+    return Correlation(
+        metric,
+        human_metric,
+        "system",
+        r,
+        tau,
+        intervals[0],
+        intervals[1],
+        fewest,
+        accuracy,
+        soft,
+        intervals[2],
+        intervals[3],
+    )
 
 
 def _sentence_scores(

@@ -1,8 +1,8 @@
 """URLs of the leads' dashboard (issue 5), mounted at ``/dashboard/``.
 
 ``/dashboard/<corpus>/`` is the page; ``panel/<name>/`` one panel (htmx fragment or a
-page of its own); ``table.csv`` / ``table.json``, ``mqm.tsv`` / ``mqm.json`` (the error spans) and
-``chart/<name>.svg`` the downloads;
+page of its own); ``table.csv`` / ``table.json``, ``meta.json`` (the meta-evaluation),
+``mqm.tsv`` / ``mqm.json`` (the error spans) and ``chart/<name>.svg`` the downloads;
 ``system/<translator>/`` the drill-down. Every URL takes the preprocessing choices as
 query parameters (``tok``, ``case``, ``reflen``, ``bounds``) and ``norm=z`` for the (0, 1)
 evaluator normalization.
@@ -20,6 +20,7 @@ urlpatterns = [
     path("<int:pk>/panel/<slug:name>/", views.panel, name="panel"),
     path("<int:pk>/table.csv", views.table, {"fmt": "csv"}, name="table_csv"),
     path("<int:pk>/table.json", views.table, {"fmt": "json"}, name="table_json"),
+    path("<int:pk>/meta.json", views.meta, name="meta_json"),
     path("<int:pk>/mqm.tsv", views.mqm, {"fmt": "tsv"}, name="mqm_tsv"),
     path("<int:pk>/mqm.json", views.mqm, {"fmt": "json"}, name="mqm_json"),
     path("<int:pk>/chart/<str:name>.svg", views.chart, name="chart"),  # chrf++

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET
 from annotation.corpora.mqm import mqm_json, mqm_tsv
 from annotation.dashboard.board import PANELS, Dashboard, FiguresPending
 from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
-from annotation.dashboard.export import json_text, table_csv
+from annotation.dashboard.export import json_text, meta_json_text, table_csv
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES, Preprocessing
 from annotation.dashboard.table import METRICS
 from annotation.jobs import Job
@@ -134,11 +134,13 @@ def _context(dash: Dashboard) -> dict[str, Any]:
 
 
 def _downloads(dash: Dashboard) -> dict[str, str]:
-    """The table's CSV and its full-precision JSON, for the page's choices."""
+    """The table's CSV and its full-precision JSON and the meta-evaluation's JSON, for
+    the page's choices."""
     pk, query = dash.corpus.pk, _query(dash, sort="")
     return {
         "csv": reverse("dashboard:table_csv", args=[pk]) + query,
         "json": reverse("dashboard:table_json", args=[pk]) + query,
+        "meta_json": reverse("dashboard:meta_json", args=[pk]) + query,
         "mqm_tsv": reverse("dashboard:mqm_tsv", args=[pk]),
         "mqm_json": reverse("dashboard:mqm_json", args=[pk]),
     }
@@ -208,6 +210,20 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
             f'<{full}>; rel="alternate"; type="application/json"; title="full precision"'
         )
     return attachment(response, f"{dash.corpus.name}-metrics", f".{fmt}")
+
+
+@lead_required
+@require_GET
+def meta(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The meta-evaluation as JSON, at full precision (the panel's figures)."""
+    dash = _dashboard(request, _corpus(pk))
+    try:
+        dash.prepare("meta")
+    except FiguresPending:
+        return _waiting(request, dash, as_json=True)
+    body = meta_json_text(dash.corpus.name, dash.preprocessing.params(), dash.meta)
+    response = HttpResponse(body, content_type="application/json")
+    return attachment(response, f"{dash.corpus.name}-meta-evaluation", ".json")
 
 
 @lead_required

@@ -48,7 +48,14 @@ from annotation.statistics.live import (
     stored_stats,
     texts_key,
 )
-from annotation.statistics.memo import earlier, forget, judgments_key, recalled, remembered
+from annotation.statistics.memo import (
+    earlier,
+    forget,
+    judgments_key,
+    recalled,
+    remembered,
+    remembered_for_texts,
+)
 from annotation.statistics.metric_set import (
     AUTOMATIC_METRICS,
     FIXED_PREPROCESSING,
@@ -123,6 +130,7 @@ __all__ = [
     "judgments_key",
     "recalled",
     "remembered",
+    "remembered_for_texts",
     # the judge's live figures
     "CorpusKey",
     "Judged",

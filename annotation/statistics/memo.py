@@ -13,6 +13,10 @@ them all (a new process, as the tests see it).
   judgments' new references, so they are kept here under the judgments stamp (and
   stored as last scored, only to build the next pool on: :mod:`~annotation.statistics.
   pool`).
+* What derives from a choice's stored automatic statistics alone and costs too much
+  to compute on every view after a judgment (the meta-evaluation's automatic side of
+  its pairwise figures) is kept in a second memo under the corpus's *texts stamp*
+  (:func:`remembered_for_texts`), which moves when a candidate's text does.
 * Everything derived from the judgments — the human figures and their bootstrap, the
   judges, agreement and effort panels, the meta-evaluation — is kept in this process's
   memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
@@ -119,6 +123,30 @@ def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[],
         return kept  # type: ignore[no-any-return]
     value = compute()
     _MEMO.put(key, value, dropping=lambda k: k[:2] == (pk, created) and k[2] < stamp)
+    return value
+
+
+#: Entries kept of what derives from a choice's stored automatic statistics alone: a
+#: few choices per corpus (each several megabytes: :func:`remembered_for_texts`).
+TEXTS_MEMO_SIZE = 6
+
+_TEXTS_MEMO: Memo[tuple[Hashable, ...], Any] = Memo(TEXTS_MEMO_SIZE)
+
+
+def remembered_for_texts(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
+    """``part`` of ``corpus`` as of its candidates' texts (its texts stamp), for a value
+    computed from stored automatic statistics alone: a judgment does not change it, so
+    it outlives the judgments stamp that :func:`remembered`'s values go with, and a
+    moved word (which moves the texts stamp and has the statistics scored again) makes
+    the next view compute it afresh. Keeping a value drops the corpus's values of earlier
+    texts stamps. (Statistics against the grown pool depend on the judgments: not
+    for here.)"""
+    key = (corpus.pk, corpus.created_at.isoformat(), corpus.texts_stamp, *part)
+    kept = _TEXTS_MEMO.get(key, _MISSING)
+    if kept is not _MISSING:
+        return kept  # type: ignore[no-any-return]
+    value = compute()
+    _TEXTS_MEMO.put(key, value, dropping=lambda k: k[:2] == key[:2] and k[2] < key[2])
     return value
 
 

@@ -13,7 +13,8 @@ def same_float(a: float, b: float) -> bool:
 
 
 def assert_same_significance(x: MetricSignificance, y: MetricSignificance) -> None:
-    """Every field of two bootstrap comparisons, p-values and intervals included."""
+    """Every field of two bootstrap comparisons, p-values, intervals and sample scores
+    included."""
     assert (x.metric, x.signature, x.n_samples, x.seed, x.alpha, x.n_common, x.min_common) == (
         y.metric,
         y.signature,
@@ -35,3 +36,7 @@ def assert_same_significance(x: MetricSignificance, y: MetricSignificance) -> No
         assert same_float(f.interval.low, g.interval.low)
         assert same_float(f.interval.high, g.interval.high)
         assert same_float(f.interval.mean, g.interval.mean)
+    assert (x.samples is None) == (y.samples is None)
+    if x.samples is not None and y.samples is not None:  # bit for bit, NaN included
+        assert x.samples.shape == y.samples.shape and x.samples.dtype == y.samples.dtype
+        assert x.samples.tobytes() == y.samples.tobytes()

@@ -249,6 +249,22 @@ def test_one_bootstrap_serves_every_metric() -> None:
         assert figure.interval.low < figure.score < figure.interval.high
 
 
+def test_the_comparison_keeps_each_systems_sample_scores() -> None:
+    """What each interval is read from, kept for anyone resampling the same sentences:
+    each system's score on every sample, bit for bit what scoring the samples gives."""
+    stats = bleu_stats()
+    bootstrap = Bootstrap(len(demo_refs()))
+    result = bootstrap.compare(stats, BLEU().score_from_stats, higher_is_better=True)
+
+    assert result.samples is not None
+    assert result.samples.shape == (len(SYSTEMS), bootstrap.n_samples)
+    scored = bootstrap.sample_scores(np.stack([stats[s] for s in SYSTEMS]), BLEU().score_from_stats)
+    assert result.samples.tobytes() == scored.tobytes()
+    lows, highs, _ = percentile_interval(result.samples)
+    assert [f.interval.low for f in result.figures] == lows.tolist()
+    assert [f.interval.high for f in result.figures] == highs.tolist()
+
+
 # ------------------------------------------------------------------ rank groups
 
 S = 0.01  # significant
@@ -576,6 +592,9 @@ def test_a_sample_that_drew_none_of_a_systems_sentences_is_no_score_of_it() -> N
     )
     wrong = result.figure("wrong").interval
     assert (wrong.low, wrong.high, wrong.mean, wrong.spread) == (100.0, 100.0, 100.0, 0.0)
+    assert result.samples is not None  # the samples kept say so too
+    drew = resample_counts(bootstrap_indices(100), 100)[:, :2].sum(axis=1) > 0
+    assert (np.isnan(result.samples[0]) == ~drew).all()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -3,6 +3,7 @@ automatic metrics against the human figures, by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Sequence
@@ -13,8 +14,14 @@ import pytest
 
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.judges import normalized_sser
-from annotation.dashboard.meta import sentence_human
+from annotation.dashboard.meta import (
+    human_side,
+    meta_evaluation,
+    sentence_human,
+    stored_samples,
+)
 from annotation.models import Corpus
+from annotation.statistics import AUTOMATIC_METRICS
 from annotation.tests.factories import judgment_row
 from metrics import human
 
@@ -57,6 +64,97 @@ def test_meta_evaluation_by_hand(judged_hand: Corpus) -> None:
     assert sentence.pearson.n == 12
     assert sentence.pearson.value == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-12)
     assert sentence.kendall.value == pytest.approx(kendall_brute(x, y), abs=1e-12)
+
+
+def test_pairwise_accuracies_by_hand(judged_hand: Corpus) -> None:
+    """WER 0, 25, 100 and SSER errors 0, 20–30, 100: every pair in the same order (both
+    lower is better), and BLEU the reverse way round, higher is better: accuracy 1.
+
+    Soft: WER is the same on every sentence of a system, so each pair's sample
+    differences are all equal, centred all 0, below the real difference (25 or 75):
+    p = 0. The SSER differences vary by at most 5 around 25 or 75: p = 0 too. Every
+    pair scores 1 − |0 − 0|, on the corpus and on every sample."""
+    meta = Dashboard(judged_hand).meta
+
+    for metric in ("wer", "bleu"):
+        system = meta.get(metric, "sser", "system")
+        assert system.accuracy is not None and system.soft_accuracy is not None
+        assert (system.accuracy.value, system.accuracy.n) == (1.0, 3)
+        assert (system.soft_accuracy.value, system.soft_accuracy.n) == (1.0, 3)
+        assert system.accuracy_interval == system.soft_accuracy_interval == (1.0, 1.0)
+    sentence = meta.get("wer", "sser", "sentence")
+    assert sentence.accuracy is None and sentence.soft_accuracy is None
+    cells = {
+        (c["level"], c["coef"]): c
+        for row in meta.grid
+        if row["metric"] == "wer"
+        for c in row["cells"]
+        if c["human"] == "sser"
+    }
+    assert list(cells) == [
+        ("sentence", "pearson"),
+        ("sentence", "kendall"),
+        ("system", "pearson"),
+        ("system", "kendall"),
+        ("system", "pairwise_accuracy"),
+        ("system", "soft_pairwise_accuracy"),
+    ]
+    soft = cells["system", "soft_pairwise_accuracy"]
+    assert (soft["value"], soft["n"], soft["interval"]) == (1.0, 3, "[1.000, 1.000]")
+    assert soft["title"].startswith("Soft pairwise accuracy")
+
+
+def test_the_stored_sample_scores_give_the_intervals_of_scoring_every_sample(
+    demo: Corpus,
+) -> None:
+    """The scoring job's paired bootstrap keeps each system's score on every sample;
+    the meta-evaluation reads them instead of scoring the samples again, and every
+    figure and interval is the same as when it scores them itself."""
+    dash = Dashboard(demo)
+    auto, bootstrap = dash.auto, dash.bootstrap
+    assert bootstrap is not None
+    for m in AUTOMATIC_METRICS:
+        kept = stored_samples(auto, m, bootstrap)
+        assert kept is not None, m
+        stacked = np.stack([auto.segment_stats(m, s) for s in auto.systems])
+        scored = bootstrap.sample_scores(stacked, dash.metrics[m].score_from_stats)
+        assert kept.tobytes() == scored.tobytes(), m
+    not_kept = dataclasses.replace(
+        auto,
+        significance={
+            m: dataclasses.replace(sig, samples=None) for m, sig in auto.significance.items()
+        },
+    )
+    assert all(stored_samples(not_kept, m, bootstrap) is None for m in AUTOMATIC_METRICS)
+    side = human_side(dash.rows, dash.human, normalize=False, bootstrap=bootstrap)
+
+    read = meta_evaluation(auto, dash.metrics, side, normalize=False, bootstrap=bootstrap)
+    scored_here = meta_evaluation(
+        not_kept, dash.metrics, side, normalize=False, bootstrap=bootstrap
+    )
+
+    system = [r for r in read.rows if r.level == "system"]
+    assert all(r.pearson_interval is not None for r in system)
+    assert any(r.soft_accuracy_interval != (1.0, 1.0) for r in system)
+    assert repr(read.rows) == repr(scored_here.rows)  # repr: NaN equals NaN, to the bit
+
+
+def test_a_judgment_leaves_the_automatic_side_kept_and_the_figures_as_computed_afresh(
+    demo: Corpus,
+) -> None:
+    """The automatic side of the pairwise figures (each pair's p-value on every sample)
+    depends on the stored statistics alone: kept under the texts stamp, a judgment does
+    not compute it again, and the figures are those of computing everything afresh."""
+    kept = Dashboard(demo)._meta_metric_sides
+    Corpus.objects.filter(pk=demo.pk).stamp_judgments()
+    dash = Dashboard(Corpus.objects.get(pk=demo.pk))
+
+    assert dash._meta_metric_sides is kept
+    side = human_side(dash.rows, dash.human, normalize=False, bootstrap=dash.bootstrap)
+    afresh = meta_evaluation(
+        dash.auto, dash.metrics, side, normalize=False, bootstrap=dash.bootstrap
+    )
+    assert repr(dash.meta.rows) == repr(afresh.rows)
 
 
 def test_normalized_meta_evaluation_uses_normalized_sser(judged_hand: Corpus) -> None:

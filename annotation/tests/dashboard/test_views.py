@@ -296,8 +296,15 @@ def test_the_meta_panel_shows_every_automatic_metric_against_sser_awer_hter_and_
     assert [r.get("data-metric") for r in rows] == list(AUTOMATIC)
     for r in rows:
         tds = r.findall("td")
-        assert len(tds) == 16  # 4 human figures × 2 levels × (r, τ)
+        # 4 human figures × (sentence: r, τ; system: r, τ, pairwise and soft accuracy)
+        assert len(tds) == 24
         assert {td.get("data-human") for td in tds} == {"sser", "awer", "hter", "ier"}
+        assert [td.get("data-coef") for td in tds if td.get("data-level") == "system"] == [
+            "pearson",
+            "kendall",
+            "pairwise_accuracy",
+            "soft_pairwise_accuracy",
+        ] * 4
         sentence_n = {td.get("data-n") for td in tds if td.get("data-level") == "sentence"}
         system_n = {td.get("data-n") for td in tds if td.get("data-level") == "system"}
         assert system_n == {"5"}
@@ -367,6 +374,8 @@ QUERIES = {
     "/dashboard/{pk}/panel/charts/": (6, 5),
     "/dashboard/{pk}/table.csv": (6, 5),
     "/dashboard/{pk}/table.json": (6, 5),
+    # remembered once computed, as the meta panel
+    "/dashboard/{pk}/meta.json": (5, 3),
     "/dashboard/{pk}/chart/ranks.svg": (6, 5),
     "/dashboard/{pk}/chart/sser.svg": (6, 5),
     # + the systems, the judgments of the two systems shown, the page's texts: whatever

@@ -85,6 +85,46 @@ def test_the_table_downloads_as_json_like_manage_py_scores(
     assert "Mann-Whitney" in got["clusters"]["sser"]["test"]
 
 
+def test_the_meta_evaluation_downloads_as_json_with_every_figure_of_its_panel(
+    lead_client: Client, demo: Corpus
+) -> None:
+    """Per metric, human figure and level the panel's coefficients at full precision;
+    at system level also pairwise and soft pairwise accuracy, each with its interval."""
+    response = lead_client.get(f"/dashboard/{demo.pk}/meta.json?tok=intl")
+    got = json.loads(response.content)
+    panel = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/panel/meta/?tok=intl").content)
+
+    assert response["Content-Type"] == "application/json"
+    assert 'filename="demo-meta-evaluation.json"' in response["Content-Disposition"]
+    assert got["corpus"] == "demo" and got["preprocessing"]["tok"] == "intl"
+    assert got["coefficients"] == [
+        "pearson",
+        "kendall",
+        "pairwise_accuracy",
+        "soft_pairwise_accuracy",
+    ]
+    assert got["intervals"]["samples"] == 1000 and got["intervals"]["seed"] == 12345
+    by_place = {(c["metric"], c["human"], c["level"]): c for c in got["correlations"]}
+    assert len(by_place) == len(got["correlations"]) == 15 * 4 * 2
+    for td in panel.findall('.//table[@id="meta-table"]/tbody/tr/td'):
+        metric = td.getparent().get("data-metric")
+        place = (metric, td.get("data-human"), td.get("data-level"))
+        figure = by_place[place][td.get("data-coef")]
+        assert str(figure["n"]) == td.get("data-n")
+        low = "" if figure["ci"] is None else str(figure["ci"][0])
+        assert low == td.get("data-ci-low")
+        assert f"({by_place[place]['signature']})" in td.get("title")
+    system = by_place["wer", "sser", "system"]
+    for name in ("pairwise_accuracy", "soft_pairwise_accuracy"):
+        low, high = system[name]["ci"]
+        assert 0.0 <= low <= system[name]["value"] <= high <= 1.0
+        assert system[name]["n"] == 5
+    assert "pairwise_accuracy" not in by_place["wer", "sser", "sentence"]
+    link = panel.find('.//a[@id="download-meta-json"]')
+    assert link.get("href").startswith(f"/dashboard/{demo.pk}/meta.json?")
+    assert "tok=intl" in link.get("href")
+
+
 @pytest.mark.parametrize("name", ["ranks", *METRICS])
 def test_each_chart_downloads_as_svg(lead_client: Client, demo: Corpus, name: str) -> None:
     response = lead_client.get(f"/dashboard/{demo.pk}/chart/{name}.svg?download=1")

@@ -139,3 +139,24 @@ def test_a_done_judgment_written_by_the_test_helper_shows_too(
 
     assert dash.n_judgments == 1
     assert dash.table_by_system["bad"].cell("sser").score == 90.0
+
+
+def test_what_derives_from_the_texts_alone_outlives_a_judgment_not_a_moved_word(
+    judged_hand: Corpus,
+) -> None:
+    """Kept under the texts stamp: computed once whatever the judgments do, again once a
+    candidate's text changed (the texts stamp moved)."""
+    computed: list[int] = []
+
+    def compute() -> int:
+        computed.append(len(computed))
+        return len(computed)
+
+    first = memo.remembered_for_texts(fresh(judged_hand), ("part",), compute)
+    Corpus.objects.filter(pk=judged_hand.pk).stamp_judgments()
+    after_a_judgment = memo.remembered_for_texts(fresh(judged_hand), ("part",), compute)
+    Corpus.objects.filter(pk=judged_hand.pk).update(texts_stamp=judged_hand.texts_stamp + 1)
+    after_a_moved_word = memo.remembered_for_texts(fresh(judged_hand), ("part",), compute)
+
+    assert (first, after_a_judgment, after_a_moved_word) == (1, 1, 2)
+    assert computed == [0, 1]

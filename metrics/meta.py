@@ -1,0 +1,321 @@
+"""System-level meta-evaluation as WMT does it today: pairwise accuracy and soft pairwise
+accuracy, beside Pearson's r and Kendall's τ-b (:mod:`metrics.correlation`).
+
+* **Pairwise accuracy** (Kocmi et al. 2021, "To Ship or Not to Ship"): the share of
+  system pairs that the metric orders as the humans do. A pair agrees when the sign of
+  the metric's difference equals the sign of the human difference, each read in its
+  own figure's "better" direction (BLEU higher, an error rate lower), so a tie agrees
+  with a tie only.
+* **Soft pairwise accuracy** (Thompson et al. 2024, WMT24's meta-metric): for each pair
+  (i, j), i before j in the systems' order, the one-sided p-value that i beats j is
+  computed once from the human side and once from the metric's, and the pair counts
+  ``1 − |p_human − p_metric|``; the mean over the pairs. A metric is rewarded for being
+  as sure (or as unsure) as the humans are, not only for the order.
+
+**Which p-values.** WMT24 (``mt_metrics_eval/pce.py``) runs a paired permutation test of
+sums of segment scores. Here the metrics are corpus-level functions of summed
+statistics (BLEU is no mean of sentence scores), and the p-value is read from the
+paired bootstrap over sentences that the table already runs for them (the same
+index matrix for every system, metric and human figure): with ``d_b`` the difference
+``i − j`` (better direction) on sample b and ``δ`` the real one,
+``p = #{b : d_b − mean(d) ≥ δ} / B`` — the bootstrap's null distribution (the sample
+differences centred on 0) in place of the permutations', and WMT24's "≥" and its
+``count / B`` (no +1: the p-value is a degree of confidence here, not a test at a level).
+Two identical systems get p = 1 both ways, as in WMT24's permutation test. Samples in
+which either system has no figure (a human figure whose sample drew none of its judged
+sentences) are left out of that pair's count.
+
+**Intervals.** Pearson, τ-b and pairwise accuracy are recomputed on every bootstrap
+sample of the sentences from both sides' figures on that sample. For soft pairwise
+accuracy the p-values themselves have to be those of the sample: a bootstrap within each
+bootstrap sample would cost a thousand times more, so each pair's null distribution is
+kept as the whole corpus's (its centred sample differences) and only the observed
+difference moves: on sample b, ``p_b = #{c : d_c − mean(d) ≥ d_b} / B``. The interval is
+thus that of the observed differences' variation, each judged against the spread the
+full corpus shows.
+
+Nothing here knows about the app: scores and samples come in as arrays.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics.correlation import Coefficient, Values, tau_b_of_pair_counts
+from metrics.stats import FloatArray
+
+IntArray = npt.NDArray[np.int64]
+
+
+def in_better_direction(values: Values, *, higher_is_better: bool) -> FloatArray:
+    """``values`` turned so that higher is better (negated, exactly, for an error rate)."""
+    a = np.asarray(values, dtype=np.float64)
+    return a if higher_is_better else -a
+
+
+def pair_indices(n: int) -> tuple[IntArray, IntArray]:
+    """The pairs (i, j), i < j, of ``n`` systems, in the order every array here uses."""
+    i, j = np.triu_indices(n, k=1)
+    return i.astype(np.int64), j.astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseSide:
+    """One side (an automatic metric or a human figure) of the pairwise meta-evaluation
+    over ``n`` systems, every array over the pairs of :func:`pair_indices`:
+
+    * ``present``: per system, whether it has a figure;
+    * ``signs``: the sign of each real difference (i − j, better direction), NaN where a
+      system has no figure;
+    * ``p``: the one-sided p-value that i beats j (module doc), NaN without samples;
+    * ``sample_signs`` and :attr:`sample_p` (pairs × samples): the same on every
+      bootstrap sample (None without samples); the signs as small integers, 0 where the
+      pair has no difference on that sample, which ``sample_defined`` tells apart from a
+      tie (None: every pair has one on every sample); the p-values kept as their counts
+      (``sample_at_least`` of ``sample_of`` centred differences), a quarter of their
+      floats' memory, for a side kept between requests.
+
+    (``eq=False``: it holds arrays, whose ``==`` is elementwise.)
+    """
+
+    n: int
+    higher_is_better: bool
+    present: npt.NDArray[np.bool_]
+    signs: FloatArray
+    p: FloatArray
+    sample_signs: npt.NDArray[np.int8] | None = None
+    sample_at_least: npt.NDArray[np.uint16] | None = None
+    sample_of: IntArray | None = None
+    sample_defined: npt.NDArray[np.bool_] | None = None
+
+    @cached_property
+    def sample_p(self) -> FloatArray | None:
+        """The one-sided p-value of each pair on each sample (module doc), NaN where the
+        pair has no difference on that sample."""
+        if self.sample_at_least is None or self.sample_of is None:
+            return None
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p: FloatArray = self.sample_at_least / self.sample_of[:, None]
+        return p if self.sample_defined is None else np.where(self.sample_defined, p, np.nan)
+
+    def among(self, systems: Sequence[int]) -> PairwiseSide:
+        """The side restricted to the systems ``systems`` (indices, increasing): their
+        pairs, in :func:`pair_indices` order of the smaller set."""
+        keep = np.asarray(systems, dtype=np.int64)
+        if keep.size > 1 and (np.diff(keep) <= 0).any():
+            raise ValueError("systems must be increasing indices")
+        a, b = pair_indices(len(keep))
+        i, j = keep[a], keep[b]
+        # index of (i, j), i < j, among the n(n−1)/2 pairs in row-major order
+        where = i * self.n - i * (i + 1) // 2 + (j - i - 1)
+        return PairwiseSide(
+            len(keep),
+            self.higher_is_better,
+            self.present[keep],
+            self.signs[where],
+            self.p[where],
+            None if self.sample_signs is None else self.sample_signs[where],
+            None if self.sample_at_least is None else self.sample_at_least[where],
+            None if self.sample_of is None else self.sample_of[where],
+            None if self.sample_defined is None else self.sample_defined[where],
+        )
+
+
+def pairwise_side(
+    scores: Values, samples: FloatArray | None = None, *, higher_is_better: bool = True
+) -> PairwiseSide:
+    """One side of the pairwise meta-evaluation from each system's figure (``scores``)
+    and, when given, its figure on every bootstrap sample (``samples``: systems ×
+    samples, NaN where a sample has none)."""
+    x = in_better_direction(scores, higher_is_better=higher_is_better)
+    if x.ndim != 1:
+        raise ValueError(f"scores of shape {x.shape}: expected a vector")
+    i, j = pair_indices(x.size)
+    real = x[i] - x[j]
+    if samples is None:
+        nothing = np.full(real.shape, np.nan)
+        return PairwiseSide(x.size, higher_is_better, ~np.isnan(x), np.sign(real), nothing)
+    s = in_better_direction(samples, higher_is_better=higher_is_better)
+    if s.ndim != 2 or s.shape[0] != x.size:
+        raise ValueError(f"samples of shape {s.shape}: expected ({x.size}, samples)")
+    diffs = s[i] - s[j]
+    p, at_least, of = _p_values(real, diffs)
+    defined = ~np.isnan(diffs)
+    signs = np.sign(np.where(defined, diffs, 0.0)).astype(np.int8)
+    return PairwiseSide(
+        x.size,
+        higher_is_better,
+        ~np.isnan(x),
+        np.sign(real),
+        p,
+        signs,
+        at_least,
+        of,
+        None if defined.all() else defined,
+    )
+
+
+def _p_values(
+    real: FloatArray, diffs: FloatArray
+) -> tuple[FloatArray, npt.NDArray[np.uint16], IntArray]:
+    """Per pair: the one-sided p-value of the real difference, and for each sample's own
+    difference how many of the pair's centred sample differences are at least as large
+    (its p-value's numerator) and of how many (module doc)."""
+    if diffs.shape[1] >= 2**16:
+        raise ValueError(f"{diffs.shape[1]} samples: at most 65,535 are counted")
+    defined = ~np.isnan(diffs)
+    m = defined.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(defined, diffs, 0.0).sum(axis=1) / m
+        centred = diffs - mean[:, None]  # NaN stays NaN, and NaN ≥ x is False
+        p = (centred >= real[:, None]).sum(axis=1) / m
+    p = np.where((m > 0) & ~np.isnan(real), p, np.nan)
+    at_least = np.zeros(diffs.shape, dtype=np.uint16)
+    low = np.where(defined, centred, np.inf).min(axis=1)
+    high = np.where(defined, centred, -np.inf).max(axis=1)
+    smallest = np.where(defined, diffs, np.inf).min(axis=1)
+    largest = np.where(defined, diffs, -np.inf).max(axis=1)
+    # a pair whose every sample difference lies beyond every centred one (a clear
+    # difference, most pairs) needs no search: p is 0 (or 1) on every sample
+    above = smallest > high
+    below = largest <= low
+    at_least[below] = m[below, None]  # every centred difference: p = 1 (0: above)
+    searched = ~above & ~below & (m > 0)
+    whole = np.flatnonzero(searched & (m == diffs.shape[1]))
+    nulls = np.sort(centred[whole], axis=1)  # every row at once
+    width = diffs.shape[1]
+    for null, k in zip(nulls, whole.tolist(), strict=True):
+        at_least[k] = width - np.searchsorted(null, diffs[k], side="left")
+    for k in np.flatnonzero(searched & (m < diffs.shape[1])).tolist():  # some undefined
+        null = np.sort(centred[k][defined[k]])
+        row = diffs[k][defined[k]]
+        at_least[k][defined[k]] = null.size - np.searchsorted(null, row, side="left")
+    at_least[~defined] = 0
+    return p, at_least, m.astype(np.int64)
+
+
+def pairwise_accuracy(metric: PairwiseSide, human: PairwiseSide) -> Coefficient:
+    """The share of pairs of systems (both figures on both sides) that the metric orders
+    as the humans do; ``n`` is the number of systems with both figures (the points of
+    the correlations beside it). NaN under 2."""
+    _check_sides(metric, human)
+    pair = ~(np.isnan(metric.signs) | np.isnan(human.signs))
+    n = int((metric.present & human.present).sum())
+    if n < 2:
+        return Coefficient("pairwise_accuracy", math.nan, n)
+    agree = int((metric.signs[pair] == human.signs[pair]).sum())
+    return Coefficient("pairwise_accuracy", agree / int(pair.sum()), n)
+
+
+def soft_pairwise_accuracy(metric: PairwiseSide, human: PairwiseSide) -> Coefficient:
+    """``1 − mean |p_human − p_metric|`` over the pairs with both p-values; ``n`` as
+    :func:`pairwise_accuracy`'s. NaN under 2 systems or without p-values."""
+    _check_sides(metric, human)
+    pair = ~(np.isnan(metric.p) | np.isnan(human.p))
+    n = int((metric.present & human.present).sum())
+    if n < 2 or not pair.any():
+        return Coefficient("soft_pairwise_accuracy", math.nan, n)
+    error = float(np.abs(human.p[pair] - metric.p[pair]).mean())
+    return Coefficient("soft_pairwise_accuracy", 1.0 - error, n)
+
+
+def pairwise_accuracy_per_sample(metric: PairwiseSide, human: PairwiseSide) -> FloatArray:
+    """:func:`pairwise_accuracy` on every bootstrap sample (both sides' sample figures),
+    NaN on a sample with no pair of systems having all four."""
+    sm, sh, pair = _sample_pairs(metric, human)
+    agree = sm == sh
+    if pair is not None:
+        agree &= pair
+    return _share(agree.sum(axis=0), _count(pair, sm.shape))
+
+
+def kendall_tau_b_per_sample(metric: PairwiseSide, human: PairwiseSide) -> FloatArray:
+    """Kendall's τ-b of the two sides' figures as they are (signed: an error rate
+    against BLEU is negative) on every bootstrap sample: the same numbers as
+    :func:`metrics.correlation.kendall_tau_b_per_sample` of the sample figures, from
+    the signs the sides hold (the system-level intervals pair fifteen metrics with
+    four human figures, so each side's signs are taken once)."""
+    sm, sh, pair = _sample_pairs(metric, human)
+    n0 = _count(pair, sm.shape)
+    tied_metric = sm == 0
+    tied_human = sh == 0
+    if pair is not None:
+        tied_metric &= pair
+        tied_human &= pair
+    signed = np.einsum("ij,ij->j", sm, sh, dtype=np.int64)  # 0 where a side has none
+    if metric.higher_is_better != human.higher_is_better:  # the signs were turned
+        signed = -signed
+    return tau_b_of_pair_counts(signed, n0, tied_metric.sum(axis=0), tied_human.sum(axis=0))
+
+
+def _sample_pairs(
+    metric: PairwiseSide, human: PairwiseSide
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_] | None]:
+    """Both sides' sample signs and which pairs have a difference on both (None: all)."""
+    _check_sides(metric, human)
+    if metric.sample_signs is None or human.sample_signs is None:
+        raise ValueError("both sides need their samples")
+    defined = [d for d in (metric.sample_defined, human.sample_defined) if d is not None]
+    pair = None if not defined else defined[0] if len(defined) == 1 else defined[0] & defined[1]
+    return metric.sample_signs, human.sample_signs, pair
+
+
+def _count(pair: npt.NDArray[np.bool_] | None, shape: tuple[int, ...]) -> IntArray:
+    """Pairs with a difference on both sides, per sample."""
+    if pair is None:
+        return np.full(shape[1], shape[0], dtype=np.int64)
+    return pair.sum(axis=0)
+
+
+def soft_pairwise_accuracy_per_sample(metric: PairwiseSide, human: PairwiseSide) -> FloatArray:
+    """:func:`soft_pairwise_accuracy` on every bootstrap sample, from each side's
+    p-values on that sample (module doc)."""
+    _check_sides(metric, human)
+    if metric.sample_at_least is None or human.sample_at_least is None:
+        raise ValueError("both sides need their samples")
+    if _every_sample_counted(metric, human):
+        # p = count / B for every pair on both sides: Σ |p_h − p_m| is Σ |c_h − c_m| / B,
+        # summed exactly in integers (the pairs' counts, not their floats)
+        apart = np.abs(human.sample_at_least.astype(np.int32) - metric.sample_at_least)
+        width = metric.sample_at_least.shape[1]
+        pairs = metric.sample_at_least.shape[0]
+        if pairs == 0:
+            return np.full(width, np.nan)
+        return 1.0 - apart.sum(axis=0, dtype=np.int64) / (width * pairs)
+    p_human, p_metric = human.sample_p, metric.sample_p
+    if p_human is None or p_metric is None:  # (they are not: both have their counts)
+        raise ValueError("both sides need their samples")
+    error = np.abs(p_human - p_metric)  # NaN where either is missing
+    pair = ~np.isnan(error)
+    total = np.where(pair, error, 0.0).sum(axis=0)
+    count = pair.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, 1.0 - total / count, np.nan)
+
+
+def _every_sample_counted(metric: PairwiseSide, human: PairwiseSide) -> bool:
+    """Both sides have every pair's difference on every sample (no p-value missing, each
+    counted among all the samples)."""
+    width = None if metric.sample_at_least is None else metric.sample_at_least.shape[1]
+    return all(
+        side.sample_defined is None
+        and side.sample_of is not None
+        and bool((side.sample_of == width).all())
+        for side in (metric, human)
+    )
+
+
+def _share(part: IntArray, whole: IntArray) -> FloatArray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(whole > 0, part / whole, np.nan)
+
+
+def _check_sides(metric: PairwiseSide, human: PairwiseSide) -> None:
+    if metric.n != human.n:
+        raise ValueError(f"the metric has {metric.n} systems, the humans {human.n}")
