@@ -270,7 +270,8 @@ def _count(pair: npt.NDArray[np.bool_] | None, shape: tuple[int, ...]) -> IntArr
     """Pairs with a difference on both sides, per sample."""
     if pair is None:
         return np.full(shape[1], shape[0], dtype=np.int64)
-    return pair.sum(axis=0)
+    counts: IntArray = pair.sum(axis=0, dtype=np.int64)
+    return counts
 
 
 def soft_pairwise_accuracy_per_sample(metric: PairwiseSide, human: PairwiseSide) -> FloatArray:
@@ -287,7 +288,8 @@ def soft_pairwise_accuracy_per_sample(metric: PairwiseSide, human: PairwiseSide)
         pairs = metric.sample_at_least.shape[0]
         if pairs == 0:
             return np.full(width, np.nan)
-        return 1.0 - apart.sum(axis=0, dtype=np.int64) / (width * pairs)
+        agreement: FloatArray = 1.0 - apart.sum(axis=0, dtype=np.int64) / (width * pairs)
+        return agreement
     p_human, p_metric = human.sample_p, metric.sample_p
     if p_human is None or p_metric is None:  # (they are not: both have their counts)
         raise ValueError("both sides need their samples")

@@ -161,7 +161,7 @@ def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) 
     (``pearson``, ``kendall``, and at system level ``pairwise_accuracy`` and
     ``soft_pairwise_accuracy``) as ``{"value", "n", "ci": [low, high]}`` (``null``
     where undefined or not computed) and ``too_few`` (the page's note, "" if none)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for row in meta.grid:
         by_place: dict[tuple[str, str], dict[str, Any]] = {}
         for c in row["cells"]:

@@ -141,12 +141,16 @@ def remembered_for_texts(corpus: Corpus, part: tuple[Hashable, ...], compute: Ca
     the next view compute it afresh. Keeping a value drops the corpus's values of earlier
     texts stamps. (Statistics against the grown pool depend on the judgments: not
     for here.)"""
-    key = (corpus.pk, corpus.created_at.isoformat(), corpus.texts_stamp, *part)
+    key: tuple[Hashable, ...] = (corpus.pk, corpus.created_at.isoformat(), corpus.texts_stamp)
+    key += part
+    stamp = corpus.texts_stamp
     kept = _TEXTS_MEMO.get(key, _MISSING)
     if kept is not _MISSING:
         return kept  # type: ignore[no-any-return]
     value = compute()
-    _TEXTS_MEMO.put(key, value, dropping=lambda k: k[:2] == key[:2] and k[2] < key[2])
+    _TEXTS_MEMO.put(
+        key, value, dropping=lambda k: k[:2] == key[:2] and isinstance(k[2], int) and k[2] < stamp
+    )
     return value
 
 

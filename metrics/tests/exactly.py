@@ -38,5 +38,6 @@ def assert_same_significance(x: MetricSignificance, y: MetricSignificance) -> No
         assert same_float(f.interval.mean, g.interval.mean)
     assert (x.samples is None) == (y.samples is None)
     if x.samples is not None and y.samples is not None:  # bit for bit, NaN included
-        assert x.samples.shape == y.samples.shape and x.samples.dtype == y.samples.dtype
+        assert x.samples.shape == y.samples.shape
+        assert x.samples.dtype == y.samples.dtype
         assert x.samples.tobytes() == y.samples.tobytes()

@@ -80,7 +80,8 @@ def test_soft_pairwise_accuracy_by_hand() -> None:
     assert human.p.tolist() == [0.25]
     assert soft_pairwise_accuracy(metric, human).value == 0.75
     assert soft_pairwise_accuracy(metric, human).n == 2
-    assert metric.sample_p is not None and human.sample_p is not None
+    assert metric.sample_p is not None
+    assert human.sample_p is not None
     assert metric.sample_p.tolist() == [[0.0, 0.5, 0.5, 0.0]]
     assert human.sample_p.tolist() == [[0.25, 0.0, 0.75, 0.25]]
     per_sample = soft_pairwise_accuracy_per_sample(metric, human)
@@ -94,8 +95,10 @@ def test_a_clear_difference_has_p_zero_one_way_and_one_the_other() -> None:
     better_first = pairwise_side([11.0, 0.5], samples)
     worse_first = pairwise_side([0.5, 11.0], samples[::-1])
 
-    assert better_first.p.tolist() == [0.0] and worse_first.p.tolist() == [1.0]
-    assert better_first.sample_p is not None and worse_first.sample_p is not None
+    assert better_first.p.tolist() == [0.0]
+    assert worse_first.p.tolist() == [1.0]
+    assert better_first.sample_p is not None
+    assert worse_first.sample_p is not None
     assert better_first.sample_p.tolist() == [[0.0] * 4]
     assert worse_first.sample_p.tolist() == [[1.0] * 4]
 
@@ -104,7 +107,8 @@ def test_identical_systems_get_p_one_as_in_a_permutation_test() -> None:
     same = np.array([[1.0, 2, 3], [1.0, 2, 3]])
     side = pairwise_side([2.0, 2.0], same)
 
-    assert side.p.tolist() == [1.0] and side.signs.tolist() == [0.0]
+    assert side.p.tolist() == [1.0]
+    assert side.signs.tolist() == [0.0]
     assert soft_pairwise_accuracy(side, side).value == 1.0
 
 
@@ -254,7 +258,8 @@ def test_tau_from_the_sides_signs_is_tau_of_the_sample_figures(seed: int) -> Non
     got = kendall_tau_b_per_sample(metric, human)
 
     expected = correlation.kendall_tau_b_per_sample(x, y)
-    assert np.isnan(expected).any() and not np.isnan(expected).all()
+    assert np.isnan(expected).any()
+    assert not np.isnan(expected).all()
     assert got.tobytes() == expected.tobytes()
 
 
@@ -267,7 +272,8 @@ def test_a_side_without_samples_has_signs_but_no_p_values() -> None:
     side = pairwise_side([3.0, 1.0, 2.0])
     assert isinstance(side, PairwiseSide)
     assert side.signs.tolist() == [1.0, 1.0, -1.0]
-    assert np.isnan(side.p).all() and side.sample_p is None
+    assert np.isnan(side.p).all()
+    assert side.sample_p is None
     assert math.isnan(soft_pairwise_accuracy(side, side).value)
     with pytest.raises(ValueError, match="need their samples"):
         pairwise_accuracy_per_sample(side, side)

@@ -78,12 +78,14 @@ def test_pairwise_accuracies_by_hand(judged_hand: Corpus) -> None:
 
     for metric in ("wer", "bleu"):
         system = meta.get(metric, "sser", "system")
-        assert system.accuracy is not None and system.soft_accuracy is not None
+        assert system.accuracy is not None
+        assert system.soft_accuracy is not None
         assert (system.accuracy.value, system.accuracy.n) == (1.0, 3)
         assert (system.soft_accuracy.value, system.soft_accuracy.n) == (1.0, 3)
         assert system.accuracy_interval == system.soft_accuracy_interval == (1.0, 1.0)
     sentence = meta.get("wer", "sser", "sentence")
-    assert sentence.accuracy is None and sentence.soft_accuracy is None
+    assert sentence.accuracy is None
+    assert sentence.soft_accuracy is None
     cells = {
         (c["level"], c["coef"]): c
         for row in meta.grid

@@ -96,14 +96,16 @@ def test_the_meta_evaluation_downloads_as_json_with_every_figure_of_its_panel(
 
     assert response["Content-Type"] == "application/json"
     assert 'filename="demo-meta-evaluation.json"' in response["Content-Disposition"]
-    assert got["corpus"] == "demo" and got["preprocessing"]["tok"] == "intl"
+    assert got["corpus"] == "demo"
+    assert got["preprocessing"]["tok"] == "intl"
     assert got["coefficients"] == [
         "pearson",
         "kendall",
         "pairwise_accuracy",
         "soft_pairwise_accuracy",
     ]
-    assert got["intervals"]["samples"] == 1000 and got["intervals"]["seed"] == 12345
+    assert got["intervals"]["samples"] == 1000
+    assert got["intervals"]["seed"] == 12345
     by_place = {(c["metric"], c["human"], c["level"]): c for c in got["correlations"]}
     assert len(by_place) == len(got["correlations"]) == 15 * 4 * 2
     for td in panel.findall('.//table[@id="meta-table"]/tbody/tr/td'):
