@@ -42,7 +42,7 @@ from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.statistics import scoring_job
-from annotation.text import corpus_language, new_ref_counts, readable_text, words
+from annotation.text import corpus_language, imported_new_ref_counts, readable_text, words
 
 BATCH_SENTENCES = 500
 #: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
@@ -296,8 +296,12 @@ def _import_batch(
         state.refs_max = max(state.refs_max, n_refs)
     state.target_writer.insert(target.values() for target in rows.targets)
     ids = _judged_target_ids(rows, sentences)
+    new_refs = _counted_new_refs(state, rows)
     judgments = Judgment.objects.bulk_create(
-        [_judgment_from(state, rows.targets[i], ids[i], ev) for i, ev in rows.judged]
+        [
+            _judgment_from(state, rows.targets[i], ids[i], ev, counted)
+            for (i, ev), counted in zip(rows.judged, new_refs, strict=True)
+        ]
     )
     _keep_times(judgments, [ev for _, ev in rows.judged])
     state.judgments += len(rows.judged)
@@ -402,19 +406,43 @@ def _target_row(
     )
 
 
+def _counted_new_refs(
+    state: _ImportState, rows: _BatchRows
+) -> list[tuple[str, dict[str, int]] | None]:
+    """Per judged ``<eval>`` of the batch (in ``rows.judged``'s order), its new reference
+    as stored and the counts stored with it (None: it has none), all of the batch
+    counted together (:func:`~annotation.text.imported_new_ref_counts`)."""
+    language = corpus_language(state.corpus)
+    texts = [
+        None if ev.new_ref is None else readable_text(ev.new_ref, language, cache=False)
+        for _, ev in rows.judged
+    ]
+    pairs = [
+        (rows.targets[i].text, text)
+        for (i, _), text in zip(rows.judged, texts, strict=True)
+        if text is not None
+    ]
+    counts = iter(imported_new_ref_counts(pairs))
+    return [None if text is None else (text, next(counts)) for text in texts]
+
+
 def _judgment_from(
-    state: _ImportState, target: TargetRow, target_id: int, ev: EvalElement
+    state: _ImportState,
+    target: TargetRow,
+    target_id: int,
+    ev: EvalElement,
+    counted: tuple[str, dict[str, int]] | None,
 ) -> Judgment:
     """A judgment whose aWER counts are recomputed from target and new reference (13a
-    words, seed 001 §2.3), so figures never rest on a fraction a file merely claims; a
-    mismatch, or a fraction without a new reference to check it by, is a warning."""
+    words, seed 001 §2.3; ``counted``: the new reference as stored and its counts), so
+    figures never rest on a fraction a file merely claims; a mismatch, or a fraction
+    without a new reference to check it by, is a warning."""
     edits: int | None = None
     length: int | None = None
     counts: dict[str, int] = {}
     new_ref = ""
-    if ev.new_ref is not None:
-        new_ref = readable_text(ev.new_ref, corpus_language(state.corpus), cache=False)
-        counts = new_ref_counts(target.text, new_ref, cache=False)
+    if counted is not None:
+        new_ref, counts = counted
         edits, length = counts["edits"], counts["ref_length"]
         if ev.awer is not None and ev.awer != (edits, length):
             state.warn(
