@@ -203,8 +203,9 @@ def import_elements(
         if progress is not None:
             progress(0)
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
+            new_refs = _counted_new_refs(state, batch)  # before the write lock is taken
             with transaction.atomic():
-                _import_batch(state, batch, reference_names)
+                _import_batch(state, batch, reference_names, new_refs)
             if progress is not None:
                 progress(state.sentences)
         if state.sentences == 0:
@@ -283,9 +284,13 @@ class _BatchRows:
 
 
 def _import_batch(
-    state: _ImportState, batch: list[SentenceElement], reference_names: Collection[str]
+    state: _ImportState,
+    batch: list[SentenceElement],
+    reference_names: Collection[str],
+    new_refs: list[tuple[str, dict[str, int]] | None],
 ) -> None:
-    """Store one batch: sentences, new translators and evaluators, targets, judgments."""
+    """Store one batch: sentences, new translators and evaluators, targets, judgments
+    (``new_refs``: :func:`_counted_new_refs` of the batch)."""
     sentences = Sentence.objects.bulk_create([_sentence_row(state.corpus, s) for s in batch])
     _ensure_translators(state, batch, reference_names)
     _ensure_evaluators(state, batch)
@@ -296,7 +301,6 @@ def _import_batch(
         state.refs_max = max(state.refs_max, n_refs)
     state.target_writer.insert(target.values() for target in rows.targets)
     ids = _judged_target_ids(rows, sentences)
-    new_refs = _counted_new_refs(state, rows)
     judgments = Judgment.objects.bulk_create(
         [
             _judgment_from(state, rows.targets[i], ids[i], ev, counted)
@@ -407,21 +411,21 @@ def _target_row(
 
 
 def _counted_new_refs(
-    state: _ImportState, rows: _BatchRows
+    state: _ImportState, batch: list[SentenceElement]
 ) -> list[tuple[str, dict[str, int]] | None]:
-    """Per judged ``<eval>`` of the batch (in ``rows.judged``'s order), its new reference
-    as stored and the counts stored with it (None: it has none), all of the batch
-    counted together (:func:`~annotation.text.imported_new_ref_counts`)."""
+    """Per judged ``<eval>`` of the batch, in file order (the order of its judgments), its
+    new reference as stored and the counts stored with it (None: it has none), all
+    counted together (:func:`~annotation.text.imported_new_ref_counts`). Computed before
+    the batch's transaction: on SQLite, no judge's click waits for the searches. A
+    judgment's target is its ``<eval>``'s text (a system's ``<eval>`` all give the same,
+    :func:`~annotation.corpora.evaltrans.sentence_problem`)."""
     language = corpus_language(state.corpus)
+    judged = [ev for element in batch for ev in element.evals if ev.judged]
     texts = [
         None if ev.new_ref is None else readable_text(ev.new_ref, language, cache=False)
-        for _, ev in rows.judged
+        for ev in judged
     ]
-    pairs = [
-        (rows.targets[i].text, text)
-        for (i, _), text in zip(rows.judged, texts, strict=True)
-        if text is not None
-    ]
+    pairs = [(ev.target, t) for ev, t in zip(judged, texts, strict=True) if t is not None]
     counts = iter(imported_new_ref_counts(pairs))
     return [None if text is None else (text, next(counts)) for text in texts]
 
