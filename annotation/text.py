@@ -28,7 +28,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from metrics.align import distance
-from metrics.human import hter_row
+from metrics.human import hter_row, hter_rows
 from metrics.tokenize import Preprocessor
 
 if TYPE_CHECKING:  # a rule of words: it reads a corpus's attributes, never the database
@@ -141,6 +141,23 @@ def new_ref_counts(candidate: str, new_ref: str, *, cache: bool = True) -> dict[
         "ter_edits": int(ter_edits),
         "ter_length": int(ter_length),
     }
+
+
+def imported_new_ref_counts(pairs: Sequence[tuple[str, str]]) -> list[dict[str, int]]:
+    """:func:`new_ref_counts` of many ``(candidate, new_ref)`` at once, as an import
+    stores them: nothing cached (a file's texts do not come back), the HTER searches run
+    together (:func:`metrics.human.hter_rows`)."""
+    tokens = [(words(c, cache=False), words(r, cache=False)) for c, r in pairs]
+    ter = hter_rows([(" ".join(c), " ".join(r)) for c, r in tokens])
+    return [
+        {
+            "edits": distance(c, r),
+            "ref_length": len(r),
+            "ter_edits": int(ter_edits),
+            "ter_length": int(ter_length),
+        }
+        for (c, r), (ter_edits, ter_length) in zip(tokens, ter, strict=True)
+    ]
 
 
 def reference_order(role: str, position: int) -> tuple[bool, int]:

@@ -1,4 +1,4 @@
-"""Speed of the judge's page: ``python bench/annotate.py`` (prints, never asserts).
+"""Speed of the judge's page: ``python bench/annotate.py [--check]``.
 
 Targets (issue 4): server time per click ≤ 25 ms p95 and page render ≤ 60 ms p95, with
 ≤ 10 SQL queries per click, on the demo corpus and on an 80-token sentence with 20
@@ -7,7 +7,8 @@ cycle: session, auth, view, services, template) against a fresh SQLite database 
 directory (or ``DATABASE_URL`` if set — it must then be a disposable database), with
 ``DEBUG`` off as in production. Wall-clock figures suffer when other processes share
 the CPUs, so the CPU time of this process per request is printed beside them, and the
-load average before the run.
+load average before the run. ``--check`` exits 1 when a figure is past its target
+(:class:`bench.common.Verdicts`; by hand, not in CI).
 
 A *click* is an htmx POST of the judge's page, as the browser sends it: accept an edit
 operation (the first one shown), or, once the candidate has none left, take the first
@@ -31,7 +32,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import production_env  # noqa: E402
+from bench.common import Budget, Verdicts, add_check_option, production_env  # noqa: E402
+
+#: Every figure of the run against its budget (``--check``).
+VERDICTS = Verdicts()
+CLICK_P95 = Budget(25, "ms")
+RENDER_P95 = Budget(60, "ms")
+CLICK_QUERIES = Budget(10, "queries")
 
 OP_BUTTON = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -151,15 +158,22 @@ def bench_corpus(name: str, path: Path, *, warm_sentences: int, clicks: int) -> 
     pool = len(judging_context(stored).pool)
     figures = [*percentiles(times), *percentiles(renders)]
     cpu = [*percentiles(click_cpu), *percentiles(render_cpu)]
+    over = [
+        VERDICTS.judge(f"{name}: click p95", figures[1], CLICK_P95),
+        VERDICTS.judge(f"{name}: page render p95", figures[3], RENDER_P95),
+        VERDICTS.judge(f"{name}: queries per click", max(queries), CLICK_QUERIES),
+    ]
     print(
         f"{name:>20}  {words:>5}  {pool:>4}  {max(queries):>7}  "
         + "  ".join(f"{w:>5.1f} ({c:>4.1f})" for w, c in zip(figures, cpu, strict=True))
+        + ("  OVER" if any(over) else "")
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=300)
+    add_check_option(parser)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="evaltool-bench-annotate-") as tmp:
@@ -187,6 +201,7 @@ def main() -> None:
             clicks=args.clicks,
         )
         bench_corpus("80 words, 20 refs", long_path, warm_sentences=5, clicks=args.clicks)
+    VERDICTS.finish(args.check)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """AS-WER re-segmentation speed and memory against ``mweralign``, measured in the same run.
 
     python bench/aswer.py [--segments 2500] [--refs 1,2,3,4] [--mweralign-refs 1,2,3,4]
-                          [--hard-refs 1]
+                          [--hard-refs 1] [--check]
 
 Targets (issue 16): on >= 2,500 segments and >= 45,000 words, time <= 1.0x mweralign's
 and peak memory <= 400 MB, with the same AS-WER and boundaries. ``mweralign`` (PyPI) is
@@ -20,7 +20,8 @@ Both compare whitespace words case-insensitively (mweralign ``-m none``, ours
 
 Each measurement runs in a fresh process: wall time of the re-segmentation call alone
 (ours includes tokenizing the references and the document) and the process's peak
-resident memory (``ru_maxrss``: Python, numpy and the data included).
+resident memory (``ru_maxrss``: Python, numpy and the data included). ``--check`` exits
+1 when a figure is past its target (:class:`bench.common.Verdicts`; by hand, not in CI).
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from bench.common import Budget, Verdicts, add_check_option  # noqa: E402
+
+#: Every figure of the run against its target (``--check``).
+VERDICTS = Verdicts()
+TIME_RATIO = Budget(1.0, "×")
+PEAK = Budget(400, "MB")
 
 
 def write_corpus(directory: Path, segments: int, refs: int, seed: int = 3) -> tuple[int, int]:
@@ -138,6 +146,7 @@ def main() -> int:
     p.add_argument("--worker", choices=("ours", "mweralign"), help=argparse.SUPPRESS)
     p.add_argument("--dir", help=argparse.SUPPRESS)
     p.add_argument("--doc", default="edited", help=argparse.SUPPRESS)
+    add_check_option(p)
     args = p.parse_args()
     if args.worker:
         worker(args.worker, Path(args.dir), int(args.refs), args.doc)
@@ -159,19 +168,24 @@ def main() -> int:
             rows = [("ours", ours)]
             if refs in theirs or doc == "hard":
                 rows.append(("mweralign", measure("mweralign", directory, refs, doc)))
+            what = f"{doc}, {refs} reference{'s' if refs > 1 else ''}"
+            peak = float(ours["peak_mb"])  # type: ignore[arg-type]
+            over = VERDICTS.judge(f"{what}: our peak", peak, PEAK)
             for name, r in rows:
-                note = ""
+                note = "OVER (peak)" if over else ""
                 if name == "mweralign":
                     ends = zip(r["ends"], ours["ends"], strict=True)  # type: ignore[call-overload]
                     differ = sum(a != b for a, b in ends)
                     ratio = float(ours["seconds"]) / float(r["seconds"])  # type: ignore[arg-type]
                     mem = float(ours["peak_mb"]) / float(r["peak_mb"])  # type: ignore[arg-type]
+                    slower = VERDICTS.judge(f"{what}: our time / mweralign's", ratio, TIME_RATIO)
                     note = (
                         f"{differ} boundaries differ; ours: {ratio:.2f}x the time, "
-                        f"{mem:.2f}x the memory"
+                        f"{mem:.2f}x the memory{'  OVER' if slower else ''}"
                     )
                 figures = f"{r['seconds']:>8.1f}s  {r['peak_mb']:>6.0f} MB  {r['rate']:>7.3f}%"
                 print(f"{doc:<8}  {refs:>4}  {name:<10}{figures}  {note}".rstrip())
+    VERDICTS.finish(args.check)
     return 0
 
 

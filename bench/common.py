@@ -8,10 +8,12 @@ caches are the measurement's own.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,11 +27,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def production_env(workdir: Path, database: str = "bench.sqlite3") -> dict[str, str]:
-    """The environment of a production process (DEBUG off), the static files collected
-    as ``make serve`` collects them: without them, DEBUG-off pages fail (the hashed
-    names come from the manifest)."""
+    """The environment of a production process (DEBUG off, modules run from their
+    bytecode), the static files collected as ``make serve`` collects them: without them,
+    DEBUG-off pages fail (the hashed names come from the manifest)."""
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", f"sqlite:///{workdir / database}")
+    # A deployment runs compiled modules (pip compiles what it installs, Python the app's
+    # own at their first import); a shell's PYTHONDONTWRITEBYTECODE would make every
+    # measured start-up compile them all again. Their bytecode goes outside the tree.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.setdefault("PYTHONPYCACHEPREFIX", str(Path(tempfile.gettempdir()) / "evaltool-bench-pyc"))
     env.update(
         DEBUG="false",
         SECRET_KEY=env.get("SECRET_KEY", "bench-only-secret"),
@@ -263,3 +270,87 @@ def score_in_worker(env: dict[str, str], kind: str = "statistics") -> dict[str, 
         "worker_cpu": figures["cpu"],
         "worker_peak_mb": figures["peak_mb"],
     }
+
+
+# ------------------------------------------------------------------ budgets
+
+#: A budget as the tables print it: "≤ 3 s", "≥ 50 actions/s", "≤ 150 MB", "≤ 0.25×"
+#: ("< 2 s" reads as "≤ 2 s": a measured figure is never exactly its budget).
+_BUDGET = re.compile(r"\s*(≤|≥|<=|>=|<|>)\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*(\S*)\s*")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A figure's limit: at most ``limit`` (or at least, for a rate), in ``unit``: the
+    caller compares a figure in that unit."""
+
+    limit: float
+    unit: str = ""
+    at_least: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> list[Budget]:
+        """The budgets a printed budget names: each comma-separated "≤ N unit" or
+        "≥ N unit" of ``text``; words that name no number (e.g. "≤ command line", "1
+        request") are no budget of their own."""
+        found = []
+        for clause in text.split(","):
+            match = _BUDGET.fullmatch(clause)
+            if match is not None:
+                sign, number, unit = match.groups()
+                found.append(cls(float(number.replace(",", "")), unit, sign in ("≥", ">=", ">")))
+        return found
+
+    def allows(self, value: float) -> bool:
+        return value >= self.limit if self.at_least else value <= self.limit
+
+    def __str__(self) -> str:
+        unit = self.unit if self.unit in ("", "×") else f" {self.unit}"
+        return f"{'≥' if self.at_least else '≤'} {self.limit:g}{unit}"
+
+
+class Verdicts:
+    """Every figure a run compared with its budget, and the verdict of ``--check``: the
+    one place a bench script asks whether a figure is past its budget."""
+
+    def __init__(self) -> None:
+        self.checked: list[str] = []
+        self.over: list[str] = []
+
+    def judge(self, what: str, value: float | None, budget: Budget | str) -> str:
+        """Compare ``value`` (in the budget's unit; None: not measured, not judged) with
+        ``budget`` (a :class:`Budget`, or a printed one :meth:`Budget.parse` reads, which
+        names one budget at most: a text naming none judges nothing); returns what the
+        printed row adds: "" within, "OVER" past it."""
+        budgets = Budget.parse(budget) if isinstance(budget, str) else [budget]
+        if len(budgets) > 1:
+            raise ValueError(f"{what}: {budget!r} names {len(budgets)} budgets; judge each")
+        if value is None or not budgets:
+            return ""
+        limit = budgets[0]
+        line = f"{what}: {value:.4g}{'' if limit.unit == '×' else ' '}{limit.unit} (budget {limit})"
+        self.checked.append(line)
+        if limit.allows(value):
+            return ""
+        self.over.append(line)
+        return "OVER"
+
+    def finish(self, check: bool) -> None:
+        """Print the figures past their budget; with ``check``, exit 1 if there is any
+        (and 0 otherwise), so a run by hand can gate on it."""
+        print(f"\nbudgets: {len(self.checked)} figures compared, {len(self.over)} past theirs")
+        for line in self.over:
+            print(f"  OVER  {line}")
+        sys.stdout.flush()
+        if check and self.over:
+            raise SystemExit(1)
+
+
+def add_check_option(parser: argparse.ArgumentParser) -> None:
+    """``--check``: exit non-zero when a figure is past its budget (run by hand, never in
+    CI: figures of a shared machine are too noisy to fail a build)."""
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when a measured figure is past its budget (run by hand, not in CI)",
+    )

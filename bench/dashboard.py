@@ -1,8 +1,9 @@
-"""Dashboard speed: ``python bench/dashboard.py`` (prints; for ``make bench``).
+"""Dashboard speed: ``python bench/dashboard.py [--check]`` (for ``make bench``).
 
 Targets (dashboard issue): on 1,000 sentences × 20 systems × 3 references, the first view
 of the dashboard under 2 s, later views under 0.5 s, and the paired bootstrap of all 20
-systems on all nine metrics under 2 s.
+systems on all nine metrics under 2 s. ``--check`` exits 1 when a figure misses its
+target (:class:`bench.common.Verdicts`; by hand, not in CI).
 
 The corpus comes from ``bench/gen_corpus.py`` (30 % of the system outputs judged) and is
 imported in a fresh process into a fresh SQLite database, as ``bench/import.py`` does;
@@ -44,7 +45,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import manage, production_env, run_json, run_measured  # noqa: E402
+from bench.common import (  # noqa: E402
+    Verdicts,
+    add_check_option,
+    manage,
+    production_env,
+    run_json,
+    run_measured,
+)
 
 
 def _setup() -> None:
@@ -198,6 +206,7 @@ def main() -> None:
     parser.add_argument(
         "--cold-runs", type=int, default=3, help="fresh processes for the first view"
     )
+    add_check_option(parser)
     args = parser.parse_args()
     if args.import_one:
         print(json.dumps(import_once(args.import_one)))
@@ -250,8 +259,11 @@ def main() -> None:
             ("drill-down page (one system)", figures["drill_down"], ""),
             ("table as CSV", figures["csv"], ""),
         ]
+        verdicts = Verdicts()
         for label, seconds, target in rows:
-            print(f"{label:>36}  {seconds:>7.3f} s  {target}")
+            over = verdicts.judge(label, seconds, target)
+            print(f"{label:>36}  {seconds:>7.3f} s  {target}  {over}".rstrip())
+    verdicts.finish(args.check)
 
 
 if __name__ == "__main__":

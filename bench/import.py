@@ -21,6 +21,9 @@ While the import runs, another process plays a judge: every 50 ms a one-row writ
 transaction of its own (as a click is), timed from its start to its commit. The longest
 one says how long the import kept others waiting (the production issue: a long import on
 SQLite must not lock judges out); any error is counted.
+
+``--check`` exits 1 when a figure is past its budget (:class:`bench.common.Verdicts`; by
+hand, not in CI).
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
+    Budget,
+    Verdicts,
+    add_check_option,
     job_rows,
     manage,
     production_env,
@@ -132,6 +138,7 @@ def main() -> None:
     parser.add_argument(
         "--quick", action="store_true", help="a smoke run: one corpus of 60 × 3 refs × 5 systems"
     )
+    add_check_option(parser)
     args = parser.parse_args()
     if args.writer:
         print(json.dumps(write_like_a_judge()))
@@ -139,6 +146,7 @@ def main() -> None:
 
     from bench.gen_corpus import generate_corpus
 
+    verdicts = Verdicts()
     with tempfile.TemporaryDirectory(prefix="evaltool-bench-") as tmp:
         workdir = Path(tmp)
         print(
@@ -162,17 +170,25 @@ def main() -> None:
             env = production_env(workdir, database=f"{path.stem}.sqlite3")
             figures = import_once(path, f"bench {path.stem}", env, score=scale <= args.worker_upto)
             budget = "≤ 3 s, ≤ 150 MB" if scale == 1 else "flat memory"
+            over = ""
+            if scale == 1:
+                label = f"import of {sentences:,} sentences"
+                over = verdicts.judge(label, figures["seconds"], Budget(3, "s"))
+                over += verdicts.judge(label, figures["peak_rss_mb"], Budget(150, "MB"))
             print(
                 f"{f'{sentences:,} × 3 refs × {systems} systems':>26}  {evals:>7,}  "
                 f"{path.stat().st_size / 1e6:>5.1f}  {figures['seconds']:>7.2f}  "
                 f"{figures['cpu']:>6.2f}  {figures['peak_rss_mb']:>7.0f}  "
                 f"{figures['write_p50_ms']:>10.1f} / {figures['write_max_ms']:>9.1f}  "
-                f"{figures['write_errors']:>6}  {budget}",
+                f"{figures['write_errors']:>6}  {budget}{'  OVER' if over else ''}",
                 flush=True,
             )
             if "scoring" in figures:
                 scored.append((sentences, figures["scoring"]))
         for sentences, job in scored:
+            verdicts.judge(
+                f"scoring of {sentences:,} sentences", job["claim_to_done"], Budget(30, "s")
+            )
             print(
                 f"{sentences:,} sentences, the queued scoring in a worker: claim → done "
                 f"{job['claim_to_done']:.1f} s (budget ≤ 30 s); worker start → done "
@@ -180,6 +196,7 @@ def main() -> None:
                 f"{job['worker_peak_mb']:.0f} MB peak); import start → figures stored "
                 f"{job['import_to_done']:.1f} s"
             )
+    verdicts.finish(args.check)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,8 @@
-"""Twenty judges at once through ``make serve``: ``python bench/load.py`` (prints, never asserts).
+"""Twenty judges at once through ``make serve``: ``python bench/load.py [--check]``.
+
+Prints its figures; ``--check`` exits 1 when one is past its budget (paced p95, actions
+per second at full speed, judgments lost: :class:`bench.common.Verdicts`; by hand, not
+in CI).
 
 What it proves (production issue): with 20 judges working at once on real servers,
 
@@ -54,12 +58,19 @@ import urllib.request
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser import free_port, manage, wait_until_up  # noqa: E402
-from bench.common import production_env  # noqa: E402
+from bench.common import Budget, Verdicts, add_check_option, production_env  # noqa: E402
+
+#: Every figure of the run against its budget (``--check``).
+VERDICTS = Verdicts()
+PACED_P95 = Budget(150, "ms")
+FULL_SPEED = Budget(50, "actions/s", at_least=True)
+LOST = Budget(0, "judgments")
 
 PASSWORD = "load-pw"
 CORPUS = "load"
@@ -416,6 +427,7 @@ def main() -> None:
         "--pg-database", default="evaltool_load", help="PostgreSQL database (dropped first)"
     )
     parser.add_argument("--redis-db", type=int, default=15, help="Redis database (2+ servers)")
+    add_check_option(parser)
     args = parser.parse_args()
     kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
     for kind in kinds:
@@ -442,6 +454,7 @@ def main() -> None:
                 lost_and_invented(env, merge(crowd)),
                 dashboard,
             )
+    VERDICTS.finish(args.check)
 
 
 def merge(crowd: list[Judge]) -> list[Judge]:
@@ -465,6 +478,10 @@ def report(
 ) -> None:
     label = "SQLite" if kind == "sqlite" else "PostgreSQL"
     ms = lambda v: f"{1000 * float(v):.0f} ms"  # noqa: E731
+    paced_ms, per_second = 1000 * cast(float, paced["p95"]), cast(float, fast["per_second"])
+    p95 = VERDICTS.judge(f"{label}: paced p95", paced_ms, PACED_P95)
+    rate = VERDICTS.judge(f"{label}: full speed", per_second, FULL_SPEED)
+    lost = VERDICTS.judge(f"{label}: lost or different", check[1], LOST)
     print(
         f"\n{label}: {args.judges} judges, {args.servers} server(s) × {args.workers} workers; "
         f"corpus {args.sentences} sentences × {args.references} references × "
@@ -475,21 +492,22 @@ def report(
         f"{paced['actions']} actions"
     )
     print(
-        f"    p50 {ms(paced['p50'])}, p95 {ms(paced['p95'])} (budget ≤ 150 ms), "
+        f"    p50 {ms(paced['p50'])}, p95 {ms(paced['p95'])} (budget {PACED_P95}) {p95}, "
         f"max {ms(paced['max'])}; errors {paced['errors']}, busy (503) {paced['busy']}"
     )
     for k, (n, p50, p95) in sorted(paced["by_kind"].items()):  # type: ignore[attr-defined]
         print(f"    {k:<7} {n:>5} actions  p50 {ms(p50):>7}  p95 {ms(p95):>7}")
     print(
         f"  full speed for {args.seconds / 2:g} s: {fast['actions']} actions, "
-        f"{float(fast['per_second']):.1f} actions/s (budget ≥ 50), p95 {ms(fast['p95'])}; "
+        f"{float(fast['per_second']):.1f} actions/s (budget {FULL_SPEED}) {rate}, "
+        f"p95 {ms(fast['p95'])}; "
         f"errors {fast['errors']}, busy (503) {fast['busy']}"
     )
     print(f"  statuses: paced {paced['statuses']}, full speed {fast['statuses']}")
     checked, missing, invented = check
     print(
         f"  export afterwards: {checked} accepted judgments checked, "
-        f"{missing} missing or different, {invented} not accounted for"
+        f"{missing} missing or different {lost}, {invented} not accounted for"
     )
     first, scoring, other = dashboard
     where = "the other server" if args.servers > 1 else "the same server, new login"

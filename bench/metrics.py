@@ -1,6 +1,6 @@
 """Metric speed against the reference implementations, measured in the same run.
 
-    python bench/metrics.py [--segments 3000] [--systems 20] [--repeat 3]
+    python bench/metrics.py [--segments 3000] [--systems 20] [--repeat 3] [--check]
 
 Targets (metrics issue): BLEU time ≤ 1.0× sacreBLEU's for the same scores; WER time ≤
 0.5× jiwer's; chrF time ≤ 0.5× sacreBLEU's; TER time ≤ 0.25× sacreBLEU's TER (issue 12;
@@ -25,6 +25,8 @@ first), as installed packages have; ``--whole-process-only`` runs this part alon
 Every timing is the best of ``--repeat`` runs and starts cold: our token caches are
 cleared and sacreBLEU gets fresh metric objects, so neither side profits from an earlier
 run. Our time always includes preparing the references (once for all systems).
+``--check`` exits 1 when a ratio is past its target (:class:`bench.common.Verdicts`; by
+hand, not in CI).
 """
 
 from __future__ import annotations
@@ -50,7 +52,11 @@ from sacrebleu.metrics.bleu import BLEU as SacreBLEU  # noqa: E402
 from sacrebleu.metrics.chrf import CHRF as SacreCHRF  # noqa: E402
 from sacrebleu.metrics.ter import TER as SacreTER  # noqa: E402
 
+from bench.common import Budget, Verdicts, add_check_option  # noqa: E402
 from bench.gen_corpus import iter_sentences  # noqa: E402
+
+#: Every ratio of the run against its target (``--check``).
+VERDICTS = Verdicts()
 from metrics.bleu import BLEU  # noqa: E402
 from metrics.chrf import CHRF  # noqa: E402
 from metrics.chrf import corpus_rows as chrf_corpus_rows  # noqa: E402
@@ -116,6 +122,13 @@ def make_corpus(
 
 def row(label: str, seconds: float, note: str = "") -> None:
     print(f"  {label:<42}{seconds:7.3f} s   {note}".rstrip())
+
+
+def ratio(what: str, ours: float, theirs: float, target: float) -> str:
+    """The note of a row with a target: our time over theirs, judged (``--check``)."""
+    value = ours / theirs
+    over = VERDICTS.judge(what, value, Budget(target, "×"))
+    return f"ratio {what} {value:.2f}  (target ≤ {target:g}){'  OVER' if over else ''}"
 
 
 def best_of(repeat: int, run: Callable[[], list[float]]) -> tuple[float, list[float]]:
@@ -190,6 +203,10 @@ def whole_process(segments: int, systems: int, repeat: int, checkout: Path = ROO
                 f"ratio wall {wall[key] / wall[versus]:.2f}, CPU {cpu[key] / cpu[versus]:.2f}"
                 + (f"  (target ≤ {target})" if target else "")
             )
+        if target:  # both sides timed in the same rounds: the wall clock's ratio is judged
+            budget = Budget(float(target), "×")
+            if VERDICTS.judge(f"whole process {key}/{versus}", wall[key] / wall[versus], budget):
+                note += "  OVER"
         print(f"  {label:<42}{wall[key]:7.3f} s {cpu[key]:7.3f} s   {note}".rstrip())
 
     line("python -m metrics --metric bleu", "ours BLEU", "sacreBLEU BLEU", "0.25")
@@ -216,11 +233,17 @@ def main() -> None:
     parser.add_argument(
         "--checkout", type=Path, default=ROOT, help="where python -m metrics runs (default: here)"
     )
+    add_check_option(parser)
     args = parser.parse_args()
 
     whole_process(args.whole_segments, args.whole_systems, args.repeat, args.checkout)
-    if args.whole_process_only:
-        return
+    if not args.whole_process_only:
+        in_process(args)
+    VERDICTS.finish(args.check)
+
+
+def in_process(args: argparse.Namespace) -> None:
+    """Each metric against its reference implementation, in this process."""
 
     refs, hyps = make_corpus(args.segments, args.systems)
     streams = [list(s) for s in zip(*refs, strict=True)]
@@ -270,7 +293,7 @@ def main() -> None:
     row(
         "sacreBLEU BLEU(references=…), cached",
         t_cached,
-        f"ratio ours/sacreBLEU {t_ours / t_cached:.2f}  (target ≤ 1.0)",
+        ratio("ours/sacreBLEU BLEU", t_ours, t_cached, 1.0),
     )
     print(f"  largest score difference {bleu_diff:.2e}\n")
 
@@ -279,7 +302,7 @@ def main() -> None:
     t_jiwer, w_jiwer = best_of(args.repeat, jiwer_wer)
     wer_diff = max(abs(a - b) for a, b in zip(w_ours, w_jiwer, strict=True))
     print("WER (first reference, whitespace words as jiwer), all systems")
-    row("ours, tok:none", t_wer, f"ratio ours/jiwer {t_wer / t_jiwer:.2f}  (target ≤ 0.5)")
+    row("ours, tok:none", t_wer, ratio("ours/jiwer WER", t_wer, t_jiwer, 0.5))
     row("jiwer.wer per system", t_jiwer)
     row("ours, tok:13a (the default)", t_wer13a, f"ratio ours/jiwer {t_wer13a / t_jiwer:.2f}")
     print(f"  largest score difference {wer_diff:.2e}\n")
@@ -301,7 +324,7 @@ def main() -> None:
     row(
         "sacreBLEU CHRF(references=…), cached",
         t_sacre_chrf,
-        f"ratio ours/sacreBLEU {t_chrf / t_sacre_chrf:.2f}  (target ≤ 0.5)",
+        ratio("ours/sacreBLEU chrF", t_chrf, t_sacre_chrf, 0.5),
     )
     print(f"  largest score difference {chrf_diff:.2e}\n")
 
@@ -331,12 +354,12 @@ def main() -> None:
     row(
         "ours, system by system",
         t_ter,
-        f"ratio ours/sacreBLEU {t_ter / t_sacre_ter:.2f}  (target ≤ 0.25)",
+        ratio("ours/sacreBLEU TER", t_ter, t_sacre_ter, 0.25),
     )
     row(
         "ours, all systems at once (score_corpus)",
         t_together,
-        f"ratio ours/sacreBLEU {t_together / t_sacre_ter:.2f}  (target ≤ 0.25)",
+        ratio("ours/sacreBLEU TER at once", t_together, t_sacre_ter, 0.25),
     )
     row("sacreBLEU TER(references=…), cached", t_sacre_ter)
     print(f"  largest score difference {ter_diff:.2e}\n")
@@ -369,7 +392,7 @@ def main() -> None:
     row(
         "ours (metrics.meteor.corpus_rows)",
         t_meteor,
-        f"ratio ours/NLTK {t_meteor / t_nltk:.2f}  (target ≤ 0.2)",
+        ratio("ours/NLTK METEOR", t_meteor, t_nltk, 0.2),
     )
     row("NLTK meteor_score per segment", t_nltk)
     print(f"  largest sentence score difference {meteor_diff:.2e}\n")

@@ -2,7 +2,8 @@
 
 Builds the issue's database, then measures each page as the browser asks for it and
 prints one table per database: the page, its budget, the median server time, the SQL
-statements it runs. Prints, never asserts.
+statements it runs. Prints; with ``--check``, exits 1 when a figure (a median) is past
+its budget (:class:`bench.common.Verdicts`; by hand, not in CI).
 
 **The database.** Three corpora made by ``bench/gen_corpus.py`` — 1,002 sentences × 3
 references × 20 systems, 3,004 × 1 × 16, 529 × 2 × 13 — imported through the app's import
@@ -77,7 +78,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # first: bench/metrics.py must not hide the metrics package
 
-from bench.common import PG_SERVER, ensure_postgres, pg_admin, production_env  # noqa: E402
+from bench.common import (  # noqa: E402
+    PG_SERVER,
+    Budget,
+    Verdicts,
+    add_check_option,
+    ensure_postgres,
+    pg_admin,
+    production_env,
+)
+
+#: Every figure of the run against its budget (``--check``).
+VERDICTS = Verdicts()
 
 
 @dataclass(frozen=True)
@@ -443,9 +455,14 @@ def print_table(
         f = figures.get(key)
         if f is None:
             continue
+        limit: Budget | str = budget
         if key == "export_whole" and command is not None:
             budget = f"≤ command line {command:.2f} s"
+            limit = Budget(command, "s")
         notes = [f.get("note", "")] if f.get("note") else []
+        over = VERDICTS.judge(f"{db.title}: {label.strip()}", f.get("median"), limit)
+        if over:
+            notes.insert(0, over)
         if key == "judge_next":
             requests = f.get("requests") or []
             notes.insert(
@@ -460,9 +477,11 @@ def print_table(
         )
     tour = figures.get("tour")
     if tour:
+        label = "peak memory after a dashboard tour"
+        over = VERDICTS.judge(f"{db.title}: {label}", tour["peak_mb"], Budget(200, "MB"))
         print(
-            f"{'peak memory after a dashboard tour':<42} {'≤ 200 MB':<24} "
-            f"{tour['peak_mb']:>6.0f} MB {'–':>9} {'–':>9} {1:>4}  "
+            f"{label:<42} {'≤ 200 MB':<24} "
+            f"{tour['peak_mb']:>6.0f} MB {'–':>9} {'–':>9} {1:>4}  {over + '  ' if over else ''}"
             f"{tour['requests']} requests in {tour['seconds']:.0f} s; "
             f"{tour['before_peak_mb']:.0f} MB before it, {tour['rss_mb']:.0f} MB resident after; "
             f"the worker's {tour.get('jobs', 0)} jobs: {tour.get('worker_peak_mb', 0):.0f} MB peak"
@@ -480,6 +499,7 @@ def main() -> None:
     where.add_argument("--keep", type=Path, metavar="DIR", help="build anew, keep it in DIR")
     where.add_argument("--reuse", type=Path, metavar="DIR", help="measure what DIR holds")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    add_check_option(parser)
     args, rest = parser.parse_known_args()
     if args.worker:
         run_worker(args.worker, rest[0])
@@ -517,6 +537,7 @@ def main() -> None:
             temporary.cleanup()
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+    VERDICTS.finish(args.check)
 
 
 def run_one(

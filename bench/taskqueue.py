@@ -23,16 +23,21 @@ pyinstrument (or cProfile where it is not installed), calling the handler
 ``annotation.statistics.jobs.score_choice`` directly, and prints where the time goes.
 
 Before the queue (scoring inside the import): the import took 49.5 s and 337 MB, and
-``scores --json`` 88 s. Prints, never asserts.
+``scores --json`` 88 s. Prints; asserts only with ``--check``.
 
 PostgreSQL: the server on 127.0.0.1:5432 (started if it is down), database
-``evaltool_bench_queue`` (``evaltool_bench_queue_quick`` for ``--quick``), dropped and
-created by this script, and dropped at the end. SQLite: a file in a temporary directory.
+``evaltool_bench_queue`` (``evaltool_bench_queue_quick`` for ``--quick``, or
+``--pg-database``'s), dropped and created by this script, and dropped at the end.
+SQLite: a file in a temporary directory.
 
 Usage::
 
     python bench/taskqueue.py [--db sqlite|postgres|both] [--quick] [--runs 3] [--profile]
-                          [--json FILE]
+                          [--json FILE] [--before FILE] [--pg-database NAME] [--check]
+
+``--before FILE`` prints an earlier run's figures (its ``--json FILE``) beside this
+run's: before and after a change, measured the same way. ``--check`` exits 1 when a
+figure is past its budget (:class:`bench.common.Verdicts`; by hand, not in CI).
 
 ``--quick`` is a smoke run on 60 sentences × 3 references × 5 systems. (Not named
 ``queue.py``: a script's folder comes first on ``sys.path``, and the standard library's
@@ -48,7 +53,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +61,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # first: bench/metrics.py must not hide the metrics package
 
 from bench.common import (  # noqa: E402
+    Budget,
+    Verdicts,
+    add_check_option,
     ensure_postgres,
     job_rows,
     manage,
@@ -85,6 +93,8 @@ class Size:
 
 FULL = Size(1002, 3, 20, "evaltool_bench_queue")
 QUICK = Size(60, 3, 5, "evaltool_bench_queue_quick")
+#: ``--pg-database``'s prefix: :func:`bench.common.pg_fresh` drops only such a database.
+PG_PREFIX = "evaltool_bench"
 
 
 def log(message: str) -> None:
@@ -153,7 +163,22 @@ def _median_run(runs: list[Any]) -> dict[str, Any]:
     }
 
 
-def print_table(kind: str, size: Size, evals: int, mb: float, figures: dict[str, Any]) -> None:
+IMPORT_BUDGETS = (Budget(3, "s"), Budget(150, "MB"))
+SCORING_BUDGET = Budget(30, "s")
+SCORES_BUDGET = Budget(2, "s")
+
+
+def print_table(
+    kind: str,
+    size: Size,
+    evals: int,
+    mb: float,
+    figures: dict[str, Any],
+    verdicts: Verdicts,
+    before: dict[str, Any] | None = None,
+) -> None:
+    """One database's table; each budgeted figure judged by ``verdicts``; ``before``
+    (the same figures of an earlier run, ``--before``) printed beside them."""
     title = "SQLite" if kind == "sqlite" else "PostgreSQL"
     print()
     print(f"{title} — {size.label} ({evals:,} <eval>, {mb:.1f} MB)")
@@ -161,52 +186,93 @@ def print_table(kind: str, size: Size, evals: int, mb: float, figures: dict[str,
         f"load average {figures['load_before']:.2f} → {figures['load_after']:.2f} "
         f"on {os.cpu_count()} CPUs; wall: whole process (median of runs where several); "
         "CPU: user + system seconds"
+        + ("; before: the same figures of the --before run (wall / CPU / peak)" if before else "")
     )
-    header = f"{'measure':<52} {'budget':<16} {'wall':>8} {'CPU':>8} {'peak RSS':>9}  note"
+    header = f"{'measure':<52} {'budget':<16} {'wall':>8} {'CPU':>8} {'peak RSS':>9}  "
+    header += f"{'before':<24} " if before else ""
+    header += "note"
     print(header)
     print("-" * len(header))
 
-    def row(label: str, budget: str, wall: float, cpu: Any = None, peak: Any = None, note=""):
-        cpu_text = f"{cpu:.2f} s" if cpu is not None else "–"
-        peak_text = f"{peak:.0f} MB" if peak is not None else "–"
-        print(f"{label:<52} {budget:<16} {wall:>6.2f} s {cpu_text:>8} {peak_text:>9}  {note}")
+    def row(
+        label: str,
+        budgets: tuple[Budget, ...],
+        path: tuple[str, ...],
+        wall_key: str = "seconds",
+        cpu_key: str = "cpu",
+        peak_key: str = "peak_mb",
+        note: str = "",
+    ) -> None:
+        now, then = _at(figures, path), _at(before, path)
+        wall, cpu, peak = (now.get(k) for k in (wall_key, cpu_key, peak_key))
+        over = [
+            verdicts.judge(f"{title}: {label}", peak if b.unit == "MB" else wall, b)
+            for b in budgets
+        ]
+        budget = ", ".join(map(str, budgets))
+        line = f"{label:<52} {budget:<16} {_fig(wall, 's'):>8} {_fig(cpu, 's'):>8} "
+        line += f"{_fig(peak, 'MB'):>9}  "
+        if before:
+            was = " / ".join(
+                _fig(then.get(k), u) for k, u in ((wall_key, "s"), (cpu_key, "s"), (peak_key, "MB"))
+            )
+            line += f"{was:<24} "
+        print(line + "  ".join(filter(None, ["OVER" if "OVER" in over else "", note])))
 
-    s = figures["startup"]
-    row("Django start-up (manage.py check)", "", s["seconds"], s["cpu"], s["peak_mb"])
+    row("Django start-up (manage.py check)", (), ("startup",))
     i = figures["import"]
     row(
         "import_evaltrans (scoring queued)",
-        "≤ 3 s, ≤ 150 MB",
-        i["seconds"],
-        i["cpu"],
-        i["peak_mb"],
-        f"{i['queued_jobs']} scoring job queued",
+        IMPORT_BUDGETS,
+        ("import",),
+        note=f"{i['queued_jobs']} scoring job queued",
     )
     j = figures["scoring"]
     row(
         "scoring in a worker: claim → done (the job's row)",
-        "≤ 30 s",
-        j["claim_to_done"],
+        (SCORING_BUDGET,),
+        ("scoring",),
+        wall_key="claim_to_done",
+        cpu_key="-",
+        peak_key="-",
         note=f"{j['jobs']} job, {j['attempts']} claim",
     )
     row(
         "scoring in a worker: worker start → done",
-        "",
-        j["start_to_done"],
-        j["worker_cpu"],
-        j["worker_peak_mb"],
-        f"claimed {j['start_to_claim']:.2f} s after the worker's start",
+        (),
+        ("scoring",),
+        wall_key="start_to_done",
+        cpu_key="worker_cpu",
+        peak_key="worker_peak_mb",
+        note=f"claimed {j['start_to_claim']:.2f} s after the worker's start",
     )
-    row("import start → figures stored", "", j["import_to_done"])
+    row(
+        "import start → figures stored",
+        (),
+        ("scoring",),
+        wall_key="import_to_done",
+        cpu_key="-",
+        peak_key="-",
+    )
     r = figures["scores"]
     row(
         "scores NAME --json (stored statistics)",
-        "≤ 2 s",
-        r["seconds"],
-        r["cpu"],
-        r["peak_mb"],
-        f"{len(r['all_seconds'])} runs: " + ", ".join(f"{t:.2f}" for t in r["all_seconds"]),
+        (SCORES_BUDGET,),
+        ("scores",),
+        note=f"{len(r['all_seconds'])} runs: " + ", ".join(f"{t:.2f}" for t in r["all_seconds"]),
     )
+
+
+def _at(figures: dict[str, Any] | None, path: tuple[str, ...]) -> dict[str, Any]:
+    for key in path:
+        figures = (figures or {}).get(key)
+    return figures or {}
+
+
+def _fig(value: float | None, unit: str) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.0f} MB" if unit == "MB" else f"{value:.2f} s"
 
 
 def profile(env: dict[str, str]) -> None:
@@ -286,16 +352,35 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="whole processes per read figure")
     parser.add_argument("--profile", action="store_true", help="then profile score_choice")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="FILE",
+        help="an earlier run's --json: its figures printed beside these",
+    )
+    parser.add_argument(
+        "--pg-database",
+        metavar="NAME",
+        help=f"the PostgreSQL database of this run (its name starts with {PG_PREFIX}; "
+        "default: the size's own): runs on one server side by side need one each",
+    )
+    add_check_option(parser)
     parser.add_argument("--profile-here", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.profile_here:
         profile_here()
         return
     size = QUICK if args.quick else FULL
+    if args.pg_database:
+        if not args.pg_database.startswith(PG_PREFIX):
+            parser.error(f"--pg-database must start with {PG_PREFIX}")
+        size = replace(size, pg_database=args.pg_database)
+    before = json.loads(args.before.read_text()) if args.before else {}
     kinds = ("sqlite", "postgres") if args.db == "both" else (args.db,)
     if "postgres" in kinds:
         ensure_postgres()
     results: dict[str, Any] = {}
+    verdicts = Verdicts()
     with tempfile.TemporaryDirectory(prefix="evaltool-bench-queue-") as tmp:
         workdir = Path(tmp)
         corpus, evals = corpus_file(size, workdir)
@@ -303,7 +388,7 @@ def main() -> None:
         try:
             for kind in kinds:
                 figures = measure(kind, size, corpus, workdir, args.runs)
-                print_table(kind, size, evals, mb, figures)
+                print_table(kind, size, evals, mb, figures, verdicts, before.get(kind))
                 sys.stdout.flush()
                 if args.profile:
                     log(f"  {kind}: profiling score_choice in-process")
@@ -314,6 +399,7 @@ def main() -> None:
                 pg_admin(f'DROP DATABASE IF EXISTS "{size.pg_database}" WITH (FORCE)')
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+    verdicts.finish(args.check)
 
 
 if __name__ == "__main__":

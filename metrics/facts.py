@@ -96,7 +96,7 @@ def _weighted(
 class WorkGroup(NamedTuple):
     """Metrics that share their work when scored together, with the group's rough share of
     a whole scoring's time on a real corpus (``bench/pages.py``): what the app's
-    :func:`~annotation.metric_set.work_shares` balances. Its members are the records
+    :func:`~annotation.statistics.metric_set.heaviest_first` orders. Its members are the records
     naming it."""
 
     what: str

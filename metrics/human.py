@@ -35,7 +35,7 @@ import numpy as np
 
 from metrics.facts import METRIC_FACTS, facts_of
 from metrics.stats import FloatArray, MetricInfo, Score, format_signature
-from metrics.ter import TER, ter_row, ter_words
+from metrics.ter import TER, Row, ter_rows, ter_words
 
 #: Seed 001 §2.2's SSER scale, 0 (nonsensical) to 10 (perfect): the metric's, and so the
 #: app's (evalTrans reader and writer, the models' check constraint, the judge's page).
@@ -177,12 +177,24 @@ def hter_stats(targets: Sequence[str], new_refs: Sequence[str]) -> FloatArray:
 
 
 @lru_cache(maxsize=2**16)
-def hter_row(target: str, new_ref: str) -> tuple[float, float]:
+def hter_row(target: str, new_ref: str) -> Row:
     """One judgment's HTER row ``(edits, new-reference length)``; cached because a judge
     walks back and forth through the same new references (undo, redo, a pool reference
     clicked again) and a TER search costs far more than reading it back. The app stores
     each judgment's row with it (:func:`annotation.text.new_ref_counts`), so no page
     view searches shifts."""
-    vocab: dict[str, int] = {}
-    ids = [tuple(vocab.setdefault(w, len(vocab)) for w in ter_words(t)) for t in (target, new_ref)]
-    return ter_row(ids[0], [ids[1]])
+    return hter_rows([(target, new_ref)])[0]
+
+
+def hter_rows(pairs: Sequence[tuple[str, str]]) -> list[Row]:
+    """The HTER rows of many judgments ``(target, new_ref)`` (:func:`hter_row`'s each),
+    their shift searches run together: an import stores thousands at once, and the
+    searches share their work when run side by side."""
+    searches = []
+    for target, new_ref in pairs:
+        vocab: dict[str, int] = {}
+        hyp, ref = (
+            tuple(vocab.setdefault(w, len(vocab)) for w in ter_words(t)) for t in (target, new_ref)
+        )
+        searches.append((hyp, [ref]))
+    return ter_rows(searches)

@@ -34,6 +34,7 @@ from annotation.corpora.evaltrans import (
     awer_text,
 )
 from annotation.corpora.removal import delete_corpus_rows
+from annotation.corpora.rows import TARGET_COLUMNS, RowWriter, TargetRow
 from annotation.corpora.spans import imported_severities
 from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
@@ -41,7 +42,7 @@ from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.statistics import scoring_job
-from annotation.text import corpus_language, new_ref_counts, readable_text, words
+from annotation.text import corpus_language, imported_new_ref_counts, readable_text, words
 
 BATCH_SENTENCES = 500
 #: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
@@ -102,6 +103,7 @@ class _ImportState:
     #: Per system, the segment records its targets carry (sentence position → entry):
     #: a system that carries one on every sentence was re-segmented (seed 002).
     segments: dict[str, dict[int, list[int]]] = field(default_factory=dict)
+    target_writer: RowWriter = field(default_factory=lambda: RowWriter(Target, TARGET_COLUMNS))
 
     def warn(self, line: int, message: str) -> None:
         self.warnings_total += 1
@@ -201,8 +203,9 @@ def import_elements(
         if progress is not None:
             progress(0)
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
+            new_refs = _counted_new_refs(state, batch)  # before the write lock is taken
             with transaction.atomic():
-                _import_batch(state, batch, reference_names)
+                _import_batch(state, batch, reference_names, new_refs)
             if progress is not None:
                 progress(state.sentences)
         if state.sentences == 0:
@@ -276,14 +279,18 @@ def _store_sizes(state: _ImportState) -> None:
 class _BatchRows:
     """The rows one batch adds besides its sentences, created in one bulk insert each."""
 
-    targets: list[Target] = field(default_factory=list)
+    targets: list[TargetRow] = field(default_factory=list)
     judged: list[tuple[int, EvalElement]] = field(default_factory=list)  # (target index, <eval>)
 
 
 def _import_batch(
-    state: _ImportState, batch: list[SentenceElement], reference_names: Collection[str]
+    state: _ImportState,
+    batch: list[SentenceElement],
+    reference_names: Collection[str],
+    new_refs: list[tuple[str, dict[str, int]] | None],
 ) -> None:
-    """Store one batch: sentences, new translators and evaluators, targets, judgments."""
+    """Store one batch: sentences, new translators and evaluators, targets, judgments
+    (``new_refs``: :func:`_counted_new_refs` of the batch)."""
     sentences = Sentence.objects.bulk_create([_sentence_row(state.corpus, s) for s in batch])
     _ensure_translators(state, batch, reference_names)
     _ensure_evaluators(state, batch)
@@ -292,13 +299,35 @@ def _import_batch(
         n_refs = _add_sentence_targets(state, rows, sentence, element)
         state.refs_min = min(state.refs_min, n_refs)
         state.refs_max = max(state.refs_max, n_refs)
-    Target.objects.bulk_create(rows.targets)
+    state.target_writer.insert(target.values() for target in rows.targets)
+    ids = _judged_target_ids(rows, sentences)
     judgments = Judgment.objects.bulk_create(
-        [_judgment_from(state, rows.targets[i], ev) for i, ev in rows.judged]
+        [
+            _judgment_from(state, rows.targets[i], ids[i], ev, counted)
+            for (i, ev), counted in zip(rows.judged, new_refs, strict=True)
+        ]
     )
     _keep_times(judgments, [ev for _, ev in rows.judged])
     state.judgments += len(rows.judged)
     state.sentences += len(batch)
+
+
+def _judged_target_ids(rows: _BatchRows, sentences: list[Sentence]) -> dict[int, int]:
+    """The database ids of the batch's judged targets (index in ``rows.targets`` → id),
+    read back by sentence and position (a target's place in its sentence is its own);
+    none asked when nothing is judged."""
+    if not rows.judged:
+        return {}
+    found = {
+        (sentence_id, position): pk
+        for pk, sentence_id, position in Target.objects.filter(
+            sentence__in=[s.pk for s in sentences]
+        ).values_list("pk", "sentence_id", "position")
+    }
+    targets = rows.targets
+    return {
+        i: found[targets[i].sentence_id, targets[i].position] for i in {i for i, _ in rows.judged}
+    }
 
 
 def _sentence_row(corpus: Corpus, element: SentenceElement) -> Sentence:
@@ -357,7 +386,7 @@ def _add_sentence_targets(
     return n_refs
 
 
-def _keep_on_target(target: Target, ev: EvalElement) -> None:
+def _keep_on_target(target: TargetRow, ev: EvalElement) -> None:
     """The unknown attributes and elements of a bare ``<eval>`` that is not the system's
     first in the sentence go on the target too, so the export writes them back."""
     target.extra_attrs = [*target.extra_attrs, *attrs_to_json(ev.extra_attrs)]
@@ -366,13 +395,13 @@ def _keep_on_target(target: Target, ev: EvalElement) -> None:
 
 def _target_row(
     sentence: Sentence, translator: Translator, ordinal: int, position: int, ev: EvalElement
-) -> Target:
+) -> TargetRow:
     """A target; a bare ``<eval>``'s unknown attributes and elements stay on it, a judged
     one's belong to its judgment (they are written back with it)."""
     bare = not ev.judged
-    return Target(
-        sentence=sentence,
-        translator=translator,
+    return TargetRow(
+        sentence_id=sentence.pk,
+        translator_id=translator.pk,
         ordinal=ordinal,
         position=position,
         text=ev.target,
@@ -381,17 +410,43 @@ def _target_row(
     )
 
 
-def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judgment:
+def _counted_new_refs(
+    state: _ImportState, batch: list[SentenceElement]
+) -> list[tuple[str, dict[str, int]] | None]:
+    """Per judged ``<eval>`` of the batch, in file order (the order of its judgments), its
+    new reference as stored and the counts stored with it (None: it has none), all
+    counted together (:func:`~annotation.text.imported_new_ref_counts`). Computed before
+    the batch's transaction: on SQLite, no judge's click waits for the searches. A
+    judgment's target is its ``<eval>``'s text (a system's ``<eval>`` all give the same,
+    :func:`~annotation.corpora.evaltrans.sentence_problem`)."""
+    language = corpus_language(state.corpus)
+    judged = [ev for element in batch for ev in element.evals if ev.judged]
+    texts = [
+        None if ev.new_ref is None else readable_text(ev.new_ref, language, cache=False)
+        for ev in judged
+    ]
+    pairs = [(ev.target, t) for ev, t in zip(judged, texts, strict=True) if t is not None]
+    counts = iter(imported_new_ref_counts(pairs))
+    return [None if text is None else (text, next(counts)) for text in texts]
+
+
+def _judgment_from(
+    state: _ImportState,
+    target: TargetRow,
+    target_id: int,
+    ev: EvalElement,
+    counted: tuple[str, dict[str, int]] | None,
+) -> Judgment:
     """A judgment whose aWER counts are recomputed from target and new reference (13a
-    words, seed 001 §2.3), so figures never rest on a fraction a file merely claims; a
-    mismatch, or a fraction without a new reference to check it by, is a warning."""
+    words, seed 001 §2.3; ``counted``: the new reference as stored and its counts), so
+    figures never rest on a fraction a file merely claims; a mismatch, or a fraction
+    without a new reference to check it by, is a warning."""
     edits: int | None = None
     length: int | None = None
     counts: dict[str, int] = {}
     new_ref = ""
-    if ev.new_ref is not None:
-        new_ref = readable_text(ev.new_ref, corpus_language(state.corpus), cache=False)
-        counts = new_ref_counts(target.text, new_ref, cache=False)
+    if counted is not None:
+        new_ref, counts = counted
         edits, length = counts["edits"], counts["ref_length"]
         if ev.awer is not None and ev.awer != (edits, length):
             state.warn(
@@ -417,7 +472,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
     done = not pending and (ev.sser is not None or edits is not None)
     timing = ev.timing or Timing()
     return Judgment(
-        target=target,
+        target_id=target_id,
         evaluator=state.evaluators[ev.evaluator or ANONYMOUS_EVALUATOR],
         sser=ev.sser,
         new_ref=new_ref,

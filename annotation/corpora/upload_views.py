@@ -13,8 +13,11 @@ and a lead told "already running" follows the link to a colleague's import.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from django.forms import Form
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -89,41 +92,87 @@ def _job_url(job: Job) -> str:
     return reverse("annotation:upload_job", args=[job.pk])
 
 
-@lead_required
-@require_http_methods(["GET", "POST"])
-def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
-    """The upload page; its POST queues the import (:func:`queue_import`). A refused
-    form is a 400 naming the field, a file or name refused at once a 400 with the
-    reason, an import already running a 409 saying which; htmx gets each as a 2xx
-    fragment (it swaps only 2xx answers)."""
-    if request.method == "GET":
-        return _upload_page(request, {}, 200)
-    form = UploadForm(request.POST, request.FILES)
-    context: dict[str, object] = {"form": form}
+@dataclass(frozen=True)
+class FormPlaces:
+    """Where an upload form's answer puts what it shows: the page's context names of the
+    form, its error, the job it found running, its new job's panel and the lead's own
+    running job (the page holds both forms, so each has names of its own), and the
+    fragment htmx gets."""
+
+    form: str
+    error: str
+    running: str
+    panel: str
+    mine: str
+    fragment: str
+
+
+PLACES = {
+    IMPORT: FormPlaces(
+        "form", "error", "running", "panel", "running_import", "corpora/_upload_result.html"
+    ),
+    ADD_SYSTEM: FormPlaces(
+        "system_form",
+        "system_error",
+        "system_running",
+        "system_panel",
+        "running_system",
+        "corpora/_add_system_result.html",
+    ),
+}
+
+
+def _answer_upload(
+    request: HtmxHttpRequest,
+    kind: str,
+    form: Form,
+    queue: Callable[[dict[str, Any]], Job],
+) -> HttpResponse:
+    """The answer to an upload form's POST: the job ``queue`` makes of the valid form's
+    data, or why not. A refused form is a 400 naming the field, a file or name refused at
+    once a 400 with the reason, a job already running a 409 saying which; htmx gets each
+    as a 2xx fragment (it swaps only 2xx answers), a plain POST that queued goes to the
+    job's page (303)."""
+    places = PLACES[kind]
+    context: dict[str, object] = {places.form: form}
     status = 400
     if form.is_valid():
-        upload = form.cleaned_data["file"]
         try:
-            job = queue_import(
-                data=upload.read(),
-                filename=upload.name,
-                name=form.cleaned_data["name"],
-                reference_names=form.reference_names(),
-                assign=form.cleaned_data["assign"],
-                lead=request.user,
-            )
+            job = queue(form.cleaned_data)
         except ImportRefused as refused:
-            context["error"] = str(refused)
+            context[places.error] = str(refused)
         except AlreadyRunning as busy:
-            context.update(error=str(busy), running=busy.job)
+            context.update({places.error: str(busy), places.running: busy.job})
             status = 409
         else:
             if not request.htmx:
                 return see_other(_job_url(job))
-            context.update(panel=job_panel(job), running_import=job)
+            context.update({places.panel: job_panel(job), places.mine: job})
     if request.htmx:
-        return TemplateResponse(request, "corpora/_upload_result.html", context)
+        return TemplateResponse(request, places.fragment, context)
     return _upload_page(request, context, status)
+
+
+@lead_required
+@require_http_methods(["GET", "POST"])
+def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
+    """The upload page; its POST queues the import (:func:`queue_import`), answered by
+    :func:`_answer_upload`."""
+    if request.method == "GET":
+        return _upload_page(request, {}, 200)
+    form = UploadForm(request.POST, request.FILES)
+
+    def queue(data: dict[str, Any]) -> Job:
+        return queue_import(
+            data=data["file"].read(),
+            filename=data["file"].name,
+            name=data["name"],
+            reference_names=form.reference_names(),
+            assign=data["assign"],
+            lead=request.user,
+        )
+
+    return _answer_upload(request, IMPORT, form, queue)
 
 
 @lead_required
@@ -132,31 +181,18 @@ def corpus_add_system(request: HtmxHttpRequest) -> HttpResponse:
     """The upload page's second form: queues a system's plain text added to a corpus
     that exists (:func:`queue_add_system`), answered as the evalTrans upload is."""
     form = AddSystemForm(request.POST, request.FILES, user=request.user)
-    context: dict[str, object] = {"system_form": form}
-    status = 400
-    if form.is_valid():
-        upload = form.cleaned_data["file"]
-        try:
-            job = queue_add_system(
-                corpus=form.cleaned_data["corpus"],
-                name=form.cleaned_data["name"],
-                data=upload.read(),
-                filename=upload.name,
-                unsegmented=form.cleaned_data["unsegmented"],
-                lead=request.user,
-            )
-        except ImportRefused as refused:
-            context["system_error"] = str(refused)
-        except AlreadyRunning as busy:
-            context.update(system_error=str(busy), system_running=busy.job)
-            status = 409
-        else:
-            if not request.htmx:
-                return see_other(_job_url(job))
-            context.update(system_panel=job_panel(job), running_system=job)
-    if request.htmx:
-        return TemplateResponse(request, "corpora/_add_system_result.html", context)
-    return _upload_page(request, context, status)
+
+    def queue(data: dict[str, Any]) -> Job:
+        return queue_add_system(
+            corpus=data["corpus"],
+            name=data["name"],
+            data=data["file"].read(),
+            filename=data["file"].name,
+            unsegmented=data["unsegmented"],
+            lead=request.user,
+        )
+
+    return _answer_upload(request, ADD_SYSTEM, form, queue)
 
 
 def _upload_job(pk: int) -> Job:

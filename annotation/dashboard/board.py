@@ -136,32 +136,46 @@ class Dashboard:
 
     # ---- inputs
 
-    @cached_property
+    @property
     def auto(self) -> AutomaticStats:
         """The automatic statistics of the choice: against the original references as
-        stored (one query), or against the grown pool (:attr:`pool`)."""
-        return self.original_auto if self.pool is None else self.pool.stats
+        stored (one query), or against the grown pool (:attr:`pool`); while a worker
+        computes them, :class:`FiguresPending` with its jobs (:attr:`waiting`)."""
+        found = self._auto_or_jobs
+        if isinstance(found, tuple):
+            raise FiguresPending(found)
+        return found
 
-    @cached_property
+    @property
     def waiting(self) -> tuple[Job, ...]:
         """The jobs computing what this choice shows (empty: every figure is at hand):
         the page shows their progress instead of the panels (:class:`FiguresPending`)."""
-        try:
-            self.auto  # noqa: B018
-        except FiguresPending as pending:
-            return pending.jobs
-        return ()
+        found = self._auto_or_jobs
+        return found if isinstance(found, tuple) else ()
 
     @cached_property
+    def _auto_or_jobs(self) -> AutomaticStats | tuple[Job, ...]:
+        """:attr:`auto`, or the jobs computing it: found once per dashboard, so the page,
+        its panels and their waiting answer ask for the pending jobs once."""
+        try:
+            return self.original_auto if self.pool is None else self.pool.stats
+        except FiguresPending as pending:
+            return pending.jobs
+
+    @property
     def original_auto(self) -> AutomaticStats:
         """The original references' statistics of the choice as stored (one query); when
         they are not, their job is queued (:mod:`annotation.statistics.jobs`; a failed
         one stays, for the lead to retry) and :class:`FiguresPending` raised."""
-        pp = self.preprocessing
-        found = statistics_or_job(self.corpus, pp.preprocessor(), pp.ref_length)
+        found = self._original_or_job
         if isinstance(found, Job):
             raise FiguresPending((found,))
         return found
+
+    @cached_property
+    def _original_or_job(self) -> AutomaticStats | Job:
+        pp = self.preprocessing
+        return statistics_or_job(self.corpus, pp.preprocessor(), pp.ref_length)
 
     @cached_property
     def pool(self) -> PoolPart | None:

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django_tasks import default_task_backend, task
 from django_tasks.base import TaskResultStatus
@@ -342,10 +342,13 @@ def retry(job: Job) -> Job:
 
 
 def live_jobs(corpus: Any) -> list[Job]:
-    """The corpus's queued and running jobs and its failed ones not yet retried, oldest
-    first (one query): what its pages show as pending work."""
-    failed_last = Job.objects.filter(corpus=corpus).exclude(status=Job.Status.DONE)
-    return list(failed_last.order_by("pk").defer("upload", "result"))
+    """The corpus's pending work as its pages show it, oldest first, in one query: per
+    key, its latest job unless that one is done. So a queued or running job shows, and a
+    failed one too (its reason, its retry button) until a newer job of its key exists;
+    older failures of a key do not pile up."""
+    newer = Job.objects.filter(key=OuterRef("key"), pk__gt=OuterRef("pk"))
+    latest = Job.objects.filter(corpus=corpus).exclude(Exists(newer))
+    return list(latest.exclude(status=Job.Status.DONE).order_by("pk").defer("upload", "result"))
 
 
 # ------------------------------------------------------------------ waiting

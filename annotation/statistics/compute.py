@@ -17,7 +17,7 @@ from django.conf import settings
 
 from annotation.models import Corpus
 from annotation.statistics.encoding import AutomaticStats, decode_statistics, encode_statistics
-from annotation.statistics.metric_set import AUTOMATIC_METRICS, app_metric, work_shares
+from annotation.statistics.metric_set import AUTOMATIC_METRICS, app_metric, heaviest_first
 from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics.corpus import score_corpus
 from metrics.registry import metric_info
@@ -76,7 +76,7 @@ def compute_statistics(
             progress(sum(len(c.scores) for c in computed), len(todo), "scoring")
 
     report()
-    groups = work_shares(todo, shares=len(todo))  # one per group, the heaviest first
+    groups = heaviest_first(todo)
     processes = min(scoring_processes(), len(groups))
     if processes <= 1:
         for names in groups:

@@ -52,25 +52,17 @@ HUMAN_METRICS = APP_HUMAN
 #: The metrics that share their work when scored together (one alignment for the WER
 #: family, one n-gram count for BLEU and NIST, one character pass for chrF and chrF++, one
 #: count for the weighted n-grams' P, R and F), each group with its rough share of a
-#: whole scoring's time on a real corpus (``bench/pages.py``): what :func:`work_shares`
-#: balances. Each metric's group and cost is in :data:`metrics.facts.METRIC_FACTS`.
+#: whole scoring's time on a real corpus (``bench/pages.py``), heaviest first. Each
+#: metric's group and cost is in :data:`metrics.facts.METRIC_FACTS`.
 WORK_GROUPS: tuple[tuple[tuple[str, ...], int], ...] = work_groups()
 
-#: Shares :func:`work_shares` splits into by default (a worker scores one group at a time:
-#: ``work_shares(metrics, shares=len(metrics))``).
-SHARES = 2
 
-
-def work_shares(metrics: Sequence[str], shares: int = SHARES) -> list[tuple[str, ...]]:
-    """``metrics`` split into at most ``shares`` groups of about equal work, the metrics
-    of a :data:`WORK_GROUPS` group kept together (the heaviest group first, each to the
-    lightest share so far); no empty share."""
-    wanted = set(metrics)
-    groups = [(tuple(m for m in g if m in wanted), cost) for g, cost in WORK_GROUPS]
-    grouped = {m for g, _ in WORK_GROUPS for m in g}
+def heaviest_first(metrics: Sequence[str]) -> list[tuple[str, ...]]:
+    """``metrics`` in their :data:`WORK_GROUPS` (a metric of none a group of its own, the
+    lightest), the heaviest group first, no empty group: what a scoring hands its
+    processes one at a time, so the longest work starts first and the metrics that share
+    work are scored together."""
+    grouped = {m for group, _ in WORK_GROUPS for m in group}
+    groups = [(tuple(m for m in metrics if m in group), cost) for group, cost in WORK_GROUPS]
     groups += [((m,), 1) for m in metrics if m not in grouped]
-    bins: list[tuple[list[str], int]] = [([], 0) for _ in range(max(1, shares))]
-    for names, cost in sorted((g for g in groups if g[0]), key=lambda g: -g[1]):
-        lightest = min(range(len(bins)), key=lambda k: bins[k][1])
-        bins[lightest] = (bins[lightest][0] + list(names), bins[lightest][1] + cost)
-    return [tuple(m for m in metrics if m in names) for names, _ in bins if names]
+    return [names for names, _ in sorted(groups, key=lambda g: -g[1]) if names]

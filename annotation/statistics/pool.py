@@ -44,7 +44,12 @@ from annotation.statistics.encoding import (
     encode_statistics,
     statistics_choice,
 )
-from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric, work_shares
+from annotation.statistics.metric_set import (
+    AUTOMATIC_METRICS,
+    CORPUS_WIDE,
+    app_metric,
+    heaviest_first,
+)
 from annotation.statistics.pool_references import SentencePool, new_references, sentence_pools
 from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
@@ -313,7 +318,7 @@ def _rescored(
         docs=[texts.docs[k] for k in changed],
     )
     again = AutomaticStats(systems, len(changed), {}, {})
-    groups = work_shares(local, shares=len(local)) if local else []
+    groups = heaviest_first(local)
     for done, names in enumerate(groups):
         if progress is not None:
             progress(done, len(groups) + bool(wide), "scoring the grown pool")

@@ -12,6 +12,7 @@ from annotation.tests.factories import DEMO_XML, SEED_XML
 from annotation.text import (
     DEFAULT_LANGUAGE,
     corpus_language,
+    imported_new_ref_counts,
     new_ref_counts,
     readable_new_ref,
     readable_text,
@@ -65,6 +66,19 @@ def test_every_text_of_the_demo_corpora_keeps_its_13a_words_and_its_counts(path)
         assert words(readable) == words(text)
         assert readable_text(readable) == readable  # export → import → export
         assert new_ref_counts(candidate, readable) == new_ref_counts(candidate, spaced)
+
+
+def test_an_import_counts_many_new_references_as_each_is_counted_alone() -> None:
+    texts = _texts(DEMO_XML)
+    pairs = [(texts[k], readable_text(texts[k + 1])) for k in range(0, 60, 2)]
+    pairs.append(("A sentence never edited .", "A sentence never edited."))
+
+    together = imported_new_ref_counts(pairs)
+
+    assert together == [new_ref_counts(c, r) for c, r in pairs]
+    assert together[-1] == {"edits": 0, "ref_length": 5, "ter_edits": 0, "ter_length": 5}
+    assert any(counts["ter_edits"] > 0 for counts in together)
+    assert imported_new_ref_counts([]) == []
 
 
 def test_most_demo_texts_read_without_spaced_punctuation() -> None:

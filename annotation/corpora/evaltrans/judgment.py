@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any
 
 from annotation.corpora.evaltrans.schema import (
     ERR_AWER_FORMAT,
@@ -47,28 +48,34 @@ class JudgmentAttrs:
     extra_attrs: Attrs = ()
 
 
+#: The attributes of an ``<eval>`` that carries nothing but its translator and evaluator.
+NO_JUDGMENT = JudgmentAttrs()
+
+
 def judgment_attrs(attributes: Iterable[tuple[str, str]]) -> JudgmentAttrs:
     """The judgment of an ``<eval>``'s ``attributes`` (but ``translator`` and
     ``evaluator``); a bad value is a ``ValueError`` saying which and why."""
-    read = JudgmentAttrs()
+    read: dict[str, Any] = {}
     timing: dict[str, str] = {}
     extra: list[tuple[str, str]] = []
     for key, value in attributes:
         if key == "sser":
-            read = replace(read, sser=_sser(value))
+            read["sser"] = _sser(value)
         elif key == "awer":
-            read = replace(read, awer=_awer(value))
+            read["awer"] = _awer(value)
         elif key == "judgeFlag":
-            read = replace(read, flag=_flag(value))
+            read["flag"] = _flag(value)
         elif key == "judgeNote":
-            read = replace(read, note=_note(value))
+            read["note"] = _note(value)
         elif key == "ierItems":
-            read = replace(read, ier=ier_items_of(value))
+            read["ier"] = ier_items_of(value)
         elif key in TIMING_ATTRS:
             timing[key] = value
         else:
             extra.append((key, value))
-    return replace(read, timing=timing_of(timing), extra_attrs=tuple(extra))
+    if not (read or timing or extra):
+        return NO_JUDGMENT  # a reference's or a bare system's <eval>: most of a file
+    return JudgmentAttrs(**read, timing=timing_of(timing), extra_attrs=tuple(extra))
 
 
 def _flag(value: str) -> str | None:

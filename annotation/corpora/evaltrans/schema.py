@@ -12,6 +12,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from pathlib import PurePath
 
 from annotation.corpora.evaltrans.timing import Timing
@@ -159,7 +160,7 @@ class EvalElement:
     ier: tuple[tuple[int, int, str], ...] | None = None
     timing: Timing | None = None  # the judge's effort (:mod:`.timing`)
 
-    @property
+    @cached_property  # asked several times of each of a file's many <eval>
     def judged(self) -> bool:
         return not (
             not self.errors

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from django.core.checks import Tags
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.corpora.imports import ImportRefused, corpus_import
@@ -19,6 +20,10 @@ from annotation.management.scoring import report_scoring
 
 class Command(BaseCommand):
     help = "Import an evalTrans XML file as a new corpus (all or nothing)."
+    # The checks of what an import touches: the models and the database. The others
+    # (URLs above all) import every view of the site, which an import never uses;
+    # ``manage.py check`` and ``make serve`` run them all.
+    requires_system_checks = [Tags.models, Tags.database]
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)

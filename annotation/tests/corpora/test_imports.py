@@ -255,3 +255,31 @@ def test_judges_log_in_and_click_while_a_long_import_writes(seed: Corpus, judge:
     corpus_import(source=source, name="long", progress=judge_works)
 
     assert answers == [(302, n % 11) for n in (0, 50, 100, 120)]
+
+
+def test_judgments_with_without_and_with_an_empty_new_reference_import_side_by_side() -> None:
+    """The new references of a batch are counted together: each judgment still gets its
+    own counts, none where it has no new reference."""
+    xml = b"""<evalTrans>
+<sentence id="s1">
+  <source>x</source>
+  <eval translator="first reference"><target>The figure shows the method .</target></eval>
+  <eval translator="A" evaluator="JM" sser="5"><target>Figure show method .</target></eval>
+  <eval translator="B" evaluator="JM" sser="4"><target>A chart shows it .</target>
+    <newRef></newRef></eval>
+  <eval translator="C" evaluator="JM" sser="9"><target>The figure show the method .</target>
+    <newRef>The figure shows the method.</newRef></eval>
+</sentence>
+</evalTrans>"""
+
+    corpus_import(source=io.BytesIO(xml), name="three")
+
+    got = {
+        j.target.translator.name: (j.new_ref, j.edits, j.ref_length, j.ter_edits, j.ter_length)
+        for j in Judgment.objects.select_related("target__translator")
+    }
+    assert got == {
+        "A": ("", None, None, None, None),
+        "B": ("", 5, 0, 5, 0),
+        "C": ("The figure shows the method.", 1, 6, 1, 6),
+    }

@@ -356,6 +356,11 @@ def test_names_and_texts_from_a_corpus_are_escaped(lead_client: Client, tmp_path
 
 # ------------------------------------------------------------------ queries
 
+#: What a view of a choice being scored asks: the session and user, the corpus, the
+#: stored statistics (none) and the pending job, once each; and for the waiting block
+#: the systems' names (the drill-down answers without them).
+WAITING_QUERIES = {"panel/table/": 6, "table.json": 6, "chart/bleu.svg": 6, "system/{system}/": 5}
+
 #: Per URL the queries of a view that computes the parts derived from the judgments (the
 #: first, or the first after a judgment changed) and of a later one. Every view: the
 #: session, the user, the corpus (its judgments stamp with it) and its stored automatic
@@ -432,3 +437,24 @@ def test_a_new_preprocessing_choice_is_queued_for_a_worker_then_read_back(
     assert run_queued_jobs() == 1
     assert _queries(lead_client, url) == 5
     assert 'id="scoring"' not in lead_client.get(url).content.decode()
+
+
+@pytest.mark.parametrize(
+    "part", ["panel/table/", "table.json", "chart/bleu.svg", "system/{system}/"]
+)
+def test_what_waits_for_its_figures_looks_its_job_up_once(
+    lead_client: Client, demo: Corpus, settings: Any, part: str
+) -> None:
+    """A panel, a download, a chart or the drill-down of a choice being scored answers
+    202 with the job's progress, having asked for the pending job once."""
+    settings.TASKS = settings.QUEUED_TASKS
+    choice = "?tok=char&case=lc"
+    lead_client.get(f"/dashboard/{demo.pk}/{choice}")  # queues the scoring
+    url = f"/dashboard/{demo.pk}/{part.format(system=system_pk(demo))}{choice}"
+
+    with CaptureQueriesContext(connection) as queries:
+        response = lead_client.get(url, **HTMX)
+
+    assert response.status_code == 202
+    assert b'"scoring"' in response.content  # the block's id, or the JSON's status
+    assert len(queries) == WAITING_QUERIES[part]

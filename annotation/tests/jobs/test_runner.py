@@ -19,6 +19,7 @@ from annotation.jobs import (
     Refused,
     enqueue,
     handler,
+    live_jobs,
     requeue_abandoned,
     retry,
     run_claimed,
@@ -119,6 +120,41 @@ def test_a_failed_job_keeps_its_reason_until_the_lead_retries_it() -> None:
     again = retry(job)
     assert (again.pk, again.status, again.error) == (job.pk, "queued", "")
     assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
+
+
+def test_a_corpus_shows_the_latest_job_of_each_key_until_it_is_done() -> None:
+    corpus = Corpus.objects.create(name="pending")
+
+    def failing(key: str) -> Job:
+        job = enqueue(
+            "test-fail",
+            key,
+            label="reading",
+            corpus=corpus,
+            payload={"what": "x"},
+            after_failure=True,
+        )
+        run_queued_jobs()
+        job.refresh_from_db()
+        return job
+
+    first = failing("fail:a")
+    other = failing("fail:b")
+    assert live_jobs(corpus) == [first, other]  # each failure visible with its reason
+    second = failing("fail:a")  # the same work asked for again after its failure
+    assert second.pk != first.pk
+    assert live_jobs(corpus) == [other, second]  # the older failure of fail:a is gone
+    queued = enqueue(
+        "test-count",
+        "fail:b",
+        label="again",
+        corpus=corpus,
+        payload={"text": "a"},
+        after_failure=True,
+    )
+    assert live_jobs(corpus) == [second, queued]  # the queued one stands for its key
+    run_queued_jobs()
+    assert live_jobs(corpus) == [second]  # a key whose latest job is done shows nothing
 
 
 def test_a_refused_job_keeps_the_refusals_own_words_as_its_reason() -> None:

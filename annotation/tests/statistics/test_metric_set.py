@@ -38,7 +38,7 @@ def test_every_app_metric_is_in_exactly_one_work_group() -> None:
 
 
 def test_the_work_groups_stand_heaviest_first_ties_in_column_order() -> None:
-    """The order :func:`~annotation.metric_set.work_shares` hands groups out in."""
+    """The order :func:`~annotation.statistics.metric_set.heaviest_first` hands groups out in."""
     assert metric_set.WORK_GROUPS == (
         (("chrf", "chrf++"), 10),
         (("ter",), 8),

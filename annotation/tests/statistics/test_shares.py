@@ -1,7 +1,7 @@
 """A scoring a group of metrics at a time, as a worker runs it (:func:`annotation.
 statistics.compute.compute_statistics`): the figures of scoring every metric at once,
 its progress reported group by group, and the groups it is split into
-(:func:`annotation.statistics.metric_set.work_shares`)."""
+(:func:`annotation.statistics.metric_set.heaviest_first`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from annotation.corpora.imports import corpus_import
 from annotation.statistics import corpus_texts
 from annotation.statistics.compute import automatic_scores, compute_statistics
 from annotation.statistics.encoding import encode_statistics
-from annotation.statistics.metric_set import AUTOMATIC_METRICS, WORK_GROUPS, work_shares
+from annotation.statistics.metric_set import AUTOMATIC_METRICS, WORK_GROUPS, heaviest_first
 from annotation.tests.factories import DEMO_XML
 from metrics.tokenize import Preprocessor
 
@@ -55,14 +55,11 @@ def test_two_processes_score_to_the_last_bit_what_one_does(settings: Any) -> Non
     assert encode_statistics(compute_statistics(corpus, pp, "nearest")) == two
 
 
-def test_shares_keep_metrics_that_share_work_together_and_balance_the_rest() -> None:
-    shares = work_shares(AUTOMATIC_METRICS)
+def test_groups_keep_metrics_that_share_work_together_heaviest_first() -> None:
+    groups = heaviest_first(AUTOMATIC_METRICS)
 
-    assert len(shares) == 2
-    assert sorted(m for s in shares for m in s) == sorted(AUTOMATIC_METRICS)
-    for group, _ in WORK_GROUPS:
-        assert sum(bool(set(group) & set(s)) for s in shares) == 1
-    loads = [sum(c for group, c in WORK_GROUPS if set(group) & set(s)) for s in shares]
-    assert abs(loads[0] - loads[1]) <= max(c for _, c in WORK_GROUPS)
-    assert work_shares(("wer", "ser")) == [("wer", "ser")]  # no empty share
-    assert work_shares(()) == []
+    assert sorted(m for g in groups for m in g) == sorted(AUTOMATIC_METRICS)
+    assert groups == [group for group, _ in WORK_GROUPS]  # every metric here is in one
+    assert heaviest_first(("ser", "chrf", "wer")) == [("chrf",), ("ser", "wer")]
+    assert heaviest_first(("new-metric", "per")) == [("per",), ("new-metric",)]
+    assert heaviest_first(()) == []  # no empty group
