@@ -45,9 +45,9 @@ from annotation.statistics import scoring_job
 from annotation.text import corpus_language, imported_new_ref_counts, readable_text, words
 
 BATCH_SENTENCES = 500
-#: Sentences written per transaction: about 0.1 s of SQLite's write lock on a corpus of
-#: 20 systems and 3 references (``bench/import.py`` prints the longest), well inside the
-#: busy timeout a judge's click waits for it.
+#: Sentences written per transaction: a short hold of SQLite's write lock on a corpus of
+#: 20 systems and 3 references (``bench/import.py`` prints the longest;
+#: ``docs/performance.md``), well inside the busy timeout a judge's click waits for it.
 SENTENCES_PER_TRANSACTION = 50
 MAX_WARNINGS = 200
 ANONYMOUS_EVALUATOR = "anonymous"

@@ -1,14 +1,14 @@
-"""Reading and writing a stored binary value (a corpus's statistics, about 10 MB for 1,000
-sentences × 20 systems) in the database's cheapest way, in one place.
+"""Reading and writing a stored binary value (a corpus's statistics, megabytes for a corpus
+of real size) in the database's cheapest way, in one place.
 
 Django talks to PostgreSQL through a client-side cursor, which receives ``bytea`` as hex
-text: twice the bytes over the wire, decoded in Python, about 90 ms and 57 MB of
-transient memory for a 10 MB value, on every dashboard view (it reads its statistics
-back each time). Read in binary format instead (a plain psycopg cursor on the same
-connection, in the same transaction), the same value takes about 30 ms and 28 MB. Written,
-the client-side cursor spells the value into the statement as a hex literal: 89 MB of
-transient memory for a new preprocessing choice's statistics, against a few MB sent as a
-binary parameter. Other databases go through the ORM as usual.
+text: twice the bytes over the wire, decoded in Python, on every dashboard view (it reads
+its statistics back each time). Read in binary format instead (a plain psycopg cursor on
+the same connection, in the same transaction), the same value takes a third of the time
+and half the transient memory. Written, the client-side cursor spells the value into the
+statement as a hex literal, many times the value's size in transient memory, where a
+binary parameter sends the bytes themselves (``docs/performance.md`` has the figures).
+Other databases go through the ORM as usual.
 
 The statements go through the connection's execute wrappers and query log as Django's
 own would, so query counts (tests, ``bench/``) see them.

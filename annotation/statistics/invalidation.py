@@ -7,8 +7,8 @@ the texts then goes out of date: the dashboard's memo (kept under the judgments 
 and the judge's live figures' rows (kept under the texts stamp,
 :func:`annotation.statistics.live.texts_key`) are forgotten as both stamps move.
 
-The stored automatic statistics cost a whole scoring (13.8 s for 1,000 sentences × 20
-systems on bench/pages.py's machine) to make again. A system added changes every
+The stored automatic statistics cost a whole scoring (a worker's job of many seconds at
+real size: ``docs/performance.md``) to make again. A system added changes every
 metric's bootstrap and the systems themselves: they are deleted. A word moved changes two
 candidates of one system: the rows stay, stale (their texts stamp is older than the
 corpus's), the two candidates remember the stamp they changed at

@@ -211,7 +211,8 @@ def stored_stats(corpus: Corpus, wanted: Mapping[int, tuple[str, int]]) -> dict[
 
 
 #: Per corpus judged lately, the live figures' rows of every system (segments × k per
-#: figure) from its stored default statistics: about 2 MB for 1,000 × 20.
+#: figure) from its stored default statistics (a few MB at real size:
+#: ``docs/performance.md``).
 _STORED: Memo[CorpusKey, dict[str, tuple[np.ndarray, ...]]] = Memo(4)
 
 

@@ -31,8 +31,8 @@ them all (a new process, as the tests see it).
 The memory is bounded (:data:`MEMO_SIZE` entries, the least recently used goes first;
 a corpus's entries of earlier stamps go as soon as a newer one is kept) and holds only
 frozen results, never the judgment rows they were computed from; the largest are the
-grown pool's statistics, as large as one decoded statistics row (about 20 MB for 1,000
-sentences × 20 systems), one per preprocessing choice viewed with ``refs=pool``. It is
+grown pool's statistics, as large as one decoded statistics row (tens of MB at real
+size: ``docs/performance.md``), one per preprocessing choice viewed with ``refs=pool``. It is
 shared by the threads of one process.
 """
 

@@ -160,8 +160,7 @@ SCORED_ON_THE_PAGE = 10_000
 
 #: A pair of the whole corpus costs :data:`CORPUS_WIDE` metrics (NIST counts n-grams,
 #: nothing more) about this many times less than a pair of a changed sentence costs all
-#: the others (TER's search, METEOR's alignments): bench/pages.py, 1.5 s for NIST's 325k
-#: pairs against 25 s for the others' 280k.
+#: the others (TER's search, METEOR's alignments): ``docs/performance.md``.
 CORPUS_WIDE_CHEAPER = 20
 
 
