@@ -391,7 +391,7 @@ def _judgment_from(state: _ImportState, target: Target, ev: EvalElement) -> Judg
     new_ref = ""
     if ev.new_ref is not None:
         new_ref = readable_text(ev.new_ref, corpus_language(state.corpus), cache=False)
-        counts = new_ref_counts(target.text, new_ref, cache=False)
+        counts = new_ref_counts(target.text, new_ref, cache=False, hter=True)
         edits, length = counts["edits"], counts["ref_length"]
         if ev.awer is not None and ev.awer != (edits, length):
             state.warn(

@@ -38,7 +38,7 @@ from annotation.judging.errors import (
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
 from annotation.spans import live_severities
-from annotation.text import NEW_REF_COUNTS, new_ref_counts, words
+from annotation.text import new_ref_counts, words
 
 #: The event kinds that walk the stack instead of adding a change to it.
 WALKS = (JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO)
@@ -358,10 +358,11 @@ def _write_events(
 
 
 def _counts(judgment: Judgment, new_ref: str) -> dict[str, int | None]:
-    """The counts stored with ``new_ref`` (:func:`~annotation.text.new_ref_counts`):
-    recounted only when the new reference changes."""
+    """The counts stored with ``new_ref`` (:func:`~annotation.text.new_ref_counts`; HTER's
+    left empty, for a worker to fill once the judgment is done): recounted only when the
+    new reference changes, and otherwise not written (nor HTER's, filled meanwhile)."""
     if new_ref == judgment.new_ref:
-        return {name: getattr(judgment, name) for name in NEW_REF_COUNTS}
+        return {}
     return dict(new_ref_counts(judgment.candidate_text, new_ref))
 
 
