@@ -94,7 +94,6 @@ def test_counts_of_a_new_reference_the_judge_replaced_are_never_stored(
     assert (judgment.ter_edits, judgment.ter_length) == (None, None)
     assert fill_hter_counts() == 1
     judgment.refresh_from_db()
-    assert (judgment.ter_edits, judgment.ter_length) == (0, 7) == hter_counts(
-        MOVED_BLOCK, MOVED_BLOCK
+    assert (
+        (judgment.ter_edits, judgment.ter_length) == (0, 7) == hter_counts(MOVED_BLOCK, MOVED_BLOCK)
     )
-
