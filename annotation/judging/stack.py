@@ -98,16 +98,17 @@ def judgment_for(*, pk: int, user: User) -> Judgment:
     of the query it makes PostgreSQL plan a seven-table join, milliseconds on every click.
     """
     qs = Judgment.objects.select_related(
-        "target__sentence__corpus", "target__translator", "evaluator", "shown_as"
+        "target__sentence__corpus", "target__translator", "shown_as"
     ).annotate(**_stack_annotations())
     if user.is_lead:
-        return qs.get(pk=pk)
+        return qs.select_related("evaluator").get(pk=pk)
     assigned = Corpus.judges.through.objects.filter(
         corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user.pk
     )
     judgment = qs.filter(evaluator=user).annotate(assigned=Exists(assigned)).get(pk=pk)
     if not judgment.assigned or judgment.target.sentence.corpus.archived:
         raise Judgment.DoesNotExist(f"Judgment {pk} is in a corpus not assigned to {user}.")
+    judgment.evaluator = user  # the judge's own: no join to read it back
     return judgment
 
 
