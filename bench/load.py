@@ -92,6 +92,8 @@ LEAD_CHOICES = (
     ),
 )
 POOL_VIEW = "refs=pool"
+#: How long the lead waits for a dashboard view: ``make serve``'s request timeout.
+LEAD_TIMEOUT = 300.0
 #: The dashboard's block of a choice still being computed (its htmx polls every second).
 WAITING = re.compile(r'<section id="(?:pool-)?scoring"[^>]*aria-busy="true"')
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -136,6 +138,9 @@ class Judge:
     version: int = 0
     page: str = ""
     outcomes: list[Outcome] = field(default_factory=list)
+    #: Seconds a request may take before it counts as a broken connection (the lead's
+    #: views may take as long as the server's own timeout).
+    timeout: float = 30.0
     #: (new reference, SSER) of every judgment whose accept got a success answer
     accepted: list[tuple[str, int]] = field(default_factory=list)
     sser: int | None = None
@@ -159,7 +164,7 @@ class Judge:
         for _ in range(5):
             request = urllib.request.Request(url, data=body, headers=headers)
             try:
-                with self.opener.open(request, timeout=30) as response:
+                with self.opener.open(request, timeout=self.timeout) as response:
                     return response.status, url, response.read().decode()
             except urllib.error.HTTPError as error:
                 if error.code in {301, 302, 303}:
@@ -168,6 +173,14 @@ class Judge:
                     continue
                 return error.code, url, error.read().decode()
         return 599, url, ""
+
+    def get(self, path: str, *, htmx: bool = False) -> tuple[int, str]:
+        """A GET as :meth:`request`, a broken connection or a timeout answered 598."""
+        try:
+            status, _, page = self.request(path, htmx=htmx)
+        except OSError:
+            return 598, ""
+        return status, page
 
     def log_in(self) -> None:
         _, _, page = self.request("/accounts/login/")
@@ -313,13 +326,13 @@ def lead_at_work(base: str, pk: int, choices: tuple[str, ...], until: float) -> 
     seen by any server: each answer queues its scoring), then the pool view, then polls
     every second, as the page's htmx does, each view still waiting, until its figures are
     shown or ``until`` (a perf_counter time) has passed."""
-    lead = Judge(LEAD, base)
+    lead = Judge(LEAD, base, timeout=LEAD_TIMEOUT)
     lead.log_in()
     views = [LeadView(q) for q in (*choices, POOL_VIEW)]
     started = {}
     for view in views:
         start = time.perf_counter()
-        view.status, _, page = lead.request(f"/dashboard/{pk}/?{view.query}")
+        view.status, page = lead.get(f"/dashboard/{pk}/?{view.query}")
         view.first = time.perf_counter() - start
         started[view.query] = start
         if view.status == 200 and not WAITING.search(page):
@@ -330,7 +343,7 @@ def lead_at_work(base: str, pk: int, choices: tuple[str, ...], until: float) -> 
             if view.done_after is not None:
                 continue
             start = time.perf_counter()
-            status, _, page = lead.request(f"/dashboard/{pk}/?{view.query}", htmx=True)
+            status, page = lead.get(f"/dashboard/{pk}/?{view.query}", htmx=True)
             view.poll_seconds.append(time.perf_counter() - start)
             view.polls += 1
             if status == 200 and not WAITING.search(page):
