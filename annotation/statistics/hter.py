@@ -54,21 +54,26 @@ def fill_hter_counts() -> int:
 
 
 def _fill(new_refs: dict[int, str]) -> dict[int, tuple[int, int]]:
-    """The HTER counts of judgments ``pk → new reference`` (one query for their
-    candidates), stored where the judgment is unchanged since that query, with that new
-    reference and no counts (one transaction); the counts of each, stored or not."""
-    rows = Judgment.objects.filter(pk__in=list(new_refs)).values_list(
-        "pk", "version", "control", "shown_text", "target__text"
-    )
-    computed, version_of = {}, {}
-    for pk, version, control, shown_text, target_text in rows:
-        candidate = shown_text if control == Judgment.Control.DEGRADED else target_text
-        computed[pk] = hter_counts(candidate, new_refs[pk])
-        version_of[pk] = version
-    with transaction.atomic():
-        for pk, (edits, length) in computed.items():
-            unchanged = _missing().filter(pk=pk, version=version_of[pk], new_ref=new_refs[pk])
-            unchanged.update(ter_edits=edits, ter_length=length)
+    """The HTER counts of judgments ``pk → new reference``, :data:`BATCH` at a time (one
+    query for their candidates, one transaction for their counts), each stored where the
+    judgment is unchanged since that query, with that new reference and no counts; the
+    counts of each, stored or not. Nothing is cached: each pair is searched once."""
+    pks = list(new_refs)
+    computed: dict[int, tuple[int, int]] = {}
+    for start in range(0, len(pks), BATCH):
+        rows = Judgment.objects.filter(pk__in=pks[start : start + BATCH]).values_list(
+            "pk", "version", "control", "shown_text", "target__text"
+        )
+        version_of = {}
+        for pk, version, control, shown_text, target_text in rows:
+            candidate = shown_text if control == Judgment.Control.DEGRADED else target_text
+            computed[pk] = hter_counts(candidate, new_refs[pk], cache=False)
+            version_of[pk] = version
+        with transaction.atomic():
+            for pk, version in version_of.items():
+                edits, length = computed[pk]
+                unchanged = _missing().filter(pk=pk, version=version, new_ref=new_refs[pk])
+                unchanged.update(ter_edits=edits, ter_length=length)
     return computed
 
 
