@@ -15,9 +15,10 @@
   tie-break of the nearest reference.
 * **The nearest reference** (seed 001 §3: the tool proposes "the most similar"
   reference): the smallest edit distance to the candidate, the earlier reference on ties.
-* **A new reference's counts** (:func:`new_ref_counts`): aWER's edits and length, and
-  HTER's (TER with shifts against the new reference, :mod:`metrics.human`), computed
-  whenever a new reference is stored, so no figure ever searches shifts on a page view.
+* **A new reference's counts** (:func:`new_ref_counts`): aWER's edits and length,
+  computed whenever a new reference is stored, and HTER's (TER with shifts against the
+  new reference, :func:`hter_counts`), computed off the judge's clicks
+  (:mod:`annotation.statistics.hter`).
 """
 
 from __future__ import annotations
@@ -120,27 +121,39 @@ def awer_counts(candidate: str, new_ref: str, *, cache: bool = True) -> tuple[in
 NEW_REF_COUNTS = ("edits", "ref_length", "ter_edits", "ter_length")
 
 
-def new_ref_counts(candidate: str, new_ref: str, *, cache: bool = True) -> dict[str, int]:
+def new_ref_counts(
+    candidate: str, new_ref: str, *, cache: bool = True, hter: bool = False
+) -> dict[str, int | None]:
     """What a judgment stores with its new reference: aWER's ``edits`` and
-    ``ref_length`` (:func:`awer_counts`) and HTER's ``ter_edits`` and ``ter_length``
-    (the TER of the candidate with the new reference as its only reference).
+    ``ref_length`` (:func:`awer_counts`), and HTER's ``ter_edits`` and ``ter_length``
+    (:func:`hter_counts`) with ``hter`` (an import, off the judge's clicks), else None:
+    TER's shift search costs a click more than everything else it does, so the counts
+    of a judge's new reference are filled once it is done, by a worker or by the figure
+    that reads them first (:mod:`annotation.statistics.hter`)."""
+    edits, length = awer_counts(candidate, new_ref, cache=cache)
+    ter_edits, ter_length = hter_counts(candidate, new_ref, cache=cache) if hter else (None, None)
+    return {
+        "edits": edits,
+        "ref_length": length,
+        "ter_edits": ter_edits,
+        "ter_length": ter_length,
+    }
+
+
+def hter_counts(candidate: str, new_ref: str, *, cache: bool = True) -> tuple[int, int]:
+    """HTER's counts of a candidate against its new reference: ``(ter_edits,
+    ter_length)``, the TER of the candidate with the new reference as its only reference.
 
     HTER compares the candidate's 13a words with the new reference's, both joined by
     spaces: TER splits at whitespace, and the raw candidate's "word," against the new
     reference's "word ," would be an edit no judge made (nor would "world." against
     "world ." of a readable new reference, :func:`readable_new_ref`).
     """
-    edits, length = awer_counts(candidate, new_ref, cache=cache)
     ter = hter_row if cache else hter_row.__wrapped__
     ter_edits, ter_length = ter(
         " ".join(words(candidate, cache=cache)), " ".join(words(new_ref, cache=cache))
     )
-    return {
-        "edits": edits,
-        "ref_length": length,
-        "ter_edits": int(ter_edits),
-        "ter_length": int(ter_length),
-    }
+    return int(ter_edits), int(ter_length)
 
 
 def imported_new_ref_counts(pairs: Sequence[tuple[str, str]]) -> list[dict[str, int]]:

@@ -17,6 +17,10 @@ own shuffled order (:func:`annotation.judging.order.system_order`), and per cand
 3. scores SSER from the edit rate that remains (10 × (1 − edits / length), ± one point);
 4. accepts it (:func:`~annotation.judging.changes.judgment_finish`).
 
+Then the HTER counts of the accepted judgments are filled, as the workers fill them while
+the judges work (:func:`annotation.statistics.fill_hter_counts`; the clicks leave them), so
+the pages measured afterwards find them as on a server with workers.
+
 Every event carries a timestamp on the judge's own clock (a few seconds of reading before
 the first click, one to six seconds between clicks, a break now and then), so active time
 and the effort figures are realistic. One transaction per sentence, so SQLite does not
@@ -221,13 +225,17 @@ def generate_judgments(
                     made, events, clicks = made + 1, events + e, clicks + c
         if progress is not None:
             progress(n, len(chosen))
+    seconds = time.perf_counter() - start
+    from annotation.statistics import fill_hter_counts
+
+    fill_hter_counts()  # the workers' part, not timed: the clicks leave HTER's counts
     return JudgmentsMade(
         judgments=made,
         events=events,
         clicks=clicks,
         sentences=len(chosen),
         judges=len(judges),
-        seconds=time.perf_counter() - start,
+        seconds=seconds,
     )
 
 

@@ -26,8 +26,19 @@ to it, and ``--servers`` ``make serve`` processes on free ports (each
 with ``WEB_CONCURRENCY`` workers; with two or more, one shared Redis cache is used, and the
 judges are spread over the servers; ``--redis-db`` picks the Redis database).
 
-Afterwards a lead (``load-lead``) opens the dashboard with a preprocessing choice no server
-has seen, first on the first server (which queues its scoring: pages never score), a
+The phases, each ``--seconds`` long (full speed: half as long): paced, full speed, then
+both again **with a lead at work** (the budgets hold there too): while the judges work,
+one lead (``load-lead``, on the last server) opens the dashboard with three preprocessing
+choices no server has seen (each answer queues its scoring: pages never score), then the
+pool view (``refs=pool``), and polls each view every second, as the page does, until its
+figures are shown (at most ``--lead-wait`` seconds after the phase). One job worker
+(``manage.py worker``, as ``make run`` starts one) runs beside the servers throughout: it
+computes those choices and fills the HTER counts of accepted judgments. Each phase prints
+its p50, p95, actions a second and lost judgments, the lead's times, and the machine's
+load average when it began.
+
+Afterwards (the worker stopped) the lead opens the dashboard with a preprocessing choice no
+server has seen, first on the first server (which queues its scoring: pages never score), a
 worker computes and stores it (``manage.py worker --batch``), then the lead opens it on
 the last server: with two servers that answer shows that what was computed once every
 server serves warm (from the database: no server keeps it on its own disk).
@@ -77,6 +88,25 @@ CORPUS = "load"
 LEAD = "load-lead"
 #: A preprocessing choice the import did not store: its first view computes it.
 NEW_CHOICE = "tok=intl&case=lc&reflen=nearest&bounds=no"
+#: The three choices no server has seen that the lead opens during each phase with the
+#: lead (paced, then full speed), and the pool view it opens after them.
+LEAD_CHOICES = (
+    (
+        "tok=char&case=mixed&reflen=nearest&bounds=no",
+        "tok=none&case=lc&reflen=average&bounds=no",
+        "tok=nopunct&case=mixed&reflen=closest&bounds=yes",
+    ),
+    (
+        "tok=13a%2Bcontractions&case=lc&reflen=best&bounds=no",
+        "tok=char&case=lc&reflen=average&bounds=yes",
+        "tok=none&case=mixed&reflen=best&bounds=yes",
+    ),
+)
+POOL_VIEW = "refs=pool"
+#: How long the lead waits for a dashboard view: ``make serve``'s request timeout.
+LEAD_TIMEOUT = 300.0
+#: The dashboard's block of a choice still being computed (its htmx polls every second).
+WAITING = re.compile(r'<section id="(?:pool-)?scoring"[^>]*aria-busy="true"')
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 
@@ -119,6 +149,9 @@ class Judge:
     version: int = 0
     page: str = ""
     outcomes: list[Outcome] = field(default_factory=list)
+    #: Seconds a request may take before it counts as a broken connection (the lead's
+    #: views may take as long as the server's own timeout).
+    timeout: float = 30.0
     #: (new reference, SSER) of every judgment whose accept got a success answer
     accepted: list[tuple[str, int]] = field(default_factory=list)
     sser: int | None = None
@@ -129,17 +162,20 @@ class Judge:
             urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
         )
 
-    def request(self, path: str, data: dict[str, str] | None = None) -> tuple[int, str, str]:
-        """One request and every redirect after it: (final status, final URL, body)."""
+    def request(
+        self, path: str, data: dict[str, str] | None = None, *, htmx: bool = False
+    ) -> tuple[int, str, str]:
+        """One request and every redirect after it: (final status, final URL, body). A
+        POST is sent as htmx sends it; a GET too with ``htmx``."""
         url = self.base + path
         body = None if data is None else urllib.parse.urlencode(data).encode()
-        headers = {"HX-Request": "true", "Referer": url} if data is not None else {}
+        headers = {"HX-Request": "true", "Referer": url} if data is not None or htmx else {}
         if self.csrf:
             headers["X-CSRFToken"] = self.csrf
         for _ in range(5):
             request = urllib.request.Request(url, data=body, headers=headers)
             try:
-                with self.opener.open(request, timeout=30) as response:
+                with self.opener.open(request, timeout=self.timeout) as response:
                     return response.status, url, response.read().decode()
             except urllib.error.HTTPError as error:
                 if error.code in {301, 302, 303}:
@@ -148,6 +184,14 @@ class Judge:
                     continue
                 return error.code, url, error.read().decode()
         return 599, url, ""
+
+    def get(self, path: str, *, htmx: bool = False) -> tuple[int, str]:
+        """A GET as :meth:`request`, a broken connection or a timeout answered 598."""
+        try:
+            status, _, page = self.request(path, htmx=htmx)
+        except OSError:
+            return 598, ""
+        return status, page
 
     def log_in(self) -> None:
         _, _, page = self.request("/accounts/login/")
@@ -271,6 +315,98 @@ def summary(crowd: list[Judge], seconds: float) -> dict[str, object]:
     }
 
 
+# --- the lead, during a phase ----------------------------------------------------------------
+
+
+@dataclass
+class LeadView:
+    """One dashboard view the lead asked for: its query, its first answer's time and
+    status, then (while a worker computes it) how long until its figures were shown and
+    how many polls that took."""
+
+    query: str
+    first: float = float("nan")
+    status: int = 0
+    done_after: float | None = None
+    polls: int = 0
+    poll_seconds: list[float] = field(default_factory=list)
+
+
+def lead_at_work(base: str, pk: int, choices: tuple[str, ...], until: float) -> list[LeadView]:
+    """One lead while the judges work: opens the dashboard with each of ``choices`` (none
+    seen by any server: each answer queues its scoring), then the pool view, then polls
+    every second, as the page's htmx does, each view still waiting, until its figures are
+    shown or ``until`` (a perf_counter time) has passed."""
+    lead = Judge(LEAD, base, timeout=LEAD_TIMEOUT)
+    lead.log_in()
+    views = [LeadView(q) for q in (*choices, POOL_VIEW)]
+    started = {}
+    for view in views:
+        start = time.perf_counter()
+        view.status, page = lead.get(f"/dashboard/{pk}/?{view.query}")
+        view.first = time.perf_counter() - start
+        started[view.query] = start
+        if view.status == 200 and not WAITING.search(page):
+            view.done_after = view.first
+    while time.perf_counter() < until and any(v.done_after is None for v in views):
+        time.sleep(1.0)
+        for view in views:
+            if view.done_after is not None:
+                continue
+            start = time.perf_counter()
+            status, page = lead.get(f"/dashboard/{pk}/?{view.query}", htmx=True)
+            view.poll_seconds.append(time.perf_counter() - start)
+            view.polls += 1
+            if status == 200 and not WAITING.search(page):
+                view.done_after = time.perf_counter() - started[view.query]
+    return views
+
+
+def run_phase_with_lead(
+    bases: list[str],
+    corpus_pk: int,
+    args: argparse.Namespace,
+    seconds: float,
+    pace: float,
+    choices: tuple[str, ...],
+) -> tuple[list[Judge], list[LeadView]]:
+    """The judges' phase with one lead at work beside them (on the last server), the
+    lead's views polled until their figures are shown (at most ``--lead-wait`` seconds
+    after the phase)."""
+    found: list[LeadView] = []
+    until = time.perf_counter() + seconds + args.lead_wait
+    lead = threading.Thread(
+        target=lambda: found.extend(lead_at_work(bases[-1], corpus_pk, choices, until)),
+        daemon=True,
+    )
+    lead.start()
+    crowd = run_judges(bases, corpus_pk, args.judges, seconds, pace)
+    lead.join()
+    return crowd, found
+
+
+def start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """One ``manage.py worker`` beside the servers, as ``make run`` starts one: it
+    computes the lead's choices and fills the HTER counts of accepted judgments."""
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "worker", "--interval", "0.5"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    worker.send_signal(signal.SIGTERM)
+    try:
+        worker.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
 # --- set-up and verification ---------------------------------------------------------------
 
 
@@ -353,11 +489,8 @@ def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
         p.wait(timeout=30)
 
 
-def lost_and_invented(env: dict[str, str], crowd: list[Judge]) -> tuple[int, int, int]:
-    """(accepts checked, accepted judgments missing from the export or different there,
-    done judgments in the export that no success answer accounts for), judge by judge:
-    the export's (new reference, SSER) of each evaluator's done judgments must be exactly
-    those its success answers showed."""
+def exported_judgments(env: dict[str, str]) -> dict[str, Counter[tuple[str, int]]]:
+    """Per evaluator, the (new reference, SSER) of each done judgment the export holds."""
     from lxml import etree
 
     with tempfile.NamedTemporaryFile(suffix=".xml") as out:
@@ -368,6 +501,16 @@ def lost_and_invented(env: dict[str, str], crowd: list[Judge]) -> tuple[int, int
         if ev.get("evaluator") and ev.get("state") != "pending":
             new_ref = " ".join((ev.findtext("newRef") or "").split())
             exported[ev.get("evaluator") or ""][(new_ref, int(ev.get("sser", "-1")))] += 1
+    return exported
+
+
+def lost_and_invented(
+    exported: dict[str, Counter[tuple[str, int]]], crowd: list[Judge]
+) -> tuple[int, int, int]:
+    """(accepts checked, accepted judgments missing from the export or different there,
+    done judgments in the export that no success answer accounts for), judge by judge:
+    the export's (new reference, SSER) of each evaluator's done judgments must be exactly
+    those its success answers showed (``crowd``: every phase's, one judge once)."""
     checked = missing = invented = 0
     for judge in crowd:
         told = Counter(judge.accepted)
@@ -376,6 +519,11 @@ def lost_and_invented(env: dict[str, str], crowd: list[Judge]) -> tuple[int, int
         missing += sum((told - stored).values())
         invented += sum((stored - told).values())
     return checked, missing, invented
+
+
+def lost_in(exported: dict[str, Counter[tuple[str, int]]], crowd: list[Judge]) -> int:
+    """Accepted judgments of one phase missing from the export or different there."""
+    return sum(sum((Counter(j.accepted) - exported.get(j.name, Counter())).values()) for j in crowd)
 
 
 def dashboard_across_servers(
@@ -427,6 +575,12 @@ def main() -> None:
         "--pg-database", default="evaltool_load", help="PostgreSQL database (dropped first)"
     )
     parser.add_argument("--redis-db", type=int, default=15, help="Redis database (2+ servers)")
+    parser.add_argument(
+        "--lead-wait",
+        type=float,
+        default=240.0,
+        help="seconds the lead keeps polling its views after a phase with the lead",
+    )
     add_check_option(parser)
     args = parser.parse_args()
     kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
@@ -439,71 +593,114 @@ def main() -> None:
             set_up(env, workdir, args)
             pk = corpus_pk(env)
             bases, processes = start_servers(env, args.servers, args.workers)
+            worker = start_worker(env)
+            phases: list[Phase] = []
             try:
-                paced = run_judges(bases, pk, args.judges, args.seconds, args.pace)
-                fast = run_judges(bases, pk, args.judges, args.seconds / 2, 0.0)
+                for title, seconds, pace, choices in (
+                    ("paced", args.seconds, args.pace, ()),
+                    ("full speed", args.seconds / 2, 0.0, ()),
+                    ("paced, with the lead", args.seconds, args.pace, LEAD_CHOICES[0]),
+                    ("full speed, with the lead", args.seconds / 2, 0.0, LEAD_CHOICES[1]),
+                ):
+                    uptime = os.getloadavg()
+                    if choices:
+                        crowd, views = run_phase_with_lead(bases, pk, args, seconds, pace, choices)
+                    else:
+                        crowd, views = run_judges(bases, pk, args.judges, seconds, pace), []
+                    phases.append(Phase(title, seconds, pace, crowd, views, uptime))
+                stop_worker(worker)
                 dashboard = dashboard_across_servers(env, bases, pk)
             finally:
+                if worker.poll() is None:
+                    stop_worker(worker)
                 stop_servers(processes)
-            crowd = paced + fast
-            report(
-                kind,
-                args,
-                summary(paced, args.seconds),
-                summary(fast, args.seconds / 2),
-                lost_and_invented(env, merge(crowd)),
-                dashboard,
-            )
+            exported = exported_judgments(env)
+            everyone = merge([j for phase in phases for j in phase.crowd])
+            report(kind, args, phases, exported, lost_and_invented(exported, everyone), dashboard)
     VERDICTS.finish(args.check)
 
 
+@dataclass
+class Phase:
+    """One phase: its judges (their outcomes), its lead's views (none: no lead), and the
+    machine's load average when it began (the machine is shared)."""
+
+    title: str
+    seconds: float
+    pace: float
+    crowd: list[Judge]
+    lead: list[LeadView]
+    load: tuple[float, float, float]
+
+
 def merge(crowd: list[Judge]) -> list[Judge]:
-    """The same judge's two phases as one (accepted judgments of both)."""
+    """The same judge's phases as one (accepted judgments of all), the phases' own left
+    as they are."""
     out: dict[str, Judge] = {}
     for judge in crowd:
-        if judge.name in out:
-            out[judge.name].accepted.extend(judge.accepted)
-        else:
-            out[judge.name] = judge
+        if judge.name not in out:
+            out[judge.name] = Judge(judge.name, judge.base)
+        out[judge.name].accepted.extend(judge.accepted)
     return list(out.values())
 
 
 def report(
     kind: str,
     args: argparse.Namespace,
-    paced: dict[str, object],
-    fast: dict[str, object],
+    phases: list[Phase],
+    exported: dict[str, Counter[tuple[str, int]]],
     check: tuple[int, int, int],
     dashboard: tuple[float, float, float],
 ) -> None:
     label = "SQLite" if kind == "sqlite" else "PostgreSQL"
     ms = lambda v: f"{1000 * float(v):.0f} ms"  # noqa: E731
-    paced_ms, per_second = 1000 * cast(float, paced["p95"]), cast(float, fast["per_second"])
-    p95 = VERDICTS.judge(f"{label}: paced p95", paced_ms, PACED_P95)
-    rate = VERDICTS.judge(f"{label}: full speed", per_second, FULL_SPEED)
     lost = VERDICTS.judge(f"{label}: lost or different", check[1], LOST)
     print(
-        f"\n{label}: {args.judges} judges, {args.servers} server(s) × {args.workers} workers; "
-        f"corpus {args.sentences} sentences × {args.references} references × "
+        f"\n{label}: {args.judges} judges, {args.servers} server(s) × {args.workers} workers, "
+        f"one job worker; corpus {args.sentences} sentences × {args.references} references × "
         f"{args.systems} systems, live figures {args.figures}"
     )
-    print(
-        f"  paced, one action every {args.pace:g} s per judge for {args.seconds:g} s: "
-        f"{paced['actions']} actions"
-    )
-    print(
-        f"    p50 {ms(paced['p50'])}, p95 {ms(paced['p95'])} (budget {PACED_P95}) {p95}, "
-        f"max {ms(paced['max'])}; errors {paced['errors']}, busy (503) {paced['busy']}"
-    )
-    for k, (n, p50, p95) in sorted(paced["by_kind"].items()):  # type: ignore[attr-defined]
-        print(f"    {k:<7} {n:>5} actions  p50 {ms(p50):>7}  p95 {ms(p95):>7}")
-    print(
-        f"  full speed for {args.seconds / 2:g} s: {fast['actions']} actions, "
-        f"{float(fast['per_second']):.1f} actions/s (budget {FULL_SPEED}) {rate}, "
-        f"p95 {ms(fast['p95'])}; "
-        f"errors {fast['errors']}, busy (503) {fast['busy']}"
-    )
-    print(f"  statuses: paced {paced['statuses']}, full speed {fast['statuses']}")
+    for phase in phases:
+        found = summary(phase.crowd, phase.seconds)
+        pace = f"one action every {phase.pace:g} s per judge" if phase.pace else "no pause"
+        load = " ".join(f"{v:.2f}" for v in phase.load)
+        per_second = cast(float, found["per_second"])
+        rate = (
+            ""
+            if phase.pace
+            else f" (budget {FULL_SPEED}) "
+            + VERDICTS.judge(f"{label}: {phase.title}", per_second, FULL_SPEED)
+        )
+        p95 = (
+            f" (budget {PACED_P95}) "
+            + VERDICTS.judge(
+                f"{label}: {phase.title} p95", 1000 * cast(float, found["p95"]), PACED_P95
+            )
+            if phase.pace
+            else ""
+        )
+        print(
+            f"  {phase.title} ({pace}) for {phase.seconds:g} s, load average {load}: "
+            f"{found['actions']} actions, {per_second:.1f} actions/s{rate}"
+        )
+        print(
+            f"    p50 {ms(found['p50'])}, p95 {ms(found['p95'])}{p95}"
+            + f", max {ms(found['max'])}; errors {found['errors']}, busy (503) "
+            f"{found['busy']}, lost {lost_in(exported, phase.crowd)}; "
+            f"statuses {found['statuses']}"
+        )
+        for k, (n, p50, p95) in sorted(found["by_kind"].items()):  # type: ignore[attr-defined]
+            print(f"    {k:<7} {n:>5} actions  p50 {ms(p50):>7}  p95 {ms(p95):>7}")
+        for view in phase.lead:
+            polls = sorted(view.poll_seconds)
+            done = (
+                "not shown" if view.done_after is None else f"shown after {view.done_after:.1f} s"
+            )
+            print(
+                f"    lead: ?{view.query}: first view {ms(view.first)} ({view.status}), "
+                f"figures {done}, {view.polls} polls"
+                + (f" (p50 {ms(percentile(polls, 0.5))})" if polls else "")
+            )
     checked, missing, invented = check
     print(
         f"  export afterwards: {checked} accepted judgments checked, "

@@ -38,7 +38,7 @@ from annotation.judging.errors import (
 )
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
 from annotation.spans import live_severities
-from annotation.text import NEW_REF_COUNTS, new_ref_counts, words
+from annotation.text import new_ref_counts, words
 
 #: The event kinds that walk the stack instead of adding a change to it.
 WALKS = (JudgmentEvent.Kind.UNDO, JudgmentEvent.Kind.REDO)
@@ -98,10 +98,10 @@ def judgment_for(*, pk: int, user: User) -> Judgment:
     of the query it makes PostgreSQL plan a seven-table join, milliseconds on every click.
     """
     qs = Judgment.objects.select_related(
-        "target__sentence__corpus", "target__translator", "evaluator", "shown_as"
+        "target__sentence__corpus", "target__translator", "shown_as"
     ).annotate(**_stack_annotations())
     if user.is_lead:
-        return qs.get(pk=pk)
+        return qs.select_related("evaluator").get(pk=pk)
     assigned = Corpus.judges.through.objects.filter(
         corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user.pk
     )
@@ -109,6 +109,7 @@ def judgment_for(*, pk: int, user: User) -> Judgment:
     # django-stubs does not carry annotate()'s names onto a custom QuerySet's rows.
     if not judgment.assigned or judgment.target.sentence.corpus.archived:  # type: ignore[attr-defined]
         raise Judgment.DoesNotExist(f"Judgment {pk} is in a corpus not assigned to {user}.")
+    judgment.evaluator = user  # the judge's own: no join to read it back
     return judgment
 
 
@@ -359,10 +360,11 @@ def _write_events(
 
 
 def _counts(judgment: Judgment, new_ref: str) -> dict[str, int | None]:
-    """The counts stored with ``new_ref`` (:func:`~annotation.text.new_ref_counts`):
-    recounted only when the new reference changes."""
+    """The counts stored with ``new_ref`` (:func:`~annotation.text.new_ref_counts`; HTER's
+    left empty, for a worker to fill once the judgment is done): recounted only when the
+    new reference changes, and otherwise not written (nor HTER's, filled meanwhile)."""
     if new_ref == judgment.new_ref:
-        return {name: getattr(judgment, name) for name in NEW_REF_COUNTS}
+        return {}
     return dict(new_ref_counts(judgment.candidate_text, new_ref))
 
 

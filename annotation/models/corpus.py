@@ -361,8 +361,9 @@ class Judgment(models.Model):
     """One evaluator's judgment of one system target: SSER and the aWER new reference.
 
     ``edits`` / ``ref_length`` is the candidate's aWER against ``new_ref`` (seed 001 §2.3),
-    ``ter_edits`` / ``ter_length`` its HTER, recomputed whenever the new reference changes
-    (:func:`annotation.text.new_ref_counts`); ``version`` increases with every change so a
+    recomputed whenever the new reference changes (:func:`annotation.text.new_ref_counts`);
+    ``ter_edits`` / ``ter_length`` its HTER, emptied then and filled once the judgment is
+    done (:mod:`annotation.statistics.hter`); ``version`` increases with every change so a
     change made from a stale page can be refused. ``note`` and ``flag``: the judge's;
     ``severities``: its error spans' severities (:mod:`annotation.spans`).
     ``ier_items``: IER's information items (:mod:`annotation.ier`), with their counts.

@@ -17,6 +17,8 @@ how they compute without their callers knowing. The submodules, by meaning:
   they are computed (in a worker, never in a web request).
 * :mod:`~annotation.statistics.invalidation`: what a changed candidate's text forgets.
 * :mod:`~annotation.statistics.human`: the judgments as the human figures read them.
+* :mod:`~annotation.statistics.hter`: HTER's counts of done judgments, filled off the
+  judge's clicks (by workers, and by the figures that read them first).
 * :mod:`~annotation.statistics.scores`: every figure per system, ``manage.py scores``'s.
 * :mod:`~annotation.statistics.pool_references` and :mod:`~annotation.statistics.pool`:
   the grown reference pool and the statistics against it.
@@ -26,6 +28,7 @@ how they compute without their callers knowing. The submodules, by meaning:
 
 from annotation.statistics.compute import compute_statistics
 from annotation.statistics.encoding import AutomaticStats, statistics_choice
+from annotation.statistics.hter import fill_hter_counts, missing_hter_counts
 from annotation.statistics.human import (
     HumanRows,
     JudgmentRow,
@@ -103,11 +106,13 @@ __all__ = [
     # the human figures
     "HumanRows",
     "JudgmentRow",
+    "fill_hter_counts",
     "human_figures",
     "human_metric_rows",
     "human_rows_by_system",
     "human_scores",
     "judgment_rows",
+    "missing_hter_counts",
     # every figure per system
     "corpus_scores",
     "scores_json",

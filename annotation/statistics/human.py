@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from annotation.models import Corpus, Judgment
 from annotation.spans import major_count
+from annotation.statistics.hter import with_hter_counts
 from annotation.statistics.metric_set import HUMAN_METRICS
 from metrics import human
 from metrics.stats import FloatArray, Score
@@ -32,7 +33,8 @@ class JudgmentRow(NamedTuple):
     ref_length: int | None
     new_ref: str
     active_seconds: float
-    #: HTER's counts (:func:`annotation.text.new_ref_counts`), stored with the new reference.
+    #: HTER's counts (:func:`annotation.text.hter_counts`), filled once the judgment is done
+    #: (:mod:`~annotation.statistics.hter`; :func:`judgment_rows` fills any still missing).
     ter_edits: int | None = None
     ter_length: int | None = None
     #: The operations the judge marked major (:mod:`annotation.spans`), for MQM-style.
@@ -41,6 +43,8 @@ class JudgmentRow(NamedTuple):
     ier_length: int | None = None  # the active time and its clicks (seed 001 Table 3)
     ier_seconds: float = 0.0
     ier_clicks: int = 0
+    #: The judgment's primary key (its HTER counts are filled by it).
+    pk: int | None = None
 
     @property
     def sser_error(self) -> float | None:
@@ -57,7 +61,9 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
     """Every judgment the corpus's figures count (done, no control item, no judge left
     out: :meth:`~annotation.models.JudgmentQuerySet.in_figures`; of ``systems`` only, if
     given) in one query: all that the human figures and the dashboard read of them
-    (figures, bootstrap, judges, agreement, effort, drill-down)."""
+    (figures, bootstrap, judges, agreement, effort, drill-down). HTER's counts that no
+    worker has filled yet are filled first (:func:`~annotation.statistics.hter.
+    with_hter_counts`): a figure never leaves a done judgment out."""
     qs = Judgment.objects.in_figures(corpus.pk)
     if systems:
         qs = qs.filter(target__translator__name__in=systems)
@@ -78,8 +84,9 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         "ier_length",
         "ier_seconds",
         "ier_clicks",
+        "pk",
     )
-    return list(map(JudgmentRow._make, values))
+    return with_hter_counts(list(map(JudgmentRow._make, values)))
 
 
 def human_metric_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[int], FloatArray]:

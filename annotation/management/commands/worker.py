@@ -2,7 +2,10 @@
 
 One process: the task backend's worker loop (``django_tasks_db``'s ``db_worker``), which
 takes each job's task in turn, and beside it a thread that every half lease gives the
-jobs of killed workers to the workers again (:func:`annotation.jobs.requeue_abandoned`).
+jobs of killed workers to the workers again (:func:`annotation.jobs.requeue_abandoned`),
+and one that every few seconds fills the HTER counts of judgments done since
+(:func:`annotation.statistics.fill_hter_counts`: a judge's click leaves them to the
+workers).
 Start as many as the machine has cores, on any machine that reaches the database
 (``make worker``); SIGTERM lets the current job finish first, SIGKILL costs it a retry.
 A worker runs at a lower CPU priority (``--nice``, default ``EVALTOOL_WORKER_NICE``), its
@@ -24,8 +27,12 @@ from django.db import DatabaseError, connection
 
 from annotation.jobs import requeue_abandoned
 from annotation.jobs.runner import lease, worker_id
+from annotation.statistics import fill_hter_counts
 
 logger = logging.getLogger(__name__)
+
+#: Seconds between two looks for done judgments without their HTER counts.
+HTER_INTERVAL = 5.0
 
 
 class Command(BaseCommand):
@@ -53,8 +60,10 @@ class Command(BaseCommand):
         me = worker_id()
         self.stdout.write(f"worker {me}: computing queued jobs")
         _sweep_once()
+        _fill_hter_once()
         if not options["batch"]:
             threading.Thread(target=_sweep_forever, name="requeue", daemon=True).start()
+            threading.Thread(target=_fill_hter_forever, name="hter", daemon=True).start()
         call_command(
             "db_worker",
             interval=options["interval"],
@@ -81,3 +90,21 @@ def _sweep_forever() -> None:
     stop = threading.Event()
     while not stop.wait(lease().total_seconds() / 2):
         _sweep_once()
+
+
+def _fill_hter_once() -> None:
+    try:
+        filled = fill_hter_counts()
+    except DatabaseError:  # the database is away (or busy) for a moment: the next look will do
+        logger.exception("could not fill HTER counts")
+        return
+    finally:
+        connection.close()  # this thread's own connection
+    if filled:
+        logger.info("filled the HTER counts of %d judgment(s)", filled)
+
+
+def _fill_hter_forever() -> None:
+    stop = threading.Event()
+    while not stop.wait(HTER_INTERVAL):
+        _fill_hter_once()

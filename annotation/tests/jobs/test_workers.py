@@ -188,3 +188,43 @@ def test_two_workers_never_compute_the_same_job(
 def test_a_worker_never_raises_its_own_priority() -> None:
     with pytest.raises(CommandError, match="--nice must be 0 or more"):
         call_command("worker", "--nice", "-1", "--batch")
+
+
+#: A judge's accepted judgment, made through the judging services in a process of its own
+#: (as a server makes it): its HTER counts are left to the workers.
+ACCEPT_ONE = """
+from annotation.judging.changes import judgment_edit_ref, judgment_finish, judgment_set_sser
+from annotation.judging.start import judgment_open
+from annotation.models import Target, User
+judge = User.objects.get(username="judge")
+target = Target.objects.filter(translator__role="system").order_by("pk").first()
+j = judgment_open(user=judge, target=target)
+judgment_edit_ref(judgment=j, user=judge, version=j.version, text="the chart shows it .")
+judgment_set_sser(judgment=j, user=judge, version=j.version, sser=6)
+judgment_finish(judgment=j, user=judge, version=j.version)
+"""
+
+
+def test_a_running_worker_fills_the_hter_counts_of_a_judgment_accepted_meanwhile(
+    worker_db: WorkerDatabase, stopped_at_the_end: list[subprocess.Popen[str]]
+) -> None:
+    from annotation.text import hter_counts
+
+    worker_db.manage("import_evaltrans", str(DEMO_XML), "--name", "demo")
+    worker_db.manage("add_user", "judge", "--password", "pw", "--role", "judge", "--corpus", "demo")
+    worker = worker_db.worker()
+    stopped_at_the_end.append(worker)
+    worker_db.wait_until(lambda jobs: jobs[0][1] == "done", "the import's scoring done")
+
+    worker_db.manage("shell", "-c", ACCEPT_ONE)
+    counts = "SELECT ter_edits, ter_length FROM annotation_judgment WHERE state = 'done'"
+    assert worker_db.query(counts) == [(None, None)]  # the click left them
+
+    deadline = time.monotonic() + 180
+    while worker_db.query(counts) == [(None, None)] and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+    (candidate,) = worker_db.query(
+        "SELECT t.text FROM annotation_target t JOIN annotation_judgment j ON j.target_id = t.id"
+    )[0]
+    assert worker_db.query(counts) == [hter_counts(candidate, "the chart shows it .")]

@@ -36,7 +36,7 @@ from annotation.tests.factories import (
     write_corpus,
 )
 from annotation.tests.stored import automatic_statistics
-from annotation.text import words
+from annotation.text import hter_counts, words
 from metrics.registry import build_metric
 from metrics.tests.exactly import assert_same_significance
 from metrics.tokenize import Preprocessor
@@ -219,18 +219,17 @@ def test_hter_of_a_system_is_ter_with_the_new_references_as_the_only_references(
     assert "judgments:12" in hter.signature
 
 
-def test_judgments_stored_before_hter_get_their_counts_from_backfill_hter(judge: User) -> None:
+def test_judgments_without_hter_counts_get_them_from_backfill_hter(judge: User) -> None:
     corpus = corpus_import(source=DEMO_XML, name="demo-old").corpus
     target = Target.objects.filter(sentence__corpus=corpus, translator__role="system").first()
     finish(judgment_open(user=judge, target=target), judge, "a b c", 5)
     stored = Judgment.objects.get(target=target, evaluator=judge)
-    counts = (stored.ter_edits, stored.ter_length)
-    Judgment.objects.filter(pk=stored.pk).update(ter_edits=None, ter_length=None)
+    assert (stored.ter_edits, stored.ter_length) == (None, None)  # left by the clicks
 
     out = StringIO()
     call_command("backfill_hter", stdout=out)
 
     stored.refresh_from_db()
-    assert (stored.ter_edits, stored.ter_length) == counts
-    assert counts[1] == 3
+    assert (stored.ter_edits, stored.ter_length) == hter_counts(target.text, "a b c")
+    assert stored.ter_length == 3
     assert out.getvalue() == "1 judgment(s) given their HTER counts.\n"

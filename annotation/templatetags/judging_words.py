@@ -1,0 +1,67 @@
+"""The judge's page's two lists of words, drawn in Python: the candidate's words with
+their edit operations, and the new reference's words. They are the page's longest loops
+(a word is a dozen template nodes), drawn on every click; the markup is exactly the one
+the template drew (``templates/judging/_judge.html`` calls these tags)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from annotation.spans import MAJOR
+
+if TYPE_CHECKING:
+    from annotation.judging.page import ShownOp
+
+register = template.Library()
+
+#: What follows each word in the template's loops (its line break and indentation).
+BETWEEN = "\n      "
+
+
+@register.simple_tag
+def candidate_words(ops: Sequence[ShownOp], readonly: bool) -> SafeString:
+    """The candidate's words: a matched word as text, any other operation as its button
+    (a click accepts the candidate's version there) and, for the judge, its severity
+    toggle (:mod:`annotation.spans`)."""
+    out = []
+    for o in ops:
+        if o.op == "match":
+            out.append(f'<span class="w">{escape(o.hyp_word)}</span>{BETWEEN}')
+            continue
+        token, kind, major = escape(o.token), escape(o.op), o.severity == MAJOR
+        ref_word = "" if o.ref_word is None else f' data-ref-word="{escape(o.ref_word)}"'
+        title = escape(o.title) + (" Marked as a major error." if major else "")
+        button = (
+            f'<button type="submit" name="op" value="{token}" class="op op-{kind}" '
+            f'data-op="{kind}"{ref_word} data-action="op" title="{title}" '
+            f'data-inline="{escape(o.inline)}" data-severity="{escape(o.severity)}"'
+            f"{' disabled' if readonly else ''}>{escape(o.text)}</button>"
+        )
+        toggle = ""
+        if not readonly:
+            label = "minor error" if major else "major error"
+            hint = "Make this a minor error again" if major else "Make this a major error"
+            toggle = (
+                f'<button type="submit" form="severity-form" name="op" value="{token}" '
+                f'class="severity-toggle" tabindex="-1" aria-label="{label}" '
+                f'title="{hint} (m)"></button>'
+            )
+        out.append(f'<span class="mark">{button}{toggle}</span>{BETWEEN}')
+    return mark_safe("".join(out))  # noqa: S308 (every value escaped above)
+
+
+@register.simple_tag
+def new_ref_words(words: Sequence[str]) -> SafeString:
+    """The new reference's words, each a link that opens its editor (``?edit=N``)."""
+    return mark_safe(  # noqa: S308 (every word escaped)
+        "".join(
+            f'<a class="nr-word" href="?edit={k}" data-action="edit-word" data-pos="{k}">'
+            f"{escape(w)}</a>{BETWEEN}"
+            for k, w in enumerate(words)
+        )
+    )
