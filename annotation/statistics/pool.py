@@ -153,10 +153,13 @@ def pool_base(
 
 
 #: The most reference × candidate pairs the dashboard scores on the page's own request
-#: (about a second); a larger backlog is a worker's job while the page shows its
-#: progress (:func:`annotation.statistics.jobs.pool_job`). The setting
+#: (well under a second, on the app server the judges share); a larger backlog is a
+#: worker's job while the page shows its progress
+#: (:func:`annotation.statistics.jobs.pool_job`). A small corpus's pool is scored on the
+#: page; at real size any change is a worker's, as the corpus-wide metrics and every
+#: metric's bootstrap score the whole corpus again. The setting
 #: ``EVALTOOL_POOL_ON_THE_PAGE`` overrides it.
-SCORED_ON_THE_PAGE = 10_000
+SCORED_ON_THE_PAGE = 500
 
 #: A pair of the whole corpus costs :data:`CORPUS_WIDE` metrics (NIST counts n-grams,
 #: nothing more) about this many times less than a pair of a changed sentence costs all
