@@ -109,7 +109,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where ``collectstatic`` (which ``make serve`` runs) collects the files: the checkout's
+# ``staticfiles/`` unless set (the tests that run ``make serve`` collect into their own
+# temporary directory, so two at once never share one and the checkout stays as it is).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # In production the files are collected with hashed names (``manage.py collectstatic``,
 # which ``make serve`` runs), so browsers may cache them forever; in development and
 # tests they are served as they are.
