@@ -150,6 +150,9 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 EVALTOOL_JOB_LEASE_SECONDS = float(os.environ.get("EVALTOOL_JOB_LEASE_SECONDS", 60))
 # Processes a worker scores one preprocessing choice with (its groups of metrics at once).
 EVALTOOL_SCORING_PROCESSES = int(os.environ.get("EVALTOOL_SCORING_PROCESSES", 2))
+# The paired bootstrap's samples behind every figure's test and interval
+# (annotation.statistics.paired_bootstrap): sacreBLEU's 1,000.
+EVALTOOL_BOOTSTRAP_SAMPLES = 1000
 
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several

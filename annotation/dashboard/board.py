@@ -43,6 +43,7 @@ from annotation.statistics import (
     human_figures,
     human_rows_by_system,
     judgment_rows,
+    paired_bootstrap,
     pool_backlog,
     pool_base,
     pool_inputs,
@@ -54,7 +55,7 @@ from annotation.statistics import (
 )
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
-from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
+from metrics.significance import Bootstrap, MetricSignificance
 from metrics.stats import Metric, Score
 
 T = TypeVar("T")
@@ -299,7 +300,7 @@ class Dashboard:
         (stored with their statistics) drawn again from the same seed, so the test is
         paired across metrics too."""
         n = self.n_segments
-        return Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED) if n and self.systems else None
+        return paired_bootstrap(n) if n and self.systems else None
 
     @cached_property
     def metrics(self) -> dict[str, Metric]:
@@ -327,6 +328,7 @@ class Dashboard:
             self.translator_pks,
             sort=self.sort,
             shifts=None if self.pool is None else self.pool.shifts,
+            n_samples=None if self.bootstrap is None else self.bootstrap.n_samples,
         )
 
     @cached_property
