@@ -54,9 +54,12 @@ def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
 @contextmanager
 def make_serve(env: dict[str, str]) -> Iterator[str]:
     """``make serve`` running in ``env`` (which gives ``HOST`` and ``PORT``): its base URL
-    once it answers; stopped, with its workers, on leaving."""
+    once it answers; stopped, with its workers, on leaving. It runs with the virtual
+    environment as ``make test`` left it (``-o venv``): a test never installs into it,
+    which would write the package's metadata into the checkout, and two at once would
+    install over each other."""
     process = subprocess.Popen(
-        ["make", "-s", "serve"],
+        ["make", "-s", "-o", "venv", "serve"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
