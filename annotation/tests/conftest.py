@@ -85,6 +85,16 @@ def seed(judge: User) -> Corpus:
 # synchronous ORM calls from async contexts is lifted for the tests that use a browser.
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that drives the browser ``browser`` (``make test-fast`` leaves
+    them out; ``make test`` runs them)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",

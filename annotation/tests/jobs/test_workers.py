@@ -21,6 +21,9 @@ import pytest
 
 from annotation.tests.factories import DEMO_XML, ROOT
 
+#: Real worker processes (make test runs them; make test-fast does not).
+pytestmark = pytest.mark.slow
+
 #: A short lease, so the killed worker's job is taken over in seconds.
 LEASE_SECONDS = "2"
 
