@@ -14,6 +14,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# Nothing is collected for the tests (the live server serves the checkout's static files
+# itself; the tests of make serve collect into a directory of their own), so WhiteNoise
+# looks for no collected directory.
+STATIC_ROOT = None
+
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 #: A job scores in the test's own process: the suite's workers keep every core busy
 #: already (the scoring split over processes has its own tests, in
