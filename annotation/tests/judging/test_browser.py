@@ -65,9 +65,10 @@ def hold_the_first_request(page: Page, url: str) -> list[Route]:
 
 
 def release(page: Page, held: list[Route]) -> None:
-    """Let the held request through, once Playwright has handed it to the test: the page
-    may show it waiting before the route's callback has run here."""
-    for _ in range(200):
+    """Let the held request through, once Playwright has handed it to the test (within
+    30 s): the page may show it waiting before the route's callback has run here, or
+    before the request ahead of it is answered on a busy machine."""
+    for _ in range(600):
         if held:
             break
         page.wait_for_timeout(50)  # runs Playwright's callbacks meanwhile
