@@ -10,7 +10,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 
 WORDNET := /usr/share/wordnet/index.noun
 
-.PHONY: run serve worker test test-postgres venv browser wordnet migrations-check lint bench demo
+.PHONY: run serve worker test test-fast test-postgres venv browser wordnet migrations-check lint bench demo
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -83,8 +83,19 @@ worker: venv wordnet
 	    $(PY) manage.py worker & pids="$$pids $$!"; done; \
 	  trap 'kill $$pids 2>/dev/null' INT TERM; wait
 
+## The suite runs on every core (pytest-xdist), each worker with a test database of its
+## own (pytest-django names it after the worker); the tests that share one make serve or
+## one private PostgreSQL server per module run on one worker (their xdist_group).
+PYTEST_WORKERS ?= auto
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
+
 test: venv browser wordnet migrations-check
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_PARALLEL)
+
+## The edit loop: every test but those marked browser (real Chromium) or slow (real-size
+## parity, real processes: make serve, workers, a PostgreSQL server); make test runs all.
+test-fast: venv wordnet
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not browser and not slow"
 
 ## The suite's database tests against the PostgreSQL server on 127.0.0.1:5432 (started if
 ## it is down): annotation/ and evaltool/; metrics/ never touches a database, and
@@ -94,7 +105,7 @@ test-postgres: venv browser wordnet
 	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 	@psql "$(PG_URL)" -c 'select 1' >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres evaltool
 	DATABASE_URL=$(PG_URL) $(PY) manage.py makemigrations --check --dry-run
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest annotation evaltool
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest $(PYTEST_PARALLEL) annotation evaltool
 
 ## The gates CI runs first: lint, formatting, types (metrics/, annotation/, evaltool/).
 lint: venv

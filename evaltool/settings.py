@@ -115,7 +115,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where ``collectstatic`` (which ``make serve`` runs) collects the files: the checkout's
+# ``staticfiles/`` unless set (the tests that run ``make serve`` collect into their own
+# temporary directory, so two at once never share one and the checkout stays as it is).
+STATIC_ROOT: Path | None = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # In production the files are collected with hashed names (``manage.py collectstatic``,
 # which ``make serve`` runs), so browsers may cache them forever; in development and
 # tests they are served as they are.
@@ -156,6 +159,9 @@ EVALTOOL_SCORING_PROCESSES = int(os.environ.get("EVALTOOL_SCORING_PROCESSES", 2)
 # How much a worker lowers its CPU priority (nice): where workers share a machine with app
 # servers, the judges' requests come first and the long work takes what is left.
 EVALTOOL_WORKER_NICE = int(os.environ.get("EVALTOOL_WORKER_NICE", 10))
+# The paired bootstrap's samples behind every figure's test and interval
+# (annotation.statistics.paired_bootstrap): sacreBLEU's 1,000.
+EVALTOOL_BOOTSTRAP_SAMPLES = 1000
 
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several

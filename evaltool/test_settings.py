@@ -14,7 +14,20 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# Nothing is collected for the tests (the live server serves the checkout's static files
+# itself; the tests of make serve collect into a directory of their own), so WhiteNoise
+# looks for no collected directory.
+STATIC_ROOT = None
+
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+#: A job scores in the test's own process: the suite's workers keep every core busy
+#: already (the scoring split over processes has its own tests, in
+#: ``annotation/tests/statistics/test_shares.py``, which set this themselves).
+EVALTOOL_SCORING_PROCESSES = 1
+#: A small bootstrap: the figures' tests and intervals are drawn as in production, from
+#: fewer samples. The tests of the bootstrap itself draw sacreBLEU's 1,000 (the
+#: ``full_bootstrap`` fixture of ``annotation/tests/conftest.py``).
+EVALTOOL_BOOTSTRAP_SAMPLES = 100
 
 #: The database backend, for the tests that need a job to wait for a worker.
 QUEUED_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

@@ -120,6 +120,7 @@ def corpus_import(
     progress: Callable[[int], None] | None = None,
     rename: str = RENAME_ON_COMMAND_LINE,
     assign: bool = False,
+    score: bool = True,
 ) -> ImportSummary:
     """Import an evalTrans file as a new corpus, all or nothing.
 
@@ -132,11 +133,16 @@ def corpus_import(
     ``assign`` (a re-imported export must not give its judges a second queue each).
     ``progress`` gets the sentences stored: 0 once the name is taken, then after each transaction.
     ``rename`` names, in a refusal of a taken name, where to give another
-    (:data:`RENAME_IN_FORM` for the upload page).
+    (:data:`RENAME_IN_FORM` for the upload page). ``score`` queues the corpus's scoring
+    with it (:func:`import_elements`); without it, the first reader of its figures queues
+    it (:func:`~annotation.statistics.statistics_or_job`), as for any corpus whose
+    statistics are not stored.
     """
     shown = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
-        return _import_stream(source, name, shown, reference_names, progress, rename, assign=assign)
+        return _import_stream(
+            source, name, shown, reference_names, progress, rename, assign=assign, score=score
+        )
     except ImportRefused:
         raise
     except EvalTransError as exc:
@@ -160,6 +166,7 @@ def _import_stream(
     rename: str,
     *,
     assign: bool,
+    score: bool,
 ) -> ImportSummary:
     items = evaltrans.iter_evaltrans(
         source, filename=filename, reference_names=reference_names, limits=upload_limits()
@@ -177,6 +184,7 @@ def _import_stream(
         progress,
         rename=rename,
         assign=assign,
+        score=score,
     )
 
 
@@ -190,10 +198,12 @@ def import_elements(
     *,
     rename: str = RENAME_ON_COMMAND_LINE,
     assign: bool = False,
+    score: bool = True,
 ) -> ImportSummary:
     """Store ``sentences`` as the new corpus ``corpus_name``: the one writer of every
     import (evalTrans or plain text), hidden until complete, removed on failure; the
-    file's evaluators are assigned to it only if ``assign`` (:func:`corpus_import`)."""
+    file's evaluators are assigned to it only if ``assign``, and its scoring is queued
+    with it only if ``score`` (:func:`corpus_import`)."""
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
@@ -215,7 +225,8 @@ def import_elements(
             restore_segmentations(state.translators, state.segments, state.sentences)
             state.corpus.ready = True
             state.corpus.save(update_fields=["ready"])
-            scoring_job(state.corpus)  # a worker scores it; queued with the corpus itself
+            if score:
+                scoring_job(state.corpus)  # a worker scores it; queued with the corpus itself
     except BaseException:
         _remove_unfinished(state)
         raise

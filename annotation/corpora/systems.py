@@ -62,14 +62,22 @@ class AddedSystem:
 
 
 def corpus_add_system(
-    *, corpus: Corpus, name: str, lines: Sequence[str], filename: str, unsegmented: bool
+    *,
+    corpus: Corpus,
+    name: str,
+    lines: Sequence[str],
+    filename: str,
+    unsegmented: bool,
+    score: bool = True,
 ) -> AddedSystem:
     """Add system ``name`` to ``corpus`` from the lines of ``filename``.
 
     ``unsegmented``: the lines are one document (line breaks are spaces), cut into one
     candidate per sentence (:func:`annotation.resegmenting.resegment_document`); else
     there must be one line per sentence. Refused (:class:`ImportRefused`, nothing stored)
-    with the file, line and reason.
+    with the file, line and reason. ``score`` queues the scoring of the corpus's new
+    texts; without it, the first reader of its figures queues it
+    (:func:`~annotation.statistics.statistics_or_job`).
     """
     _refuse_bad_name(corpus, name, filename)
     limits = upload_limits()
@@ -100,7 +108,8 @@ def corpus_add_system(
     except IntegrityError:  # another lead added the same name meanwhile
         raise ImportRefused(filename, None, ERR_SYSTEM_EXISTS.format(name=name)) from None
     corpus.refresh_from_db()  # its texts stamp moved: the statistics are scored for the new
-    scoring_job(corpus)
+    if score:
+        scoring_job(corpus)
     return AddedSystem(
         corpus=corpus,
         system=name,

@@ -50,6 +50,7 @@ from annotation.statistics import (
     human_figures,
     human_rows_by_system,
     judgment_rows,
+    paired_bootstrap,
     pool_backlog,
     pool_base,
     pool_inputs,
@@ -63,7 +64,7 @@ from annotation.statistics import (
 from metrics.meta import PairwiseSide
 from metrics.ranksum import Clusters
 from metrics.registry import metric_info
-from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap, MetricSignificance
+from metrics.significance import Bootstrap, MetricSignificance
 from metrics.stats import Metric, Score
 
 T = TypeVar("T")
@@ -338,7 +339,7 @@ class Dashboard:
         (stored with their statistics) drawn again from the same seed, so the test is
         paired across metrics too."""
         n = self.n_segments
-        return Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED) if n and self.systems else None
+        return paired_bootstrap(n) if n and self.systems else None
 
     @cached_property
     def metrics(self) -> dict[str, Metric]:
@@ -366,6 +367,7 @@ class Dashboard:
             self.translator_pks,
             sort=self.sort,
             shifts=None if self.pool is None else self.pool.shifts,
+            n_samples=None if self.bootstrap is None else self.bootstrap.n_samples,
         )
 
     @cached_property

@@ -300,10 +300,12 @@ def metrics_table(
     *,
     sort: str = "",
     shifts: Shifts | None = None,
+    n_samples: int | None = None,
 ) -> MetricsTable:
     """The table of ``figures`` (:func:`table_figures`) with the bootstrap's intervals
     and rank groups, one row per system, sorted as ``sort`` asks (:func:`sort_rows`);
-    ``shifts``: each automatic figure's move in the ranking (the pool choice)."""
+    ``shifts``: each automatic figure's move in the ranking (the pool choice);
+    ``n_samples``: the bootstrap's samples, as the table states them (default 1,000)."""
     moved = shifts or {}
     best = best_values(figures)
     tests = {m: column_test(m, significance.get(m)) for m in METRICS}
@@ -332,6 +334,7 @@ def metrics_table(
         metrics=METRICS,
         rows=sort_rows(rows, sort),
         tests=tests,
+        n_samples=DEFAULT_SAMPLES if n_samples is None else n_samples,
     )
 
 

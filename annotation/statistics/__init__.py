@@ -26,7 +26,7 @@ how they compute without their callers knowing. The submodules, by meaning:
 * :mod:`~annotation.statistics.live`: the judge's live figures and the rows they sum.
 """
 
-from annotation.statistics.compute import compute_statistics
+from annotation.statistics.compute import compute_statistics, paired_bootstrap
 from annotation.statistics.encoding import AutomaticStats, statistics_choice
 from annotation.statistics.hter import fill_hter_counts, missing_hter_counts
 from annotation.statistics.human import (
@@ -95,6 +95,7 @@ __all__ = [
     "AutomaticStats",
     "CorpusTexts",
     "compute_statistics",
+    "paired_bootstrap",
     "corpus_texts",
     "default_stored_statistics",
     "pool_job",

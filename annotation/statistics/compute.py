@@ -50,8 +50,8 @@ def compute_statistics(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> AutomaticStats:
     """Score the corpus (:func:`automatic_scores`; its ``texts`` if given, e.g. grown by
-    the reference pool) and run the paired bootstrap of every automatic metric (1,000
-    samples, seed 12345: :func:`automatic_significance`).
+    the reference pool) and run the paired bootstrap of every automatic metric
+    (:func:`automatic_significance` on :func:`paired_bootstrap`'s samples).
 
     A metric whose signature for this choice equals its signature in ``known`` (stored
     statistics of another choice) is taken from there, statistics and bootstrap alike:
@@ -107,6 +107,15 @@ def scoring_processes() -> int:
     return max(1, int(getattr(settings, "EVALTOOL_SCORING_PROCESSES", 2)))
 
 
+def paired_bootstrap(n_segments: int) -> Bootstrap:
+    """The resampling of ``n_segments`` segments every figure of the app is tested on:
+    ``EVALTOOL_BOOTSTRAP_SAMPLES`` samples (default sacreBLEU's 1,000) from seed 12345,
+    drawn alike wherever it is drawn, so the automatic metrics' tests (stored with their
+    statistics) and the human metrics' (computed on the page) are paired across metrics."""
+    samples = int(getattr(settings, "EVALTOOL_BOOTSTRAP_SAMPLES", DEFAULT_SAMPLES))
+    return Bootstrap(n_segments, samples, DEFAULT_SEED)
+
+
 def _encoded_share(
     texts: CorpusTexts, names: tuple[str, ...], preprocessor: Preprocessor, ref_length: str
 ) -> bytes:
@@ -134,8 +143,7 @@ def _share(
     significance: dict[str, MetricSignificance] = {}
     if n and systems:
         metrics = {m: app_metric(m, preprocessor, ref_length, texts.docs) for m in names}
-        bootstrap = Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED)
-        significance = automatic_significance(scores, metrics, bootstrap)
+        significance = automatic_significance(scores, metrics, paired_bootstrap(n))
     return AutomaticStats(systems, n, scores, significance)
 
 

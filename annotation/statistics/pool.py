@@ -36,7 +36,11 @@ from django.db import transaction
 
 from annotation.models import Corpus, PoolStatistics
 from annotation.statistics.blobs import first_blob, insert_ignoring_conflicts
-from annotation.statistics.compute import automatic_scores, automatic_significance
+from annotation.statistics.compute import (
+    automatic_scores,
+    automatic_significance,
+    paired_bootstrap,
+)
 from annotation.statistics.encoding import (
     STATISTICS_ENGINE,
     AutomaticStats,
@@ -52,7 +56,6 @@ from annotation.statistics.metric_set import (
 )
 from annotation.statistics.pool_references import SentencePool, new_references, sentence_pools
 from annotation.statistics.texts import CorpusTexts, corpus_texts
-from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
 from metrics.stats import Score
 from metrics.tokenize import Preprocessor
 
@@ -341,10 +344,9 @@ def _rescored(
     n = len(grown)
     if n and systems:
         todo = (*local, *wide)
-        bootstrap = Bootstrap(n, DEFAULT_SAMPLES, DEFAULT_SEED)
         significance.update(
             automatic_significance(
-                {m: scores[m] for m in todo}, {m: metrics[m] for m in todo}, bootstrap
+                {m: scores[m] for m in todo}, {m: metrics[m] for m in todo}, paired_bootstrap(n)
             )
         )
     return AutomaticStats(systems, n, scores, significance)

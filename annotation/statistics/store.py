@@ -24,6 +24,7 @@ from annotation.statistics.compute import (
     automatic_scores,
     automatic_significance,
     compute_statistics,
+    paired_bootstrap,
 )
 from annotation.statistics.encoding import (
     STATISTICS_ENGINE,
@@ -35,7 +36,6 @@ from annotation.statistics.encoding import (
 from annotation.statistics.metric_set import AUTOMATIC_METRICS, CORPUS_WIDE, app_metric
 from annotation.statistics.texts import CorpusTexts, corpus_texts
 from metrics import archive
-from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Bootstrap
 from metrics.stats import FloatArray, Score
 from metrics.tokenize import Preprocessor
 
@@ -195,6 +195,6 @@ def _rescored(
                 rows[ks] = again[system][m].stats
             total = float(metrics[m].score_from_stats(rows.sum(axis=0)))
             scores[m][system] = Score(old.name, total, old.signature, rows)
-    bootstrap = Bootstrap(before.n_segments, DEFAULT_SAMPLES, DEFAULT_SEED)
+    bootstrap = paired_bootstrap(before.n_segments)
     significance = automatic_significance(scores, metrics, bootstrap) if before.systems else {}
     return AutomaticStats(before.systems, before.n_segments, scores, significance)

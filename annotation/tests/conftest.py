@@ -15,6 +15,7 @@ from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
 from annotation.statistics import forget
 from annotation.tests.factories import PASSWORD, SEED_XML
+from metrics.significance import DEFAULT_SAMPLES
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +26,13 @@ def fast_and_isolated(settings: Any) -> Iterator[None]:
     forget()
     yield
     forget()
+
+
+@pytest.fixture
+def full_bootstrap(settings: Any) -> None:
+    """sacreBLEU's 1,000 bootstrap samples, as in production, for the tests of the
+    bootstrap itself (the suite's settings draw fewer: ``evaltool/test_settings.py``)."""
+    settings.EVALTOOL_BOOTSTRAP_SAMPLES = DEFAULT_SAMPLES
 
 
 @pytest.fixture
@@ -62,8 +70,10 @@ def lead_client(client: Client, lead: User) -> Client:
 
 @pytest.fixture
 def seed(judge: User) -> Corpus:
-    """Seed 001's example corpus (Figure 1 and §3.1), assigned to the judge."""
-    corpus = corpus_import(source=SEED_XML, name="seed").corpus
+    """Seed 001's example corpus (Figure 1 and §3.1), assigned to the judge; not scored
+    until something reads its figures (a page, :func:`~annotation.tests.stored.
+    automatic_statistics`)."""
+    corpus = corpus_import(source=SEED_XML, name="seed", score=False).corpus
     corpus.judges.add(judge)
     return corpus
 
@@ -75,6 +85,16 @@ def seed(judge: User) -> Corpus:
 # synchronous ORM calls from async contexts is lifted for the tests that use a browser.
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that drives the browser ``browser`` (``make test-fast`` leaves
+    them out; ``make test`` runs them)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",

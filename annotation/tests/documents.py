@@ -25,12 +25,14 @@ def candidates_of(corpus: Corpus, system: str) -> list[str]:
 
 
 def add_speech(corpus: Corpus, system: str = "NiuTrans") -> Translator:
-    """``system``'s words as one document, added as "speech" (re-segmented)."""
+    """``system``'s words as one document, added as "speech" (re-segmented); the corpus
+    is scored again when something reads its figures."""
     corpus_add_system(
         corpus=corpus,
         name="speech",
         lines=unsegmented_document(corpus, system),
         filename="speech.txt",
         unsegmented=True,
+        score=False,
     )
     return Translator.objects.get(corpus=corpus, name="speech")

@@ -85,8 +85,9 @@ def write_corpus(
 def sized_corpus(
     path: Path, name: str, sentences: int, *, systems: int = 3, references: int = 2
 ) -> Corpus:
-    """An imported corpus of ``sentences`` sentences: for checking that a page's query
-    count does not grow with the corpus (the same page on two sizes)."""
+    """An imported corpus of ``sentences`` sentences, not scored until something reads
+    its figures: for checking that a page's query count does not grow with the corpus
+    (the same page on two sizes)."""
     refs = [
         [f"reference {r} of sentence {k} ." for r in range(references)] for k in range(sentences)
     ]
@@ -94,7 +95,8 @@ def sized_corpus(
         f"system {s}": [f"system {s} says sentence {k} ." for k in range(sentences)]
         for s in range(systems)
     }
-    return corpus_import(source=write_corpus(path / f"{name}.xml", refs, hyps), name=name).corpus
+    source = write_corpus(path / f"{name}.xml", refs, hyps)
+    return corpus_import(source=source, name=name, score=False).corpus
 
 
 def done_judgment(
@@ -285,8 +287,8 @@ CATS = """<evalTrans>
 
 def import_xml(text: str, name: str, *judges: User, share: bool = False) -> Corpus:
     """A corpus from evalTrans ``text``, assigned to ``judges`` (sharing new references
-    among them if ``share``)."""
-    corpus = corpus_import(source=io.BytesIO(text.encode()), name=name).corpus
+    among them if ``share``); not scored until something reads its figures."""
+    corpus = corpus_import(source=io.BytesIO(text.encode()), name=name, score=False).corpus
     corpus.judges.add(*judges)
     if share:
         corpus.share_new_refs = True

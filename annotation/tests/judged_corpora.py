@@ -1,6 +1,8 @@
 """Fixtures of the dashboard's and the statistics' tests (their conftests import them):
 the hand-checked corpus (judged or not) and the demo corpus with judgments; their data
-and plain helpers are in :mod:`annotation.tests.factories`."""
+and plain helpers are in :mod:`annotation.tests.factories`. None is scored until
+something reads its figures (a page, :func:`~annotation.tests.stored.
+automatic_statistics`): a test that never does costs no scoring."""
 
 from __future__ import annotations
 
@@ -24,11 +26,32 @@ from annotation.tests.factories import (
 from annotation.tests.pools import grow_demo_pool
 
 
+def hand_corpus_in(tmp_path: Path) -> Corpus:
+    """The hand corpus (:data:`~annotation.tests.factories.HAND_REFS`, ``HAND_SYSTEMS``)."""
+    return corpus_import(
+        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS),
+        name="hand",
+        score=False,
+    ).corpus
+
+
+def demo_judged_by(ann: User, bob: User) -> Corpus:
+    """The demo corpus with 40 done judgments by ``ann`` and ``bob``."""
+    corpus = corpus_import(source=DEMO_XML, name="demo", score=False).corpus
+    add_judgments(corpus, [ann, bob], 40)
+    return corpus
+
+
+def demo_pool_grown_by(ann: User, bob: User) -> Corpus:
+    """The demo corpus whose reference pool ``ann`` and ``bob`` grew
+    (:func:`~annotation.tests.pools.grow_demo_pool`)."""
+    corpus = corpus_import(source=DEMO_XML, name="demo", score=False).corpus
+    return grow_demo_pool(corpus, ann, bob)
+
+
 @pytest.fixture
 def hand_corpus(tmp_path: Path) -> Corpus:
-    return corpus_import(
-        source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
-    ).corpus
+    return hand_corpus_in(tmp_path)
 
 
 @pytest.fixture
@@ -54,14 +77,11 @@ def judged_hand(hand_corpus: Corpus, user_factory: Callable[..., User]) -> Corpu
 @pytest.fixture
 def demo(user_factory: Callable[..., User]) -> Corpus:
     """The demo corpus with 40 done judgments by "ann" and "bob"."""
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
-    add_judgments(corpus, [user_factory("ann"), user_factory("bob")], 40)
-    return corpus
+    return demo_judged_by(user_factory("ann"), user_factory("bob"))
 
 
 @pytest.fixture
 def judged_demo(user_factory: Callable[..., User]) -> Corpus:
     """The demo corpus whose reference pool the judges grew
     (:func:`~annotation.tests.pools.grow_demo_pool`)."""
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
-    return grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))
+    return demo_pool_grown_by(user_factory("ann"), user_factory("bob"))

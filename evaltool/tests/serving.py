@@ -35,12 +35,14 @@ def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
 
 
 def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
-    """The environment of a deployment: DEBUG off, a secret, a SQLite database in
-    ``tmp_path`` unless ``more`` names another."""
+    """The environment of a deployment: DEBUG off, a secret, a SQLite database and the
+    collected static files in ``tmp_path`` (the checkout is left as it is) unless ``more``
+    names others."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DEBUG"))}
     env.update(
         {
             "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+            "STATIC_ROOT": str(tmp_path / "staticfiles"),
             "SECRET_KEY": SECRET,
             "ALLOWED_HOSTS": "127.0.0.1,eval.example.org",
             **more,
@@ -52,9 +54,12 @@ def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
 @contextmanager
 def make_serve(env: dict[str, str]) -> Iterator[str]:
     """``make serve`` running in ``env`` (which gives ``HOST`` and ``PORT``): its base URL
-    once it answers; stopped, with its workers, on leaving."""
+    once it answers; stopped, with its workers, on leaving. It runs with the virtual
+    environment as ``make test`` left it (``-o venv``): a test never installs into it,
+    which would write the package's metadata into the checkout, and two at once would
+    install over each other."""
     process = subprocess.Popen(
-        ["make", "-s", "serve"],
+        ["make", "-s", "-o", "venv", "serve"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

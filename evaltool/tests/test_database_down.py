@@ -28,6 +28,9 @@ import pytest
 from annotation.web import ERR_DATABASE_UNREACHABLE, ERR_PAGE_UNAVAILABLE
 from evaltool.tests.serving import ROOT, NoRedirect, free_port, make_serve, production_env
 
+#: One PostgreSQL server and make serve for the module, on one worker of a parallel run.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("private-postgres")]
+
 #: Debian's PostgreSQL programs (the newest installed version).
 PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")).parent
 

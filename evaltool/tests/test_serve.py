@@ -32,6 +32,9 @@ from evaltool.tests.serving import (
     production_env,
 )
 
+#: One make serve for the module, on one worker of a parallel run.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("make-serve")]
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:

@@ -22,6 +22,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tokenize", list(TOKENIZERS))
 def test_score_corpus_equals_each_metric_on_its_own_to_the_last_bit(tokenize: str) -> None:
     refs = demo_refs()
@@ -44,6 +45,7 @@ def test_score_corpus_equals_each_metric_on_its_own_to_the_last_bit(tokenize: st
                 assert (mine.score, mine.signature) == (want.score, want.signature)
 
 
+@pytest.mark.slow
 def test_score_corpus_on_awkward_text() -> None:
     """Empty lines, a literal ``<s>`` (the boundary word), repeated outputs, a varying
     number of references, very long lines (several 64-bit words per lane)."""

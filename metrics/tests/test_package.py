@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,6 +31,7 @@ def run(*command: str | Path, cwd: Path, check: bool = True) -> subprocess.Compl
     )
 
 
+@pytest.mark.slow  # pip builds and installs a wheel
 def test_pip_install_gives_the_evaltool_metrics_command_outside_the_checkout(
     tmp_path: Path,
 ) -> None:

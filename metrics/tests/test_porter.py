@@ -28,6 +28,7 @@ def wordnet_words() -> list[str]:
     return sorted(w for w in words if "_" not in w)
 
 
+@pytest.mark.slow
 def test_every_wordnet_word_stems_as_nltk() -> None:
     theirs = PorterStemmer()
     words = wordnet_words()

@@ -73,6 +73,7 @@ def _edited(rng: random.Random, words: list[str], vocab: list[str]) -> str:
     return " ".join(w)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_generated_data_with_one_to_four_references_scores_as_sacrebleu(seed: int) -> None:
     """Repeated words (a small vocabulary), mixed case, empty lines and sentences long

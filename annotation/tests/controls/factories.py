@@ -26,7 +26,8 @@ def queue_corpus(
     blind: bool = True,
 ) -> Corpus:
     """A corpus with control items on (one in every ``rate`` items), every candidate and
-    reference different from every other, assigned to ``judges``."""
+    reference different from every other, assigned to ``judges``; not scored until
+    something reads its figures."""
     refs = [
         [f"reference {r} says sentence {k} well ." for r in range(references)]
         for k in range(sentences)
@@ -35,7 +36,8 @@ def queue_corpus(
         f"system {s}": [f"system {s} says sentence {k} badly ." for k in range(sentences)]
         for s in range(systems)
     }
-    corpus = corpus_import(source=write_corpus(path / f"{name}.xml", refs, hyps), name=name).corpus
+    source = write_corpus(path / f"{name}.xml", refs, hyps)
+    corpus = corpus_import(source=source, name=name, score=False).corpus
     corpus.judges.add(*judges)
     corpus.controls_enabled, corpus.control_rate, corpus.blind = True, rate, blind
     corpus.save()

@@ -267,6 +267,7 @@ def _run(script: str, *args: str) -> dict[str, int]:
     return result
 
 
+@pytest.mark.slow
 def test_fifty_thousand_sentences_stream_in_flat_memory(tmp_path: Path) -> None:
     """Peak RSS of a fresh process, measured around the write and around the read.
 

@@ -28,6 +28,7 @@ from annotation.models import (
     User,
 )
 from annotation.tests.factories import DEMO_XML, JUDGED, done_judgment, page_url, target_of
+from annotation.tests.stored import automatic_statistics
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +53,7 @@ def unfinished(name: str) -> Corpus:
 def test_deleting_a_corpus_takes_every_row_it_holds_and_keeps_the_accounts(
     seed: Corpus, judge: User
 ) -> None:
+    automatic_statistics(seed)  # stored, as once its import's job is done
     judgment = judgment_open(user=judge, target=target_of(seed, "a translator"))
     judgment_seen(judgment=judgment, user=judge)
     assert JudgmentEvent.objects.exists()

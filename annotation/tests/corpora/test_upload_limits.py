@@ -121,6 +121,7 @@ def test_words_are_the_judges_words_punctuation_included() -> None:
     assert limits.words_problem("<target>", "a,a") is None
 
 
+@pytest.mark.slow
 @override_settings(EVALTOOL_MAX_SYSTEMS=MAX_SYSTEMS + 1, EVALTOOL_MAX_WORDS_PER_TEXT=100_000)
 def test_a_lead_who_raises_the_limits_imports_what_they_allow() -> None:
     assert corpus_import(source=io.BytesIO(systems_file(MAX_SYSTEMS + 1)), name="a").systems == (

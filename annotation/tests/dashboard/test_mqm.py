@@ -16,6 +16,7 @@ from annotation.judging.start import judgment_open
 from annotation.models import Corpus, User
 from annotation.statistics import fill_hter_counts
 from annotation.tests.factories import FIGURE_1_RESULT, finish, target_of
+from annotation.tests.stored import automatic_statistics
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,7 @@ def page_queries(client: Client, corpus: Corpus) -> int:
 def test_the_column_is_the_mean_penalty_and_costs_no_query(
     seed: Corpus, judge: User, lead_client: Client
 ) -> None:
+    automatic_statistics(seed)  # stored, as once its import's job is done
     first = judgment_open(user=judge, target=target_of(seed, "a translator", 0))
     finish(first, judge, FIGURE_1_RESULT, 7)  # "show" and "for": 2 minor errors
     second = judgment_open(user=judge, target=target_of(seed, "a translator", 1))

@@ -102,6 +102,7 @@ def test_bounded_intervals_draw_bounded_axes(lead_client: Client, two_each: Corp
             assert float(ci.get("data-high")) == round(float(cell["data-ci-high"]), 2)
 
 
+@pytest.mark.usefixtures("full_bootstrap")  # the p-value of 1,000 samples: 1/1001
 def test_fifty_judged_sentences_with_a_clear_difference_give_two_groups(
     lead_client: Client, tmp_path: Path, user_factory: Callable[..., User]
 ) -> None:

@@ -28,7 +28,8 @@ from annotation.tests.factories import (
 from metrics.bleu import BLEU
 from metrics.wer import WER
 
-pytestmark = pytest.mark.django_db
+#: The tests of the bootstrap itself: sacreBLEU's 1,000 samples, as in production.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("full_bootstrap")]
 
 
 def test_hand_corpus_wer_intervals_p_values_and_too_few_sentences(hand_corpus: Corpus) -> None:

@@ -32,6 +32,7 @@ from annotation.tests.factories import (
     system_pk,
     write_corpus,
 )
+from annotation.tests.stored import automatic_statistics
 from metrics.registry import metric_info
 
 pytestmark = pytest.mark.django_db
@@ -405,6 +406,7 @@ def test_query_counts_do_not_grow_with_the_corpus(
     counts = {}
     for size in (5, 50):
         corpus = sized_corpus(tmp_path, f"c{size}", size)
+        automatic_statistics(corpus)  # stored, as once its import's job is done
         add_judgments(corpus, users, 3 * size)
         address = url.format(
             pk=corpus.pk,
@@ -427,6 +429,7 @@ def test_a_new_preprocessing_choice_is_queued_for_a_worker_then_read_back(
     savepoint) and shows its progress; a view while it waits only looks the job up. Once
     a worker has stored the statistics, the choice is read back as the default one is:
     the later page's five queries."""
+    automatic_statistics(demo)  # the default choice stored, as once its import's job is done
     settings.TASKS = settings.QUEUED_TASKS
     url = f"/dashboard/{demo.pk}/?tok=char&case=lc"
     lead_client.get(f"/dashboard/{demo.pk}/")  # the parts derived from the judgments

@@ -52,6 +52,7 @@ def test_the_table_downloads_as_csv(lead_client: Client, demo: Corpus) -> None:
     assert link.get("href").startswith(full)
 
 
+@pytest.mark.usefixtures("full_bootstrap")  # the samples it states: production's
 def test_the_table_downloads_as_json_like_manage_py_scores(
     lead_client: Client, demo: Corpus
 ) -> None:

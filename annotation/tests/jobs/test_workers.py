@@ -22,6 +22,9 @@ from django.core.management import CommandError, call_command
 
 from annotation.tests.factories import DEMO_XML, ROOT
 
+#: Real worker processes (make test runs them; make test-fast does not).
+pytestmark = pytest.mark.slow
+
 #: The killed worker's short lease, so its job is taken over in seconds; the workers that
 #: finish jobs hold a lease long enough for a loaded machine (no job is taken over from a
 #: worker that is merely slow, which would be the lease working, not what a test checks).

@@ -47,8 +47,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def speech(judge: User) -> Corpus:
-    """The demo corpus with NiuTrans's output added again as one unsegmented document."""
-    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    """The demo corpus with NiuTrans's output added again as one unsegmented document
+    (not scored until something reads its figures)."""
+    corpus = corpus_import(source=DEMO_XML, name="demo", score=False).corpus
     corpus.judges.add(judge)
     corpus_add_system(
         corpus=corpus,
@@ -56,6 +57,7 @@ def speech(judge: User) -> Corpus:
         lines=unsegmented_document(corpus),
         filename="speech.txt",
         unsegmented=True,
+        score=False,
     )
     corpus.refresh_from_db()
     return corpus
@@ -112,6 +114,7 @@ def test_undo_moves_the_word_back_and_redo_moves_it_again(speech: Corpus, judge:
 def test_a_move_rescores_both_segments_and_forgets_what_was_computed_from_the_texts(
     speech: Corpus, judge: User
 ) -> None:
+    automatic_statistics(speech)  # stored before the move
     assert CorpusStatistics.objects.filter(corpus=speech).exists()
     stamps = (speech.texts_stamp, speech.judgments_stamp)
     judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
@@ -139,6 +142,7 @@ def test_the_next_reader_scores_only_the_moved_candidates_with_the_figures_of_sc
     """Every row, score, signature and bootstrap result as scoring the whole corpus afresh
     (NIST and the weighted n-grams, whose weights are corpus-wide, score the moved system
     whole); the stale row is replaced."""
+    automatic_statistics(speech)  # stored before the move, to be built on
     judgment = judgment_open(user=judge, target=target_of(speech, "speech", 5))
     judgment_move_word(
         judgment=judgment, user=judge, version=judgment.version, edge="end", move="take"

@@ -64,6 +64,18 @@ def hold_the_first_request(page: Page, url: str) -> list[Route]:
     return held
 
 
+def release(page: Page, held: list[Route]) -> None:
+    """Let the held request through, once Playwright has handed it to the test (within
+    30 s): the page may show it waiting before the route's callback has run here, or
+    before the request ahead of it is answered on a busy machine."""
+    for _ in range(600):
+        if held:
+            break
+        page.wait_for_timeout(50)  # runs Playwright's callbacks meanwhile
+    assert held, "the request was never sent"
+    held[0].continue_()
+
+
 def requests_to_the_app(page: Page, base: str) -> list[tuple[str, str]]:
     """(method, URL) of every request the page sends to the app from now on, redirects
     followed included (static files left out)."""
@@ -211,7 +223,7 @@ def test_clicks_made_during_a_request_are_queued_not_dropped(
     op(page, "substitution", "locate").click()
     op(page, "substitution", "Diagram").click()  # will no longer apply once accepted
     expect(page.locator("#queue-status")).to_contain_text("3 actions waiting")
-    held[0].continue_()
+    release(page, held)
 
     expect(page.locator("#edit-count")).to_have_text("2")
     expect(page.locator("#new-ref")).to_have_text(shown_words(FIGURE_1_RESULT))
@@ -253,7 +265,7 @@ def test_clicks_queued_during_accept_and_next_never_reach_the_next_candidate(
     page.keyboard.press("9")
     page.keyboard.press("n")
     expect(page.locator("#queue-status")).to_contain_text("2 actions waiting")
-    held[0].continue_()
+    release(page, held)
 
     expect(page.locator("#sentence-number")).to_have_text("2")
     expect(page.locator("#client-status")).to_contain_text("SSER 9 was made on another candidate")

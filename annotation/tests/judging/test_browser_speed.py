@@ -14,7 +14,7 @@ from annotation.models import Corpus, Judgment
 from annotation.tests.browsing import open_corpus, score, shown_words
 from annotation.tests.factories import FIGURE_1_FIRST_REF
 from annotation.tests.judging import test_browser_spans
-from annotation.tests.judging.test_browser import hold_the_first_request
+from annotation.tests.judging.test_browser import hold_the_first_request, release
 from annotation.text import words
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,7 +56,7 @@ def keys_during_a_held_click(page: Page, keys: list[str], waiting: str) -> None:
     for key in keys:
         page.keyboard.press(key)
     expect(page.locator("#queue-status")).to_contain_text(waiting)
-    held[0].continue_()
+    release(page, held)
 
 
 def test_a_mouse_marks_a_word_major_with_the_toggle_on_it_and_minor_again(
@@ -171,7 +171,7 @@ def test_n_n_goes_on_once_and_never_accepts_a_candidate_not_yet_drawn(
     page.keyboard.press("n")
     page.keyboard.press("n")
     expect(page.locator("#queue-status")).to_contain_text("1 action waiting")
-    held[0].continue_()
+    release(page, held)
 
     expect(page.locator("#sentence-number")).to_have_text("2")
     status = page.locator("#client-status")

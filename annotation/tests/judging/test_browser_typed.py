@@ -13,7 +13,7 @@ from annotation.models import Corpus, Judgment
 from annotation.tests.browsing import open_corpus, score, shown_words
 from annotation.tests.factories import FIGURE_1_FIRST_REF, FIGURE_1_RESULT
 from annotation.tests.judging import test_browser_spans
-from annotation.tests.judging.test_browser import hold_the_first_request
+from annotation.tests.judging.test_browser import hold_the_first_request, release
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,7 +115,7 @@ def test_a_note_typed_while_a_click_is_on_its_way_is_kept_and_saved(
     held = hold_the_first_request(page, "**/judgments/*/sser/")
     page.click('[data-sser="8"]')
     page.fill("#note-text", "typed meanwhile")
-    held[0].continue_()
+    release(page, held)
     expect(page.locator('[data-sser="8"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#note-text")).to_have_value("typed meanwhile")  # put back
 

@@ -23,6 +23,7 @@ from annotation.corpora.imports import corpus_import
 from annotation.judging.start import control_open
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.tests.factories import HTMX, MAX_QUERIES_PER_CLICK, write_corpus
+from annotation.tests.stored import scored
 from annotation.text import awer_counts
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +51,8 @@ def judged_corpus(
 ) -> Corpus:
     """``sentences`` sentences with two references and ``systems`` systems (every
     candidate different, so no judgment starts as a reuse), assigned to ``judge``, who
-    has accepted every candidate of the first ``finished`` sentences."""
+    has accepted every candidate of the first ``finished`` sentences; its statistics
+    stored, as once its import's job is done (:func:`~annotation.tests.stored.scored`)."""
     refs = [
         (f"the cat {k} sat on the mat .", f"a cat {k} sat on a mat .") for k in range(sentences)
     ]
@@ -59,7 +61,7 @@ def judged_corpus(
         for s in range(systems)
     }
     path = write_corpus(tmp_path / f"{sentences}x{systems}.xml", refs, outputs)
-    corpus = corpus_import(source=path, name=path.stem).corpus
+    corpus = scored(corpus_import(source=path, name=path.stem, score=False).corpus)
     corpus.judges.add(judge)
     done = Target.objects.filter(
         sentence__corpus=corpus, sentence__position__lt=finished, translator__role="system"

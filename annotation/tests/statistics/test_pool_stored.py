@@ -33,6 +33,7 @@ from annotation.statistics.pool import (
 )
 from annotation.tests.factories import HTMX, cells, finish, target_of
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
+from annotation.tests.stored import automatic_statistics
 
 pytestmark = pytest.mark.django_db
 
@@ -135,6 +136,7 @@ def scored_apart(settings: object) -> None:
 def test_a_large_backlog_is_a_workers_job_while_the_page_shows_its_progress(
     lead_client: Client, judged_demo: Corpus, scored_apart: None, settings: Any
 ) -> None:
+    automatic_statistics(judged_demo)  # the original references' (the pool builds on them)
     settings.TASKS = settings.QUEUED_TASKS  # the job waits for a worker
     url = f"/dashboard/{judged_demo.pk}/?refs=pool"
     waiting = lead_client.get(url).content.decode()
@@ -165,6 +167,7 @@ def test_a_large_backlog_is_a_workers_job_while_the_page_shows_its_progress(
 def test_downloads_and_panels_answer_202_with_the_job_until_the_figures_are_there(
     lead_client: Client, judged_demo: Corpus, scored_apart: None, settings: Any
 ) -> None:
+    automatic_statistics(judged_demo)  # the original references' (the pool builds on them)
     settings.TASKS = settings.QUEUED_TASKS
     address = f"/dashboard/{judged_demo.pk}/table.json?refs=pool"
     pending = lead_client.get(address)
