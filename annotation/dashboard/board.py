@@ -50,6 +50,7 @@ from annotation.statistics import (
     human_figures,
     human_rows_by_system,
     judgment_rows,
+    live_pool_job,
     paired_bootstrap,
     pool_backlog,
     pool_base,
@@ -186,8 +187,11 @@ class Dashboard:
         pp = self.preprocessing
         if not pp.pool:
             return None
+        if recalled(self.corpus, self._pool_key) is None:
+            self._raise_while_the_pool_job_runs()
         if recalled(self.corpus, self._pool_key) is None and not self.pool_backlog.on_the_page:
-            job = pool_job(self.corpus, pp.preprocessor(), pp.ref_length)
+            backlog = (self.pool_backlog.sentences, self.pool_backlog.pairs)
+            job = pool_job(self.corpus, pp.preprocessor(), pp.ref_length, backlog=backlog)
             if job.status != Job.Status.DONE:
                 raise FiguresPending((job,))
             for built_on_the_old_base in ("_pool_base", "pool_backlog"):
@@ -204,6 +208,16 @@ class Dashboard:
                 base=self._pool_base,
             ),
         )
+
+    def _raise_while_the_pool_job_runs(self) -> None:
+        """:class:`FiguresPending` with the choice's pool job while it is queued or running:
+        the page (and each of its polls) shows its progress at the cost of one query."""
+        pp = self.preprocessing
+        live = live_pool_job(self.corpus, pp.preprocessor(), pp.ref_length)
+        if live is not None:
+            sentences, pairs = live.payload.get("backlog", (0, 0))
+            self.__dict__["pool_backlog"] = Backlog(sentences, pairs)  # as it was queued
+            raise FiguresPending((live,))
 
     @cached_property
     def pool_backlog(self) -> Backlog:

@@ -39,7 +39,7 @@ from annotation.statistics.human import (
     judgment_rows,
 )
 from annotation.statistics.invalidation import texts_changed
-from annotation.statistics.jobs import pool_job, scoring_job, statistics_or_job
+from annotation.statistics.jobs import live_pool_job, pool_job, scoring_job, statistics_or_job
 from annotation.statistics.live import (
     CorpusKey,
     Judged,
@@ -99,6 +99,7 @@ __all__ = [
     "corpus_texts",
     "default_stored_statistics",
     "pool_job",
+    "live_pool_job",
     "scoring_job",
     "statistics_or_job",
     "stored_statistics",

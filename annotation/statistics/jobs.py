@@ -118,20 +118,37 @@ def pool_job(
     preprocessor: Preprocessor,
     ref_length: str,
     *,
+    backlog: tuple[int, int] = (0, 0),
     requested_by: Any = None,
 ) -> Job:
     """The job scoring the corpus against its grown pool for this choice, as the pool is
     when a worker takes it (one live job per choice, however many judgments come in
-    meanwhile: what they add is scored on the page, a few sentences at a time)."""
-    choice = statistics_choice(preprocessor, ref_length)
+    meanwhile: what they add is scored on the page, a few sentences at a time).
+    ``backlog`` (sentences, pairs to score) is kept with it for the page to show while
+    it waits (:func:`live_pool_job`)."""
+    sentences, pairs = backlog
     return enqueue(
         POOL,
-        f"{POOL}:{corpus.pk}:{corpus.texts_stamp}:{choice}",
-        label=f"Scoring {corpus.name} against the grown pool ({choice})",
+        _pool_key(corpus, preprocessor, ref_length),
+        label=f"Scoring {corpus.name} against the grown pool "
+        f"({statistics_choice(preprocessor, ref_length)})",
         corpus=corpus,
-        payload=_payload(corpus, preprocessor, ref_length),
+        payload={**_payload(corpus, preprocessor, ref_length), "backlog": [sentences, pairs]},
         requested_by=requested_by,
     )
+
+
+def live_pool_job(corpus: Corpus, preprocessor: Preprocessor, ref_length: str) -> Job | None:
+    """The grown pool's job of this choice while it is queued or running, else None (one
+    query): a page polling for the figures shows its progress without reading every
+    judgment's new reference again to learn what is left to score."""
+    key = _pool_key(corpus, preprocessor, ref_length)
+    live = Job.objects.filter(key=key, status__in=Job.LIVE).defer("upload", "result")
+    return live.order_by("-pk").first()
+
+
+def _pool_key(corpus: Corpus, preprocessor: Preprocessor, ref_length: str) -> str:
+    return f"{POOL}:{corpus.pk}:{corpus.texts_stamp}:{statistics_choice(preprocessor, ref_length)}"
 
 
 @handler(POOL)

@@ -381,11 +381,12 @@ def queries(client: Client, url: str) -> int:
 #: a later one reads nothing of either, nor the stored statistics (the pool's figures
 #: and the ranking's shifts are remembered together); one after the judgments stamp
 #: moved but no pool changed reads the texts and new references again, builds on the
-#: pool this process remembers and stores nothing.
+#: pool this process remembers and stores nothing. Whenever nothing is remembered, the
+#: pool's job is looked up first (none is running).
 POOL_QUERIES = {
-    "/dashboard/{pk}/?refs=pool": (17, 4, 12),  # + the judges left out (the page's header)
-    "/dashboard/{pk}/panel/table/?refs=pool": (15, 4, 10),
-    "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (16, 6, 11),
+    "/dashboard/{pk}/?refs=pool": (18, 4, 13),  # + the judges left out (the page's header)
+    "/dashboard/{pk}/panel/table/?refs=pool": (16, 4, 11),
+    "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (17, 6, 12),
 }
 
 
@@ -415,3 +416,39 @@ def test_pool_views_cost_the_same_queries_whatever_the_corpus_size(
         counts[size] = (first, later, queries(lead_client, address))
 
     assert counts[5] == counts[50] == POOL_QUERIES[url]
+
+
+def test_a_view_while_the_pool_job_runs_reads_no_judgment_whatever_the_corpus_size(
+    lead_client: Client, user_factory: Callable[..., User], tmp_path: Path, settings: Any
+) -> None:
+    """The page polls every second while a worker scores the grown pool: each poll
+    looks the job up and shows its progress, with the backlog the job was queued with,
+    without reading the texts, the new references or the pool stored before."""
+    settings.EVALTOOL_POOL_ON_THE_PAGE = 0
+    settings.TASKS = settings.QUEUED_TASKS  # the job waits for a worker
+    users = [user_factory("ann"), user_factory("bob")]
+    polls = {}
+    for size in (5, 50):
+        corpus = sized_corpus(tmp_path, f"c{size}", size)
+        automatic_statistics(corpus)
+        add_judgments(corpus, users, 3 * size)
+        url = f"/dashboard/{corpus.pk}/panel/table/?refs=pool"
+        first = lead_client.get(url, **HTMX)
+        assert first.status_code == 202
+        queued = first.content.decode()
+        with CaptureQueriesContext(connection) as captured:
+            poll = lead_client.get(url, **HTMX)
+        assert poll.status_code == 202
+        shown = poll.content.decode()
+        assert 'id="pool-scoring"' in shown
+        for attribute in ("data-sentences", "data-pairs", "data-job"):
+            assert _attribute(shown, attribute) == _attribute(queued, attribute)
+        assert _attribute(shown, "data-sentences") != "0"
+        polls[size] = len(captured)
+
+    assert polls[5] == polls[50]
+    assert polls[5] <= 6
+
+
+def _attribute(page: str, name: str) -> str:
+    return page.split(f'{name}="', 1)[1].split('"', 1)[0]
