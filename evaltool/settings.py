@@ -158,7 +158,7 @@ EVALTOOL_JOB_LEASE_SECONDS = float(os.environ.get("EVALTOOL_JOB_LEASE_SECONDS", 
 EVALTOOL_SCORING_PROCESSES = int(os.environ.get("EVALTOOL_SCORING_PROCESSES", 2))
 # How much a worker lowers its CPU priority (nice): where workers share a machine with app
 # servers, the judges' requests come first and the long work takes what is left.
-EVALTOOL_WORKER_NICE = int(os.environ.get("EVALTOOL_WORKER_NICE", 10))
+EVALTOOL_WORKER_NICE = int(os.environ.get("EVALTOOL_WORKER_NICE", 19))
 # The paired bootstrap's samples behind every figure's test and interval
 # (annotation.statistics.paired_bootstrap): sacreBLEU's 1,000.
 EVALTOOL_BOOTSTRAP_SAMPLES = 1000
