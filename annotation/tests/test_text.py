@@ -75,7 +75,7 @@ def test_an_import_counts_many_new_references_as_each_is_counted_alone() -> None
 
     together = imported_new_ref_counts(pairs)
 
-    assert together == [new_ref_counts(c, r) for c, r in pairs]
+    assert together == [new_ref_counts(c, r, hter=True) for c, r in pairs]
     assert together[-1] == {"edits": 0, "ref_length": 5, "ter_edits": 0, "ter_length": 5}
     assert any(counts["ter_edits"] > 0 for counts in together)
     assert imported_new_ref_counts([]) == []
