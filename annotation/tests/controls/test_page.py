@@ -24,6 +24,11 @@ pytestmark = pytest.mark.django_db
 
 #: Where the page prints the candidate's own texts: their children go, their count stays.
 TEXT_BLOCKS = ("candidate", "new-ref", "figures")
+#: What the header says of the judge's own history, not of the item: the pace (and the
+#: time left it gives) reads "after your first accepted candidate" until one is accepted,
+#: so a control that happens to be the judge's first item is followed by a page with a
+#: pace, as a real first item is (the queue's order, drawn per corpus, decides which).
+JUDGE_HISTORY = ("pace", "time-left")
 #: Attributes that carry a text of the item (or its pk / version).
 POOL_TEXTS = ("pool-ref", "pool-ref current", "pool-meta")
 TEXT_ATTRIBUTES = ("value", "title", "data-text", "data-judgment", "data-version", "aria-label")
@@ -33,7 +38,7 @@ def skeleton(html: str) -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
     """Every element of the page's body in document order: tag, attributes and text,
     with digits masked and the item's texts left out (see the module)."""
     tree = etree.HTML(html)
-    for block in TEXT_BLOCKS:
+    for block in TEXT_BLOCKS + JUDGE_HISTORY:
         for element in tree.iterfind(f'.//*[@id="{block}"]'):
             for child in list(element):
                 element.remove(child)
