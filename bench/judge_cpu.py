@@ -40,12 +40,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import PG_SERVER, pg_admin, production_env  # noqa: E402
+from bench.load import judgment_and_version  # noqa: E402
 
 CORPUS = "cpu"
 PASSWORD = "cpu-pw"
 KINDS = ("open", "op", "sser", "accept")
-VERSION = re.compile(r'data-version="(\d+)"')
-JUDGMENT = re.compile(r'data-judgment="(\d+)"')
 OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
 
 
@@ -84,10 +83,7 @@ class Judge:
 
     def show(self, page: str) -> None:
         self.page = page
-        found = JUDGMENT.search(page)
-        self.judgment = int(found.group(1)) if found else None
-        version = VERSION.search(page)
-        self.version = int(version.group(1)) if version else 0
+        self.judgment, self.version = judgment_and_version(page)
 
     def get(self, path: str) -> str:
         response = self.client.get(path)

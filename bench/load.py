@@ -112,6 +112,15 @@ PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 
 VERSION = re.compile(r'data-version="(\d+)"')
 JUDGMENT = re.compile(r'data-judgment="(\d+)"')
+
+
+def judgment_and_version(page: str) -> tuple[int | None, int]:
+    """The judgment a judge's page (or fragment) shows and its version (0: none), which
+    the next action names, as the page's script reads them."""
+    found, version = JUDGMENT.search(page), VERSION.search(page)
+    return (int(found.group(1)) if found else None), (int(version.group(1)) if version else 0)
+
+
 NEW_REF = re.compile(r'id="new-ref"[^>]*data-text="([^"]*)"')
 OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -210,10 +219,7 @@ class Judge:
     def show(self, page: str) -> None:
         """Read the page (or fragment) as the browser would: the judgment and version."""
         self.page = page
-        found = JUDGMENT.search(page)
-        self.judgment = int(found.group(1)) if found else None
-        version = VERSION.search(page)
-        self.version = int(version.group(1)) if version else 0
+        self.judgment, self.version = judgment_and_version(page)
 
     def act(self, kind: str, path: str, data: dict[str, str] | None = None) -> Outcome:
         start = time.perf_counter()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -74,37 +75,45 @@ class Command(BaseCommand):
         )
 
 
-def _sweep_once() -> None:
-    try:
-        again = requeue_abandoned()
-    except DatabaseError:  # the database is away for a moment: the next sweep will do
-        logger.exception("could not look for abandoned jobs")
-        return
-    finally:
-        connection.close()  # this thread's own connection
-    if again:
-        logger.info("handed %d job(s) of stopped workers to the workers again", again)
+def _chore(do: Callable[[], int], done: str, failed: str) -> Callable[[], None]:
+    """One look of a background chore: ``do`` returns how many things it did, logged with
+    ``done``; a database away (or busy) for a moment is logged with ``failed``, and the
+    next look will do. Each look closes its thread's own connection."""
+
+    def once() -> None:
+        try:
+            count = do()
+        except DatabaseError:
+            logger.exception(failed)
+            return
+        finally:
+            connection.close()
+        if count:
+            logger.info(done, count)
+
+    return once
 
 
-def _sweep_forever() -> None:
-    stop = threading.Event()
-    while not stop.wait(lease().total_seconds() / 2):
-        _sweep_once()
+_sweep_once = _chore(
+    requeue_abandoned,
+    "handed %d job(s) of stopped workers to the workers again",
+    "could not look for abandoned jobs",
+)
+_fill_hter_once = _chore(
+    fill_hter_counts, "filled the HTER counts of %d judgment(s)", "could not fill HTER counts"
+)
 
 
-def _fill_hter_once() -> None:
-    try:
-        filled = fill_hter_counts()
-    except DatabaseError:  # the database is away (or busy) for a moment: the next look will do
-        logger.exception("could not fill HTER counts")
-        return
-    finally:
-        connection.close()  # this thread's own connection
-    if filled:
-        logger.info("filled the HTER counts of %d judgment(s)", filled)
+def _every(seconds: Callable[[], float], once: Callable[[], None]) -> Callable[[], None]:
+    """``once`` every ``seconds()``, for ever (a daemon thread's target)."""
+
+    def forever() -> None:
+        stop = threading.Event()
+        while not stop.wait(seconds()):
+            once()
+
+    return forever
 
 
-def _fill_hter_forever() -> None:
-    stop = threading.Event()
-    while not stop.wait(HTER_INTERVAL):
-        _fill_hter_once()
+_sweep_forever = _every(lambda: lease().total_seconds() / 2, _sweep_once)
+_fill_hter_forever = _every(lambda: HTER_INTERVAL, _fill_hter_once)
