@@ -27,10 +27,11 @@ class RowWriter:
 
     def __init__(self, model: type[models.Model], fields: Sequence[str]) -> None:
         meta = model._meta
-        self.fields = [_column_field(model, name) for name in fields]
+        found = [_field_and_column(model, name) for name in fields]
+        self.fields = [field for field, _ in found]
         quote = connection.ops.quote_name
         table = quote(meta.db_table)
-        columns = ", ".join(quote(_column(f)) for f in self.fields)
+        columns = ", ".join(quote(column) for _, column in found)
         marks = ", ".join(["%s"] * len(self.fields))
         self.insert_sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
         self.copy_sql = f"COPY {table} ({columns}) FROM STDIN"
@@ -101,16 +102,9 @@ TARGET_COLUMNS = (
 )
 
 
-def _column_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
-    """The field ``name`` of ``model``, which must be a column of its table."""
+def _field_and_column(model: type[models.Model], name: str) -> tuple[models.Field[Any, Any], str]:
+    """The field ``name`` of ``model`` and its column, which its table must have."""
     field = model._meta.get_field(name)
     if not isinstance(field, models.Field) or field.column is None:
         raise ValueError(f"{model.__name__}.{name} is not a column")
-    return field
-
-
-def _column(field: models.Field[Any, Any]) -> str:
-    column = field.column
-    if column is None:  # _column_field let no such field in
-        raise ValueError(f"{field.name} is not a column")
-    return column
+    return field, field.column
