@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Collection
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import CorpusHeader, EvalTransError
@@ -28,6 +28,7 @@ from annotation.corpora.imports import (
     RENAME_IN_FORM,
     ImportRefused,
     corpus_import,
+    remove_unused_import_accounts,
     upload_limits,
 )
 from annotation.corpora.removal import delete_corpus_rows
@@ -151,7 +152,28 @@ def estimated_sentences(data: bytes) -> int:
     return sum(1 for _ in SENTENCE_TAG.finditer(data))
 
 
-@handler(IMPORT)
+def unfinished_imports() -> list[Corpus]:
+    """The hidden corpora, oldest first, each with the import job that names it (if one
+    does: ``import_job_id``, ``import_job_status``), so the lead can follow the import
+    or see why it stopped: one query."""
+    naming = Job.objects.filter(kind=IMPORT, corpus=OuterRef("pk")).order_by("-pk")
+    return list(
+        Corpus.all_objects.filter(ready=False)
+        .annotate(
+            import_job_id=Subquery(naming.values("pk")[:1]),
+            import_job_status=Subquery(naming.values("status")[:1]),
+        )
+        .order_by("created_at")
+    )
+
+
+def _clear_killed_attempts(job: Job) -> None:
+    """After the last claim a killed worker cost (the job given up, failed): remove the
+    hidden corpus and the accounts its attempts left, so the name is free again."""
+    _clear_previous_attempt(job)
+
+
+@handler(IMPORT, abandoned=_clear_killed_attempts)
 def run_import(job: Job, progress: Progress) -> Any:
     """Import the job's file as :func:`corpus_import` does on the command line, telling
     the sentences stored so far; the uploading lead becomes a lead of the new corpus.
@@ -167,7 +189,7 @@ def run_import(job: Job, progress: Progress) -> Any:
     total = estimated_sentences(data)
 
     def report(sentences: int) -> None:
-        if sentences == 0:  # the hidden corpus holds the name: recorded for a retry
+        if sentences == 0:  # in the transaction taking the name: recorded for a retry
             taken = Corpus.all_objects.get(name=asked["name"])
             Job.objects.filter(pk=job.pk).update(corpus=taken)
         progress(sentences, max(total, sentences), PHASE_READING)
@@ -189,16 +211,18 @@ def run_import(job: Job, progress: Progress) -> Any:
 
 
 def _clear_previous_attempt(job: Job) -> Corpus | None:
-    """Remove the hidden corpus a killed worker's attempt at ``job`` left (the import
-    removes its own on any error, but a killed process runs no cleanup); the import
-    then starts afresh. A complete corpus is returned instead: that attempt ended the
-    import, and its worker stopped before the job was marked done."""
+    """Remove the hidden corpus a killed worker's attempt at ``job`` left, and the
+    evaluator accounts it made (the import removes its own on any error, but a killed
+    process runs no cleanup); the import then starts afresh. A complete corpus is
+    returned instead: that attempt ended the import, and its worker stopped before the
+    job was marked done."""
     if job.corpus_id is None:
         return None
     corpus = Corpus.all_objects.filter(pk=job.corpus_id).first()
     if corpus is None or corpus.ready:
         return corpus
     delete_corpus_rows(corpus)
+    remove_unused_import_accounts(since=job.created_at)
     return None
 
 

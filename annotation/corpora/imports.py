@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
 
 from django.conf import settings
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db import IntegrityError, transaction
 
 from annotation.corpora import evaltrans
@@ -207,11 +209,9 @@ def import_elements(
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
-    corpus = _hidden_corpus(header, corpus_name, filename, rename)
+    corpus = _hidden_corpus(header, corpus_name, filename, rename, progress)
     state = _ImportState(corpus=corpus, filename=filename, assign=assign)
     try:
-        if progress is not None:
-            progress(0)
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
             new_refs = _counted_new_refs(state, batch)  # before the write lock is taken
             with transaction.atomic():
@@ -244,24 +244,38 @@ def import_elements(
     )
 
 
-def _hidden_corpus(header: CorpusHeader, name: str, filename: str, rename: str) -> Corpus:
+def _hidden_corpus(
+    header: CorpusHeader,
+    name: str,
+    filename: str,
+    rename: str,
+    progress: Callable[[int], None] | None,
+) -> Corpus:
     """The new corpus row, hidden until its import is complete; the name is taken from
-    now on (the database's unique constraint settles two imports of one name at once)."""
+    now on (the database's unique constraint settles two imports of one name at once).
+
+    ``progress(0)`` runs in the transaction that takes the name, so a caller that records
+    the corpus there (an import job, for the retry after a killed worker) records it
+    with the name or not at all: no hidden corpus is left that nothing names."""
     existing = Corpus.all_objects.filter(name=name).values_list("ready", flat=True).first()
     if existing is not None:
         message = ERR_CORPUS_EXISTS if existing else ERR_CORPUS_IMPORTING
         raise ImportRefused(filename, None, message.format(name=name, rename=rename))
-    try:
-        with transaction.atomic():
-            return Corpus.all_objects.create(
-                name=name,
-                ready=False,
-                extra_attrs=attrs_to_json(header.extra_attrs),
-                extra_xml=list(header.extra_xml),
-            )
-    except IntegrityError:
-        refusal = ERR_CORPUS_IMPORTING.format(name=name, rename=rename)
-        raise ImportRefused(filename, None, refusal) from None
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                corpus = Corpus.all_objects.create(
+                    name=name,
+                    ready=False,
+                    extra_attrs=attrs_to_json(header.extra_attrs),
+                    extra_xml=list(header.extra_xml),
+                )
+        except IntegrityError:
+            refusal = ERR_CORPUS_IMPORTING.format(name=name, rename=rename)
+            raise ImportRefused(filename, None, refusal) from None
+        if progress is not None:
+            progress(0)
+    return corpus
 
 
 def _remove_unfinished(state: _ImportState) -> None:
@@ -272,6 +286,22 @@ def _remove_unfinished(state: _ImportState) -> None:
     with transaction.atomic():
         User.objects.filter(pk__in=[u.pk for u in state.created_evaluators]).filter(
             judgments__isnull=True
+        ).delete()
+
+
+def remove_unused_import_accounts(*, since: datetime) -> None:
+    """Delete the accounts imports made since ``since`` (inactive, no usable password,
+    never logged in: :func:`_ensure_evaluators`) that judge nothing: what an import whose
+    worker was killed leaves once its hidden corpus is gone (a killed process runs no
+    :func:`_remove_unfinished`). An account an import made always judges something in the
+    corpus it was made for, so one that judges nothing is that import's leftover."""
+    with transaction.atomic():
+        User.objects.filter(
+            is_active=False,
+            last_login__isnull=True,
+            password__startswith=UNUSABLE_PASSWORD_PREFIX,
+            date_joined__gte=since,
+            judgments__isnull=True,
         ).delete()
 
 

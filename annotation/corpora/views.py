@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import RemoveForm
+from annotation.corpora.import_jobs import unfinished_imports
 from annotation.corpora.removal import corpus_contents, corpus_delete, corpus_set_archived
 from annotation.models import Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, login_required, see_other
@@ -30,11 +31,7 @@ def home(request: HtmxHttpRequest) -> TemplateResponse:
         visible = visible.with_judges_progress()
     corpora = list(visible)
     ask = [] if corpora or request.user.is_lead else list(User.objects.to_ask())
-    unfinished = (
-        list(Corpus.all_objects.filter(ready=False).order_by("created_at"))
-        if request.user.is_lead
-        else []
-    )
+    unfinished = unfinished_imports() if request.user.is_lead else []
     context = {"corpora": corpora, "ask": ask, "unfinished": unfinished}
     return TemplateResponse(request, "corpora/home.html", context)
 

@@ -39,6 +39,10 @@ logger = logging.getLogger(__name__)
 Store = Callable[[], Any]
 Handler = Callable[[Job, "Progress"], Store | None]
 HANDLERS: dict[str, Handler] = {}
+#: A job's kind → what clears up after a job of it whose workers were all killed
+#: (:func:`requeue_abandoned` gives it up after :data:`MAX_ATTEMPTS` claims): what the
+#: killed attempts wrote outside the job's own row, which no killed process removes.
+ABANDONED: dict[str, Callable[[Job], None]] = {}
 
 #: Claims a worker killed mid-job may cost before the job is given up as failed.
 MAX_ATTEMPTS = 3
@@ -71,12 +75,18 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"[:64]
 
 
-def handler(kind: str) -> Callable[[Handler], Handler]:
+def handler(
+    kind: str, *, abandoned: Callable[[Job], None] | None = None
+) -> Callable[[Handler], Handler]:
     """Register the function computing jobs of ``kind`` (at import of its module: the
-    app imports every handler module when it starts, :mod:`annotation.apps`)."""
+    app imports every handler module when it starts, :mod:`annotation.apps`), and what
+    clears up after one given up because its workers were killed (``abandoned``; a job
+    that writes only its own result needs none)."""
 
     def register(function: Handler) -> Handler:
         HANDLERS[kind] = function
+        if abandoned is not None:
+            ABANDONED[kind] = abandoned
         return function
 
     return register
@@ -282,7 +292,7 @@ def requeue_abandoned() -> int:
     now = timezone.now()
     again = 0
     expired = Q(status=Job.Status.RUNNING, lease_until__lt=now)
-    for job in Job.objects.filter(expired).only("pk", "attempts", "task_id", "worker"):
+    for job in Job.objects.filter(expired).defer("upload", "result"):
         still = Job.objects.filter(expired, pk=job.pk)
         if job.attempts >= MAX_ATTEMPTS:
             if still.update(
@@ -292,6 +302,8 @@ def requeue_abandoned() -> int:
                 lease_until=None,
             ):
                 _end_task_of_stopped_worker(job)
+                if job.kind in ABANDONED:
+                    ABANDONED[job.kind](job)
         elif still.update(status=Job.Status.QUEUED, worker="", lease_until=None):
             _end_task_of_stopped_worker(job)
             _ring(job)

@@ -230,6 +230,9 @@ def test_judges_log_in_and_click_while_a_long_import_writes(seed: Corpus, judge:
     answers: list[object] = []
 
     def judge_works(stored: int) -> None:
+        if stored == 0:  # told in the transaction that takes the name, for its caller to
+            return  # record the corpus there (import_jobs): not between transactions
+
         def in_another_connection() -> None:
             try:
                 login = Client().post(
@@ -254,7 +257,7 @@ def test_judges_log_in_and_click_while_a_long_import_writes(seed: Corpus, judge:
     source = io.BytesIO(evaltrans_of(DEMO_SENTENCES * 3))
     corpus_import(source=source, name="long", progress=judge_works)
 
-    assert answers == [(302, n % 11) for n in (0, 50, 100, 120)]
+    assert answers == [(302, n % 11) for n in (50, 100, 120)]
 
 
 def test_judgments_with_without_and_with_an_empty_new_reference_import_side_by_side() -> None:
