@@ -32,11 +32,13 @@ JUDGE_HISTORY = ("pace", "time-left")
 #: Attributes that carry a text of the item (or its pk / version).
 POOL_TEXTS = ("pool-ref", "pool-ref current", "pool-meta")
 TEXT_ATTRIBUTES = ("value", "title", "data-text", "data-judgment", "data-version", "aria-label")
+#: A number as the page writes it: a share of the work done may read 5 % or 7.5 %.
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def skeleton(html: str) -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
     """Every element of the page's body in document order: tag, attributes and text,
-    with digits masked and the item's texts left out (see the module)."""
+    with numbers masked and the item's texts left out (see the module)."""
     tree = etree.HTML(html)
     for block in TEXT_BLOCKS + JUDGE_HISTORY:
         for element in tree.iterfind(f'.//*[@id="{block}"]'):
@@ -47,7 +49,7 @@ def skeleton(html: str) -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
     for element in tree.iterfind(".//body//*"):
         attrs = tuple(
             sorted(
-                (k, "·" if k in TEXT_ATTRIBUTES else re.sub(r"\d+", "#", v))
+                (k, "·" if k in TEXT_ATTRIBUTES else NUMBER.sub("#", v))
                 for k, v in element.attrib.items()
             )
         )
@@ -56,7 +58,7 @@ def skeleton(html: str) -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
         # any two candidates)
         if element.get("class") in POOL_TEXTS or element.tag == "textarea":
             text = "·"
-        out.append((element.tag, attrs, re.sub(r"\d+", "#", text)))
+        out.append((element.tag, attrs, NUMBER.sub("#", text)))
     return out
 
 
