@@ -13,7 +13,7 @@ from annotation.statistics import external_metric_import
 def tsv(scores: Mapping[str, Sequence[float]]) -> bytes:
     """``system<TAB>segment<TAB>score`` lines, segments from 1, system by system."""
     return "".join(
-        f"{system}\t{k}\t{value!r}\n"
+        f"{system}\t{k}\t{float(value)!r}\n"
         for system, values in scores.items()
         for k, value in enumerate(values, start=1)
     ).encode()
@@ -22,7 +22,7 @@ def tsv(scores: Mapping[str, Sequence[float]]) -> bytes:
 def wmt(scores: Mapping[str, Sequence[float]]) -> bytes:
     """mt-metrics-eval's ``.seg.score``: ``SYSTEM<TAB>SCORE``, one block per system."""
     return "".join(
-        f"{system}\t{value!r}\n" for system, values in scores.items() for value in values
+        f"{system}\t{float(value)!r}\n" for system, values in scores.items() for value in values
     ).encode()
 
 
