@@ -127,7 +127,7 @@ class Dashboard:
         self.preprocessing = preprocessing or Preprocessing()
         self.normalize = normalize
         self.sort = sort
-        if sort not in SORT_KEYS:  # "" or an imported metric's column, else refused
+        if sort and sort not in SORT_KEYS:  # an imported metric's column, else refused
             check_sort(sort, self.columns)
 
     #: What a dashboard is made with; everything else is computed (see :meth:`release`).
