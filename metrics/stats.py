@@ -30,12 +30,15 @@ References = Sequence[Sequence[str]]
 
 #: The metric families with their headings, in the order the dashboard shows them:
 #: the automatic ones first, then the judges' (seed 001 Table 1's order), so the CSV's
-#: first columns stay WER's.
+#: first columns stay WER's; last the scores a lead imported, computed elsewhere (COMET,
+#: MetricX, …: :mod:`metrics.segment_scores`), which come and go with each corpus, so
+#: every column before them keeps its place.
 FAMILIES: dict[str, str] = {
     "edit": "Edit distance",
     "ngram": "N-gram matches",
     "other": "Other",
     "human": "Human judgments",
+    "external": "Imported scores",
 }
 
 

@@ -1,7 +1,8 @@
 """The upload page's forms: input validation only (size limit, reference names, a corpus
 the lead may see); the services do the work: :func:`annotation.corpora.imports.
 corpus_import` for an evalTrans file, :func:`annotation.corpora.systems.corpus_add_system`
-for a system's plain text."""
+for a system's plain text, :func:`annotation.statistics.external_metric_import` for a
+file of segment scores computed elsewhere (the corpus's imported-scores page)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from django.utils.html import format_html
 
 from annotation.corpora.removal import ERR_ONLY_DELETE, RemovalRefused, confirmed
 from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
-from annotation.models import Corpus, User
+from annotation.models import Corpus, ExternalMetric, User
+from metrics.segment_scores import LAYOUTS, check_metric_name
+from metrics.segment_scores import NAME_MAX_LENGTH as METRIC_NAME_MAX_LENGTH
 
 
 def within_upload_limit(upload: UploadedFile[bytes], command: str) -> UploadedFile[bytes]:
@@ -130,3 +133,59 @@ class RemoveForm(forms.Form):
         elif data.get("action") in ("archive", "restore") and not self.corpus.ready:
             self.add_error("action", ERR_ONLY_DELETE)
         return data
+
+
+#: Which way an imported metric points, as the form asks it: no default, the lead says.
+DIRECTIONS = (
+    ("higher", "Higher is better (COMET, BLEURT, GEMBA)"),
+    ("lower", "Lower is better (MetricX, error counts)"),
+)
+
+
+class ExternalScoresForm(forms.Form):
+    """A file of segment scores computed elsewhere, to import as a named metric of a
+    corpus (:func:`annotation.statistics.external_metric_import` reads and checks the
+    file itself, and refuses it with its line and reason)."""
+
+    prefix = "scores"
+
+    # an empty file is the reader's to refuse, with the words of every other refusal
+    file = forms.FileField(
+        label="Segment scores file", help_text="UTF-8, one score per line.", allow_empty_file=True
+    )
+    layout = forms.ChoiceField(
+        choices=[(key, f"{key}: {words}") for key, words in LAYOUTS.items()],
+        initial="tsv",
+        widget=forms.RadioSelect,
+    )
+    name = forms.CharField(
+        max_length=METRIC_NAME_MAX_LENGTH,
+        label="Metric name",
+        help_text="e.g. COMET-22, xCOMET-XL, MetricX-23: a letter, then letters, digits, '.', "
+        "'+' or '-'.",
+    )
+    direction = forms.ChoiceField(choices=DIRECTIONS, widget=forms.RadioSelect)
+    description = forms.CharField(
+        required=False,
+        max_length=ExternalMetric._meta.get_field("description").max_length,
+        help_text="What it is, for whoever reads the figures: model, version, reference used.",
+    )
+    replace = forms.BooleanField(
+        required=False, label="Replace the imported metric of this name, if there is one"
+    )
+
+    def clean_file(self) -> UploadedFile[bytes]:
+        return within_upload_limit(self.cleaned_data["file"], "import_scores")
+
+    def clean_name(self) -> str:
+        """A name a metric may have (the corpus's own names are the service's to check)."""
+        name: str = self.cleaned_data["name"]
+        try:
+            check_metric_name(name)
+        except ValueError as refused:
+            raise forms.ValidationError(str(refused)) from None
+        return name
+
+    @property
+    def higher_is_better(self) -> bool:
+        return bool(self.cleaned_data["direction"] == "higher")

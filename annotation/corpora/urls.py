@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.corpora import upload_views, views
+from annotation.corpora import scores_views, upload_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,4 +10,10 @@ urlpatterns = [
     path("corpora/imports/<int:pk>/retry/", upload_views.upload_job_retry, name="upload_job_retry"),
     path("corpora/<int:pk>/export.xml", views.corpus_download, name="corpus_download"),
     path("corpora/<int:pk>/remove/", views.corpus_remove, name="corpus_remove"),
+    path("corpora/<int:pk>/scores/", scores_views.external_scores, name="external_scores"),
+    path(
+        "corpora/<int:pk>/scores/delete/",
+        scores_views.external_scores_delete,
+        name="external_scores_delete",
+    ),
 ]

@@ -27,13 +27,14 @@ from annotation.dashboard.pool import PoolPart, pool_part
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
 from annotation.dashboard.rank_chart import rank_chart_svg
 from annotation.dashboard.table import (
-    METRICS,
+    SORT_KEYS,
     Cell,
     MetricsTable,
     Row,
     check_sort,
     human_significance,
     metrics_table,
+    table_columns,
     table_figures,
 )
 from annotation.dashboard.verdicts import ClusterView, Line, sser_clusters, verdict_line
@@ -42,11 +43,14 @@ from annotation.models import Corpus, Translator
 from annotation.statistics import (
     AutomaticStats,
     Backlog,
+    ExternalFigures,
     HumanRows,
     JudgmentRow,
     PoolInputs,
     ScoredPool,
     earlier,
+    external_figures,
+    external_metrics,
     human_figures,
     human_rows_by_system,
     judgment_rows,
@@ -64,9 +68,8 @@ from annotation.statistics import (
 )
 from metrics.meta import PairwiseSide
 from metrics.ranksum import Clusters
-from metrics.registry import metric_info
 from metrics.significance import Bootstrap, MetricSignificance
-from metrics.stats import Metric, Score
+from metrics.stats import Metric, MetricInfo, Score
 
 T = TypeVar("T")
 
@@ -120,11 +123,12 @@ class Dashboard:
         normalize: bool = False,
         sort: str = "",
     ) -> None:
-        check_sort(sort)
         self.corpus = corpus
         self.preprocessing = preprocessing or Preprocessing()
         self.normalize = normalize
         self.sort = sort
+        if sort and sort not in SORT_KEYS:  # an imported metric's column, else refused
+            check_sort(sort, self.columns)
 
     #: What a dashboard is made with; everything else is computed (see :meth:`release`).
     INPUTS = ("corpus", "preprocessing", "normalize", "sort")
@@ -359,16 +363,30 @@ class Dashboard:
     def metrics(self) -> dict[str, Metric]:
         return metric_objects(self.preprocessing)
 
+    @cached_property
+    def columns(self) -> dict[str, MetricInfo]:
+        """The table's columns with their facts: the app's metrics, then the metrics a
+        lead imported for the corpus (no query when it has none)."""
+        return table_columns({m.name: m.info for m in external_metrics(self.corpus)})
+
+    @cached_property
+    def imported(self) -> ExternalFigures:
+        """The metrics a lead imported (COMET, MetricX, …) with their paired bootstrap,
+        the same resampling as every other metric's (:attr:`bootstrap`); remembered
+        until they or the judgments change (:mod:`annotation.statistics.external`)."""
+        return external_figures(self.corpus, self.bootstrap)
+
     # ---- significance and the table
 
     @cached_property
     def significance(self) -> dict[str, MetricSignificance]:
         """Paired bootstrap of every metric; human metrics on common judged sentences.
 
-        The automatic half is stored with the statistics; the human half is remembered
-        under the judgments stamp (:attr:`judged`).
+        The automatic part is stored with the statistics; the human part is remembered
+        under the judgments stamp (:attr:`judged`), the imported metrics' with them
+        (:attr:`imported`).
         """
-        return {**self.auto.significance, **self.judged.significance}
+        return {**self.auto.significance, **self.judged.significance, **self.imported.significance}
 
     @cached_property
     def table(self) -> MetricsTable:
@@ -376,18 +394,23 @@ class Dashboard:
             self.corpus.name,
             self.preprocessing,
             self.systems,
-            table_figures(self.auto, self.human),
+            table_figures(self.auto, self.human, self.imported),
             self.significance,
             self.translator_pks,
             sort=self.sort,
             shifts=None if self.pool is None else self.pool.shifts,
             n_samples=None if self.bootstrap is None else self.bootstrap.n_samples,
+            columns=self.columns,
         )
 
     @cached_property
     def verdicts(self) -> tuple[Line, ...]:
         """One line per metric that has a test (:func:`verdict_line`), table order."""
-        return tuple(verdict_line(self.significance[m]) for m in METRICS if m in self.significance)
+        return tuple(
+            verdict_line(self.significance[m], info)
+            for m, info in self.columns.items()
+            if m in self.significance
+        )
 
     @cached_property
     def clusters(self) -> ClusterView | None:
@@ -402,10 +425,10 @@ class Dashboard:
     # ---- charts
 
     def bar_chart(self, metric: str) -> str:
-        if metric not in METRICS:
+        if metric not in self.columns:
             raise ValueError(f"unknown metric {metric!r}")
         cells = [self.table_by_system[s].cell(metric) for s in self.systems]
-        info = metric_info(metric)
+        info = self.columns[metric]
         return bar_chart_svg(
             info.label,
             [_bar(s, c) for s, c in zip(self.systems, cells, strict=True)],
@@ -417,11 +440,12 @@ class Dashboard:
         )
 
     def rank_chart(self) -> str:
-        ranks = {(s, metric_info(m).label): rank for (s, m), rank in self.table.ranks().items()}
-        notes = {metric_info(m).label: t.note for m, t in self.table.tests.items() if t.note}
+        label = {m: info.label for m, info in self.columns.items()}
+        ranks = {(s, label[m]): rank for (s, m), rank in self.table.ranks().items()}
+        notes = {label[m]: t.note for m, t in self.table.tests.items() if t.note}
         return rank_chart_svg(
             self.systems,
-            [metric_info(m).label for m in METRICS],
+            list(label.values()),
             ranks,
             "Rank groups per metric",
             notes=notes,
@@ -432,15 +456,16 @@ class Dashboard:
         any other ``name``)."""
         if name == "ranks":
             return self.rank_chart()
-        if name not in METRICS:
-            raise ValueError(f"unknown chart {name!r}: ranks or one of {', '.join(METRICS)}")
+        if name not in self.columns:
+            known = ", ".join(self.columns)
+            raise ValueError(f"unknown chart {name!r}: ranks or one of {known}")
         return self.bar_chart(name)
 
     @cached_property
     def charts(self) -> list[tuple[str, str, str]]:
         """(name, title, svg) of the rank chart and one bar chart per metric."""
         out = [("ranks", "Rank groups", self.rank_chart())]
-        out += [(m, metric_info(m).label, self.bar_chart(m)) for m in METRICS]
+        out += [(m, info.label, self.bar_chart(m)) for m, info in self.columns.items()]
         return out
 
     # ---- judges, agreement, effort, meta-evaluation
@@ -485,9 +510,11 @@ class Dashboard:
                 normalize=self.normalize,
                 bootstrap=self.bootstrap,
                 metric_sides=self._meta_metric_sides,
+                imported=self.imported,
             ),
             self.preprocessing.signature,
             self.normalize,
+            self.corpus.external_stamp,
         )
 
     @property

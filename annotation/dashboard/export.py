@@ -50,9 +50,10 @@ def table_json(
     """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
     {"score", "signature"}}}}``, the same numbers — plus per figure its bootstrap figures
     (:func:`figure_json`), and at the top the preprocessing, the test, what each
-    column's test can claim (``metrics``: ``ranks`` "earned" or "too-few", ``n``, and
-    the ``verdict`` line) and WMT's clusters of SSER (``clusters``). Missing figures are
-    left out, as ``manage.py scores`` does."""
+    column's test can claim (``metrics``: ``ranks`` "earned" or "too-few", ``n``, the
+    ``verdict`` line, ``higher_is_better``, and ``imported``: true for a metric a lead
+    imported) and WMT's clusters of SSER (``clusters``). Missing figures are left out,
+    as ``manage.py scores`` does."""
     lines = {v.metric: v.text for v in verdicts}
     extra: dict[str, Any] = {}
     if clusters is not None:
@@ -73,7 +74,13 @@ def table_json(
             "min_common": table.min_common,
         },
         metrics={
-            m: {"ranks": t.ranks, "n": t.n, **({"verdict": lines[m]} if m in lines else {})}
+            m: {
+                "ranks": t.ranks,
+                "n": t.n,
+                **({"verdict": lines[m]} if m in lines else {}),
+                "higher_is_better": table.infos[m].higher_is_better,
+                "imported": table.infos[m].family == "external",
+            }
             for m, t in table.tests.items()
         },
         **extra,

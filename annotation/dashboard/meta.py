@@ -19,6 +19,11 @@ every sample are the scoring job's (its paired bootstrap kept them with the stor
 statistics: :func:`stored_samples`), so a view after a judgment resamples only the
 judgments; the automatic side of the pairwise figures (:func:`metric_sides`) depends on
 the stored statistics alone, and the dashboard keeps it under the texts stamp.
+
+The metrics a lead imported (COMET, MetricX, …: :mod:`annotation.statistics.external`)
+are correlated as the automatic ones are, after them: at sentence level their segment
+score, at system level their figure (the mean), with intervals and pairwise figures from
+their samples of the same bootstrap.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from annotation.formatting import number
 from annotation.statistics import (
     AUTOMATIC_METRICS,
     AutomaticStats,
+    ExternalFigures,
+    ExternalMetricScores,
     HumanRows,
     JudgmentRow,
     human_rows_by_system,
@@ -112,12 +119,17 @@ MIN_JUDGED = MIN_COMMON
 
 @dataclass(frozen=True)
 class MetaEvaluation:
-    """Every :class:`Correlation`, and per automatic metric the signature of the scores
-    it correlated (they change with the preprocessing, so every cell shows it on hover)."""
+    """Every :class:`Correlation`, per automatic metric the signature of the scores it
+    correlated (they change with the preprocessing, so every cell shows it on hover),
+    and the metrics' labels in the table's order: the app's automatic metrics, then the
+    imported ones."""
 
     rows: tuple[Correlation, ...]
     normalize: bool
     signatures: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(
+        default_factory=lambda: {m: metric_info(m).label for m in AUTOMATIC_METRICS}
+    )
 
     @property
     def humans(self) -> tuple[dict[str, str], ...]:
@@ -129,8 +141,7 @@ class MetaEvaluation:
         level, r then τ, and at system level pairwise accuracy then soft pairwise
         accuracy (value, n, interval and a hover text)."""
         out = []
-        for m in AUTOMATIC_METRICS:
-            label = metric_info(m).label
+        for m, label in self.labels.items():
             signature = self.signatures.get(m, "")
             metric = f"{label} ({signature})" if signature else label
             cells = []
@@ -348,6 +359,7 @@ def meta_evaluation(
     normalize: bool,
     bootstrap: Bootstrap | None = None,
     metric_sides: Mapping[str, PairwiseSide] | None = None,
+    imported: ExternalFigures | None = None,
 ) -> MetaEvaluation:
     """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER, HTER
     and IER, and at system level WMT's pairwise and soft pairwise accuracy
@@ -361,7 +373,9 @@ def meta_evaluation(
     (the one ``human_values`` was sampled with) every system-level value gets its
     interval (module doc). ``metric_sides``: :func:`metric_sides` of the same
     statistics and bootstrap, if kept from an earlier state of the judgments (they do
-    not depend on them).
+    not depend on them). ``imported``: the corpus's imported metrics with their paired
+    bootstrap by the same ``bootstrap``, correlated after the automatic ones
+    (:func:`_imported_correlations`).
     """
     out: list[Correlation] = []
     sampled = _automatic_samples(auto, metrics, bootstrap) if human_values.samples else {}
@@ -400,7 +414,51 @@ def meta_evaluation(
         for m in AUTOMATIC_METRICS
         if auto.scores[m]
     }
-    return MetaEvaluation(tuple(out), normalize, signatures)
+    labels = {m: metric_info(m).label for m in AUTOMATIC_METRICS}
+    for metric in () if imported is None else imported.metrics:
+        tested = imported.significance.get(metric.name) if imported is not None else None
+        samples = None if tested is None or not human_values.samples else tested.samples
+        out += _imported_correlations(metric, samples, human_values)
+        signatures[metric.name] = metric.signature
+        labels[metric.name] = metric.name
+    return MetaEvaluation(tuple(out), normalize, signatures, labels)
+
+
+def _imported_correlations(
+    metric: ExternalMetricScores, samples: FloatArray | None, human_values: HumanSide
+) -> list[Correlation]:
+    """An imported metric against every human figure, as :func:`meta_evaluation`
+    correlates an automatic one: at sentence level each judged candidate's segment score
+    (none where it has none), at system level each judged system's figure, with the
+    intervals and pairwise figures of ``samples`` (its paired bootstrap's, systems ×
+    samples in ``metric.systems`` order; None: without intervals)."""
+    out: list[Correlation] = []
+    name = metric.name
+    higher = metric.higher_is_better
+    figures = {s: f.score for s, f in metric.figures.items()}
+    sampled = {} if samples is None else {name: dict(zip(metric.systems, samples, strict=True))}
+    for h in META_HUMAN:
+        per_sentence = human_values.sentence[h]
+        x_sent = [
+            float(metric.scores[s][k]) if s in metric.scores else math.nan for s, k in per_sentence
+        ]
+        y_sent = list(per_sentence.values())
+        out.append(
+            Correlation(name, h, "sentence", pearson(x_sent, y_sent), kendall_tau_b(x_sent, y_sent))
+        )
+        system_human = human_values.system[h]
+        judged = [s for s in metric.systems if s in system_human]
+        x_sys = [figures[s] for s in judged]
+        y_sys = [system_human[s] for s in judged]
+        side = pairwise_side(
+            x_sys,
+            np.stack([sampled[name][s] for s in judged]) if sampled and judged else None,
+            higher_is_better=higher,
+        )
+        pairs = (side, _human_side(human_values, h, judged))
+        r, tau = pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys)
+        out.append(_system_correlation(name, h, r, tau, judged, sampled, human_values, pairs))
+    return out
 
 
 def _automatic_samples(

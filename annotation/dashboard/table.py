@@ -5,12 +5,17 @@ The figures are ``manage.py scores``'s (:class:`~metrics.stats.Score`, each cell
 own); the intervals and rank groups come from :mod:`metrics.significance`'s paired
 bootstrap (1,000 samples, seed 12345, p < 0.05), human metrics compared on the sentences
 both systems have judgments for.
+
+The columns are the app's metrics (:data:`METRICS`) and, after them, the metrics a lead
+imported for the corpus (:mod:`annotation.statistics.external`): a table's columns are
+its own (:attr:`MetricsTable.infos`), and each cell and column test carries its
+metric's facts, so no part of the table looks a metric up by name.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +28,7 @@ from annotation.statistics import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
     AutomaticStats,
+    ExternalFigures,
     HumanRows,
     JudgmentRow,
     human_rows_by_system,
@@ -40,7 +46,7 @@ from metrics.significance import (
     MetricSignificance,
     rows_by_segment,
 )
-from metrics.stats import FloatArray, Score, family_rank
+from metrics.stats import FloatArray, MetricInfo, Score, family_rank
 
 #: The table's columns grouped by family (:data:`metrics.stats.FAMILIES`: edit
 #: distance, n-gram matches, other, human), each family in its own list's order.
@@ -49,6 +55,16 @@ METRICS: tuple[str, ...] = tuple(
 )
 #: ``metric`` sorts best first, ``-metric`` worst first.
 SORT_KEYS = frozenset(METRICS) | {f"-{m}" for m in METRICS}
+#: The app's columns with their facts.
+BUILT_IN_COLUMNS: dict[str, MetricInfo] = {m: metric_info(m) for m in METRICS}
+
+
+def table_columns(imported: Mapping[str, MetricInfo] | None = None) -> dict[str, MetricInfo]:
+    """The table's columns with their facts: the app's metrics (:data:`METRICS`), then
+    the corpus's imported ones (``imported``), in family order."""
+    columns = {**BUILT_IN_COLUMNS, **(imported or {})}
+    ordered = sorted(columns, key=lambda m: family_rank(columns[m].family))
+    return {m: columns[m] for m in ordered}
 
 
 @dataclass(frozen=True)
@@ -61,7 +77,7 @@ class Cell:
     ``bootstrap`` the test's signature, ``one_group`` whether its column has too few
     sentences for any rank group to be earned (:class:`ColumnTest`), ``shift`` the
     system's place against the original references and the grown pool (pool choice,
-    automatic metrics only)."""
+    automatic metrics only); ``info`` the metric's facts."""
 
     metric: str
     figure: Score | None
@@ -73,6 +89,12 @@ class Cell:
     bootstrap: str
     one_group: bool = False
     shift: Shift | None = None
+    info: MetricInfo | None = None
+
+    @property
+    def facts(self) -> MetricInfo:
+        """The metric's facts: the cell's own, or the app's metric of its name."""
+        return self.info if self.info is not None else metric_info(self.metric)
 
     @property
     def score(self) -> float | None:
@@ -84,7 +106,7 @@ class Cell:
 
     @property
     def is_human(self) -> bool:
-        return metric_info(self.metric).human
+        return self.facts.human
 
     @property
     def has_score(self) -> bool:
@@ -145,7 +167,8 @@ class Cell:
     def title(self) -> str:
         """What hovering shows: the signature, the interval and the test."""
         if not self.has_score:
-            return f"{metric_info(self.metric).label}: no judgments yet"
+            what = "no judgments yet" if self.is_human else "no score"
+            return f"{self.facts.label}: {what}"
         parts = [self.signature]
         iv = self.shown_interval
         if iv is not None:
@@ -190,6 +213,7 @@ class ColumnTest:
     metric: str
     too_few: bool
     n: int
+    info: MetricInfo | None = None
 
     @property
     def ranks(self) -> str:
@@ -202,7 +226,8 @@ class ColumnTest:
         automatic metric, whose pairs are compared on every sentence)."""
         if not self.too_few:
             return ""
-        return too_few_note(self.n, judged=metric_info(self.metric).human)
+        info = self.info if self.info is not None else metric_info(self.metric)
+        return too_few_note(self.n, judged=info.human)
 
 
 def too_few_note(n: int, *, judged: bool = True) -> str:
@@ -214,22 +239,26 @@ def too_few_note(n: int, *, judged: bool = True) -> str:
     return f"too few {what} (n = {n})"
 
 
-def column_test(metric: str, significance: MetricSignificance | None) -> ColumnTest:
+def column_test(
+    metric: str, significance: MetricSignificance | None, info: MetricInfo | None = None
+) -> ColumnTest:
     if significance is None:  # nothing to compare yet (no judgment, no system)
-        return ColumnTest(metric, True, 0)
-    return ColumnTest(metric, significance.too_few, significance.evidence)
+        return ColumnTest(metric, True, 0, info)
+    return ColumnTest(metric, significance.too_few, significance.evidence, info)
 
 
 @dataclass(frozen=True)
 class MetricsTable:
     """What the table, its CSV and its JSON show: rows in the requested order, what each
-    column's test can claim, and the test's recorded settings."""
+    column's test can claim, each column's facts (``infos``, the app's and the imported
+    metrics'), and the test's recorded settings."""
 
     corpus: str
     preprocessing: Preprocessing
     metrics: tuple[str, ...]
     rows: tuple[Row, ...]
     tests: dict[str, ColumnTest] = field(default_factory=dict)
+    infos: dict[str, MetricInfo] = field(default_factory=lambda: dict(BUILT_IN_COLUMNS))
     n_samples: int = DEFAULT_SAMPLES
     seed: int = DEFAULT_SEED
     alpha: float = DEFAULT_ALPHA
@@ -239,20 +268,23 @@ class MetricsTable:
         return {(r.system, c.metric): c.rank for r in self.rows for c in r.cells}
 
 
-def check_sort(sort: str) -> None:
-    """A ``ValueError`` naming ``sort`` unless it is "" or a :data:`SORT_KEYS` key."""
-    if sort and sort not in SORT_KEYS:
-        raise ValueError(f"sort={sort!r}: a metric ({', '.join(METRICS)}), '-' for worst first")
+def check_sort(sort: str, columns: Collection[str] = METRICS) -> None:
+    """A ``ValueError`` naming ``sort`` unless it is "", a column of ``columns`` (best
+    first) or one with "-" before it (worst first)."""
+    if sort and sort.removeprefix("-") not in columns:
+        raise ValueError(f"sort={sort!r}: a metric ({', '.join(columns)}), '-' for worst first")
 
 
-def sort_rows(rows: Sequence[Row], sort: str) -> tuple[Row, ...]:
+def sort_rows(
+    rows: Sequence[Row], sort: str, columns: Collection[str] = METRICS
+) -> tuple[Row, ...]:
     """``metric`` sorts best first, ``-metric`` worst first; no score last; ties and ""
     keep the corpus order. (``static/js/dashboard.js`` sorts the same way in the page.)"""
-    check_sort(sort)
-    if not sort:
+    check_sort(sort, columns)
+    if not sort or not rows:
         return tuple(rows)
-    metric = sort.lstrip("-")
-    flip = metric_info(metric).higher_is_better != sort.startswith("-")
+    metric = sort.removeprefix("-")
+    flip = rows[0].cell(metric).facts.higher_is_better != sort.startswith("-")
 
     def key(row: Row) -> tuple[bool, float]:
         c = row.cell(metric)
@@ -267,26 +299,35 @@ def sort_rows(rows: Sequence[Row], sort: str) -> tuple[Row, ...]:
 
 
 def table_figures(
-    auto: AutomaticStats, human_figures: Mapping[str, Mapping[str, Score]]
+    auto: AutomaticStats,
+    human_figures: Mapping[str, Mapping[str, Score]],
+    imported: ExternalFigures | None = None,
 ) -> dict[str, dict[str, Score]]:
     """Per metric (the table's columns) each system's figure: the automatic ones from the
-    cached statistics, the human ones (``human_figures``: per system) where judged."""
+    cached statistics, the human ones (``human_figures``: per system) where judged, and
+    the ``imported`` metrics' where the system has scores."""
     figures: dict[str, dict[str, Score]] = {m: dict(auto.scores[m]) for m in AUTOMATIC_METRICS}
     for m in HUMAN_METRICS:
         figures[m] = {s: f[m] for s, f in human_figures.items() if m in f}
+    if imported is not None:
+        figures.update(imported.figures())
     return figures
 
 
-def best_values(figures: Mapping[str, Mapping[str, Score]]) -> dict[str, float]:
+def best_values(
+    figures: Mapping[str, Mapping[str, Score]], infos: Mapping[str, MetricInfo] | None = None
+) -> dict[str, float]:
     """Each column's best finite figure (the highest or the lowest, as the metric points):
     every cell holding it is marked, ties included — where the column's rank groups are
     earned; a column with too few sentences to separate any pair marks no best (its
     verdict says "best figure so far"), and its chart does the same."""
+    known = BUILT_IN_COLUMNS if infos is None else infos
     best: dict[str, float] = {}
     for m, by_system in figures.items():
         finite = [sc.score for sc in by_system.values() if math.isfinite(sc.score)]
         if finite:
-            best[m] = max(finite) if metric_info(m).higher_is_better else min(finite)
+            higher = (known[m] if m in known else metric_info(m)).higher_is_better
+            best[m] = max(finite) if higher else min(finite)
     return best
 
 
@@ -301,14 +342,19 @@ def metrics_table(
     sort: str = "",
     shifts: Shifts | None = None,
     n_samples: int | None = None,
+    columns: Mapping[str, MetricInfo] | None = None,
 ) -> MetricsTable:
     """The table of ``figures`` (:func:`table_figures`) with the bootstrap's intervals
     and rank groups, one row per system, sorted as ``sort`` asks (:func:`sort_rows`);
     ``shifts``: each automatic figure's move in the ranking (the pool choice);
-    ``n_samples``: the bootstrap's samples, as the table states them (default 1,000)."""
+    ``n_samples``: the bootstrap's samples, as the table states them (default 1,000);
+    ``columns``: the columns with their facts (default: the app's metrics,
+    :func:`table_columns`)."""
+    infos = dict(BUILT_IN_COLUMNS if columns is None else columns)
+    metrics = tuple(infos)
     moved = shifts or {}
-    best = best_values(figures)
-    tests = {m: column_test(m, significance.get(m)) for m in METRICS}
+    best = best_values(figures, infos)
+    tests = {m: column_test(m, significance.get(m), infos[m]) for m in metrics}
     rows = [
         Row(
             s,
@@ -317,13 +363,14 @@ def metrics_table(
                 _cell(
                     m,
                     s,
-                    figures[m].get(s),
+                    figures.get(m, {}).get(s),
                     significance.get(m),
                     best,
                     tests[m].too_few,
                     moved.get(m, {}).get(s),
+                    infos[m],
                 )
-                for m in METRICS
+                for m in metrics
             ),
         )
         for s in systems
@@ -331,10 +378,11 @@ def metrics_table(
     return MetricsTable(
         corpus=corpus,
         preprocessing=preprocessing,
-        metrics=METRICS,
-        rows=sort_rows(rows, sort),
+        metrics=metrics,
+        rows=sort_rows(rows, sort, metrics),
         tests=tests,
         n_samples=DEFAULT_SAMPLES if n_samples is None else n_samples,
+        infos=infos,
     )
 
 
@@ -346,11 +394,16 @@ def _cell(
     best: Mapping[str, float],
     one_group: bool,
     shift: Shift | None = None,
+    info: MetricInfo | None = None,
 ) -> Cell:
-    tested = significance.figure(system) if significance is not None else None
+    facts = info if info is not None else metric_info(metric)
+    # a system added after an import has no imported score, nor a place in its test
+    tested = None
+    if significance is not None and system in significance.systems:
+        tested = significance.figure(system)
     ranked = tested is not None and figure is not None
     judgments = None
-    if metric_info(metric).human:
+    if facts.human:
         # a human figure's statistics have one row per judgment that enters it
         judgments = 0 if figure is None or figure.stats is None else len(figure.stats)
     return Cell(
@@ -367,6 +420,7 @@ def _cell(
         bootstrap=significance.signature if significance is not None else "",
         one_group=one_group,
         shift=shift,
+        info=facts,
     )
 
 

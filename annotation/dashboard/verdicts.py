@@ -40,6 +40,7 @@ from annotation.statistics import JudgmentRow
 from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
 from metrics.registry import metric_info
 from metrics.significance import DEFAULT_ALPHA, MIN_COMMON, MetricSignificance
+from metrics.stats import MetricInfo
 
 #: Group 1's other members named in a line before "and N more".
 NAMED = 3
@@ -82,10 +83,11 @@ def _names(names: Sequence[str]) -> list[Piece]:
     return out
 
 
-def verdict_line(significance: MetricSignificance) -> Line:
-    """The metric's one line (module doc)."""
+def verdict_line(significance: MetricSignificance, info: MetricInfo | None = None) -> Line:
+    """The metric's one line (module doc); ``info``: its facts (default: the app's metric
+    of its name)."""
     metric = significance.metric
-    info = metric_info(metric)
+    info = metric_info(metric) if info is None else info
     verdict = significance.verdict()
     what = "judged sentences" if info.human else "sentences"
     alpha = f"{significance.alpha:g}"

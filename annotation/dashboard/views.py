@@ -70,11 +70,12 @@ def _query(dash: Dashboard, **changes: str) -> str:
 
 
 def _columns(dash: Dashboard) -> list[dict[str, Any]]:
-    """The table's header cells: label, sort link, and the current sort direction."""
+    """The table's header cells: label, sort link, the current sort direction, and for an
+    imported metric its description and the direction it was imported with."""
     out = []
     tests = dash.table.tests
-    for m in METRICS:
-        info = metric_info(m)
+    descriptions = {m.name: m.description for m in dash.imported.metrics}
+    for m, info in dash.table.infos.items():
         test = tests.get(m)
         higher = info.higher_is_better
         current = dash.sort.lstrip("-") == m
@@ -92,6 +93,8 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
                 "aria_sort": aria,
                 "human": info.human,
                 "family": info.family,
+                "imported": info.family == "external",
+                "description": descriptions.get(m, ""),
                 "ranks": test.ranks if test is not None else "",
                 "note": test.note if test is not None else "",
             }
@@ -101,7 +104,7 @@ def _columns(dash: Dashboard) -> list[dict[str, Any]]:
 
 def _families(dash: Dashboard) -> list[dict[str, Any]]:
     """The heading row above the columns: each family and how many columns it spans
-    (the columns stand grouped, :data:`~annotation.dashboard.table.METRICS`)."""
+    (the columns stand grouped, :func:`~annotation.dashboard.table.table_columns`)."""
     out: list[dict[str, Any]] = []
     for c in _columns(dash):
         if out and out[-1]["family"] == c["family"]:

@@ -7,6 +7,7 @@
 * :mod:`~annotation.models.job`: the task queue's record of one piece of long work.
 * :mod:`~annotation.models.statistics`: the automatic statistics kept per preprocessing
   choice, and the grown reference pool's.
+* :mod:`~annotation.models.external`: segment scores a lead imported (COMET, MetricX, …).
 
 Each module names the others' models by string; the rest of the app imports from here.
 """
@@ -28,6 +29,7 @@ from annotation.models.corpus import (
     left_out,
 )
 from annotation.models.event import JudgmentEvent
+from annotation.models.external import ExternalMetric, ExternalScores
 from annotation.models.job import Job
 from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.users import User
@@ -42,6 +44,8 @@ __all__ = [
     "CorpusManager",
     "CorpusQuerySet",
     "CorpusStatistics",
+    "ExternalMetric",
+    "ExternalScores",
     "Job",
     "Judgment",
     "JudgmentEvent",

@@ -161,6 +161,10 @@ class Corpus(models.Model):
     # text changes (a system added, a word moved across a segment boundary).
     judgments_stamp = models.PositiveBigIntegerField(default=0, editable=False)
     texts_stamp = models.PositiveIntegerField(default=0, editable=False)
+    # Moves when an imported metric of the corpus is stored, replaced or deleted
+    # (annotation.statistics.external): 0 says there is none, so a dashboard of a corpus
+    # without one asks nothing more, and the figures made of them are kept under it.
+    external_stamp = models.PositiveIntegerField(default=0, editable=False)
     # False while the import writes the corpus (in short transactions, so judges keep
     # working meanwhile): nothing but the import and the admin sees it until it is whole.
     ready = models.BooleanField(default=True, editable=False)

@@ -24,10 +24,25 @@ how they compute without their callers knowing. The submodules, by meaning:
   the grown reference pool and the statistics against it.
 * :mod:`~annotation.statistics.memo`: what the dashboard remembers between requests.
 * :mod:`~annotation.statistics.live`: the judge's live figures and the rows they sum.
+* :mod:`~annotation.statistics.external`: segment scores computed elsewhere (COMET,
+  MetricX, …), imported as named metrics: stored, read, tested and made figures of.
 """
 
 from annotation.statistics.compute import compute_statistics, paired_bootstrap
 from annotation.statistics.encoding import AutomaticStats, statistics_choice
+from annotation.statistics.external import (
+    AGGREGATE,
+    ExternalFigures,
+    ExternalMetricScores,
+    ScoresRefused,
+    external_figures,
+    external_info,
+    external_metric_delete,
+    external_metric_import,
+    external_metric_store,
+    external_metrics,
+    external_segment_scores,
+)
 from annotation.statistics.hter import fill_hter_counts, missing_hter_counts
 from annotation.statistics.human import (
     HumanRows,
@@ -115,6 +130,18 @@ __all__ = [
     "human_scores",
     "judgment_rows",
     "missing_hter_counts",
+    # segment scores computed elsewhere, imported as named metrics
+    "AGGREGATE",
+    "ExternalFigures",
+    "ExternalMetricScores",
+    "ScoresRefused",
+    "external_figures",
+    "external_info",
+    "external_metric_delete",
+    "external_metric_import",
+    "external_metric_store",
+    "external_metrics",
+    "external_segment_scores",
     # every figure per system
     "corpus_scores",
     "scores_json",

@@ -17,6 +17,11 @@ corpus's), the two candidates remember the stamp they changed at
 afresh, to the last bit
 (tested). The grown pool's statistics are deleted either way (its next view scores the
 sentences that gained new references again, on a request of its own).
+
+Imported segment scores (COMET, MetricX, …: :mod:`annotation.statistics.external`) were
+computed elsewhere and cannot be computed again here: a word moved leaves the two
+candidates' scores without a text to stand for, so they are dropped (``NaN``) and their
+systems' figures rest on the other sentences; a system added simply has none.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections.abc import Sequence
 from django.db.models import F
 
 from annotation.models import Corpus, CorpusStatistics, PoolStatistics, Target
+from annotation.statistics.external import forget_changed_scores
 
 
 def texts_changed(corpus_id: int, targets: Sequence[Target] = ()) -> None:
@@ -39,5 +45,7 @@ def texts_changed(corpus_id: int, targets: Sequence[Target] = ()) -> None:
     corpora = Corpus.all_objects.filter(pk=corpus_id)
     corpora.update(texts_stamp=F("texts_stamp") + 1, judgments_stamp=F("judgments_stamp") + 1)
     if targets:
-        stamp = corpora.values_list("texts_stamp", flat=True).get()
+        stamp, imported = corpora.values_list("texts_stamp", "external_stamp").get()
         Target.objects.filter(pk__in=[t.pk for t in targets]).update(text_stamp=stamp)
+        if imported:  # the corpus has (or had) imported scores
+            forget_changed_scores(corpus_id, targets)

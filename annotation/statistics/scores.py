@@ -1,5 +1,5 @@
-"""Every figure of a corpus per system, automatic and human, as ``manage.py scores``
-prints it, and the JSON it and the dashboard's ``table.json`` write."""
+"""Every figure of a corpus per system, automatic, human and imported, as ``manage.py
+scores`` prints it, and the JSON it and the dashboard's ``table.json`` write."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from annotation.models import Corpus
 from annotation.statistics.encoding import AutomaticStats
+from annotation.statistics.external import external_metrics
 from annotation.statistics.human import human_scores
 from metrics.stats import Score
 
@@ -29,12 +30,16 @@ def scores_json(
 
 
 def corpus_scores(corpus: Corpus, automatic: AutomaticStats) -> dict[str, dict[str, Score]]:
-    """Every automatic metric (of ``automatic``, the stored statistics of a choice) and,
-    where judgments exist, every human one, per system."""
+    """Every automatic metric (of ``automatic``, the stored statistics of a choice), where
+    judgments exist every human one, and every imported metric (under its name), per
+    system."""
     scores = {
         system: {m: automatic.scores[m][system] for m in automatic.scores}
         for system in automatic.systems
     }
     for system, figures in human_scores(corpus).items():
         scores.setdefault(system, {}).update(figures)
+    for metric in external_metrics(corpus):
+        for system, figure in metric.figures.items():
+            scores.setdefault(system, {})[metric.name] = figure
     return scores

@@ -1,4 +1,5 @@
-"""``manage.py scores NAME [--json]`` — every metric per system, through ``metrics/``.
+"""``manage.py scores NAME [--json]`` — every metric per system, through ``metrics/``, and
+every metric a lead imported for the corpus (``manage.py import_scores``), under its name.
 
 The automatic figures are the stored ones (read in a moment); when they are not stored
 yet, the command waits for their scoring job with its progress on standard error (so
@@ -20,6 +21,7 @@ from annotation.statistics import (
     HUMAN_METRICS,
     AutomaticStats,
     corpus_scores,
+    external_metrics,
     scores_json,
     statistics_or_job,
     stored_statistics,
@@ -27,7 +29,10 @@ from annotation.statistics import (
 
 
 class Command(BaseCommand):
-    help = "Print WER, SER, mWER, PER, BLEU, NIST and (where judged) SSER, aWER, aSER per system."
+    help = (
+        "Print every automatic metric, (where judged) every human one and every imported "
+        "one per system."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("name")
@@ -49,12 +54,20 @@ class Command(BaseCommand):
         columns = [
             m for m in (*AUTOMATIC_METRICS, *HUMAN_METRICS) if any(m in f for f in scores.values())
         ]
+        # an imported metric is headed by its name as the lead gave it (xCOMET, not XCOMET)
+        headings = [c.upper() for c in columns]
+        for metric in external_metrics(corpus):
+            columns.append(metric.name)
+            headings.append(metric.name)
+        widths = [max(7, len(h)) for h in headings]
         width = max([len("system"), *(len(s) for s in scores)])
-        self.stdout.write(
-            "  ".join(["system".ljust(width), *(c.upper().rjust(7) for c in columns)])
-        )
+        heads = (h.rjust(w) for h, w in zip(headings, widths, strict=True))
+        self.stdout.write("  ".join(["system".ljust(width), *heads]))
         for system, figures in scores.items():
-            cells = [number(figures[c].score if c in figures else None).rjust(7) for c in columns]
+            cells = [
+                number(figures[c].score if c in figures else None).rjust(w)
+                for c, w in zip(columns, widths, strict=True)
+            ]
             self.stdout.write("  ".join([system.ljust(width), *cells]))
 
     def automatic(self, corpus: Corpus) -> AutomaticStats:

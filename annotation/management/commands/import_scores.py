@@ -1,0 +1,89 @@
+"""``manage.py import_scores CORPUS FILE --name NAME (--higher-is-better |
+--lower-is-better) [--format tsv|wmt] [--description TEXT] [--replace]``.
+
+Imports segment scores computed elsewhere (COMET, xCOMET, MetricX, GEMBA, …) as the
+corpus's metric ``NAME`` (:func:`annotation.statistics.external_metric_import`): all of
+the file or nothing, a refusal naming the file's line and the reason. ``FILE`` ``-``
+reads standard input. The layouts are :data:`metrics.segment_scores.LAYOUTS`; the
+metric's figure is the mean of each system's segment scores. ``manage.py delete_scores``
+deletes one.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.management.lookup import corpus_named
+from annotation.statistics import AGGREGATE, ScoresRefused, external_metric_import
+from metrics.segment_scores import LAYOUTS
+from metrics.textfiles import STDIN, SegmentFileError, display_name
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a file of segment scores computed elsewhere (COMET, MetricX, …) as a named "
+        f"metric of a corpus; a system's figure is {AGGREGATE}."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("corpus", help="The corpus's name.")
+        parser.add_argument("file", help=f"The scores file ({STDIN}: standard input).")
+        parser.add_argument("--name", required=True, help="The metric's name, e.g. COMET-22.")
+        direction = parser.add_mutually_exclusive_group(required=True)
+        direction.add_argument(
+            "--higher-is-better", action="store_true", help="Higher scores are better (COMET)."
+        )
+        direction.add_argument(
+            "--lower-is-better", action="store_true", help="Lower scores are better (MetricX)."
+        )
+        parser.add_argument(
+            "--format",
+            choices=tuple(LAYOUTS),
+            default="tsv",
+            help="; ".join(f"{key}: {words}" for key, words in LAYOUTS.items()) + " (default: tsv)",
+        )
+        parser.add_argument("--description", default="", help="What it is (model, version, …).")
+        parser.add_argument(
+            "--replace", action="store_true", help="Replace the imported metric of this name."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        corpus = corpus_named(options["corpus"])
+        filename = display_name(options["file"])
+        try:
+            data = _read(options["file"], filename)
+            metric = external_metric_import(
+                corpus=corpus,
+                data=data,
+                layout=options["format"],
+                name=options["name"],
+                higher_is_better=options["higher_is_better"],
+                filename=filename,
+                description=options["description"],
+                replace=options["replace"],
+            )
+        except (ScoresRefused, SegmentFileError) as refused:
+            raise CommandError(str(refused)) from None
+        direction = "higher" if metric.higher_is_better else "lower"
+        self.stdout.write(
+            f"{corpus.name}: imported {metric.name} ({direction} is better) for "
+            f"{metric.scores.count()} systems × {corpus.n_sentences} sentences from {filename}."
+        )
+
+
+def _read(path: str, filename: str) -> bytes:
+    """The file's bytes (standard input's for ``-``), or the refusal naming it."""
+    if path == STDIN:
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise SegmentFileError(filename, None, "no such file") from None
+    except IsADirectoryError:
+        raise SegmentFileError(filename, None, "is a directory, not a file") from None
+    except OSError as exc:
+        raise SegmentFileError(filename, None, f"cannot be read ({exc.strerror})") from None

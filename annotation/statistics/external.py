@@ -1,0 +1,416 @@
+"""Segment scores computed elsewhere (COMET, xCOMET, MetricX, GEMBA, …) as the app keeps
+and reads them: a lead imports a file of them as a named metric with its direction
+(:func:`external_metric_import`; a program that computes one stores its arrays with
+:func:`external_metric_store`), and from then on the metric stands beside the app's own
+in the dashboard's table, rank groups, charts, meta-evaluation and downloads, and in
+``manage.py scores``.
+
+**The figure.** A system's figure is the mean of its segment scores (each segment's row
+is ``[score, 1]``: :mod:`metrics.segment_scores`), so its interval and rank group come
+from the same paired bootstrap as every other metric's (the same index matrix, 1,000
+samples from seed 12345: :func:`~annotation.statistics.compute.paired_bootstrap`), and
+the meta-evaluation correlates it with the judges' figures as it does the automatic
+metrics. Its range is unbounded (a COMET score may be negative, a MetricX one above 25),
+its unit none: the figure is shown as the file gave it.
+
+**Kept whole or not at all.** A file whose systems, segments or numbers do not match the
+corpus is refused with its line and reason (:class:`ScoresRefused`), and nothing of it is
+stored; a stored metric is replaced or deleted in one transaction.
+
+**Read in one query, or none.** A system's scores are one row of float64 bytes in
+sentence order (:class:`~annotation.models.ExternalScores`); the corpus's
+``external_stamp`` moves with every store, replacement or deletion, so a corpus that
+never had one costs no query at all, and the figures made of them are remembered under
+the stamp (and the judgments stamp, which any change of a candidate's text moves:
+:func:`forget_changed_scores`).
+
+**For the estimates.** :func:`external_segment_scores` gives a named metric's scores per
+system as arrays, one per sentence in corpus order: a covariate any figure can read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from annotation.models import Corpus, ExternalMetric, ExternalScores, Target, Translator
+from annotation.statistics.memo import remembered
+from metrics.segment_scores import (
+    ERR_NAME_TAKEN,
+    check_metric_name,
+    check_scores,
+    mean_from_stats,
+    mean_rows,
+    read_segment_scores,
+)
+from metrics.significance import Bootstrap, MetricSignificance
+from metrics.stats import FloatArray, MetricInfo, Score, format_signature
+from metrics.textfiles import SegmentFileError
+
+#: What every imported metric's figure is, in words (pages, ``--help``, the docs).
+AGGREGATE = "the mean of its segment scores"
+
+ERR_NO_SYSTEM = "the corpus {corpus!r} has no MT system to score"
+ERR_UNKNOWN_SYSTEM = "unknown system {system!r}: not an MT system of the corpus {corpus!r}"
+ERR_MISSING_SYSTEM = (
+    "no score for system {system!r} (every system of the corpus needs one per sentence)"
+)
+ERR_NO_SUCH_METRIC = "the corpus {corpus!r} has no imported metric named {name!r}"
+ERR_DESCRIPTION = "the description is {length} characters long; at most {limit} fit"
+
+#: The bytes of one system's scores: little-endian float64, one per sentence.
+_STORED = np.dtype("<f8")
+
+
+class ScoresRefused(ValueError):
+    """Nothing was stored, and why (the message: the file's line and reason, or the
+    name's or the systems' problem)."""
+
+
+@dataclass(frozen=True)
+class ExternalMetricScores:
+    """One imported metric of a corpus as every figure reads it: ``scores[system]`` is
+    one float per sentence in corpus order (``NaN``: no score, the candidate's text
+    changed since the import), the systems in the corpus's order."""
+
+    name: str
+    higher_is_better: bool
+    description: str
+    signature: str
+    scores: dict[str, FloatArray]
+
+    @property
+    def info(self) -> MetricInfo:
+        """Its facts, as a column, chart or line shows them: its name as the label, no
+        unit and no bound (:mod:`metrics.segment_scores`)."""
+        return external_info(self.name, self.higher_is_better)
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(self.scores)
+
+    def rows(self, system: str) -> FloatArray:
+        """A system's statistics rows (segments × 2): ``[score, 1]``, ``[0, 0]`` where none."""
+        return mean_rows(self.scores[system])
+
+    @cached_property
+    def figures(self) -> dict[str, Score]:
+        """Each system's figure, :data:`AGGREGATE`, with the signature and its rows."""
+        out = {}
+        for system in self.scores:
+            rows = self.rows(system)
+            out[system] = Score(
+                self.name, float(mean_from_stats(rows.sum(axis=0))), self.signature, rows
+            )
+        return out
+
+    def significance(self, bootstrap: Bootstrap) -> MetricSignificance:
+        """Intervals and rank groups by ``bootstrap``, the paired test every metric of
+        the dashboard is run through; a system compared on the segments it has a score
+        for (all of them, unless a candidate's text changed since the import)."""
+        stats = {s: self.rows(s) for s in self.scores}
+        masks = None
+        if any(np.isnan(v).any() for v in self.scores.values()):
+            masks = {s: ~np.isnan(v) for s, v in self.scores.items()}
+        info = self.info
+        return bootstrap.compare(
+            stats,
+            mean_from_stats,
+            higher_is_better=info.higher_is_better,
+            masks=masks,
+            metric=self.name,
+            bounds=info.bounds,
+        )
+
+
+def external_info(name: str, higher_is_better: bool) -> MetricInfo:
+    """An imported metric's :class:`~metrics.stats.MetricInfo`."""
+    return MetricInfo(
+        name,
+        name,
+        higher_is_better=higher_is_better,
+        unit="",
+        lowest=-math.inf,
+        highest=math.inf,
+        family="external",
+    )
+
+
+@dataclass(frozen=True)
+class ExternalFigures:
+    """Every imported metric of a corpus with its paired bootstrap (none without a
+    system): what the dashboard's table, charts and meta-evaluation read."""
+
+    metrics: tuple[ExternalMetricScores, ...] = ()
+    significance: dict[str, MetricSignificance] = field(default_factory=dict)
+
+    @property
+    def infos(self) -> dict[str, MetricInfo]:
+        """Each metric's facts by name, in the order they were imported."""
+        return {m.name: m.info for m in self.metrics}
+
+    def figures(self) -> dict[str, dict[str, Score]]:
+        """Per metric, each system's figure (the table's columns)."""
+        return {m.name: dict(m.figures) for m in self.metrics}
+
+    def get(self, name: str) -> ExternalMetricScores | None:
+        return next((m for m in self.metrics if m.name == name), None)
+
+
+# ---- reading
+
+
+def external_metrics(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
+    """The corpus's imported metrics in the order they were imported: no query when it
+    never had one, else one, remembered until they or the judgments change."""
+    if not corpus.external_stamp:
+        return ()
+    return remembered(corpus, ("external", corpus.external_stamp), lambda: _read(corpus))
+
+
+def external_segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:
+    """The scores of the imported metric ``name`` per system: one float per sentence in
+    corpus order, ``NaN`` where the candidate's text changed since the import (a
+    covariate for any figure, e.g. the estimates). A ``LookupError`` naming it when the
+    corpus has no such metric."""
+    for metric in external_metrics(corpus):
+        if metric.name == name:
+            return {s: v.copy() for s, v in metric.scores.items()}
+    raise LookupError(ERR_NO_SUCH_METRIC.format(corpus=corpus.name, name=name))
+
+
+def external_figures(corpus: Corpus, bootstrap: Bootstrap | None) -> ExternalFigures:
+    """The corpus's imported metrics with their paired bootstrap by ``bootstrap`` (None: a
+    corpus without sentences or systems, nothing to test), remembered as
+    :func:`external_metrics` are."""
+    metrics = external_metrics(corpus)
+    if not metrics or bootstrap is None:
+        return ExternalFigures(metrics)
+
+    def tested() -> ExternalFigures:
+        significance = {m.name: m.significance(bootstrap) for m in metrics if m.scores}
+        return ExternalFigures(metrics, significance)
+
+    key = ("external-figures", corpus.external_stamp, bootstrap.n_samples, bootstrap.seed)
+    return remembered(corpus, key, tested)
+
+
+def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
+    """Every imported metric of the corpus with its scores, in one query."""
+    rows = (
+        ExternalScores.objects.filter(metric__corpus=corpus)
+        .order_by("metric__imported_at", "metric_id", "translator__position")
+        .values_list(
+            "metric__name",
+            "metric__higher_is_better",
+            "metric__description",
+            "metric__imported_at",
+            "translator__name",
+            "values",
+            named=True,
+        )
+    )
+    found: dict[str, tuple[Any, dict[str, FloatArray]]] = {}
+    for row in rows:
+        _, scores = found.setdefault(row.metric__name, (row, {}))
+        scores[row.translator__name] = np.frombuffer(bytes(row.values), dtype=_STORED).astype(
+            np.float64
+        )
+    return tuple(
+        ExternalMetricScores(
+            name=name,
+            higher_is_better=first.metric__higher_is_better,
+            description=first.metric__description,
+            signature=external_signature(
+                name, first.metric__higher_is_better, first.metric__imported_at
+            ),
+            scores=scores,
+        )
+        for name, (first, scores) in found.items()
+    )
+
+
+def external_signature(name: str, higher_is_better: bool, imported_at: Any) -> str:
+    """``ext:COMET-22|agg:mean|higher:yes|imported:2025-06-01T10:00Z``: which import of
+    which metric a figure is, and how it was made of the segment scores."""
+    return format_signature(
+        {
+            "ext": name,
+            "agg": "mean",
+            "higher": "yes" if higher_is_better else "no",
+            "imported": imported_at.strftime("%Y-%m-%dT%H:%MZ"),
+        },
+        version=False,
+    )
+
+
+# ---- storing, replacing, deleting
+
+
+def external_metric_import(
+    *,
+    corpus: Corpus,
+    data: bytes,
+    layout: str,
+    name: str,
+    higher_is_better: bool,
+    filename: str = "scores",
+    description: str = "",
+    replace: bool = False,
+    imported_by: Any = None,
+) -> ExternalMetric:
+    """Store a file of segment scores (``layout``: :data:`metrics.segment_scores.LAYOUTS`)
+    as the corpus's metric ``name``: all of it, or nothing and :class:`ScoresRefused`
+    with the line and reason (:func:`metrics.segment_scores.read_segment_scores`).
+    ``replace``: a metric of that name is replaced (else a name taken is refused)."""
+    _check_name(corpus, name, replace=replace)
+    systems = _systems(corpus)
+    try:
+        scores = read_segment_scores(
+            data,
+            layout=layout,
+            systems=list(systems),
+            n_segments=corpus.n_sentences,
+            filename=filename,
+        )
+    except SegmentFileError as refused:
+        raise ScoresRefused(str(refused)) from None
+    return external_metric_store(
+        corpus=corpus,
+        name=name,
+        higher_is_better=higher_is_better,
+        scores=scores,
+        description=description,
+        layout=layout,
+        source=filename,
+        replace=replace,
+        imported_by=imported_by,
+    )
+
+
+def external_metric_store(
+    *,
+    corpus: Corpus,
+    name: str,
+    higher_is_better: bool,
+    scores: Mapping[str, Sequence[float] | FloatArray],
+    description: str = "",
+    layout: str = "",
+    source: str = "",
+    replace: bool = False,
+    imported_by: Any = None,
+) -> ExternalMetric:
+    """Store ``scores`` (per system of the corpus, one finite float per sentence in
+    order) as the corpus's metric ``name`` in one transaction, replacing a metric of
+    that name when ``replace``; :class:`ScoresRefused` and nothing stored otherwise.
+    What a program that computes a metric itself calls (a file goes through
+    :func:`external_metric_import`)."""
+    _check_name(corpus, name, replace=replace)
+    description = description.strip()
+    limit = ExternalMetric._meta.get_field("description").max_length or 0
+    if len(description) > limit:
+        raise ScoresRefused(ERR_DESCRIPTION.format(length=len(description), limit=limit))
+    systems = _systems(corpus)
+    for system in scores:
+        if system not in systems:
+            raise ScoresRefused(ERR_UNKNOWN_SYSTEM.format(system=system, corpus=corpus.name))
+    for system in systems:
+        if system not in scores:
+            raise ScoresRefused(ERR_MISSING_SYSTEM.format(system=system))
+    try:
+        check_scores(scores, corpus.n_sentences)
+    except ValueError as refused:
+        raise ScoresRefused(str(refused)) from None
+    source_limit = ExternalMetric._meta.get_field("source").max_length or 0
+    try:
+        with transaction.atomic():
+            if replace:
+                ExternalMetric.objects.filter(corpus=corpus, name=name).delete()
+            metric = ExternalMetric.objects.create(
+                corpus=corpus,
+                name=name,
+                higher_is_better=higher_is_better,
+                description=description,
+                layout=layout,
+                source=source[-source_limit:],
+                imported_by=imported_by,
+            )
+            ExternalScores.objects.bulk_create(
+                ExternalScores(
+                    metric=metric,
+                    translator_id=systems[system],
+                    values=np.asarray(scores[system], dtype=_STORED).tobytes(),
+                )
+                for system in systems
+            )
+            _stamp(corpus)
+    except IntegrityError:  # stored meanwhile by another lead under that name
+        raise ScoresRefused(ERR_NAME_TAKEN.format(taken=name)) from None
+    return metric
+
+
+def external_metric_delete(*, corpus: Corpus, name: str) -> None:
+    """Delete the corpus's imported metric ``name`` with its scores (:class:`ScoresRefused`
+    if there is none)."""
+    with transaction.atomic():
+        deleted, _ = ExternalMetric.objects.filter(corpus=corpus, name=name).delete()
+        if not deleted:
+            raise ScoresRefused(ERR_NO_SUCH_METRIC.format(corpus=corpus.name, name=name))
+        _stamp(corpus)
+
+
+def forget_changed_scores(corpus_id: int, targets: Sequence[Target]) -> None:
+    """The imported scores of ``targets`` (candidates whose text just changed) become
+    ``NaN``: they scored a text that is no longer there. Their systems' figures are then
+    means over the sentences left, compared on the sentences both systems have (the
+    bootstrap's masks). Call it in the transaction that changes them."""
+    where = Target.objects.filter(pk__in=[t.pk for t in targets])
+    positions: dict[int, list[int]] = {}
+    for translator, position in where.values_list("translator_id", "sentence__position"):
+        positions.setdefault(translator, []).append(position)
+    rows = list(
+        ExternalScores.objects.filter(metric__corpus_id=corpus_id, translator_id__in=positions)
+    )
+    for row in rows:
+        values = np.frombuffer(bytes(row.values), dtype=_STORED).copy()
+        values[positions[row.translator_id]] = np.nan
+        row.values = values.tobytes()
+    if rows:
+        ExternalScores.objects.bulk_update(rows, ["values"])
+        Corpus.all_objects.filter(pk=corpus_id).update(external_stamp=F("external_stamp") + 1)
+
+
+def _check_name(corpus: Corpus, name: str, *, replace: bool) -> None:
+    """:func:`metrics.segment_scores.check_metric_name` against the corpus's other
+    imported metrics (the one of the same name among them, unless it is replaced)."""
+    names = corpus.external_metrics.values_list("name", flat=True)
+    taken = [n for n in names if not (replace and n == name)]
+    try:
+        check_metric_name(name, taken)
+    except ValueError as refused:
+        raise ScoresRefused(str(refused)) from None
+
+
+def _systems(corpus: Corpus) -> dict[str, int]:
+    """The corpus's MT systems (name → primary key) in the corpus's order."""
+    systems = corpus.translators.filter(role=Translator.Role.SYSTEM).order_by("position")
+    found = dict(systems.values_list("name", "pk"))
+    if not found:
+        raise ScoresRefused(ERR_NO_SYSTEM.format(corpus=corpus.name))
+    return found
+
+
+def _stamp(corpus: Corpus) -> None:
+    """Move the corpus's external stamp (in the caller's transaction), on the row and on
+    ``corpus`` alike, so a figure read next is read afresh."""
+    Corpus.all_objects.filter(pk=corpus.pk).update(external_stamp=F("external_stamp") + 1)
+    corpus.external_stamp = Corpus.all_objects.values_list("external_stamp", flat=True).get(
+        pk=corpus.pk
+    )
