@@ -182,6 +182,12 @@ def _parser() -> argparse.ArgumentParser:
         help="reference length of mWER and PER: %(choices_of)s (default nearest)",
     ).choices_of = _Listed(lambda: registry.REF_LENGTHS)  # type: ignore[attr-defined]
     p.add_argument(
+        "--empty-ref",
+        default="ins",
+        help="rate of the WER family (wer, mwer, per, per2, aswer) against an empty reference: "
+        "ins, the insertions over 1 as jiwer; 100, 0 or 100 %% (default ins)",
+    )
+    p.add_argument(
         "--smooth", default="exp", help="BLEU smoothing: %(choices_of)s (default exp)"
     ).choices_of = _Listed(lambda: registry.SMOOTH_METHODS)  # type: ignore[attr-defined]
     p.add_argument(
@@ -349,6 +355,7 @@ def _build(
         name,
         preprocessor=pp or _preprocessor(args),
         ref_length=args.ref_length,
+        empty_reference=args.empty_ref,
         smooth=args.smooth,
         mteval=not args.nist_as_defined,
         lepor_alpha=args.lepor_alpha,
@@ -376,6 +383,7 @@ def score_files(
     # a default is valid: its choices (and the modules that own them) need not be read
     for option, choices in (
         ("ref_length", "REF_LENGTHS"),
+        ("empty_ref", "EMPTY_REFERENCE_RULES"),
         ("smooth", "SMOOTH_METHODS"),
         ("weights", "NGRAM_WEIGHTS"),
     ):

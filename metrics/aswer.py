@@ -33,7 +33,7 @@ from metrics.stats import (
     nrefs_label,
 )
 from metrics.tokenize import Preprocessor
-from metrics.wer import rate
+from metrics.wer import DEFAULT_EMPTY_REFERENCE, check_empty_reference, rate
 
 Words = tuple[str, ...]
 
@@ -87,8 +87,14 @@ class ASWER(Metric):
 
     info = facts_of("aswer").info
 
-    def __init__(self, preprocessor: Preprocessor | None = None) -> None:
+    def __init__(
+        self,
+        preprocessor: Preprocessor | None = None,
+        *,
+        empty_reference: str = DEFAULT_EMPTY_REFERENCE,
+    ) -> None:
         self.preprocessor = preprocessor or Preprocessor()
+        self.empty_reference = check_empty_reference(empty_reference)
 
     def _config(self) -> tuple[object, ...]:
         return ("aswer", self.preprocessor.tokenize, self.preprocessor.lowercase)
@@ -110,12 +116,12 @@ class ASWER(Metric):
         return out
 
     def score_from_stats(self, stats: FloatArray) -> FloatArray:
-        return rate(stats)
+        return rate(stats, self.empty_reference)
 
     def signature(self, refs: References) -> str:
         parts = {"nrefs": nrefs_label(refs), **self.preprocessor.signature_parts()}
         parts.pop("bounds")
-        return format_signature({**parts, "seg": "auto"})
+        return format_signature({**parts, "seg": "auto", "empty": self.empty_reference})
 
     def score_segmentation(self, segmentation: Segmentation, refs: References) -> Score:
         """AS-WER of a re-segmentation (its rows are the DP's own)."""

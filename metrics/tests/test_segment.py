@@ -369,7 +369,7 @@ def test_aswer_rows_from_the_segments_equal_the_dps_own() -> None:
         recomputed = metric.corpus_score(segments, refs)
         assert from_dp.score == pytest.approx(recomputed.score, abs=1e-12)
         assert from_dp.score == pytest.approx(100 * seg.rate, abs=1e-12)
-        assert from_dp.signature == "nrefs:2|tok:13a|case:lc|seg:auto|version:0.1.0"
+        assert from_dp.signature == "nrefs:2|tok:13a|case:lc|seg:auto|empty:ins|version:0.1.0"
 
 
 def test_lowercase_compares_case_folded_but_keeps_the_words_as_written() -> None:
