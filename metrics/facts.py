@@ -25,9 +25,9 @@ from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 
 #: How a metric's class is built: ``build(cls, preprocessor=…, ref_length=…,
-#: empty_reference=…, smooth=…, mteval=…, lepor_alpha=…, lepor_beta=…, weights=…,
-#: documents=…)``, every option of :func:`metrics.registry.build_metric` by keyword; each
-#: builder passes on those its class reads and ignores the rest.
+#: empty_reference=…, mweralign=…, smooth=…, mteval=…, lepor_alpha=…, lepor_beta=…,
+#: weights=…, documents=…)``, every option of :func:`metrics.registry.build_metric` by
+#: keyword; each builder passes on those its class reads and ignores the rest.
 Builder = Callable[..., Metric]
 
 
@@ -39,8 +39,16 @@ def _preprocessed(cls: Any, *, preprocessor: Preprocessor, **_: Any) -> Metric:
 
 
 def _error_rate(cls: Any, *, preprocessor: Preprocessor, empty_reference: str, **_: Any) -> Metric:
-    """WER and AS-WER: the preprocessing, and the rate of an empty reference."""
+    """WER: the preprocessing, and the rate of an empty reference."""
     metric: Metric = cls(preprocessor, empty_reference=empty_reference)
+    return metric
+
+
+def _resegmented(
+    cls: Any, *, preprocessor: Preprocessor, empty_reference: str, mweralign: bool, **_: Any
+) -> Metric:
+    """AS-WER: as WER, and whether its split charges as mwerSegmenter's does."""
+    metric: Metric = cls(preprocessor, empty_reference=empty_reference, mweralign=mweralign)
     return metric
 
 
@@ -234,7 +242,7 @@ METRIC_FACTS: tuple[MetricFacts, ...] = (
     MetricFacts(
         MetricInfo("aswer", "AS-WER", higher_is_better=False, highest=INF, family="edit"),
         "metrics.aswer:ASWER",
-        _error_rate,
+        _resegmented,
         app=False,
         cli_column=15,
         unsegmented_only=True,

@@ -83,6 +83,7 @@ def build_metric(
     preprocessor: Preprocessor | None = None,
     ref_length: str = "nearest",
     empty_reference: str = "ins",
+    mweralign: bool = True,
     smooth: str = "exp",
     mteval: bool = True,
     lepor_alpha: float = 1.0,
@@ -97,8 +98,10 @@ def build_metric(
     ``preprocessor`` says; METEOR takes the tokenizer only and lowercases every word, as
     NLTK does). ``empty_reference`` is the WER family's rate of an empty reference
     (``ins``: the insertions over 1, as jiwer; ``100``: 0 or 100 %; :mod:`metrics.wer`);
-    TER keeps sacreBLEU's ``100``. ``mteval=False`` gives NIST's information weights as
-    defined rather than as mteval-v13a computes them (:mod:`metrics.nist`). ``lepor_alpha`` and
+    TER keeps sacreBLEU's ``100``. ``mweralign=False`` gives AS-WER as seed 002 defines it
+    rather than as mwerSegmenter computes it (:mod:`metrics.segment`); ``mteval=False``
+    NIST's information weights as defined rather than as mteval-v13a computes them
+    (:mod:`metrics.nist`). ``lepor_alpha`` and
     ``lepor_beta`` weigh LEPOR's recall and precision; ``weights`` (tfidf or sscore) and
     ``documents`` (one document id per segment; one document when None) are the weighted
     n-gram metrics' (:mod:`metrics.wngram`)."""
@@ -110,6 +113,7 @@ def build_metric(
         preprocessor=preprocessor or Preprocessor(),
         ref_length=ref_length,
         empty_reference=empty_reference,
+        mweralign=mweralign,
         smooth=smooth,
         mteval=mteval,
         lepor_alpha=lepor_alpha,
