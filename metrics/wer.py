@@ -10,8 +10,9 @@ the one case the formula leaves open; ``empty_reference`` chooses the rule, and 
 signature says which (``empty:…``):
 
 ``ins`` (default)
-    the errors — every one an insertion — over 1, as jiwer and mweralign compute it: 0
-    for an empty candidate, 300 % for three words.
+    the errors over 1 (against one empty reference, the candidate's words: all
+    insertions), as jiwer and mweralign compute it: 0 for an empty candidate, 300 % for
+    three words.
 ``100``
     0 % without an error, 100 % with any: sacreBLEU's rule for TER (which keeps it) and
     evaltool's before it followed jiwer.
