@@ -10,7 +10,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 
 WORDNET := /usr/share/wordnet/index.noun
 
-.PHONY: run serve worker test test-fast test-postgres venv browser wordnet migrations-check lint bench demo
+.PHONY: run serve worker test test-fast test-postgres venv browser wordnet mteval migrations-check lint bench demo
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,14 @@ wordnet:
 	  echo "Installing Debian's wordnet-base for METEOR..."; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wordnet-base >/dev/null; }
+
+## Perl's XML::Twig (Debian's libxml-twig-perl), which NIST's own mteval-v13a.pl loads:
+## the NIST tests run the script itself (metrics/tests/data/README.md).
+mteval:
+	@perl -MXML::Twig -e 1 2>/dev/null || { \
+	  echo "Installing Debian's libxml-twig-perl for the mteval tests..."; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq perl libxml-twig-perl >/dev/null; }
 
 migrations-check: venv
 	$(PY) manage.py makemigrations --check --dry-run
@@ -89,12 +97,12 @@ worker: venv wordnet
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: venv browser wordnet migrations-check
+test: venv browser wordnet mteval migrations-check
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 ## The edit loop: every test but those marked browser (real Chromium) or slow (real-size
 ## parity, real processes: make serve, workers, a PostgreSQL server); make test runs all.
-test-fast: venv wordnet
+test-fast: venv wordnet mteval
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not browser and not slow"
 
 ## The suite's database tests against the PostgreSQL server on 127.0.0.1:5432 (started if

@@ -16,7 +16,10 @@ its sentences dropped and an unrelated sentence (shuffled words of another) inse
 after 5 %: the alignment's best cells then jump far within one row.
 
 Both compare whitespace words case-insensitively (mweralign ``-m none``, ours
-``--tokenize none --lowercase``).
+``--tokenize none --lowercase``), and mweralign is given our words: the tokens joined by
+one space, lowercased by Python (it splits at ASCII white space and folds ASCII letters
+only, so raw text with a no-break space or a capital Ü would be other words to it:
+docs/metrics.md).
 
 Each measurement runs in a fresh process: wall time of the re-segmentation call alone
 (ours includes tokenizing the references and the document) and the process's peak
@@ -105,12 +108,21 @@ def worker(tool: str, directory: Path, refs: int, doc: str) -> None:
 
         import mweralign
 
-        ref_text = "\n".join(" ### ".join(seg) for seg in zip(*ref_lines, strict=True))
+        from metrics.aswer import matching_words
+        from metrics.tokenize import Preprocessor
+
+        pp = Preprocessor("none", lowercase=True)
+
+        def words(text: str) -> str:
+            return " ".join(matching_words(pp, text)[1])
+
+        ref_text = "\n".join(" ### ".join(map(words, seg)) for seg in zip(*ref_lines, strict=True))
+        hyp_text = words(document)
         err = os.dup(2)
         with tempfile.TemporaryFile() as log:
             os.dup2(log.fileno(), 2)  # the C++ prints AS-WER on stderr
             start = time.perf_counter()
-            out = mweralign.align_texts(ref_text, " ".join(document.split()))
+            out = mweralign.align_texts(ref_text, hyp_text)
             seconds = time.perf_counter() - start
             os.dup2(err, 2)
             log.seek(0)

@@ -3,9 +3,9 @@
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
         --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,meteor,lepor,wngram-f … \\
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
-        [--distinct-refs] \\
+        [--distinct-refs] [--empty-ref ins|100] \\
         [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE] \\
-        [--unsegmented [--segmented-out DIR]] \\
+        [--unsegmented [--segmented-out DIR] [--aswer-as-defined]] \\
         [--paired-bs [--paired-bs-n 1000] | --paired-ar [--paired-ar-n 10000]] \\
         [--confidence [--confidence-n 1000]]
 
@@ -22,10 +22,13 @@ whitespace). METEOR (percent) reads the tokenizer's words, lowercased, and needs
 WordNet 3.0 (Debian's wordnet-base; without it, one line says so). Bad input exits with
 status 2 and one line naming the file, the line and the problem — never a traceback.
 
+``--empty-ref`` is the WER family's rate against an empty reference (``ins``, the default:
+the insertions over 1, as jiwer; ``100``: 0 or 100 %; ``empty:…`` in the signatures).
+
 ``--sentence`` adds each segment's score, on the metric's own scale, computed from that
 segment's statistics alone as the metric scores one sentence (BLEU with effective order,
-as ``sacrebleu.sentence_bleu``); a segment whose score is undefined (an error rate
-against an empty reference) is ``null`` in the JSON and ``–`` in the table.
+as ``sacrebleu.sentence_bleu``); a segment whose score is undefined (not a finite
+number) is ``null`` in the JSON and ``–`` in the table.
 
 ``--distinct-refs``: a segment's reference identical to an earlier one of the same segment
 is read once, so a segment has as many references as it has different ones. Reference
@@ -38,8 +41,11 @@ scores its grown reference pool.
 ``--unsegmented``: each ``--hyp`` file is one document (its line breaks are spaces),
 re-segmented against the references (seed 002, :mod:`metrics.segment`) before every
 metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then.
-``--segmented-out DIR`` writes each re-segmented hypothesis to ``DIR/<basename>``, one
-segment per line; with ``--json`` each hypothesis also carries
+The split is mwerSegmenter's (``mweralign``'s) unless ``--aswer-as-defined``: seed 002's
+recursion as written, which does not charge the segment ends crossed before the
+document's first word (:mod:`metrics.segment`; ``mweralign:yes|no`` in AS-WER's
+signature). ``--segmented-out DIR`` writes each re-segmented hypothesis to
+``DIR/<basename>``, one segment per line; with ``--json`` each hypothesis also carries
 ``"segmentation": {"boundaries": [...], "reference_per_segment": [...]}``.
 
 Significance, as sacreBLEU 2.6's command line computes it (:mod:`metrics.paired` has the
@@ -66,7 +72,7 @@ JSON (``--json``)::
         "segmentation": {"boundaries": [...], "reference_per_segment": [...]}  # --unsegmented
     }, ...}
 
-Figures that are undefined (a rate of an empty reference) are ``null``.
+Figures that are undefined (not finite) are ``null``.
 """
 
 from __future__ import annotations
@@ -77,7 +83,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, cast
 
 import numpy as np
 
@@ -182,6 +188,12 @@ def _parser() -> argparse.ArgumentParser:
         help="reference length of mWER and PER: %(choices_of)s (default nearest)",
     ).choices_of = _Listed(lambda: registry.REF_LENGTHS)  # type: ignore[attr-defined]
     p.add_argument(
+        "--empty-ref",
+        default="ins",
+        help="rate of the WER family (wer, mwer, per, per2, aswer) against an empty reference: "
+        "ins, the insertions over 1 as jiwer; 100, 0 or 100 %% (default ins)",
+    )
+    p.add_argument(
         "--smooth", default="exp", help="BLEU smoothing: %(choices_of)s (default exp)"
     ).choices_of = _Listed(lambda: registry.SMOOTH_METHODS)  # type: ignore[attr-defined]
     p.add_argument(
@@ -226,6 +238,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="each --hyp file is one document, re-segmented against the references "
         "(seed 002) before scoring; enables the metric aswer",
+    )
+    p.add_argument(
+        "--aswer-as-defined",
+        action="store_true",
+        help="with --unsegmented: re-segment by seed 002's recursion as written (default: "
+        "deleting whole segments before the document's first word costs one more edit per "
+        "segment end, as mwerSegmenter and mweralign)",
     )
     p.add_argument(
         "--segmented-out",
@@ -349,6 +368,8 @@ def _build(
         name,
         preprocessor=pp or _preprocessor(args),
         ref_length=args.ref_length,
+        empty_reference=args.empty_ref,
+        mweralign=not args.aswer_as_defined,
         smooth=args.smooth,
         mteval=not args.nist_as_defined,
         lepor_alpha=args.lepor_alpha,
@@ -370,12 +391,14 @@ def score_files(
         _choose(name, METRIC_NAMES + UNSEGMENTED_METRIC_NAMES, "metric")
         if name in UNSEGMENTED_METRIC_NAMES and not unsegmented:
             raise ValueError(f"metric {name!r} needs --unsegmented (hypotheses as documents)")
-    if getattr(args, "segmented_out", None) and not unsegmented:
-        raise ValueError("--segmented-out needs --unsegmented")
+    for option in ("segmented_out", "aswer_as_defined"):
+        if getattr(args, option, None) and not unsegmented:
+            raise ValueError(f"--{option.replace('_', '-')} needs --unsegmented")
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
     # a default is valid: its choices (and the modules that own them) need not be read
     for option, choices in (
         ("ref_length", "REF_LENGTHS"),
+        ("empty_ref", "EMPTY_REFERENCE_RULES"),
         ("smooth", "SMOOTH_METHODS"),
         ("weights", "NGRAM_WEIGHTS"),
     ):
@@ -389,7 +412,9 @@ def score_files(
         columns = read_parallel([*args.ref, *([args.docs] if args.docs else [])])
         documents = columns.pop() if args.docs else None
         refs = [tuple(seg) for seg in zip(*columns, strict=True)]
-        found = _resegment_files(args.hyp, refs, pp, getattr(args, "segmented_out", None))
+        found = _resegment_files(
+            args.hyp, refs, pp, getattr(args, "segmented_out", None), not args.aswer_as_defined
+        )
         hyp_streams = [segments for _, segments in found]
         if segmentations is not None:
             segmentations.update(zip(args.hyp, (seg for seg, _ in found), strict=True))
@@ -410,7 +435,7 @@ def score_files(
         if name == "aswer":
             from metrics.aswer import ASWER
 
-            aswer = ASWER(pp)
+            aswer = cast(ASWER, _build(name, args, pp))  # the registry's class for "aswer"
             for hyp_path, (segmentation, _) in zip(args.hyp, found, strict=True):
                 results[hyp_path][name] = aswer.score_segmentation(segmentation, refs)
             continue
@@ -426,9 +451,14 @@ def distinct_references(refs: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]
 
 
 def _resegment_files(
-    paths: Sequence[str], refs: list[tuple[str, ...]], pp: Preprocessor, out_dir: str | None
+    paths: Sequence[str],
+    refs: list[tuple[str, ...]],
+    pp: Preprocessor,
+    out_dir: str | None,
+    mweralign: bool,
 ) -> list[tuple[Segmentation, list[str]]]:
-    """Each hypothesis file as one document, re-segmented; written to ``out_dir`` if given."""
+    """Each hypothesis file as one document, re-segmented (``mweralign``: with
+    mwerSegmenter's charge, :mod:`metrics.segment`); written to ``out_dir`` if given."""
     from metrics.aswer import resegment_text
 
     names = [Path(p).name for p in paths]
@@ -437,7 +467,7 @@ def _resegment_files(
     found = []
     for path, name in zip(paths, names, strict=True):
         document = " ".join(read_segments(path))
-        segmentation, segments = resegment_text(document, refs, pp)
+        segmentation, segments = resegment_text(document, refs, pp, mweralign=mweralign)
         if out_dir:
             Path(out_dir).mkdir(parents=True, exist_ok=True)
             lines = "".join(f"{segment}\n" for segment in segments)

@@ -11,6 +11,11 @@ is ``Σ edits / Σ lengths × 100`` and the bootstrap works as for every metric.
 Adding a reference never raises ``d_L`` (the minimum is over more choices), but it can
 raise AS-WER: the new reference may save an edit while being shorter, so ``N̂`` falls
 faster than ``d_L``.
+
+By default the split and ``d_L`` are mwerSegmenter's (``mweralign=True``,
+``mweralign:yes``): deleting whole segments before the candidate's first word costs one
+edit more per segment end (:mod:`metrics.segment`); ``mweralign=False`` is seed 002's
+recursion as written.
 """
 
 from __future__ import annotations
@@ -20,9 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.align import distance
 from metrics.facts import facts_of
-from metrics.segment import Segmentation, resegment
+from metrics.segment import Segmentation, resegment, score_segments
 from metrics.stats import (
     FloatArray,
     Metric,
@@ -33,7 +37,7 @@ from metrics.stats import (
     nrefs_label,
 )
 from metrics.tokenize import Preprocessor
-from metrics.wer import rate
+from metrics.wer import DEFAULT_EMPTY_REFERENCE, check_empty_reference, rate
 
 Words = tuple[str, ...]
 
@@ -48,7 +52,11 @@ def matching_words(preprocessor: Preprocessor, text: str) -> tuple[Words, Words]
 
 
 def resegment_text(
-    document: str, refs: References, preprocessor: Preprocessor | None = None
+    document: str,
+    refs: References,
+    preprocessor: Preprocessor | None = None,
+    *,
+    mweralign: bool = True,
 ) -> tuple[Segmentation, list[str]]:
     """Re-segment a candidate ``document`` (its line breaks are ordinary spaces) against
     segment-major ``refs`` (``refs[k]`` holds segment ``k``'s references, as every metric
@@ -56,12 +64,13 @@ def resegment_text(
     one string per reference segment (tokens joined by one space; "" for an empty one).
 
     Words are the preprocessor's tokens (default: 13a, mixed case); with
-    ``lowercase`` they are compared case-folded but written as they were.
+    ``lowercase`` they are compared case-folded but written as they were. ``mweralign``:
+    the charge before the first word as mwerSegmenter's (module docstring).
     """
     pp = preprocessor or Preprocessor()
     words, keys = matching_words(pp, document)
     ref_keys = [[matching_words(pp, ref)[1] for ref in seg] for seg in refs]
-    segmentation = resegment(keys, ref_keys)
+    segmentation = resegment(keys, ref_keys, mweralign=mweralign)
     return segmentation, segmentation.segments(words)
 
 
@@ -82,13 +91,22 @@ class ASWER(Metric):
     :meth:`score_segmentation` takes the rows from the re-segmentation itself;
     :meth:`segment_stats` recomputes them from the segments (the same numbers: each
     segment's fewest edits over its references, and the length of the first reference
-    with that many).
+    with that many; with ``mweralign``, mwerSegmenter's charge on the empty segments
+    before the first word: :func:`metrics.segment.score_segments`).
     """
 
     info = facts_of("aswer").info
 
-    def __init__(self, preprocessor: Preprocessor | None = None) -> None:
+    def __init__(
+        self,
+        preprocessor: Preprocessor | None = None,
+        *,
+        empty_reference: str = DEFAULT_EMPTY_REFERENCE,
+        mweralign: bool = True,
+    ) -> None:
         self.preprocessor = preprocessor or Preprocessor()
+        self.empty_reference = check_empty_reference(empty_reference)
+        self.mweralign = mweralign
 
     def _config(self) -> tuple[object, ...]:
         return ("aswer", self.preprocessor.tokenize, self.preprocessor.lowercase)
@@ -101,21 +119,24 @@ class ASWER(Metric):
 
     def segment_stats(self, hyps: Sequence[str], prepared: ASWERRefs) -> FloatArray:
         check_prepared_for(prepared, ASWERRefs, self._config(), hyps)
-        out = np.empty((len(hyps), 2), dtype=np.float64)
-        for k, (hyp, refs) in enumerate(zip(hyps, prepared.segments, strict=True)):
-            keys = matching_words(self.preprocessor, hyp)[1]
-            dists = [distance(keys, ref) for ref in refs]
-            best = int(np.argmin(dists))
-            out[k] = dists[best], len(refs[best])
-        return out
+        keys = [matching_words(self.preprocessor, hyp)[1] for hyp in hyps]
+        _, edits, lengths = score_segments(keys, prepared.segments, mweralign=self.mweralign)
+        return np.array([edits, lengths], dtype=np.float64).T.reshape(-1, 2)
 
     def score_from_stats(self, stats: FloatArray) -> FloatArray:
-        return rate(stats)
+        return rate(stats, self.empty_reference)
 
     def signature(self, refs: References) -> str:
         parts = {"nrefs": nrefs_label(refs), **self.preprocessor.signature_parts()}
         parts.pop("bounds")
-        return format_signature({**parts, "seg": "auto"})
+        return format_signature(
+            {
+                **parts,
+                "seg": "auto",
+                "mweralign": "yes" if self.mweralign else "no",
+                "empty": self.empty_reference,
+            }
+        )
 
     def score_segmentation(self, segmentation: Segmentation, refs: References) -> Score:
         """AS-WER of a re-segmentation (its rows are the DP's own)."""

@@ -24,10 +24,10 @@ from typing import Any, NamedTuple
 from metrics.stats import Metric, MetricInfo
 from metrics.tokenize import Preprocessor
 
-#: How a metric's class is built: ``build(cls, preprocessor=…, ref_length=…, smooth=…,
-#: mteval=…, lepor_alpha=…, lepor_beta=…, weights=…, documents=…)``, every option of
-#: :func:`metrics.registry.build_metric` by keyword; each builder passes on those its
-#: class reads and ignores the rest.
+#: How a metric's class is built: ``build(cls, preprocessor=…, ref_length=…,
+#: empty_reference=…, mweralign=…, smooth=…, mteval=…, lepor_alpha=…, lepor_beta=…,
+#: weights=…, documents=…)``, every option of :func:`metrics.registry.build_metric` by
+#: keyword; each builder passes on those its class reads and ignores the rest.
 Builder = Callable[..., Metric]
 
 
@@ -38,11 +38,26 @@ def _preprocessed(cls: Any, *, preprocessor: Preprocessor, **_: Any) -> Metric:
     return metric
 
 
-def _averaged_over_references(
-    cls: Any, *, preprocessor: Preprocessor, ref_length: str, **_: Any
+def _error_rate(cls: Any, *, preprocessor: Preprocessor, empty_reference: str, **_: Any) -> Metric:
+    """WER: the preprocessing, and the rate of an empty reference."""
+    metric: Metric = cls(preprocessor, empty_reference=empty_reference)
+    return metric
+
+
+def _resegmented(
+    cls: Any, *, preprocessor: Preprocessor, empty_reference: str, mweralign: bool, **_: Any
 ) -> Metric:
-    """mWER, PER and 2-PER: the preprocessing and the reference length they divide by."""
-    metric: Metric = cls(preprocessor, ref_length)
+    """AS-WER: as WER, and whether its split charges as mwerSegmenter's does."""
+    metric: Metric = cls(preprocessor, empty_reference=empty_reference, mweralign=mweralign)
+    return metric
+
+
+def _averaged_over_references(
+    cls: Any, *, preprocessor: Preprocessor, ref_length: str, empty_reference: str, **_: Any
+) -> Metric:
+    """mWER, PER and 2-PER: the preprocessing, the reference length they divide by and
+    the rate of an empty reference."""
+    metric: Metric = cls(preprocessor, ref_length, empty_reference=empty_reference)
     return metric
 
 
@@ -185,7 +200,7 @@ METRIC_FACTS: tuple[MetricFacts, ...] = (
     MetricFacts(
         MetricInfo("wer", "WER", higher_is_better=False, highest=INF, family="edit"),
         "metrics.wer:WER",
-        _preprocessed,
+        _error_rate,
         work=_ONE_ALIGNMENT,
         cli_column=2,
     ),
@@ -227,7 +242,7 @@ METRIC_FACTS: tuple[MetricFacts, ...] = (
     MetricFacts(
         MetricInfo("aswer", "AS-WER", higher_is_better=False, highest=INF, family="edit"),
         "metrics.aswer:ASWER",
-        _preprocessed,
+        _resegmented,
         app=False,
         cli_column=15,
         unsegmented_only=True,

@@ -42,6 +42,7 @@ METRIC_INFO: dict[str, MetricInfo] = {f.name: f.info for f in METRIC_FACTS}
 #: (and those modules imported) when first asked for: :func:`__getattr__`.
 _OWNED_CONSTANTS: dict[str, tuple[str, str]] = {
     "REF_LENGTHS": ("metrics.wer", "REF_LENGTH_METHODS"),
+    "EMPTY_REFERENCE_RULES": ("metrics.wer", "EMPTY_REFERENCE_RULES"),
     "SMOOTH_METHODS": ("metrics.bleu", "SMOOTH_DEFAULTS"),
     "NGRAM_WEIGHTS": ("metrics.wngram", "WEIGHTINGS"),
 }
@@ -60,9 +61,9 @@ def metric_class(name: str) -> type[Metric]:
 
 
 def __getattr__(name: str) -> Any:
-    """The option choices (``REF_LENGTHS``, ``SMOOTH_METHODS``, ``NGRAM_WEIGHTS``), read
-    on first use from the modules that own them, which a command line scoring BLEU alone
-    never imports."""
+    """The option choices (``REF_LENGTHS``, ``EMPTY_REFERENCE_RULES``, ``SMOOTH_METHODS``,
+    ``NGRAM_WEIGHTS``), read on first use from the modules that own them, which a command
+    line scoring BLEU alone never imports."""
     if name in _OWNED_CONSTANTS:
         module, attribute = _OWNED_CONSTANTS[name]
         value = tuple(getattr(importlib.import_module(module), attribute))
@@ -81,6 +82,8 @@ def build_metric(
     *,
     preprocessor: Preprocessor | None = None,
     ref_length: str = "nearest",
+    empty_reference: str = "ins",
+    mweralign: bool = True,
     smooth: str = "exp",
     mteval: bool = True,
     lepor_alpha: float = 1.0,
@@ -93,8 +96,12 @@ def build_metric(
     the best segment F-score, as sacreBLEU does, and reads only the case choice; TER
     normalises as sacreBLEU's TER does, lowercased and split at whitespace, whatever
     ``preprocessor`` says; METEOR takes the tokenizer only and lowercases every word, as
-    NLTK does); ``mteval=False`` gives NIST's information weights as defined rather than
-    as mteval-v13a computes them (:mod:`metrics.nist`). ``lepor_alpha`` and
+    NLTK does). ``empty_reference`` is the WER family's rate of an empty reference
+    (``ins``: the insertions over 1, as jiwer; ``100``: 0 or 100 %; :mod:`metrics.wer`);
+    TER keeps sacreBLEU's ``100``. ``mweralign=False`` gives AS-WER as seed 002 defines it
+    rather than as mwerSegmenter computes it (:mod:`metrics.segment`); ``mteval=False``
+    NIST's information weights as defined rather than as mteval-v13a computes them
+    (:mod:`metrics.nist`). ``lepor_alpha`` and
     ``lepor_beta`` weigh LEPOR's recall and precision; ``weights`` (tfidf or sscore) and
     ``documents`` (one document id per segment; one document when None) are the weighted
     n-gram metrics' (:mod:`metrics.wngram`)."""
@@ -105,6 +112,8 @@ def build_metric(
         metric_class(name),
         preprocessor=preprocessor or Preprocessor(),
         ref_length=ref_length,
+        empty_reference=empty_reference,
+        mweralign=mweralign,
         smooth=smooth,
         mteval=mteval,
         lepor_alpha=lepor_alpha,

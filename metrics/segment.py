@@ -35,11 +35,22 @@ so that both split a document identically):
    the lowest ``D``;
 3. the reference of a segment: the first among those with the fewest edits.
 
-Two deliberate differences from ``mweralign``: deleting reference words before the
-candidate's first word costs one per real word (``mweralign`` also charges the padding
-``$`` and each segment end it crosses, so a document that omits its first sentence is
-charged one edit more there), and an empty candidate is aligned like any other (every
-reference word deleted; ``mweralign`` returns 0 edits and no segmentation).
+mwerSegmenter's charge before the first word, reproduced by default (``mweralign=True``;
+``mweralign:yes`` in AS-WER's signature): it starts its DP with ``D(0, n) = n`` over
+*every* position of its reference stream, the padding ``$`` and each segment's end marker
+included, so a path that deletes whole segments before the candidate's first word pays
+one edit more for each segment end it crosses (and, with several references, the longest
+reference's length, ``$`` included). Each such leading empty segment then costs its
+longest reference's length + 1 and is scored against the first reference (the one its
+recombination picks when every reference costs the same); where the definition leaves
+the first segments empty, mwerSegmenter's split often gives them a word instead. The DP
+reproduces it by setting candidate position 0 of each row to mwerSegmenter's position
+in its stream (:class:`_Grid`). ``mweralign=False``
+(``mweralign:no``) is seed 002's recursion as written: a deleted reference word costs 1,
+padding and segment ends nothing. Only documents whose best split leaves its first
+segments empty can differ. An empty candidate is aligned like any other either way
+(every reference word deleted, as defined; ``mweralign`` returns 0 edits and no
+segmentation).
 
 Complexity (seed 002, "Complexity"): time ``O(N·I·R)``, memory ``O(N·R + I·K)`` — never
 an ``I × N`` matrix. The DP runs row by row over reference word positions ``n``; a row
@@ -121,12 +132,15 @@ def resegment(
     refs_per_segment: Sequence[Sequence[Sequence[str]]],
     *,
     beam: int = 192,
+    mweralign: bool = True,
 ) -> Segmentation:
     """Split ``hyp_words`` into one segment per reference segment (seed 002).
 
     ``refs_per_segment[k]`` holds segment ``k``'s references, each a sequence of words;
     words are compared exactly (case-fold or tokenize before calling). A segment with
-    fewer references than the others is scored against those it has.
+    fewer references than the others is scored against those it has. ``mweralign``:
+    charge the deletions before the first candidate word as mwerSegmenter does (the
+    module docstring).
 
     Two passes, both the DP of the module docstring on a window of candidate positions
     per reference row. The cost still to come from a cell is at least the difference
@@ -154,11 +168,15 @@ def resegment(
         [[vocab.setdefault(w, len(vocab)) for w in ref] for ref in refs]
         for refs in refs_per_segment
     ]
-    dp = _Grid(hyp, ref_ids)
+    charged = mweralign and len(hyp) > 0
+    dp = _Grid(hyp, ref_ids, mweralign=charged)
     bound, _ = dp.run(threshold=None, beam=beam)
     cost, bp_rows = dp.run(threshold=bound, beam=0)
     ends = _backtrace(bp_rows, len(hyp))
-    seg = _score_segments(list(hyp_words), refs_per_segment, ends)
+    starts = (0, *ends[:-1])
+    segments = [hyp_words[a:b] for a, b in zip(starts, ends, strict=True)]
+    chosen, edits, lengths = score_segments(segments, refs_per_segment, mweralign=charged)
+    seg = Segmentation(tuple(ends), tuple(chosen), tuple(edits), tuple(lengths))
     if seg.edits != cost:  # the backtrace re-scored must give the DP's own total
         raise RuntimeError(f"re-segmentation lost its way: {seg.edits} edits != DP {cost}")
     return seg
@@ -177,8 +195,11 @@ class _Grid:
     two buffers alternate as the previous and the current row.
     """
 
-    def __init__(self, hyp: Int32Array, ref_ids: list[list[list[int]]]) -> None:
+    def __init__(
+        self, hyp: Int32Array, ref_ids: list[list[list[int]]], *, mweralign: bool = False
+    ) -> None:
         self.hyp = hyp
+        self.mweralign = mweralign
         self.n_refs = max(len(refs) for refs in ref_ids)
         self.segments: list[tuple[Int32Array, npt.NDArray[np.int64]]] = []
         shortest, longest = [], []
@@ -195,6 +216,8 @@ class _Grid:
         # reference words left after segment k, at least and at most
         self.min_after = [*np.cumsum(shortest[::-1])[::-1][1:].tolist(), 0]
         self.max_after = [*np.cumsum(longest[::-1])[::-1][1:].tolist(), 0]
+        # mwerSegmenter's position of segment k's end marker in its reference stream
+        self.marker = np.cumsum(np.asarray(longest, dtype=np.int64) + 1).tolist()
         self.bp_dtype = np.uint16 if len(hyp) < 2**16 else np.uint32
         n = len(hyp)
         self.ar = np.arange(n + 2, dtype=np.int32)
@@ -242,6 +265,8 @@ class _Grid:
                     new_c[:, view], new_b[:, view] = prev_c[:, view], prev_b[:, view]
                     new_c[rows, view], new_b[rows, view] = oc, ob
                 cur = 1 - cur
+                if self.mweralign and lo == 0:  # deleting before the first word
+                    new_c[:, 0] = self.marker[k] - longest + n
                 low = max(0, shortest - n - 1) + self.min_after[k]
                 high = max(0, longest - n - 1) + self.max_after[k]
                 hi = self._extend(new_c, new_b, hi2, low, high, threshold, beam)
@@ -257,6 +282,8 @@ class _Grid:
                 c[:] = c[best, cols]
             else:
                 bp_rows.append((lo, b[0].astype(self.bp_dtype)))
+            if self.mweralign and lo == 0:  # the end marker deleted too
+                c[:, 0] = self.marker[k]
             b[:] = ar[lo : hi + 1]
         final = costs[cur]
         if hi < n_hyp:  # only a beam can lose the end: insert the rest (an upper bound)
@@ -389,17 +416,28 @@ def _backtrace(bp_rows: list[BPRow], n_hyp: int) -> list[int]:
     return ends
 
 
-def _score_segments(
-    words: list[str], refs_per_segment: Sequence[Sequence[Sequence[str]]], ends: list[int]
-) -> Segmentation:
+def score_segments(
+    segments: Sequence[Sequence[str]],
+    refs_per_segment: Sequence[Sequence[Sequence[str]]],
+    *,
+    mweralign: bool = True,
+) -> tuple[list[int], list[int], list[int]]:
+    """``(reference, edits, reference length)`` of each candidate segment: the first
+    reference with the fewest edits. With ``mweralign`` and a candidate that has a word,
+    each empty segment before its first word costs the longest reference's length + 1
+    and is scored against the first reference (mwerSegmenter's charge, module doc)."""
     chosen, edits, lengths = [], [], []
-    start = 0
-    for refs, end in zip(refs_per_segment, ends, strict=True):
-        segment = words[start:end]
+    leading = mweralign and any(segments)
+    for segment, refs in zip(segments, refs_per_segment, strict=True):
+        leading = leading and not segment
+        if leading:
+            chosen.append(0)
+            edits.append(max(len(ref) for ref in refs) + 1)
+            lengths.append(len(refs[0]))
+            continue
         dists = [distance(segment, ref) for ref in refs]
         best = int(np.argmin(dists))  # the first of the fewest edits
         chosen.append(best)
         edits.append(dists[best])
         lengths.append(len(refs[best]))
-        start = end
-    return Segmentation(tuple(ends), tuple(chosen), tuple(edits), tuple(lengths))
+    return chosen, edits, lengths

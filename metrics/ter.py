@@ -8,7 +8,8 @@ are the fewest over its references and its length the *average* reference length
 (Snover et al. §2); the corpus score is ``Σ edits / Σ average lengths × 100``, so one
 row per segment, ``[edits, average reference length]``, is its sufficient statistic
 (summed for the corpus, resampled by the bootstrap). An empty reference side scores 0
-when the candidate is empty too, else 100 (sacreBLEU's rule, :func:`metrics.wer.rate`).
+when the candidate is empty too, else 100 (sacreBLEU's rule: :func:`metrics.wer.rate` with
+``empty_reference="100"``).
 
 Finding the fewest edits with shifts is NP-hard; TER uses tercom's greedy search, which
 sacreBLEU reimplements and this module follows step for step, so that the figures agree:
@@ -244,7 +245,7 @@ class TER(Metric):
         return out
 
     def score_from_stats(self, stats: FloatArray) -> FloatArray:
-        return rate(stats)
+        return rate(stats, empty_reference="100")
 
     def signature_parts(self) -> dict[str, object]:
         """The normalisation and search choices (sacreBLEU's TER signature keys, and the

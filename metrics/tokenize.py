@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import re
 import sys
-import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -103,25 +102,30 @@ class TokenizerNone(Tokenizer):
 
 @cache
 def _category_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
-    """The code point ranges of the general categories N, P and S.
+    """The code point ranges of the general categories N, P and S, as the ``regex``
+    module's ``\\p{N}``, ``\\p{P}`` and ``\\p{S}`` know them.
 
-    sacreBLEU's ``intl`` uses the ``regex`` module's ``\\p{N}``, ``\\p{P}`` and ``\\p{S}``;
-    the standard ``re`` has no such classes, so they are built from :mod:`unicodedata`
-    (Unicode ``unicodedata.unidata_version``, 14.0 on Python 3.11). Built lazily, once:
-    the scan of all code points is a noticeable part of a command's start-up, and only
-    ``intl`` and ``nopunct`` need it.
+    sacreBLEU's ``intl`` matches those classes with the third-party ``regex`` module,
+    whose Unicode tables follow the current standard; the standard library's
+    :mod:`unicodedata` is the Unicode of the Python release (14.0 in Python 3.11), in
+    which about 1,500 newer symbols, digits and marks (the emoji 🫨 U+1FAE8, the som
+    sign U+20C1 …) are unassigned. So the classes are read from ``regex``, once: every
+    code point is written into one string, and the runs each class matches there are
+    its ranges. The tokenizers then match them with the standard ``re`` (faster per line,
+    see :func:`_char_class`). Imported here, not at the top: only ``intl`` and
+    ``nopunct`` need it, and start-up is most of a command's time.
     """
-    ranges: dict[str, list[list[int]]] = {"N": [], "P": [], "S": []}
-    category = unicodedata.category
-    for code in range(sys.maxunicode + 1):
-        major = category(chr(code))[0]
-        if major in ranges:
-            spans = ranges[major]
-            if spans and spans[-1][1] == code - 1:
-                spans[-1][1] = code
-            else:
-                spans.append([code, code])
-    return {major: tuple((lo, hi) for lo, hi in spans) for major, spans in ranges.items()}
+    import numpy as np
+    import regex
+
+    ranges: dict[str, list[tuple[int, int]]] = {"N": [], "P": [], "S": []}
+    # every code point but the surrogates (category Cs, in no class here)
+    for lo, hi in ((0, 0xD800), (0xE000, sys.maxunicode + 1)):
+        text = np.arange(lo, hi, dtype="<u4").tobytes().decode("utf-32-le")
+        for major, spans in ranges.items():
+            pattern = regex.compile(f"\\p{{{major}}}+")  # type: ignore[no-untyped-call]
+            spans.extend((lo + m.start(), lo + m.end() - 1) for m in pattern.finditer(text))
+    return {major: tuple(spans) for major, spans in ranges.items()}
 
 
 def _char_class(major: str, below: int) -> str:
@@ -157,7 +161,8 @@ class TokenizerNoPunct(Tokenizer):
     ``Powell said: "We'd not be alone; that's for sure."`` →
     ``Powell said We d not be alone that s for sure``.
 
-    "Punctuation" is Unicode general category P (``Pc Pd Ps Pe Pi Pf Po``): the ASCII
+    "Punctuation" is Unicode general category P (``Pc Pd Ps Pe Pi Pf Po``, the ``regex``
+    module's ``\\p{P}`` as for ``intl``: :func:`_category_ranges`): the ASCII
     marks ``! " # % & ' ( ) * , - . / : ; ? @ [ \\ ] _ { }``, full-width and CJK marks
     such as ``，。「」``, typographic quotes and dashes. Symbols (category S: ``$ + < = >
     ^ ` | ~``, currency signs, emoji) are not punctuation and stay in their words. The
@@ -383,12 +388,9 @@ class TokenizerIntl(Tokenizer):
 
     Punctuation (category P) is split off unless it sits between digits, symbols
     (category S) always are. sacreBLEU keeps mteval-v14's quirk that a number followed
-    by a full stop at the end of a line stays one word (``1990.``).
-
-    Difference: the classes come from Python's :mod:`unicodedata` (Unicode 14.0 on
-    Python 3.11) where sacreBLEU's ``regex`` module has a newer Unicode; characters
-    assigned since (e.g. the emoji of Unicode 15, such as U+1FAE8) are symbols to
-    sacreBLEU and letters here.
+    by a full stop at the end of a line stays one word (``1990.``). The classes are the
+    ``regex`` module's, as sacreBLEU's (:func:`_category_ranges`), so a symbol newer than
+    Python's own Unicode tables is split off too (``great🫨news`` → ``great 🫨 news``).
     """
 
     name = "intl"

@@ -3,9 +3,19 @@ seed 001 §2.1).
 
 Every metric here yields one row per segment, ``[errors, reference length]``, and a
 corpus score is ``Σ errors / Σ reference lengths × 100`` (seed 000 §2.1.1: the corpus
-WER is *not* a mean of sentence WERs). A sentence score is the same formula on one row;
-a segment whose reference length is 0 scores 0 when it has no errors and 100 otherwise
-(the same rule applies to a corpus whose references are all empty).
+WER is *not* a mean of sentence WERs). A sentence score is the same formula on one row.
+
+A segment whose reference is empty (length 0; or a corpus whose references all are) is
+the one case the formula leaves open; ``empty_reference`` chooses the rule, and the
+signature says which (``empty:…``):
+
+``ins`` (default)
+    the errors over 1 (against one empty reference, the candidate's words: all
+    insertions), as jiwer and mweralign compute it: 0 for an empty candidate, 300 % for
+    three words.
+``100``
+    0 % without an error, 100 % with any: sacreBLEU's rule for TER (which keeps it) and
+    evaltool's before it followed jiwer.
 
 * :class:`WER` — Levenshtein distance to the **first** reference, normalised by its
   length (seed 001 §2.1, Table 1: one reference).
@@ -81,6 +91,12 @@ RefLength = Literal["average", "closest", "nearest", "best"]
 REF_LENGTH_METHODS: tuple[RefLength, ...] = ("average", "closest", "nearest", "best")
 DEFAULT_REF_LENGTH: RefLength = "nearest"
 
+#: The rate of errors against an empty reference (module docstring): the insertions over
+#: 1 (jiwer's and mweralign's) or 0 / 100 % (sacreBLEU's TER's).
+EmptyReference = Literal["ins", "100"]
+EMPTY_REFERENCE_RULES: tuple[EmptyReference, ...] = ("ins", "100")
+DEFAULT_EMPTY_REFERENCE: EmptyReference = "ins"
+
 Row = tuple[float, float]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -139,14 +155,28 @@ class SegmentPairs:
         return out
 
 
-def rate(stats: FloatArray) -> FloatArray:
-    """``errors / length × 100`` over the last axis; length 0 → 0 if no errors, else 100."""
+def rate(stats: FloatArray, empty_reference: str = DEFAULT_EMPTY_REFERENCE) -> FloatArray:
+    """``errors / length × 100`` over the last axis; a length of 0 by ``empty_reference``'s
+    rule (module docstring): the errors over 1 (``ins``), or 0 without errors and 100
+    with any (``100``)."""
     stats = np.asarray(stats, dtype=np.float64)
     errors = stats[..., 0]
     length = stats[..., 1]
     safe = np.where(length > 0, length, 1.0)
-    out = np.where(length > 0, errors / safe, np.where(errors > 0, 1.0, 0.0))
+    if empty_reference == "ins":
+        out = errors / safe
+    else:
+        out = np.where(length > 0, errors / safe, np.where(errors > 0, 1.0, 0.0))
     return cast(FloatArray, np.asarray(out * 100.0, dtype=np.float64))
+
+
+def check_empty_reference(rule: str) -> EmptyReference:
+    """``rule`` if it is one of :data:`EMPTY_REFERENCE_RULES`, else a ``ValueError``."""
+    if rule not in EMPTY_REFERENCE_RULES:
+        raise ValueError(
+            f"unknown empty_reference {rule!r}: choose one of {', '.join(EMPTY_REFERENCE_RULES)}"
+        )
+    return rule
 
 
 def reduce_references(
@@ -310,8 +340,14 @@ class _EditRate(Metric):
 
     uses_all_references = False
 
-    def __init__(self, preprocessor: Preprocessor | None = None) -> None:
+    def __init__(
+        self,
+        preprocessor: Preprocessor | None = None,
+        *,
+        empty_reference: str = DEFAULT_EMPTY_REFERENCE,
+    ) -> None:
         self.preprocessor = preprocessor if preprocessor is not None else Preprocessor()
+        self.empty_reference = check_empty_reference(empty_reference)
 
     def _config(self) -> tuple[object, ...]:
         return (type(self).__name__, self.preprocessor)
@@ -353,10 +389,10 @@ class _EditRate(Metric):
         return out
 
     def score_from_stats(self, stats: FloatArray) -> FloatArray:
-        return rate(stats)
+        return rate(stats, self.empty_reference)
 
     def _signature_parts(self, refs: References) -> dict[str, object]:
-        return {"nrefs": "1", **self.preprocessor.signature_parts()}
+        return {"nrefs": "1", **self.preprocessor.signature_parts(), "empty": self.empty_reference}
 
     def signature(self, refs: References) -> str:
         return format_signature(self._signature_parts(refs))
@@ -402,6 +438,13 @@ class SER(_EditRate):
 
     info = facts_of("ser").info
 
+    def _signature_parts(self, refs: References) -> dict[str, object]:
+        """Without the empty reference's rule: a segment counts 1 sentence whatever its
+        reference, so SER never divides by a length of 0."""
+        parts = super()._signature_parts(refs)
+        del parts["empty"]
+        return parts
+
     def rows_of(self, hyps: Lines, segments: IntArray, prepared: EditRefs) -> FloatArray:
         first = prepared.seg_start[:-1][segments]
         identical = np.fromiter(
@@ -421,9 +464,13 @@ class _MultiRef(_EditRate):
     uses_all_references = True
 
     def __init__(
-        self, preprocessor: Preprocessor | None = None, ref_length: str = DEFAULT_REF_LENGTH
+        self,
+        preprocessor: Preprocessor | None = None,
+        ref_length: str = DEFAULT_REF_LENGTH,
+        *,
+        empty_reference: str = DEFAULT_EMPTY_REFERENCE,
     ) -> None:
-        super().__init__(preprocessor)
+        super().__init__(preprocessor, empty_reference=empty_reference)
         if ref_length not in REF_LENGTH_METHODS:
             raise ValueError(
                 f"unknown ref_length {ref_length!r}: choose one of {', '.join(REF_LENGTH_METHODS)}"
@@ -438,6 +485,7 @@ class _MultiRef(_EditRate):
             "nrefs": nrefs_label(refs),
             **self.preprocessor.signature_parts(),
             "reflen": self.ref_length,
+            "empty": self.empty_reference,
         }
 
     def reduce(

@@ -192,6 +192,17 @@ def test_the_table_has_one_row_per_hypothesis_by_file_name_and_the_signatures(
                 str(f["first reference"]),
                 "--hyp",
                 str(f["IIE-MT"]),
+                "--empty-ref",
+                "cap",
+            ],
+            "unknown --empty-ref 'cap'",
+        ),
+        (
+            lambda f, t: [
+                "--ref",
+                str(f["first reference"]),
+                "--hyp",
+                str(f["IIE-MT"]),
                 "--colour",
             ],
             "unrecognized arguments: --colour",
@@ -205,6 +216,7 @@ def test_the_table_has_one_row_per_hypothesis_by_file_name_and_the_signatures(
         "metric",
         "tokenizer",
         "ref-length",
+        "empty-ref",
         "option",
         "no-ref",
     ],
@@ -281,21 +293,24 @@ def test_sentence_in_the_table_prints_a_line_per_segment(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
-    ref.write_text("a b c d\n\n", encoding="utf-8")  # an empty reference: 100 % (docs)
-    hyp.write_text("a b x d\nsomething\n", encoding="utf-8")
+    ref.write_text("a b c d\n\n", encoding="utf-8")  # an empty reference: 2 insertions over 1
+    hyp.write_text("a b x d\nsomething else\n", encoding="utf-8")
+    args = ["--ref", str(ref), "--hyp", str(hyp), "--metric", "wer", "--sentence"]
 
-    assert main(["--ref", str(ref), "--hyp", str(hyp), "--metric", "wer", "--sentence"]) == 0
+    assert main(args) == 0
     out = capsys.readouterr().out
     block = out.split(f"{hyp}, per segment:\n", 1)[1].splitlines()
 
     assert block[0].split() == ["segment", "WER"]
     assert block[1].split() == ["1", "25.00"]
-    assert block[2].split() == ["2", "100.00"]
+    assert block[2].split() == ["2", "200.00"]
 
-    assert (
-        main(["--ref", str(ref), "--hyp", str(hyp), "--metric", "wer", "--sentence", "--json"]) == 0
-    )
-    assert json.loads(capsys.readouterr().out)[str(hyp)]["wer"]["segments"] == [25.0, 100.0]
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[str(hyp)]["wer"]["segments"] == [25.0, 200.0]
+    assert main([*args, "--json", "--empty-ref", "100"]) == 0
+    capped = json.loads(capsys.readouterr().out)[str(hyp)]["wer"]
+    assert capped["segments"] == [25.0, 100.0]
+    assert "|empty:100|" in capped["signature"]
 
 
 def test_distinct_refs_reads_a_repeated_reference_once(

@@ -84,6 +84,7 @@ def test_unsegmented_defaults_to_every_metric_and_aswer_with_two_references(
     [
         (["--metric", "wer,aswer"], "metric 'aswer' needs --unsegmented"),
         (["--segmented-out", "somewhere"], "--segmented-out needs --unsegmented"),
+        (["--aswer-as-defined"], "--aswer-as-defined needs --unsegmented"),
     ],
 )
 def test_aswer_and_segmented_out_need_unsegmented(
@@ -97,3 +98,28 @@ def test_aswer_and_segmented_out_need_unsegmented(
     assert len(lines) == 1
     assert lines[0].startswith(f"python -m metrics: error: {message}")
     assert proc.stdout == ""
+
+
+def test_aswer_as_defined_leaves_out_mwersegmenters_charge_before_the_first_word(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A document that starts with the fourth sentence: by default its split and AS-WER
+    are mwerSegmenter's (the segment ends before the first word charged), with
+    ``--aswer-as-defined`` seed 002's; the signature says which."""
+    late = tmp_path / "late.txt"
+    late.write_text("\n".join(demo()[SYSTEM][3:]) + "\n", encoding="utf-8")
+    refs = [(t,) for t in demo()["first reference"]]
+    args = ["--ref", str(files["first reference"]), "--hyp", str(late), "--unsegmented"]
+    args += ["--json", "--metric", "aswer"]
+
+    got = {}
+    for extra, mweralign in (([], True), (["--aswer-as-defined"], False)):
+        assert main([*args, *extra]) == 0
+        got[mweralign] = json.loads(capsys.readouterr().out)[str(late)]
+        seg, _ = resegment_text(late.read_text(encoding="utf-8"), refs, mweralign=mweralign)
+        assert got[mweralign]["segmentation"]["boundaries"] == list(seg.boundaries)
+        assert got[mweralign]["aswer"]["score"] == pytest.approx(100 * seg.rate, abs=1e-12)
+        assert f"|mweralign:{'yes' if mweralign else 'no'}|" in got[mweralign]["aswer"]["signature"]
+    assert got[True]["segmentation"]["boundaries"][0] == 1  # a word into the first segment
+    assert got[False]["segmentation"]["boundaries"][0] == 0  # as defined: it stays empty
+    assert got[True]["aswer"]["score"] > got[False]["aswer"]["score"]

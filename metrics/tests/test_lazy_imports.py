@@ -34,7 +34,7 @@ try:
     runpy.run_module("metrics", run_name="__main__", alter_sys=True)
 except SystemExit:
     pass
-print(json.dumps(sorted(m for m in sys.modules if m.startswith("metrics"))))
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("metrics") or m == "regex")))
 """
 
 
@@ -88,3 +88,22 @@ def test_a_test_imports_the_resampling_only_when_asked(files: list[str]) -> None
     second = files + ["--hyp", files[3]]
     assert "metrics.significance" in imported_by(*second, "--metric=bleu", "--paired-bs")
     assert "metrics.significance" not in imported_by(*second, "--metric=bleu")
+
+
+@pytest.mark.parametrize(
+    "tokenize, metric, needs_classes",
+    [
+        ("13a", "bleu,wer", False),
+        ("none", "wer", False),
+        ("char", "bleu", False),
+        ("intl", "bleu", True),
+        ("nopunct", "wer", True),
+    ],
+)
+def test_the_unicode_classes_module_is_imported_only_for_intl_and_nopunct(
+    files: list[str], tokenize: str, metric: str, needs_classes: bool
+) -> None:
+    """``intl`` and ``nopunct`` read the Unicode classes of the ``regex`` module
+    (:func:`metrics.tokenize._category_ranges`); no other tokenizer pays for its import."""
+    loaded = imported_by(*files, "--metric", metric, "--tokenize", tokenize)
+    assert ("regex" in loaded) == needs_classes

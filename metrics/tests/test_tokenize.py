@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import pickle
+import sys
+import unicodedata
 
 import pytest
 from sacrebleu.metrics.bleu import BLEU
@@ -149,6 +151,67 @@ def test_parity_with_sacrebleu_on_all_short_strings(name: str, alphabet: str) ->
 )
 def test_hand_checked_outputs(name: str, line: str, expected: str) -> None:
     assert get_tokenizer(name)(line) == expected
+
+
+# ------------------------------------------------ intl: the current Unicode's classes
+
+
+def characters_newer_than_pythons_tables() -> list[str]:
+    """Every character the ``regex`` module puts in N, P or S while Python's own
+    :mod:`unicodedata` (Unicode 14.0 in Python 3.11) has it in no such class."""
+    import regex
+
+    in_class = regex.compile(r"[\p{N}\p{P}\p{S}]")
+    return [
+        chr(code)
+        for code in range(sys.maxunicode + 1)
+        if not 0xD800 <= code < 0xE000
+        and unicodedata.category(chr(code))[0] not in "NPS"
+        and in_class.match(chr(code))
+    ]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("great🫨news", ("great", "🫨", "news")),  # U+1FAE8 SHAKING FACE, Unicode 15
+        # Nag Mundari digits (Unicode 15): a comma between them is a thousands separator
+        ("\U0001e4f1,\U0001e4f5 x", ("\U0001e4f1,\U0001e4f5", "x")),
+        ("a\U0001fae8\U0001fae8b", ("a", "\U0001fae8", "\U0001fae8", "b")),
+    ],
+)
+def test_intl_splits_symbols_newer_than_pythons_unicode_as_sacrebleu(
+    line: str, expected: tuple[str, ...]
+) -> None:
+    assert get_tokenizer("intl").tokens(line) == expected
+    assert get_tokenizer("intl")(line) == SACREBLEU["intl"](line)
+
+
+def test_intl_equals_sacrebleu_on_every_character_newer_than_pythons_tables() -> None:
+    newer = characters_newer_than_pythons_tables()
+    assert len(newer) > 1000  # digits, marks and symbols of Unicode 15 and later
+    lines = [f"a{c}b 1{c}2 {c}. x.{c} {c}{c}" for c in newer]
+    ours, theirs = get_tokenizer("intl"), SACREBLEU["intl"]
+    assert [ours(line) for line in lines] == [theirs(line) for line in lines]
+
+
+def test_intl_bleu_of_a_new_emoji_is_sacrebleus() -> None:
+    """The emoji is a word of its own on both sides: the candidate equals its reference
+    (100; with the emoji read as a letter, "great🫨news" was one word and no 4-gram
+    matched)."""
+    from metrics.bleu import BLEU as OurBLEU
+
+    hyp, ref = "that is great🫨news for us", "that is great 🫨 news for us"
+    theirs = BLEU(tokenize="intl").corpus_score([hyp], [[ref]]).score
+    ours = OurBLEU(tokenize="intl").corpus_score([hyp], [(ref,)]).score
+    assert ours == pytest.approx(theirs, abs=1e-9)
+    assert ours == pytest.approx(100.0)
+
+
+def test_nopunct_reads_punctuation_from_the_same_classes() -> None:
+    """U+2E5D OBLIQUE HYPHEN (Unicode 14) and U+1B4E (Unicode 16, punctuation to the
+    ``regex`` module's tables) separate words like any other mark."""
+    assert Preprocessor(tokenize="nopunct").tokens("a\u1b4eb c\u2e5dd") == ("a", "b", "c", "d")
 
 
 # ------------------------------------------------------------------- nopunct

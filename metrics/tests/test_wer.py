@@ -180,7 +180,8 @@ def test_wer_uses_only_the_first_reference_and_mwer_all() -> None:
         ("a b", "a b c d", [2, 4], 50.0),
         ("a b c d e", "a b", [3, 2], 150.0),  # WER can exceed 100
         ("", "", [0, 0], 0.0),  # empty reference, no edits → 0
-        ("a", "", [1, 0], 100.0),  # empty reference, edits → 100
+        ("a", "", [1, 0], 100.0),  # empty reference, one insertion over 1
+        ("a b c", "", [3, 0], 300.0),  # three insertions over 1 (jiwer's rule)
         ("", "a b", [2, 2], 100.0),
     ],
 )
@@ -191,10 +192,73 @@ def test_wer_rows_and_sentence_scores(hyp: str, ref: str, row: list[int], senten
     assert metric.sentence_scores([hyp], [(ref,)]).tolist() == [sentence]
 
 
-def test_rate_is_vectorised() -> None:
+@pytest.mark.parametrize(
+    "empty_reference, expected",
+    [("ins", [[25.0, 0.0], [300.0, 25.0]]), ("100", [[25.0, 0.0], [100.0, 25.0]])],
+)
+def test_rate_is_vectorised(empty_reference: str, expected: list[list[float]]) -> None:
     """Bootstrap samples (B, 2) are scored in one call."""
     stats = np.array([[[1, 4], [0, 0]], [[3, 0], [2, 8]]], dtype=np.float64)
-    assert rate(stats).tolist() == [[25.0, 0.0], [100.0, 25.0]]
+    assert rate(stats, empty_reference).tolist() == expected
+
+
+# --------------------------------------------------------------- an empty reference
+
+#: (references, candidates): one segment, or a corpus, with empty references.
+EMPTY_REFERENCE_CASES = [
+    ([""], ["a b c"]),
+    ([""], [""]),
+    ([""], ["a"]),
+    (["", ""], ["a", "b c"]),  # every reference empty: the corpus rate too
+    (["a b", ""], ["a b", "x y"]),  # one empty: only that sentence's rate
+    (["", "a b c d"], ["x", "a b"]),
+]
+
+
+@pytest.mark.parametrize("refs, hyps", EMPTY_REFERENCE_CASES)
+def test_an_empty_reference_is_the_insertions_over_1_as_jiwer(
+    refs: list[str], hyps: list[str]
+) -> None:
+    metric = WER(NONE)  # empty_reference="ins", the default
+    segments = [(r,) for r in refs]
+    assert metric.corpus_score(hyps, segments).score == pytest.approx(100 * jiwer.wer(refs, hyps))
+    assert metric.sentence_scores(hyps, segments).tolist() == pytest.approx(
+        [100 * jiwer.wer(r, h) for r, h in zip(refs, hyps, strict=True)]
+    )
+    assert "|empty:ins|" in metric.signature(segments)
+
+
+@pytest.mark.parametrize("refs, hyps", EMPTY_REFERENCE_CASES)
+def test_an_empty_reference_is_0_or_100_percent_on_request(
+    refs: list[str], hyps: list[str]
+) -> None:
+    """jiwer's own rule for the match error rate of an empty reference (0 without a
+    candidate word, 1 with any); where no reference is empty the two rules agree."""
+    metric = WER(NONE, empty_reference="100")
+    segments = [(r,) for r in refs]
+    expected = [
+        100 * (jiwer.mer(r, h) if not r else jiwer.wer(r, h))
+        for r, h in zip(refs, hyps, strict=True)
+    ]
+    assert metric.sentence_scores(hyps, segments).tolist() == pytest.approx(expected)
+    whole = jiwer.mer(refs, hyps) if not any(refs) else jiwer.wer(refs, hyps)
+    assert metric.corpus_score(hyps, segments).score == pytest.approx(100 * whole)
+    assert "|empty:100|" in metric.signature(segments)
+
+
+@pytest.mark.parametrize("metric_class", [WER, MWER, PER])
+def test_the_rule_reaches_every_rate_of_the_family(
+    metric_class: type[WER] | type[MWER] | type[PER],
+) -> None:
+    hyps, refs = ["a b c"], [("",)]
+    assert metric_class(NONE).corpus_score(hyps, refs).score == 300.0
+    capped = metric_class(NONE, empty_reference="100")
+    assert capped.corpus_score(hyps, refs).score == 100.0
+
+
+def test_an_unknown_empty_reference_rule_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown empty_reference 'cap'"):
+        WER(empty_reference="cap")
 
 
 # ------------------------------------------------------------------------- invariants
@@ -285,10 +349,14 @@ def test_prepared_references_are_reused_and_memoized() -> None:
 @pytest.mark.parametrize(
     "metric, expected",
     [
-        (WER(), "nrefs:1|tok:13a|case:mixed|bounds:no"),
+        (WER(), "nrefs:1|tok:13a|case:mixed|bounds:no|empty:ins"),
+        (WER(empty_reference="100"), "nrefs:1|tok:13a|case:mixed|bounds:no|empty:100"),
         (SER(Preprocessor(lowercase=True)), "nrefs:1|tok:13a|case:lc|bounds:no"),
-        (MWER(), "nrefs:2|tok:13a|case:mixed|bounds:no|reflen:nearest"),
-        (PER(NONE, ref_length="best"), "nrefs:2|tok:none|case:mixed|bounds:no|reflen:best"),
+        (MWER(), "nrefs:2|tok:13a|case:mixed|bounds:no|reflen:nearest|empty:ins"),
+        (
+            PER(NONE, ref_length="best"),
+            "nrefs:2|tok:none|case:mixed|bounds:no|reflen:best|empty:ins",
+        ),
     ],
 )
 def test_signatures(metric: Metric, expected: str) -> None:
