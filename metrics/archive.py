@@ -37,7 +37,9 @@ from metrics.stats import FloatArray, Score
 #: 5: TER, the weighted n-grams and LEPOR join them (and METEOR where WordNet is).
 #: 6: each system's score on every bootstrap sample (``MetricSignificance.samples``),
 #: which the meta-evaluation's intervals read (rows without them are recomputed).
-LAYOUT = 6
+#: 7: the error rates' empty-reference rule follows jiwer (insertions over 1) and their
+#: signatures say so (``empty:ins``): rows scored by the old rule are recomputed.
+LAYOUT = 7
 
 
 @dataclass(frozen=True)
