@@ -49,7 +49,7 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 #: Exit status of a refusal (``{"refused": …}`` on standard output).
 REFUSED = 2
 #: Batches scored by one ``predict`` call: progress is reported after each call.
-BATCHES_PER_REPORT = 16
+BATCHES_PER_REPORT = 8
 CHECKPOINT = Path("checkpoints") / "model.ckpt"
 
 
@@ -92,7 +92,7 @@ def check_encoder(hparams: Path) -> None:
     raise Refused(
         f"the model's encoder {encoder!r} (pretrained_model in {hparams}) is neither a "
         "directory on this machine nor in the local Hugging Face cache: download it "
-        "beforehand (docs/metrics.md, COMET), nothing is downloaded here"
+        'beforehand (docs/metrics.md, "COMET computed here"); nothing is downloaded here'
     )
 
 

@@ -26,7 +26,8 @@ from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus
 from annotation.tests.factories import HAND_REFS, HAND_SYSTEMS, write_corpus
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+#: One xdist worker runs them, so the tiny model is built once.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.xdist_group("comet")]
 
 TINY_COMET = Path(__file__).with_name("tiny_comet.py")
 #: The factories' systems, and one that says what "one-off" says: the same candidates
@@ -71,7 +72,8 @@ def test_every_system_gets_comets_own_score_for_every_sentence_every_time(
     shown: list[tuple[int, int]] = []
     scores = comet_scores(corpus, model=tiny_model, progress=lambda *p: shown.append(p))
     written = tmp_path / "comet.tsv"
-    said = comet_command("hand", "--model", str(tiny_model), "--out", str(written))
+    checkpoint = tiny_model / "checkpoints" / "model.ckpt"  # the model named by its file
+    said = comet_command("hand", "--model", str(checkpoint), "--out", str(written))
 
     assert said == f"COMET of 4 systems × 4 sentences written to {written}.\n"
     lines = written.read_text(encoding="utf-8").splitlines()
