@@ -21,9 +21,9 @@ process, which loads the model once and scores them in sorted batches. A candida
 several systems share (short sentences often are) is scored once.
 
 :func:`comet_scores` gives each system's scores in sentence order, the shape
-``annotation.statistics.external_metric_store`` stores as a named metric;
-:func:`write_scores_tsv` writes them as the external scores' TSV
-(``system<TAB>segment<TAB>score``, segments from 1), the file a lead imports.
+:func:`annotation.statistics.external_metric_store` stores as a named metric, and
+:func:`metrics.segment_scores.segment_scores_tsv` writes as the file ``manage.py
+import_scores`` reads (``system<TAB>segment<TAB>score``, segments from 1).
 """
 
 from annotation.comet.scores import (
@@ -35,7 +35,6 @@ from annotation.comet.scores import (
     comet_samples,
     comet_scores,
     run_scorer,
-    write_scores_tsv,
 )
 
 __all__ = [
@@ -47,5 +46,4 @@ __all__ = [
     "comet_samples",
     "comet_scores",
     "run_scorer",
-    "write_scores_tsv",
 ]

@@ -10,9 +10,8 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from io import TextIOBase
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import IO, Any
 
 from django.conf import settings
 
@@ -23,8 +22,6 @@ from annotation.statistics import corpus_texts
 SCORER = Path(__file__).with_name("scorer.py")
 #: COMET's own default (its ``comet-score --batch_size``).
 DEFAULT_BATCH_SIZE = 16
-#: The external scores' TSV's header (the import skips it).
-TSV_HEADER = "system\tsegment\tscore"
 
 ERR_NO_PYTHON = (
     "no COMET python at {python}: make comet makes the COMET environment "
@@ -182,13 +179,3 @@ def _read_messages(stream: IO[str] | None, total: int, progress: Progress | None
             progress(int(message["done"]), total)
         said.update(message)
     return said
-
-
-def write_scores_tsv(scores: Mapping[str, Sequence[float]], out: TextIO | TextIOBase) -> None:
-    """``scores`` (per system, one per sentence in order) as the external scores' TSV:
-    a header, then ``system<TAB>segment<TAB>score`` a line, segments from 1, each score
-    written in full (``repr``: read back, it is the same float)."""
-    out.write(TSV_HEADER + "\n")
-    for system, values in scores.items():
-        for k, value in enumerate(values, start=1):
-            out.write(f"{system}\t{k}\t{value!r}\n")

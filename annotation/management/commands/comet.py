@@ -4,12 +4,14 @@ COMET computed here (:mod:`annotation.comet`): every system of the corpus scored
 its first reference by the COMET model at ``PATH`` (a model on this machine, its
 directory or its ``checkpoints/model.ckpt``: nothing is downloaded), run in the COMET
 environment (``make comet``; ``--python`` or ``EVALTOOL_COMET_PYTHON`` names another).
-The scores are written as the external scores' TSV (``system<TAB>segment<TAB>score``,
-segments from 1, after a header line) to ``FILE``, or to standard output; the progress
-goes to standard error on a terminal.
+The scores are written in the ``tsv`` layout of the imported segment scores
+(``system<TAB>segment<TAB>score``, segments from 1, after a header line) to ``FILE``, or
+to standard output; the progress goes to standard error on a terminal.
 
-Importing them as a named metric is the external scores' import (of the file, or of
-:func:`annotation.comet.comet_scores`'s result directly)."""
+``manage.py import_scores NAME FILE --name COMET-22 --higher-is-better`` imports the file
+as a named metric; :func:`annotation.comet.comet_scores`'s result is what
+:func:`annotation.statistics.external_metric_store` stores, for a command that would do
+both at once."""
 
 from __future__ import annotations
 
@@ -20,14 +22,9 @@ from typing import Any, TextIO
 from django.core.checks import Tags
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.comet import (
-    DEFAULT_BATCH_SIZE,
-    CometRefused,
-    Progress,
-    comet_scores,
-    write_scores_tsv,
-)
+from annotation.comet import DEFAULT_BATCH_SIZE, CometRefused, Progress, comet_scores
 from annotation.management.lookup import corpus_named
+from metrics.segment_scores import segment_scores_tsv
 
 
 class Command(BaseCommand):
@@ -84,12 +81,12 @@ class Command(BaseCommand):
         finally:
             if terminal:
                 sys.stderr.write("\n")
+        text = segment_scores_tsv(scores)
         out: Path | None = options["out"]
         if out is None:
-            write_scores_tsv(scores, self.stdout)
+            self.stdout.write(text, ending="")
             return
-        with out.open("w", encoding="utf-8") as stream:
-            write_scores_tsv(scores, stream)
+        out.write_text(text, encoding="utf-8")
         systems = f"{len(scores)} system{'s' * (len(scores) != 1)}"
         sentences = f"{corpus.n_sentences} sentence{'s' * (corpus.n_sentences != 1)}"
         self.stdout.write(f"COMET of {systems} × {sentences} written to {out}.")

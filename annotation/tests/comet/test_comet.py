@@ -1,6 +1,6 @@
 """COMET computed here (``manage.py comet``, :mod:`annotation.comet`): every system of a
 corpus scored against its first reference by a COMET model on this machine, in the
-COMET environment (``make comet``), written as the TSV the external scores' import reads.
+COMET environment (``make comet``), written as the file ``manage.py import_scores`` reads.
 
 The model is a tiny one the tests build with the COMET environment's python
 (``tiny_comet.py``: random weights, its own tokenizer), so what is checked is the
@@ -21,10 +21,12 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.comet import comet_python, comet_scores, write_scores_tsv
+from annotation.comet import comet_python, comet_scores
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus
+from annotation.statistics import external_segment_scores
 from annotation.tests.factories import HAND_REFS, HAND_SYSTEMS, write_corpus
+from metrics.segment_scores import segment_scores_tsv
 
 #: One xdist worker runs them, so the tiny model is built once.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.xdist_group("comet")]
@@ -83,9 +85,7 @@ def test_every_system_gets_comets_own_score_for_every_sentence_every_time(
         (system, k) for system in SYSTEMS for k in range(1, 5)
     ]
     assert all(math.isfinite(float(score)) for *_, score in rows)
-    again = io.StringIO()
-    write_scores_tsv(scores, again)
-    assert again.getvalue().splitlines() == lines  # the same scores, run after run
+    assert segment_scores_tsv(scores).splitlines() == lines  # the same, run after run
     assert scores["one-off again"] == scores["one-off"]
     assert len(set(scores["perfect"] + scores["one-off"] + scores["bad"])) > 1
     assert shown == [(0, 12), (12, 12)]  # 12 distinct candidates, in one call
@@ -101,6 +101,18 @@ def test_every_system_gets_comets_own_score_for_every_sentence_every_time(
     )
     own = in_comet_environment("predict", str(tiny_model), str(samples)).splitlines()[-1]
     assert [float(score) for *_, score in rows] == pytest.approx(json.loads(own), abs=1e-6)
+
+    call_command(
+        "import_scores",
+        "hand",
+        str(written),
+        "--name",
+        "COMET-tiny",
+        "--higher-is-better",
+        stdout=io.StringIO(),
+    )
+    imported = external_segment_scores(Corpus.objects.get(name="hand"), "COMET-tiny")
+    assert {system: values.tolist() for system, values in imported.items()} == scores
 
 
 def test_refusals_name_what_is_missing_and_download_nothing(
