@@ -4,7 +4,6 @@ process in the COMET environment, its scores back per system (:mod:`annotation.c
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import tempfile
@@ -17,6 +16,7 @@ from django.conf import settings
 
 from annotation.models import Corpus
 from annotation.statistics import corpus_texts
+from metrics.segment_scores import check_scores
 
 #: The script the COMET environment's python runs (never imported here).
 SCORER = Path(__file__).with_name("scorer.py")
@@ -33,7 +33,6 @@ ERR_NO_REFERENCE = (
     "first reference"
 )
 ERR_FAILED = "the COMET scorer stopped (exit status {status}) without scores: {said}"
-ERR_NOT_FINITE = "COMET gave {system!r} segment {number} the score {score!r}, not a finite number"
 
 #: ``progress(done, total)``: called once the model is loaded (``done`` 0), then as
 #: the segments are scored; ``total`` counts distinct segments.
@@ -102,10 +101,10 @@ def comet_scores(
         progress=progress,
     )
     by_system = {system: [scores[i] for i in index] for system, index in found.index.items()}
-    for system, values in by_system.items():
-        for k, value in enumerate(values):
-            if not math.isfinite(value):
-                raise CometRefused(ERR_NOT_FINITE.format(system=system, number=k + 1, score=value))
+    try:  # the rule every imported metric's scores follow
+        check_scores(by_system, corpus.n_sentences)
+    except ValueError as exc:
+        raise CometRefused(f"COMET's scores: {exc}") from None
     return by_system
 
 

@@ -62,8 +62,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         corpus = corpus_named(options["name"])
-        if options["batch_size"] < 1:
-            raise CommandError(f"--batch-size {options['batch_size']}: at least 1")
         terminal = sys.stderr.isatty()
         if terminal:
             sys.stderr.write("COMET: loading the model…")

@@ -134,6 +134,7 @@ def test_refusals_name_what_is_missing_and_download_nothing(
     cases = [
         (["--python", str(nowhere)], f"no COMET python at {nowhere}: make comet makes"),
         (["--python", sys.executable], f"unbabel-comet is not installed for {sys.executable}"),
+        (["--batch-size", "0"], "--batch-size 0: at least 1"),
         (
             ["--model", "Unbabel/wmt22-comet-da"],
             "Unbabel/wmt22-comet-da: no such file or directory",
