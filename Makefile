@@ -10,7 +10,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 
 WORDNET := /usr/share/wordnet/index.noun
 
-.PHONY: run serve worker test test-fast test-postgres venv browser wordnet mteval migrations-check lint bench demo
+.PHONY: run serve worker test test-fast test-postgres venv browser wordnet mteval comet migrations-check lint bench demo
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,29 @@ mteval:
 	  echo "Installing Debian's libxml-twig-perl for the mteval tests..."; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq perl libxml-twig-perl >/dev/null; }
+
+## The COMET environment (`manage.py comet`, annotation/comet/): a virtual environment of
+## its own, as unbabel-comet pins numpy<2 and the project runs numpy 2. It lives outside
+## the checkout, shared by every clone of the machine (a clean clone, CI's too, finds it
+## made), and is made again only when annotation/comet/requirements.txt changes: the
+## stamp's name is the list's checksum. flock keeps two clones from building it at once.
+## The app finds its python there (EVALTOOL_COMET_PYTHON's default); a COMET_VENV given
+## here needs EVALTOOL_COMET_PYTHON set to match.
+COMET_VENV ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/evaltool/comet-venv
+COMET_REQUIREMENTS := annotation/comet/requirements.txt
+COMET_STAMP = $(COMET_VENV)/.installed-$(shell sha256sum < $(COMET_REQUIREMENTS) | cut -c1-16)
+
+$(COMET_STAMP):
+	@mkdir -p $(dir $(COMET_VENV))
+	@flock $(COMET_VENV).lock bash -c '\
+	  test -f $@ && exit 0; \
+	  echo "Making the COMET environment in $(COMET_VENV) (minutes, once)..."; \
+	  rm -rf $(COMET_VENV) && $(PYTHON) -m venv $(COMET_VENV) && \
+	  $(COMET_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+	    -r $(COMET_REQUIREMENTS) && \
+	  $(COMET_VENV)/bin/python -W ignore -c "import comet" && touch $@'
+
+comet: $(COMET_STAMP)
 
 migrations-check: venv
 	$(PY) manage.py makemigrations --check --dry-run
@@ -97,7 +120,7 @@ worker: venv wordnet
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: venv browser wordnet mteval migrations-check
+test: venv browser wordnet mteval comet migrations-check
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 ## The edit loop: every test but those marked browser (real Chromium) or slow (real-size
@@ -108,7 +131,7 @@ test-fast: venv wordnet mteval
 ## The suite's database tests against the PostgreSQL server on 127.0.0.1:5432 (started if
 ## it is down): annotation/ and evaltool/; metrics/ never touches a database, and
 ## `make test` runs it.
-test-postgres: venv browser wordnet
+test-postgres: venv browser wordnet comet
 	@pg_isready -q -h 127.0.0.1 -p 5432 || $(SUDO) pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 	@psql "$(PG_URL)" -c 'select 1' >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres evaltool

@@ -163,6 +163,17 @@ EVALTOOL_WORKER_NICE = int(os.environ.get("EVALTOOL_WORKER_NICE", 19))
 # (annotation.statistics.paired_bootstrap): sacreBLEU's 1,000.
 EVALTOOL_BOOTSTRAP_SAMPLES = 1000
 
+# The python of the COMET environment (annotation.comet: unbabel-comet needs numpy<2, so it
+# has an environment of its own). The default is where ``make comet`` makes it: a cache
+# directory outside the checkout, shared by the machine's clones (the Makefile's COMET_VENV).
+EVALTOOL_COMET_PYTHON = os.environ.get("EVALTOOL_COMET_PYTHON") or str(
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    / "evaltool"
+    / "comet-venv"
+    / "bin"
+    / "python"
+)
+
 # Django's cache framework. The app keeps nothing in it that another server or a restart
 # needs (the statistics, sessions and login throttling are in the database); with several
 # app servers, CACHE_URL=redis://host:6379/0 shares one cache between them anyway.

@@ -124,6 +124,21 @@ def read_segment_scores(
     return reader.complete()
 
 
+def segment_scores_tsv(scores: Mapping[str, Sequence[float] | FloatArray]) -> str:
+    """``scores`` (per system, one per segment in order) as the text of a ``tsv`` file
+    that :func:`read_segment_scores` reads back to the same floats: the header, then
+    ``system<TAB>segment<TAB>score`` a line, segments from 1, each score in full
+    (``repr``: the shortest text of the same float). What a program that computes a
+    metric itself writes (``manage.py comet``); a ``ValueError`` names a system whose
+    name a tab or a line end would cut."""
+    lines = ["\t".join(_TSV_HEADER)]
+    for system, values in scores.items():
+        if system != system.strip() or any(c in system for c in "\t\r\n"):
+            raise ValueError(f"system {system!r}: a name a tsv line cannot hold")
+        lines.extend(f"{system}\t{k}\t{float(v)!r}" for k, v in enumerate(values, start=1))
+    return "\n".join(lines) + "\n"
+
+
 class _Reader:
     """The scores read so far, and where each came from (a duplicate names both lines)."""
 

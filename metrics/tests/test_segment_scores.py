@@ -5,6 +5,7 @@ bootstrap resamples."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from metrics.segment_scores import (
     mean_from_stats,
     mean_rows,
     read_segment_scores,
+    segment_scores_tsv,
 )
 from metrics.significance import bootstrap_indices, paired_bootstrap
 from metrics.textfiles import SegmentFileError
@@ -46,6 +48,18 @@ def test_tsv_reads_system_segment_score_in_any_order_with_or_without_a_header() 
     assert read(rows) == EXPECTED
     assert read("System\tSegment\tScore\n" + rows) == EXPECTED
     assert read(rows + "\n\n") == EXPECTED  # blank lines end the file
+
+
+def test_scores_written_as_tsv_are_read_back_to_the_same_floats() -> None:
+    scores = {"sys A": [0.1 + 0.2, -1e-7, 2.0 / 3], "B": [1e300, -0.0, 5.0]}
+
+    text = segment_scores_tsv(scores)
+
+    assert text.splitlines()[:2] == ["system\tsegment\tscore", "sys A\t1\t0.30000000000000004"]
+    assert read(text) == scores
+    cut = re.escape("system 'a\\tb': a name a tsv line cannot hold")
+    with pytest.raises(ValueError, match=cut):
+        segment_scores_tsv({"a\tb": [1.0]})
 
 
 def test_wmt_reads_each_systems_block_in_segment_order_tab_or_blanks_between() -> None:
