@@ -270,7 +270,7 @@ def external_metric_import(
     as the corpus's metric ``name``: all of it, or nothing and :class:`ScoresRefused`
     with the line and reason (:func:`metrics.segment_scores.read_segment_scores`).
     ``replace``: a metric of that name is replaced (else a name taken is refused)."""
-    _check_name(corpus, name, replace=replace)
+    check_external_name(corpus, name, replace=replace)
     systems = _systems(corpus)
     try:
         scores = read_segment_scores(
@@ -312,7 +312,7 @@ def external_metric_store(
     that name when ``replace``; :class:`ScoresRefused` and nothing stored otherwise.
     What a program that computes a metric itself calls (a file goes through
     :func:`external_metric_import`)."""
-    _check_name(corpus, name, replace=replace)
+    check_external_name(corpus, name, replace=replace)
     description = description.strip()
     limit = ExternalMetric._meta.get_field("description").max_length or 0
     if len(description) > limit:
@@ -387,8 +387,10 @@ def forget_changed_scores(corpus_id: int, targets: Sequence[Target]) -> None:
         Corpus.all_objects.filter(pk=corpus_id).update(external_stamp=F("external_stamp") + 1)
 
 
-def _check_name(corpus: Corpus, name: str, *, replace: bool) -> None:
-    """:func:`metrics.segment_scores.check_metric_name` against the corpus's other
+def check_external_name(corpus: Corpus, name: str, *, replace: bool) -> None:
+    """Whether ``name`` may name a new metric of ``corpus`` (:class:`ScoresRefused` if
+    not), told before a long computation as well as when it is stored:
+    :func:`metrics.segment_scores.check_metric_name` against the corpus's other
     imported metrics (the one of the same name among them, unless it is replaced)."""
     names = corpus.external_metrics.values_list("name", flat=True)
     taken = [n for n in names if not (replace and n == name)]

@@ -1,4 +1,5 @@
-"""``manage.py comet NAME --model PATH [--batch-size N] [--out FILE] [--python PYTHON]``.
+"""``manage.py comet NAME --model PATH [--batch-size N] [--out FILE] [--import METRIC
+[--replace]] [--python PYTHON]``.
 
 COMET computed here (:mod:`annotation.comet`): every system of the corpus scored against
 its first reference by the COMET model at ``PATH`` (a model on this machine, its
@@ -8,10 +9,9 @@ The scores are written in the ``tsv`` layout of the imported segment scores
 (``system<TAB>segment<TAB>score``, segments from 1, after a header line) to ``FILE``, or
 to standard output; the progress goes to standard error on a terminal.
 
-``manage.py import_scores NAME FILE --name COMET-22 --higher-is-better`` imports the file
-as a named metric; :func:`annotation.comet.comet_scores`'s result is what
-:func:`annotation.statistics.external_metric_store` stores, for a command that would do
-both at once."""
+``--import METRIC`` (with ``--replace`` for a metric of that name already there) also
+stores the scores as the corpus's named metric, higher is better, as ``manage.py
+import_scores`` stores a file: the name is checked before the model is loaded."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.comet import DEFAULT_BATCH_SIZE, CometRefused, Progress, comet_scores
 from annotation.management.lookup import corpus_named
+from annotation.statistics import ScoresRefused, check_external_name, external_metric_store
 from metrics.segment_scores import segment_scores_tsv
 
 
@@ -54,6 +55,18 @@ class Command(BaseCommand):
             "--out", type=Path, help="The TSV file to write (default: standard output)."
         )
         parser.add_argument(
+            "--import",
+            dest="metric",
+            metavar="METRIC",
+            help="Also store the scores as the corpus's metric METRIC (e.g. COMET-22), "
+            "higher is better: it joins the dashboard as an imported metric.",
+        )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="With --import: replace a metric of that name.",
+        )
+        parser.add_argument(
             "--python",
             type=Path,
             help="The COMET environment's python (default: EVALTOOL_COMET_PYTHON, where "
@@ -62,6 +75,12 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         corpus = corpus_named(options["name"])
+        metric: str | None = options["metric"]
+        if metric is not None:
+            try:
+                check_external_name(corpus, metric, replace=options["replace"])
+            except ScoresRefused as refused:
+                raise CommandError(str(refused)) from None
         terminal = sys.stderr.isatty()
         if terminal:
             sys.stderr.write("COMET: loading the model…")
@@ -81,13 +100,27 @@ class Command(BaseCommand):
                 sys.stderr.write("\n")
         text = segment_scores_tsv(scores)
         out: Path | None = options["out"]
-        if out is None:
-            self.stdout.write(text, ending="")
-            return
-        out.write_text(text, encoding="utf-8")
         systems = f"{len(scores)} system{'s' * (len(scores) != 1)}"
         sentences = f"{corpus.n_sentences} sentence{'s' * (corpus.n_sentences != 1)}"
-        self.stdout.write(f"COMET of {systems} × {sentences} written to {out}.")
+        if out is not None:
+            out.write_text(text, encoding="utf-8")
+            self.stdout.write(f"COMET of {systems} × {sentences} written to {out}.")
+        elif metric is None:
+            self.stdout.write(text, ending="")
+        if metric is not None:
+            try:
+                external_metric_store(
+                    corpus=corpus,
+                    name=metric,
+                    higher_is_better=True,
+                    scores=scores,
+                    description=f"COMET, model {options['model']}",
+                    source=str(options["model"]),
+                    replace=options["replace"],
+                )
+            except ScoresRefused as refused:
+                raise CommandError(str(refused)) from None
+            self.stdout.write(f"COMET of {systems} × {sentences} imported as {metric!r}.")
 
 
 def _progress_bar(out: TextIO) -> Progress:

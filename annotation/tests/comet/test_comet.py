@@ -75,9 +75,14 @@ def test_every_system_gets_comets_own_score_for_every_sentence_every_time(
     scores = comet_scores(corpus, model=tiny_model, progress=lambda *p: shown.append(p))
     written = tmp_path / "comet.tsv"
     checkpoint = tiny_model / "checkpoints" / "model.ckpt"  # the model named by its file
-    said = comet_command("hand", "--model", str(checkpoint), "--out", str(written))
+    said = comet_command(
+        "hand", "--model", str(checkpoint), "--out", str(written), "--import", "COMET-tiny"
+    )
 
-    assert said == f"COMET of 4 systems × 4 sentences written to {written}.\n"
+    assert said == (
+        f"COMET of 4 systems × 4 sentences written to {written}.\n"
+        "COMET of 4 systems × 4 sentences imported as 'COMET-tiny'.\n"
+    )
     lines = written.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "system\tsegment\tscore"
     rows = [line.split("\t") for line in lines[1:]]
@@ -102,17 +107,19 @@ def test_every_system_gets_comets_own_score_for_every_sentence_every_time(
     own = in_comet_environment("predict", str(tiny_model), str(samples)).splitlines()[-1]
     assert [float(score) for *_, score in rows] == pytest.approx(json.loads(own), abs=1e-6)
 
+    imported = external_segment_scores(Corpus.objects.get(name="hand"), "COMET-tiny")
+    assert {system: values.tolist() for system, values in imported.items()} == scores
     call_command(
         "import_scores",
         "hand",
         str(written),
         "--name",
-        "COMET-tiny",
+        "COMET-file",
         "--higher-is-better",
         stdout=io.StringIO(),
     )
-    imported = external_segment_scores(Corpus.objects.get(name="hand"), "COMET-tiny")
-    assert {system: values.tolist() for system, values in imported.items()} == scores
+    from_file = external_segment_scores(Corpus.objects.get(name="hand"), "COMET-file")
+    assert {system: values.tolist() for system, values in from_file.items()} == scores
 
 
 def test_refusals_name_what_is_missing_and_download_nothing(
@@ -135,6 +142,7 @@ def test_refusals_name_what_is_missing_and_download_nothing(
         (["--python", str(nowhere)], f"no COMET python at {nowhere}: make comet makes"),
         (["--python", sys.executable], f"unbabel-comet is not installed for {sys.executable}"),
         (["--batch-size", "0"], "--batch-size 0: at least 1"),
+        (["--import", "bleu"], "the name 'bleu' is taken by a metric evaltool computes"),
         (
             ["--model", "Unbabel/wmt22-comet-da"],
             "Unbabel/wmt22-comet-da: no such file or directory",
