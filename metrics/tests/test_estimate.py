@@ -206,7 +206,7 @@ def test_an_independent_covariate_gives_about_the_plain_mean() -> None:
     results = draws(human, {"noise": noise}, times=400)
     truth = human.mean()
     kept = [r for r in results if r.method == PLAIN]
-    assert len(kept) > len(results) / 2  # the guard sees it is useless most of the time
+    assert len(kept) > 0.8 * len(results)  # the guard sees it is useless most of the time
     assert all(r.estimate.mean == r.plain.mean for r in kept)
     # where the covariate is taken, it moves the estimate by a fraction of its error
     moved = [abs(r.estimate.mean - r.plain.mean) / math.sqrt(r.plain.variance) for r in results]
