@@ -9,6 +9,10 @@
         [--paired-bs [--paired-bs-n 1000] | --paired-ar [--paired-ar-n 10000]] \\
         [--confidence [--confidence-n 1000]]
 
+``python -m metrics estimate …`` estimates a system's full-corpus human score from its
+judged segments, with automatic metrics as control variates (:mod:`metrics.estimate_cli`
+has its options; ``docs/metrics.md`` the method).
+
 Installed (``pip install .``), the same command is ``evaltool-metrics``. Without
 ``--hyp`` (or with ``--hyp -``) the one hypothesis is read from standard input.
 
@@ -83,11 +87,12 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from metrics import registry
+from metrics.cli import EXIT_BAD_INPUT, OneLineParser, program_name
 from metrics.paired import (
     CONFIDENCE_SAMPLES,
     PAIRED_AR_TRIALS,
@@ -112,9 +117,9 @@ from metrics.tokenize import TOKENIZERS, Preprocessor
 if TYPE_CHECKING:
     from metrics.segment import Segmentation
 
-EXIT_BAD_INPUT = 2
-#: The installed command (``pip install .``; pyproject's ``[project.scripts]``).
-CONSOLE_SCRIPT = "evaltool-metrics"
+#: The first word that runs ``python -m metrics estimate`` (:mod:`metrics.estimate_cli`).
+ESTIMATE = "estimate"
+
 #: Per hypothesis, per metric, each segment's score (None: undefined).
 Segments = dict[str, dict[str, list[float | None]]]
 #: Per hypothesis, per metric, the significance figures.
@@ -133,26 +138,15 @@ class _Listed:
         return ", ".join(self.read())
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse, but an error is one line on stderr and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
-
-
-def _prog() -> str:
-    """The command's name in usage and error lines: the installed script's when run as
-    it, else ``python -m metrics``."""
-    return CONSOLE_SCRIPT if Path(sys.argv[0]).name == CONSOLE_SCRIPT else "python -m metrics"
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = _OneLineParser(
-        prog=_prog(),
+    p = OneLineParser(
+        prog=program_name(),
         description=(
             "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, METEOR, "
             "LEPOR, weighted n-gram P/R/F) with signatures."
         ),
+        epilog=f"'{program_name()} estimate --help': a full-corpus human score estimated "
+        "from the judged segments, with automatic metrics as control variates.",
     )
     p.add_argument(
         "--ref",
@@ -565,8 +559,13 @@ def _table(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == [ESTIMATE]:
+        from metrics import estimate_cli
+
+        return estimate_cli.main(words[1:], program_name())
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     args.hyp = args.hyp or [STDIN]
     segmentations: dict[str, Segmentation] = {}
     try:

@@ -25,6 +25,10 @@ HELPERS = {
     "metrics.significance",  # --paired-bs, --paired-ar, --confidence
     "metrics.ranking",
     "metrics.human",
+    "metrics.estimate_cli",  # python -m metrics estimate
+    "metrics.estimate",
+    "metrics.distributions",
+    "metrics.power",
 }
 
 RUN = """
@@ -107,3 +111,16 @@ def test_the_unicode_classes_module_is_imported_only_for_intl_and_nopunct(
     (:func:`metrics.tokenize._category_ranges`); no other tokenizer pays for its import."""
     loaded = imported_by(*files, "--metric", metric, "--tokenize", tokenize)
     assert ("regex" in loaded) == needs_classes
+
+
+def test_estimate_imports_the_estimator_and_no_metric(tmp_path: Path) -> None:
+    human, chrf = tmp_path / "human.tsv", tmp_path / "chrf.txt"
+    human.write_text("0\t1.0\n2\t3.0\n", encoding="utf-8")
+    chrf.write_text("0.1\n0.2\n0.3\n", encoding="utf-8")
+    loaded = imported_by("estimate", "--human", str(human), "--auto", f"chrf={chrf}")
+    assert {"metrics.estimate_cli", "metrics.estimate"} <= loaded
+    assert loaded & (modules_of(*METRIC_CLASSES) | HELPERS) == {
+        "metrics.estimate_cli",
+        "metrics.estimate",
+        "metrics.distributions",
+    }

@@ -1,0 +1,221 @@
+"""``python -m metrics estimate``: a system's full-corpus human score from its judged
+segments, with automatic metrics as control variates (:mod:`metrics.estimate`).
+
+    python -m metrics estimate --human FILE --auto NAME=FILE [--auto NAME=FILE …] \\
+        [--docs FILE] [--confidence 0.95] [--json]
+
+``--human`` is a TSV of the judged segments only, one per line: ``segment index
+(0-based) <TAB> score``. Each ``--auto`` file has one score per corpus segment, one per
+line (the corpus is as long as these files); ``--docs`` one document id per corpus
+segment, which makes documents strata. Bad input exits with status 2 and one line
+naming the file, the line and the problem.
+
+JSON (``--json``)::
+
+    {"plain": {"mean", "low", "high", "n"},
+     "estimate": {"mean", "low", "high", "n", "method", "variance_ratio",
+                  "candidate_variance_ratio", "df", "strata",
+                  "covariates": {"<NAME>": {"coefficient", "correlation"}, …}},
+     "corpus_size": N, "confidence": 0.95}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+
+from metrics.cli import EXIT_BAD_INPUT, OneLineParser
+from metrics.estimate import DEFAULT_CONFIDENCE, Estimate, estimate_mean
+from metrics.textfiles import SegmentFileError, display_name, read_segments
+
+
+def parser(prog: str) -> argparse.ArgumentParser:
+    p = OneLineParser(
+        prog=f"{prog} estimate",
+        description=(
+            "Estimate a system's mean human score over the whole corpus from its judged "
+            "segments, with automatic metrics as control variates (docs/metrics.md)."
+        ),
+    )
+    p.add_argument(
+        "--human",
+        required=True,
+        metavar="FILE",
+        help="the judged segments: 'segment index (0-based) <TAB> score' per line",
+    )
+    p.add_argument(
+        "--auto",
+        action="append",
+        required=True,
+        metavar="NAME=FILE",
+        help="an automatic metric's score of every corpus segment, one per line (repeatable)",
+    )
+    p.add_argument(
+        "--docs", metavar="FILE", help="document id of every corpus segment: documents as strata"
+    )
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=DEFAULT_CONFIDENCE,
+        help=f"of the intervals (default {DEFAULT_CONFIDENCE})",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    return p
+
+
+def auto_option(value: str) -> tuple[str, str]:
+    """``NAME=FILE`` as (name, path)."""
+    name, sep, path = value.partition("=")
+    if not sep or not name.strip() or not path:
+        raise ValueError(f"--auto {value!r}: expected NAME=FILE")
+    return name.strip(), path
+
+
+def read_number(text: str, path: str, line: int, what: str) -> float:
+    """A finite number from one line of a file, or a refusal naming the line."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise SegmentFileError(
+            display_name(path), line, f"{what} {text!r} is not a number"
+        ) from None
+    if not math.isfinite(value):
+        raise SegmentFileError(display_name(path), line, f"{what} {text!r} is not a finite number")
+    return value
+
+
+def read_auto_scores(path: str) -> list[float]:
+    """One score per line, every line one."""
+    lines = read_segments(path)
+    if not lines:
+        raise SegmentFileError(display_name(path), None, "is empty: one score per corpus segment")
+    return [read_number(text, path, k, "score") for k, text in enumerate(lines, start=1)]
+
+
+def read_judged(path: str, corpus_size: int, sizes_from: str) -> tuple[list[int], list[float]]:
+    """The judged segments' indices and scores from ``index<TAB>score`` lines; every index a
+    corpus segment (``sizes_from`` says which file set the corpus size), none twice."""
+    indices: list[int] = []
+    scores: list[float] = []
+    seen: dict[int, int] = {}
+    name = display_name(path)
+    for k, text in enumerate(read_segments(path), start=1):
+        fields = text.split("\t")
+        if len(fields) != 2:
+            raise SegmentFileError(
+                name, k, f"expected 'segment index<TAB>score', found {len(fields)} field(s)"
+            )
+        try:
+            index = int(fields[0])
+        except ValueError:
+            raise SegmentFileError(
+                name, k, f"segment index {fields[0]!r} is not a whole number"
+            ) from None
+        if index < 0:
+            raise SegmentFileError(name, k, f"segment index {index} is negative (0-based)")
+        if index >= corpus_size:
+            raise SegmentFileError(
+                name,
+                k,
+                f"segment index {index} is past the corpus's last segment, {corpus_size - 1} "
+                f"({sizes_from} has {corpus_size} lines; indices are 0-based)",
+            )
+        if index in seen:
+            raise SegmentFileError(
+                name, k, f"segment {index} is already scored on line {seen[index]}"
+            )
+        seen[index] = k
+        indices.append(index)
+        scores.append(read_number(fields[1], path, k, "score"))
+    if len(indices) < 2:
+        raise SegmentFileError(
+            name, None, f"has {len(indices)} judged segment(s): an interval needs at least two"
+        )
+    return indices, scores
+
+
+def read_inputs(
+    args: argparse.Namespace,
+) -> tuple[list[int], list[float], dict[str, list[float]], list[str] | None]:
+    """The judged segments, the automatic scores by name and the documents, checked
+    against each other: the first ``--auto`` file sets the corpus size."""
+    specs = [auto_option(value) for value in args.auto]
+    auto: dict[str, list[float]] = {}
+    first = specs[0][1]
+    for name, path in specs:
+        if name in auto:
+            raise ValueError(f"--auto {name}: the name is given twice")
+        auto[name] = read_auto_scores(path)
+        if len(auto[name]) != len(auto[specs[0][0]]):
+            raise SegmentFileError(
+                display_name(path),
+                None,
+                f"has {len(auto[name])} lines but {display_name(first)} has "
+                f"{len(auto[specs[0][0]])}: one score per corpus segment in every --auto file",
+            )
+    size = len(auto[specs[0][0]])
+    documents = None
+    if args.docs:
+        documents = read_segments(args.docs)
+        if len(documents) != size:
+            raise SegmentFileError(
+                display_name(args.docs),
+                None,
+                f"has {len(documents)} lines but {display_name(first)} has {size}: "
+                "one document id per corpus segment",
+            )
+        empty = next((k for k, d in enumerate(documents, start=1) if not d.strip()), None)
+        if empty is not None:
+            raise SegmentFileError(display_name(args.docs), empty, "empty document id")
+    indices, scores = read_judged(args.human, size, display_name(first))
+    return indices, scores, auto, documents
+
+
+def table(result: Estimate) -> str:
+    """The plain mean and the estimate, one line each, and how the estimate was made."""
+    level = f"{result.confidence * 100:g}% interval"
+    rows = [("plain mean", result.plain), ("estimate", result.estimate)]
+    lines = [f"{'':<12}{'mean':>12}  {level:>27}  {'n':>6}"]
+    for label, interval in rows:
+        bounds = f"[{interval.low:.4f}, {interval.high:.4f}]"
+        lines.append(f"{label:<12}{interval.mean:>12.4f}  {bounds:>27}  {interval.n:>6}")
+    lines.append("")
+    lines.append(f"corpus: {result.corpus_size} segments, {result.plain.n} judged")
+    lines.append(
+        f"method: {result.method}" + (f", {result.strata} strata" if result.strata > 1 else "")
+    )
+    lines.append(
+        f"variance ratio: {result.variance_ratio:.3f}"
+        + (
+            f" (the regression's: {result.candidate_ratio:.3f})"
+            if result.candidate_ratio is not None
+            and result.candidate_ratio != result.variance_ratio
+            else ""
+        )
+    )
+    for c in result.covariates:
+        r = "–" if math.isnan(c.correlation) else f"{c.correlation:.3f}"
+        lines.append(f"  {c.name}: r = {r} on the judged segments, slope {c.coefficient:.4g}")
+    lines.extend(result.notes)
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str], prog: str) -> int:
+    p = parser(prog)
+    args = p.parse_args(argv)
+    try:
+        indices, scores, auto, documents = read_inputs(args)
+        result = estimate_mean(
+            indices, scores, auto, documents=documents, confidence=args.confidence
+        )
+    except (SegmentFileError, ValueError, OSError) as exc:
+        print(f"{p.prog}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps(result.as_json(), indent=2, allow_nan=False))
+    else:
+        print(table(result))
+    return 0

@@ -1,0 +1,357 @@
+"""The full-corpus mean of a human score from its judged segments, helped by automatic
+metrics known on every segment: exact with a perfect covariate, the plain mean with a
+useless one, intervals that cover, documents as strata, refusals of bad input."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from metrics.estimate import (
+    MIN_JUDGED_PER_STRATUM,
+    PLAIN,
+    REGRESSION,
+    STRATIFIED,
+    STRATIFIED_REGRESSION,
+    Estimate,
+    by_level,
+    collapse_strata,
+    document_codes,
+    estimate_mean,
+)
+
+N = 400
+DOCUMENT_LENGTH = 10
+DOCUMENTS = [f"doc{k // DOCUMENT_LENGTH}" for k in range(N)]
+
+
+def corpus(rho: float, seed: int = 0, document_effect: float = 0.0) -> tuple[np.ndarray, ...]:
+    """A corpus of N human scores and an automatic score that correlates with them at about
+    ``rho``; documents of ten segments shift the human scores by their own level."""
+    rng = np.random.default_rng(seed)
+    auto = rng.normal(size=N)
+    level = np.repeat(rng.normal(size=N // DOCUMENT_LENGTH), DOCUMENT_LENGTH)
+    human = rho * auto + math.sqrt(1 - rho**2) * rng.normal(size=N) + document_effect * level
+    return human, auto
+
+
+def simple_random(rng: np.random.Generator, n: int) -> np.ndarray:
+    return rng.choice(N, size=n, replace=False)
+
+
+def per_document(k: int) -> Callable[[np.random.Generator, int], np.ndarray]:
+    """A stratified sample as the judge queue draws it: ``k`` segments of every document."""
+
+    def sample(rng: np.random.Generator, n: int) -> np.ndarray:
+        del n
+        within = rng.permuted(
+            np.tile(np.arange(DOCUMENT_LENGTH), (N // DOCUMENT_LENGTH, 1)), axis=1
+        )
+        return (np.arange(0, N, DOCUMENT_LENGTH)[:, None] + within[:, :k]).ravel()
+
+    return sample
+
+
+def draws(
+    human: np.ndarray,
+    auto: dict[str, np.ndarray],
+    *,
+    n: int = 40,
+    times: int = 2000,
+    sample: Callable[[np.random.Generator, int], np.ndarray] = simple_random,
+    documents: list[str] | None = None,
+    seed: int = 1,
+) -> list[Estimate]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(times):
+        judged = sample(rng, n)
+        out.append(estimate_mean(judged, human[judged], auto, documents=documents))
+    return out
+
+
+def coverage(results: list[Estimate], truth: float, which: str = "estimate") -> float:
+    return float(
+        np.mean([getattr(r, which).low <= truth <= getattr(r, which).high for r in results])
+    )
+
+
+def mean_error(results: list[Estimate], truth: float, which: str = "estimate") -> float:
+    return float(np.mean([abs(getattr(r, which).mean - truth) for r in results]))
+
+
+# ------------------------------------------------------------------ known answers
+
+
+def test_a_perfect_covariate_gives_the_full_corpus_mean_exactly() -> None:
+    _, auto = corpus(0.0)
+    human = 3.0 - 2.0 * auto
+    judged = np.arange(7, N, 13)
+    result = estimate_mean(judged, human[judged], {"chrf": auto})
+    assert result.method == REGRESSION
+    assert result.estimate.mean == pytest.approx(human.mean(), abs=1e-12)
+    assert result.estimate.high - result.estimate.low == pytest.approx(0.0, abs=1e-12)
+    assert result.variance_ratio < 1e-20
+    assert result.covariates[0].coefficient == pytest.approx(-2.0)
+    assert result.covariates[0].correlation == pytest.approx(-1.0)
+    assert abs(result.plain.mean - human.mean()) > 0.01  # the plain mean is not exact
+
+
+def test_two_covariates_that_together_make_the_score_give_it_exactly() -> None:
+    rng = np.random.default_rng(5)
+    chrf, bleu = rng.normal(size=N), rng.uniform(0, 100, size=N)
+    human = 1.0 + 0.5 * chrf - 0.02 * bleu
+    judged = rng.choice(N, size=30, replace=False)
+    for documents in (None, DOCUMENTS):
+        result = estimate_mean(
+            judged, human[judged], {"chrf": chrf, "bleu": bleu}, documents=documents
+        )
+        assert result.estimate.mean == pytest.approx(human.mean(), abs=1e-12)
+        assert [c.coefficient for c in result.covariates] == pytest.approx([0.5, -0.02])
+
+
+def test_without_covariates_it_is_the_plain_mean_with_the_t_interval_of_a_finite_corpus() -> None:
+    human, _ = corpus(0.0)
+    judged = np.arange(0, N, 8)
+    n = len(judged)
+    result = estimate_mean(judged, human[judged], {}, corpus_size=N, confidence=0.9)
+    y = human[judged]
+    half = stats.t.ppf(0.95, n - 1) * math.sqrt((1 - n / N) * y.var(ddof=1) / n)
+    assert result.method == PLAIN
+    assert result.estimate == result.plain
+    assert result.plain.mean == pytest.approx(y.mean())
+    assert (result.plain.low, result.plain.high) == pytest.approx(
+        (y.mean() - half, y.mean() + half)
+    )
+    assert result.plain.n == n
+    assert result.candidate_ratio is None
+
+
+def test_one_covariate_is_the_regression_estimator_with_its_prediction_variance() -> None:
+    """μ̂ = ȳ + κb(X̄ − x̄), κ = 1 − 1/F; v̂ = s²[(1 − n/N)/n + (X̄ − x̄)²/Sxx], s² of the
+    residuals of the shrunk slope on n − 2 degrees of freedom."""
+    human, auto = corpus(0.6, seed=3)
+    judged = np.random.default_rng(3).choice(N, size=50, replace=False)
+    x, y, n = auto[judged], human[judged], 50
+    slope, intercept = np.polyfit(x, y, 1)
+    r2 = np.corrcoef(x, y)[0, 1] ** 2
+    kappa = 1 - 1 / (r2 / ((1 - r2) / (n - 2)))
+    residuals = (y - y.mean()) - kappa * slope * (x - x.mean())
+    shift = auto.mean() - x.mean()
+    sxx = ((x - x.mean()) ** 2).sum()
+    variance = residuals @ residuals / (n - 2) * ((1 - n / N) / n + shift**2 / sxx)
+    result = estimate_mean(judged, y, {"chrf": auto})
+    assert 0.9 < kappa < 1
+    assert result.estimate.mean == pytest.approx(y.mean() + kappa * slope * shift)
+    assert result.estimate.variance == pytest.approx(variance)
+    assert result.estimate.df == n - 2
+    assert result.variance_ratio == pytest.approx(variance / result.plain.variance)
+    assert result.covariates[0].coefficient == pytest.approx(kappa * slope)
+    assert result.covariates[0].correlation == pytest.approx(np.corrcoef(x, y)[0, 1])
+
+
+def test_a_covariate_that_explains_less_than_chance_gets_no_weight() -> None:
+    """F ≤ 1: the slope shrinks to 0 and the estimate is the plain mean's."""
+    human, _ = corpus(0.0, seed=21)
+    noise = np.random.default_rng(22).normal(size=N)
+    judged = np.arange(0, N, 10)
+    x, y = noise[judged], human[judged]
+    r2 = np.corrcoef(x, y)[0, 1] ** 2
+    assert r2 / ((1 - r2) / (len(judged) - 2)) < 1  # this draw: F below 1
+    result = estimate_mean(judged, y, {"noise": noise})
+    assert result.estimate.mean == result.plain.mean
+    assert result.covariates[0].coefficient == 0.0
+
+
+def test_the_estimate_does_not_depend_on_the_covariates_scale() -> None:
+    human, auto = corpus(0.6, seed=4)
+    judged = np.arange(3, N, 9)
+    a = estimate_mean(judged, human[judged], {"chrf": auto})
+    b = estimate_mean(judged, human[judged], {"chrf": 100.0 * auto - 7.0})
+    assert b.estimate.mean == pytest.approx(a.estimate.mean)
+    assert b.estimate.variance == pytest.approx(a.estimate.variance)
+    assert b.covariates[0].coefficient == pytest.approx(a.covariates[0].coefficient / 100.0)
+
+
+def test_a_copied_or_constant_covariate_costs_nothing() -> None:
+    human, auto = corpus(0.6, seed=6)
+    judged = np.arange(1, N, 7)
+    one = estimate_mean(judged, human[judged], {"chrf": auto})
+    copied = estimate_mean(judged, human[judged], {"chrf": auto, "twice": 2.0 * auto})
+    assert copied.estimate.mean == pytest.approx(one.estimate.mean)
+    assert copied.estimate.df == one.estimate.df
+    constant = estimate_mean(judged, human[judged], {"chrf": auto, "flat": np.ones(N)})
+    assert constant.estimate.mean == pytest.approx(one.estimate.mean)
+    assert constant.notes == ("flat is the same on every segment: left out",)
+
+
+def test_every_segment_judged_gives_the_mean_with_no_spread() -> None:
+    human, auto = corpus(0.5)
+    result = estimate_mean(np.arange(N), human, {"chrf": auto}, documents=DOCUMENTS)
+    assert result.estimate.mean == pytest.approx(human.mean())
+    assert result.estimate.low == result.estimate.high == result.estimate.mean
+    assert result.variance_ratio == 1.0
+
+
+# ------------------------------------------------------------------ the guard
+
+
+def test_an_independent_covariate_gives_about_the_plain_mean() -> None:
+    human, _ = corpus(0.0, seed=7)
+    noise = np.random.default_rng(8).normal(size=N)
+    results = draws(human, {"noise": noise}, times=400)
+    truth = human.mean()
+    kept = [r for r in results if r.method == PLAIN]
+    assert len(kept) > 0.8 * len(results)  # the guard sees it is useless most of the time
+    assert all(r.estimate.mean == r.plain.mean for r in kept)
+    # where the covariate is taken, it moves the estimate by a fraction of its error
+    moved = [abs(r.estimate.mean - r.plain.mean) / math.sqrt(r.plain.variance) for r in results]
+    assert np.mean(moved) < 0.05
+    assert mean_error(results, truth) < 1.02 * mean_error(results, truth, "plain")
+    assert all(r.variance_ratio <= 1.0 for r in results)
+    assert all(r.candidate_ratio is not None for r in results)
+    assert all((r.candidate_ratio or 0) >= 1.0 for r in kept)
+
+
+def test_a_useful_covariate_is_used_and_cuts_the_error_by_its_share_of_the_variance() -> None:
+    human, auto = corpus(0.9, seed=9)
+    results = draws(human, {"chrf": auto}, times=300)
+    truth = human.mean()
+    assert all(r.method == REGRESSION for r in results)
+    ratio = (mean_error(results, truth) / mean_error(results, truth, "plain")) ** 2
+    assert ratio == pytest.approx(1 - 0.9**2, abs=0.07)
+    assert np.mean([r.variance_ratio for r in results]) == pytest.approx(1 - 0.9**2, abs=0.07)
+
+
+# ------------------------------------------------------------------ coverage
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.7])
+def test_95_percent_intervals_cover_the_corpus_mean_in_95_percent_of_2000_draws(rho: float) -> None:
+    human, auto = corpus(rho, seed=11)
+    results = draws(human, {"chrf": auto})
+    assert 0.93 <= coverage(results, human.mean()) <= 0.97
+    assert 0.93 <= coverage(results, human.mean(), "plain") <= 0.97
+
+
+def test_stratified_intervals_cover_on_2000_draws_of_half_of_every_document() -> None:
+    human, auto = corpus(0.5, seed=12, document_effect=1.0)
+    results = draws(human, {"chrf": auto}, sample=per_document(5), documents=DOCUMENTS)
+    assert np.mean([r.method == STRATIFIED_REGRESSION for r in results]) > 0.9
+    assert 0.93 <= coverage(results, human.mean()) <= 0.97
+
+
+@pytest.mark.parametrize("per", [1, 2])
+def test_with_few_segments_per_document_merged_documents_make_the_interval_conservative(
+    per: int,
+) -> None:
+    """Merged strata still hold the spread between their documents (collapsed strata)."""
+    human, auto = corpus(0.5, seed=12, document_effect=1.0)
+    results = draws(human, {"chrf": auto}, times=300, sample=per_document(per), documents=DOCUMENTS)
+    assert coverage(results, human.mean()) >= 0.95
+    judged = N // DOCUMENT_LENGTH * per
+    assert all(r.strata <= judged // MIN_JUDGED_PER_STRATUM for r in results)
+
+
+# ------------------------------------------------------------------ documents as strata
+
+
+def test_documents_as_strata_cut_the_error_of_a_simple_random_sample() -> None:
+    human, _ = corpus(0.0, seed=13, document_effect=1.5)
+    results = draws(human, {}, times=500, documents=DOCUMENTS, n=200)
+    truth = human.mean()
+    assert np.mean([r.method == STRATIFIED for r in results]) > 0.95
+    assert mean_error(results, truth) < 0.9 * mean_error(results, truth, "plain")
+    assert 0.93 <= coverage(results, truth) <= 0.97
+
+
+def test_documents_as_strata_narrow_the_interval_of_a_stratified_sample() -> None:
+    """Half of every document: the plain mean is already balanced, but its interval
+    counts the spread between documents that the sample design took out."""
+    human, auto = corpus(0.0, seed=14, document_effect=1.5)
+    results = draws(human, {"chrf": auto}, times=300, sample=per_document(5), documents=DOCUMENTS)
+    widths = [(r.estimate.high - r.estimate.low) / (r.plain.high - r.plain.low) for r in results]
+    assert np.mean(widths) < 0.7
+    assert all(r.strata == N // DOCUMENT_LENGTH for r in results)  # one per document
+
+
+def test_merged_documents_are_those_alike_in_the_first_covariate() -> None:
+    """Documents whose automatic scores are alike merge, wherever they stand."""
+    codes = np.repeat(np.arange(4), 2)
+    chrf = np.array([0.9, 0.9, 0.1, 0.1, 0.8, 0.8, 0.2, 0.2])
+    order = by_level(codes, chrf)
+    assert order.tolist() == [1, 3, 2, 0]
+    labels = collapse_strata(codes, np.array([0, 2, 4, 6]), min_judged=2, order=order)
+    assert labels.tolist() == [1, 1, 0, 0, 1, 1, 0, 0]
+
+
+def test_useless_documents_leave_the_plain_mean() -> None:
+    human, _ = corpus(0.0, seed=15)
+    shuffled = list(np.random.default_rng(15).permutation(DOCUMENTS))
+    results = draws(human, {}, times=200, documents=shuffled)
+    assert np.mean([r.method == PLAIN for r in results]) > 0.5
+
+
+@pytest.mark.parametrize(
+    "codes, judged, expected",
+    [
+        # documents merge in corpus order until a stratum has two judged segments
+        ([0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 2, 6], [0, 0, 1, 1, 1, 1, 1, 1]),
+        # an unjudged document's stratum has judged segments from two documents
+        ([0, 0, 1, 1, 2, 2, 3, 3, 4, 4], [2, 3, 4, 6, 7], [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]),
+        # a tail short of two judged segments joins the stratum before it
+        ([0, 0, 1, 1, 2, 2], [0, 1, 2, 3, 4], [0, 0, 1, 1, 1, 1]),
+        # every document with two judged segments stays a stratum of its own
+        ([0, 0, 1, 1, 2, 2], [0, 1, 2, 3, 4, 5], [0, 0, 1, 1, 2, 2]),
+        # fewer than two judged segments in all: one stratum
+        ([0, 1, 2], [1], [0, 0, 0]),
+    ],
+)
+def test_documents_merge_until_every_stratum_has_two_judged_segments(
+    codes: list[int], judged: list[int], expected: list[int]
+) -> None:
+    labels = collapse_strata(np.array(codes), np.array(judged), min_judged=2)
+    assert labels.tolist() == expected
+
+
+def test_merged_strata_have_five_judged_segments() -> None:
+    codes = np.repeat(np.arange(10), 4)
+    labels = collapse_strata(codes, np.arange(0, 40, 2))  # two judged per document
+    assert MIN_JUDGED_PER_STRATUM == 5
+    assert labels.tolist() == [0] * 12 + [1] * 12 + [2] * 16  # 6, 6 and 8 judged
+
+
+def test_documents_are_numbered_in_the_order_they_first_appear() -> None:
+    assert document_codes(["b", "a", "b", "c", "a"]).tolist() == [0, 1, 0, 2, 1]
+
+
+# ------------------------------------------------------------------ refusals
+
+
+@pytest.mark.parametrize(
+    "judged, scores, kwargs, message",
+    [
+        ([0, 1], [1.0], {}, "2 judged segments but 1 scores"),
+        ([0, 10], [1.0, 2.0], {}, "judged segment 10 is outside the corpus"),
+        ([0, -1], [1.0, 2.0], {}, "judged segment -1 is outside the corpus"),
+        ([3, 3], [1.0, 2.0], {}, "segment 3 is judged twice"),
+        ([0, 1], [1.0, math.nan], {}, "the score of segment 1 is nan"),
+        ([0], [1.0], {}, "an interval needs at least two"),
+        ([0.5, 1], [1.0, 2.0], {}, "integer indices"),
+        ([0, 1], [1.0, 2.0], {"documents": ["a"] * 9}, "disagree on the corpus size"),
+        ([0, 1], [1.0, 2.0], {"confidence": 1.0}, "confidence 1.0"),
+        ([0, 1], [1.0, 2.0], {"auto": {"bad": [0.0] * 9 + [math.inf]}}, "'bad': segment 9 is inf"),
+        ([0, 1], [1.0, 2.0], {"auto": {}, "corpus_size": None}, "no corpus size"),
+    ],
+)
+def test_bad_input_is_refused_with_what_is_wrong(
+    judged: list[float], scores: list[float], kwargs: dict[str, object], message: str
+) -> None:
+    arguments: dict[str, object] = {"auto": {"chrf": np.arange(10.0)}, **kwargs}
+    auto = arguments.pop("auto")
+    with pytest.raises(ValueError, match=message):
+        estimate_mean(judged, scores, auto, **arguments)  # type: ignore[arg-type]
