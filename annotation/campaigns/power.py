@@ -97,6 +97,11 @@ class PairPlan:
         return None if self.separation is None else self.separation.effect
 
     @property
+    def gap(self) -> float | None:
+        """How far apart the two are per sentence, whichever way the metric points."""
+        return None if self.effect is None else abs(self.effect)
+
+    @property
     def p_value(self) -> float | None:
         return None if self.separation is None else self.separation.p_value
 

@@ -58,6 +58,7 @@ def rows(html: str) -> dict[tuple[str, str], dict[str, str]]:
     for tr in table.iterfind(".//tbody/tr"):
         found = dict(tr.attrib)
         found["text"] = "".join(tr.xpath('td[@data-col="verdict"]')[0].itertext()).strip()
+        found["gap"] = tr.xpath('td[@data-col="gap"]/text()')[0]
         out[(NAMES[tr.get("data-first")], NAMES[tr.get("data-second")])] = found
     return out
 
@@ -77,6 +78,7 @@ def test_neighbours_get_the_three_verdicts_and_the_number_needed(
     assert shown[("B", "C")]["data-needed"] == str(planned.needed)
     assert shown[("B", "C")]["data-more"] == str(planned.needed - 30)
     assert shown[("B", "C")]["text"].startswith(f"{planned.needed} judged sentences in all")
+    assert shown[("B", "C")]["gap"] == "1.67"  # C is worse: its error 1.67 points higher
     assert shown[("C", "D")]["data-verdict"] == "not-separable"
     assert shown[("C", "D")]["text"] == (
         "not separable: effect below what n = all sentences can detect"
