@@ -51,7 +51,7 @@ def judged_corpus(
 ) -> Corpus:
     """``sentences`` sentences with two references and ``systems`` systems (every
     candidate different, so no judgment starts as a reuse), assigned to ``judge``, who
-    has accepted every candidate of the first ``finished`` sentences; its statistics
+    has accepted every candidate of the queue's first ``finished`` sentences; its statistics
     stored, as once its import's job is done (:func:`~annotation.tests.stored.scored`)."""
     refs = [
         (f"the cat {k} sat on the mat .", f"a cat {k} sat on a mat .") for k in range(sentences)
@@ -64,7 +64,7 @@ def judged_corpus(
     corpus = scored(corpus_import(source=path, name=path.stem, score=False).corpus)
     corpus.judges.add(judge)
     done = Target.objects.filter(
-        sentence__corpus=corpus, sentence__position__lt=finished, translator__role="system"
+        sentence__corpus=corpus, sentence__queue_position__lt=finished, translator__role="system"
     ).select_related("sentence")
     rows = []
     for target in done:
