@@ -159,17 +159,21 @@ def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
 
     Two queries, whatever the corpus size: the first sentence holding a candidate the
     judge has not done (the database walks the sentences by their stored queue position,
-    in its index, and stops there, never counting a whole corpus; the judge's done
-    candidates are looked up as one set, which both SQLite and PostgreSQL build once),
-    then that sentence's candidates, each marked done or not, in the judge's order.
+    in its index, looks up each one's candidates by their sentence, and stops at the
+    first with one left, never counting a whole corpus; the judge's done candidates are
+    looked up as one set, which both SQLite and PostgreSQL build once), then that
+    sentence's candidates, each marked done or not, in the judge's order. Asked of the
+    targets and ordered by their sentence instead, PostgreSQL's planner joins the
+    corpus's every target to each sentence it walks (``bench/queue.py``).
     """
     done = Judgment.objects.counted().filter(evaluator_id=user.pk)
     candidates = Target.objects.filter(translator__role=Translator.Role.SYSTEM)
+    left = candidates.filter(sentence_id=OuterRef("pk")).exclude(pk__in=done.values("target_id"))
     sentence_id = (
-        candidates.filter(sentence__corpus_id=corpus.pk)
-        .exclude(pk__in=done.values("target_id"))
-        .order_by("sentence__queue_position")
-        .values_list("sentence_id", flat=True)
+        Sentence.objects.filter(corpus_id=corpus.pk)
+        .filter(Exists(left))
+        .order_by("queue_position")
+        .values_list("pk", flat=True)
         .first()
     )
     if sentence_id is None:
