@@ -170,6 +170,26 @@ def test_every_judge_meets_the_sentences_in_the_same_order(
     assert [t.sentence_id for t in finished_walk(other, corpus)] == mine
 
 
+def test_a_campaign_stopped_anywhere_has_judged_a_stratified_prefix(
+    documents: Callable[[list[str | None]], Corpus], judge: User, user_factory: Callable[..., User]
+) -> None:
+    corpus = documents(DOCS)
+    slow = user_factory("slow")
+    corpus.judges.add(slow)
+    for user, sentences in ((judge, 11), (slow, 4)):
+        for _ in range(sentences):
+            judgment = next_judgment_for(user=user, corpus=corpus)
+            assert judgment is not None
+            finish(judgment, user, judgment.target.text, 5)
+
+    judged = Sentence.objects.filter(targets__judgments__state="done", corpus=corpus).distinct()
+
+    queue = in_queue(DOCS, seed=corpus.name)
+    assert sorted(s.position for s in judged) == sorted(queue[:11])
+    shares = Counter(s.doc for s in judged)
+    assert all(abs(shares[d] - 11 * n / len(DOCS)) < 1 for d, n in Counter(DOCS).items())
+
+
 @pytest.fixture
 def demo(judge: User) -> Corpus:
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus  # one talk, five systems
