@@ -16,15 +16,23 @@ in a corpus mixing both, the sentences without a document get their share as a g
 which a stratified estimate can use (a stratum of one sentence has no variance to
 estimate).
 
+Shuffling within a document gives up its reading order: the page shows the sentences
+before and after the source in its document (:func:`annotation.judging.page.
+document_context`), which is what a pronoun or an ellipsis is judged by.
+
 The order is one per corpus, the same for every judge: whatever the judges' paces, what
-a campaign has judged is one prefix of one order (a stratified sample, each judged
-sentence judged by every judge who got that far, so judges can be compared on the same
-sentences from the start), and where a sentence stands in the queue is read from the
-sentence's row (``Sentence.queue_position``, stored by the import: :func:`queue_positions`),
-so the next candidate is an index walk whatever the corpus size. The draw is seeded with
-the corpus's name: the same file imported under the same name has the same order on any
+a campaign has judged is one prefix of one order, so it is itself a stratified sample
+(within one of every document's share), each judged sentence judged by every judge who
+got that far (judges compared on the same sentences from the start, a sentence's score
+a mean over its judges). An order per judge would cover more sentences sooner, but what
+the campaign has judged would be a union of prefixes whose documents' shares drift
+apart, and few sentences would be shared. Where a sentence stands is read from its row
+(``Sentence.queue_position``, stored by the import: :func:`queue_positions`), so the
+next candidate is an index walk whatever the corpus size. The draw is seeded with the
+corpus's name: the same file imported under the same name has the same order on any
 database. Corpora imported before the order existed keep their file order (their
-campaigns had started in it).
+campaigns had started in it, and a judge's place, controls and "previous" all follow
+the order).
 
 **Systems.** Within a sentence, the MT systems come in an order shuffled per judge and
 sentence (:func:`shuffled_systems`), the same every time that judge comes back: the
