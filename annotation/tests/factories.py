@@ -108,7 +108,7 @@ def sized_corpus(
 
 
 def in_file_order(corpus: Corpus) -> Corpus:
-    """``corpus`` with its judges' queue in file order, as migration 0020 leaves a corpus
+    """``corpus`` with its judges' queue in file order, as migration 0021 leaves a corpus
     imported before the queue was drawn (:mod:`annotation.judging.order`): for tests of
     the page that follow seed 001's sentences as the paper shows them, Figure 1 first."""
     sentences = Sentence.objects.filter(corpus=corpus)

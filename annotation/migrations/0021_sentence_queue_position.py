@@ -15,7 +15,7 @@ def keep_file_order(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotation", "0019_job"),
+        ("annotation", "0020_external_metrics"),
     ]
 
     operations = [
