@@ -9,7 +9,7 @@ at a real size (1,000 sentences × 20 systems) for rates 3, 10 and 100.
 
 With ``--db``, the same on a real database (a temporary SQLite file): a corpus of 1,000
 sentences × 3 references × 20 systems (``bench/gen_corpus.py``) imported, a judge with
-the first 500 sentences done, then the judge's page (``judging_context`` and
+the first 500 sentences of the queue done, then the judge's page (``judging_context`` and
 ``judge_header``, as the view calls them) with controls off and on at rates 3 and 10:
 median time and queries, and the one query per corpus and process that reads the
 sentences' spans.
@@ -89,7 +89,7 @@ def on_a_database(workdir: Path) -> None:
     corpus.judges.add(judge)
     done = Target.objects.filter(
         sentence__corpus=corpus,
-        sentence__position__lt=SENTENCES // 2,
+        sentence__queue_position__lt=SENTENCES // 2,
         translator__role=Translator.Role.SYSTEM,
     ).values_list("pk", "text")
     Judgment.objects.bulk_create(

@@ -1,6 +1,6 @@
 """Generate realistic judgments through the app's own services (for the page benchmarks).
 
-On a corpus already imported, the first ``--sentences`` sentences × every MT system get
+On a corpus already imported, the queue's first ``--sentences`` sentences × every MT system get
 ``--judges-per-candidate`` judgments each, by judges drawn (seeded) from a pool of
 ``--judges`` accounts, so each candidate has that many *distinct* judges. A judge works
 as on the judge's page: sentence after sentence, the systems of a sentence in the judge's
@@ -189,7 +189,7 @@ def generate_judgments(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> JudgmentsMade:
-    """Judge the first ``sentences`` sentences of ``corpus``, every system, by
+    """Judge the queue's first ``sentences`` sentences of ``corpus``, every system, by
     ``per_candidate`` distinct judges of ``judges`` each (see the module doc).
 
     Deterministic for a given seed and database. ``progress(done, total)`` is called
@@ -208,7 +208,8 @@ def generate_judgments(
         j.pk: JudgeClock(random.Random(f"{seed}:{j.pk}"), CAMPAIGN_START + timedelta(minutes=7 * k))
         for k, j in enumerate(judges)
     }
-    chosen = list(corpus.sentences.select_related("corpus").order_by("position")[:sentences])
+    # the queue's first sentences (annotation.judging.order), as judges meet them
+    chosen = list(corpus.sentences.select_related("corpus").order_by("queue_position")[:sentences])
     start = time.perf_counter()
     made = events = clicks = 0
     for n, sentence in enumerate(chosen, 1):

@@ -1,10 +1,10 @@
 """A judge's queue as runs, one per sentence: where each item stands, which control
 each control place holds, and what the page counts ("candidate k of N", "done x / T").
 
-Candidates come sentence by sentence (:mod:`annotation.judging.order`), so all the
-items a judge sees in a row share one source. A control drawn from another sentence
-would give itself away by its source and its sentence number, so every control belongs
-to the *run* of the sentence whose candidates come next: a control place
+Candidates come sentence by sentence in the queue's order (:mod:`annotation.judging.
+order`), so all the items a judge sees in a row share one source. A control drawn from
+another sentence would give itself away by its source and its sentence number, so every
+control belongs to the *run* of the sentence whose candidates come next: a control place
 (:func:`annotation.controls.queue.is_control_item`) between the last candidate of one
 sentence and the first of the next opens the next sentence's run. The queue's last item
 is always a candidate.
@@ -128,7 +128,7 @@ def queue_total(placement: Placement, candidates: int) -> int:
 
 @dataclass(frozen=True)
 class Span:
-    """A sentence in the corpus's order: the number of system candidates before it
+    """A sentence in the queue's order: the number of system candidates before it
     (``first``), its own (``systems``) and its references."""
 
     first: int
@@ -253,8 +253,9 @@ _LOCK = threading.Lock()
 
 
 def corpus_spans(corpus: Corpus) -> dict[int, Span]:
-    """Every sentence's :class:`Span` (sentences in file order), read in one query the
-    first time a process needs them for this state of the corpus, then kept."""
+    """Every sentence's :class:`Span` (sentences in the queue's order:
+    ``Sentence.queue_position``), read in one query the first time a process needs them
+    for this state of the corpus, then kept."""
     key = (corpus.pk, corpus.created_at, corpus.texts_stamp)
     with _LOCK:
         if key in _SPANS:
@@ -263,7 +264,7 @@ def corpus_spans(corpus: Corpus) -> dict[int, Span]:
     rows = (
         Target.objects.filter(translator__corpus_id=corpus.pk)
         .order_by()
-        .values("sentence_id", "sentence__position")
+        .values("sentence_id", "sentence__queue_position")
         .annotate(
             systems=Count("pk", filter=Q(translator__role=Translator.Role.SYSTEM)),
             references=Count("pk", filter=Q(translator__role__in=REFERENCE_ROLES)),
@@ -271,7 +272,8 @@ def corpus_spans(corpus: Corpus) -> dict[int, Span]:
     )
     spans: dict[int, Span] = {}
     first = 0
-    for row in sorted(rows, key=lambda r: r["sentence__position"]):
+    # every sentence of a ready corpus has its place (the import's last write)
+    for row in sorted(rows, key=lambda r: r["sentence__queue_position"] or 0):
         spans[row["sentence_id"]] = Span(first, row["systems"], row["references"])
         first += row["systems"]
     with _LOCK:

@@ -40,6 +40,7 @@ from annotation.corpora.rows import TARGET_COLUMNS, RowWriter, TargetRow
 from annotation.corpora.spans import imported_severities
 from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
+from annotation.judging.order import queue_positions
 from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
@@ -51,6 +52,8 @@ BATCH_SENTENCES = 500
 #: 20 systems and 3 references (``bench/import.py`` prints the longest;
 #: ``docs/performance.md``), well inside the busy timeout a judge's click waits for it.
 SENTENCES_PER_TRANSACTION = 50
+#: Sentences given their queue position per transaction (one column of each row).
+QUEUE_ROWS_PER_TRANSACTION = 500
 MAX_WARNINGS = 200
 ANONYMOUS_EVALUATOR = "anonymous"
 # A judgment still in progress is exported with this extra attribute (evalTrans keeps
@@ -97,6 +100,9 @@ class _ImportState:
     evaluators: dict[str, User] = field(default_factory=dict)
     created_evaluators: list[User] = field(default_factory=list)
     sentences: int = 0
+    #: Each stored sentence's (id, document), in file order: the queue's order is drawn
+    #: from the documents once every sentence is in (:func:`_store_queue_order`).
+    documents: list[tuple[int, str | None]] = field(default_factory=list)
     refs_min: int = 10**9
     refs_max: int = 0
     judgments: int = 0
@@ -220,6 +226,7 @@ def import_elements(
                 progress(state.sentences)
         if state.sentences == 0:
             raise ImportRefused(filename, None, ERR_NO_SENTENCES)
+        _store_queue_order(state)
         with transaction.atomic():
             _store_sizes(state)
             restore_segmentations(state.translators, state.segments, state.sentences)
@@ -316,6 +323,22 @@ def _store_sizes(state: _ImportState) -> None:
     corpus.save(update_fields=["n_sentences", "n_systems", "n_candidates"])
 
 
+def _store_queue_order(state: _ImportState) -> None:
+    """Every sentence's place in the judges' queue (:func:`~annotation.judging.order.
+    queue_positions`, seeded with the corpus's name), written as the sentences were: a
+    short transaction per batch, while the corpus is still hidden."""
+    places = queue_positions([doc for _, doc in state.documents], seed=state.corpus.name)
+    rows = [
+        Sentence(pk=pk, queue_position=place)
+        for (pk, _), place in zip(state.documents, places, strict=True)
+    ]
+    for start in range(0, len(rows), QUEUE_ROWS_PER_TRANSACTION):
+        with transaction.atomic():
+            Sentence.objects.bulk_update(
+                rows[start : start + QUEUE_ROWS_PER_TRANSACTION], ["queue_position"]
+            )
+
+
 @dataclass
 class _BatchRows:
     """The rows one batch adds besides its sentences, created in one bulk insert each."""
@@ -333,6 +356,7 @@ def _import_batch(
     """Store one batch: sentences, new translators and evaluators, targets, judgments
     (``new_refs``: :func:`_counted_new_refs` of the batch)."""
     sentences = Sentence.objects.bulk_create([_sentence_row(state.corpus, s) for s in batch])
+    state.documents += [(s.pk, s.doc) for s in sentences]
     _ensure_translators(state, batch, reference_names)
     _ensure_evaluators(state, batch)
     rows = _BatchRows()

@@ -272,11 +272,19 @@ class Sentence(models.Model):
     after_xml = models.JSONField(
         default=list, blank=True, help_text="Unknown elements that follow this sentence."
     )
+    # Where the sentence comes in every judge's queue (annotation.judging.order: documents
+    # interleaved, so that every prefix is a stratified sample). Stored by the import once
+    # it has read every sentence's document (NULL until then); its unique index is what
+    # the judge's next candidate walks.
+    queue_position = models.PositiveIntegerField(null=True, editable=False)
 
     class Meta:
         ordering = ["corpus", "position"]
         constraints = [
             models.UniqueConstraint(fields=["corpus", "position"], name="sentence_unique_position"),
+            models.UniqueConstraint(
+                fields=["corpus", "queue_position"], name="sentence_unique_queue_position"
+            ),
         ]
 
     def __str__(self) -> str:

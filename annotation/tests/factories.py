@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 from django.core.management import call_command
+from django.db.models import F
 from django.urls import reverse
 from lxml import etree
 
@@ -35,7 +36,7 @@ from annotation.judging.changes import (
     judgment_set_sser,
 )
 from annotation.judging.edits import OpRef
-from annotation.models import Corpus, Judgment, Target, Translator, User
+from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.statistics import FIXED_PREPROCESSING, JudgmentRow
 from annotation.text import words
 from metrics.align import Op, align
@@ -63,12 +64,19 @@ HAND_SYSTEMS = {
 
 
 def write_corpus(
-    path: Path, refs: Sequence[Sequence[str]], systems: dict[str, Sequence[str]]
+    path: Path,
+    refs: Sequence[Sequence[str]],
+    systems: dict[str, Sequence[str]],
+    *,
+    docs: Sequence[str | None] = (),
 ) -> Path:
-    """A minimal evalTrans file: per sentence the references, then each system."""
+    """A minimal evalTrans file: per sentence the references, then each system; the
+    sentence's ``doc`` from ``docs`` where given (none where None or left out)."""
     out = ["<evalTrans>"]
     for k, seg in enumerate(refs):
-        out.append(f"<sentence><source>source {k}</source>")
+        doc = docs[k] if k < len(docs) else None
+        attrs = "" if doc is None else f" doc={quoteattr(doc)}"
+        out.append(f"<sentence{attrs}><source>source {k}</source>")
         for i, ref in enumerate(seg):
             name = "first reference" if i == 0 else "multi reference"
             out.append(f"<eval translator={quoteattr(name)}><target>{escape(ref)}</target></eval>")
@@ -97,6 +105,16 @@ def sized_corpus(
     }
     source = write_corpus(path / f"{name}.xml", refs, hyps)
     return corpus_import(source=source, name=name, score=False).corpus
+
+
+def in_file_order(corpus: Corpus) -> Corpus:
+    """``corpus`` with its judges' queue in file order, as migration 0021 leaves a corpus
+    imported before the queue was drawn (:mod:`annotation.judging.order`): for tests of
+    the page that follow seed 001's sentences as the paper shows them, Figure 1 first."""
+    sentences = Sentence.objects.filter(corpus=corpus)
+    sentences.update(queue_position=None)  # a unique index: no two rows meet on the way
+    sentences.update(queue_position=F("position"))
+    return corpus
 
 
 def done_judgment(

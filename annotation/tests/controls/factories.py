@@ -24,10 +24,12 @@ def queue_corpus(
     references: int = 2,
     rate: int = 10,
     blind: bool = True,
+    docs: Sequence[str | None] = (),
 ) -> Corpus:
     """A corpus with control items on (one in every ``rate`` items), every candidate and
-    reference different from every other, assigned to ``judges``; not scored until
-    something reads its figures."""
+    reference different from every other, its sentences in documents ``docs`` (none
+    where left out), assigned to ``judges``; not scored until something reads its
+    figures."""
     refs = [
         [f"reference {r} says sentence {k} well ." for r in range(references)]
         for k in range(sentences)
@@ -36,7 +38,7 @@ def queue_corpus(
         f"system {s}": [f"system {s} says sentence {k} badly ." for k in range(sentences)]
         for s in range(systems)
     }
-    source = write_corpus(path / f"{name}.xml", refs, hyps)
+    source = write_corpus(path / f"{name}.xml", refs, hyps, docs=docs)
     corpus = corpus_import(source=source, name=name, score=False).corpus
     corpus.judges.add(*judges)
     corpus.controls_enabled, corpus.control_rate, corpus.blind = True, rate, blind

@@ -48,9 +48,9 @@ def test_a_lead_turns_control_items_on_in_the_page(
 
 
 def first_run_with_a_reference_control(corpus: Corpus, judge: User) -> list[RunItem]:
-    """Set ``corpus``'s rate to the first one whose first sentence's run, for
-    ``judge``, holds a reference control; that run's items."""
-    sentence = corpus.sentences.get(position=0)
+    """Set ``corpus``'s rate to the first one whose first sentence's run (the queue's
+    first), for ``judge``, holds a reference control; that run's items."""
+    sentence = corpus.sentences.get(queue_position=0)
     for rate in range(3, 101):
         corpus.control_rate = rate
         span = corpus_spans(corpus)[sentence.pk]
@@ -79,6 +79,7 @@ def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
     corpus = queue_corpus(tmp_path, "meet", [ana], sentences=3, systems=4)
     run = first_run_with_a_reference_control(corpus, ana)
     total = queue_total(Placement.of(corpus, ana.pk), corpus.n_candidates)
+    first, second = corpus.sentences.order_by("queue_position")[:2]  # as the queue has them
 
     log_in(page, live_server.url, "ana")
     page.click('a[data-action="continue"][data-corpus="meet"]')
@@ -86,7 +87,7 @@ def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
     for done, item in enumerate(run):
         page.wait_for_url(re.compile(r"/judgments/\d+/$"))
         page.wait_for_function("window.htmx !== undefined")
-        expect(page.locator("#sentence-number")).to_have_text("1")
+        expect(page.locator("#sentence-number")).to_have_text(str(first.position + 1))
         expect(page.locator("#candidate-number")).to_have_text(str(item.number))
         expect(page.locator("#position")).to_contain_text(f"of {len(run)} ·")
         expect(page.locator("#progress")).to_have_text(f"{done}/{total}")
@@ -105,7 +106,7 @@ def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
             page.click('[data-sser="3"]' if item.kind else '[data-sser="7"]')
         page.click("#accept-next")
         expect(page.locator("#progress")).to_have_text(f"{done + 1}/{total}")
-    expect(page.locator("#sentence-number")).to_have_text("2")
+    expect(page.locator("#sentence-number")).to_have_text(str(second.position + 1))
 
     assert sorted(labels) == sorted(f"System {k}" for k in range(1, len(run) + 1))
     reference = next(r for r in control_rows(corpus) if r.kind == Judgment.Control.REFERENCE)

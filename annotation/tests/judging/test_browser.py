@@ -18,6 +18,7 @@ from annotation.tests.factories import (
     FIGURE_1_FIRST_REF,
     FIGURE_1_RESULT,
     SEED_XML,
+    in_file_order,
 )
 
 HOSTILE = """<evalTrans>
@@ -38,7 +39,7 @@ def ana(user_factory) -> User:
 
 @pytest.fixture
 def seed(ana: User) -> Corpus:
-    corpus = corpus_import(source=SEED_XML, name="seed").corpus
+    corpus = in_file_order(corpus_import(source=SEED_XML, name="seed").corpus)
     corpus.judges.add(ana)
     return corpus
 

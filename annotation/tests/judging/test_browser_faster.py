@@ -22,6 +22,7 @@ from annotation.tests.factories import (
     FIGURE_1_FIRST_REF,
     SEED_XML,
     import_xml,
+    in_file_order,
 )
 from annotation.text import readable_text
 
@@ -46,7 +47,7 @@ def ana(user_factory) -> User:
 
 @pytest.fixture
 def seed(ana: User) -> Corpus:
-    corpus = corpus_import(source=SEED_XML, name="seed").corpus
+    corpus = in_file_order(corpus_import(source=SEED_XML, name="seed").corpus)
     corpus.judges.add(ana)
     return corpus
 
@@ -231,12 +232,14 @@ def test_the_document_around_the_source_and_the_progress_bar(
 ) -> None:
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     corpus.judges.add(ana)
-    first, second = corpus.sentences.order_by("position")[:2]
-    assert first.doc == second.doc  # the demo is one TED talk
+    first = corpus.sentences.get(queue_position=0)  # drawn within the talk
+    before, after = (corpus.sentences.get(position=first.position + d) for d in (-1, 1))
+    assert first.doc == before.doc == after.doc  # the demo is one TED talk
 
     open_corpus(page, live_server.url, "demo")
-    expect(page.locator("#source-before")).to_have_count(0)  # the talk's first sentence
-    expect(page.locator("#source-after")).to_contain_text(second.source)
+    expect(page.locator("#source")).to_contain_text(first.source)
+    expect(page.locator("#source-before")).to_contain_text(before.source)
+    expect(page.locator("#source-after")).to_contain_text(after.source)
     size = page.locator("#source-after").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size < page.locator("#source").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     bar = page.locator("#progress-bar")

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.factories import SEED_XML
+from annotation.tests.factories import SEED_XML, in_file_order
 from annotation.tests.judging.test_browser_faster import open_corpus
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def seed(user_factory) -> Corpus:
     """Seed 001's corpus, assigned to the judge "ana" (``open_corpus`` logs her in)."""
-    corpus = corpus_import(source=SEED_XML, name="seed").corpus
+    corpus = in_file_order(corpus_import(source=SEED_XML, name="seed").corpus)
     corpus.judges.add(user_factory("ana", role=User.Role.JUDGE))
     return corpus
 

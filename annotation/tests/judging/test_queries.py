@@ -51,7 +51,7 @@ def judged_corpus(
 ) -> Corpus:
     """``sentences`` sentences with two references and ``systems`` systems (every
     candidate different, so no judgment starts as a reuse), assigned to ``judge``, who
-    has accepted every candidate of the first ``finished`` sentences; its statistics
+    has accepted every candidate of the queue's first ``finished`` sentences; its statistics
     stored, as once its import's job is done (:func:`~annotation.tests.stored.scored`)."""
     refs = [
         (f"the cat {k} sat on the mat .", f"a cat {k} sat on a mat .") for k in range(sentences)
@@ -64,7 +64,7 @@ def judged_corpus(
     corpus = scored(corpus_import(source=path, name=path.stem, score=False).corpus)
     corpus.judges.add(judge)
     done = Target.objects.filter(
-        sentence__corpus=corpus, sentence__position__lt=finished, translator__role="system"
+        sentence__corpus=corpus, sentence__queue_position__lt=finished, translator__role="system"
     ).select_related("sentence")
     rows = []
     for target in done:
@@ -168,8 +168,8 @@ def test_the_full_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
 
 
 def open_control(corpus: Corpus, judge: User, kind: str) -> None:
-    """Turn control items on and open one for ``judge`` on the first sentence (a
-    reference under system 0's label, or system 0's candidate again), so the judge's
+    """Turn control items on and open one for ``judge`` on the queue's first sentence,
+    done (a reference under system 0's label, or system 0's candidate again), so the judge's
     next page is that control item; the rate is picked so that what comes after it is a
     candidate."""
     after = Judgment.objects.counted().filter(evaluator=judge).count() + 1
@@ -182,7 +182,7 @@ def open_control(corpus: Corpus, judge: User, kind: str) -> None:
     corpus.save()
     translator = "multi reference" if kind == Judgment.Control.REFERENCE else "system 0"
     target = Target.objects.select_related("translator", "sentence__corpus").get(
-        sentence__corpus=corpus, sentence__position=0, translator__name=translator
+        sentence__corpus=corpus, sentence__queue_position=0, translator__name=translator
     )
     shown_as = Translator.objects.get(corpus=corpus, name="system 0")
     control_open(

@@ -1,0 +1,190 @@
+"""What the stratified queue (``annotation/judging/order.py``) costs: ``python -m bench.queue``.
+
+A corpus of 1,000 sentences × 3 references × 20 systems in documents of 50 sentences
+(``bench/gen_corpus.py``) is imported through the app's import, on SQLite (a temporary
+file) and on PostgreSQL (``evaltool_bench_queue``, dropped and created here). Printed:
+
+* the import's drawing and storing of the queue (:func:`queue_positions` and the
+  writes), beside the whole import; the draw alone for 20,000 sentences in 400 documents;
+* the judge's next candidate (:func:`next_target_for`) and the candidate before
+  (:func:`previous_target_for`) with the judge 0 %, 50 % and 95 % of the way through the
+  queue: median time and queries, in the stratified order and — the peer — in file
+  order (the order before it, as a corpus migrated from then keeps it), with their ratio;
+* the database's plan for the next candidate's first query.
+
+    python -m bench.queue [--db sqlite|postgres|both] [--sentences N]
+
+``--sentences`` makes a smaller corpus (a smoke run). The temporary directory and the
+PostgreSQL database are removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SENTENCES, SYSTEMS, REFERENCES = 1000, 20, 3
+PG_DATABASE = "evaltool_bench_queue"
+REPEAT = 15
+
+
+def median_ms(fn: Callable[[], object], repeat: int = REPEAT) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def measure(workdir: Path, sentences_wanted: int) -> None:
+    """Everything the module prints, on the database ``DATABASE_URL`` names."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.models import F
+    from django.test.utils import CaptureQueriesContext
+
+    from annotation.corpora.imports import corpus_import
+    from annotation.judging.order import next_target_for, previous_target_for, queue_positions
+    from annotation.judging.start import judgment_open
+    from annotation.models import Judgment, Sentence, Target, Translator, User
+    from bench import gen_corpus
+
+    call_command("migrate", verbosity=0)
+    print(f"\n## {connection.vendor}")
+    xml = workdir / "corpus.xml"
+    size = sentences_wanted
+    gen_corpus.main([str(xml), "-n", str(size), "-r", str(REFERENCES), "-s", str(SYSTEMS)])
+    start = time.perf_counter()
+    corpus = corpus_import(source=xml, name="bench-queue", score=False).corpus
+    whole = time.perf_counter() - start
+    sentences = Sentence.objects.filter(corpus=corpus)
+    documents = list(sentences.order_by("position").values_list("pk", "doc"))
+    draw = median_ms(lambda: queue_positions([d for _, d in documents], seed="x"), 5)
+    start = time.perf_counter()
+    places = queue_positions([d for _, d in documents], seed=corpus.name)
+    sentences.update(queue_position=None)
+    Sentence.objects.bulk_update(
+        [Sentence(pk=pk, queue_position=p) for (pk, _), p in zip(documents, places, strict=True)],
+        ["queue_position"],
+        batch_size=500,
+    )
+    stored = time.perf_counter() - start
+    big = [f"doc {k // 50}" for k in range(20_000)]
+    print(
+        f"import of {size} × {REFERENCES} × {SYSTEMS}: {whole:.1f} s, of which the queue "
+        f"(draw and write): {stored * 1e3:.0f} ms (the draw: {draw:.1f} ms; "
+        f"for 20,000 sentences: {median_ms(lambda: queue_positions(big, seed='x'), 3):.0f} ms)"
+    )
+
+    judge = User.objects.create_user("bench-queue-judge", password="x")
+    corpus.judges.add(judge)
+    systems = Target.objects.filter(
+        sentence__corpus=corpus, translator__role=Translator.Role.SYSTEM
+    )
+
+    def judged_up_to(queue_position: int) -> None:
+        Judgment.objects.filter(evaluator=judge).delete()
+        Judgment.objects.bulk_create(
+            Judgment(target_id=pk, evaluator=judge, state=Judgment.State.DONE, sser=7)
+            for pk in systems.filter(sentence__queue_position__lt=queue_position).values_list(
+                "pk", flat=True
+            )
+        )
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+
+    def in_file_order() -> None:
+        sentences.update(queue_position=None)
+        sentences.update(queue_position=F("position"))
+
+    print(
+        f"{'order':>10} {'through':>8} {'next (ms)':>10} {'queries':>8} "
+        f"{'previous (ms)':>14} {'queries':>8}"
+    )
+    rows: dict[tuple[str, int], tuple[float, float]] = {}
+    for order in ("stratified", "file"):
+        if order == "file":
+            in_file_order()
+        for share in (0, 50, 95):
+            judged_up_to(size * share // 100)
+            target = next_target_for(user=judge, corpus=corpus)
+            assert target is not None
+            with CaptureQueriesContext(connection) as next_queries:
+                next_target_for(user=judge, corpus=corpus)
+            judgment = judgment_open(user=judge, target=target)
+            with CaptureQueriesContext(connection) as previous_queries:
+                previous_target_for(judgment=judgment)
+            next_ms = median_ms(lambda: next_target_for(user=judge, corpus=corpus))
+            previous_ms = median_ms(lambda j=judgment: previous_target_for(judgment=j))
+            rows[order, share] = (next_ms, previous_ms)
+            print(
+                f"{order:>10} {share:>7}% {next_ms:>10.2f} {len(next_queries):>8} "
+                f"{previous_ms:>14.2f} {len(previous_queries):>8}"
+            )
+    for share in (0, 50, 95):
+        (a, b), (c, d) = rows["stratified", share], rows["file", share]
+        print(f"stratified / file at {share}%: next ×{a / c:.2f}, previous ×{b / d:.2f}")
+
+    sentences.update(queue_position=None)
+    Sentence.objects.bulk_update(
+        [Sentence(pk=pk, queue_position=p) for (pk, _), p in zip(documents, places, strict=True)],
+        ["queue_position"],
+        batch_size=500,
+    )
+    judged_up_to(size // 2)
+    with CaptureQueriesContext(connection) as captured:
+        next_target_for(user=judge, corpus=corpus)
+    first = captured.captured_queries[0]["sql"]
+    explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
+    with connection.cursor() as cursor:
+        cursor.execute(explain + first)
+        plan = [" ".join(str(c) for c in row) for row in cursor.fetchall()]
+    print("plan of the next candidate's first query (judge half-way):")
+    print("\n".join(f"    {line}" for line in plan))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--sentences", type=int, default=SENTENCES)
+    parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.workdir is not None:  # the measuring process
+        measure(args.workdir, args.sentences)
+        return
+    from bench.common import ensure_postgres, pg_admin, pg_fresh
+
+    for db in ("sqlite", "postgres") if args.db == "both" else (args.db,):
+        workdir = Path(tempfile.mkdtemp(prefix="bench-queue-"))
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="evaltool.settings", DEBUG="false")
+        if db == "postgres":
+            ensure_postgres()
+            env["DATABASE_URL"] = pg_fresh(PG_DATABASE)
+        else:
+            env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+        command = [sys.executable, "-m", "bench.queue", "--workdir", str(workdir)]
+        try:
+            command += ["--sentences", str(args.sentences)]
+            subprocess.run(command, env=env, cwd=ROOT, check=True)
+        finally:
+            shutil.rmtree(workdir)
+            if db == "postgres":
+                pg_admin(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
