@@ -97,7 +97,7 @@ from typing import Any
 import numpy as np
 
 from metrics.correlation import BoolArray, IntArray, Values, pearson
-from metrics.distributions import t_quantile
+from metrics.distributions import t_quantile, t_sf
 from metrics.stats import FloatArray
 
 DEFAULT_CONFIDENCE = 0.95
@@ -316,6 +316,20 @@ class Interval:
 
     def as_json(self) -> dict[str, Any]:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+
+def p_value(interval: Interval) -> float:
+    """The two-sided p-value of "the mean ``interval`` estimates is 0", by the t statistic
+    its interval rests on (``mean / √variance`` on its degrees of freedom): for the
+    estimate of a difference between two systems, a paired test of that difference (the
+    dashboard's rank groups from the estimates). No spread: 0 for a mean other than 0,
+    else 1; no degrees of freedom: 1 (nothing can be claimed)."""
+    if interval.variance == 0.0:
+        return 1.0 if interval.mean == 0.0 else 0.0
+    if not (interval.df > 0 and math.isfinite(interval.variance)):
+        return 1.0
+    t = abs(interval.mean) / math.sqrt(interval.variance)
+    return min(1.0, 2.0 * t_sf(t, interval.df))
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ dashboard, the scores command and the stored statistics read.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,13 +65,29 @@ def rank_groups(
         if common.shape != (n, n):
             raise ValueError(f"n_common of shape {common.shape}: expected ({n}, {n})")
         p = np.where(common >= min_common, p, np.nan)
-    groups = [UNRANKED] * n
+    return leader_groups(
+        scores, lambda leader, i: float(p[leader, i]) < alpha, higher_is_better=higher_is_better
+    )
+
+
+def leader_groups(
+    scores: Sequence[float],
+    differs: Callable[[int, int], bool],
+    *,
+    higher_is_better: bool,
+) -> tuple[int, ...]:
+    """Group number per system (input order), 1 = best, by the leader rule of the module
+    doc, with ``differs(leader, i)`` the test of a group's leader against the next
+    system: asked only for those pairs (at most one per system), so a test that costs a
+    fit per pair (:mod:`annotation.dashboard.estimates`) runs n − 1 times, not n²/2.
+    NaN scores get :data:`UNRANKED` (0)."""
+    groups = [UNRANKED] * len(scores)
     group = 0
     leader = -1
     for i in order_systems([float(s) for s in scores], higher_is_better=higher_is_better):
         if math.isnan(scores[i]):
             continue
-        if leader < 0 or float(p[leader, i]) < alpha:
+        if leader < 0 or differs(leader, i):
             group += 1
             leader = i
         groups[i] = group

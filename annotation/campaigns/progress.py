@@ -96,6 +96,12 @@ class Campaign:
         return sum(j.done for j in self.judges if j.user_id not in self.left_out)
 
     @property
+    def pace(self) -> float | None:
+        """Active seconds per done judgment of everyone counted (None before any)."""
+        counted = [j for j in self.judges if j.user_id not in self.left_out]
+        return seconds_per_candidate(sum(j.done for j in counted), sum(j.seconds for j in counted))
+
+    @property
     def left_out_judges(self) -> tuple[JudgeProgress, ...]:
         return tuple(j for j in self.judges if j.user_id in self.left_out)
 

@@ -44,6 +44,7 @@ from annotation.campaigns.judges import (
     judge_create,
     judge_give_one_time_password,
 )
+from annotation.campaigns.power import campaign_power
 from annotation.campaigns.progress import campaign_of
 from annotation.controls.quality import corpus_controls
 from annotation.models import Corpus, User
@@ -113,8 +114,12 @@ def judge_active(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def _campaign_page(
     request: HtmxHttpRequest, corpus: Corpus, *, status: int = 200, **forms: Any
 ) -> TemplateResponse:
+    campaign = campaign_of(corpus)
+    power = campaign_power(corpus, campaign.systems)
     context = {
-        "campaign": campaign_of(corpus),
+        "campaign": campaign,
+        "power": power,
+        "next_steps": power.closest(campaign.pace),
         "corpus": corpus,
         "assign_form": forms.get("assign_form") or AssignForm(corpus=corpus),
         "unassign_form": forms.get("unassign_form"),

@@ -14,6 +14,8 @@ A project lead opens one page per corpus. It gathers what the seeds compare:
   judged by two or more judges; each judge's control items (pass rate, consistency, a
   flag below the lead's threshold: :mod:`annotation.controls`), which no figure counts;
 * **effort** — seed 001 Table 3: minutes per system and method, sentences per hour;
+* **estimates** — per system and human metric, the estimate of the mean over every
+  sentence of the corpus beside the plain mean of the judged ones (issue 28);
 * **meta-evaluation** — seed 000 §4 (Pearson's r) and seed 002 (Kendall's τ) of every
   automatic metric against SSER and aWER, at sentence and at system level;
 * **drill-down** — one system's sentences sorted by a metric or by the difference to
@@ -50,6 +52,8 @@ Where each part lives:
 * ``pool`` — the grown pool's figures, reference counts and ranking shifts;
 * ``table`` — the table's cells, rows, sort and the paired bootstrap behind them;
   ``export`` — the table as ``table.json`` (``manage.py scores --json``'s shape) and CSV;
+* ``estimates`` — each human figure's estimate of the whole corpus, with the automatic
+  metrics as control variates, and rank groups from them (``?rank=estimate``);
 * ``judges``, ``effort``, ``meta``, ``drill`` — the other panels and the drill-down;
 * ``charts`` — the SVG charts (no Django); ``views`` and ``urls`` — the pages.
 

@@ -15,6 +15,13 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from annotation.controls.quality import JudgeControls, corpus_controls
 from annotation.dashboard.charts import Bar, bar_chart_svg
 from annotation.dashboard.effort import Effort, effort
+from annotation.dashboard.estimates import (
+    Estimates,
+    JudgedScores,
+    corpus_estimates,
+    covariate_scores,
+    judged_scores,
+)
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.meta import (
     HumanSide,
@@ -63,6 +70,7 @@ from annotation.statistics import (
     recalled,
     remembered,
     remembered_for_texts,
+    sentence_documents,
     statistics_choice,
     statistics_or_job,
 )
@@ -77,6 +85,7 @@ T = TypeVar("T")
 #: the parts of :class:`Dashboard` each one shows.
 PANELS: dict[str, tuple[str, ...]] = {
     "table": ("table", "verdicts", "clusters"),
+    "estimates": ("estimates",),
     "charts": ("table", "charts"),
     "judges": ("judges", "controls", "agreement"),
     "effort": ("effort",),
@@ -122,16 +131,20 @@ class Dashboard:
         *,
         normalize: bool = False,
         sort: str = "",
+        by_estimate: bool = False,
     ) -> None:
         self.corpus = corpus
         self.preprocessing = preprocessing or Preprocessing()
         self.normalize = normalize
         self.sort = sort
+        #: ``?rank=estimate``: the table's human columns show the estimates of the whole
+        #: corpus and rank by them (:mod:`~annotation.dashboard.estimates`).
+        self.by_estimate = by_estimate
         if sort and sort not in SORT_KEYS:  # an imported metric's column, else refused
             check_sort(sort, self.columns)
 
     #: What a dashboard is made with; everything else is computed (see :meth:`release`).
-    INPUTS = ("corpus", "preprocessing", "normalize", "sort")
+    INPUTS = ("corpus", "preprocessing", "normalize", "sort", "by_estimate")
 
     def release(self) -> None:
         """Forget every part computed so far (the page is rendered): the template context
@@ -401,6 +414,41 @@ class Dashboard:
             shifts=None if self.pool is None else self.pool.shifts,
             n_samples=None if self.bootstrap is None else self.bootstrap.n_samples,
             columns=self.columns,
+            estimates=self.estimates if self.by_estimate else None,
+        )
+
+    @cached_property
+    def estimates(self) -> Estimates:
+        """Every system's estimate of every human metric over the whole corpus, with the
+        automatic metrics as covariates (:mod:`~annotation.dashboard.estimates`): always
+        those of the original references (the grown pool's new references are the
+        judges' own, known on judged sentences only). Remembered under the judgments
+        stamp, the choice and the imported metrics' stamp; what they read of the
+        judgments and the sentences' documents is shared by every choice
+        (:attr:`_judged_scores`)."""
+        pp = self.preprocessing
+        choice = statistics_choice(pp.preprocessor(), pp.ref_length)
+        return self._remembered("estimates", self._estimates, choice, self.corpus.external_stamp)
+
+    def _estimates(self) -> Estimates:
+        auto = self.original_auto
+        return corpus_estimates(
+            self._judged_scores,
+            auto.systems,
+            auto.n_segments,
+            covariate_scores(auto, self.metrics, external_metrics(self.corpus)),
+        )
+
+    @property
+    def _judged_scores(self) -> JudgedScores:
+        """The human sentence scores and the sentences' documents, remembered under the
+        judgments stamp: a view after a judgment reads the documents (one query) with
+        the judgments; a new preprocessing choice reads neither."""
+        return self._remembered(
+            "judged-scores",
+            lambda: judged_scores(
+                self._by_system, self.n_segments, sentence_documents(self.corpus)
+            ),
         )
 
     @cached_property
@@ -569,6 +617,6 @@ def _bar(system: str, cell: Cell) -> Bar:
         cell.score if cell.score is not None else math.nan,
         iv.low if iv is not None else None,
         iv.high if iv is not None else None,
-        cell.rank or None,
+        cell.shown_rank or None,
         cell.n if cell.has_score else None,
     )

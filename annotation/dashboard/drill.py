@@ -26,12 +26,11 @@ from annotation.statistics import (
     JudgmentRow,
     SentencePool,
     human_metric_rows,
+    sentence_scores,
 )
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
-from metrics import human
 from metrics.align import Alignment, Op, align, distance
 from metrics.registry import metric_info
-from metrics.significance import rows_by_segment
 from metrics.stats import FloatArray, Metric
 from metrics.tokenize import Preprocessor
 
@@ -169,12 +168,7 @@ def sentence_metric_values(
         out[m] = np.asarray(metrics[m].sentence_score_from_stats(stats), dtype=np.float64)
     mine = [r for r in rows if r.system == system]
     for m in HUMAN_METRICS:
-        arr = np.full(n, math.nan)
-        segments, rows_of_m = human_metric_rows(mine, m)
-        if segments:
-            stats, mask = rows_by_segment(rows_of_m, segments, n)
-            arr[mask] = human.HUMAN_METRICS[m].score_from_stats(stats[mask])
-        out[m] = arr
+        out[m] = sentence_scores(human_metric_rows(mine, m), m, n)
     return out
 
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from annotation.dashboard.estimates import Estimates
 from annotation.dashboard.meta import COEFFICIENTS, MIN_JUDGED, MetaEvaluation
 from annotation.dashboard.table import Cell, MetricsTable
 from annotation.dashboard.verdicts import ClusterView, Line
@@ -45,7 +46,10 @@ def figure_json(cell: Cell) -> dict[str, Any]:
 
 
 def table_json(
-    table: MetricsTable, verdicts: Sequence[Line] = (), clusters: ClusterView | None = None
+    table: MetricsTable,
+    verdicts: Sequence[Line] = (),
+    clusters: ClusterView | None = None,
+    estimates: Estimates | None = None,
 ) -> dict[str, Any]:
     """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
     {"score", "signature"}}}}``, the same numbers — plus per figure its bootstrap figures
@@ -53,15 +57,34 @@ def table_json(
     column's test can claim (``metrics``: ``ranks`` "earned" or "too-few", ``n``, the
     ``verdict`` line, ``higher_is_better``, and ``imported``: true for a metric a lead
     imported) and WMT's clusters of SSER (``clusters``). Missing figures are left out,
-    as ``manage.py scores`` does."""
+    as ``manage.py scores`` does.
+
+    With ``estimates``, each human figure that has one also carries its ``estimate`` of
+    the whole corpus (:meth:`~annotation.dashboard.estimates.SystemEstimate.as_json`:
+    mean, 95% interval, rank group by the estimates, the judged sentences' plain mean,
+    the covariates with their correlations), ``estimates`` at the top says how they
+    were made, and ``rank_by`` which ranks the page's human columns show ("bootstrap"
+    or "estimate"); a figure's own ``score``, ``rank`` and ``ci`` stay the judged
+    sentences' either way."""
     lines = {v.metric: v.text for v in verdicts}
     extra: dict[str, Any] = {}
     if clusters is not None:
         extra["clusters"] = {"sser": clusters_json(clusters)}
+    if estimates is not None:
+        extra["estimates"] = estimates.as_json()
+        extra["rank_by"] = "estimate" if table.by_estimate else "bootstrap"
+
+    def figure(system: str, cell: Cell) -> dict[str, Any]:
+        out = figure_json(cell)
+        found = None if estimates is None else estimates.get(cell.metric, system)
+        if found is not None:
+            out["estimate"] = found.as_json()
+        return out
+
     return scores_json(
         table.corpus,
         {
-            row.system: {c.metric: figure_json(c) for c in row.cells if c.figure is not None}
+            row.system: {c.metric: figure(row.system, c) for c in row.cells if c.figure is not None}
             for row in table.rows
         },
         preprocessing=table.preprocessing.params(),
@@ -105,10 +128,16 @@ def clusters_json(view: ClusterView) -> dict[str, Any]:
 
 
 def json_text(
-    table: MetricsTable, verdicts: Sequence[Line] = (), clusters: ClusterView | None = None
+    table: MetricsTable,
+    verdicts: Sequence[Line] = (),
+    clusters: ClusterView | None = None,
+    estimates: Estimates | None = None,
 ) -> str:
     return json.dumps(
-        table_json(table, verdicts, clusters), indent=2, ensure_ascii=False, allow_nan=False
+        table_json(table, verdicts, clusters, estimates),
+        indent=2,
+        ensure_ascii=False,
+        allow_nan=False,
     )
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from annotation.dashboard.estimates import Estimates, SystemEstimate
 from annotation.dashboard.pool import Shift, Shifts
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.formatting import number
@@ -90,6 +91,7 @@ class Cell:
     one_group: bool = False
     shift: Shift | None = None
     info: MetricInfo | None = None
+    estimate: SystemEstimate | None = None
 
     @property
     def facts(self) -> MetricInfo:
@@ -98,7 +100,15 @@ class Cell:
 
     @property
     def score(self) -> float | None:
+        """The figure the cell shows: the estimate when it ranks by them, else the figure."""
+        if self.estimate is not None:
+            return self.estimate.mean
         return None if self.figure is None else self.figure.score
+
+    @property
+    def shown_rank(self) -> int:
+        """The rank group the cell shows: the estimate's, else the bootstrap's."""
+        return self.estimate.rank if self.estimate is not None else self.rank
 
     @property
     def signature(self) -> str:
@@ -126,12 +136,14 @@ class Cell:
     def rank_attr(self) -> int:
         """``data-rank``: the earned group, and 1 for every cell of a column where no
         group can be earned (the whole column is one group)."""
-        return 1 if self.one_group else self.rank
+        return 1 if self.one_group else self.shown_rank
 
     @property
     def shown_interval(self) -> Interval | None:
-        """The interval, if the cell has a figure and the interval is defined."""
-        iv = self.interval
+        """The interval, if the cell has a figure and the interval is defined (the
+        estimate's t interval when the cell shows the estimate)."""
+        est = self.estimate
+        iv = self.interval if est is None else Interval(est.low, est.high, est.mean)
         return iv if self.has_score and iv is not None and iv.defined else None
 
     @property
@@ -169,6 +181,9 @@ class Cell:
         if not self.has_score:
             what = "no judgments yet" if self.is_human else "no score"
             return f"{self.facts.label}: {what}"
+        if self.estimate is not None:
+            figure = number(None if self.figure is None else self.figure.score)
+            return f"{self.estimate.title} · the table's figure {figure}: {self.signature}"
         parts = [self.signature]
         iv = self.shown_interval
         if iv is not None:
@@ -263,9 +278,12 @@ class MetricsTable:
     seed: int = DEFAULT_SEED
     alpha: float = DEFAULT_ALPHA
     min_common: int = MIN_COMMON
+    #: The human columns show the estimates of the whole corpus (``?rank=estimate``).
+    by_estimate: bool = False
 
     def ranks(self) -> dict[tuple[str, str], int]:
-        return {(r.system, c.metric): c.rank for r in self.rows for c in r.cells}
+        """Each cell's rank group as shown (the estimates' in their human columns)."""
+        return {(r.system, c.metric): c.shown_rank for r in self.rows for c in r.cells}
 
 
 def check_sort(sort: str, columns: Collection[str] = METRICS) -> None:
@@ -343,17 +361,25 @@ def metrics_table(
     shifts: Shifts | None = None,
     n_samples: int | None = None,
     columns: Mapping[str, MetricInfo] | None = None,
+    estimates: Estimates | None = None,
 ) -> MetricsTable:
     """The table of ``figures`` (:func:`table_figures`) with the bootstrap's intervals
     and rank groups, one row per system, sorted as ``sort`` asks (:func:`sort_rows`);
     ``shifts``: each automatic figure's move in the ranking (the pool choice);
     ``n_samples``: the bootstrap's samples, as the table states them (default 1,000);
     ``columns``: the columns with their facts (default: the app's metrics,
-    :func:`table_columns`)."""
+    :func:`table_columns`); ``estimates``: the human columns show these estimates of the
+    whole corpus instead, with their intervals and rank groups (``?rank=estimate``)."""
     infos = dict(BUILT_IN_COLUMNS if columns is None else columns)
     metrics = tuple(infos)
     moved = shifts or {}
     best = best_values(figures, infos)
+    if estimates is not None:
+        best.update(_best_estimates(estimates))
+
+    def estimate(m: str, s: str) -> SystemEstimate | None:
+        return None if estimates is None else estimates.get(m, s)
+
     tests = {m: column_test(m, significance.get(m), infos[m]) for m in metrics}
     rows = [
         Row(
@@ -369,6 +395,7 @@ def metrics_table(
                     tests[m].too_few,
                     moved.get(m, {}).get(s),
                     infos[m],
+                    estimate(m, s),
                 )
                 for m in metrics
             ),
@@ -383,7 +410,18 @@ def metrics_table(
         tests=tests,
         n_samples=DEFAULT_SAMPLES if n_samples is None else n_samples,
         infos=infos,
+        by_estimate=estimates is not None,
     )
+
+
+def _best_estimates(estimates: Estimates) -> dict[str, float]:
+    """Each human column's best estimate (the lowest or the highest, as it points)."""
+    out = {}
+    for m in estimates.metrics:
+        means = [e.mean for e in m.systems]
+        if means:
+            out[m.metric] = max(means) if m.info.higher_is_better else min(means)
+    return out
 
 
 def _cell(
@@ -395,8 +433,10 @@ def _cell(
     one_group: bool,
     shift: Shift | None = None,
     info: MetricInfo | None = None,
+    estimate: SystemEstimate | None = None,
 ) -> Cell:
     facts = info if info is not None else metric_info(metric)
+    shown = estimate.mean if estimate is not None else None if figure is None else figure.score
     # a system added after an import has no imported score, nor a place in its test
     tested = None
     if significance is not None and system in significance.systems:
@@ -413,14 +453,12 @@ def _cell(
         interval=tested.interval if ranked and tested is not None else None,
         n=tested.n if tested is not None else 0,
         judgments=judgments,
-        best=not one_group
-        and figure is not None
-        and metric in best
-        and figure.score == best[metric],
+        best=not one_group and shown is not None and metric in best and shown == best[metric],
         bootstrap=significance.signature if significance is not None else "",
         one_group=one_group,
         shift=shift,
         info=facts,
+        estimate=estimate,
     )
 
 

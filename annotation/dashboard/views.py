@@ -35,6 +35,9 @@ from metrics.registry import metric_info
 from metrics.stats import FAMILIES
 
 NORMS = {"raw": False, "z": True}
+#: ``rank``: the human columns ranked by the bootstrap on the judged sentences (default)
+#: or by the estimates of the whole corpus (:mod:`annotation.dashboard.estimates`).
+RANKS = {"bootstrap": False, "estimate": True}
 
 
 def _corpus(pk: int) -> Corpus:
@@ -47,24 +50,31 @@ def _dashboard(request: HtmxHttpRequest, corpus: Corpus) -> Dashboard:
     norm = params.get("norm") or "raw"
     if norm not in NORMS:
         raise BadRequest(f"norm={norm!r}: choose raw or z")
+    rank = params.get("rank") or "bootstrap"
+    if rank not in RANKS:
+        raise BadRequest(f"rank={rank!r}: choose bootstrap or estimate")
     try:
         return Dashboard(
             corpus,
             Preprocessing.from_params(params),
             normalize=NORMS[norm],
             sort=params.get("sort") or "",
+            by_estimate=RANKS[rank],
         )
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
 
 
 def _query(dash: Dashboard, **changes: str) -> str:
-    """``?tok=…&case=…&reflen=…&bounds=…[&norm=z][&sort=…]`` with ``changes`` applied."""
+    """``?tok=…&case=…&reflen=…&bounds=…[&norm=z][&sort=…][&rank=estimate]`` with
+    ``changes`` applied."""
     params = dash.preprocessing.params()
     if dash.normalize:
         params["norm"] = "z"
     if dash.sort:
         params["sort"] = dash.sort
+    if dash.by_estimate:
+        params["rank"] = "estimate"
     params.update(changes)
     return "?" + urlencode({k: v for k, v in params.items() if v})
 
@@ -126,6 +136,7 @@ def _context(dash: Dashboard) -> dict[str, Any]:
         "query_pre": "?" + urlencode(dash.preprocessing.params()),
         "query_no_sort": _query(dash, sort=""),
         "norm_toggle": _query(dash, norm="" if dash.normalize else "z"),
+        "rank_toggle": _query(dash, rank="" if dash.by_estimate else "estimate"),
         # called by the template that shows the table only (it reads the table's tests,
         # which the other panels never compute)
         "columns": partial(_columns, dash),
@@ -204,7 +215,7 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     if fmt == "csv":
         body, content_type = table_csv(dash.table), "text/csv; charset=utf-8"
     else:
-        body = json_text(dash.table, dash.verdicts, dash.clusters)
+        body = json_text(dash.table, dash.verdicts, dash.clusters, dash.estimates)
         content_type = "application/json"
     response = HttpResponse(body, content_type=content_type)
     if fmt == "csv":  # rounded as shown: say where the full precision is

@@ -53,6 +53,8 @@ from annotation.statistics.human import (
     human_rows_by_system,
     human_scores,
     judgment_rows,
+    sentence_scores,
+    sentence_scores_by_system,
 )
 from annotation.statistics.invalidation import texts_changed
 from annotation.statistics.jobs import live_pool_job, pool_job, scoring_job, statistics_or_job
@@ -99,7 +101,7 @@ from annotation.statistics.pool_references import (
 )
 from annotation.statistics.scores import corpus_scores, scores_json
 from annotation.statistics.store import default_stored_statistics, stored_statistics
-from annotation.statistics.texts import CorpusTexts, corpus_texts
+from annotation.statistics.texts import CorpusTexts, corpus_texts, sentence_documents
 
 __all__ = [
     # the metrics
@@ -113,6 +115,7 @@ __all__ = [
     "compute_statistics",
     "paired_bootstrap",
     "corpus_texts",
+    "sentence_documents",
     "default_stored_statistics",
     "pool_job",
     "live_pool_job",
@@ -131,6 +134,8 @@ __all__ = [
     "human_scores",
     "judgment_rows",
     "missing_hter_counts",
+    "sentence_scores",
+    "sentence_scores_by_system",
     # segment scores computed elsewhere, imported as named metrics
     "AGGREGATE",
     "ExternalFigures",

@@ -5,15 +5,19 @@ them."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
+
+import numpy as np
 
 from annotation.models import Corpus, Judgment
 from annotation.spans import major_count
 from annotation.statistics.hter import with_hter_counts
 from annotation.statistics.metric_set import HUMAN_METRICS
 from metrics import human
+from metrics.significance import rows_by_segment
 from metrics.stats import FloatArray, Score
 
 
@@ -156,6 +160,36 @@ def human_rows_by_system(rows: Sequence[JudgmentRow]) -> HumanRows:
     return {
         system: {m: found for m, found in _human_rows(mine).items() if found[0]}
         for system, mine in by_system.items()
+    }
+
+
+def sentence_scores(
+    found: tuple[Sequence[int], FloatArray], metric: str, n_segments: int
+) -> FloatArray:
+    """One system's score of every sentence in the human ``metric``, from its judgments'
+    rows (:func:`human_metric_rows`: each judgment's segment and row); NaN where none
+    was judged. A sentence judged more than once has its rows summed and the rate over
+    them (:func:`metrics.significance.rows_by_segment`, the figures' own rule): the mean
+    of its judgments for SSER, aSER and MQM-style (one unit each), the judges' rates
+    weighted by their reference lengths or items for aWER, HTER and IER, as the
+    system's figure weighs them. The drill-down's sentence figures, the estimates'
+    human scores and the campaign's power read this one rule."""
+    segments, rows = found
+    out = np.full(n_segments, math.nan)
+    if len(segments):
+        stats, mask = rows_by_segment(rows, segments, n_segments)
+        out[mask] = human.HUMAN_METRICS[metric].score_from_stats(stats[mask])
+    return out
+
+
+def sentence_scores_by_system(
+    by_system: HumanRows, metric: str, n_segments: int
+) -> dict[str, FloatArray]:
+    """:func:`sentence_scores` of every system that has a judgment entering ``metric``."""
+    return {
+        system: sentence_scores(mine[metric], metric, n_segments)
+        for system, mine in by_system.items()
+        if metric in mine
     }
 
 

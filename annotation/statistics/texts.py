@@ -1,6 +1,7 @@
 """A corpus's texts as the metrics read them: each sentence's references (the first
 reference first) and each system's candidates, gathered in three queries; every automatic
-scoring starts from them."""
+scoring starts from them. And its sentences' documents alone (:func:`sentence_documents`),
+in one query."""
 
 from __future__ import annotations
 
@@ -47,3 +48,12 @@ def corpus_texts(corpus: Corpus) -> CorpusTexts:
     return CorpusTexts(
         refs=[tuple(text for _, text in sorted(seg)) for seg in refs], systems=systems, docs=docs
     )
+
+
+def sentence_documents(corpus: Corpus) -> tuple[str, ...] | None:
+    """Each sentence's document id in corpus order ("" without one), in one query; None
+    when the sentences name fewer than two documents (nothing to stratify by: the
+    estimates' strata, :mod:`annotation.dashboard.estimates`)."""
+    found = corpus.sentences.order_by("position").values_list("doc", flat=True)
+    docs = tuple(doc or "" for doc in found)
+    return docs if len(set(docs)) >= 2 else None

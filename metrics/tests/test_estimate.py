@@ -22,6 +22,7 @@ from metrics.estimate import (
     collapse_strata,
     document_codes,
     estimate_mean,
+    p_value,
 )
 
 N = 400
@@ -355,3 +356,27 @@ def test_bad_input_is_refused_with_what_is_wrong(
     auto = arguments.pop("auto")
     with pytest.raises(ValueError, match=message):
         estimate_mean(judged, scores, auto, **arguments)  # type: ignore[arg-type]
+
+
+def test_the_p_value_of_an_estimated_difference_is_the_paired_t_tests_without_covariates() -> None:
+    """The estimate of a mean difference on judged segments, tested against 0 by its own
+    t: with no covariate and the whole corpus taken as infinite, scipy's one-sample t-test
+    (a finite corpus narrows the interval by its finite-population correction only)."""
+    rng = np.random.default_rng(3)
+    d = rng.normal(0.3, 1.0, size=40)
+    big = 10**9
+    found = estimate_mean(np.arange(40), d, corpus_size=big)
+
+    assert p_value(found.estimate) == pytest.approx(stats.ttest_1samp(d, 0.0).pvalue, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    "mean, variance, df, expected",
+    [(0.0, 0.0, 5.0, 1.0), (0.2, 0.0, 5.0, 0.0), (0.2, 1.0, 0.0, 1.0), (0.2, math.inf, 3.0, 1.0)],
+)
+def test_the_p_value_without_spread_or_degrees_of_freedom(
+    mean: float, variance: float, df: float, expected: float
+) -> None:
+    from metrics.estimate import Interval
+
+    assert p_value(Interval(mean, mean, mean, 10, variance, df)) == expected

@@ -15,6 +15,7 @@ from sacrebleu.significance import PairedTest
 
 from metrics.bleu import BLEU
 from metrics.human import ASER, AWER, SSER, aser_stats, awer_stats, sser_stats
+from metrics.ranking import leader_groups
 from metrics.significance import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
@@ -309,6 +310,28 @@ def test_rank_groups(
 ) -> None:
     p = p_matrix(pairs, len(scores))
     assert rank_groups(scores, p, higher_is_better=higher) == expected
+
+
+@pytest.mark.parametrize("scores, pairs, higher, expected", GROUP_CASES)
+def test_leader_groups_ask_the_test_for_each_system_against_its_leader_only(
+    scores: list[float], pairs: dict[tuple[int, int], float], higher: bool, expected: tuple[int]
+) -> None:
+    """The same groups from a test called per pair (the estimates' rank groups fit one
+    estimate per pair asked): one question per ranked system after the first."""
+    p = p_matrix(pairs, len(scores))
+    asked: list[tuple[int, int]] = []
+
+    def differs(leader: int, i: int) -> bool:
+        asked.append((leader, i))
+        return bool(p[leader][i] < 0.05)
+
+    assert leader_groups(scores, differs, higher_is_better=higher) == expected
+    ranked = [
+        i for i in order_systems(scores, higher_is_better=higher) if not math.isnan(scores[i])
+    ]
+    openers = {next(i for i in ranked if expected[i] == g) for g in set(expected) - {UNRANKED}}
+    assert len(asked) == max(len(ranked) - 1, 0)
+    assert {leader for leader, _ in asked} <= openers
 
 
 @pytest.mark.parametrize(

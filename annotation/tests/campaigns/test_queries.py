@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 
 #: The campaign page's budget: session and user, the corpus with its progress, its
 #: systems, its judges, those left out of the figures, the judgments per judge and
-#: system, the control items' results (who is flagged), and the forms' choices.
-MAX_QUERIES_CAMPAIGN = 11
+#: system, the control items' results (who is flagged), the forms' choices, and the
+#: counted judgments (the power plan: remembered until a judgment changes).
+MAX_QUERIES_CAMPAIGN = 12
 MAX_QUERIES_JUDGES = 6
 
 
@@ -42,6 +43,22 @@ def test_the_campaign_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
     at_large = queries(lead_client, reverse("campaigns:corpus", args=[large.pk]))
 
     assert at_large == at_small <= MAX_QUERIES_CAMPAIGN
+
+
+def test_a_later_view_of_the_campaign_page_reads_no_judgment_for_the_power_plan(
+    lead_client: Client, small_and_large: tuple[Corpus, Corpus]
+) -> None:
+    """The plan is remembered under the judgments stamp: a later view does not read the
+    judgments again; one after a judgment changed does."""
+    _, large = small_and_large
+    url = reverse("campaigns:corpus", args=[large.pk])
+    first = queries(lead_client, url)
+
+    later = queries(lead_client, url)
+    Corpus.objects.filter(pk=large.pk).stamp_judgments()
+
+    assert later == first - 1
+    assert queries(lead_client, url) == first
 
 
 def test_the_judges_page_costs_the_same_queries_with_more_judges_and_corpora(

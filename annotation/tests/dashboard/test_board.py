@@ -57,5 +57,5 @@ def test_every_panel_is_prepared_before_a_template_reads_it(
             for part in parts:
                 getattr(dash, part)
     assert dash.prepare("judges") is dash
-    with pytest.raises(ValueError, match="unknown panel 'secrets': choose one of table, charts"):
+    with pytest.raises(ValueError, match="unknown panel 'secrets': choose one of table, estim"):
         dash.prepare("secrets")

@@ -384,7 +384,9 @@ def queries(client: Client, url: str) -> int:
 #: pool this process remembers and stores nothing. Whenever nothing is remembered, the
 #: pool's job is looked up first (none is running).
 POOL_QUERIES = {
-    "/dashboard/{pk}/?refs=pool": (18, 4, 13),  # + the judges left out (the page's header)
+    # + the judges left out (the page's header) and the sentences' documents (the
+    # estimates, which read the original references' statistics, never the pool's)
+    "/dashboard/{pk}/?refs=pool": (19, 4, 14),
     "/dashboard/{pk}/panel/table/?refs=pool": (16, 4, 11),
     "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (17, 6, 12),
 }

@@ -369,8 +369,14 @@ WAITING_QUERIES = {"panel/table/": 6, "table.json": 6, "chart/bleu.svg": 6, "sys
 #: the judges panel shows, the control items, once: annotation.controls.quality).
 QUERIES = {
     # + the systems' primary keys (drill-down links), and once computed, the judges left
-    # out of the figures (named in the header)
-    "/dashboard/{pk}/": (8, 5),
+    # out of the figures (named in the header) and the sentences' documents (the
+    # estimates' strata, read with the judgments)
+    "/dashboard/{pk}/": (9, 5),
+    # the table's human columns by the estimates: the same queries
+    "/dashboard/{pk}/?rank=estimate": (9, 5),
+    # the estimates: the judgments and the sentences' documents; remembered once
+    # computed, as the meta panel
+    "/dashboard/{pk}/panel/estimates/": (6, 3),
     # these panels show nothing but parts remembered once computed (which read the
     # systems' names from the statistics)
     "/dashboard/{pk}/panel/judges/?norm=z": (6, 3),
@@ -379,7 +385,9 @@ QUERIES = {
     "/dashboard/{pk}/panel/table/": (6, 5),
     "/dashboard/{pk}/panel/charts/": (6, 5),
     "/dashboard/{pk}/table.csv": (6, 5),
-    "/dashboard/{pk}/table.json": (6, 5),
+    # + the sentences' documents (each human figure's estimate)
+    "/dashboard/{pk}/table.json": (7, 5),
+    "/dashboard/{pk}/table.json?rank=estimate": (7, 5),
     # remembered once computed, as the meta panel
     "/dashboard/{pk}/meta.json": (5, 3),
     "/dashboard/{pk}/chart/ranks.svg": (6, 5),

@@ -1,0 +1,220 @@
+"""Where the next hour of judging decides something (issue 28, point 4): per human metric,
+per pair of neighbouring systems in the order of the metric's current figure, the judged
+sentences still needed to separate them.
+
+The test is the paired t-test on the sentences both systems have judged, at p < 0.05,
+and the plan asks for 80 % power at the effect and the spread seen so far
+(:func:`metrics.power.sentences_needed`, its closed form in ``docs/metrics.md``). Each
+pair gets one verdict:
+
+* **already separated** — the test separates them now;
+* **N judged sentences in all** (``data-needed``), so many more than now — at the
+  observed effect; a *lower bound* rather than a promise: the effect is estimated from
+  the same sentences, and a pair that looks apart in a small pilot is often closer (on
+  WMT's MQM data, the number planned from a 10 % pilot separated the pair 20–40 % of the
+  time, not 80 %: ``docs/estimate.md``);
+* **not separable** — even every sentence of the corpus would give less than 80 %
+  power at this effect (or the two are level);
+* **too few** — fewer than :data:`~metrics.significance.MIN_COMMON` sentences judged by
+  both: no verdict is claimed on so few (the table's rule for rank groups).
+
+A pair's sentence scores are :func:`~annotation.statistics.sentence_scores`' (a
+sentence judged twice counts once), the order is the table's figure's. Computed from
+the judgments in one query and remembered under the judgments stamp
+(:func:`campaign_power`), as the dashboard's panels are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from annotation.models import Corpus
+from annotation.statistics import (
+    HUMAN_METRICS,
+    JudgmentRow,
+    human_figures,
+    human_rows_by_system,
+    judgment_rows,
+    remembered,
+    sentence_scores_by_system,
+)
+from metrics.power import (
+    ALPHA,
+    NEEDED,
+    NOT_SEPARABLE,
+    POWER,
+    SEPARATED,
+    Separation,
+    sentences_needed,
+)
+from metrics.ranking import MIN_COMMON, order_systems
+from metrics.registry import metric_info
+from metrics.stats import MetricInfo
+
+#: A pair's verdict as the page's ``data-verdict`` names it.
+VERDICTS = {SEPARATED: "separated", NEEDED: "needed", NOT_SEPARABLE: "not-separable"}
+TOO_FEW = "too-few"
+
+
+@dataclass(frozen=True)
+class PairPlan:
+    """Two neighbouring systems of one human metric, ``first`` the better by its current
+    figure: the sentences both have judged (``common``) and what it takes to separate
+    them (None: fewer than :data:`MIN_COMMON` in common)."""
+
+    metric: str
+    first: str
+    second: str
+    common: int
+    separation: Separation | None
+
+    @property
+    def label(self) -> str:
+        return metric_info(self.metric).label
+
+    @property
+    def verdict(self) -> str:
+        """``data-verdict``: "separated", "needed", "not-separable" or "too-few"."""
+        return TOO_FEW if self.separation is None else VERDICTS[self.separation.verdict]
+
+    @property
+    def needed(self) -> int | None:
+        """The judged sentences in all that would separate the pair (a "needed" verdict)."""
+        found = self.separation
+        return found.needed if found is not None and found.verdict == NEEDED else None
+
+    @property
+    def more(self) -> int | None:
+        found = self.separation
+        return found.more if found is not None and found.verdict == NEEDED else None
+
+    @property
+    def effect(self) -> float | None:
+        """The mean per-sentence difference, first minus second (None: too few)."""
+        return None if self.separation is None else self.separation.effect
+
+    @property
+    def gap(self) -> float | None:
+        """How far apart the two are per sentence, whichever way the metric points."""
+        return None if self.effect is None else abs(self.effect)
+
+    @property
+    def p_value(self) -> float | None:
+        return None if self.separation is None else self.separation.p_value
+
+
+@dataclass(frozen=True)
+class MetricPlan:
+    """One human metric's pairs of neighbours, best first by its current figure."""
+
+    metric: str
+    info: MetricInfo
+    pairs: tuple[PairPlan, ...]
+
+
+@dataclass(frozen=True)
+class PowerPlan:
+    """Every human metric's plan for a corpus of ``corpus_size`` sentences, at ``alpha``
+    and ``power``."""
+
+    metrics: tuple[MetricPlan, ...]
+    corpus_size: int
+    alpha: float = ALPHA
+    power: float = POWER
+    min_common: int = MIN_COMMON
+
+    @property
+    def any(self) -> bool:
+        return any(m.pairs for m in self.metrics)
+
+    @property
+    def power_percent(self) -> int:
+        return round(100 * self.power)
+
+    def closest(self, pace: float | None, count: int = 3) -> tuple[NextStep, ...]:
+        """The pairs fewest more judged sentences away from a verdict, with what judging
+        them costs at ``pace`` (active seconds per candidate; None: not measured yet):
+        where the next hour decides the most (ties: the table's metric order)."""
+        waiting = [p for m in self.metrics for p in m.pairs if p.more is not None]
+        return tuple(NextStep(p, pace) for p in sorted(waiting, key=lambda p: p.more or 0)[:count])
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """A pair waiting for more judged sentences, and what they cost: both systems'
+    candidates of each more sentence (``candidates``), at ``pace`` active seconds each."""
+
+    pair: PairPlan
+    pace: float | None
+
+    @property
+    def candidates(self) -> int:
+        return 2 * (self.pair.more or 0)
+
+    @property
+    def seconds(self) -> float | None:
+        return self.candidates * self.pace if self.pace else None
+
+
+def power_plan(
+    rows: Sequence[JudgmentRow],
+    systems: Sequence[str],
+    corpus_size: int,
+    *,
+    alpha: float = ALPHA,
+    power: float = POWER,
+) -> PowerPlan:
+    """The plan of every human metric (:data:`HUMAN_METRICS`) from the done judgments
+    ``rows``, the systems in corpus order (ties of the figures keep it)."""
+    by_system = human_rows_by_system(rows)
+    figures = human_figures(rows, by_system)
+    plans = []
+    for m in HUMAN_METRICS:
+        info = metric_info(m)
+        scored = [s for s in systems if m in figures.get(s, {})]
+        order = order_systems(
+            [figures[s][m].score for s in scored], higher_is_better=info.higher_is_better
+        )
+        ranked = [scored[i] for i in order]
+        scores = sentence_scores_by_system(by_system, m, corpus_size)
+        pairs = tuple(
+            pair_plan(m, a, b, scores[a], scores[b], corpus_size, alpha=alpha, power=power)
+            for a, b in zip(ranked, ranked[1:], strict=False)
+        )
+        plans.append(MetricPlan(m, info, pairs))
+    return PowerPlan(tuple(plans), corpus_size, alpha, power)
+
+
+def pair_plan(
+    metric: str,
+    first: str,
+    second: str,
+    first_scores: np.ndarray,
+    second_scores: np.ndarray,
+    corpus_size: int,
+    *,
+    alpha: float = ALPHA,
+    power: float = POWER,
+) -> PairPlan:
+    """What separating ``first`` from ``second`` takes, paired on the sentences both have
+    judged (their sentence scores: NaN where not judged)."""
+    common = np.flatnonzero(~np.isnan(first_scores) & ~np.isnan(second_scores))
+    separation = None
+    if len(common) >= MIN_COMMON:
+        separation = sentences_needed(
+            first_scores[common], second_scores[common], corpus_size, alpha=alpha, power=power
+        )
+    return PairPlan(metric, first, second, len(common), separation)
+
+
+def campaign_power(corpus: Corpus, systems: Sequence[str]) -> PowerPlan:
+    """The plan of ``corpus`` (its ``systems`` in corpus order), remembered under its
+    judgments stamp: one query of the judgments when they changed, none otherwise."""
+    return remembered(
+        corpus,
+        ("power", tuple(systems)),
+        lambda: power_plan(judgment_rows(corpus), systems, corpus.n_sentences),
+    )

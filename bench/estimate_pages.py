@@ -1,0 +1,266 @@
+"""The dashboard's estimates and the campaign's power plan at real size (issue 28, points 3
+and 4): ``python bench/estimate_pages.py``. Prints, never asserts.
+
+**The database** (SQLite in a temporary directory, as ``bench/dashboard.py`` builds it):
+a corpus from ``bench/gen_corpus.py`` — 1,000 sentences × 3 references × 20 systems, in
+20 documents — imported through the app's import, its scoring computed by a real
+``manage.py worker --batch`` process; then 18,000 done judgments as ``bench/pages.py``
+has them (3 judges per candidate × 20 systems × the first 300 sentences; scores and
+counts drawn, seeded, made with ``bulk_create``: what they cost to make is not measured
+here) and one imported metric of every segment (a COMET-like covariate).
+
+**The measurements**, each in a fresh process with ``DEBUG`` off, best of ``--repeat``:
+
+* the estimates computed alone, in their steps: the judgments read (one query, shared
+  with every other panel), the sentence scores and documents, the covariates' sentence
+  scores, the fits (120 estimates and the rank groups' paired tests);
+* the Estimates panel (htmx) as a first view after a judgment (nothing remembered but
+  the stored statistics) and as a later one; the whole dashboard the same, and with
+  ``?rank=estimate``; ``table.json``;
+* the power plan computed alone, and the campaign page first and later.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.common import manage, production_env, run_json, run_measured  # noqa: E402
+
+SENTENCES, REFERENCES, SYSTEMS = 1000, 3, 20
+JUDGED_SENTENCES, JUDGES_PER_CANDIDATE, JUDGES = 300, 3, 20
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evaltool.settings")
+    import django
+
+    django.setup()
+
+
+def import_corpus(path: Path) -> dict[str, float]:
+    """In this (fresh) process: migrate, import the corpus (its scoring queued), a lead."""
+    _setup()
+    from django.core.management import call_command
+
+    from annotation.corpora.imports import corpus_import
+    from annotation.models import User
+
+    call_command("migrate", verbosity=0)
+    corpus_import(source=path, name="bench")
+    User.objects.create_user("bench-lead", password="bench-lead-pw", role=User.Role.LEAD)
+    return {}
+
+
+def add_judgments_and_scores(seed: int) -> dict[str, float]:
+    """In this (fresh) process: the judges, 18,000 done judgments and a COMET-like
+    imported metric (see the module doc)."""
+    _setup()
+    import numpy as np
+
+    from annotation.models import Corpus, Judgment, Target, User
+    from annotation.statistics import external_metric_store
+
+    rng = random.Random(seed)
+    corpus = Corpus.objects.get(name="bench")
+    judges = [
+        User.objects.create_user(f"bench-judge-{k:02d}", password="x", role=User.Role.JUDGE)
+        for k in range(JUDGES)
+    ]
+    corpus.judges.add(*judges)
+    targets = Target.objects.filter(
+        sentence__corpus=corpus,
+        translator__role="system",
+        sentence__position__lt=JUDGED_SENTENCES,
+    ).values_list("pk", "text", "translator__position")
+    made = []
+    for pk, text, system in targets:
+        quality = 0.3 + 0.6 * system / SYSTEMS  # systems apart, as in a real campaign
+        length = max(1, len(text.split()))
+        for judge in rng.sample(judges, JUDGES_PER_CANDIDATE):
+            errors = sum(rng.random() > quality for _ in range(length))
+            made.append(
+                Judgment(
+                    target_id=pk,
+                    evaluator=judge,
+                    state=Judgment.State.DONE,
+                    sser=max(0, min(10, round(10 * (1 - errors / length)) + rng.randint(-1, 1))),
+                    new_ref=text,
+                    edits=errors,
+                    ref_length=length,
+                    ter_edits=max(0, errors - rng.randint(0, 1)),
+                    ter_length=length,
+                    ier_errors=min(3, errors // 3),
+                    ier_length=3,
+                    active_seconds=20.0 + rng.random() * 40,
+                )
+            )
+    Judgment.objects.bulk_create(made, batch_size=2000)
+    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+    draw = np.random.default_rng(seed)
+    systems = corpus.translators.filter(role="system").order_by("position")
+    scores = {
+        t.name: (0.5 + 0.3 * t.position / SYSTEMS + 0.1 * draw.normal(size=SENTENCES)).tolist()
+        for t in systems
+    }
+    external_metric_store(corpus=corpus, name="COMET", higher_is_better=True, scores=scores)
+    return {"judgments": float(len(made))}
+
+
+def _best(take: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        take()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def measure(repeat: int) -> dict[str, float]:
+    """In this (fresh) process: the figures of the module doc."""
+    _setup()
+    from django.test import Client
+    from django.urls import get_resolver
+
+    from annotation.campaigns.power import power_plan
+    from annotation.dashboard.board import Dashboard
+    from annotation.dashboard.estimates import corpus_estimates, covariate_scores, judged_scores
+    from annotation.models import Corpus, User
+    from annotation.statistics import (
+        external_metrics,
+        forget,
+        human_rows_by_system,
+        judgment_rows,
+        sentence_documents,
+    )
+
+    get_resolver().url_patterns  # noqa: B018 (as a server loads them before any page)
+    corpus = Corpus.objects.get(name="bench")
+    dash = Dashboard(corpus)
+    auto = dash.original_auto  # the stored statistics: read by every view, not measured here
+    out: dict[str, float] = {}
+    rows = judgment_rows(corpus)
+    out["judgments"] = float(len(rows))
+    out["read_judgments"] = _best(lambda: judgment_rows(corpus), repeat)
+    by_system = human_rows_by_system(rows)
+    documents = sentence_documents(corpus)
+    out["documents"] = float(len(set(documents or ())))
+    out["sentence_scores"] = _best(
+        lambda: judged_scores(by_system, auto.n_segments, sentence_documents(corpus)), repeat
+    )
+    judged = judged_scores(by_system, auto.n_segments, documents)
+    imported = external_metrics(corpus)
+    out["covariates"] = _best(lambda: covariate_scores(auto, dash.metrics, imported), repeat)
+    covariates = covariate_scores(auto, dash.metrics, imported)
+    out["fits"] = _best(
+        lambda: corpus_estimates(judged, auto.systems, auto.n_segments, covariates), repeat
+    )
+    estimates = corpus_estimates(judged, auto.systems, auto.n_segments, covariates)
+    out["estimates"] = float(sum(len(m.systems) for m in estimates.metrics))
+    out["power_plan"] = _best(lambda: power_plan(rows, auto.systems, auto.n_segments), repeat)
+
+    client = Client()
+    client.force_login(User.objects.get(username="bench-lead"))
+    base = f"/dashboard/{corpus.pk}/"
+
+    def get(url: str, **headers: str) -> None:
+        response = client.get(url, **headers)
+        if response.status_code != 200:
+            raise SystemExit(f"{url}: HTTP {response.status_code}")
+
+    def cold(url: str, **headers: str) -> Callable[[], None]:
+        def view() -> None:
+            Corpus.objects.filter(pk=corpus.pk).stamp_judgments()  # as after a judgment
+            get(url, **headers)
+
+        return view
+
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    pages = {
+        "panel": (f"{base}panel/estimates/", htmx),
+        "page": (base, {}),
+        "page_ranked": (f"{base}?rank=estimate", {}),
+        "table_json": (f"{base}table.json", {}),
+        "campaign": (f"/campaigns/{corpus.pk}/", {}),
+    }
+    for name, (url, headers) in pages.items():
+        forget()
+        get(url, **headers)  # the process's first view: the stored statistics decoded once
+        out[f"{name}_after_judgment"] = _best(cold(url, **headers), repeat)
+        out[f"{name}_later"] = _best(lambda url=url, headers=headers: get(url, **headers), repeat)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--import-one", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--judge", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=28)
+    args = parser.parse_args()
+    if args.import_one:
+        print(json.dumps(import_corpus(args.import_one)))
+        return
+    if args.judge:
+        print(json.dumps(add_judgments_and_scores(args.seed)))
+        return
+    if args.measure:
+        print(json.dumps(measure(args.repeat)))
+        return
+
+    from bench.gen_corpus import generate_corpus
+
+    with tempfile.TemporaryDirectory(prefix="evaltool-bench-estimates-") as tmp:
+        workdir = Path(tmp)
+        path = workdir / "corpus.xml"
+        with path.open("wb") as out:
+            generate_corpus(
+                out, sentences=SENTENCES, references=REFERENCES, systems=SYSTEMS, seed=args.seed
+            )
+        env = production_env(workdir)
+        run_json(__file__, "--import-one", str(path), env=env)
+        scoring = run_measured(manage("worker", "--batch", "--interval", "0.1"), env)
+        made = run_json(__file__, "--judge", "--seed", str(args.seed), env=env)
+        f = run_json(__file__, "--measure", "--repeat", str(args.repeat), env=env)
+    print(
+        f"{SENTENCES:,} sentences × {SYSTEMS} systems × {REFERENCES} references, "
+        f"{f['documents']:.0f} documents, {made['judgments']:,.0f} judgments "
+        f"({JUDGES_PER_CANDIDATE} per candidate of the first {JUDGED_SENTENCES} sentences), "
+        f"one imported metric; the import's scoring in a worker: {scoring.seconds:.1f} s; "
+        f"{f['estimates']:.0f} estimates; best of {args.repeat}, seconds"
+    )
+    lines = [
+        ("read the judgments (shared with every panel)", f["read_judgments"]),
+        ("estimates: sentence scores and documents", f["sentence_scores"]),
+        ("estimates: covariates' sentence scores", f["covariates"]),
+        ("estimates: fits and rank groups' paired tests", f["fits"]),
+        ("power plan from the judgments read", f["power_plan"]),
+        ("Estimates panel, first view after a judgment", f["panel_after_judgment"]),
+        ("Estimates panel, later view", f["panel_later"]),
+        ("whole dashboard, first view after a judgment", f["page_after_judgment"]),
+        ("whole dashboard, later view", f["page_later"]),
+        ("… ?rank=estimate, after a judgment", f["page_ranked_after_judgment"]),
+        ("… ?rank=estimate, later view", f["page_ranked_later"]),
+        ("table.json, after a judgment", f["table_json_after_judgment"]),
+        ("table.json, later", f["table_json_later"]),
+        ("campaign page, after a judgment", f["campaign_after_judgment"]),
+        ("campaign page, later view", f["campaign_later"]),
+    ]
+    width = max(len(label) for label, _ in lines)
+    for label, seconds in lines:
+        print(f"  {label:<{width}}  {seconds:6.3f}")
+
+
+if __name__ == "__main__":
+    main()
