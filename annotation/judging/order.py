@@ -172,7 +172,7 @@ def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
     looked up as one set, which both SQLite and PostgreSQL build once), then that
     sentence's candidates, each marked done or not, in the judge's order. Asked of the
     targets and ordered by their sentence instead, PostgreSQL's planner joins the
-    corpus's every target to each sentence it walks (``bench/queue.py``).
+    corpus's every target to each sentence it walks (``bench/judge_queue.py``).
     """
     done = Judgment.objects.counted().filter(evaluator_id=user.pk)
     candidates = Target.objects.filter(translator__role=Translator.Role.SYSTEM)

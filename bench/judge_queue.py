@@ -1,4 +1,4 @@
-"""What the stratified queue (``annotation/judging/order.py``) costs: ``python -m bench.queue``.
+"""What the stratified queue (``annotation/judging/order.py``) costs: ``python -m bench.judge_queue``.
 
 A corpus of 1,000 sentences × 3 references × 20 systems in documents of 50 sentences
 (``bench/gen_corpus.py``) is imported through the app's import, on SQLite (a temporary
@@ -12,7 +12,7 @@ file) and on PostgreSQL (``evaltool_bench_queue``, dropped and created here). Pr
   order (the order before it, as a corpus migrated from then keeps it), with their ratio;
 * the database's plan for the next candidate's first query.
 
-    python -m bench.queue [--db sqlite|postgres|both] [--sentences N]
+    python -m bench.judge_queue [--db sqlite|postgres|both] [--sentences N]
 
 ``--sentences`` makes a smaller corpus (a smoke run). The temporary directory and the
 PostgreSQL database are removed at the end.
@@ -176,7 +176,7 @@ def main() -> None:
             env["DATABASE_URL"] = pg_fresh(PG_DATABASE)
         else:
             env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
-        command = [sys.executable, "-m", "bench.queue", "--workdir", str(workdir)]
+        command = [sys.executable, "-m", "bench.judge_queue", "--workdir", str(workdir)]
         try:
             command += ["--sentences", str(args.sentences)]
             subprocess.run(command, env=env, cwd=ROOT, check=True)
