@@ -1,4 +1,5 @@
-"""What the stratified queue (``annotation/judging/order.py``) costs: ``python -m bench.judge_queue``.
+"""What the stratified queue (``annotation/judging/order.py``) costs:
+``python -m bench.judge_queue``.
 
 A corpus of 1,000 sentences × 3 references × 20 systems in documents of 50 sentences
 (``bench/gen_corpus.py``) is imported through the app's import, on SQLite (a temporary
