@@ -45,8 +45,8 @@ relation to the human score loses against the plain mean most of the time (nine 
 in ten at n = 40), and when it wins it moves the estimate by a small fraction of its
 standard error (1.5 % of it on average): the guarded estimate is never worse than the
 plain mean in expectation beyond that noise. On WMT's MQM data it was never measurably
-worse with n ≥ 71 judged segments, and 0.2–0.6 % worse with weak lexical covariates on
-26–53 (``bench/estimate.py``, ``docs/estimate.md``).
+worse with n ≥ 71 judged segments of newstest2020, and 0.2–0.6 % worse with weak lexical
+covariates on 26–106 of TED's skewed scores (``bench/estimate.py``, ``docs/estimate.md``).
 
 **Documents as strata.** Segments of one document share a topic, a style and a
 difficulty. With ``documents``, documents make strata h (``N_h`` segments,
@@ -91,8 +91,8 @@ document has its share ``n·N_d/N`` of the judged segments up to rounding, ``W_h
 ``n_h/n`` differ by that rounding alone, ``Σ_h W_h ȳ_h`` and ``ȳ`` coincide up to it
 (the sample is self-weighting, Cochran ch. 5, proportional allocation), and weighing a
 merged stratum's few judged segments by ``W_h`` only moves the estimate at random (on
-WMT20 MQM up to 2.7 % more error than the plain mean without covariates,
-``docs/estimate.md``). So where every document's judged count is within
+WMT20 MQM up to 1.2 % more error than the plain mean without covariates, 3.4 points of
+gain lost at ρ = 0.7: ``docs/estimate.md``). So where every document's judged count is within
 :data:`PROPORTIONAL_TOLERANCE` (one segment) of its share — what the judge queue's order
 keeps at every prefix (``annotation/judging/order.py``, the quota method) — the estimate
 is the one without documents (the guarded regression above, or the plain mean: exactly
@@ -109,7 +109,7 @@ variance of the combined regression estimate under stratified random sampling (C
 the second term charges; Särndal, Swensson & Wretman 1992, *Model Assisted Survey
 Sampling*, on the regression estimator under stratified designs): the stratified draw has
 taken out the spread between strata, which the unstratified v̂ counts, so intervals
-without strata over-cover on such a draw (97–97.5 % on WMT20 zh-en). The methods are
+without strata over-cover on such a draw (up to 97.8 % on WMT20 zh-en). The methods are
 :data:`REGRESSION_STRATIFIED_VARIANCE` and :data:`PLAIN_STRATIFIED_VARIANCE`; the guard
 weighs the regression against the plain mean by their variances without strata, so the
 point estimate is the same whatever the documents. Why one segment: that is what rounding
