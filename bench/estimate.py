@@ -27,12 +27,15 @@ And synthetic covariates, human score plus noise at ρ = 0.3, 0.5, 0.7, 0.9 (exp
 variance ratio ≈ 1 − ρ²), show the gain as a function of the covariate's strength.
 
 For judged fractions of 5, 10, 20 and 50 %, ``--subsets`` random subsets (1,000) of the
-segments are drawn as the judge queue draws them — stratified by document, each
-document's segments in random order, so every document gives its share
+segments are drawn with the judge queue's guarantee — stratified by document, every
+document giving its share rounded down or up, its segments at random
 (:func:`stratified_subsets`) — and every system is estimated on every subset: the plain
 mean, the guarded regression estimate (:func:`metrics.estimate.fit` /
 :func:`~metrics.estimate.guarded`, vectorised over subsets and systems) and, with
-documents, the stratified one (:func:`metrics.estimate.fit_judged`, system by system).
+documents, the estimate with documents (:func:`metrics.estimate.fit_judged`, system by
+system: on a proportional allocation the regression's point with the stratified
+variance) beside the strata always reweighted (the estimator before it told the two
+apart).
 Against each system's full-data mean: the mean absolute error, the gain over the plain
 mean, the coverage of the 95 % intervals, and whether the estimate did worse than the
 plain mean beyond noise (paired difference of absolute errors > 2 standard errors over
@@ -68,7 +71,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from metrics.distributions import normal_cdf  # noqa: E402
-from metrics.estimate import fit, fit_judged, guarded  # noqa: E402
+from metrics.estimate import fit, fit_judged, guarded, proportional_allocation  # noqa: E402
 from metrics.power import (  # noqa: E402
     NEEDED,
     NOT_SEPARABLE,
@@ -290,22 +293,32 @@ def add_synthetic(campaign: Campaign, rng: np.random.Generator) -> None:
 def stratified_subsets(
     codes: IntArray | None, n: int, count: int, rng: np.random.Generator, size: int
 ) -> IntArray:
-    """``count`` subsets of ``n`` segments as the judge queue draws them: each document's
-    segments in a random order, its k-th one due at (k + u)/N_d of the campaign (u uniform
-    per document), the first ``n`` due taken: every document gives its share."""
+    """``count`` subsets of ``n`` segments with the judge queue's guarantee: every document
+    gives its share ``n·N_d/N`` rounded down or up (the queue's quota method,
+    ``annotation/judging/order.py``), here by systematic rounding of the shares laid end
+    to end in a random order of the documents from a random start; each document's
+    segments are a random subset of it."""
     if codes is None:
         return simple_subsets(size, n, count, rng)
     lengths = np.bincount(codes)
+    first = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     out = np.empty((count, n), dtype=np.int64)
     for start in range(0, count, 100):
         c = min(100, count - start)
-        order = np.lexsort((rng.random((c, size)), np.broadcast_to(codes, (c, size))))
-        first = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        rank = np.empty((c, size))
         rows = np.arange(c)[:, None]
+        # each segment's rank within its document, in a random order
+        order = np.lexsort((rng.random((c, size)), np.broadcast_to(codes, (c, size))))
+        rank = np.empty((c, size), dtype=np.int64)
         rank[rows, order] = np.arange(size) - first[codes[order]]
-        due = (rank + rng.random((c, len(lengths)))[:, codes]) / lengths[codes]
-        out[start : start + c] = np.argpartition(due, n - 1, axis=1)[:, :n]
+        # each document's share, rounded: floor(C_d + u) − floor(C_{d−1} + u) along the
+        # cumulative shares C of the documents in a random order
+        shuffled = np.argsort(rng.random((c, len(lengths))), axis=1)
+        ends = np.floor(n * np.cumsum(lengths[shuffled], axis=1) / size + rng.random((c, 1)))
+        taken = np.diff(ends, axis=1, prepend=0.0).astype(np.int64)
+        allocation = np.empty_like(taken)
+        allocation[rows, shuffled] = taken
+        chosen = rank < allocation[rows, codes]
+        out[start : start + c] = np.nonzero(chosen)[1].reshape(c, n)
     return out
 
 
@@ -338,6 +351,11 @@ class Row:
     mae_stratified: float | None = None
     cover_stratified: float | None = None
     worse_stratified: bool | None = None
+    mae_reweighted: float | None = None
+    cover_reweighted: float | None = None
+    worse_reweighted: bool | None = None
+    proportional: float | None = None
+    proportional_simple: float | None = None
 
     @property
     def gain(self) -> float:
@@ -350,6 +368,10 @@ class Row:
     @property
     def stratified_gain(self) -> float | None:
         return None if self.mae_stratified is None else 1.0 - self.mae_stratified / self.mae_plain
+
+    @property
+    def reweighted_gain(self) -> float | None:
+        return None if self.mae_reweighted is None else 1.0 - self.mae_reweighted / self.mae_plain
 
 
 def standardised(values: FloatArray) -> FloatArray:
@@ -404,28 +426,39 @@ def _errors_and_hits(fits: object, truth: FloatArray) -> tuple[FloatArray, Float
 
 
 def stratified_errors(
-    campaign: Campaign, z: FloatArray, subsets: IntArray
+    campaign: Campaign, z: FloatArray, subsets: IntArray, *, always_reweight: bool = False
 ) -> tuple[FloatArray, FloatArray]:
     """System by system (each merges documents by its own first covariate, as
-    estimate_mean does): the stratified estimate's absolute errors and hits."""
+    estimate_mean does): the absolute errors and hits of the estimate with documents
+    (``always_reweight``: with the strata reweighted even where the allocation is
+    proportional, the estimator before it told the two apart)."""
     assert campaign.codes is not None
     truth = campaign.human.mean(axis=1)
     errors = np.empty((len(subsets), len(campaign.systems)))
     hits = np.empty_like(errors)
     for d, idx in enumerate(subsets):
         for s in range(len(campaign.systems)):
-            chosen = fit_judged(campaign.human[s, idx], z[s], idx, campaign.codes).chosen
+            chosen = fit_judged(
+                campaign.human[s, idx], z[s], idx, campaign.codes, always_reweight=always_reweight
+            ).chosen
             low, high = chosen.bounds(CONFIDENCE)
             errors[d, s] = abs(chosen.mean[0] - truth[s])
             hits[d, s] = low[0] <= truth[s] <= high[0]
     return errors, hits
 
 
+def _share_proportional(codes: IntArray, subsets: IntArray) -> float:
+    """The share of subsets whose allocation over the documents is proportional."""
+    return float(np.mean([proportional_allocation(codes, idx) for idx in subsets]))
+
+
 def worse_beyond_noise(estimate: FloatArray, plain: FloatArray) -> bool:
     """The estimate's absolute error above the plain mean's by more than two standard
-    errors (per subset, averaged over systems)."""
+    errors (per subset, averaged over systems) and more than rounding (an estimate that
+    is the plain mean differs from it in the last bits only, computed apart)."""
     d = (estimate - plain).mean(axis=1)
-    return bool(d.mean() > 2.0 * d.std(ddof=1) / math.sqrt(len(d)))
+    beyond_rounding = d.mean() > 1e-9 * plain.mean()
+    return bool(beyond_rounding and d.mean() > 2.0 * d.std(ddof=1) / math.sqrt(len(d)))
 
 
 def estimate_rows(
@@ -471,6 +504,13 @@ def estimate_rows(
                 row.mae_stratified = float(err_s.mean())
                 row.cover_stratified = float(hit_s.mean())
                 row.worse_stratified = worse_beyond_noise(err_s, err_p)
+                err_r, hit_r = stratified_errors(campaign, z, subsets, always_reweight=True)
+                row.mae_reweighted = float(err_r.mean())
+                row.cover_reweighted = float(hit_r.mean())
+                row.worse_reweighted = worse_beyond_noise(err_r, err_p)
+                assert campaign.codes is not None
+                row.proportional = _share_proportional(campaign.codes, subsets)
+                row.proportional_simple = _share_proportional(campaign.codes, simple)
             rows.append(row)
     return rows
 
@@ -605,8 +645,9 @@ def _pct(value: float | None, digits: int = 1) -> str:
 def estimate_table(rows: list[Row]) -> list[str]:
     lines = [
         "| covariates | r | judged | n | MAE plain | MAE estimate | gain % | MSE gain % "
-        "| MAE stratified | gain % | cover plain % | cover estimate % | cover stratified % "
-        "| variance ratio | regression used % | worse? estimate / stratified |",
+        "| MAE with documents | gain % | cover plain % | cover estimate % "
+        "| cover with documents % | variance ratio | regression used % "
+        "| worse? estimate / with documents |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
@@ -628,20 +669,40 @@ def _worse(flag: bool | None) -> str:
 
 def design_table(rows: list[Row]) -> list[str]:
     """What the stratified draw adds: the plain mean on simple random and on stratified
-    subsets, and documents as strata without covariates."""
+    subsets."""
     lines = [
-        "| judged | MAE plain, simple random subsets | MAE plain, stratified subsets | gain % "
-        "| MAE documents as strata | gain % |",
-        "|---|---|---|---|---|---|",
+        "| judged | MAE plain, simple random subsets | MAE plain, stratified subsets | gain % |",
+        "|---|---|---|---|",
     ]
     for r in rows:
         if r.covariates != "none":
             continue
-        stratified = "–" if r.mae_stratified is None else f"{r.mae_stratified:.4f}"
         lines.append(
             f"| {_pct(r.fraction, 0)} % | {r.mae_simple:.4f} | {r.mae_plain:.4f} "
-            f"| {_pct(1 - r.mae_plain / r.mae_simple)} | {stratified} "
-            f"| {_pct(r.stratified_gain)} |"
+            f"| {_pct(1 - r.mae_plain / r.mae_simple)} |"
+        )
+    return lines
+
+
+def documents_table(rows: list[Row]) -> list[str]:
+    """Documents in the estimator: how often the allocation passed the proportionality
+    test, the estimate with documents (on a proportional allocation: the one without
+    strata, with the stratified variance) against the strata always reweighted."""
+    lines = [
+        "| covariates | judged | proportional %, stratified / simple subsets "
+        "| MAE with documents | gain % | cover % | MAE strata reweighted | gain % | cover % "
+        "| worse? with documents / reweighted |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if r.mae_stratified is None or r.mae_reweighted is None:
+            continue
+        lines.append(
+            f"| {r.covariates} | {_pct(r.fraction, 0)} % "
+            f"| {_pct(r.proportional, 0)} / {_pct(r.proportional_simple, 0)} "
+            f"| {r.mae_stratified:.4f} | {_pct(r.stratified_gain)} | {_pct(r.cover_stratified)} "
+            f"| {r.mae_reweighted:.4f} | {_pct(r.reweighted_gain)} | {_pct(r.cover_reweighted)} "
+            f"| {_worse(r.worse_stratified)} / {_worse(r.worse_reweighted)} |"
         )
     return lines
 
@@ -676,7 +737,8 @@ def plan_table(rows: list[PlanRow]) -> list[str]:
 
 
 def verdicts(rows: list[Row]) -> list[str]:
-    """The issue's targets, met or not, for the estimate and the stratified estimate."""
+    """The issue's targets, met or not, for the estimate without documents, with them, and
+    with the strata always reweighted."""
 
     def where(r: Row) -> str:
         return f"{r.campaign} {r.covariates} {_pct(r.fraction, 0)} %"
@@ -692,7 +754,12 @@ def verdicts(rows: list[Row]) -> list[str]:
     out = []
     for label, worse, cover in (
         ("estimate", lambda r: r.worse, lambda r: r.cover_estimate),
-        ("stratified estimate", lambda r: r.worse_stratified, lambda r: r.cover_stratified),
+        ("estimate with documents", lambda r: r.worse_stratified, lambda r: r.cover_stratified),
+        (
+            "strata always reweighted",
+            lambda r: r.worse_reweighted,
+            lambda r: r.cover_reweighted,
+        ),
     ):
         out.append(
             f"- {label} never worse than the plain mean beyond noise: "
@@ -757,8 +824,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = estimate_rows(campaign, args.subsets, rng, FRACTIONS)
         all_rows += rows
         out += estimate_table(rows) + [""]
-        out += ["What the stratified draw and documents as strata add:", ""]
+        out += ["What the stratified draw adds:", ""]
         out += design_table(rows) + [""]
+        if any(r.mae_reweighted is not None for r in rows):
+            out += ["Documents in the estimator:", ""]
+            out += documents_table(rows) + [""]
         out += ["Power (neighbouring systems, paired t-test at p < 0.05):", ""]
         out += power_table(power_rows(campaign, args.subsets, rng, FRACTIONS)) + [""]
         plans.append(plan_row(campaign, args.subsets, rng))

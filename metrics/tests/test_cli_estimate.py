@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from metrics.__main__ import main
-from metrics.estimate import REGRESSION, STRATIFIED_REGRESSION, estimate_mean
+from metrics.estimate import REGRESSION, REGRESSION_STRATIFIED_VARIANCE, estimate_mean
 from metrics.tests.test_cli import run_cli
 
 N = 60
@@ -83,7 +83,9 @@ def test_the_command_line_gives_the_functions_figures(
         "--docs", str(corpus["docs"]), "--confidence", "0.9",
     )  # fmt: skip
     assert got == json.loads(json.dumps(expected.as_json()))
-    assert got["estimate"]["method"] == STRATIFIED_REGRESSION  # type: ignore[index]
+    # every third segment: each document within one of its share
+    assert got["estimate"]["method"] == REGRESSION_STRATIFIED_VARIANCE  # type: ignore[index]
+    assert got["estimate"]["proportional"] is True  # type: ignore[index]
 
 
 def test_without_json_a_table_says_both_means_and_how_the_estimate_was_made(

@@ -14,7 +14,9 @@ from scipy import stats
 from metrics.estimate import (
     MIN_JUDGED_PER_STRATUM,
     PLAIN,
+    PLAIN_STRATIFIED_VARIANCE,
     REGRESSION,
+    REGRESSION_STRATIFIED_VARIANCE,
     STRATIFIED,
     STRATIFIED_REGRESSION,
     Estimate,
@@ -23,6 +25,7 @@ from metrics.estimate import (
     document_codes,
     estimate_mean,
     p_value,
+    proportional_allocation,
 )
 
 N = 400
@@ -239,11 +242,17 @@ def test_95_percent_intervals_cover_the_corpus_mean_in_95_percent_of_2000_draws(
     assert 0.93 <= coverage(results, human.mean(), "plain") <= 0.97
 
 
-def test_stratified_intervals_cover_on_2000_draws_of_half_of_every_document() -> None:
-    human, auto = corpus(0.5, seed=12, document_effect=1.0)
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_stratified_intervals_cover_on_2000_draws_of_half_of_every_document(rho: float) -> None:
+    """A proportional draw: the estimate without strata, the interval from its spread
+    within the strata."""
+    human, auto = corpus(rho, seed=12, document_effect=1.0)
     results = draws(human, {"chrf": auto}, sample=per_document(5), documents=DOCUMENTS)
-    assert np.mean([r.method == STRATIFIED_REGRESSION for r in results]) > 0.9
+    assert all(r.proportional for r in results)
+    if rho:
+        assert np.mean([r.method == REGRESSION_STRATIFIED_VARIANCE for r in results]) > 0.9
     assert 0.93 <= coverage(results, human.mean()) <= 0.97
+    assert coverage(results, human.mean(), "plain") > 0.99  # blind to the draw's strata
 
 
 @pytest.mark.parametrize("per", [1, 2])
@@ -278,6 +287,114 @@ def test_documents_as_strata_narrow_the_interval_of_a_stratified_sample() -> Non
     widths = [(r.estimate.high - r.estimate.low) / (r.plain.high - r.plain.low) for r in results]
     assert np.mean(widths) < 0.7
     assert all(r.strata == N // DOCUMENT_LENGTH for r in results)  # one per document
+
+
+# documents of 5 to 15 segments, 400 in all
+UNEVEN = [f"doc{d}" for d, size in enumerate([5, 15, 8, 12, 10] * 8) for _ in range(size)]
+
+
+def share_of_every_document(rng: np.random.Generator, fraction: float) -> np.ndarray:
+    """Each document's share of the judged segments, rounded up or down at random (as
+    the judge queue's order keeps it), its segments drawn at random."""
+    codes = document_codes(UNEVEN)
+    out = []
+    for d, size in enumerate(np.bincount(codes)):
+        share = fraction * size
+        take = math.floor(share) + (rng.random() < share - math.floor(share))
+        out += list(rng.choice(np.flatnonzero(codes == d), size=take, replace=False))
+    return np.array(out)
+
+
+def test_a_proportional_allocation_keeps_the_estimate_without_strata() -> None:
+    """Every document within one segment of its share: the estimate is the one without
+    documents, its variance Σ W_h² (1 − n_h/N_h) s_h²/n_h + s² D²/A of the regression's
+    residuals within the merged strata (s_h² on n_h − 1 of the n − H − 1 degrees of
+    freedom, s² pooled on n − H − 1, D = X̄ − x̄, A = Σ (x_i − x̄)²)."""
+    human, auto = corpus(0.6, seed=16, document_effect=1.0)
+    judged = share_of_every_document(np.random.default_rng(16), 0.3)
+    y, x, n = human[judged], auto[judged], len(judged)
+    codes = document_codes(UNEVEN)
+    assert proportional_allocation(codes, judged)
+
+    result = estimate_mean(judged, y, {"chrf": auto}, documents=UNEVEN)
+    alone = estimate_mean(judged, y, {"chrf": auto})
+
+    assert result.method == REGRESSION_STRATIFIED_VARIANCE
+    assert alone.method == REGRESSION
+    assert result.estimate.mean == alone.estimate.mean
+    assert result.covariates == alone.covariates
+    strata = collapse_strata(codes, judged, order=by_level(codes, auto))[judged]
+    sizes = np.bincount(collapse_strata(codes, judged, order=by_level(codes, auto)))
+    H = len(sizes)
+    e = y - result.covariates[0].coefficient * x
+    e -= (np.bincount(strata, weights=e) / np.bincount(strata))[strata]
+    counts, squares = np.bincount(strata), np.bincount(strata, weights=e**2)
+    df = n - H - 1
+    own = squares / ((counts - 1) * df / (n - H))
+    weights = sizes / N
+    shift = auto.mean() - x.mean()
+    slope = squares.sum() / df * shift**2 / ((x - x.mean()) ** 2).sum()
+    variance = (weights**2 * (1 - counts / sizes) / counts * own).sum() + slope
+    assert result.strata == H > 10
+    assert result.estimate.variance == pytest.approx(variance, rel=1e-12)
+    assert result.estimate.variance < alone.estimate.variance  # documents explain a part
+    assert result.as_json()["estimate"]["method"] == "regression, stratified variance"
+    assert result.as_json()["estimate"]["proportional"] is True
+
+
+def test_without_covariates_a_proportional_allocation_keeps_the_plain_mean() -> None:
+    human, _ = corpus(0.0, seed=17, document_effect=1.0)
+    judged = share_of_every_document(np.random.default_rng(17), 0.2)
+    result = estimate_mean(judged, human[judged], documents=UNEVEN)
+    assert result.method == PLAIN_STRATIFIED_VARIANCE
+    assert result.estimate.mean == result.plain.mean
+    assert result.estimate.variance < result.plain.variance
+    assert result.strata > 1
+
+
+def test_an_allocation_off_the_shares_reweights_the_strata() -> None:
+    """The first documents judged more than the last (a file judged in order): each
+    merged stratum weighs N_h/N, not n_h/n."""
+    documents = [f"doc{k // 10}" for k in range(40)]
+    human = np.arange(40.0)
+    judged = np.array([*range(0, 7), *range(10, 17), *range(20, 23), *range(30, 33)])
+    result = estimate_mean(judged, human[judged], documents=documents)
+    assert result.proportional is False
+    assert result.method == STRATIFIED
+    assert result.strata == 3  # doc0, doc1, doc2 + doc3
+    want = (
+        0.25 * human[0:7].mean()
+        + 0.25 * human[10:17].mean()
+        + 0.5 * human[20:33][[0, 1, 2, 10, 11, 12]].mean()
+    )
+    assert result.estimate.mean == pytest.approx(want)
+    assert result.plain.mean != pytest.approx(want)
+
+
+def test_with_covariates_an_allocation_off_the_shares_is_the_combined_estimator() -> None:
+    human, auto = corpus(0.6, seed=18, document_effect=1.0)
+    judged = np.arange(0, N // 2, 2)  # every other segment of the first half
+    result = estimate_mean(judged, human[judged], {"chrf": auto}, documents=DOCUMENTS)
+    assert result.proportional is False
+    assert result.method == STRATIFIED_REGRESSION
+    assert result.as_json()["estimate"]["proportional"] is False
+
+
+@pytest.mark.parametrize(
+    "judged, expected",
+    [
+        ([0, 1, 4, 6], True),  # shares 1.5, 1.5 and 1: 2, 1 and 1 judged
+        ([0, 1, 3, 4], True),  # an unjudged document whose share is one
+        ([0, 1, 2, 4], False),  # 3 judged for a share of 1.5
+        ([4, 5, 6, 7], False),  # none for a share of 1.5
+        ([0, 4, 6], True),  # shares 1.125, 1.125 and 0.75
+    ],
+)
+def test_an_allocation_is_proportional_when_each_document_is_within_one_of_its_share(
+    judged: list[int], expected: bool
+) -> None:
+    codes = np.array([0, 0, 0, 1, 1, 1, 2, 2])
+    assert proportional_allocation(codes, np.array(judged)) is expected
 
 
 def test_merged_documents_are_those_alike_in_the_first_covariate() -> None:
