@@ -30,8 +30,8 @@ For judged fractions of 5, 10, 20 and 50 %, ``--subsets`` random subsets (1,000)
 segments are drawn with the judge queue's guarantee — stratified by document, every
 document giving its share rounded down or up, its segments at random
 (:func:`stratified_subsets`) — and every system is estimated on every subset: the plain
-mean, the guarded regression estimate (:func:`metrics.estimate.fit` /
-:func:`~metrics.estimate.guarded`, vectorised over subsets and systems) and, with
+mean, the guarded regression estimate (:func:`metrics.regression.fit` /
+:func:`~metrics.regression.guarded`, vectorised over subsets and systems) and, with
 documents, the estimate with documents (:func:`metrics.estimate.fit_judged`, system by
 system: on a proportional allocation the regression's point with the stratified
 variance) beside the strata always reweighted (the estimator before it told the two
@@ -71,7 +71,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from metrics.distributions import normal_cdf  # noqa: E402
-from metrics.estimate import fit, fit_judged, guarded, proportional_allocation  # noqa: E402
+from metrics.estimate import fit_judged  # noqa: E402
 from metrics.power import (  # noqa: E402
     NEEDED,
     NOT_SEPARABLE,
@@ -81,6 +81,8 @@ from metrics.power import (  # noqa: E402
     separated,
     separation_power,
 )
+from metrics.regression import fit, guarded  # noqa: E402
+from metrics.strata import proportional_allocation  # noqa: E402
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -271,7 +273,7 @@ def ted(data: Path, lp: str) -> Campaign:
 
 
 def _codes(documents: Sequence[str]) -> IntArray:
-    from metrics.estimate import document_codes
+    from metrics.strata import document_codes
 
     return document_codes(documents)
 

@@ -71,9 +71,9 @@ one. Strata of two judged segments are not enough either: each stands for its ow
 of the corpus, and weights that swing from stratum to stratum cost more than documents
 bring (on WMT20 MQM, documents explain little of the score: −4 % error at 5 % judged
 with two per stratum, ±1.5 % with five; ``bench/estimate.py``). So
-:func:`collapse_strata` merges documents until every merged stratum has
-:data:`MIN_JUDGED_PER_STRATUM` (5) judged segments, and a stratum that takes in an unjudged
-document also judged segments from two documents (that document's level is then
+:func:`collapse_strata` (:mod:`metrics.strata`) merges documents until every merged
+stratum has ``MIN_JUDGED_PER_STRATUM`` (5) judged segments, and a stratum that takes in
+an unjudged document also judged segments from two documents (that document's level is then
 estimated from more than one other's, and the spread between them is in s_h²). Merged
 documents should be alike, so they merge in the order of their mean first covariate over
 the corpus (:func:`by_level`: known on every segment, so the order owes nothing to the
@@ -92,8 +92,8 @@ document has its share ``n·N_d/N`` of the judged segments up to rounding, ``W_h
 (the sample is self-weighting, Cochran ch. 5, proportional allocation), and weighing a
 merged stratum's few judged segments by ``W_h`` only moves the estimate at random (on
 WMT20 MQM up to 1.2 % more error than the plain mean without covariates, 3.4 points of
-gain lost at ρ = 0.7: ``docs/estimate.md``). So where every document's judged count is within
-:data:`PROPORTIONAL_TOLERANCE` (one segment) of its share — what the judge queue's order
+gain lost at ρ = 0.7: ``docs/estimate.md``). So where every document's judged count is
+within ``PROPORTIONAL_TOLERANCE`` (one segment) of its share — what the judge queue's order
 keeps at every prefix (``annotation/judging/order.py``, the quota method) — the estimate
 is the one without documents (the guarded regression above, or the plain mean: exactly
 what :func:`estimate_mean` gives without ``documents``), and its variance is the
@@ -132,14 +132,24 @@ from typing import Any
 
 import numpy as np
 
-from metrics.correlation import BoolArray, IntArray, Values, pearson
-from metrics.distributions import t_quantile, t_sf
+from metrics.correlation import IntArray, Values, pearson
+from metrics.distributions import t_sf
+from metrics.regression import DEFAULT_CONFIDENCE as DEFAULT_CONFIDENCE  # the estimate's too
+from metrics.regression import (
+    Fits,
+    check_confidence,
+    fit,
+    guarded,
+    with_stratified_variance,
+)
 from metrics.stats import FloatArray
+from metrics.strata import (
+    by_level,
+    collapse_strata,
+    document_codes,
+    proportional_allocation,
+)
 
-DEFAULT_CONFIDENCE = 0.95
-#: Judged segments a stratum of merged documents needs: two would give its level and its
-#: spread, five keep the strata's weights from swinging (the module's docstring).
-MIN_JUDGED_PER_STRATUM = 5
 #: The plain mean of the judged segments (no covariate, or the guard kept it).
 PLAIN = "plain"
 #: The regression (control-variate) estimator on the covariates.
@@ -152,246 +162,6 @@ STRATIFIED = "stratified"
 REGRESSION_STRATIFIED_VARIANCE = "regression, stratified variance"
 #: The plain mean, its variance over the strata (proportional allocation).
 PLAIN_STRATIFIED_VARIANCE = "plain, stratified variance"
-#: How far a document's judged segments may be from its share ``n·N_d/N`` for the
-#: allocation to count as proportional: one segment, what rounding a share costs.
-PROPORTIONAL_TOLERANCE = 1.0
-#: Eigenvalues of the covariates' cross-products below this share of the largest are
-#: taken as zero: a covariate constant on the judged segments, or a copy of another,
-#: adds nothing and costs no degree of freedom.
-_RANK_TOLERANCE = 1e-10
-
-
-@dataclass(frozen=True, eq=False)
-class Fits:
-    """Estimates of one or many corpus means (one per batch element): ``mean``, its
-    estimated ``variance``, the degrees of freedom of that variance (0 where none
-    could be estimated; the variance is then infinite) and the covariates' slopes
-    (batch × p)."""
-
-    mean: FloatArray
-    variance: FloatArray
-    df: FloatArray
-    coefficients: FloatArray
-
-    def bounds(self, confidence: float = DEFAULT_CONFIDENCE) -> tuple[FloatArray, FloatArray]:
-        """The two-sided ``confidence`` interval of every mean: ``mean ± t·√variance``."""
-        check_confidence(confidence)
-        quantile = np.array([_t_quantile(confidence, d) for d in self.df.tolist()])
-        with np.errstate(invalid="ignore"):
-            half = np.where(self.variance == 0.0, 0.0, quantile * np.sqrt(self.variance))
-        return self.mean - half, self.mean + half
-
-
-def _t_quantile(confidence: float, df: float) -> float:
-    """The t quantile of a two-sided interval, its degrees of freedom floored to a tenth
-    (an integer from 100 on). Satterthwaite's are fractions: floored, they repeat and
-    the cached quantile serves again; the interval can only widen, by less than 0.5 %
-    at 5 degrees of freedom and 0.03 % from 30 on."""
-    if df <= 0:
-        return math.inf
-    floored = math.floor(df) if df >= 100 else max(math.floor(df * 10.0) / 10.0, 0.1)
-    return t_quantile((1.0 + confidence) / 2.0, floored)
-
-
-def check_confidence(confidence: float) -> None:
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence {confidence!r}: must lie strictly between 0 and 1")
-
-
-def fit(
-    y: FloatArray,
-    x: FloatArray,
-    strata: IntArray,
-    stratum_sizes: IntArray,
-    stratum_means: FloatArray,
-) -> Fits:
-    """The (stratified) regression estimate of the corpus mean, for a batch at once.
-
-    ``y`` (batch × n) are the human scores of the judged segments, ``x`` (batch × n × p)
-    their covariates (p may be 0), ``strata`` (n) each judged segment's stratum
-    (0 … H−1, every stratum judged at least once), ``stratum_sizes`` (H) the corpus
-    segments of each stratum and ``stratum_means`` (batch × H × p) the covariates' mean
-    over each stratum's corpus segments. One stratum and no covariate is the plain mean;
-    the formulas are the module's. The batch shares the judged segments' strata, so one
-    call serves every system of a campaign (``bench/estimate.py`` fits thousands).
-    """
-    y = np.asarray(y, dtype=np.float64)
-    x = np.asarray(x, dtype=np.float64)
-    n = y.shape[1]
-    sizes = np.asarray(stratum_sizes, dtype=np.float64)
-    counts = np.bincount(strata, minlength=len(sizes)).astype(np.float64)
-    if np.any(counts == 0):
-        raise ValueError(
-            f"stratum {int(np.argmin(counts))} has no judged segment: collapse the strata first"
-        )
-    weights = sizes / sizes.sum()
-    member = np.zeros((n, len(sizes)))
-    member[np.arange(n), strata] = 1.0
-    y_means = (y @ member) / counts
-    x_means = np.einsum("bnp,nh->bhp", x, member) / counts[:, None]
-    y_dev = y - y_means[:, strata]
-    x_dev = x - x_means[:, strata, :]
-    inverse, rank = _pseudo_inverse(np.einsum("bnp,bnq->bpq", x_dev, x_dev))
-    beta = np.einsum("bpq,bnq,bn->bp", inverse, x_dev, y_dev)
-    residuals = y_dev - np.einsum("bnp,bp->bn", x_dev, beta)
-    beta = beta * _shrinkage(y_dev, residuals, n - len(sizes), rank)[:, None]
-    residuals = y_dev - np.einsum("bnp,bp->bn", x_dev, beta)
-    shift = np.einsum("h,bhp->bp", weights, np.asarray(stratum_means) - x_means)
-    mean = y_means @ weights + np.einsum("bp,bp->b", beta, shift)
-    variance, df = _stratified_variance(residuals, member, sizes, shift, inverse, rank)
-    return Fits(mean, variance, df, beta)
-
-
-def with_stratified_variance(
-    found: Fits,
-    y: FloatArray,
-    x: FloatArray,
-    strata: IntArray,
-    stratum_sizes: IntArray,
-    corpus_means: FloatArray,
-) -> Fits:
-    """The estimate ``found`` of one stratum (the plain mean or the regression: ``fit``
-    with every judged segment in one stratum, its slopes ``found.coefficients``) with the
-    variance it has under a proportional stratified draw over ``strata``: the
-    within-stratum spread of its residuals (the module's *proportional allocation*).
-    ``y``, ``x``, ``strata`` and ``stratum_sizes`` as for :func:`fit`, ``corpus_means``
-    (batch × p) the covariates' corpus means."""
-    y = np.asarray(y, dtype=np.float64)
-    x = np.asarray(x, dtype=np.float64)
-    n = y.shape[1]
-    sizes = np.asarray(stratum_sizes, dtype=np.float64)
-    counts = np.bincount(strata, minlength=len(sizes)).astype(np.float64)
-    member = np.zeros((n, len(sizes)))
-    member[np.arange(n), strata] = 1.0
-    x_dev = x - x.mean(axis=1, keepdims=True)
-    inverse, rank = _pseudo_inverse(np.einsum("bnp,bnq->bpq", x_dev, x_dev))
-    residuals = y - np.einsum("bnp,bp->bn", x, found.coefficients)
-    residuals = residuals - ((residuals @ member) / counts)[:, strata]  # within each stratum
-    shift = np.asarray(corpus_means) - x.mean(axis=1)
-    variance, df = _stratified_variance(residuals, member, sizes, shift, inverse, rank)
-    return Fits(found.mean, variance, df, found.coefficients)
-
-
-def _stratified_variance(
-    residuals: FloatArray,
-    member: FloatArray,
-    sizes: FloatArray,
-    shift: FloatArray,
-    inverse: FloatArray,
-    rank: IntArray,
-) -> tuple[FloatArray, FloatArray]:
-    """``Σ_h W_h² (1 − n_h/N_h) s_h²/n_h + s² Dᵀ A⁻¹ D`` and its Satterthwaite degrees of
-    freedom, from the ``residuals`` (batch × n, mean 0 within each stratum), the judged
-    segments' strata as a ``member`` matrix (n × H), the strata's corpus ``sizes``, the
-    covariates' ``shift`` D (batch × p), A's pseudo-``inverse`` and ``rank``."""
-    n, n_strata = member.shape
-    counts = member.sum(axis=0)
-    weights = sizes / sizes.sum()
-    # degrees of freedom: n, less a level per stratum, less a slope per covariate
-    df = (n - n_strata - rank).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        squares = (residuals**2) @ member
-        pooled = np.where(df > 0, squares.sum(axis=1) / df, math.inf)
-        # each stratum's own residual variance, its n_h − 1 degrees of freedom shared
-        # with the slopes in proportion; a stratum judged once borrows the pooled one
-        own_df = (counts - 1.0)[None, :] * (df / (n - n_strata))[:, None]
-        own = np.where(counts > 1, squares / own_df, pooled[:, None])
-        own_df = np.where(counts > 1, own_df, df[:, None])
-        terms = weights**2 * (1.0 - counts / sizes) / counts * own
-        slope_term = pooled * np.einsum("bp,bpq,bq->b", shift, inverse, shift)
-        variance = terms.sum(axis=1) + np.where(slope_term > 0, slope_term, 0.0)
-        # Satterthwaite's degrees of freedom of that sum, at most the residuals'
-        pieces = (terms**2 / own_df).sum(axis=1) + np.where(slope_term > 0, slope_term**2 / df, 0.0)
-        df = np.where(pieces > 0, np.minimum(variance**2 / pieces, df), df)
-        variance = np.where(np.isnan(variance), math.inf, variance)
-    return variance, np.maximum(df, 0.0)
-
-
-def _shrinkage(y_dev: FloatArray, residuals: FloatArray, free: int, rank: IntArray) -> FloatArray:
-    """The slopes' factor ``(1 − 1/F)⁺``, F the regression's F statistic on ``free``
-    degrees of freedom (n less the strata): the share of R² that chance does not
-    explain (adjusted R² over R²), 1 for a perfect covariate, 0 for one that explains
-    less than chance would."""
-    total = np.einsum("bn,bn->b", y_dev, y_dev)
-    left = np.einsum("bn,bn->b", residuals, residuals)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f = ((total - left) / rank) / (left / (free - rank))
-        factor = np.where(left <= 0.0, 1.0, 1.0 - 1.0 / f)
-    return np.where((rank > 0) & (free > rank) & (total > left), np.clip(factor, 0.0, 1.0), 0.0)
-
-
-def _pseudo_inverse(a: FloatArray) -> tuple[FloatArray, IntArray]:
-    """The pseudo-inverse and rank of each symmetric positive semi-definite p × p matrix of
-    a batch, from one eigendecomposition, so that rank and inverse agree."""
-    batch, p = a.shape[0], a.shape[1]
-    if p == 0:
-        return np.zeros((batch, 0, 0)), np.zeros(batch, dtype=np.int64)
-    values, vectors = np.linalg.eigh(a)
-    keep = values > _RANK_TOLERANCE * np.maximum(values.max(axis=1, keepdims=True), 0.0)
-    keep &= values > 0
-    inverted = np.where(keep, 1.0 / np.where(keep, values, 1.0), 0.0)
-    inverse = np.einsum("bpk,bk,bqk->bpq", vectors, inverted, vectors)
-    return inverse, keep.sum(axis=1).astype(np.int64)
-
-
-def guarded(candidate: Fits, plain: Fits) -> tuple[Fits, BoolArray]:
-    """Per batch element, the candidate where its estimated variance is below the plain
-    mean's, else the plain mean; and where the candidate was taken."""
-    taken = candidate.variance < plain.variance
-    pick = taken[:, None]
-    p = candidate.coefficients.shape[1]
-    return (
-        Fits(
-            np.where(taken, candidate.mean, plain.mean),
-            np.where(taken, candidate.variance, plain.variance),
-            np.where(taken, candidate.df, plain.df),
-            np.where(pick, candidate.coefficients, np.zeros((1, p))),
-        ),
-        taken,
-    )
-
-
-def document_codes(documents: Sequence[Hashable]) -> IntArray:
-    """Each segment's document as 0, 1, 2 … in the order the documents first appear."""
-    _, first, inverse = np.unique(np.asarray(documents), return_index=True, return_inverse=True)
-    rank = np.empty(len(first), dtype=np.int64)
-    rank[np.argsort(first)] = np.arange(len(first))
-    return rank[inverse.reshape(-1)]
-
-
-def collapse_strata(
-    codes: IntArray,
-    judged: IntArray,
-    min_judged: int = MIN_JUDGED_PER_STRATUM,
-    order: IntArray | None = None,
-) -> IntArray:
-    """Each corpus segment's stratum: documents (``codes``, from :func:`document_codes`)
-    merged in ``order`` (the documents' codes, default their corpus order) until every
-    stratum has ``min_judged`` judged segments, and judged segments from two documents
-    if it holds an unjudged one; the documents after the last full stratum join it.
-    Fewer judged segments than ``min_judged`` in all make one stratum."""
-    per_document = np.bincount(codes[judged], minlength=int(codes.max()) + 1)
-    walk = np.arange(len(per_document)) if order is None else np.asarray(order)
-    group = np.empty(len(per_document), dtype=np.int64)
-    current, have, judged_documents, unjudged = 0, 0, 0, False
-    for document in walk.tolist():
-        group[document] = current
-        count = int(per_document[document])
-        have += count
-        judged_documents += count > 0
-        unjudged |= count == 0
-        if have >= min_judged and (judged_documents >= 2 or not unjudged):
-            current, have, judged_documents, unjudged = current + 1, 0, 0, False
-    if current > 0 and (have or unjudged):
-        group[group == current] = current - 1  # a tail short of judged segments
-    return group[codes]
-
-
-def by_level(codes: IntArray, covariate: FloatArray) -> IntArray:
-    """The documents (``codes``) in the order of their mean ``covariate`` over the corpus,
-    so that merged documents are alike (ties in corpus order)."""
-    totals = np.bincount(codes, weights=covariate)
-    return np.argsort(totals / np.bincount(codes), kind="stable")
 
 
 @dataclass(frozen=True)
@@ -623,16 +393,6 @@ def _unstratified(y: FloatArray, z: FloatArray, index: IntArray, plain: Fits) ->
     candidate = fit(y[None, :], z[index][None], one, np.array([len(z)]), means)
     chosen, taken = guarded(candidate, plain)
     return Judged(plain, candidate, chosen, bool(taken[0]), 1, REGRESSION if taken[0] else PLAIN)
-
-
-def proportional_allocation(codes: IntArray, judged: IntArray) -> bool:
-    """Whether every document (``codes``) has its share of the ``judged`` segments,
-    ``n·N_d/N``, give or take :data:`PROPORTIONAL_TOLERANCE` (the judge queue's order
-    keeps every prefix within one: ``annotation/judging/order.py``)."""
-    sizes = np.bincount(codes)
-    counts = np.bincount(codes[judged], minlength=len(sizes))
-    share = len(judged) * sizes / len(codes)
-    return bool(np.abs(counts - share).max() <= PROPORTIONAL_TOLERANCE + 1e-9)
 
 
 def _ratio(variance: float, plain: float) -> float:
