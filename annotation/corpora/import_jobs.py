@@ -22,13 +22,13 @@ from django.db.models import OuterRef, Q, Subquery
 
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import CorpusHeader, EvalTransError
+from annotation.corpora.evaluator_accounts import remove_unused_import_accounts
 from annotation.corpora.imports import (
     ERR_CORPUS_EXISTS,
     ERR_CORPUS_IMPORTING,
     RENAME_IN_FORM,
     ImportRefused,
     corpus_import,
-    remove_unused_import_accounts,
     upload_limits,
 )
 from annotation.corpora.removal import delete_corpus_rows

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
 
 from django.conf import settings
-from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db import IntegrityError, transaction
 
 from annotation.corpora import evaltrans
@@ -34,6 +32,11 @@ from annotation.corpora.evaltrans import (
     Timing,
     attrs_to_json,
     awer_text,
+)
+from annotation.corpora.evaluator_accounts import (
+    ANONYMOUS_EVALUATOR,
+    new_evaluator_account,
+    remove_unused_accounts,
 )
 from annotation.corpora.removal import delete_corpus_rows
 from annotation.corpora.rows import TARGET_COLUMNS, RowWriter, TargetRow
@@ -55,7 +58,6 @@ SENTENCES_PER_TRANSACTION = 50
 #: Sentences given their queue position per transaction (one column of each row).
 QUEUE_ROWS_PER_TRANSACTION = 500
 MAX_WARNINGS = 200
-ANONYMOUS_EVALUATOR = "anonymous"
 # A judgment still in progress is exported with this extra attribute (evalTrans keeps
 # unknown attributes), so a re-import keeps it pending instead of counting it as done.
 PENDING_ATTR = ("state", "pending")
@@ -290,26 +292,7 @@ def _remove_unfinished(state: _ImportState) -> None:
     (:func:`~annotation.corpora.removal.delete_corpus_rows`), and the evaluator accounts
     the import created that judge nothing else."""
     delete_corpus_rows(state.corpus)
-    with transaction.atomic():
-        User.objects.filter(pk__in=[u.pk for u in state.created_evaluators]).filter(
-            judgments__isnull=True
-        ).delete()
-
-
-def remove_unused_import_accounts(*, since: datetime) -> None:
-    """Delete the accounts imports made since ``since`` (inactive, no usable password,
-    never logged in: :func:`_ensure_evaluators`) that judge nothing: what an import whose
-    worker was killed leaves once its hidden corpus is gone (a killed process runs no
-    :func:`_remove_unfinished`). An account an import made always judges something in the
-    corpus it was made for, so one that judges nothing is that import's leftover."""
-    with transaction.atomic():
-        User.objects.filter(
-            is_active=False,
-            last_login__isnull=True,
-            password__startswith=UNUSABLE_PASSWORD_PREFIX,
-            date_joined__gte=since,
-            judgments__isnull=True,
-        ).delete()
+    remove_unused_accounts(state.created_evaluators)
 
 
 def _store_sizes(state: _ImportState) -> None:
@@ -594,7 +577,7 @@ def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> Non
     assigned to the corpus if the import was asked to (``state.assign``).
 
     A judgment without an ``evaluator`` attribute is attributed to the inactive account
-    ``anonymous``: the judgment is kept, and the export writes it back with that name.
+    :data:`~annotation.corpora.evaluator_accounts.ANONYMOUS_EVALUATOR`.
     """
     wanted = {
         ev.evaluator or ANONYMOUS_EVALUATOR
@@ -607,9 +590,7 @@ def _ensure_evaluators(state: _ImportState, batch: list[SentenceElement]) -> Non
     for user in User.objects.filter(username__in=wanted):
         state.evaluators[user.username] = user
     for username in sorted(wanted - state.evaluators.keys()):
-        user = User(username=username, role=User.Role.JUDGE, is_active=False)
-        user.set_unusable_password()
-        user.save()
+        user = new_evaluator_account(username)
         state.evaluators[username] = user
         state.created_evaluators.append(user)
     if state.assign:
