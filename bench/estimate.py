@@ -738,6 +738,12 @@ def plan_table(rows: list[PlanRow]) -> list[str]:
     return lines
 
 
+def _side(coverage: float) -> str:
+    """Which way a coverage misses 93–97 %: over is a wide interval (on the safe side),
+    under one that claims more than the data support."""
+    return "over: wide" if coverage > 0.97 else "UNDER"
+
+
 def verdicts(rows: list[Row]) -> list[str]:
     """The issue's targets, met or not, for the estimate without documents, with them, and
     with the strata always reweighted."""
@@ -771,7 +777,7 @@ def verdicts(rows: list[Row]) -> list[str]:
             f"- {label}: coverage of the 95 % intervals within 93–97 %: "
             + met(
                 [
-                    f"{where(r)}: {_pct(cover(r))} %"
+                    f"{where(r)}: {_pct(cover(r))} % ({_side(cover(r))})"
                     for r in rows
                     if cover(r) is not None and not 0.93 <= cover(r) <= 0.97
                 ]
@@ -788,12 +794,19 @@ def verdicts(rows: list[Row]) -> list[str]:
     return out
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def data_arguments(description: str) -> argparse.ArgumentParser:
+    """The command line of a simulation on these data: where they are, how many subsets,
+    which seed (``bench/estimate_guards.py`` takes the same)."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("data", type=Path, help="a copy of google/wmt-mqm-human-evaluation")
     p.add_argument("--wmt20-metrics", type=Path, help="a copy of WMT-Metrics-task/wmt20-metrics")
     p.add_argument("--subsets", type=int, default=1000, help="random subsets per fraction")
     p.add_argument("--seed", type=int, default=28)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = data_arguments(__doc__.split("\n\n")[0])
     p.add_argument("--pairs", default="en-de,zh-en")
     p.add_argument("--no-ted", action="store_true", help="skip the TED campaigns")
     p.add_argument("--markdown", type=Path, help="write the tables to this file")

@@ -27,21 +27,58 @@ _RANK_TOLERANCE = 1e-10
 class Fits:
     """Estimates of one or many corpus means (one per batch element): ``mean``, its
     estimated ``variance``, the degrees of freedom of that variance (0 where none
-    could be estimated; the variance is then infinite) and the covariates' slopes
-    (batch × p)."""
+    could be estimated; the variance is then infinite), the covariates' slopes
+    (batch × p) and the estimate's estimated third cumulant (``third``: its skew, of
+    which the interval takes account)."""
 
     mean: FloatArray
     variance: FloatArray
     df: FloatArray
     coefficients: FloatArray
+    third: FloatArray
 
     def bounds(self, confidence: float = DEFAULT_CONFIDENCE) -> tuple[FloatArray, FloatArray]:
-        """The two-sided ``confidence`` interval of every mean: ``mean ± t·√variance``."""
+        """The two-sided ``confidence`` interval of every mean: Student's t interval
+        ``mean ± t·√variance`` with Hall's (1992) correction for the estimate's skew
+        (:func:`skew_corrected`)."""
         check_confidence(confidence)
         quantile = np.array([_t_quantile(confidence, d) for d in self.df.tolist()])
-        with np.errstate(invalid="ignore"):
-            half = np.where(self.variance == 0.0, 0.0, quantile * np.sqrt(self.variance))
-        return self.mean - half, self.mean + half
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            sd = np.sqrt(self.variance)
+            skew = np.where(
+                (self.variance > 0.0) & np.isfinite(self.variance),
+                self.third / np.where(self.variance > 0.0, self.variance, 1.0) ** 1.5,
+                0.0,
+            )
+            # μ = μ̂ − √v̂·u, u the studentised estimate: its upper quantile gives the low end
+            u_high = np.where(self.variance == 0.0, 0.0, sd * skew_corrected(quantile, skew))
+            u_low = np.where(self.variance == 0.0, 0.0, sd * skew_corrected(-quantile, skew))
+        return self.mean - u_high, self.mean - u_low
+
+
+def skew_corrected(quantile: FloatArray, skew: FloatArray) -> FloatArray:
+    """The quantile of the studentised estimate ``(μ̂ − μ)/√v̂`` whose symmetric
+    approximation is ``quantile``, for an estimate of skewness ``skew``
+    (``κ₃/v^{3/2}``): Hall's (1992, "On the removal of skewness by transformation",
+    JRSS B 54) cubic transformation ``g(u) = u + a u²/3 + a² u³/27 + a/6`` inverted,
+    ``g⁻¹(w) = (3/a)[(1 + a(w − a/6))^{1/3} − 1]``.
+
+    Why: a mean of skewed scores (MQM's: most segments 0, a few −5 or −25) is skewed
+    itself on a few dozen segments, and the sample that misses the rare bad segment
+    has both too high a mean and too small a spread; Student's interval then misses on
+    one side far more often than on the other (TED MQM at 26 judged segments: 8 % of
+    intervals above the truth, 0.5 % below, 91.5 % coverage). Hall's transformation
+    removes the skew's first-order effect on the studentised mean (it agrees with the
+    Edgeworth expansion's term ``a(2u² + 1)/6``) and, unlike that term (Johnson's 1978
+    modified t), is monotone, so its interval always contains the mean and widens on
+    the skewed side. ``a`` is the estimate's own skewness, so the correction fades as
+    ``1/√n`` and vanishes at half the corpus judged. On WMT's MQM data it brings the
+    coverage of 95 % intervals on 26–106 judged segments from 91.3–94.5 % to 94.8–95.4 %
+    (``docs/estimate.md``)."""
+    tiny = np.abs(skew) < 1e-12
+    a = np.where(tiny, 1.0, skew)
+    inverted = (3.0 / a) * (np.cbrt(1.0 + a * (quantile - a / 6.0)) - 1.0)
+    return np.where(tiny, quantile, inverted)
 
 
 def _t_quantile(confidence: float, df: float) -> float:
@@ -101,7 +138,7 @@ def fit(
     shift = np.einsum("h,bhp->bp", weights, np.asarray(stratum_means) - x_means)
     mean = y_means @ weights + np.einsum("bp,bp->b", beta, shift)
     variance, df = _stratified_variance(residuals, member, sizes, shift, inverse, rank)
-    return Fits(mean, variance, df, beta)
+    return Fits(mean, variance, df, beta, _third_cumulant(residuals, member, sizes))
 
 
 def with_stratified_variance(
@@ -131,7 +168,7 @@ def with_stratified_variance(
     residuals = residuals - ((residuals @ member) / counts)[:, strata]  # within each stratum
     shift = np.asarray(corpus_means) - x.mean(axis=1)
     variance, df = _stratified_variance(residuals, member, sizes, shift, inverse, rank)
-    return Fits(found.mean, variance, df, found.coefficients)
+    return Fits(found.mean, variance, df, found.coefficients, found.third)
 
 
 def _stratified_variance(
@@ -167,6 +204,23 @@ def _stratified_variance(
         df = np.where(pieces > 0, np.minimum(variance**2 / pieces, df), df)
         variance = np.where(np.isnan(variance), math.inf, variance)
     return variance, np.maximum(df, 0.0)
+
+
+def _third_cumulant(residuals: FloatArray, member: FloatArray, sizes: FloatArray) -> FloatArray:
+    """The third cumulant of a stratified mean of the ``residuals`` (batch × n, mean 0
+    within each stratum; ``member`` and ``sizes`` as for :func:`_stratified_variance`):
+    ``κ₃ = m₃ Σ_h W_h³ (1 − f_h)(1 − 2f_h)/n_h²`` (a mean of n_h of a stratum's N_h
+    segments drawn without replacement, f_h = n_h/N_h; the sign turns past half), with
+    the residuals' third moment ``m₃ = Σ e³/n`` pooled over the strata, as Hall (1992)
+    takes it (its small-sample bias, a factor (1 − 1/n)(1 − 2/n), was the better
+    calibrated on MQM data: the unbiased moment over-covered at 26 judged segments)."""
+    n = member.shape[0]
+    counts = member.sum(axis=0)
+    weights = sizes / sizes.sum()
+    fractions = counts / sizes
+    factor = float((weights**3 * (1.0 - fractions) * (1.0 - 2.0 * fractions) / counts**2).sum())
+    third: FloatArray = (residuals**3).sum(axis=1) / n * factor
+    return third
 
 
 def _shrinkage(y_dev: FloatArray, residuals: FloatArray, free: int, rank: IntArray) -> FloatArray:
@@ -208,6 +262,7 @@ def guarded(candidate: Fits, plain: Fits) -> tuple[Fits, BoolArray]:
             np.where(taken, candidate.variance, plain.variance),
             np.where(taken, candidate.df, plain.df),
             np.where(pick, candidate.coefficients, np.zeros((1, p))),
+            np.where(taken, candidate.third, plain.third),
         ),
         taken,
     )

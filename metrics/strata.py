@@ -15,6 +15,9 @@ from metrics.stats import FloatArray
 #: Judged segments a stratum of merged documents needs: two would give its level and its
 #: spread, five keep the strata's weights from swinging (the module's docstring).
 MIN_JUDGED_PER_STRATUM = 5
+#: Judged segments a stratum needs where the strata carry the variance alone and the
+#: documents average that many judged segments (:func:`min_judged_per_stratum`).
+MIN_JUDGED_FOR_VARIANCE = 2
 #: How far a document's judged segments may be from its share ``n·N_d/N`` for the
 #: allocation to count as proportional: one segment, what rounding a share costs.
 PROPORTIONAL_TOLERANCE = 1.0
@@ -54,6 +57,25 @@ def collapse_strata(
     if current > 0 and (have or unjudged):
         group[group == current] = current - 1  # a tail short of judged segments
     return group[codes]
+
+
+def min_judged_per_stratum(codes: IntArray, judged: IntArray, *, variance_only: bool) -> int:
+    """The judged segments each merged stratum needs: :data:`MIN_JUDGED_PER_STRATUM`, or
+    :data:`MIN_JUDGED_FOR_VARIANCE` where the strata carry the variance alone (a
+    proportional allocation: the point is the estimate without strata, no weight can
+    swing it) and the judged segments average two per document.
+
+    Why: a merged stratum counts the spread between its documents, which the stratified
+    draw has taken out, so the fewer documents a stratum merges the closer the variance;
+    with two judged per document most strata are one document (on WMT20 zh-en at 20 %
+    judged, strata of five left the intervals covering 97.1–97.2 %, strata of two
+    95.1–95.8 %). With fewer, a stratum of two merges documents judged once, and its one
+    degree of freedom and the spread between its two documents make the interval wider
+    than strata of five do (97.9–98.2 % against 96.9–97.0 % at 5 % judged)."""
+    n_documents = int(codes.max()) + 1
+    if variance_only and len(judged) >= MIN_JUDGED_FOR_VARIANCE * n_documents:
+        return MIN_JUDGED_FOR_VARIANCE
+    return MIN_JUDGED_PER_STRATUM
 
 
 def by_level(codes: IntArray, covariate: FloatArray) -> IntArray:

@@ -34,10 +34,10 @@ covariates (:func:`paired_p_value`), significant at p < 0.05 on at least
 :data:`~metrics.significance.MIN_COMMON` common sentences. Paired, because two systems
 judged on the same sentences share those sentences' difficulty, which a comparison of
 two separate intervals would count twice and so separate fewer pairs than the data
-allow. An approximation all the same, and the page says so: the t intervals assume the
-judged sentences are a random (or document-stratified) sample of the corpus, the order
-of the judge queue; the leader rule makes as many tests as there are systems, with no
-correction for that.
+allow. An approximation all the same, and the page says so: the intervals (Student's t,
+corrected for skew) assume the judged sentences are a random (or document-stratified)
+sample of the corpus, the order of the judge queue; the leader rule makes as many tests
+as there are systems, with no correction for that.
 """
 
 from __future__ import annotations
@@ -225,7 +225,8 @@ class SystemEstimate:
         label = metric_info(self.metric).label
         covariates = f"; covariates: {self.covariates_text}" if self.covariates else ""
         return (
-            f"{label}: estimate over the whole corpus {self.text} (95% t interval; "
+            f"{label}: estimate over the whole corpus {self.text} "
+            "(95% interval, skew-corrected t; "
             f"{self.how}); the plain mean of the {self.n} judged sentences "
             f"{self.plain_text}; rank group {self.rank} by the estimates{covariates}"
         )

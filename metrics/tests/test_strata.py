@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from metrics.strata import (
+    MIN_JUDGED_FOR_VARIANCE,
     MIN_JUDGED_PER_STRATUM,
     by_level,
     collapse_strata,
     document_codes,
+    min_judged_per_stratum,
     proportional_allocation,
 )
 
@@ -70,6 +72,23 @@ def test_merged_strata_have_five_judged_segments() -> None:
     labels = collapse_strata(codes, np.arange(0, 40, 2))  # two judged per document
     assert MIN_JUDGED_PER_STRATUM == 5
     assert labels.tolist() == [0] * 12 + [1] * 12 + [2] * 16  # 6, 6 and 8 judged
+
+
+@pytest.mark.parametrize(
+    "judged, variance_only, expected",
+    [
+        (np.arange(0, 40, 2), True, MIN_JUDGED_FOR_VARIANCE),  # two per document
+        (np.arange(0, 40, 2), False, MIN_JUDGED_PER_STRATUM),  # the strata's weights count
+        (np.arange(0, 40, 4), True, MIN_JUDGED_PER_STRATUM),  # one per document
+        (np.arange(0, 38, 2), True, MIN_JUDGED_PER_STRATUM),  # 19 for 10 documents
+    ],
+)
+def test_strata_of_two_judged_segments_only_carry_a_variance_of_documents_judged_twice(
+    judged: np.ndarray, variance_only: bool, expected: int
+) -> None:
+    codes = np.repeat(np.arange(10), 4)
+    assert min_judged_per_stratum(codes, judged, variance_only=variance_only) == expected
+    assert MIN_JUDGED_FOR_VARIANCE == 2
 
 
 def test_documents_are_numbered_in_the_order_they_first_appear() -> None:
