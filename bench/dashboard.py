@@ -150,7 +150,8 @@ def meta_times(corpus: object, repeat: int) -> tuple[float, float, float]:
     system-level intervals (the bootstrap over sentences), and with them as after a
     judgment (the automatic side kept): best of ``repeat`` each."""
     from annotation.dashboard.board import Dashboard
-    from annotation.dashboard.meta import human_side, meta_evaluation, metric_sides
+    from annotation.dashboard.meta import meta_evaluation, metric_sides
+    from annotation.dashboard.meta_human import human_side
 
     dash = Dashboard(corpus)  # type: ignore[arg-type]
     dash.auto, dash.rows, dash.human, dash.metrics  # noqa: B018 (inputs, not measured)

@@ -4,7 +4,6 @@ what the page shows and why it is fast)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,7 +12,6 @@ from typing import TypeVar
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from annotation.controls.quality import JudgeControls, corpus_controls
-from annotation.dashboard.charts import Bar, bar_chart_svg
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.estimates import (
     Estimates,
@@ -23,19 +21,12 @@ from annotation.dashboard.estimates import (
     judged_scores,
 )
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
-from annotation.dashboard.meta import (
-    HumanSide,
-    MetaEvaluation,
-    human_side,
-    meta_evaluation,
-    metric_sides,
-)
+from annotation.dashboard.meta import MetaEvaluation, meta_evaluation, metric_sides
+from annotation.dashboard.meta_human import HumanSide, human_side
 from annotation.dashboard.pool import PoolPart, pool_part
 from annotation.dashboard.preprocessing import Preprocessing, metric_objects
-from annotation.dashboard.rank_chart import rank_chart_svg
 from annotation.dashboard.table import (
     SORT_KEYS,
-    Cell,
     MetricsTable,
     Row,
     check_sort,
@@ -44,6 +35,7 @@ from annotation.dashboard.table import (
     table_columns,
     table_figures,
 )
+from annotation.dashboard.table_charts import metric_bar_chart, rank_groups_chart
 from annotation.dashboard.verdicts import ClusterView, Line, sser_clusters, verdict_line
 from annotation.jobs import Job
 from annotation.models import Corpus, Translator
@@ -475,29 +467,10 @@ class Dashboard:
     def bar_chart(self, metric: str) -> str:
         if metric not in self.columns:
             raise ValueError(f"unknown metric {metric!r}")
-        cells = [self.table_by_system[s].cell(metric) for s in self.systems]
-        info = self.columns[metric]
-        return bar_chart_svg(
-            info.label,
-            [_bar(s, c) for s, c in zip(self.systems, cells, strict=True)],
-            "percent" if info.unit == "%" else "",
-            info.higher_is_better,
-            signatures=[c.signature for c in cells],
-            bounds=info.bounds,
-            note=self.table.tests[metric].note,
-        )
+        return metric_bar_chart(self.table, self.columns[metric], self.systems, metric)
 
     def rank_chart(self) -> str:
-        label = {m: info.label for m, info in self.columns.items()}
-        ranks = {(s, label[m]): rank for (s, m), rank in self.table.ranks().items()}
-        notes = {label[m]: t.note for m, t in self.table.tests.items() if t.note}
-        return rank_chart_svg(
-            self.systems,
-            list(label.values()),
-            ranks,
-            "Rank groups per metric",
-            notes=notes,
-        )
+        return rank_groups_chart(self.table, self.columns, self.systems)
 
     def chart(self, name: str) -> str:
         """The SVG of one chart: ``ranks`` or a metric's bar chart (a ``ValueError`` naming
@@ -606,17 +579,3 @@ class Dashboard:
                 getattr(self, part)
         self.n_judgments  # noqa: B018 (the page header counts them)
         return self
-
-
-def _bar(system: str, cell: Cell) -> Bar:
-    """A table cell as a bar: no figure is NaN (no bar), an undefined interval none; the
-    whisker is the table's interval, inside the metric's range."""
-    iv = cell.shown_interval
-    return Bar(
-        system,
-        cell.score if cell.score is not None else math.nan,
-        iv.low if iv is not None else None,
-        iv.high if iv is not None else None,
-        cell.shown_rank or None,
-        cell.n if cell.has_score else None,
-    )

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.effort import effort
-from annotation.dashboard.meta import sentence_human
+from annotation.dashboard.meta_human import sentence_human
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.items import judgment_ier_mark, judgment_ier_split
 from annotation.judging.stack import judgment_for

@@ -20,7 +20,7 @@ from lxml import etree
 
 from annotation.corpora.systems import corpus_add_system
 from annotation.dashboard.board import Dashboard
-from annotation.dashboard.meta import sentence_human
+from annotation.dashboard.meta_human import sentence_human
 from annotation.dashboard.table import METRICS as APP_COLUMNS
 from annotation.models import Corpus, User
 from annotation.statistics import judgment_rows

@@ -14,12 +14,8 @@ import pytest
 
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.judges import normalized_sser
-from annotation.dashboard.meta import (
-    human_side,
-    meta_evaluation,
-    sentence_human,
-    stored_samples,
-)
+from annotation.dashboard.meta import meta_evaluation, stored_samples
+from annotation.dashboard.meta_human import human_side, sentence_human
 from annotation.models import Corpus
 from annotation.statistics import AUTOMATIC_METRICS
 from annotation.tests.factories import judgment_row

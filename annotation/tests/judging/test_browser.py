@@ -73,8 +73,21 @@ def release(page: Page, held: list[Route]) -> None:
         if held:
             break
         page.wait_for_timeout(50)  # runs Playwright's callbacks meanwhile
-    assert held, "the request was never sent"
+    assert held, f"the request was never sent; the page: {page_state(page)}"
     held[0].continue_()
+
+
+def page_state(page: Page) -> dict[str, object]:
+    """What the judge's page shows of its requests: its queue, its message and the
+    elements htmx marks as sending (for the message of a failed test)."""
+    return page.evaluate(
+        """() => ({
+            queue: document.querySelector("#queue-status")?.textContent,
+            message: document.querySelector("#client-status-text")?.textContent,
+            sending: [...document.querySelectorAll(".htmx-request")].map(e => e.id || e.tagName),
+            url: location.href,
+        })"""
+    )
 
 
 def requests_to_the_app(page: Page, base: str) -> list[tuple[str, str]]:

@@ -167,6 +167,7 @@ def test_n_n_goes_on_once_and_never_accepts_a_candidate_not_yet_drawn(
 ) -> None:
     open_corpus(page, live_server.url)
     score(page, 8)
+    expect(page.locator("#judge .htmx-request")).to_have_count(0)  # the score is saved
     held = hold_the_first_request(page, "**/judgments/*/accept/")
     page.keyboard.press("n")
     page.keyboard.press("n")

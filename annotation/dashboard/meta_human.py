@@ -1,0 +1,183 @@
+"""The human side of the meta-evaluation (:mod:`annotation.dashboard.meta`): what it
+reads of the judgments, each human figure per judged candidate and per judged system,
+and each system's figure on every bootstrap sample of the sentences. It does not depend
+on the preprocessing, so the dashboard computes it once per state of the judgments and
+every preprocessing choice reuses it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from annotation.dashboard.judges import normalized_by_system, normalized_sser
+from annotation.dashboard.table import human_segment_stats
+from annotation.statistics import HumanRows, JudgmentRow, human_rows_by_system
+from metrics import human
+from metrics.significance import Bootstrap, rows_by_segment
+from metrics.stats import FloatArray, Score
+
+#: The human figures the meta-evaluation correlates the automatic ones with.
+META_HUMAN = ("sser", "awer", "hter", "ier")
+
+#: The human figures that are a rate of counts stored on each judgment: their count
+#: fields (errors, length), summed per candidate.
+_COUNTS = {
+    "awer": ("edits", "ref_length"),
+    "hter": ("ter_edits", "ter_length"),
+    "ier": ("ier_errors", "ier_length"),
+}
+
+
+def sentence_human(
+    rows: Sequence[JudgmentRow], metric: str, *, normalize: bool = False
+) -> dict[tuple[str, int], float]:
+    """Human score per judged candidate (system, segment).
+
+    SSER: the mean of its judges' percent errors (seed 000 §3.5: "we have only applied the
+    mean"), of their (0, 1)-normalized values when ``normalize``. aWER, HTER and IER: the
+    rate over its judgments (Σ edits / Σ lengths, Σ bad items / Σ items), as sufficient
+    statistics add up; IER over the judgments with information items only.
+    """
+    if metric == "sser":
+        values = (
+            normalized_sser(rows)
+            if normalize
+            else np.array([math.nan if r.sser_error is None else r.sser_error for r in rows])
+        )
+        kept = np.flatnonzero(~np.isnan(values))
+        keys, where = _candidates(rows, kept)
+        # Σ in row order (np.add.at is sequential: the same sums as Python's sum)
+        sums = np.zeros(len(keys))
+        np.add.at(sums, where, values[kept])
+        means = sums / np.bincount(where, minlength=len(keys))
+        return dict(zip(keys, means.tolist(), strict=True))
+    if metric in _COUNTS:
+        errors, length = _COUNTS[metric]
+        counts = [(getattr(r, errors), getattr(r, length)) for r in rows]
+        kept = np.flatnonzero([e is not None and n is not None for e, n in counts])
+        keys, where = _candidates(rows, kept)
+        edits = np.bincount(where, [counts[i][0] or 0 for i in kept], len(keys))
+        lengths = np.bincount(where, [counts[i][1] or 0 for i in kept], len(keys))
+        return {
+            k: human.rate(e, n)
+            for k, e, n in zip(keys, edits.tolist(), lengths.tolist(), strict=True)
+        }
+    raise ValueError(f"unknown human metric {metric!r}")
+
+
+def _candidates(
+    rows: Sequence[JudgmentRow], kept: npt.NDArray[np.intp]
+) -> tuple[list[tuple[str, int]], npt.NDArray[np.intp]]:
+    """The candidates (system, segment) of the rows ``kept``, in order of first
+    appearance, and each kept row's candidate number."""
+    number: dict[tuple[str, int], int] = {}
+    where = [
+        number.setdefault((r.system, r.segment), len(number))
+        for r in map(rows.__getitem__, kept.tolist())
+    ]
+    return list(number), np.asarray(where, dtype=np.intp)
+
+
+@dataclass(frozen=True)
+class HumanSide:
+    """What the meta-evaluation reads of the judgments, for each human figure of
+    :data:`META_HUMAN`: its value per judged candidate (:func:`sentence_human`) and per
+    judged system. It does not depend on the preprocessing, so it is computed once per
+    state of the judgments and reused by every preprocessing choice."""
+
+    sentence: dict[str, dict[tuple[str, int], float]]
+    system: dict[str, dict[str, float]]
+    #: Per human figure and judged system: its figure on each bootstrap sample of the
+    #: sentences (NaN where the sample drew none of its judged sentences) and how many
+    #: judged sentences it rests on.
+    samples: dict[str, dict[str, FloatArray]] = field(default_factory=dict)
+    judged: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def human_side(
+    rows: Sequence[JudgmentRow],
+    human_figures: Mapping[str, Mapping[str, Score]],
+    *,
+    normalize: bool,
+    bootstrap: Bootstrap | None = None,
+    by_system: HumanRows | None = None,
+) -> HumanSide:
+    """The human side; with ``bootstrap`` (the table's resampling of the sentences) also
+    each judged system's figure on every sample, for the system-level intervals.
+    ``by_system``: the rows' statistics, if already grouped
+    (:func:`~annotation.statistics.human_rows_by_system`)."""
+    system = {h: _system_human(rows, human_figures, h, normalize=normalize) for h in META_HUMAN}
+    samples: dict[str, dict[str, FloatArray]] = {}
+    judged: dict[str, dict[str, int]] = {}
+    if bootstrap is not None and rows:
+        by_system = human_rows_by_system(rows) if by_system is None else by_system
+        for h in META_HUMAN:
+            systems = list(system[h])
+            stats, masks = _segment_stats(
+                rows, by_system, systems, h, bootstrap.n_segments, normalize
+            )
+            per = 1.0 if h == "sser" and normalize else human.HUMAN_METRICS[h].per
+            if systems:
+                sampled = bootstrap.sample_scores(np.stack([stats[s] for s in systems]), _rate(per))
+                samples[h] = dict(zip(systems, sampled, strict=True))
+            judged[h] = {s: int(masks[s].sum()) for s in systems}
+    return HumanSide(
+        sentence={h: sentence_human(rows, h, normalize=normalize) for h in META_HUMAN},
+        system=system,
+        samples=samples,
+        judged=judged,
+    )
+
+
+def _segment_stats(
+    rows: Sequence[JudgmentRow],
+    by_system: HumanRows,
+    systems: Sequence[str],
+    metric: str,
+    n_segments: int,
+    normalize: bool,
+) -> tuple[dict[str, FloatArray], dict[str, npt.NDArray[np.bool_]]]:
+    """Per system (segments × [numerator, denominator], judged mask) of a human figure:
+    the table's statistics, or for normalized SSER the sum of the judgments' z-scores and
+    their count (their mean is :func:`_system_human`'s)."""
+    if not (metric == "sser" and normalize):
+        return human_segment_stats(by_system, systems, metric, n_segments)
+    z = normalized_sser(rows)
+    stats: dict[str, FloatArray] = {}
+    masks: dict[str, npt.NDArray[np.bool_]] = {}
+    for s in systems:
+        mine = [i for i, r in enumerate(rows) if r.system == s and not math.isnan(z[i])]
+        values = [[float(z[i]), 1.0] for i in mine] or np.zeros((0, 2))
+        stats[s], masks[s] = rows_by_segment(values, [rows[i].segment for i in mine], n_segments)
+    return stats, masks
+
+
+def _rate(per: float) -> Any:
+    """Summed [numerator, denominator] → ``per`` × the rate, NaN where nothing was summed
+    (a sample that drew none of a system's judged sentences has no figure for it)."""
+
+    def score(sums: FloatArray) -> FloatArray:
+        num, den = sums[..., 0], sums[..., 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(den > 0, per * num / np.where(den > 0, den, 1.0), np.nan)
+
+    return score
+
+
+def _system_human(
+    rows: Sequence[JudgmentRow],
+    human_figures: Mapping[str, Mapping[str, Score]],
+    metric: str,
+    *,
+    normalize: bool,
+) -> dict[str, float]:
+    """Each judged system's human figure: ``manage.py scores``'s, or for SSER with
+    ``normalize`` the mean (0, 1)-normalized value of its judgments."""
+    if metric == "sser" and normalize:
+        return {s: float(np.mean(v)) for s, v in normalized_by_system(rows).items() if v}
+    return {s: f[metric].score for s, f in human_figures.items() if metric in f}
