@@ -129,8 +129,9 @@ stratified mean of the residuals, ``κ̂₃ = m₃ Σ_h W_h³ (1 − f_h)(1 − 
 are the scores' deviations); under a proportional allocation the estimate's own, as its
 point is. Why: MQM's scores are skewed (most segments 0, a few −5, −10 or −25), and on a
 few dozen judged segments Student's interval misses on the tail's side far more often
-than on the other (91.3–93.5 % coverage on WMT21 TED at 26–53 segments, nearly all of the
-misses above the truth); Hall's brings it to 94.8–95.4 %. The correction fades as 1/√n
+than on the other (91.3–93.5 % coverage on WMT21 TED at 26–53 segments, nearly every
+miss an interval lying above the truth); Hall's brings it to 94.8–97.5 %, the two tails
+even. The correction fades as 1/√n
 and vanishes at half the corpus judged. The tests' simulations check the coverage.
 """
 
