@@ -48,20 +48,6 @@ def _setup() -> None:
     django.setup()
 
 
-def import_corpus(path: Path) -> dict[str, float]:
-    """In this (fresh) process: migrate, import the corpus (its scoring queued), a lead."""
-    _setup()
-    from django.core.management import call_command
-
-    from annotation.corpora.imports import corpus_import
-    from annotation.models import User
-
-    call_command("migrate", verbosity=0)
-    corpus_import(source=path, name="bench")
-    User.objects.create_user("bench-lead", password="bench-lead-pw", role=User.Role.LEAD)
-    return {}
-
-
 def add_judgments_and_scores(seed: int) -> dict[str, float]:
     """In this (fresh) process: the judges, 18,000 done judgments and a COMET-like
     imported metric (see the module doc)."""
@@ -203,15 +189,11 @@ def measure(repeat: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--import-one", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--judge", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=28)
     args = parser.parse_args()
-    if args.import_one:
-        print(json.dumps(import_corpus(args.import_one)))
-        return
     if args.judge:
         print(json.dumps(add_judgments_and_scores(args.seed)))
         return
@@ -229,7 +211,8 @@ def main() -> None:
                 out, sentences=SENTENCES, references=REFERENCES, systems=SYSTEMS, seed=args.seed
             )
         env = production_env(workdir)
-        run_json(__file__, "--import-one", str(path), env=env)
+        # the import as bench/dashboard.py makes it: migrate, the corpus "bench", its lead
+        run_json(str(ROOT / "bench" / "dashboard.py"), "--import-one", str(path), env=env)
         scoring = run_measured(manage("worker", "--batch", "--interval", "0.1"), env)
         made = run_json(__file__, "--judge", "--seed", str(args.seed), env=env)
         f = run_json(__file__, "--measure", "--repeat", str(args.repeat), env=env)

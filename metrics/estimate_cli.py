@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser
 from metrics.estimate import DEFAULT_CONFIDENCE, Estimate, estimate_mean
+from metrics.segment_scores import score_value
 from metrics.textfiles import SegmentFileError, display_name, read_segments
 
 
@@ -74,17 +75,13 @@ def auto_option(value: str) -> tuple[str, str]:
     return name.strip(), path
 
 
-def read_number(text: str, path: str, line: int, what: str) -> float:
-    """A finite number from one line of a file, or a refusal naming the line."""
+def read_score(text: str, path: str, line: int) -> float:
+    """A score from one line of a file (:func:`~metrics.segment_scores.score_value`, the
+    rule of every score file), or a refusal naming the line."""
     try:
-        value = float(text)
-    except ValueError:
-        raise SegmentFileError(
-            display_name(path), line, f"{what} {text!r} is not a number"
-        ) from None
-    if not math.isfinite(value):
-        raise SegmentFileError(display_name(path), line, f"{what} {text!r} is not a finite number")
-    return value
+        return score_value(text.strip())
+    except ValueError as exc:
+        raise SegmentFileError(display_name(path), line, str(exc)) from None
 
 
 def read_auto_scores(path: str) -> list[float]:
@@ -92,7 +89,7 @@ def read_auto_scores(path: str) -> list[float]:
     lines = read_segments(path)
     if not lines:
         raise SegmentFileError(display_name(path), None, "is empty: one score per corpus segment")
-    return [read_number(text, path, k, "score") for k, text in enumerate(lines, start=1)]
+    return [read_score(text, path, k) for k, text in enumerate(lines, start=1)]
 
 
 def read_judged(path: str, corpus_size: int, sizes_from: str) -> tuple[list[int], list[float]]:
@@ -129,7 +126,7 @@ def read_judged(path: str, corpus_size: int, sizes_from: str) -> tuple[list[int]
             )
         seen[index] = k
         indices.append(index)
-        scores.append(read_number(fields[1], path, k, "score"))
+        scores.append(read_score(fields[1], path, k))
     if len(indices) < 2:
         raise SegmentFileError(
             name, None, f"has {len(indices)} judged segment(s): an interval needs at least two"

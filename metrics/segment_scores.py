@@ -124,6 +124,22 @@ def read_segment_scores(
     return reader.complete()
 
 
+def score_value(text: str) -> float:
+    """A score as a file writes it (``text`` without surrounding blanks): a decimal number,
+    finite. A ``ValueError`` says why ``text`` is none (the reader adds the line): what
+    Python's ``float`` would read beyond it (``nan``, ``inf``, ``1_000``) is no score. The
+    one rule of every file of scores evaltool reads (imported metrics, and ``python -m
+    metrics estimate``'s human and automatic scores)."""
+    if _NOT_FINITE.fullmatch(text):
+        raise ValueError(f"score {text!r} is not a finite number")
+    if _NUMBER.fullmatch(text) is None:
+        raise ValueError(f"score {text!r} is not a number")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"score {text!r} is too large for a number")
+    return value
+
+
 def segment_scores_tsv(scores: Mapping[str, Sequence[float] | FloatArray]) -> str:
     """``scores`` (per system, one per segment in order) as the text of a ``tsv`` file
     that :func:`read_segment_scores` reads back to the same floats: the header, then
@@ -215,14 +231,10 @@ class _Reader:
         return k - 1
 
     def score(self, line: int, text: str) -> float:
-        if _NOT_FINITE.fullmatch(text):
-            raise self.refuse(line, f"score {text!r} is not a finite number")
-        if _NUMBER.fullmatch(text) is None:
-            raise self.refuse(line, f"score {text!r} is not a number")
-        value = float(text)
-        if not math.isfinite(value):
-            raise self.refuse(line, f"score {text!r} is too large for a number")
-        return value
+        try:
+            return score_value(text)
+        except ValueError as exc:
+            raise self.refuse(line, str(exc)) from None
 
     def put(self, line: int, system: str, k: int, value: float) -> None:
         earlier = int(self.lines[system][k])

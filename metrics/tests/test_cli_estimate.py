@@ -145,6 +145,11 @@ Files = dict[str, Path]
             lambda f: [],
             "human.tsv line 2: score 'nan' is not a finite number",
         ),
+        (  # the rule of every score file (imported metrics too), not Python's float
+            lambda f: f["human"].write_text("4\t0.5\n2\t1_000\n"),
+            lambda f: [],
+            "human.tsv line 2: score '1_000' is not a number",
+        ),
         (
             lambda f: f["human"].write_text("4\t0.5\n"),
             lambda f: [],
@@ -187,7 +192,8 @@ Files = dict[str, Path]
         ),
     ],
     ids=[
-        "no-tab", "index", "past-end", "negative", "twice", "score", "nan-score", "one-judged",
+        "no-tab", "index", "past-end", "negative", "twice", "score", "nan-score",
+        "underscore-score", "one-judged",
         "auto-number", "auto-length", "docs-length", "auto-form", "auto-twice", "missing",
         "confidence",
     ],
