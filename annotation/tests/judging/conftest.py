@@ -5,10 +5,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from playwright.sync_api import Page
 
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
 from annotation.tests.factories import import_xml, target_of
+
+
+@pytest.fixture
+def page(page: Page) -> Page:
+    """The browser tab, with Playwright's request interception on before its first page.
+
+    The tests hold a request on its way (``hold_the_first_request``) by a route added
+    once the judge's page is open. Turned on for a page already loaded, Chromium's
+    interception reaches the page's loaders a moment later, and a key pressed at once
+    (input goes first in the page's queue) could send its request unseen: the test then
+    waited for a request already answered (2 CI runs in about 30; 1 in 30 here with the
+    processors busy). With interception on from the start, a route added later applies
+    to the very next request: only the patterns change."""
+    page.route("**/never-requested-by-the-app/", lambda route: route.continue_())
+    return page
 
 
 @pytest.fixture
