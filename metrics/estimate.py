@@ -302,7 +302,7 @@ def estimate_mean(
     auto = dict(auto or {})
     size = _corpus_size(auto, documents, corpus_size)
     index, y = _judged(judged, scores, size)
-    columns, notes = _covariates(auto)
+    columns, spreads, notes = _covariates(auto)
     z = np.column_stack(list(columns.values())) if columns else np.zeros((size, 0))
     codes = None if documents is None else document_codes(documents)
     found = fit_judged(y, z, index, codes)
@@ -325,7 +325,7 @@ def estimate_mean(
             Covariate(
                 name,
                 # back from the standardised covariate to the metric's own unit
-                slopes[name] / _spread(values) if name in slopes else 0.0,
+                slopes[name] / spreads[name] if name in slopes else 0.0,
                 pearson(np.asarray(values, dtype=np.float64)[index], y).value,
             )
             for name, values in auto.items()
@@ -488,11 +488,15 @@ def _judged(
     return index, y
 
 
-def _covariates(auto: Mapping[str, Values]) -> tuple[dict[str, FloatArray], list[str]]:
+def _covariates(
+    auto: Mapping[str, Values],
+) -> tuple[dict[str, FloatArray], dict[str, float], list[str]]:
     """Each usable covariate standardised (mean 0, sd 1 over the corpus: the estimate does
-    not change, the rank test of :func:`_pseudo_inverse` compares like with like), and a
-    note on each left out as constant."""
+    not change, the rank test of :func:`_pseudo_inverse` compares like with like), its
+    standard deviation (to give its slope back in its own unit), and a note on each left
+    out as constant."""
     out: dict[str, FloatArray] = {}
+    spreads: dict[str, float] = {}
     notes: list[str] = []
     for name, values in auto.items():
         column = np.asarray(values, dtype=np.float64)
@@ -507,8 +511,9 @@ def _covariates(auto: Mapping[str, Values]) -> tuple[dict[str, FloatArray], list
             notes.append(f"{name} is the same on every segment: left out")
             continue
         out[name] = (column - column.mean()) / spread
-    return out, notes
+        spreads[name] = spread
+    return out, spreads, notes
 
 
-def _spread(values: Values) -> float:
-    return float(np.std(np.asarray(values, dtype=np.float64)))
+def _spread(column: FloatArray) -> float:
+    return float(np.std(column))
