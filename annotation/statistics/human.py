@@ -5,12 +5,15 @@ them."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+from django.db.models import TextField, Value
+from django.db.models.functions import Cast, NullIf
 
 from annotation.models import Corpus, Judgment
 from annotation.spans import major_count
@@ -71,7 +74,12 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
     qs = Judgment.objects.in_figures(corpus.pk)
     if systems:
         qs = qs.filter(target__translator__name__in=systems)
-    values = qs.values_list(
+    # most judgments mark no severity: read as text, NULL when empty, and only the others
+    # decoded (decoding 18,000 empty objects was a third of reading the judgments)
+    empty = Value("{}", output_field=TextField())
+    values = qs.annotate(
+        severities_text=NullIf(Cast("severities", TextField()), empty)
+    ).values_list(
         "target__translator__name",
         "target__sentence__position",
         "target_id",
@@ -83,14 +91,24 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         "active_seconds",
         "ter_edits",
         "ter_length",
-        "severities",
+        "severities_text",
         "ier_errors",
         "ier_length",
         "ier_seconds",
         "ier_clicks",
         "pk",
     )
-    return with_hter_counts(list(map(JudgmentRow._make, values)))
+    rows = [
+        row if row.severities is None else row._replace(severities=_decoded(row.severities))
+        for row in map(JudgmentRow._make, values)
+    ]
+    return with_hter_counts(rows)
+
+
+def _decoded(text: object) -> dict[str, str]:
+    """Severities read as JSON text (:func:`judgment_rows`)."""
+    found: dict[str, str] = json.loads(str(text))
+    return found
 
 
 def human_metric_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[int], FloatArray]:

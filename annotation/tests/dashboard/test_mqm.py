@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, User
-from annotation.statistics import fill_hter_counts
+from annotation.spans import major_count
+from annotation.statistics import fill_hter_counts, judgment_rows
 from annotation.tests.factories import FIGURE_1_RESULT, finish, target_of
 from annotation.tests.stored import automatic_statistics
 
@@ -49,3 +50,21 @@ def test_the_column_is_the_mean_penalty_and_costs_no_query(
     assert table["translators"]["a translator"]["mqm"]["score"] == pytest.approx(3.5)
     page = lead_client.get(f"/dashboard/{seed.pk}/").content.decode()
     assert "MQM-style" in page
+
+
+def test_the_judgments_are_read_with_the_severities_marked_and_none_where_none_is(
+    seed: Corpus, judge: User
+) -> None:
+    """The judgments' query reads the severities as text and decodes only those marked
+    (most are not): a marked one comes back as stored, an unmarked one as None."""
+    first = judgment_open(user=judge, target=target_of(seed, "a translator", 0))
+    finish(first, judge, FIGURE_1_RESULT, 7)
+    second = judgment_open(user=judge, target=target_of(seed, "a translator", 1))
+    finish(second, judge, "Chart represents the method.", 8)
+    judgment_toggle_severity(
+        judgment=first, user=judge, version=first.version, op="substitution:1:1"
+    )
+
+    read = {r.segment: r.severities for r in judgment_rows(seed)}
+    assert read == {0: {"substitution:1": "major"}, 1: None}
+    assert [major_count(s) for s in read.values()] == [1, 0]
