@@ -14,8 +14,11 @@ here) and one imported metric of every segment (a COMET-like covariate).
 * the estimates computed alone, in their steps: the judgments read (one query, shared
   with every other panel), the sentence scores and documents, the covariates' sentence
   scores, the fits (120 estimates and the rank groups' paired tests);
-* the Estimates panel (htmx) as a first view after a judgment (nothing remembered but
-  the stored statistics) and as a later one; the whole dashboard the same, and with
+* the fits again as after a judgment: one system's score of one sentence changed (the
+  other systems' estimates and tests are remembered by their inputs);
+* the Estimates panel (htmx) as the first view in a process (nothing remembered but the
+  stored statistics), as a first view after a judgment (one judgment's SSER changed, a
+  different one each time) and as a later one; the whole dashboard the same, and with
   ``?rank=estimate``; ``table.json``;
 * the power plan computed alone, and the campaign page first and later.
 """
@@ -23,6 +26,7 @@ here) and one imported metric of every segment (a COMET-like covariate).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -121,7 +125,7 @@ def measure(repeat: int) -> dict[str, float]:
     from annotation.campaigns.power import power_plan
     from annotation.dashboard.board import Dashboard
     from annotation.dashboard.estimates import corpus_estimates, covariate_scores, judged_scores
-    from annotation.models import Corpus, User
+    from annotation.models import Corpus, Judgment, User
     from annotation.statistics import (
         external_metrics,
         forget,
@@ -148,10 +152,28 @@ def measure(repeat: int) -> dict[str, float]:
     imported = external_metrics(corpus)
     out["covariates"] = _best(lambda: covariate_scores(auto, dash.metrics, imported), repeat)
     covariates = covariate_scores(auto, dash.metrics, imported)
-    out["fits"] = _best(
-        lambda: corpus_estimates(judged, auto.systems, auto.n_segments, covariates), repeat
-    )
-    estimates = corpus_estimates(judged, auto.systems, auto.n_segments, covariates)
+
+    def fits() -> object:
+        return corpus_estimates(judged, auto.systems, auto.n_segments, covariates)
+
+    out["fits"] = _best(lambda: (forget(), fits()), repeat)
+    one, changes = auto.systems[0], itertools.count(100)
+
+    def fits_after_one_judgment() -> object:
+        """As after a judgment of system ``one``: its score of one sentence changed (to a
+        value never seen before: nothing remembered applies to it)."""
+        value = float(next(changes))
+        for by_system in judged.scores.values():
+            if one in by_system:
+                y = by_system[one].copy()
+                y[0] = value
+                by_system[one] = y
+        return fits()
+
+    fits()
+    out["fits_one_changed"] = _best(fits_after_one_judgment, repeat)
+    judged = judged_scores(by_system, auto.n_segments, documents)  # as read, again
+    estimates = fits()
     out["estimates"] = float(sum(len(m.systems) for m in estimates.metrics))
     out["power_plan"] = _best(lambda: power_plan(rows, auto.systems, auto.n_segments), repeat)
 
@@ -164,9 +186,18 @@ def measure(repeat: int) -> dict[str, float]:
         if response.status_code != 200:
             raise SystemExit(f"{url}: HTTP {response.status_code}")
 
+    # one judgment a view, never the same twice: no state of the scores comes back
+    judgments = iter(
+        Judgment.objects.filter(target__sentence__corpus=corpus, state="done").order_by("pk")
+    )
+
     def cold(url: str, **headers: str) -> Callable[[], None]:
         def view() -> None:
-            Corpus.objects.filter(pk=corpus.pk).stamp_judgments()  # as after a judgment
+            # as after a judgment: one judgment's SSER changes, and with it the stamp
+            judgment = next(judgments)
+            sser = 5 if judgment.sser is None else (judgment.sser + 1) % 11
+            Judgment.objects.filter(pk=judgment.pk).update(sser=sser)
+            Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
             get(url, **headers)
 
         return view
@@ -182,6 +213,11 @@ def measure(repeat: int) -> dict[str, float]:
     for name, (url, headers) in pages.items():
         forget()
         get(url, **headers)  # the process's first view: the stored statistics decoded once
+        forget()
+        out[f"{name}_first_in_process"] = _best(
+            lambda url=url, headers=headers: (forget(), get(url, **headers)), repeat
+        )
+        get(url, **headers)
         out[f"{name}_after_judgment"] = _best(cold(url, **headers), repeat)
         out[f"{name}_later"] = _best(lambda url=url, headers=headers: get(url, **headers), repeat)
     return out
@@ -228,9 +264,12 @@ def main() -> None:
         ("estimates: sentence scores and documents", f["sentence_scores"]),
         ("estimates: covariates' sentence scores", f["covariates"]),
         ("estimates: fits and rank groups' paired tests", f["fits"]),
+        ("… after a judgment (one system's scores changed)", f["fits_one_changed"]),
         ("power plan from the judgments read", f["power_plan"]),
+        ("Estimates panel, first view in a process", f["panel_first_in_process"]),
         ("Estimates panel, first view after a judgment", f["panel_after_judgment"]),
         ("Estimates panel, later view", f["panel_later"]),
+        ("whole dashboard, first view in a process", f["page_first_in_process"]),
         ("whole dashboard, first view after a judgment", f["page_after_judgment"]),
         ("whole dashboard, later view", f["page_later"]),
         ("… ?rank=estimate, after a judgment", f["page_ranked_after_judgment"]),

@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,8 @@ from annotation.statistics import (
     AutomaticStats,
     ExternalMetricScores,
     HumanRows,
+    content_digest,
+    remembered_by_content,
     sentence_scores_by_system,
 )
 from metrics.estimate import DEFAULT_CONFIDENCE, PLAIN, Covariate, Estimate, estimate_mean, p_value
@@ -351,6 +354,7 @@ def corpus_estimates(
     usable = {
         s: _usable(s, covariates.scores.get(s, {}), covariates.labels, notes) for s in systems
     }
+    inputs = _Inputs(usable, documents, n_segments)
     out = []
     for m in HUMAN_METRICS:
         scores = judged.scores.get(m, {})
@@ -359,14 +363,14 @@ def corpus_estimates(
             y = scores.get(s)
             if y is None:
                 continue
-            index = np.flatnonzero(~np.isnan(y))
-            if len(index) >= 2:
-                found[s] = estimate_mean(
-                    index, y[index], usable[s], documents=documents, corpus_size=n_segments
+            if np.count_nonzero(~np.isnan(y)) >= 2:
+                found[s] = remembered_by_content(
+                    inputs.of("estimate", (s, y)),
+                    partial(_estimate, y, usable[s], documents, n_segments),
                 )
                 notes += [n for n in found[s].notes if n not in notes]
         info = metric_info(m)
-        ranks = estimate_ranks(found, scores, usable, info.higher_is_better, documents, n_segments)
+        ranks = estimate_ranks(found, scores, usable, info.higher_is_better, inputs)
         ests = [
             SystemEstimate(s, m, found[s], ranks.get(s, UNRANKED), covariates.labels)
             for s in systems
@@ -383,6 +387,17 @@ def corpus_estimates(
         n_segments,
         tuple(notes),
     )
+
+
+def _estimate(
+    y: FloatArray,
+    auto: Mapping[str, FloatArray],
+    documents: Sequence[str] | None,
+    n_segments: int,
+) -> Estimate:
+    """The estimate from one system's sentence scores ``y`` (NaN: not judged)."""
+    index = np.flatnonzero(~np.isnan(y))
+    return estimate_mean(index, y[index], auto, documents=documents, corpus_size=n_segments)
 
 
 def _best_first(mean: float, info: MetricInfo) -> float:
@@ -402,24 +417,67 @@ def _usable(
     return out
 
 
+class _Inputs:
+    """Digests of what an estimate or a paired test is computed from (a system's sentence
+    scores, its covariates, the documents and the corpus size), their keys in the memo
+    of :func:`~annotation.statistics.remembered_by_content`: after a judgment only its
+    system's figures are computed again."""
+
+    def __init__(
+        self,
+        covariates: Mapping[str, Mapping[str, FloatArray]],
+        documents: Sequence[str] | None,
+        n_segments: int,
+    ) -> None:
+        self.covariates = covariates
+        self.documents = documents
+        self.n_segments = n_segments
+        self._corpus = content_digest(n_segments, repr(documents))
+        self._systems: dict[str, bytes] = {}
+
+    def _system(self, system: str) -> bytes:
+        if system not in self._systems:
+            columns = sorted(self.covariates[system].items())
+            self._systems[system] = content_digest(
+                *(part for name, v in columns for part in (name, _raw(v)))
+            )
+        return self._systems[system]
+
+    def of(self, what: str, *scored: tuple[str, FloatArray]) -> bytes:
+        """The key of ``what`` computed from each (system, sentence scores) of ``scored``."""
+        parts = [p for s, y in scored for p in (self._system(s), _raw(y))]
+        return content_digest(what, self._corpus, *parts)
+
+
+def _raw(values: FloatArray) -> bytes:
+    return np.ascontiguousarray(values, dtype=np.float64).tobytes()
+
+
 def estimate_ranks(
     found: Mapping[str, Estimate],
     scores: Mapping[str, FloatArray],
     covariates: Mapping[str, Mapping[str, FloatArray]],
     higher_is_better: bool,
-    documents: Sequence[str] | None,
-    n_segments: int,
+    inputs: _Inputs,
 ) -> dict[str, int]:
     """The rank group of each system that has an estimate (``found``), by the leader
     rule on the estimates and the paired test of :func:`paired_p_value` (the module's
-    docstring): at most one test per system."""
+    docstring): at most one test per system, each remembered by its inputs."""
     names = list(found)
     means = [found[s].estimate.mean for s in names]
 
     def differs(leader: int, i: int) -> bool:
         a, b = names[leader], names[i]
-        p = paired_p_value(
-            scores[a], scores[b], covariates[a], covariates[b], documents, n_segments
+        p = remembered_by_content(
+            inputs.of("paired", (a, scores[a]), (b, scores[b])),
+            lambda: paired_p_value(
+                scores[a],
+                scores[b],
+                covariates[a],
+                covariates[b],
+                inputs.documents,
+                inputs.n_segments,
+            ),
         )
         return p < DEFAULT_ALPHA
 

@@ -70,11 +70,13 @@ from annotation.statistics.live import (
     texts_key,
 )
 from annotation.statistics.memo import (
+    content_digest,
     earlier,
     forget,
     judgments_key,
     recalled,
     remembered,
+    remembered_by_content,
     remembered_for_texts,
 )
 from annotation.statistics.metric_set import (
@@ -166,11 +168,13 @@ __all__ = [
     "sentence_pools",
     "write_reference_files",
     # the dashboard's memo
+    "content_digest",
     "earlier",
     "forget",
     "judgments_key",
     "recalled",
     "remembered",
+    "remembered_by_content",
     "remembered_for_texts",
     # the judge's live figures
     "CorpusKey",

@@ -17,6 +17,12 @@ them all (a new process, as the tests see it).
   to compute on every view after a judgment (the meta-evaluation's automatic side of
   its pairwise figures) is kept in a second memo under the corpus's *texts stamp*
   (:func:`remembered_for_texts`), which moves when a candidate's text does.
+* What is computed from one system's judged scores alone, and costs enough to matter
+  on every view after a judgment (the estimates of :mod:`~annotation.dashboard.
+  estimates`: 120 fits and their rank tests, a third of a real-size dashboard's first
+  view), is kept in a third memo under a digest of everything it is computed from
+  (:func:`remembered_by_content`). A judgment changes one system's scores: the next
+  view recomputes that system's figures only, and no key can name stale inputs.
 * Everything derived from the judgments — the human figures and their bootstrap, the
   judges, agreement and effort panels, the meta-evaluation — is kept in this process's
   memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
@@ -38,6 +44,7 @@ shared by the threads of one process.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import weakref
 from collections import OrderedDict
@@ -151,6 +158,37 @@ def remembered_for_texts(corpus: Corpus, part: tuple[Hashable, ...], compute: Ca
     _TEXTS_MEMO.put(
         key, value, dropping=lambda k: k[:2] == key[:2] and isinstance(k[2], int) and k[2] < stamp
     )
+    return value
+
+
+#: Entries kept of what :func:`remembered_by_content` keeps: a few views' worth of one
+#: corpus's estimates and rank tests (about 240 a view at real size, a few KB each).
+CONTENT_MEMO_SIZE = 2048
+
+_CONTENT_MEMO: Memo[bytes, Any] = Memo(CONTENT_MEMO_SIZE)
+
+
+def content_digest(*parts: bytes | str | int | float) -> bytes:
+    """A digest of ``parts`` (arrays as their ``tobytes()``), each part's length and
+    kind kept apart so that no two different sequences of parts share one."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        raw = part if isinstance(part, bytes) else repr(part).encode()
+        digest.update(b"b" if isinstance(part, bytes) else b"r")
+        digest.update(len(raw).to_bytes(8, "little"))
+        digest.update(raw)
+    return digest.digest()
+
+
+def remembered_by_content(key: bytes, compute: Callable[[], T]) -> T:
+    """The value computed from the inputs ``key`` digests (:func:`content_digest`): the
+    one kept, or ``compute()``'s, kept from now on. The key is the inputs themselves, so
+    a kept value is never stale, whatever moved since."""
+    kept = _CONTENT_MEMO.get(key, _MISSING)
+    if kept is not _MISSING:
+        return kept  # type: ignore[no-any-return]
+    value = compute()
+    _CONTENT_MEMO.put(key, value)
     return value
 
 

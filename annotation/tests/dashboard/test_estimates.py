@@ -16,7 +16,9 @@ from django.test import Client
 from lxml import etree
 
 from annotation.corpora.imports import corpus_import
-from annotation.models import Corpus, Sentence, User
+from annotation.judging.changes import judgment_set_sser
+from annotation.models import Corpus, Judgment, Sentence, User
+from annotation.statistics import forget
 from annotation.tests.factories import HTMX, cells, done_judgment, write_corpus
 from annotation.tests.imported import import_scores
 from annotation.tests.stored import scored
@@ -351,6 +353,36 @@ def test_a_covariate_with_missing_scores_is_left_out_and_said_so(
     assert "COMET" not in shown[("sser", "poor")]["covariates"]
     notes = etree.HTML(html).xpath('//ul[@id="estimate-notes"]/li/text()')
     assert any(note.startswith("COMET left out for poor") for note in notes)
+
+
+def test_after_a_judgment_its_systems_estimates_are_new_and_none_is_stale(
+    lead_client: Client, tmp_path: Path, user_factory: Callable[..., User]
+) -> None:
+    """The estimates and rank tests are remembered by their inputs: a judgment changes its
+    system's figures, the others' are those remembered, and all are what a fresh process
+    computes."""
+    ann = user_factory("ann")
+    corpus = corpus_in(tmp_path, ann)
+    before = rows(panel(lead_client, corpus))
+    judgment = Judgment.objects.get(
+        target__sentence__corpus=corpus,
+        target__translator__name="fair",
+        target__sentence__position=0,
+    )
+    judgment_set_sser(judgment=judgment, user=ann, version=judgment.version, sser=0)
+
+    after = rows(panel(lead_client, corpus))
+    y = [100.0] + expected_sser("fair", False)[1:]  # sentence 0: SSER 4 → 0
+    want = estimate_mean(JUDGED, y, sentence_covariates("fair"), corpus_size=N)
+    assert float(after[("sser", "fair")]["data-estimate"]) == pytest.approx(
+        want.estimate.mean, rel=1e-9
+    )
+    assert after[("sser", "fair")]["data-estimate"] != before[("sser", "fair")]["data-estimate"]
+    for key in before:
+        if key[1] != "fair":
+            assert after[key]["data-estimate"] == before[key]["data-estimate"]
+    forget()  # a fresh process
+    assert rows(panel(lead_client, corpus)) == after
 
 
 def test_nothing_judged_shows_no_estimate(lead_client: Client, tmp_path: Path) -> None:

@@ -160,3 +160,22 @@ def test_what_derives_from_the_texts_alone_outlives_a_judgment_not_a_moved_word(
 
     assert (first, after_a_judgment, after_a_moved_word) == (1, 1, 2)
     assert computed == [0, 1]
+
+
+def test_a_value_kept_by_its_inputs_is_found_again_by_the_same_inputs_only() -> None:
+    made: list[str] = []
+
+    def compute(name: str) -> Callable[[], str]:
+        return lambda: made.append(name) or name
+
+    key = memo.content_digest("estimate", b"\x00\x01", 3, 0.5)
+    assert memo.remembered_by_content(key, compute("first")) == "first"
+    assert memo.remembered_by_content(key, compute("again")) == "first"
+    other = memo.content_digest("estimate", b"\x00\x02", 3, 0.5)
+    assert memo.remembered_by_content(other, compute("other")) == "other"
+    assert made == ["first", "other"]
+    # parts are kept apart: no two different sequences of parts share a digest
+    assert memo.content_digest("ab", "c") != memo.content_digest("a", "bc")
+    assert memo.content_digest(b"1") != memo.content_digest("1") != memo.content_digest(1)
+    memo.forget()
+    assert memo.remembered_by_content(key, compute("anew")) == "anew"
