@@ -182,8 +182,9 @@ def content_digest(*parts: bytes | str | int | float) -> bytes:
 
 def remembered_by_content(key: bytes, compute: Callable[[], T]) -> T:
     """The value computed from the inputs ``key`` digests (:func:`content_digest`): the
-    one kept, or ``compute()``'s, kept from now on. The key is the inputs themselves, so
-    a kept value is never stale, whatever moved since."""
+    one kept, or ``compute()``'s, kept from now on. The key stands for the inputs
+    themselves (a 160-bit digest: two different inputs share one with a chance of about
+    2⁻¹⁶⁰), so a kept value is never stale, whatever moved since."""
     kept = _CONTENT_MEMO.get(key, _MISSING)
     if kept is not _MISSING:
         return kept  # type: ignore[no-any-return]
