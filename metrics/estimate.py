@@ -131,8 +131,8 @@ point is. Why: MQM's scores are skewed (most segments 0, a few −5, −10 or �
 few dozen judged segments Student's interval misses on the tail's side far more often
 than on the other (91.3–93.5 % coverage on WMT21 TED at 26–53 segments, nearly every
 miss an interval lying above the truth); Hall's brings it to 94.8–97.5 %, the two tails
-even. The correction fades as 1/√n
-and vanishes at half the corpus judged. The tests' simulations check the coverage.
+even. The correction fades as 1/√n and vanishes at half the corpus judged. The tests'
+simulations check the coverage.
 """
 
 from __future__ import annotations
@@ -506,14 +506,10 @@ def _covariates(
                 f"automatic scores {name!r}: segment {int(bad[0])} is {column[bad[0]]}, "
                 "not a number"
             )
-        spread = _spread(column)
+        spread = float(np.std(column))
         if spread == 0.0:
             notes.append(f"{name} is the same on every segment: left out")
             continue
         out[name] = (column - column.mean()) / spread
         spreads[name] = spread
     return out, spreads, notes
-
-
-def _spread(column: FloatArray) -> float:
-    return float(np.std(column))

@@ -467,7 +467,9 @@ class Dashboard:
     def bar_chart(self, metric: str) -> str:
         if metric not in self.columns:
             raise ValueError(f"unknown metric {metric!r}")
-        return metric_bar_chart(self.table, self.columns[metric], self.systems, metric)
+        cells = [self.table_by_system[s].cell(metric) for s in self.systems]
+        note = self.table.tests[metric].note
+        return metric_bar_chart(self.columns[metric], self.systems, cells, note)
 
     def rank_chart(self) -> str:
         return rank_groups_chart(self.table, self.columns, self.systems)

@@ -14,11 +14,10 @@ from metrics.stats import MetricInfo
 
 
 def metric_bar_chart(
-    table: MetricsTable, info: MetricInfo, systems: Sequence[str], metric: str
+    info: MetricInfo, systems: Sequence[str], cells: Sequence[Cell], note: str
 ) -> str:
-    """The SVG of ``metric``'s bar chart (``info`` its facts) over ``systems``."""
-    by_system = {r.system: r for r in table.rows}
-    cells = [by_system[s].cell(metric) for s in systems]
+    """The SVG of a metric's bar chart (``info`` its facts): each of ``systems`` with its
+    table cell (``cells``, in the same order), and the table's ``note`` on its test."""
     return bar_chart_svg(
         info.label,
         [_bar(s, c) for s, c in zip(systems, cells, strict=True)],
@@ -26,7 +25,7 @@ def metric_bar_chart(
         info.higher_is_better,
         signatures=[c.signature for c in cells],
         bounds=info.bounds,
-        note=table.tests[metric].note,
+        note=note,
     )
 
 
