@@ -105,4 +105,5 @@ def open_corpus(page: Any, base: str, name: str) -> None:
     """From the home page, the judge's next candidate of corpus ``name``, htmx loaded."""
     page.click(f'a[data-action="continue"][data-corpus="{name}"]')
     page.wait_for_selector("#judge[data-judgment]")
-    page.wait_for_function("window.htmx !== undefined")
+    # a function, evaluated once: the page's policy forbids the eval of an expression per poll
+    page.wait_for_function("() => window.htmx !== undefined")

@@ -25,7 +25,18 @@ def open_corpus(page: Page, base: str, name: str = "seed", username: str = "ana"
     log_in(page, base, username)
     page.click(f'a[data-action="continue"][data-corpus="{name}"]')
     page.wait_for_url(re.compile(r"/judgments/\d+/$"))
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
+
+
+def wait_for_htmx(page: Page) -> None:
+    """Wait until the page has run htmx.
+
+    The predicate is a function, never an expression: Playwright evaluates an expression
+    again at every poll, and past the first poll (run by DevTools, which may eval) the
+    page's Content-Security-Policy (``script-src 'self'``) refuses the eval, so a page
+    whose htmx came a frame late failed the test. A function is evaluated once, then
+    called."""
+    page.wait_for_function("() => window.htmx !== undefined")
 
 
 def shown_words(text: str) -> str:

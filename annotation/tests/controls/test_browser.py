@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from annotation.controls.quality import control_passed, control_rows
 from annotation.controls.runs import Placement, RunItem, corpus_spans, queue_total, run_items
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import log_in
+from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.controls.factories import queue_corpus
 
 
@@ -28,7 +28,7 @@ def test_a_lead_turns_control_items_on_in_the_page(
 ) -> None:
     log_in(page, live_server.url, "lead")
     page.goto(f"{live_server.url}/controls/{seed.pk}/")
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
     expect(page.locator("[data-status]")).to_have_text("off")
 
     page.check("#id_controls_enabled")
@@ -86,7 +86,7 @@ def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
     labels = []
     for done, item in enumerate(run):
         page.wait_for_url(re.compile(r"/judgments/\d+/$"))
-        page.wait_for_function("window.htmx !== undefined")
+        wait_for_htmx(page)
         expect(page.locator("#sentence-number")).to_have_text(str(first.position + 1))
         expect(page.locator("#candidate-number")).to_have_text(str(item.number))
         expect(page.locator("#position")).to_contain_text(f"of {len(run)} ·")

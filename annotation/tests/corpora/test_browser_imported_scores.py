@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import ExternalMetric, User
-from annotation.tests.browsing import log_in
+from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.factories import HAND_REFS, HAND_SYSTEMS, write_corpus
 from annotation.tests.imported import tsv
 
@@ -32,7 +32,7 @@ def test_a_lead_sees_a_refusal_in_place_then_imports_the_fixed_file(
     log_in(page, base, "lee")
     page.goto(f"{base}/campaigns/{corpus.pk}/")
     page.click('a[data-action="imported-scores"]')
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
 
     page.set_input_files("#id_scores-file", str(bad))
     page.fill("#id_scores-name", "COMET-22")

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.jobs import Job, run_queued_jobs
 from annotation.models import Corpus, User
-from annotation.tests.browsing import log_in
+from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.factories import DEMO_XML
 
 
@@ -28,7 +28,7 @@ def test_a_lead_uploads_sees_the_progress_at_once_and_then_the_summary_without_a
     base = live_server.url
     log_in(page, base, "lee")
     page.click("#upload-link")
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
 
     page.set_input_files("#id_file", str(DEMO_XML))
     page.fill("#id_name", "demo")

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, Request, Route, expect
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import log_in, open_corpus, shown_words
+from annotation.tests.browsing import log_in, open_corpus, shown_words, wait_for_htmx
 from annotation.tests.factories import (
     BIDI_XML,
     FIGURE_1_FIRST_REF,
@@ -320,7 +320,7 @@ def test_a_stale_tab_is_refused_with_the_fresh_state(page: Page, live_server, se
     open_corpus(page, live_server.url)
     other = page.context.new_page()
     other.goto(page.url)
-    other.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(other)
 
     page.locator('#candidate button[data-op="missing"]').click()
     expect(page.locator("#edit-count")).to_have_text("4")

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import log_in
+from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.documents import unsegmented_document
 from annotation.tests.factories import DEMO_XML, target_of
 
@@ -48,7 +48,7 @@ def test_a_judge_moves_a_word_across_a_boundary_undoes_it_and_judges_the_candida
     before = texts(speech, 5, 6)
     log_in(page, live_server.url)
     page.goto(f"{live_server.url}/judgments/{judgment.pk}/")
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
     next_words = before[1].split()[:3]
     expect(page.locator("#next-words")).to_have_text(" ".join(next_words) + " …")
 

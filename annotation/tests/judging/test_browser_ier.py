@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from annotation.models import Corpus, Judgment, User
+from annotation.tests.browsing import wait_for_htmx
 from annotation.tests.factories import PASSWORD, import_xml
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,7 +43,7 @@ def open_corpus(page: Page, base: str) -> None:
     page.wait_for_url(f"{base}/")
     page.click('a[data-action="continue"][data-corpus="ier"]')
     page.wait_for_url(re.compile(r"/judgments/\d+/$"))
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
 
 
 def items(page: Page) -> list[tuple[str, str, str]]:

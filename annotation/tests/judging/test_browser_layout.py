@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import open_corpus
+from annotation.tests.browsing import open_corpus, wait_for_htmx
 from annotation.tests.factories import import_xml
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -133,7 +133,7 @@ def test_the_legend_and_the_key_list_stay_as_the_judge_left_them(
     expect(page.locator("#keys dl")).to_be_hidden()
 
     page.reload()
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
     assert (is_open(page, "legend"), is_open(page, "keys")) == (True, False)
 
     # a click swaps the candidate in anew, legend included: it stays open
@@ -154,7 +154,7 @@ def test_the_legend_and_the_key_list_stay_as_the_judge_left_them(
     # folded again, it stays folded on another visit
     page.click('details[data-remember="legend"] > summary')
     page.goto(page.url)
-    page.wait_for_function("window.htmx !== undefined")
+    wait_for_htmx(page)
     assert (is_open(page, "legend"), is_open(page, "keys")) == (False, False)
 
 

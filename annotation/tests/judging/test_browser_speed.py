@@ -114,7 +114,7 @@ def test_after_accept_and_next_the_new_source_and_candidate_are_at_the_top(
     page.click("#accept-next")  # the mouse, down the page
 
     expect(page.locator("#sentence-number")).to_have_text("2")
-    page.wait_for_function("window.scrollY === 0")
+    page.wait_for_function("() => window.scrollY === 0")
     for block in ("#source", "#candidate"):
         box = page.locator(block).bounding_box()
         assert box["y"] >= 0
