@@ -17,11 +17,20 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotation.controls.queue import ControlPlan, is_control_item
+from annotation.controls.queue import ControlPlan
 from annotation.controls.runs import Placement, item_of
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import control_open
-from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.models import (
+    CONTROL_RATE_MAX,
+    CONTROL_RATE_MIN,
+    Corpus,
+    Judgment,
+    Sentence,
+    Target,
+    Translator,
+    User,
+)
 from annotation.tests.factories import HTMX, MAX_QUERIES_PER_CLICK, write_corpus
 from annotation.tests.stored import scored
 from annotation.text import awer_counts
@@ -167,17 +176,28 @@ def test_the_full_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
     assert page_queries(seasoned, large) == page_queries(new, small) <= MAX_QUERIES_PAGE
 
 
+def control_stands_before(judge: User, corpus: Corpus, rate: int, real: int) -> bool:
+    """Whether, at ``rate``, the judge's queue has a control's place just before the
+    judge's candidate ``real`` (0-based): where accept & next would make one
+    (:func:`~annotation.controls.queue.due_control`)."""
+    placement = Placement(judge.pk, corpus.pk, rate)
+    item = item_of(placement, real)
+    return item > 0 and placement.is_control(item - 1)
+
+
 def open_control(corpus: Corpus, judge: User, kind: str) -> None:
     """Turn control items on and open one for ``judge`` on the queue's first sentence,
     done (a reference under system 0's label, or system 0's candidate again), so the judge's
     next page is that control item; the rate is picked so that what comes after it is a
-    candidate."""
-    after = Judgment.objects.counted().filter(evaluator=judge).count() + 1
+    candidate: no control's place stands before the judge's next candidate (the ids
+    draw the places, so a rate that does not look would make a planned control follow
+    this one now and then)."""
+    following = Judgment.objects.counted().filter(evaluator=judge).count()
     corpus.controls_enabled = True
     corpus.control_rate = next(
         r
-        for r in range(100, 2, -1)
-        if not is_control_item(user_id=judge.pk, corpus_id=corpus.pk, rate=r, item=after)
+        for r in range(CONTROL_RATE_MAX, CONTROL_RATE_MIN - 1, -1)
+        if not control_stands_before(judge, corpus, r, following)
     )
     corpus.save()
     translator = "multi reference" if kind == Judgment.Control.REFERENCE else "system 0"
@@ -209,28 +229,40 @@ def test_a_control_items_page_costs_what_a_candidates_does_on_any_corpus(
         assert at_start[action] <= MAX_QUERIES_PER_CLICK, action
 
 
+def rate_with_a_control_after(judge: User, corpus: Corpus, at: int) -> int | None:
+    """A rate at which a control's place stands just before the judge's candidate after
+    ``at`` and none before ``at``; None when the judge's draws put none there at any rate
+    (a place matches at rate r with chance 1/r: about 2 % of judges find none)."""
+    return next(
+        (
+            r
+            for r in range(CONTROL_RATE_MIN, CONTROL_RATE_MAX + 1)
+            if control_stands_before(judge, corpus, r, at + 1)
+            and not control_stands_before(judge, corpus, r, at)
+        ),
+        None,
+    )
+
+
 def test_accept_and_next_into_a_new_control_item_is_bounded_on_any_corpus(
     tmp_path: Path, client: Client, user_factory: Callable[..., User]
 ) -> None:
     """The rate is picked so that a control's place stands just before the candidate
     after the judge's next one (and none before that one): accept & next on that
-    candidate makes the control item."""
+    candidate makes the control item. The ids seed the places: where they allow no such
+    rate, the judge's work passes to another judge, whose id draws other places."""
     counts = []
     for user, size, systems, finished in (("new", 5, 2, 1), ("seasoned", 50, 4, 40)):
         judge = user_factory(user)
         corpus = judged_corpus(tmp_path, judge, sentences=size, systems=systems, finished=finished)
         at = systems * finished  # the judge's next candidate; the item after it, a control
-
-        def place(rate: int, real: int, judge: User = judge, corpus: Corpus = corpus) -> bool:
-            """Whether a control stands just before the judge's candidate ``real``."""
-            placement = Placement(judge.pk, corpus.pk, rate)
-            item = item_of(placement, real)
-            return item > 0 and placement.is_control(item - 1)
-
+        while (rate := rate_with_a_control_after(judge, corpus, at)) is None:
+            successor = user_factory()
+            Judgment.objects.filter(evaluator=judge).update(evaluator=successor)
+            corpus.judges.add(successor)
+            judge = successor
         corpus.controls_enabled = True
-        corpus.control_rate = next(
-            r for r in range(3, 101) if place(r, at + 1) and not place(r, at)
-        )
+        corpus.control_rate = rate
         corpus.save()
         client.force_login(judge)
         counts.append(action_counts(client, corpus)["accept & next"])
