@@ -39,15 +39,18 @@ def test_waiting_for_htmx_outlasts_a_late_script_under_the_pages_policy(
     the policy refuses; CI once failed so on a busy machine)."""
     user_factory("ana", role=User.Role.JUDGE)
     log_in(page, live_server.url, "ana")
-    held: list[Route] = []
-    page.route("**/htmx*.js", lambda route: held.append(route))
-    page.goto(f"{live_server.url}/", wait_until="commit")
-    page.wait_for_timeout(300)  # the script is asked for and held; frames go by
-    assert len(held) == 1
-    held[0].continue_()
+    late: list[Route] = []
 
+    def hold(route: Route) -> None:  # runs while the wait below polls
+        late.append(route)
+        page.wait_for_timeout(300)
+        route.continue_()
+
+    page.route("**/htmx*.js", hold)
+    page.goto(f"{live_server.url}/", wait_until="commit")
     wait_for_htmx(page)
 
+    assert len(late) == 1
     assert page.evaluate("window.htmx.version") == settings.HTMX_VERSION
 
 
