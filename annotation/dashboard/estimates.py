@@ -366,11 +366,13 @@ def corpus_estimates(
             if np.count_nonzero(~np.isnan(y)) >= 2:
                 found[s] = remembered_by_content(
                     inputs.of("estimate", (s, y)),
-                    partial(_estimate, y, usable[s], documents, n_segments),
+                    partial(
+                        _estimate, y, inputs.covariates[s], inputs.documents, inputs.n_segments
+                    ),
                 )
                 notes += [n for n in found[s].notes if n not in notes]
         info = metric_info(m)
-        ranks = estimate_ranks(found, scores, usable, info.higher_is_better, inputs)
+        ranks = estimate_ranks(found, scores, info.higher_is_better, inputs)
         ests = [
             SystemEstimate(s, m, found[s], ranks.get(s, UNRANKED), covariates.labels)
             for s in systems
@@ -456,13 +458,14 @@ def _raw(values: FloatArray) -> bytes:
 def estimate_ranks(
     found: Mapping[str, Estimate],
     scores: Mapping[str, FloatArray],
-    covariates: Mapping[str, Mapping[str, FloatArray]],
     higher_is_better: bool,
     inputs: _Inputs,
 ) -> dict[str, int]:
     """The rank group of each system that has an estimate (``found``), by the leader
     rule on the estimates and the paired test of :func:`paired_p_value` (the module's
-    docstring): at most one test per system, each remembered by its inputs."""
+    docstring): at most one test per system, each remembered by its inputs (the
+    covariates, documents and corpus size are read from ``inputs``, the object the keys
+    digest, so a key cannot name other inputs than its test's)."""
     names = list(found)
     means = [found[s].estimate.mean for s in names]
 
@@ -473,8 +476,8 @@ def estimate_ranks(
             lambda: paired_p_value(
                 scores[a],
                 scores[b],
-                covariates[a],
-                covariates[b],
+                inputs.covariates[a],
+                inputs.covariates[b],
                 inputs.documents,
                 inputs.n_segments,
             ),
