@@ -1,11 +1,12 @@
 """How much a judge's page pays for the control items' runs (``annotation/controls/runs.py``).
 
 With controls on, every page works out where its item stands: the run of its sentence
-(:func:`run_items`: a seeded draw per item of the run), the queue's length
-(:func:`queue_total`: one draw) and whether the run hides a reference
-(:func:`hidden_reference`'s draw, the same run again). Nothing walks the corpus, so the
-cost depends on the number of systems and not on the number of sentences; this prints it
-at a real size (1,000 sentences × 20 systems) for rates 3, 10 and 100.
+(:func:`run_items`: a seeded draw of the run's control places and one per control) and
+the reference the sentence hides (one draw). The queue's length and where each run
+starts are read once per corpus and process (:func:`corpus_queue`), from the sentences'
+candidate counts. Nothing walks the corpus on a page, so its cost depends on the number
+of systems and not on the number of sentences; this prints it at a real size (1,000
+sentences × 20 systems) for rates 3, 10 and 100, with the controls each run then holds.
 
 With ``--db``, the same on a real database (a temporary SQLite file): a corpus of 1,000
 sentences × 3 references × 20 systems (``bench/gen_corpus.py``) imported, a judge with
@@ -41,14 +42,26 @@ def main() -> None:
     import django
 
     django.setup()
-    from annotation.controls.runs import Placement, Span, queue_total, run_items
+    from annotation.controls.runs import (
+        Placement,
+        Span,
+        controls_per_run,
+        queue_total,
+        run_items,
+        spans_of,
+    )
 
-    spans = [Span(k * SYSTEMS, SYSTEMS, REFERENCES) for k in range(SENTENCES)]
     order, references = list(range(SYSTEMS)), list(range(REFERENCES))
     print(f"{SENTENCES} sentences × {SYSTEMS} systems, {REFERENCES} references a sentence")
-    print(f"{'rate':>5} {'run (µs)':>10} {'max run (µs)':>13} {'total (µs)':>11} {'items':>7}")
+    print(
+        f"{'rate':>5} {'a run':>6} {'run (µs)':>10} {'max run (µs)':>13} {'spans (ms)':>11} "
+        f"{'items':>7}"
+    )
     for rate in (3, 10, 100):
-        placement = Placement(7, 1, rate)
+        per_run = controls_per_run(rate, SYSTEMS)
+        placement = Placement(7, 1, per_run)
+        counts = [(SYSTEMS, REFERENCES)] * SENTENCES
+        spans = spans_of(counts, per_run)
 
         def run(span: Span, placement: Placement = placement) -> object:
             return run_items(
@@ -56,11 +69,11 @@ def main() -> None:
             )
 
         runs = [per_call(lambda s=s: run(s), 3) for s in spans[::50]]
-        total = per_call(lambda p=placement: queue_total(p, SENTENCES * SYSTEMS), 200)
-        items = queue_total(placement, SENTENCES * SYSTEMS)
+        whole = per_call(lambda c=counts, p=per_run: spans_of(c, p), 20) / 1e3
+        items = queue_total(spans, per_run)
         print(
-            f"{rate:>5} {statistics.median(runs):>10.0f} {max(runs):>13.0f} {total:>11.1f} "
-            f"{items:>7}"
+            f"{rate:>5} {per_run:>6} {statistics.median(runs):>10.0f} {max(runs):>13.0f} "
+            f"{whole:>11.2f} {items:>7}"
         )
 
 

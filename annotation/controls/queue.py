@@ -2,23 +2,18 @@
 them: :func:`annotation.judging.start.next_judgment_for`).
 
 **Where.** A judge's queue is the corpus's candidates in the judge's order
-(:mod:`annotation.judging.order`) with control items mixed in. Its items are numbered
-from 0, real and control alike; the judge stands at item *done real judgments + done
-control items*. The queue is cut into stretches of ``rate`` items
-(``Corpus.control_rate``), and each stretch holds one control at a place drawn at random
-(:func:`control_place`), so the share is one in ``rate`` from the first item to the
-last: never a block at the end (a known complaint about Appraise, whose checks come in
-fixed places of a batch), and never two in a row. The draw is seeded with the judge, the
-corpus and the stretch: another judge gets other places, the same judge the same places
-every time (reproducible, and nothing has to be stored).
+(:mod:`annotation.judging.order`) with control items mixed in, the same number in every
+sentence's run of items (:mod:`annotation.controls.runs`: at places drawn at random,
+never two in a row, never a run's last). The draw is seeded with the judge, the corpus
+and the sentence: another judge gets other places, the same judge the same places every
+time (reproducible, and nothing has to be stored).
 
 **Which.** A control is made of the sentence whose candidates come next and shown
 inside that sentence's run of items, so neither its source nor its sentence number nor
-its place gives it away: a reference of the sentence, a candidate of the sentence shown
-again, or a candidate of the sentence with injected errors (a "bad reference"). Which
-kind and which candidate is drawn by :func:`annotation.controls.runs.run_items`, which
-the judge's page reads too (its "candidate k of N" and its label), so the queue and the
-page agree on every item.
+its place gives it away: a reference of the sentence, or a candidate of the sentence
+with injected errors (a "bad reference"). Which kind and which candidate is drawn by
+:func:`annotation.controls.runs.run_items`, which the judge's page reads too (its
+"candidate k of N" and its label), so the queue and the page agree on every item.
 
 Nothing here is read while controls are off: the corpus row (loaded anyway) says so, and
 the judge's page costs what it always did.
@@ -33,20 +28,18 @@ from django.db.models import Count, Max, Q
 
 from annotation.controls.degrade import injected_errors
 from annotation.controls.runs import (
-    REPEAT_DISTANCE,
     Placement,
     RunItem,
-    control_place,
+    candidate_slot,
+    control_slots,
     corpus_spans,
-    is_control_item,
-    item_of,
     run_items,
 )
 from annotation.judging.order import shuffled_systems
 from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.text import REFERENCE_ROLES, reference_order, words
 
-__all__ = ["REPEAT_DISTANCE", "ControlPlan", "control_place", "due_control", "is_control_item"]
+__all__ = ["ControlPlan", "due_control"]
 
 
 @dataclass(frozen=True)
@@ -66,9 +59,10 @@ def due_control(
 ) -> Judgment | ControlPlan | None:
     """The control item the judge sees now, if any: the judge's pending one (an open
     control is finished before anything else), else the control that stands just before
-    ``next_target`` (the judge's next candidate) in the judge's queue
-    (:func:`annotation.controls.runs.item_of`), unless it was made before. None while
-    the corpus has controls off (no query), and where the judge's next item is a real one.
+    ``next_target`` (the judge's next candidate) in its sentence's run of the judge's
+    queue (:func:`annotation.controls.runs.control_slots`), unless it was made before.
+    None while the corpus has controls off (no query), and where the judge's next item
+    is a real one.
 
     Where the judge stands is read from the candidates, not from the number of items
     done: a corpus whose controls are turned on halfway puts its next control where the
@@ -96,12 +90,12 @@ def due_control(
     span = corpus_spans(corpus).get(next_target.sentence_id)
     if span is None:
         return None
-    placement = Placement.of(corpus, user.pk)
     # the judge's candidates of a sentence are done in the judge's order
-    item = item_of(placement, span.first + found["here"])
-    if item == 0 or not placement.is_control(item - 1):
+    slots = control_slots(Placement.of(corpus, user.pk), next_target.sentence_id, span.systems)
+    slot = candidate_slot(slots, found["here"])
+    if slot == 0 or slot - 1 not in slots:
         return None
-    return _planned_control(user, corpus, next_target, item - 1)
+    return _planned_control(user, corpus, next_target, span.start + slot - 1)
 
 
 def _planned_control(
@@ -118,8 +112,6 @@ def _planned_control(
         return None
     mine = Judgment.objects.filter(evaluator_id=user.pk, target=here.target)
     if mine.filter(control=here.kind).exists():
-        return None
-    if here.kind == Judgment.Control.REPEAT and not mine.filter(COUNTED).exists():
         return None
     rng = random.Random(f"control-text:{user.pk}:{corpus.pk}:{item}")
     if here.kind == Judgment.Control.REFERENCE:

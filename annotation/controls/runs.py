@@ -4,36 +4,45 @@ each control place holds, and what the page counts ("candidate k of N", "done x 
 Candidates come sentence by sentence in the queue's order (:mod:`annotation.judging.
 order`), so all the items a judge sees in a row share one source. A control drawn from
 another sentence would give itself away by its source and its sentence number, so every
-control belongs to the *run* of the sentence whose candidates come next: a control place
-(:func:`annotation.controls.queue.is_control_item`) between the last candidate of one
-sentence and the first of the next opens the next sentence's run. The queue's last item
-is always a candidate.
+control belongs to the *run* of a sentence, among that sentence's candidates.
 
-**Arithmetic.** Each stretch of ``rate`` items holds one control and ``rate`` − 1
-candidates, so where the judge's candidate number *r* (0-based, over the corpus) stands
-in the queue is a function of *r* alone (:func:`item_of`, one seeded draw): a sentence's
-run is the items from just after its previous sentence's last candidate to its own last
-one (:func:`run_bounds`), the queue's length is where the corpus's last candidate stands
-(:func:`queue_total`). Nothing is stored, nothing walks the corpus: a sentence's place
-is its number of candidates before it, read once per corpus and process
-(:func:`corpus_spans`, one query).
+**Every run holds the same number of controls** (:func:`controls_per_run`: *c*, from the
+lead's rate and the corpus's systems), at places drawn at random among its items, never
+two in a row and never last (:func:`control_slots`). A judge sees how many items share a
+source: were the controls spread one in every *rate* items over the whole queue, a run
+one item longer than its neighbours would hold a control, and a judge who read the
+number of systems on the home page could count them (issue 35). With *c* in every run,
+every run is *c* items longer than its candidates and nothing tells which of its items
+they are. (A sentence with fewer candidates than *c* holds as many controls as
+candidates: never two in a row.) The share of controls is then *c* / (systems + *c*),
+the nearest a whole number per run comes to the lead's one in *rate*.
+
+**Arithmetic.** A run's first item is the number of candidates and controls of the runs
+before it (:class:`Span`, read once per corpus and process with the sentences' candidate
+counts: :func:`corpus_spans`, one query); where the judge's *k*-th candidate of a run
+stands is the *k*-th place of the run that is no control's (:func:`candidate_slot`).
+Nothing is stored, nothing walks the corpus.
 
 **Which control.** Each control of a run is drawn (seeded with the judge, the corpus and
-the item) among the kinds that can be made there, so every control place holds a
-control and the counts above are exact:
+the item) among the kinds that can be made there:
 
 * a *reference* control: a reference of this sentence, not its first one (drawn once
-  per judge and sentence: :func:`run_items`), in blind corpora and where the sentence has
-  two references or more; at most one per run. That reference is hidden from the pool of
-  every item of the sentence for this judge (:func:`hidden_reference`), so the page
-  never shows it and the control's list has the same count as its neighbours';
-* a *repeat* control: a candidate of this sentence the judge accepted at least
-  :data:`REPEAT_DISTANCE` candidates earlier in the run (possible only with many
-  systems), each once;
+  per judge and sentence: :func:`drawn_reference`), in blind corpora and where the
+  sentence has two references or more; at most one per run. That reference is hidden
+  from the pool of *every* sentence's items for this judge, whether or not the run shows
+  it (:func:`hidden_reference`): the pool lists as many references in every run, so its
+  count tells nothing;
 * a *bad-reference* control (WMT's): a candidate of this sentence, any system's,
   judged or not, with injected errors (:mod:`annotation.controls.degrade`), each
-  candidate once a run. Always possible: a run has at least as many candidates as
-  controls (never two controls in a row, and a run ends with a candidate).
+  candidate once a run. Always possible: a run holds at most as many controls as
+  candidates.
+
+A *repeat* (a candidate shown again, for the judge's consistency) is no longer drawn:
+the judge's page pre-fills every candidate identical to one the judge already judged
+with that judgment and says so, so a repeat either looks unlike every other identical
+candidate (no pre-fill: issue 35 saw it) or is answered by pressing ``c`` (pre-filled),
+which measures nothing. Repeats made before stay stored and counted as they were
+(:mod:`annotation.controls.quality`).
 
 **Labels.** With controls on, a blind corpus labels the items of a run "System 1" …
 "System N" in an order drawn per judge and sentence (:attr:`RunItem.label`): in a run
@@ -44,107 +53,142 @@ sentence to the next any more).
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.db.models import Count, Q
 
+from annotation.formatting import number
 from annotation.models import CONTROL_RATE_MIN, Corpus, Judgment, Target, Translator
 from annotation.text import REFERENCE_ROLES
 
 T = TypeVar("T")
 
-#: A candidate comes back as a repeat control only after this many more of the judge's
-#: candidates (so the judge answers it afresh rather than from memory of a moment ago).
-REPEAT_DISTANCE = 10
 
-
-def _drawn_place(user_id: int, corpus_id: int, rate: int, run: int) -> int:
-    return random.Random(f"control-place:{user_id}:{corpus_id}:{rate}:{run}").randrange(rate)
-
-
-def control_place(*, user_id: int, corpus_id: int, rate: int, run: int) -> int:
-    """Where (0 … ``rate`` − 1) the control of stretch ``run`` (items ``run`` × ``rate``
-    onwards) of this judge's queue stands.
-
-    Drawn with a seeded random, so the same every time. When the stretch before ends
-    with its control, this one's moves from the first place to the second: never two
-    controls in a row (with at least three items a stretch, the second place is never a
-    stretch's last)."""
+def controls_per_run(rate: int, systems: int) -> int:
+    """How many controls each sentence's run holds for the lead's "one control in every
+    ``rate`` items" in a corpus of ``systems`` systems: the whole number nearest
+    ``systems`` / (``rate`` − 1) (where *c* / (systems + *c*) is one in ``rate``), at
+    least one (a run without a control would be shorter than those with
+    one: see the module). Of the two whole numbers around it, the one whose share of the
+    run's items is nearer 1 / ``rate`` (the fewer controls on a tie)."""
     if rate < CONTROL_RATE_MIN:
         raise ValueError(f"rate {rate!r}: one control in every {CONTROL_RATE_MIN} items at most")
-    place = _drawn_place(user_id, corpus_id, rate, run)
-    if place == 0 and run > 0 and _drawn_place(user_id, corpus_id, rate, run - 1) == rate - 1:
-        return 1
-    return place
+    if not systems:
+        return 0
+    exact = systems / (rate - 1)
+    low = max(1, math.floor(exact))
+    return min((low, low + 1), key=lambda c: abs(c / (systems + c) - 1 / rate))
 
 
-def is_control_item(*, user_id: int, corpus_id: int, rate: int, item: int) -> bool:
-    """Whether item ``item`` (0-based, real and control items alike) of the judge's
-    queue is a control's place (:func:`control_place`)."""
-    run, place = divmod(item, rate)
-    return place == control_place(user_id=user_id, corpus_id=corpus_id, rate=rate, run=run)
+def corpus_per_run(corpus: Corpus) -> int:
+    """The controls of each run of ``corpus``'s queues (0 while controls are off)."""
+    if not corpus.controls_enabled:
+        return 0
+    return controls_per_run(corpus.control_rate, corpus.n_systems)
+
+
+def controls_summary(corpus: Corpus) -> str:
+    """What the lead's "one in every N items" comes to in ``corpus`` (the settings page,
+    the dashboard, ``manage.py controls``): how many controls each run holds and the
+    share of items that makes."""
+    systems = corpus.n_systems
+    per_run = controls_per_run(corpus.control_rate, systems)
+    if not per_run:
+        return "no candidate to mix them among yet"
+    every = number((systems + per_run) / per_run, 1)
+    return (
+        f"{per_run} in every sentence's run of {systems + per_run} items, "
+        f"one in every {every} items"
+    )
 
 
 @dataclass(frozen=True)
 class Placement:
-    """Whose queue (the seed of the control places) and its rate (0: controls off)."""
+    """Whose queue (the seed of the control places) and the controls of each of its runs
+    (``per_run``, 0: controls off)."""
 
     user_id: int
     corpus_id: int
-    rate: int
+    per_run: int
 
     @classmethod
     def of(cls, corpus: Corpus, user_id: int) -> Placement:
-        return cls(user_id, corpus.pk, corpus.control_rate if corpus.controls_enabled else 0)
+        return cls(user_id, corpus.pk, corpus_per_run(corpus))
 
-    def is_control(self, item: int) -> bool:
-        return bool(self.rate) and is_control_item(
-            user_id=self.user_id, corpus_id=self.corpus_id, rate=self.rate, item=item
-        )
-
-
-def item_of(placement: Placement, real: int) -> int:
-    """Where (0-based item) the judge's candidate number ``real`` (0-based, over the
-    corpus in the judge's order) stands in the queue: each run of ``rate`` items holds
-    ``rate`` − 1 candidates and its control (one seeded draw, no walk)."""
-    if not placement.rate:
-        return real
-    run, offset = divmod(real, placement.rate - 1)
-    place = control_place(
-        user_id=placement.user_id, corpus_id=placement.corpus_id, rate=placement.rate, run=run
-    )
-    return run * placement.rate + offset + (1 if offset >= place else 0)
-
-
-def queue_total(placement: Placement, candidates: int) -> int:
-    """The number of items of a queue of ``candidates`` candidates, controls included."""
-    return item_of(placement, candidates - 1) + 1 if candidates else 0
+    def controls_of(self, systems: int) -> int:
+        """The controls of a run of ``systems`` candidates: never more than its candidates
+        (never two controls in a row, and a run ends with a candidate)."""
+        return min(self.per_run, systems)
 
 
 @dataclass(frozen=True)
 class Span:
     """A sentence in the queue's order: the number of system candidates before it
-    (``first``), its own (``systems``) and its references."""
+    (``first``), its own (``systems``) and its references, and where its run starts
+    (``start``: the items, candidates and controls, of the runs before it)."""
 
     first: int
     systems: int
     references: int
+    start: int
+
+
+def spans_of(counts: Sequence[tuple[int, int]], per_run: int) -> list[Span]:
+    """The :class:`Span` of each sentence of a queue whose sentences have these (system
+    candidates, references), in the queue's order, with ``per_run`` controls a run."""
+    out, first, start = [], 0, 0
+    placement = Placement(0, 0, per_run)
+    for systems, references in counts:
+        out.append(Span(first, systems, references, start))
+        first += systems
+        start += systems + placement.controls_of(systems) if systems else 0
+    return out
+
+
+def queue_total(spans: Sequence[Span], per_run: int) -> int:
+    """The number of items of a queue of these sentences, controls included."""
+    placement = Placement(0, 0, per_run)
+    return sum(s.systems + placement.controls_of(s.systems) for s in spans)
+
+
+def control_slots(placement: Placement, sentence_id: int, systems: int) -> tuple[int, ...]:
+    """Where (0-based, in the run) the controls of the run of a sentence of ``systems``
+    candidates stand: :meth:`Placement.controls_of` places drawn at random (seeded with
+    the judge, the corpus and the sentence: the same every time, another judge's
+    others), never two in a row and never the run's last. Drawn as *c* of the
+    ``systems`` gaps before each candidate, each moved by the controls before it: every
+    such arrangement is equally likely."""
+    c = placement.controls_of(systems)
+    if not c:
+        return ()
+    seed = f"control-slots:{placement.user_id}:{placement.corpus_id}:{sentence_id}:{c}"
+    gaps = sorted(random.Random(seed).sample(range(systems), c))
+    return tuple(gap + k for k, gap in enumerate(gaps))
+
+
+def candidate_slot(slots: Sequence[int], here: int) -> int:
+    """Where (0-based, in the run) the run's candidate number ``here`` (0-based) stands,
+    the run's controls at ``slots``."""
+    slot = here
+    for control in slots:  # sorted
+        if control <= slot:
+            slot += 1
+    return slot
 
 
 def run_bounds(placement: Placement, span: Span) -> tuple[int, int]:
-    """The first and one-past-the-last item of ``span``'s run: from just after the
-    previous sentence's last candidate to this sentence's last one."""
-    start = item_of(placement, span.first - 1) + 1 if span.first else 0
-    return start, item_of(placement, span.first + span.systems - 1) + 1
+    """The first and one-past-the-last item of ``span``'s run."""
+    return span.start, span.start + span.systems + placement.controls_of(span.systems)
 
 
 #: The kinds of control, in the order a control's draw shuffles.
-_KINDS = (Judgment.Control.REFERENCE, Judgment.Control.REPEAT, Judgment.Control.DEGRADED)
+_KINDS = (Judgment.Control.REFERENCE, Judgment.Control.DEGRADED)
 
 
 @dataclass(frozen=True)
@@ -188,16 +232,17 @@ def run_items(
         return []  # no candidate, or the sentence changed since its span was read
     start, end = run_bounds(placement, span)
     total = end - start
+    slots = set(control_slots(placement, sentence_id, span.systems))
     labels = list(range(1, total + 1))
     random.Random(f"labels:{placement.user_id}:{sentence_id}").shuffle(labels)
     reference = drawn_reference(placement.user_id, sentence_id, references) if blind else None
     used: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     out: list[RunItem] = []
     reals = 0
-    for item in range(start, end):
-        number = item - start + 1
-        if not placement.is_control(item):
-            out.append(RunItem(item, number, total, labels[number - 1], "", order[reals]))
+    for slot in range(total):
+        item, number = start + slot, slot + 1
+        if slot not in slots:
+            out.append(RunItem(item, number, total, labels[slot], "", order[reals]))
             reals += 1
             continue
         rng = random.Random(f"control-item:{placement.user_id}:{placement.corpus_id}:{item}")
@@ -206,61 +251,57 @@ def run_items(
         for kind in kinds:
             if kind == Judgment.Control.REFERENCE:
                 choices = [reference] if reference is not None and not used[kind] else []
-            elif kind == Judgment.Control.REPEAT:  # accepted far enough back, each once
-                accepted = order[: max(reals - REPEAT_DISTANCE, 0)]
-                choices = [t for t in accepted if t not in used[kind]]
             else:  # any candidate of the sentence, each once
                 choices = [t for t in order if t not in used[kind]]
             if choices:
                 target = rng.choice(choices)
                 used[kind].append(target)
-                out.append(RunItem(item, number, total, labels[number - 1], kind, target))
+                out.append(RunItem(item, number, total, labels[slot], kind, target))
                 break
     return out
 
 
 def hidden_reference(
-    corpus: Corpus, *, user_id: int, sentence_id: int, references: Sequence[str]
-) -> str | None:
-    """The reference (text, of ``references`` in reference order) of this sentence that
-    the judge's run shows as a reference control, hidden from every pool of the sentence
-    for this judge; None where the run has none (no query where none can be: controls
-    off, a corpus showing names, fewer than two references)."""
-    if not corpus.controls_enabled or not corpus.blind or len(references) < 2:
-        return None
-    span = corpus_spans(corpus).get(sentence_id)
-    if span is None:
-        return None
-    kinds = run_items(
-        Placement.of(corpus, user_id),
-        blind=True,
-        sentence_id=sentence_id,
-        span=span,
-        order=range(span.systems),
-        references=range(len(references)),
-    )
-    if not any(i.kind == Judgment.Control.REFERENCE for i in kinds):
+    corpus: Corpus, *, user_id: int, sentence_id: int, references: Sequence[T]
+) -> T | None:
+    """The reference (of ``references``, in reference order) of this sentence that the
+    judge's run would show as a reference control, hidden from every pool of the
+    sentence for this judge whether the run shows it or not (see the module); None
+    where no run can show one (controls off, a corpus showing names, fewer than two
+    references). No query."""
+    if not corpus.controls_enabled or not corpus.blind:
         return None
     return drawn_reference(user_id, sentence_id, references)
 
 
+@dataclass(frozen=True)
+class Queue:
+    """The shape every judge's queue of a corpus has: each sentence's :class:`Span` (by
+    sentence id), the controls of a run and the number of items, controls included."""
+
+    spans: dict[int, Span]
+    per_run: int
+    total: int
+
+
 #: Per corpus judged lately (its pk, creation and texts stamp, as the live figures keep
-#: their rows), every sentence's :class:`Span` by sentence id: about 100 kB for 1,000
+#: their rows, and its controls a run), its :class:`Queue`: about 100 kB for 1,000
 #: sentences. Shared by the threads of one process.
-_SPANS: OrderedDict[tuple[Any, ...], dict[int, Span]] = OrderedDict()
-_SPANS_MAX = 8
+_QUEUES: OrderedDict[tuple[Any, ...], Queue] = OrderedDict()
+_QUEUES_MAX = 8
 _LOCK = threading.Lock()
 
 
-def corpus_spans(corpus: Corpus) -> dict[int, Span]:
-    """Every sentence's :class:`Span` (sentences in the queue's order:
-    ``Sentence.queue_position``), read in one query the first time a process needs them
+def corpus_queue(corpus: Corpus) -> Queue:
+    """The :class:`Queue` of ``corpus`` (sentences in the queue's order:
+    ``Sentence.queue_position``), read in one query the first time a process needs it
     for this state of the corpus, then kept."""
-    key = (corpus.pk, corpus.created_at, corpus.texts_stamp)
+    per_run = corpus_per_run(corpus)
+    key = (corpus.pk, corpus.created_at, corpus.texts_stamp, per_run)
     with _LOCK:
-        if key in _SPANS:
-            _SPANS.move_to_end(key)
-            return _SPANS[key]
+        if key in _QUEUES:
+            _QUEUES.move_to_end(key)
+            return _QUEUES[key]
     rows = (
         Target.objects.filter(translator__corpus_id=corpus.pk)
         .order_by()
@@ -270,14 +311,47 @@ def corpus_spans(corpus: Corpus) -> dict[int, Span]:
             references=Count("pk", filter=Q(translator__role__in=REFERENCE_ROLES)),
         )
     )
-    spans: dict[int, Span] = {}
-    first = 0
     # every sentence of a ready corpus has its place (the import's last write)
-    for row in sorted(rows, key=lambda r: r["sentence__queue_position"] or 0):
-        spans[row["sentence_id"]] = Span(first, row["systems"], row["references"])
-        first += row["systems"]
+    ordered = sorted(rows, key=lambda r: r["sentence__queue_position"] or 0)
+    spans = spans_of([(r["systems"], r["references"]) for r in ordered], per_run)
+    queue = Queue(
+        spans={r["sentence_id"]: span for r, span in zip(ordered, spans, strict=True)},
+        per_run=per_run,
+        total=queue_total(spans, per_run),
+    )
     with _LOCK:
-        _SPANS[key] = spans
-        while len(_SPANS) > _SPANS_MAX:
-            _SPANS.popitem(last=False)
-    return spans
+        _QUEUES[key] = queue
+        while len(_QUEUES) > _QUEUES_MAX:
+            _QUEUES.popitem(last=False)
+    return queue
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A judge's progress in a corpus as every page shows it: ``done`` of ``total``."""
+
+    done: int
+    total: int
+
+
+def queue_progress(corpus: Corpus, *, counted: int, controls: int) -> Progress:
+    """The judge's progress in ``corpus`` from their ``counted`` judgments and done
+    ``controls``: the one rule the judge's header, the home page and the finished page
+    read, so no two of them count differently (a control item would show as the step
+    where one count moved and the other did not). While controls are on, items of the
+    queue (:func:`corpus_queue`), controls included; else candidates."""
+    if not corpus.controls_enabled:
+        return Progress(counted, corpus.n_candidates)
+    return Progress(counted + controls, corpus_queue(corpus).total)
+
+
+def items_progress(corpus: Corpus) -> Progress:
+    """:func:`queue_progress` of a corpus read with its counts
+    (:meth:`~annotation.models.CorpusQuerySet.with_items_progress`)."""
+    counts = cast(Any, corpus)  # the queryset's annotations
+    return queue_progress(corpus, counted=counts.n_done, controls=counts.n_controls_done)
+
+
+def corpus_spans(corpus: Corpus) -> dict[int, Span]:
+    """Every sentence's :class:`Span` of ``corpus``'s queues (:func:`corpus_queue`)."""
+    return corpus_queue(corpus).spans

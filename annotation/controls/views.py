@@ -23,7 +23,6 @@ from annotation.controls.quality import (
     REPEAT_SSER_SLACK,
     corpus_controls,
 )
-from annotation.controls.queue import REPEAT_DISTANCE
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required, see_other
 
@@ -45,6 +44,7 @@ def settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pk=corpus.pk,
         name=corpus.name,
         blind=corpus.blind,
+        n_systems=corpus.n_systems,
         controls_enabled=corpus.controls_enabled,
         control_rate=corpus.control_rate,
         control_pass_threshold=corpus.control_pass_threshold,
@@ -67,7 +67,6 @@ def settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "judges": corpus_controls(stored),
         "reference_min_sser": REFERENCE_MIN_SSER,
         "repeat_sser_slack": REPEAT_SSER_SLACK,
-        "repeat_distance": REPEAT_DISTANCE,
         "degraded_max_sser": DEGRADED_MAX_SSER,
     }
     template = "controls/_settings.html" if request.htmx else "controls/settings.html"

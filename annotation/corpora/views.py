@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from annotation.controls.runs import items_progress
 from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import RemoveForm
 from annotation.corpora.import_jobs import unfinished_imports
@@ -24,15 +25,17 @@ from annotation.web import HtmxHttpRequest, attachment, lead_required, login_req
 
 @login_required
 def home(request: HtmxHttpRequest) -> TemplateResponse:
-    """The user's corpora with their own progress; a lead also sees each corpus's
+    """The user's corpora with their own progress (as the judge's header counts it:
+    :func:`~annotation.controls.runs.queue_progress`); a lead also sees each corpus's
     campaign progress (its judges'), and a judge with nothing assigned whom to ask."""
-    visible = Corpus.objects.visible_to(request.user).with_progress(request.user)
+    visible = Corpus.objects.visible_to(request.user).with_items_progress(request.user)
     if request.user.is_lead:
         visible = visible.with_judges_progress()
     corpora = list(visible)
+    rows = [(c, items_progress(c)) for c in corpora]
     ask = [] if corpora or request.user.is_lead else list(User.objects.to_ask())
     unfinished = unfinished_imports() if request.user.is_lead else []
-    context = {"corpora": corpora, "ask": ask, "unfinished": unfinished}
+    context = {"corpora": corpora, "rows": rows, "ask": ask, "unfinished": unfinished}
     return TemplateResponse(request, "corpora/home.html", context)
 
 

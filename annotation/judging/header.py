@@ -20,7 +20,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from annotation.controls.runs import Placement, RunItem, queue_total
+from annotation.controls.runs import RunItem, queue_progress
 from annotation.judging.pace import Pace
 from annotation.models import Corpus, Judgment, Translator
 
@@ -48,7 +48,7 @@ def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHe
     A reference shown as a candidate carries its system's label (:func:`shown_as_id`).
 
     With controls on, the position counts items, controls included ("done x / T", T the
-    judge's queue: :func:`annotation.controls.runs.queue_total`), so it moves after a
+    judge's queue: :func:`annotation.controls.runs.queue_progress`), so it moves after a
     control as after any item; the pace reads the same items. A blind corpus's label is
     then the item's label in its run (``run_item``, the page's: :class:`JudgingContext`),
     so a control carries one no other item of its run shows."""
@@ -57,11 +57,10 @@ def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHe
     translator = judgment.shown_as or target.translator
     counts = _header_counts(judgment, translator)
     label = f"System {counts['rank'] + 1}" if corpus.blind else translator.name
-    done, total = counts["n_done"] + counts["n_controls"], counts["n_candidates"]
-    if corpus.controls_enabled:
-        total = queue_total(Placement.of(corpus, judgment.evaluator_id), total)
-        if corpus.blind and run_item is not None:
-            label = f"System {run_item.label}"
+    progress = queue_progress(corpus, counted=counts["n_done"], controls=counts["n_controls_done"])
+    done, total = progress.done, progress.total
+    if corpus.controls_enabled and corpus.blind and run_item is not None:
+        label = f"System {run_item.label}"
     return JudgeHeader(
         corpus=corpus,
         translator_label=label,
@@ -77,7 +76,7 @@ def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHe
 def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]:
     """The header's counts in one query: the judge's done candidates of the corpus
     (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and, while controls are on,
-    done control items (``n_controls``), the active ``seconds`` of the items the header
+    done control items (``n_controls_done``), the active ``seconds`` of the items the header
     counts (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
     corpus's systems; the corpus sizes are stored on the corpus (no query)."""
     corpus = judgment.target.sentence.corpus
@@ -89,17 +88,15 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
         )
     )
     mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=judgment.evaluator)
-    controls: Subquery | Value
+    rows = Corpus.objects.filter(pk=corpus.pk).order_by()
     if corpus.controls_enabled:
-        counted, controls = mine.done(), _count(mine.controls().done())
+        counted, rows = mine.done(), rows.with_items_progress(judgment.evaluator)
     else:
-        counted, controls = mine.counted(), Value(0)
+        counted = mine.counted()
+        rows = rows.with_progress(judgment.evaluator).annotate(n_controls_done=Value(0))
     row = (
-        Corpus.objects.filter(pk=corpus.pk)
-        .order_by()
-        .with_progress(judgment.evaluator)
-        .annotate(rank=rank, n_controls=controls, seconds=_seconds(counted))
-        .values("n_done", "n_controls", "rank", "seconds")
+        rows.annotate(rank=rank, seconds=_seconds(counted))
+        .values("n_done", "n_controls_done", "rank", "seconds")
         .get()
     )
     return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}

@@ -16,12 +16,12 @@ A control item (:mod:`annotation.controls`) is drawn as a candidate is. With con
 on, "candidate k of N" is the item's place in its sentence's run of the judge's queue,
 controls included (:mod:`annotation.controls.runs`; read from arithmetic and the
 sentences' spans, kept per process), and a blind corpus's label is the item's label in
-that run; the reference a run shows as a control is left out of the pool of every item
-of the sentence. A reference shown as a candidate carries the live figures of the system
-it is shown as (``Judgment.shown_as``); a candidate with injected errors is drawn from
-its own text (``Judgment.shown_text``), whose statistics are kept under minus the
-judgment's pk (never its target's); a candidate shown again is drawn as it was the
-first time.
+that run; the reference a run would show as a control is left out of the pool of every
+item of the sentence, in every run alike. A reference shown as a candidate carries the
+live figures of the system it is shown as (``Judgment.shown_as``); a candidate with
+injected errors is drawn from its own text (``Judgment.shown_text``), whose statistics
+are kept under minus the judgment's pk (never its target's); a candidate shown again (a
+repeat made before repeats were retired) is drawn as it was the first time.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from annotation.controls.runs import (
     Placement,
     RunItem,
     corpus_spans,
+    hidden_reference,
     run_items,
 )
 from annotation.judging.boundaries import Neighbours, neighbours
@@ -56,6 +57,7 @@ from annotation.judging.pool import (
     ordered_references,
     pool_judgments,
     sentence_pool,
+    shown_words,
     without_shown,
 )
 from annotation.judging.stack import load_stack
@@ -244,15 +246,16 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         sentence_id=target.sentence_id,
         place=lambda r: (r.translator__position, r.ordinal, r.pk),
     )
-    run = _run(judgment, [t.pk for t in order], targets)
+    run, hidden_id = _run(judgment, [t.pk for t in order], targets)
+    # where each item of the run stands, by (control kind, target): a control's target
+    # may be a candidate's too (a bad reference)
     if run:
-        place_of = {i.target: i.number for i in run if not i.kind}
+        place_of = {(i.kind, i.target): i.number for i in run}
         item = next((i for i in run if (i.kind, i.target) == (judgment.control, target.pk)), None)
     else:
-        place_of = {t.pk: i + 1 for i, t in enumerate(order)}
+        place_of = {("", t.pk): i + 1 for i, t in enumerate(order)}
         item = None
-    # (the reference a run shows as a control is the run's: read from it, not drawn again)
-    hidden = next((text_of[i.target] for i in run if i.kind == Judgment.Control.REFERENCE), None)
+    hidden = None if hidden_id is None else text_of[hidden_id]
     if judgment.control == Judgment.Control.REFERENCE:
         hidden = target.text
     if hidden is not None:
@@ -285,7 +288,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         pool_shown=nearest_in_pool(pool),
         figures=live_figures(key, judged, stats) if shows_figures else None,
         reuse_label=_reuse_label(judgment, here, candidate, place_of, text_of),
-        order_index=item.number if item else place_of.get(slot, 0),
+        order_index=item.number if item else place_of.get(("", slot), 0),
         order_total=item.total if item else len(order),
         can_undo=bool(judgment.stack_applied),
         can_redo=bool(judgment.stack_undone),
@@ -301,34 +304,49 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     )
 
 
-def _run(judgment: Judgment, order: list[int], targets: Sequence[Any]) -> list[RunItem]:
+def _run(
+    judgment: Judgment, order: list[int], targets: Sequence[Any]
+) -> tuple[list[RunItem], int | None]:
     """The items of the run of ``judgment``'s sentence in the judge's queue, candidates
     and controls (:func:`annotation.controls.runs.run_items`, by target id; ``order``:
-    the sentence's candidates in the judge's order, ``targets``: the page's target rows).
-    Empty while the corpus has controls off (no query) or its sentences are unknown."""
+    the sentence's candidates in the judge's order, ``targets``: the page's target rows),
+    and the reference (target id) hidden from the sentence's pool for this judge
+    (:func:`annotation.controls.runs.hidden_reference`: in every run alike, whether or
+    not it shows it). Empty and None while the corpus has controls off (no query) or its
+    sentences are unknown."""
     target = judgment.target
     corpus = target.sentence.corpus
     if not corpus.controls_enabled:
-        return []
+        return [], None
     span = corpus_spans(corpus).get(target.sentence_id)
     if span is None:
-        return []
-    references = sorted(
-        (
-            r
-            for r in targets
-            if r.sentence_id == target.sentence_id and r.translator__role in REFERENCE_ROLES
-        ),
-        key=lambda r: reference_order(r.translator__role, r.position),
-    )
-    return run_items(
+        return [], None
+    references = [
+        r.pk
+        for r in sorted(
+            (
+                r
+                for r in targets
+                if r.sentence_id == target.sentence_id and r.translator__role in REFERENCE_ROLES
+            ),
+            key=lambda r: reference_order(r.translator__role, r.position),
+        )
+    ]
+    run = run_items(
         Placement.of(corpus, judgment.evaluator_id),
         blind=corpus.blind,
         sentence_id=target.sentence_id,
         span=span,
         order=order,
-        references=[r.pk for r in references],
+        references=references,
     )
+    hidden = hidden_reference(
+        corpus,
+        user_id=judgment.evaluator_id,
+        sentence_id=target.sentence_id,
+        references=references,
+    )
+    return run, hidden
 
 
 def document_context(sentence: Sentence) -> tuple[str | None, str | None]:
@@ -361,6 +379,7 @@ def _done_judgments(judgment: Judgment, *, for_figures: bool = True) -> list[Any
         evaluator_id=judgment.evaluator_id,
         share=target.sentence.corpus.share_new_refs,
         own=judgment.control == Judgment.Control.DEGRADED,
+        shown=judgment.pk,
     )
     # Through the system's targets, so the database looks up this system's candidates
     # rather than walking every judgment the judge ever made.
@@ -397,6 +416,8 @@ _JUDGMENT_ROW = (
     "edits",
     "ref_length",
     "pooled",
+    "control",
+    "shown_text",
 )
 
 
@@ -433,16 +454,18 @@ def _reuse_label(
     judgment: Judgment,
     here: Sequence[Any],
     candidate: tuple[str, ...],
-    place_of: dict[int, int],
+    place_of: dict[tuple[str, int], int],
     text_of: dict[int, str],
 ) -> str | None:
-    """Which candidate of this sentence a pending judgment was pre-filled from (the judge's
-    latest done judgment of an identical candidate), while it is unchanged since."""
+    """Which item of this sentence a pending judgment was pre-filled from (the judge's
+    latest done judgment of an identical candidate, a control item's as a real one's:
+    :func:`annotation.judging.start.judgment_open`), while it is unchanged since."""
     if judgment.state != Judgment.State.PENDING:
         return None
     for r in reversed(here):
-        if r.evaluator_id == judgment.evaluator_id and words(text_of[r.target_id]) == candidate:
+        shown = shown_words(text_of[r.target_id], r.shown_text)
+        if r.evaluator_id == judgment.evaluator_id and shown == candidate:
             if r.new_ref == judgment.new_ref and r.sser == judgment.sser:
-                return f"candidate {place_of.get(r.target_id, '?')} of this sentence"
+                return f"candidate {place_of.get((r.control, r.target_id), '?')} of this sentence"
             return None
     return None

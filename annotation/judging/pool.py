@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from django.db.models import Q
 
-from annotation.models import COUNTED, Target, Translator, left_out
+from annotation.models import COUNTED, Judgment, Target, Translator, left_out
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics.align import PreparedRef, distance_prepared
 
@@ -135,25 +135,46 @@ def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRe
     return [pool[i] for i in nearest([p.distance for p in pool], n)]
 
 
-def pool_judgments(*, target: Target, evaluator_id: int, share: bool, own: bool = False) -> Q:
-    """The counted judgments (:data:`~annotation.models.COUNTED`: done, no control item)
-    whose new references join ``target``'s pool: those of the sentence's *other*
+def pool_judgments(
+    *,
+    target: Target,
+    evaluator_id: int,
+    share: bool,
+    own: bool = False,
+    shown: int | None = None,
+) -> Q:
+    """The done judgments whose new references join ``target``'s pool: the counted ones
+    (:data:`~annotation.models.COUNTED`: done, no control item) of the sentence's *other*
     candidates by this judge, or by every judge when the corpus shares them (but a judge
-    the lead left out of the corpus's figures: :func:`~annotation.models.left_out`). Never a
-    judgment of ``target`` itself: with sharing, that would hand over another judge's
-    verdict on this very candidate (and void their agreement), and a candidate shown
-    again as a control item would find its own first answer in the pool. ``own``: the
-    judgments of ``target`` join too, for a bad-reference control (its candidate is a
-    new one, made of ``target``'s: its pool is the one a real candidate of the sentence
-    has, with as many entries).
+    the lead left out of the corpus's figures: :func:`~annotation.models.left_out`); and
+    the judge's own done control items of the sentence but ``shown`` (the judgment on
+    the page). Never a counted judgment of ``target`` itself: with sharing, that would
+    hand over another judge's verdict on this very candidate (and void their agreement).
+    ``own``: the judgments of ``target`` join too, for a bad-reference control (its
+    candidate is a new one, made of ``target``'s: its pool is the one a real candidate
+    of the sentence has, with as many entries).
 
-    Written through the ids of the sentence's other targets, so that the database looks
-    up the judgments of those few candidates instead of walking every judgment of the
+    A control item's new reference joins its judge's pool, and pre-fills the judge's
+    identical candidates (:func:`annotation.judging.start.judgment_open`), as a real
+    candidate's does: a new reference that never came back, or an identical candidate
+    met without the pre-fill, would tell the judge which item was the control (issue
+    35). It joins no other judge's pool and counts in no figure.
+
+    Written through the ids of the sentence's targets, so that the database looks up
+    the judgments of those few candidates instead of walking every judgment of the
     judge (which SQLite does for a join on the target's sentence)."""
-    others = Target.objects.filter(sentence_id=target.sentence_id)
-    if not own:
-        others = others.exclude(pk=target.pk)
-    pooled = COUNTED & Q(target_id__in=others.values("pk")) & ~Q(new_ref="")
-    if not share:
-        return pooled & Q(evaluator_id=evaluator_id)
-    return pooled & left_out(target.sentence.corpus_id)
+    in_sentence = Target.objects.filter(sentence_id=target.sentence_id).values("pk")
+    counted = COUNTED if own else COUNTED & ~Q(target_id=target.pk)
+    counted &= left_out(target.sentence.corpus_id) if share else Q(evaluator_id=evaluator_id)
+    controls = Q(evaluator_id=evaluator_id, state=Judgment.State.DONE) & ~Q(
+        control=Judgment.Control.NONE
+    )
+    if shown is not None:
+        controls &= ~Q(pk=shown)
+    return Q(target_id__in=in_sentence) & ~Q(new_ref="") & (counted | controls)
+
+
+def shown_words(text: str, shown_text: str) -> tuple[str, ...]:
+    """The words a judgment showed as its candidate: its own text where it has one (a
+    bad-reference control), else its target's (``text``)."""
+    return words(shown_text or text)

@@ -27,6 +27,7 @@ from annotation.judging.pool import (
     pool_judgments,
     sentence_pool,
     sentence_references,
+    shown_words,
     without_shown,
 )
 from annotation.judging.stack import start_stack
@@ -39,9 +40,11 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
 
     A new judgment starts from the pool's nearest reference (ties: the first reference,
     then file order), or, when the candidate is identical to one this judge has already
-    judged for the sentence, from that judgment's new reference and SSER (the RWTH
-    EvalTrans reuse idea; the page says so). With an empty pool (a sentence without any
-    reference) the new reference starts as the candidate itself, for the judge to correct.
+    judged for the sentence (a control item or a real candidate: the judge cannot tell
+    them apart, so neither may the pre-fill), from that judgment's new reference and SSER
+    (the RWTH EvalTrans reuse idea; the page says so). With an empty pool (a sentence
+    without any reference) the new reference starts as the candidate itself, for the
+    judge to correct.
     """
     existing = Judgment.objects.real().filter(target=target, evaluator=user).first()
     if existing is not None:
@@ -92,11 +95,22 @@ def _created(
         Judgment.objects.filter(pooled)
         .order_by()
         .values_list(
-            "pk", "evaluator_id", "target__text", "new_ref", "sser", "severities", named=True
+            "pk",
+            "evaluator_id",
+            "target__text",
+            "shown_text",
+            "new_ref",
+            "sser",
+            "severities",
+            named=True,
         )
     )
     rows = sorted(pooled_rows, key=lambda r: r.pk)
-    reuse = [r for r in rows if r.evaluator_id == user.pk and words(r.target__text) == candidate]
+    reuse = [
+        r
+        for r in rows
+        if r.evaluator_id == user.pk and shown_words(r.target__text, r.shown_text) == candidate
+    ]
     if reuse:
         # the same words: the same errors, so the same severities (annotation.spans)
         new_ref, sser, severities = reuse[-1].new_ref, reuse[-1].sser, reuse[-1].severities

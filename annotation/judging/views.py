@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.controls.queue import control_before
+from annotation.controls.runs import items_progress
 from annotation.judging import changes, items
 from annotation.judging.errors import (
     ERR_NOT_A_NUMBER,
@@ -94,9 +95,9 @@ def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def _all_done(request: HtmxHttpRequest, corpus_pk: int) -> TemplateResponse:
     """The judge has accepted every candidate of the corpus. For htmx the fragment, at the
     continue URL (which shows it again on a reload)."""
-    progress = Corpus.objects.filter(pk=corpus_pk).with_progress(request.user).get()
+    corpus = Corpus.objects.filter(pk=corpus_pk).with_items_progress(request.user).get()
     last = last_accepted_for(user=request.user, corpus_id=corpus_pk)
-    context = {"corpus": progress, "last_accepted": last}
+    context = {"corpus": corpus, "progress": items_progress(corpus), "last_accepted": last}
     if not request.htmx:
         return TemplateResponse(request, "judging/judge_done.html", context)
     response = TemplateResponse(request, "judging/_judge_done.html", context)

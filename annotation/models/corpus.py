@@ -29,8 +29,8 @@ from annotation.users import User
 from metrics.human import SSER_MAX as SSER_MAX  # the format's scale (seed 001 §2.2)
 from metrics.human import SSER_MIN as SSER_MIN
 
-#: Control items (annotation.controls): one in every N items of a judge's queue, N from
-#: 3 (never two controls in a row needs runs of three) to 100; by default 1 in 10: a
+#: Control items (annotation.controls): about one in every N items of a judge's queue (the
+#: same whole number in every sentence's run), N from 3 to 100; by default 1 in 10: a
 #: tenth of a judge's time, enough controls for a pass rate within the first hundred.
 CONTROL_RATE_MIN, CONTROL_RATE_DEFAULT, CONTROL_RATE_MAX = 3, 10, 100
 #: Below this share of passed control items (percent) a judge is flagged. Each control
@@ -53,6 +53,17 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         return self.annotate(
             n_done=_count(
                 Judgment.objects.counted().of_corpus(OuterRef("pk")).filter(evaluator=user),
+                "target__translator__corpus_id",
+            )
+        )
+
+    def with_items_progress(self, user: User) -> CorpusQuerySet:
+        """:meth:`with_progress`, and ``n_controls_done``: the user's done control items,
+        which the judge's progress counts as items like any other while controls are on
+        (:func:`annotation.controls.runs.queue_progress`). One more subquery per corpus."""
+        return self.with_progress(user).annotate(
+            n_controls_done=_count(
+                Judgment.objects.controls().done().of_corpus(OuterRef("pk")).filter(evaluator=user),
                 "target__translator__corpus_id",
             )
         )
@@ -183,8 +194,8 @@ class Corpus(models.Model):
         default=CONTROL_RATE_DEFAULT,
         validators=[MinValueValidator(CONTROL_RATE_MIN), MaxValueValidator(CONTROL_RATE_MAX)],
         help_text=(
-            f"items of a judge's queue ({CONTROL_RATE_MIN}–{CONTROL_RATE_MAX}): each run of "
-            "this many items holds one control, at a random place."
+            f"items of a judge's queue ({CONTROL_RATE_MIN}–{CONTROL_RATE_MAX}), as near as "
+            "the same whole number of controls in every sentence's run of items comes."
         ),
     )
     control_pass_threshold = models.PositiveSmallIntegerField(

@@ -250,10 +250,12 @@ def test_controls_turns_control_items_on_and_prints_each_judges_pass_rate(
     walk_queue(Corpus.objects.get(pk=corpus.pk), judge)
     payload = json.loads(run("controls", "ctl", "--json"))
 
-    assert (
-        out.strip() == "ctl: control items on, one in every 4 items; judges below 90 % are flagged."
+    assert out.strip() == (
+        "ctl: control items on, one in every 4 items (1 in every sentence's run of 4 items, "
+        "one in every 4.0 items); judges below 90 % are flagged."
     )
-    assert (payload["enabled"], payload["rate"], payload["threshold"]) == (True, 4, 90)
+    assert (payload["enabled"], payload["rate"], payload["per_run"]) == (True, 4, 1)
+    assert payload["threshold"] == 90
     ann = payload["judges"]["ann"]
     assert ann["done"] > 0
     assert ann["passed"] == ann["done"]

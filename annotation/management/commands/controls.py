@@ -4,7 +4,7 @@ them and how each judge does.
 
 The values go through the lead's settings form (:class:`annotation.controls.forms.
 ControlSettingsForm`), so the command refuses exactly what the page refuses, naming the
-option and the reason. ``--json`` prints ``{"corpus", "enabled", "rate", "threshold",
+option and the reason. ``--json`` prints ``{"corpus", "enabled", "rate", "per_run", "threshold",
 "judges": {name: {"done", "passed", "pass_rate", "repeats", "consistency", "flagged",
 "bad_references", "bad_references_passed"}}}``
 (rates in percent, null before a judge's first control item).
@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.controls.forms import ControlSettingsForm
 from annotation.controls.quality import corpus_controls
+from annotation.controls.runs import controls_per_run, controls_summary
 from annotation.formatting import number
 from annotation.management.lookup import corpus_named
 
@@ -63,6 +64,7 @@ class Command(BaseCommand):
                 "corpus": corpus.name,
                 "enabled": corpus.controls_enabled,
                 "rate": corpus.control_rate,
+                "per_run": controls_per_run(corpus.control_rate, corpus.n_systems),
                 "threshold": corpus.control_pass_threshold,
                 "judges": {
                     j.name: {
@@ -81,7 +83,9 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
             return
         state = (
-            f"on, one in every {corpus.control_rate} items" if corpus.controls_enabled else "off"
+            f"on, one in every {corpus.control_rate} items ({controls_summary(corpus)})"
+            if corpus.controls_enabled
+            else "off"
         )
         self.stdout.write(
             f"{corpus.name}: control items {state}; "

@@ -13,6 +13,9 @@ from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, User
 from annotation.tests.factories import finish, write_corpus
 
+#: The kinds of control a queue draws (a repeat is no longer drawn: annotation.controls.runs).
+DRAWN_KINDS = frozenset({Judgment.Control.REFERENCE, Judgment.Control.DEGRADED})
+
 
 def queue_corpus(
     path: Path,
@@ -26,7 +29,7 @@ def queue_corpus(
     blind: bool = True,
     docs: Sequence[str | None] = (),
 ) -> Corpus:
-    """A corpus with control items on (one in every ``rate`` items), every candidate and
+    """A corpus with control items on (about one in every ``rate`` items), every candidate and
     reference different from every other, its sentences in documents ``docs`` (none
     where left out), assigned to ``judges``; not scored until something reads its
     figures."""
@@ -58,6 +61,22 @@ def right_answer(judgment: Judgment) -> tuple[str, int]:
     if judgment.control == Judgment.Control.DEGRADED:
         return judgment.target.text, 3
     return judgment.target.text, 7
+
+
+def stored_repeat(original: Judgment, new_ref: str, sser: int) -> Judgment:
+    """A repeat control of ``original`` (a done real judgment), done with this answer, as
+    the queue made them before repeats were retired: such rows stay stored and are read
+    as they were (quality figures), never counted."""
+    return Judgment.objects.create(
+        target=original.target,
+        evaluator=original.evaluator,
+        control=Judgment.Control.REPEAT,
+        state=Judgment.State.DONE,
+        new_ref=new_ref,
+        sser=sser,
+        edits=0,
+        ref_length=len(new_ref.split()),
+    )
 
 
 def walk_queue(
@@ -97,7 +116,7 @@ def with_every_kind(corpus: Corpus, judge: User, kinds: set[str] | None = None) 
     no reference control), since the draws depend on the ids, which differ between
     databases and test orders."""
     if kinds is None:
-        kinds = {k for k in Judgment.Control.values if k}
+        kinds = set(DRAWN_KINDS)
         if not corpus.blind:
             kinds.discard(Judgment.Control.REFERENCE)
     for rate in range(3, 101):

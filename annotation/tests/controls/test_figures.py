@@ -4,8 +4,9 @@ move a figure), then every figure is computed with the control items and again a
 they are deleted, and must be the same — the scores command, the dashboard (table,
 downloads, charts, judges' figures and agreement, effort, meta-evaluation, drill-down,
 with and without the normalization), the judge's live figures, the progress on the home
-page, and the evalTrans export, which stays importable. (The judge's own header counts
-the control items, as items of the judge's queue: ``test_page.py``.)"""
+page's candidates, and the evalTrans export, which stays importable. (The judge's own
+header and home page count the control items, as items of the judge's queue:
+``test_page.py``, and below.)"""
 
 from __future__ import annotations
 
@@ -25,7 +26,12 @@ from annotation.judging.page import judging_context
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
 from annotation.statistics import forget
-from annotation.tests.controls.factories import queue_corpus, walk_queue, with_every_kind
+from annotation.tests.controls.factories import (
+    queue_corpus,
+    stored_repeat,
+    walk_queue,
+    with_every_kind,
+)
 from annotation.tests.factories import scores_json, system_pk
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +106,9 @@ def test_every_figure_is_the_same_with_and_without_the_control_items(
         queue_corpus(tmp_path, "figures", judges, sentences=4, systems=14), judges[0]
     )
     for judge in judges:
-        walk_queue(corpus, judge, wrong_on_controls)
+        items = walk_queue(corpus, judge, wrong_on_controls)
+        for original in [j for j in items if not j.control][:3]:  # as stored before
+            stored_repeat(original, *wrong_on_controls(Judgment(control="repeat")))
     controls = Judgment.objects.controls().filter(target__sentence__corpus=corpus)
     assert {c.control for c in controls} == {"reference", "repeat", "degraded"}
     assert controls.filter(state="done").count() >= 20
@@ -134,13 +142,17 @@ def test_the_export_leaves_control_items_out_and_reads_back(tmp_path: Path, judg
     assert again.values("target_id", "evaluator_id").distinct().count() == 60
 
 
-def test_the_home_page_counts_candidates_only(
+def test_the_home_page_counts_items_as_the_judges_header_does(
     tmp_path: Path, judge: User, judge_client: Client
 ) -> None:
+    """The home page and the judge's header count the same items, controls included:
+    a home page that counted candidates only, open in a second tab, showed which item
+    was a control (the one after which the two counts parted; issue 35)."""
     corpus = queue_corpus(tmp_path, "home", [judge], sentences=10, rate=3)
-    walk_queue(corpus, judge)
-    assert Judgment.objects.controls().filter(evaluator=judge, state="done").count() > 3
+    items = walk_queue(corpus, judge)
+    controls = sum(1 for j in items if j.control)
+    assert controls == 20  # two a run of three candidates: one in 2.5 items, nearest 3
 
     html = judge_client.get("/").content.decode()
 
-    assert f'data-progress="{corpus.name}">30/30<' in html
+    assert f'data-progress="{corpus.name}">50/50<' in html

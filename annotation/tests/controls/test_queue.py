@@ -1,25 +1,26 @@
 """Where control items go in a judge's queue (``annotation/controls/queue.py``, ``runs.py``):
-one in every ``rate`` items at seeded random places spread over the whole queue (never
-clustered at the end, never two in a row), the same for the same judge; each made of the
-sentence the judge is at and shown in its run; repeats only well after their originals,
-references only in blind corpora; and a control is drawn as a candidate is
-(``annotation/judging/page.py``)."""
+the same number in every sentence's run, at seeded random places (never two in a row,
+never a run's last), the same for the same judge; each made of the sentence the judge is
+at and shown in its run; references only in blind corpora, no candidate shown again; and
+a control is drawn as a candidate is (``annotation/judging/page.py``)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from django.test import Client
 
-from annotation.controls.queue import REPEAT_DISTANCE, control_place, is_control_item
+from annotation.controls.runs import Placement, control_slots, controls_per_run
 from annotation.judging.header import judge_header
 from annotation.judging.order import previous_target_for
 from annotation.judging.page import judging_context
 from annotation.judging.start import next_judgment_for
 from annotation.models import Judgment, Target, Translator, User
 from annotation.tests.controls.factories import (
+    DRAWN_KINDS,
     queue_corpus,
     right_answer,
     walk_queue,
@@ -30,78 +31,45 @@ from annotation.text import words
 
 pytestmark = pytest.mark.django_db
 
-RATE = 10
-
 
 def control_positions(items: list[Judgment]) -> list[int]:
     return [i for i, j in enumerate(items) if j.control]
 
 
-def test_each_run_of_rate_items_has_one_control_place_never_two_in_a_row() -> None:
-    for rate in (3, 4, 10, 25):
-        places = [
-            run * rate + control_place(user_id=7, corpus_id=3, rate=rate, run=run)
-            for run in range(400)
-        ]
-        items = [
-            i
-            for i in range(400 * rate)
-            if is_control_item(user_id=7, corpus_id=3, rate=rate, item=i)
-        ]
-
-        assert items == places
-        assert min(b - a for a, b in zip(places, places[1:], strict=False)) >= 2, rate
-        assert {p % rate for p in places} == set(range(rate)), rate  # every place is used
+def runs_of(items: list[Judgment]) -> list[list[Judgment]]:
+    """The judge's items cut where the source changes: the runs the judge sees."""
+    return [list(run) for _, run in itertools.groupby(items, key=lambda j: j.target.sentence_id)]
 
 
-def test_places_are_the_same_for_a_judge_and_differ_between_judges() -> None:
-    def places(user_id: int) -> list[int]:
-        return [control_place(user_id=user_id, corpus_id=1, rate=RATE, run=r) for r in range(50)]
-
-    assert places(1) == places(1)
-    assert places(1) != places(2)
-
-
-def test_a_rate_below_three_is_refused() -> None:
-    with pytest.raises(ValueError, match="rate 2"):
-        control_place(user_id=1, corpus_id=1, rate=2, run=0)
-
-
-def test_controls_are_spread_over_the_whole_queue_not_clustered_at_the_end(
-    tmp_path: Path, judge: User
+@pytest.mark.parametrize("rate, systems", [(10, 3), (3, 3), (4, 9), (10, 13)])
+def test_every_run_the_judge_sees_holds_as_many_controls(
+    tmp_path: Path, judge: User, rate: int, systems: int
 ) -> None:
-    """90 candidates, one control in every 10 items: about nine controls, from the
-    first runs to the last ones, one per run, never two in a row, the last item real."""
-    corpus = queue_corpus(tmp_path, "spread", [judge], rate=RATE)
+    """The judge sees which items share a source: every run is its candidates and the
+    same number of controls (issue 35: runs of 13, 14 and 15 items gave them away), at
+    the places the judge's seeded draw gives, never two in a row, never last."""
+    corpus = queue_corpus(tmp_path, "alike", [judge], sentences=12, systems=systems, rate=rate)
+    per_run = controls_per_run(rate, systems)
 
     items = walk_queue(corpus, judge)
-    positions = control_positions(items)
 
-    real = [j for j in items if not j.control]
-    assert len(real) == 90
-    assert len({j.target_id for j in real}) == 90
-    assert 8 <= len(positions) <= 10
-    assert len({p // RATE for p in positions}) == len(positions)  # one per run
-    assert min(b - a for a, b in zip(positions, positions[1:], strict=False)) >= 2
-    assert positions[0] < 2 * RATE
-    assert positions[-1] >= len(items) - 2 * RATE
-    thirds = {3 * p // len(items) for p in positions}
-    assert thirds == {0, 1, 2}
-    assert not items[-1].control
-    # exactly the places the seeded draw gives this judge: every place holds a control
-    expected = [
-        i
-        for i in range(len(items))
-        if is_control_item(user_id=judge.pk, corpus_id=corpus.pk, rate=RATE, item=i)
-    ]
-    assert positions == expected
+    runs = runs_of(items)
+    assert len(runs) == 12
+    assert {len(run) for run in runs} == {systems + per_run}
+    for run in runs:
+        places = tuple(k for k, j in enumerate(run) if j.control)
+        sentence = run[0].target.sentence_id
+        assert places == control_slots(Placement.of(corpus, judge.pk), sentence, systems)
+        assert not run[-1].control
+    assert len({j.target_id for j in items if not j.control}) == 12 * systems
+    assert min(b - a for a, b in itertools.pairwise(control_positions(items))) >= 2
 
 
 def test_another_judge_gets_controls_at_other_places(
     tmp_path: Path, judge: User, user_factory: Callable[..., User]
 ) -> None:
     other = user_factory("other")
-    corpus = queue_corpus(tmp_path, "two", [judge, other], rate=RATE)
+    corpus = queue_corpus(tmp_path, "two", [judge, other], systems=6, rate=4)
 
     assert control_positions(walk_queue(corpus, judge)) != control_positions(
         walk_queue(corpus, other)
@@ -116,7 +84,7 @@ def test_every_control_is_made_of_the_sentence_of_its_run(tmp_path: Path, judge:
 
     items = walk_queue(corpus, judge)
 
-    assert sum(1 for j in items if j.control) >= 8
+    assert sum(1 for j in items if j.control) == 16
     for at, control in enumerate(items):
         if control.control:
             after = items[at + 1]
@@ -137,35 +105,19 @@ def test_controls_keep_their_places_in_a_queue_of_documents(tmp_path: Path, judg
     queue = list(corpus.sentences.order_by("queue_position").values_list("pk", flat=True))
     assert [j.target.sentence_id for j in real[::3]] == queue
     assert queue != list(corpus.sentences.order_by("position").values_list("pk", flat=True))
-    assert len(control_positions(items)) >= 2
-    assert control_positions(items) == [
-        i
-        for i in range(len(items))
-        if is_control_item(user_id=judge.pk, corpus_id=corpus.pk, rate=RATE, item=i)
-    ]
+    assert [run[0].target.sentence_id for run in runs_of(items)] == queue
     for at in control_positions(items):
         assert items[at].target.sentence_id == items[at + 1].target.sentence_id
 
 
-def test_a_candidate_comes_back_only_well_after_it_was_accepted_and_once(
-    tmp_path: Path, judge: User
-) -> None:
-    corpus = with_every_kind(
-        queue_corpus(tmp_path, "repeats", [judge], sentences=4, systems=14), judge
-    )
+def test_no_candidate_is_shown_again_as_a_control(tmp_path: Path, judge: User) -> None:
+    """A repeat is no longer drawn (annotation.controls.runs says why): with many
+    systems and many controls, every control is a reference or a bad reference."""
+    corpus = queue_corpus(tmp_path, "no-repeats", [judge], sentences=3, systems=14, rate=3)
 
-    items = walk_queue(corpus, judge)
+    kinds = {j.control for j in walk_queue(corpus, judge) if j.control}
 
-    repeats = [i for i, j in enumerate(items) if j.control == Judgment.Control.REPEAT]
-    assert repeats
-    for at in repeats:
-        first = next(
-            i for i, j in enumerate(items) if j.target_id == items[at].target_id and not j.control
-        )
-        judged_between = sum(1 for j in items[first + 1 : at] if not j.control)
-        assert judged_between >= REPEAT_DISTANCE
-        assert items[first].target.sentence_id == items[at + 1].target.sentence_id
-    assert len({items[i].target_id for i in repeats}) == len(repeats)
+    assert kinds == set(DRAWN_KINDS)
 
 
 def test_a_corpus_that_shows_names_gets_no_reference_control(tmp_path: Path, judge: User) -> None:
@@ -175,19 +127,15 @@ def test_a_corpus_that_shows_names_gets_no_reference_control(tmp_path: Path, jud
 
     kinds = {j.control for j in walk_queue(corpus, judge) if j.control}
 
-    assert kinds == {Judgment.Control.REPEAT, Judgment.Control.DEGRADED}
+    assert kinds == {Judgment.Control.DEGRADED}
 
 
-def test_a_blind_corpus_gets_the_three_kinds(tmp_path: Path, judge: User) -> None:
+def test_a_blind_corpus_gets_both_kinds(tmp_path: Path, judge: User) -> None:
     corpus = with_every_kind(queue_corpus(tmp_path, "all", [judge], sentences=4, systems=14), judge)
 
     kinds = {j.control for j in walk_queue(corpus, judge) if j.control}
 
-    assert kinds == {
-        Judgment.Control.REFERENCE,
-        Judgment.Control.REPEAT,
-        Judgment.Control.DEGRADED,
-    }
+    assert kinds == {Judgment.Control.REFERENCE, Judgment.Control.DEGRADED}
 
 
 def test_a_sentence_with_one_reference_gets_no_reference_control(
@@ -231,11 +179,12 @@ def opened(judgment: Judgment) -> Judgment:
 
 
 def test_a_reference_control_looks_like_a_candidate(tmp_path: Path, judge: User) -> None:
-    """A reference of the sentence, never its first one, hidden from the pool of every
-    item of that sentence for this judge (so the control's list counts as its
-    neighbours'); "candidate k of N" counts the run with the control, each k once, and
-    the labels of the run are N distinct "System L"; the new reference starts from the
-    nearest pool entry, so accepting the candidate takes clicks."""
+    """A reference of the sentence, never its first one, hidden from the pool's
+    references on every item of that sentence for this judge (so the control's list
+    counts as its neighbours'); "candidate k of N" counts the run with the control, each
+    k once, and the labels of the run are N distinct "System L"; the new reference starts
+    from the nearest pool entry, so accepting the candidate takes clicks. Once accepted,
+    its new reference joins the judge's pool as a real candidate's does."""
     corpus = with_every_kind(
         queue_corpus(tmp_path, "looks", [judge], sentences=6, systems=5),
         judge,
@@ -254,38 +203,20 @@ def test_a_reference_control_looks_like_a_candidate(tmp_path: Path, judge: User)
     assert len(run) > 5
     labels = [h.translator_label for h in headers]
     assert sorted(labels) == sorted(f"System {k}" for k in range(1, len(run) + 1))
-    for ctx in contexts:
-        assert words(control.target.text) not in [p.words for p in ctx.pool]
+    for judgment, ctx in zip(run, contexts, strict=True):
+        references = [p.words for p in ctx.pool if p.kind != "new reference"]
+        assert words(control.target.text) not in references
         assert [p.kind for p in ctx.pool][0] == "first reference"
-        assert len([p for p in ctx.pool if p.kind != "new reference"]) == 1
-    for judgment in run:  # every item started from a reference the judge could see
+        assert len(references) == 1
+        new_refs = [p.words for p in ctx.pool if p.kind == "new reference"]
+        assert (words(control.target.text) in new_refs) == (judgment.pk != control.pk)
+    # every item up to the control started from a reference the judge could see
+    for judgment in run[: run.index(control) + 1]:
         edit = judgment.events.filter(kind="edit_ref").values_list("before", flat=True).first()
         started = judgment.new_ref if edit is None else edit["new_ref"]  # None: kept as is
         assert words(started) != words(control.target.text)
     first = Judgment.objects.filter(pk=control.pk).values_list("version", flat=True).get()
     assert first > 1  # it was judged through the services, from a start with edits
-
-
-def test_a_repeat_control_starts_afresh_in_its_own_slot(tmp_path: Path, judge: User) -> None:
-    corpus = with_every_kind(
-        queue_corpus(tmp_path, "again", [judge], sentences=2, systems=14), judge
-    )
-    items = walk_queue(corpus, judge, answer=lambda j: ("my own words .", 7))
-    control = opened(next(j for j in items if j.control == Judgment.Control.REPEAT))
-    original = opened(Judgment.objects.real().get(target=control.target, evaluator=judge))
-    first_event = control.events.filter(kind="edit_ref").values_list("before", flat=True).first()
-
-    ctx, first_ctx = judging_context(control), judging_context(original)
-
-    assert first_event is not None
-    assert first_event["new_ref"] != original.new_ref
-    assert first_event["sser"] is None
-    assert ctx.order_index > first_ctx.order_index + REPEAT_DISTANCE
-    assert ctx.order_total == first_ctx.order_total
-    assert (
-        judge_header(control, ctx.run_item).translator_label
-        != judge_header(original, first_ctx.run_item).translator_label
-    )
 
 
 def test_previous_from_a_control_goes_to_the_candidate_reached_before_it(

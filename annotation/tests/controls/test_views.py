@@ -17,6 +17,7 @@ from annotation.models import Corpus, Judgment, User
 from annotation.tests.controls.factories import (
     queue_corpus,
     right_answer,
+    stored_repeat,
     walk_queue,
     with_every_kind,
 )
@@ -190,8 +191,11 @@ def test_the_dashboard_shows_pass_rates_and_flags_a_careless_judge(
     corpus = with_every_kind(
         queue_corpus(tmp_path, "dash", [good, bad], sentences=4, systems=14), good
     )
-    walk_queue(corpus, good, right_answer)
-    walk_queue(corpus, bad, careless)
+    for judge, answer in ((good, right_answer), (bad, careless)):
+        items = walk_queue(corpus, judge, answer)
+        for original in [j for j in items if not j.control][:3]:  # as stored before
+            original.refresh_from_db()
+            stored_repeat(original, *answer(original))
 
     html = lead_client.get(f"/dashboard/{corpus.pk}/panel/judges/", **HTMX).content.decode()
 

@@ -18,12 +18,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotation.controls.queue import ControlPlan
-from annotation.controls.runs import Placement, item_of
+from annotation.controls.runs import Placement, candidate_slot, control_slots, corpus_spans
 from annotation.corpora.imports import corpus_import
 from annotation.judging.start import control_open
 from annotation.models import (
     CONTROL_RATE_MAX,
-    CONTROL_RATE_MIN,
     Corpus,
     Judgment,
     Sentence,
@@ -46,8 +45,8 @@ MAX_QUERIES_PAGE = 8
 MAX_QUERIES_ACCEPT_AND_NEXT = 23
 #: With control items on, accept & next also reads where the judge stands in the queue
 #: (one query); when a control item is due, making it reads what it is made of (the
-#: sentence's targets, or the judge's candidates to repeat: one query each, two when the
-#: first kind drawn cannot be made) instead of looking for an open judgment.
+#: sentence's targets, and another sentence's candidate for a bad reference: one query
+#: each) instead of looking for an open judgment.
 MAX_QUERIES_ACCEPT_AND_NEXT_CONTROLS = MAX_QUERIES_ACCEPT_AND_NEXT + 1
 MAX_QUERIES_ACCEPT_AND_NEXT_INTO_A_CONTROL = MAX_QUERIES_ACCEPT_AND_NEXT + 2
 
@@ -127,16 +126,17 @@ def counts_on_two_sizes(
     tmp_path: Path,
     client: Client,
     user_factory: Callable[..., User],
-    before: Callable[[Corpus, User], None] | None = None,
+    before: Callable[[Corpus, User], User | None] | None = None,
 ) -> tuple[dict[str, int], dict[str, int]]:
     """:func:`action_counts` of a new judge on a 5-sentence corpus and of a seasoned one
-    40 sentences into a 50-sentence corpus (``before`` prepares each judge's corpus)."""
+    40 sentences into a 50-sentence corpus (``before`` prepares each judge's corpus, and
+    may hand the judge's work to another judge, whom it returns)."""
     new, seasoned = user_factory("new"), user_factory("seasoned")
     small = judged_corpus(tmp_path, new, sentences=5, systems=2, finished=1)
     large = judged_corpus(tmp_path, seasoned, sentences=50, systems=4, finished=40)
     if before is not None:
-        before(small, new)
-        before(large, seasoned)
+        new = before(small, new) or new
+        seasoned = before(large, seasoned) or seasoned
     client.force_login(new)
     at_start = action_counts(client, small)
     client.force_login(seasoned)
@@ -176,30 +176,46 @@ def test_the_full_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
     assert page_queries(seasoned, large) == page_queries(new, small) <= MAX_QUERIES_PAGE
 
 
-def control_stands_before(judge: User, corpus: Corpus, rate: int, real: int) -> bool:
-    """Whether, at ``rate``, the judge's queue has a control's place just before the
-    judge's candidate ``real`` (0-based): where accept & next would make one
-    (:func:`~annotation.controls.queue.due_control`)."""
-    placement = Placement(judge.pk, corpus.pk, rate)
-    item = item_of(placement, real)
-    return item > 0 and placement.is_control(item - 1)
-
-
-def open_control(corpus: Corpus, judge: User, kind: str) -> None:
-    """Turn control items on and open one for ``judge`` on the queue's first sentence,
-    done (a reference under system 0's label, or system 0's candidate again), so the judge's
-    next page is that control item; the rate is picked so that what comes after it is a
-    candidate: no control's place stands before the judge's next candidate (the ids
-    draw the places, so a rate that does not look would make a planned control follow
-    this one now and then)."""
-    following = Judgment.objects.counted().filter(evaluator=judge).count()
-    corpus.controls_enabled = True
-    corpus.control_rate = next(
-        r
-        for r in range(CONTROL_RATE_MAX, CONTROL_RATE_MIN - 1, -1)
-        if not control_stands_before(judge, corpus, r, following)
+def control_stands_before(judge: User, corpus: Corpus, real: int) -> bool:
+    """Whether, at ``corpus``'s settings, the judge's queue has a control's place just
+    before the judge's candidate ``real`` (0-based, over the corpus in the queue's
+    order): where accept & next would make one (:func:`~annotation.controls.queue.
+    due_control`)."""
+    sentence, span = next(
+        (pk, s) for pk, s in corpus_spans(corpus).items() if s.first <= real < s.first + s.systems
     )
+    slots = control_slots(Placement.of(corpus, judge.pk), sentence, span.systems)
+    slot = candidate_slot(slots, real - span.first)
+    return slot > 0 and slot - 1 in slots
+
+
+def passed_on(judge: User, corpus: Corpus, user_factory: Callable[..., User]) -> User:
+    """Another judge, with ``judge``'s work in ``corpus``: the ids seed the control
+    places, so where a judge's draw does not put one where a test needs it, another
+    judge's may."""
+    successor = user_factory()
+    Judgment.objects.filter(evaluator=judge).update(evaluator=successor)
+    corpus.judges.add(successor)
+    return successor
+
+
+def with_controls(corpus: Corpus) -> None:
+    """Controls on, one a run (the rate does not move the places within a run)."""
+    corpus.controls_enabled, corpus.control_rate = True, CONTROL_RATE_MAX
     corpus.save()
+
+
+def open_control(corpus: Corpus, judge: User, kind: str, user_factory: Callable[..., User]) -> User:
+    """Turn control items on and open one for ``judge`` on the queue's first sentence,
+    done (a reference under system 0's label, or system 0's candidate again, as repeats
+    were made), so the judge's next page is that control item; what comes after it must
+    be a candidate, so the judge is one whose draw puts no control's place before their
+    next candidate (else accept & next would make a planned control too). Returns that
+    judge."""
+    following = Judgment.objects.counted().filter(evaluator=judge).count()
+    with_controls(corpus)
+    while control_stands_before(judge, corpus, following):
+        judge = passed_on(judge, corpus, user_factory)
     translator = "multi reference" if kind == Judgment.Control.REFERENCE else "system 0"
     target = Target.objects.select_related("translator", "sentence__corpus").get(
         sentence__corpus=corpus, sentence__queue_position=0, translator__name=translator
@@ -209,6 +225,7 @@ def open_control(corpus: Corpus, judge: User, kind: str) -> None:
         user=judge,
         plan=ControlPlan(target, kind, shown_as if kind == Judgment.Control.REFERENCE else None),
     )
+    return judge
 
 
 @pytest.mark.parametrize("kind", [Judgment.Control.REFERENCE, Judgment.Control.REPEAT])
@@ -219,7 +236,7 @@ def test_a_control_items_page_costs_what_a_candidates_does_on_any_corpus(
         tmp_path,
         client,
         user_factory,
-        before=lambda corpus, judge: open_control(corpus, judge, kind),
+        before=lambda corpus, judge: open_control(corpus, judge, kind, user_factory),
     )
 
     assert far_in == at_start
@@ -229,41 +246,23 @@ def test_a_control_items_page_costs_what_a_candidates_does_on_any_corpus(
         assert at_start[action] <= MAX_QUERIES_PER_CLICK, action
 
 
-def rate_with_a_control_after(judge: User, corpus: Corpus, at: int) -> int | None:
-    """A rate at which a control's place stands just before the judge's candidate after
-    ``at`` and none before ``at``; None when the judge's draws put none there at any rate
-    (a place matches at rate r with chance 1/r: about 2 % of judges find none)."""
-    return next(
-        (
-            r
-            for r in range(CONTROL_RATE_MIN, CONTROL_RATE_MAX + 1)
-            if control_stands_before(judge, corpus, r, at + 1)
-            and not control_stands_before(judge, corpus, r, at)
-        ),
-        None,
-    )
-
-
 def test_accept_and_next_into_a_new_control_item_is_bounded_on_any_corpus(
     tmp_path: Path, client: Client, user_factory: Callable[..., User]
 ) -> None:
-    """The rate is picked so that a control's place stands just before the candidate
-    after the judge's next one (and none before that one): accept & next on that
-    candidate makes the control item. The ids seed the places: where they allow no such
-    rate, the judge's work passes to another judge, whose id draws other places."""
+    """A control's place stands just before the candidate after the judge's next one
+    (and none before that one): accept & next on that candidate makes the control item.
+    The ids seed the places: where they put none there, the judge's work passes to
+    another judge, whose id draws other places."""
     counts = []
     for user, size, systems, finished in (("new", 5, 2, 1), ("seasoned", 50, 4, 40)):
         judge = user_factory(user)
         corpus = judged_corpus(tmp_path, judge, sentences=size, systems=systems, finished=finished)
+        with_controls(corpus)
         at = systems * finished  # the judge's next candidate; the item after it, a control
-        while (rate := rate_with_a_control_after(judge, corpus, at)) is None:
-            successor = user_factory()
-            Judgment.objects.filter(evaluator=judge).update(evaluator=successor)
-            corpus.judges.add(successor)
-            judge = successor
-        corpus.controls_enabled = True
-        corpus.control_rate = rate
-        corpus.save()
+        while control_stands_before(judge, corpus, at) or not control_stands_before(
+            judge, corpus, at + 1
+        ):
+            judge = passed_on(judge, corpus, user_factory)
         client.force_login(judge)
         counts.append(action_counts(client, corpus)["accept & next"])
         assert Judgment.objects.controls().filter(evaluator=judge).count() == 1
