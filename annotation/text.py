@@ -15,6 +15,10 @@
   tie-break of the nearest reference.
 * **The nearest reference** (seed 001 §3: the tool proposes "the most similar"
   reference): the smallest edit distance to the candidate, the earlier reference on ties.
+* **The languages of a corpus** (:func:`corpus_languages`): its texts are marked with
+  the languages its file names, and laid out right to left where that language is
+  written so; a text of a corpus that names none takes its own first strong character's
+  direction (the page's ``dir="auto"``).
 * **A new reference's counts** (:func:`new_ref_counts`): aWER's edits and length,
   computed whenever a new reference is stored, and HTER's (TER with shifts against the
   new reference, :func:`hter_counts`), computed off the judge's clicks
@@ -23,8 +27,10 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -43,6 +49,16 @@ DEFAULT_LANGUAGE = "en"
 #: The corpus attributes (on ``evalTrans``, kept verbatim by the import) that may name
 #: the target language, the first one present wins: WMT's ``trglang``, then plainer names.
 LANGUAGE_ATTRIBUTES = ("trglang", "target-language", "target_language", "lang")
+#: The corpus attributes that may name the source language, the first one present wins.
+SOURCE_LANGUAGE_ATTRIBUTES = ("srclang", "source-language", "source_language")
+#: Languages (ISO 639-1 and -3) and scripts (ISO 15924) written right to left.
+RIGHT_TO_LEFT = frozenset(
+    {"ar", "ara", "arc", "ckb", "dv", "div", "fa", "fas", "he", "heb", "iw", "ps", "pus"}
+    | {"sd", "snd", "syr", "ug", "uig", "ur", "urd", "yi", "yid"}
+    | {"adlm", "arab", "hebr", "nkoo", "rohg", "syrc", "thaa"}
+)
+#: A language tag as HTML's ``lang`` takes it (BCP 47: "ar", "pt-br", "az-arab").
+_LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})*")
 #: The role of a sentence's first reference, and the roles of all its reference
 #: translations (every role but ``system``): the values of ``Translator.Role``, which
 #: takes them from here.
@@ -84,11 +100,44 @@ def readable_text(text: str, language: str = DEFAULT_LANGUAGE, *, cache: bool = 
 def corpus_language(corpus: Corpus) -> str:
     """The corpus's target language as its file names it (:data:`LANGUAGE_ATTRIBUTES`),
     else :data:`DEFAULT_LANGUAGE`: the language the new references are detokenized for."""
+    return _named_language(corpus, LANGUAGE_ATTRIBUTES) or DEFAULT_LANGUAGE
+
+
+def _named_language(corpus: Corpus, names: Sequence[str]) -> str:
+    """The first of the corpus attributes ``names`` that says something, lower case; ""
+    for none."""
     attrs: dict[str, str] = dict(corpus.extra_attrs)
-    for name in LANGUAGE_ATTRIBUTES:
-        if attrs.get(name, "").strip():
-            return attrs[name].strip().lower()
-    return DEFAULT_LANGUAGE
+    return next((attrs[n].strip().lower() for n in names if attrs.get(n, "").strip()), "")
+
+
+@dataclass(frozen=True)
+class TextLanguage:
+    """How the page marks a corpus's texts of one side: ``lang``, the language tag the
+    file names ("" when it names none or no valid tag: a wrong ``lang`` would make screen
+    readers speak the text in another language's voice), and ``dir``."""
+
+    lang: str
+
+    @property
+    def dir(self) -> str:
+        """``rtl`` for a language (or script subtag) written right to left. Otherwise
+        ``auto``: each text takes its first strong character's direction, which a left to
+        right language's text gets right, and a corpus naming no language needs."""
+        tags = self.lang.split("-")
+        script = next((t for t in tags[1:] if len(t) == 4), tags[0])
+        return "rtl" if script in RIGHT_TO_LEFT else "auto"
+
+
+def corpus_languages(corpus: Corpus) -> tuple[TextLanguage, TextLanguage]:
+    """The corpus's source and target languages, as its page marks its texts. Only the
+    language a file names: :data:`DEFAULT_LANGUAGE` is the detokenizer's fallback, not a
+    fact about the corpus's texts."""
+    tags = (
+        _named_language(corpus, names).replace("_", "-")
+        for names in (SOURCE_LANGUAGE_ATTRIBUTES, LANGUAGE_ATTRIBUTES)
+    )
+    source, target = (TextLanguage(t if _LANGUAGE_TAG.fullmatch(t) else "") for t in tags)
+    return source, target
 
 
 @cache

@@ -40,6 +40,7 @@ from annotation.judging.start import (
     next_judgment_for,
 )
 from annotation.models import Corpus, Judgment
+from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, login_required, see_other
 
 
@@ -66,6 +67,7 @@ def _render_judgment(
     htmx = bool(request.htmx)
     if edit_pos is not None and edit_pos >= len(ctx.new_ref_words):
         edit_pos = None
+    source_language, target_language = corpus_languages(judgment.target.sentence.corpus)
     context = {
         "ctx": ctx,
         "j": judgment,
@@ -75,6 +77,8 @@ def _render_judgment(
         "edit_pos": edit_pos,
         "edit_word": None if edit_pos is None else ctx.new_ref_words[edit_pos],
         "readonly": judgment.evaluator_id != request.user.pk,
+        "source_language": source_language,
+        "target_language": target_language,
     }
     if not htmx:
         return TemplateResponse(request, "judging/judge.html", context, status=status)

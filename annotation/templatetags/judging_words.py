@@ -1,7 +1,8 @@
 """The judge's page's two lists of words, drawn in Python: the candidate's words with
 their edit operations, and the new reference's words. They are the page's longest loops
 (a word is a dozen template nodes), drawn on every click; the markup is exactly the one
-the template drew (``templates/judging/_judge.html`` calls these tags)."""
+the template drew (``templates/judging/_judge.html`` calls these tags). And the
+attributes that mark a text of the corpus with its language and direction."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from annotation.spans import MAJOR
 
 if TYPE_CHECKING:
     from annotation.judging.page import ShownOp
+    from annotation.text import TextLanguage
 
 register = template.Library()
 
@@ -65,3 +67,12 @@ def new_ref_words(words: Sequence[str]) -> SafeString:
             for k, w in enumerate(words)
         )
     )
+
+
+@register.simple_tag
+def language_attrs(language: TextLanguage) -> SafeString:
+    """`` dir="…" lang="…"`` for a text (or a field holding one) of the corpus's side
+    ``language`` (:func:`annotation.text.corpus_languages`); no ``lang`` where the corpus
+    names none."""
+    lang = f' lang="{escape(language.lang)}"' if language.lang else ""
+    return mark_safe(f' dir="{escape(language.dir)}"{lang}')  # noqa: S308 (escaped)

@@ -12,6 +12,7 @@ from annotation.tests.factories import DEMO_XML, SEED_XML
 from annotation.text import (
     DEFAULT_LANGUAGE,
     corpus_language,
+    corpus_languages,
     imported_new_ref_counts,
     new_ref_counts,
     readable_new_ref,
@@ -100,3 +101,21 @@ def test_the_corpus_names_the_language_its_new_references_are_detokenized_for(
     attrs: list[list[str]], language: str
 ) -> None:
     assert corpus_language(Corpus(name="c", extra_attrs=attrs)) == language
+
+
+@pytest.mark.parametrize(
+    "attrs, source, target",
+    [
+        ([], ("", "auto"), ("", "auto")),
+        ([["srclang", "en"], ["trglang", "ar"]], ("en", "auto"), ("ar", "rtl")),
+        ([["source-language", "HE"], ["lang", "en_GB"]], ("he", "rtl"), ("en-gb", "auto")),
+        ([["trglang", "pa-Arab"]], ("", "auto"), ("pa-arab", "rtl")),
+        ([["trglang", "az-Latn"]], ("", "auto"), ("az-latn", "auto")),
+        ([["trglang", "Arabic"]], ("", "auto"), ("", "auto")),  # no tag: nothing claimed
+    ],
+)
+def test_the_page_marks_a_corpus_s_texts_with_the_languages_its_file_names(
+    attrs: list[list[str]], source: tuple[str, str], target: tuple[str, str]
+) -> None:
+    languages = corpus_languages(Corpus(name="c", extra_attrs=attrs))
+    assert [(language.lang, language.dir) for language in languages] == [source, target]
