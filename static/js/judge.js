@@ -490,7 +490,8 @@
     if (current && evt.detail.xhr === current.xhr && !current.focused) {
       current.focused = true;
       var another = judgmentShown() !== current.judgment;
-      if (!another && current.kept) putBack(current.kept);
+      if (another) clearMessages(); // what the page said was about the candidate it showed
+      else if (current.kept) putBack(current.kept);
       restoreFocus(current.focus);
       // a new candidate: its source and candidate at the top of the window
       if (another) window.scrollTo(0, 0);
