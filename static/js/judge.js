@@ -567,28 +567,35 @@
     list[i].focus();
   }
 
+  // The keys that press a button of the page, by the character typed; with Ctrl, by the
+  // letter (Ctrl+Shift+Z redoes). The keys panel (templates/judging/_judge_keys.html)
+  // lists them.
+  var PRESS = { u: "#undo", r: "#redo", n: "#accept-next", c: "#confirm-reuse", p: "#previous",
+    o: "#accept-as-is", "=": '[data-sser="10"]' };
+  var CTRL_PRESS = { z: "#undo", y: "#redo", enter: "#accept-next" };
+
+  // The button a key presses, or null. ``k`` holds what the keydown said: the character
+  // typed (``key``: digits follow it, so AZERTY's Shift+digits score), the key's place
+  // (``code``: the keys 1…4 of the digit row, typing no digit, pick a nearest reference:
+  // QWERTY's and QWERTZ's Shift+1…4, AZERTY's & é " ' alone), and Ctrl and Shift.
+  function button(k) {
+    if (k.ctrl) return k.shift && /^z$/i.test(k.key) ? "#redo" : CTRL_PRESS[k.key.toLowerCase()] || null;
+    if (/^[0-9]$/.test(k.key)) return '[data-sser="' + k.key + '"]';
+    if (/^Digit[1-4]$/.test(k.code)) return '[data-pool="' + k.code.slice(5) + '"]';
+    return PRESS[k.key] || null;
+  }
+
   // What a key does on the page as it is now: a function doing it (true when it did
-  // something), or null for a key that is not the page's. ``k`` holds what the keydown
-  // said: the character typed (``key``: digits follow it, so AZERTY's Shift+digits score),
-  // the key's place (``code``: Shift+1…4 picks a reference where the character is no
-  // digit, QWERTY's !@#$), and Ctrl and Shift.
+  // something), or null for a key that is not the page's.
   function command(k) {
-    var key = k.key;
-    if (k.ctrl) {
-      if (key === "z" || key === "Z") return pressing(k.shift ? "#redo" : "#undo");
-      if (key === "y" || key === "Y") return pressing("#redo");
-      if (key === "Enter") return pressing("#accept-next");
-      return null;
-    }
-    if (/^[0-9]$/.test(key)) return pressing('[data-sser="' + key + '"]');
-    if (k.shift && /^Digit[1-4]$/.test(k.code)) return pressing('[data-pool="' + k.code.slice(5) + '"]');
-    switch (key) {
-      case "=":
-        return pressing('[data-sser="10"]');
+    var selector = button(k);
+    if (selector) return pressing(selector);
+    if (k.ctrl) return null;
+    switch (k.key) {
       case "ArrowRight":
       case "ArrowLeft":
         return function () {
-          moveOp(key === "ArrowRight" ? 1 : -1);
+          moveOp(k.key === "ArrowRight" ? 1 : -1);
           return true;
         };
       case "a":
@@ -600,18 +607,6 @@
         };
       case "m": // inside IER's items, m marks the item (static/js/ier.js), not an operation
         return k.inIer ? null : toggleSeverity;
-      case "u":
-        return pressing("#undo");
-      case "r":
-        return pressing("#redo");
-      case "n":
-        return pressing("#accept-next");
-      case "c":
-        return pressing("#confirm-reuse");
-      case "p":
-        return pressing("#previous");
-      case "o":
-        return pressing("#accept-as-is");
       default:
         return null;
     }
@@ -630,8 +625,7 @@
 
   // What a queued key would have done on the page it was pressed on, for a message.
   function keyLabel(k) {
-    var target = { n: "#accept-next", u: "#undo", r: "#redo", o: "#accept-as-is", c: "#confirm-reuse", p: "#previous" }[k.key];
-    if (/^[0-9]$/.test(k.key)) target = '[data-sser="' + k.key + '"]';
+    var target = button(k);
     var elt = target && root().querySelector(target);
     return elt ? describe(elt).label : "key " + k.key;
   }
@@ -662,7 +656,7 @@
       if (save && !save.disabled) t.form.requestSubmit(save);
       return;
     }
-    if (typing || e.altKey || e.metaKey) return;
+    if (typing || e.altKey || e.metaKey || e.getModifierState("AltGraph")) return;
     if (!e.ctrlKey && (e.key === "e" || e.key === "f")) {
       focusField(e.key === "e" ? "new-ref-text" : "note-text");
       e.preventDefault();

@@ -5,15 +5,21 @@ reads the database afterwards."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import CDPSession, Page, expect
 
 from annotation.models import Corpus, Judgment, User
 from annotation.tests.browsing import open_corpus, score
 from annotation.tests.factories import import_xml, in_file_order
+from annotation.tests.judging import test_browser_spans
 from annotation.tests.judging.test_browser import hold_the_first_request, release
+from annotation.text import words
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+seed = test_browser_spans.seed  # seed 001's corpus, judged by "ana"
 
 #: Three sentences of one system, judged by "ana" in file order.
 THREE = """<evalTrans>
@@ -61,3 +67,89 @@ def test_a_message_about_keys_pressed_on_one_candidate_leaves_with_the_next(
         (5, "done"),
         (None, "pending"),
     ]
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key as a keyboard layout sends it: ``key`` the character typed, ``code`` the
+    key's place (US names), and the modifiers held."""
+
+    key: str
+    code: str
+    shift: bool = False
+    ctrl: bool = False
+
+    def press(self, cdp: CDPSession) -> None:
+        """Press and release the key through Chromium's input pipeline, as the keyboard
+        would (Playwright's ``keyboard.press`` types the US layout only)."""
+        event = {
+            "key": self.key,
+            "code": self.code,
+            "modifiers": (8 if self.shift else 0) | (2 if self.ctrl else 0),
+        }
+        text = {} if self.ctrl or len(self.key) > 1 else {"text": self.key}
+        cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", **event, **text})
+        cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", **event})
+
+
+#: For each layout the keys of: SSER 3, SSER 10, nearest reference 2, undo (Ctrl+Z),
+#: redo (Ctrl+Y), accept & next. AZERTY types digits with Shift (its keys alone type
+#: & é " ' …); QWERTZ swaps Y and Z and types "=" with Shift+0.
+LAYOUTS = {
+    "qwerty": [
+        Key("3", "Digit3"),
+        Key("=", "Equal"),
+        Key("@", "Digit2", shift=True),
+        Key("z", "KeyZ", ctrl=True),
+        Key("y", "KeyY", ctrl=True),
+        Key("n", "KeyN"),
+    ],
+    "azerty": [
+        Key("3", "Digit3", shift=True),
+        Key("=", "Equal"),
+        Key("é", "Digit2"),
+        Key("z", "KeyW", ctrl=True),
+        Key("y", "KeyY", ctrl=True),
+        Key("n", "KeyN"),
+    ],
+    "qwertz": [
+        Key("3", "Digit3"),
+        Key("=", "Digit0", shift=True),
+        Key('"', "Digit2", shift=True),
+        Key("z", "KeyY", ctrl=True),
+        Key("y", "KeyZ", ctrl=True),
+        Key("n", "KeyN"),
+    ],
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_every_action_has_a_key_on_qwerty_azerty_and_qwertz(
+    page: Page, live_server, seed: Corpus, layout: str
+) -> None:
+    sser_3, sser_10, pool_2, undo, redo, accept_next = LAYOUTS[layout]
+    open_corpus(page, live_server.url)
+    cdp = page.context.new_cdp_session(page)
+    pressed = page.locator('[data-sser][aria-pressed="true"]')
+
+    sser_3.press(cdp)
+    expect(pressed).to_have_attribute("data-sser", "3")
+    assert judgment().sser == 3
+    pool_text = page.locator('[data-pool="2"]').text_content() or ""
+    pool_2.press(cdp)
+    expect(page.locator(".pool-ref.current")).to_have_text(pool_text)
+    assert words(judgment().new_ref) == words(pool_text)
+    sser_10.press(cdp)
+    expect(pressed).to_have_attribute("data-sser", "10")
+    assert judgment().sser == 10
+    undo.press(cdp)
+    expect(pressed).to_have_attribute("data-sser", "3")
+    assert judgment().sser == 3
+    redo.press(cdp)
+    expect(pressed).to_have_attribute("data-sser", "10")
+    accept_next.press(cdp)
+
+    expect(page.locator("#sentence-number")).to_have_text("2")
+    first = judgment(0)
+    assert (words(first.new_ref), first.sser, first.state) == (words(pool_text), 10, "done")
+    expect(page.locator("#keys")).to_contain_text("AZERTY")  # the panel lists its keys
