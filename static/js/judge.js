@@ -656,7 +656,10 @@
       if (save && !save.disabled) t.form.requestSubmit(save);
       return;
     }
-    if (typing || e.altKey || e.metaKey || e.getModifierState("AltGraph")) return;
+    // In the flag list the page's keys win over its type-ahead (n goes on, it does not
+    // pick "No flag"): only the arrows are the list's, to choose a flag.
+    if (typing && (t.tagName !== "SELECT" || /^Arrow/.test(e.key))) return;
+    if (e.altKey || e.metaKey || e.getModifierState("AltGraph")) return;
     if (!e.ctrlKey && (e.key === "e" || e.key === "f")) {
       focusField(e.key === "e" ? "new-ref-text" : "note-text");
       e.preventDefault();

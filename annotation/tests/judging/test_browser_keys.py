@@ -41,6 +41,29 @@ def three(user_factory) -> Corpus:
     return in_file_order(import_xml(THREE, "three", user_factory("ana", role=User.Role.JUDGE)))
 
 
+def test_n_in_the_flag_list_goes_on_and_the_flag_chosen_is_saved(
+    page: Page, live_server, seed: Corpus
+) -> None:
+    """As the keys panel says: f, then the flag list beside the note, ↓ to choose; the next
+    keys are the page's, not the list's type-ahead ("n" would pick "No flag")."""
+    open_corpus(page, live_server.url)
+    score(page, 8)
+    page.keyboard.press("f")
+    expect(page.locator("#note-text")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#note-flag")).to_be_focused()
+    page.keyboard.press("ArrowDown")  # garbled
+    page.keyboard.press("ArrowDown")  # unsure
+    page.keyboard.press("7")  # SSER 7
+    page.keyboard.press("n")  # accept & next
+
+    expect(page.locator("#sentence-number")).to_have_text("2")
+    first = judgment(0)
+    assert (first.flag, first.sser, first.state) == ("unsure", 7, "done")
+    notes = first.events.filter(kind="set_note").order_by("pk")
+    assert [e.after["flag"] for e in notes] == ["garbled", "unsure"]  # never "No flag"
+
+
 def test_a_message_about_keys_pressed_on_one_candidate_leaves_with_the_next(
     page: Page, live_server, three: Corpus
 ) -> None:
