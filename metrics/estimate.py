@@ -132,7 +132,12 @@ few dozen judged segments Student's interval misses on the tail's side far more 
 than on the other (91.3–93.5 % coverage on WMT21 TED at 26–53 segments, nearly every
 miss an interval lying above the truth); Hall's brings it to 94.8–97.5 %, the two tails
 even. The correction fades as 1/√n and vanishes at half the corpus judged. The tests'
-simulations check the coverage.
+simulations check the coverage. Given the human metric's range (``bounds``), both
+intervals are cut to it: a t interval is symmetric about its mean before the skew
+correction and can reach below 0 % or above 100 %, where the mean over the corpus cannot
+lie, so the cut loses no coverage (:func:`metrics.claims.within`). On fewer judged
+segments than :data:`metrics.claims.MIN_SENTENCES` nothing beyond the plain mean is
+claimed (:attr:`Estimate.too_few`): at n = 2, t on one degree of freedom is 12.7.
 """
 
 from __future__ import annotations
@@ -144,6 +149,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.claims import UNBOUNDED, shortfall, within
 from metrics.correlation import IntArray, Values, pearson
 from metrics.distributions import t_sf
 from metrics.regression import DEFAULT_CONFIDENCE as DEFAULT_CONFIDENCE  # the estimate's too
@@ -253,13 +259,26 @@ class Estimate:
     notes: tuple[str, ...] = field(default=())
     proportional: bool | None = None
 
+    @property
+    def too_few(self) -> str:
+        """ "too few judged segments (n = 3)" when the estimate rests on fewer judged
+        segments than :data:`metrics.claims.MIN_SENTENCES`, else "": then neither interval
+        nor the estimate is claimed (:meth:`as_json`), only the plain mean of what was
+        judged."""
+        return shortfall(self.plain.n, "judged segments")
+
     def as_json(self) -> dict[str, Any]:
         """``{"plain": {mean, low, high, n}, "estimate": {mean, low, high, n, method,
-        variance_ratio, …}}`` (the command line's ``--json``)."""
+        variance_ratio, …}, "too_few"}`` (the command line's ``--json``); where
+        :attr:`too_few` says so, the intervals and the estimate's mean are ``null``."""
+        plain, estimate = self.plain.as_json(), self.estimate.as_json()
+        if self.too_few:
+            plain.update(low=None, high=None)
+            estimate.update(mean=None, low=None, high=None)
         return {
-            "plain": self.plain.as_json(),
+            "plain": plain,
             "estimate": {
-                **self.estimate.as_json(),
+                **estimate,
                 "method": self.method,
                 "variance_ratio": self.variance_ratio,
                 "candidate_variance_ratio": _finite_or_none(self.candidate_ratio),
@@ -276,6 +295,7 @@ class Estimate:
             },
             "corpus_size": self.corpus_size,
             "confidence": self.confidence,
+            "too_few": self.too_few,
         }
 
 
@@ -291,13 +311,17 @@ def estimate_mean(
     documents: Sequence[Hashable] | None = None,
     corpus_size: int | None = None,
     confidence: float = DEFAULT_CONFIDENCE,
+    bounds: tuple[float, float] = UNBOUNDED,
 ) -> Estimate:
     """The full-corpus mean human score of one system, from the human ``scores`` of the
     ``judged`` segments (0-based corpus indices), with the automatic metrics ``auto``
     (name → one score per corpus segment) as covariates and, given ``documents`` (one id
     per corpus segment), documents as strata. The corpus size is the length of the
     ``auto`` columns or of ``documents`` (or ``corpus_size`` when neither is given).
-    A ``ValueError`` names any bad input."""
+    ``bounds``: the range the human scores lie in (:attr:`~metrics.stats.MetricInfo.
+    bounds`), which both intervals are cut to (:func:`metrics.claims.within`: the mean
+    lies in it too, so the cut interval covers it as often). A ``ValueError`` names any
+    bad input."""
     check_confidence(confidence)
     auto = dict(auto or {})
     size = _corpus_size(auto, documents, corpus_size)
@@ -316,8 +340,8 @@ def estimate_mean(
     )
     slopes = dict(zip(columns, chosen.coefficients[0].tolist(), strict=True))
     return Estimate(
-        plain=_interval(plain, len(index), confidence),
-        estimate=_interval(chosen, len(index), confidence),
+        plain=_interval(plain, len(index), confidence, bounds),
+        estimate=_interval(chosen, len(index), confidence, bounds),
         method=found.method,
         variance_ratio=_ratio(float(chosen.variance[0]), float(plain.variance[0])),
         candidate_ratio=candidate_ratio,
@@ -427,12 +451,13 @@ def _ratio(variance: float, plain: float) -> float:
     return variance / plain
 
 
-def _interval(fits: Fits, n: int, confidence: float) -> Interval:
-    low, high = fits.bounds(confidence)
+def _interval(fits: Fits, n: int, confidence: float, bounds: tuple[float, float]) -> Interval:
+    lows, highs = fits.bounds(confidence)
+    low, high = within(float(lows[0]), float(highs[0]), bounds)
     return Interval(
         mean=float(fits.mean[0]),
-        low=float(low[0]),
-        high=float(high[0]),
+        low=low,
+        high=high,
         n=n,
         variance=float(fits.variance[0]),
         df=float(fits.df[0]),

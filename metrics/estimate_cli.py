@@ -2,13 +2,17 @@
 segments, with automatic metrics as control variates (:mod:`metrics.estimate`).
 
     python -m metrics estimate --human FILE --auto NAME=FILE [--auto NAME=FILE …] \\
-        [--docs FILE] [--confidence 0.95] [--json]
+        [--docs FILE] [--confidence 0.95] [--range LOW:HIGH] [--json]
 
 ``--human`` is a TSV of the judged segments only, one per line: ``segment index
 (0-based) <TAB> score``. Each ``--auto`` file has one score per corpus segment, one per
 line (the corpus is as long as these files); ``--docs`` one document id per corpus
-segment, which makes documents strata. Bad input exits with status 2 and one line
-naming the file, the line and the problem.
+segment, which makes documents strata; ``--range`` the range the human scores lie in,
+which the intervals are cut to (:func:`metrics.claims.within`). On fewer judged segments
+than :data:`metrics.claims.MIN_SENTENCES` (10) the command gives the plain mean of what
+was judged and says "too few judged segments (n = 3)" where the intervals and the
+estimate would be (JSON: ``null``, and the words in ``too_few``). Bad input exits with
+status 2 and one line naming the file, the line and the problem.
 
 JSON (``--json``)::
 
@@ -16,7 +20,7 @@ JSON (``--json``)::
      "estimate": {"mean", "low", "high", "n", "method", "variance_ratio",
                   "candidate_variance_ratio", "df", "strata",
                   "covariates": {"<NAME>": {"coefficient", "correlation"}, …}},
-     "corpus_size": N, "confidence": 0.95}
+     "corpus_size": N, "confidence": 0.95, "too_few": ""}
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import math
 import sys
 from collections.abc import Sequence
 
+from metrics.claims import MIN_SENTENCES, TOO_FEW, UNBOUNDED
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser
 from metrics.estimate import DEFAULT_CONFIDENCE, Estimate, estimate_mean
 from metrics.segment_scores import score_value
@@ -63,8 +68,28 @@ def parser(prog: str) -> argparse.ArgumentParser:
         default=DEFAULT_CONFIDENCE,
         help=f"of the intervals (default {DEFAULT_CONFIDENCE})",
     )
+    p.add_argument(
+        "--range",
+        metavar="LOW:HIGH",
+        type=range_option,
+        default=UNBOUNDED,
+        help="the range the human scores lie in (0:100 for SSER error): the intervals are cut "
+        "to it",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     return p
+
+
+def range_option(value: str) -> tuple[float, float]:
+    """``LOW:HIGH`` as (low, high), low below high (either end may be ``inf``)."""
+    low, sep, high = value.partition(":")
+    try:
+        bounds = (float(low), float(high))
+    except ValueError:
+        bounds = (math.nan, math.nan)
+    if not sep or not bounds[0] < bounds[1]:
+        raise argparse.ArgumentTypeError(f"{value!r}: expected LOW:HIGH with LOW below HIGH")
+    return bounds
 
 
 def auto_option(value: str) -> tuple[str, str]:
@@ -177,8 +202,12 @@ def table(result: Estimate) -> str:
     rows = [("plain mean", result.plain), ("estimate", result.estimate)]
     lines = [f"{'':<12}{'mean':>12}  {level:>27}  {'n':>6}"]
     for label, interval in rows:
+        mean = f"{interval.mean:.4f}"
         bounds = f"[{interval.low:.4f}, {interval.high:.4f}]"
-        lines.append(f"{label:<12}{interval.mean:>12.4f}  {bounds:>27}  {interval.n:>6}")
+        if result.too_few:  # the plain mean of what was judged, and nothing beyond it
+            bounds = TOO_FEW
+            mean = TOO_FEW if interval is result.estimate else mean
+        lines.append(f"{label:<12}{mean:>12}  {bounds:>27}  {interval.n:>6}")
     lines.append("")
     lines.append(f"corpus: {result.corpus_size} segments, {result.plain.n} judged")
     lines.append(
@@ -197,6 +226,8 @@ def table(result: Estimate) -> str:
         r = "–" if math.isnan(c.correlation) else f"{c.correlation:.3f}"
         lines.append(f"  {c.name}: r = {r} on the judged segments, slope {c.coefficient:.4g}")
     lines.extend(result.notes)
+    if result.too_few:
+        lines.append(f"{result.too_few}: no interval, no estimate ({MIN_SENTENCES} are needed)")
     return "\n".join(lines)
 
 
@@ -206,7 +237,12 @@ def main(argv: Sequence[str], prog: str) -> int:
     try:
         indices, scores, auto, documents = read_inputs(args)
         result = estimate_mean(
-            indices, scores, auto, documents=documents, confidence=args.confidence
+            indices,
+            scores,
+            auto,
+            documents=documents,
+            confidence=args.confidence,
+            bounds=args.range,
         )
     except (SegmentFileError, ValueError, OSError) as exc:
         print(f"{p.prog}: error: {exc}", file=sys.stderr)

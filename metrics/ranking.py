@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from metrics.claims import MIN_SENTENCES
 from metrics.stats import FloatArray
 
 IntArray = npt.NDArray[np.int64]
@@ -23,8 +24,9 @@ DEFAULT_ALPHA = 0.05
 #: Group number of a system that has no score (nothing to rank it on).
 UNRANKED = 0
 #: The fewest segments two systems must have in common (human metrics: sentences both
-#: have judgments for; automatic metrics: all segments) for a difference to be claimed.
-MIN_COMMON = 10
+#: have judgments for; automatic metrics: all segments) for a difference to be claimed:
+#: the one rule of :mod:`metrics.claims`.
+MIN_COMMON = MIN_SENTENCES
 
 
 def order_systems(scores: Sequence[float], *, higher_is_better: bool) -> tuple[int, ...]:

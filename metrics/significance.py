@@ -80,13 +80,13 @@ common, every scored system is in group 1 (:attr:`MetricSignificance.too_few`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from metrics.claims import UNBOUNDED
 from metrics.ranking import (
     DEFAULT_ALPHA,
     MIN_COMMON,
@@ -139,9 +139,6 @@ ScoreFn = Callable[[FloatArray], Any]
 #: ``SACREBLEU_SEED=12345``.
 DEFAULT_SAMPLES = 1000
 DEFAULT_SEED = 12345
-
-#: Where a metric's scores may lie when nothing says otherwise.
-UNBOUNDED = (-math.inf, math.inf)
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -243,3 +243,60 @@ def test_the_main_help_names_the_estimate_command(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "python -m metrics estimate --help" in " ".join(capsys.readouterr().out.split())
+
+
+def test_on_too_few_judged_segments_the_command_gives_the_plain_mean_and_says_too_few(
+    corpus: Files, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three judged segments: the plain mean of what was judged, and "too few" where the
+    intervals and the estimate would be (metrics.claims), in JSON and in the table."""
+    corpus["human"].write_text("4\t0.5\n2\t1.5\n7\t0.25\n")
+    args = ["--human", str(corpus["human"]), "--auto", f"chrf={corpus['chrf']}"]
+
+    got = estimate(capsys, *args)
+    assert main(["estimate", *args]) == 0
+    table = capsys.readouterr().out
+
+    assert got["too_few"] == "too few judged segments (n = 3)"
+    assert got["plain"] == {"mean": pytest.approx(0.75), "low": None, "high": None, "n": 3}
+    est = got["estimate"]
+    assert isinstance(est, dict)
+    assert (est["mean"], est["low"], est["high"], est["n"]) == (None, None, None, 3)
+    lines = table.splitlines()
+    assert lines[1].split() == ["plain", "mean", "0.7500", "too", "few", "3"]
+    assert lines[2].split() == ["estimate", "too", "few", "too", "few", "3"]
+    assert "too few judged segments (n = 3): no interval, no estimate (10 are needed)" in table
+
+
+def test_range_cuts_both_intervals_to_the_range_the_scores_lie_in(
+    corpus: Files, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nine error rates of 0 and one of 100: Student's t reaches below 0, where the mean
+    of error rates cannot lie; ``--range 0:100`` stops both intervals there."""
+    corpus["human"].write_text("".join(f"{k}\t{100 if k == 4 else 0}\n" for k in range(10)))
+    args = ["--human", str(corpus["human"]), "--auto", f"chrf={corpus['chrf']}"]
+
+    free = estimate(capsys, *args)
+    cut = estimate(capsys, *args, "--range", "0:100")
+
+    assert free["too_few"] == cut["too_few"] == ""
+    for part in ("plain", "estimate"):
+        low, high = free[part]["low"], free[part]["high"]  # type: ignore[index]
+        assert low < 0.0 < high < 100.0
+        assert (cut[part]["low"], cut[part]["high"]) == (0.0, high)  # type: ignore[index]
+
+
+@pytest.mark.parametrize("value", ["100:0", "0-100", "low:high", "5:5"])
+def test_a_range_that_is_not_low_colon_high_is_refused_in_one_line(
+    corpus: Files, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(
+            ["estimate", "--human", str(corpus["human"]), "--auto", f"chrf={corpus['chrf']}",
+             "--range", value]
+        )  # fmt: skip
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"python -m metrics estimate: error: argument --range: {value!r}: expected LOW:HIGH "
+        "with LOW below HIGH"
+    ]
