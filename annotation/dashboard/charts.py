@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from annotation.formatting import MISSING, number
+from metrics.claims import UNBOUNDED, too_few
 
 WIDTH = 640
 FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif"
@@ -76,9 +77,9 @@ class Bar:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """(low, high) when both ends are finite numbers, and the figure rests on more than
-        one sentence (resampling one sentence gives it back every time: no interval)."""
-        if self.ci_low is None or self.ci_high is None or self.n == 1:
+        """(low, high) when both ends are finite numbers, and the figure rests on enough
+        sentences for one (:func:`metrics.claims.too_few`)."""
+        if self.ci_low is None or self.ci_high is None or self.too_few:
             return None
         if not (_finite(self.ci_low) and _finite(self.ci_high)):
             return None
@@ -89,11 +90,16 @@ class Bar:
         return self.group is not None and self.group >= 1
 
     @property
+    def too_few(self) -> bool:
+        """Whether the figure rests on too few sentences for an interval (n said)."""
+        return self.n is not None and too_few(self.n)
+
+    @property
     def n_text(self) -> str:
-        """ "n = 12", or "n = 1, no interval" ("" when n is not said)."""
+        """ "n = 12", or "n = 3, too few for an interval" ("" when n is not said)."""
         if self.n is None:
             return ""
-        return "n = 1, no interval" if self.n == 1 else f"n = {self.n}"
+        return f"n = {self.n}, too few for an interval" if self.too_few else f"n = {self.n}"
 
 
 def category(group: int | None, last_group: int) -> str:
@@ -141,9 +147,6 @@ class ValueAxis:
             out.append(tick)
             tick += self.step
         return out
-
-
-UNBOUNDED = (-math.inf, math.inf)
 
 
 def value_axis(bars: Sequence[Bar], bounds: tuple[float, float] = UNBOUNDED) -> ValueAxis:
@@ -249,17 +252,17 @@ def bar_chart_svg(
 
     Bars keep the given order. The axis starts at 0 (or below, for negative values) so
     bar lengths are proportional to the values. Each value says the n it rests on ("n =
-    1, no interval" for one sentence). ``note`` is the table's warning that the ranks
-    are not earned ("too few judged sentences (n = 2)"): the chart prints it under the
-    title (``text.too-few``, ``data-ranks="too-few"`` on the ``<svg>``) and then marks no
-    best. Otherwise the best value (highest, or lowest when ``higher_is_better`` is
-    false) is marked "★ best" on every bar that has it, as the dashboard's table marks
-    every tied best cell; fills are coloured by rank group
-    (:func:`category`). A NaN value draws no bar and reads "n/a". ``signatures``,
-    parallel to ``bars`` when given, end each bar's hover title, so a figure in a chart
-    says how it was computed as it does in the table. Hooks for styling and tests:
-    ``<g class="bar" data-label data-value data-rank>`` holding ``rect.bar-fill`` and
-    ``g.ci`` (``data-low``, ``data-high``).
+    3, too few for an interval" below :data:`metrics.claims.MIN_SENTENCES`: no whisker).
+    ``note`` is the table's warning that the ranks are not earned ("too few judged
+    sentences (n = 2)"): the chart prints it under the title (``text.too-few``,
+    ``data-ranks="too-few"`` on the ``<svg>``) and then marks no best. Otherwise the best
+    value (highest, or lowest when ``higher_is_better`` is false) is marked "★ best" on
+    every bar that has it, as the dashboard's table marks every tied best cell; fills
+    are coloured by rank group (:func:`category`). A NaN value draws no bar and reads
+    "n/a". ``signatures``, parallel to ``bars`` when given, end each bar's hover title,
+    so a figure in a chart says how it was computed as it does in the table. Hooks for
+    styling and tests: ``<g class="bar" data-label data-value data-rank>`` holding
+    ``rect.bar-fill`` and ``g.ci`` (``data-low``, ``data-high``).
     """
     if signatures and len(signatures) != len(bars):
         raise ValueError(f"{len(signatures)} signatures for {len(bars)} bars: one per bar")

@@ -60,6 +60,8 @@ from annotation.statistics import (
     remembered_by_content,
     sentence_scores_by_system,
 )
+from metrics import claims
+from metrics.claims import MIN_SENTENCES, too_few_note
 from metrics.estimate import DEFAULT_CONFIDENCE, PLAIN, Covariate, Estimate, estimate_mean, p_value
 from metrics.ranking import DEFAULT_ALPHA, MIN_COMMON, UNRANKED, leader_groups
 from metrics.registry import metric_info
@@ -270,11 +272,26 @@ def interval_text(mean: float, low: float, high: float) -> str:
 
 @dataclass(frozen=True)
 class MetricEstimates:
-    """One human metric's estimates, best first (then the systems without one)."""
+    """One human metric's estimates, best first (then the systems without one), and the
+    systems judged on too few sentences for one (:mod:`metrics.claims`): each with its
+    judged sentences, in the corpus's order."""
 
     metric: str
     info: MetricInfo
     systems: tuple[SystemEstimate, ...]
+    too_few: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def rows(self) -> int:
+        """The panel's rows of this metric: its estimates and its systems judged on too few."""
+        return len(self.systems) + len(self.too_few)
+
+    @property
+    def too_few_rows(self) -> tuple[dict[str, Any], ...]:
+        """The panel's rows of the systems judged on too few sentences: ``system``, ``n``
+        and the ``note`` ("too few judged sentences (n = 3)") it shows in place of every
+        figure."""
+        return tuple({"system": s, "n": n, "note": too_few_note(n)} for s, n in self.too_few)
 
 
 @dataclass(frozen=True)
@@ -295,6 +312,9 @@ class Estimates:
     alpha: float = DEFAULT_ALPHA
     min_common: int = MIN_COMMON
 
+    #: The judged sentences a system needs for an estimate (:mod:`metrics.claims`).
+    min_judged: int = MIN_SENTENCES
+
     def get(self, metric: str, system: str) -> SystemEstimate | None:
         for m in self.metrics:
             if m.metric == metric:
@@ -303,7 +323,8 @@ class Estimates:
 
     @property
     def any(self) -> bool:
-        return any(m.systems for m in self.metrics)
+        """Whether the panel has a row: an estimate, or a system judged on too few."""
+        return any(m.systems or m.too_few for m in self.metrics)
 
     def as_json(self) -> dict[str, Any]:
         """``table.json``'s ``estimates``: how they were made."""
@@ -348,7 +369,11 @@ def corpus_estimates(
     """Every system's estimate of every human metric (:data:`HUMAN_METRICS`) from its
     sentence scores (``judged``), with ``covariates`` and, where the sentences name
     documents, documents as strata; and their rank groups (:func:`estimate_ranks`). A
-    system needs two judged sentences for an estimate."""
+    system needs :data:`~metrics.claims.MIN_SENTENCES` judged sentences for an estimate
+    (the one rule of :mod:`metrics.claims`: on fewer, t on a handful of degrees of
+    freedom gives intervals wider than the metric's range and a covariate's r is ±1 from
+    two points); one judged on fewer is listed as too few. Each interval is cut to the
+    metric's range (:attr:`~metrics.stats.MetricInfo.bounds`)."""
     documents = judged.documents
     notes: list[str] = []
     usable = {
@@ -358,20 +383,29 @@ def corpus_estimates(
     out = []
     for m in HUMAN_METRICS:
         scores = judged.scores.get(m, {})
+        info = metric_info(m)
         found: dict[str, Estimate] = {}
+        too_few: list[tuple[str, int]] = []
         for s in systems:
             y = scores.get(s)
-            if y is None:
+            count = 0 if y is None else int(np.count_nonzero(~np.isnan(y)))
+            if y is None or not count:
                 continue
-            if np.count_nonzero(~np.isnan(y)) >= 2:
-                found[s] = remembered_by_content(
-                    inputs.of("estimate", (s, y)),
-                    partial(
-                        _estimate, y, inputs.covariates[s], inputs.documents, inputs.n_segments
-                    ),
-                )
-                notes += [n for n in found[s].notes if n not in notes]
-        info = metric_info(m)
+            if claims.too_few(count):
+                too_few.append((s, count))
+                continue
+            found[s] = remembered_by_content(
+                inputs.of(f"estimate in {info.bounds}", (s, y)),
+                partial(
+                    _estimate,
+                    y,
+                    inputs.covariates[s],
+                    inputs.documents,
+                    inputs.n_segments,
+                    info.bounds,
+                ),
+            )
+            notes += [n for n in found[s].notes if n not in notes]
         ranks = estimate_ranks(found, scores, info.higher_is_better, inputs)
         ests = [
             SystemEstimate(s, m, found[s], ranks.get(s, UNRANKED), covariates.labels)
@@ -379,7 +413,7 @@ def corpus_estimates(
             if s in found
         ]
         ests.sort(key=lambda e: (e.rank == UNRANKED, e.rank, _best_first(e.mean, info)))
-        out.append(MetricEstimates(m, info, tuple(ests)))
+        out.append(MetricEstimates(m, info, tuple(ests), tuple(too_few)))
     n_documents = 0 if documents is None else len(set(documents))
     return Estimates(
         tuple(out),
@@ -396,10 +430,14 @@ def _estimate(
     auto: Mapping[str, FloatArray],
     documents: Sequence[str] | None,
     n_segments: int,
+    bounds: tuple[float, float],
 ) -> Estimate:
-    """The estimate from one system's sentence scores ``y`` (NaN: not judged)."""
+    """The estimate from one system's sentence scores ``y`` (NaN: not judged), its
+    intervals inside ``bounds`` (the metric's range)."""
     index = np.flatnonzero(~np.isnan(y))
-    return estimate_mean(index, y[index], auto, documents=documents, corpus_size=n_segments)
+    return estimate_mean(
+        index, y[index], auto, documents=documents, corpus_size=n_segments, bounds=bounds
+    )
 
 
 def _best_first(mean: float, info: MetricInfo) -> float:

@@ -18,6 +18,7 @@ from annotation.dashboard.table import Cell, MetricsTable
 from annotation.dashboard.verdicts import ClusterView, Line
 from annotation.formatting import number
 from annotation.statistics import scores_json
+from metrics.claims import TOO_FEW
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, UNRANKED
 
 
@@ -27,19 +28,26 @@ def _finite_or_none(v: float | None) -> float | None:
 
 def figure_json(cell: Cell) -> dict[str, Any]:
     """A figure of ``table.json``: :meth:`~metrics.stats.Score.as_json` (``score``,
-    ``signature``), then its ``rank``, 95% ``ci`` [low, high] (``null`` where undefined),
-    the sentences ``n`` it rests on and the ``bootstrap`` signature; against the grown
-    pool (``refs=pool``) an automatic figure's ``place`` in its metric's ranking against
-    the ``original`` references and against the ``pool`` (1 = best; 0: no figure)."""
+    ``signature``), then its ``rank``, 95% ``ci`` [low, high] (``null`` where undefined,
+    and as a whole where the figure rests on too few sentences for one), the sentences
+    ``n`` it rests on, ``too_few`` (the page's "too few judged sentences (n = 2)", ""
+    when there are enough: :mod:`metrics.claims`) and the ``bootstrap`` signature;
+    against the grown pool (``refs=pool``) an automatic figure's ``place`` in its
+    metric's ranking against the ``original`` references and against the ``pool`` (1 =
+    best; 0: no figure)."""
     if cell.figure is None:
         raise ValueError(f"{cell.metric}: a cell without a figure has no JSON")
     iv = cell.interval
     shift = cell.shift
+    ci = None
+    if not cell.too_few:
+        ci = [_finite_or_none(iv.low) if iv else None, _finite_or_none(iv.high) if iv else None]
     return {
         **cell.figure.as_json(),
         "rank": cell.rank,
-        "ci": [_finite_or_none(iv.low) if iv else None, _finite_or_none(iv.high) if iv else None],
+        "ci": ci,
         "n": cell.n,
+        "too_few": cell.too_few,
         "bootstrap": cell.bootstrap,
         **({"place": {"original": shift.before, "pool": shift.after}} if shift else {}),
     }
@@ -59,12 +67,13 @@ def table_json(
     imported) and WMT's clusters of SSER (``clusters``). Missing figures are left out,
     as ``manage.py scores`` does.
 
-    With ``estimates``, each human figure that has one also carries its ``estimate`` of
-    the whole corpus (:meth:`~annotation.dashboard.estimates.SystemEstimate.as_json`:
-    mean, 95% interval, rank group by the estimates, the judged sentences' plain mean,
-    the covariates with their correlations), ``estimates`` at the top says how they
-    were made, and ``rank_by`` which ranks the page's human columns show ("bootstrap"
-    or "estimate"); a figure's own ``score``, ``rank`` and ``ci`` stay the judged
+    With ``estimates``, each human figure also carries its ``estimate`` of the whole
+    corpus (:meth:`~annotation.dashboard.estimates.SystemEstimate.as_json`: mean, 95%
+    interval, rank group by the estimates, the judged sentences' plain mean, the
+    covariates with their correlations; ``null`` where the figure's ``too_few`` says it
+    rests on too few judged sentences), ``estimates`` at the top says how they were
+    made, and ``rank_by`` which ranks the page's human columns show ("bootstrap" or
+    "estimate"); a figure's own ``score``, ``rank`` and ``ci`` stay the judged
     sentences' either way."""
     lines = {v.metric: v.text for v in verdicts}
     extra: dict[str, Any] = {}
@@ -79,6 +88,8 @@ def table_json(
         found = None if estimates is None else estimates.get(cell.metric, system)
         if found is not None:
             out["estimate"] = found.as_json()
+        elif estimates is not None and cell.is_human:
+            out["estimate"] = None
         return out
 
     return scores_json(
@@ -145,7 +156,8 @@ def table_csv(table: MetricsTable) -> str:
     """One row per system; per metric its score, rank, interval (rounded as the table
     shows them: :func:`annotation.formatting.number`'s two decimals; ``table.json`` has
     them at full precision), the sentences it rests on and its signature. Empty where
-    there is no figure."""
+    there is no figure; the interval's two cells say "too few" (:data:`metrics.claims.
+    TOO_FEW`) where the figure rests on too few sentences for one, as the page does."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["system"]
@@ -164,11 +176,16 @@ def _csv_cells(cell: Cell) -> list[str]:
     if cell.figure is None:
         return ["", "", "", "", "", ""]
     iv = cell.shown_interval
+    low, high = (
+        (TOO_FEW, TOO_FEW)
+        if cell.too_few
+        else (_shown(iv.low if iv else None), _shown(iv.high if iv else None))
+    )
     return [
         _shown(cell.score),
         str(cell.rank_attr),
-        _shown(iv.low if iv else None),
-        _shown(iv.high if iv else None),
+        low,
+        high,
         str(cell.n),
         spreadsheet_safe(cell.signature),
     ]
@@ -196,7 +213,8 @@ def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) 
     scores' ``signature``), human figure and level, each coefficient the cell shows
     (``pearson``, ``kendall``, and at system level ``pairwise_accuracy`` and
     ``soft_pairwise_accuracy``) as ``{"value", "n", "ci": [low, high]}`` (``null``
-    where undefined or not computed) and ``too_few`` (the page's note, "" if none)."""
+    where undefined or not computed) and ``too_few`` (the page's note, "" if none;
+    with a note, every ``value`` and ``ci`` is ``null``, as the page shows none)."""
     rows: list[dict[str, Any]] = []
     for row in meta.grid:
         by_place: dict[tuple[str, str], dict[str, Any]] = {}

@@ -19,6 +19,7 @@ from annotation.judging.pace import seconds_per_candidate
 from annotation.statistics import JudgmentRow, human_metric_rows
 from annotation.text import words
 from metrics import human
+from metrics.claims import shortfall
 from metrics.correlation import Coefficient, krippendorff_alpha_interval, pearson, z_normalize
 from metrics.stats import FloatArray
 
@@ -197,6 +198,17 @@ class Agreement:
     awer_pearson: Coefficient
     identical_new_refs: float | None
     awer_pairs: int
+
+    @property
+    def too_few(self) -> dict[str, str]:
+        """Per coefficient the page's "too few pairs (n = 3)" in place of its value where it
+        rests on too few (:mod:`metrics.claims`: r on pairs of judgments, α on the
+        candidates judged twice), "" where it does not."""
+        return {
+            "sser_pearson": shortfall(self.sser_pearson.n, "pairs"),
+            "sser_alpha": shortfall(self.candidates, "candidates judged twice"),
+            "awer_pearson": shortfall(self.awer_pearson.n, "pairs"),
+        }
 
 
 def sentence_awer(rows: Sequence[JudgmentRow]) -> FloatArray:

@@ -7,11 +7,11 @@ reads as precise and means little. So each system-level r and τ carries a 95% i
 from a bootstrap over sentences — resample the corpus's sentences (the table's index
 matrix: 1,000 samples, seed 12345), recompute every system's human and automatic figure
 on the sample, recompute the correlation, take the percentiles — and the cell says
-"too few judged sentences (n = 2)" (the table's words, :func:`~annotation.dashboard.
-table.too_few_note`) when a system in it rests on fewer than :data:`MIN_JUDGED` judged
-sentences (the table's :data:`~metrics.significance.MIN_COMMON`, one rule for "enough
-to claim"). Sentence-level correlations rest on thousands of points and keep no
-interval.
+"too few judged sentences (n = 2)" (the table's words) in place of its value when a
+system in it rests on fewer than :data:`MIN_JUDGED` judged sentences (the one rule of
+:mod:`metrics.claims`: the page, ``meta.json`` and the table alike). Sentence-level
+correlations rest on thousands of points and keep no interval; fewer than
+:data:`MIN_JUDGED` points are too few for them too.
 
 At system level it also gives WMT's pairwise accuracy and soft pairwise accuracy
 (:mod:`metrics.meta`), with intervals from the same samples. The automatic figures on
@@ -31,13 +31,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 from annotation.dashboard.meta_human import META_HUMAN, HumanSide
-from annotation.dashboard.table import too_few_note
 from annotation.formatting import number
 from annotation.statistics import (
     AUTOMATIC_METRICS,
@@ -45,6 +44,7 @@ from annotation.statistics import (
     ExternalFigures,
     ExternalMetricScores,
 )
+from metrics.claims import MIN_SENTENCES, shortfall
 from metrics.correlation import (
     Coefficient,
     kendall_tau_b,
@@ -62,7 +62,7 @@ from metrics.meta import (
     soft_pairwise_accuracy_per_sample,
 )
 from metrics.registry import metric_info
-from metrics.significance import MIN_COMMON, Bootstrap, percentile_interval
+from metrics.significance import Bootstrap, percentile_interval
 from metrics.stats import FloatArray, Metric
 
 
@@ -90,16 +90,17 @@ class Correlation:
 
     @property
     def too_few(self) -> str:
-        """ "too few judged sentences (n = 2)" when a system rests on fewer than
-        :data:`MIN_JUDGED`, else ""."""
-        if self.fewest is None or self.fewest >= MIN_JUDGED:
-            return ""
-        return too_few_note(self.fewest)
+        """ "too few judged sentences (n = 2)" when the correlation rests on too few
+        (:func:`metrics.claims.shortfall`): at system level a system on fewer than
+        :data:`MIN_JUDGED` judged sentences, at sentence level fewer points (judged
+        candidates) than that; else "". Then no value is shown, nor written."""
+        rests_on = self.pearson.n if self.level == "sentence" else self.fewest
+        return "" if not rests_on else shortfall(rests_on)
 
 
 #: Judged sentences every system of a system-level correlation must rest on before the
-#: page reads it without "too few" (the rank groups' threshold).
-MIN_JUDGED = MIN_COMMON
+#: page shows it (the one rule of :mod:`metrics.claims`).
+MIN_JUDGED = MIN_SENTENCES
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ class MetaEvaluation:
 
     rows: tuple[Correlation, ...]
     normalize: bool
+    #: What the page says a correlation needs (:data:`MIN_JUDGED`).
+    min_judged: ClassVar[int] = MIN_JUDGED
     signatures: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(
         default_factory=lambda: {m: metric_info(m).label for m in AUTOMATIC_METRICS}
@@ -139,17 +142,17 @@ class MetaEvaluation:
                             f"{_WORDS[name]} of {metric} and {against} at {level} level, "
                             f"{coef.n} points"
                         )
-                        shown = _interval_text(interval)
+                        shown = "" if c.too_few else _interval_text(interval)
                         if shown:
                             title += f"; 95% interval {shown} (bootstrap over sentences)"
                         if c.too_few:
-                            title += f"; {c.too_few} for some system"
+                            title += f"; {c.too_few}: no value"
                         cells.append(
                             {
                                 "human": h,
                                 "level": level,
                                 "coef": name,
-                                "value": coef.value,
+                                "value": math.nan if c.too_few else coef.value,
                                 "n": coef.n,
                                 "interval": shown,
                                 "ci_low": "" if not shown or interval is None else interval[0],

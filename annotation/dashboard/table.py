@@ -34,7 +34,7 @@ from annotation.statistics import (
     JudgmentRow,
     human_rows_by_system,
 )
-from metrics import human
+from metrics import claims, human
 from metrics.registry import metric_info
 from metrics.significance import (
     DEFAULT_ALPHA,
@@ -134,17 +134,32 @@ class Cell:
 
     @property
     def rank_attr(self) -> int:
-        """``data-rank``: the earned group, and 1 for every cell of a column where no
-        group can be earned (the whole column is one group)."""
+        """``data-rank``: the earned group, 1 for every figure of a column where no group
+        can be earned (the whole column is one group), and 0 (not ranked) without a
+        figure: a system nobody judged is in no group."""
+        if not self.has_score:
+            return UNRANKED
         return 1 if self.one_group else self.shown_rank
 
     @property
+    def too_few(self) -> str:
+        """ "too few judged sentences (n = 2)" when the figure rests on too few sentences
+        for an interval (:func:`metrics.claims.shortfall`), else "" (also without a
+        figure: nothing is claimed)."""
+        if not self.has_score or not claims.too_few(self.n):
+            return ""
+        return too_few_note(self.n, judged=self.is_human)
+
+    @property
     def shown_interval(self) -> Interval | None:
-        """The interval, if the cell has a figure and the interval is defined (the
-        estimate's t interval when the cell shows the estimate)."""
+        """The interval, if the cell has a figure on enough sentences
+        (:mod:`metrics.claims`) and the interval is defined (the estimate's t interval
+        when the cell shows the estimate)."""
         est = self.estimate
         iv = self.interval if est is None else Interval(est.low, est.high, est.mean)
-        return iv if self.has_score and iv is not None and iv.defined else None
+        if self.too_few or not self.has_score or iv is None:
+            return None
+        return iv if iv.defined else None
 
     @property
     def ci_low_attr(self) -> str:
@@ -186,7 +201,9 @@ class Cell:
             return f"{self.estimate.title} · the table's figure {figure}: {self.signature}"
         parts = [self.signature]
         iv = self.shown_interval
-        if iv is not None:
+        if self.too_few:
+            parts.append(f"{self.too_few}: no interval")
+        elif iv is not None:
             if number(iv.low) == number(iv.high):
                 parts.append(f"95% interval: no spread, every resample gives {number(iv.low)}")
             else:
@@ -246,12 +263,12 @@ class ColumnTest:
 
 
 def too_few_note(n: int, *, judged: bool = True) -> str:
-    """The one wording of "too few to claim anything": "too few judged sentences (n = 2)"
-    ("sentences" for an automatic metric). The table's headings, the SSER clusters, the
-    charts (and their downloads) and the meta-evaluation say it alike, so a download
-    never reads more confident than the page."""
-    what = "judged sentences" if judged else "sentences"
-    return f"too few {what} (n = {n})"
+    """The one wording of "too few to claim anything" (:func:`metrics.claims.
+    too_few_note`): "too few judged sentences (n = 2)" ("sentences" for an automatic
+    metric). The table's headings and cells, the SSER clusters, the charts (and their
+    downloads), the estimates and the meta-evaluation say it alike, so a download never
+    reads more confident than the page."""
+    return claims.too_few_note(n, "judged sentences" if judged else "sentences")
 
 
 def column_test(

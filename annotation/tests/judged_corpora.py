@@ -25,6 +25,30 @@ from annotation.tests.factories import (
 )
 from annotation.tests.pools import grow_demo_pool
 
+#: Three systems a judge tells apart: each one's SSER scores (0–10: the higher on odd
+#: sentences, the lower on even ones) and its wrong words of six.
+APART = {"good": ((10, 9), 0), "fair": ((6, 5), 2), "poor": ((2, 1), 4)}
+
+
+def apart_corpus_in(path: Path, name: str, judge: User, n: int, *, sentences: int) -> Corpus:
+    """``sentences`` sentences × the three systems of :data:`APART` ("w{k} a b c d e", 0, 2
+    or 4 of its words wrong), ``n`` of the sentences judged per system by ``judge``: the
+    system's SSER score, its wrong words as edits (one more on odd sentences) of a
+    six-word reference."""
+    refs = [[f"w{k} a b c d e"] for k in range(sentences)]
+    hyps = {
+        s: [" ".join([f"w{k}", "a", "b", "c", "d", "e"][: 6 - wrong] + ["x"] * wrong)
+            for k in range(sentences)]
+        for s, (_, wrong) in APART.items()
+    }  # fmt: skip
+    source = write_corpus(path / f"{name}.xml", refs, hyps)
+    corpus = corpus_import(source=source, name=name, score=False).corpus
+    for system, ((high, low), wrong) in APART.items():
+        for k in range(n):
+            sser = high if k % 2 else low
+            done_judgment(corpus, judge, system, k, sser=sser, edits=wrong + k % 2, length=6)
+    return corpus
+
 
 def hand_corpus_in(tmp_path: Path) -> Corpus:
     """The hand corpus (:data:`~annotation.tests.factories.HAND_REFS`, ``HAND_SYSTEMS``)."""

@@ -11,41 +11,28 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.charts import COLOURS
 from annotation.dashboard.meta import MIN_JUDGED
 from annotation.models import Corpus, User
-from annotation.tests.factories import done_judgment, write_corpus
+from annotation.tests.judged_corpora import apart_corpus_in
+from annotation.tests.stored import scored
 
 pytestmark = pytest.mark.django_db
 
 SVG = "{http://www.w3.org/2000/svg}"
 SENTENCES = 50
-#: Three systems a judge tells apart: SSER scores per system, varied by sentence.
-SCORES = {"good": (10, 9), "fair": (6, 5), "poor": (2, 1)}
-
-
-def hypothesis(system: str, k: int) -> str:
-    words = [f"w{k}", "a", "b", "c", "d", "e"]
-    wrong = {"good": 0, "fair": 2, "poor": 4}[system]
-    return " ".join(words[: len(words) - wrong] + ["x"] * wrong)
 
 
 @pytest.fixture
 def judged(tmp_path: Path, user_factory: Callable[..., User]) -> Callable[[int], Corpus]:
-    """A corpus of 50 sentences × 3 systems, ``n`` of its sentences judged per system."""
+    """A corpus of 50 sentences × 3 systems, ``n`` of its sentences judged per system
+    (:func:`~annotation.tests.judged_corpora.apart_corpus_in`)."""
 
     def make(n: int) -> Corpus:
-        refs = [[f"w{k} a b c d e"] for k in range(SENTENCES)]
-        hyps = {s: [hypothesis(s, k) for k in range(SENTENCES)] for s in SCORES}
-        source = write_corpus(tmp_path / f"claims{n}.xml", refs, hyps)
-        corpus = corpus_import(source=source, name=f"claims{n}").corpus
-        ann = user_factory("ann")
-        for system, (high, low) in SCORES.items():
-            for k in range(n):
-                done_judgment(corpus, ann, system, k, sser=high if k % 2 else low)
-        return corpus
+        return scored(
+            apart_corpus_in(tmp_path, f"claims{n}", user_factory("ann"), n, sentences=SENTENCES)
+        )
 
     return make
 
@@ -78,21 +65,17 @@ def test_a_chart_on_too_few_sentences_says_so_as_the_table_does_and_marks_no_bes
     assert not any(c.best for r in dash.table.rows for c in r.cells if c.metric == "sser")
 
 
-def test_a_figure_from_one_sentence_says_n_1_no_interval(judged: Callable[[int], Corpus]) -> None:
-    svg = Dashboard(judged(1)).chart("sser")
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_figure_from_too_few_sentences_says_so_and_draws_no_interval(
+    judged: Callable[[int], Corpus], n: int
+) -> None:
+    """One rule for every interval (:mod:`metrics.claims`): fewer than ten sentences."""
+    svg = Dashboard(judged(n)).chart("sser")
 
     for bar in bars(svg):
-        assert value_text(bar).endswith("· n = 1, no interval")
+        assert value_text(bar).endswith(f"· n = {n}, too few for an interval")
         assert bar.find(f"{SVG}g[@class='ci']") is None
-        assert "n = 1, no interval" in bar.find(f"{SVG}title").text
-
-
-def test_two_sentences_draw_an_interval_and_say_n_2(judged: Callable[[int], Corpus]) -> None:
-    svg = Dashboard(judged(2)).chart("sser")
-
-    for bar in bars(svg):
-        assert value_text(bar).endswith("· n = 2")
-        assert bar.find(f"{SVG}g[@class='ci']") is not None
+        assert f"n = {n}, too few for an interval" in bar.find(f"{SVG}title").text
 
 
 def test_fifty_sentences_earn_the_best_mark_in_the_chart_as_in_the_table(
@@ -122,7 +105,8 @@ def test_the_meta_evaluation_says_too_few_where_systems_rest_on_few_sentences(
     assert n < MIN_JUDGED
     assert system.fewest == n
     assert system.too_few == f"too few judged sentences (n = {n})"
-    assert meta.get("wer", "sser", "sentence").too_few == ""
+    # three systems' n judged candidates: too few points for a sentence-level value
+    assert meta.get("wer", "sser", "sentence").too_few == f"too few judged sentences (n = {3 * n})"
     cells = [c for row in meta.grid for c in row["cells"] if c["level"] == "system"]
     assert all(c["too_few"] == system.too_few for c in cells if c["human"] == "sser")
 

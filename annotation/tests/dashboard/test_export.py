@@ -56,7 +56,7 @@ def test_figures_are_exactly_those_of_manage_py_scores(
 
 def test_csv_has_one_row_per_system_rounded_as_shown(judged_hand: Corpus) -> None:
     """Two decimals, as the table prints them; four sentences are too few for any rank
-    group to be earned, so every system is in group 1."""
+    group to be earned, so every system is in group 1, and too few for an interval."""
     text = table_csv(Dashboard(judged_hand).table)
     lines = [line.split(",") for line in text.splitlines()]
     header = lines[0]
@@ -73,7 +73,7 @@ def test_csv_has_one_row_per_system_rounded_as_shown(judged_hand: Corpus) -> Non
     assert [line[0] for line in lines[1:]] == list(HAND_SYSTEMS)
     one_off = dict(zip(header, lines[2], strict=True))
     assert one_off["wer"] == "25.00"
-    assert (one_off["wer_ci_low"], one_off["wer_ci_high"]) == ("25.00", "25.00")
+    assert (one_off["wer_ci_low"], one_off["wer_ci_high"]) == ("too few", "too few")
     assert one_off["wer_rank"] == "1"
     assert one_off["sser"] == "25.00"
     assert one_off["sser_n"] == "4"
@@ -88,9 +88,13 @@ def test_csv_numbers_are_the_tables_and_the_json_keeps_full_precision(demo: Corp
         for c in row.cells:
             got = rows[row.system]
             assert got[c.metric] == c.display  # the figure as the page prints it
-            assert re.fullmatch(r"-?\d+\.\d\d", got[f"{c.metric}_ci_low"])
-            assert float(got[f"{c.metric}_ci_low"]) == round(c.interval.low, 2)
             # the JSON has the same figure to the last bit, and its interval
             assert full[row.system][c.metric]["score"] == c.score
+            if c.too_few:  # the demo's judged sentences: too few for an interval
+                assert got[f"{c.metric}_ci_low"] == "too few"
+                assert full[row.system][c.metric]["ci"] is None
+                continue
+            assert re.fullmatch(r"-?\d+\.\d\d", got[f"{c.metric}_ci_low"])
+            assert float(got[f"{c.metric}_ci_low"]) == round(c.interval.low, 2)
             assert full[row.system][c.metric]["ci"] == [c.interval.low, c.interval.high]
     assert any(len(repr(c.score)) > 6 for r in dash.table.rows for c in r.cells)
