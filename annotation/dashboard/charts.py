@@ -47,11 +47,13 @@ ROW = 28
 BAR_HEIGHT = 16
 AXIS = 32
 
+#: The rank groups' colours, also the table's (static/css/dashboard.css): white text on
+#: each, and "none" as text on white or on the rank chart's rows, is 4.5:1 or more.
 COLOURS = {
     "better": "#1a7f37",
-    "intermediate": "#bf8700",
+    "intermediate": "#9a6700",
     "worse": "#cf222e",
-    "none": "#8c959f",
+    "none": "#656d76",
 }
 INK = "#1d1d1f"
 MUTED = "#57606a"

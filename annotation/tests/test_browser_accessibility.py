@@ -1,0 +1,420 @@
+"""Every judge and lead can read and use every page (issue 35, point 11), in real Chromium.
+
+axe-core (vendored beside this module, pinned as htmx is) runs on every page a judge or a
+lead opens, in the states that draw what the page can draw (every edit operation's mark,
+a major error, the word editor, IER, the page's messages, rank groups, charts, "too few"
+notes, a job's progress, refusals, the error pages), at 1000×700 and at 1920×1080; a
+serious or critical violation of WCAG 2.2 A/AA or of axe's best practices fails the test,
+and so does a page without exactly one ``<h1>`` or with an empty table header. A second
+test walks the judge's page and the dashboard with Tab: every control is reached, and
+shows the focus outline.
+
+axe is injected through DevTools (``page.evaluate``), which the page's
+Content-Security-Policy does not govern (a ``<script>`` it added would be refused, and
+production pages never load it); the ``page`` fixture still fails the test on anything
+the policy blocks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+from playwright.sync_api import Page, Route, expect
+
+from annotation.corpora.import_jobs import queue_import
+from annotation.corpora.imports import corpus_import
+from annotation.jobs import Job
+from annotation.judging.changes import judgment_set_sser
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, Judgment, User
+from annotation.tests.browsing import log_in, wait_for_htmx
+from annotation.tests.documents import add_speech
+from annotation.tests.factories import (
+    DEMO_XML,
+    SEED_XML,
+    add_judgments,
+    done_judgment,
+    import_xml,
+    target_of,
+)
+from annotation.tests.imported import import_scores
+from annotation.tests.pools import grow_demo_pool
+from annotation.tests.stored import scored
+from annotation.web import ERR_PAGE_UNAVAILABLE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HERE = Path(__file__).parent
+#: axe-core 4, the npm registry's ``axe-core`` package's ``axe.min.js`` (MPL-2.0; its
+#: licence and its bundled libraries' are beside it).
+AXE = HERE / "vendor" / "axe-core-4.14.1.min.js"
+#: The checks axe cannot make (the contrast of a chart's text, the focus outline).
+CHECKS = HERE / "accessibility.js"
+#: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and axe's best practices.
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+#: What fails a page: any violation of these impacts, and these rules at any impact (the
+#: issue names them; axe calls a missing <h1> moderate and an empty header minor).
+FAILING_IMPACTS = ["serious", "critical"]
+FAILING_RULES = ["page-has-heading-one", "empty-table-header", "empty-heading"]
+VIEWPORTS = [(1000, 700), (1920, 1080)]
+
+#: Every failure of the page (or of its part ``within``, less the parts ``skipped``),
+#: one line each. Single characters (a rank group's "2") are text too, whose contrast
+#: axe leaves unchecked unless told. A chart's SVG is left to ``svgText``: axe cannot
+#: tell what lies under its text, and its thousands of shapes would double the time of
+#: a dashboard's run.
+RUN_AXE = """async ([within, skipped, tags, impacts, rules]) => {
+  const exclude = [["svg"]].concat(skipped.map(s => [s]));
+  const result = await axe.run({include: [[within]], exclude: exclude}, {
+    runOnly: {type: "tag", values: tags}, resultTypes: ["violations"],
+    checks: {"color-contrast": {options: {ignoreLength: true}}}, preload: false, iframes: false});
+  const lines = [];
+  for (const v of result.violations) for (const n of v.nodes) {
+    if (impacts.includes(n.impact) || rules.includes(v.id))
+      lines.push(`${v.id} (${n.impact}) at ${n.target.join(" ")}: ${n.failureSummary}`);
+  }
+  const h1 = document.querySelectorAll("h1").length;
+  if (h1 !== 1) lines.push(`${h1} <h1> elements, not one`);
+  return lines.concat(evaltoolChecks.svgText());
+}"""
+
+
+def inject(page: Page) -> None:
+    """axe and our checks into the page shown, once (DevTools runs them: the page's
+    Content-Security-Policy, which would refuse a ``<script>`` added to the page, does not
+    govern what DevTools evaluates)."""
+    if not page.evaluate("() => window.axe !== undefined"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+        page.evaluate(CHECKS.read_text(encoding="utf-8"))
+
+
+class Audit:
+    """axe on each page the test shows, its failures gathered (one line each, named by
+    the page and its state) so that one run reports them all."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.failures: list[str] = []
+        self.pages = 0
+
+    def check(self, where: str, within: str = "html", skipped: Sequence[str] = ()) -> None:
+        """axe on the page shown (on its part ``within``, less the parts ``skipped``)."""
+        inject(self.page)
+        found = self.page.evaluate(
+            RUN_AXE, [within, list(skipped), TAGS, FAILING_IMPACTS, FAILING_RULES]
+        )
+        self.failures += [f"{where}: {line}" for line in found]
+        self.pages += 1
+
+    def visit(
+        self, url: str, where: str, within: str = "html", skipped: Sequence[str] = ()
+    ) -> None:
+        self.page.goto(url)
+        self.check(where, within, skipped)
+
+
+#: One sentence whose candidate has a mark of every kind against the first reference
+#: ("dog": substitution, the second "sat": extra, "the": missing), twice: the second
+#: system's identical candidate is offered the first one's judgment (a reuse note).
+MARKS = """<evalTrans><sentence><source>el gato se sentó en la alfombra .</source>
+<eval translator="first reference"><target>the cat sat on the mat .</target></eval>
+<eval translator="multi reference"><target>a cat sat on a mat .</target></eval>
+<eval translator="one"><target>the dog sat sat on mat .</target></eval>
+<eval translator="two"><target>the dog sat sat on mat .</target></eval>
+</sentence></evalTrans>"""
+
+#: IER's default split gives three items.
+IER = """<evalTrans><sentence><source>s</source>
+<eval translator="first reference"><target>He came home, he said. Was it late?</target></eval>
+<eval translator="sys"><target>He came home , he said . Was it late ?</target></eval>
+</sentence></evalTrans>"""
+
+
+def campaign(make_user: Callable[..., User]) -> dict[str, Any]:
+    """What the pages draw: the judge "ana" with a corpus of every mark (live figures
+    shown), an IER corpus, a finished corpus and a document cut into sentences; the lead
+    "lee" with the demo corpus judged by four judges (its pool grown, a segment-score
+    metric imported, a system re-segmented, control items on), scored."""
+    ana = make_user("ana", role=User.Role.JUDGE)
+    lee = make_user("lee", role=User.Role.LEAD)
+    marks = import_xml(MARKS, "marks", ana)
+    marks.judges_see_figures = True
+    marks.save()
+    ier = import_xml(IER, "ier", ana)
+    ier.ier_enabled = True
+    ier.save()
+    finished = import_xml(IER, "finished", ana)
+    done_judgment(finished, ana, "sys", 0, sser=8, new_ref="He came home.", edits=1, length=3)
+
+    demo = corpus_import(source=DEMO_XML, name="demo", score=False).corpus
+    grow_demo_pool(demo, make_user("ann"), make_user("bob"))
+    add_judgments(demo, [make_user("carl"), make_user("dora")], 60)
+    add_speech(demo)
+    demo.judges.add(ana)
+    demo.controls_enabled = True
+    demo.save()
+    systems = list(demo.translators.filter(role="system").values_list("name", flat=True))
+    import_scores(demo, "COMET", {s: [0.5 + k / 100 for k in range(40)] for s in systems})
+    scored(demo)
+    speech = judgment_open(user=ana, target=target_of(demo, "speech", 3))
+    imported = queue_import(  # done at once: the tests' queue runs a job where it is queued
+        data=SEED_XML.read_bytes(),
+        filename="seed.xml",
+        name="seed",
+        reference_names=(),
+        assign=False,
+        lead=lee,
+    )
+    return {
+        "marks": marks,
+        "ier": ier,
+        "finished": finished,
+        "demo": demo,
+        "speech": speech,
+        "imported": imported,
+    }
+
+
+def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
+    """Every page the judge opens, in each state it can be in."""
+    page = audit.page
+    audit.visit(f"{base}/accounts/login/", "login")
+    log_in(page, base, "ana")
+    audit.check("judge's home")
+
+    page.click('a[data-action="continue"][data-corpus="marks"]')
+    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
+    wait_for_htmx(page)
+    judgment_url = page.url
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    audit.check("judge's page")
+
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("m")
+    expect(page.locator('#candidate [data-severity="major"]')).to_have_count(1)
+    audit.check("judge's page, a major error with the focus")
+
+    audit.visit(f"{judgment_url}?edit=1", "judge's page, the word editor open")
+
+    page.route("**/judgments/*/sser/", lambda route: route.abort("internetdisconnected"))
+    page.click('[data-sser="7"]')
+    expect(page.locator("#retry")).to_be_visible()
+    audit.check("judge's page, a request failed (Retry)")
+    page.unroute("**/judgments/*/sser/")
+    page.click("#retry")
+    expect(page.locator('[data-sser="7"]')).to_have_attribute("aria-pressed", "true")
+
+    judgment = Judgment.objects.get(pk=int(judgment_url.rstrip("/").rsplit("/", 1)[1]))
+    judgment_set_sser(judgment=judgment, user=judgment.evaluator, version=judgment.version, sser=9)
+    page.click('[data-sser="6"]')  # the page is a version behind
+    expect(page.locator('#judge-message[data-message-kind="stale"]')).to_be_visible()
+    audit.check("judge's page, the server's message")
+
+    page.click("#accept-next")
+    expect(page.locator("#confirm-reuse")).to_be_visible()
+    audit.check("judge's page, a judgment offered again")
+    page.click("#previous")
+    expect(page.locator("#done-note")).to_be_visible()
+    audit.check("judge's page, an accepted candidate")
+
+    page.goto(f"{base}/")
+    page.click('a[data-action="continue"][data-corpus="ier"]')
+    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
+    wait_for_htmx(page)
+    audit.check("judge's page with IER")
+
+    audit.visit(f"{base}/judgments/{made['speech'].pk}/", "judge's page, a re-segmented system")
+    audit.visit(f"{base}/corpora/{made['finished'].pk}/judge/", "finished")
+    audit.visit(f"{base}/accounts/password_change/", "password change")
+    page.fill("#id_old_password", "not the password")
+    page.fill("#id_new_password1", "short")
+    page.fill("#id_new_password2", "short")
+    page.click("#password-change-form button[type=submit]")
+    expect(page.locator("#password-errors")).to_be_visible()
+    audit.check("password change, refused")
+    audit.visit(f"{base}/no/such/page/", "404")
+    page.click(".site-header button[type=submit]")  # log out
+    page.wait_for_url(f"{base}/accounts/login/")
+
+
+def answer(body: str) -> Callable[[Route], None]:
+    """A route that answers ``body`` (a page the live server cannot be made to show)."""
+    return lambda route: route.fulfill(body=body, content_type="text/html")
+
+
+def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> None:
+    """Every page the lead opens, in each state it can be in."""
+    page = audit.page
+    demo: Corpus = made["demo"]
+    niutrans = demo.translators.get(name="NiuTrans").pk
+    speech = demo.translators.get(name="speech").pk
+    log_in(page, base, "lee")
+    audit.check("lead's home")
+    marks = made["marks"].pk
+    for path, where in [
+        ("/dashboard/", "dashboards"),
+        (f"/dashboard/{demo.pk}/", "dashboard"),
+        (f"/dashboard/{marks}/", "dashboard of one sentence (too few)"),
+        (f"/dashboard/{marks}/panel/table/", "a dashboard panel alone"),
+        (f"/dashboard/{marks}/panel/judges/", "the judges' panel alone"),
+        (f"/campaigns/{demo.pk}/", "campaign"),
+        ("/controls/", "control items"),
+        (f"/controls/{demo.pk}/", "control items of a corpus"),
+        (f"/corpora/{demo.pk}/scores/", "imported scores"),
+        (f"/corpora/{demo.pk}/remove/", "archive or delete"),
+        (f"/dashboard/{demo.pk}/?tok=klingon", "400"),
+    ]:
+        audit.visit(base + path, where)
+    # the panels are those above, but for the table's ▲/▼ and the estimates' ranks
+    audit.visit(
+        f"{base}/dashboard/{demo.pk}/?refs=pool&norm=z&rank=estimate",
+        "dashboard against the grown pool, ranked by the estimates",
+        within="#table-panel",
+    )
+    # 40 sentences drawn alike: the first five stand for all
+    audit.visit(
+        f"{base}/dashboard/{demo.pk}/system/{speech}/?other={niutrans}",
+        "drill-down of a re-segmented system against another",
+        skipped=[".sentence:nth-child(n+6)"],
+    )
+    audit.visit(f"{base}/judgments/{made['speech'].pk}/", "a judge's page, read only")
+    page.evaluate("() => document.getElementById('accept-next').form.submit()")  # ana's
+    expect(page.locator('[data-status="403"]')).to_be_visible()
+    audit.check("403")
+
+    audit.visit(f"{base}/campaigns/", "judges")
+    page.fill("#id_username", "newcomer")
+    page.click("#judge-create-form button[type=submit]")
+    expect(page.locator("#one-time-login")).to_be_visible()
+    audit.check("judges, a one-time password shown")
+
+    audit.visit(f"{base}/corpora/upload/", "upload")
+    page.set_input_files(
+        "#id_file", files=[{"name": "bad.xml", "mimeType": "text/xml", "buffer": b"<nope/>"}]
+    )
+    page.click("#upload-submit button")
+    expect(page.locator("#upload-result .error")).to_be_visible()
+    audit.check("upload, refused")
+
+    settings.TASKS = settings.QUEUED_TASKS  # a job waits for a worker, as in production
+    queued = corpus_import(source=SEED_XML, name="queued", score=False).corpus
+    audit.visit(f"{base}/dashboard/{queued.pk}/", "dashboard, its figures being computed")
+    page.goto(f"{base}/corpora/upload/")
+    page.set_input_files("#id_file", str(SEED_XML))
+    page.fill("#id_name", "uploaded")
+    page.click("#upload-submit button")
+    expect(page.locator("#import-progress")).to_have_attribute("data-status", "queued")
+    audit.check("upload, queued")
+    failed = Job.objects.create(
+        kind="import",
+        key="import:x",
+        label="import of 'x'",
+        status=Job.Status.FAILED,
+        error="line 3: not an evalTrans file",
+    )
+    audit.visit(f"{base}/corpora/imports/{failed.pk}/", "an upload refused")
+    audit.visit(f"{base}/corpora/imports/{made['imported'].pk}/", "an upload done")
+    page.click(".site-header button[type=submit]")  # log out
+    page.wait_for_url(f"{base}/accounts/login/")
+
+
+def refusal_pages(audit: Audit, base: str, failure_limit: int) -> None:
+    """The pages that refuse: a wrong password, too many of them (last: the browser's
+    address is locked out then), and the two pages the server draws without the app."""
+    page = audit.page
+    for status, context in ((500, {}), (503, {"reason": ERR_PAGE_UNAVAILABLE})):
+        page.route(f"{base}/error-{status}/", answer(render_to_string(f"{status}.html", context)))
+        audit.visit(f"{base}/error-{status}/", f"{status} (drawn without the app)")
+    page.goto(f"{base}/accounts/login/")
+    for attempt in range(failure_limit):
+        if attempt == 1:
+            audit.check("login, a wrong password")
+        page.fill("#id_username", "lee")
+        page.fill("#id_password", "wrong")
+        page.click("#login-form button[type=submit]")
+        page.wait_for_load_state()
+    expect(page.locator("#locked-out")).to_be_visible()
+    audit.check("locked out")
+
+
+@pytest.mark.parametrize("width, height", VIEWPORTS)
+def test_no_page_has_a_serious_accessibility_violation(
+    page: Page,
+    live_server,
+    user_factory: Callable[..., User],
+    settings: Any,
+    width: int,
+    height: int,
+) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    made = campaign(user_factory)
+    audit = Audit(page)
+
+    judge_pages(audit, live_server.url, made)
+    lead_pages(audit, live_server.url, made, settings)
+    refusal_pages(audit, live_server.url, settings.AXES_FAILURE_LIMIT)
+
+    assert audit.failures == [], "\n".join(audit.failures)
+    assert audit.pages == 43
+
+
+def tab_through(page: Page, where: str) -> list[str]:
+    """Press Tab from where the page starts until the focus comes round again: what is
+    wrong with each control's focus outline, and each control never reached."""
+    inject(page)
+    controls = page.evaluate("() => evaltoolChecks.start()")
+    reached: list[str] = []
+    faults: list[str] = []
+    for _ in range(2 * len(controls) + 5):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => evaltoolChecks.focused()")
+        if focused["key"] is not None and focused["key"] in reached:
+            break  # round again
+        if focused["key"] is not None:
+            reached.append(focused["key"])
+        faults += [f"{where}: {focused['where']}: {fault}" for fault in focused["faults"]]
+    return faults + [
+        f"{where}: {name}: never reached by Tab"
+        for key, name in enumerate(controls)
+        if str(key) not in reached
+    ]
+
+
+def test_tab_reaches_every_control_and_shows_where_the_focus_is(
+    page: Page, live_server, user_factory: Callable[..., User]
+) -> None:
+    """At 1000×700, where the bars at the top and bottom of the judge's page take the
+    most room: Tab reaches every control the page shows, each with an outline of 2 px or
+    more at 3:1 against what is around it, and none under the page's own bars."""
+    page.set_viewport_size({"width": 1000, "height": 700})
+    ana = user_factory("ana", role=User.Role.JUDGE)
+    user_factory("lee", role=User.Role.LEAD)
+    marks = import_xml(MARKS, "marks", ana)
+    ier = import_xml(IER, "ier", ana)
+    ier.ier_enabled = True
+    ier.save()
+    base = live_server.url
+    faults: list[str] = []
+
+    page.goto(f"{base}/accounts/login/")
+    faults += tab_through(page, "login")
+    log_in(page, base, "ana")
+    for corpus in (marks, ier):
+        page.goto(f"{base}/corpora/{corpus.pk}/judge/")
+        wait_for_htmx(page)
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        faults += tab_through(page, f"judge's page of {corpus.name}")
+    page.goto(f"{page.url}?edit=1")
+    wait_for_htmx(page)
+    faults += tab_through(page, "judge's page, the word editor open")
+    page.click(".site-header button[type=submit]")  # log out
+    log_in(page, base, "lee")
+    for path in (f"/dashboard/{marks.pk}/", f"/campaigns/{marks.pk}/"):
+        page.goto(base + path)
+        faults += tab_through(page, path)
+
+    assert faults == [], "\n".join(faults)
