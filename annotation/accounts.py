@@ -11,7 +11,9 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth import forms as auth_forms
+from django.contrib.sessions.backends.base import SessionBase
 
 from annotation.models import Corpus, User
 
@@ -68,3 +70,14 @@ def user_set_active(*, user: User, active: bool) -> None:
     its sessions at their next request) or reactivate it; its judgments stay."""
     User.objects.filter(pk=user.pk).update(is_active=active)
     user.is_active = active
+
+
+def session_of_deactivated_account(session: SessionBase) -> bool:
+    """Whether ``session`` was logged in to an account deactivated since.
+
+    Django then finds no user for the session (its ``ModelBackend`` refuses an inactive
+    account) but leaves the account's id in it: a judge whose next click finds no user
+    is told the account was deactivated, which logging in again cannot mend, rather than
+    that the session expired. A session that expired or was logged out holds no id."""
+    user_id = session.get(SESSION_KEY)
+    return user_id is not None and User.objects.filter(pk=user_id, is_active=False).exists()

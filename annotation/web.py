@@ -38,6 +38,8 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views import defaults
 
+from annotation.accounts import session_of_deactivated_account
+
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
 
@@ -61,7 +63,9 @@ def login_required(view: View) -> View:
 
     After login the browser returns to the page it showed, never to a POST-only URL. A
     POST that found the session expired is a change that was not saved: the login page
-    says so (``unsaved=1``), so the judge knows to make it again."""
+    says so (``unsaved=1``), so the judge knows to make it again. A session whose account
+    was deactivated since (:func:`~annotation.accounts.session_of_deactivated_account`)
+    is told that instead (``deactivated=1``): logging in again would not help."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -70,6 +74,8 @@ def login_required(view: View) -> View:
         location = redirect_to_login(page_shown(request))["Location"]
         if request.method == "POST":
             location += "&unsaved=1"
+        if session_of_deactivated_account(request.session):
+            location += "&deactivated=1"
         if request.htmx:
             return HttpResponse(status=401, headers={"HX-Redirect": location})
         return HttpResponseRedirect(location)

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from annotation.accounts import one_time_password
+from annotation.accounts import one_time_password, user_set_active
 from annotation.campaigns.judges import judge_create
 from annotation.models import User
 
@@ -95,3 +95,24 @@ def test_a_password_given_on_the_command_line_is_the_accounts_own() -> None:
     call_command("add_user", "ana", "--password", "chosen by the admin", "--role", "judge")
 
     assert not User.objects.get(username="ana").must_change_password
+
+
+def test_a_deactivated_accounts_next_request_says_so_not_that_the_session_expired(
+    client: Client, judge: User
+) -> None:
+    client.force_login(judge)
+    user_set_active(user=judge, active=False)
+    change = reverse("annotation:judgment_change", args=[1, "sser"])
+
+    plain = client.get("/")
+    htmx = client.post(change, HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL="http://testserver/")
+    login = client.get(htmx["HX-Redirect"]).content.decode()
+
+    assert (plain.status_code, plain["Location"]) == (302, "/accounts/login/?next=/&deactivated=1")
+    assert (htmx.status_code, htmx["HX-Redirect"]) == (
+        401,
+        "/accounts/login/?next=/&unsaved=1&deactivated=1",
+    )
+    assert "Your account has been deactivated: your last change was not saved." in login
+    assert "Ask your lead to reactivate it" in login
+    assert "session had expired" not in login

@@ -7,7 +7,8 @@ notes, a job's progress, refusals, the error pages), at 1000×700 and at 1920×1
 serious or critical violation of WCAG 2.2 A/AA or of axe's best practices fails the test,
 and so does a page without exactly one ``<h1>`` or with an empty table header. A second
 test walks the judge's page and the dashboard with Tab: every control is reached, and
-shows the focus outline.
+shows the focus outline. A third: a judge deactivated while the page is open is told so
+at the next click, not that the session expired.
 
 axe is injected through DevTools (``page.evaluate``), which the page's
 Content-Security-Policy does not govern (a ``<script>`` it added would be refused, and
@@ -25,6 +26,7 @@ import pytest
 from django.template.loader import render_to_string
 from playwright.sync_api import Page, Route, expect
 
+from annotation.accounts import user_set_active
 from annotation.corpora.import_jobs import queue_import
 from annotation.corpora.imports import corpus_import
 from annotation.jobs import Job
@@ -179,6 +181,14 @@ def campaign(make_user: Callable[..., User]) -> dict[str, Any]:
     }
 
 
+def judge_next(page: Page, corpus: str) -> Judgment:
+    """From the home page, the judge's next candidate of ``corpus``, htmx loaded."""
+    page.click(f'a[data-action="continue"][data-corpus="{corpus}"]')
+    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
+    wait_for_htmx(page)
+    return Judgment.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+
+
 def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     """Every page the judge opens, in each state it can be in."""
     page = audit.page
@@ -186,9 +196,7 @@ def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     log_in(page, base, "ana")
     audit.check("judge's home")
 
-    page.click('a[data-action="continue"][data-corpus="marks"]')
-    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
-    wait_for_htmx(page)
+    judgment = judge_next(page, "marks")
     judgment_url = page.url
     page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
     audit.check("judge's page")
@@ -208,7 +216,7 @@ def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     page.click("#retry")
     expect(page.locator('[data-sser="7"]')).to_have_attribute("aria-pressed", "true")
 
-    judgment = Judgment.objects.get(pk=int(judgment_url.rstrip("/").rsplit("/", 1)[1]))
+    judgment.refresh_from_db()
     judgment_set_sser(judgment=judgment, user=judgment.evaluator, version=judgment.version, sser=9)
     page.click('[data-sser="6"]')  # the page is a version behind
     expect(page.locator('#judge-message[data-message-kind="stale"]')).to_be_visible()
@@ -222,9 +230,7 @@ def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     audit.check("judge's page, an accepted candidate")
 
     page.goto(f"{base}/")
-    page.click('a[data-action="continue"][data-corpus="ier"]')
-    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
-    wait_for_htmx(page)
+    judge_next(page, "ier")
     audit.check("judge's page with IER")
 
     audit.visit(f"{base}/judgments/{made['speech'].pk}/", "judge's page, a re-segmented system")
@@ -418,3 +424,26 @@ def test_tab_reaches_every_control_and_shows_where_the_focus_is(
         faults += tab_through(page, path)
 
     assert faults == [], "\n".join(faults)
+
+
+def test_a_judge_deactivated_while_judging_is_told_so_at_the_next_click(
+    page: Page, live_server, user_factory: Callable[..., User]
+) -> None:
+    ana = user_factory("ana", role=User.Role.JUDGE)
+    import_xml(MARKS, "marks", ana)
+    log_in(page, live_server.url, "ana")
+    judgment = judge_next(page, "marks")
+
+    user_set_active(user=ana, active=False)  # the lead's Deactivate, in another browser
+    page.locator("#candidate button[data-op]").first.click()
+
+    page.wait_for_url(re.compile(r"/accounts/login/"))
+    said = page.locator("#deactivated")
+    expect(said).to_contain_text("Your account has been deactivated")
+    expect(said).to_contain_text("your last change was not saved")
+    expect(said).to_contain_text("Ask your lead")
+    expect(page.locator("main")).not_to_contain_text("session had expired")
+    assert Judgment.objects.get(pk=judgment.pk).version == judgment.version
+    audit = Audit(page)
+    audit.check("login, after a deactivation")
+    assert audit.failures == [], "\n".join(audit.failures)
