@@ -92,11 +92,8 @@ window.evaltoolChecks = (function () {
     });
   }
 
-  var reached = [];
-
-  // Number every control (data-a11y), and forget the walk so far.
+  // Number every control (data-a11y): what the walk with Tab must reach.
   function start() {
-    reached = [];
     return controls().map(function (e, i) {
       e.dataset.a11y = String(i);
       return describe(e);
@@ -128,7 +125,6 @@ window.evaltoolChecks = (function () {
     });
     if (!seen) faults.push("hidden under another element");
     var key = e.dataset.a11y === undefined ? null : e.dataset.a11y;
-    reached.push(key);
     return { key: key, where: describe(e), faults: faults };
   }
 

@@ -113,9 +113,16 @@ class Audit:
         self.pages += 1
 
     def visit(
-        self, url: str, where: str, within: str = "html", skipped: Sequence[str] = ()
+        self,
+        url: str,
+        where: str,
+        shows: str = "main",
+        within: str = "html",
+        skipped: Sequence[str] = (),
     ) -> None:
+        """Open ``url``, see that it ``shows`` the state meant, and check it."""
         self.page.goto(url)
+        expect(self.page.locator(shows).first).to_be_visible()
         self.check(where, within, skipped)
 
 
@@ -206,7 +213,7 @@ def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     expect(page.locator('#candidate [data-severity="major"]')).to_have_count(1)
     audit.check("judge's page, a major error with the focus")
 
-    audit.visit(f"{judgment_url}?edit=1", "judge's page, the word editor open")
+    audit.visit(f"{judgment_url}?edit=1", "judge's page, the word editor open", "#word-editor")
 
     page.route("**/judgments/*/sser/", lambda route: route.abort("internetdisconnected"))
     page.click('[data-sser="7"]')
@@ -233,8 +240,12 @@ def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     judge_next(page, "ier")
     audit.check("judge's page with IER")
 
-    audit.visit(f"{base}/judgments/{made['speech'].pk}/", "judge's page, a re-segmented system")
-    audit.visit(f"{base}/corpora/{made['finished'].pk}/judge/", "finished")
+    audit.visit(
+        f"{base}/judgments/{made['speech'].pk}/",
+        "judge's page, a re-segmented system",
+        shows="#boundaries",
+    )
+    audit.visit(f"{base}/corpora/{made['finished'].pk}/judge/", "finished", shows="#all-done")
     audit.visit(f"{base}/accounts/password_change/", "password change")
     page.fill("#id_old_password", "not the password")
     page.fill("#id_new_password1", "short")
@@ -242,7 +253,7 @@ def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     page.click("#password-change-form button[type=submit]")
     expect(page.locator("#password-errors")).to_be_visible()
     audit.check("password change, refused")
-    audit.visit(f"{base}/no/such/page/", "404")
+    audit.visit(f"{base}/no/such/page/", "404", '[data-status="404"]')
     page.click(".site-header button[type=submit]")  # log out
     page.wait_for_url(f"{base}/accounts/login/")
 
@@ -261,33 +272,37 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
     log_in(page, base, "lee")
     audit.check("lead's home")
     marks = made["marks"].pk
-    for path, where in [
-        ("/dashboard/", "dashboards"),
-        (f"/dashboard/{demo.pk}/", "dashboard"),
-        (f"/dashboard/{marks}/", "dashboard of one sentence (too few)"),
-        (f"/dashboard/{marks}/panel/table/", "a dashboard panel alone"),
-        (f"/dashboard/{marks}/panel/judges/", "the judges' panel alone"),
-        (f"/campaigns/{demo.pk}/", "campaign"),
-        ("/controls/", "control items"),
-        (f"/controls/{demo.pk}/", "control items of a corpus"),
-        (f"/corpora/{demo.pk}/scores/", "imported scores"),
-        (f"/corpora/{demo.pk}/remove/", "archive or delete"),
-        (f"/dashboard/{demo.pk}/?tok=klingon", "400"),
+    for path, where, shows in [
+        ("/dashboard/", "dashboards", "#dashboard-corpora"),
+        (f"/dashboard/{demo.pk}/", "dashboard", '#metrics-table td[data-rank="2"] .rank'),
+        (f"/dashboard/{marks}/", "dashboard of one sentence (too few)", ".too-few"),
+        (f"/dashboard/{marks}/panel/table/", "a dashboard panel alone", "#table-panel"),
+        (f"/dashboard/{marks}/panel/judges/", "the judges' panel alone", "#judges"),
+        (f"/campaigns/{demo.pk}/", "campaign", "#campaign-judges"),
+        ("/controls/", "control items", "#controls-corpora"),
+        (f"/controls/{demo.pk}/", "control items of a corpus", "#control-settings"),
+        (f"/corpora/{demo.pk}/scores/", "imported scores", "#imported-metrics"),
+        (f"/corpora/{demo.pk}/remove/", "archive or delete", "#delete-form"),
+        (f"/dashboard/{demo.pk}/?tok=klingon", "400", '[data-status="400"]'),
     ]:
-        audit.visit(base + path, where)
+        audit.visit(base + path, where, shows)
     # the panels are those above, but for the table's ▲/▼ and the estimates' ranks
     audit.visit(
         f"{base}/dashboard/{demo.pk}/?refs=pool&norm=z&rank=estimate",
         "dashboard against the grown pool, ranked by the estimates",
+        shows="#metrics-table .shift",
         within="#table-panel",
     )
     # 40 sentences drawn alike: the first five stand for all
     audit.visit(
         f"{base}/dashboard/{demo.pk}/system/{speech}/?other={niutrans}",
         "drill-down of a re-segmented system against another",
+        shows="#segmentation",
         skipped=[".sentence:nth-child(n+6)"],
     )
-    audit.visit(f"{base}/judgments/{made['speech'].pk}/", "a judge's page, read only")
+    audit.visit(
+        f"{base}/judgments/{made['speech'].pk}/", "a judge's page, read only", ".message-readonly"
+    )
     page.evaluate("() => document.getElementById('accept-next').form.submit()")  # ana's
     expect(page.locator('[data-status="403"]')).to_be_visible()
     audit.check("403")
@@ -308,7 +323,9 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
 
     settings.TASKS = settings.QUEUED_TASKS  # a job waits for a worker, as in production
     queued = corpus_import(source=SEED_XML, name="queued", score=False).corpus
-    audit.visit(f"{base}/dashboard/{queued.pk}/", "dashboard, its figures being computed")
+    audit.visit(
+        f"{base}/dashboard/{queued.pk}/", "dashboard, its figures being computed", "#scoring"
+    )
     page.goto(f"{base}/corpora/upload/")
     page.set_input_files("#id_file", str(SEED_XML))
     page.fill("#id_name", "uploaded")
@@ -322,8 +339,8 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
         status=Job.Status.FAILED,
         error="line 3: not an evalTrans file",
     )
-    audit.visit(f"{base}/corpora/imports/{failed.pk}/", "an upload refused")
-    audit.visit(f"{base}/corpora/imports/{made['imported'].pk}/", "an upload done")
+    audit.visit(f"{base}/corpora/imports/{failed.pk}/", "an upload refused", ".error")
+    audit.visit(f"{base}/corpora/imports/{made['imported'].pk}/", "an upload done", ".summary")
     page.click(".site-header button[type=submit]")  # log out
     page.wait_for_url(f"{base}/accounts/login/")
 
@@ -334,7 +351,7 @@ def refusal_pages(audit: Audit, base: str, failure_limit: int) -> None:
     page = audit.page
     for status, context in ((500, {}), (503, {"reason": ERR_PAGE_UNAVAILABLE})):
         page.route(f"{base}/error-{status}/", answer(render_to_string(f"{status}.html", context)))
-        audit.visit(f"{base}/error-{status}/", f"{status} (drawn without the app)")
+        audit.visit(f"{base}/error-{status}/", f"{status} (drawn without the app)", "#error")
     page.goto(f"{base}/accounts/login/")
     for attempt in range(failure_limit):
         if attempt == 1:
