@@ -37,6 +37,7 @@ from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.documents import add_speech
 from annotation.tests.factories import (
     DEMO_XML,
+    PASSWORD,
     SEED_XML,
     add_judgments,
     done_judgment,
@@ -253,6 +254,12 @@ def judge_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
     page.click("#password-change-form button[type=submit]")
     expect(page.locator("#password-errors")).to_be_visible()
     audit.check("password change, refused")
+    page.fill("#id_old_password", PASSWORD)
+    page.fill("#id_new_password1", "ana's own passphrase")
+    page.fill("#id_new_password2", "ana's own passphrase")
+    page.click("#password-change-form button[type=submit]")
+    expect(page.locator("#password-changed")).to_be_visible()
+    audit.check("password changed")
     audit.visit(f"{base}/no/such/page/", "404", '[data-status="404"]')
     page.click(".site-header button[type=submit]")  # log out
     page.wait_for_url(f"{base}/accounts/login/")
@@ -300,6 +307,10 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
         shows="#segmentation",
         skipped=[".sentence:nth-child(n+6)"],
     )
+    page.goto(f"{base}/campaigns/{demo.pk}/")
+    page.click('button[data-action="leave-out"][data-judge="dora"]')
+    expect(page.locator("#left-out")).to_be_visible()
+    audit.check("campaign, a judge left out")
     audit.visit(
         f"{base}/judgments/{made['speech'].pk}/", "a judge's page, read only", ".message-readonly"
     )
@@ -382,7 +393,7 @@ def test_no_page_has_a_serious_accessibility_violation(
     refusal_pages(audit, live_server.url, settings.AXES_FAILURE_LIMIT)
 
     assert audit.failures == [], "\n".join(audit.failures)
-    assert audit.pages == 43
+    assert audit.pages == 45
 
 
 def tab_through(page: Page, where: str) -> list[str]:
