@@ -10,7 +10,6 @@ in ``make test`` and ``make test-postgres``.
 from __future__ import annotations
 
 import http.cookiejar
-import os
 import re
 import shutil
 import subprocess
@@ -20,63 +19,22 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from annotation.web import ERR_DATABASE_UNREACHABLE, ERR_PAGE_UNAVAILABLE
+from evaltool.tests.private_postgres import PrivatePostgres, private_postgres
 from evaltool.tests.serving import ROOT, NoRedirect, free_port, make_serve, production_env
 
 #: One PostgreSQL server and make serve for the module, on one worker of a parallel run.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("private-postgres")]
 
-#: Debian's PostgreSQL programs (the newest installed version).
-PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")).parent
-
-
-@dataclass
-class PrivatePostgres:
-    """A PostgreSQL server of the test's own: started, stopped and started again."""
-
-    directory: Path
-    port: int
-
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
-
-    def run(self, program: str, *args: str) -> None:
-        # As root, PostgreSQL's programs must run as the postgres user.
-        owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        subprocess.run(
-            [*owner, str(PG_BIN / program), *args], check=True, capture_output=True, timeout=60
-        )
-
-    def start(self) -> None:
-        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off"
-        data, log = str(self.directory / "data"), str(self.directory / "log")
-        self.run("pg_ctl", "-D", data, "-o", options, "-l", log, "-w", "start")
-
-    def stop(self) -> None:
-        self.run("pg_ctl", "-D", str(self.directory / "data"), "-m", "fast", "-w", "stop")
-
 
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[PrivatePostgres]:
-    directory = Path(tempfile.mkdtemp(prefix="evaltool-pg-"))
-    if os.geteuid() == 0:
-        shutil.chown(directory, "postgres")
-    server = PrivatePostgres(directory, free_port())
-    data = str(directory / "data")
-    server.run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
-    server.start()
-    try:
+    with private_postgres() as server:
         yield server
-    finally:
-        if (directory / "data" / "postmaster.pid").exists():
-            server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

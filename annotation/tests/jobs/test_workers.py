@@ -9,128 +9,21 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.tests.factories import DEMO_XML, ROOT
+from annotation.tests.factories import DEMO_XML
+from annotation.tests.jobs.workers import WorkerDatabase, host_and_pid
 
 #: Real worker processes (make test runs them; make test-fast does not).
 pytestmark = pytest.mark.slow
 
 #: The killed worker's short lease, so its job is taken over in seconds; the workers that
-#: finish jobs hold a lease long enough for a loaded machine (no job is taken over from a
-#: worker that is merely slow, which would be the lease working, not what a test checks).
-SHORT_LEASE, LEASE = 2.0, 60.0
-
-
-class WorkerDatabase:
-    """A migrated database the workers and the test share, and a way to read it."""
-
-    def __init__(self, url: str, query: Callable[[str], list[tuple[Any, ...]]]) -> None:
-        self.url = url
-        self.query = query
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": url,
-            "DJANGO_SETTINGS_MODULE": "evaltool.settings",
-            "DEBUG": "true",
-        }
-
-    def manage(self, *args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    def worker(self, lease: float = LEASE) -> subprocess.Popen[str]:
-        return subprocess.Popen(
-            [sys.executable, "manage.py", "worker", "--interval", "0.2"],
-            cwd=ROOT,
-            env={**self.env, "EVALTOOL_JOB_LEASE_SECONDS": str(lease)},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-
-    def jobs(self) -> list[tuple[Any, ...]]:
-        """(id, status, attempts, worker) of every job, oldest first."""
-        return self.query("SELECT id, status, attempts, worker FROM annotation_job ORDER BY id")
-
-    def wait_until(self, condition: Callable[[list[tuple[Any, ...]]], bool], what: str) -> None:
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            if condition(self.jobs()):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"not {what} after 180 s: {self.jobs()}")
-
-
-@pytest.fixture
-def worker_db(tmp_path: Path) -> Iterator[WorkerDatabase]:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        import psycopg
-
-        name = f"evaltool_workers_{os.getpid()}"
-        admin = url.rsplit("/", 1)[0] + "/postgres"
-        with psycopg.connect(admin, autocommit=True) as c:
-            c.execute(f"DROP DATABASE IF EXISTS {name}")
-            c.execute(f"CREATE DATABASE {name}")
-        own = url.rsplit("/", 1)[0] + "/" + name
-
-        def pg_query(sql: str) -> list[tuple[Any, ...]]:
-            with psycopg.connect(own) as c:
-                return c.execute(sql).fetchall()
-
-        db = WorkerDatabase(own, pg_query)
-        db.manage("migrate", "--noinput", "-v0")
-        yield db
-        with psycopg.connect(admin, autocommit=True) as c:
-            c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        return
-    path = tmp_path / "workers.sqlite3"
-
-    def sqlite_query(sql: str) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(path, timeout=30) as c:
-            return c.execute(sql).fetchall()
-
-    db = WorkerDatabase(f"sqlite:///{path}", sqlite_query)
-    db.manage("migrate", "--noinput", "-v0")
-    yield db
-
-
-@pytest.fixture
-def stopped_at_the_end() -> Iterator[list[subprocess.Popen[str]]]:
-    processes: list[subprocess.Popen[str]] = []
-    yield processes
-    for p in processes:
-        if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
-    for p in processes:
-        try:
-            p.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            p.kill()
-
-
-def host_and_pid(process: subprocess.Popen[str]) -> str:
-    import socket
-
-    return f"{socket.gethostname()}:{process.pid}"
+#: finish jobs hold the default lease (:data:`annotation.tests.jobs.workers.LEASE`).
+SHORT_LEASE = 2.0
 
 
 def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(

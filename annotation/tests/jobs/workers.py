@@ -1,0 +1,172 @@
+"""Real worker processes on a database of their own, for the tests of the queue: the
+database (SQLite in a file, or a PostgreSQL database made for the test), the workers
+(``manage.py worker``, logging to a file when asked), the jobs' rows read straight from
+that database while the workers run, and the processes as ``/proc`` lists them."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from annotation.tests.factories import ROOT
+
+#: The workers' lease when a test does not say: long enough for a loaded machine (no job
+#: is taken over from a worker that is merely slow, which is not what a test checks).
+LEASE = 60.0
+#: How long a test waits for what must happen before it fails.
+PATIENCE = 180.0
+
+
+class WorkerDatabase:
+    """A migrated database the workers and the test share, and a way to read it."""
+
+    def __init__(self, url: str, query: Callable[[str], list[tuple[Any, ...]]]) -> None:
+        self.url = url
+        self.query = query
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DJANGO_SETTINGS_MODULE": "evaltool.settings",
+            "DEBUG": "true",
+        }
+
+    def manage(self, *args: str) -> str:
+        """``manage.py ARGS``' output."""
+        return self._run([sys.executable, "manage.py", *args])
+
+    def steps(self, *args: str) -> str:
+        """The same with the test's step jobs known (:mod:`annotation.tests.jobs.steps`):
+        ``steps("enqueue", SECONDS, STEPS)`` queues one and answers its number."""
+        return self._run([sys.executable, "-m", "annotation.tests.jobs.steps", *args])
+
+    def _run(self, command: list[str]) -> str:
+        done = subprocess.run(
+            command, cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def worker(
+        self, lease: float = LEASE, *, log: Path | None = None, steps: bool = False, **env: str
+    ) -> subprocess.Popen[str]:
+        """A worker process with this lease (and ``env``), its log written to ``log``;
+        one that knows the step jobs too with ``steps``."""
+        program = ["-m", "annotation.tests.jobs.steps"] if steps else ["manage.py"]
+        errors = subprocess.DEVNULL if log is None else os.open(log, os.O_WRONLY | os.O_CREAT)
+        try:
+            return subprocess.Popen(
+                [sys.executable, *program, "worker", "--interval", "0.2"],
+                cwd=ROOT,
+                env={**self.env, "EVALTOOL_JOB_LEASE_SECONDS": str(lease), **env},
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+                text=True,
+            )
+        finally:
+            if log is not None:
+                os.close(errors)
+
+    def jobs(self) -> list[tuple[Any, ...]]:
+        """(id, status, attempts, worker) of every job, oldest first."""
+        return self.query("SELECT id, status, attempts, worker FROM annotation_job ORDER BY id")
+
+    def results(self) -> list[Any]:
+        """The stored result of every job, oldest first."""
+        rows = self.query("SELECT result FROM annotation_job ORDER BY id")
+        return [json.loads(stored) if isinstance(stored, str) else stored for (stored,) in rows]
+
+    def wait_until(self, condition: Callable[[list[tuple[Any, ...]]], bool], what: str) -> None:
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline:
+            if condition(self.jobs()):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"not {what} after {PATIENCE:.0f} s: {self.jobs()}")
+
+
+@contextmanager
+def postgres_worker_database(server: str, name: str) -> Iterator[WorkerDatabase]:
+    """A new migrated database ``name`` on the PostgreSQL server at ``server`` (a URL
+    without a database), dropped on leaving."""
+    import psycopg
+
+    admin = f"{server}/postgres"
+    with psycopg.connect(admin, autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {name}")
+        c.execute(f"CREATE DATABASE {name}")
+    own = f"{server}/{name}"
+
+    def pg_query(sql: str) -> list[tuple[Any, ...]]:
+        with psycopg.connect(own) as c:
+            return c.execute(sql).fetchall()  # type: ignore[arg-type]
+
+    db = WorkerDatabase(own, pg_query)
+    db.manage("migrate", "--noinput", "-v0")
+    try:
+        yield db
+    finally:
+        with psycopg.connect(admin, autocommit=True) as c:
+            c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def sqlite_worker_database(path: Path) -> WorkerDatabase:
+    """A new migrated SQLite database in the file ``path``."""
+
+    def sqlite_query(sql: str) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(path, timeout=30) as c:
+            return c.execute(sql).fetchall()
+
+    db = WorkerDatabase(f"sqlite:///{path}", sqlite_query)
+    db.manage("migrate", "--noinput", "-v0")
+    return db
+
+
+def host_and_pid(process: subprocess.Popen[str]) -> str:
+    """The process as a job's ``worker`` names it."""
+    return f"{socket.gethostname()}:{process.pid}"
+
+
+def stop_all(processes: list[subprocess.Popen[str]]) -> None:
+    """SIGTERM to each process still running (each finishes its job), then wait."""
+    for p in processes:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in processes:
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def children_of(pid: int) -> set[int]:
+    """The running processes whose parent is process ``pid``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # ended meanwhile
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(entry.name))
+    return found
