@@ -9,7 +9,13 @@ with the corpus by :mod:`annotation.statistics.store`: reading them is all a pag
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -84,7 +90,12 @@ def compute_statistics(
             report()
     else:
         fork = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
+        with ProcessPoolExecutor(
+            max_workers=processes,
+            mp_context=fork,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
             shares = [
                 pool.submit(_encoded_share, texts, names, preprocessor, ref_length)
                 for names in groups
@@ -105,6 +116,40 @@ def scoring_processes() -> int:
     2: the groups of metrics are independent, and a 2-core machine scores a real corpus
     in about half the time); 1 scores in the worker's own process."""
     return max(1, int(getattr(settings, "EVALTOOL_SCORING_PROCESSES", 2)))
+
+
+#: prctl(2)'s request that the kernel signal this process when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """A scoring process's first act: die with the worker that forked it (``parent``).
+
+    A worker killed outright (SIGKILL, the out-of-memory killer) cleans nothing up, and a
+    scoring process left behind waits for more work for ever (its pool's pipes are open
+    at both ends in itself), holding its memory and the database connection it inherited.
+    On Linux the kernel kills it when the thread that forked it ends (the job's: it
+    outlives the pool), ``PR_SET_PDEATHSIG``; elsewhere a thread of its own watches its
+    parent. Ctrl-C (SIGINT, sent to the terminal's whole process group) is the worker's to
+    act on (it finishes its job first), so a scoring process ignores it; SIGTERM ends it
+    as it ends any process (the handler it inherited from the worker's loop would only
+    ask a copy of that loop to stop)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    asked = sys.platform == "linux" and (
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0
+    )
+    if not asked:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it died before the kernel was asked
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    """End this process once ``parent`` has died (it is then another's child)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def paired_bootstrap(n_segments: int) -> Bootstrap:

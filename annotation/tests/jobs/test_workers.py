@@ -1,8 +1,9 @@
 """The queue with real worker processes (``manage.py worker``) on a database of their
 own: a worker killed with SIGKILL mid-job leaves the job to another worker, which
-computes it once more and stores it once; two workers started at once never claim the
-same job. The test reads the jobs' rows straight from that database while the workers
-run (SQLite here; a PostgreSQL database of its own when the suite runs on PostgreSQL)."""
+computes it once more and stores it once, and its scoring processes die with it; two
+workers started at once never claim the same job. The test reads the jobs' rows straight
+from that database while the workers run (SQLite here; a PostgreSQL database of its own
+when the suite runs on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,21 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.tests.factories import DEMO_XML
-from annotation.tests.jobs.workers import WorkerDatabase, host_and_pid
+from annotation.tests.jobs.workers import (
+    PATIENCE,
+    WorkerDatabase,
+    alive,
+    children_of,
+    host_and_pid,
+)
+from bench.gen_corpus import generate_corpus
 
 #: Real worker processes (make test runs them; make test-fast does not).
 pytestmark = pytest.mark.slow
@@ -124,3 +134,44 @@ def test_a_running_worker_fills_the_hter_counts_of_a_judgment_accepted_meanwhile
         "SELECT t.text FROM annotation_target t JOIN annotation_judgment j ON j.target_id = t.id"
     )[0]
     assert worker_db.query(counts) == [hter_counts(candidate, "the chart shows it .")]
+
+
+@pytest.fixture
+def killed_at_the_end() -> Iterator[set[int]]:
+    """Processes a test left running if it failed: killed (SIGKILL) at its end."""
+    pids: set[int] = set()
+    yield pids
+    for pid in pids:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_worker_killed_mid_scoring_takes_its_scoring_processes_with_it(
+    worker_db: WorkerDatabase,
+    stopped_at_the_end: list[subprocess.Popen[str]],
+    killed_at_the_end: set[int],
+    tmp_path: Path,
+) -> None:
+    corpus = tmp_path / "larger.xml"  # scored in seconds, not in a fraction of one
+    with corpus.open("wb") as out:
+        generate_corpus(out, sentences=300, references=2, systems=8, seed=36)
+    worker_db.manage("import_evaltrans", str(corpus), "--name", "larger")
+    worker = worker_db.worker(EVALTOOL_SCORING_PROCESSES="2")
+    stopped_at_the_end.append(worker)
+    deadline = time.monotonic() + PATIENCE
+    while len(children_of(worker.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    scoring = children_of(worker.pid)
+    killed_at_the_end.update(scoring)
+    assert len(scoring) == 2, worker_db.jobs()
+
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in scoring) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+    assert [pid for pid in scoring if alive(pid)] == []
+    # killed mid-scoring: its job is left to another worker, nothing of it stored
+    assert worker_db.jobs() == [(1, "running", 1, host_and_pid(worker))]
+    assert worker_db.query("SELECT COUNT(*) FROM annotation_corpusstatistics") == [(0,)]
