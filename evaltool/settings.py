@@ -151,8 +151,8 @@ EVALTOOL_MAX_WORDS_PER_TEXT = int(os.environ.get("EVALTOOL_MAX_WORDS_PER_TEXT", 
 # worker needs only the database (``manage.py worker``, on any machine that reaches it).
 # A Redis or Celery backend is this setting away; the jobs' own rows stay in the database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-# How long a worker's claim on a job holds without a progress report: also how long a job
-# waits before another worker takes it over when its worker was killed.
+# How long a worker's claim on a job holds without its heartbeat (every third of it): also
+# how long a job waits before another worker takes it over when its worker was killed.
 EVALTOOL_JOB_LEASE_SECONDS = float(os.environ.get("EVALTOOL_JOB_LEASE_SECONDS", 60))
 # Processes a worker scores one preprocessing choice with (its groups of metrics at once).
 EVALTOOL_SCORING_PROCESSES = int(os.environ.get("EVALTOOL_SCORING_PROCESSES", 2))

@@ -3,11 +3,13 @@
 A worker claims a job with one conditional UPDATE (:func:`claim`): the job must be
 queued, or running under a lease that has run out (its worker died). The database makes
 that statement atomic on SQLite and PostgreSQL alike, so of two workers asking at once
-exactly one gets the job. The lease is renewed with each progress report
-(:class:`Progress`); a worker that finds its lease taken over stops (:class:`JobLost`),
-and the result is stored in the transaction whose first statement marks the job done
-*only while the claim is still this worker's* (:func:`run_claimed`): a stale worker can
-neither overwrite a newer result nor store half of one.
+exactly one gets the job. The lease is renewed by a heartbeat (:class:`Heartbeat`), a
+thread of the worker beside the job, however long the job goes between two progress
+reports: a lease runs out only when its worker stopped. A worker that finds its claim
+taken over stops (:class:`JobLost`), and the result is stored in the transaction whose
+first statement marks the job done *only while the claim is still this worker's*
+(:func:`run_claimed`): a stale worker can neither overwrite a newer result nor store half
+of one.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 import os
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import timedelta
@@ -23,7 +26,7 @@ from io import TextIOBase
 from typing import Any, TextIO
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django_tasks import default_task_backend, task
@@ -65,7 +68,7 @@ class WorkerStopped(Exception):
 
 
 def lease() -> timedelta:
-    """How long a claim holds without a progress report (``EVALTOOL_JOB_LEASE_SECONDS``):
+    """How long a claim holds without its worker's heartbeat (``EVALTOOL_JOB_LEASE_SECONDS``):
     also how long a job waits for another worker after its worker was killed."""
     return timedelta(seconds=float(getattr(settings, "EVALTOOL_JOB_LEASE_SECONDS", 60)))
 
@@ -186,9 +189,10 @@ def claim(job_id: int, worker: str) -> Job | None:
 
 class Progress:
     """What a handler calls as it goes: ``progress(done, total, phase)``. Each report is
-    written for the page and the command line to read and renews the claim's lease, at
-    most four times a second; a report that finds the claim taken over raises
-    :class:`JobLost`. Call it outside any transaction, or the page will not see it."""
+    written for the page and the command line to read, at most four times a second; a
+    report that finds the claim taken over raises :class:`JobLost`. (The lease is the
+    heartbeat's, not the reports': a step may take longer than a lease.) Call it outside
+    any transaction, or the page will not see it."""
 
     def __init__(self, job: Job) -> None:
         self.job = job
@@ -199,11 +203,7 @@ class Progress:
         if now - self._last < 0.25 and done < total:
             return
         self._last = now
-        fields: dict[str, Any] = {
-            "done": done,
-            "total": total,
-            "lease_until": timezone.now() + lease(),
-        }
+        fields: dict[str, Any] = {"done": done, "total": total}
         if phase:
             fields["phase"] = phase[:200]
         if not _held(self.job).update(**fields):
@@ -217,6 +217,65 @@ def _held(job: Job) -> Any:
     )
 
 
+#: Seconds between two beats that could not reach the database: the lease is renewed
+#: within a second of its coming back.
+RETRY_BEAT = 1.0
+
+
+class Heartbeat:
+    """Renews the lease of the job this process computes, every third of a lease, from a
+    thread of its own (``with Heartbeat(job):`` around the computing): the lease then
+    says whether the worker lives, however long a step of the job takes between two
+    progress reports (a scoring step of a large corpus, a machine so loaded a step takes
+    minutes). A killed worker renews nothing, and its job is taken over once the lease
+    has run out. A beat that cannot reach the database is tried again every second
+    (:data:`RETRY_BEAT`); a claim no longer this worker's (taken over, ended) is not
+    renewed."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._beat, name=f"heartbeat of job {job.pk}", daemon=True
+        )
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _beat(self) -> None:
+        every = lease().total_seconds() / 3
+        pause, failing, beaten = every, False, False
+        try:
+            while not self._stop.wait(pause):
+                beaten = True
+                try:
+                    renewed = _held(self.job).update(lease_until=timezone.now() + lease())
+                except DatabaseError as error:
+                    if not failing:
+                        logger.warning("job %s: could not renew its lease: %s", self.job.pk, error)
+                    connection.close()
+                    pause, failing = min(RETRY_BEAT, every), True  # the lease runs meanwhile
+                    continue
+                if failing:
+                    logger.warning("job %s: its lease renewed again", self.job.pk)
+                if not renewed:
+                    return
+                pause, failing = every, False
+        finally:
+            if beaten:
+                connection.close()  # this thread's own connection
+
+
+#: The jobs this process is computing (a worker computes one at a time): its own
+#: requeue never hands one of them out, whatever their lease says.
+_computing: set[int] = set()
+
+
 def run_claimed(job_id: int, worker: str) -> bool:
     """Claim job ``job_id`` and compute it; whether this worker finished it. A failure
     is stored with its reason (the lead sees it, with a retry button); a lost claim
@@ -224,18 +283,18 @@ def run_claimed(job_id: int, worker: str) -> bool:
     job = claim(job_id, worker)
     if job is None:
         return False
+    _computing.add(job.pk)
     try:
-        store = HANDLERS[job.kind](job, Progress(job))
-        with transaction.atomic():
-            # First statement of the transaction: from here on the row is locked
-            # (PostgreSQL) or the database is (SQLite), so the claim cannot be taken over
-            # before the result is committed with it.
-            if not _held(job).update(
-                status=Job.Status.DONE, finished_at=timezone.now(), lease_until=None, upload=None
-            ):
-                raise JobLost(job.pk)
-            result = store() if store is not None else None
-            Job.objects.filter(pk=job.pk).update(result=result, done=F("total"))
+        with Heartbeat(job):
+            return _compute(job)
+    finally:
+        _computing.discard(job.pk)
+
+
+def _compute(job: Job) -> bool:
+    """Compute ``job`` under its claim and store its end (done or failed)."""
+    try:
+        _finish(job, HANDLERS[job.kind](job, Progress(job)))
     except JobLost:
         logger.warning("job %s was taken over by another worker; its result dropped", job.pk)
         return False
@@ -252,6 +311,21 @@ def run_claimed(job_id: int, worker: str) -> bool:
         )
         return False
     return True
+
+
+def _finish(job: Job, store: Store | None) -> None:
+    """Mark ``job`` done and store its result, in one transaction, only while its claim
+    is this worker's (else :class:`JobLost`)."""
+    with transaction.atomic():
+        # First statement of the transaction: from here on the row is locked
+        # (PostgreSQL) or the database is (SQLite), so the claim cannot be taken over
+        # before the result is committed with it.
+        if not _held(job).update(
+            status=Job.Status.DONE, finished_at=timezone.now(), lease_until=None, upload=None
+        ):
+            raise JobLost(job.pk)
+        result = store() if store is not None else None
+        Job.objects.filter(pk=job.pk).update(result=result, done=F("total"))
 
 
 def _error_text(error: Exception) -> str:
@@ -288,11 +362,13 @@ def requeue_abandoned() -> int:
     """Give the jobs whose worker stopped (lease run out) to the workers again, or fail
     them after :data:`MAX_ATTEMPTS` claims; ring again for queued jobs whose task is no
     longer waiting (a lost doorbell). Every worker runs this every half lease. Returns
-    how many jobs were handed out again."""
+    how many jobs were handed out again. Never a job this process computes: its
+    worker is alive, whatever its lease says."""
     now = timezone.now()
     again = 0
     expired = Q(status=Job.Status.RUNNING, lease_until__lt=now)
-    for job in Job.objects.filter(expired).defer("upload", "result"):
+    abandoned = Job.objects.filter(expired).exclude(pk__in=list(_computing))
+    for job in abandoned.defer("upload", "result"):
         still = Job.objects.filter(expired, pk=job.pk)
         if job.attempts >= MAX_ATTEMPTS:
             if still.update(

@@ -4,10 +4,10 @@ far it is, and how it ended.
 The task backend (``django_tasks_db``) carries a job's number to a worker; this row is
 the truth about the job. It is what makes a job safe to hand to any worker on any
 machine: a worker *claims* it with one conditional UPDATE (:func:`annotation.jobs.runner.
-claim`), holds it under a lease it renews as it reports progress, and stores the
-result in the transaction that marks it done, only while the lease is still its own. A
-worker killed mid-job leaves a lease that runs out; another worker then claims the job
-again (``attempts`` counts the claims).
+claim`), holds it under a lease a heartbeat of the worker renews while it computes, and
+stores the result in the transaction that marks it done, only while the lease is still
+its own. A worker killed mid-job leaves a lease that runs out; another worker then
+claims the job again (``attempts`` counts the claims).
 """
 
 from __future__ import annotations

@@ -62,11 +62,25 @@ def store_fails(job: Job, progress: Progress) -> Any:
     return store
 
 
+#: What each look for abandoned jobs handed out, made from inside a job of this process.
+swept: list[int] = []
+
+
+@handler("test-sweeps-itself")
+def sweeps_while_computing(job: Job, progress: Progress) -> Any:
+    """A job whose lease runs out while its worker computes it (a step longer than the
+    lease), and which that worker's own look for abandoned jobs then meets."""
+    Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    swept.append(requeue_abandoned())
+    return lambda: {"swept": swept[-1]}
+
+
 @pytest.fixture(autouse=True)
 def nothing_computed_yet(settings: Any) -> None:
     """Jobs wait for a worker (the database backend), and none ran before."""
     settings.TASKS = settings.QUEUED_TASKS
     computed.clear()
+    swept.clear()
 
 
 def counting(text: str, key: str = "count:1") -> Job:
@@ -206,6 +220,14 @@ def test_the_job_of_a_stopped_worker_goes_back_to_the_workers() -> None:
     run_queued_jobs()
     job.refresh_from_db()
     assert (job.status, job.attempts, job.result) == ("done", 2, {"words": 3})
+
+
+def test_a_worker_never_hands_out_the_job_it_is_computing() -> None:
+    job = enqueue("test-sweeps-itself", "sweep:1", label="sweeping")
+    run_queued_jobs()
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.result) == ("done", 1, {"swept": 0})
+    assert swept == [0]
 
 
 def test_a_job_whose_workers_keep_dying_fails_with_the_reason() -> None:

@@ -1,9 +1,10 @@
 """The queue with real worker processes (``manage.py worker``) on a database of their
 own: a worker killed with SIGKILL mid-job leaves the job to another worker, which
 computes it once more and stores it once, and its scoring processes die with it; two
-workers started at once never claim the same job. The test reads the jobs' rows straight
-from that database while the workers run (SQLite here; a PostgreSQL database of its own
-when the suite runs on PostgreSQL)."""
+workers started at once never claim the same job; a job whose step outlasts the lease
+stays with its worker. The test reads the jobs' rows straight from that database while
+the workers run (SQLite here; a PostgreSQL database of its own when the suite runs on
+PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.tests.factories import DEMO_XML
+from annotation.tests.jobs.steps import STARTS
 from annotation.tests.jobs.workers import (
     PATIENCE,
     WorkerDatabase,
@@ -134,6 +136,29 @@ def test_a_running_worker_fills_the_hter_counts_of_a_judgment_accepted_meanwhile
         "SELECT t.text FROM annotation_target t JOIN annotation_judgment j ON j.target_id = t.id"
     )[0]
     assert worker_db.query(counts) == [hter_counts(candidate, "the chart shows it .")]
+
+
+def test_a_step_longer_than_the_lease_leaves_the_job_with_its_living_worker(
+    worker_db: WorkerDatabase, stopped_at_the_end: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    lease, step = 1.5, 4.0  # one step, no progress report in it, of more than two leases
+    job = int(worker_db.steps("enqueue", str(step), "1"))
+    logs = [tmp_path / "computing.log", tmp_path / "beside.log"]
+    computing = worker_db.worker(lease, log=logs[0], steps=True)
+    stopped_at_the_end.append(computing)
+    worker_db.wait_until(lambda jobs: jobs[0][1] == "running", "claimed")
+    # a second worker beside it looks for abandoned jobs every half lease, as the first does
+    beside = worker_db.worker(lease, log=logs[1], steps=True)
+    stopped_at_the_end.append(beside)
+    worker_db.wait_until(lambda jobs: jobs[0][1] in ("done", "failed"), "ended")
+
+    assert worker_db.jobs() == [(job, "done", 1, host_and_pid(computing))]  # claimed once
+    assert worker_db.results() == [{"worker": host_and_pid(computing), "starts_here": 1}]
+    said = "".join(log.read_text() for log in logs)
+    assert said.count(STARTS.format(job=job)) == 1  # computed once, by one worker
+    assert "to the workers again" not in said
+    assert "taken over" not in said
+    assert (computing.poll(), beside.poll()) == (None, None)
 
 
 @pytest.fixture
