@@ -107,7 +107,8 @@ serve: venv wordnet
 ## Workers for production: $${WORKERS:-2} processes computing the queue's jobs (one per
 ## core), on this machine or any other that reaches $${DATABASE_URL}; the same settings as
 ## `make serve` (DEBUG off unless set, SECRET_KEY required). SIGTERM lets each finish
-## its job; a worker killed outright costs its job a retry by another.
+## its job; a worker killed outright costs its job a retry by another; a database
+## restart stops none (each waits for it and goes on).
 worker: venv wordnet
 	@export DEBUG=$${DEBUG:-false}; \
 	  pids=; for i in $$(seq $${WORKERS:-2}); do \

@@ -9,7 +9,8 @@ backend (``django-tasks-db``): it needs nothing but the database the app already
 works on SQLite and PostgreSQL alike, and a Redis or Celery backend is a ``TASKS``
 setting away. The job's row, not the task's, is the truth (:mod:`annotation.models.job`):
 claims, leases and results live there, so a worker killed mid-job costs a retry, never
-the job, and no two workers ever compute one job at once.
+the job, a database restarted mid-job costs nothing (:mod:`annotation.jobs.outage`), and
+no two workers ever compute one job at once.
 
 A kind of job is a *handler* (:func:`handler`): it computes, reporting progress, and
 returns what to store; the runner stores it in the transaction that marks the job done.

@@ -9,7 +9,8 @@ reports: a lease runs out only when its worker stopped. A worker that finds its 
 taken over stops (:class:`JobLost`), and the result is stored in the transaction whose
 first statement marks the job done *only while the claim is still this worker's*
 (:func:`run_claimed`): a stale worker can neither overwrite a newer result nor store half
-of one.
+of one. A database that goes away meanwhile (restarted) is waited for, and the job goes
+on where it was (:mod:`annotation.jobs.outage`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from django.utils import timezone
 from django_tasks import default_task_backend, task
 from django_tasks.base import TaskResultStatus
 
+from annotation.jobs.outage import database_lost, despite_outages, reachable_for
 from annotation.models import Job
 
 logger = logging.getLogger(__name__)
@@ -169,22 +171,24 @@ def _ring(job: Job) -> None:
 
 def claim(job_id: int, worker: str) -> Job | None:
     """Take job ``job_id`` for ``worker`` if it is queued or its lease has run out; None
-    if another worker holds it or it has ended. One statement: atomic."""
+    if another worker holds it or it has ended. One statement, read back in the same
+    transaction: a database lost between the two leaves the job as it was."""
     now = timezone.now()
     claimable = Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, lease_until__lt=now)
-    taken = (
-        Job.objects.filter(claimable, pk=job_id)
-        .exclude(status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS)
-        .update(
-            status=Job.Status.RUNNING,
-            worker=worker,
-            lease_until=now + lease(),
-            attempts=F("attempts") + 1,
-            started_at=now,
-            error="",
+    with transaction.atomic():
+        taken = (
+            Job.objects.filter(claimable, pk=job_id)
+            .exclude(status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS)
+            .update(
+                status=Job.Status.RUNNING,
+                worker=worker,
+                lease_until=now + lease(),
+                attempts=F("attempts") + 1,
+                started_at=now,
+                error="",
+            )
         )
-    )
-    return Job.objects.get(pk=job_id) if taken else None
+        return Job.objects.get(pk=job_id) if taken else None
 
 
 class Progress:
@@ -218,7 +222,7 @@ def _held(job: Job) -> Any:
 
 
 #: Seconds between two beats that could not reach the database: the lease is renewed
-#: within a second of its coming back.
+#: within a second of its coming back, before another worker's look for abandoned jobs.
 RETRY_BEAT = 1.0
 
 
@@ -258,6 +262,7 @@ class Heartbeat:
                 except DatabaseError as error:
                     if not failing:
                         logger.warning("job %s: could not renew its lease: %s", self.job.pk, error)
+                    database_lost(error)
                     connection.close()
                     pause, failing = min(RETRY_BEAT, every), True  # the lease runs meanwhile
                     continue
@@ -279,38 +284,63 @@ _computing: set[int] = set()
 def run_claimed(job_id: int, worker: str) -> bool:
     """Claim job ``job_id`` and compute it; whether this worker finished it. A failure
     is stored with its reason (the lead sees it, with a retry button); a lost claim
-    stores nothing."""
-    job = claim(job_id, worker)
+    stores nothing. A database that goes away meanwhile is waited for, and the job
+    resumed (:func:`_resumable`)."""
+    job = despite_outages(lambda: claim(job_id, worker), f"claiming job {job_id}")
     if job is None:
         return False
     _computing.add(job.pk)
     try:
         with Heartbeat(job):
-            return _compute(job)
+            return despite_outages(_resumable(job), f"job {job.pk} ({job.label})")
     finally:
         _computing.discard(job.pk)
 
 
-def _compute(job: Job) -> bool:
-    """Compute ``job`` under its claim and store its end (done or failed)."""
-    try:
-        _finish(job, HANDLERS[job.kind](job, Progress(job)))
-    except JobLost:
-        logger.warning("job %s was taken over by another worker; its result dropped", job.pk)
-        return False
-    except Exception as error:
-        if isinstance(error, Refused):  # the requester's to act on, not a fault of ours
-            logger.info("job %s (%s) refused: %s", job.pk, job.label, error)
-        else:
-            logger.exception("job %s (%s) failed", job.pk, job.label)
-        _held(job).update(
-            status=Job.Status.FAILED,
-            error=_error_text(error)[:2000],
-            finished_at=timezone.now(),
-            lease_until=None,
-        )
-        return False
-    return True
+def _resumable(job: Job) -> Callable[[], bool]:
+    """Computing ``job`` and storing its end, as a function to call again after the
+    database went away midway (:func:`annotation.jobs.outage.despite_outages`): called
+    again, it goes on from where it was, while the claim is still this worker's (the
+    heartbeat kept it): a result computed is stored, not computed again; a computation
+    cut short starts again from the job's row as it is now (as a retry after a killed
+    worker does: e.g. an import clears what its first run left)."""
+    computed: list[Store | None] = []
+    calls = 0
+
+    def run() -> bool:
+        nonlocal calls
+        calls += 1
+        try:
+            if calls > 1:
+                if not _held(job).exists():
+                    raise JobLost(job.pk)
+                logger.warning(
+                    "job %s (%s) goes on after the database came back", job.pk, job.label
+                )
+                job.refresh_from_db()
+            if not computed:
+                computed.append(HANDLERS[job.kind](job, Progress(job)))
+            _finish(job, computed[0])
+        except JobLost:
+            logger.warning("job %s was taken over by another worker; its result dropped", job.pk)
+            return False
+        except Exception as error:
+            if database_lost(error):
+                raise
+            if isinstance(error, Refused):  # the requester's to act on, not a fault of ours
+                logger.info("job %s (%s) refused: %s", job.pk, job.label, error)
+            else:
+                logger.exception("job %s (%s) failed", job.pk, job.label)
+            _held(job).update(
+                status=Job.Status.FAILED,
+                error=_error_text(error)[:2000],
+                finished_at=timezone.now(),
+                lease_until=None,
+            )
+            return False
+        return True
+
+    return run
 
 
 def _finish(job: Job, store: Store | None) -> None:
@@ -362,13 +392,18 @@ def requeue_abandoned() -> int:
     """Give the jobs whose worker stopped (lease run out) to the workers again, or fail
     them after :data:`MAX_ATTEMPTS` claims; ring again for queued jobs whose task is no
     longer waiting (a lost doorbell). Every worker runs this every half lease. Returns
-    how many jobs were handed out again. Never a job this process computes: its
-    worker is alive, whatever its lease says."""
+    how many jobs were handed out again.
+
+    Never a job this process computes, and no lease at all within a lease of the
+    database's coming back after this process found it gone: a lease that ran out while
+    no worker could reach the database says nothing of its worker, whose heartbeat
+    renews it once it can (:func:`annotation.jobs.outage.reachable_for`)."""
     now = timezone.now()
     again = 0
     expired = Q(status=Job.Status.RUNNING, lease_until__lt=now)
+    judged = reachable_for(lease().total_seconds())
     abandoned = Job.objects.filter(expired).exclude(pk__in=list(_computing))
-    for job in abandoned.defer("upload", "result"):
+    for job in abandoned.defer("upload", "result") if judged else ():
         still = Job.objects.filter(expired, pk=job.pk)
         if job.attempts >= MAX_ATTEMPTS:
             if still.update(

@@ -8,6 +8,9 @@ and one that every few seconds fills the HTER counts of judgments done since
 workers).
 Start as many as the machine has cores, on any machine that reaches the database
 (``make worker``); SIGTERM lets the current job finish first, SIGKILL costs it a retry.
+A database that goes away (PostgreSQL restarted) stops no worker: each waits for it,
+logging the outage, and goes on, the job it was computing too
+(:mod:`annotation.jobs.outage`).
 A worker runs at a lower CPU priority (``--nice``, default ``EVALTOOL_WORKER_NICE``), its
 scoring processes too, so that on a machine it shares with app servers the judges' requests
 are served first.
@@ -19,14 +22,18 @@ import logging
 import os
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, connection
+from django_tasks import DEFAULT_TASK_BACKEND_ALIAS, DEFAULT_TASK_QUEUE_NAME
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
 
 from annotation.jobs import requeue_abandoned
+from annotation.jobs.outage import database_lost, despite_outages
 from annotation.jobs.runner import lease, worker_id
 from annotation.statistics import fill_hter_counts
 
@@ -65,26 +72,52 @@ class Command(BaseCommand):
         if not options["batch"]:
             threading.Thread(target=_sweep_forever, name="requeue", daemon=True).start()
             threading.Thread(target=_fill_hter_forever, name="hter", daemon=True).start()
-        call_command(
-            "db_worker",
+        loop = OutlastingWorker(
+            queue_names=[DEFAULT_TASK_QUEUE_NAME],
             interval=options["interval"],
-            worker_id=me,
             batch=options["batch"],
+            backend_name=DEFAULT_TASK_BACKEND_ALIAS,
             startup_delay=False,
-            reload=False,
+            max_tasks=None,
+            worker_id=me,
+            excluded_queue_names=[],
         )
+        loop.configure_signals()
+        loop.run()
+
+
+class OutlastingWorker(Worker):
+    """``db_worker``'s loop, which a database gone away no longer ends: its own
+    statements (looking for the next task, recording how one ended) are waited for and
+    made again once the database is back, unless the worker was asked to stop meanwhile.
+    A task whose ending could not be recorded is run again: a task is only its job's
+    doorbell, and a job that has ended is not claimed twice."""
+
+    def run(self) -> None:
+        despite_outages(super().run, "looking for jobs", going_on=self._going_on)
+
+    def run_task(self, db_task_result: DBTaskResult[Any, Any]) -> None:
+        run = partial(super().run_task, db_task_result)
+        despite_outages(run, f"running task {db_task_result.id}", going_on=self._going_on)
+
+    def _going_on(self) -> bool:
+        return bool(self.running)
 
 
 def _chore(do: Callable[[], int], done: str, failed: str) -> Callable[[], None]:
     """One look of a background chore: ``do`` returns how many things it did, logged with
-    ``done``; a database away (or busy) for a moment is logged with ``failed``, and the
-    next look will do. Each look closes its thread's own connection."""
+    ``done``; a database away (or busy) for a moment is logged with ``failed`` (in one
+    line when it is gone: the worker's loop tells of the outage), and the next look will
+    do. Each look closes its thread's own connection."""
 
     def once() -> None:
         try:
             count = do()
-        except DatabaseError:
-            logger.exception(failed)
+        except DatabaseError as error:
+            if database_lost(error):
+                logger.warning("%s: the database cannot be reached", failed)
+            else:
+                logger.exception(failed)
             return
         finally:
             connection.close()
