@@ -20,6 +20,7 @@ import pytest
 
 from annotation.tests.jobs.steps import STARTS
 from annotation.tests.jobs.workers import (
+    AT_SHELL_PRIORITY,
     PATIENCE,
     WorkerDatabase,
     host_and_pid,
@@ -65,10 +66,10 @@ def test_workers_ride_out_a_postgresql_restart_and_finish_the_job_they_had(
     lease = 2.0
     job = int(outage_db.steps("enqueue", "4", "40"))  # a progress report every 0.1 s
     busy_log, idle_log = tmp_path / "busy.log", tmp_path / "idle.log"
-    busy = outage_db.worker(lease, log=busy_log, steps=True)
+    busy = outage_db.worker(lease, log=busy_log, steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(busy)
     outage_db.wait_until(lambda jobs: jobs[0][1] == "running", "claimed")
-    idle = outage_db.worker(lease, log=idle_log, steps=True)
+    idle = outage_db.worker(lease, log=idle_log, steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(idle)
     wait_for_lines(idle_log, "Starting worker", idle)
 

@@ -22,6 +22,7 @@ from django.core.management import CommandError, call_command
 from annotation.tests.factories import DEMO_XML
 from annotation.tests.jobs.steps import STARTS
 from annotation.tests.jobs.workers import (
+    AT_SHELL_PRIORITY,
     PATIENCE,
     WorkerDatabase,
     alive,
@@ -144,11 +145,11 @@ def test_a_step_longer_than_the_lease_leaves_the_job_with_its_living_worker(
     lease, step = 1.5, 4.0  # one step, no progress report in it, of more than two leases
     job = int(worker_db.steps("enqueue", str(step), "1"))
     logs = [tmp_path / "computing.log", tmp_path / "beside.log"]
-    computing = worker_db.worker(lease, log=logs[0], steps=True)
+    computing = worker_db.worker(lease, log=logs[0], steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(computing)
     worker_db.wait_until(lambda jobs: jobs[0][1] == "running", "claimed")
     # a second worker beside it looks for abandoned jobs every half lease, as the first does
-    beside = worker_db.worker(lease, log=logs[1], steps=True)
+    beside = worker_db.worker(lease, log=logs[1], steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(beside)
     worker_db.wait_until(lambda jobs: jobs[0][1] in ("done", "failed"), "ended")
 
