@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Collection
 from typing import Any
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Q, Subquery
 
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import CorpusHeader, EvalTransError
@@ -31,7 +31,7 @@ from annotation.corpora.imports import (
     corpus_import,
     upload_limits,
 )
-from annotation.corpora.removal import delete_corpus_rows
+from annotation.corpora.removal import DELETING, delete_corpus_rows
 from annotation.corpora.summary import ImportSummary
 from annotation.formatting import counted
 from annotation.jobs import Job, Progress, Refused, enqueue, handler
@@ -155,10 +155,17 @@ def estimated_sentences(data: bytes) -> int:
 def unfinished_imports() -> list[Corpus]:
     """The hidden corpora, oldest first, each with the import job that names it (if one
     does: ``import_job_id``, ``import_job_status``), so the lead can follow the import
-    or see why it stopped: one query."""
+    or see why it stopped: one query.
+
+    A corpus whose deletion is queued or running is hidden too until a worker has
+    deleted its rows (:func:`~annotation.corpora.removal.corpus_delete`): it is no
+    unfinished import, and is not listed (its Delete link would ask for a deletion
+    already under way). Once that deletion failed, it is listed again, to be deleted."""
     naming = Job.objects.filter(kind=IMPORT, corpus=OuterRef("pk")).order_by("-pk")
+    deleting = Job.objects.filter(kind=DELETING, corpus=OuterRef("pk"), status__in=Job.LIVE)
     return list(
         Corpus.all_objects.filter(ready=False)
+        .exclude(Exists(deleting))
         .annotate(
             import_job_id=Subquery(naming.values("pk")[:1]),
             import_job_status=Subquery(naming.values("status")[:1]),

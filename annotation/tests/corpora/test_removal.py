@@ -161,6 +161,28 @@ def test_an_unfinished_import_is_listed_for_leads_and_can_only_be_deleted(
     assert not Sentence.objects.exists()
 
 
+def test_a_corpus_being_deleted_is_not_listed_as_an_unfinished_import(
+    lead_client: Client, settings: Any
+) -> None:
+    """Issue 36, point 8a: the corpus a deletion hid waits for a worker, and meanwhile the
+    lead's home lists it nowhere (not as an unfinished import with a Delete link); an
+    unfinished import whose deletion is not asked stays listed, and so does a corpus
+    whose deletion failed (its workers killed), to be deleted again."""
+    corpus = corpus_import(source=DEMO_XML, name="demo").corpus
+    unfinished("stuck")
+    settings.TASKS = settings.QUEUED_TASKS  # the deletion waits for a worker
+
+    lead_client.post(remove_url(corpus), {"action": "delete", "name": "demo"})
+
+    home = lead_client.get(reverse("annotation:home")).content.decode()
+    assert Corpus.all_objects.filter(pk=corpus.pk).exists()  # its rows wait for the worker
+    assert 'data-unfinished="demo"' not in home
+    assert 'data-unfinished="stuck"' in home
+    Job.objects.filter(kind="delete_corpus").update(status=Job.Status.FAILED, error="stopped")
+    home = lead_client.get(reverse("annotation:home")).content.decode()
+    assert 'data-unfinished="demo"' in home
+
+
 def test_an_unfinished_imports_name_is_free_again_once_it_is_deleted() -> None:
     unfinished("judged")
     with pytest.raises(ImportRefused) as refused:
