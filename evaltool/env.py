@@ -7,6 +7,7 @@ not understand must stop the app rather than fall back to another database.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -59,7 +60,26 @@ def forwarded_allow_ips(environ: Mapping[str, str] = os.environ) -> str:
     HTTPS; the flag is therefore always given, empty when no proxy is declared."""
     if not behind_proxy(environ):
         return ""
-    return environ.get("FORWARDED_ALLOW_IPS", PROXY_ADDRESSES)
+    allowed = environ.get("FORWARDED_ALLOW_IPS", PROXY_ADDRESSES)
+    proxy_networks(allowed)  # a value gunicorn would refuse stops the app as well
+    return allowed
+
+
+#: An address or network of :func:`proxy_networks`.
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def proxy_networks(allowed: str) -> tuple[Network, ...] | None:
+    """``FORWARDED_ALLOW_IPS`` read as gunicorn reads it: addresses or networks, comma
+    separated (an address is a network of one; "" is nobody), or ``*`` for any peer
+    (None). A value it does not understand is a ``ValueError`` naming it."""
+    entries = [entry.strip() for entry in allowed.split(",") if entry.strip()]
+    if "*" in entries:
+        return None
+    try:
+        return tuple(ipaddress.ip_network(entry) for entry in entries)
+    except ValueError as exc:
+        raise ValueError(f"FORWARDED_ALLOW_IPS={allowed!r}: {exc}") from None
 
 
 #: A worker keeps its PostgreSQL connection between requests (checked before reuse): a new

@@ -3,24 +3,65 @@ failures are counted against), and what a locked-out visitor is told."""
 
 from __future__ import annotations
 
+import ipaddress
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from evaltool.env import Network, proxy_networks
+
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address: ``REMOTE_ADDR``, or behind a proxy (``EVALTOOL_BEHIND_PROXY``)
-    the address the proxy appended last to ``X-Forwarded-For``; the proxy's own address
-    would otherwise lock every user out together. Only the last entry is the proxy's
-    word; earlier ones are whatever the client sent."""
-    if settings.BEHIND_PROXY:
-        forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        if hops:
-            return hops[-1]
-    return str(request.META.get("REMOTE_ADDR", ""))
+    """The client's address, that login failures are counted against: ``REMOTE_ADDR``.
+    Behind a proxy (``EVALTOOL_BEHIND_PROXY``) whose address that is (one of
+    ``FORWARDED_ALLOW_IPS``), the right-most address of ``X-Forwarded-For`` that is no
+    proxy's: each proxy appends the address it was reached from, so that entry is the
+    word of the proxy the client reached; the entries left of it are whatever the client
+    sent. Any other peer is its own address, whatever it sends: believed from anyone,
+    the header would let a client name a new address with every attempt and never be
+    locked out. An entry that is no address counts as "" (one count for all of them)."""
+    peer = str(request.META.get("REMOTE_ADDR", ""))
+    if not settings.BEHIND_PROXY:
+        return peer
+    proxies = _proxies(settings.FORWARDED_ALLOW_IPS)
+    if proxies is not None and not _among(peer, proxies):
+        return peer
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    if not hops:
+        return peer
+    for hop in reversed(hops):
+        if proxies is None or not _among(hop, proxies):  # with "*", only the last is known
+            return _address(hop)
+    return _address(hops[0])  # every hop a proxy: the first one was reached from outside
+
+
+@lru_cache(maxsize=8)
+def _proxies(allowed: str) -> tuple[Network, ...] | None:
+    return proxy_networks(allowed)
+
+
+def _address(text: str) -> str:
+    """``text`` as the address it is ("" if none), written as django-axes stores it."""
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return ""
+
+
+def _among(text: str, networks: tuple[Network, ...]) -> bool:
+    """Whether address ``text`` is in one of ``networks`` (an IPv4 address as an IPv6
+    socket writes it, ``::ffff:10.0.0.1``, as itself)."""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return any(address in network for network in networks)
 
 
 #: The width of django-axes' username column (``AccessAttempt``, ``AccessFailureLog``).

@@ -15,7 +15,13 @@ import django_stubs_ext
 from csp.constants import NONE, SELF
 
 from annotation.limits import MAX_SYSTEMS, MAX_WORDS_PER_TEXT
-from evaltool.env import behind_proxy, parse_bool, parse_cache_url, parse_database_url
+from evaltool.env import (
+    behind_proxy,
+    forwarded_allow_ips,
+    parse_bool,
+    parse_cache_url,
+    parse_database_url,
+)
 
 # Django's generic classes take their type arguments at run time too (ModelForm[Corpus],
 # ModelAdmin[Judgment]), as django-stubs types them.
@@ -185,6 +191,8 @@ CACHES = {"default": parse_cache_url(os.environ.get("CACHE_URL", ""))}
 # proxy's X-Forwarded-Proto and X-Forwarded-For (set it only behind a proxy that sets them).
 HTTPS = parse_bool("EVALTOOL_HTTPS", os.environ.get("EVALTOOL_HTTPS"), default=False)
 BEHIND_PROXY = behind_proxy()
+# The proxies whose X-Forwarded-For is believed (evaltool.security.client_ip), as gunicorn's.
+FORWARDED_ALLOW_IPS = forwarded_allow_ips()
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS

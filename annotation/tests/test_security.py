@@ -83,7 +83,7 @@ def test_a_few_mistakes_then_the_right_password_logs_in(
     assert log_in(client, "ana", PASSWORD).status_code == 302
 
 
-@override_settings(BEHIND_PROXY=True)
+@override_settings(BEHIND_PROXY=True, FORWARDED_ALLOW_IPS="10.0.0.1")
 def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended() -> None:
     request = RequestFactory().get(
         "/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7"
@@ -94,6 +94,63 @@ def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended() -> None:
 def test_without_a_proxy_forwarded_headers_are_ignored() -> None:
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6")
     assert client_ip(request) == "10.0.0.1"
+
+
+@pytest.mark.parametrize(
+    "allowed, peer, forwarded, expected",
+    [
+        # a peer that is no proxy is its own address, whatever it sends
+        ("127.0.0.1,::1", "198.51.100.9", "203.0.113.7", "198.51.100.9"),
+        ("10.0.0.0/8", "198.51.100.9", "10.0.0.2, 203.0.113.7", "198.51.100.9"),
+        ("", "127.0.0.1", "203.0.113.7", "127.0.0.1"),
+        # the right-most address no proxy's: two proxies in a row
+        ("10.0.0.0/8", "10.0.0.1", "6.6.6.6, 203.0.113.7, 10.0.0.2", "203.0.113.7"),
+        ("10.0.0.0/8", "10.0.0.1", "10.0.0.3, 10.0.0.2", "10.0.0.3"),
+        ("127.0.0.1,::1", "::1", "2001:db8::7", "2001:db8::7"),
+        ("127.0.0.1", "::ffff:127.0.0.1", "203.0.113.7", "203.0.113.7"),
+        # a proxy that sends none, or no address
+        ("127.0.0.1", "127.0.0.1", "", "127.0.0.1"),
+        ("127.0.0.1", "127.0.0.1", "unknown", ""),
+        # "*": any peer is a proxy, and only the entry the last one appended is known
+        ("*", "198.51.100.9", "6.6.6.6, 203.0.113.7", "203.0.113.7"),
+    ],
+)
+def test_x_forwarded_for_is_believed_only_from_a_proxy_of_forwarded_allow_ips(
+    allowed: str, peer: str, forwarded: str, expected: str
+) -> None:
+    """Issue 36, point 8b: the proxies are ``FORWARDED_ALLOW_IPS``, as for gunicorn."""
+    request = RequestFactory().get("/", REMOTE_ADDR=peer, HTTP_X_FORWARDED_FOR=forwarded)
+    with override_settings(BEHIND_PROXY=True, FORWARDED_ALLOW_IPS=allowed):
+        assert client_ip(request) == expected
+
+
+@override_settings(BEHIND_PROXY=True, FORWARDED_ALLOW_IPS="127.0.0.1,::1")
+def test_a_client_naming_a_new_forwarded_address_each_time_is_still_locked_out(
+    client: Client, user_factory: Callable[..., User]
+) -> None:
+    """Issue 36, point 8b: twelve usernames tried from one peer that is no proxy, each
+    with a new ``X-Forwarded-For``: its address is locked at the failure limit (5),
+    and stays locked for the right password of a real account."""
+    user_factory("ana")
+    answers = [
+        client.post(
+            LOGIN,
+            {"username": f"nobody{k}", "password": "wrong"},
+            REMOTE_ADDR="198.51.100.9",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{k}",
+        ).status_code
+        for k in range(12)
+    ]
+
+    assert answers == [200] * 4 + [429] * 8  # the fifth failure locks
+    right = client.post(
+        LOGIN,
+        {"username": "ana", "password": PASSWORD},
+        REMOTE_ADDR="198.51.100.9",
+        HTTP_X_FORWARDED_FOR="203.0.113.99",
+    )
+    assert right.status_code == 429
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"198.51.100.9"}
 
 
 def test_a_missing_page_is_the_apps_404(client: Client) -> None:

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from evaltool.env import SQLITE_OPTIONS, parse_bool, parse_cache_url, parse_database_url
+from evaltool.env import (
+    SQLITE_OPTIONS,
+    forwarded_allow_ips,
+    parse_bool,
+    parse_cache_url,
+    parse_database_url,
+    proxy_networks,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,6 +127,25 @@ def test_a_redis_cache_url_shares_one_cache(url: str) -> None:
 def test_an_unknown_cache_url_stops_the_app() -> None:
     with pytest.raises(ValueError, match="memcached"):
         parse_cache_url("memcached://127.0.0.1:11211")
+
+
+def test_forwarded_allow_ips_are_read_as_gunicorn_reads_them() -> None:
+    assert proxy_networks("") == ()
+    assert proxy_networks("*") is None
+    assert [str(n) for n in proxy_networks("127.0.0.1, ::1,10.0.0.0/8") or ()] == [
+        "127.0.0.1/32",
+        "::1/128",
+        "10.0.0.0/8",
+    ]
+
+
+def test_forwarded_allow_ips_that_gunicorn_would_refuse_stop_the_app() -> None:
+    """Issue 36, point 8b: the app believes ``X-Forwarded-For`` from these addresses only,
+    so a value it cannot read is no silent "nobody"."""
+    environ = {"EVALTOOL_BEHIND_PROXY": "true", "FORWARDED_ALLOW_IPS": "10.0.0.1/8"}
+    with pytest.raises(ValueError, match="FORWARDED_ALLOW_IPS='10.0.0.1/8': .*host bits set"):
+        forwarded_allow_ips(environ)
+    assert forwarded_allow_ips({**environ, "EVALTOOL_BEHIND_PROXY": "false"}) == ""
 
 
 def test_sqlite_writes_in_wal_mode_and_waits_for_a_lock_before_giving_up() -> None:
