@@ -1,4 +1,5 @@
-"""Everything registered in the Django admin, for leads who need to look under the hood."""
+"""Everything registered in the Django admin, for leads who need to look under the hood.
+Numbers are read as every form reads them, in the digits 0–9 (:mod:`annotation.fields`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 
+from annotation.fields import WHOLE_NUMBER_COLUMNS
 from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target, Translator, User
 
 
@@ -23,6 +25,7 @@ class EvaltoolUserAdmin(UserAdmin[User]):
 
 @admin.register(Corpus)
 class CorpusAdmin(admin.ModelAdmin[Corpus]):
+    formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = (
         "name",
         "ready",
@@ -45,12 +48,14 @@ class CorpusAdmin(admin.ModelAdmin[Corpus]):
 
 @admin.register(Translator)
 class TranslatorAdmin(admin.ModelAdmin[Translator]):
+    formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = ("name", "corpus", "role", "position")
     list_filter = ("role", "corpus")
 
 
 @admin.register(Sentence)
 class SentenceAdmin(admin.ModelAdmin[Sentence]):
+    formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = ("corpus", "position", "xml_id", "doc", "source")
     list_filter = ("corpus",)
     search_fields = ("source", "xml_id")
@@ -58,6 +63,7 @@ class SentenceAdmin(admin.ModelAdmin[Sentence]):
 
 @admin.register(Target)
 class TargetAdmin(admin.ModelAdmin[Target]):
+    formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = ("sentence", "translator", "ordinal", "text")
     list_select_related = ("sentence__corpus", "translator")
     raw_id_fields = ("sentence",)
@@ -66,6 +72,7 @@ class TargetAdmin(admin.ModelAdmin[Target]):
 
 @admin.register(Judgment)
 class JudgmentAdmin(admin.ModelAdmin[Judgment]):
+    formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = (
         "target",
         "evaluator",

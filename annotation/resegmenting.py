@@ -28,6 +28,7 @@ from typing import Any
 from annotation.models import Translator
 from metrics.align import distance
 from metrics.aswer import matching_words, resegment_text
+from metrics.numerals import digits
 from metrics.tokenize import Preprocessor
 
 #: evalTrans attributes of a re-segmented system's bare ``<eval>``, one per sentence: the
@@ -86,7 +87,7 @@ def entry_from_attrs(attrs: Sequence[Sequence[str]]) -> list[int] | None:
     found = {a[0]: a[1] for a in attrs if a[0] in (ASWER_ATTR, ASWER_REF_ATTR)}
     edits, slash, length = found.get(ASWER_ATTR, "").partition("/")
     ref = found.get(ASWER_REF_ATTR, "")
-    if not (slash and edits.isdigit() and length.isdigit() and ref.isdigit()):
+    if not (slash and digits(edits) and digits(length) and digits(ref)):
         return None
     return [int(ref), int(edits), int(length)]
 

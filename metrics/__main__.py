@@ -94,6 +94,7 @@ import numpy as np
 from metrics import registry
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser, program_name
 from metrics.cli_tables import Segments, Tests, score_table, segment_table
+from metrics.numerals import float_option, int_option
 from metrics.paired import (
     CONFIDENCE_SAMPLES,
     PAIRED_AR_TRIALS,
@@ -190,10 +191,16 @@ def _parser() -> argparse.ArgumentParser:
         "defined (default: from the total word count, as mteval-v13a.pl)",
     )
     p.add_argument(
-        "--lepor-alpha", type=float, default=1.0, help="LEPOR's weight of recall (default 1)"
+        "--lepor-alpha",
+        type=float_option,
+        default=1.0,
+        help="LEPOR's weight of recall (default 1)",
     )
     p.add_argument(
-        "--lepor-beta", type=float, default=1.0, help="LEPOR's weight of precision (default 1)"
+        "--lepor-beta",
+        type=float_option,
+        default=1.0,
+        help="LEPOR's weight of precision (default 1)",
     )
     p.add_argument(
         "--weights",
@@ -257,7 +264,7 @@ def _parser() -> argparse.ArgumentParser:
     tests.add_argument(
         "--paired-bs-n",
         "-pbsn",
-        type=int,
+        type=int_option,
         default=PAIRED_BS_SAMPLES,
         metavar="N",
         help=f"resampled test sets of --paired-bs (default {PAIRED_BS_SAMPLES})",
@@ -265,7 +272,7 @@ def _parser() -> argparse.ArgumentParser:
     tests.add_argument(
         "--paired-ar-n",
         "-parn",
-        type=int,
+        type=int_option,
         default=PAIRED_AR_TRIALS,
         metavar="N",
         help=f"trials of --paired-ar (default {PAIRED_AR_TRIALS})",
@@ -279,7 +286,7 @@ def _parser() -> argparse.ArgumentParser:
     tests.add_argument(
         "--confidence-n",
         "-cin",
-        type=int,
+        type=int_option,
         default=CONFIDENCE_SAMPLES,
         metavar="N",
         help=f"bootstrap resamples of --confidence (default {CONFIDENCE_SAMPLES})",

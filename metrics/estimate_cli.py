@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from metrics.claims import MIN_SENTENCES, TOO_FEW, UNBOUNDED
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser
 from metrics.estimate import DEFAULT_CONFIDENCE, Estimate, estimate_mean
+from metrics.numerals import float_option, whole_number
 from metrics.segment_scores import score_value
 from metrics.textfiles import SegmentFileError, display_name, read_segments
 
@@ -64,7 +65,7 @@ def parser(prog: str) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--confidence",
-        type=float,
+        type=float_option,
         default=DEFAULT_CONFIDENCE,
         help=f"of the intervals (default {DEFAULT_CONFIDENCE})",
     )
@@ -131,7 +132,7 @@ def read_judged(path: str, corpus_size: int, sizes_from: str) -> tuple[list[int]
                 name, k, f"expected 'segment index<TAB>score', found {len(fields)} field(s)"
             )
         try:
-            index = int(fields[0])
+            index = whole_number(fields[0])
         except ValueError:
             raise SegmentFileError(
                 name, k, f"segment index {fields[0]!r} is not a whole number"

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from metrics.numerals import whole_number
 from metrics.stats import FloatArray, format_signature
 
 if TYPE_CHECKING:  # imported by the tests themselves: a run without one needs neither
@@ -99,7 +100,7 @@ def seed_from_environment(environ: Mapping[str, str] | None = None) -> int:
     if value.strip().lower() == "none":
         return int(np.random.SeedSequence().entropy % 2**32)  # type: ignore[operator]
     try:
-        seed = int(value)
+        seed = whole_number(value.strip())
     except ValueError:
         raise ValueError(f"{SEED_VARIABLE}={value!r}: not an integer (nor none)") from None
     if seed < 0:

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from metrics.facts import METRIC_FACTS
+from metrics.numerals import DECIMAL_NUMBER, digits
 from metrics.stats import FloatArray
 from metrics.textfiles import SegmentFileError, decode_segments
 
@@ -49,9 +50,6 @@ LAYOUTS: dict[str, str] = {
     "each system's scores in segment order",
 }
 
-#: A decimal number as a score file writes it (``0.8512``, ``-1.5e-3``): what Python's
-#: ``float`` reads beyond it (``nan``, ``inf``, ``1_000``) is not a score.
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 #: What a score that is not finite looks like, to say so rather than "not a number".
 _NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
 _TSV_HEADER = ["system", "segment", "score"]
@@ -126,13 +124,14 @@ def read_segment_scores(
 
 def score_value(text: str) -> float:
     """A score as a file writes it (``text`` without surrounding blanks): a decimal number,
-    finite. A ``ValueError`` says why ``text`` is none (the reader adds the line): what
-    Python's ``float`` would read beyond it (``nan``, ``inf``, ``1_000``) is no score. The
+    finite, in ASCII digits (:data:`~metrics.numerals.DECIMAL_NUMBER`). A ``ValueError``
+    says why ``text`` is none (the reader adds the line): what Python's ``float`` would
+    read beyond it (``nan``, ``inf``, ``1_000``, ``١٢``: Arabic-Indic 12) is no score. The
     one rule of every file of scores evaltool reads (imported metrics, and ``python -m
     metrics estimate``'s human and automatic scores)."""
     if _NOT_FINITE.fullmatch(text):
         raise ValueError(f"score {text!r} is not a finite number")
-    if _NUMBER.fullmatch(text) is None:
+    if DECIMAL_NUMBER.fullmatch(text) is None:
         raise ValueError(f"score {text!r} is not a number")
     value = float(text)
     if not math.isfinite(value):
@@ -219,7 +218,7 @@ class _Reader:
 
     def segment(self, line: int, text: str) -> int:
         """The 0-based segment of a 1-based number."""
-        if not text.isascii() or not text.isdigit():
+        if not digits(text):
             raise self.refuse(line, f"segment {text!r} is not a whole number (1 to {self.n})")
         k = int(text)
         if not 1 <= k <= self.n:

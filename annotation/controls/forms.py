@@ -1,5 +1,6 @@
 """The lead's control-item settings of a corpus: input validation only (the ranges are
-the model's validators, so the form, the command line and the database agree)."""
+the model's validators, so the form, the command line and the database agree; the
+numbers are read in the digits 0–9 only, :class:`~annotation.fields.WholeNumberField`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from django import forms
 
+from annotation.fields import WholeNumberField
 from annotation.models import CONTROL_RATE_MAX, CONTROL_RATE_MIN, Corpus
 
 
@@ -16,6 +18,10 @@ class ControlSettingsForm(forms.ModelForm[Corpus]):
     class Meta:
         model = Corpus
         fields = ("controls_enabled", "control_rate", "control_pass_threshold")
+        field_classes = {
+            "control_rate": WholeNumberField,
+            "control_pass_threshold": WholeNumberField,
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

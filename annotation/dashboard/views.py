@@ -31,6 +31,7 @@ from annotation.dashboard.table import METRICS
 from annotation.jobs import Job
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
+from metrics.numerals import digits
 from metrics.registry import metric_info
 from metrics.stats import FAMILIES
 
@@ -286,10 +287,10 @@ def system(request: HtmxHttpRequest, pk: int, translator: int) -> HttpResponse:
         raise BadRequest(f"translator {translator} is not an MT system of {corpus.name!r}")
     params = request.GET
     other_pk = params.get("other") or ""
-    if other_pk and (not other_pk.isdigit() or int(other_pk) not in systems):
+    if other_pk and (not digits(other_pk) or int(other_pk) not in systems):
         raise BadRequest(f"other={other_pk!r} is not an MT system of {corpus.name!r}")
     page_param = params.get("page") or "1"
-    if not page_param.isdigit():
+    if not digits(page_param):
         raise BadRequest(f"page={page_param!r} must be a positive whole number")
     try:
         drill = drill_down(

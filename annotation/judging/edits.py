@@ -31,6 +31,7 @@ from annotation.judging.errors import (
 )
 from annotation.text import words
 from metrics.align import EditOp, Op
+from metrics.numerals import whole_number
 
 #: What a click on a word of the new reference can do with it.
 WORD_ACTIONS = ("replace", "delete", "insert_before", "insert_after")
@@ -62,7 +63,7 @@ class OpRef:
         parts = token.split(":")
         try:
             kind, hyp_pos, ref_pos = parts
-            return cls(Op(kind), int(hyp_pos), int(ref_pos))
+            return cls(Op(kind), whole_number(hyp_pos), whole_number(ref_pos))
         except ValueError:
             raise ChangeRefused(ERR_BAD_OP.format(token=token)) from None
 

@@ -42,6 +42,7 @@ from annotation.judging.start import (
 from annotation.models import Corpus, Judgment
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, login_required, see_other
+from metrics.numerals import digits, whole_number
 
 
 def _judgment_or_404(request: HtmxHttpRequest, pk: int) -> Judgment:
@@ -119,7 +120,7 @@ def judgment_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _visit(request, judgment)
     edit = request.GET["edit"]
     return _render_judgment(
-        request, judgment, edit_pos=int(edit) if edit.isdigit() else None, with_header=False
+        request, judgment, edit_pos=int(edit) if digits(edit) else None, with_header=False
     )
 
 
@@ -140,9 +141,11 @@ def _shown(request: HtmxHttpRequest, judgment: Judgment) -> TemplateResponse:
 
 
 def _int_field(request: HtmxHttpRequest, name: str) -> int:
+    """A whole number the page sends, in the digits 0–9 only (:mod:`metrics.numerals`):
+    an SSER of "٣" is refused (422), never stored as 3."""
     value = request.POST.get(name, "")
     try:
-        return int(value)
+        return whole_number(value)
     except ValueError:
         raise ChangeRefused(ERR_NOT_A_NUMBER.format(name=name, value=value)) from None
 
@@ -208,7 +211,7 @@ def _do_ier(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
         items.judgment_ier_split(judgment=j, user=request.user, version=version, gap=gap)
         return
     start, _, label = request.POST.get("mark", "").partition(":")
-    if not start.isdigit():
+    if not digits(start):
         raise ChangeRefused(ERR_NOT_A_NUMBER.format(name="item start", value=start))
     items.judgment_ier_mark(
         judgment=j, user=request.user, version=version, start=int(start), label=label

@@ -5,12 +5,15 @@ figures are computed afresh and never show the judgment as it was."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import unescape
 
 import pytest
+from django.http import HttpResponse
 from django.test import Client
 
 from annotation.models import Corpus, Judgment, User
 from annotation.tests.factories import done_judgment
+from metrics.numerals import ERR_NOT_WHOLE
 
 pytestmark = pytest.mark.django_db
 
@@ -25,17 +28,14 @@ def stamp(corpus: Corpus) -> int:
     return Corpus.objects.get(pk=corpus.pk).judgments_stamp
 
 
-def test_changing_a_judgment_in_the_admin_moves_the_stamp(
-    admin_client: Client, seed: Corpus, judge: User
-) -> None:
-    judgment = done_judgment(seed, judge, "a translator", 0, sser=4)
-    before = stamp(seed)
-    response = admin_client.post(
+def change_judgment(client: Client, judgment: Judgment, *, sser: str) -> HttpResponse:
+    """The admin's change form of ``judgment`` posted as it shows it, but its ``sser``."""
+    return client.post(
         f"/admin/annotation/judgment/{judgment.pk}/change/",
         {
             "target": judgment.target_id,
-            "evaluator": judge.pk,
-            "sser": 9,
+            "evaluator": judgment.evaluator_id,
+            "sser": sser,
             "new_ref": "",
             "edits": "",
             "ref_length": "",
@@ -44,9 +44,29 @@ def test_changing_a_judgment_in_the_admin_moves_the_stamp(
             "version": judgment.version,
         },
     )
+
+
+def test_changing_a_judgment_in_the_admin_moves_the_stamp(
+    admin_client: Client, seed: Corpus, judge: User
+) -> None:
+    judgment = done_judgment(seed, judge, "a translator", 0, sser=4)
+    before = stamp(seed)
+    response = change_judgment(admin_client, judgment, sser="9")
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Judgment.objects.get(pk=judgment.pk).sser == 9
     assert stamp(seed) == before + 1
+
+
+def test_the_admin_reads_numbers_in_the_digits_0_to_9_only(
+    admin_client: Client, seed: Corpus, judge: User
+) -> None:
+    """Issue 36, point 8c: an SSER of "٣" (Arabic-Indic 3) is refused with the reason,
+    not stored as 3."""
+    judgment = done_judgment(seed, judge, "a translator", 0, sser=4)
+    response = change_judgment(admin_client, judgment, sser="٣")
+    assert response.status_code == 200  # the form again, with its error
+    assert ERR_NOT_WHOLE.format(text="٣") in unescape(response.content.decode())
+    assert Judgment.objects.get(pk=judgment.pk).sser == 4
 
 
 def test_deleting_judgments_in_the_admin_moves_the_stamp(

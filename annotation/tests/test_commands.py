@@ -276,6 +276,7 @@ def test_controls_turns_control_items_on_and_prints_each_judges_pass_rate(
         (("--rate", "2"), "--rate: Ensure this value is greater than or equal to 3."),
         (("--threshold", "150"), "--threshold: Ensure this value is less than or equal to 100."),
         (("--rate", "x"), "--rate: Enter a whole number."),
+        (("--rate", "١٢"), "--rate: '١٢' is not a whole number written in the digits 0-9"),
     ],
 )
 def test_controls_refuses_a_bad_value_naming_the_option(

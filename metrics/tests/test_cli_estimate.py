@@ -120,6 +120,16 @@ Files = dict[str, Path]
             lambda f: [],
             "human.tsv line 2: segment index 'seven' is not a whole number",
         ),
+        (  # issue 36: Arabic-Indic 2, which Python's int reads
+            lambda f: f["human"].write_text("1\t0.5\n٢\t0.7\n"),
+            lambda f: [],
+            "human.tsv line 2: segment index '٢' is not a whole number",
+        ),
+        (
+            lambda f: f["human"].write_text("4\t0.5\n2\t١٢\n"),
+            lambda f: [],
+            "human.tsv line 2: score '١٢' is not a number",
+        ),
         (
             lambda f: f["human"].write_text("1\t0.5\n60\t0.7\n"),
             lambda f: [],
@@ -192,7 +202,8 @@ Files = dict[str, Path]
         ),
     ],
     ids=[
-        "no-tab", "index", "past-end", "negative", "twice", "score", "nan-score",
+        "no-tab", "index", "other-digits-index", "other-digits-score", "past-end", "negative",
+        "twice", "score", "nan-score",
         "underscore-score", "one-judged",
         "auto-number", "auto-length", "docs-length", "auto-form", "auto-twice", "missing",
         "confidence",
@@ -216,6 +227,17 @@ def test_bad_input_exits_2_naming_the_file_the_line_and_the_problem(
     assert len(err.strip().splitlines()) == 1
     assert err.startswith("python -m metrics estimate: error: ")
     assert message in err
+
+
+def test_a_confidence_in_other_digits_is_refused_as_a_word_would_be(
+    corpus: Files, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36, point 8c: Arabic-Indic 0.95, which Python's float reads."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["estimate", "--human", str(corpus["human"]), "--auto", f"chrf={corpus['chrf']}",
+              "--confidence", "٠.٩٥"])  # fmt: skip
+    assert stopped.value.code == 2
+    assert "argument --confidence: invalid float value: '٠.٩٥'" in capsys.readouterr().err
 
 
 def test_a_process_refusing_bad_input_exits_2_without_a_traceback(corpus: Files) -> None:

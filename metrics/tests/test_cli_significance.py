@@ -18,6 +18,7 @@ import sacrebleu
 from sacrebleu.significance import PairedTest
 
 from metrics.__main__ import main
+from metrics.paired import seed_from_environment
 from metrics.tests.demo import REFERENCES, SYSTEMS, demo
 from metrics.tests.test_cli import run_cli
 
@@ -216,6 +217,10 @@ def test_without_hyp_the_hypothesis_is_read_from_standard_input(files: dict[str,
             ["--paired-bs", "--hyp=x", "--paired-bs-n=0"],
             "--paired-bs-n 0: must be a positive integer",
         ),
+        (  # issue 36: Arabic-Indic 100, which Python's int reads
+            ["--paired-bs", "--hyp=x", "--paired-bs-n=١٠٠"],
+            "argument --paired-bs-n/-pbsn: invalid int value: '١٠٠'",
+        ),
     ],
 )
 def test_bad_test_options_exit_2_with_one_line(
@@ -242,3 +247,11 @@ def test_a_seed_that_is_no_number_is_refused(files: dict[str, Path]) -> None:
         proc.stderr
         == "python -m metrics: error: SACREBLEU_SEED='twelve': not an integer (nor none)\n"
     )
+
+
+@pytest.mark.parametrize("value", ["٧", "１２３４５", "12_345"])
+def test_a_seed_in_other_digits_is_no_number(value: str) -> None:
+    """Issue 36, point 8c: sacreBLEU's seed variable is read in the digits 0–9 only."""
+    with pytest.raises(ValueError, match="not an integer"):
+        seed_from_environment({"SACREBLEU_SEED": value})
+    assert seed_from_environment({"SACREBLEU_SEED": " 7 "}) == 7

@@ -115,6 +115,8 @@ TSV_REFUSALS = [
     (GOOD_A + "B\t1\tNone\n", 4, "score 'None' is not a number"),
     (GOOD_A + "B\t1\t1_000\n", 4, "score '1_000' is not a number"),
     (GOOD_A + "B\t1\t0,5\n", 4, "score '0,5' is not a number"),
+    (GOOD_A + "B\t1\t١٢\n", 4, "score '١٢' is not a number"),  # Arabic-Indic 12: issue 36
+    (GOOD_A + "B\t1\t０.５\n", 4, "score '０.５' is not a number"),  # full-width 0.5
     (GOOD_A + "B\t1\tnan\n", 4, "score 'nan' is not a finite number"),
     (GOOD_A + "B\t1\t-Infinity\n", 4, "score '-Infinity' is not a finite number"),
     (GOOD_A + "B\t1\t1e999\n", 4, "score '1e999' is too large for a number"),
@@ -147,6 +149,7 @@ WMT_REFUSALS = [
         "system 'B' has a score for more than the corpus's 3 sentences",
     ),
     (WMT_A + "B\tNone\n", 4, "score 'None' is not a number"),
+    (WMT_A + "B\t٠.٥\n", 4, "score '٠.٥' is not a number"),
     (WMT_A + "B\tinf\n", 4, "score 'inf' is not a finite number"),
     (
         WMT_A + "B 1\nB 2\n",

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from lxml import etree
 
 from annotation.corpora.evaltrans.schema import ERROR_OPS, ERROR_SEVERITIES, ErrorElement
+from metrics.numerals import digits
 
 ERR_ERRORS_CHILD = "<errors> may hold only <error> elements, found <{tag}>"
 ERR_ERROR_ATTR = "<error> has an unknown attribute {name!r} (start, end, op, severity, ref)"
@@ -42,7 +43,7 @@ def error_problem(element: etree._Element) -> str | None:
         if name not in _ATTRS:
             return ERR_ERROR_ATTR.format(name=name)
     start, end = attrs.get("start", ""), attrs.get("end", "")
-    if not (start.isdigit() and end.isdigit() and int(start) <= int(end)):
+    if not (digits(start) and digits(end) and int(start) <= int(end)):
         return ERR_ERROR_SPAN.format(start=start, end=end)
     op = attrs.get("op", "")
     if op not in ERROR_OPS:

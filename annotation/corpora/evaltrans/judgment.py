@@ -26,11 +26,11 @@ from annotation.corpora.evaltrans.schema import (
 )
 from annotation.corpora.evaltrans.timing import TIMING_ATTRS, Timing, timing_of
 from annotation.limits import length_problem
+from metrics.numerals import WHOLE_NUMBER
 
 #: The attributes of a judgment, in the order the writer writes them.
 JUDGMENT_ATTRS = ("sser", "awer", "judgeFlag", "judgeNote", "ierItems", *TIMING_ATTRS)
 
-_SSER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
 
 
@@ -95,7 +95,7 @@ def _note(value: str) -> str:
 
 def _sser(value: str) -> int:
     text = value.strip()
-    if not _SSER_RE.fullmatch(text):
+    if not WHOLE_NUMBER.fullmatch(text):
         raise ValueError(ERR_SSER_NOT_INTEGER.format(value=value))
     sser = int(text)
     if not SSER_MIN <= sser <= SSER_MAX:

@@ -25,6 +25,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotation.comet import DEFAULT_BATCH_SIZE, CometRefused, Progress, comet_scores
 from annotation.management.lookup import corpus_named
 from annotation.statistics import ScoresRefused, check_external_name, external_metric_store
+from metrics.numerals import int_option
 from metrics.segment_scores import segment_scores_tsv
 
 
@@ -47,7 +48,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--batch-size",
-            type=int,
+            type=int_option,
             default=DEFAULT_BATCH_SIZE,
             help=f"Segments per batch (default {DEFAULT_BATCH_SIZE}).",
         )

@@ -16,6 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.jobs import Job, retry, run_queued_jobs, wait_for
+from metrics.numerals import int_option
 
 
 class Command(BaseCommand):
@@ -24,8 +25,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--all", action="store_true", help="finished jobs too")
         parser.add_argument("--json", action="store_true")
-        parser.add_argument("--wait", type=int, metavar="ID", help="show progress until it ends")
-        parser.add_argument("--retry", type=int, metavar="ID", help="queue a failed job again")
+        parser.add_argument(
+            "--wait", type=int_option, metavar="ID", help="show progress until it ends"
+        )
+        parser.add_argument(
+            "--retry", type=int_option, metavar="ID", help="queue a failed job again"
+        )
         parser.add_argument("--run", action="store_true", help="compute queued jobs here")
 
     def handle(self, *args: Any, **options: Any) -> None:

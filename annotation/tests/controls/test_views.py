@@ -123,6 +123,10 @@ def test_an_unticked_box_turns_controls_off(lead_client: Client, seed: Corpus) -
         ("control_rate", "", "This field is required"),
         ("control_pass_threshold", "101", "less than or equal to 100"),
         ("control_pass_threshold", "-5", "greater than or equal to 0"),
+        # issue 36: Arabic-Indic 30 and full-width 75, which Python's int reads
+        ("control_rate", "٣٠", "'٣٠' is not a whole number written in the digits 0-9"),
+        ("control_pass_threshold", "７５", "'７５' is not a whole number written in the digits"),
+        ("control_rate", "1_0", "Enter a whole number"),
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True])

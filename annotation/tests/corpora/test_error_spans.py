@@ -54,6 +54,12 @@ def test_the_reader_takes_the_error_spans_of_a_judgment() -> None:
     [
         ('start="2" end="1" op="extra" severity="minor"', ERR_ERROR_SPAN.format(start=2, end=1)),
         ('start="x" end="1" op="extra" severity="minor"', ERR_ERROR_SPAN.format(start="x", end=1)),
+        # issue 36: Arabic-Indic 0 and 1 (Python's int reads them), superscript 2 (isdigit)
+        (
+            'start="٠" end="١" op="extra" severity="minor"',
+            ERR_ERROR_SPAN.format(start="٠", end="١"),
+        ),
+        ('start="0" end="²" op="extra" severity="minor"', ERR_ERROR_SPAN.format(start=0, end="²")),
         ('start="0" end="1" op="swap" severity="minor"', ERR_ERROR_OP.format(value="swap")),
         ('start="0" end="1" op="extra" severity="huge"', ERR_ERROR_SEVERITY.format(value="huge")),
         ('start="0" end="1" op="extra" severity="minor" x="1"', ERR_ERROR_ATTR.format(name="x")),

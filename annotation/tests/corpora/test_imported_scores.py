@@ -118,6 +118,10 @@ REFUSALS = [
         tsv(COMET).replace(b"bad\t3\t0.2", b"bad\t3\thigh"),
         "comet.tsv line 11: score 'high' is not a number",
     ),
+    (  # issue 36: Arabic-Indic 12, which Python's float reads as 12.0
+        tsv(COMET).replace(b"bad\t3\t0.2", "bad\t3\t١٢".encode()),
+        "comet.tsv line 11: score '١٢' is not a number",
+    ),
     (tsv(COMET).replace(b"bad\t3\t0.2", b"bad 3 0.2"), "comet.tsv line 11: 1 column, expected 3"),
     (b"", "comet.tsv line 1: the file is empty"),
 ]

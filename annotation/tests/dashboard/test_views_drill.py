@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
@@ -83,7 +84,18 @@ def test_the_drill_down_shows_judged_new_references(lead_client: Client, demo: C
 
 
 @pytest.mark.parametrize(
-    "query", ["metric=size", "order=random", "other=999", "other=abc", "page=x"]
+    "query",
+    [
+        "metric=size",
+        "order=random",
+        "other=999",
+        "other=abc",
+        "page=x",
+        # issue 36: "²" passed isdigit and broke int (a 500); int reads "٢" as 2
+        "other=" + quote("²"),
+        "page=" + quote("٢"),
+        "page=" + quote("１"),
+    ],
 )
 def test_bad_drill_down_parameters_are_400(lead_client: Client, demo: Corpus, query: str) -> None:
     url = f"/dashboard/{demo.pk}/system/{system_pk(demo)}/?{query}"

@@ -28,7 +28,7 @@ from annotation.judging.page import judging_context
 from annotation.judging.severity import judgment_toggle_severity
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, Translator, User
-from annotation.resegmenting import segment_entry
+from annotation.resegmenting import entry_from_attrs, segment_entry
 from annotation.statistics import (
     AUTOMATIC_METRICS,
     compute_statistics,
@@ -307,3 +307,18 @@ def test_a_moved_word_clears_the_severities_and_undo_restores_them(
     assert Judgment.objects.get(pk=judgment.pk).severities == {}
     judgment = judgment_undo(judgment=judgment, user=judge, version=judgment.version)
     assert Judgment.objects.get(pk=judgment.pk).severities == marked
+
+
+@pytest.mark.parametrize(
+    "aswer, ref, expected",
+    [
+        ("1/4", "0", [0, 1, 4]),
+        ("١/٤", "0", None),  # issue 36: Arabic-Indic digits, which Python's int reads
+        ("1/4", "٠", None),
+        ("1/²", "0", None),  # passes str.isdigit, breaks int
+    ],
+)
+def test_a_segment_record_is_read_in_the_digits_0_to_9_only(
+    aswer: str, ref: str, expected: list[int] | None
+) -> None:
+    assert entry_from_attrs([["aswer", aswer], ["aswerRef", ref]]) == expected

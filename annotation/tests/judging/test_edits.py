@@ -38,7 +38,10 @@ def test_impossible_clicks_are_refused(op: OpRef, message: str) -> None:
         apply_op(["a", "b"], ["a", "c"], op)
 
 
-@pytest.mark.parametrize("token", ["bogus", "substitution:1", "swap:1:1", "extra:x:1"])
+@pytest.mark.parametrize(
+    "token",
+    ["bogus", "substitution:1", "swap:1:1", "extra:x:1", "extra:٠:1", "substitution:0:１"],
+)
 def test_malformed_operation_names_are_refused(token: str) -> None:
     with pytest.raises(ChangeRefused, match="page was out of date.*named no marked word"):
         OpRef.parse(token)

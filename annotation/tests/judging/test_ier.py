@@ -213,6 +213,9 @@ def test_ier_clicks_are_refused_where_the_lead_has_not_enabled_it(
         ),
         ({"mark": "5:ok"}, ERR_IER_START.format(start=5)),
         ({"mark": "ok"}, "item start 'ok' where a whole number belongs"),
+        # issue 36: Python's int reads other scripts' digits; the page's are 0–9
+        ({"mark": "٠:syntax"}, "item start '٠' where a whole number belongs"),
+        ({"gap": "٥"}, "gap '٥' where a whole number belongs"),
     ],
 )
 @pytest.mark.parametrize("htmx", [True, False])

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import unescape
 from urllib.parse import quote
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotation.judging.errors import ERR_NO_SSER, ERR_STALE
+from annotation.judging.errors import ERR_NO_SSER, ERR_NOT_A_NUMBER, ERR_STALE
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
 from annotation.tests.factories import (
     HTMX,
@@ -295,6 +296,42 @@ def test_malformed_fields_are_refused(judge_client: Client, figure_1: Judgment, 
 
     assert response.status_code == 422
     assert 'data-message-kind="refused"' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "action, data, name, value",
+    [
+        ("sser", {"version": "1", "sser": "٣"}, "sser", "٣"),  # Arabic-Indic 3
+        ("sser", {"version": "1", "sser": "３"}, "sser", "３"),  # full-width 3
+        ("sser", {"version": "١", "sser": "3"}, "version", "١"),
+        ("word", {"version": "1", "pos": "٠", "action": "delete"}, "pos", "٠"),
+        ("word", {"version": "1", "pos": "1_0", "action": "delete"}, "pos", "1_0"),
+    ],
+)
+def test_a_number_in_other_digits_is_refused_and_nothing_is_saved(
+    judge_client: Client, figure_1: Judgment, action: str, data: dict, name: str, value: str
+) -> None:
+    """Issue 36, point 8c: Python's int reads "٣" as 3; the page's numbers are read in
+    the digits 0–9 only, refused (422, the field and its value) and never stored."""
+    response = judge_client.post(change_url(figure_1, action), data, **HTMX)
+
+    assert response.status_code == 422
+    assert ERR_NOT_A_NUMBER.format(name=name, value=value) in unescape(response.content.decode())
+    stored = fresh(figure_1)
+    assert (stored.version, stored.sser, stored.new_ref) == (1, None, figure_1.new_ref)
+    assert not JudgmentEvent.objects.filter(judgment=figure_1).exclude(kind="open").exists()
+
+
+def test_an_edit_position_in_other_digits_opens_no_editor(
+    judge_client: Client, figure_1: Judgment
+) -> None:
+    """``?edit=²`` passed ``str.isdigit`` and then broke ``int`` (a 500); ``?edit=٠``
+    opened the editor of word 0. Neither is a position: the page, without an editor."""
+    for edit in ("²", "٠"):
+        response = judge_client.get(page_url(figure_1) + "?edit=" + quote(edit))
+        assert response.status_code == 200
+        assert 'id="word-editor"' not in response.content.decode()
+    assert 'id="word-editor"' in judge_client.get(page_url(figure_1) + "?edit=0").content.decode()
 
 
 def test_an_unknown_action_is_not_found(judge_client: Client, figure_1: Judgment) -> None:
