@@ -19,7 +19,8 @@ one does the same three things:
    * :func:`judgment_edit_word`: change, delete or insert beside one word of the new
      reference (:func:`~annotation.judging.edits.apply_word_edit`);
    * :func:`judgment_edit_ref`: rewrite the whole new reference;
-   * :func:`judgment_use_ref`: take a reference of the pool as the new reference;
+   * :func:`judgment_use_ref`: take a reference of the pool as the new reference (an
+     entry of this judgment's pool, nothing else);
    * :func:`judgment_accept_as_is`: the candidate is correct as it is (it becomes the
      new reference, one change);
    * :func:`judgment_set_note`: the judge's note and flag (garbled source, unsure,
@@ -51,7 +52,7 @@ with the new alignment, pool and live figures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -62,8 +63,15 @@ from django.db.models.functions import Length
 from annotation.corpora.evaltrans import FLAGS, NOTE_MAX_LENGTH
 from annotation.judging.boundaries import moved_texts
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit
-from annotation.judging.errors import ERR_FLAG, ERR_NO_SSER, ERR_SSER_RANGE, ChangeRefused
+from annotation.judging.errors import (
+    ERR_FLAG,
+    ERR_NO_SSER,
+    ERR_NOT_IN_POOL,
+    ERR_SSER_RANGE,
+    ChangeRefused,
+)
 from annotation.judging.items import items_on_finish
+from annotation.judging.page import judgment_pool
 from annotation.judging.stack import Click, change, to_apply, walk
 from annotation.judging.start import judgment_seen, next_judgment_for
 from annotation.limits import length_problem, new_ref_limit, non_xml_char_problem
@@ -124,8 +132,19 @@ def judgment_edit_ref(
 def judgment_use_ref(
     *, judgment: Judgment, user: User, version: int, text: str, at: datetime | None = None
 ) -> Judgment:
-    """Make a reference of the pool the new reference (the judge clicked it)."""
-    return _set_new_ref(Click(judgment, user, version, JudgmentEvent.Kind.USE_REF, at=at), text)
+    """Make a reference of the pool the new reference (the judge clicked it). Only an
+    entry of this judgment's pool (:func:`~annotation.judging.page.judgment_pool`: a
+    reference of the sentence shown to this judge, or a new reference pooled for this
+    judgment) is taken; any other text is refused (:data:`~annotation.judging.errors.
+    ERR_NOT_IN_POOL`, 422) and nothing is logged: the event says the judge took a pool
+    entry, and the figures of pool use count on it. Typed text is an edit of the whole
+    reference (:func:`judgment_edit_ref`)."""
+    click = Click(judgment, user, version, JudgmentEvent.Kind.USE_REF, at=at)
+    return _set_new_ref(click, text, only=_pool_words)
+
+
+def _pool_words(judgment: Judgment) -> set[tuple[str, ...]]:
+    return {entry.words for entry in judgment_pool(judgment)}
 
 
 def judgment_accept_as_is(
@@ -169,15 +188,23 @@ def judgment_set_note(
     return change(click, note=note, flag=flag)
 
 
-def _set_new_ref(click: Click, text: str) -> Judgment:
+def _set_new_ref(
+    click: Click,
+    text: str,
+    *,
+    only: Callable[[Judgment], Collection[tuple[str, ...]]] | None = None,
+) -> Judgment:
     """The whole-text edit and the pool choice store the same thing, the normalised text
     (kept in the event's detail, which is what tells a repeated request apart): its 13a
-    words read as text, so the same words are always stored as the same text."""
+    words read as text, so the same words are always stored as the same text. ``only``:
+    the words the text may have (the pool's), asked once the click is known to be new."""
     _refuse_unkeepable(click.judgment, text)
     language = corpus_language(click.judgment.target.sentence.corpus)
     click = replace(click, params={"text": readable_text(text, language)})
     if not to_apply(click):
         return click.judgment
+    if only is not None and words(text) not in only(click.judgment):
+        raise ChangeRefused(ERR_NOT_IN_POOL)
     return change(click, new_ref=click.params["text"])
 
 

@@ -41,6 +41,9 @@ ERR_NOT_A_NUMBER = (
     "Nothing was saved: the page sent {name} {value!r} where a whole number belongs. "
     "Reload the page and try again."
 )
+ERR_NOT_IN_POOL = _OUT_OF_DATE.format(
+    what="the reference it named is no reference of this sentence's pool"
+)
 ERR_NO_SUCH_ERROR = _OUT_OF_DATE.format(
     what="the word it named is not a marked word of the candidate any more"
 )

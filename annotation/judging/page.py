@@ -53,6 +53,7 @@ from annotation.judging.order import shuffled_systems
 from annotation.judging.pool import (
     NO_REFERENCES,
     PoolRef,
+    References,
     nearest_in_pool,
     ordered_references,
     pool_judgments,
@@ -226,11 +227,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     targets = _targets(judgment, {t: sentence_of[t] for t in missing if t > 0})
     text_of = {r.pk: r.text for r in targets}
     text_of[stats_id] = judgment.candidate_text
-    refs_of = ordered_references(
-        (r.sentence_id, r.translator__role, r.position, r.text)
-        for r in targets
-        if r.translator__role != Translator.Role.SYSTEM
-    )
+    refs_of = _references_of(targets)
     # A reference shown as a candidate is compared with the sentence's other references
     # (its pool and its live figures): against itself it would score perfect. The judge's
     # every item of a sentence whose run holds one lacks it as well (same pool, same count).
@@ -255,11 +252,9 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     else:
         place_of = {("", t.pk): i + 1 for i, t in enumerate(order)}
         item = None
-    hidden = None if hidden_id is None else text_of[hidden_id]
-    if judgment.control == Judgment.Control.REFERENCE:
-        hidden = target.text
-    if hidden is not None:
-        references = without_shown(references, hidden)
+    references = _pooled_references(
+        judgment, references, None if hidden_id is None else text_of[hidden_id]
+    )
     if missing:
         refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
         if stats_id in refs:
@@ -302,6 +297,44 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         ier=shown_ier(judgment, candidate),
         run_item=item,
     )
+
+
+def judgment_pool(judgment: Judgment) -> list[PoolRef]:
+    """Every entry of ``judgment``'s pool as its page draws it (:func:`judging_context`,
+    which shows the nearest), without the rest of the page: what the judge's click on the
+    pool may take (:func:`~annotation.judging.changes.judgment_use_ref`). Two queries:
+    the sentence's targets, and its pooled judgments."""
+    target = judgment.target
+    targets = _targets(judgment, {})
+    references = _references_of(targets).get(target.sentence_id, NO_REFERENCES)
+    _, hidden_id = _run(judgment, [], targets)  # no order: the hidden reference alone
+    hidden = next((r.text for r in targets if r.pk == hidden_id), None)
+    here = _done_judgments(judgment, for_figures=False)
+    return sentence_pool(
+        words(judgment.candidate_text),
+        _pooled_references(judgment, references, hidden),
+        [r.new_ref for r in here],
+    )
+
+
+def _references_of(targets: Sequence[Any]) -> dict[int, References]:
+    """The references of each sentence of the page's target rows, in reference order."""
+    return ordered_references(
+        (r.sentence_id, r.translator__role, r.position, r.text)
+        for r in targets
+        if r.translator__role != Translator.Role.SYSTEM
+    )
+
+
+def _pooled_references(
+    judgment: Judgment, references: References, hidden: str | None
+) -> References:
+    """The references of ``judgment``'s sentence that join its pool: all but the one a
+    run of the judge's queue would show as a control (``hidden``: left out of every item
+    of the sentence) and the one a reference control shows as its candidate."""
+    if judgment.control == Judgment.Control.REFERENCE:
+        hidden = judgment.target.text
+    return references if hidden is None else without_shown(references, hidden)
 
 
 def _run(
