@@ -35,6 +35,7 @@ from annotation.corpora.removal import DELETING, delete_corpus_rows
 from annotation.corpora.summary import ImportSummary
 from annotation.formatting import counted
 from annotation.jobs import Job, Progress, Refused, enqueue, handler
+from annotation.jobs.pruning import kept_upload
 from annotation.models import Corpus, User
 
 IMPORT = "import"
@@ -185,14 +186,16 @@ def run_import(job: Job, progress: Progress) -> Any:
     """Import the job's file as :func:`corpus_import` does on the command line, telling
     the sentences stored so far; the uploading lead becomes a lead of the new corpus.
 
-    A refused file is a failed job whose reason is the refusal's words. A previous attempt
-    whose worker was killed is cleared first (:func:`_clear_previous_attempt`)."""
+    A refused file is a failed job whose reason is the refusal's words, as is a retry
+    whose file was cleared meanwhile (:func:`~annotation.jobs.pruning.kept_upload`). A
+    previous attempt whose worker was killed is cleared first
+    (:func:`_clear_previous_attempt`)."""
     asked = job.payload
     complete = _clear_previous_attempt(job)
     if complete is not None:
         result = _result_without_summary(complete)
         return lambda: _imported(job, complete, result)
-    data = bytes(job.upload or b"")
+    data = kept_upload(job)
     total = estimated_sentences(data)
 
     def report(sentences: int) -> None:

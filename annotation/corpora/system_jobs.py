@@ -15,6 +15,7 @@ from annotation.corpora.import_jobs import AlreadyRunning
 from annotation.corpora.imports import ImportRefused
 from annotation.corpora.systems import AddedSystem, corpus_add_system, uploaded_lines
 from annotation.jobs import Job, Progress, Refused, enqueue, handler
+from annotation.jobs.pruning import kept_upload
 from annotation.models import Corpus, User
 
 ADD_SYSTEM = "add-system"
@@ -71,7 +72,7 @@ def run_add_system(job: Job, progress: Progress) -> Any:
         added = corpus_add_system(
             corpus=corpus,
             name=asked["name"],
-            lines=uploaded_lines(bytes(job.upload or b""), asked["filename"]),
+            lines=uploaded_lines(kept_upload(job), asked["filename"]),
             filename=asked["filename"],
             unsegmented=asked["unsegmented"],
         )

@@ -213,8 +213,9 @@ def upload_job(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
 @lead_required
 @require_POST
 def upload_job_retry(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Queue a failed upload job again (its file is kept until it is done): the panel's
-    Retry button. A job of the same work queued meanwhile is shown instead."""
+    """Queue a failed upload job again (its file is kept until it is done, or a week
+    after it failed: :mod:`annotation.jobs.pruning`): the panel's Retry button. A job of
+    the same work queued meanwhile is shown instead."""
     job = retry(_upload_job(pk))
     if request.htmx:
         return TemplateResponse(request, "corpora/_upload_job.html", {"panel": job_panel(job)})

@@ -41,7 +41,8 @@ class Job(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     payload = models.JSONField(default=dict, blank=True)
-    #: A file handed to the worker (an upload), removed once the job is done.
+    #: A file handed to the worker (an upload), removed once the job is done, and from a
+    #: failed one some days later (annotation.jobs.pruning).
     upload = models.BinaryField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     phase = models.CharField(max_length=200, blank=True, help_text="e.g. 'scoring'")
