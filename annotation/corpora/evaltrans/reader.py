@@ -184,8 +184,12 @@ class _Reader:
         if element.tag != "sentence":
             return  # {namespace}sentence: an unknown element, picked up with the others
         self.take_preceding(root, element)
-        yield from self.complete(root)
+        # What precedes the sentence is complete (the header, the pending sentence), but it
+        # is yielded once this sentence has been read: a reader that stops at the header
+        # (the upload page: queue_import's first look) has the first sentence checked.
+        complete = list(self.complete(root))
         self.pending = self.sentence(element)
+        yield from complete
         # Free the finished sentence and everything before it: memory stays flat.
         element.clear(keep_tail=True)
         while element.getprevious() is not None:

@@ -18,6 +18,7 @@ from django.urls import reverse
 from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.corpora.systems import corpus_add_system
 from annotation.corpora.text_imports import corpus_import_text
+from annotation.jobs import Job
 from annotation.limits import (
     ERR_DOCUMENT_TOO_LONG,
     ERR_TOO_MANY_SYSTEMS,
@@ -145,6 +146,28 @@ def test_the_upload_page_refuses_with_the_reason_and_leaves_nothing(
     assert escape(TOO_MANY_WORDS) in plain.content.decode()
     assert htmx.status_code == 200  # htmx swaps only 2xx: the refusal is in the fragment
     assert escape(TOO_MANY_SYSTEMS) in htmx.content.decode()
+    assert nothing_left()
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_the_upload_page_refuses_a_first_source_too_long_before_queueing_anything(
+    client: Client, lead: User, htmx: bool
+) -> None:
+    """Issue 36, point 8f: the page checks the file's first sentence, its ``<source>``
+    too (it read the targets and let a source of 100,000 words through to the job)."""
+    client.force_login(lead)
+    content = long_sentence_file("t").replace(
+        b"<source>s</source>", f"<source>{LONG_TEXT}</source>".encode()
+    )
+
+    response = client.post(
+        UPLOAD, {"file": SimpleUploadedFile("probe.xml", content)}, **(HTMX if htmx else {})
+    )
+
+    assert response.status_code == (200 if htmx else 400)
+    reason = ERR_TOO_MANY_WORDS.format(what="<source>", words=100_000, limit=MAX_WORDS_PER_TEXT)
+    assert escape(f"probe.xml line 2: {reason}") in response.content.decode()
+    assert not Job.objects.exists()
     assert nothing_left()
 
 

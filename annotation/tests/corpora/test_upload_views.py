@@ -156,6 +156,24 @@ def test_a_file_refused_past_its_first_sentence_ends_as_a_failed_job_with_line_a
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_a_first_sentence_without_its_source_is_refused_on_the_page_with_line_and_reason(
+    lead_client: Client, htmx: bool
+) -> None:
+    """Issue 36, point 8f: the page says it checks the file's first sentence, and does:
+    a first ``<sentence>`` without ``<source>`` is refused before anything is queued."""
+    content = b"<evalTrans name='x'>\n" + NO_SOURCE + b"</evalTrans>\n"
+
+    response = upload(lead_client, content, **(HTMX if htmx else {}))
+
+    assert response.status_code == (200 if htmx else 400)
+    html = response.content.decode()
+    assert "demo.xml line 2: &lt;sentence&gt; without &lt;source&gt;" in html
+    assert 'id="upload-error"' in html
+    assert not Job.objects.exists()
+    assert not Corpus.all_objects.exists()
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_a_second_upload_of_the_same_name_is_refused_with_words_while_the_first_runs(
     lead_client: Client, htmx: bool
 ) -> None:
