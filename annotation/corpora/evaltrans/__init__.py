@@ -60,6 +60,8 @@ from annotation.corpora.evaltrans.reader import (
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
     ERR_AWER_FORMAT,
+    ERR_CUT_SHORT,
+    ERR_CUT_SHORT_CHARACTER,
     ERR_DOCTYPE,
     ERR_DUPLICATE_CHILD,
     ERR_DUPLICATE_JUDGMENT,
@@ -112,6 +114,8 @@ __all__ = [
     "CHUNK_SIZE",
     "CorpusHeader",
     "ERR_AWER_FORMAT",
+    "ERR_CUT_SHORT",
+    "ERR_CUT_SHORT_CHARACTER",
     "ERR_DOCTYPE",
     "ERR_DUPLICATE_CHILD",
     "ERR_DUPLICATE_JUDGMENT",

@@ -16,6 +16,7 @@ from typing import BinaryIO, TypedDict
 
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
+    ERR_CUT_SHORT_CHARACTER,
     ERR_DOCTYPE,
     ERR_EMPTY_FILE,
     ERR_ENCODING,
@@ -108,6 +109,8 @@ class CheckedBytes:
             line = 1 + self.newlines + before.count(b"\n")
             nl = before.rfind(b"\n")
             line_start = self.offset - pending + nl + 1 if nl >= 0 else self.last_line_start
+            if final and exc.reason == "unexpected end of data":  # a UTF-8 file, cut short
+                raise self.error(line, ERR_CUT_SHORT_CHARACTER) from None
             byte = f"0x{data[exc.start]:02X}"
             column = bad - line_start + 1
             raise self.error(line, ERR_NOT_UTF8.format(byte=byte, column=column)) from None

@@ -4,7 +4,8 @@ The bytes pass :mod:`~annotation.corpora.evaltrans.guard` first (prolog and UTF-
 lxml's feed parser (``XMLPullParser``, iterparse's push form, so the guard sees the raw
 bytes before libxml2 does). Every finished ``<sentence>`` is cleared with its preceding
 siblings, so memory does not grow with the file. Problems are reported in file order, as
-one-line :class:`~annotation.corpora.evaltrans.schema.EvalTransError`.
+one-line :class:`~annotation.corpora.evaltrans.schema.EvalTransError`; a file that ends
+before its root element does is told as cut short, where it ends.
 
 The awer fraction is *not* checked against the new reference here: the import recomputes it.
 """
@@ -24,6 +25,7 @@ from annotation.corpora.evaltrans.errors import read_errors
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
 from annotation.corpora.evaltrans.judgment import judgment_attrs
 from annotation.corpora.evaltrans.schema import (
+    ERR_CUT_SHORT,
     ERR_DOCTYPE,
     ERR_DUPLICATE_CHILD,
     ERR_EMPTY_FILE,
@@ -52,6 +54,8 @@ from annotation.limits import (
 )
 
 _LXML_POSITION = re.compile(r", line \d+, column (\d+)$")
+#: libxml2's words for a file that ends in the text of an element.
+_PREMATURE_END = re.compile(r"Premature end of data in tag (?P<tag>\S+) line (?P<line>\d+)")
 
 
 def iter_evaltrans(
@@ -98,7 +102,10 @@ class _Reader:
         self.limits = limits
         self.systems: set[str] = set()  # the systems seen so far, while limits count them
         self.parser = etree.XMLPullParser(
-            events=("end",), tag=("{*}sentence", "eval"), encoding="utf-8", **PARSER_OPTIONS
+            events=("end",),
+            tag=("{*}sentence", "eval", "evalTrans"),
+            encoding="utf-8",
+            **PARSER_OPTIONS,
         )
         self.header: CorpusHeader | None = None
         self.header_xml: list[str] = []
@@ -109,6 +116,7 @@ class _Reader:
         self.pending_after: list[str] = []
         self.position = 0
         self.root_text_checked = False
+        self.root_closed = False  # the root's end tag was read (events of "evalTrans")
         self.last_bytes = b""  # the end of the file, to place text before </evalTrans>
 
     def error(self, line: int | None, reason: str) -> EvalTransError:
@@ -119,25 +127,61 @@ class _Reader:
         for data, eof in self.input.chunks():
             if data:
                 self.last_bytes = self.last_bytes[-256:] + data
-            error: EvalTransError | None = None
-            try:
-                if data:
+                error: EvalTransError | None = None
+                try:
                     self.parser.feed(data)
-                if eof:
-                    root = self.parser.close()
-            except etree.XMLSyntaxError as exc:
-                error = self.syntax_error(exc)
-            # The events before a syntax error first: the file's first problem is reported.
-            for _event, element in self.parser.read_events():
-                if element.tag == "eval":
-                    self.on_eval(element)
-                else:
-                    yield from self.on_sentence(element)
-            if error is not None:
-                raise error
+                except etree.XMLSyntaxError as exc:
+                    error = self.syntax_error(exc)
+                # The events before a syntax error first: the file's first problem is reported.
+                yield from self.read_events()
+                if error is not None:
+                    raise error
+            if eof:
+                root = self.close()
+                yield from self.read_events()
         # close() returns the root or raises: an invariant that narrows the type, not a check
         assert root is not None  # noqa: S101
         yield from self.finish(root)
+
+    def read_events(self) -> Iterator[CorpusHeader | SentenceElement]:
+        for _event, element in self.parser.read_events():
+            if element.tag == "evalTrans":
+                self.root_closed = self.root_closed or element.getparent() is None
+            elif element.tag == "eval":
+                self.on_eval(element)
+            else:
+                yield from self.on_sentence(element)
+
+    def close(self) -> etree._Element:
+        """The root, once the whole file has been fed. A file cut short (an upload broken
+        off, a copy not finished) is told as such (:meth:`cut_short`): its root is still
+        open, and libxml2's error is where the file ends. Any other error found only now
+        (content after the root; an undefined entity, which halts libxml2 where it is
+        and is told at the end) is told where it is."""
+        try:
+            return self.parser.close()
+        except etree.XMLSyntaxError as exc:
+            error = self.syntax_error(exc)
+            if self.root_closed or error.line != self.input.newlines + 1:
+                raise error from None
+            raise self.cut_short(exc) from None
+
+    def cut_short(self, exc: etree.XMLSyntaxError) -> EvalTransError:
+        """The file ended before its root element did: "the file ends inside <target>
+        (opened on line 11)", on its last line. libxml2 names the innermost element when
+        the file ends in its text; where it ends inside a tag, the innermost element is
+        the first that libxml2 ended itself (their end events, which are not read:
+        an ``<eval>`` ended so lacks its ``<target>``, and was refused for that)."""
+        found = _PREMATURE_END.search(exc.msg or "")
+        if found is not None:
+            tag, opened = found["tag"], int(found["line"])
+        else:
+            ended = [element for _event, element in self.parser.read_events()]
+            inside = ended[0] if ended else self.root
+            if inside is None or inside.sourceline is None:
+                return self.syntax_error(exc)
+            tag, opened = _tag_name(inside), int(inside.sourceline)
+        return self.error(self.input.newlines + 1, ERR_CUT_SHORT.format(tag=tag, line=opened))
 
     def syntax_error(self, exc: etree.XMLSyntaxError) -> EvalTransError:
         message, line = exc.msg or "", exc.lineno
@@ -170,9 +214,10 @@ class _Reader:
     def on_sentence(self, element: etree._Element) -> Iterator[CorpusHeader | SentenceElement]:
         """A ``<sentence>`` has ended: take what precedes it, then hold it as the pending one.
 
-        The parser reports only ``sentence`` end events (lxml creates no Python objects for
-        the rest); unknown elements directly inside ``<evalTrans>`` are picked up as the
-        preceding siblings of the next sentence, or at the end.
+        The parser reports only the end events of ``sentence``, ``eval`` and the root
+        (lxml creates no Python objects for the rest); unknown elements directly inside
+        ``<evalTrans>`` are picked up as the preceding siblings of the next sentence, or
+        at the end.
         """
         root = element.getparent()
         if root is None:

@@ -58,6 +58,8 @@ ERR_ENCODING = 'encoding="{encoding}" is declared; evalTrans files must be UTF-8
 ERR_DOCTYPE = "DOCTYPE/entities are not allowed"
 ERR_PROLOG_TOO_LONG = "more than {limit} bytes before the root element"
 ERR_MALFORMED = "malformed XML: {message}"
+ERR_CUT_SHORT = "the file ends inside <{tag}> (opened on line {line}): it is cut short"
+ERR_CUT_SHORT_CHARACTER = "the file ends inside a UTF-8 character: it is cut short"
 ERR_WRONG_ROOT = "root element is <{tag}>, expected <evalTrans>"
 ERR_STRAY_TEXT = "text {text!r} directly inside <{parent}>"
 ERR_MARKUP_IN_TEXT = "<{tag}> must hold text only, found <{child}>"

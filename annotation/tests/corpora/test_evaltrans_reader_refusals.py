@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from annotation.corpora.evaltrans import (
+    CHUNK_SIZE,
     ERR_AWER_FORMAT,
+    ERR_CUT_SHORT,
+    ERR_CUT_SHORT_CHARACTER,
     ERR_DUPLICATE_CHILD,
     ERR_DUPLICATE_JUDGMENT,
     ERR_EMPTY_FILE,
@@ -252,7 +255,6 @@ def test_refusal_is_one_line_with_the_line_number(data: bytes, line: int, reason
 
 MALFORMED = [
     ("mismatched tag", doc('  <eval translator="S"><target>t</target>'), 7),
-    ("unclosed root", lines(*HEAD, "</sentence>"), 6),
     ("undefined entity", doc('  <eval translator="S"><target>&foo;</target></eval>'), 6),
     ("duplicate attribute", doc(ev('translator="S" translator="T"')), 6),
     ("control character", doc('  <eval translator="S"><target>\x01</target></eval>'), 6),
@@ -268,6 +270,76 @@ def test_malformed_xml_says_where_in_one_line(data: bytes, line: int) -> None:
     assert message.startswith(f"t.xml line {line}: malformed XML: ")
     assert "\n" not in message
     assert len(message) > len(f"t.xml line {line}: malformed XML: ")
+
+
+#: Two sentences; a file cut short is a prefix of it.
+WHOLE = lines(
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<evalTrans name="x">',
+    '<sentence id="1">',
+    "  <source>a b</source>",
+    '  <eval translator="first reference"><target>a b</target></eval>',
+    '  <eval translator="S"><target>a c</target></eval>',
+    "</sentence>",
+    '<sentence id="2">',
+    "  <source>a b</source>",
+    '  <eval translator="first reference"><target>a b</target></eval>',
+    '  <eval translator="S"><target>a c</target></eval>',
+    "</sentence>",
+    "</evalTrans>",
+    "",
+)
+
+
+def cut_after(text: str, occurrence: int = 2) -> bytes:
+    """:data:`WHOLE` up to the end of the ``occurrence``-th ``text`` in it."""
+    at = -1
+    for _ in range(occurrence):
+        at = WHOLE.index(text.encode(), at + 1)
+    return WHOLE[: at + len(text.encode())]
+
+
+@pytest.mark.parametrize(
+    "data, line, tag, opened",
+    [
+        # each was told as what libxml2's closing of the open elements left them lacking
+        (cut_after("<target>a c"), 11, "target", 11),  # was: malformed XML
+        (cut_after('<eval translator="S"><targe'), 11, "eval", 11),  # <eval> without <target>
+        (cut_after("<source>a b</source>\n"), 10, "sentence", 8),  # without its first reference
+        (cut_after("</target></", 4), 11, "eval", 11),
+        (cut_after("</sentence>\n"), 13, "evalTrans", 2),
+        (cut_after("</sentence>\n</evalT", 1), 13, "evalTrans", 2),
+        (lines(*HEAD, "</sentence>"), 6, "evalTrans", 2),
+    ],
+)
+def test_a_file_cut_short_is_told_as_such_where_it_ends(
+    data: bytes, line: int, tag: str, opened: int
+) -> None:
+    """Issue 36, point 8g: a truncated upload, a copy not finished."""
+    assert refusal(data) == f"t.xml line {line}: {ERR_CUT_SHORT.format(tag=tag, line=opened)}"
+
+
+def test_a_file_cut_inside_a_character_is_told_as_cut_short_not_as_another_encoding() -> None:
+    """It was "bytes are not UTF-8 (0xC3 …); save the file as UTF-8": it is UTF-8."""
+    data = doc(ev('translator="S"', "<target>café</target>"))
+    cut = data[: data.index("é".encode()) + 1]
+
+    assert refusal(cut) == f"t.xml line 6: {ERR_CUT_SHORT_CHARACTER}"
+    assert refusal(cut + b"\n") == (
+        f"t.xml line 6: {ERR_NOT_UTF8.format(byte='0xC3', column=35)}"  # not at the end
+    )
+
+
+def test_a_large_file_cut_short_is_told_as_such_where_it_ends() -> None:
+    """Cut in a later chunk than its first: the same words, the last line."""
+    sentence = "\n".join(
+        ["<sentence>", "<source>s</source>", ev(FIRST_REF, "<target>r</target>"), "</sentence>", ""]
+    )
+    data = ("<evalTrans>\n" + sentence * 20_000 + "<sentence>\n<source>s").encode()
+    assert len(data) > 4 * CHUNK_SIZE
+    last = 1 + 20_000 * 4 + 2
+    reason = ERR_CUT_SHORT.format(tag="source", line=last)
+    assert refusal(data) == f"t.xml line {last}: {reason}"
 
 
 def test_filename_defaults_to_the_path(tmp_path: Path) -> None:

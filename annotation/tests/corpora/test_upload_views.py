@@ -7,6 +7,7 @@ test_views_add_system.py; a real browser: test_browser_upload.py.)"""
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from annotation.corpora.evaltrans import ERR_CUT_SHORT
 from annotation.corpora.import_jobs import ERR_IMPORT_RUNNING, PHASE_READING
 from annotation.corpora.imports import corpus_import
 from annotation.corpora.removal import corpus_delete
@@ -171,6 +173,31 @@ def test_a_first_sentence_without_its_source_is_refused_on_the_page_with_line_an
     assert 'id="upload-error"' in html
     assert not Job.objects.exists()
     assert not Corpus.all_objects.exists()
+
+
+def cut_in_a_target(at: int) -> tuple[bytes, str]:
+    """The demo cut inside the start tag of the ``<target>`` at byte ``at``, and the
+    reason its reading gives: where the file ends, inside the ``<eval>``."""
+    cut = DEMO[: at + len(b"<targ")]
+    opened = DEMO[: DEMO.rindex(b"<eval", 0, at)].count(b"\n") + 1
+    ends = cut.count(b"\n") + 1
+    return cut, f"demo.xml line {ends}: {ERR_CUT_SHORT.format(tag='eval', line=opened)}"
+
+
+def test_a_file_cut_short_is_told_as_such_on_the_page_or_by_its_job(lead_client: Client) -> None:
+    """Issue 36, point 8g: cut in its first sentence, the page refuses it; cut later, its
+    job fails with the same words (it was "<eval> without <target>")."""
+    early, reason = cut_in_a_target(DEMO.index(b"<target>"))
+    response = upload(lead_client, early, name="early")
+    assert response.status_code == 400
+    assert escape(reason) in response.content.decode()
+    assert not Job.objects.exists()
+
+    late, reason = cut_in_a_target(DEMO.rindex(b"<target>"))
+    upload(lead_client, late, name="late")
+    run_queued_jobs()
+
+    assert Job.objects.get(kind="import").error == reason
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
