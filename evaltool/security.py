@@ -7,6 +7,8 @@ import ipaddress
 from functools import lru_cache
 from typing import Any
 
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_username
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -97,3 +99,19 @@ def lockout_response(
     response = TemplateResponse(request, "registration/locked_out.html", context, status=429)
     response["Retry-After"] = str(minutes * 60)
     return response.render()
+
+
+class AccountScopedAxesHandler(AxesDatabaseHandler):
+    """django-axes' database handler, but a successful login clears the failures of its
+    own account only (``AXES_RESET_ON_SUCCESS``). django-axes clears every failure that
+    matches one of the lockout parameters, the address among them: four wrong passwords
+    for a judge, one good login as an account the attacker owns from the same address,
+    and the judge's count was back to nought, again and again (issue 36). The address's
+    own count is left to the cool-off, as a success proves nothing about the others."""
+
+    def reset_user_attempts(self, request: HttpRequest, credentials: Any = None) -> int:
+        username = get_client_username(request, credentials)
+        if not username:
+            return 0
+        count: int = self.reset_attempts(username=username)
+        return count

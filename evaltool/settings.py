@@ -230,7 +230,10 @@ CONTENT_SECURITY_POLICY = {
 AXES_FAILURE_LIMIT = int(os.environ.get("EVALTOOL_LOGIN_FAILURES", 5))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EVALTOOL_LOGIN_COOLOFF_MINUTES", 15)))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# A success clears the failures of the account that logged in, and only those: not the
+# address's, which another account's login would otherwise wipe (issue 36).
 AXES_RESET_ON_SUCCESS = True
+AXES_HANDLER = "evaltool.security.AccountScopedAxesHandler"
 AXES_LOCKOUT_CALLABLE = "evaltool.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "evaltool.security.client_ip"
 AXES_USERNAME_CALLABLE = "evaltool.security.client_username"

@@ -83,6 +83,49 @@ def test_a_few_mistakes_then_the_right_password_logs_in(
     assert log_in(client, "ana", PASSWORD).status_code == 302
 
 
+def test_logging_in_as_another_account_clears_no_failures_of_the_attacked_one(
+    client: Client, user_factory: Callable[..., User]
+) -> None:
+    """Issue 36, point 1: four wrong passwords for judge3, then a good login as an account
+    the attacker owns, from the same address, over and over. The success clears the
+    attacker's account only: judge3's fifth failure locks it, and so does the address."""
+    user_factory("judge3")
+    user_factory("mallory")
+    answers = []
+    for _ in range(4):
+        answers += [log_in(client, "judge3", "wrong").status_code for _ in range(4)]
+        answers.append(log_in(Client(), "mallory", PASSWORD).status_code)
+
+    # the fifth wrong password locks judge3 and the address, the attacker's login too
+    assert answers[:6] == [200, 200, 200, 200, 302, 429]
+    assert set(answers[6:]) == {429}
+    assert log_in(client, "judge3", PASSWORD).status_code == 429
+    assert log_in(client, "judge3", PASSWORD, "10.7.7.7").status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_success_clears_its_own_accounts_failures_and_no_one_elses(
+    client: Client, user_factory: Callable[..., User]
+) -> None:
+    """What reset-on-success is for: a judge who mistyped four times, from two places,
+    logs in and starts afresh; the failures of another account from the address she
+    logs in from stay counted."""
+    user_factory("ana")
+    user_factory("judge3")
+    for _ in range(2):
+        log_in(client, "ana", "wrong", "10.0.0.1")
+        log_in(client, "ana", "wrong", "10.0.0.2")
+        log_in(client, "judge3", "wrong", "10.0.0.3")
+
+    assert log_in(Client(), "ana", PASSWORD, "10.0.0.3").status_code == 302
+
+    assert not AccessAttempt.objects.filter(username="ana").exists()
+    judge3 = AccessAttempt.objects.filter(username="judge3", ip_address="10.0.0.3")
+    assert [a.failures_since_start for a in judge3] == [2]
+    for _ in range(4):
+        assert log_in(client, "ana", "wrong", "10.0.0.4").status_code == 200
+
+
 @override_settings(BEHIND_PROXY=True, FORWARDED_ALLOW_IPS="10.0.0.1")
 def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended() -> None:
     request = RequestFactory().get(
