@@ -82,7 +82,6 @@ Figures that are undefined (not finite) are ``null``.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -95,6 +94,7 @@ from metrics import registry
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser, program_name
 from metrics.cli_tables import Segments, Tests, score_table, segment_table
 from metrics.numerals import float_option, int_option
+from metrics.json_out import json_dumps
 from metrics.paired import (
     CONFIDENCE_SAMPLES,
     PAIRED_AR_TRIALS,
@@ -523,7 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "boundaries": list(segmentation.boundaries),
                 "reference_per_segment": list(segmentation.reference_per_segment),
             }
-        print(json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False))
+        print(json_dumps(payload))
     else:
         print(score_table(results, tests, setup) + (segment_table(segments) if segments else ""))
     return 0

@@ -26,7 +26,6 @@ JSON (``--json``)::
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -35,6 +34,7 @@ from metrics.claims import MIN_SENTENCES, TOO_FEW, UNBOUNDED
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser
 from metrics.estimate import DEFAULT_CONFIDENCE, Estimate, estimate_mean
 from metrics.numerals import float_option, whole_number
+from metrics.json_out import json_dumps
 from metrics.segment_scores import score_value
 from metrics.textfiles import SegmentFileError, display_name, read_segments
 
@@ -249,7 +249,7 @@ def main(argv: Sequence[str], prog: str) -> int:
         print(f"{p.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
-        print(json.dumps(result.as_json(), indent=2, allow_nan=False))
+        print(json_dumps(result.as_json(), ensure_ascii=True))
     else:
         print(table(result))
     return 0

@@ -17,9 +17,10 @@ Two layouts (:data:`LAYOUTS`):
   and are not read: cut them to ``tsv`` with ``cut -f6,5,7``-style tools.)
 
 Every system of the file must be one of the corpus's, and every system of the corpus
-must have one score for each sentence, a finite decimal number: a file that leaves a
-candidate out, scores one twice, names a segment outside the corpus or a system it does
-not have, or holds anything but a number is refused whole (:class:`~metrics.textfiles.
+must have one score for each sentence, a finite decimal number of at most
+:data:`SCORE_LIMIT` either way: a file that leaves a candidate out, scores one twice,
+names a segment outside the corpus or a system it does not have, or holds anything but
+such a number is refused whole (:class:`~metrics.textfiles.
 SegmentFileError`, ``FILE line N: reason``), so nothing partial is ever kept.
 
 **The figure.** A system's corpus-level score is the mean of its segment scores, as WMT
@@ -37,6 +38,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from metrics.facts import METRIC_FACTS
 from metrics.numerals import DECIMAL_NUMBER, digits
@@ -52,6 +54,17 @@ LAYOUTS: dict[str, str] = {
 
 #: What a score that is not finite looks like, to say so rather than "not a number".
 _NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+#: The largest magnitude a score may have (either sign). A figure sums a system's scores
+#: over the corpus, and the estimates and correlations sum their squares: scores of 1e308,
+#: each a float, summed to infinity, and every figure made of them was no number (a
+#: download that answered 500). At 1e12, a million sentences sum to 1e18 and their squares
+#: to 1e30, far inside float64; no metric in use comes near (COMET within ±2, MetricX
+#: 0–25, GEMBA 0–100).
+SCORE_LIMIT = 1e12
+ERR_OUT_OF_RANGE = (
+    f"is out of range: a score is at most {SCORE_LIMIT:g} either way "
+    "(its sum over the corpus must stay a number)"
+)
 _TSV_HEADER = ["system", "segment", "score"]
 #: Systems a refusal names before "…".
 _NAMED = 10
@@ -124,11 +137,12 @@ def read_segment_scores(
 
 def score_value(text: str) -> float:
     """A score as a file writes it (``text`` without surrounding blanks): a decimal number,
-    finite, in ASCII digits (:data:`~metrics.numerals.DECIMAL_NUMBER`). A ``ValueError``
-    says why ``text`` is none (the reader adds the line): what Python's ``float`` would
-    read beyond it (``nan``, ``inf``, ``1_000``, ``١٢``: Arabic-Indic 12) is no score. The
-    one rule of every file of scores evaltool reads (imported metrics, and ``python -m
-    metrics estimate``'s human and automatic scores)."""
+    finite, in ASCII digits (:data:`~metrics.numerals.DECIMAL_NUMBER`), within
+    :data:`SCORE_LIMIT`. A ``ValueError`` says why ``text`` is none (the reader adds the
+    line): what Python's ``float`` would read beyond it (``nan``, ``inf``, ``1_000``,
+    ``١٢``: Arabic-Indic 12) is no score. The one rule of every file of scores evaltool
+    reads (imported metrics, and ``python -m metrics estimate``'s human and automatic
+    scores)."""
     if _NOT_FINITE.fullmatch(text):
         raise ValueError(f"score {text!r} is not a finite number")
     if DECIMAL_NUMBER.fullmatch(text) is None:
@@ -136,7 +150,14 @@ def score_value(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"score {text!r} is too large for a number")
+    if out_of_range(value):
+        raise ValueError(f"score {text!r} {ERR_OUT_OF_RANGE}")
     return value
+
+
+def out_of_range(values: float | Sequence[float] | FloatArray) -> npt.NDArray[np.bool_]:
+    """Where a score's magnitude is past :data:`SCORE_LIMIT` (``NaN``: nowhere)."""
+    return np.abs(np.asarray(values, dtype=np.float64)) > SCORE_LIMIT
 
 
 def segment_scores_tsv(scores: Mapping[str, Sequence[float] | FloatArray]) -> str:
@@ -271,8 +292,8 @@ class _Reader:
 
 def check_scores(scores: Mapping[str, Sequence[float] | FloatArray], n_segments: int) -> None:
     """A ``ValueError`` naming the system unless each of ``scores`` has ``n_segments``
-    finite numbers: the same rule for scores that come from a file and from a program
-    (a command that computes a metric itself)."""
+    finite numbers within :data:`SCORE_LIMIT`: the same rule for scores that come from a
+    file and from a program (a command that computes a metric itself)."""
     for system, values in scores.items():
         arr = np.asarray(values, dtype=np.float64)
         if arr.shape != (n_segments,):
@@ -285,6 +306,12 @@ def check_scores(scores: Mapping[str, Sequence[float] | FloatArray], n_segments:
             raise ValueError(
                 f"system {system!r}: segment {bad[0] + 1}'s score {float(arr[bad[0]])!r} "
                 "is not a finite number"
+            )
+        far = np.flatnonzero(out_of_range(arr))
+        if len(far):
+            raise ValueError(
+                f"system {system!r}: segment {far[0] + 1}'s score {float(arr[far[0]])!r} "
+                f"{ERR_OUT_OF_RANGE}"
             )
 
 

@@ -18,8 +18,6 @@ Done judgments only (no control items), sentence by sentence, systems in corpus 
 
 from __future__ import annotations
 
-import io
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +25,7 @@ from typing import Any
 from annotation.models import Corpus, Judgment
 from annotation.spans import ErrorSpan, error_spans
 from annotation.text import words
+from metrics.json_out import json_dumps
 
 COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
 NO_ERROR = "No-error"
@@ -120,6 +119,4 @@ def mqm_tsv(corpus: Corpus) -> Iterator[str]:
 
 def mqm_json(corpus: Corpus) -> str:
     """The JSON: a list of rows (the TSV's columns, then ``start``, ``end``, ``op``)."""
-    out = io.StringIO()
-    json.dump(list(mqm_rows(corpus)), out, ensure_ascii=False, indent=1)
-    return out.getvalue() + "\n"
+    return json_dumps(list(mqm_rows(corpus)), indent=1) + "\n"

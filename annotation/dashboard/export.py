@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -19,11 +18,8 @@ from annotation.dashboard.verdicts import ClusterView, Line
 from annotation.formatting import number
 from annotation.statistics import scores_json
 from metrics.claims import TOO_FEW
+from metrics.json_out import json_dumps
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, UNRANKED
-
-
-def _finite_or_none(v: float | None) -> float | None:
-    return v if v is not None and math.isfinite(v) else None
 
 
 def figure_json(cell: Cell) -> dict[str, Any]:
@@ -130,7 +126,7 @@ def clusters_json(view: ClusterView) -> dict[str, Any]:
         "systems": {
             f.system: {
                 "cluster": f.cluster if f.cluster != UNRANKED else None,
-                "mean_z": _finite_or_none(f.mean),
+                "mean_z": f.mean,
                 "n": f.n,
             }
             for f in view.ranked
@@ -144,12 +140,8 @@ def json_text(
     clusters: ClusterView | None = None,
     estimates: Estimates | None = None,
 ) -> str:
-    return json.dumps(
-        table_json(table, verdicts, clusters, estimates),
-        indent=2,
-        ensure_ascii=False,
-        allow_nan=False,
-    )
+    """``table.json``'s text (:func:`table_json`; a number that is not finite is null)."""
+    return json_dumps(table_json(table, verdicts, clusters, estimates))
 
 
 def table_csv(table: MetricsTable) -> str:
@@ -204,8 +196,7 @@ def spreadsheet_safe(text: str) -> str:
 
 def _shown(v: float | None) -> str:
     """A number as the table shows it (two decimals), "" if undefined."""
-    finite = _finite_or_none(v)
-    return "" if finite is None else number(finite)
+    return "" if v is None or not math.isfinite(v) else number(v)
 
 
 def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) -> dict[str, Any]:
@@ -231,7 +222,7 @@ def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) 
             )
             shown = c["interval"] != ""
             entry[c["coef"]] = {
-                "value": _finite_or_none(c["value"]),
+                "value": c["value"],
                 "n": c["n"],
                 "ci": [c["ci_low"], c["ci_high"]] if shown else None,
             }
@@ -253,6 +244,5 @@ def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) 
 
 
 def meta_json_text(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) -> str:
-    return json.dumps(
-        meta_json(corpus, preprocessing, meta), indent=2, ensure_ascii=False, allow_nan=False
-    )
+    """``meta.json``'s text (:func:`meta_json`; a number that is not finite is null)."""
+    return json_dumps(meta_json(corpus, preprocessing, meta))

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.exceptions import BadRequest
-from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -32,6 +32,7 @@ from annotation.jobs import Job
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.numerals import digits
+from metrics.json_out import json_dumps
 from metrics.registry import metric_info
 from metrics.stats import FAMILIES
 
@@ -320,7 +321,7 @@ def _waiting(request: HtmxHttpRequest, dash: Dashboard, *, as_json: bool = False
             "status": "failed" if failed else "scoring",
             "jobs": [job.as_json() for job in dash.waiting],
         }
-        response: HttpResponse = JsonResponse(body, status=status)
+        response = HttpResponse(json_dumps(body, indent=None), "application/json", status=status)
     else:
         context = {**_context(dash), "polling": False}
         response = TemplateResponse(request, "dashboard/_waiting.html", context, status=status)

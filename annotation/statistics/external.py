@@ -15,7 +15,9 @@ its unit none: the figure is shown as the file gave it.
 
 **Kept whole or not at all.** A file whose systems, segments or numbers do not match the
 corpus is refused with its line and reason (:class:`ScoresRefused`), and nothing of it is
-stored; a stored metric is replaced or deleted in one transaction.
+stored; a stored metric is replaced or deleted in one transaction. A number past
+:data:`~metrics.segment_scores.SCORE_LIMIT` either way is refused too (the sum of a
+system's scores must stay a number); one stored before that rule is read as no score.
 
 **Read in one query, or none.** A system's scores are one row of float64 bytes in
 sentence order (:class:`~annotation.models.ExternalScores`); the corpus's
@@ -48,6 +50,7 @@ from metrics.segment_scores import (
     check_scores,
     mean_from_stats,
     mean_rows,
+    out_of_range,
     read_segment_scores,
 )
 from metrics.significance import Bootstrap, MetricSignificance
@@ -220,9 +223,11 @@ def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
     found: dict[str, tuple[Any, dict[str, FloatArray]]] = {}
     for row in rows:
         _, scores = found.setdefault(row.metric__name, (row, {}))
-        scores[row.translator__name] = np.frombuffer(bytes(row.values), dtype=_STORED).astype(
-            np.float64
-        )
+        values = np.frombuffer(bytes(row.values), dtype=_STORED).astype(np.float64)
+        # A score past the limit was stored before the limit was the rule: no score, as
+        # its sum would be no number (metrics.segment_scores.SCORE_LIMIT).
+        values[out_of_range(values)] = np.nan
+        scores[row.translator__name] = values
     return tuple(
         ExternalMetricScores(
             name=name,

@@ -17,6 +17,7 @@ from annotation.models import Corpus, ExternalMetric
 from annotation.statistics import external_segment_scores
 from annotation.tests.factories import HAND_REFS, HAND_SYSTEMS, scores_json, write_corpus
 from annotation.tests.imported import import_scores, tsv, wmt
+from metrics.segment_scores import ERR_OUT_OF_RANGE
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +105,21 @@ def test_a_refused_import_is_one_line_and_stores_nothing(
         run("import_scores", "hand", str(path), *args)
 
     assert str(refused.value) == refusal.format(file=path)
+    assert not ExternalMetric.objects.exists()
+
+
+def test_a_score_too_large_to_sum_is_refused_with_its_line_and_stores_nothing(
+    hand: Corpus, tmp_path: Path
+) -> None:
+    """Issue 36, point 6: scores of 1e308 were stored, and the systems' means overflowed
+    to infinity (``scores --json`` printed a bare ``Infinity``)."""
+    path = tmp_path / "huge.tsv"
+    path.write_bytes(tsv({**COMET, "one-off": [1e308] * 4}))
+
+    with pytest.raises(CommandError) as refused:
+        run("import_scores", "hand", str(path), "--name", "COMET", "--higher-is-better")
+
+    assert str(refused.value) == f"{path} line 5: score '1e+308' {ERR_OUT_OF_RANGE}"
     assert not ExternalMetric.objects.exists()
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from metrics.__main__ import main
 from metrics.estimate import REGRESSION, REGRESSION_STRATIFIED_VARIANCE, estimate_mean
+from metrics.segment_scores import ERR_OUT_OF_RANGE
 from metrics.tests.test_cli import run_cli
 
 N = 60
@@ -155,6 +156,11 @@ Files = dict[str, Path]
             lambda f: [],
             "human.tsv line 2: score 'nan' is not a finite number",
         ),
+        (  # issue 36: its square overflowed, and the estimate was no number
+            lambda f: f["human"].write_text("4\t0.5\n2\t1e200\n"),
+            lambda f: [],
+            f"human.tsv line 2: score '1e200' {ERR_OUT_OF_RANGE}",
+        ),
         (  # the rule of every score file (imported metrics too), not Python's float
             lambda f: f["human"].write_text("4\t0.5\n2\t1_000\n"),
             lambda f: [],
@@ -203,7 +209,7 @@ Files = dict[str, Path]
     ],
     ids=[
         "no-tab", "index", "other-digits-index", "other-digits-score", "past-end", "negative",
-        "twice", "score", "nan-score",
+        "twice", "score", "nan-score", "huge-score",
         "underscore-score", "one-judged",
         "auto-number", "auto-length", "docs-length", "auto-form", "auto-twice", "missing",
         "confidence",

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from metrics.segment_scores import (
+    ERR_OUT_OF_RANGE,
+    SCORE_LIMIT,
     check_metric_name,
     check_scores,
     mean_from_stats,
@@ -51,7 +53,7 @@ def test_tsv_reads_system_segment_score_in_any_order_with_or_without_a_header() 
 
 
 def test_scores_written_as_tsv_are_read_back_to_the_same_floats() -> None:
-    scores = {"sys A": [0.1 + 0.2, -1e-7, 2.0 / 3], "B": [1e300, -0.0, 5.0]}
+    scores = {"sys A": [0.1 + 0.2, -1e-7, 2.0 / 3], "B": [1e12 / 3, -0.0, 5e-300]}
 
     text = segment_scores_tsv(scores)
 
@@ -120,6 +122,8 @@ TSV_REFUSALS = [
     (GOOD_A + "B\t1\tnan\n", 4, "score 'nan' is not a finite number"),
     (GOOD_A + "B\t1\t-Infinity\n", 4, "score '-Infinity' is not a finite number"),
     (GOOD_A + "B\t1\t1e999\n", 4, "score '1e999' is too large for a number"),
+    (GOOD_A + "B\t1\t1e308\n", 4, f"score '1e308' {ERR_OUT_OF_RANGE}"),
+    (GOOD_A + "B\t1\t-1000000000001\n", 4, f"score '-1000000000001' {ERR_OUT_OF_RANGE}"),
     (GOOD_A + "\nB\t1\t1\n", 4, "empty line (one score per line)"),
     (
         GOOD_A + "B\t1\t1\nB\t3\t1\n",
@@ -151,6 +155,7 @@ WMT_REFUSALS = [
     (WMT_A + "B\tNone\n", 4, "score 'None' is not a number"),
     (WMT_A + "B\t٠.٥\n", 4, "score '٠.٥' is not a number"),
     (WMT_A + "B\tinf\n", 4, "score 'inf' is not a finite number"),
+    (WMT_A + "B\t1e308\nB\t1e308\nB\t1e308\n", 4, f"score '1e308' {ERR_OUT_OF_RANGE}"),
     (
         WMT_A + "B 1\nB 2\n",
         None,
@@ -246,6 +251,12 @@ def test_scores_from_a_program_follow_the_files_rules() -> None:
         check_scores({"A": [0.1]}, 2)
     with pytest.raises(ValueError, match="system 'A': segment 2's score nan"):
         check_scores({"A": [0.1, math.nan]}, 2)
+    # issue 36: accepted, and a system's mean of such scores overflowed to infinity; at
+    # the limit, a million scores and their squares sum to numbers
+    with pytest.raises(ValueError, match=re.escape(f"segment 2's score 1e+308 {ERR_OUT_OF_RANGE}")):
+        check_scores({"A": [0.1, 1e308]}, 2)
+    check_scores({"A": [SCORE_LIMIT, -SCORE_LIMIT]}, 2)
+    assert math.isfinite((np.full(1_000_000, SCORE_LIMIT) ** 2).sum())
 
 
 def test_the_figure_is_the_mean_and_a_segment_without_a_score_is_left_out() -> None:

@@ -12,7 +12,6 @@ option and the reason. ``--json`` prints ``{"corpus", "enabled", "rate", "per_ru
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -22,6 +21,7 @@ from annotation.controls.quality import corpus_controls
 from annotation.controls.runs import controls_per_run, controls_summary
 from annotation.formatting import number
 from annotation.management.lookup import corpus_named
+from metrics.json_out import json_dumps
 
 #: The form's fields and the options that set them.
 OPTIONS = {"control_rate": "--rate", "control_pass_threshold": "--threshold"}
@@ -80,7 +80,7 @@ class Command(BaseCommand):
                     for j in judges
                 },
             }
-            self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
+            self.stdout.write(json_dumps(payload))
             return
         state = (
             f"on, one in every {corpus.control_rate} items ({controls_summary(corpus)})"

@@ -9,12 +9,12 @@ named), as a new corpus has it. ``--json`` prints ``{"corpus", "setting": "on" |
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
 from annotation.management.lookup import corpus_named
+from metrics.json_out import json_dumps
 
 #: The setting's values by option, and back.
 SETTINGS = {"on": True, "off": False, "auto": None}
@@ -56,7 +56,7 @@ class Command(BaseCommand):
                 "blind": corpus.blind,
                 "shown": corpus.shows_live_figures,
             }
-            self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
+            self.stdout.write(json_dumps(payload))
             return
         shown = "shown to" if corpus.shows_live_figures else "hidden from"
         blind = "blind" if corpus.blind else "named"

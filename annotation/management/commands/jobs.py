@@ -10,13 +10,13 @@ wait with progress, or the queued jobs computed here when no worker runs.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.jobs import Job, retry, run_queued_jobs, wait_for
 from metrics.numerals import int_option
+from metrics.json_out import json_dumps
 
 
 class Command(BaseCommand):
@@ -50,7 +50,7 @@ class Command(BaseCommand):
         if not options["all"]:
             jobs = jobs.exclude(status=Job.Status.DONE)
         if options["json"]:
-            self.stdout.write(json.dumps([j.as_json() for j in jobs], indent=2))
+            self.stdout.write(json_dumps([j.as_json() for j in jobs], ensure_ascii=True))
             return
         for job in jobs:
             self.stdout.write(f"{job.pk:>6}  {job.label}: {job.progress_text}")

@@ -7,7 +7,6 @@ yet, the command waits for their scoring job with its progress on standard error
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -26,6 +25,7 @@ from annotation.statistics import (
     statistics_or_job,
     stored_statistics,
 )
+from metrics.json_out import json_dumps
 
 
 class Command(BaseCommand):
@@ -49,7 +49,7 @@ class Command(BaseCommand):
                     for system, figures in scores.items()
                 },
             )
-            self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
+            self.stdout.write(json_dumps(payload))
             return
         columns = [
             m for m in (*AUTOMATIC_METRICS, *HUMAN_METRICS) if any(m in f for f in scores.values())

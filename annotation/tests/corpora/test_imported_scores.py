@@ -18,6 +18,7 @@ from annotation.models import Corpus, ExternalMetric, ExternalScores, User
 from annotation.statistics import external_segment_scores
 from annotation.tests.factories import HAND_REFS, HAND_SYSTEMS, HTMX, by_id, write_corpus
 from annotation.tests.imported import import_scores, tsv, wmt
+from metrics.segment_scores import ERR_OUT_OF_RANGE
 
 pytestmark = pytest.mark.django_db
 
@@ -113,6 +114,10 @@ REFUSALS = [
     (
         tsv(COMET).replace(b"bad\t3\t0.2", b"bad\t3\tinf"),
         "comet.tsv line 11: score 'inf' is not a finite number",
+    ),
+    (  # issue 36: accepted, and the mean of such scores overflowed to infinity
+        tsv({**COMET, "bad": [1e308] * 4}),
+        f"comet.tsv line 9: score '1e+308' {ERR_OUT_OF_RANGE}",
     ),
     (
         tsv(COMET).replace(b"bad\t3\t0.2", b"bad\t3\thigh"),
