@@ -8,17 +8,34 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM := /usr/bin/chromium
 PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 
-WORDNET := /usr/share/wordnet/index.noun
+WORDNET_DIR := /usr/share/wordnet
+WORDNET := $(WORDNET_DIR)/index.noun
 
-.PHONY: run serve worker test test-fast test-postgres venv browser wordnet mteval comet migrations-check lint bench demo
+.PHONY: run serve deploy worker test test-fast test-postgres venv runtime browser wordnet wordnet-check mteval comet migrations-check lint bench demo
 
+## The developers' install: the project with its test and development tools (a superset
+## of the production install below, whose stamp it leaves too).
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUNTIME_STAMP)
 
 venv: $(STAMP)
+
+## The production install (make deploy, make serve): the project and what it needs to
+## run, PostgreSQL's driver included; no test or development tool, no Debian package.
+## Servers started at once take turns (flock), the second finding the install done.
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
+
+$(RUNTIME_STAMP): pyproject.toml
+	@mkdir -p $(VENV)
+	@flock $(VENV)/.install.lock bash -c '\
+	  test $@ -nt pyproject.toml && exit 0; \
+	  test -x $(PY) || $(PYTHON) -m venv $(VENV); \
+	  $(PY) -m pip install --quiet --disable-pip-version-check -e ".[postgres]" && touch $@'
+
+runtime: $(RUNTIME_STAMP)
 
 ## Debian's Chromium, driven by Playwright in the browser tests (no browser download).
 browser:
@@ -34,6 +51,13 @@ wordnet:
 	  echo "Installing Debian's wordnet-base for METEOR..."; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wordnet-base >/dev/null; }
+
+## What a production host needs of Debian, checked, never installed (make serve and make
+## deploy run no apt-get): WordNet's files, which METEOR's signature on the dashboard reads.
+wordnet-check:
+	@test -f "$${WNSEARCHDIR:-$(WORDNET_DIR)}/index.noun" || { \
+	  echo "METEOR needs WordNet: install Debian's wordnet-base package (make wordnet does)" >&2; \
+	  exit 1; }
 
 ## Perl's XML::Twig (Debian's libxml-twig-perl), which NIST's own mteval-v13a.pl loads:
 ## the NIST tests run the script itself (metrics/tests/data/README.md).
@@ -89,13 +113,19 @@ run: demo
 ## its own default would believe any local process (evaltool.env.forwarded_allow_ips).
 FORWARDED_ALLOW_IPS_FLAG = --forwarded-allow-ips '$(shell $(PY) -c 'from evaltool.env import forwarded_allow_ips as f; print(f())')'
 
+## A release on a production host: the production install, then the migrations applied
+## and the static files collected (hashed names, served by the app) and published at
+## once (manage.py deploy): collected once per change, one process at a time, so servers
+## started together from one checkout, or against one database, all come up.
+deploy: runtime wordnet-check
+	@DEBUG=$${DEBUG:-false} $(PY) manage.py deploy
+
 ## The production server: gunicorn on $${HOST:-127.0.0.1}:$${PORT:-8000} with $${WEB_CONCURRENCY:-3}
-## workers, DEBUG off unless set, SECRET_KEY required, DATABASE_URL honoured; migrations
-## applied and static files collected (hashed names, served by the app) first.
-serve: venv wordnet
+## workers, DEBUG off unless set, SECRET_KEY required, DATABASE_URL honoured; make deploy
+## first (quick when nothing changed). Its error log (standard error) has every unhandled
+## error's traceback (the settings' LOGGING).
+serve: deploy
 	@export DEBUG=$${DEBUG:-false}; \
-	  $(PY) manage.py migrate --noinput && \
-	  $(PY) manage.py collectstatic --noinput -v0 && \
 	  exec $(VENV)/bin/gunicorn evaltool.wsgi:application \
 	    --bind "$${HOST:-127.0.0.1}:$${PORT:-8000}" \
 	    --workers "$${WEB_CONCURRENCY:-3}" \

@@ -121,13 +121,14 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Where ``collectstatic`` (which ``make serve`` runs) collects the files: the checkout's
-# ``staticfiles/`` unless set (the tests that run ``make serve`` collect into their own
-# temporary directory, so two at once never share one and the checkout stays as it is).
+# Where ``manage.py deploy`` (which ``make serve`` runs) publishes the files: a link to the
+# collection beside it (annotation.deployment), the checkout's ``staticfiles`` unless set
+# (the tests that run ``make serve`` publish into a temporary directory of their own, so
+# the checkout stays as it is).
 STATIC_ROOT: Path | None = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
-# In production the files are collected with hashed names (``manage.py collectstatic``,
-# which ``make serve`` runs), so browsers may cache them forever; in development and
-# tests they are served as they are.
+# In production the files are collected with hashed names (``manage.py deploy``, which
+# ``make serve`` runs), so browsers may cache them forever; in development and tests they
+# are served as they are.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

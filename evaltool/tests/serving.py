@@ -3,15 +3,19 @@ and a browser's way of talking to it (cookies kept, redirects not followed)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -51,37 +55,69 @@ def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
     return env
 
 
+@dataclass(frozen=True)
+class Served:
+    """A ``make serve`` that answers: its base URL, and the file its standard error goes
+    to (gunicorn's error log, with the app's own log)."""
+
+    base: str
+    log: Path
+
+    def errors(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+@contextmanager
+def make_serves(*envs: dict[str, str]) -> Iterator[list[Served]]:
+    """``make serve`` in each of ``envs`` (each gives ``HOST`` and ``PORT``), all started at
+    the same moment: each once it answers; stopped, with their workers, on leaving. They
+    run with the virtual environment as ``make test`` left it (``-o runtime``): a test
+    never installs into it, which would write the package's metadata into the checkout.
+    Standard error goes to a file (a pipe nobody reads would fill and stop gunicorn)."""
+    logs = Path(tempfile.mkdtemp(prefix="evaltool-serve-log-"))
+    started: list[tuple[subprocess.Popen[bytes], Served]] = []
+    try:
+        for env in envs:
+            served = Served(f"http://{env['HOST']}:{env['PORT']}", logs / f"{env['PORT']}.log")
+            with served.log.open("wb") as log:
+                process = subprocess.Popen(
+                    ["make", "-s", "-o", "runtime", "serve"],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=log,
+                    start_new_session=True,
+                )
+            started.append((process, served))
+        for process, served in started:
+            _wait_until_it_answers(process, served)
+        yield [served for _, served in started]
+    finally:
+        for process, _ in started:
+            with contextlib.suppress(ProcessLookupError):  # stopped already
+                os.killpg(process.pid, signal.SIGTERM)
+        for process, _ in started:
+            process.wait(timeout=30)
+        shutil.rmtree(logs, ignore_errors=True)
+
+
+def _wait_until_it_answers(process: subprocess.Popen[bytes], served: Served) -> None:
+    for _ in range(240):
+        if process.poll() is not None:
+            pytest.fail(f"make serve stopped: {served.errors()[-2000:]}")
+        try:
+            fetch(f"{served.base}/accounts/login/")
+            return
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail(f"make serve did not answer within 120 s: {served.errors()[-2000:]}")
+
+
 @contextmanager
 def make_serve(env: dict[str, str]) -> Iterator[str]:
-    """``make serve`` running in ``env`` (which gives ``HOST`` and ``PORT``): its base URL
-    once it answers; stopped, with its workers, on leaving. It runs with the virtual
-    environment as ``make test`` left it (``-o venv``): a test never installs into it,
-    which would write the package's metadata into the checkout, and two at once would
-    install over each other."""
-    process = subprocess.Popen(
-        ["make", "-s", "-o", "venv", "serve"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    base = f"http://{env['HOST']}:{env['PORT']}"
-    try:
-        for _ in range(120):
-            if process.poll() is not None:
-                pytest.fail(f"make serve stopped: {process.stderr.read().decode()[-2000:]}")
-            try:
-                fetch(f"{base}/accounts/login/")
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("make serve did not answer within 60 s")
-        yield base
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+    """One ``make serve`` (:func:`make_serves`): its base URL."""
+    with make_serves(env) as (served,):
+        yield served.base
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -26,9 +26,10 @@ from gunicorn.config import Config
 from evaltool.tests.serving import (
     ROOT,
     NoRedirect,
+    Served,
     fetch,
     free_port,
-    make_serve,
+    make_serves,
     production_env,
 )
 
@@ -37,13 +38,19 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("make-serve")]
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
-    """``make serve`` running: its base URL and its environment (database and all)."""
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dict[str, str]]]:
+    """``make serve`` running, with its error log, and its environment (database and all)."""
     tmp_path = tmp_path_factory.mktemp("serve")
     port = free_port()
     env = production_env(tmp_path, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="2")
-    with make_serve(env) as base:
-        yield base, env
+    with make_serves(env) as (one,):
+        yield one, env
+
+
+@pytest.fixture
+def served(running: tuple[Served, dict[str, str]]) -> tuple[str, dict[str, str]]:
+    """``make serve`` running: its base URL and its environment."""
+    return running[0].base, running[1]
 
 
 @pytest.fixture
@@ -141,6 +148,82 @@ def test_a_locked_sqlite_database_is_503_not_saved_never_500(
     assert "your change was not saved" in body
     assert "Retry" in body
     assert log_in(base, "ana", "pw-ana")[0] == 302
+
+
+@pytest.fixture
+def new_database(tmp_path: Path) -> Iterator[str]:
+    """The URL of a database nothing has touched: on the suite's PostgreSQL server when it
+    runs on PostgreSQL (a database of its own, dropped after), else a SQLite file."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        yield f"sqlite:///{tmp_path / 'new.sqlite3'}"
+        return
+    import psycopg
+
+    name = f"evaltool_serve_{os.getpid()}"
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {name}")
+        c.execute(f"CREATE DATABASE {name}")
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin, autocommit=True) as c:
+            c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_two_make_serve_started_at_once_from_one_checkout_both_serve_hashed_files(
+    tmp_path: Path, new_database: str
+) -> None:
+    """Issue 36, point 5: two ``make serve`` started at the same moment, from one checkout
+    (one new database, one ``STATIC_ROOT``): one crashed, in migrate (both created the
+    first table) or in collectstatic (WhiteNoise's post-processing of files the other was
+    rewriting). Both come up now, and serve the one collection, published whole."""
+    ports = [free_port()]
+    while len(ports) < 2:
+        ports += [p for p in [free_port()] if p not in ports]
+    envs = [
+        production_env(
+            tmp_path,
+            DATABASE_URL=new_database,
+            HOST="127.0.0.1",
+            PORT=str(port),
+            WEB_CONCURRENCY="1",
+        )
+        for port in ports
+    ]
+
+    with make_serves(*envs) as servers:
+        for served in servers:
+            status, _, body = fetch(f"{served.base}/accounts/login/")
+            assert status == 200
+            css = re.search(rb'href="(/static/css/evaltool\.[0-9a-f]{12}\.css)"', body)
+            assert css is not None
+            assert fetch(served.base + css.group(1).decode())[0] == 200
+
+    root = tmp_path / "staticfiles"
+    assert root.is_symlink()
+    assert (root / "staticfiles.json").is_file()
+    assert [p.name for p in tmp_path.glob(".staticfiles-*")] == [os.readlink(root)]
+
+
+def test_make_serve_installs_no_test_or_development_tool_and_runs_no_apt(tmp_path: Path) -> None:
+    """Issue 36, point 5: ``make serve`` on a production host installed the test and
+    development extras (``.[test,dev]``) and Debian packages (apt-get). Its install is
+    now the runtime's alone, and it only checks for WordNet's files."""
+    done = subprocess.run(
+        ["make", "-n", "serve", f"VENV={tmp_path / 'venv'}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+    assert "test," not in done.stdout
+    assert "dev]" not in done.stdout
+    assert "apt-get" not in done.stdout
+    assert '-m pip install --quiet --disable-pip-version-check -e ".[postgres]"' in done.stdout
+    assert "manage.py deploy" in done.stdout
 
 
 def test_without_a_proxy_gunicorn_believes_no_forwarded_proto(server: str) -> None:
