@@ -186,6 +186,28 @@ EVALTOOL_COMET_PYTHON = os.environ.get("EVALTOOL_COMET_PYTHON") or str(
 # app servers, CACHE_URL=redis://host:6379/0 shares one cache between them anyway.
 CACHES = {"default": parse_cache_url(os.environ.get("CACHE_URL", ""))}
 
+# --- logging ------------------------------------------------------------------------------
+# Every warning and error to standard error, an unhandled exception with its traceback:
+# Django's 500s (django.request), the app's own and the workers' (a job that failed), in
+# production as in the demo. Django alone mails a 500 to the admins when DEBUG is off and
+# writes it nowhere (issue 36); gunicorn's error log is its standard error in make serve.
+# The app's own loggers (annotation.*) say what a worker does, at INFO.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        # gunicorn's own error-log lines: [time] [pid] [LEVEL] message
+        "plain": {"format": "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"},
+    },
+    "handlers": {"stderr": {"class": "evaltool.logs.StderrHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        # Django's own handlers (a console only with DEBUG on, mail to the admins) replaced.
+        "django": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        "annotation": {"level": "INFO"},
+    },
+}
+
 # --- HTTPS and security headers -------------------------------------------------------
 # Behind HTTPS (EVALTOOL_HTTPS=true): redirect plain HTTP, send cookies only over HTTPS,
 # and tell browsers to insist on HTTPS (HSTS). EVALTOOL_BEHIND_PROXY=true trusts the

@@ -150,6 +150,32 @@ def test_a_locked_sqlite_database_is_503_not_saved_never_500(
     assert log_in(base, "ana", "pw-ana")[0] == 302
 
 
+def test_an_unhandled_error_is_in_gunicorns_error_log_with_its_traceback(
+    running: tuple[Served, dict[str, str]],
+) -> None:
+    """Issue 36, point 7: a 500 left an access-log line and no trace (Django mails it to
+    the admins when DEBUG is off, and writes it nowhere). A login whose throttling table
+    is gone (renamed away for the moment) fails inside the app: the visitor gets the
+    app's 500 page, and the error log, the server's standard error, the traceback."""
+    served, env = running
+    database = sqlite3.connect(env["DATABASE_URL"].removeprefix("sqlite:///"), timeout=30)
+    database.execute("ALTER TABLE axes_accessattempt RENAME TO axes_accessattempt_away")
+    try:
+        status, body = log_in(served.base, "nobody", "wrong")
+    finally:
+        database.execute("ALTER TABLE axes_accessattempt_away RENAME TO axes_accessattempt")
+        database.close()
+
+    assert status == 500
+    assert 'data-status="500"' in body
+    assert "Traceback" not in body
+    log = served.errors()
+    assert "[ERROR] django.request: Internal Server Error: /accounts/login/" in log
+    traceback = log[log.index("Internal Server Error: /accounts/login/") :]
+    assert "Traceback (most recent call last):" in traceback
+    assert "no such table: axes_accessattempt" in traceback
+
+
 @pytest.fixture
 def new_database(tmp_path: Path) -> Iterator[str]:
     """The URL of a database nothing has touched: on the suite's PostgreSQL server when it
