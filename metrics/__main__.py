@@ -93,8 +93,8 @@ import numpy as np
 from metrics import registry
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser, program_name
 from metrics.cli_tables import Segments, Tests, score_table, segment_table
-from metrics.numerals import float_option, int_option
 from metrics.json_out import json_dumps
+from metrics.numerals import float_option, int_option
 from metrics.paired import (
     CONFIDENCE_SAMPLES,
     PAIRED_AR_TRIALS,

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from metrics.claims import MIN_SENTENCES, TOO_FEW, UNBOUNDED
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser
 from metrics.estimate import DEFAULT_CONFIDENCE, Estimate, estimate_mean
-from metrics.numerals import float_option, whole_number
 from metrics.json_out import json_dumps
+from metrics.numerals import float_option, whole_number
 from metrics.segment_scores import score_value
 from metrics.textfiles import SegmentFileError, display_name, read_segments
 

@@ -37,7 +37,7 @@ def figure_json(cell: Cell) -> dict[str, Any]:
     shift = cell.shift
     ci = None
     if not cell.too_few:
-        ci = [_finite_or_none(iv.low) if iv else None, _finite_or_none(iv.high) if iv else None]
+        ci = [iv.low if iv else None, iv.high if iv else None]  # json_dumps: no NaN
     return {
         **cell.figure.as_json(),
         "rank": cell.rank,

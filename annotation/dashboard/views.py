@@ -31,8 +31,8 @@ from annotation.dashboard.table import METRICS
 from annotation.jobs import Job
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
-from metrics.numerals import digits
 from metrics.json_out import json_dumps
+from metrics.numerals import digits
 from metrics.registry import metric_info
 from metrics.stats import FAMILIES
 

@@ -15,8 +15,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.jobs import Job, retry, run_queued_jobs, wait_for
-from metrics.numerals import int_option
 from metrics.json_out import json_dumps
+from metrics.numerals import int_option
 
 
 class Command(BaseCommand):
