@@ -138,8 +138,9 @@ serve: deploy
 ## core), on this machine or any other that reaches $${DATABASE_URL}; the same settings as
 ## `make serve` (DEBUG off unless set, SECRET_KEY required). SIGTERM lets each finish
 ## its job; a worker killed outright costs its job a retry by another; a database
-## restart stops none (each waits for it and goes on).
-worker: venv wordnet
+## restart stops none (each waits for it and goes on). The production install, as make
+## serve's: no test or development tool, no apt-get (WordNet's files checked).
+worker: runtime wordnet-check
 	@export DEBUG=$${DEBUG:-false}; \
 	  pids=; for i in $$(seq $${WORKERS:-2}); do \
 	    $(PY) manage.py worker & pids="$$pids $$!"; done; \

@@ -233,12 +233,16 @@ def test_two_make_serve_started_at_once_from_one_checkout_both_serve_hashed_file
     assert [p.name for p in tmp_path.glob(".staticfiles-*")] == [os.readlink(root)]
 
 
-def test_make_serve_installs_no_test_or_development_tool_and_runs_no_apt(tmp_path: Path) -> None:
-    """Issue 36, point 5: ``make serve`` on a production host installed the test and
-    development extras (``.[test,dev]``) and Debian packages (apt-get). Its install is
-    now the runtime's alone, and it only checks for WordNet's files."""
+@pytest.mark.parametrize("target, runs", [("serve", "manage.py deploy"), ("worker", "worker")])
+def test_the_production_targets_install_no_test_or_development_tool_and_run_no_apt(
+    tmp_path: Path, target: str, runs: str
+) -> None:
+    """Issue 36, point 5: ``make serve`` (and ``make worker``, on the same hosts) installed
+    the test and development extras (``.[test,dev]``) and Debian packages (apt-get) on a
+    production host. Their install is now the runtime's alone, and they only check for
+    WordNet's files."""
     done = subprocess.run(
-        ["make", "-n", "serve", f"VENV={tmp_path / 'venv'}"],
+        ["make", "-n", target, f"VENV={tmp_path / 'venv'}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -249,7 +253,7 @@ def test_make_serve_installs_no_test_or_development_tool_and_runs_no_apt(tmp_pat
     assert "dev]" not in done.stdout
     assert "apt-get" not in done.stdout
     assert '-m pip install --quiet --disable-pip-version-check -e ".[postgres]"' in done.stdout
-    assert "manage.py deploy" in done.stdout
+    assert runs in done.stdout
 
 
 def test_without_a_proxy_gunicorn_believes_no_forwarded_proto(server: str) -> None:
