@@ -211,7 +211,8 @@ LOGGING = {
 # --- HTTPS and security headers -------------------------------------------------------
 # Behind HTTPS (EVALTOOL_HTTPS=true): redirect plain HTTP, send cookies only over HTTPS,
 # and tell browsers to insist on HTTPS (HSTS). EVALTOOL_BEHIND_PROXY=true trusts the
-# proxy's X-Forwarded-Proto and X-Forwarded-For (set it only behind a proxy that sets them).
+# X-Forwarded-Proto and X-Forwarded-For of the proxies of FORWARDED_ALLOW_IPS (set it only
+# behind a proxy that sets them).
 HTTPS = parse_bool("EVALTOOL_HTTPS", os.environ.get("EVALTOOL_HTTPS"), default=False)
 BEHIND_PROXY = behind_proxy()
 # The proxies whose X-Forwarded-For is believed (evaltool.security.client_ip), as gunicorn's.
@@ -224,8 +225,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = parse_bool(
     "EVALTOOL_HSTS_PRELOAD", os.environ.get("EVALTOOL_HSTS_PRELOAD"), default=HTTPS
 )
-if BEHIND_PROXY:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# No SECURE_PROXY_SSL_HEADER: Django would read X-Forwarded-Proto from any peer that
+# sends it. gunicorn (make serve) reads it from the peers of --forwarded-allow-ips only and
+# gives the scheme it believes as wsgi.url_scheme, which request.is_secure() then reads.
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

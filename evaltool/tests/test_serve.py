@@ -266,6 +266,34 @@ def test_without_a_proxy_gunicorn_believes_no_forwarded_proto(server: str) -> No
     assert "Please enter a correct username and password" in body
 
 
+def test_behind_a_proxy_the_scheme_is_believed_from_its_addresses_only(tmp_path: Path) -> None:
+    """Issue 36, point 8 (b), for the scheme: behind a proxy, ``X-Forwarded-Proto: https``
+    from a peer of ``FORWARDED_ALLOW_IPS`` makes the request secure (the CSRF check then
+    refuses its plain-HTTP Referer: 403); from any other peer it is not believed (the
+    login form answers as to a plain request). Django read the header from any peer."""
+    envs = [
+        production_env(
+            tmp_path / name,
+            HOST="127.0.0.1",
+            PORT=str(free_port()),
+            WEB_CONCURRENCY="1",
+            EVALTOOL_BEHIND_PROXY="true",
+            FORWARDED_ALLOW_IPS=proxies,
+        )
+        for name, proxies in (("here", "127.0.0.1"), ("elsewhere", "10.9.9.9"))
+    ]
+    for env in envs:
+        Path(env["STATIC_ROOT"]).parent.mkdir(parents=True)
+    with make_serves(*envs) as (trusted, untrusted):
+        claim = {"X-Forwarded-Proto": "https"}
+        believed = log_in(trusted.base, "nobody", "wrong", claim)
+        not_believed = log_in(untrusted.base, "nobody", "wrong", claim)
+
+    assert believed[0] == 403
+    assert not_believed[0] == 200
+    assert "Please enter a correct username and password" in not_believed[1]
+
+
 def serve_command(**environ: str) -> str:
     """The gunicorn command ``make serve`` runs in ``environ`` (``make -n``: nothing runs)."""
     env = {
