@@ -61,7 +61,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        # A worker tells what it does (the queue's lines: started, each task run) through
+        # the settings' handler (standard error), which passes warnings only by default.
+        logging.getLogger().setLevel(logging.INFO)
         if options["nice"] < 0:
             raise CommandError("--nice must be 0 or more: a worker never raises its priority")
         os.nice(options["nice"])
