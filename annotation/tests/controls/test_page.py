@@ -34,6 +34,8 @@ TEXT_BLOCKS = ("candidate", "new-ref", "figures", "pool")
 #: so a control that happens to be the judge's first item is followed by a page with a
 #: pace, as a real first item is (the queue's order, drawn per corpus, decides which).
 JUDGE_HISTORY = ("pace", "time-left")
+#: Buttons on or off by the item's texts (see :func:`skeleton`).
+CONTENT_SWITCHED = ("accept-as-is", "toggle-severity")
 #: Attributes that carry a text of the item (or its pk / version).
 POOL_TEXTS = ("pool-ref", "pool-ref current", "pool-meta")
 TEXT_ATTRIBUTES = ("value", "title", "data-text", "data-judgment", "data-version", "aria-label")
@@ -50,6 +52,13 @@ def skeleton(html: str) -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
             for child in list(element):
                 element.remove(child)
             element.text = None
+    # "Correct as it is" and "major / minor" are off where the candidate already reads
+    # as its new reference, which the texts decide (a control's new reference joins the
+    # next item's pool, as a real one's does, so the item after a control may start
+    # there): a fact of the texts, left out as they are
+    for button in CONTENT_SWITCHED:
+        for element in tree.iterfind(f'.//*[@id="{button}"]'):
+            element.attrib.pop("disabled", None)
     out = []
     for element in tree.iterfind(".//body//*"):
         attrs = tuple(

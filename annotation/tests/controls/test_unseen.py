@@ -241,17 +241,15 @@ def the_home_page_counts_what_the_header_counts(
 def a_controls_page_is_a_real_items_but_for_its_texts(
     walks: tuple[Corpus, list[Seen], list[Seen]],
 ) -> None:
-    """Every control's page has the markup of a real item's page with as much pre-filled
-    (the markup differs with the note and with a candidate equal to its new reference)."""
+    """Every control's page has the markup of a real item's page, pre-filled or not as
+    the control is (the note is a part of the markup)."""
     corpus, on, off = walks
 
-    def kind(seen: Seen) -> tuple[bool, bool]:
-        return seen.note is not None, seen.started[0] == " ".join(seen.shown)
-
-    real = {kind(s): s.page for s in on if not s.judgment.control and s.done > 0}
+    real = {s.note is not None: s.page for s in on if not s.judgment.control and s.done > 0}
+    assert set(real) == {True, False}
     for seen in on:
         if seen.judgment.control:
-            assert seen.page == real[kind(seen)], seen.judgment.control
+            assert seen.page == real[seen.note is not None], seen.judgment.control
 
 
 def with_controls_off_each_real_item_shows_the_same(
