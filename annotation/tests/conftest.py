@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
@@ -110,6 +110,10 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    # What a page may take to show what a test expects: the page's own default (below),
+    # not Playwright's 5 s for expect(), which a request on a machine busy with the rest
+    # of the suite (make serve, workers, a PostgreSQL restarted) has been seen to exceed.
+    expect.set_options(timeout=10_000)
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run `make test`, which installs Debian's chromium")
     with sync_playwright() as p:
