@@ -72,11 +72,11 @@ T = TypeVar("T")
 
 def controls_per_run(rate: int, systems: int) -> int:
     """How many controls each sentence's run holds for the lead's "one control in every
-    ``rate`` items" in a corpus of ``systems`` systems: the whole number nearest
-    ``systems`` / (``rate`` − 1) (where *c* / (systems + *c*) is one in ``rate``), at
-    least one (a run without a control would be shorter than those with
-    one: see the module). Of the two whole numbers around it, the one whose share of the
-    run's items is nearer 1 / ``rate`` (the fewer controls on a tie)."""
+    ``rate`` items" in a corpus of ``systems`` systems. *c* / (systems + *c*) is exactly
+    one in ``rate`` at *c* = ``systems`` / (``rate`` − 1); of the two whole numbers
+    around that, the one whose share of the run's items is nearer 1 / ``rate`` (the
+    fewer controls on a tie), and at least one: a run without a control would be
+    shorter than those with one (see the module)."""
     if rate < CONTROL_RATE_MIN:
         raise ValueError(f"rate {rate!r}: one control in every {CONTROL_RATE_MIN} items at most")
     if not systems:
