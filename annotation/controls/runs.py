@@ -277,10 +277,9 @@ def hidden_reference(
 @dataclass(frozen=True)
 class Queue:
     """The shape every judge's queue of a corpus has: each sentence's :class:`Span` (by
-    sentence id), the controls of a run and the number of items, controls included."""
+    sentence id) and the number of items, controls included."""
 
     spans: dict[int, Span]
-    per_run: int
     total: int
 
 
@@ -316,7 +315,6 @@ def corpus_queue(corpus: Corpus) -> Queue:
     spans = spans_of([(r["systems"], r["references"]) for r in ordered], per_run)
     queue = Queue(
         spans={r["sentence_id"]: span for r, span in zip(ordered, spans, strict=True)},
-        per_run=per_run,
         total=queue_total(spans, per_run),
     )
     with _LOCK:
@@ -327,25 +325,25 @@ def corpus_queue(corpus: Corpus) -> Queue:
 
 
 @dataclass(frozen=True)
-class Progress:
+class ItemsProgress:
     """A judge's progress in a corpus as every page shows it: ``done`` of ``total``."""
 
     done: int
     total: int
 
 
-def queue_progress(corpus: Corpus, *, counted: int, controls: int) -> Progress:
+def queue_progress(corpus: Corpus, *, counted: int, controls: int) -> ItemsProgress:
     """The judge's progress in ``corpus`` from their ``counted`` judgments and done
     ``controls``: the one rule the judge's header, the home page and the finished page
     read, so no two of them count differently (a control item would show as the step
     where one count moved and the other did not). While controls are on, items of the
     queue (:func:`corpus_queue`), controls included; else candidates."""
     if not corpus.controls_enabled:
-        return Progress(counted, corpus.n_candidates)
-    return Progress(counted + controls, corpus_queue(corpus).total)
+        return ItemsProgress(counted, corpus.n_candidates)
+    return ItemsProgress(counted + controls, corpus_queue(corpus).total)
 
 
-def items_progress(corpus: Corpus) -> Progress:
+def items_progress(corpus: Corpus) -> ItemsProgress:
     """:func:`queue_progress` of a corpus read with its counts
     (:meth:`~annotation.models.CorpusQuerySet.with_items_progress`)."""
     counts = cast(Any, corpus)  # the queryset's annotations

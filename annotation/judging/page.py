@@ -40,7 +40,6 @@ from annotation.controls.runs import (
     Placement,
     RunItem,
     corpus_spans,
-    hidden_reference,
     run_items,
 )
 from annotation.judging.boundaries import Neighbours, neighbours
@@ -57,9 +56,9 @@ from annotation.judging.pool import (
     nearest_in_pool,
     ordered_references,
     pool_judgments,
+    pooled_references,
     sentence_pool,
     shown_words,
-    without_shown,
 )
 from annotation.judging.stack import load_stack
 from annotation.models import Judgment, Sentence, Target, Translator
@@ -209,17 +208,8 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     missing: set[int] = set()
     if shows_figures:
         stats, missing = known_stats(key, [stats_id, *(r.target_id for r in mine)])
-    if missing:  # the import stored them: read, not computed (a reference shown as a
-        # candidate is compared with the other references, which nothing stored)
-        system = (judgment.shown_as or target.translator).name
-        wanted = {
-            r.target_id: (system, r.target__sentence__position)
-            for r in mine
-            if r.target_id in missing
-        }
-        if not judgment.control or judgment.control == Judgment.Control.REPEAT:
-            wanted[target.pk] = (system, target.sentence.position)
-        found = stored_stats(corpus, wanted)
+    if missing:
+        found = _stored(judgment, mine, missing)
         stats |= found
         missing -= found.keys()
     sentence_of = {r.target_id: r.target__sentence_id for r in mine}
@@ -230,31 +220,11 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     refs_of = _references_of(targets)
     # A reference shown as a candidate is compared with the sentence's other references
     # (its pool and its live figures): against itself it would score perfect. The judge's
-    # every item of a sentence whose run holds one lacks it as well (same pool, same count).
+    # every item of the sentence lacks one as well (same pool, same count).
     references = refs_of.get(target.sentence_id, NO_REFERENCES)
-    systems_here = [
-        r
-        for r in targets
-        if r.sentence_id == target.sentence_id and r.translator__role == Translator.Role.SYSTEM
-    ]
-    order = shuffled_systems(
-        systems_here,
-        user_id=judgment.evaluator_id,
-        sentence_id=target.sentence_id,
-        place=lambda r: (r.translator__position, r.ordinal, r.pk),
-    )
-    run, hidden_id = _run(judgment, [t.pk for t in order], targets)
-    # where each item of the run stands, by (control kind, target): a control's target
-    # may be a candidate's too (a bad reference)
-    if run:
-        place_of = {(i.kind, i.target): i.number for i in run}
-        item = next((i for i in run if (i.kind, i.target) == (judgment.control, target.pk)), None)
-    else:
-        place_of = {("", t.pk): i + 1 for i, t in enumerate(order)}
-        item = None
-    references = _pooled_references(
-        judgment, references, None if hidden_id is None else text_of[hidden_id]
-    )
+    order = _judge_order(judgment, targets)
+    place_of, item = _place_in_run(judgment, order, targets)
+    references = _pooled_references(judgment, references)
     if missing:
         refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
         if stats_id in refs:
@@ -263,7 +233,7 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         stats |= segment_stats(key, segments)
     # Where the candidate stands in the judge's order: a reference shown as a candidate
     # (controls mixed the old way), where the system it is shown as stands.
-    slot = next((r.pk for r in systems_here if r.translator_id == shown_as_id(judgment)), 0)
+    slot = next((r.pk for r in order if r.translator_id == shown_as_id(judgment)), 0)
     candidate = words(judgment.candidate_text)
     new_ref_words = words(judgment.new_ref)
     alignment = align(candidate, new_ref_words)
@@ -299,6 +269,49 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     )
 
 
+def _stored(judgment: Judgment, mine: Sequence[Any], missing: set[int]) -> dict[int, Any]:
+    """The statistics of the ``missing`` targets (the page's and the judge's others of
+    this system) that the import stored: read, not computed. Not a reference shown as a
+    candidate's, which is compared with the other references (nothing stored that)."""
+    target = judgment.target
+    system = (judgment.shown_as or target.translator).name
+    wanted = {
+        r.target_id: (system, r.target__sentence__position) for r in mine if r.target_id in missing
+    }
+    if not judgment.control or judgment.control == Judgment.Control.REPEAT:
+        wanted[target.pk] = (system, target.sentence.position)
+    return stored_stats(target.sentence.corpus, wanted)
+
+
+def _judge_order(judgment: Judgment, targets: Sequence[Any]) -> list[Any]:
+    """The sentence's candidates (of the page's target rows) in the judge's order."""
+    sentence_id = judgment.target.sentence_id
+    return shuffled_systems(
+        [
+            r
+            for r in targets
+            if r.sentence_id == sentence_id and r.translator__role == Translator.Role.SYSTEM
+        ],
+        user_id=judgment.evaluator_id,
+        sentence_id=sentence_id,
+        place=lambda r: (r.translator__position, r.ordinal, r.pk),
+    )
+
+
+def _place_in_run(
+    judgment: Judgment, order: Sequence[Any], targets: Sequence[Any]
+) -> tuple[dict[tuple[str, int], int], RunItem | None]:
+    """Where each item of the judge's run of the sentence stands ("candidate k"), by
+    (control kind, target id): a control's target may be a candidate's too (a bad
+    reference); and the run's item this judgment is (None while controls are off)."""
+    target = judgment.target
+    run = _run(judgment, [t.pk for t in order], targets)
+    if not run:
+        return {("", t.pk): k + 1 for k, t in enumerate(order)}, None
+    item = next((i for i in run if (i.kind, i.target) == (judgment.control, target.pk)), None)
+    return {(i.kind, i.target): i.number for i in run}, item
+
+
 def judgment_pool(judgment: Judgment) -> list[PoolRef]:
     """Every entry of ``judgment``'s pool as its page draws it (:func:`judging_context`,
     which shows the nearest), without the rest of the page: what the judge's click on the
@@ -307,12 +320,10 @@ def judgment_pool(judgment: Judgment) -> list[PoolRef]:
     target = judgment.target
     targets = _targets(judgment, {})
     references = _references_of(targets).get(target.sentence_id, NO_REFERENCES)
-    _, hidden_id = _run(judgment, [], targets)  # no order: the hidden reference alone
-    hidden = next((r.text for r in targets if r.pk == hidden_id), None)
     here = _done_judgments(judgment, for_figures=False)
     return sentence_pool(
         words(judgment.candidate_text),
-        _pooled_references(judgment, references, hidden),
+        _pooled_references(judgment, references),
         [r.new_ref for r in here],
     )
 
@@ -326,34 +337,31 @@ def _references_of(targets: Sequence[Any]) -> dict[int, References]:
     )
 
 
-def _pooled_references(
-    judgment: Judgment, references: References, hidden: str | None
-) -> References:
-    """The references of ``judgment``'s sentence that join its pool: all but the one a
-    run of the judge's queue would show as a control (``hidden``: left out of every item
-    of the sentence) and the one a reference control shows as its candidate."""
-    if judgment.control == Judgment.Control.REFERENCE:
-        hidden = judgment.target.text
-    return references if hidden is None else without_shown(references, hidden)
+def _pooled_references(judgment: Judgment, references: References) -> References:
+    """The references of ``judgment``'s sentence that join its pool
+    (:func:`~annotation.judging.pool.pooled_references`)."""
+    target = judgment.target
+    return pooled_references(
+        references,
+        corpus=target.sentence.corpus,
+        user_id=judgment.evaluator_id,
+        sentence_id=target.sentence_id,
+        shown=target.text if judgment.control == Judgment.Control.REFERENCE else None,
+    )
 
 
-def _run(
-    judgment: Judgment, order: list[int], targets: Sequence[Any]
-) -> tuple[list[RunItem], int | None]:
+def _run(judgment: Judgment, order: list[int], targets: Sequence[Any]) -> list[RunItem]:
     """The items of the run of ``judgment``'s sentence in the judge's queue, candidates
     and controls (:func:`annotation.controls.runs.run_items`, by target id; ``order``:
-    the sentence's candidates in the judge's order, ``targets``: the page's target rows),
-    and the reference (target id) hidden from the sentence's pool for this judge
-    (:func:`annotation.controls.runs.hidden_reference`: in every run alike, whether or
-    not it shows it). Empty and None while the corpus has controls off (no query) or its
-    sentences are unknown."""
+    the sentence's candidates in the judge's order, ``targets``: the page's target rows).
+    Empty while the corpus has controls off (no query) or its sentences are unknown."""
     target = judgment.target
     corpus = target.sentence.corpus
     if not corpus.controls_enabled:
-        return [], None
+        return []
     span = corpus_spans(corpus).get(target.sentence_id)
     if span is None:
-        return [], None
+        return []
     references = [
         r.pk
         for r in sorted(
@@ -365,7 +373,7 @@ def _run(
             key=lambda r: reference_order(r.translator__role, r.position),
         )
     ]
-    run = run_items(
+    return run_items(
         Placement.of(corpus, judgment.evaluator_id),
         blind=corpus.blind,
         sentence_id=target.sentence_id,
@@ -373,13 +381,6 @@ def _run(
         order=order,
         references=references,
     )
-    hidden = hidden_reference(
-        corpus,
-        user_id=judgment.evaluator_id,
-        sentence_id=target.sentence_id,
-        references=references,
-    )
-    return run, hidden
 
 
 def document_context(sentence: Sentence) -> tuple[str | None, str | None]:

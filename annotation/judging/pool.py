@@ -20,7 +20,8 @@ from functools import lru_cache
 
 from django.db.models import Q
 
-from annotation.models import COUNTED, Judgment, Target, Translator, left_out
+from annotation.controls.runs import hidden_reference
+from annotation.models import COUNTED, Corpus, Judgment, Target, Translator, left_out
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics.align import PreparedRef, distance_prepared
 
@@ -65,6 +66,23 @@ def without_shown(references: References, shown: str) -> References:
     kept = tuple(t for t in references.texts if words(t) != words(shown))
     first_kept = bool(references.texts) and bool(kept) and kept[0] == references.texts[0]
     return References(kept, references.first_is_first_reference and first_kept)
+
+
+def pooled_references(
+    references: References, *, corpus: Corpus, user_id: int, sentence_id: int, shown: str | None
+) -> References:
+    """The sentence's ``references`` (reference order) that join the judge's pool: all
+    but the one the judge's run of the sentence would show as a control item, left out
+    of every item of the sentence alike (:func:`annotation.controls.runs.
+    hidden_reference`), and the reference a control shows as its candidate (``shown``):
+    the rule both a new judgment's start and its page read."""
+    hidden = hidden_reference(
+        corpus, user_id=user_id, sentence_id=sentence_id, references=references.texts
+    )
+    for text in (hidden, shown):
+        if text is not None:
+            references = without_shown(references, text)
+    return references
 
 
 def sentence_references(sentence_id: int) -> References:

@@ -19,16 +19,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from annotation.controls.queue import ControlPlan, due_control
-from annotation.controls.runs import hidden_reference
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
 from annotation.judging.order import next_target_for
 from annotation.judging.pool import (
     nearest_in_pool,
     pool_judgments,
+    pooled_references,
     sentence_pool,
     sentence_references,
     shown_words,
-    without_shown,
 )
 from annotation.judging.stack import start_stack
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Translator, User
@@ -115,14 +114,13 @@ def _created(
         # the same words: the same errors, so the same severities (annotation.spans)
         new_ref, sser, severities = reuse[-1].new_ref, reuse[-1].sser, reuse[-1].severities
     else:
-        references = sentence_references(target.sentence_id)
-        hidden = hidden_reference(
-            corpus, user_id=user.pk, sentence_id=target.sentence_id, references=references.texts
+        references = pooled_references(
+            sentence_references(target.sentence_id),
+            corpus=corpus,
+            user_id=user.pk,
+            sentence_id=target.sentence_id,
+            shown=target.text if control == Judgment.Control.REFERENCE else None,
         )
-        if control == Judgment.Control.REFERENCE:
-            hidden = target.text
-        if hidden is not None:
-            references = without_shown(references, hidden)
         pool = sentence_pool(candidate, references, [r.new_ref for r in rows])
         new_ref = nearest_in_pool(pool, 1)[0].text if pool else " ".join(candidate)
         sser, severities = None, {}
