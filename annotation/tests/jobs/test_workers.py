@@ -63,10 +63,11 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(
 
     assert worker_db.jobs() == [(1, "done", 2, host_and_pid(second))]
     # the killed worker's task is recorded as ended (failed), the second's as successful
-    tasks = worker_db.query(
-        "SELECT status FROM django_tasks_database_dbtaskresult ORDER BY enqueued_at, status"
+    # once the task function has returned, a moment after it marked the job done
+    worker_db.wait_for(
+        "SELECT status FROM django_tasks_database_dbtaskresult ORDER BY status",
+        [("FAILED",), ("SUCCESSFUL",)],
     )
-    assert sorted(status for (status,) in tasks) == ["FAILED", "SUCCESSFUL"]
     assert worker_db.query("SELECT COUNT(*) FROM annotation_corpusstatistics") == [(1,)]
     scores = json.loads(worker_db.manage("scores", "demo", "--json"))  # read, not scored
     assert all("bleu" in figures for figures in scores["translators"].values())
