@@ -3,6 +3,8 @@
 * :mod:`~annotation.models.corpus`: the evalTrans schema (seed 001 §3.1): corpora, their
   translators, sentences and targets, and the judges' judgments of them (one module: their
   querysets read each other).
+* :mod:`~annotation.models.campaign`: campaigns of one or more corpora, the batches
+  their work is dealt in, and the annotators' links.
 * :mod:`~annotation.models.event`: the event log of judgments (every change a judge makes).
 * :mod:`~annotation.models.job`: the task queue's record of one piece of long work.
 * :mod:`~annotation.models.statistics`: the automatic statistics kept per preprocessing
@@ -12,6 +14,7 @@
 Each module names the others' models by string; the rest of the app imports from here.
 """
 
+from annotation.models.campaign import AnnotatorLink, Campaign, CampaignAnnotator, Task
 from annotation.models.corpus import (
     CONTROL_RATE_DEFAULT,
     CONTROL_RATE_MAX,
@@ -35,6 +38,9 @@ from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.users import User
 
 __all__ = [
+    "AnnotatorLink",
+    "Campaign",
+    "CampaignAnnotator",
     "CONTROL_RATE_DEFAULT",
     "CONTROL_RATE_MAX",
     "CONTROL_RATE_MIN",
@@ -53,6 +59,7 @@ __all__ = [
     "PoolStatistics",
     "Sentence",
     "Target",
+    "Task",
     "Translator",
     "User",
     "left_out",

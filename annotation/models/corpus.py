@@ -120,6 +120,12 @@ def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
 
 class Corpus(models.Model):
     name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True)
+    # The campaign it is judged in (annotation.models.campaign): a corpus saved without
+    # one gets a campaign of its own, named after it (Corpus.save), as every corpus
+    # made before campaigns held several corpora did in migration 0023.
+    campaign = models.ForeignKey(
+        "annotation.Campaign", on_delete=models.PROTECT, related_name="corpora"
+    )
     blind = models.BooleanField(
         default=True, help_text="Judges see 'System N' instead of the translator's name."
     )
@@ -229,6 +235,13 @@ class Corpus(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.campaign_id is None:
+            from annotation.models.campaign import Campaign
+
+            self.campaign = Campaign.objects.create(name=free_campaign_name(self.name))
+        super().save(*args, **kwargs)
+
     @property
     def shows_live_figures(self) -> bool:
         """Whether a judge's page shows the system's live figures (a system's running aWER,
@@ -268,6 +281,18 @@ class Translator(models.Model):
     @property
     def is_reference(self) -> bool:
         return self.role != self.Role.SYSTEM
+
+
+def free_campaign_name(name: str) -> str:
+    """``name``, or ``name (2)``, ``name (3)``, … : the first no campaign has."""
+    from annotation.models.campaign import Campaign
+
+    taken = set(Campaign.objects.filter(name__startswith=name).values_list("name", flat=True))
+    candidate, k = name, 1
+    while candidate in taken:
+        k += 1
+        candidate = f"{name} ({k})"
+    return candidate
 
 
 class Sentence(models.Model):
@@ -457,6 +482,15 @@ class Judgment(models.Model):
         blank=True,
         default="",
         help_text="A bad-reference control's candidate: its target's with injected errors.",
+    )
+    # The batch it was judged in, where the campaign splits the work: what a batch given
+    # back to the pool keeps as done (annotation.campaigns.dealing).
+    task = models.ForeignKey(
+        "annotation.Task",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="judgments",
     )
 
     objects = JudgmentQuerySet.as_manager()

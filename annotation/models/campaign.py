@@ -1,0 +1,183 @@
+"""Campaigns (issue 37): one or more corpora (language pairs, protocols) judged under one
+set of rules, the work of each corpus dealt to its annotators in batches.
+
+* :class:`Campaign`: the rules. ``judges_per_item`` None keeps the campaigns as they were
+  before campaigns held several corpora: every judge of a corpus judges every candidate
+  (what a migrated corpus keeps, so nothing a judge did changes meaning). 1–3 splits the
+  work: each candidate is judged by that many annotators, and with 1, a share
+  (``overlap_percent``) by two, for agreement.
+* :class:`Task`: one batch of a corpus as dealt to one annotator: the candidates of a
+  range of its sentences, and (``extra``) another batch's overlap items. Dealt on
+  demand, given back to the pool when left untouched.
+* :class:`CampaignAnnotator`: an annotator's own quota, where the lead set one.
+* :class:`AnnotatorLink`: a secret URL that opens one annotator's queue, without a
+  password; only its hash is stored.
+
+The rules of dealing live in :mod:`annotation.campaigns.dealing`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from annotation.limits import NAME_MAX_LENGTH
+
+JUDGES_PER_ITEM_MAX = 3
+OVERLAP_PERCENT_DEFAULT = 10
+BATCH_SIZE_DEFAULT = 100
+BATCH_SIZE_MIN = 10
+BATCH_SIZE_MAX = 1000
+BATCH_TIMEOUT_HOURS_DEFAULT = 24
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    judges_per_item = models.PositiveSmallIntegerField(
+        "annotators per item",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(JUDGES_PER_ITEM_MAX)],
+        help_text=(
+            "How many annotators judge each candidate (1–3), the work dealt in batches. "
+            "Empty: every annotator of a corpus judges every candidate of it."
+        ),
+    )
+    overlap_percent = models.PositiveSmallIntegerField(
+        "overlap (%)",
+        default=OVERLAP_PERCENT_DEFAULT,
+        validators=[MaxValueValidator(100)],
+        help_text="With one annotator per item, the share of items a second one judges too.",
+    )
+    batch_size = models.PositiveSmallIntegerField(
+        default=BATCH_SIZE_DEFAULT,
+        validators=[MinValueValidator(BATCH_SIZE_MIN), MaxValueValidator(BATCH_SIZE_MAX)],
+        help_text="Candidates in a batch (whole sentences of one document where they fit).",
+    )
+    batch_timeout_hours = models.PositiveSmallIntegerField(
+        "batch returns after (hours)",
+        default=BATCH_TIMEOUT_HOURS_DEFAULT,
+        validators=[MinValueValidator(1)],
+        help_text="A batch left untouched this long goes back to the pool; what was done stays.",
+    )
+    quota = models.PositiveIntegerField(
+        "batches per annotator",
+        null=True,
+        blank=True,
+        help_text="The most batches one annotator is dealt in this campaign. Empty: no limit.",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(judges_per_item__isnull=True)
+                | Q(judges_per_item__gte=1, judges_per_item__lte=JUDGES_PER_ITEM_MAX),
+                name="campaign_judges_per_item_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(overlap_percent__lte=100), name="campaign_overlap_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(batch_size__gte=BATCH_SIZE_MIN, batch_size__lte=BATCH_SIZE_MAX),
+                name="campaign_batch_size_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def splits_work(self) -> bool:
+        """Whether the work is dealt in batches (else every judge judges everything)."""
+        return self.judges_per_item is not None
+
+
+class CampaignAnnotator(models.Model):
+    """An annotator's own quota in a campaign (batches), overriding ``Campaign.quota``."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="annotators")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_quotas"
+    )
+    quota = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="campaign_annotator_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign}"
+
+
+class Task(models.Model):
+    """One batch of a corpus as dealt to one annotator (``copy`` numbers the annotators of
+    a batch judged by several). Its items: the system candidates of the corpus's sentences
+    at file positions ``start`` to ``end`` (excluded: batch ``batch``, whole documents
+    where they fit), and ``extra`` (target ids: the overlap items of batch
+    ``extra_batch``). A task with ``batch`` None holds its ``extra`` only (the overlap of
+    a corpus of one batch). ``order`` is its place in the corpus's dealing order."""
+
+    corpus = models.ForeignKey("annotation.Corpus", on_delete=models.CASCADE, related_name="tasks")
+    batch = models.PositiveIntegerField(null=True, blank=True)
+    start = models.PositiveIntegerField(default=0)
+    end = models.PositiveIntegerField(default=0)
+    copy = models.PositiveSmallIntegerField(default=0)
+    order = models.PositiveIntegerField()
+    extra_batch = models.PositiveIntegerField(null=True, blank=True)
+    extra = models.JSONField(default=list, blank=True)
+    size = models.PositiveIntegerField(default=0, help_text="Its candidates, extra included.")
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tasks",
+    )
+    assigned_at = models.DateTimeField(null=True, blank=True)
+    touched_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    returned = models.PositiveSmallIntegerField(
+        default=0, help_text="Times it went back to the pool, left untouched."
+    )
+
+    class Meta:
+        ordering = ["corpus", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["corpus", "batch", "copy"], name="task_unique_copy"),
+            models.UniqueConstraint(fields=["corpus", "order"], name="task_unique_order"),
+        ]
+        indexes = [
+            models.Index(fields=["assignee", "finished_at"], name="task_assignee_open"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.corpus_id} batch {self.batch}.{self.copy}"
+
+
+class AnnotatorLink(models.Model):
+    """A secret URL that opens ``user``'s queue in ``campaign`` without a password. Only
+    the token's SHA-256 is stored (``token_hash``), and ``hint``, its first characters,
+    which is what lists and logs show."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="links")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotator_links"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    hint = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    completion_code = models.CharField(max_length=32, blank=True, default="")
+
+    class Meta:
+        ordering = ["campaign", "user", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign} ({self.hint}…)"
