@@ -123,7 +123,8 @@ deploy: runtime wordnet-check
 ## The production server: gunicorn on $${HOST:-127.0.0.1}:$${PORT:-8000} with $${WEB_CONCURRENCY:-3}
 ## workers, DEBUG off unless set, SECRET_KEY required, DATABASE_URL honoured; make deploy
 ## first (quick when nothing changed). Its error log (standard error) has every unhandled
-## error's traceback (the settings' LOGGING).
+## error's traceback (the settings' LOGGING); its access log (standard output) and error
+## log cut a per-annotator link's token to its hint (evaltool/gunicorn_logging.py).
 serve: deploy
 	@export DEBUG=$${DEBUG:-false}; \
 	  exec $(VENV)/bin/gunicorn evaltool.wsgi:application \
@@ -132,6 +133,7 @@ serve: deploy
 	    --timeout "$${GUNICORN_TIMEOUT:-300}" \
 	    $(FORWARDED_ALLOW_IPS_FLAG) \
 	    --no-control-socket \
+	    --logger-class evaltool.gunicorn_logging.LinkRedactingLogger \
 	    --access-logfile - --error-logfile -
 
 ## Workers for production: $${WORKERS:-2} processes computing the queue's jobs (one per

@@ -199,7 +199,16 @@ LOGGING = {
         # gunicorn's own error-log lines: [time] [pid] [LEVEL] message
         "plain": {"format": "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"},
     },
-    "handlers": {"stderr": {"class": "evaltool.logs.StderrHandler", "formatter": "plain"}},
+    # A per-annotator link's token is cut to its hint in every line written (its path
+    # /a/<token>/ is in "Not Found" lines, a 500's, django-axes' failures).
+    "filters": {"link_tokens": {"()": "evaltool.logs.LinkTokenFilter"}},
+    "handlers": {
+        "stderr": {
+            "class": "evaltool.logs.StderrHandler",
+            "formatter": "plain",
+            "filters": ["link_tokens"],
+        }
+    },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
         # Django's own handlers (a console only with DEBUG on, mail to the admins) replaced.

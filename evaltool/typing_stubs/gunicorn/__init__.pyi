@@ -1,0 +1,1 @@
+# gunicorn ships no types; evaltool/gunicorn_logging.py subclasses its Logger.
