@@ -39,6 +39,7 @@ from django.utils.http import content_disposition_header
 from django.views import defaults
 
 from annotation.accounts import session_of_deactivated_account
+from annotation.campaigns.link_sessions import LINK_SESSION_KEY
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -203,7 +204,9 @@ class OneTimePasswordMiddleware:
     sent to the password change page from any other page but logging out (an htmx
     request with ``HX-Redirect``, as :func:`login_required` does): the judge chooses a
     password only they know before judging anything under their name. The flag is read
-    with the user the session loads, so the rule costs no query."""
+    with the user the session loads, so the rule costs no query. A session a
+    per-annotator link opened is left alone: it never had the password, which the
+    change asks for (:mod:`annotation.campaigns.link_sessions`)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -211,6 +214,8 @@ class OneTimePasswordMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated or not user.must_change_password:
+            return self.get_response(request)
+        if request.session.get(LINK_SESSION_KEY) is not None:
             return self.get_response(request)
         change = reverse("password_change")
         if request.path in (change, reverse("logout")):

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from annotation.campaigns.link_tokens import ATTEMPT_PREFIX
 from evaltool.env import Network, proxy_networks
 
 
@@ -88,13 +89,16 @@ def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None, credentials: Any = None
 ) -> HttpResponse:
     """429 with the login page's look and the wait in whole minutes: "too many attempts,
-    wait 15 minutes", not a bare status code."""
+    wait 15 minutes", not a bare status code. Attempts to open per-annotator links
+    (:mod:`annotation.campaigns.link_sessions`) are named no account: they say so."""
     minutes = max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
     username = (credentials or {}).get("username", "") if isinstance(credentials, dict) else ""
+    link = username.startswith(ATTEMPT_PREFIX)  # per-annotator links' attempts: no account
     context = {
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "minutes": minutes,
-        "username": username,
+        "username": "" if link else username,
+        "link": link,
     }
     response = TemplateResponse(request, "registration/locked_out.html", context, status=429)
     response["Retry-After"] = str(minutes * 60)

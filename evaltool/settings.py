@@ -70,7 +70,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # After the two above: it reads request.user and request.htmx.
+    # After the two above: they read request.user and request.htmx. The first ends a
+    # session a per-annotator link opened once the link is revoked or expired, and keeps
+    # a link's pages out of caches and Referers (annotation.campaigns.link_sessions).
+    "annotation.campaigns.link_sessions.LinkSessionMiddleware",
     "annotation.web.OneTimePasswordMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "annotation.web.DatabaseBusyMiddleware",

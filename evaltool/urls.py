@@ -3,6 +3,11 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from annotation.accounts import PasswordChangeForm
+from annotation.campaigns import link_views
+from annotation.campaigns.link_tokens import LINK_PATH
+
+#: Where per-annotator links live, "a/" (their token's redaction in logs knows the path).
+LINKS = LINK_PATH.lstrip("/")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -17,6 +22,11 @@ urlpatterns = [
     path("dashboard/", include("annotation.dashboard.urls")),
     path("controls/", include("annotation.controls.urls")),
     path("campaigns/", include("annotation.campaigns.urls")),
+    # Per-annotator links (annotation.campaigns.link_views): short, outside every
+    # namespace; the two fixed paths before the token's.
+    path(f"{LINKS}next/", link_views.link_next_view, name="annotation_link_next"),
+    path(f"{LINKS}ended/", link_views.link_ended, name="annotation_link_ended"),
+    path(f"{LINKS}<str:token>/", link_views.link_open, name="annotation_link"),
 ]
 
 handler400 = "annotation.web.bad_request"

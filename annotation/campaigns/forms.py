@@ -11,8 +11,25 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db.models import Q
 
 from annotation.campaigns.judges import ERR_USERNAME_TAKEN, username_taken
+from annotation.campaigns.links import (
+    ERR_NO_ANNOTATOR,
+    LINK_DAYS_DEFAULT,
+    LINK_DAYS_MAX,
+    campaign_annotators,
+)
+from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRefused, roster_read
 from annotation.limits import EVALUATOR_MAX_LENGTH
-from annotation.models import Corpus, Judgment, User
+from annotation.models import Campaign, Corpus, Judgment, User
+
+
+def corpora_to_assign() -> forms.ModelMultipleChoiceField[Corpus]:
+    """The corpora new judge accounts are assigned to (any, or none)."""
+    return forms.ModelMultipleChoiceField(
+        queryset=Corpus.objects.all(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Assign to",
+    )
 
 
 class JudgeCreateForm(forms.Form):
@@ -21,12 +38,7 @@ class JudgeCreateForm(forms.Form):
         validators=[UnicodeUsernameValidator()],
         help_text="Letters, digits and @ . + - _ only.",
     )
-    corpora = forms.ModelMultipleChoiceField(
-        queryset=Corpus.objects.all(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        label="Assign to",
-    )
+    corpora = corpora_to_assign()
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
@@ -117,3 +129,78 @@ class EvaluatorForm(forms.Form):
         self.fields["judge"].queryset = User.objects.filter(  # type: ignore[attr-defined]
             Q(assigned_corpora=corpus) | Q(pk__in=judged)
         ).distinct()
+
+
+class BulkJudgesForm(forms.Form):
+    """A list of judge accounts to create at once (:mod:`annotation.campaigns.roster`):
+    pasted, or a file. Every problem of the list comes back on its field with its line;
+    ``entries`` holds the accounts once the list is accepted whole."""
+
+    accounts = forms.CharField(
+        label="Accounts, one a line",
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 40, "spellcheck": "false"}),
+        help_text=(
+            "A username a line, optionally an email after a comma (username,email); "
+            "a first line “username,email” is skipped."
+        ),
+    )
+    file = forms.FileField(
+        label="Or a CSV file",
+        required=False,
+        help_text="UTF-8; the same columns, separated by commas, semicolons or tabs.",
+    )
+    corpora = corpora_to_assign()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        text, upload = data.get("accounts") or "", data.get("file")
+        if upload is not None and text.strip():
+            self.add_error("file", "paste a list or upload a file, not both")
+            return data
+        field = "file" if upload is not None else "accounts"
+        if upload is not None and upload.size is not None and upload.size > ROSTER_MAX_BYTES:
+            self.add_error(field, ERR_TOO_BIG.format(size=upload.size, limit=ROSTER_MAX_BYTES))
+            return data
+        try:
+            data["entries"] = roster_read(upload.read() if upload is not None else text)
+        except RosterRefused as refused:
+            for problem in refused.shown():
+                self.add_error(field, problem)
+        return data
+
+
+class LinksCreateForm(forms.Form):
+    """Links for chosen annotators of a campaign, or all of them, and how long they open."""
+
+    annotators = forms.ModelMultipleChoiceField(
+        queryset=User.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Annotators",
+    )
+    everyone = forms.BooleanField(required=False, label="Every annotator of the campaign")
+    days = forms.IntegerField(
+        label="Opens for (days)",
+        min_value=1,
+        max_value=LINK_DAYS_MAX,
+        initial=LINK_DAYS_DEFAULT,
+        help_text=f"From now; at most {LINK_DAYS_MAX}.",
+    )
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["annotators"].queryset = campaign_annotators(  # type: ignore[attr-defined]
+            campaign
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        chosen = list(data.get("annotators") or [])
+        if data.get("everyone"):
+            chosen = list(self.fields["annotators"].queryset)  # type: ignore[attr-defined]
+        if not chosen and "annotators" not in self.errors:
+            self.add_error("annotators", ERR_NO_ANNOTATOR)
+        data["users"] = chosen
+        return data

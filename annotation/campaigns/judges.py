@@ -9,10 +9,11 @@ a lead's page can never set another lead's or a superuser's password.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models.functions import Lower
 
 from annotation.accounts import one_time_password, user_upsert
 from annotation.models import Corpus, Judgment, User
@@ -39,6 +40,25 @@ def username_taken(username: str) -> bool:
     """Whether an account of this name exists, ignoring case as Django's own user
     creation form does ("Ana" and "ana" would be two judges no one tells apart)."""
     taken: bool = User.objects.filter(username__iexact=username).exists()
+    return taken
+
+
+#: Names a query looks up at once (SQLite's default limit of parameters is far above).
+_NAMES_PER_QUERY = 500
+
+
+def usernames_taken(usernames: Sequence[str]) -> set[str]:
+    """Those of ``usernames`` that an account has, in any case (:func:`username_taken`'s
+    rule, for a list: one query per 500 names), as written in ``usernames``."""
+    taken: set[str] = set()
+    for start in range(0, len(usernames), _NAMES_PER_QUERY):
+        part = usernames[start : start + _NAMES_PER_QUERY]
+        folded = set(
+            User.objects.annotate(folded=Lower("username"))
+            .filter(folded__in=[u.lower() for u in part])
+            .values_list("folded", flat=True)
+        )
+        taken.update(u for u in part if u.lower() in folded)
     return taken
 
 

@@ -6,8 +6,9 @@ Thin views: access control, forms, rendering; the work is in
 Plain forms, working without JavaScript: a change answers 303 to its page; a refused
 value shows the page again with the field and the reason, status 400.
 
-A one-time password is the exception to 303: it is shown in the answer to the POST that
-made it, once, and never stored where a later GET could find it (not even in the
+A one-time password is the exception to 303 (and so are the accounts a list makes, and
+per-annotator links: :mod:`annotation.campaigns.link_views`): it is shown in the answer
+to the POST that made it, once, and never stored where a later GET could find it (not even in the
 session), with ``Cache-Control: no-store`` so the browser keeps no copy either.
 """
 
@@ -28,11 +29,13 @@ from annotation.accounts import user_set_active
 from annotation.campaigns.export import campaign_csv
 from annotation.campaigns.forms import (
     AssignForm,
+    BulkJudgesForm,
     CorpusSettingsForm,
     EvaluatorForm,
     JudgeCreateForm,
     UnassignForm,
 )
+from annotation.campaigns.handover import accounts_csv
 from annotation.campaigns.judges import (
     AccountRefused,
     OneTimeLogin,
@@ -44,8 +47,10 @@ from annotation.campaigns.judges import (
     judge_create,
     judge_give_one_time_password,
 )
+from annotation.campaigns.links import campaigns_with_links
 from annotation.campaigns.power import campaign_power
 from annotation.campaigns.progress import campaign_of
+from annotation.campaigns.roster import RosterRefused, judges_create_from_roster
 from annotation.controls.quality import corpus_controls
 from annotation.models import Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, see_other
@@ -56,12 +61,24 @@ def _judges_page(
     *,
     form: JudgeCreateForm | None = None,
     login: OneTimeLogin | None = None,
+    bulk_form: BulkJudgesForm | None = None,
+    made: list[OneTimeLogin] | None = None,
     status: int = 200,
 ) -> TemplateResponse:
     judges = User.objects.judges().order_by("username").prefetch_related("assigned_corpora")
-    context = {"form": form or JudgeCreateForm(), "judges": judges, "login": login}
+    login_url = request.build_absolute_uri(reverse("login"))
+    context = {
+        "form": form or JudgeCreateForm(),
+        "judges": judges,
+        "login": login,
+        "bulk_form": bulk_form or BulkJudgesForm(),
+        "made": made,
+        "made_csv": accounts_csv(made, login_url) if made else "",
+        "login_url": login_url,
+        "campaigns": campaigns_with_links(),
+    }
     response = TemplateResponse(request, "campaigns/judges.html", context, status=status)
-    if login is not None:
+    if login is not None or made:
         add_never_cache_headers(response)
     return response
 
@@ -87,6 +104,26 @@ def judge_create_view(request: HtmxHttpRequest) -> TemplateResponse:
         form.add_error("username", str(refused))
         return _judges_page(request, form=form, status=400)
     return _judges_page(request, login=login)
+
+
+@lead_required
+@require_POST
+def judges_bulk_create(request: HtmxHttpRequest) -> TemplateResponse:
+    """Judge accounts from a list (:mod:`annotation.campaigns.roster`), each with a
+    one-time password shown once in this answer, with a CSV of them to download from it.
+    A list with any problem is refused whole (400), every problem with its line."""
+    form = BulkJudgesForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _judges_page(request, bulk_form=form, status=400)
+    try:
+        made = judges_create_from_roster(
+            entries=form.cleaned_data["entries"], corpora=form.cleaned_data["corpora"]
+        )
+    except RosterRefused as refused:  # a name was taken since the form checked the list
+        for problem in refused.shown():
+            form.add_error("accounts", problem)
+        return _judges_page(request, bulk_form=form, status=400)
+    return _judges_page(request, made=made)
 
 
 @lead_required

@@ -57,14 +57,19 @@ def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Served:
-    """A ``make serve`` that answers: its base URL, and the file its standard error goes
-    to (gunicorn's error log, with the app's own log)."""
+    """A ``make serve`` that answers: its base URL, and the files its standard error
+    (gunicorn's error log, with the app's own log) and standard output (gunicorn's
+    access log) go to."""
 
     base: str
     log: Path
+    access_log: Path
 
     def errors(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def accesses(self) -> str:
+        return self.access_log.read_text(encoding="utf-8", errors="replace")
 
 
 @contextmanager
@@ -73,18 +78,23 @@ def make_serves(*envs: dict[str, str]) -> Iterator[list[Served]]:
     the same moment: each once it answers; stopped, with their workers, on leaving. They
     run with the virtual environment as ``make test`` left it (``-o runtime``): a test
     never installs into it, which would write the package's metadata into the checkout.
-    Standard error goes to a file (a pipe nobody reads would fill and stop gunicorn)."""
+    Standard error and output go to files (a pipe nobody reads would fill and stop
+    gunicorn)."""
     logs = Path(tempfile.mkdtemp(prefix="evaltool-serve-log-"))
     started: list[tuple[subprocess.Popen[bytes], Served]] = []
     try:
         for env in envs:
-            served = Served(f"http://{env['HOST']}:{env['PORT']}", logs / f"{env['PORT']}.log")
-            with served.log.open("wb") as log:
+            served = Served(
+                f"http://{env['HOST']}:{env['PORT']}",
+                logs / f"{env['PORT']}.log",
+                logs / f"{env['PORT']}.access.log",
+            )
+            with served.log.open("wb") as log, served.access_log.open("wb") as access:
                 process = subprocess.Popen(
                     ["make", "-s", "-o", "runtime", "serve"],
                     cwd=ROOT,
                     env=env,
-                    stdout=subprocess.DEVNULL,
+                    stdout=access,
                     stderr=log,
                     start_new_session=True,
                 )

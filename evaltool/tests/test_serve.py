@@ -361,3 +361,70 @@ def test_the_https_settings_come_from_the_environment(tmp_path: Path) -> None:
 
     for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert warning in done.stdout + done.stderr
+
+
+def manage(env: dict[str, str], *args: str, stdin: str = "") -> str:
+    """``manage.py ARGS`` against the served database: its standard output."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**env, "DEBUG": "false"},
+        input=stdin,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
+
+
+def test_no_log_of_make_serve_holds_a_links_token(
+    running: tuple[Served, dict[str, str]],
+) -> None:
+    """Issue 37, point 3: a per-annotator link is a password in a URL. Opened, refused,
+    sent as a Referer, and failing with a 500, its token is in neither gunicorn's access
+    log nor its error log (with Django's and django-axes' lines): only its hint is."""
+    served, env = running
+    manage(
+        env,
+        "import_evaltrans",
+        str(ROOT / "fixtures" / "seed-example.evaltrans.xml"),
+        "--name",
+        "seed",
+    )
+    manage(env, "add_judges", "-", "--corpus", "seed", stdin="cy\ndee\n")
+    rows = manage(env, "annotator_links", "seed", "--all", "--base-url", served.base)
+    links = [row.split(",")[2] for row in rows.splitlines()[1:]]
+    tokens = [link.rstrip("/").rsplit("/", 1)[1] for link in links]
+    unknown = "Zz" + tokens[0][2:]
+    opener = urllib.request.build_opener(NoRedirect())
+
+    def status(url: str, **headers: str) -> int:
+        try:
+            with opener.open(urllib.request.Request(url, headers=headers), timeout=30) as r:
+                return int(r.status)
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    opened = status(links[0], Referer=links[0])
+    refused = status(f"{served.base}/a/{unknown}/")
+    styled = status(f"{served.base}/accounts/login/", Referer=links[0])
+    database = sqlite3.connect(env["DATABASE_URL"].removeprefix("sqlite:///"), timeout=30)
+    database.execute("ALTER TABLE axes_accessattempt RENAME TO axes_accessattempt_away")
+    try:
+        failed = status(links[1])
+    finally:
+        database.execute("ALTER TABLE axes_accessattempt_away RENAME TO axes_accessattempt")
+        database.close()
+
+    assert (opened, refused, styled, failed) == (302, 404, 200, 500)
+    accesses, errors = served.accesses(), served.errors()
+    for token in [*tokens, unknown]:
+        assert token not in accesses
+        assert token not in errors
+        assert token[6:20] not in accesses + errors
+    assert f'"GET /a/{tokens[0][:6]}…/ HTTP/1.1" 302' in accesses
+    assert f'"{served.base}/a/{tokens[0][:6]}…/"' in accesses  # the Referer column
+    assert f'"GET /a/{unknown[:6]}…/ HTTP/1.1" 404' in accesses
+    assert f"Not Found: /a/{unknown[:6]}…/" in errors
+    assert f"Internal Server Error: /a/{tokens[1][:6]}…/" in errors
+    assert "Traceback (most recent call last):" in errors

@@ -24,7 +24,10 @@ pytestmark = pytest.mark.django_db
 #: system, the control items' results (who is flagged), the forms' choices, and the
 #: counted judgments (the power plan: remembered until a judgment changes).
 MAX_QUERIES_CAMPAIGN = 12
-MAX_QUERIES_JUDGES = 6
+#: The judges page's: session and user, the judges with their corpora, the corpus
+#: choices of the two creation forms (one judge, a list), and the campaigns with their
+#: open links.
+MAX_QUERIES_JUDGES = 7
 
 
 def queries(client: Client, url: str) -> int:
