@@ -153,6 +153,11 @@ class BulkJudgesForm(forms.Form):
     )
     corpora = corpora_to_assign()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Its fields' ids apart from the one-judge form's, on the same page.
+        kwargs.setdefault("auto_id", "id_bulk_%s")
+        super().__init__(*args, **kwargs)
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         text, upload = data.get("accounts") or "", data.get("file")

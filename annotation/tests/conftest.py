@@ -127,6 +127,17 @@ def page(browser: Browser) -> Iterator[Page]:
     """A fresh browser tab. Every page the test visits runs under the app's
     Content-Security-Policy; anything it blocks (an inline script or style, an eval) is
     reported on the console, and fails the test."""
+    yield from _watched_tab(browser)
+
+
+@pytest.fixture
+def other_page(browser: Browser) -> Iterator[Page]:
+    """A tab of a second browser, sharing nothing with ``page``'s (cookies, storage):
+    another person's, watched alike."""
+    yield from _watched_tab(browser)
+
+
+def _watched_tab(browser: Browser) -> Iterator[Page]:
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(10_000)

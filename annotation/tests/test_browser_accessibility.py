@@ -23,10 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axes.models import AccessAttempt
 from django.template.loader import render_to_string
 from playwright.sync_api import Page, Route, expect
 
 from annotation.accounts import user_set_active
+from annotation.campaigns.links import link_revoke, links_create
 from annotation.corpora.import_jobs import queue_import
 from annotation.corpora.imports import corpus_import
 from annotation.jobs import Job
@@ -324,6 +326,8 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
     expect(page.locator("#one-time-login")).to_be_visible()
     audit.check("judges, a one-time password shown")
 
+    onboarding_pages(audit, base, demo)
+
     audit.visit(f"{base}/corpora/upload/", "upload")
     page.set_input_files(
         "#id_file", files=[{"name": "bad.xml", "mimeType": "text/xml", "buffer": b"<nope/>"}]
@@ -354,6 +358,57 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
     audit.visit(f"{base}/corpora/imports/{made['imported'].pk}/", "an upload done", ".summary")
     page.click(".site-header button[type=submit]")  # log out
     page.wait_for_url(f"{base}/accounts/login/")
+
+
+def onboarding_pages(audit: Audit, base: str, demo: Corpus) -> None:
+    """The lead's pages that let annotators in without a password: a list of accounts
+    refused and made (the judges page), a campaign's links page, and its links made."""
+    page = audit.page
+    page.goto(f"{base}/campaigns/")
+    page.fill("#id_bulk_accounts", "crowd1\nbad name\n")
+    page.click("#bulk-form button[type=submit]")
+    expect(page.locator("#bulk-errors")).to_be_visible()
+    audit.check("judges, a list of accounts refused")
+    page.fill("#id_bulk_accounts", "crowd1,crowd1@example.org\ncrowd2\n")
+    page.locator("#bulk-form").get_by_label("demo").check()
+    page.click("#bulk-form button[type=submit]")
+    expect(page.locator("#bulk-logins")).to_be_visible()
+    audit.check("judges, accounts made from a list")
+    audit.visit(f"{base}/campaigns/links/{demo.campaign_id}/", "annotator links", "#links-form")
+    page.click("#links-form button[type=submit]")
+    expect(page.locator("#links-errors")).to_be_visible()
+    audit.check("annotator links, refused")
+    page.get_by_label("Every annotator of the campaign").check()
+    page.click("#links-form button[type=submit]")
+    expect(page.locator("#new-links")).to_be_visible()
+    audit.check("annotator links, links made")
+    page.locator('#links button[data-action="revoke"]').first.click()
+    expect(page.locator('#links tr[data-state="revoked"]')).to_have_count(1)
+    audit.check("annotator links, one revoked")
+
+
+def link_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
+    """What an annotator who comes by link sees: a link that opens nothing, another
+    account's link, the completion code, and the end of a revoked link's session. The
+    unknown link's failed attempt is forgotten after, so the refusal pages count their
+    failed logins from nought."""
+    page = audit.page
+    ana = User.objects.get(username="ana")
+    finished: Corpus = made["finished"]
+    (done,) = links_create(campaign=finished.campaign, users=[ana])
+    crowd1 = User.objects.get(username="crowd1")
+    (crowd,) = links_create(campaign=made["demo"].campaign, users=[crowd1])
+    audit.visit(f"{base}/a/{'x' * 43}/", "a link that opens nothing (404)", "#link-refused")
+    page.goto(f"{base}{crowd.path}")
+    page.wait_for_url(re.compile(r"/judgments/\d+/$"))
+    audit.visit(f"{base}{done.path}", "another account's link", "#link-switch")
+    page.click('#link-switch-form button[data-action="switch"]')
+    expect(page.locator("#completion-code")).to_be_visible()
+    audit.check("a link's completion code")
+    link_revoke(link=done.link)
+    audit.visit(f"{base}/", "a link's session ended", "#link-ended")
+    audit.visit(f"{base}{done.path}", "a revoked link (410)", "#link-refused")
+    AccessAttempt.objects.all().delete()
 
 
 def refusal_pages(audit: Audit, base: str, failure_limit: int) -> None:
@@ -390,10 +445,11 @@ def test_no_page_has_a_serious_accessibility_violation(
 
     judge_pages(audit, live_server.url, made)
     lead_pages(audit, live_server.url, made, settings)
+    link_pages(audit, live_server.url, made)
     refusal_pages(audit, live_server.url, settings.AXES_FAILURE_LIMIT)
 
     assert audit.failures == [], "\n".join(audit.failures)
-    assert audit.pages == 45
+    assert audit.pages == 56
 
 
 def tab_through(page: Page, where: str) -> list[str]:
@@ -447,7 +503,11 @@ def test_tab_reaches_every_control_and_shows_where_the_focus_is(
     faults += tab_through(page, "judge's page, the word editor open")
     page.click(".site-header button[type=submit]")  # log out
     log_in(page, base, "lee")
-    for path in (f"/dashboard/{marks.pk}/", f"/campaigns/{marks.pk}/"):
+    for path in (
+        f"/dashboard/{marks.pk}/",
+        f"/campaigns/{marks.pk}/",
+        f"/campaigns/links/{marks.campaign_id}/",
+    ):
         page.goto(base + path)
         faults += tab_through(page, path)
 
