@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from annotation.accounts import PasswordChangeForm
 from annotation.campaigns import link_views
-from annotation.campaigns.link_tokens import LINK_PATH
+from annotation.campaigns.link_tokens import LINK_PATH, LINK_URL_NAME
 
 #: Where per-annotator links live, "a/" (their token's redaction in logs knows the path).
 LINKS = LINK_PATH.lstrip("/")
@@ -26,7 +26,7 @@ urlpatterns = [
     # namespace; the two fixed paths before the token's.
     path(f"{LINKS}next/", link_views.link_next_view, name="annotation_link_next"),
     path(f"{LINKS}ended/", link_views.link_ended, name="annotation_link_ended"),
-    path(f"{LINKS}<str:token>/", link_views.link_open, name="annotation_link"),
+    path(f"{LINKS}<str:token>/", link_views.link_open, name=LINK_URL_NAME),
 ]
 
 handler400 = "annotation.web.bad_request"

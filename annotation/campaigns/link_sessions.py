@@ -32,6 +32,7 @@ from django.utils.cache import add_never_cache_headers
 from annotation.campaigns.link_tokens import (
     ATTEMPT_PREFIX,
     LINK_PATH,
+    LINK_URL_NAME,
     link_token_hint,
     redact_link_tokens,
 )
@@ -110,15 +111,21 @@ class LinkSessionMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self._ended(request) or self.get_response(request)
+        response = self.get_response(request)
         if request.path.startswith(LINK_PATH):
             add_never_cache_headers(response)
             response["Referrer-Policy"] = LINK_REFERRER_POLICY
         return response
 
-    def _ended(self, request: HttpRequest) -> HttpResponse | None:
-        """The answer to a session whose link ended, or None for any other."""
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., HttpResponse], *args: object
+    ) -> HttpResponse | None:
+        """The answer to a session whose link ended, or None for any other. A link's own
+        URL is let through: a new link opens for a session whose old one ended."""
         if request.session.get(LINK_SESSION_KEY) is None or not request.user.is_authenticated:
+            return None
+        match = request.resolver_match
+        if match is not None and match.url_name == LINK_URL_NAME:
             return None
         link = session_link(request)
         if link is not None and link_refusal(link) is None:

@@ -22,6 +22,8 @@ import secrets
 #: The path of a link, before its token (the URL is ``/a/<token>/``). Short, as it is
 #: handed to annotators on crowd platforms and in messages.
 LINK_PATH = "/a/"
+#: The name of a link's own URL (``evaltool/urls.py``), in no namespace.
+LINK_URL_NAME = "annotation_link"
 #: Bytes of randomness in a token (43 characters of URL-safe base 64).
 TOKEN_BYTES = 32
 #: Characters of the token kept as its hint (stored, listed, logged): 36 bits, enough

@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from annotation.campaigns.dealing import deal_next
 from annotation.campaigns.link_tokens import (
+    LINK_URL_NAME,
     TOKEN_BYTES,
     link_token_hash,
     link_token_hint,
@@ -86,7 +87,7 @@ class NewLink:
 
     @property
     def path(self) -> str:
-        return reverse("annotation_link", args=[self.token])
+        return reverse(LINK_URL_NAME, args=[self.token])
 
 
 def campaign_annotators(campaign: Campaign) -> QuerySet[User]:

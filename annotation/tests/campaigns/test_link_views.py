@@ -427,6 +427,22 @@ def test_a_revoked_link_opens_nothing_and_ends_the_session_it_opened(
     assert "no-store" in again["Cache-Control"]
 
 
+def test_a_session_whose_link_was_revoked_opens_a_new_link(
+    client: Client, campaign: Campaign
+) -> None:
+    client.get(f"/a/{token_of(campaign, 'ana')}/")
+    AnnotatorLink.objects.update(revoked_at=timezone.now())
+    new = token_of(campaign, "ana")
+
+    opened = client.get(f"/a/{new}/")
+    onward = client.get(opened["Location"])
+
+    assert opened["Location"] == reverse("annotation_link_next")
+    assert onward["Location"] == corpus_queue("wmt-a")
+    assert session_user(client) == "ana"
+    assert client.session[LINK_SESSION_KEY] == AnnotatorLink.objects.get(revoked_at=None).pk
+
+
 def test_an_expired_link_opens_nothing_and_logs_out_nobody(
     client: Client, campaign: Campaign
 ) -> None:
