@@ -386,6 +386,27 @@ def test_work_done_through_a_link_ends_with_a_completion_code_that_stays(
     assert f"<code>{code.group(1)}</code>" in lead_page
 
 
+def test_no_code_for_an_annotator_with_nothing_assigned_or_nothing_done(
+    client: Client, campaign: Campaign
+) -> None:
+    """The completion code is for work done: an annotator whose corpora were taken off,
+    or who found no batch left before judging anything, is told so, with no code."""
+    campaign.judges_per_item = 1  # split, and no batch dealt yet: nothing left for bo
+    campaign.save()
+    client.get(f"/a/{token_of(campaign, 'bo')}/")
+
+    nothing_done = client.get(reverse("annotation_link_next"))
+    Corpus.objects.get(name="wmt-b").judges.remove(User.objects.get(username="bo"))
+    not_assigned = client.get(reverse("annotation_link_next"))
+
+    assert nothing_done.status_code == not_assigned.status_code == 200
+    assert 'data-state="nothing-done"' in nothing_done.content.decode()
+    assert 'data-state="not-assigned"' in not_assigned.content.decode()
+    for page in (nothing_done, not_assigned):
+        assert "completion-code" not in page.content.decode()
+    assert AnnotatorLink.objects.get().completion_code == ""
+
+
 def test_the_finished_page_offers_the_campaign_only_to_a_link_session(
     client: Client, campaign: Campaign
 ) -> None:
