@@ -1,45 +1,233 @@
-"""Dealing a campaign's work in batches (issue 37; the rules are in the design of
-:mod:`annotation.models.campaign`).
+"""Dealing a campaign's work in batches (issue 37): who gets which task, when a task goes
+back to the pool, and when it is finished. The tasks themselves are drawn by
+:mod:`annotation.campaigns.drawing` (their cut and order: :mod:`annotation.campaigns.
+batches`).
 
-This first version deals the first free task of the campaign's corpora the annotator
-judges, in dealing order; the full rules (no annotator twice on one item, quotas,
-batches given back when left untouched, the draw of the batches) build on it.
+An annotator who asks (:func:`deal_next`) gets, in this order:
+
+1. the task they hold and have not finished (in any corpus of the campaign);
+2. nothing, once they were dealt their quota of tasks in the campaign (the lead's
+   ``CampaignAnnotator.quota`` for them, else ``Campaign.quota``; None: no limit);
+3. a free task of a corpus of the campaign they judge (``Corpus.judges``), from the
+   corpus whose work is least dealt (the share of its candidates in dealt tasks: a
+   campaign of several language pairs fills evenly), in dealing order within it; never
+   one that would show them an item twice: not a task of a batch they hold or held
+   (dealt to them, now or before, or with judgments of theirs under it), nor one
+   carrying that batch's overlap items (``extra_batch``), nor one whose batch's overlap
+   items a task of theirs carries.
+
+A task untouched (:func:`touch_task`, which the judge's saves call) for the campaign's
+``batch_timeout_hours`` goes back to the pool (``assignee`` None, ``returned`` + 1)
+the next time anyone asks in that campaign (no timer to run). What was judged in it
+stays (the judgments keep their ``task``); its next holder judges only what is left
+(:func:`task_items_left`), and its first holder, who judged part of it, is never dealt
+it again. A task is finished (:func:`finish_task_if_done`) once every one of its items
+has a done judgment under it, whoever made it.
+
+Two annotators asking at once never get the same task: the claim is a conditional
+update (only a task still free is claimed), and on PostgreSQL the free tasks are read
+``FOR UPDATE SKIP LOCKED``, so each deal claims one no other deal is claiming. One
+annotator asking twice at once (two tabs) is dealt once: the deal holds a lock on
+their row until it is done (on SQLite, every write transaction holds the database).
+
+The number of queries of a deal does not grow with the corpora or the campaign.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from datetime import timedelta
+
 from django.db import transaction
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 from django.utils import timezone
 
-from annotation.models import Campaign, Task, User
+from annotation.campaigns.tasks import task_targets
+from annotation.models import Campaign, CampaignAnnotator, Corpus, Judgment, Target, Task, User
+
+#: A task is touched at most this often (a judge saves many times a minute; a task's
+#: timeout is hours).
+TOUCH_EVERY = timedelta(minutes=1)
+#: Free tasks a deal reads at once (claimed in turn until one is claimed).
+CANDIDATES = 5
 
 
 def deal_next(*, user: User, campaign: Campaign) -> Task | None:
-    """The batch ``user`` works on next in ``campaign``: the one they hold unfinished, else
-    a free one claimed for them now; None when none is left for them. The claim is a
-    conditional update, so two annotators asking at once never get the same task."""
-    held = (
-        Task.objects.filter(
-            corpus__campaign_id=campaign.pk, assignee_id=user.pk, finished_at__isnull=True
+    """The task ``user`` works on next in ``campaign`` (module doc): the one they hold
+    unfinished, else a free one claimed for them now; None when none is left for them
+    (or their quota is reached). Stale tasks of the campaign go back to the pool first."""
+    release_stale_tasks(campaign)
+    with transaction.atomic():
+        _lock_annotator(user)
+        held = (
+            Task.objects.filter(
+                corpus__campaign_id=campaign.pk, assignee_id=user.pk, finished_at__isnull=True
+            )
+            .order_by("corpus_id", "order")
+            .first()
         )
-        .order_by("corpus_id", "order")
+        if held is not None:
+            return held
+        quota = annotator_quota(user=user, campaign=campaign)
+        if quota is not None and tasks_dealt(user=user, campaign=campaign) >= quota:
+            return None
+        return _claim_free_task(user, campaign)
+
+
+def annotator_quota(*, user: User, campaign: Campaign) -> int | None:
+    """The most tasks ``user`` is dealt in ``campaign``: their own quota where the lead
+    set one, else the campaign's (None: no limit). One query."""
+    own = (
+        CampaignAnnotator.objects.filter(campaign_id=campaign.pk, user_id=user.pk)
+        .values_list("quota", flat=True)
         .first()
     )
-    if held is not None:
-        return held
+    return own if own is not None else campaign.quota
+
+
+def tasks_dealt(*, user: User, campaign: Campaign) -> int:
+    """The tasks dealt to ``user`` in ``campaign`` that are still theirs (finished or
+    not; one given back to the pool is no longer theirs): what a quota counts."""
+    return Task.objects.filter(corpus__campaign_id=campaign.pk, assignee_id=user.pk).count()
+
+
+def release_stale_tasks(campaign: Campaign) -> int:
+    """Give back to the pool every unfinished task of ``campaign`` untouched for its
+    ``batch_timeout_hours`` (how many). One update; a task released at the same moment
+    by another deal is released once (the update re-checks its holder)."""
+    cutoff = timezone.now() - timedelta(hours=campaign.batch_timeout_hours)
+    untouched = Q(touched_at__lt=cutoff) | Q(touched_at__isnull=True, assigned_at__lt=cutoff)
+    return (
+        Task.objects.filter(untouched, corpus_id__in=_corpora_of(campaign))
+        .filter(assignee__isnull=False, finished_at__isnull=True)
+        .update(assignee=None, returned=F("returned") + 1)
+    )
+
+
+def touch_task(task: Task) -> bool:
+    """Record that ``task``'s holder is working on it (what keeps it theirs past the
+    timeout): at most one write a minute, and none for a task no longer theirs (given
+    back meanwhile) or finished. Whether it wrote."""
+    now = timezone.now()
+    if task.assignee_id is None or task.finished_at is not None:
+        return False
+    if task.touched_at is not None and now - task.touched_at < TOUCH_EVERY:
+        return False
+    written = Task.objects.filter(
+        pk=task.pk, assignee_id=task.assignee_id, finished_at__isnull=True
+    ).update(touched_at=now)
+    if written:
+        task.touched_at = now
+    return bool(written)
+
+
+def task_items_left(task: Task) -> QuerySet[Target, int]:
+    """The ids of ``task``'s items (:func:`~annotation.campaigns.tasks.task_targets`)
+    without a done judgment under the task (by whoever held it): what its holder has
+    left to judge. One query when read."""
+    done = Judgment.objects.real().done().filter(task_id=task.pk, target_id=OuterRef("pk"))
+    return task_targets(task).exclude(Exists(done)).values_list("pk", flat=True)
+
+
+def finish_task_if_done(task: Task) -> bool:
+    """Mark ``task`` finished once every item of it has a done judgment under it (the
+    judge's saves call this after a judgment is done); whether it is finished. Two
+    queries at most: what is left, and the mark."""
+    if task.finished_at is not None:
+        return True
+    if task_items_left(task).exists():
+        return False
+    now = timezone.now()
+    Task.objects.filter(pk=task.pk, finished_at__isnull=True).update(
+        finished_at=now, touched_at=now
+    )
+    task.finished_at = task.touched_at = now
+    return True
+
+
+def _corpora_of(campaign: Campaign) -> QuerySet[Corpus, int]:
+    return Corpus.all_objects.filter(campaign_id=campaign.pk).values_list("pk", flat=True)
+
+
+def _lock_annotator(user: User) -> None:
+    """Hold ``user``'s row until the deal is done, so that two deals for one annotator
+    (two tabs asking at once) run one after the other: the second finds the first's task
+    held. (On SQLite the write transaction already holds the whole database.)"""
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+
+
+def _claim_free_task(user: User, campaign: Campaign) -> Task | None:
+    """Claim the first free task ``user`` may be dealt (module doc, rule 3), or None."""
+    ranked = _corpora_least_dealt_first(user, campaign)
+    if not ranked:
+        return None
     free = Task.objects.filter(
-        corpus__campaign_id=campaign.pk,
-        corpus__judges=user,
-        assignee__isnull=True,
-        finished_at__isnull=True,
-    ).order_by("corpus_id", "order")
-    for task in free[:20]:
+        corpus_id__in=ranked, assignee__isnull=True, finished_at__isnull=True
+    )
+    for corpus_id, batches in _batches_seen(user, campaign).items():
+        free = free.exclude(corpus_id=corpus_id, batch__in=batches).exclude(
+            corpus_id=corpus_id, extra_batch__in=batches
+        )
+    rank = Case(
+        *(When(corpus_id=pk, then=Value(r)) for r, pk in enumerate(ranked)),
+        output_field=IntegerField(),
+    )
+    candidates = free.order_by(rank, "order").select_for_update(skip_locked=True)
+    for task in candidates[:CANDIDATES]:
         now = timezone.now()
-        with transaction.atomic():
-            claimed = Task.objects.filter(pk=task.pk, assignee__isnull=True).update(
-                assignee_id=user.pk, assigned_at=now, touched_at=now
-            )
+        claimed = Task.objects.filter(pk=task.pk, assignee__isnull=True).update(
+            assignee_id=user.pk, assigned_at=now, touched_at=now
+        )
         if claimed:
-            task.refresh_from_db()
+            task.assignee_id, task.assigned_at, task.touched_at = user.pk, now, now
             return task
     return None
+
+
+def _batches_seen(user: User, campaign: Campaign) -> dict[int, set[int]]:
+    """Per corpus of ``campaign``, the batches whose items ``user`` saw or may see: the
+    batch and the overlap's batch of every task dealt to them (now or before) or with a
+    judgment of theirs under it. One query."""
+    theirs = Judgment.objects.filter(evaluator_id=user.pk, task__isnull=False).values("task_id")
+    rows = (
+        Task.objects.filter(Q(assignee_id=user.pk) | Q(pk__in=theirs))
+        .filter(corpus__campaign_id=campaign.pk)
+        .values_list("corpus_id", "batch", "extra_batch")
+    )
+    seen: dict[int, set[int]] = defaultdict(set)
+    for corpus_id, batch, extra_batch in rows:
+        seen[corpus_id].update(b for b in (batch, extra_batch) if b is not None)
+    return seen
+
+
+def _corpora_least_dealt_first(user: User, campaign: Campaign) -> list[int]:
+    """The corpora of ``campaign`` that ``user`` judges with a free task left, the least
+    dealt first (the share of their candidates in tasks dealt; ties: the older corpus).
+    One query, a row per corpus."""
+    rows = (
+        Task.objects.filter(
+            corpus__campaign_id=campaign.pk, corpus__judges=user, corpus__archived=False
+        )
+        .values("corpus_id")
+        .annotate(
+            total=Sum("size"),
+            dealt=Sum("size", filter=Q(assignee__isnull=False), default=0),
+            free=Count("pk", filter=Q(assignee__isnull=True, finished_at__isnull=True)),
+        )
+        .order_by()
+    )
+    open_corpora = [r for r in rows if r["free"]]
+    open_corpora.sort(key=lambda r: (r["dealt"] / max(r["total"], 1), r["corpus_id"]))
+    return [r["corpus_id"] for r in open_corpora]

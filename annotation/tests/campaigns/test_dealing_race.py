@@ -1,0 +1,109 @@
+"""Annotators asking at once, each a process of its own (:mod:`annotation.tests.
+campaigns.racing`) on a database the test made (SQLite in a file, with the app's own
+settings; a PostgreSQL database of its own where the suite runs on PostgreSQL): never
+two of them dealt the same task, never one dealt both copies of a batch, and one
+annotator asking from four tabs at once dealt one task."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from annotation.tests.campaigns.racing import TASKS
+from annotation.tests.factories import ROOT
+from annotation.tests.jobs.workers import (
+    WorkerDatabase,
+    postgres_worker_database,
+    sqlite_worker_database,
+)
+
+#: Processes on a database of their own (make test runs them; make test-fast does not).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("private-postgres")]
+
+#: Time for every process to start (import Django, read its user) before they all ask.
+HEAD_START = 6.0
+
+
+@pytest.fixture
+def race_db(tmp_path: Path) -> Iterator[WorkerDatabase]:
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        server = url.rsplit("/", 1)[0]
+        with postgres_worker_database(server, f"evaltool_race_{os.getpid()}") as db:
+            yield db
+        return
+    yield sqlite_worker_database(tmp_path / "race.sqlite3")
+
+
+def racing(db: WorkerDatabase, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "annotation.tests.campaigns.racing", *args],
+        cwd=ROOT,
+        env=db.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def prepare(db: WorkerDatabase, annotators: int) -> None:
+    """The campaign of :func:`annotation.tests.campaigns.racing.setup`."""
+    done = subprocess.run(
+        [sys.executable, "-m", "annotation.tests.campaigns.racing", "setup", str(annotators)],
+        cwd=ROOT,
+        env=db.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def at_once(db: WorkerDatabase, command: str, usernames: list[str]) -> list[tuple[str, int]]:
+    """Each of ``usernames`` runs ``command`` in a process, all starting at one moment:
+    the (username, task id) pairs they were dealt."""
+    start = str(time.time() + HEAD_START)
+    processes = [(name, racing(db, command, name, start)) for name in usernames]
+    dealt = []
+    for name, process in processes:
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+        dealt += [(name, pk) for pk in json.loads(out)]
+    return dealt
+
+
+def test_annotators_asking_at_once_never_get_the_same_task(race_db: WorkerDatabase) -> None:
+    prepare(race_db, 6)
+
+    dealt = at_once(race_db, "deal", [f"ann{k}" for k in range(6)])
+
+    assert len(dealt) == TASKS  # every task dealt
+    assert Counter(pk for _, pk in dealt).most_common(1)[0][1] == 1  # each once
+    holders = dict(race_db.query("SELECT id, assignee_id FROM annotation_task"))
+    users = dict(race_db.query("SELECT username, id FROM annotation_user"))
+    assert all(holders[pk] == users[name] for name, pk in dealt)
+    batch = dict(race_db.query("SELECT id, batch FROM annotation_task"))
+    copies = Counter((name, batch[pk]) for name, pk in dealt)
+    assert max(copies.values()) == 1  # never both copies of a batch to one annotator
+
+
+def test_one_annotator_asking_from_four_tabs_at_once_is_dealt_one_task(
+    race_db: WorkerDatabase,
+) -> None:
+    prepare(race_db, 1)
+
+    dealt = at_once(race_db, "once", ["ann0"] * 4)
+
+    assert len(dealt) == 4
+    assert len({pk for _, pk in dealt}) == 1
+    assert race_db.query("SELECT COUNT(*) FROM annotation_task WHERE assignee_id IS NOT NULL") == [
+        (1,)
+    ]
