@@ -4,6 +4,7 @@ status 400."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -18,6 +19,7 @@ from annotation.campaigns.links import (
     campaign_annotators,
 )
 from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRefused, roster_read
+from annotation.campaigns.rules import FIELDS, Rules
 from annotation.limits import EVALUATOR_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, User
 
@@ -209,3 +211,70 @@ class LinksCreateForm(forms.Form):
             self.add_error("annotators", ERR_NO_ANNOTATOR)
         data["users"] = chosen
         return data
+
+
+#: The choices of "annotators per item": empty keeps every annotator on every item.
+JUDGES_PER_ITEM_CHOICES = [
+    ("", "Every annotator judges every item of their corpora"),
+    ("1", "1 (work split; the overlap share judged by 2)"),
+    ("2", "2"),
+    ("3", "3"),
+]
+
+
+class CampaignRulesForm(forms.ModelForm[Campaign]):
+    """The campaign's rules (:mod:`annotation.campaigns.rules`), and a quota field per
+    annotator of the campaign (``quota_<user id>``: empty takes the campaign's)."""
+
+    judges_per_item = forms.TypedChoiceField(
+        label="Annotators per item",
+        choices=JUDGES_PER_ITEM_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=Campaign._meta.get_field("judges_per_item").help_text,
+    )
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "judges_per_item",
+            "overlap_percent",
+            "batch_size",
+            "batch_timeout_hours",
+            "quota",
+        ]
+        labels = {"overlap_percent": "Overlap (%)", "quota": "Batches per annotator"}
+
+    def __init__(
+        self,
+        *args: Any,
+        annotators: list[User],
+        quotas: Mapping[int, int | None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.annotators = annotators
+        own = quotas or {}
+        for user in annotators:
+            self.fields[quota_field(user)] = forms.IntegerField(
+                label=user.username, required=False, min_value=0, initial=own.get(user.pk)
+            )
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        """The campaign's rules' fields (not the annotators' quotas)."""
+        return [self[name] for name in FIELDS]
+
+    def quota_fields(self) -> list[tuple[User, forms.BoundField]]:
+        """Each annotator with their quota's field, for the page's table."""
+        return [(user, self[quota_field(user)]) for user in self.annotators]
+
+    def rules(self) -> Rules:
+        return Rules(**{name: self.cleaned_data[name] for name in FIELDS})
+
+    def quotas(self) -> dict[int, int | None]:
+        return {user.pk: self.cleaned_data[quota_field(user)] for user in self.annotators}
+
+
+def quota_field(user: User) -> str:
+    return f"quota_{user.pk}"

@@ -35,4 +35,5 @@ urlpatterns = [
         link_views.link_revoke_view,
         name="link_revoke",
     ),
+    path("c/<int:pk>/rules/", views.campaign_rules, name="rules"),
 ]

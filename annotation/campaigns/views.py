@@ -23,13 +23,15 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.accounts import user_set_active
+from annotation.campaigns.drawing import DrawRefused
 from annotation.campaigns.export import campaign_csv
 from annotation.campaigns.forms import (
     AssignForm,
     BulkJudgesForm,
+    CampaignRulesForm,
     CorpusSettingsForm,
     EvaluatorForm,
     JudgeCreateForm,
@@ -51,8 +53,14 @@ from annotation.campaigns.links import campaigns_with_links
 from annotation.campaigns.power import campaign_power
 from annotation.campaigns.progress import campaign_of
 from annotation.campaigns.roster import RosterRefused, judges_create_from_roster
+from annotation.campaigns.rules import (
+    annotator_quotas,
+    campaign_annotators,
+    campaign_set_rules,
+    tasks_drawn,
+)
 from annotation.controls.quality import corpus_controls
-from annotation.models import Corpus, User
+from annotation.models import Campaign, Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, see_other
 
 
@@ -282,3 +290,37 @@ def campaign_discard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             corpus=corpus, judge=form.cleaned_data["judge"], typed=form.cleaned_data["name"]
         ),
     )
+
+
+@lead_required
+@require_http_methods(["GET", "POST"])
+def campaign_rules(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The campaign's rules (:mod:`annotation.campaigns.rules`): how its work is split,
+    the timeout, the quotas, each annotator's own quota. Saving rules that change the cut
+    draws the batches again; refused (400, with the reason) once dealing has started."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    annotators = campaign_annotators(campaign)
+    if request.method == "GET":
+        form = CampaignRulesForm(
+            instance=campaign, annotators=annotators, quotas=annotator_quotas(campaign)
+        )
+        return _rules_page(request, campaign, form)
+    # The form writes the posted values on its instance, valid or not: give it a copy, so
+    # the page shows the rules stored.
+    posted = Campaign.objects.get(pk=pk)
+    form = CampaignRulesForm(request.POST, instance=posted, annotators=annotators)
+    if form.is_valid():
+        try:
+            campaign_set_rules(campaign=campaign, rules=form.rules(), quotas=form.quotas())
+        except DrawRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            return see_other(reverse("campaigns:rules", args=[campaign.pk]))
+    return _rules_page(request, campaign, form, status=400)
+
+
+def _rules_page(
+    request: HtmxHttpRequest, campaign: Campaign, form: CampaignRulesForm, *, status: int = 200
+) -> TemplateResponse:
+    context = {"campaign": campaign, "form": form, "corpora": tasks_drawn(campaign)}
+    return TemplateResponse(request, "campaigns/rules.html", context, status=status)

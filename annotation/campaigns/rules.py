@@ -1,0 +1,118 @@
+"""A campaign's rules as the lead sets them (``/campaigns/c/<id>/rules/``): annotators per
+item, overlap, batch size, timeout, quotas, and each annotator's own quota.
+
+Saving rules that change how the batches are cut (annotators per item, batch size, and
+the overlap where one annotator judges each item) draws every corpus's tasks again
+(:mod:`annotation.campaigns.drawing`); so does saving split rules while a corpus has
+none drawn yet. That is refused, and nothing saved, once dealing has started in a
+corpus. The timeout and the quotas change at any time: the next deal reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Q
+
+from annotation.campaigns.drawing import draw_tasks
+from annotation.models import Campaign, CampaignAnnotator, Corpus, Task, User
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of a campaign the lead sets (the fields of :class:`Campaign`)."""
+
+    judges_per_item: int | None
+    overlap_percent: int
+    batch_size: int
+    batch_timeout_hours: int
+    quota: int | None
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """What the cut of the batches depends on: two rules of the same shape draw the
+        same tasks (the overlap only counts with one annotator per item, the batch size
+        only where the work is split)."""
+        if self.judges_per_item is None:
+            return (None,)
+        overlap = self.overlap_percent if self.judges_per_item == 1 else None
+        return (self.judges_per_item, overlap, self.batch_size)
+
+
+FIELDS = ("judges_per_item", "overlap_percent", "batch_size", "batch_timeout_hours", "quota")
+
+
+def rules_of(campaign: Campaign) -> Rules:
+    return Rules(**{name: getattr(campaign, name) for name in FIELDS})
+
+
+def campaign_annotators(campaign: Campaign) -> list[User]:
+    """The campaign's annotators: whoever judges one of its corpora (``Corpus.judges``)."""
+    return list(
+        User.objects.filter(assigned_corpora__campaign_id=campaign.pk)
+        .distinct()
+        .order_by("username")
+    )
+
+
+def annotator_quotas(campaign: Campaign) -> dict[int, int | None]:
+    """The quotas the lead set for single annotators of ``campaign``, by user id."""
+    rows = CampaignAnnotator.objects.filter(campaign_id=campaign.pk)
+    return dict(rows.values_list("user_id", "quota"))
+
+
+def tasks_drawn(campaign: Campaign) -> list[Corpus]:
+    """The corpora of ``campaign``, each with its tasks drawn (``n_tasks``), dealt
+    (``n_dealt``: ever, given back or not) and finished (``n_finished``). One query."""
+    return list(
+        Corpus.objects.filter(campaign_id=campaign.pk)
+        .annotate(
+            n_tasks=Count("tasks"),
+            n_dealt=Count("tasks", filter=Q(tasks__assigned_at__isnull=False)),
+            n_finished=Count("tasks", filter=Q(tasks__finished_at__isnull=False)),
+        )
+        .order_by("name")
+    )
+
+
+def campaign_set_rules(
+    *, campaign: Campaign, rules: Rules, quotas: Mapping[int, int | None]
+) -> dict[str, int]:
+    """Store ``rules`` and the annotators' own ``quotas`` (user id: batches, None for the
+    campaign's), drawing the tasks where the module doc says; the number of tasks drawn
+    per corpus name (empty if none was drawn). Refused with
+    :class:`~annotation.campaigns.drawing.DrawRefused`, and nothing stored, once dealing
+    has started in a corpus to draw."""
+    with transaction.atomic():
+        stored = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        reshaped = rules_of(stored).shape != rules.shape
+        for name in FIELDS:
+            setattr(stored, name, getattr(rules, name))
+        stored.save(update_fields=list(FIELDS))
+        drawn = {}
+        for corpus in _corpora_to_draw(stored, reshaped=reshaped):
+            corpus.campaign = stored
+            drawn[corpus.name] = draw_tasks(corpus)
+        CampaignAnnotator.objects.bulk_create(
+            [CampaignAnnotator(campaign=stored, user_id=u, quota=q) for u, q in quotas.items()],
+            update_conflicts=True,
+            unique_fields=["campaign", "user"],
+            update_fields=["quota"],
+        )
+    for name in FIELDS:
+        setattr(campaign, name, getattr(stored, name))
+    return drawn
+
+
+def _corpora_to_draw(campaign: Campaign, *, reshaped: bool) -> list[Corpus]:
+    """Every corpus of ``campaign`` where the rules change the cut; else, where the work
+    is split, those with no task drawn yet."""
+    corpora = Corpus.objects.filter(campaign_id=campaign.pk).order_by("name")
+    if reshaped:
+        return list(corpora)
+    if not campaign.splits_work:
+        return []
+    drawn = Task.objects.filter(corpus_id=OuterRef("pk"))
+    return list(corpora.filter(~Exists(drawn)))
