@@ -7,6 +7,7 @@ JOB_HANDLER_MODULES: tuple[str, ...] = (
     "annotation.corpora.removal",
     "annotation.corpora.import_jobs",
     "annotation.corpora.system_jobs",
+    "annotation.campaigns.drawing",
 )
 
 

@@ -4,8 +4,9 @@ item, overlap, batch size, timeout, quotas, and each annotator's own quota.
 Saving rules that change how the batches are cut (annotators per item, batch size, and
 the overlap where one annotator judges each item) draws every corpus's tasks again
 (:mod:`annotation.campaigns.drawing`); so does saving split rules while a corpus has
-none drawn yet. That is refused, and nothing saved, once dealing has started in a
-corpus. The timeout and the quotas change at any time: the next deal reads them.
+none drawn yet. The request clears the old tasks and a worker draws the new ones (a
+job: seconds for a WMT-size campaign). That is refused, and nothing saved, once dealing
+has started in a corpus. The timeout and the quotas change at any time: the next deal reads them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 
-from annotation.campaigns.drawing import draw_tasks
+from annotation.campaigns.drawing import clear_undealt_tasks, queue_draw
+from annotation.jobs import Job
 from annotation.models import Campaign, CampaignAnnotator, Corpus, Task, User
 
 
@@ -78,11 +80,16 @@ def tasks_drawn(campaign: Campaign) -> list[Corpus]:
 
 
 def campaign_set_rules(
-    *, campaign: Campaign, rules: Rules, quotas: Mapping[int, int | None]
-) -> dict[str, int]:
+    *,
+    campaign: Campaign,
+    rules: Rules,
+    quotas: Mapping[int, int | None],
+    requested_by: User | None = None,
+) -> Job | None:
     """Store ``rules`` and the annotators' own ``quotas`` (user id: batches, None for the
-    campaign's), drawing the tasks where the module doc says; the number of tasks drawn
-    per corpus name (empty if none was drawn). Refused with
+    campaign's), clearing the tasks the new rules cut otherwise and queueing the job
+    that draws them (:func:`~annotation.campaigns.drawing.queue_draw`; returned, None
+    where nothing is to draw). Refused with
     :class:`~annotation.campaigns.drawing.DrawRefused`, and nothing stored, once dealing
     has started in a corpus to draw."""
     with transaction.atomic():
@@ -91,10 +98,9 @@ def campaign_set_rules(
         for name in FIELDS:
             setattr(stored, name, getattr(rules, name))
         stored.save(update_fields=list(FIELDS))
-        drawn = {}
-        for corpus in _corpora_to_draw(stored, reshaped=reshaped):
-            corpus.campaign = stored
-            drawn[corpus.name] = draw_tasks(corpus)
+        cleared = _corpora_to_draw(stored, reshaped=reshaped)
+        for corpus in cleared:
+            clear_undealt_tasks(corpus)
         CampaignAnnotator.objects.bulk_create(
             [CampaignAnnotator(campaign=stored, user_id=u, quota=q) for u, q in quotas.items()],
             update_conflicts=True,
@@ -103,7 +109,9 @@ def campaign_set_rules(
         )
     for name in FIELDS:
         setattr(campaign, name, getattr(stored, name))
-    return drawn
+    if not stored.splits_work or not cleared:
+        return None
+    return queue_draw(stored, requested_by=requested_by)
 
 
 def _corpora_to_draw(campaign: Campaign, *, reshaped: bool) -> list[Corpus]:

@@ -26,7 +26,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.accounts import user_set_active
-from annotation.campaigns.drawing import DrawRefused
+from annotation.campaigns.drawing import DrawRefused, last_draw
 from annotation.campaigns.export import campaign_csv
 from annotation.campaigns.forms import (
     AssignForm,
@@ -311,7 +311,12 @@ def campaign_rules(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = CampaignRulesForm(request.POST, instance=posted, annotators=annotators)
     if form.is_valid():
         try:
-            campaign_set_rules(campaign=campaign, rules=form.rules(), quotas=form.quotas())
+            campaign_set_rules(
+                campaign=campaign,
+                rules=form.rules(),
+                quotas=form.quotas(),
+                requested_by=request.user,
+            )
         except DrawRefused as refused:
             form.add_error(None, str(refused))
         else:
@@ -322,5 +327,10 @@ def campaign_rules(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def _rules_page(
     request: HtmxHttpRequest, campaign: Campaign, form: CampaignRulesForm, *, status: int = 200
 ) -> TemplateResponse:
-    context = {"campaign": campaign, "form": form, "corpora": tasks_drawn(campaign)}
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "corpora": tasks_drawn(campaign),
+        "drawing": last_draw(campaign),
+    }
     return TemplateResponse(request, "campaigns/rules.html", context, status=status)

@@ -16,14 +16,15 @@ from django.urls import reverse
 from lxml import html
 
 from annotation.campaigns.drawing import ERR_DEALING_STARTED
+from annotation.jobs import run_queued_jobs
 from annotation.models import Campaign, CampaignAnnotator, Corpus, Task, User
 from annotation.tests.campaigns.split import corpus_of_documents, dealt, split_campaign
 
 pytestmark = pytest.mark.django_db
 
 #: The page's budget: session and user, the campaign, its annotators, their quotas, the
-#: corpora with their tasks counted.
-MAX_QUERIES_RULES = 6
+#: corpora with their tasks counted, the job drawing the batches.
+MAX_QUERIES_RULES = 7
 
 Users = Callable[..., User]
 
@@ -205,3 +206,29 @@ def test_the_page_costs_the_same_queries_on_a_small_and_a_large_campaign(
 
     assert page_queries(lead_client, small) == page_queries(lead_client, large)
     assert page_queries(lead_client, large) <= MAX_QUERIES_RULES
+
+
+def test_the_batches_are_drawn_by_a_worker_while_the_page_follows_it(
+    lead_client: Client, campaign: Campaign, settings: Any
+) -> None:
+    """Drawing a WMT-size campaign takes seconds (bench/campaign.py): the request stores
+    the rules and queues the draw; nothing is dealt until a worker has drawn it."""
+    settings.TASKS = settings.QUEUED_TASKS
+
+    response = lead_client.post(url(campaign), rules())
+
+    assert response.status_code == 303
+    assert not Task.objects.filter(corpus__campaign=campaign).exists()
+    page = html.fromstring(lead_client.get(url(campaign)).content)
+    (drawing,) = page.xpath("//*[@id='drawing']")
+    assert drawing.get("data-status") == "queued"
+    assert drawing.get("hx-trigger") == "every 2s"  # the line follows the job
+
+    assert run_queued_jobs() == 1
+
+    drawn = {c.name: c.tasks.count() for c in Corpus.objects.filter(campaign=campaign)}
+    assert drawn == {"de-en": 4, "fr-en": 2}
+    page = html.fromstring(lead_client.get(url(campaign)).content)
+    (drawing,) = page.xpath("//*[@id='drawing']")
+    assert drawing.get("data-status") == "done"
+    assert drawing.get("hx-trigger") is None
