@@ -254,7 +254,7 @@ def print_figures(title: str, figures: dict[str, Any], verdicts: Verdicts) -> No
             f"statements {d['queries']} {over}"
         )
     print(f"judgments made in bulk between and after: {figures['judgments']}")
-    print(f"\n| page | median | statements | budget |\n|---|---|---|---|")
+    print("\n| page | median | statements | budget |\n|---|---|---|---|")
     for label, figure in figures["pages"].items():
         if "absent" in figure:
             print(f"| {label} | (no URL {figure['absent']}) | | |")
