@@ -482,42 +482,82 @@ class Bootstrap:
             # a sample that drew none of a system's judged segments has no score
             drawn = self.counts @ mask.T.astype(np.float64)  # samples × systems
             own_samples = np.where(drawn.T > 0, own_samples, np.nan)
-        lows, highs, means = percentile_interval(own_samples, bounds)
-        groups = rank_groups(
-            [float(s) for s in scores],
+        return metric_significance(
+            names,
+            scores,
+            own_n,
+            own_samples,
             p,
-            higher_is_better=higher_is_better,
-            alpha=alpha,
-            n_common=common,
-            min_common=min_common,
-        )
-        figures = tuple(
-            SystemFigure(
-                system=names[i],
-                score=float(scores[i]),
-                n=int(own_n[i]),
-                interval=(
-                    Interval(float(lows[i]), float(highs[i]), float(means[i]))
-                    if own_n[i] > 0
-                    else NO_INTERVAL
-                ),
-                group=groups[i],
-            )
-            for i in range(len(names))
-        )
-        return MetricSignificance(
+            common,
+            self,
             metric=metric,
             higher_is_better=higher_is_better,
-            figures=figures,
-            p_values=tuple(tuple(float(v) for v in row) for row in p),
-            n_common=tuple(tuple(int(v) for v in row) for row in common),
-            n_samples=self.n_samples,
-            seed=self.seed,
+            bounds=bounds,
             alpha=alpha,
-            signature=self.signature(alpha=alpha, common=mask is not None, min_common=min_common),
             min_common=min_common,
-            samples=own_samples,
+            signature=self.signature(alpha=alpha, common=mask is not None, min_common=min_common),
         )
+
+
+def metric_significance(
+    names: Sequence[str],
+    scores: FloatArray,
+    own_n: IntArray,
+    own_samples: FloatArray,
+    p: FloatArray,
+    common: IntArray,
+    bootstrap: Bootstrap,
+    *,
+    metric: str,
+    higher_is_better: bool,
+    bounds: tuple[float, float],
+    alpha: float,
+    min_common: int,
+    signature: str,
+) -> MetricSignificance:
+    """What a paired bootstrap concludes from its samples, one rule for every test that
+    resamples the corpus's sentences (:meth:`Bootstrap.compare`, and
+    :func:`metrics.annotators.judge_aware` with each judge's normalisation refitted):
+    each system's ``scores`` on its ``own_n`` segments with the percentile interval of
+    its ``own_samples`` (systems × samples, NaN: none of its segments drawn) inside
+    ``bounds``, the pairs' p-values ``p`` on their ``common`` segments, the rank groups
+    of the leader rule."""
+    lows, highs, means = percentile_interval(own_samples, bounds)
+    groups = rank_groups(
+        [float(s) for s in scores],
+        p,
+        higher_is_better=higher_is_better,
+        alpha=alpha,
+        n_common=common,
+        min_common=min_common,
+    )
+    figures = tuple(
+        SystemFigure(
+            system=names[i],
+            score=float(scores[i]),
+            n=int(own_n[i]),
+            interval=(
+                Interval(float(lows[i]), float(highs[i]), float(means[i]))
+                if own_n[i] > 0
+                else NO_INTERVAL
+            ),
+            group=groups[i],
+        )
+        for i in range(len(names))
+    )
+    return MetricSignificance(
+        metric=metric,
+        higher_is_better=higher_is_better,
+        figures=figures,
+        p_values=tuple(tuple(float(v) for v in row) for row in p),
+        n_common=tuple(tuple(int(v) for v in row) for row in common),
+        n_samples=bootstrap.n_samples,
+        seed=bootstrap.seed,
+        alpha=alpha,
+        signature=signature,
+        min_common=min_common,
+        samples=own_samples,
+    )
 
 
 def paired_bootstrap(
