@@ -21,6 +21,22 @@ def number(value: Any, decimals: int = 2) -> str:
     return MISSING if not math.isfinite(v) else f"{v:.{int(decimals)}f}"
 
 
+def signed(value: Any, decimals: int = 2) -> str:
+    """``value`` with its sign always written ("+0.80", "-1.25"), or "–": an offset,
+    whose sign is the point."""
+    text = number(value, decimals)
+    return text if text == MISSING or text.startswith("-") else f"+{text}"
+
+
+def full_precision(value: Any) -> str:
+    """``value`` at full precision for a ``data-*`` attribute (what a page's script or a
+    test reads), or "" where there is none (None, NaN, an infinity)."""
+    if value is None or isinstance(value, str):
+        return ""
+    v = float(value)
+    return repr(v) if math.isfinite(v) else ""
+
+
 def percent(share: Any) -> str:
     """A share (0–1) as a percentage with one decimal, or "–"."""
     text = number(None if share is None else 100 * float(share), 1)

@@ -293,7 +293,8 @@ def _pair_scores(
     has an item, per sample (samples × systems × partners); NaN where none was drawn."""
     judged = r.judged().T.astype(np.float64)  # sentences × systems
     both = judged[:, :, None] * partners[:, None, :]
-    drawn = (counts @ both.reshape(r.n_segments, -1)).reshape(counts.shape[0], *both.shape[1:])
+    flat = both.reshape(r.n_segments, both.shape[1] * both.shape[2])
+    drawn = (counts @ flat).reshape(counts.shape[0], *both.shape[1:])
     sums = _pair_sums(r, counts, partners, normalise=normalise)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(drawn > 0, sums / np.maximum(drawn, 1.0), np.nan)

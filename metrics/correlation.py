@@ -280,33 +280,85 @@ def krippendorff_alpha_interval(data: Sequence[Sequence[float]] | FloatArray) ->
         D_e = 1/(n(n−1)) Σ_{i≠j over all pairable values} δ²(v_i, v_j)
         α   = 1 − D_o / D_e
 
-    using ``Σ_{i≠j} (v_i − v_j)² = 2(m Σv² − (Σv)²)`` so nothing is quadratic. The
-    values are centred first, which leaves every difference unchanged and keeps the
+    using ``Σ_{i≠j} (v_i − v_j)² = 2(m Σv² − (Σv)²)`` so nothing is quadratic: α is a
+    function of sums over the units (:func:`agreement_sums`, :func:`alpha_of_sums`),
+    which is what lets a bootstrap over units recompute it per sample in one product.
+    The values are centred first, which leaves every difference unchanged and keeps the
     sums of squares accurate. NaN when n < 2 or D_e = 0 (all pairable values equal).
     """
+    arr = np.asarray(data, dtype=np.float64)
+    sums = agreement_sums(arr)
+    n = int(sums[:, 0].sum())
+    pairable = arr[:, sums[:, 0] >= 2]
+    if n < 2 or np.ptp(pairable[~np.isnan(pairable)]) == 0.0:  # exactly, not via a sum
+        return Coefficient("krippendorff_alpha_interval", math.nan, n)
+    return Coefficient("krippendorff_alpha_interval", float(alpha_of_sums(sums.sum(axis=0))), n)
+
+
+#: What :func:`agreement_sums` gives per unit, in its columns' order: the unit's
+#: pairable values m, their sum and sum of squares, the α's within-unit disagreement
+#: (m Σv² − (Σv)²)/(m − 1), and over the unit's ordered pairs of values (the
+#: both-orders Pearson r of :func:`pearson_of_sums`) Σx = (m − 1)Σv, Σx² = (m − 1)Σv²,
+#: Σxy = (Σv)² − Σv² and their number m(m − 1). 0 for a unit of fewer than two values.
+AGREEMENT_SUMS = (
+    "values",
+    "sum",
+    "squares",
+    "within",
+    "pair_sum",
+    "pair_squares",
+    "cross",
+    "pairs",
+)
+
+
+def agreement_sums(data: Sequence[Sequence[float]] | FloatArray) -> FloatArray:
+    """Per unit of a coders × units matrix (NaN: missing) the sums of
+    :data:`AGREEMENT_SUMS` (units × 8), the values centred on the mean of the pairable
+    ones: Krippendorff's α and the both-orders Pearson r are functions of their totals,
+    so a bootstrap that draws units recomputes both from ``counts @ sums``."""
     arr = np.asarray(data, dtype=np.float64)
     if arr.ndim != 2:
         raise ValueError(f"data of shape {arr.shape}: expected (coders, units)")
     present = ~np.isnan(arr)
-    m_u = present.sum(axis=0)
-    pairable = m_u >= 2
-    values = np.where(present, arr, 0.0)[:, pairable]
-    m = m_u[pairable].astype(np.float64)
-    n = int(m.sum())
-    if n < 2:
-        return Coefficient("krippendorff_alpha_interval", math.nan, n)
-    kept = present[:, pairable]
-    values = np.where(kept, values - values[kept].mean(), 0.0)
+    m = present.sum(axis=0).astype(np.float64)
+    pairable = m >= 2
+    kept = present & pairable[None, :]
+    centre = float(arr[kept].mean()) if kept.any() else 0.0
+    values = np.where(kept, arr - centre, 0.0)
+    m = np.where(pairable, m, 0.0)
     s1 = values.sum(axis=0)
     s2 = (values * values).sum(axis=0)
-    within = float(((m * s2 - s1 * s1) / (m - 1.0)).sum())
-    total_1 = float(s1.sum())
-    total_2 = float(s2.sum())
-    expected = n * total_2 - total_1 * total_1
-    if expected <= 0.0 or np.ptp(values[kept]) == 0.0:
-        return Coefficient("krippendorff_alpha_interval", math.nan, n)
-    alpha = 1.0 - (n - 1) * within / expected
-    return Coefficient("krippendorff_alpha_interval", alpha, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        within = np.where(pairable, (m * s2 - s1 * s1) / np.maximum(m - 1.0, 1.0), 0.0)
+    out: FloatArray = np.column_stack(
+        [m, s1, s2, within, (m - 1) * s1, (m - 1) * s2, s1 * s1 - s2, m * (m - 1)]
+    )
+    return np.where(pairable[:, None], out, 0.0)
+
+
+def alpha_of_sums(totals: FloatArray) -> FloatArray:
+    """Krippendorff's α (interval) from totals of :func:`agreement_sums` (…, 8),
+    elementwise over the leading axes: ``1 − (n − 1) · within / (n Σv² − (Σv)²)``; NaN
+    where n < 2 or the expected disagreement is 0."""
+    t = np.asarray(totals, dtype=np.float64)
+    n, s1, s2, within = t[..., 0], t[..., 1], t[..., 2], t[..., 3]
+    expected = n * s2 - s1 * s1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        alpha = 1.0 - (n - 1) * within / expected
+    return np.where((n >= 2) & (expected > 0.0), alpha, np.nan)
+
+
+def pearson_of_sums(totals: FloatArray) -> FloatArray:
+    """Pearson's r over every ordered pair of values within a unit (each pair in both
+    orders, so x and y share their sums) from totals of :func:`agreement_sums`,
+    elementwise over the leading axes; NaN with fewer than two pairs or no spread."""
+    t = np.asarray(totals, dtype=np.float64)
+    x, x2, xy, pairs = t[..., 4], t[..., 5], t[..., 6], t[..., 7]
+    spread = pairs * x2 - x * x
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = (pairs * xy - x * x) / spread
+    return np.where((pairs >= 2) & (spread > 0.0), np.clip(r, -1.0, 1.0), np.nan)
 
 
 @dataclass(frozen=True, eq=False)

@@ -36,7 +36,13 @@ from annotation.dashboard.table import (
     table_figures,
 )
 from annotation.dashboard.table_charts import metric_bar_chart, rank_groups_chart
-from annotation.dashboard.verdicts import ClusterView, Line, sser_clusters, verdict_line
+from annotation.dashboard.verdicts import (
+    ClusterView,
+    JudgeAwareView,
+    Line,
+    sser_clusters,
+    verdict_line,
+)
 from annotation.jobs import Job
 from annotation.models import Corpus, Translator
 from annotation.statistics import (
@@ -44,6 +50,7 @@ from annotation.statistics import (
     Backlog,
     ExternalFigures,
     HumanRows,
+    JudgeAware,
     JudgmentRow,
     PoolInputs,
     ScoredPool,
@@ -52,6 +59,7 @@ from annotation.statistics import (
     external_metrics,
     human_figures,
     human_rows_by_system,
+    judge_aware_figures,
     judgment_rows,
     live_pool_job,
     paired_bootstrap,
@@ -76,10 +84,10 @@ T = TypeVar("T")
 #: The page's panels (``panel/<name>/``, each a ``dashboard/_<name>.html`` fragment) and
 #: the parts of :class:`Dashboard` each one shows.
 PANELS: dict[str, tuple[str, ...]] = {
-    "table": ("table", "verdicts", "clusters"),
+    "table": ("table", "verdicts", "clusters", "judge_aware"),
     "estimates": ("estimates",),
     "charts": ("table", "charts"),
-    "judges": ("judges", "controls", "agreement"),
+    "judges": ("judges", "controls", "agreement", "judge_aware"),
     "effort": ("effort",),
     "meta": ("meta",),
 }
@@ -459,6 +467,20 @@ class Dashboard:
         return None if found is None else ClusterView(found)
 
     @cached_property
+    def judge_aware(self) -> JudgeAwareView | None:
+        """SSER raw and z-normalised per judge with their intervals and rank groups, and
+        each judge's effect (:mod:`~annotation.statistics.annotators`): what the figures
+        say where items have different judges. None until an SSER score is given.
+        Remembered under the judgments stamp, as the table's human part."""
+        found = self._remembered("judge-aware", self._judge_aware)
+        return None if found is None else JudgeAwareView(found)
+
+    def _judge_aware(self) -> JudgeAware | None:
+        if self.bootstrap is None or not any(r.sser is not None for r in self.rows):
+            return None
+        return judge_aware_figures(self.rows, self.systems, self.n_segments, self.bootstrap)
+
+    @cached_property
     def table_by_system(self) -> dict[str, Row]:
         return {r.system: r for r in self.table.rows}
 
@@ -500,7 +522,11 @@ class Dashboard:
             lambda: judges_panel(self.rows, self.systems, normalize=self.normalize),
             self.normalize,
         )
-        return panel.with_controls(self.controls, on=self.corpus.controls_enabled)
+        found = self.judge_aware
+        effects = () if found is None else found.figures.effects
+        return panel.with_controls(self.controls, on=self.corpus.controls_enabled).with_effects(
+            effects
+        )
 
     @cached_property
     def controls(self) -> tuple[JudgeControls, ...]:
@@ -513,7 +539,9 @@ class Dashboard:
     @cached_property
     def agreement(self) -> Agreement:
         return self._remembered(
-            "agreement", lambda: agreement(self.rows, normalize=self.normalize), self.normalize
+            "agreement",
+            lambda: agreement(self.rows, normalize=self.normalize, bootstrap=self.bootstrap),
+            self.normalize,
         )
 
     @cached_property

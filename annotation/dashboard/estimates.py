@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from annotation.formatting import number, percent
+from annotation.formatting import full_precision, number, percent
 from annotation.statistics import (
     HUMAN_METRICS,
     AutomaticStats,
@@ -250,7 +250,7 @@ class SystemEstimate:
 
 def _full(value: float) -> str:
     """A number at full precision for a ``data-*`` attribute; "" when not finite."""
-    return repr(float(value)) if math.isfinite(value) else ""
+    return full_precision(value)
 
 
 def _finite(value: Any) -> Any:

@@ -13,12 +13,14 @@ from typing import Any
 
 from annotation.dashboard.estimates import Estimates
 from annotation.dashboard.meta import COEFFICIENTS, MIN_JUDGED, MetaEvaluation
-from annotation.dashboard.table import Cell, MetricsTable
-from annotation.dashboard.verdicts import ClusterView, Line
+from annotation.dashboard.table import Cell, MetricsTable, too_few_note
+from annotation.dashboard.verdicts import ClusterView, JudgeAwareView, Line
 from annotation.formatting import number
-from annotation.statistics import scores_json
+from annotation.statistics import effects_json, scores_json
+from metrics import claims
 from metrics.claims import TOO_FEW
 from metrics.json_out import json_dumps
+from metrics.ranking import MetricSignificance
 from metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, UNRANKED
 
 
@@ -54,6 +56,7 @@ def table_json(
     verdicts: Sequence[Line] = (),
     clusters: ClusterView | None = None,
     estimates: Estimates | None = None,
+    judge_aware: JudgeAwareView | None = None,
 ) -> dict[str, Any]:
     """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
     {"score", "signature"}}}}``, the same numbers — plus per figure its bootstrap figures
@@ -70,11 +73,16 @@ def table_json(
     rests on too few judged sentences), ``estimates`` at the top says how they were
     made, and ``rank_by`` which ranks the page's human columns show ("bootstrap" or
     "estimate"); a figure's own ``score``, ``rank`` and ``ci`` stay the judged
-    sentences' either way."""
+    sentences' either way.
+
+    With ``judge_aware``, ``annotators`` holds SSER raw and z-normalised per judge with
+    their intervals and ranks, and each judge's effect (:func:`judge_aware_json`)."""
     lines = {v.metric: v.text for v in verdicts}
     extra: dict[str, Any] = {}
     if clusters is not None:
         extra["clusters"] = {"sser": clusters_json(clusters)}
+    if judge_aware is not None:
+        extra["annotators"] = judge_aware_json(judge_aware)
     if estimates is not None:
         extra["estimates"] = estimates.as_json()
         extra["rank_by"] = "estimate" if table.by_estimate else "bootstrap"
@@ -134,14 +142,57 @@ def clusters_json(view: ClusterView) -> dict[str, Any]:
     }
 
 
+def judge_aware_json(view: JudgeAwareView) -> dict[str, Any]:
+    """``table.json``'s ``annotators`` (``manage.py scores --json``'s keys, and more):
+    ``{"judges", "items", "twice", "sser": {"raw": …, "z": …}, "effects": {judge: …}}``,
+    each of ``raw`` and ``z`` with its ``signature``, ``ranks`` ("earned" or "too-few"),
+    ``verdict`` line and per system ``{"score", "ci", "rank", "n", "too_few"}`` (``ci``
+    null on too few judged sentences), the effects as
+    :func:`~annotation.statistics.effects_json` writes them (points of the 0–10 score)."""
+    found = view.figures
+    raw_line, z_line = view.lines
+    return {
+        "judges": found.judges,
+        "items": found.items,
+        "twice": found.twice,
+        "sser": {
+            "raw": _judge_aware_figures(found.raw, raw_line),
+            "z": _judge_aware_figures(found.z, z_line),
+        },
+        "effects": effects_json(found.effects),
+    }
+
+
+def _judge_aware_figures(significance: MetricSignificance, line: Line) -> dict[str, Any]:
+    systems = {}
+    for f in significance.figures:
+        if not f.n:
+            continue
+        note = too_few_note(f.n) if claims.too_few(f.n) else ""
+        systems[f.system] = {
+            "score": f.score,
+            "ci": None if note else [f.interval.low, f.interval.high],
+            "rank": 1 if significance.too_few else f.group,
+            "n": f.n,
+            "too_few": note,
+        }
+    return {
+        "signature": significance.signature,
+        "ranks": "too-few" if significance.too_few else "earned",
+        "verdict": line.text,
+        "systems": systems,
+    }
+
+
 def json_text(
     table: MetricsTable,
     verdicts: Sequence[Line] = (),
     clusters: ClusterView | None = None,
     estimates: Estimates | None = None,
+    judge_aware: JudgeAwareView | None = None,
 ) -> str:
     """``table.json``'s text (:func:`table_json`; a number that is not finite is null)."""
-    return json_dumps(table_json(table, verdicts, clusters, estimates))
+    return json_dumps(table_json(table, verdicts, clusters, estimates, judge_aware))
 
 
 def table_csv(table: MetricsTable) -> str:

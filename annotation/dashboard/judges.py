@@ -19,8 +19,19 @@ from annotation.judging.pace import seconds_per_candidate
 from annotation.statistics import JudgmentRow, human_metric_rows
 from annotation.text import words
 from metrics import human
+from metrics.annotators import AnnotatorEffect
 from metrics.claims import shortfall
-from metrics.correlation import Coefficient, krippendorff_alpha_interval, pearson, z_normalize
+from metrics.correlation import (
+    Coefficient,
+    agreement_sums,
+    alpha_of_sums,
+    krippendorff_alpha_interval,
+    pearson,
+    pearson_of_sums,
+    z_normalize,
+)
+from metrics.ranking import Interval
+from metrics.significance import Bootstrap, percentile_interval
 from metrics.stats import FloatArray
 
 IntArray = npt.NDArray[np.int64]
@@ -68,12 +79,14 @@ class NormalizedSystem:
 
 @dataclass(frozen=True)
 class JudgeRow:
-    """One row of the judges table: the judge's figures and control items (None: none
-    done)."""
+    """One row of the judges table: the judge's figures, control items (None: none
+    done) and effect on SSER (:func:`metrics.annotators.annotator_effects`; None: no
+    score given)."""
 
     name: str
     figures: JudgeFigures
     controls: JudgeControls | None
+    effect: AnnotatorEffect | None = None
 
 
 @dataclass(frozen=True)
@@ -87,11 +100,17 @@ class JudgesPanel:
     normalized: tuple[NormalizedSystem, ...]
     controls: tuple[JudgeControls, ...] = ()
     controls_on: bool = False
+    effects: tuple[AnnotatorEffect, ...] = ()
 
     def with_controls(self, controls: tuple[JudgeControls, ...], *, on: bool) -> JudgesPanel:
         """This panel with the corpus's control results (computed apart: they do not
         depend on the normalization)."""
         return replace(self, controls=controls, controls_on=on)
+
+    def with_effects(self, effects: tuple[AnnotatorEffect, ...]) -> JudgesPanel:
+        """This panel with each judge's effect on SSER (computed with the table's
+        bootstrap, apart from the normalization)."""
+        return replace(self, effects=effects)
 
     @property
     def controls_shown(self) -> bool:
@@ -106,8 +125,14 @@ class JudgesPanel:
         """Every judge with counted judgments or done control items, by name."""
         figures = {j.name: j for j in self.judges}
         controls = {c.name: c for c in self.controls}
+        effects = {e.annotator: e for e in self.effects}
         return [
-            JudgeRow(name, figures.get(name) or judge_figures(name, []), controls.get(name))
+            JudgeRow(
+                name,
+                figures.get(name) or judge_figures(name, []),
+                controls.get(name),
+                effects.get(name),
+            )
             for name in sorted(figures.keys() | controls.keys())
         ]
 
@@ -188,6 +213,15 @@ class Agreement:
     sentence aWERs, and the share of pairs whose new references are identical. ``pairs``
     counts unordered pairs; each coefficient's ``n`` is what it rests on (pairs for r,
     pairable values for α).
+
+    The SSER coefficients carry a 95 % percentile interval (``sser_alpha_interval``,
+    ``sser_pearson_interval``; None when not computed) from the dashboard's bootstrap:
+    the corpus's sentences drawn with replacement (the same index matrix as every
+    figure), each sample's α and r recomputed over the candidates of the sentences it
+    drew (:func:`metrics.correlation.agreement_sums`). The sentence, not the candidate,
+    is the unit drawn: an overlap share deals whole sentences to a second judge, and
+    their candidates share that pair of judges. ``sentences`` counts the sentences with
+    a candidate judged twice, what an interval rests on (:meth:`interval_too_few`).
     """
 
     candidates: int
@@ -198,6 +232,30 @@ class Agreement:
     awer_pearson: Coefficient
     identical_new_refs: float | None
     awer_pairs: int
+    sser_alpha_interval: Interval | None = None
+    sser_pearson_interval: Interval | None = None
+    sentences: int = 0
+
+    @property
+    def interval_too_few(self) -> str:
+        """ "too few sentences judged twice (n = 3)" where the intervals would rest on fewer
+        than :data:`~metrics.claims.MIN_SENTENCES` sentences (:mod:`metrics.claims`), else
+        ""."""
+        return shortfall(self.sentences, "sentences judged twice")
+
+    @property
+    def intervals(self) -> dict[str, Interval | None]:
+        """Per SSER coefficient its interval where one is claimed (enough sentences, the
+        coefficient itself not too few, both ends defined), else None."""
+        few = self.too_few
+        out: dict[str, Interval | None] = {}
+        for name, iv in (
+            ("sser_alpha", self.sser_alpha_interval),
+            ("sser_pearson", self.sser_pearson_interval),
+        ):
+            claimed = iv is not None and iv.defined and not few[name]
+            out[name] = iv if claimed and not self.interval_too_few else None
+        return out
 
     @property
     def too_few(self) -> dict[str, str]:
@@ -280,7 +338,11 @@ def _candidate_pairs(targets: IntArray) -> tuple[IntArray, IntArray, IntArray, I
     return grouped, candidate, np.concatenate(firsts)[sort], np.concatenate(seconds)[sort]
 
 
-def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
+def agreement(
+    rows: Sequence[JudgmentRow], *, normalize: bool, bootstrap: Bootstrap | None = None
+) -> Agreement:
+    """Agreement on the candidates judged more than once (:class:`Agreement`), with the
+    SSER coefficients' intervals from ``bootstrap`` (the corpus's resampled sentences)."""
     targets = np.fromiter((r.target_id for r in rows), dtype=np.int64, count=len(rows))
     grouped, candidate, first, second = _candidate_pairs(targets)
     sser = (
@@ -321,6 +383,9 @@ def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
         # each unordered pair was entered twice
         return Coefficient(c.name, c.value, c.n // 2)
 
+    segments = np.zeros(matrix.shape[1], dtype=np.int64)
+    segments[candidate] = [rows[i].segment for i in grouped.tolist()]
+    alpha_iv, pearson_iv = _agreement_intervals(matrix, segments, bootstrap)
     return Agreement(
         candidates=matrix.shape[1],
         pairs=len(first),
@@ -330,4 +395,29 @@ def agreement(rows: Sequence[JudgmentRow], *, normalize: bool) -> Agreement:
         awer_pearson=halved(pearson(ax, ay)),
         identical_new_refs=same / len(with_refs) if len(with_refs) else None,
         awer_pairs=len(with_refs),
+        sser_alpha_interval=alpha_iv,
+        sser_pearson_interval=pearson_iv,
+        sentences=len(np.unique(segments[agreement_sums(matrix)[:, 0] >= 2])),
     )
+
+
+def _agreement_intervals(
+    matrix: FloatArray, segments: IntArray, bootstrap: Bootstrap | None
+) -> tuple[Interval | None, Interval | None]:
+    """The 95 % percentile intervals of SSER's α and both-orders r (judges × candidates
+    ``matrix``, each candidate's sentence ``segments``) over ``bootstrap``'s samples of
+    sentences (:class:`Agreement`); None without a bootstrap."""
+    if bootstrap is None:
+        return None, None
+    units = agreement_sums(matrix)
+    per_sentence = np.zeros((bootstrap.n_segments, units.shape[1]))
+    np.add.at(per_sentence, segments, units)
+    totals = bootstrap.counts @ per_sentence
+    found = []
+    for samples, bounds in (
+        (alpha_of_sums(totals), (-math.inf, 1.0)),
+        (pearson_of_sums(totals), (-1.0, 1.0)),
+    ):
+        low, high, mean = percentile_interval(samples, bounds)
+        found.append(Interval(float(low), float(high), float(mean)))
+    return found[0], found[1]

@@ -21,6 +21,10 @@ The SSER clusters follow the WMT findings and Appraise (:mod:`metrics.ranksum`):
 judge's SSER errors standardised by that judge's mean and standard deviation (the
 (0, 1) normalization of :func:`annotation.dashboard.judges.normalized_sser`), averaged
 per sentence, and a one-sided Wilcoxon rank-sum (Mann-Whitney U) test per pair.
+
+SSER raw and per judge (:class:`JudgeAwareView`): the same z-scores with intervals and
+rank groups from the table's bootstrap, each judge's normalisation re-estimated on every
+resample (:mod:`annotation.statistics.annotators`), beside the raw figure computed alike.
 """
 
 from __future__ import annotations
@@ -35,11 +39,19 @@ from django.utils.safestring import SafeString, mark_safe
 
 from annotation.dashboard.judges import normalized_sser
 from annotation.dashboard.table import too_few_note
-from annotation.formatting import number
-from annotation.statistics import JudgmentRow
+from annotation.formatting import full_precision, number
+from annotation.statistics import SSER_RAW, JudgeAware, JudgmentRow
+from metrics.annotators import SSER_Z
+from metrics.claims import too_few
 from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
 from metrics.registry import metric_info
-from metrics.significance import DEFAULT_ALPHA, MIN_COMMON, MetricSignificance
+from metrics.significance import (
+    DEFAULT_ALPHA,
+    MIN_COMMON,
+    UNRANKED,
+    MetricSignificance,
+    SystemFigure,
+)
 from metrics.stats import MetricInfo
 
 #: Group 1's other members named in a line before "and N more".
@@ -184,3 +196,92 @@ def sser_clusters(
             values[r.system].append(v)
     per_segment = {s: segment_means(segments[s], values[s], n_segments) for s in systems}
     return wmt_clusters(per_segment, higher_is_better=False, alpha=alpha, min_common=min_common)
+
+
+# ------------------------------------------------------------------ SSER per judge
+
+
+@dataclass(frozen=True)
+class JudgeAwareFigure:
+    """One system's SSER figure, raw or z, as the page shows it: ``text`` "30.00 [25.10,
+    35.20]" (the figure alone without an interval, "too few judged sentences (n = 3)"
+    on too few), ``rank`` its group (1 for every figure of a column with too few
+    sentences to separate any pair, 0 without a figure) and the ``data-*`` values."""
+
+    figure: SystemFigure
+    one_group: bool
+
+    @property
+    def too_few(self) -> str:
+        n = self.figure.n
+        return too_few_note(n) if n and too_few(n) else ""
+
+    @property
+    def rank(self) -> int:
+        if not self.figure.n:
+            return UNRANKED
+        return 1 if self.one_group else self.figure.group
+
+    @property
+    def interval(self) -> tuple[str, str]:
+        """The interval's ends at full precision ("" where none is claimed)."""
+        iv = self.figure.interval
+        if self.too_few or not iv.defined:
+            return "", ""
+        return full_precision(iv.low), full_precision(iv.high)
+
+    @property
+    def text(self) -> str:
+        if self.too_few:
+            return self.too_few
+        iv = self.figure.interval
+        low, high = number(iv.low), number(iv.high)
+        shown = number(self.figure.score)
+        return shown if not iv.defined or low == high else f"{shown} [{low}, {high}]"
+
+
+@dataclass(frozen=True)
+class JudgeAwareRow:
+    """One system's row: its raw and its z figure."""
+
+    system: str
+    raw: JudgeAwareFigure
+    z: JudgeAwareFigure
+
+    @property
+    def cells(self) -> tuple[tuple[str, JudgeAwareFigure], ...]:
+        """(``data-col``, figure) in the table's order."""
+        return (("raw", self.raw), ("z", self.z))
+
+
+@dataclass(frozen=True)
+class JudgeAwareView:
+    """SSER raw and z-normalised per judge (:class:`~annotation.statistics.JudgeAware`)
+    as the page shows them: rows best first by z, one line per figure in the words of
+    :func:`verdict_line`."""
+
+    figures: JudgeAware
+
+    @property
+    def rows(self) -> tuple[JudgeAwareRow, ...]:
+        raw, z = self.figures.raw, self.figures.z
+        return tuple(
+            JudgeAwareRow(
+                f.system,
+                JudgeAwareFigure(raw.figure(f.system), raw.too_few),
+                JudgeAwareFigure(f, z.too_few),
+            )
+            for f in z.ranked()
+        )
+
+    @property
+    def lines(self) -> tuple[Line, Line]:
+        return verdict_line(self.figures.raw, SSER_RAW), verdict_line(self.figures.z, SSER_Z)
+
+    @property
+    def ranks(self) -> dict[str, str]:
+        """Each column's ``data-ranks``: "too-few" or "earned"."""
+        return {
+            kind: "too-few" if sig.too_few else "earned"
+            for kind, sig in (("raw", self.figures.raw), ("z", self.figures.z))
+        }

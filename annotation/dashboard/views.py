@@ -217,7 +217,7 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     if fmt == "csv":
         body, content_type = table_csv(dash.table), "text/csv; charset=utf-8"
     else:
-        body = json_text(dash.table, dash.verdicts, dash.clusters, dash.estimates)
+        body = json_text(dash.table, dash.verdicts, dash.clusters, dash.estimates, dash.judge_aware)
         content_type = "application/json"
     response = HttpResponse(body, content_type=content_type)
     if fmt == "csv":  # rounded as shown: say where the full precision is

@@ -17,6 +17,8 @@ how they compute without their callers knowing. The submodules, by meaning:
   they are computed (in a worker, never in a web request).
 * :mod:`~annotation.statistics.invalidation`: what a changed candidate's text forgets.
 * :mod:`~annotation.statistics.human`: the judgments as the human figures read them.
+* :mod:`~annotation.statistics.annotators`: SSER raw and per-judge z, and each judge's
+  effect, where items have different judges.
 * :mod:`~annotation.statistics.hter`: HTER's counts of done judgments, filled off the
   judge's clicks (by workers, and by the figures that read them first).
 * :mod:`~annotation.statistics.scores`: every figure per system, ``manage.py scores``'s.
@@ -28,6 +30,16 @@ how they compute without their callers knowing. The submodules, by meaning:
   MetricX, …), imported as named metrics: stored, read, tested and made figures of.
 """
 
+from annotation.statistics.annotators import (
+    OFFSET_BOUNDS,
+    SSER_RAW,
+    JudgeAware,
+    effects_json,
+    judge_aware_figures,
+    offset_json,
+    sser_by_judge_json,
+    sser_ratings,
+)
 from annotation.statistics.compute import compute_statistics, paired_bootstrap
 from annotation.statistics.encoding import AutomaticStats, statistics_choice
 from annotation.statistics.external import (
@@ -138,6 +150,15 @@ __all__ = [
     "missing_hter_counts",
     "sentence_scores",
     "sentence_scores_by_system",
+    # SSER where items have different judges
+    "OFFSET_BOUNDS",
+    "SSER_RAW",
+    "JudgeAware",
+    "effects_json",
+    "judge_aware_figures",
+    "offset_json",
+    "sser_by_judge_json",
+    "sser_ratings",
     # segment scores computed elsewhere, imported as named metrics
     "AGGREGATE",
     "ExternalFigures",

@@ -3,13 +3,13 @@ scores`` prints it, and the JSON it and the dashboard's ``table.json`` write."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annotation.models import Corpus
 from annotation.statistics.encoding import AutomaticStats
 from annotation.statistics.external import external_metrics
-from annotation.statistics.human import human_scores
+from annotation.statistics.human import JudgmentRow, human_figures, human_scores
 from metrics.stats import Score
 
 
@@ -29,15 +29,18 @@ def scores_json(
     }
 
 
-def corpus_scores(corpus: Corpus, automatic: AutomaticStats) -> dict[str, dict[str, Score]]:
+def corpus_scores(
+    corpus: Corpus, automatic: AutomaticStats, rows: Sequence[JudgmentRow] | None = None
+) -> dict[str, dict[str, Score]]:
     """Every automatic metric (of ``automatic``, the stored statistics of a choice), where
-    judgments exist every human one, and every imported metric (under its name), per
-    system."""
+    judgments exist every human one (of ``rows``, the corpus's judgments if already
+    read), and every imported metric (under its name), per system."""
     scores = {
         system: {m: automatic.scores[m][system] for m in automatic.scores}
         for system in automatic.systems
     }
-    for system, figures in human_scores(corpus).items():
+    human = human_scores(corpus) if rows is None else human_figures(rows)
+    for system, figures in human.items():
         scores.setdefault(system, {}).update(figures)
     for metric in external_metrics(corpus):
         for system, figure in metric.figures.items():

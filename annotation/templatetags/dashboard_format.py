@@ -15,6 +15,10 @@ from metrics import human
 register = template.Library()
 
 register.filter("num", formatting.number)
+#: An offset with its sign always written ("+0.80").
+register.filter("signed", formatting.signed)
+#: A number at full precision for a ``data-*`` attribute ("" without one).
+register.filter("full", formatting.full_precision)
 register.filter("percent", formatting.percent)
 #: One candidate's score as a judge gave it, "SSER 7 (score)" (never "SSER error", the
 #: figure of many judgments).

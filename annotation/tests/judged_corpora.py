@@ -21,6 +21,7 @@ from annotation.tests.factories import (
     HAND_SYSTEMS,
     add_judgments,
     done_judgment,
+    sized_corpus,
     write_corpus,
 )
 from annotation.tests.pools import grow_demo_pool
@@ -63,6 +64,31 @@ def demo_judged_by(ann: User, bob: User) -> Corpus:
     """The demo corpus with 40 done judgments by ``ann`` and ``bob``."""
     corpus = corpus_import(source=DEMO_XML, name="demo", score=False).corpus
     add_judgments(corpus, [ann, bob], 40)
+    return corpus
+
+
+#: The split corpus's sentences, and those a second judge judges too (the overlap).
+SPLIT_SENTENCES, SPLIT_OVERLAP = 24, 12
+
+
+def split_judged_in(path: Path, judges: list[User]) -> Corpus:
+    """A split campaign's judgments (one judge per candidate, a share by two):
+    :data:`SPLIT_SENTENCES` sentences × three systems ("system 0" worst, "system 2"
+    best: SSER 3, 5 and 7 give or take a point); sentence k's candidates judged by
+    ``judges[k % n]``, and for k below :data:`SPLIT_OVERLAP` by the next judge too.
+    Judge j scores j points below the first judge (the strict ones last)."""
+    corpus = sized_corpus(path, "split", SPLIT_SENTENCES)
+    corpus.campaign.judges_per_item = 1
+    corpus.campaign.save()
+    n = len(judges)
+    for k in range(SPLIT_SENTENCES):
+        chosen = [k % n] + ([(k + 1) % n] if k < SPLIT_OVERLAP else [])
+        for s in range(3):
+            for j in chosen:
+                sser = min(10, max(0, 3 + 2 * s + (k * 5 + s * 3) % 3 - 1 - j))
+                done_judgment(
+                    corpus, judges[j], f"system {s}", k, sser=sser, edits=2 - s + j, length=6
+                )
     return corpus
 
 

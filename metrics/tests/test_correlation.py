@@ -12,12 +12,15 @@ import pytest
 
 from metrics.correlation import (
     Coefficient,
+    agreement_sums,
+    alpha_of_sums,
     count_inversions,
     kendall_tau_b,
     kendall_tau_b_against,
     kendall_tau_b_per_sample,
     krippendorff_alpha_interval,
     pearson,
+    pearson_of_sums,
     pearson_per_sample,
     z_normalize,
 )
@@ -208,6 +211,38 @@ def test_krippendorff_equals_brute_force(seed: int, coders: int, units: int) -> 
     data = (truth + rng.integers(-2, 3, (coders, units))).astype(float)
     data[rng.uniform(size=data.shape) < 0.3] = nan
     assert krippendorff_alpha_interval(data).value == pytest.approx(brute_force_alpha(data))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_sums_of_units_give_alpha_and_the_both_orders_r_of_any_units_drawn(seed: int) -> None:
+    """Units drawn with repetition (a bootstrap sample) weigh their sums: α and the r over
+    every ordered pair within a unit equal the brute-force ones of the units as drawn."""
+    rng = np.random.default_rng(seed)
+    data = (rng.integers(0, 11, 12) + rng.integers(-3, 4, (4, 12))).astype(float)
+    data[rng.uniform(size=data.shape) < 0.35] = nan
+    drawn = rng.integers(0, 12, 12)
+    counts = np.bincount(drawn, minlength=12).astype(float)
+    again = data[:, drawn]
+    x, y = [], []
+    for u in range(again.shape[1]):
+        values = [v for v in again[:, u] if not math.isnan(v)]
+        for i, j in itertools.permutations(range(len(values)), 2):
+            x.append(values[i])
+            y.append(values[j])
+
+    totals = counts @ agreement_sums(data)
+
+    assert float(alpha_of_sums(totals)) == pytest.approx(brute_force_alpha(again), abs=1e-12)
+    assert float(pearson_of_sums(totals)) == pytest.approx(pearson(x, y).value, abs=1e-12)
+
+
+def test_the_sums_of_units_without_a_pair_or_a_spread_give_no_coefficient() -> None:
+    one_each = agreement_sums([[1.0, nan], [nan, 2.0]])
+    alike = agreement_sums([[3.0, 3.0], [3.0, 3.0]])
+
+    assert (one_each == 0).all()
+    assert math.isnan(float(alpha_of_sums(one_each.sum(axis=0))))
+    assert math.isnan(float(pearson_of_sums(alike.sum(axis=0))))
 
 
 # ------------------------------------------------------------------ z-normalization

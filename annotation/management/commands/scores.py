@@ -21,7 +21,9 @@ from annotation.statistics import (
     AutomaticStats,
     corpus_scores,
     external_metrics,
+    judgment_rows,
     scores_json,
+    sser_by_judge_json,
     statistics_or_job,
     stored_statistics,
 )
@@ -40,7 +42,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         corpus = corpus_named(options["name"])
-        scores = corpus_scores(corpus, self.automatic(corpus))
+        automatic = self.automatic(corpus)
+        rows = judgment_rows(corpus)
+        scores = corpus_scores(corpus, automatic, rows)
         if options["json"]:
             payload = scores_json(
                 corpus.name,
@@ -48,6 +52,7 @@ class Command(BaseCommand):
                     system: {m: score.as_json() for m, score in figures.items()}
                     for system, figures in scores.items()
                 },
+                annotators=sser_by_judge_json(rows, automatic.systems, automatic.n_segments),
             )
             self.stdout.write(json_dumps(payload))
             return

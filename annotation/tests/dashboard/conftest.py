@@ -14,10 +14,11 @@ from annotation.tests.judged_corpora import (
     demo_pool_grown_by,
     hand_corpus_in,
     judged_hand,
+    split_judged_in,
 )
 from annotation.tests.stored import scored
 
-__all__ = ["demo", "hand_corpus", "judged_demo", "judged_hand"]
+__all__ = ["demo", "hand_corpus", "judged_demo", "judged_hand", "split"]
 
 
 @pytest.fixture
@@ -36,3 +37,11 @@ def judged_demo(user_factory: Callable[..., User]) -> Corpus:
     """The demo corpus whose reference pool the judges grew
     (:func:`~annotation.tests.pools.grow_demo_pool`)."""
     return scored(demo_pool_grown_by(user_factory("ann"), user_factory("bob")))
+
+
+@pytest.fixture
+def split(tmp_path: Path, user_factory: Callable[..., User]) -> Corpus:
+    """A split campaign judged by "ann", "bob" and "cy" in turn, a share twice
+    (:func:`~annotation.tests.judged_corpora.split_judged_in`)."""
+    judges = [user_factory(name) for name in ("ann", "bob", "cy")]
+    return scored(split_judged_in(tmp_path, judges))

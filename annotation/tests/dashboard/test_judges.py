@@ -6,13 +6,16 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 
 from annotation.controls.quality import JudgeControls
 from annotation.dashboard.judges import agreement, judges_panel, normalized_sser
+from annotation.statistics import JudgmentRow
 from annotation.tests.factories import judgment_row
 from annotation.text import words
-from metrics.correlation import pearson
+from metrics.correlation import krippendorff_alpha_interval, pearson
+from metrics.significance import Bootstrap, percentile_interval
 
 
 def test_agreement_on_candidates_judged_twice_by_hand() -> None:
@@ -179,3 +182,59 @@ def test_the_panel_pairs_each_judge_with_their_control_items() -> None:
     assert shown.flagged == (cid,)
     assert not panel.controls_shown
     assert panel.with_controls((), on=True).controls_shown
+
+
+def twice_judged(sentences: int, seed: int = 0) -> list[JudgmentRow]:
+    """Two systems' candidates of ``sentences`` sentences, each judged by A and by B (B
+    within a point or two of A), and a candidate judged by A alone."""
+    rng = random.Random(seed)
+    rows = []
+    for t in range(sentences):
+        for k, system in enumerate(("S", "T")):
+            score = rng.randint(0, 10)
+            rows.append(judgment_row(system, t, "A", sser=score, target=2 * t + k))
+            near = min(10, max(0, score + rng.randint(-2, 2)))
+            rows.append(judgment_row(system, t, "B", sser=near, target=2 * t + k))
+    rows.append(judgment_row("S", sentences, "A", sser=3, target=10**5))
+    return rows
+
+
+def test_the_agreement_intervals_are_the_coefficients_of_the_resampled_sentences() -> None:
+    """Each sample's α and r are those of the candidates judged twice in the sentences it
+    drew (a sentence drawn twice, its candidates twice); the interval is the percentile
+    interval of those samples, and it holds the coefficient."""
+    rows = twice_judged(30)
+    bootstrap = Bootstrap(31, 60, 3)
+
+    found = agreement(rows, normalize=False, bootstrap=bootstrap)
+
+    matrix = np.array(
+        [[float(r.sser) for r in rows[:-1] if r.evaluator == judge] for judge in ("A", "B")]
+    )
+    alphas = []
+    for drawn in bootstrap.indices:  # sentence t's candidates are columns 2t and 2t + 1
+        columns = [2 * t + k for t in drawn if t < 30 for k in (0, 1)]
+        alphas.append(krippendorff_alpha_interval(matrix[:, columns]).value)
+    low, high, _ = percentile_interval(np.array(alphas), (-math.inf, 1.0))
+    iv = found.sser_alpha_interval
+    assert iv is not None
+    assert (iv.low, iv.high) == pytest.approx((float(low), float(high)), abs=1e-12)
+    assert iv.low < found.sser_alpha.value < iv.high
+    assert found.sentences == 30
+    assert found.interval_too_few == ""
+    assert found.intervals["sser_alpha"] == iv
+    pearson_iv = found.intervals["sser_pearson"]
+    assert pearson_iv is not None
+    assert pearson_iv.low < found.sser_pearson.value < pearson_iv.high
+    assert agreement(rows, normalize=False).sser_alpha_interval is None
+
+
+def test_an_agreement_on_fewer_than_ten_sentences_has_no_interval() -> None:
+    """Nine sentences of two candidates judged twice: α on 18 candidates is shown, its
+    interval is not: it would rest on nine sentences."""
+    found = agreement(twice_judged(9), normalize=False, bootstrap=Bootstrap(10, 50, 1))
+
+    assert found.candidates == 18
+    assert found.too_few["sser_alpha"] == ""
+    assert found.interval_too_few == "too few sentences judged twice (n = 9)"
+    assert found.intervals == {"sser_alpha": None, "sser_pearson": None}

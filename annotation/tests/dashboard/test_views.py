@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
 from annotation.corpora.imports import corpus_import
+from annotation.dashboard.board import Dashboard
 from annotation.jobs import run_queued_jobs
 from annotation.models import Corpus, Judgment, Target, User
 from annotation.tests.factories import (
@@ -32,6 +33,7 @@ from annotation.tests.factories import (
     system_pk,
     write_corpus,
 )
+from annotation.tests.judged_corpora import SPLIT_OVERLAP
 from annotation.tests.stored import automatic_statistics
 from metrics.registry import metric_info
 
@@ -469,3 +471,32 @@ def test_what_waits_for_its_figures_looks_its_job_up_once(
     assert response.status_code == 202
     assert b'"scoring"' in response.content  # the block's id, or the JSON's status
     assert len(queries) == WAITING_QUERIES[part]
+
+
+def test_the_agreement_shows_its_interval_where_ten_sentences_were_judged_twice(
+    lead_client: Client, split: Corpus
+) -> None:
+    """Twelve sentences judged by two judges: SSER's α and r with their intervals, at
+    full precision in ``data-ci-*`` and printed beside the coefficient."""
+    found = Dashboard(split).agreement
+    page = etree.HTML(lead_client.get(f"/dashboard/{split.pk}/panel/judges/", **HTMX).content)
+
+    assert found.sentences == SPLIT_OVERLAP
+    for name, coefficient in (("alpha", found.sser_alpha), ("pearson", found.sser_pearson)):
+        iv = found.intervals[f"sser_{name}"]
+        assert iv is not None
+        shown = page.xpath(f'//*[@data-agreement="sser-{name}"]')[0]
+        assert float(shown.get("data-ci-low")) == iv.low < coefficient.value
+        assert float(shown.get("data-ci-high")) == iv.high > coefficient.value
+        assert f"[{iv.low:.3f}, {iv.high:.3f}]" in "".join(shown.itertext())
+    assert page.xpath('//*[@id="agreement-interval-note"]') == []
+
+
+def test_an_agreement_on_six_sentences_says_why_it_has_no_interval(
+    lead_client: Client, demo: Corpus
+) -> None:
+    page = etree.HTML(lead_client.get(f"/dashboard/{demo.pk}/panel/judges/", **HTMX).content)
+
+    note = by_id(page, "agreement-interval-note")
+    assert note.text == "no interval: too few sentences judged twice (n = 6)"
+    assert page.xpath('//*[@data-agreement="sser-alpha"]')[0].get("data-ci-low") is None
