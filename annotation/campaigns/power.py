@@ -21,12 +21,21 @@ pair gets one verdict:
 A pair's sentence scores are :func:`~annotation.statistics.sentence_scores`' (a
 sentence judged twice counts once), the order is the table's figure's. Computed from
 the judgments in one query and remembered under the judgments stamp
-(:func:`campaign_power`), as the dashboard's panels are.
+(:func:`campaign_figures`), as the dashboard's panels are.
+
+**Where each item has its own judge** (a campaign that splits the work), a pair's
+sentence differences also hold the difference between the judges of its two candidates
+where they differ, and a strict judge's sentences look harder than they are. The plan
+then has one more row, SSER's per-judge z (:data:`metrics.annotators.SSER_Z`): the same
+paired t-test on each sentence's z-scores, every judge's scores standardised by that
+judge's mean and spread, which take both out (the simulation of
+``metrics/tests/test_annotators.py`` checks that the formula's power is then the test's).
+The raw rows stay, as in every campaign.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,12 +43,23 @@ import numpy as np
 from annotation.models import Corpus
 from annotation.statistics import (
     HUMAN_METRICS,
+    OFFSET_BOUNDS,
     JudgmentRow,
     human_figures,
     human_rows_by_system,
     judgment_rows,
+    paired_bootstrap,
     remembered,
     sentence_scores_by_system,
+    sser_ratings,
+)
+from metrics.annotators import (
+    SSER_Z,
+    AnnotatorEffect,
+    annotator_effects,
+    item_means,
+    system_means,
+    z_scores,
 )
 from metrics.power import (
     ALPHA,
@@ -70,10 +90,12 @@ class PairPlan:
     second: str
     common: int
     separation: Separation | None
+    #: The metric's facts, where it is none of the registry's (SSER's per-judge z).
+    info: MetricInfo | None = None
 
     @property
     def label(self) -> str:
-        return metric_info(self.metric).label
+        return (self.info or metric_info(self.metric)).label
 
     @property
     def verdict(self) -> str:
@@ -166,26 +188,69 @@ def power_plan(
     *,
     alpha: float = ALPHA,
     power: float = POWER,
+    split: bool = False,
 ) -> PowerPlan:
     """The plan of every human metric (:data:`HUMAN_METRICS`) from the done judgments
-    ``rows``, the systems in corpus order (ties of the figures keep it)."""
+    ``rows``, the systems in corpus order (ties of the figures keep it); ``split``: the
+    campaign deals each item to its own judges, and SSER's per-judge z gets a plan too
+    (module doc)."""
     by_system = human_rows_by_system(rows)
     figures = human_figures(rows, by_system)
     plans = []
     for m in HUMAN_METRICS:
-        info = metric_info(m)
         scored = [s for s in systems if m in figures.get(s, {})]
-        order = order_systems(
-            [figures[s][m].score for s in scored], higher_is_better=info.higher_is_better
-        )
-        ranked = [scored[i] for i in order]
         scores = sentence_scores_by_system(by_system, m, corpus_size)
-        pairs = tuple(
-            pair_plan(m, a, b, scores[a], scores[b], corpus_size, alpha=alpha, power=power)
-            for a, b in zip(ranked, ranked[1:], strict=False)
+        plans.append(
+            _metric_plan(
+                metric_info(m),
+                {s: figures[s][m].score for s in scored},
+                scores,
+                corpus_size,
+                alpha=alpha,
+                power=power,
+            )
         )
-        plans.append(MetricPlan(m, info, pairs))
+    if split:
+        errors = sser_ratings(rows, systems, corpus_size)
+        z = z_scores(errors)
+        means, n = system_means(errors, z)
+        per_sentence = item_means(errors, z)
+        judged = [k for k in range(len(errors.systems)) if n[k]]
+        plans.append(
+            _metric_plan(
+                SSER_Z,
+                {errors.systems[k]: float(means[k]) for k in judged},
+                {errors.systems[k]: per_sentence[k] for k in judged},
+                corpus_size,
+                alpha=alpha,
+                power=power,
+            )
+        )
     return PowerPlan(tuple(plans), corpus_size, alpha, power)
+
+
+def _metric_plan(
+    info: MetricInfo,
+    figures: dict[str, float],
+    scores: Mapping[str, np.ndarray],
+    corpus_size: int,
+    *,
+    alpha: float,
+    power: float,
+) -> MetricPlan:
+    """One metric's plan: its systems (``figures``, in corpus order) ranked by their
+    figure, each neighbouring pair paired on its sentence ``scores``."""
+    scored = list(figures)
+    order = order_systems([figures[s] for s in scored], higher_is_better=info.higher_is_better)
+    ranked = [scored[i] for i in order]
+    extra = None if info.name in HUMAN_METRICS else info
+    pairs = tuple(
+        pair_plan(
+            info.name, a, b, scores[a], scores[b], corpus_size, alpha=alpha, power=power, info=extra
+        )
+        for a, b in zip(ranked, ranked[1:], strict=False)
+    )
+    return MetricPlan(info.name, info, pairs)
 
 
 def pair_plan(
@@ -198,23 +263,56 @@ def pair_plan(
     *,
     alpha: float = ALPHA,
     power: float = POWER,
+    info: MetricInfo | None = None,
 ) -> PairPlan:
     """What separating ``first`` from ``second`` takes, paired on the sentences both have
-    judged (their sentence scores: NaN where not judged)."""
+    judged (their sentence scores: NaN where not judged); ``info``: the metric's facts
+    where it is none of the registry's."""
     common = np.flatnonzero(~np.isnan(first_scores) & ~np.isnan(second_scores))
     separation = None
     if len(common) >= MIN_COMMON:
         separation = sentences_needed(
             first_scores[common], second_scores[common], corpus_size, alpha=alpha, power=power
         )
-    return PairPlan(metric, first, second, len(common), separation)
+    return PairPlan(metric, first, second, len(common), separation, info)
 
 
-def campaign_power(corpus: Corpus, systems: Sequence[str]) -> PowerPlan:
-    """The plan of ``corpus`` (its ``systems`` in corpus order), remembered under its
-    judgments stamp: one query of the judgments when they changed, none otherwise."""
-    return remembered(
-        corpus,
-        ("power", tuple(systems)),
-        lambda: power_plan(judgment_rows(corpus), systems, corpus.n_sentences),
+@dataclass(frozen=True)
+class CampaignFigures:
+    """What the campaign page shows of the judgments: the plan of where to judge next,
+    and each judge's effect on SSER (:func:`metrics.annotators.annotator_effects`)."""
+
+    power: PowerPlan
+    effects: tuple[AnnotatorEffect, ...]
+
+
+def campaign_figures(corpus: Corpus, systems: Sequence[str]) -> CampaignFigures:
+    """The figures of ``corpus`` (its ``systems`` in corpus order), each remembered under
+    its judgments stamp: one query of the judgments when they changed, none otherwise.
+    The plan has SSER's per-judge z where the corpus's campaign splits the work (the
+    campaign is read with the corpus)."""
+    read: list[list[JudgmentRow]] = []
+
+    def rows() -> list[JudgmentRow]:
+        if not read:
+            read.append(judgment_rows(corpus))
+        return read[0]
+
+    split = corpus.campaign.splits_work
+    n = corpus.n_sentences
+    return CampaignFigures(
+        remembered(
+            corpus,
+            ("power", tuple(systems), split),
+            lambda: power_plan(rows(), systems, n, split=split),
+        ),
+        remembered(
+            corpus,
+            ("judge-effects",),
+            lambda: annotator_effects(
+                sser_ratings(rows(), systems, n, scores=True),
+                paired_bootstrap(n),
+                bounds=OFFSET_BOUNDS,
+            ),
+        ),
     )

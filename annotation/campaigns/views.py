@@ -50,7 +50,7 @@ from annotation.campaigns.judges import (
     judge_give_one_time_password,
 )
 from annotation.campaigns.links import campaigns_with_links
-from annotation.campaigns.power import campaign_power
+from annotation.campaigns.power import campaign_figures
 from annotation.campaigns.progress import campaign_of
 from annotation.campaigns.roster import RosterRefused, judges_create_from_roster
 from annotation.campaigns.rules import (
@@ -160,10 +160,12 @@ def _campaign_page(
     request: HtmxHttpRequest, corpus: Corpus, *, status: int = 200, **forms: Any
 ) -> TemplateResponse:
     campaign = campaign_of(corpus)
-    power = campaign_power(corpus, campaign.systems)
+    figures = campaign_figures(corpus, campaign.systems)
+    power = figures.power
     context = {
         "campaign": campaign,
         "power": power,
+        "effects": figures.effects,
         "next_steps": power.closest(campaign.pace),
         "corpus": corpus,
         "assign_form": forms.get("assign_form") or AssignForm(corpus=corpus),
@@ -176,7 +178,9 @@ def _campaign_page(
 
 
 def _corpus_or_404(pk: int) -> Corpus:
-    return get_object_or_404(Corpus.objects.with_judges_progress(), pk=pk)
+    """The corpus with its progress and its campaign (whose rules its figures read)."""
+    corpora = Corpus.objects.with_judges_progress().select_related("campaign")
+    return get_object_or_404(corpora, pk=pk)
 
 
 @lead_required

@@ -13,6 +13,7 @@ import pytest
 
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
+from annotation.statistics import fill_hter_counts
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_EDITS,
@@ -76,7 +77,8 @@ def split_judged_in(path: Path, judges: list[User]) -> Corpus:
     :data:`SPLIT_SENTENCES` sentences × three systems ("system 0" worst, "system 2"
     best: SSER 3, 5 and 7 give or take a point); sentence k's candidates judged by
     ``judges[k % n]``, and for k below :data:`SPLIT_OVERLAP` by the next judge too.
-    Judge j scores j points below the first judge (the strict ones last)."""
+    Judge j scores j points below the first judge (the strict ones last); HTER's counts
+    filled, as a worker fills them."""
     corpus = sized_corpus(path, "split", SPLIT_SENTENCES)
     corpus.campaign.judges_per_item = 1
     corpus.campaign.save()
@@ -89,6 +91,7 @@ def split_judged_in(path: Path, judges: list[User]) -> Corpus:
                 done_judgment(
                     corpus, judges[j], f"system {s}", k, sser=sser, edits=2 - s + j, length=6
                 )
+    fill_hter_counts()  # as a worker fills them after the judges' clicks
     return corpus
 
 

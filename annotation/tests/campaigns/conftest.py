@@ -9,6 +9,7 @@ import pytest
 
 from annotation.models import Corpus, User
 from annotation.tests.factories import add_judgments, sized_corpus
+from annotation.tests.judged_corpora import split_judged_in
 
 
 @pytest.fixture
@@ -24,3 +25,11 @@ def small_and_large(tmp_path: Path, user_factory: Callable[..., User]) -> tuple[
     large.judges.add(*judges)
     add_judgments(large, judges, 300)
     return small, large
+
+
+@pytest.fixture
+def split(tmp_path: Path, user_factory: Callable[..., User]) -> Corpus:
+    """A campaign that splits the work, judged by "ann", "bob" and "cy" in turn (the
+    strict ones last), a share of the sentences twice
+    (:func:`~annotation.tests.judged_corpora.split_judged_in`)."""
+    return split_judged_in(tmp_path, [user_factory(name) for name in ("ann", "bob", "cy")])
