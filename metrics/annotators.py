@@ -267,14 +267,19 @@ def _normalisation(
 
 
 def _pair_sums(
-    r: Ratings, counts: FloatArray, partners: BoolArray, *, normalise: bool
+    r: Ratings,
+    judges: Sequence[_Annotator],
+    counts: FloatArray,
+    partners: BoolArray,
+    *,
+    normalise: bool,
 ) -> FloatArray:
     """Σ over the drawn items of system s on the sentences where partner p has an item,
     of the item's mean value (z or raw), per sample: samples × systems × partners.
     ``partners`` is sentences × partners (one column of True: every sentence)."""
     n_systems, n_partners = len(r.systems), partners.shape[1]
     total = np.zeros((counts.shape[0], n_systems, n_partners))
-    for a in _annotators(r):
+    for a in judges:
         drawn = counts[:, a.sentences]
         mean, inverse = _normalisation(a, drawn, normalise)
         mask = partners[a.sentences][:, None, :].astype(np.float64)
@@ -287,7 +292,12 @@ def _pair_sums(
 
 
 def _pair_scores(
-    r: Ratings, counts: FloatArray, partners: BoolArray, *, normalise: bool
+    r: Ratings,
+    judges: Sequence[_Annotator],
+    counts: FloatArray,
+    partners: BoolArray,
+    *,
+    normalise: bool,
 ) -> FloatArray:
     """The mean item value (z or raw) of each system on the sentences where each partner
     has an item, per sample (samples × systems × partners); NaN where none was drawn."""
@@ -295,7 +305,7 @@ def _pair_scores(
     both = judged[:, :, None] * partners[:, None, :]
     flat = both.reshape(r.n_segments, both.shape[1] * both.shape[2])
     drawn = (counts @ flat).reshape(counts.shape[0], *both.shape[1:])
-    sums = _pair_sums(r, counts, partners, normalise=normalise)
+    sums = _pair_sums(r, judges, counts, partners, normalise=normalise)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(drawn > 0, sums / np.maximum(drawn, 1.0), np.nan)
 
@@ -324,8 +334,10 @@ def judge_aware(
     judged = r.judged()
     same = bool((judged == judged[0]).all()) if len(judged) else True
     partners = np.ones((r.n_segments, 1), dtype=np.bool_) if same else judged.T
-    real = _pair_scores(r, np.ones((1, r.n_segments)), partners, normalise=normalise)[0]
-    samples = _pair_scores(r, bootstrap.counts, partners, normalise=normalise)
+    judges = _annotators(r)
+    once = np.ones((1, r.n_segments))
+    real = _pair_scores(r, judges, once, partners, normalise=normalise)[0]
+    samples = _pair_scores(r, judges, bootstrap.counts, partners, normalise=normalise)
     if same:  # every pair on the same sentences: a system's own figure is its pair figure
         real = np.repeat(real, len(r.systems), axis=1)
         samples = np.repeat(samples, len(r.systems), axis=2)
@@ -423,41 +435,72 @@ def annotator_effects(
 ) -> tuple[AnnotatorEffect, ...]:
     """Every annotator's effect (module doc), by name; intervals from ``bootstrap``'s
     resampled sentences, cut to ``bounds`` (the range a difference of two scores can
-    take)."""
+    take). Each annotator's sums are taken over their own sentences, so the work grows
+    with the judgments, not with annotators × sentences."""
     if bootstrap.n_segments != r.n_segments:
         raise ValueError(
             f"a bootstrap of {bootstrap.n_segments} segments for {r.n_segments} sentences"
         )
-    ones = np.ones((1, r.n_segments))
     total_n = np.bincount(r.segment, minlength=r.n_segments).astype(np.float64)
     total_s = _sums(r.segment, r.value, r.n_segments)
+    draws = (
+        _draw(np.ones((1, r.n_segments)), total_n, total_s),
+        _draw(bootstrap.counts, total_n, total_s),
+    )
     gaps, shared_rows = _shared_gaps(r)
+    by_annotator = np.argsort(r.annotator, kind="stable")
+    starts = np.searchsorted(r.annotator[by_annotator], np.arange(len(r.annotators) + 1))
     out = []
     for a, name in enumerate(r.annotators):
-        mine = r.annotator == a
-        n_a = np.bincount(r.segment[mine], minlength=r.n_segments).astype(np.float64)
-        s_a = _sums(r.segment[mine], r.value[mine], r.n_segments)
+        mine = by_annotator[starts[a] : starts[a + 1]]
+        sentences, n_a, s_a = _per_sentence(r.segment[mine], r.value[mine])
 
-        def overall(c: FloatArray, n_a: FloatArray = n_a, s_a: FloatArray = s_a) -> FloatArray:
-            mine_n, mine_s = c @ n_a, c @ s_a
-            rest_n, rest_s = c @ total_n - mine_n, c @ total_s - mine_s
+        def overall(
+            d: _Draw, at: IntArray = sentences, n_a: FloatArray = n_a, s_a: FloatArray = s_a
+        ) -> FloatArray:
+            drawn = d.counts[:, at]
+            mine_n, mine_s = drawn @ n_a, drawn @ s_a
             with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(mine_s / mine_n - rest_s / rest_n)
+                return np.asarray(mine_s / mine_n - (d.total_s - mine_s) / (d.total_n - mine_n))
 
-        sentences = int(np.count_nonzero(n_a))
-        others = int(np.count_nonzero(total_n - n_a))
-        shared = shared_rows == a
+        alone = int(np.count_nonzero(total_n[sentences] == n_a))  # nobody else judged them
+        others = int(np.count_nonzero(total_n)) - alone
+        shared = np.flatnonzero(shared_rows == a)
         out.append(
             AnnotatorEffect(
                 name,
-                int(mine.sum()),
-                sentences,
-                float(r.value[mine].mean()) if mine.any() else math.nan,
-                _offset(r, gaps[shared], bootstrap, bounds, rows=np.flatnonzero(shared)),
-                _resampled(overall, ones, bootstrap, bounds, int(mine.sum()), sentences, others),
+                int(mine.size),
+                int(sentences.size),
+                float(r.value[mine].mean()) if mine.size else math.nan,
+                _offset(r.segment[shared], gaps[shared], draws, bounds),
+                _resampled(overall, draws, bounds, int(mine.size), int(sentences.size), others),
             )
         )
     return tuple(out)
+
+
+@dataclass(frozen=True, eq=False)
+class _Draw:
+    """Counts of the sentences drawn (samples × sentences: each once for the figure, or
+    the bootstrap's), and per sample the judgments drawn and the sum of their values."""
+
+    counts: FloatArray
+    total_n: FloatArray
+    total_s: FloatArray
+
+
+def _draw(counts: FloatArray, total_n: FloatArray, total_s: FloatArray) -> _Draw:
+    """:class:`_Draw` of ``counts``, with every sentence's judgments and sum of values."""
+    return _Draw(counts, counts @ total_n, counts @ total_s)
+
+
+def _per_sentence(
+    segments: IntArray, values: FloatArray
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The sentences of ``segments``, and per sentence the values' count and sum."""
+    sentences, row = np.unique(segments, return_inverse=True)
+    n = np.bincount(row, minlength=sentences.size).astype(np.float64)
+    return sentences, n, _sums(row, values, sentences.size)
 
 
 def _shared_gaps(r: Ratings) -> tuple[FloatArray, IntArray]:
@@ -473,43 +516,39 @@ def _shared_gaps(r: Ratings) -> tuple[FloatArray, IntArray]:
 
 
 def _offset(
-    r: Ratings,
+    segments: IntArray,
     gaps: FloatArray,
-    bootstrap: Bootstrap,
+    draws: tuple[_Draw, _Draw],
     bounds: tuple[float, float],
-    *,
-    rows: IntArray,
 ) -> Offset:
-    """The mean of ``gaps`` (one annotator's judgments of shared items, ``rows`` of the
-    ratings) with its resampled interval."""
-    if not rows.size:
+    """The mean of ``gaps`` (one annotator's judgments of shared items, in the sentences
+    ``segments``) with its resampled interval."""
+    if not segments.size:
         return NO_OFFSET
-    segments = r.segment[rows]
-    n = np.bincount(segments, minlength=r.n_segments).astype(np.float64)
-    s = _sums(segments, gaps, r.n_segments)
+    sentences, n, s = _per_sentence(segments, gaps)
 
-    def mean(c: FloatArray) -> FloatArray:
+    def mean(d: _Draw) -> FloatArray:
+        drawn = d.counts[:, sentences]
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray((c @ s) / (c @ n))
+            return np.asarray((drawn @ s) / (drawn @ n))
 
-    sentences = int(np.count_nonzero(n))
-    ones = np.ones((1, r.n_segments))
-    return _resampled(mean, ones, bootstrap, bounds, int(rows.size), sentences, sentences)
+    count = int(sentences.size)
+    return _resampled(mean, draws, bounds, int(segments.size), count, count)
 
 
 def _resampled(
-    statistic: Callable[[FloatArray], FloatArray],
-    ones: FloatArray,
-    bootstrap: Bootstrap,
+    statistic: Callable[[_Draw], FloatArray],
+    draws: tuple[_Draw, _Draw],
     bounds: tuple[float, float],
     n: int,
     sentences: int,
     others: int,
 ) -> Offset:
-    """An :class:`Offset` of ``statistic`` (a function of the sentences' counts: all of
-    them once for the value, each sample's for the interval), claimed on the fewer of
+    """An :class:`Offset` of ``statistic`` (a function of the sentences drawn: each once
+    for the value, each sample's for the interval), claimed on the fewer of
     ``sentences`` and ``others`` (the sentences of each side of the comparison)."""
-    value = float(statistic(ones)[0])
-    low, high, mid = percentile_interval(statistic(bootstrap.counts), bounds)
+    once, samples = draws
+    value = float(statistic(once)[0])
+    low, high, mid = percentile_interval(statistic(samples), bounds)
     note = shortfall(min(sentences, others), "sentences")
     return Offset(value, Interval(float(low), float(high), float(mid)), n, sentences, note)
