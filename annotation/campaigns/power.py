@@ -306,13 +306,16 @@ def campaign_figures(corpus: Corpus, systems: Sequence[str]) -> CampaignFigures:
             ("power", tuple(systems), split),
             lambda: power_plan(rows(), systems, n, split=split),
         ),
-        remembered(
-            corpus,
-            ("judge-effects",),
-            lambda: annotator_effects(
-                sser_ratings(rows(), systems, n, scores=True),
-                paired_bootstrap(n),
-                bounds=OFFSET_BOUNDS,
-            ),
-        ),
+        remembered(corpus, ("judge-effects",), lambda: judge_effects(rows(), systems, n)),
     )
+
+
+def judge_effects(
+    rows: Sequence[JudgmentRow], systems: Sequence[str], corpus_size: int
+) -> tuple[AnnotatorEffect, ...]:
+    """Each judge's effect on SSER (points of the 0–10 score) from the done judgments
+    ``rows``, with intervals from the corpus's resampled sentences; none before a score."""
+    scores = sser_ratings(rows, systems, corpus_size, scores=True)
+    if not len(scores):
+        return ()
+    return annotator_effects(scores, paired_bootstrap(corpus_size), bounds=OFFSET_BOUNDS)

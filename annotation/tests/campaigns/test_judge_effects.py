@@ -3,15 +3,17 @@ each judge scores against the others, and SSER's per-judge z in the power plan."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 from lxml import etree
 
-from annotation.campaigns.power import power_plan
+from annotation.campaigns.power import judge_effects, power_plan
 from annotation.models import Corpus
 from annotation.tests.campaigns.test_queries import MAX_QUERIES_CAMPAIGN, queries
-from annotation.tests.factories import judgment_row
+from annotation.tests.factories import by_id, judgment_row, sized_corpus
 from annotation.tests.judged_corpora import SPLIT_SENTENCES
 
 pytestmark = pytest.mark.django_db
@@ -105,3 +107,14 @@ def test_z_scores_separate_a_pair_that_a_strict_judge_hides_in_the_raw_differenc
     assert raw.p_value is not None
     assert z.p_value < raw.p_value
     assert "sser_z" not in {m.metric for m in power_plan(rows, ["X", "Y"], 100).metrics}
+
+
+def test_a_campaign_without_a_score_has_no_effects_to_show(
+    lead_client: Client, tmp_path: Path
+) -> None:
+    corpus = sized_corpus(tmp_path, "unjudged", 3)
+
+    shown = page(lead_client, corpus)
+
+    assert judge_effects([], ["system 0"], corpus.n_sentences) == ()
+    assert by_id(shown, "judge-effects-none").text == "No candidate has an SSER score yet."

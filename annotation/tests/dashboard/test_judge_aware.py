@@ -51,6 +51,11 @@ def test_the_table_panel_shows_sser_raw_and_z_per_judge_with_intervals(
     assert design.get("data-items") == str(3 * SPLIT_SENTENCES)
     lines = by_id(page, "sser-judges-verdicts").xpath("./div/dd")
     assert "".join(lines[1].itertext()).startswith("best: system 2")
+    # WMT's clusters rank by the same z-scores
+    clusters = by_id(page, "sser-clusters").xpath("./tbody/tr")
+    for row in clusters:
+        k = SYSTEMS.index(row.get("data-translator"))
+        assert row.xpath('./td[@data-col="mean-z"]')[0].text == f"{z[k]:.3f}"
 
 
 def test_the_judges_panel_shows_how_far_each_judge_lies_from_the_others(
