@@ -212,6 +212,7 @@ class _Annotator:
 
 
 def _annotators(r: Ratings) -> list[_Annotator]:
+    """Each annotator's :class:`_Annotator`, built once for the figure and its samples."""
     n_systems = len(r.systems)
     items = r.items
     per_item = np.bincount(items, minlength=n_systems * r.n_segments)
