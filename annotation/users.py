@@ -27,6 +27,12 @@ class UserQuerySet(models.QuerySet["User"]):
         named = self.leads().filter(led_corpora__isnull=False).distinct()
         return named if named.exists() else self.leads()
 
+    def to_ask_about(self, corpus_id: int) -> UserQuerySet:
+        """Whom a judge should ask about corpus ``corpus_id`` (more work in it, say): its
+        active leads (``Corpus.leads``), or :meth:`to_ask` where it names none."""
+        named = self.leads().filter(led_corpora=corpus_id)
+        return named if named.exists() else self.to_ask()
+
 
 class EvaltoolUserManager(UserManager.from_queryset(UserQuerySet)):  # type: ignore[misc]
     """Django's ``UserManager`` (``create_user``, …) with :class:`UserQuerySet`'s reads."""

@@ -1,11 +1,21 @@
 """What a dealt batch holds and who holds which (the reads every package shares; the
-rules of dealing are :mod:`annotation.campaigns.dealing`'s)."""
+rules of dealing are :mod:`annotation.campaigns.dealing`'s), and the two writes a
+judge's work makes to the batch they work in: :func:`touch_task` (the batch is alive)
+and :func:`finish_task` (its last item is done)."""
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from datetime import timedelta
 
-from annotation.models import Corpus, Target, Task, Translator, User
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from annotation.models import COUNTED, Corpus, Judgment, Target, Task, Translator, User
+
+#: A batch's ``touched_at`` moves at most this often: what gives an untouched batch back
+#: to the pool counts hours (``Campaign.batch_timeout_hours``), and an UPDATE on every
+#: click of every judge would be a write for nothing.
+TOUCH_EVERY = timedelta(minutes=1)
 
 
 def task_targets(task: Task) -> QuerySet[Target]:
@@ -19,6 +29,30 @@ def task_targets(task: Task) -> QuerySet[Target]:
     )
 
 
+def task_holds(task: Task, *, position: int, target_id: int) -> bool:
+    """Whether the system candidate ``target_id`` of the sentence at file position
+    ``position`` of ``task``'s corpus is one of ``task``'s: :func:`task_targets`' rule,
+    for rows already read (the judge's page has its sentence's targets in hand)."""
+    in_batch = task.batch is not None and task.start <= position < task.end
+    return in_batch or target_id in task.extra
+
+
+def done_for(task: Task, user_id: int) -> Q:
+    """The judgments (a condition on :class:`~annotation.models.Judgment`) that make a
+    candidate done for ``user_id`` working in ``task``: done real judgments made in the
+    task, whoever made them (a batch given back keeps what its earlier holder did), or
+    by the judge, in whatever batch (a candidate is never judged twice by one judge).
+    Combined with the candidate it is of: a target row (the queue) or the task's
+    candidates (its progress)."""
+    return COUNTED & (Q(task_id=task.pk) | Q(evaluator_id=user_id))
+
+
+def task_controls_done(task: Task) -> Q:
+    """The control items done in ``task`` (a condition on judgments), whoever did them:
+    the items of the batch's runs its progress counts besides its candidates."""
+    return Q(task_id=task.pk, state=Judgment.State.DONE) & ~Q(control=Judgment.Control.NONE)
+
+
 def current_task(*, user: User, corpus: Corpus) -> Task | None:
     """The batch of ``corpus`` that ``user`` holds and has not finished (a judge holds at
     most one per corpus), None where they hold none. One query."""
@@ -27,3 +61,24 @@ def current_task(*, user: User, corpus: Corpus) -> Task | None:
         .order_by("order")
         .first()
     )
+
+
+def touch_task(task: Task) -> None:
+    """Record that ``task``'s holder worked in it now (what keeps it from going back to
+    the pool): one UPDATE of ``touched_at``, at most once a minute (:data:`TOUCH_EVERY`),
+    none in between (read from the row in hand)."""
+    now = timezone.now()
+    if task.touched_at is not None and now - task.touched_at < TOUCH_EVERY:
+        return
+    Task.objects.filter(pk=task.pk).update(touched_at=now)
+    task.touched_at = now
+
+
+def finish_task(task: Task) -> None:
+    """Mark ``task`` finished (its last item is done): its holder is then offered the
+    next batch. Once: a finished batch keeps the time it was first finished."""
+    if task.finished_at is not None:
+        return
+    now = timezone.now()
+    Task.objects.filter(pk=task.pk, finished_at__isnull=True).update(finished_at=now)
+    task.finished_at = now

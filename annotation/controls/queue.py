@@ -26,17 +26,18 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
 
+from annotation.campaigns.tasks import task_holds
 from annotation.controls.degrade import injected_errors
 from annotation.controls.runs import (
     Placement,
     RunItem,
     candidate_slot,
     control_slots,
-    corpus_spans,
     run_items,
+    run_spans,
 )
-from annotation.judging.order import shuffled_systems
-from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.judging.order import TaskStep, shuffled_systems
+from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Task, Translator, User
 from annotation.text import REFERENCE_ROLES, reference_order, words
 
 __all__ = ["ControlPlan", "due_control"]
@@ -55,14 +56,16 @@ class ControlPlan:
 
 
 def due_control(
-    *, user: User, corpus: Corpus, next_target: Target
+    *, user: User, corpus: Corpus, next_target: Target, step: TaskStep | None = None
 ) -> Judgment | ControlPlan | None:
     """The control item the judge sees now, if any: the judge's pending one (an open
     control is finished before anything else), else the control that stands just before
     ``next_target`` (the judge's next candidate) in its sentence's run of the judge's
     queue (:func:`annotation.controls.runs.control_slots`), unless it was made before.
     None while the corpus has controls off (no query), and where the judge's next item
-    is a real one.
+    is a real one. In a batch (``step``: where the next candidate stands in it,
+    :func:`annotation.judging.order.next_in_task`), the batch's runs and the batch's
+    pending control only.
 
     Where the judge stands is read from the candidates, not from the number of items
     done: a corpus whose controls are turned on halfway puts its next control where the
@@ -74,6 +77,9 @@ def due_control(
     if not corpus.controls_enabled:
         return None
     mine = Judgment.objects.filter(evaluator_id=user.pk, target__translator__corpus_id=corpus.pk)
+    task = None if step is None else step.task
+    if task is not None:
+        mine = mine.filter(task_id=task.pk)
     control_pending = Q(state=Judgment.State.PENDING) & ~Q(control=Judgment.Control.NONE)
     found = mine.order_by().aggregate(
         pending=Max("pk", filter=control_pending),
@@ -82,31 +88,32 @@ def due_control(
     if found["pending"] is not None:
         return (
             Judgment.objects.select_related(
-                "target__sentence__corpus", "target__translator", "evaluator", "shown_as"
+                "target__sentence__corpus", "target__translator", "evaluator", "shown_as", "task"
             )
             .filter(pk=found["pending"])
             .first()
         )
-    span = corpus_spans(corpus).get(next_target.sentence_id)
+    span = run_spans(corpus, task).get(next_target.sentence_id)
     if span is None:
         return None
     # the judge's candidates of a sentence are done in the judge's order
+    here = found["here"] if step is None else step.item.here
     slots = control_slots(Placement.of(corpus, user.pk), next_target.sentence_id, span.systems)
-    slot = candidate_slot(slots, found["here"])
+    slot = candidate_slot(slots, here)
     if slot == 0 or slot - 1 not in slots:
         return None
-    return _planned_control(user, corpus, next_target, span.start + slot - 1)
+    return _planned_control(user, corpus, next_target, span.start + slot - 1, task)
 
 
 def _planned_control(
-    user: User, corpus: Corpus, next_target: Target, item: int
+    user: User, corpus: Corpus, next_target: Target, item: int, task: Task | None
 ) -> ControlPlan | None:
     """The control :func:`~annotation.controls.runs.run_items` puts at ``item`` of the
     run of ``next_target``'s sentence (two queries: the sentence's targets, and a
     candidate of another sentence for a bad reference), or None where the judge's queue
     is not where its plan says (a candidate judged out of order, as an import does) or
     the control was made before."""
-    run = judge_run(user_id=user.pk, corpus=corpus, sentence=next_target.sentence)
+    run = judge_run(user_id=user.pk, corpus=corpus, sentence=next_target.sentence, task=task)
     here = next((i for i in run if i.item == item), None)
     if here is None or not here.kind:
         return None
@@ -124,11 +131,15 @@ def _planned_control(
     return ControlPlan(here.target, here.kind)
 
 
-def judge_run(*, user_id: int, corpus: Corpus, sentence: Sentence) -> list[RunItem]:
+def judge_run(
+    *, user_id: int, corpus: Corpus, sentence: Sentence, task: Task | None = None
+) -> list[RunItem]:
     """The items of ``sentence``'s run in the judge's queue, with their targets
-    (:func:`annotation.controls.runs.run_items`; one query: the sentence's targets).
-    Empty while controls are off or where the sentence has no candidate."""
-    span = corpus_spans(corpus).get(sentence.pk) if corpus.controls_enabled else None
+    (:func:`annotation.controls.runs.run_items`; one query: the sentence's targets), or
+    in the judge's batch ``task`` (its candidates of the sentence, :func:`annotation.
+    controls.runs.task_queue`). Empty while controls are off or where the sentence has
+    no candidate."""
+    span = run_spans(corpus, task).get(sentence.pk) if corpus.controls_enabled else None
     if span is None:
         return []
     targets = list(
@@ -137,7 +148,12 @@ def judge_run(*, user_id: int, corpus: Corpus, sentence: Sentence) -> list[RunIt
         )
     )
     order = shuffled_systems(
-        [t for t in targets if t.translator.role == Translator.Role.SYSTEM],
+        [
+            t
+            for t in targets
+            if t.translator.role == Translator.Role.SYSTEM
+            and (task is None or task_holds(task, position=sentence.position, target_id=t.pk))
+        ],
         user_id=user_id,
         sentence_id=sentence.pk,
     )
@@ -165,6 +181,7 @@ def control_before(judgment: Judgment) -> Judgment | None:
         user_id=judgment.evaluator_id,
         corpus=judgment.target.sentence.corpus,
         sentence=judgment.target.sentence,
+        task=judgment.task,
     )
     at = next((k for k, i in enumerate(run) if not i.kind and i.target.pk == judgment.target_id), 0)
     if at == 0 or not run[at - 1].kind:

@@ -57,14 +57,15 @@ import math
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 from django.db.models import Count, Q
 
+from annotation.campaigns.tasks import task_targets
 from annotation.formatting import number
-from annotation.models import CONTROL_RATE_MIN, Corpus, Judgment, Target, Translator
+from annotation.models import CONTROL_RATE_MIN, Corpus, Judgment, Target, Task, Translator
 from annotation.text import REFERENCE_ROLES
 
 T = TypeVar("T")
@@ -288,7 +289,31 @@ class Queue:
 #: sentences. Shared by the threads of one process.
 _QUEUES: OrderedDict[tuple[Any, ...], Queue] = OrderedDict()
 _QUEUES_MAX = 8
+#: Per batch judged lately (:func:`task_queue`), its :class:`Queue`: a few sentences
+#: each, so many more are kept (a judge each, in every corpus of a campaign).
+_TASK_QUEUES: OrderedDict[tuple[Any, ...], Queue] = OrderedDict()
+_TASK_QUEUES_MAX = 512
 _LOCK = threading.Lock()
+
+
+def _kept(
+    store: OrderedDict[tuple[Any, ...], Queue],
+    size: int,
+    key: tuple[Any, ...],
+    read: Callable[[], Queue],
+) -> Queue:
+    """``store``'s queue under ``key``, else ``read()``, kept there (the ``size`` used
+    latest are kept)."""
+    with _LOCK:
+        if key in store:
+            store.move_to_end(key)
+            return store[key]
+    queue = read()
+    with _LOCK:
+        store[key] = queue
+        while len(store) > size:
+            store.popitem(last=False)
+    return queue
 
 
 def corpus_queue(corpus: Corpus) -> Queue:
@@ -297,10 +322,11 @@ def corpus_queue(corpus: Corpus) -> Queue:
     for this state of the corpus, then kept."""
     per_run = corpus_per_run(corpus)
     key = (corpus.pk, corpus.created_at, corpus.texts_stamp, per_run)
-    with _LOCK:
-        if key in _QUEUES:
-            _QUEUES.move_to_end(key)
-            return _QUEUES[key]
+    return _kept(_QUEUES, _QUEUES_MAX, key, lambda: _read_queue(corpus, per_run))
+
+
+def _read_queue(corpus: Corpus, per_run: int) -> Queue:
+    """:func:`corpus_queue`'s read (one query)."""
     rows = (
         Target.objects.filter(translator__corpus_id=corpus.pk)
         .order_by()
@@ -313,15 +339,42 @@ def corpus_queue(corpus: Corpus) -> Queue:
     # every sentence of a ready corpus has its place (the import's last write)
     ordered = sorted(rows, key=lambda r: r["sentence__queue_position"] or 0)
     spans = spans_of([(r["systems"], r["references"]) for r in ordered], per_run)
-    queue = Queue(
+    return Queue(
         spans={r["sentence_id"]: span for r, span in zip(ordered, spans, strict=True)},
         total=queue_total(spans, per_run),
     )
-    with _LOCK:
-        _QUEUES[key] = queue
-        while len(_QUEUES) > _QUEUES_MAX:
-            _QUEUES.popitem(last=False)
-    return queue
+
+
+def task_queue(task: Task, corpus: Corpus) -> Queue:
+    """The :class:`Queue` of the batch ``task`` of ``corpus`` (a campaign that splits the
+    work, :mod:`annotation.campaigns`): the run of each of its sentences holds the task's
+    candidates of it (all of a sentence of its batch, part of one for overlap items it
+    carries) and the controls of a run of that many. A span keeps its sentence's place in
+    the corpus's queue (``start``, :func:`corpus_queue`), so no two items of one judge's
+    batches of a corpus share a number (which seeds the controls' draws). Read the first
+    time a process needs it for this state of the task and corpus (one query: the task's
+    candidates per sentence, and :func:`corpus_queue`'s), then kept."""
+    per_run = corpus_per_run(corpus)
+    key = (
+        *(task.pk, task.batch, task.start, task.end, tuple(task.extra)),
+        *(corpus.pk, corpus.created_at, corpus.texts_stamp, per_run),
+    )
+    return _kept(_TASK_QUEUES, _TASK_QUEUES_MAX, key, lambda: _read_task_queue(task, corpus))
+
+
+def _read_task_queue(task: Task, corpus: Corpus) -> Queue:
+    """:func:`task_queue`'s read."""
+    per_run = corpus_per_run(corpus)
+    spans = corpus_queue(corpus).spans
+    counts = (
+        task_targets(task)
+        .order_by()
+        .values("sentence_id")
+        .annotate(n=Count("pk"))
+        .values_list("sentence_id", "n")
+    )
+    mine = {s: replace(spans[s], systems=n) for s, n in counts if s in spans}
+    return Queue(spans=mine, total=queue_total(list(mine.values()), per_run))
 
 
 @dataclass(frozen=True)
@@ -332,12 +385,19 @@ class ItemsProgress:
     total: int
 
 
-def queue_progress(corpus: Corpus, *, counted: int, controls: int) -> ItemsProgress:
+def queue_progress(
+    corpus: Corpus, *, counted: int, controls: int, task: Task | None = None
+) -> ItemsProgress:
     """The judge's progress in ``corpus`` from their ``counted`` judgments and done
     ``controls``: the one rule the judge's header, the home page and the finished page
     read, so no two of them count differently (a control item would show as the step
     where one count moved and the other did not). While controls are on, items of the
-    queue (:func:`corpus_queue`), controls included; else candidates."""
+    queue (:func:`corpus_queue`), controls included; else candidates. In a campaign
+    that splits the work, the items of the judge's batch ``task`` (:func:`task_queue`),
+    ``counted`` and ``controls`` being the batch's."""
+    if task is not None:
+        done = counted + controls if corpus.controls_enabled else counted
+        return ItemsProgress(done, task_queue(task, corpus).total)
     if not corpus.controls_enabled:
         return ItemsProgress(counted, corpus.n_candidates)
     return ItemsProgress(counted + controls, corpus_queue(corpus).total)
@@ -353,3 +413,9 @@ def items_progress(corpus: Corpus) -> ItemsProgress:
 def corpus_spans(corpus: Corpus) -> dict[int, Span]:
     """Every sentence's :class:`Span` of ``corpus``'s queues (:func:`corpus_queue`)."""
     return corpus_queue(corpus).spans
+
+
+def run_spans(corpus: Corpus, task: Task | None) -> dict[int, Span]:
+    """The :class:`Span` of each run of a judge's queue of ``corpus``: the corpus's
+    (:func:`corpus_spans`), or in the batch ``task``, the batch's (:func:`task_queue`)."""
+    return corpus_spans(corpus) if task is None else task_queue(task, corpus).spans

@@ -14,11 +14,12 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from annotation.controls.runs import items_progress
+from annotation.controls.runs import ItemsProgress, items_progress
 from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import RemoveForm
 from annotation.corpora.import_jobs import unfinished_imports
 from annotation.corpora.removal import corpus_contents, corpus_delete, corpus_set_archived
+from annotation.judging.batches import JudgeBatch, judge_batches
 from annotation.models import Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, login_required, see_other
 
@@ -27,16 +28,30 @@ from annotation.web import HtmxHttpRequest, attachment, lead_required, login_req
 def home(request: HtmxHttpRequest) -> TemplateResponse:
     """The user's corpora with their own progress (as the judge's header counts it:
     :func:`~annotation.controls.runs.queue_progress`); a lead also sees each corpus's
-    campaign progress (its judges'), and a judge with nothing assigned whom to ask."""
-    visible = Corpus.objects.visible_to(request.user).with_items_progress(request.user)
+    campaign progress (its judges'), and a judge with nothing assigned whom to ask. In
+    a corpus whose campaign splits the work, the progress is the judge's batch's, and a
+    judge without a batch to go on with is offered the next one
+    (:mod:`annotation.judging.batches`)."""
+    visible = (
+        Corpus.objects.visible_to(request.user)
+        .select_related("campaign")
+        .with_items_progress(request.user)
+    )
     if request.user.is_lead:
         visible = visible.with_judges_progress()
     corpora = list(visible)
-    rows = [(c, items_progress(c)) for c in corpora]
+    batches = judge_batches(user=request.user, corpora=corpora)
+    rows = [(c, _progress(c, batches.get(c.pk)), batches.get(c.pk)) for c in corpora]
     ask = [] if corpora or request.user.is_lead else list(User.objects.to_ask())
     unfinished = unfinished_imports() if request.user.is_lead else []
     context = {"corpora": corpora, "rows": rows, "ask": ask, "unfinished": unfinished}
     return TemplateResponse(request, "corpora/home.html", context)
+
+
+def _progress(corpus: Corpus, batch: JudgeBatch | None) -> ItemsProgress | None:
+    """The progress a row shows: the judge's batch's in a corpus whose campaign splits the
+    work (None before their first batch), else the corpus's."""
+    return items_progress(corpus) if batch is None else batch.progress
 
 
 @lead_required

@@ -21,6 +21,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from annotation.controls.runs import RunItem, queue_progress
+from annotation.judging.batches import batch_annotations
 from annotation.judging.pace import Pace
 from annotation.models import Corpus, Judgment, Translator
 
@@ -35,6 +36,9 @@ class JudgeHeader:
     done: int
     total: int
     pace: Pace
+    #: Which of the judge's batches of the corpus the judgment is in, where the campaign
+    #: splits the work (:mod:`annotation.judging.batches`); None elsewhere.
+    batch: int | None = None
 
 
 def shown_as_id(judgment: Judgment) -> int:
@@ -51,13 +55,16 @@ def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHe
     judge's queue: :func:`annotation.controls.runs.queue_progress`), so it moves after a
     control as after any item; the pace reads the same items. A blind corpus's label is
     then the item's label in its run (``run_item``, the page's: :class:`JudgingContext`),
-    so a control carries one no other item of its run shows."""
+    so a control carries one no other item of its run shows. A judgment made in a batch
+    (a campaign that splits the work) counts the batch's items, and says which batch."""
     target = judgment.target
     corpus = target.sentence.corpus
     translator = judgment.shown_as or target.translator
     counts = _header_counts(judgment, translator)
     label = f"System {counts['rank'] + 1}" if corpus.blind else translator.name
-    progress = queue_progress(corpus, counted=counts["n_done"], controls=counts["n_controls_done"])
+    progress = queue_progress(
+        corpus, counted=counts["n_done"], controls=counts["n_controls_done"], task=judgment.task
+    )
     done, total = progress.done, progress.total
     if corpus.controls_enabled and corpus.blind and run_item is not None:
         label = f"System {run_item.label}"
@@ -70,6 +77,7 @@ def judge_header(judgment: Judgment, run_item: RunItem | None = None) -> JudgeHe
         done=done,
         total=total,
         pace=Pace(done, total, counts["seconds"]),
+        batch=counts.get("number"),
     )
 
 
@@ -78,7 +86,9 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
     (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and, while controls are on,
     done control items (``n_controls_done``), the active ``seconds`` of the items the header
     counts (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
-    corpus's systems; the corpus sizes are stored on the corpus (no query)."""
+    corpus's systems; the corpus sizes are stored on the corpus (no query). In a batch,
+    the batch's counts and number instead (:func:`annotation.judging.batches.
+    batch_annotations`), in the same one query."""
     corpus = judgment.target.sentence.corpus
     rank = _count(
         Translator.objects.filter(
@@ -89,6 +99,12 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
     )
     mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=judgment.evaluator)
     rows = Corpus.objects.filter(pk=corpus.pk).order_by()
+    if judgment.task is not None:
+        counts = batch_annotations(
+            judgment.task, user_id=judgment.evaluator_id, controls=corpus.controls_enabled
+        )
+        row = rows.annotate(rank=rank, **counts).values(*counts, "rank").get()
+        return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
     if corpus.controls_enabled:
         counted, rows = mine.done(), rows.with_items_progress(judgment.evaluator)
     else:

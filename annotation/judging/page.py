@@ -36,11 +36,12 @@ from django.db.models import (
     Value,
 )
 
+from annotation.campaigns.tasks import task_holds
 from annotation.controls.runs import (
     Placement,
     RunItem,
-    corpus_spans,
     run_items,
+    run_spans,
 )
 from annotation.judging.boundaries import Neighbours, neighbours
 from annotation.judging.edits import OpRef
@@ -284,13 +285,18 @@ def _stored(judgment: Judgment, mine: Sequence[Any], missing: set[int]) -> dict[
 
 
 def _judge_order(judgment: Judgment, targets: Sequence[Any]) -> list[Any]:
-    """The sentence's candidates (of the page's target rows) in the judge's order."""
-    sentence_id = judgment.target.sentence_id
+    """The sentence's candidates (of the page's target rows) in the judge's order: those
+    of the judgment's batch, where it was made in one (:func:`annotation.campaigns.tasks.
+    task_holds`; no query, its row is read with the judgment's)."""
+    sentence = judgment.target.sentence
+    sentence_id, task = sentence.pk, judgment.task
     return shuffled_systems(
         [
             r
             for r in targets
-            if r.sentence_id == sentence_id and r.translator__role == Translator.Role.SYSTEM
+            if r.sentence_id == sentence_id
+            and r.translator__role == Translator.Role.SYSTEM
+            and (task is None or task_holds(task, position=sentence.position, target_id=r.pk))
         ],
         user_id=judgment.evaluator_id,
         sentence_id=sentence_id,
@@ -354,12 +360,14 @@ def _run(judgment: Judgment, order: list[int], targets: Sequence[Any]) -> list[R
     """The items of the run of ``judgment``'s sentence in the judge's queue, candidates
     and controls (:func:`annotation.controls.runs.run_items`, by target id; ``order``:
     the sentence's candidates in the judge's order, ``targets``: the page's target rows).
-    Empty while the corpus has controls off (no query) or its sentences are unknown."""
+    Empty while the corpus has controls off (no query) or its sentences are unknown.
+    The runs of a batch's judgment are the batch's (:func:`annotation.controls.runs.
+    task_queue`)."""
     target = judgment.target
     corpus = target.sentence.corpus
     if not corpus.controls_enabled:
         return []
-    span = corpus_spans(corpus).get(target.sentence_id)
+    span = run_spans(corpus, judgment.task).get(target.sentence_id)
     if span is None:
         return []
     references = [

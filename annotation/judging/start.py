@@ -9,6 +9,12 @@ shown, an ``open`` event starts the clock for the first change (:func:`judgment_
 
 A control item (:mod:`annotation.controls`) starts the same way as the judgment of a
 candidate would (:func:`control_open`): nothing on the page tells the two apart.
+
+Where the corpus's campaign splits the work, the judge's next item is the next of the
+batch they hold (:func:`annotation.campaigns.tasks.current_task`,
+:func:`annotation.judging.order.next_in_task`), and every judgment opened there carries
+the batch (``Judgment.task``): what the batch's progress counts, and what stays done in
+it when it goes back to the pool. A batch with nothing left is marked finished.
 """
 
 from __future__ import annotations
@@ -18,9 +24,10 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from annotation.campaigns.tasks import current_task, finish_task
 from annotation.controls.queue import ControlPlan, due_control
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
-from annotation.judging.order import next_target_for
+from annotation.judging.order import next_in_task, next_target_for
 from annotation.judging.pool import (
     nearest_in_pool,
     pool_judgments,
@@ -30,11 +37,11 @@ from annotation.judging.pool import (
     shown_words,
 )
 from annotation.judging.stack import start_stack
-from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Translator, User
+from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Task, Translator, User
 from annotation.text import corpus_language, new_ref_counts, readable_text, words
 
 
-def judgment_open(*, user: User, target: Target) -> Judgment:
+def judgment_open(*, user: User, target: Target, task: Task | None = None) -> Judgment:
     """``user``'s judgment of ``target``, created when the judge first reaches it.
 
     A new judgment starts from the pool's nearest reference (ties: the first reference,
@@ -43,32 +50,38 @@ def judgment_open(*, user: User, target: Target) -> Judgment:
     them apart, so neither may the pre-fill), from that judgment's new reference and SSER
     (the RWTH EvalTrans reuse idea; the page says so). With an empty pool (a sentence
     without any reference) the new reference starts as the candidate itself, for the
-    judge to correct.
+    judge to correct. Opened in the batch ``task`` (a campaign that splits the work), it
+    carries it; one opened before outside any batch is given it.
     """
     existing = Judgment.objects.real().filter(target=target, evaluator=user).first()
     if existing is not None:
         existing.target, existing.evaluator = target, user  # as loaded: no query to read them
+        if task is not None and existing.task_id in (None, task.pk):
+            if existing.task_id is None:
+                Judgment.objects.filter(pk=existing.pk).update(task=task)
+            existing.task = task  # as loaded: no query to read it
         return existing
     translator = target.translator
     if translator.role != Translator.Role.SYSTEM:
         raise ChangeRefused(ERR_NOT_A_SYSTEM.format(translator=translator.name))
-    return _created(user=user, target=target)
+    return _created(user=user, target=target, task=task)
 
 
-def control_open(*, user: User, plan: ControlPlan) -> Judgment:
+def control_open(*, user: User, plan: ControlPlan, task: Task | None = None) -> Judgment:
     """The judge's control item ``plan`` (:func:`annotation.controls.queue.due_control`),
     started as the judgment of a candidate starts (:func:`judgment_open`). A reference
     shown as a candidate is not in the pool it starts from (hidden from the judge's every
     item of the sentence: :func:`annotation.controls.runs.hidden_reference`); a candidate
     shown again never starts from its first judgment (the pool holds only the sentence's
     *other* candidates' new references); a candidate with injected errors starts from the
-    pool a real candidate of the sentence has."""
+    pool a real candidate of the sentence has. Made in the batch ``task``, it carries it."""
     return _created(
         user=user,
         target=plan.target,
         control=plan.kind,
         shown_as=plan.shown_as,
         shown_text=plan.shown_text,
+        task=task,
     )
 
 
@@ -79,6 +92,7 @@ def _created(
     control: str = Judgment.Control.NONE,
     shown_as: Translator | None = None,
     shown_text: str = "",
+    task: Task | None = None,
 ) -> Judgment:
     """A new judgment of ``target``, at its starting point (see :func:`judgment_open`),
     showing ``shown_text`` where it is a bad-reference control."""
@@ -138,6 +152,7 @@ def _created(
                 control=control,
                 shown_as=shown_as,
                 shown_text=shown_text if degraded else "",
+                task=task,
             )
     except IntegrityError:  # another tab created it a moment ago
         return Judgment.objects.get(target=target, evaluator=user, control=control)
@@ -149,7 +164,10 @@ def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
     """The judgment of the next item of the judge's queue (created on the way): the next
     candidate, or a control item where one is due (:func:`annotation.controls.queue.
     due_control`, only while candidates are left); None when the judge has finished the
-    corpus."""
+    corpus. Where the corpus's campaign splits the work, the next item of the judge's
+    batch (:func:`_next_in_batch`)."""
+    if corpus.campaign.splits_work:
+        return _next_in_batch(user=user, corpus=corpus)
     target = next_target_for(user=user, corpus=corpus)
     if target is None:
         return None
@@ -159,6 +177,26 @@ def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
     if control is not None:
         return control_open(user=user, plan=control)
     return judgment_open(user=user, target=target)
+
+
+def _next_in_batch(*, user: User, corpus: Corpus) -> Judgment | None:
+    """The next item of the batch of ``corpus`` the judge holds, controls mixed in as
+    anywhere (over the batch's runs), opened in the batch; None where the judge holds
+    none, or has finished it (which marks it finished: the next batch is theirs to ask
+    for)."""
+    task = current_task(user=user, corpus=corpus)
+    if task is None:
+        return None
+    step = next_in_task(user=user, task=task)
+    if step is None:
+        finish_task(task)
+        return None
+    control = due_control(user=user, corpus=corpus, next_target=step.target, step=step)
+    if isinstance(control, Judgment):
+        return control
+    if control is not None:
+        return control_open(user=user, plan=control, task=task)
+    return judgment_open(user=user, target=step.target, task=task)
 
 
 def last_accepted_for(*, user: User, corpus_id: int) -> int | None:

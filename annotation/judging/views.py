@@ -18,9 +18,11 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from annotation.campaigns.dealing import deal_next
 from annotation.controls.queue import control_before
 from annotation.controls.runs import items_progress
 from annotation.judging import changes, items
+from annotation.judging.batches import judge_batches
 from annotation.judging.errors import (
     ERR_NOT_A_NUMBER,
     ChangeRefused,
@@ -39,7 +41,7 @@ from annotation.judging.start import (
     last_accepted_for,
     next_judgment_for,
 )
-from annotation.models import Corpus, Judgment
+from annotation.models import Corpus, Judgment, User
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, login_required, see_other
 from metrics.numerals import digits, whole_number
@@ -89,8 +91,11 @@ def _render_judgment(
 @login_required
 @require_GET
 def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The judge's next candidate in this corpus (created on the way), or "all done"."""
-    corpus = get_object_or_404(Corpus.objects.visible_to(request.user), pk=pk)
+    """The judge's next candidate in this corpus (created on the way), or "all done"
+    (in a campaign that splits the work: the judge's batch is done, or none is dealt)."""
+    corpus = get_object_or_404(
+        Corpus.objects.visible_to(request.user).select_related("campaign"), pk=pk
+    )
     judgment = next_judgment_for(user=request.user, corpus=corpus)
     if judgment is not None:
         return redirect("annotation:judgment", pk=judgment.pk)
@@ -98,16 +103,44 @@ def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _all_done(request: HtmxHttpRequest, corpus_pk: int) -> TemplateResponse:
-    """The judge has accepted every candidate of the corpus. For htmx the fragment, at the
-    continue URL (which shows it again on a reload)."""
-    corpus = Corpus.objects.filter(pk=corpus_pk).with_items_progress(request.user).get()
+    """The judge has accepted every candidate of the corpus (of their batch of it, where
+    its campaign splits the work: the page then offers the next batch). For htmx the
+    fragment, at the continue URL (which shows it again on a reload)."""
+    corpus = (
+        Corpus.objects.filter(pk=corpus_pk)
+        .select_related("campaign")
+        .with_items_progress(request.user)
+        .get()
+    )
     last = last_accepted_for(user=request.user, corpus_id=corpus_pk)
-    context = {"corpus": corpus, "progress": items_progress(corpus), "last_accepted": last}
+    batch = judge_batches(user=request.user, corpora=[corpus]).get(corpus_pk)
+    progress = items_progress(corpus) if batch is None else batch.progress
+    context = {"corpus": corpus, "progress": progress, "last_accepted": last, "batch": batch}
     if not request.htmx:
         return TemplateResponse(request, "judging/judge_done.html", context)
     response = TemplateResponse(request, "judging/_judge_done.html", context)
     response["HX-Push-Url"] = reverse("annotation:judge_continue", args=[corpus_pk])
     return response
+
+
+@login_required
+@require_POST
+def next_batch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Deal the judge their next batch of the corpus's campaign
+    (:func:`annotation.campaigns.dealing.deal_next`: the one they hold, else a free one)
+    and go to its next item (303); where none is left for them, a page that says so and
+    whom to ask. A corpus whose campaign does not split the work has no batches: its
+    judge's next item."""
+    corpus = get_object_or_404(
+        Corpus.objects.visible_to(request.user).select_related("campaign"), pk=pk
+    )
+    if not corpus.campaign.splits_work:
+        return see_other(reverse("annotation:judge_continue", args=[pk]))
+    task = deal_next(user=request.user, campaign=corpus.campaign)
+    if task is not None:
+        return see_other(reverse("annotation:judge_continue", args=[task.corpus_id]))
+    context = {"corpus": corpus, "ask": list(User.objects.to_ask_about(corpus.pk))}
+    return TemplateResponse(request, "judging/no_batch.html", context)
 
 
 @login_required
@@ -333,8 +366,8 @@ def judgment_previous(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if target is None:
         return redirect("annotation:judgment", pk=pk)
     previous: Judgment | None
-    if judgment.evaluator_id == request.user.pk:
-        previous = judgment_open(user=request.user, target=target)
+    if judgment.evaluator_id == request.user.pk:  # in the batch the judgment is in
+        previous = judgment_open(user=request.user, target=target, task=judgment.task)
     else:  # a lead browsing someone's work never creates judgments for them
         previous = (
             Judgment.objects.real().filter(target=target, evaluator=judgment.evaluator).first()
