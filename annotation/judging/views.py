@@ -128,19 +128,23 @@ def _all_done(request: HtmxHttpRequest, corpus_pk: int) -> TemplateResponse:
 def next_batch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Deal the judge their next batch of the corpus's campaign
     (:func:`annotation.campaigns.dealing.deal_next`: the one they hold, else a free one)
-    and go to its next item (303); where none is left for them, a page that says so and
-    whom to ask. A corpus whose campaign does not split the work has no batches: its
-    judge's next item."""
+    and go to its next item (303; htmx, from the finished page: a full navigation there,
+    ``HX-Redirect``); where none is left for them, a page that says so and whom to ask
+    (htmx: in place of the finished page's ``#judge``). A corpus whose campaign does not
+    split the work has no batches: its judge's next item."""
     corpus = get_object_or_404(
         Corpus.objects.visible_to(request.user).select_related("campaign"), pk=pk
     )
-    if not corpus.campaign.splits_work:
-        return see_other(reverse("annotation:judge_continue", args=[pk]))
-    task = deal_next(user=request.user, campaign=corpus.campaign)
-    if task is not None:
-        return see_other(reverse("annotation:judge_continue", args=[task.corpus_id]))
+    splits = corpus.campaign.splits_work
+    task = deal_next(user=request.user, campaign=corpus.campaign) if splits else None
+    if task is not None or not splits:
+        following = reverse("annotation:judge_continue", args=[task.corpus_id if task else pk])
+        if request.htmx:
+            return HttpResponse(status=204, headers={"HX-Redirect": following})
+        return see_other(following)
     context = {"corpus": corpus, "ask": list(User.objects.to_ask_about(corpus.pk))}
-    return TemplateResponse(request, "judging/no_batch.html", context)
+    template = "judging/_no_batch.html" if request.htmx else "judging/no_batch.html"
+    return TemplateResponse(request, template, context)
 
 
 @login_required
