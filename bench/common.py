@@ -14,10 +14,12 @@ import functools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -169,6 +171,44 @@ def pg_fresh(database: str) -> str:
     pg_admin(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
     pg_admin(f'CREATE DATABASE "{database}"')
     return f"{PG_SERVER}/{database}"
+
+
+def sized_bench_main(
+    module: str,
+    doc: str | None,
+    measure: Callable[[Path, int], None],
+    sentences: int,
+    pg_database: str,
+) -> None:
+    """The command line of a benchmark measured on one generated corpus
+    (``[--db sqlite|postgres|both] [--sentences N]``): each database in turn, in a
+    process of its own (``python -m module --workdir DIR``, which calls ``measure(DIR,
+    N)``), on SQLite (a file in a temporary directory) or PostgreSQL (``pg_database``,
+    made afresh and dropped after); ``doc``: the module's, whose first line describes it."""
+    parser = argparse.ArgumentParser(description=(doc or module).splitlines()[0])
+    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--sentences", type=int, default=sentences)
+    parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.workdir is not None:  # the measuring process
+        measure(args.workdir, args.sentences)
+        return
+    for db in ("sqlite", "postgres") if args.db == "both" else (args.db,):
+        workdir = Path(tempfile.mkdtemp(prefix="bench-"))
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="evaltool.settings", DEBUG="false")
+        if db == "postgres":
+            ensure_postgres()
+            env["DATABASE_URL"] = pg_fresh(pg_database)
+        else:
+            env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+        command = [sys.executable, "-m", module, "--workdir", str(workdir)]
+        try:
+            command += ["--sentences", str(args.sentences)]
+            subprocess.run(command, env=env, cwd=ROOT, check=True)
+        finally:
+            shutil.rmtree(workdir)
+            if db == "postgres":
+                pg_admin(f'DROP DATABASE IF EXISTS "{pg_database}" WITH (FORCE)')
 
 
 # ------------------------------------------------------------------ the task queue's jobs

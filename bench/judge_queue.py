@@ -21,18 +21,11 @@ PostgreSQL database are removed at the end.
 
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
 SENTENCES, SYSTEMS, REFERENCES = 1000, 20, 3
 PG_DATABASE = "evaltool_bench_queue"
 REPEAT = 15
@@ -159,32 +152,9 @@ def measure(workdir: Path, sentences_wanted: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
-    parser.add_argument("--sentences", type=int, default=SENTENCES)
-    parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.workdir is not None:  # the measuring process
-        measure(args.workdir, args.sentences)
-        return
-    from bench.common import ensure_postgres, pg_admin, pg_fresh
+    from bench.common import sized_bench_main
 
-    for db in ("sqlite", "postgres") if args.db == "both" else (args.db,):
-        workdir = Path(tempfile.mkdtemp(prefix="bench-queue-"))
-        env = dict(os.environ, DJANGO_SETTINGS_MODULE="evaltool.settings", DEBUG="false")
-        if db == "postgres":
-            ensure_postgres()
-            env["DATABASE_URL"] = pg_fresh(PG_DATABASE)
-        else:
-            env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
-        command = [sys.executable, "-m", "bench.judge_queue", "--workdir", str(workdir)]
-        try:
-            command += ["--sentences", str(args.sentences)]
-            subprocess.run(command, env=env, cwd=ROOT, check=True)
-        finally:
-            shutil.rmtree(workdir)
-            if db == "postgres":
-                pg_admin(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)')
+    sized_bench_main("bench.judge_queue", __doc__, measure, SENTENCES, PG_DATABASE)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from django.db.models import Count, Q
@@ -349,32 +349,43 @@ def task_queue(task: Task, corpus: Corpus) -> Queue:
     """The :class:`Queue` of the batch ``task`` of ``corpus`` (a campaign that splits the
     work, :mod:`annotation.campaigns`): the run of each of its sentences holds the task's
     candidates of it (all of a sentence of its batch, part of one for overlap items it
-    carries) and the controls of a run of that many. A span keeps its sentence's place in
-    the corpus's queue (``start``, :func:`corpus_queue`), so no two items of one judge's
-    batches of a corpus share a number (which seeds the controls' draws). Read the first
-    time a process needs it for this state of the task and corpus (one query: the task's
-    candidates per sentence, and :func:`corpus_queue`'s), then kept."""
+    carries) and the controls of a run of that many; ``first`` counts the batch's
+    candidates before it. A run's ``start`` is its sentence's queue position times the
+    longest run a sentence can have, so no two items of one judge's batches of a corpus
+    share a number (which seeds the controls' draws), and nothing of the rest of the
+    corpus is read. Read in one query the first time a process needs it for this state
+    of the task and corpus (about the batch's candidates, whatever the corpus's size),
+    then kept."""
     per_run = corpus_per_run(corpus)
     key = (
         *(task.pk, task.batch, task.start, task.end, tuple(task.extra)),
-        *(corpus.pk, corpus.created_at, corpus.texts_stamp, per_run),
+        *(corpus.pk, corpus.created_at, corpus.texts_stamp, corpus.n_systems, per_run),
     )
-    return _kept(_TASK_QUEUES, _TASK_QUEUES_MAX, key, lambda: _read_task_queue(task, corpus))
+    return _kept(
+        _TASK_QUEUES, _TASK_QUEUES_MAX, key, lambda: _read_task_queue(task, corpus, per_run)
+    )
 
 
-def _read_task_queue(task: Task, corpus: Corpus) -> Queue:
+def _read_task_queue(task: Task, corpus: Corpus, per_run: int) -> Queue:
     """:func:`task_queue`'s read."""
-    per_run = corpus_per_run(corpus)
-    spans = corpus_queue(corpus).spans
-    counts = (
+    references = Q(sentence__targets__translator__role__in=REFERENCE_ROLES)
+    rows = (
         task_targets(task)
         .order_by()
-        .values("sentence_id")
-        .annotate(n=Count("pk"))
-        .values_list("sentence_id", "n")
+        .values("sentence_id", "sentence__queue_position")
+        .annotate(
+            systems=Count("pk", distinct=True),
+            references=Count("sentence__targets", filter=references, distinct=True),
+        )
     )
-    mine = {s: replace(spans[s], systems=n) for s, n in counts if s in spans}
-    return Queue(spans=mine, total=queue_total(list(mine.values()), per_run))
+    longest = corpus.n_systems + per_run
+    spans: dict[int, Span] = {}
+    first = 0
+    for r in sorted(rows, key=lambda r: r["sentence__queue_position"] or 0):
+        place = r["sentence__queue_position"] or 0
+        spans[r["sentence_id"]] = Span(first, r["systems"], r["references"], place * longest)
+        first += r["systems"]
+    return Queue(spans=spans, total=queue_total(list(spans.values()), per_run))
 
 
 @dataclass(frozen=True)
