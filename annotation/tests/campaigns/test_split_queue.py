@@ -129,6 +129,27 @@ def test_a_batch_of_overlap_items_holds_part_of_a_sentence(tmp_path: Path, judge
     assert set(borrowed) <= set(reals(seen))
 
 
+def test_candidate_k_of_n_counts_the_batchs_candidates_of_the_sentence(
+    tmp_path: Path, judge: User, client: Client
+) -> None:
+    """Two overlap items of a sentence of three candidates: "candidate 1 of 2", "2 of 2"."""
+    corpus = split_corpus(tmp_path, "split", 3, judge)
+    borrowed = list(
+        Target.objects.filter(sentence__corpus=corpus, sentence__position=1)
+        .filter(translator__role=Translator.Role.SYSTEM)
+        .values_list("pk", flat=True)[:2]
+    )
+    batch(corpus, 0, 0, 0, judge, extra=borrowed, extra_batch=0, whole=False)
+    client.force_login(judge)
+
+    places = []
+    for judgment in walk(judge, corpus):
+        html = client.get(reverse("annotation:judgment", args=[judgment.pk])).content.decode()
+        places.append(CANDIDATE.search(html).groups())
+
+    assert places == [("1", "2"), ("2", "2")]
+
+
 def test_two_judges_of_one_corpus_each_get_their_own_batch(
     tmp_path: Path, user_factory: Callable[..., User]
 ) -> None:
