@@ -1,21 +1,12 @@
 """What a dealt batch holds and who holds which (the reads every package shares; the
-rules of dealing are :mod:`annotation.campaigns.dealing`'s), and the two writes a
-judge's work makes to the batch they work in: :func:`touch_task` (the batch is alive)
-and :func:`finish_task` (its last item is done)."""
+rules of dealing are :mod:`annotation.campaigns.dealing`'s): its candidates, whether
+one is done for its holder, and the judge's batch of a corpus."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from annotation.models import COUNTED, Corpus, Judgment, Target, Task, Translator, User
-
-#: A batch's ``touched_at`` moves at most this often: what gives an untouched batch back
-#: to the pool counts hours (``Campaign.batch_timeout_hours``), and an UPDATE on every
-#: click of every judge would be a write for nothing.
-TOUCH_EVERY = timedelta(minutes=1)
 
 
 def task_targets(task: Task) -> QuerySet[Target]:
@@ -63,22 +54,12 @@ def current_task(*, user: User, corpus: Corpus) -> Task | None:
     )
 
 
-def touch_task(task: Task) -> None:
-    """Record that ``task``'s holder worked in it now (what keeps it from going back to
-    the pool): one UPDATE of ``touched_at``, at most once a minute (:data:`TOUCH_EVERY`),
-    none in between (read from the row in hand)."""
-    now = timezone.now()
-    if task.touched_at is not None and now - task.touched_at < TOUCH_EVERY:
-        return
-    Task.objects.filter(pk=task.pk).update(touched_at=now)
-    task.touched_at = now
-
-
-def finish_task(task: Task) -> None:
-    """Mark ``task`` finished (its last item is done): its holder is then offered the
-    next batch. Once: a finished batch keeps the time it was first finished."""
-    if task.finished_at is not None:
-        return
-    now = timezone.now()
-    Task.objects.filter(pk=task.pk, finished_at__isnull=True).update(finished_at=now)
-    task.finished_at = now
+def task_take_own_done(task: Task, user_id: int) -> int:
+    """Put under ``task`` the done judgments its holder ``user_id`` made of its
+    candidates outside any batch (before the campaign split the work, or imported): the
+    queue skips what the judge has done (:func:`done_for`), and a batch is finished
+    once every item of it has a done judgment under it
+    (:func:`annotation.campaigns.dealing.finish_task_if_done`), so the two agree. How
+    many; one UPDATE, made when the judge's batch has nothing left."""
+    own = Q(evaluator_id=user_id, task__isnull=True, target__in=task_targets(task))
+    return Judgment.objects.filter(COUNTED & own).update(task=task)

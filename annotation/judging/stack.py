@@ -26,7 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from annotation.campaigns.tasks import touch_task
+from annotation.campaigns.dealing import touch_task
 from annotation.ier import ier_counts
 from annotation.judging.active_time import active_gap
 from annotation.judging.boundaries import set_candidates
@@ -285,7 +285,7 @@ def _write(
 
 def _touch_batch(judgment: Judgment) -> None:
     """A change saved in a batch its judge holds keeps the batch theirs
-    (:func:`annotation.campaigns.tasks.touch_task`): one UPDATE a minute at most, none
+    (:func:`annotation.campaigns.dealing.touch_task`): one UPDATE a minute at most, none
     for a judgment made outside any batch, nor in one since given to another judge."""
     task = judgment.task
     if task is not None and task.assignee_id == judgment.evaluator_id:

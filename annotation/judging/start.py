@@ -24,7 +24,8 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from annotation.campaigns.tasks import current_task, finish_task
+from annotation.campaigns.dealing import finish_task_if_done
+from annotation.campaigns.tasks import current_task, task_take_own_done
 from annotation.controls.queue import ControlPlan, due_control
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
 from annotation.judging.order import next_in_task, next_target_for
@@ -182,14 +183,16 @@ def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
 def _next_in_batch(*, user: User, corpus: Corpus) -> Judgment | None:
     """The next item of the batch of ``corpus`` the judge holds, controls mixed in as
     anywhere (over the batch's runs), opened in the batch; None where the judge holds
-    none, or has finished it (which marks it finished: the next batch is theirs to ask
-    for)."""
+    none, or has nothing left in it (which marks it finished,
+    :func:`annotation.campaigns.dealing.finish_task_if_done`: the next batch is theirs
+    to ask for)."""
     task = current_task(user=user, corpus=corpus)
     if task is None:
         return None
     step = next_in_task(user=user, task=task)
     if step is None:
-        finish_task(task)
+        task_take_own_done(task, user.pk)
+        finish_task_if_done(task)
         return None
     control = due_control(user=user, corpus=corpus, next_target=step.target, step=step)
     if isinstance(control, Judgment):

@@ -165,6 +165,27 @@ def test_two_judges_of_one_corpus_each_get_their_own_batch(
     assert not set(anas) & set(bobs)
 
 
+def test_what_the_judge_did_outside_any_batch_is_skipped_and_counts_in_it(
+    tmp_path: Path, judge: User
+) -> None:
+    """A candidate of the judge's batch they judged before the campaign split the work is
+    not given again; it joins the batch, which is finished when the rest is done."""
+    corpus = split_corpus(tmp_path, "split", 3, judge)
+    task = batch(corpus, 0, 1, 0, judge)
+    before = Target.objects.get(
+        sentence__corpus=corpus, sentence__position=0, translator__name="system 2"
+    )
+    earlier = Judgment.objects.create(target=before, evaluator=judge, sser=3, state="done")
+
+    seen = reals(walk(judge, corpus))
+
+    assert seen == [t for t in expected_order(judge, corpus, range(0, 1)) if t != before.pk]
+    earlier.refresh_from_db()
+    task.refresh_from_db()
+    assert earlier.task == task
+    assert task.finished_at is not None
+
+
 def test_a_judge_without_a_batch_is_given_nothing(tmp_path: Path, judge: User) -> None:
     corpus = split_corpus(tmp_path, "split", 4, judge)
     batch(corpus, 0, 4, 0, None)  # in the pool, not dealt
