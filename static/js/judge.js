@@ -529,9 +529,15 @@
   // htmx wires up new content when it settles, a moment after the swap. A click in that
   // moment would submit the form (or follow the link) natively, reloading the page: hold
   // it back and queue it like any click made during a request. htmx's own handlers cancel
-  // the native action of the content it has wired, so only unwired clicks get here.
+  // the native action of the content it has wired, so only unwired clicks get here. A
+  // plain link or form (no hx- request of its own or of its form: the finished page's
+  // "Back to your last candidate") is meant to navigate natively, and does.
+  var HX_REQUEST = "[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete]";
+  function wiredByHtmx(elt) {
+    return !!(elt.closest(HX_REQUEST) || (elt.form && elt.form.matches(HX_REQUEST)));
+  }
   function holdBack(evt, elt) {
-    if (evt.defaultPrevented || !window.htmx || !inJudge(elt)) return;
+    if (evt.defaultPrevented || !window.htmx || !inJudge(elt) || !wiredByHtmx(elt)) return;
     evt.preventDefault();
     queue.push(describe(elt));
     showQueue();

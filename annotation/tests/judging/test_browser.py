@@ -402,3 +402,30 @@ def test_the_page_works_without_javascript(browser, live_server, seed: Corpus) -
         8,
         "done",
     )
+
+
+ONE_CANDIDATE = """<evalTrans>
+<sentence>
+  <source>el gato</source>
+  <eval translator="first reference"><target>the cat</target></eval>
+  <eval translator="sys"><target>a cat</target></eval>
+</sentence>
+</evalTrans>"""
+
+
+def test_the_finished_pages_links_lead_where_they_say(page: Page, live_server, ana: User) -> None:
+    """The finished page comes in by htmx after the last accept; its plain links (no
+    htmx on them) navigate at once, never held back as a click made mid-request."""
+    corpus = corpus_import(source=io.BytesIO(ONE_CANDIDATE.encode()), name="one").corpus
+    corpus.judges.add(ana)
+    open_corpus(page, live_server.url, name="one")
+    page.keyboard.press("=")
+    expect(page.locator('[data-sser="10"]')).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("n")
+    expect(page.locator("#last-candidate")).to_be_visible()
+    judgment = Judgment.objects.get(evaluator=ana)
+
+    page.locator("#last-candidate").click()
+
+    expect(page).to_have_url(re.compile(rf"/judgments/{judgment.pk}/$"))
+    expect(page.locator("#done-note")).to_contain_text("SSER 10")
