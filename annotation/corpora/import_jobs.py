@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery
 
+from annotation.campaigns.membership import campaign_chosen
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import CorpusHeader, EvalTransError
 from annotation.corpora.evaluator_accounts import remove_unused_import_accounts
@@ -34,13 +35,14 @@ from annotation.corpora.imports import (
 from annotation.corpora.removal import DELETING, delete_corpus_rows
 from annotation.corpora.summary import ImportSummary
 from annotation.formatting import counted
-from annotation.jobs import Job, Progress, Refused, enqueue, handler
+from annotation.jobs import Job, Progress, Refused, enqueue, handler, pending
 from annotation.jobs.pruning import kept_upload
-from annotation.models import Corpus, User
+from annotation.models import Campaign, Corpus, User
 
 IMPORT = "import"
 PHASE_READING = "reading sentences"
 ERR_IMPORT_RUNNING = "an import of {name!r} is already running: job {job}, {progress}"
+ERR_CAMPAIGN_GONE = "the campaign chosen for it was deleted before the import: upload it again"
 ERR_FILE_RUNNING = "this file is already being imported as {name!r}: job {job}, {progress}"
 #: The summary of an import whose worker stopped after the corpus was complete but before
 #: the job was: the corpus's stored sizes are known, the file's warnings are not.
@@ -69,9 +71,12 @@ def queue_import(
     reference_names: Collection[str],
     assign: bool,
     lead: User,
+    campaign: Campaign | None = None,
 ) -> Job:
     """Queue the import of evalTrans file ``data`` as a new corpus (``name``, else the
-    file's own) and return its job, at once.
+    file's own) in ``campaign`` (the lead's choice: the campaign is theirs from now on,
+    :func:`~annotation.campaigns.membership.campaign_chosen`), else in a campaign of its
+    own, and return its job, at once.
 
     Refused at once (:class:`ImportRefused`, nothing queued) when the file's first
     sentence already shows a problem or the name is taken; :class:`AlreadyRunning` when
@@ -93,6 +98,7 @@ def queue_import(
             "assign": assign,
             "sha256": digest,
             "ticket": ticket,
+            "campaign": None if campaign is None else campaign.pk,
         },
         upload=data,
         requested_by=lead,
@@ -100,6 +106,8 @@ def queue_import(
     )
     if job.payload.get("ticket") != ticket:  # another request queued it a moment ago
         raise AlreadyRunning(_running_words(job, ERR_IMPORT_RUNNING), job)
+    if campaign is not None:
+        campaign_chosen(campaign)
     return job
 
 
@@ -175,6 +183,19 @@ def unfinished_imports() -> list[Corpus]:
     )
 
 
+def failed_imports(*, campaign: Campaign | None = None) -> list[Job]:
+    """Failed imports that left no corpus (a refused file, a worker given up), newest
+    last, while a Retry can still work (their file is kept: :mod:`~annotation.jobs.
+    pruning`) and no later upload of the name was queued; with ``campaign``, only those
+    meant for it. The lead's home lists them, a campaign page its own: one query."""
+    jobs = Job.objects.filter(
+        kind=IMPORT, status=Job.Status.FAILED, corpus__isnull=True, upload__isnull=False
+    )
+    if campaign is not None:
+        jobs = jobs.filter(payload__campaign=campaign.pk)
+    return list(pending(jobs))
+
+
 def _clear_killed_attempts(job: Job) -> None:
     """After the last claim a killed worker cost (the job given up, failed): remove the
     hidden corpus and the accounts its attempts left, so the name is free again."""
@@ -196,6 +217,7 @@ def run_import(job: Job, progress: Progress) -> Any:
         result = _result_without_summary(complete)
         return lambda: _imported(job, complete, result)
     data = kept_upload(job)
+    campaign = _chosen_campaign(job)
     total = estimated_sentences(data)
 
     def report(sentences: int) -> None:
@@ -213,11 +235,24 @@ def run_import(job: Job, progress: Progress) -> Any:
             progress=report,
             rename=RENAME_IN_FORM,
             assign=asked["assign"],
+            campaign=campaign,
         )
     except ImportRefused as refused:
         raise Refused(str(refused)) from None
     result = import_result(summary)
     return lambda: _imported(job, summary.corpus, result)
+
+
+def _chosen_campaign(job: Job) -> Campaign | None:
+    """The campaign the lead chose for the corpus (None: one of its own); refused when it
+    was deleted since the upload was queued."""
+    pk = job.payload.get("campaign")
+    if pk is None:
+        return None
+    campaign = Campaign.objects.filter(pk=pk).first()
+    if campaign is None:
+        raise Refused(ERR_CAMPAIGN_GONE)
+    return campaign
 
 
 def _clear_previous_attempt(job: Job) -> Corpus | None:
@@ -250,6 +285,7 @@ def import_result(summary: ImportSummary) -> dict[str, Any]:
     return {
         "corpus": summary.corpus.pk,
         "name": summary.corpus.name,
+        "campaign": summary.corpus.campaign_id,
         "sentences": summary.sentences,
         "references_min": summary.references_min,
         "references_max": summary.references_max,
@@ -267,6 +303,7 @@ def _result_without_summary(corpus: Corpus) -> dict[str, Any]:
     return {
         "corpus": corpus.pk,
         "name": corpus.name,
+        "campaign": corpus.campaign_id,
         "sentences": corpus.n_sentences,
         "systems": corpus.n_systems,
         "lines": [

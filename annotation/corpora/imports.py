@@ -45,7 +45,7 @@ from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
 from annotation.judging.order import queue_positions
 from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
-from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.models import Campaign, Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.statistics import scoring_job
 from annotation.text import corpus_language, imported_new_ref_counts, readable_text, words
@@ -131,6 +131,7 @@ def corpus_import(
     rename: str = RENAME_ON_COMMAND_LINE,
     assign: bool = False,
     score: bool = True,
+    campaign: Campaign | None = None,
 ) -> ImportSummary:
     """Import an evalTrans file as a new corpus, all or nothing.
 
@@ -146,12 +147,20 @@ def corpus_import(
     (:data:`RENAME_IN_FORM` for the upload page). ``score`` queues the corpus's scoring
     with it (:func:`import_elements`); without it, the first reader of its figures queues
     it (:func:`~annotation.statistics.statistics_or_job`), as for any corpus whose
-    statistics are not stored.
+    statistics are not stored. ``campaign``: the campaign it joins, else one of its own.
     """
     shown = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
         return _import_stream(
-            source, name, shown, reference_names, progress, rename, assign=assign, score=score
+            source,
+            name,
+            shown,
+            reference_names,
+            progress,
+            rename,
+            assign=assign,
+            score=score,
+            campaign=campaign,
         )
     except ImportRefused:
         raise
@@ -177,6 +186,7 @@ def _import_stream(
     *,
     assign: bool,
     score: bool,
+    campaign: Campaign | None,
 ) -> ImportSummary:
     items = evaltrans.iter_evaltrans(
         source, filename=filename, reference_names=reference_names, limits=upload_limits()
@@ -195,6 +205,7 @@ def _import_stream(
         rename=rename,
         assign=assign,
         score=score,
+        campaign=campaign,
     )
 
 
@@ -209,15 +220,17 @@ def import_elements(
     rename: str = RENAME_ON_COMMAND_LINE,
     assign: bool = False,
     score: bool = True,
+    campaign: Campaign | None = None,
 ) -> ImportSummary:
     """Store ``sentences`` as the new corpus ``corpus_name``: the one writer of every
     import (evalTrans or plain text), hidden until complete, removed on failure; the
     file's evaluators are assigned to it only if ``assign``, and its scoring is queued
-    with it only if ``score`` (:func:`corpus_import`)."""
+    with it only if ``score``; it joins ``campaign``, else a campaign of its own
+    (:func:`corpus_import`)."""
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
-    corpus = _hidden_corpus(header, corpus_name, filename, rename, progress)
+    corpus = _hidden_corpus(header, corpus_name, filename, rename, progress, campaign)
     state = _ImportState(corpus=corpus, filename=filename, assign=assign)
     try:
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
@@ -259,6 +272,7 @@ def _hidden_corpus(
     filename: str,
     rename: str,
     progress: Callable[[int], None] | None,
+    campaign: Campaign | None = None,
 ) -> Corpus:
     """The new corpus row, hidden until its import is complete; the name is taken from
     now on (the database's unique constraint settles two imports of one name at once).
@@ -273,8 +287,10 @@ def _hidden_corpus(
     with transaction.atomic():
         try:
             with transaction.atomic():
+                joins = {} if campaign is None else {"campaign": campaign}  # else its own
                 corpus = Corpus.all_objects.create(
                     name=name,
+                    **joins,
                     ready=False,
                     extra_attrs=attrs_to_json(header.extra_attrs),
                     extra_xml=list(header.extra_xml),

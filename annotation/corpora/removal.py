@@ -22,6 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 
+from annotation.campaigns.membership import campaign_drop_if_left_empty
 from annotation.formatting import counted
 from annotation.jobs import Job, Progress, enqueue, handler
 from annotation.models import Corpus, Judgment
@@ -116,7 +117,9 @@ def delete_corpus_rows(
     corpus: Corpus, progress: Callable[[int, int, str], None] | None = None
 ) -> None:
     """Delete ``corpus``'s rows in short transactions, sentences first (the import's
-    removal of an unfinished corpus uses this too), reporting the sentences deleted."""
+    removal of an unfinished corpus uses this too), reporting the sentences deleted;
+    last its campaign, if it was made for this corpus and holds no other
+    (:func:`~annotation.campaigns.membership.campaign_drop_if_left_empty`)."""
     positions = corpus.sentences.order_by("position").values_list("position", flat=True)
     total, deleted = positions.count(), 0
     while True:
@@ -134,3 +137,4 @@ def delete_corpus_rows(
             break
     with transaction.atomic():
         Corpus.all_objects.filter(pk=corpus.pk).delete()
+        campaign_drop_if_left_empty(corpus.campaign_id)

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django_tasks import default_task_backend, task
 from django_tasks.base import TaskResultStatus
@@ -464,14 +464,27 @@ def retry(job: Job) -> Job:
     return Job.objects.get(pk=job.pk)
 
 
-def live_jobs(corpus: Any) -> list[Job]:
-    """The corpus's pending work as its pages show it, oldest first, in one query: per
-    key, its latest job unless that one is done. So a queued or running job shows, and a
-    failed one too (its reason, its retry button) until a newer job of its key exists;
-    older failures of a key do not pile up."""
+def pending(jobs: QuerySet[Job]) -> QuerySet[Job]:
+    """Of ``jobs``, per key its latest job unless that one is done, oldest first: a
+    queued or running job, and a failed one too (its reason, its retry button) until a
+    newer job of its key exists, so older failures of a key do not pile up."""
     newer = Job.objects.filter(key=OuterRef("key"), pk__gt=OuterRef("pk"))
-    latest = Job.objects.filter(corpus=corpus).exclude(Exists(newer))
-    return list(latest.exclude(status=Job.Status.DONE).order_by("pk").defer("upload", "result"))
+    latest = jobs.exclude(Exists(newer)).exclude(status=Job.Status.DONE)
+    return latest.order_by("pk").defer("upload", "result")
+
+
+def live_jobs(corpus: Any) -> list[Job]:
+    """The corpus's pending work as its pages show it (:func:`pending`), in one query."""
+    return list(pending(Job.objects.filter(corpus=corpus)))
+
+
+def pending_by_corpus(corpora: QuerySet[Any]) -> dict[int, list[Job]]:
+    """:func:`live_jobs` of every corpus of ``corpora`` in one query, whatever their
+    number (the pages that list corpora: each shows its failed jobs with their Retry)."""
+    found: dict[int, list[Job]] = {}
+    for job in pending(Job.objects.filter(corpus__in=corpora.values("pk"))):
+        found.setdefault(job.corpus_id, []).append(job)  # type: ignore[arg-type]
+    return found
 
 
 # ------------------------------------------------------------------ waiting

@@ -36,6 +36,14 @@ BATCH_TIMEOUT_HOURS_DEFAULT = 24
 class Campaign(models.Model):
     name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Made for one corpus (by its upload, or by migration 0023), never chosen by a lead
+    # for another: deleted with that corpus, or when it moves out, once left empty
+    # (annotation.campaigns.membership). A campaign a lead created or picked is theirs.
+    made_for_corpus = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="Made for one corpus: goes with it when left empty.",
+    )
     judges_per_item = models.PositiveSmallIntegerField(
         "annotators per item",
         null=True,

@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from annotation.limits import NAME_MAX_LENGTH
@@ -85,6 +85,13 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
             n_judges=_count(judges, "corpus_id"),
             n_judges_done=_count(done, "target__translator__corpus_id"),
         ).annotate(n_judges_assigned=F("n_candidates") * F("n_judges"))
+
+    def with_judging(self, user: User) -> CorpusQuerySet:
+        """Corpora with ``is_judge``: whether ``user`` is one of its judges (one subquery
+        per corpus). A lead sees every corpus, and is offered to judge only these: a lead
+        with 20,040 candidates of a corpus they merely run is not invited to judge them."""
+        mine = Corpus.judges.through.objects.filter(corpus_id=OuterRef("pk"), user_id=user.pk)
+        return self.annotate(is_judge=Exists(mine))
 
     def stamp_judgments(self) -> int:
         """Move these corpora's judgments stamp: call it in the transaction that changes a
@@ -239,7 +246,9 @@ class Corpus(models.Model):
         if self.campaign_id is None:
             from annotation.models.campaign import Campaign
 
-            self.campaign = Campaign.objects.create(name=free_campaign_name(self.name))
+            self.campaign = Campaign.objects.create(
+                name=free_campaign_name(self.name), made_for_corpus=True
+            )
         super().save(*args, **kwargs)
 
     @property

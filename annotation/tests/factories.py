@@ -15,7 +15,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.db.models import F
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from lxml import etree
 
@@ -28,7 +31,9 @@ from annotation.corpora.evaltrans import (
     write_evaltrans,
 )
 from annotation.corpora.exports import corpus_export
+from annotation.corpora.import_jobs import queue_import
 from annotation.corpora.imports import corpus_import
+from annotation.jobs import Job
 from annotation.judging.changes import (
     judgment_accept_op,
     judgment_edit_ref,
@@ -36,7 +41,7 @@ from annotation.judging.changes import (
     judgment_set_sser,
 )
 from annotation.judging.edits import OpRef
-from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.models import Campaign, Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.statistics import FIXED_PREPROCESSING, JudgmentRow
 from annotation.text import words
 from metrics.align import Op, align
@@ -47,6 +52,13 @@ FIXTURES = ROOT / "fixtures"
 DEMO_XML = FIXTURES / "ted-zhen-demo.evaltrans.xml"
 SEED_XML = FIXTURES / "seed-example.evaltrans.xml"
 PASSWORD = "correct horse battery staple"
+#: Seed 001's file, then a sentence without its source (line 30): refused once the import
+#: reads that far, after the corpus (and its campaign) was created.
+SEED_REFUSED_LATE = SEED_XML.read_bytes().replace(
+    b"</evalTrans>",
+    b"<sentence><eval translator='first reference'><target>x</target></eval></sentence>\n"
+    b"</evalTrans>",
+)
 
 #: Four sentences, two references each; "perfect" is the first reference, "one-off"
 #: misses one word of four in every sentence, "bad" has no word right.
@@ -105,6 +117,28 @@ def sized_corpus(
     }
     source = write_corpus(path / f"{name}.xml", refs, hyps)
     return corpus_import(source=source, name=name, score=False).corpus
+
+
+def queue_upload(lead: User, data: bytes, name: str, campaign: Campaign | None = None) -> Job:
+    """The upload of ``data`` as corpus ``name`` (file ``<name>.xml``) into ``campaign``,
+    queued as the upload page queues it."""
+    return queue_import(
+        data=data,
+        filename=f"{name}.xml",
+        name=name,
+        reference_names=(),
+        assign=False,
+        lead=lead,
+        campaign=campaign,
+    )
+
+
+def page_queries(client: Client, url: str) -> int:
+    """The queries one view of ``url`` costs (it must answer 200)."""
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured)
 
 
 def in_file_order(corpus: Corpus) -> Corpus:
