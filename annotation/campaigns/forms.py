@@ -20,7 +20,8 @@ from annotation.campaigns.links import (
 )
 from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRefused, roster_read
 from annotation.campaigns.rules import FIELDS, Rules
-from annotation.limits import EVALUATOR_MAX_LENGTH
+from annotation.corpora.forms import writable_name
+from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, User
 
 
@@ -278,3 +279,33 @@ class CampaignRulesForm(forms.ModelForm[Campaign]):
 
 def quota_field(user: User) -> str:
     return f"quota_{user.pk}"
+
+
+class CampaignNameForm(forms.Form):
+    """A new campaign's name, or a campaign's new one (unique:
+    :func:`~annotation.campaigns.membership.campaign_create` says when it is taken)."""
+
+    name = forms.CharField(max_length=NAME_MAX_LENGTH, label="Campaign name")
+
+    def clean_name(self) -> str:
+        return writable_name(self.cleaned_data["name"])
+
+
+class CorpusLabel(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A corpus named with the campaign it is in now."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} (now in {obj.campaign.name})"
+
+
+class CorpusIntoCampaignForm(forms.Form):
+    """A corpus of another campaign to move into this one
+    (:func:`~annotation.campaigns.membership.corpus_move` refuses with the reason)."""
+
+    corpus = CorpusLabel(queryset=Corpus.objects.none(), label="Corpus")
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["corpus"].queryset = (  # type: ignore[attr-defined]
+            Corpus.objects.exclude(campaign=campaign).select_related("campaign").order_by("name")
+        )

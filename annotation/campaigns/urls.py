@@ -1,10 +1,11 @@
-"""The campaign pages, mounted under ``/campaigns/`` in the ``campaigns`` namespace. The
-annotators' side of per-annotator links (``/a/…``) is at the site's root
-(``evaltool/urls.py``)."""
+"""The campaign pages, mounted under ``/campaigns/`` in the ``campaigns`` namespace: the
+judges page, the campaigns (``c/``, one page each, with its rules), a page per corpus
+(its judges and settings), and the per-annotator links of a campaign. The annotators'
+side of those links (``/a/…``) is at the site's root (``evaltool/urls.py``)."""
 
 from django.urls import path
 
-from annotation.campaigns import link_views, views
+from annotation.campaigns import campaign_views, link_views, views
 
 app_name = "campaigns"
 
@@ -14,6 +15,12 @@ urlpatterns = [
     path("judges/bulk/", views.judges_bulk_create, name="judges_bulk"),
     path("judges/<int:pk>/password/", views.judge_password, name="judge_password"),
     path("judges/<int:pk>/active/", views.judge_active, name="judge_active"),
+    path("c/", campaign_views.campaign_list, name="campaigns"),
+    path("c/new/", campaign_views.campaign_new, name="campaign_create"),
+    path("c/<int:pk>/", campaign_views.campaign_page, name="campaign"),
+    path("c/<int:pk>/rename/", campaign_views.campaign_rename_view, name="campaign_rename"),
+    path("c/<int:pk>/corpora/", campaign_views.campaign_add_corpus, name="campaign_add_corpus"),
+    path("c/<int:pk>/delete/", campaign_views.campaign_delete_view, name="campaign_delete"),
     path("<int:pk>/", views.campaign_page, name="corpus"),
     path("<int:pk>/campaign.csv", views.campaign_csv_download, name="campaign_csv"),
     path("<int:pk>/assign/", views.campaign_assign, name="assign"),

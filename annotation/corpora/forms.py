@@ -15,7 +15,7 @@ from django.utils.html import format_html
 
 from annotation.corpora.removal import ERR_ONLY_DELETE, RemovalRefused, confirmed
 from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
-from annotation.models import Corpus, ExternalMetric, User
+from annotation.models import Campaign, Corpus, ExternalMetric, User
 from metrics.segment_scores import LAYOUTS, check_metric_name
 from metrics.segment_scores import NAME_MAX_LENGTH as METRIC_NAME_MAX_LENGTH
 
@@ -30,6 +30,15 @@ def within_upload_limit(upload: UploadedFile[bytes], command: str) -> UploadedFi
             f" (use manage.py {command} for larger files)"
         )
     return upload
+
+
+def writable_name(name: str) -> str:
+    """``name``, if the export can write it back (no character XML cannot hold): a
+    corpus's name, or its campaign's."""
+    problem = non_xml_char_problem(name)
+    if problem is not None:
+        raise forms.ValidationError(f"the name: {problem}")
+    return name
 
 
 class UploadForm(forms.Form):
@@ -59,16 +68,19 @@ class UploadForm(forms.Form):
         ),
     )
 
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.order_by("name"),
+        required=False,
+        empty_label="A new campaign of its own",
+        label="Campaign",
+        help_text="The campaign the corpus joins; by default one of its own, named after it.",
+    )
+
     def clean_file(self) -> UploadedFile[bytes]:
         return within_upload_limit(self.cleaned_data["file"], "import_evaltrans")
 
     def clean_name(self) -> str:
-        """A name the export can write back (no character XML cannot hold)."""
-        name: str = self.cleaned_data["name"]
-        problem = non_xml_char_problem(name)
-        if problem is not None:
-            raise forms.ValidationError(f"the name: {problem}")
-        return name
+        return writable_name(self.cleaned_data["name"])
 
     def reference_names(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data["references"].split(",") if n.strip()]

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import BadRequest
 from django.forms import Form
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -159,7 +160,7 @@ def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
     """The upload page; its POST queues the import (:func:`queue_import`), answered by
     :func:`_answer_upload`."""
     if request.method == "GET":
-        return _upload_page(request, {}, 200)
+        return _upload_page(request, {"form": UploadForm(initial=_campaign_asked(request))}, 200)
     form = UploadForm(request.POST, request.FILES)
 
     def queue(data: dict[str, Any]) -> Job:
@@ -170,9 +171,21 @@ def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
             reference_names=form.reference_names(),
             assign=data["assign"],
             lead=request.user,
+            campaign=data["campaign"],
         )
 
     return _answer_upload(request, IMPORT, form, queue)
+
+
+def _campaign_asked(request: HtmxHttpRequest) -> dict[str, int]:
+    """The campaign chosen beforehand (``?campaign=<id>``: a campaign page's "upload a
+    corpus into this campaign"); a value that is no number is a 400 that says so."""
+    asked = request.GET.get("campaign")
+    if asked is None:
+        return {}
+    if not asked.isdigit():
+        raise BadRequest(f"campaign: {asked!r} is not a campaign's number")
+    return {"campaign": int(asked)}
 
 
 @lead_required

@@ -1,0 +1,164 @@
+"""What the lead sees of campaigns: a campaign's page (its corpora with their languages,
+method, size, judges' progress, control items and pending jobs; its annotators with
+their progress; the imports meant for it that failed) and the lead's home, its corpora
+grouped by campaign.
+
+Read in a fixed number of queries whatever the number of corpora, campaigns, annotators
+or judgments: the corpora with their progress (``Corpus.objects.with_judges_progress``,
+the rule the corpus's own campaign page and home share), the assignments, the done
+judgments per annotator (one grouped count), the pending jobs of every corpus
+(:func:`annotation.jobs.pending_by_corpus`) and the failed imports
+(:func:`annotation.corpora.import_jobs.failed_imports`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from django.db.models import Count, F
+
+from annotation.corpora.import_jobs import failed_imports
+from annotation.jobs import Job, pending_by_corpus
+from annotation.models import Campaign, Corpus, Judgment
+from annotation.text import corpus_languages
+
+
+@dataclass(frozen=True)
+class CorpusRow:
+    """One corpus of a campaign as its page lists it (``corpus`` read with
+    ``with_judges_progress``), with its pending jobs (a failed one with its Retry)."""
+
+    corpus: Corpus
+    jobs: list[Job] = field(default_factory=list)
+
+    @property
+    def languages(self) -> str:
+        """ "zh → en" where the file names its languages (``srclang``, ``trglang``, …),
+        "" where it names neither."""
+        source, target = corpus_languages(self.corpus)
+        if not source.lang and not target.lang:
+            return ""
+        return f"{source.lang or '?'} → {target.lang or '?'}"
+
+    @property
+    def method(self) -> str:
+        """The judging protocol: aWER's new reference with SSER's score, always; IER's
+        information items where the lead turned them on."""
+        return "aWER + SSER" + (" + IER" if self.corpus.ier_enabled else "")
+
+
+@dataclass(frozen=True)
+class Annotator:
+    """One annotator of the campaign (a judge of one of its corpora): the corpora they
+    judge, their done judgments in them (what every figure counts) and, where every
+    judge judges every candidate, their work (else None: batches are dealt on demand)."""
+
+    user_id: int
+    username: str
+    is_active: bool
+    corpora: tuple[str, ...]
+    done: int
+    to_do: int | None
+
+    @property
+    def share(self) -> float | None:
+        return self.done / self.to_do if self.to_do else None
+
+
+@dataclass(frozen=True)
+class CampaignOverview:
+    campaign: Campaign
+    corpora: tuple[CorpusRow, ...]
+    annotators: tuple[Annotator, ...]
+    failed_imports: list[Job]
+
+    @property
+    def done(self) -> int:
+        return sum(int(cast(Any, r.corpus).n_judges_done) for r in self.corpora)
+
+    @property
+    def to_do(self) -> int:
+        return sum(int(cast(Any, r.corpus).n_judges_assigned) for r in self.corpora)
+
+    @property
+    def sentences(self) -> int:
+        return sum(r.corpus.n_sentences for r in self.corpora)
+
+    @property
+    def candidates(self) -> int:
+        return sum(r.corpus.n_candidates for r in self.corpora)
+
+
+def _annotators(campaign: Campaign, corpora: Iterable[Corpus]) -> tuple[Annotator, ...]:
+    """The judges of the campaign's corpora, by name, with their done judgments in the
+    campaign's corpora (two queries)."""
+    sizes = {c.pk: (c.name, c.n_candidates) for c in corpora}
+    assigned = (
+        Corpus.judges.through.objects.filter(corpus__campaign=campaign, corpus__ready=True)
+        .order_by("user__username", "corpus__name")
+        .values_list("user_id", "user__username", "user__is_active", "corpus_id", named=True)
+    )
+    rows: dict[int, list[Any]] = {}
+    for a in assigned:
+        rows.setdefault(a.user_id, [a.user__username, a.user__is_active, []])[2].append(a.corpus_id)
+    counts = (
+        Judgment.objects.counted()
+        .filter(target__translator__corpus__campaign=campaign)
+        .filter(target__translator__corpus__ready=True)
+        .filter(target__translator__corpus__judges=F("evaluator_id"))  # assigned there
+        .values("evaluator_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    done: dict[int, int] = defaultdict(int, {c["evaluator_id"]: c["n"] for c in counts})
+    return tuple(
+        Annotator(
+            user_id=user,
+            username=name,
+            is_active=active,
+            corpora=tuple(sizes[c][0] for c in corpus_ids),
+            done=done[user],
+            to_do=None if campaign.splits_work else sum(sizes[c][1] for c in corpus_ids),
+        )
+        for user, (name, active, corpus_ids) in rows.items()
+    )
+
+
+def campaign_overview(campaign: Campaign) -> CampaignOverview:
+    """``campaign`` as its page shows it (see the module: five queries)."""
+    of_campaign = Corpus.objects.filter(campaign=campaign)
+    corpora = list(of_campaign.with_judges_progress().order_by("name"))
+    jobs = pending_by_corpus(of_campaign)
+    return CampaignOverview(
+        campaign=campaign,
+        corpora=tuple(CorpusRow(c, jobs.get(c.pk, [])) for c in corpora),
+        annotators=_annotators(campaign, corpora),
+        failed_imports=failed_imports(campaign=campaign),
+    )
+
+
+@dataclass(frozen=True)
+class CampaignGroup:
+    """A campaign on the lead's home: its corpora's rows (whatever the view lists per
+    corpus), in the order given."""
+
+    campaign: Campaign
+    rows: list[Any]
+
+
+def campaign_groups(rows: Iterable[Any]) -> list[CampaignGroup]:
+    """``rows`` (one per corpus, each with its ``corpus``) grouped under their campaigns,
+    campaigns by name (one query). A campaign with no corpus listed shows as an empty
+    group if it is a lead's (one made for a corpus still being imported stays out of
+    sight, as that corpus does)."""
+    grouped: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        grouped[row.corpus.campaign_id].append(row)
+    return [
+        CampaignGroup(campaign, grouped[campaign.pk])
+        for campaign in Campaign.objects.order_by("name")
+        if grouped[campaign.pk] or not campaign.made_for_corpus
+    ]
