@@ -1,5 +1,7 @@
 """The campaign pages (leads only; anyone else gets 404, anonymous visitors the login):
-the judges page (``/campaigns/``) and a page per corpus (``/campaigns/<id>/``).
+the judges page (``/campaigns/``) and a page per corpus (``/campaigns/<id>/``: its judges,
+its settings, its pending jobs with their Retry, and the campaign it is in). The
+campaigns' own pages are :mod:`annotation.campaigns.campaign_views`.
 
 Thin views: access control, forms, rendering; the work is in
 :mod:`annotation.campaigns.judges` and the figures in :mod:`annotation.campaigns.progress`.
@@ -60,6 +62,7 @@ from annotation.campaigns.rules import (
     tasks_drawn,
 )
 from annotation.controls.quality import corpus_controls
+from annotation.jobs import live_jobs
 from annotation.models import Campaign, Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, see_other
 
@@ -173,6 +176,7 @@ def _campaign_page(
         "settings_form": forms.get("settings_form") or CorpusSettingsForm(instance=corpus),
         "evaluator_form": forms.get("evaluator_form"),
         "flagged": {c.name: c for c in corpus_controls(corpus) if c.flagged},
+        "jobs": live_jobs(corpus),
     }
     return TemplateResponse(request, "campaigns/campaign.html", context, status=status)
 

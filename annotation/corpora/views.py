@@ -1,5 +1,6 @@
-"""The corpora pages: home (every corpus a user may see, with progress; for a lead, the
-judges' progress too), download, archive or delete. The upload page and the pages of
+"""The corpora pages: home (every corpus a user may see, with progress; for a lead,
+grouped by campaign, with the judges' progress and the jobs that failed), download,
+archive or delete. The upload page and the pages of
 the jobs it queues are :mod:`annotation.corpora.upload_views`.
 
 Thin views: access control and rendering; the work happens in the import and export
@@ -8,43 +9,76 @@ services and in querysets.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from annotation.campaigns.overview import campaign_groups
 from annotation.controls.runs import ItemsProgress, items_progress
 from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import RemoveForm
-from annotation.corpora.import_jobs import unfinished_imports
+from annotation.corpora.import_jobs import failed_imports, unfinished_imports
 from annotation.corpora.removal import corpus_contents, corpus_delete, corpus_set_archived
+from annotation.jobs import Job, pending_by_corpus
 from annotation.judging.batches import JudgeBatch, judge_batches
 from annotation.models import Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, login_required, see_other
 
 
+@dataclass(frozen=True)
+class HomeRow:
+    """A corpus on the lead's home: the lead's own progress in it and their batch (shown
+    only where the lead is one of its judges), and its pending jobs (a failed one with
+    its Retry)."""
+
+    corpus: Corpus
+    progress: ItemsProgress | None
+    batch: JudgeBatch | None
+    jobs: list[Job]
+
+
 @login_required
 def home(request: HtmxHttpRequest) -> TemplateResponse:
     """The user's corpora with their own progress (as the judge's header counts it:
-    :func:`~annotation.controls.runs.queue_progress`); a lead also sees each corpus's
-    campaign progress (its judges'), and a judge with nothing assigned whom to ask. In
-    a corpus whose campaign splits the work, the progress is the judge's batch's, and a
-    judge without a batch to go on with is offered the next one
-    (:mod:`annotation.judging.batches`)."""
+    :func:`~annotation.controls.runs.queue_progress`), and for a judge with nothing
+    assigned whom to ask. In a corpus whose campaign splits the work, the progress is
+    the judge's batch's, and a judge without a batch to go on with is offered the next
+    one (:mod:`annotation.judging.batches`). A lead sees every corpus grouped by
+    campaign, each with its judges' progress and pending jobs, is offered to judge only
+    those they judge, and sees the failed imports and unfinished ones: a fixed number of
+    queries whatever the number of corpora, campaigns and jobs."""
     visible = (
         Corpus.objects.visible_to(request.user)
         .select_related("campaign")
         .with_items_progress(request.user)
     )
-    if request.user.is_lead:
-        visible = visible.with_judges_progress()
-    corpora = list(visible)
-    batches = judge_batches(user=request.user, corpora=corpora)
-    rows = [(c, _progress(c, batches.get(c.pk)), batches.get(c.pk)) for c in corpora]
-    ask = [] if corpora or request.user.is_lead else list(User.objects.to_ask())
-    unfinished = unfinished_imports() if request.user.is_lead else []
-    context = {"corpora": corpora, "rows": rows, "ask": ask, "unfinished": unfinished}
+    if not request.user.is_lead:
+        corpora = list(visible)
+        batches = judge_batches(user=request.user, corpora=corpora)
+        rows = [(c, _progress(c, batches.get(c.pk)), batches.get(c.pk)) for c in corpora]
+        ask = [] if corpora else list(User.objects.to_ask())
+        context = {"corpora": corpora, "rows": rows, "ask": ask}
+        return TemplateResponse(request, "corpora/home.html", context)
+    corpora = list(visible.with_judges_progress().with_judging(request.user))
+    theirs = [c for c in corpora if c.is_judge]  # type: ignore[attr-defined]
+    batches = judge_batches(user=request.user, corpora=theirs)
+    jobs = pending_by_corpus(Corpus.objects.all())
+    lead_rows = [
+        HomeRow(c, _progress(c, batches.get(c.pk)), batches.get(c.pk), jobs.get(c.pk, []))
+        for c in corpora
+    ]
+    context = {
+        "corpora": corpora,
+        "rows": [(row.corpus, row.progress, row.batch) for row in lead_rows],
+        "groups": campaign_groups(lead_rows),
+        "ask": [],
+        "unfinished": unfinished_imports(),
+        "failed_imports": failed_imports(),
+    }
     return TemplateResponse(request, "corpora/home.html", context)
 
 

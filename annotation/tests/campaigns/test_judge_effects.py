@@ -12,8 +12,8 @@ from lxml import etree
 
 from annotation.campaigns.power import judge_effects, power_plan
 from annotation.models import Corpus
-from annotation.tests.campaigns.test_queries import MAX_QUERIES_CAMPAIGN, queries
-from annotation.tests.factories import by_id, judgment_row, sized_corpus
+from annotation.tests.campaigns.test_queries import MAX_QUERIES_CAMPAIGN
+from annotation.tests.factories import by_id, judgment_row, page_queries, sized_corpus
 from annotation.tests.judged_corpora import SPLIT_SENTENCES
 
 pytestmark = pytest.mark.django_db
@@ -73,15 +73,15 @@ def test_the_judges_effects_cost_no_query_of_their_own(lead_client: Client, spli
     """The plan and the effects read the judgments once when they changed, and not at all
     once remembered; the small campaign of the queries' budget costs as many."""
     url = reverse("campaigns:corpus", args=[split.pk])
-    first = queries(lead_client, url)
+    first = page_queries(lead_client, url)
 
-    later = queries(lead_client, url)
+    later = page_queries(lead_client, url)
     remembered = page(lead_client, split)
     Corpus.objects.filter(pk=split.pk).stamp_judgments()
 
     assert later == first - 1
     assert len(remembered.xpath('//table[@id="judge-effects-table"]/tbody/tr')) == 3
-    assert queries(lead_client, url) == first <= MAX_QUERIES_CAMPAIGN
+    assert page_queries(lead_client, url) == first <= MAX_QUERIES_CAMPAIGN
 
 
 def test_z_scores_separate_a_pair_that_a_strict_judge_hides_in_the_raw_differences() -> None:

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotation.corpora.exports import corpus_export
@@ -19,7 +17,7 @@ from annotation.jobs import Job, run_queued_jobs
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, User
-from annotation.tests.factories import DEMO_XML, SEED_XML, add_judgments, sized_corpus
+from annotation.tests.factories import DEMO_XML, SEED_XML, add_judgments, page_queries, sized_corpus
 
 pytestmark = pytest.mark.django_db
 UPLOAD = reverse("annotation:corpus_upload")
@@ -165,13 +163,6 @@ def test_the_download_is_streamed_and_is_the_command_lines_file(lead_client: Cli
     assert b"".join(response.streaming_content) == written.getvalue()
 
 
-def home_queries(client: Client) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get("/")
-    assert response.status_code == 200
-    return len(queries)
-
-
 def test_the_home_pages_queries_do_not_grow_with_the_corpora(
     tmp_path: Path, user_factory: Callable[..., User], client: Client
 ) -> None:
@@ -184,14 +175,14 @@ def test_the_home_pages_queries_do_not_grow_with_the_corpora(
     counts = {}
     for who in (lead, judge):
         client.force_login(who)
-        counts[(who.username, "small")] = home_queries(client)
+        counts[(who.username, "small")] = page_queries(client, "/")
     big = sized_corpus(tmp_path, "big", 50, systems=6)
     more = sized_corpus(tmp_path, "more", 20)
     big.judges.add(judge)
     more.judges.add(judge)
     for who in (lead, judge):
         client.force_login(who)
-        counts[(who.username, "big")] = home_queries(client)
+        counts[(who.username, "big")] = page_queries(client, "/")
 
     assert counts[("boss", "small")] == counts[("boss", "big")]
     assert counts[("ana", "small")] == counts[("ana", "big")]
@@ -303,7 +294,9 @@ def test_a_leads_home_shows_the_judges_progress_and_links_each_campaign(
     assert "no judge assigned" in html
     assert f'href="/campaigns/{corpus.pk}/" data-action="campaign" data-corpus="campaign"' in html
     assert f'href="/campaigns/{idle.pk}/" data-action="campaign" data-corpus="idle"' in html
-    assert '<span data-progress="campaign">0/6</span>' in html  # the lead's own, kept
+    # the lead judges neither: offered their campaign, not 6 candidates to judge
+    assert 'data-progress="campaign"' not in html
+    assert f'href="/campaigns/c/{corpus.campaign_id}/" data-action="open-campaign"' in html
     assert 'id="judges-link"' in html
 
 
