@@ -172,6 +172,7 @@ def campaign(make_user: Callable[..., User]) -> dict[str, Any]:
     systems = list(demo.translators.filter(role="system").values_list("name", flat=True))
     import_scores(demo, "COMET", {s: [0.5 + k / 100 for k in range(40)] for s in systems})
     scored(demo)
+    failed_jobs(demo)
     speech = judgment_open(user=ana, target=target_of(demo, "speech", 3))
     imported = queue_import(  # done at once: the tests' queue runs a job where it is queued
         data=SEED_XML.read_bytes(),
@@ -189,6 +190,28 @@ def campaign(make_user: Callable[..., User]) -> dict[str, Any]:
         "speech": speech,
         "imported": imported,
     }
+
+
+def failed_jobs(corpus: Corpus) -> None:
+    """A job of ``corpus`` that failed and an import into its campaign that failed: each
+    shown with its reason and Retry on the lead's home and campaign pages."""
+    Job.objects.create(
+        kind="statistics",
+        key=f"statistics:{corpus.pk}:failed",
+        label=f"Scoring {corpus.name}",
+        corpus=corpus,
+        status=Job.Status.FAILED,
+        error="MemoryError: out of memory",
+    )
+    Job.objects.create(
+        kind="import",
+        key="import:broken",
+        label="import of 'broken'",
+        status=Job.Status.FAILED,
+        error="broken.xml line 3: <eval> without translator",
+        upload=b"<evalTrans>",
+        payload={"campaign": corpus.campaign_id},
+    )
 
 
 def judge_next(page: Page, corpus: str) -> Judgment:
@@ -288,6 +311,8 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
         (f"/dashboard/{marks}/panel/table/", "a dashboard panel alone", "#table-panel"),
         (f"/dashboard/{marks}/panel/judges/", "the judges' panel alone", "#judges"),
         (f"/campaigns/{demo.pk}/", "campaign", "#campaign-judges"),
+        ("/campaigns/c/", "campaigns", "#campaigns"),
+        (f"/campaigns/c/{demo.campaign_id}/", "a campaign, a job failed", "#campaign-corpora"),
         ("/controls/", "control items", "#controls-corpora"),
         (f"/controls/{demo.pk}/", "control items of a corpus", "#control-settings"),
         (f"/corpora/{demo.pk}/scores/", "imported scores", "#imported-metrics"),
@@ -449,7 +474,7 @@ def test_no_page_has_a_serious_accessibility_violation(
     refusal_pages(audit, live_server.url, settings.AXES_FAILURE_LIMIT)
 
     assert audit.failures == [], "\n".join(audit.failures)
-    assert audit.pages == 56
+    assert audit.pages == 58
 
 
 def tab_through(page: Page, where: str) -> list[str]:
