@@ -6,7 +6,8 @@ grouped by campaign.
 Read in a fixed number of queries whatever the number of corpora, campaigns, annotators
 or judgments: the corpora with their progress (``Corpus.objects.with_judges_progress``,
 the rule the corpus's own campaign page and home share), the assignments, the done
-judgments per annotator (one grouped count), the pending jobs of every corpus
+judgments per annotator and corpus (one grouped count, a row per pair), the pending
+jobs of every corpus
 (:func:`annotation.jobs.pending_by_corpus`) and the failed imports
 (:func:`annotation.corpora.import_jobs.failed_imports`).
 """
@@ -18,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from django.db.models import Count, F
+from django.db.models import Count
 
 from annotation.corpora.import_jobs import failed_imports
 from annotation.jobs import Job, pending_by_corpus
@@ -67,6 +68,11 @@ class Annotator:
     def share(self) -> float | None:
         return self.done / self.to_do if self.to_do else None
 
+    @property
+    def corpora_text(self) -> str:
+        """The corpora they judge, in one line (one cell, however many corpora)."""
+        return ", ".join(self.corpora)
+
 
 @dataclass(frozen=True)
 class CampaignOverview:
@@ -94,36 +100,38 @@ class CampaignOverview:
 
 def _annotators(campaign: Campaign, corpora: Iterable[Corpus]) -> tuple[Annotator, ...]:
     """The judges of the campaign's corpora, by name, with their done judgments in the
-    campaign's corpora (two queries)."""
-    sizes = {c.pk: (c.name, c.n_candidates) for c in corpora}
+    corpora they judge (two queries: the assignments, and the campaign's done judgments
+    counted per judge and corpus, a row per pair however many judgments)."""
+    names = {c.pk: c.name for c in corpora}
+    candidates = {c.pk: c.n_candidates for c in corpora}
     assigned = (
         Corpus.judges.through.objects.filter(corpus__campaign=campaign, corpus__ready=True)
         .order_by("user__username", "corpus__name")
         .values_list("user_id", "user__username", "user__is_active", "corpus_id", named=True)
     )
-    rows: dict[int, list[Any]] = {}
+    people: dict[int, Any] = {}  # user id → their first assignment row (name, active)
+    judged: dict[int, list[int]] = defaultdict(list)  # user id → the corpora they judge
     for a in assigned:
-        rows.setdefault(a.user_id, [a.user__username, a.user__is_active, []])[2].append(a.corpus_id)
-    counts = (
+        people.setdefault(a.user_id, a)
+        judged[a.user_id].append(a.corpus_id)
+    pairs = (
         Judgment.objects.counted()
         .filter(target__translator__corpus__campaign=campaign)
-        .filter(target__translator__corpus__ready=True)
-        .filter(target__translator__corpus__judges=F("evaluator_id"))  # assigned there
-        .values("evaluator_id")
+        .values_list("evaluator_id", "target__translator__corpus_id")
         .annotate(n=Count("pk"))
         .order_by()
     )
-    done: dict[int, int] = defaultdict(int, {c["evaluator_id"]: c["n"] for c in counts})
+    done = {(user, corpus): n for user, corpus, n in pairs}
     return tuple(
         Annotator(
             user_id=user,
-            username=name,
-            is_active=active,
-            corpora=tuple(sizes[c][0] for c in corpus_ids),
-            done=done[user],
-            to_do=None if campaign.splits_work else sum(sizes[c][1] for c in corpus_ids),
+            username=a.user__username,
+            is_active=a.user__is_active,
+            corpora=tuple(names[c] for c in judged[user]),
+            done=sum(done.get((user, c), 0) for c in judged[user]),
+            to_do=None if campaign.splits_work else sum(candidates[c] for c in judged[user]),
         )
-        for user, (name, active, corpus_ids) in rows.items()
+        for user, a in people.items()
     )
 
 
