@@ -20,7 +20,6 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery
 
-from annotation.campaigns.membership import campaign_chosen
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import CorpusHeader, EvalTransError
 from annotation.corpora.evaluator_accounts import remove_unused_import_accounts
@@ -74,9 +73,8 @@ def queue_import(
     campaign: Campaign | None = None,
 ) -> Job:
     """Queue the import of evalTrans file ``data`` as a new corpus (``name``, else the
-    file's own) in ``campaign`` (the lead's choice: the campaign is theirs from now on,
-    :func:`~annotation.campaigns.membership.campaign_chosen`), else in a campaign of its
-    own, and return its job, at once.
+    file's own) in ``campaign`` (the lead's choice), else in a campaign of its own, and
+    return its job, at once.
 
     Refused at once (:class:`ImportRefused`, nothing queued) when the file's first
     sentence already shows a problem or the name is taken; :class:`AlreadyRunning` when
@@ -106,8 +104,6 @@ def queue_import(
     )
     if job.payload.get("ticket") != ticket:  # another request queued it a moment ago
         raise AlreadyRunning(_running_words(job, ERR_IMPORT_RUNNING), job)
-    if campaign is not None:
-        campaign_chosen(campaign)
     return job
 
 

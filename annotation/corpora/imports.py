@@ -23,6 +23,7 @@ from typing import BinaryIO
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from annotation.campaigns.membership import campaign_chosen
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import (
     CorpusHeader,
@@ -298,6 +299,8 @@ def _hidden_corpus(
         except IntegrityError:
             refusal = ERR_CORPUS_IMPORTING.format(name=name, rename=rename)
             raise ImportRefused(filename, None, refusal) from None
+        if campaign is not None:
+            campaign_chosen(campaign)  # the lead's now, whatever corpus it was made for
         if progress is not None:
             progress(0)
     return corpus

@@ -82,6 +82,17 @@ def test_a_corpus_imported_into_a_campaign_joins_it_and_the_campaign_stays_the_l
     assert not Campaign.objects.get().made_for_corpus
 
 
+def test_a_corpus_imported_into_another_ones_campaign_makes_it_the_leads(lead: User) -> None:
+    first = seed("first")
+    seed("second", campaign=first.campaign)
+
+    corpus_delete(corpus=first, requested_by=lead)
+    corpus_delete(corpus=Corpus.objects.get(name="second"), requested_by=lead)
+
+    assert list(Campaign.objects.values_list("name", flat=True)) == ["first"]
+    assert not Campaign.objects.get().made_for_corpus
+
+
 def test_deleting_a_corpus_deletes_the_campaign_made_for_it(lead: User) -> None:
     corpus = seed()
 
