@@ -142,7 +142,9 @@ def campaign_add_corpus(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         campaign,
         CorpusIntoCampaignForm(request.POST, campaign=campaign),
-        lambda data: corpus_move(corpus=data["corpus"], campaign=campaign),
+        lambda data: corpus_move(
+            corpus=data["corpus"], campaign=campaign, requested_by=request.user
+        ),
         field="corpus",
         shown_as="move_form",
     )

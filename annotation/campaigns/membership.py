@@ -20,8 +20,10 @@ A move is refused, nothing changed, where it would leave the work inconsistent:
   (:data:`ERR_JUDGED_INTO_SPLIT`): there every item is dealt afresh to as many
   annotators as set, so the judgments made before would count beside theirs.
 
-A corpus's batches not yet dealt (planned under the campaign it leaves) are removed by a
-move: the campaign it joins plans its own.
+A corpus's batches not yet dealt (drawn under the campaign it leaves) are removed by a
+move, and a campaign that splits the work draws the batches of the corpus that joined it
+(:func:`~annotation.campaigns.drawing.queue_draw`), as it does for a corpus uploaded
+into it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
-from annotation.models import Campaign, Corpus, Judgment, Task
+from annotation.campaigns.drawing import DrawRefused, clear_undealt_tasks, queue_draw
+from annotation.models import Campaign, Corpus, Judgment, Task, User
 
 ERR_NAME_TAKEN = "a campaign named {name!r} exists already: choose another name"
 ERR_NAME_EMPTY = "give the campaign a name"
@@ -114,11 +117,13 @@ def campaign_chosen(campaign: Campaign) -> None:
         campaign.made_for_corpus = False
 
 
+#: A task dealt once (a task given back to the pool keeps its ``assigned_at``).
+DEALT = Q(assigned_at__isnull=False)
+
+
 def dealing_started(campaign: Campaign) -> bool:
     """Whether ``campaign`` has dealt a batch of any of its corpora (one query)."""
-    return Task.objects.filter(
-        Q(assigned_at__isnull=False) | Q(returned__gt=0), corpus__campaign=campaign
-    ).exists()
+    return Task.objects.filter(DEALT, corpus__campaign=campaign).exists()
 
 
 def _move_refusal(corpus: Corpus, target: Campaign) -> str | None:
@@ -127,9 +132,7 @@ def _move_refusal(corpus: Corpus, target: Campaign) -> str | None:
         return ERR_SAME_CAMPAIGN.format(corpus=corpus.name, campaign=target.name)
     if target.splits_work and dealing_started(target):
         return ERR_TARGET_DEALING.format(campaign=target.name)
-    dealt = Task.objects.filter(corpus=corpus).filter(
-        Q(assigned_at__isnull=False) | Q(returned__gt=0)
-    )
+    dealt = Task.objects.filter(DEALT, corpus=corpus)
     if dealt.exists() or Judgment.objects.filter(task__corpus=corpus).exists():
         return ERR_CORPUS_DEALT.format(corpus=corpus.name, source=source.name)
     if target.splits_work and Judgment.objects.counted().of_corpus(corpus.pk).exists():
@@ -137,10 +140,11 @@ def _move_refusal(corpus: Corpus, target: Campaign) -> str | None:
     return None
 
 
-def corpus_move(*, corpus: Corpus, campaign: Campaign) -> Corpus:
+def corpus_move(*, corpus: Corpus, campaign: Campaign, requested_by: User | None = None) -> Corpus:
     """Move ``corpus`` into ``campaign`` (refused with the reason: the module's doc). Its
-    batches not yet dealt go; its old campaign goes too if it was made for it and is
-    left empty. The corpus keeps its judges, judgments and settings."""
+    batches not yet dealt go, and where ``campaign`` splits the work a worker draws its
+    new ones; its old campaign goes if it was made for it and is left empty. The corpus
+    keeps its judges, judgments and settings."""
     with transaction.atomic():
         corpus = (
             Corpus.objects.select_related("campaign")
@@ -151,9 +155,16 @@ def corpus_move(*, corpus: Corpus, campaign: Campaign) -> Corpus:
         if refusal is not None:
             raise CampaignRefused(refusal)
         source_id = corpus.campaign_id
-        Task.objects.filter(corpus=corpus).delete()
+        try:
+            clear_undealt_tasks(corpus)
+        except DrawRefused:  # a batch dealt since the check: it stays where it is
+            raise CampaignRefused(
+                ERR_CORPUS_DEALT.format(corpus=corpus.name, source=corpus.campaign.name)
+            ) from None
         Corpus.objects.filter(pk=corpus.pk).update(campaign=campaign)
         campaign_chosen(campaign)
         campaign_drop_if_left_empty(source_id)
     corpus.campaign = campaign
+    if campaign.splits_work:
+        queue_draw(campaign, requested_by=requested_by)
     return corpus

@@ -23,6 +23,7 @@ from typing import BinaryIO
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from annotation.campaigns.drawing import queue_draw
 from annotation.campaigns.membership import campaign_chosen
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import (
@@ -253,6 +254,8 @@ def import_elements(
     except BaseException:
         _remove_unfinished(state)
         raise
+    if state.corpus.campaign.splits_work:  # nothing of it is dealt until it is drawn
+        queue_draw(state.corpus.campaign)
     return ImportSummary(
         corpus=state.corpus,
         sentences=state.sentences,

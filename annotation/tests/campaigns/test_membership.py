@@ -196,8 +196,11 @@ def test_a_move_into_a_split_campaign_that_has_dealt_batches_is_refused(
     user_factory: Callable[..., User],
 ) -> None:
     split_work = split("split")
-    there = seed("there", campaign=split_work)
-    task(there, dealt_to=user_factory("ana"))
+    there = seed("there", campaign=split_work)  # its batches drawn on import
+    first = Task.objects.filter(corpus=there).order_by("order")[:1].values("pk")
+    Task.objects.filter(pk__in=first).update(
+        assignee=user_factory("ana"), assigned_at=timezone.now()
+    )
     corpus = seed()
 
     with pytest.raises(CampaignRefused) as refused:
@@ -211,11 +214,28 @@ def test_a_move_into_a_split_campaign_before_dealing_is_done(
     user_factory: Callable[..., User],
 ) -> None:
     split_work = split("split", 2)
-    task(seed("there", campaign=split_work))  # planned, never dealt
+    seed("there", campaign=split_work)  # its batches drawn on import, never dealt
 
     corpus_move(corpus=seed(), campaign=split_work)
 
     assert Corpus.objects.get(name="seed").campaign == split_work
+
+
+def test_a_corpus_moved_into_a_campaign_that_splits_the_work_has_its_batches_drawn() -> None:
+    split_work = split("split")
+    corpus = seed()
+
+    corpus_move(corpus=corpus, campaign=split_work)  # the tests' queue draws at once
+
+    tasks = Task.objects.filter(corpus=corpus)
+    assert tasks.count() > 0
+    assert not tasks.filter(assigned_at__isnull=False).exists()
+
+
+def test_a_corpus_imported_into_a_campaign_that_splits_the_work_has_its_batches_drawn() -> None:
+    corpus = seed(campaign=split("split"))
+
+    assert Task.objects.filter(corpus=corpus).count() > 0
 
 
 def test_a_corpus_whose_batches_were_dealt_stays_in_its_campaign(
