@@ -133,6 +133,36 @@ def queue_upload(lead: User, data: bytes, name: str, campaign: Campaign | None =
     )
 
 
+def seed_corpus(name: str = "seed", campaign: Campaign | None = None) -> Corpus:
+    """Seed 001's example as corpus ``name`` in ``campaign`` (else a campaign of its own),
+    not scored until something reads its figures."""
+    return corpus_import(source=SEED_XML, name=name, score=False, campaign=campaign).corpus
+
+
+def store_failed_jobs(corpus: Corpus, *, import_into: Campaign | None = None) -> None:
+    """A scoring of ``corpus`` that failed, as a worker records it, and with
+    ``import_into`` an upload into that campaign that a worker refused (its file kept for
+    a retry): what the lead's pages show with their reason and Retry."""
+    Job.objects.create(
+        kind="statistics",
+        key=f"statistics:{corpus.pk}:failed",
+        label=f"Scoring {corpus.name}",
+        corpus=corpus,
+        status=Job.Status.FAILED,
+        error="MemoryError: out of memory",
+    )
+    if import_into is not None:
+        Job.objects.create(
+            kind="import",
+            key=f"import:broken-{import_into.pk}",
+            label="import of 'broken'",
+            status=Job.Status.FAILED,
+            error="broken.xml line 3: <eval> without translator",
+            upload=b"<evalTrans>",
+            payload={"campaign": import_into.pk},
+        )
+
+
 def page_queries(client: Client, url: str) -> int:
     """The queries one view of ``url`` costs (it must answer 200)."""
     with CaptureQueriesContext(connection) as captured:

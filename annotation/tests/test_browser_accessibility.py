@@ -44,6 +44,7 @@ from annotation.tests.factories import (
     add_judgments,
     done_judgment,
     import_xml,
+    store_failed_jobs,
     target_of,
 )
 from annotation.tests.imported import import_scores
@@ -172,7 +173,7 @@ def campaign(make_user: Callable[..., User]) -> dict[str, Any]:
     systems = list(demo.translators.filter(role="system").values_list("name", flat=True))
     import_scores(demo, "COMET", {s: [0.5 + k / 100 for k in range(40)] for s in systems})
     scored(demo)
-    failed_jobs(demo)
+    store_failed_jobs(demo, import_into=demo.campaign)
     speech = judgment_open(user=ana, target=target_of(demo, "speech", 3))
     imported = queue_import(  # done at once: the tests' queue runs a job where it is queued
         data=SEED_XML.read_bytes(),
@@ -190,28 +191,6 @@ def campaign(make_user: Callable[..., User]) -> dict[str, Any]:
         "speech": speech,
         "imported": imported,
     }
-
-
-def failed_jobs(corpus: Corpus) -> None:
-    """A job of ``corpus`` that failed and an import into its campaign that failed: each
-    shown with its reason and Retry on the lead's home and campaign pages."""
-    Job.objects.create(
-        kind="statistics",
-        key=f"statistics:{corpus.pk}:failed",
-        label=f"Scoring {corpus.name}",
-        corpus=corpus,
-        status=Job.Status.FAILED,
-        error="MemoryError: out of memory",
-    )
-    Job.objects.create(
-        kind="import",
-        key="import:broken",
-        label="import of 'broken'",
-        status=Job.Status.FAILED,
-        error="broken.xml line 3: <eval> without translator",
-        upload=b"<evalTrans>",
-        payload={"campaign": corpus.campaign_id},
-    )
 
 
 def judge_next(page: Page, corpus: str) -> Judgment:

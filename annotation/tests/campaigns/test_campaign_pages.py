@@ -24,9 +24,15 @@ from annotation.campaigns.membership import (
     campaign_create,
 )
 from annotation.corpora.imports import corpus_import
-from annotation.jobs import Job
 from annotation.models import Campaign, Corpus, Task, User
-from annotation.tests.factories import DEMO_XML, SEED_XML, add_judgments, page_queries, sized_corpus
+from annotation.tests.factories import (
+    DEMO_XML,
+    SEED_XML,
+    add_judgments,
+    page_queries,
+    sized_corpus,
+    store_failed_jobs,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -329,22 +335,7 @@ def test_the_campaign_page_costs_the_same_queries_with_more_corpora_annotators_a
         Corpus.objects.filter(pk=more.pk).update(campaign=campaign)
         more.judges.add(*judges[k:])
         add_judgments(more, judges[k:], 20)
-        Job.objects.create(
-            kind="statistics",
-            key=f"statistics:{more.pk}",
-            label="Scoring",
-            corpus=more,
-            status=Job.Status.FAILED,
-            error="MemoryError",
-        )
-    Job.objects.create(
-        kind="import",
-        key="import:x",
-        label="import of 'x'",
-        status=Job.Status.FAILED,
-        upload=b"<evalTrans/>",
-        payload={"campaign": campaign.pk},
-    )
+        store_failed_jobs(more, import_into=campaign if k == 0 else None)
 
     many = page_queries(lead_client, url)
 

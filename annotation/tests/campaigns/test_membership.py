@@ -34,13 +34,10 @@ from annotation.tests.factories import (
     add_judgments,
     done_judgment,
     queue_upload,
+    seed_corpus,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def seed(name: str = "seed", campaign: Campaign | None = None) -> Corpus:
-    return corpus_import(source=SEED_XML, name=name, score=False, campaign=campaign).corpus
 
 
 def split(name: str, judges_per_item: int = 1) -> Campaign:
@@ -66,7 +63,7 @@ def task(corpus: Corpus, *, dealt_to: User | None = None, order: int = 0) -> Tas
 
 
 def test_a_corpus_uploaded_without_a_choice_gets_a_campaign_made_for_it() -> None:
-    corpus = seed()
+    corpus = seed_corpus()
 
     assert corpus.campaign.name == "seed"
     assert corpus.campaign.made_for_corpus
@@ -75,7 +72,7 @@ def test_a_corpus_uploaded_without_a_choice_gets_a_campaign_made_for_it() -> Non
 def test_a_corpus_imported_into_a_campaign_joins_it_and_the_campaign_stays_the_leads() -> None:
     wmt = campaign_create(name="WMT25")
 
-    corpus = seed(campaign=wmt)
+    corpus = seed_corpus(campaign=wmt)
 
     assert corpus.campaign == wmt
     assert Campaign.objects.count() == 1
@@ -83,8 +80,8 @@ def test_a_corpus_imported_into_a_campaign_joins_it_and_the_campaign_stays_the_l
 
 
 def test_a_corpus_imported_into_another_ones_campaign_makes_it_the_leads(lead: User) -> None:
-    first = seed("first")
-    seed("second", campaign=first.campaign)
+    first = seed_corpus("first")
+    seed_corpus("second", campaign=first.campaign)
 
     corpus_delete(corpus=first, requested_by=lead)
     corpus_delete(corpus=Corpus.objects.get(name="second"), requested_by=lead)
@@ -94,7 +91,7 @@ def test_a_corpus_imported_into_another_ones_campaign_makes_it_the_leads(lead: U
 
 
 def test_deleting_a_corpus_deletes_the_campaign_made_for_it(lead: User) -> None:
-    corpus = seed()
+    corpus = seed_corpus()
 
     corpus_delete(corpus=corpus, requested_by=lead)  # the tests' queue runs it at once
 
@@ -104,8 +101,8 @@ def test_deleting_a_corpus_deletes_the_campaign_made_for_it(lead: User) -> None:
 
 
 def test_deleting_a_corpus_keeps_a_campaign_that_holds_another(lead: User) -> None:
-    first = seed("first")
-    second = seed("second", campaign=first.campaign)
+    first = seed_corpus("first")
+    second = seed_corpus("second", campaign=first.campaign)
 
     corpus_delete(corpus=first, requested_by=lead)
 
@@ -113,7 +110,7 @@ def test_deleting_a_corpus_keeps_a_campaign_that_holds_another(lead: User) -> No
 
 
 def test_deleting_the_last_corpus_of_a_leads_campaign_keeps_the_campaign(lead: User) -> None:
-    corpus = seed(campaign=campaign_create(name="WMT25"))
+    corpus = seed_corpus(campaign=campaign_create(name="WMT25"))
 
     corpus_delete(corpus=corpus, requested_by=lead)
 
@@ -147,7 +144,7 @@ def test_moving_a_corpus_keeps_its_judges_and_judgments_and_drops_its_own_campai
     user_factory: Callable[..., User],
 ) -> None:
     ana = user_factory("ana")
-    corpus = seed()
+    corpus = seed_corpus()
     corpus.judges.add(ana)
     done_judgment(corpus, ana, "a translator", 0, sser=7)
     own = corpus.campaign
@@ -163,7 +160,7 @@ def test_moving_a_corpus_keeps_its_judges_and_judgments_and_drops_its_own_campai
 
 
 def test_moving_a_corpus_into_another_ones_campaign_makes_that_campaign_the_leads() -> None:
-    first, second = seed("first"), seed("second")
+    first, second = seed_corpus("first"), seed_corpus("second")
     second_own = second.campaign
 
     corpus_move(corpus=second, campaign=first.campaign)
@@ -175,7 +172,7 @@ def test_moving_a_corpus_into_another_ones_campaign_makes_that_campaign_the_lead
 
 
 def test_a_move_removes_the_batches_not_yet_dealt() -> None:
-    corpus = seed()
+    corpus = seed_corpus()
     task(corpus)
 
     corpus_move(corpus=corpus, campaign=campaign_create(name="WMT25"))
@@ -184,7 +181,7 @@ def test_a_move_removes_the_batches_not_yet_dealt() -> None:
 
 
 def test_a_move_into_the_same_campaign_is_refused() -> None:
-    corpus = seed()
+    corpus = seed_corpus()
 
     with pytest.raises(CampaignRefused) as refused:
         corpus_move(corpus=corpus, campaign=corpus.campaign)
@@ -196,12 +193,12 @@ def test_a_move_into_a_split_campaign_that_has_dealt_batches_is_refused(
     user_factory: Callable[..., User],
 ) -> None:
     split_work = split("split")
-    there = seed("there", campaign=split_work)  # its batches drawn on import
+    there = seed_corpus("there", campaign=split_work)  # its batches drawn on import
     first = Task.objects.filter(corpus=there).order_by("order")[:1].values("pk")
     Task.objects.filter(pk__in=first).update(
         assignee=user_factory("ana"), assigned_at=timezone.now()
     )
-    corpus = seed()
+    corpus = seed_corpus()
 
     with pytest.raises(CampaignRefused) as refused:
         corpus_move(corpus=corpus, campaign=split_work)
@@ -214,16 +211,16 @@ def test_a_move_into_a_split_campaign_before_dealing_is_done(
     user_factory: Callable[..., User],
 ) -> None:
     split_work = split("split", 2)
-    seed("there", campaign=split_work)  # its batches drawn on import, never dealt
+    seed_corpus("there", campaign=split_work)  # its batches drawn on import, never dealt
 
-    corpus_move(corpus=seed(), campaign=split_work)
+    corpus_move(corpus=seed_corpus(), campaign=split_work)
 
     assert Corpus.objects.get(name="seed").campaign == split_work
 
 
 def test_a_corpus_moved_into_a_campaign_that_splits_the_work_has_its_batches_drawn() -> None:
     split_work = split("split")
-    corpus = seed()
+    corpus = seed_corpus()
 
     corpus_move(corpus=corpus, campaign=split_work)  # the tests' queue draws at once
 
@@ -233,7 +230,7 @@ def test_a_corpus_moved_into_a_campaign_that_splits_the_work_has_its_batches_dra
 
 
 def test_a_corpus_imported_into_a_campaign_that_splits_the_work_has_its_batches_drawn() -> None:
-    corpus = seed(campaign=split("split"))
+    corpus = seed_corpus(campaign=split("split"))
 
     assert Task.objects.filter(corpus=corpus).count() > 0
 
@@ -241,7 +238,7 @@ def test_a_corpus_imported_into_a_campaign_that_splits_the_work_has_its_batches_
 def test_a_corpus_whose_batches_were_dealt_stays_in_its_campaign(
     user_factory: Callable[..., User],
 ) -> None:
-    corpus = seed()
+    corpus = seed_corpus()
     task(corpus, dealt_to=user_factory("ana"))
 
     with pytest.raises(CampaignRefused) as refused:
@@ -254,7 +251,7 @@ def test_a_corpus_whose_batches_were_dealt_stays_in_its_campaign(
 def test_a_judged_corpus_cannot_join_a_campaign_that_splits_the_work(
     user_factory: Callable[..., User],
 ) -> None:
-    corpus = seed()
+    corpus = seed_corpus()
     add_judgments(corpus, [user_factory("ana")], 1)
     split_work = split("split")
 
@@ -280,7 +277,7 @@ def test_a_taken_campaign_name_is_refused_to_create_and_to_rename() -> None:
 
 
 def test_a_campaign_holding_a_corpus_is_not_deleted() -> None:
-    corpus = seed()
+    corpus = seed_corpus()
 
     with pytest.raises(CampaignRefused) as refused:
         campaign_delete(campaign=corpus.campaign)

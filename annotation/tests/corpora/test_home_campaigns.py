@@ -16,7 +16,6 @@ from django.urls import reverse
 from lxml import html as lxml_html
 
 from annotation.campaigns.membership import campaign_create
-from annotation.corpora.imports import corpus_import
 from annotation.jobs import Job, run_queued_jobs
 from annotation.jobs.pruning import prune_jobs
 from annotation.models import Campaign, Corpus, User
@@ -26,14 +25,11 @@ from annotation.tests.factories import (
     SEED_XML,
     page_queries,
     queue_upload,
+    seed_corpus,
     sized_corpus,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def seed(name: str = "seed", campaign: Campaign | None = None) -> Corpus:
-    return corpus_import(source=SEED_XML, name=name, score=False, campaign=campaign).corpus
 
 
 def failed_scoring(corpus: Corpus) -> Job:
@@ -62,9 +58,9 @@ def tree(client: Client, url: str) -> Any:
 
 def test_a_leads_home_groups_the_corpora_by_campaign(lead_client: Client) -> None:
     wmt = campaign_create(name="WMT25")
-    seed("zh-en", wmt)
-    seed("de-en", wmt)
-    seed("alone")
+    seed_corpus("zh-en", wmt)
+    seed_corpus("de-en", wmt)
+    seed_corpus("alone")
     campaign_create(name="empty")
 
     page = tree(lead_client, "/")
@@ -93,7 +89,7 @@ def test_a_leads_home_links_the_quality_control_page_and_the_campaigns(
 def test_a_lead_is_offered_to_judge_only_a_corpus_they_judge(
     lead_client: Client, lead: User
 ) -> None:
-    theirs, others = seed("theirs"), seed("others")
+    theirs, others = seed_corpus("theirs"), seed_corpus("others")
     theirs.judges.add(lead)
 
     page = tree(lead_client, "/")
@@ -109,7 +105,7 @@ def test_a_lead_is_offered_to_judge_only_a_corpus_they_judge(
 
 
 def test_a_failed_scoring_job_shows_on_home_with_a_retry_that_works(lead_client: Client) -> None:
-    corpus = seed()
+    corpus = seed_corpus()
     job = failed_scoring(corpus)
 
     (shown,) = tree(lead_client, "/").cssselect(
@@ -128,7 +124,7 @@ def test_a_failed_scoring_job_shows_on_home_with_a_retry_that_works(lead_client:
 
 def test_a_running_job_shows_on_home_without_a_retry(lead_client: Client, settings: Any) -> None:
     settings.TASKS = settings.QUEUED_TASKS
-    job = scoring_job(seed())
+    job = scoring_job(seed_corpus())
 
     (shown,) = tree(lead_client, "/").cssselect(f'li[data-job="{job.pk}"]')
 
@@ -139,7 +135,7 @@ def test_a_running_job_shows_on_home_without_a_retry(lead_client: Client, settin
 def test_a_failed_job_shows_with_its_retry_on_the_corpus_campaign_page_and_the_campaign_page(
     lead_client: Client,
 ) -> None:
-    corpus = seed()
+    corpus = seed_corpus()
     job = failed_scoring(corpus)
 
     for url in (f"/campaigns/{corpus.pk}/", f"/campaigns/c/{corpus.campaign_id}/"):
