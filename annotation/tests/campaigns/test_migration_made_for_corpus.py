@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("annotation", "0024_corpus_campaign_required")]
-AFTER = [("annotation", "0025_campaign_made_for_corpus_nav")]
+AFTER = [("annotation", "0025_campaign_made_for_corpus")]
 
 
 def test_every_campaign_of_one_corpus_or_none_is_marked_made_for_its_corpus() -> None:
