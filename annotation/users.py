@@ -17,6 +17,16 @@ class UserQuerySet(models.QuerySet["User"]):
         lead's or a superuser's account, so no lead can take over another's login."""
         return self.filter(role=User.Role.JUDGE, is_superuser=False)
 
+    def annotating(self, campaign_id: int) -> UserQuerySet:
+        """A campaign's annotators: the accounts assigned to one of its corpora not
+        archived (``Corpus.judges``; a campaign's annotators are the union of its corpora's
+        judges), by username. The one rule the rules page, the links and dealing read."""
+        return (
+            self.filter(assigned_corpora__campaign_id=campaign_id, assigned_corpora__archived=False)
+            .distinct()
+            .order_by("username")
+        )
+
     def leads(self) -> UserQuerySet:
         """Active accounts that see every corpus (``User.is_lead``)."""
         return self.filter(Q(role=User.Role.LEAD) | Q(is_superuser=True), is_active=True)

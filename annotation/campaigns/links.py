@@ -91,18 +91,10 @@ class NewLink:
 
 
 def campaign_annotators(campaign: Campaign) -> QuerySet[User]:
-    """Who may get a link of ``campaign``: the active judge accounts assigned to one of
-    its corpora not archived (a campaign's annotators are the union of its corpora's
-    judges). One query."""
+    """Who may get a link of ``campaign``: its annotators (:meth:`~annotation.users.
+    UserQuerySet.annotating`) with an active judge account. One query."""
     annotators: QuerySet[User] = (
-        User.objects.judges()
-        .filter(
-            is_active=True,
-            assigned_corpora__campaign_id=campaign.pk,
-            assigned_corpora__archived=False,
-        )
-        .distinct()
-        .order_by("username")
+        User.objects.annotating(campaign.pk).judges().filter(is_active=True)
     )
     return annotators
 

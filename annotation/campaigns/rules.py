@@ -51,12 +51,8 @@ def rules_of(campaign: Campaign) -> Rules:
 
 
 def campaign_annotators(campaign: Campaign) -> list[User]:
-    """The campaign's annotators: whoever judges one of its corpora (``Corpus.judges``)."""
-    return list(
-        User.objects.filter(assigned_corpora__campaign_id=campaign.pk)
-        .distinct()
-        .order_by("username")
-    )
+    """The campaign's annotators (:meth:`~annotation.users.UserQuerySet.annotating`)."""
+    return list(User.objects.annotating(campaign.pk))
 
 
 def annotator_quotas(campaign: Campaign) -> dict[int, int | None]:
