@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import OuterRef, Subquery
 
@@ -60,6 +60,19 @@ class ControlRow:
     #: A bad reference's original candidate (its target's text) and its own text.
     candidate: str = ""
     shown_text: str = ""
+    #: The dealt batch it was made in (a split campaign's; None outside any): the task,
+    #: its batch (None: overlap items only) and copy.
+    task: int | None = None
+    batch: int | None = None
+    copy: int | None = None
+
+    @property
+    def batch_name(self) -> str:
+        """What the lead reads for its batch: "batch 12", "batch 12 (2nd annotator)",
+        "overlap"."""
+        if self.batch is None:
+            return "overlap"
+        return f"batch {self.batch}" + (f" ({self.copy + 1}. annotator)" if self.copy else "")
 
 
 def injected_left_out(new_ref: str, original: str, shown: str) -> bool:
@@ -141,6 +154,19 @@ def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[Judge
     return tuple(out)
 
 
+def batch_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[JudgeControls, ...]:
+    """Each dealt batch's control results (:class:`JudgeControls` named after the batch:
+    :attr:`ControlRow.batch_name`), in batch order, from the control items made in one.
+    Every batch holds controls at the corpus's rate (one run of items a sentence, each
+    with as many), so where a campaign splits the work a batch's pass rate is what the
+    lead reads before accepting it, as a crowd platform's task is."""
+    dealt = [row for row in rows if row.task is not None]
+    order = {row.batch_name: (row.batch is None, row.batch or 0, row.copy or 0) for row in dealt}
+    named = [replace(row, evaluator=row.batch_name) for row in dealt]
+    results = judge_controls(named, threshold=threshold)
+    return tuple(sorted(results, key=lambda c: order[c.name]))
+
+
 def control_rows(corpus: Corpus) -> list[ControlRow]:
     """The corpus's done control items in one query, each repeat and bad reference with
     its original (the judge's real judgment of the same candidate, read as a subquery)."""
@@ -166,6 +192,9 @@ def control_rows(corpus: Corpus) -> list[ControlRow]:
             "original_new_ref",
             "target__text",
             "shown_text",
+            "task_id",
+            "task__batch",
+            "task__copy",
         )
     )
     return [ControlRow(*row) for row in rows]
@@ -174,3 +203,12 @@ def control_rows(corpus: Corpus) -> list[ControlRow]:
 def corpus_controls(corpus: Corpus) -> tuple[JudgeControls, ...]:
     """Every judge's control results in ``corpus``, flagged against its threshold."""
     return judge_controls(control_rows(corpus), threshold=corpus.control_pass_threshold)
+
+
+def corpus_batch_controls(
+    corpus: Corpus,
+) -> tuple[tuple[JudgeControls, ...], tuple[JudgeControls, ...]]:
+    """Every judge's and every dealt batch's control results in ``corpus`` (one query)."""
+    rows = control_rows(corpus)
+    threshold = corpus.control_pass_threshold
+    return judge_controls(rows, threshold=threshold), batch_controls(rows, threshold=threshold)

@@ -21,7 +21,7 @@ from annotation.controls.quality import (
     DEGRADED_MAX_SSER,
     REFERENCE_MIN_SSER,
     REPEAT_SSER_SLACK,
-    corpus_controls,
+    corpus_batch_controls,
 )
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required, see_other
@@ -60,11 +60,13 @@ def settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 return see_other(reverse("controls:settings", args=[pk]) + "?saved=1")
             form = ControlSettingsForm(instance=stored)
+    judges, batches = corpus_batch_controls(stored)
     context = {
         "corpus": stored,
         "form": form,
         "saved": (posted and status == 200) or request.GET.get("saved") == "1",
-        "judges": corpus_controls(stored),
+        "judges": judges,
+        "batches": batches,
         "reference_min_sser": REFERENCE_MIN_SSER,
         "repeat_sser_slack": REPEAT_SSER_SLACK,
         "degraded_max_sser": DEGRADED_MAX_SSER,

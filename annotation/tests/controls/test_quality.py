@@ -5,19 +5,23 @@ from the database after judges walked their queues."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
+from lxml import html
 
 from annotation.controls.quality import (
     ControlRow,
     JudgeControls,
+    batch_controls,
     control_passed,
     control_rows,
     corpus_controls,
     judge_controls,
 )
-from annotation.models import Judgment, User
+from annotation.models import Judgment, Task, User
 from annotation.tests.controls.factories import (
     queue_corpus,
     right_answer,
@@ -157,3 +161,52 @@ def test_pending_controls_are_not_counted(tmp_path: Path, judge: User) -> None:
     Judgment.objects.controls().filter(evaluator=judge).update(state="pending")
 
     assert corpus_controls(corpus) == ()
+
+
+def in_batch(row: ControlRow, task: int, batch: int | None, copy: int = 0) -> ControlRow:
+    return replace(row, task=task, batch=batch, copy=copy)
+
+
+def test_each_dealt_batch_has_its_own_pass_rate_in_batch_order() -> None:
+    """Where a campaign splits the work, each batch holds controls at the corpus's
+    rate: its pass rate is what a lead reads before accepting the batch."""
+    good, bad = reference("A", sser=10, edits=0), reference("B", sser=3, edits=0)
+    rows = [
+        in_batch(good, task=7, batch=10),
+        in_batch(good, task=7, batch=10),
+        in_batch(bad, task=3, batch=2),
+        in_batch(good, task=3, batch=2),
+        in_batch(good, task=9, batch=2, copy=1),
+        in_batch(bad, task=11, batch=None),
+        good,  # made outside any batch: no batch's
+    ]
+
+    results = batch_controls(rows, threshold=80)
+
+    assert [(c.name, c.done, c.passed, c.flagged) for c in results] == [
+        ("batch 2", 2, 1, True),
+        ("batch 2 (2. annotator)", 1, 1, False),
+        ("batch 10", 2, 2, False),
+        ("overlap", 1, 0, True),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_quality_page_lists_each_dealt_batchs_pass_rate(
+    tmp_path: Path, user_factory: Callable[..., User], client
+) -> None:
+    judge = user_factory("ana")
+    corpus = queue_corpus(tmp_path, "batches", [judge], sentences=4, systems=14)
+    walk_queue(corpus, judge)
+    task = Task.objects.create(corpus=corpus, batch=4, start=0, end=4, order=0, assignee=judge)
+    Judgment.objects.controls().filter(evaluator=judge).update(task=task)
+    lead = user_factory("lead", role=User.Role.LEAD)
+    client.force_login(lead)
+
+    page = html.fromstring(client.get(reverse("controls:settings", args=[corpus.pk])).content)
+
+    (row,) = page.xpath("//table[@id='control-batches']//tr[@data-batch]")
+    done = Judgment.objects.controls().done().filter(evaluator=judge).count()
+    assert row.get("data-batch") == "batch 4"
+    assert row.xpath("string(td[@data-col='controls'])") == str(done)
+    assert done > 0
