@@ -25,7 +25,7 @@ from annotation.campaigns.links import ERR_NO_ANNOTATOR, links_create
 from annotation.campaigns.roster import ERR_TWICE, ERR_USERNAME_FORM
 from annotation.models import AnnotatorLink, Campaign, Corpus, User
 from annotation.tests.campaigns.test_links import two_corpus_campaign
-from annotation.tests.factories import PASSWORD, done_judgment
+from annotation.tests.factories import HTMX, PASSWORD, done_judgment
 
 pytestmark = pytest.mark.django_db
 
@@ -421,6 +421,30 @@ def test_the_finished_page_offers_the_campaign_only_to_a_link_session(
     assert 'id="all-done"' in by_password
     assert "link-continue" not in by_password
     assert client.get(reverse("annotation_link_next"))["Location"] == reverse("annotation:home")
+
+
+def test_no_batch_left_offers_a_link_session_the_way_to_its_completion_code(
+    client: Client, campaign: Campaign
+) -> None:
+    """An annotator who came by a link and presses "Next batch" when none is left is
+    shown the way to their completion code (what the crowd platform waits for), on the
+    page and in the fragment that takes the finished page's place; a password session is
+    not (it has no code)."""
+    campaign.judges_per_item = 1  # split, and no batch left for bo
+    campaign.save()
+    url = reverse("annotation:next_batch", args=[Corpus.objects.get(name="wmt-b").pk])
+    by_password = Client()
+    by_password.force_login(User.objects.get(username="bo"))
+    client.get(f"/a/{token_of(campaign, 'bo')}/")
+
+    pages = [client.post(url).content.decode(), client.post(url, **HTMX).content.decode()]
+    without = by_password.post(url).content.decode()
+
+    for page in pages:
+        assert 'id="no-batch-left"' in page
+        assert f'href="{reverse("annotation_link_next")}" data-action="link-next"' in page
+    assert 'id="no-batch-left"' in without
+    assert "link-next" not in without
 
 
 def test_a_revoked_link_opens_nothing_and_ends_the_session_it_opened(
