@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from annotation.campaigns.dealing import deal_next, finish_task_if_done, task_items_left
+from annotation.campaigns.drawing import draw_tasks
 from annotation.campaigns.progress import Campaign, campaign_of
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, User
+from annotation.tests.campaigns.split import corpus_of_documents, judge_items, split_campaign
 from annotation.tests.factories import done_judgment, sized_corpus
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +102,25 @@ def test_the_homes_campaign_progress_is_the_campaign_pages(campaign: Campaign) -
     assert corpus.n_judges == 2
     assert corpus.n_judges_done == sum(j.done for j in assigned) == campaign.done
     assert corpus.n_judges_assigned == sum(j.to_do for j in assigned) == campaign.to_do
+
+
+def test_a_split_campaigns_progress_counts_the_judgments_its_rules_call_for(
+    user_factory: Callable[..., User],
+) -> None:
+    """Where the work is split, the corpus's work is its batches (each candidate once,
+    the overlap items twice), not every candidate for every judge: once every batch is
+    judged, the progress says done (issue 37: "36 / 60,120")."""
+    campaign = split_campaign("wmt", overlap_percent=20, batch_size=10)
+    judges = [user_factory(name) for name in ("ann", "bob", "cy")]
+    corpus = corpus_of_documents("de-en", [3, 3, 3, 3], systems=3, campaign=campaign, judges=judges)
+    draw_tasks(corpus)
+    drawn = Corpus.objects.with_judges_progress().get(pk=corpus.pk)
+    while task := next(filter(None, (deal_next(user=u, campaign=campaign) for u in judges)), None):
+        judge_items(task, User.objects.get(pk=task.assignee_id), task_items_left(task))
+        finish_task_if_done(task)
+
+    done = Corpus.objects.with_judges_progress().get(pk=corpus.pk)
+
+    assert drawn.n_judges_assigned == done.n_judges_assigned == 36 + 4 * 2
+    assert (drawn.n_judges_done, done.n_judges_done) == (0, 44)
+    assert campaign_of(done).done == campaign_of(done).to_do == 44
