@@ -1,12 +1,16 @@
-"""What the real-browser tests do again and again: log in, open a judge's next candidate.
+"""What the real-browser tests do again and again: log in, open a judge's next candidate,
+upload a corpus into a campaign.
 (The browser itself and its Content-Security-Policy watch are fixtures of conftest.py.)"""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from annotation.jobs import run_queued_jobs
+from annotation.models import Campaign
 from annotation.tests.factories import PASSWORD
 from annotation.text import words
 
@@ -26,6 +30,25 @@ def open_corpus(page: Page, base: str, name: str = "seed", username: str = "ana"
     page.click(f'a[data-action="continue"][data-corpus="{name}"]')
     page.wait_for_url(re.compile(r"/judgments/\d+/$"))
     wait_for_htmx(page)
+
+
+def upload_into_the_campaign(page: Page, campaign: Campaign, file: Path, name: str) -> None:
+    """From the campaign's page: its upload link, the file, and back by the summary's
+    link. Where the jobs wait for a worker (``settings.TASKS = settings.QUEUED_TASKS``),
+    a worker runs them here (the import, then its scoring) while the page follows them;
+    where they are computed as they are queued, there is none to run."""
+    page.click('#campaign-tasks a[data-action="upload-into"]')
+    wait_for_htmx(page)
+    expect(page.locator("#id_campaign")).to_have_value(str(campaign.pk))
+    page.set_input_files("#id_file", str(file))
+    page.fill("#id_name", name)
+    page.click("#upload-submit button")
+    expect(page.locator("#import-progress, #upload-summary").first).to_be_visible()
+    run_queued_jobs()
+    summary = page.locator("#upload-summary")
+    expect(summary).to_contain_text(f"Imported corpus '{name}'")
+    summary.locator('a[data-action="open-campaign"]').click()
+    page.wait_for_url(re.compile(rf"/campaigns/c/{campaign.pk}/$"))
 
 
 def wait_for_htmx(page: Page) -> None:

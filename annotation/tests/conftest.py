@@ -137,6 +137,22 @@ def other_page(browser: Browser) -> Iterator[Page]:
     yield from _watched_tab(browser)
 
 
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Callable[[], Page]]:
+    """Tabs on demand, each of a browser of its own as ``other_page``'s is, watched
+    alike: for a test of more people than two (annotators each in their own browser)."""
+    tabs: list[Iterator[Page]] = []
+
+    def make() -> Page:
+        tab = _watched_tab(browser)
+        tabs.append(tab)
+        return next(tab)
+
+    yield make
+    for tab in tabs:
+        next(tab, None)  # closes it, and fails the test on what its policy blocked
+
+
 def _watched_tab(browser: Browser) -> Iterator[Page]:
     context = browser.new_context()
     page = context.new_page()

@@ -6,28 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from annotation.jobs import Job
 from annotation.models import Campaign, Corpus, User
-from annotation.tests.browsing import log_in, wait_for_htmx
+from annotation.tests.browsing import log_in, upload_into_the_campaign
 from annotation.tests.factories import DEMO_XML, SEED_XML
-
-
-def upload_into_the_campaign(page: Page, campaign: Campaign, file: Path, name: str) -> None:
-    """From the campaign's page: its upload link, the file, and back by the summary's link."""
-    page.click('#campaign-tasks a[data-action="upload-into"]')
-    wait_for_htmx(page)
-    expect(page.locator("#id_campaign")).to_have_value(str(campaign.pk))
-    page.set_input_files("#id_file", str(file))
-    page.fill("#id_name", name)
-    page.click("#upload-submit button")
-    summary = page.locator("#upload-summary")
-    expect(summary).to_contain_text(f"Imported corpus '{name}'")
-    summary.locator('a[data-action="open-campaign"]').click()
-    page.wait_for_url(re.compile(rf"/campaigns/c/{campaign.pk}/$"))
 
 
 def test_a_lead_runs_a_two_corpus_campaign_and_retries_a_failed_job(
