@@ -147,8 +147,11 @@ def _deal_everyone(campaign: Any) -> dict[str, Any]:
 
 
 def _judge_dealt(campaign: Any, *, share: float) -> int:
-    """Done judgments, in bulk, of ``share`` of the items of every task held unfinished;
-    tasks whose items are all done are finished (``finish_task_if_done``)."""
+    """Done judgments, in bulk, of ``share`` of the items of every task held unfinished,
+    with their HTER counts as a worker stores them a moment after a judge accepts (else
+    the first page reading the judgments computes them: :func:`annotation.statistics.
+    hter.with_hter_counts`); tasks whose items are all done are finished
+    (``finish_task_if_done``)."""
     import random
 
     from annotation.campaigns.dealing import finish_task_if_done, task_items_left
@@ -173,6 +176,8 @@ def _judge_dealt(campaign: Any, *, share: float) -> int:
                     new_ref="x",
                     edits=10 - sser,
                     ref_length=10,
+                    ter_edits=10 - sser,
+                    ter_length=10,
                 )
             )
     Judgment.objects.bulk_create(rows, batch_size=5000)
