@@ -20,10 +20,11 @@ they show what a page costs at this size. The timings are this machine's (2 core
 shared): figures, never assertions.
 
     python -m bench.campaign [--db sqlite|postgres|both] [--small] [--check]
+                             [--pg-database NAME]
 
 ``--small`` builds 3 corpora × 100 sentences × 30 annotators (a smoke run). The
-temporary directory and the PostgreSQL database (``evaltool_bench_campaign``) are
-removed at the end.
+temporary directory and the PostgreSQL database (``evaltool_bench_campaign``, or
+``--pg-database``: two runs at once each need their own) are removed at the end.
 """
 
 from __future__ import annotations
@@ -200,9 +201,11 @@ def _pages(campaign: Any, lead: Any) -> dict[str, Any]:
         ("lead: campaigns", lead, "campaigns:campaigns", []),
         ("lead: campaign page", lead, "campaigns:campaign", [campaign.pk]),
         ("lead: rules", lead, "campaigns:rules", [campaign.pk]),
+        ("lead: upload into the campaign", lead, "annotation:corpus_upload", []),
         ("lead: annotator links", lead, "campaigns:links", [campaign.pk]),
         ("lead: judges page", lead, "campaigns:judges", []),
         ("lead: corpus campaign page", lead, "campaigns:corpus", [corpus.pk]),
+        ("lead: quality control of every corpus", lead, "controls:index", []),
         ("lead: quality control", lead, "controls:settings", [corpus.pk]),
         ("lead: dashboard", lead, "dashboard:page", [corpus.pk]),
         ("annotator: home", annotator, "annotation:home", []),
@@ -215,18 +218,20 @@ def _pages(campaign: Any, lead: Any) -> dict[str, Any]:
         except NoReverseMatch:
             out[label] = {"absent": name}
             continue
+        if name == "annotation:corpus_upload":
+            url += f"?campaign={campaign.pk}"  # as the campaign page links it
         figure = probes.repeat(lambda c=client, u=url: probes.request(c, "get", u), RUNS)
         out[label] = figure.as_dict()
     return out
 
 
-def run_on(kind: str, small: bool, workdir: Path) -> dict[str, Any]:
+def run_on(kind: str, small: bool, workdir: Path, pg_database: str = PG_DATABASE) -> dict[str, Any]:
     env = production_env(workdir)
     if kind == "postgres":
         ensure_postgres()
-        pg_admin(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)')
-        pg_admin(f'CREATE DATABASE "{PG_DATABASE}"')
-        env["DATABASE_URL"] = f"{PG_SERVER}/{PG_DATABASE}"
+        pg_admin(f'DROP DATABASE IF EXISTS "{pg_database}" WITH (FORCE)')
+        pg_admin(f'CREATE DATABASE "{pg_database}"')
+        env["DATABASE_URL"] = f"{PG_SERVER}/{pg_database}"
     else:
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'campaign.sqlite3'}"
     try:
@@ -240,7 +245,7 @@ def run_on(kind: str, small: bool, workdir: Path) -> dict[str, Any]:
         )
     finally:
         if kind == "postgres":
-            pg_admin(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)')
+            pg_admin(f'DROP DATABASE IF EXISTS "{pg_database}" WITH (FORCE)')
     return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -282,6 +287,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--small", action="store_true")
+    parser.add_argument("--pg-database", default=PG_DATABASE)
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     add_check_option(parser)
     args = parser.parse_args()
@@ -293,7 +299,7 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="evaltool-bench-campaign-"))
     try:
         for kind in kinds:
-            figures = run_on(kind, args.small, workdir)
+            figures = run_on(kind, args.small, workdir, args.pg_database)
             print_figures("SQLite" if kind == "sqlite" else "PostgreSQL", figures, verdicts)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
