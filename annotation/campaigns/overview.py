@@ -5,25 +5,27 @@ grouped by campaign.
 
 Read in a fixed number of queries whatever the number of corpora, campaigns, annotators
 or judgments: the corpora with their progress (``Corpus.objects.with_judges_progress``,
-the rule the corpus's own campaign page and home share), the assignments, the done
-judgments per annotator and corpus (one grouped count, a row per pair), the pending
-jobs of every corpus
-(:func:`annotation.jobs.pending_by_corpus`) and the failed imports
+the rule the corpus's own campaign page and home share), the assignments, the
+annotators' progress (where every judge judges every candidate, their done judgments
+per corpus: one grouped count, a row per pair; where the work is split, their batches:
+:func:`annotation.campaigns.batch_progress.annotator_batches`, two), the pending jobs
+of every corpus (:func:`annotation.jobs.pending_by_corpus`) and the failed imports
 (:func:`annotation.corpora.import_jobs.failed_imports`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.db.models import Count
 
+from annotation.campaigns.batch_progress import AnnotatorBatches, annotator_batches
 from annotation.corpora.import_jobs import failed_imports
 from annotation.jobs import Job, pending_by_corpus
-from annotation.models import Campaign, Corpus, Judgment
+from annotation.models import Campaign, Corpus, Judgment, Task
 from annotation.text import corpus_languages
 
 
@@ -54,8 +56,10 @@ class CorpusRow:
 @dataclass(frozen=True)
 class Annotator:
     """One annotator of the campaign (a judge of one of its corpora): the corpora they
-    judge, their done judgments in them (what every figure counts) and, where every
-    judge judges every candidate, their work (else None: batches are dealt on demand)."""
+    judge and their progress. Where every judge judges every candidate: their done
+    judgments in those corpora (what every figure counts) and their work, every
+    candidate. Where the work is split, their ``batches``, and ``done`` the items they
+    judged in batches (no work to do: batches are dealt on demand)."""
 
     user_id: int
     username: str
@@ -63,6 +67,7 @@ class Annotator:
     corpora: tuple[str, ...]
     done: int
     to_do: int | None
+    batches: AnnotatorBatches | None = None
 
     @property
     def share(self) -> float | None:
@@ -94,16 +99,25 @@ class CampaignOverview:
         return sum(r.corpus.n_sentences for r in self.corpora)
 
     @property
+    def batches(self) -> dict[str, int]:
+        """The corpora's batches (``with_batches``) summed: ``total``, ``dealt``,
+        ``finished`` and ``returned``."""
+        counted = {"total": "n_batches", "dealt": "n_batches_dealt"}
+        counted |= {"finished": "n_batches_finished", "returned": "n_batches_returned"}
+        return {
+            name: sum(int(getattr(r.corpus, column)) for r in self.corpora)
+            for name, column in counted.items()
+        }
+
+    @property
     def candidates(self) -> int:
         return sum(r.corpus.n_candidates for r in self.corpora)
 
 
 def _annotators(campaign: Campaign, corpora: Iterable[Corpus]) -> tuple[Annotator, ...]:
-    """The judges of the campaign's corpora, by name, with their done judgments in the
-    corpora they judge (two queries: the assignments, and the campaign's done judgments
-    counted per judge and corpus, a row per pair however many judgments)."""
+    """The judges of the campaign's corpora, by name, with their progress in the corpora
+    they judge (three queries at most: the assignments, and the module's)."""
     names = {c.pk: c.name for c in corpora}
-    candidates = {c.pk: c.n_candidates for c in corpora}
     assigned = (
         Corpus.judges.through.objects.filter(corpus__campaign=campaign, corpus__ready=True)
         .order_by("user__username", "corpus__name")
@@ -114,6 +128,42 @@ def _annotators(campaign: Campaign, corpora: Iterable[Corpus]) -> tuple[Annotato
     for a in assigned:
         people.setdefault(a.user_id, a)
         judged[a.user_id].append(a.corpus_id)
+    progress = (
+        _in_batches(campaign)
+        if campaign.splits_work
+        else _in_every_candidate(campaign, corpora, judged)
+    )
+    return tuple(
+        Annotator(
+            user_id=user,
+            username=a.user__username,
+            is_active=a.user__is_active,
+            corpora=tuple(names[c] for c in judged[user]),
+            **progress(user),
+        )
+        for user, a in people.items()
+    )
+
+
+def _in_batches(campaign: Campaign) -> Callable[[int], dict[str, Any]]:
+    """Each annotator's progress where the work is split: their batches, and the items
+    they judged in them (:func:`~annotation.campaigns.batch_progress.annotator_batches`)."""
+    batches = annotator_batches(Task.objects.filter(corpus__campaign_id=campaign.pk))
+
+    def progress(user: int) -> dict[str, Any]:
+        theirs = batches.get(user, AnnotatorBatches())
+        return {"done": theirs.items_done, "to_do": None, "batches": theirs}
+
+    return progress
+
+
+def _in_every_candidate(
+    campaign: Campaign, corpora: Iterable[Corpus], judged: dict[int, list[int]]
+) -> Callable[[int], dict[str, Any]]:
+    """Each annotator's progress where every judge judges every candidate: their done
+    judgments in the corpora they judge (counted per judge and corpus, a row per pair
+    however many judgments), of every candidate of those corpora."""
+    candidates = {c.pk: c.n_candidates for c in corpora}
     pairs = (
         Judgment.objects.counted()
         .filter(target__translator__corpus__campaign=campaign)
@@ -122,17 +172,14 @@ def _annotators(campaign: Campaign, corpora: Iterable[Corpus]) -> tuple[Annotato
         .order_by()
     )
     done = {(user, corpus): n for user, corpus, n in pairs}
-    return tuple(
-        Annotator(
-            user_id=user,
-            username=a.user__username,
-            is_active=a.user__is_active,
-            corpora=tuple(names[c] for c in judged[user]),
-            done=sum(done.get((user, c), 0) for c in judged[user]),
-            to_do=None if campaign.splits_work else sum(candidates[c] for c in judged[user]),
-        )
-        for user, a in people.items()
-    )
+
+    def progress(user: int) -> dict[str, Any]:
+        return {
+            "done": sum(done.get((user, c), 0) for c in judged[user]),
+            "to_do": sum(candidates[c] for c in judged[user]),
+        }
+
+    return progress
 
 
 def campaign_overview(campaign: Campaign) -> CampaignOverview:

@@ -6,15 +6,23 @@ campaign progress (``Corpus.objects.with_judges_progress``, the rule the lead's 
 shows too), its systems, its judges, those left out of the figures, and the done
 judgments grouped per judge and system
 (``JudgmentQuerySet.per_evaluator_and_translator``): judges × systems rows, never one per
-sentence. The pace is the one every page shows (:data:`annotation.judging.pace.PACE_LABEL`):
-active seconds per done candidate.
+sentence; where the corpus's campaign splits the work, each judge's batches with their
+row (:func:`annotation.campaigns.batch_progress.judge_batch_annotations`). The pace
+is the one every page shows (:data:`annotation.judging.pace.PACE_LABEL`): active seconds
+per done candidate.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
+from annotation.campaigns.batch_progress import (
+    AnnotatorBatches,
+    batches_of,
+    judge_batch_annotations,
+)
 from annotation.dashboard.effort import sentences_per_hour
 from annotation.judging.pace import seconds_per_candidate
 from annotation.models import Corpus, Judgment, Translator
@@ -31,7 +39,8 @@ class JudgeProgress:
     is_active: bool | None  # None: not read (an evaluator who is not assigned)
     must_change_password: bool
     done: int
-    #: The judge's work: every candidate of the corpus when assigned, else nothing.
+    #: The judge's work: every candidate of the corpus when assigned (where every judge
+    #: judges every candidate), else nothing.
     to_do: int | None
     #: Active time of the done judgments (the time the dashboard counts).
     seconds: float
@@ -39,6 +48,8 @@ class JudgeProgress:
     per_system: tuple[tuple[str, int], ...]
     #: The active seconds of those judgments, in the same order.
     per_system_seconds: tuple[float, ...] = ()
+    #: Where the work is split, the judge's batches of the corpus (None otherwise).
+    batches: AnnotatorBatches | None = None
 
     @property
     def share(self) -> float | None:
@@ -54,12 +65,17 @@ class JudgeProgress:
 
     @property
     def remaining(self) -> int | None:
+        """What the judge has left: of their work, or where the work is split, of the
+        batch they hold (None: they hold none)."""
+        if self.batches is not None:
+            return self.batches.left
         return None if self.to_do is None else max(0, self.to_do - self.done)
 
     @property
     def seconds_to_finish(self) -> float | None:
-        """The remaining candidates at the judge's pace so far; None before any measured
-        time (no pace to extrapolate), 0 when nothing remains."""
+        """The remaining candidates (of the judge's batch, where the work is split) at the
+        judge's pace so far; None before any measured time (no pace to extrapolate), 0
+        when nothing remains."""
         if self.remaining == 0:
             return 0.0
         if self.remaining is None or self.done == 0 or self.seconds <= 0:
@@ -106,6 +122,12 @@ class Campaign:
         return tuple(j for j in self.judges if j.user_id in self.left_out)
 
 
+def _batches(judge: Any) -> AnnotatorBatches:
+    """A judge's batches from their row annotated with ``judge_batch_annotations``."""
+    counts = judge._asdict()
+    return batches_of(counts, done_apart=judge.done_apart, done_in_open=judge.done_in_open)
+
+
 def campaign_of(corpus: Corpus) -> Campaign:
     """The campaign of ``corpus``, read with ``Corpus.objects.with_judges_progress()``."""
     rows = (
@@ -128,8 +150,12 @@ def campaign_of(corpus: Corpus) -> Campaign:
         seconds[user] += row["seconds"]
         cells[user][column[row["translator_id"]]] += row["n"]
         cell_seconds[user][column[row["translator_id"]]] += row["seconds"]
-    assigned = corpus.judges.order_by("username").values_list(
-        "pk", "username", "is_active", "must_change_password", named=True
+    split = corpus.campaign.splits_work
+    batches = judge_batch_annotations(corpus.pk) if split else {}
+    assigned = (
+        corpus.judges.order_by("username")
+        .annotate(**batches)
+        .values_list("pk", "username", "is_active", "must_change_password", *batches, named=True)
     )
     judges = [
         JudgeProgress(
@@ -139,10 +165,11 @@ def campaign_of(corpus: Corpus) -> Campaign:
             is_active=j.is_active,
             must_change_password=j.must_change_password,
             done=done[j.pk],
-            to_do=corpus.n_candidates,
+            to_do=None if split else corpus.n_candidates,
             seconds=seconds[j.pk],
             per_system=tuple(zip(system_names, cells[j.pk], strict=True)),
             per_system_seconds=tuple(cell_seconds[j.pk]),
+            batches=_batches(j) if split else None,
         )
         for j in assigned
     ]

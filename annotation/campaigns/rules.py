@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 
 from annotation.campaigns.drawing import clear_undealt_tasks, queue_draw
 from annotation.jobs import Job
@@ -62,17 +62,10 @@ def annotator_quotas(campaign: Campaign) -> dict[int, int | None]:
 
 
 def tasks_drawn(campaign: Campaign) -> list[Corpus]:
-    """The corpora of ``campaign``, each with its tasks drawn (``n_tasks``), dealt
-    (``n_dealt``: ever, given back or not) and finished (``n_finished``). One query."""
-    return list(
-        Corpus.objects.filter(campaign_id=campaign.pk)
-        .annotate(
-            n_tasks=Count("tasks"),
-            n_dealt=Count("tasks", filter=Q(tasks__assigned_at__isnull=False)),
-            n_finished=Count("tasks", filter=Q(tasks__finished_at__isnull=False)),
-        )
-        .order_by("name")
-    )
+    """The corpora of ``campaign``, each with its tasks drawn, dealt (ever, given back or
+    not), finished and given back (:meth:`~annotation.models.CorpusQuerySet.with_batches`,
+    the counts the campaign's pages show). One query."""
+    return list(Corpus.objects.filter(campaign_id=campaign.pk).with_batches().order_by("name"))
 
 
 def campaign_set_rules(

@@ -21,6 +21,7 @@ from annotation.models.corpus import (
     CONTROL_RATE_MIN,
     CONTROL_THRESHOLD_DEFAULT,
     COUNTED,
+    AmongIds,
     Corpus,
     CorpusManager,
     CorpusQuerySet,
@@ -30,6 +31,7 @@ from annotation.models.corpus import (
     Target,
     Translator,
     left_out,
+    scalar_total,
 )
 from annotation.models.event import JudgmentEvent
 from annotation.models.external import ExternalMetric, ExternalScores
@@ -38,6 +40,7 @@ from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.users import User
 
 __all__ = [
+    "AmongIds",
     "AnnotatorLink",
     "Campaign",
     "CampaignAnnotator",
@@ -63,4 +66,5 @@ __all__ = [
     "Translator",
     "User",
     "left_out",
+    "scalar_total",
 ]

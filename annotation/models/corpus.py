@@ -70,33 +70,59 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         )
 
     def with_judges_progress(self) -> CorpusQuerySet:
-        """Corpora with their campaign's progress: ``n_judges`` (judges assigned),
-        ``n_judges_done`` (the done judgments of those judges) and ``n_judges_assigned``
-        (their work: every judge judges every candidate, ``n_candidates`` each, as the
-        judge's queue gives them; where the campaign splits the work, the judgments its
-        batches call for, the sizes of the corpus's tasks: each candidate as many times
-        as the rules say, the overlap items once more, whoever the judges). Judgments of
-        evaluators no longer (or never) assigned, such as an import's, count in the
-        figures but not in the campaign's progress. Three subqueries per corpus, whatever
-        the size of the corpora. The judge's assignment is asked of each judgment
+        """Corpora with their campaign's progress: ``n_judges`` (judges assigned), the
+        work ``n_judges_assigned`` and what is done of it, ``n_judges_done``, and the
+        batches of :meth:`with_batches`. Three subqueries per corpus and those of the
+        batches, whatever the size of the corpora.
+
+        Where every judge judges every candidate (``Campaign.judges_per_item`` None), the
+        work is ``n_candidates`` per judge, as the judge's queue gives them, and done are
+        the done judgments of the judges assigned: judgments of evaluators no longer (or
+        never) assigned, such as an import's, count in the figures but not in the
+        campaign's progress. The judge's assignment is asked of each judgment
         (``EXISTS``), not joined: joined, SQLite read every judgment of every assigned
         judge in every corpus (0.4 s for 15 corpora of 20,000 candidates with 200 judges
-        each, against 0.07 s)."""
+        each, against 0.07 s).
+
+        Where the campaign splits the work, the work is the items of its batches (every
+        task's size, overlap items included: a candidate judged twice is two items), and
+        done are the items judged in them (:func:`_items_done`); counting every judge on
+        every candidate there made a campaign page say "36 / 60,120". Only one of the two
+        rules is computed for a corpus (a ``CASE`` per row)."""
         judges = Corpus.judges.through.objects.filter(corpus_id=OuterRef("pk"))
         assigned = Corpus.judges.through.objects.filter(
             corpus_id=OuterRef(OuterRef("pk")), user_id=OuterRef("evaluator_id")
         )
         done = Judgment.objects.counted().of_corpus(OuterRef("pk")).filter(Exists(assigned))
-        return self.annotate(
-            n_judges=_count(judges, "corpus_id"),
-            n_judges_done=_count(done, "target__translator__corpus_id"),
-        ).annotate(
-            n_judges_assigned=Case(
-                When(
-                    campaign__judges_per_item__isnull=True, then=F("n_candidates") * F("n_judges")
+        items = Task.objects.filter(corpus_id=OuterRef("pk"))
+        every_judge = Q(campaign__judges_per_item__isnull=True)
+        return (
+            self.with_batches()
+            .annotate(n_judges=_count(judges, "corpus_id"))
+            .annotate(
+                n_judges_done=Case(
+                    When(every_judge, then=_count(done, "target__translator__corpus_id")),
+                    default=_items_done(),
                 ),
-                default=_sum_of_task_sizes(),
+                n_judges_assigned=Case(
+                    When(every_judge, then=F("n_candidates") * F("n_judges")),
+                    default=scalar_total(items, "SUM", "size"),
+                ),
             )
+        )
+
+    def with_batches(self) -> CorpusQuerySet:
+        """Corpora with their batches (:class:`~annotation.models.Task`, one per copy of a
+        batch): ``n_batches`` drawn, ``n_batches_dealt`` (ever, given back since or not),
+        ``n_batches_finished`` and ``n_batches_returned`` (times a batch went back to the
+        pool, left untouched); 0 where none is drawn. One subquery each per corpus, over
+        the corpus's tasks (a few hundred rows)."""
+        tasks = Task.objects.filter(corpus_id=OuterRef("pk"))
+        return self.annotate(
+            n_batches=scalar_total(tasks, "COUNT", "pk"),
+            n_batches_dealt=scalar_total(tasks.filter(assigned_at__isnull=False), "COUNT", "pk"),
+            n_batches_finished=scalar_total(tasks.filter(finished_at__isnull=False), "COUNT", "pk"),
+            n_batches_returned=scalar_total(tasks, "SUM", "returned"),
         )
 
     def with_judging(self, user: User) -> CorpusQuerySet:
@@ -127,14 +153,10 @@ class CorpusManager(_CorpusManagerBase["Corpus"]):
         return super().get_queryset().filter(ready=True)  # type: ignore[return-value]
 
 
-def _sum_of_task_sizes() -> Coalesce:
-    """The candidates of the corpus's tasks (``OuterRef("pk")``), overlap items included,
-    as a correlated subquery: 0 before its batches are drawn."""
-    tasks = Task.objects.filter(corpus_id=OuterRef("pk")).order_by().values("corpus_id")
-    return Coalesce(
-        Subquery(tasks.annotate(n=Sum("size")).values("n"), output_field=models.IntegerField()),
-        Value(0),
-    )
+def scalar_total(rows: models.QuerySet[Any], function: str, column: str) -> Coalesce:
+    """``function(column)`` (``COUNT``, ``SUM``) over ``rows`` (filtered on ``OuterRef``)
+    as a correlated subquery, 0 if none."""
+    return Coalesce(_scalar(rows, function, column), Value(0))
 
 
 def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
@@ -588,6 +610,49 @@ class Judgment(models.Model):
 #: querysets that combine it, like the reference pool's): done, and no control item.
 #: :meth:`JudgmentQuerySet.counted` is this filter.
 COUNTED = Q(state=Judgment.State.DONE, control=Judgment.Control.NONE)
+
+
+def _items_done() -> Any:
+    """The items done of a corpus's tasks (the corpus: ``OuterRef("pk")``), as two
+    correlated subqueries: the size of those finished (a task is finished when every
+    item of it has a done judgment under it: :func:`annotation.campaigns.dealing.
+    finish_task_if_done`), and the :data:`COUNTED` judgments made under those dealt and
+    not finished (by whoever held them; none is made under a task never dealt). So a
+    campaign's progress reads the judgments of its open batches only, about a batch per
+    annotator, however many were judged before; :mod:`annotation.campaigns.
+    batch_progress` counts each annotator's by the same rule."""
+    finished = Task.objects.filter(corpus_id=OuterRef("pk"), finished_at__isnull=False)
+    open_batches = Task.objects.filter(
+        corpus_id=OuterRef(OuterRef("pk")), finished_at__isnull=True, assigned_at__isnull=False
+    )
+    in_open = Judgment.objects.filter(COUNTED, AmongIds("task_id", open_batches.values("pk")))
+    return scalar_total(finished, "SUM", "size") + scalar_total(in_open, "COUNT", "pk")
+
+
+def _scalar(rows: models.QuerySet[Any], function: str, column: str) -> Subquery:
+    """``function(column)`` over ``rows`` (no grouping: one value) as a scalar subquery."""
+    value = models.Func(F(column), function=function, output_field=models.IntegerField())
+    return Subquery(rows.order_by().values(v=value))
+
+
+class AmongIds(models.Func):
+    """``column`` among the ids a subquery selects, as a condition: ``IN (SELECT …)``, and
+    on PostgreSQL ``= ANY(ARRAY(SELECT …))``, which reads the few ids first and then the
+    column's index for them (the planner otherwise took a correlated ``IN`` for a scan
+    of the whole table in every row of the outer query: 7 ms a corpus, 0.5 ms so)."""
+
+    template = "%(expressions)s"
+    arg_joiner = " IN "
+    output_field = models.BooleanField()
+    conditional = True
+
+    def __init__(self, column: str, ids: models.QuerySet[Any]) -> None:
+        super().__init__(F(column), Subquery(ids.order_by()))
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(
+            compiler, connection, arg_joiner=" = ANY(ARRAY", template="%(expressions)s)", **extra
+        )
 
 
 def left_out(corpus_id: int) -> Q:
