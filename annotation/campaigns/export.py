@@ -7,8 +7,10 @@ spreadsheet and filters in one click):
 
 * ``judge-system`` rows, one per judge × system (judges as the campaign page lists
   them, systems in corpus order): ``done`` judgments of ``assigned`` candidates (the
-  system's sentences for an assigned judge; empty for an evaluator who is not assigned)
-  and their ``active_seconds``;
+  system's sentences for an assigned judge; empty for an evaluator who is not assigned,
+  and in a campaign that deals its work in batches, where no judge is assigned a fixed
+  share of a system: the campaign pages count their batches) and their
+  ``active_seconds``;
 * ``judgment`` rows, one per done judgment (the ones every figure counts: no control
   item), by judge, system and sentence: its ``sentence`` (1-based, as the pages number
   them), ``active_seconds``, and ``first_utc`` / ``last_utc``: the first and last of the
@@ -65,8 +67,9 @@ def judge_system_rows(corpus: Corpus) -> Iterator[list[str]]:
     """The ``judge-system`` rows (module doc). ``corpus`` is read with
     ``Corpus.objects.with_judges_progress()``, as the campaign page reads it."""
     campaign = campaign_of(corpus)
+    dealt = corpus.campaign.splits_work
     for judge in campaign.judges:
-        assigned = str(corpus.n_sentences) if judge.assigned else ""
+        assigned = str(corpus.n_sentences) if judge.assigned and not dealt else ""
         seconds = judge.per_system_seconds or (0.0,) * len(judge.per_system)
         for (system, done), spent in zip(judge.per_system, seconds, strict=True):
             name, system_name = spreadsheet_safe(judge.username), spreadsheet_safe(system)

@@ -160,6 +160,7 @@ def test_every_task_of_the_lead_is_one_click_from_the_campaign_page(
         for name in ("dashboard:page", "campaigns:corpus", "controls:settings"):
             assert reverse(name, args=[corpus.pk]) in hrefs
         assert reverse("campaigns:corpus", args=[corpus.pk]) + "#h-settings" in hrefs
+        assert reverse("campaigns:corpus", args=[corpus.pk]) + "#judge-effects" in hrefs
         assert reverse("annotation:corpus_download", args=[corpus.pk]) in hrefs
         assert reverse("campaigns:campaign_csv", args=[corpus.pk]) in hrefs
     for required in (

@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from annotation.campaigns.export import COLUMNS, utc_iso
 from annotation.corpora.imports import corpus_import
-from annotation.models import Corpus, JudgmentEvent, User
+from annotation.models import Campaign, Corpus, JudgmentEvent, User
 from annotation.tests.factories import done_judgment, write_corpus
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +81,19 @@ def test_a_lead_downloads_judge_by_system_progress_and_active_time(
         ("bob", "alpha", "0", "", "0.0"),  # not assigned: nothing to do
         ("bob", "'=HYPERLINK(1)", "1", "", "40.0"),
     ]
+
+
+def test_a_campaign_dealing_its_work_assigns_no_judge_a_fixed_share(
+    lead_client: Client, campaign: Corpus
+) -> None:
+    """Where the work is dealt in batches, no judge is assigned every candidate of a
+    system: "assigned" stays empty rather than claim the system's sentences."""
+    Campaign.objects.filter(pk=campaign.campaign_id).update(judges_per_item=1)
+
+    rows = rows_of(lead_client.get(url(campaign)))
+
+    summary = [(r["judge"], r["done"], r["assigned"]) for r in rows if r["kind"] == "judge-system"]
+    assert summary == [("ann", "2", ""), ("ann", "0", ""), ("bob", "0", ""), ("bob", "1", "")]
 
 
 def test_each_judgment_has_its_first_and_last_times_in_utc_iso_8601(
