@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from annotation.corpora.imports import corpus_import
 from annotation.jobs import Job
-from annotation.models import Corpus, User
+from annotation.models import Campaign, Corpus, Task, User
 from annotation.tests.controls.factories import queue_corpus, walk_queue
 from annotation.tests.factories import AUTOMATIC, DEMO_XML, SEED_XML
 
@@ -35,6 +35,21 @@ def test_import_evaltrans_prints_a_summary() -> None:
     assert out.splitlines()[0] == (
         "Imported corpus 'demo': 40 sentences, 2 references per sentence, 5 systems, 0 judgments."
     )
+
+
+def test_import_evaltrans_puts_each_language_pair_in_the_campaign_named() -> None:
+    """A lead scripts a campaign's language pairs, one command each: the first makes the
+    campaign, the next join it; a split campaign's new corpus gets its batches drawn."""
+    run("import_evaltrans", str(DEMO_XML), "--name", "zh-en", "--campaign", "WMT 26")
+    Campaign.objects.filter(name="WMT 26").update(judges_per_item=1)
+    run("import_evaltrans", str(SEED_XML), "--name", "es-en", "--campaign", "WMT 26")
+
+    campaign = Campaign.objects.get(name="WMT 26")
+    assert sorted(campaign.corpora.values_list("name", flat=True)) == ["es-en", "zh-en"]
+    assert Task.objects.filter(corpus__name="es-en").exists()  # drawn (the queue runs here)
+    assert not campaign.made_for_corpus
+    with pytest.raises(CommandError, match="cannot be empty"):
+        run("import_evaltrans", str(SEED_XML), "--name", "x", "--campaign", " ")
 
 
 def test_import_evaltrans_queues_the_scoring_and_waits_for_it_only_when_asked(

@@ -1,9 +1,12 @@
 """``manage.py import_evaltrans FILE [--name NAME] [--reference TRANSLATOR …] [--assign]
-[--wait]``.
+[--campaign NAME] [--wait]``.
 
 The corpus is stored, then its scoring is queued for a worker (``make worker``; ``make
 run`` starts one): the command returns once the rows are in. ``--wait`` shows the
-scoring's progress until it is done (computed here if no worker takes it)."""
+scoring's progress until it is done (computed here if no worker takes it).
+``--campaign`` puts the corpus in that campaign (made if there is none of that name), as
+the upload form's campaign choice does: a lead imports the language pairs of a WMT-size
+campaign from a script, one command each."""
 
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ from typing import Any
 from django.core.checks import Tags
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.campaigns.membership import campaign_create
 from annotation.corpora.imports import ImportRefused, corpus_import
 from annotation.management.scoring import report_scoring
+from annotation.models import Campaign
 
 
 class Command(BaseCommand):
@@ -43,6 +48,11 @@ class Command(BaseCommand):
             help="Assign the file's evaluators to the new corpus as judges (default: not).",
         )
         parser.add_argument(
+            "--campaign",
+            metavar="NAME",
+            help="The campaign it joins, made if none has this name (default: its own).",
+        )
+        parser.add_argument(
             "--wait",
             action="store_true",
             help="Wait for the scoring, showing its progress (default: leave it to a worker).",
@@ -63,6 +73,7 @@ class Command(BaseCommand):
                     reference_names=options["reference"],
                     progress=progress,
                     assign=options["assign"],
+                    campaign=_campaign(options["campaign"]),
                 )
             except ImportRefused as exc:
                 raise CommandError(str(exc)) from None
@@ -72,6 +83,16 @@ class Command(BaseCommand):
         for line in summary.lines():
             self.stdout.write(line)
         report_scoring(self, summary.corpus, wait=options["wait"])
+
+
+def _campaign(name: str | None) -> Campaign | None:
+    """The campaign named ``name`` (made now if there is none), None for none named."""
+    if name is None:
+        return None
+    if not name.strip():
+        raise CommandError("--campaign: a campaign's name cannot be empty")
+    found = Campaign.objects.filter(name=name).first()
+    return found if found is not None else campaign_create(name=name)
 
 
 def _progress_bar(stream: Any, size: int) -> Any:
