@@ -36,6 +36,7 @@ The number of queries of a deal does not grow with the corpora or the campaign.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.db import transaction
@@ -113,6 +114,15 @@ def release_stale_tasks(campaign: Campaign) -> int:
         Task.objects.filter(untouched, corpus_id__in=_corpora_of(campaign))
         .filter(assignee__isnull=False, finished_at__isnull=True)
         .update(assignee=None, returned=F("returned") + 1)
+    )
+
+
+def tasks_back_to_pool(task_ids: Iterable[int]) -> int:
+    """Give these tasks back to the pool, finished or not (how many): a lead discarded
+    judgments made in them, so their items are to judge again. Their next holder judges
+    what is left (:func:`task_items_left`); one update."""
+    return Task.objects.filter(pk__in=list(task_ids)).update(
+        assignee=None, finished_at=None, returned=F("returned") + 1
     )
 
 

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models.functions import Lower
 
 from annotation.accounts import one_time_password, user_upsert
+from annotation.campaigns.dealing import tasks_back_to_pool
 from annotation.models import Corpus, Judgment, User
 
 ERR_USERNAME_TAKEN = "an account named {username!r} exists already: choose another username"
@@ -138,12 +139,17 @@ def corpus_set_aside_judge(*, corpus: Corpus, judge: User) -> None:
 def corpus_discard_judgments(*, corpus: Corpus, judge: User, typed: str) -> int:
     """Delete for good every judgment (control items included, with their history) of
     ``judge`` in ``corpus``: only once they are set aside (left out of the figures) and
-    the judge's name is typed — the second confirmation. Returns how many went."""
+    the judge's name is typed — the second confirmation. Returns how many went. The
+    batches they were made in go back to the pool (:func:`~annotation.campaigns.dealing.
+    tasks_back_to_pool`): what the judge did there is to do again, by someone else."""
     if not corpus.excluded_judges.filter(pk=judge.pk).exists():
         raise AccountRefused(ERR_NOT_LEFT_OUT.format(username=judge.username, corpus=corpus.name))
     if typed.strip() != judge.username:
         raise AccountRefused(ERR_JUDGE_NAME.format(username=judge.username))
-    _, deleted = Judgment.objects.of_corpus(corpus.pk).filter(evaluator=judge).delete()
+    theirs = Judgment.objects.of_corpus(corpus.pk).filter(evaluator=judge)
+    batches = set(theirs.filter(task__isnull=False).values_list("task_id", flat=True))
+    _, deleted = theirs.delete()
+    tasks_back_to_pool(batches)
     corpus.excluded_judges.remove(judge)
     Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
     return deleted.get(Judgment._meta.label, 0)

@@ -20,6 +20,7 @@ from annotation.campaigns.dealing import (
     touch_task,
 )
 from annotation.campaigns.drawing import draw_campaign_tasks
+from annotation.campaigns.judges import corpus_discard_judgments
 from annotation.campaigns.tasks import task_targets
 from annotation.models import Campaign, CampaignAnnotator, Corpus, Judgment, Task, User
 from annotation.tests.campaigns.split import (
@@ -297,3 +298,23 @@ def test_a_deal_costs_the_same_queries_on_a_small_and_a_large_campaign(
 
     print("COUNTS", counts, deal.captured_queries)
     assert counts[0] == counts[1] <= MAX_QUERIES_DEAL
+
+
+def test_a_discarded_judges_batches_go_back_to_the_pool_to_be_judged_again(
+    with_overlap: tuple[Campaign, Corpus, list[User]],
+) -> None:
+    """A lead discards a careless annotator's work: the batches it was made in, finished
+    or not, are dealt again, so every item is still judged as often as the rules say."""
+    campaign, corpus, (careless, other, *_) = with_overlap
+    finished = dealt(careless, campaign)
+    judged_through(finished, careless)
+    held = dealt(careless, campaign)
+    judge_items(held, careless, list(task_items_left(held))[:3])
+    corpus.excluded_judges.add(careless)
+
+    corpus_discard_judgments(corpus=corpus, judge=careless, typed="ann0")
+
+    back = Task.objects.filter(pk__in=[finished.pk, held.pk])
+    assert [(t.assignee_id, t.finished_at, t.returned) for t in back] == [(None, None, 1)] * 2
+    assert {len(task_items_left(t)) for t in back} == {finished.size, held.size}
+    assert dealt(other, campaign).pk in {finished.pk, held.pk}
