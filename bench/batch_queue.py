@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.judge_queue import median_ms
 
@@ -39,20 +40,28 @@ def measure(workdir: Path, size: int) -> None:
     django.setup()
     from django.core.management import call_command
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     from annotation.controls.runs import task_queue
-    from annotation.corpora.imports import corpus_import
-    from annotation.judging.batches import judge_batches
-    from annotation.judging.header import judge_header
-    from annotation.judging.order import next_in_task, next_target_for, previous_target_for
-    from annotation.judging.stack import judgment_for
-    from annotation.judging.start import judgment_open
-    from annotation.models import Corpus, Judgment, Target, Task, Translator, User
-    from bench import gen_corpus
 
     call_command("migrate", verbosity=0)
     print(f"\n## {connection.vendor}")
+    corpus, judge, mine, systems = _build(workdir, size)
+    start = time.perf_counter()
+    task_queue(mine, corpus)
+    print(f"the batch's queue (once per process): {(time.perf_counter() - start) * 1e3:.1f} ms")
+    for share in (0, 50, 95):
+        print(f"{share:>3}% · " + _steps(corpus, judge, mine, share))
+    _peer(corpus, systems, size)
+
+
+def _build(workdir: Path, size: int) -> tuple[Any, Any, Any, list[tuple[int, int]]]:
+    """The corpus (``size`` sentences, batches of :data:`PER_BATCH` sentences, half of
+    them judged by 50 other judges), the measured judge, the batch they hold (three
+    quarters in), and every candidate's (id, sentence position)."""
+    from annotation.corpora.imports import corpus_import
+    from annotation.models import Corpus, Judgment, Target, Task, Translator, User
+    from bench import gen_corpus
+
     xml = workdir / "corpus.xml"
     gen_corpus.main([str(xml), "-n", str(size), "-r", str(REFERENCES), "-s", str(SYSTEMS)])
     corpus = corpus_import(source=xml, name="bench-batches", score=False).corpus
@@ -74,9 +83,11 @@ def measure(workdir: Path, size: int) -> None:
         )
         for b in range(batches)
     )
-    systems = Target.objects.filter(
-        sentence__corpus=corpus, translator__role=Translator.Role.SYSTEM
-    ).values_list("pk", "sentence__position")
+    systems = list(
+        Target.objects.filter(
+            sentence__corpus=corpus, translator__role=Translator.Role.SYSTEM
+        ).values_list("pk", "sentence__position")
+    )
     Judgment.objects.bulk_create(
         Judgment(
             target_id=pk,
@@ -91,49 +102,63 @@ def measure(workdir: Path, size: int) -> None:
     mine = tasks[batches * 3 // 4]
     Task.objects.filter(pk=mine.pk).update(assignee=judge)
     mine.refresh_from_db()
-    corpus = Corpus.objects.select_related("campaign").get(pk=corpus.pk)
     print(
         f"{size} × {REFERENCES} × {SYSTEMS}, {batches} batches of {PER_BATCH * SYSTEMS} "
         f"candidates, {batches // 2} judged by {len(others)} other judges"
     )
-    start = time.perf_counter()
-    task_queue(mine, corpus)
-    print(f"the batch's queue (once per process): {(time.perf_counter() - start) * 1e3:.1f} ms")
+    return Corpus.objects.select_related("campaign").get(pk=corpus.pk), judge, mine, systems
 
-    def timed(label: str, fn) -> str:
-        with CaptureQueriesContext(connection) as captured:
-            fn()
-        return f"{label} {median_ms(fn):.2f} ms / {len(captured)} q"
 
-    def judged_up_to(share: int) -> None:
-        Judgment.objects.filter(evaluator=judge).delete()
-        for k, _ in enumerate(range(PER_BATCH * SYSTEMS * share // 100)):
-            step = next_in_task(user=judge, task=mine)
-            assert step is not None, k
-            Judgment.objects.create(
-                target=step.target, evaluator=judge, task=mine, state="done", sser=5
-            )
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+def _timed(label: str, fn: Any) -> str:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
-    for share in (0, 50, 95):
-        judged_up_to(share)
+    with CaptureQueriesContext(connection) as captured:
+        fn()
+    return f"{label} {median_ms(fn):.2f} ms / {len(captured)} q"
+
+
+def _steps(corpus: Any, judge: Any, mine: Any, share: int) -> str:
+    """The judge's next, previous, header and batches with ``share`` % of their batch
+    judged (made anew)."""
+    from django.db import connection
+
+    from annotation.judging.batches import judge_batches
+    from annotation.judging.header import judge_header
+    from annotation.judging.order import next_in_task, previous_target_for
+    from annotation.judging.stack import judgment_for
+    from annotation.judging.start import judgment_open
+    from annotation.models import Judgment
+
+    Judgment.objects.filter(evaluator=judge).delete()
+    for k, _ in enumerate(range(PER_BATCH * SYSTEMS * share // 100)):
         step = next_in_task(user=judge, task=mine)
-        assert step is not None
-        judgment = judgment_open(user=judge, target=step.target, task=mine)
-        loaded = judgment_for(pk=judgment.pk, user=judge)
-        print(
-            f"{share:>3}% · "
-            + " · ".join(
-                [
-                    timed("next", lambda: next_in_task(user=judge, task=mine)),
-                    timed("previous", lambda j=loaded: previous_target_for(judgment=j)),
-                    timed("header", lambda j=loaded: judge_header(j)),
-                    timed("batches", lambda: judge_batches(user=judge, corpora=[corpus])),
-                ]
-            )
+        assert step is not None, k
+        Judgment.objects.create(
+            target=step.target, evaluator=judge, task=mine, state="done", sser=5
         )
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    step = next_in_task(user=judge, task=mine)
+    assert step is not None
+    judgment = judgment_open(user=judge, target=step.target, task=mine)
+    loaded = judgment_for(pk=judgment.pk, user=judge)
+    return " · ".join(
+        [
+            _timed("next", lambda: next_in_task(user=judge, task=mine)),
+            _timed("previous", lambda: previous_target_for(judgment=loaded)),
+            _timed("header", lambda: judge_header(loaded)),
+            _timed("batches", lambda: judge_batches(user=judge, corpora=[corpus])),
+        ]
+    )
+
+
+def _peer(corpus: Any, systems: list[tuple[int, int]], size: int) -> None:
+    """The peer: the next candidate of a judge of an unsplit queue, half of it judged."""
+    from annotation.judging.order import next_target_for
+    from annotation.models import Judgment, User
+
     peer = User.objects.create_user("bench-peer", password="x")
     corpus.judges.add(peer)
     Judgment.objects.bulk_create(
@@ -141,7 +166,7 @@ def measure(workdir: Path, size: int) -> None:
         for pk, at in systems
         if at < size // 2
     )
-    print("peer: " + timed("next, no batches", lambda: next_target_for(user=peer, corpus=corpus)))
+    print("peer: " + _timed("next, no batches", lambda: next_target_for(user=peer, corpus=corpus)))
 
 
 def main() -> None:
