@@ -15,11 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 
-from annotation.campaigns.drawing import clear_undealt_tasks, queue_draw
+from annotation.campaigns.drawing import clear_undealt_tasks, queue_draw, undrawn_corpora
 from annotation.jobs import Job
-from annotation.models import Campaign, CampaignAnnotator, Corpus, Task, User
+from annotation.models import Campaign, CampaignAnnotator, Corpus, User
 
 
 @dataclass(frozen=True)
@@ -105,11 +104,8 @@ def campaign_set_rules(
 
 def _corpora_to_draw(campaign: Campaign, *, reshaped: bool) -> list[Corpus]:
     """Every corpus of ``campaign`` where the rules change the cut; else, where the work
-    is split, those with no task drawn yet."""
-    corpora = Corpus.objects.filter(campaign_id=campaign.pk).order_by("name")
+    is split, those with no task drawn yet (:func:`~annotation.campaigns.drawing.
+    undrawn_corpora`)."""
     if reshaped:
-        return list(corpora)
-    if not campaign.splits_work:
-        return []
-    drawn = Task.objects.filter(corpus_id=OuterRef("pk"))
-    return list(corpora.filter(~Exists(drawn)))
+        return list(Corpus.objects.filter(campaign_id=campaign.pk).order_by("name"))
+    return undrawn_corpora(campaign)

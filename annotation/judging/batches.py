@@ -25,12 +25,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import models
-from django.db.models import Exists, OuterRef, Q, QuerySet, Value
+from django.db.models import Exists, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 
 from annotation.campaigns.tasks import done_for, task_controls_done, task_targets
 from annotation.controls.runs import ItemsProgress, queue_progress
-from annotation.models import Corpus, Judgment, Task, User
+from annotation.models import Corpus, Judgment, Task, User, scalar
 
 #: Earlier than any time a batch was finished.
 _NEVER = datetime.min.replace(tzinfo=UTC)
@@ -67,18 +67,18 @@ def batch_annotations(task: Task, *, user_id: int, controls: bool) -> dict[str, 
     counted = done & Q(target__in=candidates)
     spent = counted | task_controls_done(task) if controls else counted
     return {
-        "n_done": _scalar(
+        "n_done": scalar(
             candidates.filter(Exists(Judgment.objects.filter(done, target_id=OuterRef("pk")))),
             "COUNT",
             "pk",
         ),
         "n_controls_done": (
-            _scalar(Judgment.objects.filter(task_controls_done(task)), "COUNT", "pk")
+            scalar(Judgment.objects.filter(task_controls_done(task)), "COUNT", "pk")
             if controls
             else Value(0)
         ),
         "seconds": Coalesce(
-            _scalar(Judgment.objects.filter(spent), "SUM", "active_seconds", models.FloatField()),
+            scalar(Judgment.objects.filter(spent), "SUM", "active_seconds", models.FloatField()),
             Value(0.0),
             output_field=models.FloatField(),
         ),
@@ -101,14 +101,7 @@ def _number(task: Task, user_id: int) -> Any:
             | Q(assigned_at=at, order__lte=task.order)
         )
     theirs = Task.objects.filter(up_to, corpus_id=task.corpus_id, assignee_id=user_id)
-    return _scalar(theirs, "COUNT", "pk")
-
-
-def _scalar(rows: QuerySet[Any], function: str, column: str, output: Any = None) -> models.Subquery:
-    """``function(column)`` over ``rows`` (no grouping: one value) as a scalar subquery."""
-    output = output or models.IntegerField()
-    value = models.Func(models.F(column), function=function, output_field=output)
-    return models.Subquery(rows.order_by().values(v=value))
+    return scalar(theirs, "COUNT", "pk")
 
 
 def judge_batches(*, user: User, corpora: Iterable[Corpus]) -> dict[int, JudgeBatch]:

@@ -21,7 +21,6 @@ from annotation.models.corpus import (
     CONTROL_RATE_MIN,
     CONTROL_THRESHOLD_DEFAULT,
     COUNTED,
-    AmongIds,
     Corpus,
     CorpusManager,
     CorpusQuerySet,
@@ -31,12 +30,12 @@ from annotation.models.corpus import (
     Target,
     Translator,
     left_out,
-    scalar_total,
 )
 from annotation.models.event import JudgmentEvent
 from annotation.models.external import ExternalMetric, ExternalScores
 from annotation.models.job import Job
 from annotation.models.statistics import CorpusStatistics, PoolStatistics
+from annotation.models.subqueries import AmongIds, scalar, scalar_total
 from annotation.users import User
 
 __all__ = [
@@ -66,5 +65,6 @@ __all__ = [
     "Translator",
     "User",
     "left_out",
+    "scalar",
     "scalar_total",
 ]

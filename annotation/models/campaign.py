@@ -18,12 +18,15 @@ The rules of dealing live in :mod:`annotation.campaigns.dealing`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q
 
 from annotation.limits import NAME_MAX_LENGTH
+from annotation.models.subqueries import AmongIds, scalar_total
 
 JUDGES_PER_ITEM_MAX = 3
 OVERLAP_PERCENT_DEFAULT = 10
@@ -189,3 +192,32 @@ class AnnotatorLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.campaign} ({self.hint}…)"
+
+
+def free_campaign_name(name: str) -> str:
+    """``name``, or ``name (2)``, ``name (3)``, … : the first no campaign has (the name
+    of a campaign made for one corpus, :meth:`annotation.models.Corpus.save`)."""
+    taken = set(Campaign.objects.filter(name__startswith=name).values_list("name", flat=True))
+    candidate, k = name, 1
+    while candidate in taken:
+        k += 1
+        candidate = f"{name} ({k})"
+    return candidate
+
+
+def corpus_items_done(counted: models.QuerySet[Any]) -> Any:
+    """The items done of a corpus's tasks (the corpus: ``OuterRef("pk")``), as two
+    correlated subqueries: the size of those finished (a task is finished when every
+    item of it has a done judgment under it: :func:`annotation.campaigns.dealing.
+    finish_task_if_done`), and the ``counted`` judgments (the corpus module's
+    :data:`~annotation.models.COUNTED` ones) made under those dealt and
+    not finished (by whoever held them; none is made under a task never dealt). So a
+    campaign's progress reads the judgments of its open batches only, about a batch per
+    annotator, however many were judged before; :mod:`annotation.campaigns.
+    batch_progress` counts each annotator's by the same rule."""
+    finished = Task.objects.filter(corpus_id=OuterRef("pk"), finished_at__isnull=False)
+    open_batches = Task.objects.filter(
+        corpus_id=OuterRef(OuterRef("pk")), finished_at__isnull=True, assigned_at__isnull=False
+    )
+    in_open = counted.filter(AmongIds("task_id", open_batches.values("pk")))
+    return scalar_total(finished, "SUM", "size") + scalar_total(in_open, "COUNT", "pk")

@@ -20,11 +20,12 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Sum, Value, When
 from django.db.models.functions import Coalesce
 
 from annotation.limits import NAME_MAX_LENGTH
-from annotation.models.campaign import Task
+from annotation.models.campaign import Campaign, Task, corpus_items_done, free_campaign_name
+from annotation.models.subqueries import count_of, scalar_total
 from annotation.text import REFERENCE_ROLES
 from annotation.users import User
 from metrics.human import SSER_MAX as SSER_MAX  # the format's scale (seed 001 §2.2)
@@ -52,7 +53,7 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         counted`), one subquery per corpus: with the stored sizes, the whole of a corpus's
         progress in one query whatever the size of the corpora."""
         return self.annotate(
-            n_done=_count(
+            n_done=count_of(
                 Judgment.objects.counted().of_corpus(OuterRef("pk")).filter(evaluator=user),
                 "target__translator__corpus_id",
             )
@@ -63,7 +64,7 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         which the judge's progress counts as items like any other while controls are on
         (:func:`annotation.controls.runs.queue_progress`). One more subquery per corpus."""
         return self.with_progress(user).annotate(
-            n_controls_done=_count(
+            n_controls_done=count_of(
                 Judgment.objects.controls().done().of_corpus(OuterRef("pk")).filter(evaluator=user),
                 "target__translator__corpus_id",
             )
@@ -86,9 +87,10 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
 
         Where the campaign splits the work, the work is the items of its batches (every
         task's size, overlap items included: a candidate judged twice is two items), and
-        done are the items judged in them (:func:`_items_done`); counting every judge on
-        every candidate there made a campaign page say "36 / 60,120". Only one of the two
-        rules is computed for a corpus (a ``CASE`` per row)."""
+        done are the items judged in them (:func:`~annotation.models.campaign.
+        corpus_items_done`); counting every judge on every candidate there made a campaign
+        page say "36 / 60,120". Only one of the two rules is computed for a corpus (a
+        ``CASE`` per row)."""
         judges = Corpus.judges.through.objects.filter(corpus_id=OuterRef("pk"))
         assigned = Corpus.judges.through.objects.filter(
             corpus_id=OuterRef(OuterRef("pk")), user_id=OuterRef("evaluator_id")
@@ -98,11 +100,11 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         every_judge = Q(campaign__judges_per_item__isnull=True)
         return (
             self.with_batches()
-            .annotate(n_judges=_count(judges, "corpus_id"))
+            .annotate(n_judges=count_of(judges, "corpus_id"))
             .annotate(
                 n_judges_done=Case(
-                    When(every_judge, then=_count(done, "target__translator__corpus_id")),
-                    default=_items_done(),
+                    When(every_judge, then=count_of(done, "target__translator__corpus_id")),
+                    default=corpus_items_done(Judgment.objects.filter(COUNTED)),
                 ),
                 n_judges_assigned=Case(
                     When(every_judge, then=F("n_candidates") * F("n_judges")),
@@ -151,23 +153,6 @@ class CorpusManager(_CorpusManagerBase["Corpus"]):
     def get_queryset(self) -> CorpusQuerySet:
         # django-stubs types a from_queryset manager's get_queryset as the plain QuerySet.
         return super().get_queryset().filter(ready=True)  # type: ignore[return-value]
-
-
-def scalar_total(rows: models.QuerySet[Any], function: str, column: str) -> Coalesce:
-    """``function(column)`` (``COUNT``, ``SUM``) over ``rows`` (filtered on ``OuterRef``)
-    as a correlated subquery, 0 if none."""
-    return Coalesce(_scalar(rows, function, column), Value(0))
-
-
-def _count(rows: models.QuerySet[Any], outer: str) -> Coalesce:
-    """``COUNT(*)`` of ``rows`` (filtered on ``OuterRef``) as a correlated subquery, 0 if none."""
-    return Coalesce(
-        Subquery(
-            rows.order_by().values(outer).annotate(n=Count("pk")).values("n"),
-            output_field=models.IntegerField(),
-        ),
-        Value(0),
-    )
 
 
 class Corpus(models.Model):
@@ -289,8 +274,6 @@ class Corpus(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.campaign_id is None:
-            from annotation.models.campaign import Campaign
-
             self.campaign = Campaign.objects.create(
                 name=free_campaign_name(self.name), made_for_corpus=True
             )
@@ -335,18 +318,6 @@ class Translator(models.Model):
     @property
     def is_reference(self) -> bool:
         return self.role != self.Role.SYSTEM
-
-
-def free_campaign_name(name: str) -> str:
-    """``name``, or ``name (2)``, ``name (3)``, … : the first no campaign has."""
-    from annotation.models.campaign import Campaign
-
-    taken = set(Campaign.objects.filter(name__startswith=name).values_list("name", flat=True))
-    candidate, k = name, 1
-    while candidate in taken:
-        k += 1
-        candidate = f"{name} ({k})"
-    return candidate
 
 
 class Sentence(models.Model):
@@ -610,49 +581,6 @@ class Judgment(models.Model):
 #: querysets that combine it, like the reference pool's): done, and no control item.
 #: :meth:`JudgmentQuerySet.counted` is this filter.
 COUNTED = Q(state=Judgment.State.DONE, control=Judgment.Control.NONE)
-
-
-def _items_done() -> Any:
-    """The items done of a corpus's tasks (the corpus: ``OuterRef("pk")``), as two
-    correlated subqueries: the size of those finished (a task is finished when every
-    item of it has a done judgment under it: :func:`annotation.campaigns.dealing.
-    finish_task_if_done`), and the :data:`COUNTED` judgments made under those dealt and
-    not finished (by whoever held them; none is made under a task never dealt). So a
-    campaign's progress reads the judgments of its open batches only, about a batch per
-    annotator, however many were judged before; :mod:`annotation.campaigns.
-    batch_progress` counts each annotator's by the same rule."""
-    finished = Task.objects.filter(corpus_id=OuterRef("pk"), finished_at__isnull=False)
-    open_batches = Task.objects.filter(
-        corpus_id=OuterRef(OuterRef("pk")), finished_at__isnull=True, assigned_at__isnull=False
-    )
-    in_open = Judgment.objects.filter(COUNTED, AmongIds("task_id", open_batches.values("pk")))
-    return scalar_total(finished, "SUM", "size") + scalar_total(in_open, "COUNT", "pk")
-
-
-def _scalar(rows: models.QuerySet[Any], function: str, column: str) -> Subquery:
-    """``function(column)`` over ``rows`` (no grouping: one value) as a scalar subquery."""
-    value = models.Func(F(column), function=function, output_field=models.IntegerField())
-    return Subquery(rows.order_by().values(v=value))
-
-
-class AmongIds(models.Func):
-    """``column`` among the ids a subquery selects, as a condition: ``IN (SELECT …)``, and
-    on PostgreSQL ``= ANY(ARRAY(SELECT …))``, which reads the few ids first and then the
-    column's index for them (the planner otherwise took a correlated ``IN`` for a scan
-    of the whole table in every row of the outer query: 7 ms a corpus, 0.5 ms so)."""
-
-    template = "%(expressions)s"
-    arg_joiner = " IN "
-    output_field = models.BooleanField()
-    conditional = True
-
-    def __init__(self, column: str, ids: models.QuerySet[Any]) -> None:
-        super().__init__(F(column), Subquery(ids.order_by()))
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return self.as_sql(
-            compiler, connection, arg_joiner=" = ANY(ARRAY", template="%(expressions)s)", **extra
-        )
 
 
 def left_out(corpus_id: int) -> Q:
