@@ -149,7 +149,7 @@ class Dashboard:
     def release(self) -> None:
         """Forget every part computed so far (the page is rendered): the template context
         keeps this object in a reference cycle until Python's cycle collector runs, and
-        its statistics and judgments are tens of megabytes (:mod:`annotation.apart`)."""
+        its statistics and judgments are tens of megabytes."""
         for name in [n for n in vars(self) if n not in self.INPUTS]:
             delattr(self, name)
 

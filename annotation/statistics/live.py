@@ -162,8 +162,9 @@ def _metric(name: str) -> Metric:
     return build_metric(name, preprocessor=Preprocessor())
 
 
-#: Per-target statistics rows of the automatic figures. A target's texts never change
-#: after import, so its rows are computed once and then found by its id: a click
+#: Per-target statistics rows of the automatic figures. A target's texts change only with
+#: the corpus's texts stamp, which is part of the key, so its rows are computed once per
+#: stamp and then found by its id: a click
 #: (which changes neither) and every later page of the judge reuse them, and the page
 #: reads the texts only of targets it has not seen yet. Bounded (the oldest entries go
 #: first); shared by the threads of one process.

@@ -1,7 +1,7 @@
 """The statistics package's boundary: the rest of the app imports ``annotation.statistics``
 itself, never one of its submodules, nor a module the package replaced. So how the
-figures are computed (in a child process today, later behind a task queue) can change
-inside the package without any caller knowing.
+figures are computed (by the queue's workers today: :mod:`annotation.statistics.jobs`) can
+change inside the package without any caller knowing.
 
 Only these tests of the package's own modules (``annotation/tests/statistics/``) may
 reach inside: they test what the package keeps private."""
