@@ -2,7 +2,7 @@
 
 SQLite (``db.sqlite3`` beside ``manage.py``) unless ``DATABASE_URL`` names another
 database; ``DEBUG``, ``SECRET_KEY``, the HTTPS settings and the shared cache come from
-the environment (the README's configuration table lists every variable).
+the environment (docs/operator.md's configuration table lists every variable).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ An upload's job keeps the file (``Job.upload``) until it is done, so that a fail
 import can be retried without uploading again; the runner clears it when the job is
 done, but a failure nobody retries kept its file for ever (a 12 MB evalTrans file in a
 job row, read by nothing). :func:`prune_jobs` (``manage.py prune_jobs``, run daily:
-README, *Workers*) clears the file of every job that ended more than
+docs/operator.md, *Pruning*) clears the file of every job that ended more than
 :data:`UPLOAD_DAYS` days ago, and deletes the rows of jobs that ended more than
 :data:`ROW_DAYS` days ago. A live job (queued, running) is never touched. A retry of a
 failed upload whose file was cleared fails at once with the reason

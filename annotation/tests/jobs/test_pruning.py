@@ -50,7 +50,7 @@ def test_a_failed_uploads_file_is_cleared_after_a_week_and_its_row_after_90_days
     lead_client: Client,
 ) -> None:
     job = failed_upload(lead_client)
-    assert (UPLOAD_DAYS, ROW_DAYS) == (7, 90)  # the defaults the README gives
+    assert (UPLOAD_DAYS, ROW_DAYS) == (7, 90)  # the defaults docs/operator.md gives
 
     assert run() == "cleared the files of 0 ended job(s), deleted 0 ended job(s)\n"
     ended_days_ago(job, 6.9)
