@@ -54,7 +54,6 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "django_tasks",
-    "django_tasks_db",
     "annotation",
 ]
 
@@ -157,10 +156,10 @@ EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 *
 EVALTOOL_MAX_SYSTEMS = int(os.environ.get("EVALTOOL_MAX_SYSTEMS", MAX_SYSTEMS))
 EVALTOOL_MAX_WORDS_PER_TEXT = int(os.environ.get("EVALTOOL_MAX_WORDS_PER_TEXT", MAX_WORDS_PER_TEXT))
 
-# The task queue (annotation.jobs): Django's Tasks API with the database backend, so a
-# worker needs only the database (``manage.py worker``, on any machine that reaches it).
-# A Redis or Celery backend is this setting away; the jobs' own rows stay in the database.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# The task queue (annotation.jobs): Django's Tasks API, whose backend is the jobs' own
+# table, so a job has one record and a worker needs only the database (``manage.py
+# worker``, on any machine that reaches it).
+TASKS = {"default": {"BACKEND": "annotation.jobs.backend.JobBackend"}}
 # How long a worker's claim on a job holds without its heartbeat (every third of it): also
 # how long a job waits before another worker takes it over when its worker was killed.
 EVALTOOL_JOB_LEASE_SECONDS = float(os.environ.get("EVALTOOL_JOB_LEASE_SECONDS", 60))

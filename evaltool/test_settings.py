@@ -1,7 +1,7 @@
 """The test suite's settings: the app's own (DEBUG off, as in production, with a secret of
 its own), and the queue's jobs computed where they are
 queued (``django-tasks``' immediate backend), so a test that imports a corpus reads its
-figures at once. The tests of the queue itself switch to the database backend and real
+figures at once. The tests of the queue itself switch to the jobs' own backend and real
 worker processes (``annotation/tests/jobs/``), as do those that show a job's progress."""
 
 from evaltool.settings import *  # noqa: F403
@@ -29,5 +29,6 @@ EVALTOOL_SCORING_PROCESSES = 1
 #: ``full_bootstrap`` fixture of ``annotation/tests/conftest.py``).
 EVALTOOL_BOOTSTRAP_SAMPLES = 100
 
-#: The database backend, for the tests that need a job to wait for a worker.
-QUEUED_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+#: The jobs' own backend, as in production, for the tests that need a job to wait for a
+#: worker.
+QUEUED_TASKS = {"default": {"BACKEND": "annotation.jobs.backend.JobBackend"}}

@@ -1,16 +1,19 @@
 """Claiming, running and finishing jobs, in one place for every worker and command.
 
-A worker claims a job with one conditional UPDATE (:func:`claim`): the job must be
-queued, or running under a lease that has run out (its worker died). The database makes
-that statement atomic on SQLite and PostgreSQL alike, so of two workers asking at once
-exactly one gets the job. The lease is renewed by a heartbeat (:class:`Heartbeat`), a
-thread of the worker beside the job, however long the job goes between two progress
-reports: a lease runs out only when its worker stopped. A worker that finds its claim
-taken over stops (:class:`JobLost`), and the result is stored in the transaction whose
-first statement marks the job done *only while the claim is still this worker's*
-(:func:`run_claimed`): a stale worker can neither overwrite a newer result nor store half
-of one. A database that goes away meanwhile (restarted) is waited for, and the job goes
-on where it was (:mod:`annotation.jobs.outage`).
+A job's row is the queue's entry and its only record (:mod:`annotation.jobs.backend`). A
+worker takes the oldest job it may (:func:`claim_next`) with one conditional UPDATE
+(:func:`claim`): the job must be queued, or running under a lease that has run out (its
+worker died). The database makes that statement atomic on SQLite and PostgreSQL alike,
+so of two workers asking at once exactly one gets the job. The lease is renewed by a
+heartbeat (:class:`Heartbeat`), a thread of the worker beside the job, however long the
+job goes between two progress reports: a lease runs out only when its worker stopped,
+and the job is then taken over by the next worker that looks, or failed after
+:data:`MAX_ATTEMPTS` claims. A worker that finds its claim taken over stops
+(:class:`JobLost`), and the result is stored in the transaction whose first statement
+marks the job done *only while the claim is still this worker's* (:func:`compute`): a
+stale worker can neither overwrite a newer result nor store half of one. A database
+that goes away meanwhile (restarted) is waited for, and the job goes on where it was
+(:mod:`annotation.jobs.outage`).
 """
 
 from __future__ import annotations
@@ -27,11 +30,10 @@ from io import TextIOBase
 from typing import Any, TextIO
 
 from django.conf import settings
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, close_old_connections, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
-from django_tasks import default_task_backend, task
-from django_tasks.base import TaskResultStatus
+from django_tasks import task
 
 from annotation.jobs.outage import database_lost, despite_outages, reachable_for
 from annotation.models import Job
@@ -45,8 +47,8 @@ Store = Callable[[], Any]
 Handler = Callable[[Job, "Progress"], Store | None]
 HANDLERS: dict[str, Handler] = {}
 #: A job's kind → what clears up after a job of it whose workers were all killed
-#: (:func:`requeue_abandoned` gives it up after :data:`MAX_ATTEMPTS` claims): what the
-#: killed attempts wrote outside the job's own row, which no killed process removes.
+#: (:func:`claim_next` gives it up after :data:`MAX_ATTEMPTS` claims): what the killed
+#: attempts wrote outside the job's own row, which no killed process removes.
 ABANDONED: dict[str, Callable[[Job], None]] = {}
 
 #: Claims a worker killed mid-job may cost before the job is given up as failed.
@@ -62,11 +64,6 @@ class Refused(Exception):
 class JobLost(Exception):
     """The job's claim is no longer this worker's (its lease ran out and another worker
     took it, or it was cancelled): whatever this worker computed is dropped."""
-
-
-class WorkerStopped(Exception):
-    """The worker computing a job stopped without ending it (killed, out of memory): what
-    the task backend's row of that worker's task records, so no task stays running."""
 
 
 def lease() -> timedelta:
@@ -111,8 +108,8 @@ def enqueue(
     requested_by: Any = None,
     after_failure: bool = False,
 ) -> Job:
-    """The live job computing ``key``, created and handed to the workers if there is
-    none: asking twice for the same work gets the same job. Returns at once.
+    """The live job computing ``key``, created and enqueued (its task, :func:`run_job`)
+    if there is none: asking twice for the same work gets the same job. Returns at once.
 
     When the last job of ``key`` failed, that job is returned as it is (its page shows
     the reason and a retry button, :func:`retry`), unless ``after_failure``: a page
@@ -134,36 +131,22 @@ def enqueue(
                 upload=upload,
                 requested_by=requested_by,
             )
-            _ring(job)
+            handed = run_job.enqueue(job.pk)
     except IntegrityError:  # another request created it a moment ago
         return Job.objects.get(key=key, status__in=Job.LIVE)
-    job.refresh_from_db()  # its task's id; and its end, where the backend ran it at once
+    if handed.is_finished:  # computed where it was queued (the tests' immediate backend)
+        job.refresh_from_db()
     return job
 
 
 @task()
 def run_job(job_id: int) -> None:
-    """The task a worker runs: claim job ``job_id`` and compute it (nothing when another
-    worker has it or it has ended: a task is only the job's doorbell)."""
+    """The task of every job, enqueued through the Tasks API in the transaction that
+    writes the job's row: claim job ``job_id`` and compute it (nothing when another
+    worker has it or it has ended). Where it runs is the ``TASKS`` backend's choice: the
+    jobs' own (:class:`annotation.jobs.backend.JobBackend`) leaves the queued row to the
+    workers; the immediate backend of the test settings runs it here and now."""
     run_claimed(job_id, worker_id())
-
-
-def _ring(job: Job) -> None:
-    """Hand ``job`` to the workers. With the database backend the task's row is written
-    in the caller's transaction, so it exists exactly when the job does (and the
-    immediate backend of the test settings runs it here and now); another backend is
-    told once the transaction has committed."""
-    from django_tasks.backends.immediate import ImmediateBackend
-    from django_tasks_db.backend import DatabaseBackend
-
-    def send() -> None:
-        result = run_job.enqueue(job.pk)
-        Job.objects.filter(pk=job.pk).update(task_id=str(result.id))
-
-    if isinstance(run_job.get_backend(), DatabaseBackend | ImmediateBackend):
-        send()
-    else:
-        transaction.on_commit(send)
 
 
 # ------------------------------------------------------------------ running
@@ -222,7 +205,8 @@ def _held(job: Job) -> Any:
 
 
 #: Seconds between two beats that could not reach the database: the lease is renewed
-#: within a second of its coming back, before another worker's look for abandoned jobs.
+#: within a second of its coming back, long before other workers judge leases again
+#: (:func:`claim_next`: a lease after they found it back).
 RETRY_BEAT = 1.0
 
 
@@ -276,25 +260,20 @@ class Heartbeat:
                 connection.close()  # this thread's own connection
 
 
-#: The jobs this process is computing (a worker computes one at a time): its own
-#: requeue never hands one of them out, whatever their lease says.
-_computing: set[int] = set()
-
-
 def run_claimed(job_id: int, worker: str) -> bool:
-    """Claim job ``job_id`` and compute it; whether this worker finished it. A failure
-    is stored with its reason (the lead sees it, with a retry button); a lost claim
-    stores nothing. A database that goes away meanwhile is waited for, and the job
-    resumed (:func:`_resumable`)."""
+    """Claim job ``job_id`` and compute it (:func:`compute`); whether this worker
+    finished it (not when another worker holds it or it has ended)."""
     job = despite_outages(lambda: claim(job_id, worker), f"claiming job {job_id}")
-    if job is None:
-        return False
-    _computing.add(job.pk)
-    try:
-        with Heartbeat(job):
-            return despite_outages(_resumable(job), f"job {job.pk} ({job.label})")
-    finally:
-        _computing.discard(job.pk)
+    return job is not None and compute(job)
+
+
+def compute(job: Job) -> bool:
+    """Compute ``job``, claimed by this process, under its heartbeat; whether this
+    worker finished it. A failure is stored with its reason (the lead sees it, with a
+    retry button); a lost claim stores nothing. A database that goes away meanwhile is
+    waited for, and the job resumed (:func:`_resumable`)."""
+    with Heartbeat(job):
+        return despite_outages(_resumable(job), f"job {job.pk} ({job.label})")
 
 
 def _resumable(job: Job) -> Callable[[], bool]:
@@ -366,89 +345,91 @@ def _error_text(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+# ------------------------------------------------------------------ taking work
+
+
+#: Jobs one look for work tries to claim before it sleeps: the rest go to the next look,
+#: or to other workers.
+CANDIDATES = 8
+
+
+def claim_next(worker: str, kinds: Iterable[str] = ()) -> Job | None:
+    """The oldest job ``worker`` may compute (of ``kinds``, when given), claimed for it:
+    a queued one, or one whose lease has run out (its worker stopped: killed, out of
+    memory), which is then taken over; None when there is none. A job whose workers
+    stopped :data:`MAX_ATTEMPTS` times is failed with that reason instead
+    (:func:`_give_up`).
+
+    No lease is judged within a lease of the database's coming back after this process
+    found it gone: a lease that ran out while no worker could reach the database says
+    nothing of its worker, whose heartbeat renews it once it can
+    (:func:`annotation.jobs.outage.reachable_for`)."""
+    claimable = Q(status=Job.Status.QUEUED)
+    if reachable_for(lease().total_seconds()):
+        expired = Q(status=Job.Status.RUNNING, lease_until__lt=timezone.now())
+        _give_up(expired)
+        claimable |= expired & Q(attempts__lt=MAX_ATTEMPTS)
+    jobs = Job.objects.filter(claimable)
+    if wanted := tuple(kinds):
+        jobs = jobs.filter(kind__in=wanted)
+    for pk in jobs.order_by("pk").values_list("pk", flat=True)[:CANDIDATES]:
+        if (job := claim(pk, worker)) is not None:
+            if job.attempts > 1:
+                logger.warning("job %s (%s) taken over from a stopped worker", pk, job.label)
+            return job
+    return None  # none, or each taken by another worker a moment ago
+
+
+def _give_up(expired: Q) -> None:
+    """Fail the ``expired`` jobs (lease run out) claimed :data:`MAX_ATTEMPTS` times with
+    that reason, and clear up what their killed attempts left (:data:`ABANDONED`)."""
+    exhausted = Job.objects.filter(expired, attempts__gte=MAX_ATTEMPTS)
+    for job in exhausted.defer("upload", "result"):
+        if Job.objects.filter(expired, pk=job.pk).update(
+            status=Job.Status.FAILED,
+            error=f"its worker stopped {job.attempts} times (killed, or out of memory)",
+            finished_at=timezone.now(),
+            lease_until=None,
+        ) and (clear := ABANDONED.get(job.kind)):
+            clear(job)
+
+
 def run_queued_jobs(*, kinds: Iterable[str] = ()) -> int:
-    """Compute every queued job here, in this process, until none is left (jobs may
-    queue more jobs: an import queues its scoring): for the command line when no worker
-    runs, and for tests. The same claims as a worker's, so a worker running meanwhile
-    never computes one of them too. Returns how many this process finished."""
-    wanted = tuple(kinds)
-    finished = 0
+    """Compute every job there is to take (:func:`claim_next`) here, in this process,
+    until none is left (jobs may queue more jobs: an import queues its scoring): for the
+    command line when no worker runs, and for tests. The same claims as a worker's, so a
+    worker running meanwhile never computes one of them too. Returns how many this
+    process finished."""
+    me, finished, wanted = worker_id(), 0, tuple(kinds)
+    while (job := claim_next(me, wanted)) is not None:
+        finished += compute(job)
+    return finished
+
+
+def work(*, interval: float, stopping: Callable[[], bool], batch: bool = False) -> None:
+    """A worker's loop (``manage.py worker``): take the next job (:func:`claim_next`)
+    and compute it, or sleep ``interval`` seconds when there is none, until
+    ``stopping()`` (a job under way is finished first) or, with ``batch``, until none is
+    left. A database gone away is waited for (:mod:`annotation.jobs.outage`); any other
+    error is logged, and the loop goes on: the job it hit, if any, is left to its lease."""
     me = worker_id()
-    while True:
-        queued = Job.objects.filter(status=Job.Status.QUEUED).order_by("pk")
-        if wanted:
-            queued = queued.filter(kind__in=wanted)
-        ids = list(queued.values_list("pk", flat=True))
-        if not ids:
-            return finished
-        # a queued job is always claimable: each pass ends every job it lists
-        finished += sum(run_claimed(pk, me) for pk in ids)
+    logger.info("worker %s: computing queued jobs", me)
 
+    def next_job() -> Job | None:
+        return claim_next(me)
 
-# ------------------------------------------------------------------ recovery
-
-
-def requeue_abandoned() -> int:
-    """Give the jobs whose worker stopped (lease run out) to the workers again, or fail
-    them after :data:`MAX_ATTEMPTS` claims; ring again for queued jobs whose task is no
-    longer waiting (a lost doorbell). Every worker runs this every half lease. Returns
-    how many jobs were handed out again.
-
-    Never a job this process computes, and no lease at all within a lease of the
-    database's coming back after this process found it gone: a lease that ran out while
-    no worker could reach the database says nothing of its worker, whose heartbeat
-    renews it once it can (:func:`annotation.jobs.outage.reachable_for`)."""
-    now = timezone.now()
-    again = 0
-    expired = Q(status=Job.Status.RUNNING, lease_until__lt=now)
-    judged = reachable_for(lease().total_seconds())
-    abandoned = Job.objects.filter(expired).exclude(pk__in=list(_computing))
-    for job in abandoned.defer("upload", "result") if judged else ():
-        still = Job.objects.filter(expired, pk=job.pk)
-        if job.attempts >= MAX_ATTEMPTS:
-            if still.update(
-                status=Job.Status.FAILED,
-                error=f"its worker stopped {job.attempts} times (killed, or out of memory)",
-                finished_at=now,
-                lease_until=None,
-            ):
-                _end_task_of_stopped_worker(job)
-                if job.kind in ABANDONED:
-                    ABANDONED[job.kind](job)
-        elif still.update(status=Job.Status.QUEUED, worker="", lease_until=None):
-            _end_task_of_stopped_worker(job)
-            _ring(job)
-            again += 1
-    waiting_long = Job.objects.filter(status=Job.Status.QUEUED, created_at__lt=now - lease())
-    for job in waiting_long.only("pk", "task_id"):
-        if not _task_waiting(job.task_id):
-            _ring(job)
-            again += 1
-    return again
-
-
-def _end_task_of_stopped_worker(job: Job) -> None:
-    """Mark the task whose worker stopped mid-job as failed in the database backend's table
-    (the worker never will): the backend's own views and pruning then see it ended. Other
-    backends keep their own account of their workers."""
-    from django_tasks_db.backend import DatabaseBackend
-    from django_tasks_db.models import DBTaskResult
-
-    if not job.task_id or not isinstance(run_job.get_backend(), DatabaseBackend):
-        return
-    stopped = WorkerStopped(f"worker {job.worker} stopped while computing job {job.pk}")
-    for result in DBTaskResult.objects.filter(id=job.task_id, status=TaskResultStatus.RUNNING):
-        result.set_failed(stopped)
-
-
-def _task_waiting(task_id: str) -> bool:
-    """Whether the job's doorbell is still waiting for a worker."""
-    if not task_id:
-        return False
-    try:
-        return default_task_backend.get_result(task_id).status == TaskResultStatus.READY
-    except Exception:  # gone (pruned), or a backend that cannot tell
-        return False
+    while not stopping():
+        close_old_connections()
+        try:
+            job = despite_outages(next_job, "looking for jobs", going_on=lambda: not stopping())
+            if job is not None:
+                compute(job)
+                continue
+        except Exception:
+            logger.exception("worker %s: could not look for or compute a job", me)
+        if batch:
+            return
+        time.sleep(interval)
 
 
 def retry(job: Job) -> Job:
@@ -460,7 +441,7 @@ def retry(job: Job) -> Job:
         if Job.objects.filter(pk=job.pk, status=Job.Status.FAILED).update(
             status=Job.Status.QUEUED, attempts=0, error="", done=0, total=0, phase=""
         ):
-            _ring(job)
+            run_job.enqueue(job.pk)
     return Job.objects.get(pk=job.pk)
 
 
@@ -506,7 +487,7 @@ def wait_for(
     shown = ""
     started = time.monotonic()
     while True:
-        job.refresh_from_db(fields=["status", "phase", "done", "total", "attempts", "error"])
+        job.refresh_from_db(fields=["status", "phase", "done", "total", "lease_until", "error"])
         text = f"{job.label}: {job.progress_text}"
         if text != shown:
             out.write(("\r\033[K" + text) if terminal else text + "\n")

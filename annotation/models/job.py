@@ -1,13 +1,14 @@
 """The queue's record of one piece of long work: what it computes, who computes it, how
 far it is, and how it ended.
 
-The task backend (``django_tasks_db``) carries a job's number to a worker; this row is
-the truth about the job. It is what makes a job safe to hand to any worker on any
-machine: a worker *claims* it with one conditional UPDATE (:func:`annotation.jobs.runner.
-claim`), holds it under a lease a heartbeat of the worker renews while it computes, and
-stores the result in the transaction that marks it done, only while the lease is still
-its own. A worker killed mid-job leaves a lease that runs out; another worker then
-claims the job again (``attempts`` counts the claims).
+This row is the job's one record: the queue's entry, and its task's result for the Tasks
+API (:class:`annotation.jobs.backend.JobBackend`, which keeps no row of its own). It is
+what makes a job safe to hand to any worker on any machine: a worker *claims* it with
+one conditional UPDATE (:func:`annotation.jobs.runner.claim`), holds it under a lease a
+heartbeat of the worker renews while it computes, and stores the result in the
+transaction that marks it done, only while the lease is still its own. A worker killed
+mid-job leaves a lease that runs out; the next worker that looks for work then claims
+the job again (``attempts`` counts the claims).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Job(models.Model):
@@ -53,8 +55,6 @@ class Job(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
     result = models.JSONField(null=True, blank=True)
-    #: The task that last carried the job to the workers (its doorbell).
-    task_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -90,15 +90,27 @@ class Job(models.Model):
         return min(99, int(100 * self.done / self.total))
 
     @property
+    def abandoned(self) -> bool:
+        """Running under a lease that has run out: its worker stopped (killed, out of
+        memory), and the job waits for the next worker that looks for work."""
+        return (
+            self.status == self.Status.RUNNING
+            and self.lease_until is not None
+            and self.lease_until < timezone.now()
+        )
+
+    @property
     def progress_text(self) -> str:
         """'scoring 3 of 15', 'queued', 'done', 'failed: …': the same words on the page
         and the command line."""
         if self.status == self.Status.QUEUED:
-            return "queued" if not self.attempts else "queued again (its worker stopped)"
+            return "queued"
         if self.status == self.Status.DONE:
             return "done"
         if self.status == self.Status.FAILED:
             return f"failed: {self.error}"
+        if self.abandoned:
+            return "queued again (its worker stopped)"
         phase = self.phase or "working"
         if self.total:
             return f"{phase} {self.done:,} of {self.total:,} ({self.percent} %)"

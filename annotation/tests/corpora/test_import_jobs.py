@@ -15,12 +15,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from annotation.corpora.import_jobs import (
+    IMPORT,
     WARN_SUMMARY_LOST,
     estimated_sentences,
     queue_import,
 )
 from annotation.corpora.imports import corpus_import
-from annotation.jobs import Job, requeue_abandoned, run_queued_jobs
+from annotation.jobs import Job, run_queued_jobs
 from annotation.jobs.runner import MAX_ATTEMPTS, claim
 from annotation.models import Corpus, Sentence, User
 from annotation.tests.factories import DEMO_XML, JUDGED
@@ -31,7 +32,7 @@ DEMO = DEMO_XML.read_bytes()
 
 @pytest.fixture(autouse=True)
 def jobs_wait_for_a_worker(settings: Any) -> None:
-    """Each job waits for a worker (the database backend), as in production, where the
+    """Each job waits for a worker (the jobs' own backend), as in production, where the
     test settings would compute it where it is queued: a test plays the killed worker."""
     settings.TASKS = settings.QUEUED_TASKS
 
@@ -87,8 +88,8 @@ def test_a_retry_after_a_killed_worker_removes_what_that_attempt_left(lead: User
     Corpus.all_objects.filter(pk=half_written.pk).update(ready=False)
     killed_mid_job(job, half_written)
 
-    assert requeue_abandoned() == 1
-    run_queued_jobs()
+    assert run_queued_jobs(kinds=[IMPORT]) == 1  # the killed attempt's job, taken over
+    run_queued_jobs()  # and the scoring it queued
 
     job.refresh_from_db()
     imported = Corpus.objects.get(name="demo")
@@ -109,7 +110,6 @@ def test_a_retry_removes_the_evaluator_accounts_of_the_killed_attempt(lead: User
     Corpus.all_objects.filter(pk=half_written.pk).update(ready=False)
     killed_mid_job(job, half_written)
 
-    requeue_abandoned()
     run_queued_jobs()
 
     inactive = {u.pk: u.username for u in User.objects.filter(is_active=False)}
@@ -127,7 +127,7 @@ def test_an_import_given_up_after_its_workers_were_killed_leaves_nothing(lead: U
     Job.objects.filter(pk=job.pk).update(attempts=MAX_ATTEMPTS - 1)
     killed_mid_job(job, half_written)
 
-    assert requeue_abandoned() == 0
+    assert run_queued_jobs(kinds=[IMPORT]) == 0  # given up, not taken over
 
     job.refresh_from_db()
     assert job.status == "failed"
@@ -143,7 +143,6 @@ def test_an_attempt_that_had_finished_the_import_is_not_imported_again(lead: Use
     finished = corpus_import(source=io.BytesIO(DEMO), name="demo").corpus
     killed_mid_job(job, finished)  # after the corpus was complete, before the job was
 
-    requeue_abandoned()
     run_queued_jobs()
 
     job.refresh_from_db()

@@ -34,7 +34,7 @@ REFUSED_LATE = DEMO.replace(b"</evalTrans>", NO_SOURCE + b"</evalTrans>")
 
 @pytest.fixture(autouse=True)
 def jobs_wait_for_a_worker(settings: Any) -> None:
-    """The upload's job waits for a worker (the database backend), as in production,
+    """The upload's job waits for a worker (the jobs' own backend), as in production,
     where the test settings would compute it where it is queued."""
     settings.TASKS = settings.QUEUED_TASKS
 

@@ -28,7 +28,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture(autouse=True)
 def jobs_wait_for_a_worker(settings: Any) -> None:
-    """The added system's job waits for a worker (the database backend), as in
+    """The added system's job waits for a worker (the jobs' own backend), as in
     production, where the test settings would compute it where it is queued."""
     settings.TASKS = settings.QUEUED_TASKS
 

@@ -71,7 +71,7 @@ def test_workers_ride_out_a_postgresql_restart_and_finish_the_job_they_had(
     outage_db.wait_until(lambda jobs: jobs[0][1] == "running", "claimed")
     idle = outage_db.worker(lease, log=idle_log, steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(idle)
-    wait_for_lines(idle_log, "Starting worker", idle)
+    wait_for_lines(idle_log, "computing queued jobs", idle)
 
     postgres.stop()
     try:

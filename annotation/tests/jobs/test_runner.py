@@ -1,7 +1,8 @@
 """The queue's promises, in one process: asking twice gets one job, a job is computed
 once and its result stored with its end, a failure is kept with its reason until
-retried, a worker whose claim was taken over stores nothing, and the jobs of stopped
-workers go back to the workers. (Real worker processes: ``test_workers.py``.)"""
+retried, a worker whose claim was taken over stores nothing, the jobs of stopped workers
+are taken over by the next worker that looks, and the Tasks API reads a job's row as its
+task's result. (Real worker processes: ``test_workers.py``.)"""
 
 from __future__ import annotations
 
@@ -10,22 +11,23 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from django_tasks_db.models import DBTaskResult
+from django_tasks import task
+from django_tasks.exceptions import InvalidTaskError
 
 from annotation.jobs import (
     Job,
     JobLost,
     Progress,
     Refused,
+    claim_next,
     enqueue,
     handler,
     live_jobs,
-    requeue_abandoned,
     retry,
     run_claimed,
     run_queued_jobs,
 )
-from annotation.jobs.runner import MAX_ATTEMPTS, claim
+from annotation.jobs.runner import MAX_ATTEMPTS, claim, run_job, work, worker_id
 from annotation.models import Corpus
 
 pytestmark = pytest.mark.django_db
@@ -62,25 +64,15 @@ def store_fails(job: Job, progress: Progress) -> Any:
     return store
 
 
-#: What each look for abandoned jobs handed out, made from inside a job of this process.
-swept: list[int] = []
-
-
-@handler("test-sweeps-itself")
-def sweeps_while_computing(job: Job, progress: Progress) -> Any:
-    """A job whose lease runs out while its worker computes it (a step longer than the
-    lease), and which that worker's own look for abandoned jobs then meets."""
-    Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    swept.append(requeue_abandoned())
-    return lambda: {"swept": swept[-1]}
+def not_a_job() -> None:
+    """A task function of its own, not a job's."""
 
 
 @pytest.fixture(autouse=True)
 def nothing_computed_yet(settings: Any) -> None:
-    """Jobs wait for a worker (the database backend), and none ran before."""
+    """Jobs wait for a worker (the jobs' own backend), and none ran before."""
     settings.TASKS = settings.QUEUED_TASKS
     computed.clear()
-    swept.clear()
 
 
 def counting(text: str, key: str = "count:1") -> Job:
@@ -94,12 +86,26 @@ def test_asking_twice_for_the_same_work_gets_the_same_job() -> None:
     assert Job.objects.count() == 2
 
 
-def test_a_job_is_handed_to_the_workers_as_a_task_of_the_backend() -> None:
+def test_the_tasks_api_reads_a_jobs_row_as_its_tasks_result() -> None:
     job = counting("a b c")
-    job.refresh_from_db()
-    task = DBTaskResult.objects.get(pk=job.task_id)
-    assert task.args_kwargs["args"] == [job.pk]
-    assert task.task_path == "annotation.jobs.runner.run_job"
+    result = run_job.get_result(str(job.pk))
+    assert (result.status, result.args, result.attempts) == ("READY", [job.pk], 0)
+    run_queued_jobs()
+    result.refresh()
+    assert (result.status, result.return_value, result.worker_ids) == (
+        "SUCCESSFUL",
+        {"words": 3},
+        [worker_id()],
+    )
+    failed = enqueue("test-fail", "fail:1", label="reading", payload={"what": "line 3"})
+    run_queued_jobs()
+    (error,) = run_job.get_result(str(failed.pk)).errors
+    assert error.traceback == "ValueError: cannot read line 3"
+
+
+def test_only_jobs_go_through_the_jobs_backend() -> None:
+    with pytest.raises(InvalidTaskError, match="queued as a job"):
+        task()(not_a_job)
 
 
 def test_a_queued_job_is_computed_once_and_its_result_stored_with_its_end() -> None:
@@ -133,7 +139,7 @@ def test_a_failed_job_keeps_its_reason_until_the_lead_retries_it() -> None:
     forced.delete()
     again = retry(job)
     assert (again.pk, again.status, again.error) == (job.pk, "queued", "")
-    assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
+    assert run_job.get_result(str(job.pk)).status == "READY"
 
 
 def test_a_corpus_shows_the_latest_job_of_each_key_until_it_is_done() -> None:
@@ -208,26 +214,44 @@ def test_a_worker_whose_lease_was_taken_over_stores_nothing() -> None:
     assert Job.objects.get(pk=job.pk).worker == "worker B"
 
 
-def test_the_job_of_a_stopped_worker_goes_back_to_the_workers() -> None:
+def test_the_job_of_a_stopped_worker_is_taken_over_by_the_next_worker_that_looks() -> None:
     job = counting("a b c")
     claim(job.pk, "worker killed mid-job")
+    assert claim_next("another worker") is None  # its lease holds: the worker may live
     Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    assert requeue_abandoned() == 1
     job.refresh_from_db()
-    assert (job.status, job.worker, job.attempts) == ("queued", "", 1)
     assert job.progress_text == "queued again (its worker stopped)"
-    assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
-    run_queued_jobs()
+
+    taken = claim_next("another worker")
+    assert taken is not None
+    assert (taken.pk, taken.status, taken.worker, taken.attempts) == (
+        job.pk,
+        "running",
+        "another worker",
+        2,
+    )
+    Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert run_queued_jobs() == 1  # and so on, by whoever looks next
     job.refresh_from_db()
-    assert (job.status, job.attempts, job.result) == ("done", 2, {"words": 3})
+    assert (job.status, job.attempts, job.result) == ("done", 3, {"words": 3})
 
 
-def test_a_worker_never_hands_out_the_job_it_is_computing() -> None:
-    job = enqueue("test-sweeps-itself", "sweep:1", label="sweeping")
-    run_queued_jobs()
-    job.refresh_from_db()
-    assert (job.status, job.attempts, job.result) == ("done", 1, {"swept": 0})
-    assert swept == [0]
+def test_the_next_job_is_the_oldest_there_is_to_take_of_the_kinds_asked_for() -> None:
+    first, second = counting("a", key="count:1"), counting("b", key="count:2")
+    failing = enqueue("test-fail", "fail:1", label="reading", payload={"what": "x"})
+    claim(first.pk, "worker A")
+    assert claim_next("worker B", ["test-fail"]) == failing
+    assert claim_next("worker B") == second
+    assert claim_next("worker B") is None
+
+
+@pytest.mark.django_db(transaction=True)  # a worker's loop recycles its connection
+def test_a_worker_asked_to_stop_takes_no_job_and_in_a_batch_stops_when_none_is_left() -> None:
+    job = counting("a b")
+    work(interval=0, stopping=lambda: True)
+    assert Job.objects.get(pk=job.pk).status == "queued"
+    work(interval=0, batch=True, stopping=lambda: False)
+    assert Job.objects.get(pk=job.pk).status == "done"
 
 
 def test_a_job_whose_workers_keep_dying_fails_with_the_reason() -> None:
@@ -236,19 +260,10 @@ def test_a_job_whose_workers_keep_dying_fails_with_the_reason() -> None:
         status="running", attempts=MAX_ATTEMPTS, lease_until=timezone.now() - timedelta(1)
     )
     assert claim(job.pk, "yet another worker") is None
-    assert requeue_abandoned() == 0
+    assert claim_next("yet another worker") is None
     job.refresh_from_db()
     assert job.status == "failed"
     assert job.error == f"its worker stopped {MAX_ATTEMPTS} times (killed, or out of memory)"
-
-
-def test_a_queued_job_whose_task_was_lost_is_handed_out_again() -> None:
-    job = counting("a")
-    DBTaskResult.objects.all().delete()  # e.g. pruned by hand
-    Job.objects.filter(pk=job.pk).update(created_at=timezone.now() - timedelta(hours=1))
-    assert requeue_abandoned() == 1
-    assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 1
-    assert requeue_abandoned() == 0  # its new task is waiting
 
 
 def test_progress_reads_the_same_on_the_page_and_the_command_line() -> None:

@@ -56,18 +56,12 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(
     assert job == (1, "running", 1, host_and_pid(first))  # abandoned, lease not run out
     assert worker_db.query("SELECT COUNT(*) FROM annotation_corpusstatistics") == [(0,)]
 
-    time.sleep(SHORT_LEASE)  # the lease runs out: the second worker's first sweep sees it
+    time.sleep(SHORT_LEASE)  # the lease runs out: the second worker's first look takes it
     second = worker_db.worker()
     stopped_at_the_end.append(second)
     worker_db.wait_until(lambda jobs: jobs[0][1] == "done", "done")
 
     assert worker_db.jobs() == [(1, "done", 2, host_and_pid(second))]
-    # the killed worker's task is recorded as ended (failed), the second's as successful
-    # once the task function has returned, a moment after it marked the job done
-    worker_db.wait_for(
-        "SELECT status FROM django_tasks_database_dbtaskresult ORDER BY status",
-        [("FAILED",), ("SUCCESSFUL",)],
-    )
     assert worker_db.query("SELECT COUNT(*) FROM annotation_corpusstatistics") == [(1,)]
     scores = json.loads(worker_db.manage("scores", "demo", "--json"))  # read, not scored
     assert all("bleu" in figures for figures in scores["translators"].values())
@@ -158,8 +152,7 @@ def test_a_step_longer_than_the_lease_leaves_the_job_with_its_living_worker(
     assert worker_db.results() == [{"worker": host_and_pid(computing), "starts_here": 1}]
     said = "".join(log.read_text() for log in logs)
     assert said.count(STARTS.format(job=job)) == 1  # computed once, by one worker
-    assert "to the workers again" not in said
-    assert "taken over" not in said
+    assert "taken over" not in said  # from a worker thought stopped, or by another
     assert (computing.poll(), beside.poll()) == (None, None)
 
 

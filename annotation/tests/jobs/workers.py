@@ -97,16 +97,6 @@ class WorkerDatabase:
             time.sleep(0.05)
         raise AssertionError(f"not {what} after {PATIENCE:.0f} s: {self.jobs()}")
 
-    def wait_for(self, sql: str, expected: list[tuple[Any, ...]]) -> None:
-        """Wait until ``sql`` returns ``expected``: rows a worker writes after the job's own
-        row (its task's result) lag that row by a moment."""
-        deadline = time.monotonic() + PATIENCE
-        while time.monotonic() < deadline:
-            if (rows := self.query(sql)) == expected:
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"{sql!r} gave {rows} after {PATIENCE:.0f} s, not {expected}")
-
 
 @contextmanager
 def postgres_worker_database(server: str, name: str) -> Iterator[WorkerDatabase]:
