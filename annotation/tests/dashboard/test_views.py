@@ -435,8 +435,8 @@ def test_a_new_preprocessing_choice_is_queued_for_a_worker_then_read_back(
     lead_client: Client, demo: Corpus, settings: Any
 ) -> None:
     """A choice never seen: the page never scores it. Its first view reads the stored
-    row (none), queues the scoring job (the job, its task and the task's id, in one
-    savepoint) and shows its progress; a view while it waits only looks the job up. Once
+    row (none), queues the scoring job (its row, the queue's one record, in a savepoint)
+    and shows its progress; a view while it waits only looks the job up. Once
     a worker has stored the statistics, the choice is read back as the default one is:
     the later page's five queries."""
     automatic_statistics(demo)  # the default choice stored, as once its import's job is done
@@ -444,7 +444,7 @@ def test_a_new_preprocessing_choice_is_queued_for_a_worker_then_read_back(
     url = f"/dashboard/{demo.pk}/?tok=char&case=lc"
     lead_client.get(f"/dashboard/{demo.pk}/")  # the parts derived from the judgments
 
-    assert _queries(lead_client, url) == 5 + 1 + 5 + 1
+    assert _queries(lead_client, url) == 5 + 1 + 3
     assert 'id="scoring"' in lead_client.get(url).content.decode()
     assert _queries(lead_client, url) == 5 + 1
     assert run_queued_jobs() == 1

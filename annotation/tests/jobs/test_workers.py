@@ -143,7 +143,7 @@ def test_a_step_longer_than_the_lease_leaves_the_job_with_its_living_worker(
     computing = worker_db.worker(lease, log=logs[0], steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(computing)
     worker_db.wait_until(lambda jobs: jobs[0][1] == "running", "claimed")
-    # a second worker beside it looks for abandoned jobs every half lease, as the first does
+    # a second worker beside it looks for work (abandoned jobs too) all along, as the first does
     beside = worker_db.worker(lease, log=logs[1], steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(beside)
     worker_db.wait_until(lambda jobs: jobs[0][1] in ("done", "failed"), "ended")
