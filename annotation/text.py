@@ -32,16 +32,14 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from metrics.align import distance
 from metrics.human import hter_row, hter_rows
 from metrics.tokenize import Preprocessor
 
-if TYPE_CHECKING:  # a rule of words: it reads a corpus's attributes, never the database
+if TYPE_CHECKING:
     from sacremoses import MosesDetokenizer
-
-    from annotation.models import Corpus
 
 AWER_PREPROCESSOR = Preprocessor(tokenize="13a")
 #: The detokenizer's language where a corpus does not name its target language.
@@ -64,6 +62,15 @@ _LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})*")
 #: takes them from here.
 FIRST_REFERENCE = "first_reference"
 REFERENCE_ROLES = (FIRST_REFERENCE, "reference")
+
+
+class Attributed(Protocol):
+    """What the language rules read of a corpus: the attributes of its file's
+    ``evalTrans`` element, kept verbatim by the import. A rule of words reads those,
+    never the database, so it names no model (the models read this module's roles)."""
+
+    @property
+    def extra_attrs(self) -> Any: ...
 
 
 def words(text: str, *, cache: bool = True) -> tuple[str, ...]:
@@ -97,13 +104,13 @@ def readable_text(text: str, language: str = DEFAULT_LANGUAGE, *, cache: bool = 
     return readable_new_ref(words(text, cache=cache), language, cache=cache)
 
 
-def corpus_language(corpus: Corpus) -> str:
+def corpus_language(corpus: Attributed) -> str:
     """The corpus's target language as its file names it (:data:`LANGUAGE_ATTRIBUTES`),
     else :data:`DEFAULT_LANGUAGE`: the language the new references are detokenized for."""
     return _named_language(corpus, LANGUAGE_ATTRIBUTES) or DEFAULT_LANGUAGE
 
 
-def _named_language(corpus: Corpus, names: Sequence[str]) -> str:
+def _named_language(corpus: Attributed, names: Sequence[str]) -> str:
     """The first of the corpus attributes ``names`` that says something, lower case; ""
     for none."""
     attrs: dict[str, str] = dict(corpus.extra_attrs)
@@ -128,7 +135,7 @@ class TextLanguage:
         return "rtl" if script in RIGHT_TO_LEFT else "auto"
 
 
-def corpus_languages(corpus: Corpus) -> tuple[TextLanguage, TextLanguage]:
+def corpus_languages(corpus: Attributed) -> tuple[TextLanguage, TextLanguage]:
     """The corpus's source and target languages, as its page marks its texts. Only the
     language a file names: :data:`DEFAULT_LANGUAGE` is the detokenizer's fallback, not a
     fact about the corpus's texts."""

@@ -7,7 +7,7 @@ click stores its new reference with aWER's counts and leaves HTER's empty
 only (the ones the figures read; a pending judgment changes again before it counts):
 
 * by every worker, in the background (``manage.py worker``), so the backlog stays small;
-* by whatever reads them, before it computes a figure (:func:`with_hter_counts`, in
+* by whatever reads them, before it computes a figure (:func:`hter_counts_stored`, by
   :func:`~annotation.statistics.human.judgment_rows`): a figure never leaves out a
   judgment whose counts a worker has not filled yet.
 
@@ -19,16 +19,11 @@ never gets counts of what it no longer is; the next fill computes it again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.db import transaction
 from django.db.models import QuerySet
 
 from annotation.models import Judgment
 from annotation.text import hter_counts
-
-if TYPE_CHECKING:
-    from annotation.statistics.human import JudgmentRow
 
 #: Judgments filled per transaction: a worker's writes never hold the database for long.
 BATCH = 200
@@ -49,11 +44,11 @@ def fill_hter_counts() -> int:
     computed = 0
     for start in range(0, len(ids), BATCH):
         rows = _missing().filter(pk__in=ids[start : start + BATCH]).values_list("pk", "new_ref")
-        computed += len(_fill(dict(rows)))
+        computed += len(hter_counts_stored(dict(rows)))
     return computed
 
 
-def _fill(new_refs: dict[int, str]) -> dict[int, tuple[int, int]]:
+def hter_counts_stored(new_refs: dict[int, str]) -> dict[int, tuple[int, int]]:
     """The HTER counts of judgments ``pk → new reference``, :data:`BATCH` at a time (one
     query for their candidates, one transaction for their counts), each stored where the
     judgment is unchanged since that query, with that new reference and no counts; the
@@ -75,22 +70,6 @@ def _fill(new_refs: dict[int, str]) -> dict[int, tuple[int, int]]:
                 unchanged = _missing().filter(pk=pk, version=version, new_ref=new_refs[pk])
                 unchanged.update(ter_edits=edits, ter_length=length)
     return computed
-
-
-def with_hter_counts(rows: list[JudgmentRow]) -> list[JudgmentRow]:
-    """``rows`` (done judgments, :func:`~annotation.statistics.human.judgment_rows`) with
-    the HTER counts a worker has not filled yet computed (from each row's own new
-    reference) and stored now: no query when none is missing."""
-    missing = {
-        r.pk: r.new_ref for r in rows if r.pk is not None and r.counted and r.ter_edits is None
-    }
-    if not missing:
-        return rows
-    filled = _fill(missing)
-    return [
-        r._replace(ter_edits=filled[r.pk][0], ter_length=filled[r.pk][1]) if r.pk in filled else r
-        for r in rows
-    ]
 
 
 def missing_hter_counts() -> int:

@@ -17,7 +17,7 @@ from django.db.models.functions import Cast, NullIf
 
 from annotation.models import Corpus, Judgment
 from annotation.spans import major_count
-from annotation.statistics.hter import with_hter_counts
+from annotation.statistics.hter import hter_counts_stored
 from annotation.statistics.metric_set import HUMAN_METRICS
 from metrics import human
 from metrics.significance import rows_by_segment
@@ -69,8 +69,8 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
     out: :meth:`~annotation.models.JudgmentQuerySet.in_figures`; of ``systems`` only, if
     given) in one query: all that the human figures and the dashboard read of them
     (figures, bootstrap, judges, agreement, effort, drill-down). HTER's counts that no
-    worker has filled yet are filled first (:func:`~annotation.statistics.hter.
-    with_hter_counts`): a figure never leaves a done judgment out."""
+    worker has filled yet are filled first (:func:`with_hter_counts`): a figure never
+    leaves a done judgment out."""
     qs = Judgment.objects.in_figures(corpus.pk)
     if systems:
         qs = qs.filter(target__translator__name__in=systems)
@@ -103,6 +103,23 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         for row in map(JudgmentRow._make, values)
     ]
     return with_hter_counts(rows)
+
+
+def with_hter_counts(rows: list[JudgmentRow]) -> list[JudgmentRow]:
+    """``rows`` (done judgments, :func:`judgment_rows`) with the HTER counts a worker has
+    not filled yet computed (from each row's own new reference) and stored now
+    (:func:`~annotation.statistics.hter.hter_counts_stored`): no query when none is
+    missing."""
+    missing = {
+        r.pk: r.new_ref for r in rows if r.pk is not None and r.counted and r.ter_edits is None
+    }
+    if not missing:
+        return rows
+    filled = hter_counts_stored(missing)
+    return [
+        r._replace(ter_edits=filled[r.pk][0], ter_length=filled[r.pk][1]) if r.pk in filled else r
+        for r in rows
+    ]
 
 
 def _decoded(text: object) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""The shape of the house, checked: our modules import each other without a cycle, in
+"""The shape of the house, checked: our modules import each other without a cycle (an
+import inside a function counts, and so, for cycles, does a type hint's), in
 layers (:data:`LAYERS`: a module imports only from its own layer or those below it),
 and ``metrics/`` imports nothing of the app. How long a module grows is advice, not a
 rule (about 500 lines: a module that needs banners wants to be a package).
@@ -7,6 +8,7 @@ rule (about 500 lines: a module that needs banners wants to be a package).
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,11 +66,13 @@ def our_modules() -> dict[str, Path]:
     }
 
 
-def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """Every import statement except those under ``if TYPE_CHECKING:`` (never run)."""
+def _import_statements(tree: ast.Module, *, hints: bool) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, wherever it stands (one inside a function runs when the
+    function does, so it is an import all the same); without ``hints``, not those under
+    ``if TYPE_CHECKING:`` (never run)."""
     skipped: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not hints and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped |= {id(n) for child in node.body for n in ast.walk(child)}
     return [
         n
@@ -77,27 +81,37 @@ def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     ]
 
 
-def imports(path: Path, modules: dict[str, Path]) -> set[str]:
-    """The modules of ours that ``path`` imports when it runs."""
+def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement that runs (:func:`_import_statements` without hints)."""
+    return _import_statements(tree, hints=False)
+
+
+def imported(source: str, name: str, modules: Collection[str], *, hints: bool) -> set[str]:
+    """The modules of ours (``modules``) that the module ``name`` of text ``source``
+    imports when it runs; with ``hints``, those its type hints name as well."""
     out: set[str] = set()
-    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _import_statements(ast.parse(source), hints=hints):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         else:
             base = node.module or ""
             names = [f"{base}.{alias.name}" for alias in node.names] + [base]
-        for name in names:
-            while name and name not in modules:
-                name = name.rpartition(".")[0]
-            if name:
-                out.add(name)
-    out.discard(module_of(path))
+        for found in names:
+            while found and found not in modules:
+                found = found.rpartition(".")[0]
+            if found:
+                out.add(found)
+    out.discard(name)
     return out
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(*, hints: bool = False) -> dict[str, set[str]]:
+    """Each module of ours → the modules of ours it imports (:func:`imported`)."""
     modules = our_modules()
-    return {name: imports(path, modules) for name, path in modules.items()}
+    return {
+        name: imported(path.read_text(encoding="utf-8"), name, modules, hints=hints)
+        for name, path in modules.items()
+    }
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -124,11 +138,36 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_import_graph_has_no_cycles() -> None:
-    assert cycles(import_graph()) == []
+    """Not even through type hints: two modules whose hints name each other must be read,
+    and changed, together as much as two that import each other."""
+    assert cycles(import_graph(hints=True)) == []
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+LAZY = """
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from annotation.models import Corpus
+
+def text_of(corpus: Corpus) -> str:
+    from annotation.text import words
+    return " ".join(words(corpus.name))
+"""
+
+
+def test_an_import_inside_a_function_is_an_import() -> None:
+    ours = {"annotation.models", "annotation.text", "annotation.lazy"}
+    assert imported(LAZY, "annotation.lazy", ours, hints=False) == {"annotation.text"}
+
+
+def test_a_type_hint_is_an_import_for_the_cycles_only() -> None:
+    ours = {"annotation.models", "annotation.text", "annotation.lazy"}
+    with_hints = imported(LAZY, "annotation.lazy", ours, hints=True)
+    assert with_hints == {"annotation.models", "annotation.text"}
 
 
 def test_metrics_imports_nothing_of_the_app() -> None:

@@ -17,7 +17,7 @@ from annotation.statistics import (
     judgment_rows,
     missing_hter_counts,
 )
-from annotation.statistics.hter import with_hter_counts
+from annotation.statistics.human import with_hter_counts
 from annotation.tests.factories import CATS, finish, import_xml, target_of
 from annotation.text import hter_counts
 
