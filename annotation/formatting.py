@@ -2,7 +2,8 @@
 
 ``None`` and NaN (a figure with nothing judged yet, a correlation on fewer than two
 points, a judge without measured time) and infinities read "–" in every page, table and
-command, never "None", "nan" or an empty cell.
+command, never "None", "nan" or an empty cell. A text cell of any downloaded CSV is
+written so that a spreadsheet shows it as text (:func:`spreadsheet_safe`).
 """
 
 from __future__ import annotations
@@ -57,3 +58,14 @@ def duration(seconds: Any) -> str:
 def counted(n: int, noun: str) -> str:
     """``n`` things in words: "1 sentence", "40 sentences" (a plural in "s")."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+#: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting like a formula (a system named
+    ``=HYPERLINK(…)``) gets a leading apostrophe, OWASP's rule. Only text cells go
+    through here, so numbers (``-1.5``) stay numbers."""
+    return "'" + text if text.startswith(_FORMULA_START) else text

@@ -20,7 +20,7 @@ spreadsheet and filters in one click):
 Streamed: the judgments are read with one query through a database cursor, and each row
 is written as it comes, so neither the number of queries nor the memory grows with the
 corpus. Text cells (judge and system names, from uploads) go through
-:func:`~annotation.dashboard.export.spreadsheet_safe`, as the metrics CSV's do.
+:func:`~annotation.formatting.spreadsheet_safe`, as the metrics CSV's do.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from django.db.models import Max, Min
 
 from annotation.campaigns.progress import campaign_of
-from annotation.dashboard.export import spreadsheet_safe
+from annotation.formatting import spreadsheet_safe
 from annotation.models import Corpus, Judgment
 
 COLUMNS = (

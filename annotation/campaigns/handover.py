@@ -4,7 +4,7 @@ the request that made them (a ``data:`` link to download), never stored nor serv
 again, so the secrets in it are as once-only as the page.
 
 Cells a spreadsheet could take for a formula are written as text
-(:func:`~annotation.dashboard.export.spreadsheet_safe`): the lead opens these files in
+(:func:`~annotation.formatting.spreadsheet_safe`): the lead opens these files in
 one to mail-merge them.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from annotation.campaigns.judges import OneTimeLogin
 from annotation.campaigns.links import NewLink
-from annotation.dashboard.export import spreadsheet_safe
+from annotation.formatting import spreadsheet_safe
 
 ACCOUNTS_HEADER = ["username", "email", "one_time_password", "login_url"]
 LINKS_HEADER = ["username", "email", "link", "expires_utc"]

@@ -15,7 +15,7 @@ from annotation.dashboard.estimates import Estimates
 from annotation.dashboard.meta import COEFFICIENTS, MIN_JUDGED, MetaEvaluation
 from annotation.dashboard.table import Cell, MetricsTable, too_few_note
 from annotation.dashboard.verdicts import ClusterView, JudgeAwareView, Line
-from annotation.formatting import number
+from annotation.formatting import number, spreadsheet_safe
 from annotation.statistics import effects_json, scores_json
 from metrics import claims
 from metrics.claims import TOO_FEW
@@ -235,16 +235,6 @@ def _csv_cells(cell: Cell) -> list[str]:
 
 
 #: What a spreadsheet takes for the start of a formula (OWASP, "CSV injection").
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A text cell a spreadsheet shows as text: one starting like a formula (a system named
-    ``=HYPERLINK(…)``) gets a leading apostrophe, OWASP's rule. Only text cells go
-    through here, so numbers (``-1.5``) stay numbers."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
 def _shown(v: float | None) -> str:
     """A number as the table shows it (two decimals), "" if undefined."""
     return "" if v is None or not math.isfinite(v) else number(v)

@@ -13,7 +13,7 @@ from django.test import Client
 from lxml import etree
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.export import spreadsheet_safe
+from annotation.formatting import spreadsheet_safe
 from annotation.models import Corpus
 from annotation.tests.factories import (
     HAND_REFS,
