@@ -8,7 +8,7 @@ judgments grouped per judge and system
 (``JudgmentQuerySet.per_evaluator_and_translator``): judges × systems rows, never one per
 sentence; where the corpus's campaign splits the work, each judge's batches with their
 row (:func:`annotation.campaigns.batch_progress.judge_batch_annotations`). The pace
-is the one every page shows (:data:`annotation.judging.pace.PACE_LABEL`): active seconds
+is the one every page shows (:data:`annotation.pace.PACE_LABEL`): active seconds
 per done candidate.
 """
 
@@ -23,9 +23,8 @@ from annotation.campaigns.batch_progress import (
     batches_of,
     judge_batch_annotations,
 )
-from annotation.dashboard.effort import sentences_per_hour
-from annotation.judging.pace import seconds_per_candidate
 from annotation.models import Corpus, Judgment, Translator
+from annotation.pace import seconds_per_candidate, sentences_per_hour
 
 
 @dataclass(frozen=True)

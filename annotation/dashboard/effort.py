@@ -2,9 +2,9 @@
 judge's pace, from the judgments' active time.
 
 The pace is shown as every page shows it: active seconds per candidate
-(:data:`annotation.judging.pace.PACE_LABEL`, the judge's header's own figure), so a lead
-and a judge read one number in one unit; :func:`sentences_per_hour` (seed 001 Table 3's
-speed) stays for the JSON and the tests that read it."""
+(:data:`annotation.pace.PACE_LABEL`, the judge's header's own figure), so a lead and a
+judge read one number in one unit; :func:`~annotation.pace.sentences_per_hour` (seed 001
+Table 3's speed) stays for the JSON and the tests that read it."""
 
 from __future__ import annotations
 
@@ -12,15 +12,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from annotation.judging.pace import seconds_per_candidate
+from annotation.pace import seconds_per_candidate, sentences_per_hour
 from annotation.statistics import JudgmentRow
-
-
-def sentences_per_hour(judgments: int, seconds: float) -> float | None:
-    """Done judgments per hour of active time (seed 001 Table 3's speed); None without
-    measured time, rather than an infinite speed. The judges and effort panels both
-    show it."""
-    return judgments * 3600 / seconds if seconds > 0 else None
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from annotation.controls.quality import JudgeControls
-from annotation.dashboard.effort import sentences_per_hour
-from annotation.judging.pace import seconds_per_candidate
+from annotation.pace import seconds_per_candidate, sentences_per_hour
 from annotation.statistics import JudgmentRow, human_metric_rows
 from annotation.text import words
 from metrics import human
@@ -64,7 +63,7 @@ class JudgeFigures:
 
     @property
     def pace(self) -> float | None:
-        """Active seconds per judgment (:data:`annotation.judging.pace.PACE_LABEL`)."""
+        """Active seconds per judgment (:data:`annotation.pace.PACE_LABEL`)."""
         return seconds_per_candidate(self.judgments, self.active_seconds)
 
 

@@ -22,8 +22,8 @@ from django.db.models.functions import Coalesce
 
 from annotation.controls.runs import RunItem, queue_progress
 from annotation.judging.batches import batch_annotations
-from annotation.judging.pace import Pace
 from annotation.models import Corpus, Judgment, Translator
+from annotation.pace import Pace
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
     """The header's counts in one query: the judge's done candidates of the corpus
     (:meth:`~annotation.models.CorpusQuerySet.with_progress`) and, while controls are on,
     done control items (``n_controls_done``), the active ``seconds`` of the items the header
-    counts (the pace, :mod:`annotation.judging.pace`) and ``translator``'s rank among the
+    counts (the pace, :mod:`annotation.pace`) and ``translator``'s rank among the
     corpus's systems; the corpus sizes are stored on the corpus (no query). In a batch,
     the batch's counts and number instead (:func:`annotation.judging.batches.
     batch_annotations`), in the same one query."""

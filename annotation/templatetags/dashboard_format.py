@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 
 from annotation import formatting
-from annotation.judging.pace import PACE_LABEL
+from annotation.pace import PACE_LABEL
 from metrics import human
 
 register = template.Library()
@@ -28,7 +28,7 @@ register.filter("duration", formatting.duration)
 
 @register.simple_tag
 def pace_label() -> str:
-    """The pace's one heading (:data:`annotation.judging.pace.PACE_LABEL`)."""
+    """The pace's one heading (:data:`annotation.pace.PACE_LABEL`)."""
     return PACE_LABEL
 
 

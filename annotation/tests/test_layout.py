@@ -24,7 +24,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("metrics", ("metrics",)),
     (
         "rules",
-        ("annotation.text", "annotation.spans", "annotation.ier", "annotation.limits"),
+        (
+            "annotation.text",
+            "annotation.spans",
+            "annotation.ier",
+            "annotation.limits",
+            "annotation.pace",
+        ),
     ),
     ("file format", ("annotation.formatting", "annotation.corpora.evaltrans")),
     (

@@ -1,4 +1,4 @@
-"""The judge's pace and the time left (annotation/judging/pace.py), and the header that
+"""The judge's pace and the time left (annotation/pace.py), and the header that
 reads them from the judge's active time in its one query."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.header import judge_header
-from annotation.judging.pace import Pace, duration_text
 from annotation.judging.start import judgment_open
 from annotation.models import Judgment, User
+from annotation.pace import Pace, duration_text
 from annotation.tests.factories import fresh, target_of
 
 pytestmark = pytest.mark.django_db

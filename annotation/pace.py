@@ -1,4 +1,6 @@
-"""The judge's pace and the time left, for the progress bar of the judge's header.
+"""The judge's pace and the time left: one rule wherever a pace is shown (the judge's
+header's progress bar, the campaign page and CSV, the dashboard's judges and effort
+panels), so a judge and a lead read one number in one unit.
 
 The pace is the judge's *active* time (:mod:`annotation.judging.active_time`: idle gaps
 capped, time away from the page not counted) over the candidates the judge has accepted in
@@ -7,7 +9,7 @@ control items on, the header counts items, controls included, and the pace reads
 alike (a control must not show by a counter that stands still). Active time
 rather than the clock between the first and the last event, so a weekend between two
 sessions does not make the judge look slow. Both are read with the header's one query
-(:func:`annotation.judging.page.judge_header`), whatever the corpus size.
+(:func:`annotation.judging.header.judge_header`), whatever the corpus size.
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ PACE_LABEL = f"Pace ({PACE_UNIT})"
 def seconds_per_candidate(done: int, seconds: float) -> float | None:
     """The pace: active seconds per done candidate (None before the first)."""
     return seconds / done if done else None
+
+
+def sentences_per_hour(judgments: int, seconds: float) -> float | None:
+    """Done judgments per hour of active time (seed 001 Table 3's speed); None without
+    measured time, rather than an infinite speed. The judges and effort panels both
+    show it."""
+    return judgments * 3600 / seconds if seconds > 0 else None
 
 
 @dataclass(frozen=True)
