@@ -98,8 +98,8 @@ def build_campaign(size: CampaignSize, *, name: str = "bench campaign", seed: in
 def _write_corpus(
     corpus: Any, size: CampaignSize, rng: random.Random, vocabulary: tuple[str, ...]
 ) -> None:
-    from annotation.judging.order import queue_positions
     from annotation.models import Sentence, Target, Translator
+    from annotation.queue_order import queue_positions
 
     roles = [Translator.Role.FIRST_REFERENCE] + [Translator.Role.REFERENCE] * (size.references - 1)
     names = [f"ref{k}" for k in range(size.references)] + [

@@ -51,9 +51,10 @@ def measure(workdir: Path, sentences_wanted: int) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from annotation.corpora.imports import corpus_import
-    from annotation.judging.order import next_target_for, previous_target_for, queue_positions
+    from annotation.judging.order import next_target_for, previous_target_for
     from annotation.judging.start import judgment_open
     from annotation.models import Judgment, Sentence, Target, Translator, User
+    from annotation.queue_order import queue_positions
     from bench import gen_corpus
 
     call_command("migrate", verbosity=0)

@@ -36,8 +36,9 @@ from annotation.controls.runs import (
     run_items,
     run_spans,
 )
-from annotation.judging.order import TaskStep, shuffled_systems
+from annotation.judging.order import TaskStep
 from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Task, Translator, User
+from annotation.queue_order import shuffled_systems
 from annotation.text import REFERENCE_ROLES, reference_order, words
 
 __all__ = ["ControlPlan", "due_control"]

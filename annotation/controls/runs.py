@@ -225,7 +225,7 @@ def run_items(
     references: Sequence[Any],
 ) -> list[RunItem]:
     """The items of a sentence's run, in the judge's order: ``order`` is the sentence's
-    candidates in the judge's order (:func:`annotation.judging.order.shuffled_systems`),
+    candidates in the judge's order (:func:`annotation.queue_order.shuffled_systems`),
     ``references`` its references in reference order (anything that compares: targets,
     rows, or ``range`` for the kinds alone). See the module for the draws. Empty for a
     sentence without candidates, and where ``order`` is not the span's size."""

@@ -49,7 +49,6 @@ from annotation.judging.errors import NOTE_REUSED
 from annotation.judging.figures import LiveFigures, candidate_awer, live_figures
 from annotation.judging.header import shown_as_id
 from annotation.judging.items import ShownIer, shown_ier
-from annotation.judging.order import shuffled_systems
 from annotation.judging.pool import (
     NO_REFERENCES,
     PoolRef,
@@ -63,6 +62,7 @@ from annotation.judging.pool import (
 )
 from annotation.judging.stack import load_stack
 from annotation.models import Judgment, Sentence, Target, Translator
+from annotation.queue_order import shuffled_systems
 from annotation.spans import MINOR, severity_of
 from annotation.statistics import (
     Judged,

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "annotation.ier",
             "annotation.limits",
             "annotation.pace",
+            "annotation.queue_order",
         ),
     ),
     ("file format", ("annotation.formatting", "annotation.corpora.evaltrans")),

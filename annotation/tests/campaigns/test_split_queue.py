@@ -22,9 +22,10 @@ from django.utils import timezone
 
 from annotation.controls.runs import Placement, control_slots, controls_per_run
 from annotation.judging.changes import judgment_set_sser
-from annotation.judging.order import previous_target_for, shuffled_systems
+from annotation.judging.order import previous_target_for
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, Sentence, Target, Task, Translator, User
+from annotation.queue_order import shuffled_systems
 from annotation.tests.factories import HTMX, finish, sized_corpus
 
 pytestmark = pytest.mark.django_db

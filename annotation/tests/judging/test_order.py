@@ -17,15 +17,10 @@ from django.test.utils import CaptureQueriesContext
 
 from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_finish, judgment_set_sser
-from annotation.judging.order import (
-    interleaved,
-    next_target_for,
-    previous_target_for,
-    queue_positions,
-    system_order,
-)
+from annotation.judging.order import next_target_for, previous_target_for, system_order
 from annotation.judging.start import judgment_open, next_judgment_for
 from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.queue_order import interleaved, queue_positions
 from annotation.tests.factories import DEMO_XML, finish, write_corpus
 
 pytestmark = pytest.mark.django_db
