@@ -55,7 +55,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from annotation.campaigns.tasks import task_targets
+from annotation.dealt import task_targets
 from annotation.models import Campaign, CampaignAnnotator, Corpus, Judgment, Target, Task, User
 
 #: A task is touched at most this often (a judge saves many times a minute; a task's
@@ -144,7 +144,7 @@ def touch_task(task: Task) -> bool:
 
 
 def task_items_left(task: Task) -> QuerySet[Target, int]:
-    """The ids of ``task``'s items (:func:`~annotation.campaigns.tasks.task_targets`)
+    """The ids of ``task``'s items (:func:`~annotation.dealt.task_targets`)
     without a done judgment under the task (by whoever held it): what its holder has
     left to judge. One query when read."""
     done = Judgment.objects.real().done().filter(task_id=task.pk, target_id=OuterRef("pk"))

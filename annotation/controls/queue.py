@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
 
-from annotation.campaigns.tasks import task_holds
 from annotation.controls.degrade import injected_errors
 from annotation.controls.runs import (
     Placement,
@@ -36,7 +35,7 @@ from annotation.controls.runs import (
     run_items,
     run_spans,
 )
-from annotation.judging.order import TaskStep
+from annotation.dealt import TaskStep, task_holds
 from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Task, Translator, User
 from annotation.queue_order import shuffled_systems
 from annotation.text import REFERENCE_ROLES, reference_order, words

@@ -63,7 +63,7 @@ from typing import Any, TypeVar, cast
 
 from django.db.models import Count, Q
 
-from annotation.campaigns.tasks import task_targets
+from annotation.dealt import task_targets
 from annotation.formatting import number
 from annotation.models import CONTROL_RATE_MIN, Corpus, Judgment, Target, Task, Translator
 from annotation.text import REFERENCE_ROLES

@@ -4,7 +4,7 @@ and which of their batches of the corpus it is ("batch 3").
 
 A judge works through one batch at a time (:class:`~annotation.models.Task`), so the
 judge's header, the home page and the finished page count that batch's items, not the
-corpus's: the batch's candidates done (:func:`annotation.campaigns.tasks.done_for`:
+corpus's: the batch's candidates done (:func:`annotation.dealt.done_for`:
 in the batch by whoever held it, or by the judge), and while controls are on its
 control items done, of the batch's items (:func:`annotation.controls.runs.
 queue_progress`, the one rule every page reads). The counts are scalar subqueries
@@ -28,8 +28,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 
-from annotation.campaigns.tasks import done_for, task_controls_done, task_targets
 from annotation.controls.runs import ItemsProgress, queue_progress
+from annotation.dealt import done_for, task_controls_done, task_targets
 from annotation.models import Corpus, Judgment, Task, User, scalar
 
 #: Earlier than any time a batch was finished.

@@ -10,20 +10,17 @@ is walked for one judge.
 judge works through the batch dealt to them (:class:`~annotation.models.Task`), and
 nothing else of the corpus: its sentences in the queue's order, each with the batch's
 candidates of it (all of them, or for overlap items a batch carries, some), in the
-judge's order of those (:func:`task_order`). What is done in the batch, whoever did it
-(a batch given back keeps its earlier holder's work), or by the judge is skipped, and
-"previous" walks back through the batch's items the judge has, never into another
-judge's (:func:`previous_target_for`).
+judge's order of those (:func:`~annotation.dealt.task_order`). What is done in the batch,
+whoever did it (a batch given back keeps its earlier holder's work), or by the judge is
+skipped, and "previous" walks back through the batch's items the judge has, never into
+another judge's (:func:`previous_target_for`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from django.db.models import Exists, OuterRef
 
-from annotation.campaigns.tasks import done_for, task_targets
+from annotation.dealt import TaskStep, task_order
 from annotation.models import Corpus, Judgment, Sentence, Target, Task, Translator, User
 from annotation.queue_order import shuffled_systems
 
@@ -78,9 +75,10 @@ def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
 def previous_target_for(*, judgment: Judgment) -> Target | None:
     """The candidate before this one in the evaluator's order (None at the very first).
     Before a control item comes the candidate the judge reached last before it. In a
-    batch, the batch's candidate before it that is the judge's (:func:`task_order`), and
-    none before the batch's first; none for a judgment made outside any batch of a
-    corpus whose campaign splits the work (no order of the corpus is the judge's)."""
+    batch, the batch's candidate before it that is the judge's
+    (:func:`~annotation.dealt.task_order`), and none before the batch's first; none for a
+    judgment made outside any batch of a corpus whose campaign splits the work (no order
+    of the corpus is the judge's)."""
     if judgment.control:
         return _reached_before(judgment)
     if judgment.task is not None:
@@ -102,80 +100,9 @@ def previous_target_for(*, judgment: Judgment) -> Target | None:
     return None
 
 
-@dataclass(frozen=True)
-class TaskItem:
-    """A candidate of a judge's batch, in the judge's order (:func:`task_order`): its
-    place among the batch's candidates of its sentence (``here``, 0-based, of
-    ``systems``), whether it is ``done`` (:func:`~annotation.campaigns.tasks.done_for`)
-    and whether the judge has a judgment of it (``mine``)."""
-
-    target_id: int
-    sentence_id: int
-    here: int
-    systems: int
-    done: bool
-    mine: bool
-
-    @property
-    def theirs(self) -> bool:
-        """Done in the batch by another judge (its earlier holder): not the judge's item."""
-        return self.done and not self.mine
-
-
-@dataclass(frozen=True)
-class TaskStep:
-    """The judge's next candidate in the batch ``task``, with where it stands in it."""
-
-    task: Task
-    target: Target
-    item: TaskItem
-
-
-def task_order(*, user_id: int, task: Task) -> list[TaskItem]:
-    """Every candidate of ``task`` in the order the judge ``user_id`` takes them: its
-    sentences by queue position, each one's candidates of the batch in the judge's order
-    (:func:`~annotation.queue_order.shuffled_systems`). One query of the batch's
-    candidates (a batch holds about ``Campaign.batch_size`` of them, whatever the corpus's
-    size), each marked done and mine by an index lookup of its judgments."""
-    done = Judgment.objects.filter(done_for(task, user_id), target_id=OuterRef("pk"))
-    mine = Judgment.objects.real().filter(evaluator_id=user_id, target_id=OuterRef("pk"))
-    rows = (
-        task_targets(task)
-        .order_by()
-        .annotate(done=Exists(done), mine=Exists(mine))
-        .values_list(
-            "pk",
-            "sentence_id",
-            "sentence__queue_position",
-            "translator__position",
-            "ordinal",
-            "done",
-            "mine",
-            named=True,
-        )
-    )
-    sentences: dict[int, list[Any]] = {}
-    for row in rows:
-        sentences.setdefault(row.sentence_id, []).append(row)
-    out: list[TaskItem] = []
-    for sentence_id, here in sorted(
-        sentences.items(), key=lambda s: (s[1][0].sentence__queue_position or 0, s[0])
-    ):
-        ordered = shuffled_systems(
-            here,
-            user_id=user_id,
-            sentence_id=sentence_id,
-            place=lambda r: (r.translator__position, r.ordinal, r.pk),
-        )
-        out.extend(
-            TaskItem(r.pk, sentence_id, k, len(ordered), r.done, r.mine)
-            for k, r in enumerate(ordered)
-        )
-    return out
-
-
 def next_in_task(*, user: User, task: Task) -> TaskStep | None:
-    """The judge's next candidate in ``task``: its first in :func:`task_order` not done.
+    """The judge's next candidate in ``task``: its first in
+    :func:`~annotation.dealt.task_order` not done.
     None when none is left. Two queries."""
     item = next((i for i in task_order(user_id=user.pk, task=task) if not i.done), None)
     if item is None:
@@ -185,8 +112,8 @@ def next_in_task(*, user: User, task: Task) -> TaskStep | None:
 
 def _previous_in_task(judgment: Judgment, task: Task) -> Target | None:
     """The candidate of the judgment's batch ``task`` before it in the judge's order that
-    is not another judge's (:attr:`TaskItem.theirs`); None at the batch's first. Two
-    queries."""
+    is not another judge's (:attr:`~annotation.dealt.TaskItem.theirs`); None at the
+    batch's first. Two queries."""
     items = task_order(user_id=judgment.evaluator_id, task=task)
     at = next((k for k, i in enumerate(items) if i.target_id == judgment.target_id), 0)
     before = next((i for i in reversed(items[:at]) if not i.theirs), None)

@@ -36,13 +36,13 @@ from django.db.models import (
     Value,
 )
 
-from annotation.campaigns.tasks import task_holds
 from annotation.controls.runs import (
     Placement,
     RunItem,
     run_items,
     run_spans,
 )
+from annotation.dealt import task_holds
 from annotation.judging.boundaries import Neighbours, neighbours
 from annotation.judging.edits import OpRef
 from annotation.judging.errors import NOTE_REUSED
@@ -286,7 +286,7 @@ def _stored(judgment: Judgment, mine: Sequence[Any], missing: set[int]) -> dict[
 
 def _judge_order(judgment: Judgment, targets: Sequence[Any]) -> list[Any]:
     """The sentence's candidates (of the page's target rows) in the judge's order: those
-    of the judgment's batch, where it was made in one (:func:`annotation.campaigns.tasks.
+    of the judgment's batch, where it was made in one (:func:`annotation.dealt.
     task_holds`; no query, its row is read with the judgment's)."""
     sentence = judgment.target.sentence
     sentence_id, task = sentence.pk, judgment.task

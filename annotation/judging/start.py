@@ -11,7 +11,7 @@ A control item (:mod:`annotation.controls`) starts the same way as the judgment 
 candidate would (:func:`control_open`): nothing on the page tells the two apart.
 
 Where the corpus's campaign splits the work, the judge's next item is the next of the
-batch they hold (:func:`annotation.campaigns.tasks.current_task`,
+batch they hold (:func:`annotation.dealt.current_task`,
 :func:`annotation.judging.order.next_in_task`), and every judgment opened there carries
 the batch (``Judgment.task``): what the batch's progress counts, and what stays done in
 it when it goes back to the pool. A batch with nothing left is marked finished.
@@ -25,8 +25,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from annotation.campaigns.dealing import finish_task_if_done
-from annotation.campaigns.tasks import current_task, task_take_own_done
 from annotation.controls.queue import ControlPlan, due_control
+from annotation.dealt import current_task, task_take_own_done
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
 from annotation.judging.order import next_in_task, next_target_for
 from annotation.judging.pool import (

@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("annotation.models", "annotation.users"),
     ),
     ("statistics", ("annotation.statistics", "annotation.jobs")),
+    ("shared reads", ("annotation.dealt",)),
     (
         "features",
         (

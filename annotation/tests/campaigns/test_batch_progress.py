@@ -19,7 +19,7 @@ from lxml import html
 from annotation.campaigns.batch_progress import AnnotatorBatches, annotator_batches
 from annotation.campaigns.dealing import finish_task_if_done, release_stale_tasks, task_items_left
 from annotation.campaigns.drawing import draw_campaign_tasks
-from annotation.campaigns.tasks import task_targets
+from annotation.dealt import task_targets
 from annotation.models import Campaign, Corpus, Judgment, Task, User
 from annotation.tests.campaigns.split import (
     corpus_of_documents,

@@ -21,7 +21,7 @@ from annotation.campaigns.dealing import (
 )
 from annotation.campaigns.drawing import draw_campaign_tasks
 from annotation.campaigns.judges import corpus_discard_judgments
-from annotation.campaigns.tasks import task_targets
+from annotation.dealt import task_targets
 from annotation.models import Campaign, CampaignAnnotator, Corpus, Judgment, Task, User
 from annotation.tests.campaigns.split import (
     corpus_of_documents,

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from annotation.campaigns.batches import overlap_count
 from annotation.campaigns.dealing import deal_next, finish_task_if_done, task_items_left
 from annotation.campaigns.drawing import draw_campaign_tasks
-from annotation.campaigns.tasks import task_targets
+from annotation.dealt import task_targets
 from annotation.models import Campaign, Judgment, Task, User
 from annotation.tests.campaigns.split import (
     corpus_of_documents,

@@ -18,7 +18,7 @@ from annotation.campaigns.drawing import (
     draw_campaign_tasks,
     draw_tasks,
 )
-from annotation.campaigns.tasks import task_targets
+from annotation.dealt import task_targets
 from annotation.models import Campaign, Corpus, Target, Task, User
 from annotation.tests.campaigns.split import corpus_of_documents, dealt, split_campaign
 

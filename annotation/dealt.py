@@ -1,12 +1,19 @@
-"""What a dealt batch holds and who holds which (the reads every package shares; the
-rules of dealing are :mod:`annotation.campaigns.dealing`'s): its candidates, whether
-one is done for its holder, and the judge's batch of a corpus."""
+"""What a dealt batch holds and who holds which: its candidates, whether one is done for
+its holder, the judge's batch of a corpus, and the order its holder takes its items in.
+
+The reads the judge's queue, the control items and the campaign's dealing share, so
+they sit under all three; the rules of dealing are :mod:`annotation.campaigns.dealing`'s.
+"""
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotation.models import COUNTED, Corpus, Judgment, Target, Task, Translator, User
+from annotation.queue_order import shuffled_systems
 
 
 def task_targets(task: Task) -> QuerySet[Target]:
@@ -63,3 +70,75 @@ def task_take_own_done(task: Task, user_id: int) -> int:
     many; one UPDATE, made when the judge's batch has nothing left."""
     own = Q(evaluator_id=user_id, task__isnull=True, target__in=task_targets(task))
     return Judgment.objects.filter(COUNTED & own).update(task=task)
+
+
+@dataclass(frozen=True)
+class TaskItem:
+    """A candidate of a judge's batch, in the judge's order (:func:`task_order`): its
+    place among the batch's candidates of its sentence (``here``, 0-based, of
+    ``systems``), whether it is ``done`` (:func:`done_for`)
+    and whether the judge has a judgment of it (``mine``)."""
+
+    target_id: int
+    sentence_id: int
+    here: int
+    systems: int
+    done: bool
+    mine: bool
+
+    @property
+    def theirs(self) -> bool:
+        """Done in the batch by another judge (its earlier holder): not the judge's item."""
+        return self.done and not self.mine
+
+
+@dataclass(frozen=True)
+class TaskStep:
+    """The judge's next candidate in the batch ``task``, with where it stands in it."""
+
+    task: Task
+    target: Target
+    item: TaskItem
+
+
+def task_order(*, user_id: int, task: Task) -> list[TaskItem]:
+    """Every candidate of ``task`` in the order the judge ``user_id`` takes them: its
+    sentences by queue position, each one's candidates of the batch in the judge's order
+    (:func:`~annotation.queue_order.shuffled_systems`). One query of the batch's
+    candidates (a batch holds about ``Campaign.batch_size`` of them, whatever the corpus's
+    size), each marked done and mine by an index lookup of its judgments."""
+    done = Judgment.objects.filter(done_for(task, user_id), target_id=OuterRef("pk"))
+    mine = Judgment.objects.real().filter(evaluator_id=user_id, target_id=OuterRef("pk"))
+    rows = (
+        task_targets(task)
+        .order_by()
+        .annotate(done=Exists(done), mine=Exists(mine))
+        .values_list(
+            "pk",
+            "sentence_id",
+            "sentence__queue_position",
+            "translator__position",
+            "ordinal",
+            "done",
+            "mine",
+            named=True,
+        )
+    )
+    sentences: dict[int, list[Any]] = {}
+    for row in rows:
+        sentences.setdefault(row.sentence_id, []).append(row)
+    out: list[TaskItem] = []
+    for sentence_id, here in sorted(
+        sentences.items(), key=lambda s: (s[1][0].sentence__queue_position or 0, s[0])
+    ):
+        ordered = shuffled_systems(
+            here,
+            user_id=user_id,
+            sentence_id=sentence_id,
+            place=lambda r: (r.translator__position, r.ordinal, r.pk),
+        )
+        out.extend(
+            TaskItem(r.pk, sentence_id, k, len(ordered), r.done, r.mine)
+            for k, r in enumerate(ordered)
+        )
+    return out
