@@ -8,7 +8,7 @@ dealing has started in a corpus, the rules that shape its batches are fixed; the
 timeout and the quotas are not (:mod:`annotation.campaigns.rules`).
 
 The cost does not grow with the corpus: one read of its candidates, one delete, one
-insert of every task (:class:`~annotation.corpora.rows.RowWriter`: one statement, where
+insert of every task (:class:`~annotation.rows.RowWriter`: one statement, where
 ``bulk_create`` would take one per 60-odd rows on SQLite), a few checks.
 """
 
@@ -21,9 +21,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from annotation.campaigns.batches import PlannedTask, SentenceSize, plan_tasks
-from annotation.corpora.rows import RowWriter
 from annotation.jobs import Job, Progress, enqueue, handler
 from annotation.models import Campaign, Corpus, Target, Task, Translator, User
+from annotation.rows import RowWriter
 
 ERR_DEALING_STARTED = (
     "{corpus}: {dealt} of its batches {were} dealt already, so its batches can no longer "

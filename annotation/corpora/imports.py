@@ -41,7 +41,6 @@ from annotation.corpora.evaluator_accounts import (
     remove_unused_accounts,
 )
 from annotation.corpora.removal import delete_corpus_rows
-from annotation.corpora.rows import TARGET_COLUMNS, RowWriter, TargetRow
 from annotation.corpora.spans import imported_severities
 from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
@@ -49,6 +48,7 @@ from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
 from annotation.models import Campaign, Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.queue_order import queue_positions
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
+from annotation.rows import TARGET_COLUMNS, RowWriter, TargetRow
 from annotation.statistics import scoring_job
 from annotation.text import corpus_language, imported_new_ref_counts, readable_text, words
 

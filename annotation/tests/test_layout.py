@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("file format", ("annotation.formatting", "annotation.corpora.evaltrans")),
     (
         "models",
-        ("annotation.models", "annotation.users"),
+        ("annotation.models", "annotation.users", "annotation.rows"),
     ),
     ("statistics", ("annotation.statistics", "annotation.jobs")),
     ("shared reads", ("annotation.dealt",)),

@@ -67,7 +67,7 @@ def test_the_text_is_standard_json_with_null_for_each_number_that_is_not_one() -
 INTERNAL = {
     "annotation/comet/scorer.py",
     "annotation/comet/scores.py",
-    "annotation/corpora/rows.py",
+    "annotation/rows.py",
     "metrics/archive.py",
 }
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.corpora.rows import TARGET_COLUMNS, RowWriter, TargetRow
 from annotation.models import Corpus, Sentence, Target, Translator
+from annotation.rows import TARGET_COLUMNS, RowWriter, TargetRow
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,5 @@
-"""Rows written straight to their table, for an import's bulk of targets.
+"""Rows written straight to their table, for an import's bulk of targets and a
+campaign's bulk of batches.
 
 ``bulk_create`` builds a model instance per row and prepares every value of every row
 through its field; a corpus of real size has tens of thousands of targets whose values
