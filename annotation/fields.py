@@ -6,6 +6,9 @@ Django's ``IntegerField`` reads what Python's ``int`` reads, so a lead's "one co
 every ٣ items" (Arabic-Indic 3) or "３" (full-width) was stored as 3; this field refuses
 it with the value and the reason, as the form's error of that field (400 on a page,
 ``--rate: …`` on the command line), and stores nothing.
+
+A name the corpus's and the campaign's forms both take is checked here as well
+(:func:`writable_name`): what the export cannot write back is refused at the form.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from annotation.limits import non_xml_char_problem
 from metrics.numerals import ERR_NOT_WHOLE, WHOLE_NUMBER
 
 
@@ -44,3 +48,12 @@ WHOLE_NUMBER_COLUMNS: dict[type[models.Field[Any, Any]], dict[str, Any]] = {
     models.IntegerField: {"form_class": WholeNumberField},
     models.BigIntegerField: {"form_class": WholeNumberField},
 }
+
+
+def writable_name(name: str) -> str:
+    """``name``, if the export can write it back (no character XML cannot hold): a
+    corpus's name, or its campaign's."""
+    problem = non_xml_char_problem(name)
+    if problem is not None:
+        raise ValidationError(f"the name: {problem}")
+    return name

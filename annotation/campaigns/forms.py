@@ -20,7 +20,7 @@ from annotation.campaigns.links import (
 )
 from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRefused, roster_read
 from annotation.campaigns.rules import FIELDS, Rules
-from annotation.corpora.forms import writable_name
+from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, User
 

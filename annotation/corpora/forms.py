@@ -14,7 +14,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils.html import format_html
 
 from annotation.corpora.removal import ERR_ONLY_DELETE, RemovalRefused, confirmed
-from annotation.limits import NAME_MAX_LENGTH, non_xml_char_problem
+from annotation.fields import writable_name
+from annotation.limits import NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, ExternalMetric, User
 from metrics.segment_scores import LAYOUTS, check_metric_name
 from metrics.segment_scores import NAME_MAX_LENGTH as METRIC_NAME_MAX_LENGTH
@@ -30,15 +31,6 @@ def within_upload_limit(upload: UploadedFile[bytes], command: str) -> UploadedFi
             f" (use manage.py {command} for larger files)"
         )
     return upload
-
-
-def writable_name(name: str) -> str:
-    """``name``, if the export can write it back (no character XML cannot hold): a
-    corpus's name, or its campaign's."""
-    problem = non_xml_char_problem(name)
-    if problem is not None:
-        raise forms.ValidationError(f"the name: {problem}")
-    return name
 
 
 class UploadForm(forms.Form):
