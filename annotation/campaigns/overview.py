@@ -10,7 +10,7 @@ annotators' progress (where every judge judges every candidate, their done judgm
 per corpus: one grouped count, a row per pair; where the work is split, their batches:
 :func:`annotation.campaigns.batch_progress.annotator_batches`, two), the pending jobs
 of every corpus (:func:`annotation.jobs.pending_by_corpus`) and the failed imports
-(:func:`annotation.corpora.import_jobs.failed_imports`).
+(:func:`annotation.uploads.failed_imports`).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import Any, cast
 from django.db.models import Count
 
 from annotation.campaigns.batch_progress import AnnotatorBatches, annotator_batches
-from annotation.corpora.import_jobs import failed_imports
 from annotation.jobs import Job, pending_by_corpus
 from annotation.models import Campaign, Corpus, Judgment, Task
 from annotation.text import corpus_languages
+from annotation.uploads import failed_imports
 
 
 @dataclass(frozen=True)

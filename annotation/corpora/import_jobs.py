@@ -34,11 +34,11 @@ from annotation.corpora.imports import (
 from annotation.corpora.removal import DELETING, delete_corpus_rows
 from annotation.corpora.summary import ImportSummary
 from annotation.formatting import counted
-from annotation.jobs import Job, Progress, Refused, enqueue, handler, pending
+from annotation.jobs import Job, Progress, Refused, enqueue, handler
 from annotation.jobs.pruning import kept_upload
 from annotation.models import Campaign, Corpus, User
+from annotation.uploads import IMPORT
 
-IMPORT = "import"
 PHASE_READING = "reading sentences"
 ERR_IMPORT_RUNNING = "an import of {name!r} is already running: job {job}, {progress}"
 ERR_CAMPAIGN_GONE = "the campaign chosen for it was deleted before the import: upload it again"
@@ -177,19 +177,6 @@ def unfinished_imports() -> list[Corpus]:
         )
         .order_by("created_at")
     )
-
-
-def failed_imports(*, campaign: Campaign | None = None) -> list[Job]:
-    """Failed imports that left no corpus (a refused file, a worker given up), newest
-    last, while a Retry can still work (their file is kept: :mod:`~annotation.jobs.
-    pruning`) and no later upload of the name was queued; with ``campaign``, only those
-    meant for it. The lead's home lists them, a campaign page its own: one query."""
-    jobs = Job.objects.filter(
-        kind=IMPORT, status=Job.Status.FAILED, corpus__isnull=True, upload__isnull=False
-    )
-    if campaign is not None:
-        jobs = jobs.filter(payload__campaign=campaign.pk)
-    return list(pending(jobs))
 
 
 def _clear_killed_attempts(job: Job) -> None:

@@ -26,11 +26,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.corpora.forms import AddSystemForm, UploadForm
-from annotation.corpora.import_jobs import IMPORT, AlreadyRunning, queue_import
+from annotation.corpora.import_jobs import AlreadyRunning, queue_import
 from annotation.corpora.imports import ImportRefused
 from annotation.corpora.system_jobs import ADD_SYSTEM, queue_add_system
 from annotation.jobs import Job, live_jobs, retry
 from annotation.models import User
+from annotation.uploads import IMPORT
 from annotation.web import HtmxHttpRequest, lead_required, see_other
 
 UPLOAD_KINDS = (IMPORT, ADD_SYSTEM)

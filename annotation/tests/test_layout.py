@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("annotation.models", "annotation.users", "annotation.rows"),
     ),
     ("statistics", ("annotation.statistics", "annotation.jobs")),
-    ("shared reads", ("annotation.dealt",)),
+    ("shared reads", ("annotation.dealt", "annotation.uploads")),
     (
         "features",
         (
