@@ -61,7 +61,7 @@ from annotation.campaigns.rules import (
     campaign_set_rules,
     tasks_drawn,
 )
-from annotation.controls.quality import corpus_controls
+from annotation.controls.api import corpus_controls
 from annotation.jobs import live_jobs
 from annotation.models import Campaign, Corpus, User
 from annotation.web import HtmxHttpRequest, attachment, lead_required, see_other

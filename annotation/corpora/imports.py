@@ -23,8 +23,7 @@ from typing import BinaryIO
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from annotation.campaigns.drawing import queue_draw
-from annotation.campaigns.membership import campaign_chosen
+from annotation.campaigns.api import campaign_chosen, queue_draw
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import (
     CorpusHeader,

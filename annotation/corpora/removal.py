@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 
-from annotation.campaigns.membership import campaign_drop_if_left_empty
+from annotation.campaigns.api import campaign_drop_if_left_empty
 from annotation.formatting import counted
 from annotation.jobs import Job, Progress, enqueue, handler
 from annotation.models import Corpus, Judgment

@@ -17,14 +17,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from annotation.campaigns.overview import campaign_groups
-from annotation.controls.runs import ItemsProgress, items_progress
+from annotation.campaigns.api import campaign_groups
+from annotation.controls.api import ItemsProgress, items_progress
 from annotation.corpora.exports import corpus_export_bytes
 from annotation.corpora.forms import RemoveForm
 from annotation.corpora.import_jobs import unfinished_imports
 from annotation.corpora.removal import corpus_contents, corpus_delete, corpus_set_archived
 from annotation.jobs import Job, pending_by_corpus
-from annotation.judging.batches import JudgeBatch, judge_batches
+from annotation.judging.api import JudgeBatch, judge_batches
 from annotation.models import Corpus, User
 from annotation.uploads import failed_imports
 from annotation.web import HtmxHttpRequest, attachment, lead_required, login_required, see_other

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
-from annotation.controls.quality import JudgeControls, corpus_controls
+from annotation.controls.api import JudgeControls, corpus_controls
 from annotation.dashboard.effort import Effort, effort
 from annotation.dashboard.estimates import (
     Estimates,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from annotation.controls.quality import JudgeControls
+from annotation.controls.api import JudgeControls
 from annotation.pace import seconds_per_candidate, sentences_per_hour
 from annotation.statistics import JudgmentRow, human_metric_rows
 from annotation.text import words

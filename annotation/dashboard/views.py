@@ -22,7 +22,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from annotation.corpora.mqm import mqm_json, mqm_tsv
+from annotation.corpora.api import mqm_json, mqm_tsv
 from annotation.dashboard.board import PANELS, Dashboard, FiguresPending
 from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
 from annotation.dashboard.export import json_text, meta_json_text, table_csv

@@ -28,7 +28,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 
-from annotation.controls.runs import ItemsProgress, queue_progress
+from annotation.controls.api import ItemsProgress, queue_progress
 from annotation.dealt import done_for, task_controls_done, task_targets
 from annotation.models import Corpus, Judgment, Task, User, scalar
 

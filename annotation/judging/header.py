@@ -20,7 +20,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from annotation.controls.runs import RunItem, queue_progress
+from annotation.controls.api import RunItem, queue_progress
 from annotation.judging.batches import batch_annotations
 from annotation.models import Corpus, Judgment, Translator
 from annotation.pace import Pace

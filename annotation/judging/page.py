@@ -36,7 +36,7 @@ from django.db.models import (
     Value,
 )
 
-from annotation.controls.runs import (
+from annotation.controls.api import (
     Placement,
     RunItem,
     run_items,

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from django.db.models import Q
 
-from annotation.controls.runs import hidden_reference
+from annotation.controls.api import hidden_reference
 from annotation.models import COUNTED, Corpus, Judgment, Target, Translator, left_out
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics.align import PreparedRef, distance_prepared

@@ -26,7 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from annotation.campaigns.dealing import touch_task
+from annotation.campaigns.api import touch_task
 from annotation.ier import ier_counts
 from annotation.judging.active_time import active_gap
 from annotation.judging.boundaries import set_candidates

@@ -24,8 +24,8 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from annotation.campaigns.dealing import finish_task_if_done
-from annotation.controls.queue import ControlPlan, due_control
+from annotation.campaigns.api import finish_task_if_done
+from annotation.controls.api import ControlPlan, due_control
 from annotation.dealt import current_task, task_take_own_done
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
 from annotation.judging.order import next_in_task, next_target_for

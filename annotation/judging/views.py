@@ -18,9 +18,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from annotation.campaigns.dealing import deal_next
-from annotation.controls.queue import control_before
-from annotation.controls.runs import items_progress
+from annotation.campaigns.api import deal_next
+from annotation.controls.api import control_before, items_progress
 from annotation.judging import changes, items
 from annotation.judging.batches import judge_batches
 from annotation.judging.errors import (

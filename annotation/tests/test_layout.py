@@ -1,7 +1,8 @@
 """The shape of the house, checked: our modules import each other without a cycle (an
 import inside a function counts, and so, for cycles, does a type hint's), in
 layers (:data:`LAYERS`: a module imports only from its own layer or those below it),
-and ``metrics/`` imports nothing of the app. How long a module grows is advice, not a
+a feature uses another only through that one's ``api`` module (:data:`PUBLIC`), and
+``metrics/`` imports nothing of the app. How long a module grows is advice, not a
 rule (about 500 lines: a module that needs banners wants to be a package).
 """
 
@@ -15,11 +16,13 @@ ROOT = Path(__file__).resolve().parents[2]
 OURS = ("annotation", "metrics", "evaltool")
 
 #: The layers of the house, lowest first, each a list of module prefixes (the longest
-#: prefix that names a module places it). The rules of words, spans, IER items and limits
-#: hold no database; the file format reads and writes evalTrans without the ORM; the
-#: models hold the rows; the statistics (and the queue that runs them) read the models;
-#: the feature packages use all of these; views, URLs and the admin sit on top. A view
-#: or URL module of a feature package belongs to the top layer.
+#: prefix that names a module places it). The rules of words, spans, IER items, limits,
+#: the pace and the queue's drawn order hold no database; the file format reads and
+#: writes evalTrans without the ORM; the models hold the rows (and the writer that
+#: inserts them in bulk); the statistics (and the queue that runs them) read the models;
+#: the shared reads are what several features read alike (what a dealt batch holds, a
+#: failed upload); the feature packages use all of these; views, URLs and the admin sit
+#: on top. A view or URL module of a feature package belongs to the top layer.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("metrics", ("metrics",)),
     (
@@ -244,3 +247,103 @@ def test_the_rules_and_the_file_format_need_no_database() -> None:
         if django:
             reaching[name] = django
     assert reaching == {}
+
+
+#: The feature packages, each over the layers below it. One that needs another imports
+#: that one's ``api`` module, never a module inside it; the command line and the
+#: template tags, like the views, are the house's doors, not features.
+FEATURES = (
+    "annotation.campaigns",
+    "annotation.controls",
+    "annotation.corpora",
+    "annotation.dashboard",
+    "annotation.judging",
+)
+#: The features with an ``api`` module, and why another feature needs it (the module's
+#: doc says what it holds and who reads it). A rule two features share moves down a
+#: layer instead; these are a feature's own services, which another one calls.
+PUBLIC: dict[str, str] = {
+    "annotation.campaigns": "a click deals the judge's batches; an import joins a campaign",
+    "annotation.controls": "control items sit in the judge's queue and in the lead's figures",
+    "annotation.corpora": "the dashboard downloads a corpus's judgments as MQM",
+    "annotation.judging": "the lead's home lists the judge's batches as the judge's page does",
+}
+
+
+def feature_of(module: str) -> str | None:
+    """The feature package ``module`` belongs to, if any."""
+    return next((f for f in FEATURES if module == f or module.startswith(f + ".")), None)
+
+
+def sideways_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Each import of a feature's module by another feature other than through its
+    public ``api`` module (:data:`PUBLIC`), as "importer → imported". A module of a lower
+    layer that lives in a feature's folder (the evalTrans format) is no feature's."""
+    features = [name for name, _ in LAYERS].index("features")
+    out = []
+    for module, deps in sorted(graph.items()):
+        mine = feature_of(module)
+        for dep in sorted(deps):
+            theirs = feature_of(dep)
+            if mine is None or theirs in (None, mine) or layer_of(dep) < features:
+                continue
+            if not (theirs in PUBLIC and dep == f"{theirs}.api"):
+                out.append(f"{module} → {dep}")
+    return out
+
+
+def test_a_feature_uses_another_only_through_its_api() -> None:
+    assert sideways_imports(import_graph(hints=True)) == []
+
+
+def test_a_sideways_import_is_found() -> None:
+    graph = {
+        "annotation.judging.start": {
+            "annotation.controls.api",  # public
+            "annotation.controls.queue",  # inside another feature
+            "annotation.corpora.evaltrans",  # the file format, a lower layer
+            "annotation.dashboard.api",  # not a public module
+            "annotation.judging.order",  # its own
+        }
+    }
+    assert sideways_imports(graph) == [
+        "annotation.judging.start → annotation.controls.queue",
+        "annotation.judging.start → annotation.dashboard.api",
+    ]
+
+
+def test_every_public_module_is_listed_with_its_reason() -> None:
+    modules = our_modules()
+    assert {f for f in FEATURES if f"{f}.api" in modules} == set(PUBLIC)
+
+
+def feature_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each feature → the other features its modules import (the file format in the
+    corpora's folder is no feature's: :func:`sideways_imports`)."""
+    features = [name for name, _ in LAYERS].index("features")
+    out: dict[str, set[str]] = {f: set() for f in FEATURES}
+    for module, deps in graph.items():
+        mine = feature_of(module)
+        if mine is not None:
+            out[mine] |= {
+                theirs
+                for dep in deps
+                if (theirs := feature_of(dep)) not in (None, mine) and layer_of(dep) >= features
+            }
+    return out
+
+
+def test_the_features_use_each_other_without_a_cycle() -> None:
+    """A circle of features (controls reading judging's order while judging opens the
+    controls) is two features that can only be changed together."""
+    assert cycles(feature_graph(import_graph(hints=True))) == []
+
+
+def test_a_cycle_of_features_is_found() -> None:
+    graph = {
+        "annotation.controls.queue": {"annotation.judging.api"},
+        "annotation.judging.start": {"annotation.controls.api"},
+    }
+    assert cycles(feature_graph(graph)) == [
+        ["annotation.controls", "annotation.judging", "annotation.controls"]
+    ]
