@@ -151,7 +151,7 @@ def _judge_dealt(campaign: Any, *, share: float) -> int:
     """Done judgments, in bulk, of ``share`` of the items of every task held unfinished,
     with their HTER counts as a worker stores them a moment after a judge accepts (else
     the first page reading the judgments computes them: :func:`annotation.statistics.
-    hter.with_hter_counts`); tasks whose items are all done are finished
+    human.with_hter_counts`); tasks whose items are all done are finished
     (``finish_task_if_done``)."""
     import random
 

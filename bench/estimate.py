@@ -309,7 +309,7 @@ def stratified_subsets(
 ) -> IntArray:
     """``count`` subsets of ``n`` segments with the judge queue's guarantee: every document
     gives its share ``n·N_d/N`` rounded down or up (the queue's quota method,
-    ``annotation/judging/order.py``), here by systematic rounding of the shares laid end
+    ``annotation/queue_order.py``), here by systematic rounding of the shares laid end
     to end in a random order of the documents from a random start; each document's
     segments are a random subset of it."""
     if codes is None:

@@ -1,4 +1,5 @@
-"""What the stratified queue (``annotation/judging/order.py``) costs:
+"""What the stratified queue (``annotation/queue_order.py``, walked by
+``annotation/judging/order.py``) costs:
 ``python -m bench.judge_queue``.
 
 A corpus of 1,000 sentences × 3 references × 20 systems in documents of 50 sentences

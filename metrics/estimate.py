@@ -94,7 +94,7 @@ merged stratum's few judged segments by ``W_h`` only moves the estimate at rando
 WMT20 MQM up to 1.2 % more error than the plain mean without covariates, 3.4 points of
 gain lost at ρ = 0.7: ``docs/estimate.md``). So where every document's judged count is
 within ``PROPORTIONAL_TOLERANCE`` (one segment) of its share — what the judge queue's order
-keeps at every prefix (``annotation/judging/order.py``, the quota method) — the estimate
+keeps at every prefix (``annotation/queue_order.py``, the quota method) — the estimate
 is the one without documents (the guarded regression above, or the plain mean: exactly
 what :func:`estimate_mean` gives without ``documents``), and its variance is the
 stratified one over the same merged strata (:func:`with_stratified_variance`), from that

@@ -1,7 +1,7 @@
 """Documents as strata of a corpus's segments (:mod:`metrics.estimate`): each segment's
 document as a number, documents merged until each stratum holds enough judged segments,
 and whether the judged segments are spread over the documents in proportion, as the
-judge queue's order keeps every prefix of a campaign (``annotation/judging/order.py``)."""
+judge queue's order keeps every prefix of a campaign (``annotation/queue_order.py``)."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def by_level(codes: IntArray, covariate: FloatArray) -> IntArray:
 def proportional_allocation(codes: IntArray, judged: IntArray) -> bool:
     """Whether every document (``codes``) has its share of the ``judged`` segments,
     ``n·N_d/N``, give or take :data:`PROPORTIONAL_TOLERANCE` (the judge queue's order
-    keeps every prefix within one: ``annotation/judging/order.py``)."""
+    keeps every prefix within one: ``annotation/queue_order.py``)."""
     sizes = np.bincount(codes)
     counts = np.bincount(codes[judged], minlength=len(sizes))
     share = len(judged) * sizes / len(codes)

@@ -1,6 +1,7 @@
-"""The order of work (annotation/judging/order.py): the sentences in one stratified random
-order per corpus (documents interleaved in proportion, sentences shuffled within each),
-the systems of a sentence shuffled per judge."""
+"""The order of work (annotation/queue_order.py, walked for a judge by
+annotation/judging/order.py): the sentences in one stratified random order per corpus
+(documents interleaved in proportion, sentences shuffled within each), the systems of a
+sentence shuffled per judge."""
 
 from __future__ import annotations
 
