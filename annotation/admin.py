@@ -1,26 +1,86 @@
 """Everything registered in the Django admin, for leads who need to look under the hood.
-Numbers are read as every form reads them, in the digits 0–9 (:mod:`annotation.fields`)."""
+Numbers are read as every form reads them, in the digits 0–9 (:mod:`annotation.fields`).
+
+A change made here that changes what a figure reads (a judgment, a judge with their
+judgments, who counts, a text) says so as the app's own pages do
+(:mod:`annotation.changes`), so no page shows figures of the rows as they were."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+from django.forms import ModelForm
 
+from annotation.changes import (
+    candidates_changed,
+    corpus_texts_changed,
+    judgments_changed,
+    who_counts_changed,
+)
 from annotation.fields import WHOLE_NUMBER_COLUMNS
 from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target, Translator, User
 
+M = TypeVar("M", bound=Model)
+
+
+class ChangesFigures(admin.ModelAdmin[M]):
+    """An admin whose saves and deletions change what figures read: after each, the
+    corpora its rows belonged to, before and after (:attr:`corpus_of`, a lookup from the
+    model to the corpus's primary key), are told to :meth:`changed`, in the same
+    request."""
+
+    corpus_of = "pk"
+    #: Whether a save changes figures (a deletion always does).
+    saves_change_figures = True
+
+    def changed(self, corpus_ids: set[int], saved: M | None, form: ModelForm[M] | None) -> None:
+        """Say what changed in ``corpus_ids``: ``saved`` with ``form``, or deleted rows."""
+        raise NotImplementedError
+
+    def _corpora(self, rows: QuerySet[M]) -> set[int]:
+        found = rows.order_by().values_list(self.corpus_of, flat=True).distinct()
+        return {pk for pk in found if pk is not None}
+
+    def _corpora_of(self, obj: M) -> set[int]:
+        return self._corpora(type(obj)._default_manager.filter(pk=obj.pk))
+
+    def save_model(self, request: Any, obj: M, form: Any, change: bool) -> None:
+        if not self.saves_change_figures:
+            super().save_model(request, obj, form, change)
+            return
+        before = self._corpora_of(obj) if change else set()
+        super().save_model(request, obj, form, change)
+        self.changed(before | self._corpora_of(obj), obj, form)
+
+    def delete_model(self, request: Any, obj: M) -> None:
+        corpora = self._corpora_of(obj)
+        super().delete_model(request, obj)
+        self.changed(corpora, None, None)
+
+    def delete_queryset(self, request: Any, queryset: QuerySet[M]) -> None:
+        corpora = self._corpora(queryset)
+        super().delete_queryset(request, queryset)
+        self.changed(corpora, None, None)
+
 
 @admin.register(User)
-class EvaltoolUserAdmin(UserAdmin[User]):
+class EvaltoolUserAdmin(UserAdmin[User], ChangesFigures[User]):
+    """A judge deleted here goes with their judgments."""
+
     list_display = ("username", "role", "is_active", "is_staff", "last_login")
     list_filter = ("role", "is_active", "is_staff")
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
         ("evaltool", {"fields": ("role", "must_change_password")}),
     )
+    corpus_of = "judgments__target__translator__corpus_id"
+    saves_change_figures = False
+
+    def changed(self, corpus_ids: set[int], saved: User | None, form: Any) -> None:
+        judgments_changed(*corpus_ids)
 
 
 @admin.register(Corpus)
@@ -45,33 +105,63 @@ class CorpusAdmin(admin.ModelAdmin[Corpus]):
         hidden everywhere else, and is deleted here."""
         return Corpus.all_objects.all()
 
+    def save_related(self, request: Any, form: Any, formsets: Any, change: bool) -> None:
+        """The form holds who is left out of the corpus's figures."""
+        super().save_related(request, form, formsets, change)
+        if change and "excluded_judges" in form.changed_data:
+            who_counts_changed(form.instance.pk)
+
+
+class ChangesTexts(ChangesFigures[M]):
+    """A translator, sentence or target changed or deleted here changes the texts of
+    its corpus (and of the one it moved from)."""
+
+    def changed(self, corpus_ids: set[int], saved: M | None, form: ModelForm[M] | None) -> None:
+        corpus_texts_changed(*corpus_ids)
+
 
 @admin.register(Translator)
-class TranslatorAdmin(admin.ModelAdmin[Translator]):
+class TranslatorAdmin(ChangesTexts[Translator]):
     formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = ("name", "corpus", "role", "position")
     list_filter = ("role", "corpus")
+    corpus_of = "corpus_id"
 
 
 @admin.register(Sentence)
-class SentenceAdmin(admin.ModelAdmin[Sentence]):
+class SentenceAdmin(ChangesTexts[Sentence]):
     formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = ("corpus", "position", "xml_id", "doc", "source")
     list_filter = ("corpus",)
     search_fields = ("source", "xml_id")
+    corpus_of = "corpus_id"
 
 
 @admin.register(Target)
-class TargetAdmin(admin.ModelAdmin[Target]):
+class TargetAdmin(ChangesTexts[Target]):
+    """A system's candidate whose text alone changed is a changed candidate, as a word
+    moved across a boundary is: the stored statistics are brought up to date by
+    scoring it alone. Any other change is the corpus's texts'."""
+
     formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = ("sentence", "translator", "ordinal", "text")
     list_select_related = ("sentence__corpus", "translator")
     raw_id_fields = ("sentence",)
     search_fields = ("text",)
+    corpus_of = "translator__corpus_id"
+
+    def changed(
+        self, corpus_ids: set[int], saved: Target | None, form: ModelForm[Target] | None
+    ) -> None:
+        text_only = form is not None and form.changed_data == ["text"]
+        if saved is not None and text_only and saved.translator.role == Translator.Role.SYSTEM:
+            candidates_changed(saved.translator.corpus_id, [saved])
+        else:
+            corpus_texts_changed(*corpus_ids)
 
 
 @admin.register(Judgment)
-class JudgmentAdmin(admin.ModelAdmin[Judgment]):
+class JudgmentAdmin(ChangesFigures[Judgment]):
     formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = (
         "target",
@@ -86,22 +176,12 @@ class JudgmentAdmin(admin.ModelAdmin[Judgment]):
     list_filter = ("state", "control", "evaluator")
     list_select_related = ("target__translator", "target__sentence__corpus", "evaluator")
     raw_id_fields = ("target",)
+    corpus_of = "target__translator__corpus_id"
 
-    # A change made here moves the corpus's judgments stamp as the judge's page does, so
-    # the dashboard never shows figures of the judgment as it was.
-    def save_model(self, request: Any, obj: Judgment, form: Any, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        Corpus.objects.filter(pk=obj.target.sentence.corpus_id).stamp_judgments()
-
-    def delete_model(self, request: Any, obj: Judgment) -> None:
-        corpus_id = obj.target.sentence.corpus_id
-        super().delete_model(request, obj)
-        Corpus.objects.filter(pk=corpus_id).stamp_judgments()
-
-    def delete_queryset(self, request: Any, queryset: QuerySet[Judgment]) -> None:
-        corpus_ids = set(queryset.values_list("target__sentence__corpus_id", flat=True))
-        super().delete_queryset(request, queryset)
-        Corpus.objects.filter(pk__in=corpus_ids).stamp_judgments()
+    def changed(
+        self, corpus_ids: set[int], saved: Judgment | None, form: ModelForm[Judgment] | None
+    ) -> None:
+        judgments_changed(*corpus_ids)
 
 
 @admin.register(JudgmentEvent)

@@ -58,6 +58,7 @@ def add_judgments_and_scores(seed: int) -> dict[str, float]:
     _setup()
     import numpy as np
 
+    from annotation.changes import judgments_changed
     from annotation.models import Corpus, Judgment, Target, User
     from annotation.statistics import external_metric_store
 
@@ -96,7 +97,7 @@ def add_judgments_and_scores(seed: int) -> dict[str, float]:
                 )
             )
     Judgment.objects.bulk_create(made, batch_size=2000)
-    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+    judgments_changed(corpus.pk)
     draw = np.random.default_rng(seed)
     systems = corpus.translators.filter(role="system").order_by("position")
     scores = {
@@ -123,6 +124,7 @@ def measure(repeat: int) -> dict[str, float]:
     from django.urls import get_resolver
 
     from annotation.campaigns.power import power_plan
+    from annotation.changes import judgments_changed
     from annotation.dashboard.board import Dashboard
     from annotation.dashboard.estimates import corpus_estimates, covariate_scores, judged_scores
     from annotation.models import Corpus, Judgment, User
@@ -197,7 +199,7 @@ def measure(repeat: int) -> dict[str, float]:
             judgment = next(judgments)
             sser = 5 if judgment.sser is None else (judgment.sser + 1) % 11
             Judgment.objects.filter(pk=judgment.pk).update(sser=sser)
-            Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+            judgments_changed(corpus.pk)
             get(url, **headers)
 
         return view

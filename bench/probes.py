@@ -597,8 +597,8 @@ def measure_moved_word(corpus: str) -> dict[str, Any]:
     setup()
     from django.db import transaction
 
+    from annotation.changes import candidates_changed
     from annotation.models import Target
-    from annotation.statistics import texts_changed
 
     big = _big_corpus(corpus)
     client = logged_in(LEAD)
@@ -617,7 +617,7 @@ def measure_moved_word(corpus: str) -> dict[str, Any]:
             for target, text in zip(pair, texts, strict=True):
                 target.text = text
             Target.objects.bulk_update(pair, ["text"])
-            texts_changed(big.pk, pair)
+            candidates_changed(big.pk, pair)
         shown = request(client, "get", page)
         out[key] = _shown(shown)
         if progress_shown(shown):

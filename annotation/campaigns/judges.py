@@ -17,6 +17,7 @@ from django.db.models.functions import Lower
 
 from annotation.accounts import one_time_password, user_upsert
 from annotation.campaigns.dealing import tasks_back_to_pool
+from annotation.changes import judgments_changed, who_counts_changed
 from annotation.models import Corpus, Judgment, User
 
 ERR_USERNAME_TAKEN = "an account named {username!r} exists already: choose another username"
@@ -116,13 +117,13 @@ ERR_JUDGE_NAME = "type the judge's name, {username!r}, to confirm"
 @transaction.atomic
 def corpus_leave_out_judge(*, corpus: Corpus, judge: User, left_out: bool) -> None:
     """Leave ``judge`` out of every figure of ``corpus`` (or count them again): their
-    judgments stay stored, exported and theirs to continue; only the figures change, so
-    the judgments stamp moves (:meth:`~annotation.models.CorpusQuerySet.stamp_judgments`)."""
+    judgments stay stored, exported and theirs to continue; only the figures change
+    (:func:`~annotation.changes.who_counts_changed`)."""
     if left_out:
         corpus.excluded_judges.add(judge)
     else:
         corpus.excluded_judges.remove(judge)
-    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+    who_counts_changed(corpus.pk)
 
 
 @transaction.atomic
@@ -151,5 +152,5 @@ def corpus_discard_judgments(*, corpus: Corpus, judge: User, typed: str) -> int:
     _, deleted = theirs.delete()
     tasks_back_to_pool(batches)
     corpus.excluded_judges.remove(judge)
-    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+    judgments_changed(corpus.pk)
     return deleted.get(Judgment._meta.label, 0)

@@ -17,16 +17,13 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
+from annotation.changes import corpus_texts_changed
 from annotation.corpora import evaltrans
 from annotation.corpora.imports import ImportRefused, upload_limits
 from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem, unusable_line
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document
-from annotation.statistics import (
-    corpus_texts,
-    scoring_job,
-    texts_changed,
-)
+from annotation.statistics import corpus_texts, scoring_job
 from metrics.textfiles import SegmentFileError, decode_segments
 
 ERR_SYSTEM_EXISTS = "the corpus has a translator named {name!r} already"
@@ -170,4 +167,4 @@ def _store(
     Corpus.all_objects.filter(pk=corpus.pk).update(
         n_systems=F("n_systems") + 1, n_candidates=F("n_candidates") + len(candidates)
     )
-    texts_changed(corpus.pk)
+    corpus_texts_changed(corpus.pk)

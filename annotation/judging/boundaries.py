@@ -17,7 +17,7 @@ segment_entry`); every judgment of the two candidates recounted against its own 
 reference (a new reference is a correct translation whatever the candidate) and moved to
 its next version, so a page showing the old candidate is refused as stale rather than
 applying a click to words that moved; and what was computed from the texts
-(:func:`annotation.statistics.invalidation.texts_changed`).
+(:func:`annotation.changes.candidates_changed`).
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from django.db.models import F
 
+from annotation.changes import candidates_changed
 from annotation.judging.errors import ChangeRefused
 from annotation.models import Judgment, Target, Translator
 from annotation.resegmenting import CONTEXT_WORDS, segment_entry
-from annotation.statistics import texts_changed
 from annotation.text import REFERENCE_ROLES, new_ref_counts, reference_order, words
 
 #: The candidate's two boundaries, and what a move does at one of them.
@@ -134,7 +134,7 @@ def set_candidates(texts: Mapping[str, str], *, judgment: Judgment) -> dict[str,
     Target.objects.bulk_update(targets, ["text"])
     _rescore_segments(targets)
     _recount_judgments(targets, judgment)
-    texts_changed(targets[0].sentence.corpus_id, targets)
+    candidates_changed(targets[0].sentence.corpus_id, targets)
     if str(judgment.target_id) in texts:
         judgment.target.text = texts[str(judgment.target_id)]
     return before

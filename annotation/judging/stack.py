@@ -27,6 +27,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from annotation.campaigns.api import touch_task
+from annotation.changes import judgments_changed
 from annotation.ier import ier_counts
 from annotation.judging.active_time import active_gap
 from annotation.judging.boundaries import set_candidates
@@ -355,7 +356,7 @@ def _write_events(
     """The stack's move and the change's event row, in the change's transaction."""
     judgment, kind, is_walk = click.judgment, click.kind, click.kind in WALKS
     if Judgment.State.DONE in (before["state"], after["state"]):  # what figures count
-        Corpus.objects.filter(pk=judgment.target.sentence.corpus_id).stamp_judgments()
+        judgments_changed(judgment.target.sentence.corpus_id)
     _move_stack(judgment, kind=kind, moves=moves)
     JudgmentEvent.objects.create(
         judgment=judgment,

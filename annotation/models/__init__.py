@@ -32,7 +32,7 @@ from annotation.models.corpus import (
     left_out,
 )
 from annotation.models.event import JudgmentEvent
-from annotation.models.external import ExternalMetric, ExternalScores
+from annotation.models.external import SCORES_DTYPE, ExternalMetric, ExternalScores
 from annotation.models.job import Job
 from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.models.subqueries import AmongIds, scalar, scalar_total
@@ -59,6 +59,7 @@ __all__ = [
     "JudgmentEvent",
     "JudgmentQuerySet",
     "PoolStatistics",
+    "SCORES_DTYPE",
     "Sentence",
     "Target",
     "Task",

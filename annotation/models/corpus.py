@@ -134,13 +134,6 @@ class CorpusQuerySet(models.QuerySet["Corpus"]):
         mine = Corpus.judges.through.objects.filter(corpus_id=OuterRef("pk"), user_id=user.pk)
         return self.annotate(is_judge=Exists(mine))
 
-    def stamp_judgments(self) -> int:
-        """Move these corpora's judgments stamp: call it in the transaction that changes a
-        done judgment (or makes one done, or no longer done). Figures derived from the
-        judgments are kept under the stamp (the dashboard's memo), so the next view
-        computes them afresh and never shows a stale one."""
-        return self.update(judgments_stamp=F("judgments_stamp") + 1)
-
 
 _CorpusManagerBase = models.Manager.from_queryset(CorpusQuerySet)
 
@@ -209,10 +202,11 @@ class Corpus(models.Model):
     n_candidates = models.PositiveIntegerField(
         default=0, editable=False, help_text="System targets: the candidates judges judge."
     )
-    # Moves whenever a done judgment of the corpus changes (CorpusQuerySet.stamp_judgments):
-    # read with the corpus row, it tells whether figures derived from the judgments and
-    # computed earlier still hold, at no extra query. texts_stamp moves when a candidate's
-    # text changes (a system added, a word moved across a segment boundary).
+    # The stamps (annotation.changes, which alone moves them): read with the corpus row,
+    # they tell whether figures computed earlier still hold, at no extra query.
+    # judgments_stamp moves whenever a done judgment of the corpus changes, or who counts;
+    # texts_stamp when a candidate's text does (a system added, a word moved across a
+    # segment boundary).
     judgments_stamp = models.PositiveBigIntegerField(default=0, editable=False)
     texts_stamp = models.PositiveIntegerField(default=0, editable=False)
     # Moves when an imported metric of the corpus is stored, replaced or deleted

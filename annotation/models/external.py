@@ -9,11 +9,16 @@ are :mod:`metrics.segment_scores`'.
 
 from __future__ import annotations
 
+import numpy as np
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 
 from metrics.segment_scores import NAME_MAX_LENGTH
+
+#: How :attr:`ExternalScores.values` holds one system's scores: little-endian float64,
+#: one per sentence in the corpus's order.
+SCORES_DTYPE = np.dtype("<f8")
 
 
 class ExternalMetric(models.Model):
@@ -52,7 +57,7 @@ class ExternalScores(models.Model):
     per sentence in the corpus's order (a few kilobytes per system for a corpus of
     1,000 sentences; the dashboard reads every row of a corpus in one query). ``NaN``
     marks a sentence whose candidate's text changed after the import
-    (:func:`annotation.statistics.texts_changed`): its score was of another text."""
+    (:func:`annotation.changes.candidates_changed`): its score was of another text."""
 
     metric = models.ForeignKey(ExternalMetric, on_delete=models.CASCADE, related_name="scores")
     translator = models.ForeignKey(

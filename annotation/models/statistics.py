@@ -30,7 +30,7 @@ class CorpusStatistics(models.Model):
     engine = models.CharField(max_length=40)
     # The corpus's texts stamp they were scored at: a word moved across a boundary since
     # makes them stale, and their next reader scores only the candidates changed since
-    # (Target.text_stamp, annotation.statistics.invalidation).
+    # (Target.text_stamp, annotation.changes.candidates_changed).
     texts_stamp = models.PositiveIntegerField(default=0)
     data = models.BinaryField()
     created_at = models.DateTimeField(auto_now_add=True)

@@ -15,7 +15,6 @@ how they compute without their callers knowing. The submodules, by meaning:
   The two models that keep them are :mod:`annotation.models.statistics`.
 * :mod:`~annotation.statistics.jobs`: scoring as the task queue's jobs, the one way
   they are computed (in a worker, never in a web request).
-* :mod:`~annotation.statistics.invalidation`: what a changed candidate's text forgets.
 * :mod:`~annotation.statistics.human`: the judgments as the human figures read them.
 * :mod:`~annotation.statistics.annotators`: SSER raw and per-judge z, and each judge's
   effect, where items have different judges.
@@ -68,7 +67,6 @@ from annotation.statistics.human import (
     sentence_scores,
     sentence_scores_by_system,
 )
-from annotation.statistics.invalidation import texts_changed
 from annotation.statistics.jobs import live_pool_job, pool_job, scoring_job, statistics_or_job
 from annotation.statistics.live import (
     CorpusKey,
@@ -137,7 +135,6 @@ __all__ = [
     "statistics_or_job",
     "stored_statistics",
     "statistics_choice",
-    "texts_changed",
     # the human figures
     "HumanRows",
     "JudgmentRow",

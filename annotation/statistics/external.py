@@ -21,10 +21,11 @@ system's scores must stay a number); one stored before that rule is read as no s
 
 **Read in one query, or none.** A system's scores are one row of float64 bytes in
 sentence order (:class:`~annotation.models.ExternalScores`); the corpus's
-``external_stamp`` moves with every store, replacement or deletion, so a corpus that
-never had one costs no query at all, and the figures made of them are remembered under
-the stamp (and the judgments stamp, which any change of a candidate's text moves:
-:func:`forget_changed_scores`).
+``external_stamp`` moves with every store, replacement or deletion
+(:func:`annotation.changes.imported_scores_changed`), and when a candidate's text
+changes, its scores with it (:func:`annotation.changes.candidates_changed`). So a corpus
+that never had one costs no query at all, and the figures made of them are remembered
+under the stamp.
 
 **For the estimates.** :func:`external_segment_scores` gives a named metric's scores per
 system as arrays, one per sentence in corpus order: a covariate any figure can read.
@@ -40,9 +41,9 @@ from typing import Any
 
 import numpy as np
 from django.db import IntegrityError, transaction
-from django.db.models import F
 
-from annotation.models import Corpus, ExternalMetric, ExternalScores, Target, Translator
+from annotation.changes import imported_scores_changed
+from annotation.models import SCORES_DTYPE, Corpus, ExternalMetric, ExternalScores, Translator
 from annotation.statistics.memo import remembered
 from metrics.segment_scores import (
     ERR_NAME_TAKEN,
@@ -67,9 +68,6 @@ ERR_MISSING_SYSTEM = (
 )
 ERR_NO_SUCH_METRIC = "the corpus {corpus!r} has no imported metric named {name!r}"
 ERR_DESCRIPTION = "the description is {length} characters long; at most {limit} fit"
-
-#: The bytes of one system's scores: little-endian float64, one per sentence.
-_STORED = np.dtype("<f8")
 
 
 class ScoresRefused(ValueError):
@@ -223,7 +221,7 @@ def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
     found: dict[str, tuple[Any, dict[str, FloatArray]]] = {}
     for row in rows:
         _, scores = found.setdefault(row.metric__name, (row, {}))
-        values = np.frombuffer(bytes(row.values), dtype=_STORED).astype(np.float64)
+        values = np.frombuffer(bytes(row.values), dtype=SCORES_DTYPE).astype(np.float64)
         # A score past the limit was stored before the limit was the rule: no score, as
         # its sum would be no number (metrics.segment_scores.SCORE_LIMIT).
         values[out_of_range(values)] = np.nan
@@ -351,11 +349,11 @@ def external_metric_store(
                 ExternalScores(
                     metric=metric,
                     translator_id=systems[system],
-                    values=np.asarray(scores[system], dtype=_STORED).tobytes(),
+                    values=np.asarray(scores[system], dtype=SCORES_DTYPE).tobytes(),
                 )
                 for system in systems
             )
-            _stamp(corpus)
+            imported_scores_changed(corpus)
     except IntegrityError:  # stored meanwhile by another lead under that name
         raise ScoresRefused(ERR_NAME_TAKEN.format(taken=name)) from None
     return metric
@@ -368,28 +366,7 @@ def external_metric_delete(*, corpus: Corpus, name: str) -> None:
         deleted, _ = ExternalMetric.objects.filter(corpus=corpus, name=name).delete()
         if not deleted:
             raise ScoresRefused(ERR_NO_SUCH_METRIC.format(corpus=corpus.name, name=name))
-        _stamp(corpus)
-
-
-def forget_changed_scores(corpus_id: int, targets: Sequence[Target]) -> None:
-    """The imported scores of ``targets`` (candidates whose text just changed) become
-    ``NaN``: they scored a text that is no longer there. Their systems' figures are then
-    means over the sentences left, compared on the sentences both systems have (the
-    bootstrap's masks). Call it in the transaction that changes them."""
-    where = Target.objects.filter(pk__in=[t.pk for t in targets])
-    positions: dict[int, list[int]] = {}
-    for translator, position in where.values_list("translator_id", "sentence__position"):
-        positions.setdefault(translator, []).append(position)
-    rows = list(
-        ExternalScores.objects.filter(metric__corpus_id=corpus_id, translator_id__in=positions)
-    )
-    for row in rows:
-        values = np.frombuffer(bytes(row.values), dtype=_STORED).copy()
-        values[positions[row.translator_id]] = np.nan
-        row.values = values.tobytes()
-    if rows:
-        ExternalScores.objects.bulk_update(rows, ["values"])
-        Corpus.all_objects.filter(pk=corpus_id).update(external_stamp=F("external_stamp") + 1)
+        imported_scores_changed(corpus)
 
 
 def check_external_name(corpus: Corpus, name: str, *, replace: bool) -> None:
@@ -412,12 +389,3 @@ def _systems(corpus: Corpus) -> dict[str, int]:
     if not found:
         raise ScoresRefused(ERR_NO_SYSTEM.format(corpus=corpus.name))
     return found
-
-
-def _stamp(corpus: Corpus) -> None:
-    """Move the corpus's external stamp (in the caller's transaction), on the row and on
-    ``corpus`` alike, so a figure read next is read afresh."""
-    Corpus.all_objects.filter(pk=corpus.pk).update(external_stamp=F("external_stamp") + 1)
-    corpus.external_stamp = Corpus.all_objects.values_list("external_stamp", flat=True).get(
-        pk=corpus.pk
-    )

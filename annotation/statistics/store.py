@@ -3,12 +3,13 @@ models.CorpusStatistics`): read back by every page, computed once per preprocess
 
 They depend only on the texts and the choice, and are computed by a worker
 (:mod:`annotation.statistics.jobs`): the import queues the default choice's, a page
-that finds a choice not stored queues it, and reading them is all a page does. The
-texts change after the import in two cases only (:mod:`annotation.statistics.
-invalidation`): a system added deletes them; a word moved across a boundary leaves them
-stale (their texts stamp is older than the corpus's), and the next job scores only the
-candidates changed since (:func:`updated_statistics`), with the figures of scoring
-afresh, to the last bit (tested).
+that finds a choice not stored queues it, and reading them is all a page does. When
+the texts change after the import (:mod:`annotation.changes`), a system added (or a
+translator or sentence changed in the admin) deletes them; a candidate changed (a word
+moved across a boundary) leaves them stale (their texts stamp is older than the
+corpus's), and the next job scores only the candidates changed since
+(:func:`updated_statistics`), with the figures of scoring afresh, to the last bit
+(tested).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from lxml import etree
 
+from annotation.changes import judgments_changed
 from annotation.corpora.evaltrans import (
     CorpusHeader,
     EvalElement,
@@ -208,7 +209,7 @@ def done_judgment(
         state=Judgment.State.DONE,
         active_seconds=seconds,
     )
-    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()  # as every write of a done one
+    judgments_changed(corpus.pk)  # as every write of a done one
     return judgment
 
 
@@ -521,7 +522,7 @@ def judgment_row(
 
 def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
     """``count`` done judgments spread over the users (each candidate up to twice)."""
-    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()  # as every write of a done one
+    judgments_changed(corpus.pk)  # as every write of a done one
     targets = list(
         Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
     )

@@ -18,8 +18,9 @@ OURS = ("annotation", "metrics", "evaltool")
 #: The layers of the house, lowest first, each a list of module prefixes (the longest
 #: prefix that names a module places it). The rules of words, spans, IER items, limits,
 #: the pace and the queue's drawn order hold no database; the file format reads and
-#: writes evalTrans without the ORM; the models hold the rows (and the writer that
-#: inserts them in bulk); the statistics (and the queue that runs them) read the models;
+#: writes evalTrans without the ORM; the models hold the rows (with the writer that
+#: inserts them in bulk, and the one module that says what changed by moving the
+#: corpus's stamps); the statistics (and the queue that runs them) read the models;
 #: the shared reads are what several features read alike (what a dealt batch holds, a
 #: failed upload); the feature packages use all of these; views, URLs and the admin sit
 #: on top. A view or URL module of a feature package belongs to the top layer.
@@ -39,7 +40,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("file format", ("annotation.formatting", "annotation.corpora.evaltrans")),
     (
         "models",
-        ("annotation.models", "annotation.users", "annotation.rows"),
+        ("annotation.models", "annotation.users", "annotation.rows", "annotation.changes"),
     ),
     ("statistics", ("annotation.statistics", "annotation.jobs")),
     ("shared reads", ("annotation.dealt", "annotation.uploads")),

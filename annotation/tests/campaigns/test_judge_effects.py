@@ -11,6 +11,7 @@ from django.urls import reverse
 from lxml import etree
 
 from annotation.campaigns.power import judge_effects, power_plan
+from annotation.changes import judgments_changed
 from annotation.models import Corpus
 from annotation.tests.campaigns.test_queries import MAX_QUERIES_CAMPAIGN
 from annotation.tests.factories import by_id, judgment_row, page_queries, sized_corpus
@@ -77,7 +78,7 @@ def test_the_judges_effects_cost_no_query_of_their_own(lead_client: Client, spli
 
     later = page_queries(lead_client, url)
     remembered = page(lead_client, split)
-    Corpus.objects.filter(pk=split.pk).stamp_judgments()
+    judgments_changed(split.pk)
 
     assert later == first - 1
     assert len(remembered.xpath('//table[@id="judge-effects-table"]/tbody/tr')) == 3

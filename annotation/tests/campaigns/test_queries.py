@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from annotation.changes import judgments_changed
 from annotation.models import Corpus, User
 from annotation.tests.factories import page_queries, sized_corpus
 
@@ -50,7 +51,7 @@ def test_a_later_view_of_the_campaign_page_reads_no_judgment_for_the_power_plan(
     first = page_queries(lead_client, url)
 
     later = page_queries(lead_client, url)
-    Corpus.objects.filter(pk=large.pk).stamp_judgments()
+    judgments_changed(large.pk)
 
     assert later == first - 1
     assert page_queries(lead_client, url) == first

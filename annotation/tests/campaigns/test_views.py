@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.campaigns.judges import ERR_USERNAME_TAKEN
+from annotation.changes import judgments_changed
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
 from annotation.tests.factories import JUDGED, PASSWORD, SEED_XML, done_judgment
@@ -257,7 +258,7 @@ def test_a_lead_sets_the_corpus_settings_and_its_leads(
 ) -> None:
     boss = user_factory("boss", role=User.Role.LEAD)
     stamp = Corpus.objects.get(pk=corpus.pk).judgments_stamp
-    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()  # a judge's click, meanwhile
+    judgments_changed(corpus.pk)  # a judge's click, meanwhile
 
     response = lead_client.post(
         reverse("campaigns:settings", args=[corpus.pk]),

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from annotation.changes import judgments_changed
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
 from annotation.dashboard.board import Dashboard
@@ -55,7 +56,7 @@ def without_tokens(html: bytes) -> str:
 
 def every_figure(client: Client, corpus: Corpus, judges: list[User]) -> dict[str, Any]:
     forget()
-    Corpus.objects.filter(pk=corpus.pk).stamp_judgments()
+    judgments_changed(corpus.pk)
     fresh = Corpus.objects.get(pk=corpus.pk)
     out: dict[str, Any] = {"scores": scores_json(corpus.name)}
     for normalize in (False, True):

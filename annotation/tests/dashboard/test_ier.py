@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from annotation.changes import judgments_changed
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.effort import effort
 from annotation.dashboard.meta_human import sentence_human
@@ -46,7 +47,7 @@ def ier_hand(judged_hand: Corpus) -> Corpus:
                 ier_seconds=10.0 if system == "one-off" else 0.0,
                 ier_clicks=3 if system == "one-off" else 0,
             )
-    Corpus.objects.filter(pk=judged_hand.pk).stamp_judgments()
+    judgments_changed(judged_hand.pk)
     return judged_hand
 
 

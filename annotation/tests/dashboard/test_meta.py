@@ -12,6 +12,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from annotation.changes import judgments_changed
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.judges import normalized_sser
 from annotation.dashboard.meta import meta_evaluation, stored_samples
@@ -146,7 +147,7 @@ def test_a_judgment_leaves_the_automatic_side_kept_and_the_figures_as_computed_a
     depends on the stored statistics alone: kept under the texts stamp, a judgment does
     not compute it again, and the figures are those of computing everything afresh."""
     kept = Dashboard(demo)._meta_metric_sides
-    Corpus.objects.filter(pk=demo.pk).stamp_judgments()
+    judgments_changed(demo.pk)
     dash = Dashboard(Corpus.objects.get(pk=demo.pk))
 
     assert dash._meta_metric_sides is kept

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.db.models import F
 from django.test import Client
 
+from annotation.changes import candidates_changed
 from annotation.models import Corpus, ExternalScores, Target
-from annotation.statistics import texts_changed
 from annotation.tests.dashboard.test_imported import demo_scores
 from annotation.tests.imported import import_scores
 from metrics.tests.test_json_out import strict
@@ -32,7 +32,7 @@ def undefined(demo: Corpus) -> Corpus:
     is the mean of no score."""
     import_scores(demo, "COMET-22", demo_scores())
     changed = Target.objects.filter(sentence__corpus=demo, translator__name=GONE)
-    texts_changed(demo.pk, list(changed))
+    candidates_changed(demo.pk, list(changed))
     return Corpus.objects.get(pk=demo.pk)
 
 

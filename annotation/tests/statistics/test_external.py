@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from annotation.changes import candidates_changed
 from annotation.models import Corpus, ExternalMetric, ExternalScores, Target
 from annotation.statistics import (
     ScoresRefused,
@@ -24,7 +25,6 @@ from annotation.statistics import (
     external_segment_scores,
     forget,
     paired_bootstrap,
-    texts_changed,
 )
 from annotation.tests.factories import sized_corpus
 from annotation.tests.imported import import_scores, tsv, wmt
@@ -276,7 +276,7 @@ def test_a_candidate_whose_text_changed_loses_its_score_and_its_figure_rests_on_
         sentence__corpus=hand_corpus, sentence__position=1, translator__name="bad"
     )
 
-    texts_changed(hand_corpus.pk, [moved])
+    candidates_changed(hand_corpus.pk, [moved])
 
     (metric,) = external_metrics(fresh(hand_corpus))
     assert np.isnan(metric.scores["bad"][1])

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from annotation.changes import judgments_changed
 from annotation.dashboard.board import Dashboard
 from annotation.judging.changes import judgment_set_sser
 from annotation.judging.stack import judgment_for
@@ -153,7 +154,7 @@ def test_what_derives_from_the_texts_alone_outlives_a_judgment_not_a_moved_word(
         return len(computed)
 
     first = memo.remembered_for_texts(fresh(judged_hand), ("part",), compute)
-    Corpus.objects.filter(pk=judged_hand.pk).stamp_judgments()
+    judgments_changed(judged_hand.pk)
     after_a_judgment = memo.remembered_for_texts(fresh(judged_hand), ("part",), compute)
     Corpus.objects.filter(pk=judged_hand.pk).update(texts_stamp=judged_hand.texts_stamp + 1)
     after_a_moved_word = memo.remembered_for_texts(fresh(judged_hand), ("part",), compute)

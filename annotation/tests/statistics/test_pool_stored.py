@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from django.test import Client
 
+from annotation.changes import corpus_texts_changed
 from annotation.dashboard.board import Dashboard
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.jobs import Job, run_queued_jobs
@@ -23,7 +24,6 @@ from annotation.statistics import (
     forget,
     new_references,
     sentence_pools,
-    texts_changed,
 )
 from annotation.statistics.pool import (
     CORPUS_WIDE_CHEAPER,
@@ -119,7 +119,7 @@ def test_a_pool_of_older_judgments_does_not_replace_a_newer_one(
 
 def test_changed_candidates_forget_the_stored_pool(judged_demo: Corpus) -> None:
     Dashboard(judged_demo, POOL).pool  # noqa: B018
-    texts_changed(judged_demo.pk)
+    corpus_texts_changed(judged_demo.pk)
 
     assert not PoolStatistics.objects.filter(corpus=judged_demo).exists()
 

@@ -1,0 +1,175 @@
+"""Every change that moves a figure, said in one place: the corpus's stamps.
+
+What the app computes from a corpus (the dashboard's figures, the judge's live figures,
+the controls' queues) is remembered (:mod:`annotation.statistics.memo`) under counters
+on the corpus row, its *stamps*, each value under the stamps it declares it depends on
+(:class:`Stamp`). A view reads them with the corpus row it loads anyway, so a look-up
+costs no query; a change moves the stamps of what it touched, in its own transaction, so
+the next view finds nothing under the new stamps and computes afresh. A remembered value
+is then never stale by construction, provided every change says so: each write that
+changes what a figure reads calls one function of this module, named for the change, and
+nothing else moves a stamp. ``annotation/tests/test_changes.py`` runs every such write
+(service, command, admin action) and checks that the right stamp moved.
+
+* :func:`judgments_changed` moves the judgments stamp: a judge's click to, on or from
+  a done judgment (:mod:`annotation.judging.stack`); a judgment, or a judge with their
+  judgments, changed or deleted in the admin; a judge's work discarded
+  (:mod:`annotation.campaigns.judges`).
+* :func:`who_counts_changed` moves the judgments stamp: a judge left out of the figures
+  or counted again (the lead's page, ``manage.py leave_out``, the admin's corpus form).
+* :func:`candidates_changed` moves the texts and judgments stamps (and the imported
+  scores' when the corpus has some): a word moved across a boundary
+  (:mod:`annotation.judging.boundaries`), a candidate's text edited in the admin.
+* :func:`corpus_texts_changed` moves the texts and judgments stamps: a system added
+  (:mod:`annotation.corpora.systems`: the page, ``manage.py import_text``); a
+  translator, sentence or reference changed or deleted in the admin.
+* :func:`imported_scores_changed` moves the imported scores' stamp: an imported metric
+  stored, replaced or deleted (:mod:`annotation.statistics.external`: the scores page,
+  ``manage.py import_scores``, ``comet``, ``delete_scores``).
+
+What moves no stamp, and why: a judgment opened or changed while not done (the figures
+count done judgments only); HTER's counts filled in by a worker (a figure that reads a
+judgment without them computes the same counts itself:
+:func:`annotation.statistics.hter.with_hter_counts`); a corpus's settings (who sees
+what, controls, their rate: no remembered value reads them, and the controls' pass mark
+is part of its own key); batches dealt, handed back or moved to another campaign (no
+figure reads them); a corpus imported (its stamps start at 0) or deleted (a corpus
+imported again under its primary key has another creation time, part of every key).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from django.db.models import F
+
+from annotation.models import (
+    SCORES_DTYPE,
+    Corpus,
+    CorpusStatistics,
+    ExternalScores,
+    PoolStatistics,
+    Target,
+)
+
+
+class Stamp(enum.Flag):
+    """The corpus's stamps, each a counter on its row that only moves forward: what a
+    change moves (the functions below) and what a remembered value depends on
+    (:class:`annotation.statistics.memo.Shelf`), in the same words."""
+
+    NONE = 0
+    #: ``Corpus.judgments_stamp``: the done judgments, and whose of them count.
+    JUDGMENTS = enum.auto()
+    #: ``Corpus.texts_stamp``: the texts of the candidates and references.
+    TEXTS = enum.auto()
+    #: ``Corpus.external_stamp``: the imported metrics' segment scores (0: never any).
+    EXTERNAL = enum.auto()
+
+
+#: Each stamp's column on :class:`~annotation.models.Corpus`.
+FIELDS = {
+    Stamp.JUDGMENTS: "judgments_stamp",
+    Stamp.TEXTS: "texts_stamp",
+    Stamp.EXTERNAL: "external_stamp",
+}
+
+
+def stamps_of(corpus: Corpus, stamps: Stamp) -> tuple[int, ...]:
+    """The values of ``stamps`` on ``corpus`` as it was read, in :class:`Stamp`'s order."""
+    return tuple(getattr(corpus, FIELDS[s]) for s in FIELDS if s in stamps)
+
+
+def _move(corpus_ids: Iterable[int], stamps: Stamp) -> None:
+    """Move ``stamps`` of these corpora by one (unfinished imports too), in one UPDATE."""
+    moved = {FIELDS[s]: F(FIELDS[s]) + 1 for s in FIELDS if s in stamps}
+    Corpus.all_objects.filter(pk__in=list(corpus_ids)).update(**moved)
+
+
+def judgments_changed(*corpus_ids: int) -> None:
+    """A done judgment of these corpora changed: made done, changed while done, no
+    longer done, or deleted (a control item's too: the controls panel reads them). Every
+    figure made of the judgments is computed afresh. Call it in the transaction of the
+    change."""
+    _move(corpus_ids, Stamp.JUDGMENTS)
+
+
+def who_counts_changed(corpus_id: int) -> None:
+    """A judge was left out of the corpus's figures or counted again
+    (``Corpus.excluded_judges``): their judgments stay as they are, but every figure of
+    the judgments reads them or no longer does."""
+    _move([corpus_id], Stamp.JUDGMENTS)
+
+
+def candidates_changed(corpus_id: int, targets: Sequence[Target]) -> None:
+    """The texts of these candidates (targets of the corpus's systems) changed, the
+    corpus keeping its systems and references: a word moved across a boundary of a
+    system imported as one document (:mod:`annotation.judging.boundaries`), a candidate
+    edited in the admin. Call it in the transaction that changes them.
+
+    Everything computed from the texts goes out of date: the texts stamp moves, and the
+    judgments stamp with it (the judgments of these candidates were counted against the
+    old text). The stored automatic statistics cost a whole scoring to make again
+    (``docs/performance.md``), so they stay, stale (their texts stamp is older than the
+    corpus's): the candidates remember the stamp they changed at (``Target.
+    text_stamp``), and the next reader scores only those
+    (:func:`annotation.statistics.store.updated_statistics`), with the figures of a
+    scoring afresh, to the last bit (tested). The grown pool's statistics are deleted
+    (its next view scores again the sentences whose candidates changed). Imported
+    segment scores were computed elsewhere and cannot be computed again here: those of
+    the changed candidates become ``NaN`` (:func:`_forget_imported_scores`), and their
+    systems' figures rest on the other sentences."""
+    PoolStatistics.objects.filter(corpus_id=corpus_id).delete()
+    _move([corpus_id], Stamp.TEXTS | Stamp.JUDGMENTS)
+    corpora = Corpus.all_objects.filter(pk=corpus_id)
+    stamp, imported = corpora.values_list("texts_stamp", "external_stamp").get()
+    Target.objects.filter(pk__in=[t.pk for t in targets]).update(text_stamp=stamp)
+    if imported:  # the corpus has (or had) imported scores
+        _forget_imported_scores(corpus_id, targets)
+
+
+def corpus_texts_changed(*corpus_ids: int) -> None:
+    """The texts of these corpora changed beyond a few candidates: a system added
+    (:mod:`annotation.corpora.systems`) or deleted, a reference changed, a sentence
+    changed or deleted. Every figure computed from the texts goes out of date: both
+    stamps move as for :func:`candidates_changed`, and the stored automatic statistics
+    are deleted (a system added changes every metric's bootstrap and the systems
+    themselves: they are scored afresh, by a worker), as are the grown pool's. A new
+    system has no imported scores: the others keep theirs."""
+    CorpusStatistics.objects.filter(corpus_id__in=corpus_ids).delete()
+    PoolStatistics.objects.filter(corpus_id__in=corpus_ids).delete()
+    _move(corpus_ids, Stamp.TEXTS | Stamp.JUDGMENTS)
+
+
+def imported_scores_changed(corpus: Corpus) -> None:
+    """An imported metric of ``corpus`` was stored, replaced or deleted
+    (:mod:`annotation.statistics.external`): the stamp of the imported scores moves, on
+    the row and on ``corpus`` alike, so a figure read next with this very ``corpus`` is
+    read afresh. Call it in the transaction of the change."""
+    _move([corpus.pk], Stamp.EXTERNAL)
+    corpus.external_stamp = Corpus.all_objects.values_list("external_stamp", flat=True).get(
+        pk=corpus.pk
+    )
+
+
+def _forget_imported_scores(corpus_id: int, targets: Sequence[Target]) -> None:
+    """The imported scores of ``targets`` (candidates whose text just changed) become
+    ``NaN``: they scored a text that is no longer there. Their systems' figures are then
+    means over the sentences left, compared on the sentences both systems have (the
+    bootstrap's masks)."""
+    where = Target.objects.filter(pk__in=[t.pk for t in targets])
+    positions: dict[int, list[int]] = {}
+    for translator, position in where.values_list("translator_id", "sentence__position"):
+        positions.setdefault(translator, []).append(position)
+    rows = list(
+        ExternalScores.objects.filter(metric__corpus_id=corpus_id, translator_id__in=positions)
+    )
+    for row in rows:
+        values = np.frombuffer(bytes(row.values), dtype=SCORES_DTYPE).copy()
+        values[positions[row.translator_id]] = np.nan
+        row.values = values.tobytes()
+    if rows:
+        ExternalScores.objects.bulk_update(rows, ["values"])
+        _move([corpus_id], Stamp.EXTERNAL)
