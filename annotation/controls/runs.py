@@ -55,17 +55,17 @@ from __future__ import annotations
 
 import math
 import random
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from django.db.models import Count, Q
 
+from annotation.changes import Stamp
 from annotation.dealt import task_targets
 from annotation.formatting import number
 from annotation.models import CONTROL_RATE_MIN, Corpus, Judgment, Target, Task, Translator
+from annotation.statistics import CACHE, Shelf
 from annotation.text import REFERENCE_ROLES
 
 T = TypeVar("T")
@@ -284,36 +284,12 @@ class Queue:
     total: int
 
 
-#: Per corpus judged lately (its pk, creation and texts stamp, as the live figures keep
-#: their rows, and its controls a run), its :class:`Queue`: about 100 kB for 1,000
-#: sentences. Shared by the threads of one process.
-_QUEUES: OrderedDict[tuple[Any, ...], Queue] = OrderedDict()
-_QUEUES_MAX = 8
+#: Per corpus judged lately (and its controls a run), its :class:`Queue`, under the texts
+#: stamp as the live figures keep their rows: about 100 kB for 1,000 sentences.
+QUEUES = Shelf("queues", Stamp.TEXTS, 8)
 #: Per batch judged lately (:func:`task_queue`), its :class:`Queue`: a few sentences
 #: each, so many more are kept (a judge each, in every corpus of a campaign).
-_TASK_QUEUES: OrderedDict[tuple[Any, ...], Queue] = OrderedDict()
-_TASK_QUEUES_MAX = 512
-_LOCK = threading.Lock()
-
-
-def _kept(
-    store: OrderedDict[tuple[Any, ...], Queue],
-    size: int,
-    key: tuple[Any, ...],
-    read: Callable[[], Queue],
-) -> Queue:
-    """``store``'s queue under ``key``, else ``read()``, kept there (the ``size`` used
-    latest are kept)."""
-    with _LOCK:
-        if key in store:
-            store.move_to_end(key)
-            return store[key]
-    queue = read()
-    with _LOCK:
-        store[key] = queue
-        while len(store) > size:
-            store.popitem(last=False)
-    return queue
+TASK_QUEUES = Shelf("task-queues", Stamp.TEXTS, 512)
 
 
 def corpus_queue(corpus: Corpus) -> Queue:
@@ -321,8 +297,8 @@ def corpus_queue(corpus: Corpus) -> Queue:
     ``Sentence.queue_position``), read in one query the first time a process needs it
     for this state of the corpus, then kept."""
     per_run = corpus_per_run(corpus)
-    key = (corpus.pk, corpus.created_at, corpus.texts_stamp, per_run)
-    return _kept(_QUEUES, _QUEUES_MAX, key, lambda: _read_queue(corpus, per_run))
+    key = QUEUES.key(corpus, per_run)
+    return CACHE.get_or_set(key, lambda: _read_queue(corpus, per_run))
 
 
 def _read_queue(corpus: Corpus, per_run: int) -> Queue:
@@ -357,13 +333,10 @@ def task_queue(task: Task, corpus: Corpus) -> Queue:
     of the task and corpus (about the batch's candidates, whatever the corpus's size),
     then kept."""
     per_run = corpus_per_run(corpus)
-    key = (
-        *(task.pk, task.batch, task.start, task.end, tuple(task.extra)),
-        *(corpus.pk, corpus.created_at, corpus.texts_stamp, corpus.n_systems, per_run),
+    key = TASK_QUEUES.key(
+        corpus, task.pk, task.batch, task.start, task.end, tuple(task.extra), per_run
     )
-    return _kept(
-        _TASK_QUEUES, _TASK_QUEUES_MAX, key, lambda: _read_task_queue(task, corpus, per_run)
-    )
+    return CACHE.get_or_set(key, lambda: _read_task_queue(task, corpus, per_run))
 
 
 def _read_task_queue(task: Task, corpus: Corpus, per_run: int) -> Queue:

@@ -23,7 +23,9 @@ how they compute without their callers knowing. The submodules, by meaning:
 * :mod:`~annotation.statistics.scores`: every figure per system, ``manage.py scores``'s.
 * :mod:`~annotation.statistics.pool_references` and :mod:`~annotation.statistics.pool`:
   the grown reference pool and the statistics against it.
-* :mod:`~annotation.statistics.memo`: what the dashboard remembers between requests.
+* :mod:`~annotation.statistics.memo`: the one cache of what a process remembers between
+  requests, each value under the stamps it depends on (which :mod:`annotation.changes`
+  moves).
 * :mod:`~annotation.statistics.live`: the judge's live figures and the rows they sum.
 * :mod:`~annotation.statistics.external`: segment scores computed elsewhere (COMET,
   MetricX, …), imported as named metrics: stored, read, tested and made figures of.
@@ -80,10 +82,12 @@ from annotation.statistics.live import (
     texts_key,
 )
 from annotation.statistics.memo import (
+    CACHE,
+    CorpusState,
+    Shelf,
     content_digest,
     earlier,
     forget,
-    judgments_key,
     recalled,
     remembered,
     remembered_by_content,
@@ -185,11 +189,13 @@ __all__ = [
     "scored_pool",
     "sentence_pools",
     "write_reference_files",
-    # the dashboard's memo
+    # the one cache
+    "CACHE",
+    "CorpusState",
+    "Shelf",
     "content_digest",
     "earlier",
     "forget",
-    "judgments_key",
     "recalled",
     "remembered",
     "remembered_by_content",

@@ -25,7 +25,7 @@ sentence order (:class:`~annotation.models.ExternalScores`); the corpus's
 (:func:`annotation.changes.imported_scores_changed`), and when a candidate's text
 changes, its scores with it (:func:`annotation.changes.candidates_changed`). So a corpus
 that never had one costs no query at all, and the figures made of them are remembered
-under the stamp.
+under the stamp (:data:`~annotation.statistics.memo.FIGURES`).
 
 **For the estimates.** :func:`external_segment_scores` gives a named metric's scores per
 system as arrays, one per sentence in corpus order: a covariate any figure can read.
@@ -170,10 +170,10 @@ class ExternalFigures:
 
 def external_metrics(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
     """The corpus's imported metrics in the order they were imported: no query when it
-    never had one, else one, remembered until they or the judgments change."""
+    never had one, else one, remembered until they change."""
     if not corpus.external_stamp:
         return ()
-    return remembered(corpus, ("external", corpus.external_stamp), lambda: _read(corpus))
+    return remembered(corpus, ("external",), lambda: _read(corpus))
 
 
 def external_segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:
@@ -199,7 +199,7 @@ def external_figures(corpus: Corpus, bootstrap: Bootstrap | None) -> ExternalFig
         significance = {m.name: m.significance(bootstrap) for m in metrics if m.scores}
         return ExternalFigures(metrics, significance)
 
-    key = ("external-figures", corpus.external_stamp, bootstrap.n_samples, bootstrap.seed)
+    key = ("external-figures", bootstrap.n_samples, bootstrap.seed)
     return remembered(corpus, key, tested)
 
 

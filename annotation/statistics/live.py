@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from functools import cache
 
 import numpy as np
 
+from annotation.changes import Stamp
 from annotation.models import Corpus
 from annotation.statistics.human import JudgmentRow, human_metric_rows
-from annotation.statistics.memo import Memo
+from annotation.statistics.memo import CACHE, CorpusState, Shelf
 from annotation.statistics.metric_set import HUMAN_METRICS
 from annotation.statistics.store import default_stored_rows
 from metrics import human
@@ -55,15 +55,14 @@ class TargetTexts:
 #: A target's statistics rows, one array per automatic figure (:data:`_AUTOMATIC`), or
 #: None for a sentence without references (it has no automatic figures).
 SegmentStats = tuple[np.ndarray, ...] | None
-#: A corpus as the statistics are kept: its pk and creation time (a corpus imported
-#: again under a reused pk is another corpus, as for the dashboard's memo) and its texts
+#: A corpus as the live figures' rows and sums are kept: which corpus, and its texts
 #: stamp (a system added or a word moved across a boundary changes candidates).
-CorpusKey = tuple[int, datetime, int]
+CorpusKey = CorpusState
 
 
 def texts_key(corpus: Corpus) -> CorpusKey:
     """``corpus``'s :data:`CorpusKey`."""
-    return (corpus.pk, corpus.created_at, corpus.texts_stamp)
+    return CorpusState.of(corpus, Stamp.TEXTS)
 
 
 def live_scores(
@@ -139,22 +138,17 @@ def _sums(judged: Sequence[Judged], stats: Mapping[int, SegmentStats]) -> _Sums:
 
 #: :func:`_done_sums` by corpus and the done judgments' (target, counts): the same sums
 #: on every click of a candidate, and until the judge finishes another judgment of the
-#: system. Bounded; shared by the threads of one process.
-_DONE_SUMS: Memo[tuple[CorpusKey, tuple[Judged, ...]], _Sums] = Memo(256)
+#: system.
+DONE_SUMS = Shelf("live-sums", Stamp.TEXTS, 256)
 
 
 def _done_sums(
     corpus: CorpusKey, done: tuple[Judged, ...], stats: Mapping[int, SegmentStats]
 ) -> _Sums:
     """:func:`_sums` of the done judgments, kept while they stay the same (a key is what
-    the sums are computed from: the targets, whose statistics never change, and each
-    judgment's counts)."""
-    key = (corpus, done)
-    sums: _Sums | None = _DONE_SUMS.get(key)
-    if sums is None:
-        sums = _sums(done, stats)
-        _DONE_SUMS.put(key, sums)
-    return sums
+    the sums are computed from: the targets, whose statistics change only with the
+    texts stamp, and each judgment's counts)."""
+    return CACHE.get_or_set(DONE_SUMS.key(corpus, done), lambda: _sums(done, stats))
 
 
 @cache
@@ -162,18 +156,17 @@ def _metric(name: str) -> Metric:
     return build_metric(name, preprocessor=Preprocessor())
 
 
-#: Per-target statistics rows of the automatic figures. A target's texts change only with
-#: the corpus's texts stamp, which is part of the key, so its rows are computed once per
-#: stamp and then found by its id: a click
-#: (which changes neither) and every later page of the judge reuse them, and the page
-#: reads the texts only of targets it has not seen yet. Bounded (the oldest entries go
-#: first); shared by the threads of one process.
+#: The automatic figures of the header.
 _AUTOMATIC = ("wer", "mwer", "bleu")
 #: The human figures of the header (HTER, MQM-style and IER are the dashboard's).
 _HUMAN = tuple(m for m in HUMAN_METRICS if m in ("awer", "aser", "sser"))
 #: Every live figure: the human ones, then the automatic ones.
 _FIGURES = (*_HUMAN, *_AUTOMATIC)
-_ROWS: Memo[tuple[CorpusKey, int], SegmentStats] = Memo(50_000)
+#: Per-target statistics rows of the automatic figures, under the texts stamp (which a
+#: candidate's text changed moves: :mod:`annotation.changes`): computed once and then
+#: found by the target's id, so a click (which changes no text) and every later page of
+#: the judge reuse them, and the page reads the texts only of targets it has not seen.
+ROWS = Shelf("live-rows", Stamp.TEXTS, 50_000)
 _NOT_KEPT = object()  # a kept row may be None (a sentence without references)
 
 
@@ -185,7 +178,7 @@ def known_stats(
     found: dict[int, SegmentStats] = {}
     missing: set[int] = set()
     for target_id in target_ids:
-        row = _ROWS.get((corpus, target_id), _NOT_KEPT)
+        row = CACHE.get(ROWS.key(corpus, target_id), _NOT_KEPT)
         if row is _NOT_KEPT:
             missing.add(target_id)
         else:
@@ -214,15 +207,15 @@ def stored_stats(corpus: Corpus, wanted: Mapping[int, tuple[str, int]]) -> dict[
 #: Per corpus judged lately, the live figures' rows of every system (segments × k per
 #: figure) from its stored default statistics (a few MB at real size:
 #: ``docs/performance.md``).
-_STORED: Memo[CorpusKey, dict[str, tuple[np.ndarray, ...]]] = Memo(4)
+STORED = Shelf("live-stored", Stamp.TEXTS, 4)
 
 
 def _stored_rows(corpus: Corpus) -> dict[str, tuple[np.ndarray, ...]]:
     """The corpus's stored rows per system: kept, or read (one query, the live figures'
     metrics' rows decoded, nothing else of the stored statistics) and kept; none when
     the default statistics are not stored (every row is then computed)."""
-    key = texts_key(corpus)
-    kept: dict[str, tuple[np.ndarray, ...]] | None = _STORED.get(key)
+    key = STORED.key(corpus)
+    kept: dict[str, tuple[np.ndarray, ...]] | None = CACHE.get(key)
     if kept is not None:
         return kept
     stored = default_stored_rows(corpus, _AUTOMATIC)
@@ -230,7 +223,7 @@ def _stored_rows(corpus: Corpus) -> dict[str, tuple[np.ndarray, ...]]:
         return {}
     systems, by_metric = stored
     rows = {s: tuple(by_metric[m][i] for m in _AUTOMATIC) for i, s in enumerate(systems)}
-    _STORED.put(key, rows)
+    CACHE.put(key, rows)
     return rows
 
 
@@ -255,4 +248,4 @@ def segment_stats(
 
 
 def _keep(corpus: CorpusKey, rows: Mapping[int, SegmentStats]) -> None:
-    _ROWS.put_all(((corpus, target_id), row) for target_id, row in rows.items())
+    CACHE.put_many((ROWS.key(corpus, target_id), row) for target_id, row in rows.items())

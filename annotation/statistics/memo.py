@@ -1,171 +1,245 @@
-"""What a process remembers between requests, and why it is never stale: the one memo.
+"""What a process remembers between requests, and why it is never stale: the one cache.
 
-:class:`Memo` is the one kind of memory the app keeps in a process: a bounded map, the
-least recently used entry first to go, shared by the threads of the process. The
-dashboard's parts are kept in one (below); the judge's live figures keep their
-statistics rows and sums in three more (:mod:`~annotation.statistics.live`), each keyed
-by what its value is computed from, so none is ever read stale. :func:`forget` empties
-them all (a new process, as the tests see it).
+Everything the app remembers in a process is kept in one cache (:data:`CACHE`), each
+value on a :class:`Shelf` that declares which of the corpus's stamps its values depend on
+(:class:`~annotation.changes.Stamp`) and how many of them are kept. A value's
+:class:`Key` holds the corpus (its primary key and creation time: a corpus imported
+again under a reused primary key is another corpus) with the values of those stamps as
+the corpus row was read, then what the value is of. Every change of what a figure reads
+moves the stamps it touches, in its own transaction (:mod:`annotation.changes`), and a
+view reads the stamps with the corpus row it loads anyway: so a look-up costs no query,
+and a judgment finished a second ago has moved a stamp, so the next view finds no entry
+and computes afresh. (A value computed from rows read after a stamp moved is newer than
+its key, never older.) Keeping a value drops the values of the same shelf and corpus
+kept under earlier stamps, which no view asks for again (the stamps only move forward),
+except through :func:`earlier`.
 
-* The automatic statistics are not kept here: they are stored in the database with the
-  corpus (:mod:`~annotation.statistics.store`), computed once per preprocessing choice
-  by a worker. Those against the grown reference pool are the exception: the pool is the
-  judgments' new references, so they are kept here under the judgments stamp (and
-  stored as last scored, only to build the next pool on: :mod:`~annotation.statistics.
-  pool`).
-* What derives from a choice's stored automatic statistics alone and costs too much
-  to compute on every view after a judgment (the meta-evaluation's automatic side of
-  its pairwise figures) is kept in a second memo under the corpus's *texts stamp*
-  (:func:`remembered_for_texts`), which moves when a candidate's text does.
-* What is computed from one system's judged scores alone, and costs enough to matter
-  on every view after a judgment (the estimates of :mod:`~annotation.dashboard.
-  estimates`: 120 fits and their rank tests, a third of a real-size dashboard's first
-  view), is kept in a third memo under a digest of everything it is computed from
-  (:func:`remembered_by_content`). A judgment changes one system's scores: the next
-  view recomputes that system's figures only, and no key can name stale inputs.
-* Everything derived from the judgments — the human figures and their bootstrap, the
-  judges, agreement and effort panels, the meta-evaluation — is kept in this process's
-  memory under the corpus's *judgments stamp* (:func:`judgments_key`). The stamp moves in
-  the very transaction that changes a done judgment
-  (:meth:`~annotation.models.CorpusQuerySet.stamp_judgments`) and is read with the corpus
-  row every view loads anyway, so a look-up costs no query, and a judgment finished a
-  second ago has moved it: the next view finds no entry and computes afresh. (An entry
-  computed from judgments read after the stamp moved is newer than its key, never older.)
-  The key also holds the corpus's creation time: a re-imported corpus under a reused
-  primary key is another corpus.
+The shelves, by what they depend on:
 
-The memory is bounded (:data:`MEMO_SIZE` entries, the least recently used goes first;
-a corpus's entries of earlier stamps go as soon as a newer one is kept) and holds only
-frozen results, never the judgment rows they were computed from; the largest are the
-grown pool's statistics, as large as one decoded statistics row (tens of MB at real
-size: ``docs/performance.md``), one per preprocessing choice viewed with ``refs=pool``. It is
-shared by the threads of one process.
+* :data:`FIGURES`: everything derived from the judgments (the human figures and their
+  bootstrap, the judges, agreement and effort panels, the meta-evaluation, the grown
+  pool's statistics, the power plan) and the imported metrics' figures, under all three
+  stamps. The largest entries are the grown pool's statistics, as large as one decoded
+  statistics row (tens of MB at real size: ``docs/performance.md``), one per
+  preprocessing choice viewed with ``refs=pool``. The automatic statistics are not kept
+  here: they are stored in the database with the corpus
+  (:mod:`~annotation.statistics.store`), computed once per choice by a worker.
+* :data:`AUTOMATIC`: what derives from a choice's stored automatic statistics alone and
+  costs too much to compute on every view after a judgment (the meta-evaluation's
+  automatic side of its pairwise figures), under the texts stamp only: a judgment leaves
+  it, a moved word makes it anew.
+* :data:`BY_CONTENT`: what is computed from one system's judged scores alone and costs
+  enough to matter on every view after a judgment (the estimates of :mod:`~annotation.
+  dashboard.estimates`: 120 fits and their rank tests, a third of a real-size dashboard's
+  first view), under a digest of everything it is computed from
+  (:func:`remembered_by_content`) and no stamp: a judgment changes one system's scores,
+  the next view recomputes that system's figures only, and no key can name stale inputs.
+* The judge's live figures' rows and sums (:mod:`~annotation.statistics.live`) and the
+  controls' queues (:mod:`annotation.controls.runs`) declare their shelves where they
+  are used, under the texts stamp.
+
+The cache is shared by the threads of one process and holds only frozen results, never
+the rows they were computed from. Its interface is a key's :meth:`~Cache.get`,
+:meth:`~Cache.put` and :meth:`~Cache.get_or_set` (Django's cache framework's words), so
+that it can be kept elsewhere than in the process; :func:`forget` empties it (a new
+process, as the tests see it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from annotation.changes import Stamp, stamps_of
 from annotation.models import Corpus
 
 T = TypeVar("T")
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-_ALL: weakref.WeakSet[Memo[Any, Any]] = weakref.WeakSet()
 
 
-class Memo(Generic[K, V]):
-    """A bounded map shared by the threads of a process: at most ``size`` entries, the
-    least recently used first to go. Values are kept as they are: keep frozen results."""
+@dataclass(frozen=True, eq=False)
+class Shelf:
+    """One kind of remembered value: its name, the stamps its values depend on (a value
+    is kept under their values: :class:`CorpusState`), and how many values are kept,
+    the least recently used first to go."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-        _ALL.add(self)
+    name: str
+    depends: Stamp
+    size: int
 
-    def get(self, key: K, default: Any = None) -> Any:
-        """The value kept under ``key`` (now the most recently used), else ``default``."""
-        with self._lock:
-            if key not in self._items:
-                return default
-            self._items.move_to_end(key)
-            return self._items[key]
-
-    def put(self, key: K, value: V, *, dropping: Callable[[K], bool] | None = None) -> None:
-        """Keep ``value`` under ``key`` (and let go of the keys ``dropping`` names)."""
-        self.put_all([(key, value)], dropping=dropping)
-
-    def put_all(
-        self, items: Iterable[tuple[K, V]], *, dropping: Callable[[K], bool] | None = None
-    ) -> None:
-        with self._lock:
-            if dropping is not None:
-                for old in [k for k in self._items if dropping(k)]:
-                    del self._items[old]
-            for key, value in items:
-                self._items[key] = value
-                self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def entries(self) -> list[tuple[K, V]]:
-        with self._lock:
-            return list(self._items.items())
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+    def key(self, corpus: Corpus | CorpusState | None, *part: Hashable) -> Key:
+        """The key of ``part`` of ``corpus`` (None: a value of no corpus) on this shelf:
+        of the corpus as read, or of a :class:`CorpusState` made for this shelf's
+        stamps."""
+        if isinstance(corpus, Corpus):
+            corpus = CorpusState.of(corpus, self.depends)
+        elif corpus is not None and corpus.depends != self.depends:
+            raise ValueError(
+                f"{self.name!r} keeps values by {self.depends}, not by {corpus.depends}"
+            )
+        return Key(self, corpus, part)
 
 
-#: Entries kept: a few parts per corpus, choice and normalization (a page is about six).
-MEMO_SIZE = 48
+@dataclass(frozen=True)
+class CorpusState:
+    """A corpus as a remembered value depends on it: which corpus, and the values of
+    the stamps ``depends`` names as the corpus row was read."""
 
-#: The corpus, its creation time and judgments stamp (:func:`judgments_key`), then the part.
-MemoKey = tuple[int, str, int, *tuple[Hashable, ...]]
+    pk: int
+    created: str
+    depends: Stamp
+    stamps: tuple[int, ...]
 
-_MEMO: Memo[MemoKey, Any] = Memo(MEMO_SIZE)
+    @classmethod
+    def of(cls, corpus: Corpus, depends: Stamp) -> CorpusState:
+        return cls(corpus.pk, corpus.created_at.isoformat(), depends, stamps_of(corpus, depends))
+
+    def is_before(self, other: CorpusState) -> bool:
+        """Whether this is the same corpus as ``other`` at earlier stamps (every one of
+        them at most ``other``'s, one below at least)."""
+        return (
+            (self.pk, self.created, self.depends) == (other.pk, other.created, other.depends)
+            and self.stamps != other.stamps
+            and all(a <= b for a, b in zip(self.stamps, other.stamps, strict=True))
+        )
+
+
+@dataclass(frozen=True)
+class Key:
+    """Where a value is kept: its shelf, its corpus's state (None: of no corpus), and
+    what the value is of (the part: a panel's name, a choice, a target's id, …)."""
+
+    shelf: Shelf
+    corpus: CorpusState | None
+    part: tuple[Hashable, ...]
+
+
 _MISSING = object()
 
 
-def judgments_key(corpus: Corpus) -> tuple[int, str, int]:
-    """The corpus (primary key and creation time) and its judgments stamp."""
-    return (corpus.pk, corpus.created_at.isoformat(), corpus.judgments_stamp)
+class Cache:
+    """The one cache of a process: per shelf, a bounded map (the least recently used
+    entry first to go), shared by the threads of the process. Values are kept as they
+    are: keep frozen results."""
+
+    def __init__(self) -> None:
+        self._shelves: dict[Shelf, OrderedDict[Key, Any]] = {}
+        #: Per shelf and corpus, the latest state a value was kept under.
+        self._latest: dict[tuple[Shelf, int, str], CorpusState] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: Key, default: Any = None) -> Any:
+        """The value kept under ``key`` (now the most recently used), else ``default``."""
+        with self._lock:
+            items = self._shelves.get(key.shelf)
+            if items is None or key not in items:
+                return default
+            items.move_to_end(key)
+            return items[key]
+
+    def put(self, key: Key, value: Any) -> None:
+        """Keep ``value`` under ``key``."""
+        self.put_many([(key, value)])
+
+    def put_many(self, items: Iterable[tuple[Key, Any]]) -> None:
+        """Keep each value under its key; a key of a corpus's later state than any kept
+        on its shelf drops the values of that corpus's earlier states there."""
+        with self._lock:
+            for key, value in items:
+                kept = self._shelves.setdefault(key.shelf, OrderedDict())
+                if key.corpus is not None:
+                    self._drop_earlier(kept, key)
+                kept[key] = value
+                kept.move_to_end(key)
+                while len(kept) > key.shelf.size:
+                    kept.popitem(last=False)
+
+    def _drop_earlier(self, kept: OrderedDict[Key, Any], key: Key) -> None:
+        state = key.corpus
+        assert state is not None  # noqa: S101 (the caller's check)
+        which = (key.shelf, state.pk, state.created)
+        latest = self._latest.get(which)
+        if latest is not None and not latest.is_before(state):
+            return  # the latest state, or an earlier one (a request that read it before)
+        self._latest[which] = state
+        if latest is not None:
+            for old in [k for k in kept if k.corpus is not None and k.corpus.is_before(state)]:
+                del kept[old]
+
+    def get_or_set(self, key: Key, compute: Callable[[], T]) -> T:
+        """The value kept under ``key``, or ``compute()``'s, kept from now on."""
+        kept = self.get(key, _MISSING)  # a kept value may be None
+        if kept is not _MISSING:
+            return kept  # type: ignore[no-any-return]
+        value = compute()
+        self.put(key, value)
+        return value
+
+    def before(self, key: Key) -> Any:
+        """The value of ``key``'s part and corpus on its shelf as kept under the latest
+        earlier state of the corpus, or None."""
+        with self._lock:
+            found = [
+                (k.corpus.stamps, v)
+                for k, v in self._shelves.get(key.shelf, {}).items()
+                if k.part == key.part
+                and k.corpus is not None
+                and key.corpus is not None
+                and k.corpus.is_before(key.corpus)
+            ]
+        return max(found, key=lambda sv: sv[0])[1] if found else None
+
+    def clear(self) -> None:
+        with self._lock:
+            self._shelves.clear()
+            self._latest.clear()
+
+
+#: The one cache of this process.
+CACHE = Cache()
+
+#: What derives from the judgments, the texts and the imported scores: a few parts per
+#: corpus, choice and normalization (a page is about six).
+FIGURES = Shelf("figures", Stamp.JUDGMENTS | Stamp.TEXTS | Stamp.EXTERNAL, 48)
+#: What derives from a choice's stored automatic statistics alone: a few choices per
+#: corpus (each several megabytes: :func:`remembered_for_texts`).
+AUTOMATIC = Shelf("automatic", Stamp.TEXTS, 6)
+#: What :func:`remembered_by_content` keeps: a few views' worth of one corpus's estimates
+#: and rank tests (about 240 a view at real size, a few KB each).
+BY_CONTENT = Shelf("by-content", Stamp.NONE, 2048)
 
 
 def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
-    """``part`` of ``corpus`` as of its judgments stamp: the value kept, or ``compute()``'s,
-    kept from now on. Keeping a value drops the corpus's values of earlier stamps, which
-    no view asks for again (the stamp only moves forward)."""
-    pk, created, stamp = judgments_key(corpus)
-    key: MemoKey = (pk, created, stamp, *part)
-    kept = _MEMO.get(key, _MISSING)  # a kept value may be None
-    if kept is not _MISSING:
-        return kept  # type: ignore[no-any-return]
-    value = compute()
-    _MEMO.put(key, value, dropping=lambda k: k[:2] == (pk, created) and k[2] < stamp)
-    return value
+    """``part`` of ``corpus``'s figures (:data:`FIGURES`) as of its stamps: the value
+    kept, or ``compute()``'s, kept from now on."""
+    return CACHE.get_or_set(FIGURES.key(corpus, *part), compute)
 
 
-#: Entries kept of what derives from a choice's stored automatic statistics alone: a
-#: few choices per corpus (each several megabytes: :func:`remembered_for_texts`).
-TEXTS_MEMO_SIZE = 6
+def recalled(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
+    """``part`` of ``corpus``'s figures as remembered under its stamps, or None (nothing
+    is computed): for a caller that must know what a part would cost before asking."""
+    return CACHE.get(FIGURES.key(corpus, *part))
 
-_TEXTS_MEMO: Memo[tuple[Hashable, ...], Any] = Memo(TEXTS_MEMO_SIZE)
+
+def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
+    """``part`` of ``corpus``'s figures as remembered under earlier stamps (the latest
+    kept), or None: for a part that can be brought up to date for less than computing
+    it afresh (:mod:`~annotation.statistics.pool`). Such a value is the past: it is never
+    shown, only built on."""
+    return CACHE.before(FIGURES.key(corpus, *part))
 
 
 def remembered_for_texts(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
-    """``part`` of ``corpus`` as of its candidates' texts (its texts stamp), for a value
+    """``part`` of ``corpus`` as of its candidates' texts (:data:`AUTOMATIC`), for a value
     computed from stored automatic statistics alone: a judgment does not change it, so
     it outlives the judgments stamp that :func:`remembered`'s values go with, and a
     moved word (which moves the texts stamp and has the statistics scored again) makes
-    the next view compute it afresh. Keeping a value drops the corpus's values of earlier
-    texts stamps. (Statistics against the grown pool depend on the judgments: not
-    for here.)"""
-    key: tuple[Hashable, ...] = (corpus.pk, corpus.created_at.isoformat(), corpus.texts_stamp)
-    key += part
-    stamp = corpus.texts_stamp
-    kept = _TEXTS_MEMO.get(key, _MISSING)
-    if kept is not _MISSING:
-        return kept  # type: ignore[no-any-return]
-    value = compute()
-    _TEXTS_MEMO.put(
-        key, value, dropping=lambda k: k[:2] == key[:2] and isinstance(k[2], int) and k[2] < stamp
-    )
-    return value
-
-
-#: Entries kept of what :func:`remembered_by_content` keeps: a few views' worth of one
-#: corpus's estimates and rank tests (about 240 a view at real size, a few KB each).
-CONTENT_MEMO_SIZE = 2048
-
-_CONTENT_MEMO: Memo[bytes, Any] = Memo(CONTENT_MEMO_SIZE)
+    the next view compute it afresh. (Statistics against the grown pool depend on the
+    judgments: not for here.)"""
+    return CACHE.get_or_set(AUTOMATIC.key(corpus, *part), compute)
 
 
 def content_digest(*parts: bytes | str | int | float) -> bytes:
@@ -181,40 +255,13 @@ def content_digest(*parts: bytes | str | int | float) -> bytes:
 
 
 def remembered_by_content(key: bytes, compute: Callable[[], T]) -> T:
-    """The value computed from the inputs ``key`` digests (:func:`content_digest`): the
-    one kept, or ``compute()``'s, kept from now on. The key stands for the inputs
-    themselves (a 160-bit digest: two different inputs share one with a chance of about
-    2⁻¹⁶⁰), so a kept value is never stale, whatever moved since."""
-    kept = _CONTENT_MEMO.get(key, _MISSING)
-    if kept is not _MISSING:
-        return kept  # type: ignore[no-any-return]
-    value = compute()
-    _CONTENT_MEMO.put(key, value)
-    return value
-
-
-def recalled(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
-    """``part`` of ``corpus`` as remembered under its judgments stamp, or None (nothing
-    is computed): for a caller that must know what a part would cost before asking."""
-    pk, created, stamp = judgments_key(corpus)
-    return _MEMO.get((pk, created, stamp, *part))
-
-
-def earlier(corpus: Corpus, part: tuple[Hashable, ...]) -> Any:
-    """``part`` of ``corpus`` as remembered under an earlier judgments stamp (the latest
-    one kept), or None: for a part that can be brought up to date for less than computing
-    it afresh (:mod:`~annotation.statistics.pool`). Such a value is the past: it is never
-    shown, only built on."""
-    pk, created, stamp = judgments_key(corpus)
-    found = [
-        (k[2], v)
-        for k, v in _MEMO.entries()
-        if k[:2] == (pk, created) and k[2] < stamp and k[3:] == part
-    ]
-    return max(found, key=lambda kv: kv[0])[1] if found else None
+    """The value computed from the inputs ``key`` digests (:func:`content_digest`,
+    :data:`BY_CONTENT`): the one kept, or ``compute()``'s, kept from now on. The key
+    stands for the inputs themselves (a 160-bit digest: two different inputs share one
+    with a chance of about 2⁻¹⁶⁰), so a kept value is never stale, whatever moved since."""
+    return CACHE.get_or_set(BY_CONTENT.key(None, key), compute)
 
 
 def forget() -> None:
-    """Empty every memo of this process (tests: a cold view, or another process)."""
-    for memo in list(_ALL):
-        memo.clear()
+    """Empty the cache of this process (tests: a cold view, or another process)."""
+    CACHE.clear()

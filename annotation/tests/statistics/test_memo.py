@@ -1,6 +1,6 @@
-"""What the dashboard remembers (``annotation/statistics/memo.py``): the parts derived from
-the judgments, under the corpus's judgments stamp; a judgment changed through the judge's
-services shows on the very next view, and a warm view reads no judgment."""
+"""What a process remembers (``annotation/statistics/memo.py``, the one cache): each value
+on a shelf, under the corpus's stamps its shelf depends on; a judgment changed through the
+judge's services shows on the very next view, and a warm view reads no judgment."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from annotation.changes import judgments_changed
+from annotation.changes import Stamp, judgments_changed
 from annotation.dashboard.board import Dashboard
 from annotation.judging.changes import judgment_set_sser
 from annotation.judging.stack import judgment_for
@@ -84,49 +84,87 @@ def test_a_judgment_in_progress_does_not_move_the_stamp(
     assert fresh(judged_hand).judgments_stamp == stamp
 
 
-def test_the_key_names_the_corpus_its_creation_and_its_stamp(judged_hand: Corpus) -> None:
-    corpus = fresh(judged_hand)
-
-    assert memo.judgments_key(corpus) == (
-        corpus.pk,
-        corpus.created_at.isoformat(),
-        corpus.judgments_stamp,
-    )
-
-
-def test_the_memory_is_bounded_and_forgets_earlier_stamps(
-    judged_hand: Corpus, monkeypatch: pytest.MonkeyPatch
+def test_a_key_names_the_corpus_its_creation_and_the_stamps_its_shelf_depends_on(
+    judged_hand: Corpus,
 ) -> None:
-    monkeypatch.setattr(memo._MEMO, "size", 3)
-    memo.forget()
+    corpus = fresh(judged_hand)
+    corpus.judgments_stamp, corpus.texts_stamp, corpus.external_stamp = 7, 3, 2
+
+    key = memo.FIGURES.key(corpus, "human")
+    assert key == memo.Key(
+        memo.FIGURES,
+        memo.CorpusState(
+            pk=corpus.pk,
+            created=corpus.created_at.isoformat(),
+            depends=memo.FIGURES.depends,
+            stamps=(7, 3, 2),
+        ),
+        ("human",),
+    )
+    assert memo.AUTOMATIC.key(corpus, "meta-sides").corpus.stamps == (3,)  # type: ignore[union-attr]
+    assert memo.BY_CONTENT.key(None, b"digest").corpus is None
+
+
+def test_a_state_made_for_other_stamps_is_refused(judged_hand: Corpus) -> None:
+    texts_only = memo.CorpusState.of(fresh(judged_hand), Stamp.TEXTS)
+    with pytest.raises(ValueError, match="figures"):
+        memo.FIGURES.key(texts_only, "human")
+
+
+def test_a_shelf_is_bounded_and_forgets_a_corpus_s_earlier_stamps(judged_hand: Corpus) -> None:
+    bounded = memo.Shelf("test", Stamp.JUDGMENTS, 3)
     corpus = fresh(judged_hand)
     for k in range(5):
-        assert memo.remembered(corpus, ("test", k), lambda k=k: k * 10) == k * 10
+        assert memo.CACHE.get_or_set(bounded.key(corpus, k), lambda k=k: k * 10) == k * 10
     computed: list[int] = []
 
     def compute() -> int:
         computed.append(1)
         return -1
 
-    assert memo.remembered(corpus, ("test", 4), compute) == 40  # kept: the latest three
-    assert memo.remembered(corpus, ("test", 0), compute) == -1  # gone: computed again
+    assert memo.CACHE.get_or_set(bounded.key(corpus, 4), compute) == 40  # the latest three
+    assert memo.CACHE.get_or_set(bounded.key(corpus, 0), compute) == -1  # gone: again
     assert len(computed) == 1
+    other = memo.Shelf("other", Stamp.JUDGMENTS, 3)
+    memo.CACHE.put(other.key(corpus, "kept"), 1)
+    memo.CACHE.put(memo.FIGURES.key(corpus, "past"), "the past")
     corpus.judgments_stamp += 1
-    memo.remembered(corpus, ("test", 9), lambda: 90)
-    assert [key for key, _ in memo._MEMO.entries()] == [(*memo.judgments_key(corpus), "test", 9)]
-    memo.forget()
+
+    memo.CACHE.put(bounded.key(corpus, 9), 90)
+
+    assert memo.CACHE.get(bounded.key(corpus, 9)) == 90
+    assert memo.earlier(corpus, ("past",)) == "the past"  # built on, never shown
+    corpus.judgments_stamp -= 1
+    assert memo.CACHE.get(bounded.key(corpus, 4)) is None  # the earlier stamp's: dropped
+    assert memo.CACHE.get(other.key(corpus, "kept")) == 1  # another shelf's: kept
 
 
-def test_one_memo_for_every_kind_of_kept_value_and_forget_empties_them_all() -> None:
-    rows: memo.Memo[str, int | None] = memo.Memo(2)
-    rows.put("a", None)
-    rows.put_all([("b", 2), ("c", 3)])
-    assert rows.get("a", "gone") == "gone"  # the least recently used went first
-    assert (rows.get("b"), rows.get("c")) == (2, 3)
-    rows.put("d", 4, dropping=lambda key: key == "b")
-    assert [key for key, _ in rows.entries()] == ["c", "d"]
+def test_a_value_read_under_earlier_stamps_drops_no_later_one(judged_hand: Corpus) -> None:
+    """A request that read the corpus before a judgment keeps its value, and the next
+    view's (newer) stays."""
+    corpus = fresh(judged_hand)
+    later = fresh(judged_hand)
+    later.judgments_stamp += 1
+    memo.remembered(later, ("part",), lambda: "new")
+
+    memo.remembered(corpus, ("part",), lambda: "old")
+
+    assert memo.recalled(later, ("part",)) == "new"
+    assert memo.recalled(corpus, ("part",)) == "old"
+
+
+def test_one_cache_for_every_shelf_and_forget_empties_it(judged_hand: Corpus) -> None:
+    corpus = fresh(judged_hand)
+    memo.remembered(corpus, ("a",), lambda: None)
+    memo.remembered_for_texts(corpus, ("b",), lambda: 2)
+    memo.remembered_by_content(b"c", lambda: 3)
+    assert memo.CACHE.get(memo.FIGURES.key(corpus, "a"), "gone") is None  # None is kept
+
     memo.forget()
-    assert rows.entries() == []
+
+    assert memo.recalled(corpus, ("a",)) is None
+    assert memo.CACHE.get(memo.AUTOMATIC.key(corpus, "b")) is None
+    assert memo.CACHE.get(memo.BY_CONTENT.key(None, b"c")) is None
 
 
 def test_a_done_judgment_written_by_the_test_helper_shows_too(
