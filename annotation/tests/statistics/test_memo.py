@@ -101,7 +101,9 @@ def test_a_key_names_the_corpus_its_creation_and_the_stamps_its_shelf_depends_on
         ),
         ("human",),
     )
-    assert memo.AUTOMATIC.key(corpus, "meta-sides").corpus.stamps == (3,)  # type: ignore[union-attr]
+    assert memo.AUTOMATIC.key(corpus, "meta-sides").corpus == memo.CorpusState.of(
+        corpus, Stamp.TEXTS
+    )
     assert memo.BY_CONTENT.key(None, b"digest").corpus is None
 
 
