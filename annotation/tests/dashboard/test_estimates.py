@@ -15,6 +15,7 @@ import pytest
 from django.test import Client
 from lxml import etree
 
+from annotation.changes import imported_scores_changed
 from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_set_sser
 from annotation.models import Corpus, Judgment, Sentence, User
@@ -344,7 +345,7 @@ def test_a_covariate_with_missing_scores_is_left_out_and_said_so(
     values[5] = np.nan
     row.values = values.tobytes()
     row.save()
-    Corpus.objects.filter(pk=corpus.pk).update(external_stamp=corpus.external_stamp + 1)
+    imported_scores_changed(corpus)
 
     html = panel(lead_client, corpus)
 

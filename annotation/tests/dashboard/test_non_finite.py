@@ -10,10 +10,9 @@ import io
 import numpy as np
 import pytest
 from django.core.management import call_command
-from django.db.models import F
 from django.test import Client
 
-from annotation.changes import candidates_changed
+from annotation.changes import candidates_changed, imported_scores_changed
 from annotation.models import Corpus, ExternalScores, Target
 from annotation.tests.dashboard.test_imported import demo_scores
 from annotation.tests.imported import import_scores
@@ -78,7 +77,7 @@ def test_scores_stored_before_the_limit_are_read_as_no_score_and_every_page_answ
     Past the limit, a stored score is no score."""
     import_scores(demo, "COMET-22", demo_scores())
     ExternalScores.objects.update(values=np.full(40, 1e308, dtype="<f8").tobytes())
-    Corpus.all_objects.filter(pk=demo.pk).update(external_stamp=F("external_stamp") + 1)
+    imported_scores_changed(demo)
 
     for path in ("", "table.json", "meta.json", "panel/meta/"):
         assert lead_client.get(f"/dashboard/{demo.pk}/{path}").status_code == 200, path
