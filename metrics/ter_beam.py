@@ -284,8 +284,38 @@ def _python_rows(ref: Words, words: Words, start: int, base: list[int] | None) -
 def _chunk(requests: list[Request]) -> list[Answer]:
     """The answers to ``requests``, all their candidates computed together. The matrix
     is laid out (row, reference position, candidate) so that each operation on a row
-    runs across all candidates; the candidates are sorted by their first changed row, so
-    at row ``i`` only a prefix of them is computed, each from its ``base`` row."""
+    runs across all candidates (:func:`_lay_out`); the candidates are sorted by their
+    first changed row, so at row ``i`` only a prefix of them is computed, each from its
+    ``base`` row (:func:`_rows`); each request's chosen matrix is then handed back with
+    its trace (:func:`_answers`)."""
+    layout = _lay_out(requests)
+    matrices, distances = _rows(layout)
+    return _answers(requests, layout, matrices, distances)
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """A chunk's candidates, one a column (:func:`_lay_out`), in the order of their first
+    changed row (``starts``, sorted): lengths ``n``, reference lengths ``m``, words
+    ``hyp`` and reference words ``ref`` (rows × columns, padded with ids no word has),
+    each column's first row ``init``, and each request's columns (``owned``). ``inf``
+    stands for the cells outside the beam; ``dtype`` holds every cell."""
+
+    n: IntArray
+    m: IntArray
+    hyp: npt.NDArray[np.int32]
+    ref: npt.NDArray[np.int32]
+    init: CellArray
+    starts: IntArray
+    owned: list[IntArray]
+    n_max: int
+    m_max: int
+    inf: int
+    dtype: type[np.signedinteger[Any]]
+
+
+def _lay_out(requests: list[Request]) -> _Layout:
+    """``requests``' candidates as the columns of one chunk (:class:`_Layout`)."""
     starts = [s for r in requests for s in r.starts]
     size = len(starts)
     order = sorted(range(size), key=starts.__getitem__)
@@ -320,16 +350,25 @@ def _chunk(requests: list[Request]) -> list[Answer]:
             init[columns, : m_q + 1] = cols[: m_q + 1]
         else:  # its infinite cells (however they came) are this chunk's
             init[columns, : m_q + 1] = np.minimum([r.base[s] for s in r.starts], inf)
+    start_arr = np.asarray(starts)[order]
+    return _Layout(n, m, hyp, refm, init, start_arr, owned, n_max, m_max, inf, dtype)
+
+
+def _rows(layout: _Layout) -> tuple[CellArray, list[int]]:
+    """Every column's matrix, rows from its first changed one on, row by row across the
+    columns that have reached it, and each column's distance (its last cell)."""
+    n, m, n_max, m_max, inf = layout.n, layout.m, layout.n_max, layout.m_max, layout.inf
+    size = len(n)
     lo, hi = _spans(n, m, n_max)
     full = bool(((lo == 0) & (hi == m[:, None] + 1)).all())
-    lo_t: CellArray = lo.T.astype(dtype)
-    hi_t: CellArray = hi.T.astype(dtype)
-    col = cast(CellArray, cols.reshape(-1, 1))
-    start_arr = np.asarray(starts)[order]
+    lo_t: CellArray = lo.T.astype(layout.dtype)
+    hi_t: CellArray = hi.T.astype(layout.dtype)
+    col = cast(CellArray, np.arange(m_max + 1, dtype=layout.dtype).reshape(-1, 1))
+    start_arr = layout.starts
     first = int(start_arr[0])
     active = np.searchsorted(start_arr, np.arange(n_max + 1), side="left")
-    matrices = np.empty((n_max + 1, m_max + 1, size), dtype)
-    matrices[start_arr, :, np.arange(size)] = init
+    matrices = np.empty((n_max + 1, m_max + 1, size), layout.dtype)
+    matrices[start_arr, :, np.arange(size)] = layout.init
     ending: dict[int, list[int]] = {}
     for column in range(size):
         ending.setdefault(int(n[column]), []).append(column)
@@ -338,7 +377,7 @@ def _chunk(requests: list[Request]) -> list[Answer]:
         idx = np.asarray(ending[first])
         dist[idx] = matrices[first, m[idx], idx]
     # substitution costs and cells outside the beam, of all rows at once
-    subs = hyp[first:, None, :] != refm[None, :, :]
+    subs = layout.hyp[first:, None, :] != layout.ref[None, :, :]
     if not full:
         outsides = (col < lo_t[first + 1 :, None, :]) | (col >= hi_t[first + 1 :, None, :])
     for i in range(first + 1, n_max + 1):
@@ -364,10 +403,17 @@ def _chunk(requests: list[Request]) -> list[Answer]:
         if i in ending:
             idx = np.asarray(ending[i])
             dist[idx] = out[m[idx], idx]
-    distances = dist.tolist()
+    return matrices, dist.tolist()
+
+
+def _answers(
+    requests: list[Request], layout: _Layout, matrices: CellArray, distances: list[int]
+) -> list[Answer]:
+    """Each request's answer (:class:`Request`) from its columns' ``distances``, with the
+    matrix of its chosen candidate and its trace where it has one."""
     answers: list[Any] = []
     wanted: list[tuple[int, int, int]] = []  # (request, column, first row) of matrices
-    for q, (r, owned_columns) in enumerate(zip(requests, owned, strict=True)):
+    for q, (r, owned_columns) in enumerate(zip(requests, layout.owned, strict=True)):
         columns = owned_columns.tolist()
         if r.base is None:
             answers.append(None)
@@ -386,11 +432,11 @@ def _chunk(requests: list[Request]) -> list[Answer]:
         if start:
             base = requests[q].base
             assert base is not None  # noqa: S101 (a shift's rows start from a base)
-            picked[k, :start, : base.shape[1]] = np.minimum(base[:start], inf)
+            picked[k, :start, : base.shape[1]] = np.minimum(base[:start], layout.inf)
     w_cols = [c for _, c, _ in wanted]
-    n_w, m_w = n[w_cols], m[w_cols]
+    n_w, m_w = layout.n[w_cols], layout.m[w_cols]
     if len(wanted) >= _MANY_TRACES:
-        traces = _traces(picked, n_w, m_w, hyp[:, w_cols].T, refm[:, w_cols].T)
+        traces = _traces(picked, n_w, m_w, layout.hyp[:, w_cols].T, layout.ref[:, w_cols].T)
     else:
         traces = []
         for k, (q, _, _) in enumerate(wanted):
