@@ -282,14 +282,8 @@ def index_lines(
     if max_order < 1:
         raise ValueError(f"max_order={max_order}: n-grams need an order of at least 1")
     n_seg = len(n_refs)
-    word_lengths = lines.lengths
+    lengths = _reference_lengths(lines.lengths, n_refs)
     lines = with_boundaries(lines, pp, vocab)
-    width = int(n_refs.max(initial=0))
-    lengths = np.full((n_seg, width), np.nan)
-    slot = np.arange(len(word_lengths), dtype=np.int64) - np.repeat(
-        np.cumsum(n_refs) - n_refs, n_refs
-    )
-    lengths[np.repeat(np.arange(n_seg, dtype=np.int64), n_refs), slot] = word_lengths
     sentence_segment = np.repeat(np.arange(n_seg, dtype=np.int64), n_refs)
 
     ids, word_ids = _first_seen(lines.ids)
@@ -337,14 +331,7 @@ def index_lines(
         chain_codes.append(chain[order])
         chain_entry.append(order.astype(np.int64))
 
-    direct: list[npt.NDArray[np.int32] | None] = []
-    for m in range(1, max_order + 1):
-        space = (n_seg if m == 1 else len(segment_keys[m - 2])) * v
-        table = None
-        if space <= DIRECT_TABLE_SIZE and (m == 1 or v <= DIRECT_TABLE_WORDS):
-            table = np.full(space, -1, dtype=np.int32)
-            table[chain_codes[m - 1]] = chain_entry[m - 1]
-        direct.append(table)
+    direct = _direct_tables(n_seg, v, segment_keys, chain_codes, chain_entry)
     word_of_id = np.full(max(len(vocab), int(word_ids.max(initial=-1)) + 1) + 1, -1)
     word_of_id[word_ids] = np.arange(v, dtype=np.int64)
     return ReferenceNgrams(
@@ -359,11 +346,44 @@ def index_lines(
         segment_max=tuple(segment_max),
         chain_codes=tuple(chain_codes),
         chain_entry=tuple(chain_entry),
-        direct=tuple(direct),
+        direct=direct,
         lengths=lengths,
         n_refs=n_refs,
         total_tokens=n_flat,
     )
+
+
+def _reference_lengths(word_lengths: IntArray, n_refs: IntArray) -> FloatArray:
+    """Each reference's length in words, a row per segment (``n_refs[k]`` of segment k
+    filled, NaN past them)."""
+    n_seg = len(n_refs)
+    lengths = np.full((n_seg, int(n_refs.max(initial=0))), np.nan)
+    slot = np.arange(len(word_lengths), dtype=np.int64) - np.repeat(
+        np.cumsum(n_refs) - n_refs, n_refs
+    )
+    lengths[np.repeat(np.arange(n_seg, dtype=np.int64), n_refs), slot] = word_lengths
+    return lengths
+
+
+def _direct_tables(
+    n_seg: int,
+    v: int,
+    segment_keys: list[IntArray],
+    chain_codes: list[IntArray],
+    chain_entry: list[IntArray],
+) -> tuple[npt.NDArray[np.int32] | None, ...]:
+    """Per order, the entries by chain code in one array where its code space is small
+    enough (:data:`DIRECT_TABLE_SIZE`, :data:`DIRECT_TABLE_WORDS`), else None (looked up
+    by search in ``chain_codes``)."""
+    direct: list[npt.NDArray[np.int32] | None] = []
+    for m in range(1, len(chain_codes) + 1):
+        space = (n_seg if m == 1 else len(segment_keys[m - 2])) * v
+        table = None
+        if space <= DIRECT_TABLE_SIZE and (m == 1 or v <= DIRECT_TABLE_WORDS):
+            table = np.full(space, -1, dtype=np.int32)
+            table[chain_codes[m - 1]] = chain_entry[m - 1]
+        direct.append(table)
+    return tuple(direct)
 
 
 def check_prepared(prepared: object, pp: Preprocessor, max_order: int) -> ReferenceNgrams:
