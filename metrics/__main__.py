@@ -142,6 +142,16 @@ def _parser() -> argparse.ArgumentParser:
         epilog=f"'{program_name()} estimate --help': a full-corpus human score estimated "
         "from the judged segments, with automatic metrics as control variates.",
     )
+    _add_inputs(p)
+    _add_preprocessing(p)
+    _add_metric_options(p)
+    _add_output(p)
+    _add_significance(p)
+    return p
+
+
+def _add_inputs(p: argparse.ArgumentParser) -> None:
+    """The files to score and the metrics to score them with."""
     p.add_argument(
         "--ref",
         action="append",
@@ -161,6 +171,11 @@ def _parser() -> argparse.ArgumentParser:
         help=f"comma-separated, from {','.join(METRIC_NAMES + UNSEGMENTED_METRIC_NAMES)} "
         "(default: all; aswer only with --unsegmented)",
     )
+
+
+def _add_preprocessing(p: argparse.ArgumentParser) -> None:
+    """How the texts are read before any metric: tokens, case, boundaries, the
+    reference length and the empty reference."""
     p.add_argument(
         "--tokenize", default="13a", help=f"one of {', '.join(TOKENIZERS)} (default 13a)"
     )
@@ -181,6 +196,10 @@ def _parser() -> argparse.ArgumentParser:
         help="rate of the WER family (wer, mwer, per, per2, aswer) against an empty reference: "
         "ins, the insertions over 1 as jiwer; 100, 0 or 100 %% (default ins)",
     )
+
+
+def _add_metric_options(p: argparse.ArgumentParser) -> None:
+    """The options of one metric family each (BLEU, NIST, LEPOR, weighted n-grams)."""
     p.add_argument(
         "--smooth", default="exp", help="BLEU smoothing: %(choices_of)s (default exp)"
     ).choices_of = _Listed(lambda: registry.SMOOTH_METHODS)  # type: ignore[attr-defined]
@@ -213,6 +232,10 @@ def _parser() -> argparse.ArgumentParser:
         help="document id of each segment, one per line (wngram-p/r/f weigh words per "
         "document; default: the whole file is one document)",
     )
+
+
+def _add_output(p: argparse.ArgumentParser) -> None:
+    """What is printed, how the references are read, and the unsegmented documents."""
     p.add_argument(
         "--sentence",
         action="store_true",
@@ -245,6 +268,10 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="with --unsegmented: write each re-segmented hypothesis to DIR/<basename>",
     )
+
+
+def _add_significance(p: argparse.ArgumentParser) -> None:
+    """The paired tests and confidence intervals, as sacreBLEU's options name them."""
     tests = p.add_argument_group(
         "significance (sacreBLEU 2.6's, seed $SACREBLEU_SEED, default 12345)"
     )
@@ -291,7 +318,6 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"bootstrap resamples of --confidence (default {CONFIDENCE_SAMPLES})",
     )
-    return p
 
 
 def test_setup(args: argparse.Namespace) -> TestSetup | None:
