@@ -26,6 +26,7 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 SENTENCES, SYSTEMS, REFERENCES = 1000, 20, 3
 PG_DATABASE = "evaltool_bench_queue"
@@ -48,20 +49,29 @@ def measure(workdir: Path, sentences_wanted: int) -> None:
     django.setup()
     from django.core.management import call_command
     from django.db import connection
-    from django.db.models import F
-    from django.test.utils import CaptureQueriesContext
 
-    from annotation.corpora.imports import corpus_import
-    from annotation.judging.order import next_target_for, previous_target_for
-    from annotation.judging.start import judgment_open
-    from annotation.models import Judgment, Sentence, Target, Translator, User
-    from annotation.queue_order import queue_positions
-    from bench import gen_corpus
+    from annotation.models import User
 
     call_command("migrate", verbosity=0)
     print(f"\n## {connection.vendor}")
+    corpus, documents, places = import_with_queue(workdir, sentences_wanted)
+    judge = User.objects.create_user("bench-queue-judge", password="x")
+    corpus.judges.add(judge)
+    print_walks(corpus, judge, sentences_wanted)
+    store_queue(corpus, documents, places)
+    judged_up_to(judge, corpus, sentences_wanted // 2)
+    print_plan(corpus, judge)
+
+
+def import_with_queue(workdir: Path, size: int) -> tuple[Any, list[tuple[int, Any]], list[int]]:
+    """Import the corpus and time its queue's draw and write (printed); the corpus, its
+    sentences' (pk, document) in file order and their queue positions."""
+    from annotation.corpora.imports import corpus_import
+    from annotation.models import Sentence
+    from annotation.queue_order import queue_positions
+    from bench import gen_corpus
+
     xml = workdir / "corpus.xml"
-    size = sentences_wanted
     gen_corpus.main([str(xml), "-n", str(size), "-r", str(REFERENCES), "-s", str(SYSTEMS)])
     start = time.perf_counter()
     corpus = corpus_import(source=xml, name="bench-queue", score=False).corpus
@@ -71,12 +81,7 @@ def measure(workdir: Path, sentences_wanted: int) -> None:
     draw = median_ms(lambda: queue_positions([d for _, d in documents], seed="x"), 5)
     start = time.perf_counter()
     places = queue_positions([d for _, d in documents], seed=corpus.name)
-    sentences.update(queue_position=None)
-    Sentence.objects.bulk_update(
-        [Sentence(pk=pk, queue_position=p) for (pk, _), p in zip(documents, places, strict=True)],
-        ["queue_position"],
-        batch_size=500,
-    )
+    store_queue(corpus, documents, places)
     stored = time.perf_counter() - start
     big = [f"doc {k // 50}" for k in range(20_000)]
     print(
@@ -84,28 +89,53 @@ def measure(workdir: Path, sentences_wanted: int) -> None:
         f"(draw and write): {stored * 1e3:.0f} ms (the draw: {draw:.1f} ms; "
         f"for 20,000 sentences: {median_ms(lambda: queue_positions(big, seed='x'), 3):.0f} ms)"
     )
+    return corpus, documents, places
 
-    judge = User.objects.create_user("bench-queue-judge", password="x")
-    corpus.judges.add(judge)
+
+def store_queue(corpus: Any, documents: list[tuple[int, Any]], places: list[int]) -> None:
+    """Write the queue positions ``places`` of the sentences ``documents`` (pk, doc)."""
+    from annotation.models import Sentence
+
+    Sentence.objects.filter(corpus=corpus).update(queue_position=None)
+    Sentence.objects.bulk_update(
+        [Sentence(pk=pk, queue_position=p) for (pk, _), p in zip(documents, places, strict=True)],
+        ["queue_position"],
+        batch_size=500,
+    )
+
+
+def judged_up_to(judge: Any, corpus: Any, queue_position: int) -> None:
+    """Leave ``judge`` with done judgments of every system candidate before
+    ``queue_position`` in the queue, and nothing else (statistics fresh on PostgreSQL)."""
+    from django.db import connection
+
+    from annotation.models import Judgment, Target, Translator
+
     systems = Target.objects.filter(
         sentence__corpus=corpus, translator__role=Translator.Role.SYSTEM
     )
-
-    def judged_up_to(queue_position: int) -> None:
-        Judgment.objects.filter(evaluator=judge).delete()
-        Judgment.objects.bulk_create(
-            Judgment(target_id=pk, evaluator=judge, state=Judgment.State.DONE, sser=7)
-            for pk in systems.filter(sentence__queue_position__lt=queue_position).values_list(
-                "pk", flat=True
-            )
+    Judgment.objects.filter(evaluator=judge).delete()
+    Judgment.objects.bulk_create(
+        Judgment(target_id=pk, evaluator=judge, state=Judgment.State.DONE, sser=7)
+        for pk in systems.filter(sentence__queue_position__lt=queue_position).values_list(
+            "pk", flat=True
         )
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+    )
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
 
-    def in_file_order() -> None:
-        sentences.update(queue_position=None)
-        sentences.update(queue_position=F("position"))
+
+def print_walks(corpus: Any, judge: Any, size: int) -> None:
+    """The next and previous candidate's times and queries, 0 %, 50 % and 95 % through
+    the queue, in the stratified order and then in file order, and their ratios."""
+    from django.db import connection
+    from django.db.models import F
+    from django.test.utils import CaptureQueriesContext
+
+    from annotation.judging.order import next_target_for, previous_target_for
+    from annotation.judging.start import judgment_open
+    from annotation.models import Sentence
 
     print(
         f"{'order':>10} {'through':>8} {'next (ms)':>10} {'queries':>8} "
@@ -114,9 +144,11 @@ def measure(workdir: Path, sentences_wanted: int) -> None:
     rows: dict[tuple[str, int], tuple[float, float]] = {}
     for order in ("stratified", "file"):
         if order == "file":
-            in_file_order()
+            sentences = Sentence.objects.filter(corpus=corpus)
+            sentences.update(queue_position=None)
+            sentences.update(queue_position=F("position"))
         for share in (0, 50, 95):
-            judged_up_to(size * share // 100)
+            judged_up_to(judge, corpus, size * share // 100)
             target = next_target_for(user=judge, corpus=corpus)
             assert target is not None
             with CaptureQueriesContext(connection) as next_queries:
@@ -135,13 +167,14 @@ def measure(workdir: Path, sentences_wanted: int) -> None:
         (a, b), (c, d) = rows["stratified", share], rows["file", share]
         print(f"stratified / file at {share}%: next ×{a / c:.2f}, previous ×{b / d:.2f}")
 
-    sentences.update(queue_position=None)
-    Sentence.objects.bulk_update(
-        [Sentence(pk=pk, queue_position=p) for (pk, _), p in zip(documents, places, strict=True)],
-        ["queue_position"],
-        batch_size=500,
-    )
-    judged_up_to(size // 2)
+
+def print_plan(corpus: Any, judge: Any) -> None:
+    """The database's plan for the first query of the judge's next candidate."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotation.judging.order import next_target_for
+
     with CaptureQueriesContext(connection) as captured:
         next_target_for(user=judge, corpus=corpus)
     first = captured.captured_queries[0]["sql"]
