@@ -35,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -120,14 +121,21 @@ def _best(take: Callable[[], object], repeat: int) -> float:
 def measure(repeat: int) -> dict[str, float]:
     """In this (fresh) process: the figures of the module doc."""
     _setup()
-    from django.test import Client
     from django.urls import get_resolver
 
+    from annotation.models import Corpus
+
+    get_resolver().url_patterns  # noqa: B018 (as a server loads them before any page)
+    corpus = Corpus.objects.get(name="bench")
+    return {**measure_estimates(corpus, repeat), **measure_pages(corpus, repeat)}
+
+
+def measure_estimates(corpus: Any, repeat: int) -> dict[str, float]:
+    """The estimates' steps, and the power plan, each timed on its own."""
     from annotation.campaigns.power import power_plan
     from annotation.changes import judgments_changed
     from annotation.dashboard.board import Dashboard
     from annotation.dashboard.estimates import corpus_estimates, covariate_scores, judged_scores
-    from annotation.models import Corpus, Judgment, User
     from annotation.statistics import (
         external_metrics,
         forget,
@@ -136,8 +144,6 @@ def measure(repeat: int) -> dict[str, float]:
         sentence_documents,
     )
 
-    get_resolver().url_patterns  # noqa: B018 (as a server loads them before any page)
-    corpus = Corpus.objects.get(name="bench")
     dash = Dashboard(corpus)
     auto = dash.original_auto  # the stored statistics: read by every view, not measured here
     out: dict[str, float] = {}
@@ -178,7 +184,17 @@ def measure(repeat: int) -> dict[str, float]:
     estimates = fits()
     out["estimates"] = float(sum(len(m.systems) for m in estimates.metrics))
     out["power_plan"] = _best(lambda: power_plan(rows, auto.systems, auto.n_segments), repeat)
+    return out
 
+
+def measure_pages(corpus: Any, repeat: int) -> dict[str, float]:
+    """Each page's time: the process's first view, after a judgment, and later."""
+    from django.test import Client
+
+    from annotation.models import Corpus, Judgment, User
+    from annotation.statistics import forget
+
+    out: dict[str, float] = {}
     client = Client()
     client.force_login(User.objects.get(username="bench-lead"))
     base = f"/dashboard/{corpus.pk}/"
