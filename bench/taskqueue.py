@@ -47,6 +47,7 @@ figure is past its budget (:class:`bench.common.Verdicts`; by hand, not in CI).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -180,45 +181,8 @@ def print_table(
     """One database's table; each budgeted figure judged by ``verdicts``; ``before``
     (the same figures of an earlier run, ``--before``) printed beside them."""
     title = "SQLite" if kind == "sqlite" else "PostgreSQL"
-    print()
-    print(f"{title} — {size.label} ({evals:,} <eval>, {mb:.1f} MB)")
-    print(
-        f"load average {figures['load_before']:.2f} → {figures['load_after']:.2f} "
-        f"on {os.cpu_count()} CPUs; wall: whole process (median of runs where several); "
-        "CPU: user + system seconds"
-        + ("; before: the same figures of the --before run (wall / CPU / peak)" if before else "")
-    )
-    header = f"{'measure':<52} {'budget':<16} {'wall':>8} {'CPU':>8} {'peak RSS':>9}  "
-    header += f"{'before':<24} " if before else ""
-    header += "note"
-    print(header)
-    print("-" * len(header))
-
-    def row(
-        label: str,
-        budgets: tuple[Budget, ...],
-        path: tuple[str, ...],
-        wall_key: str = "seconds",
-        cpu_key: str = "cpu",
-        peak_key: str = "peak_mb",
-        note: str = "",
-    ) -> None:
-        now, then = _at(figures, path), _at(before, path)
-        wall, cpu, peak = (now.get(k) for k in (wall_key, cpu_key, peak_key))
-        over = [
-            verdicts.judge(f"{title}: {label}", peak if b.unit == "MB" else wall, b)
-            for b in budgets
-        ]
-        budget = ", ".join(map(str, budgets))
-        line = f"{label:<52} {budget:<16} {_fig(wall, 's'):>8} {_fig(cpu, 's'):>8} "
-        line += f"{_fig(peak, 'MB'):>9}  "
-        if before:
-            was = " / ".join(
-                _fig(then.get(k), u) for k, u in ((wall_key, "s"), (cpu_key, "s"), (peak_key, "MB"))
-            )
-            line += f"{was:<24} "
-        print(line + "  ".join(filter(None, ["OVER" if "OVER" in over else "", note])))
-
+    _print_header(title, size, evals, mb, figures, before)
+    row = functools.partial(_row, title, figures, before, verdicts)
     row("Django start-up (manage.py check)", (), ("startup",))
     i = figures["import"]
     row(
@@ -261,6 +225,56 @@ def print_table(
         ("scores",),
         note=f"{len(r['all_seconds'])} runs: " + ", ".join(f"{t:.2f}" for t in r["all_seconds"]),
     )
+
+
+def _print_header(
+    title: str, size: Size, evals: int, mb: float, figures: dict[str, Any], before: Any
+) -> None:
+    """The title and column heads of :func:`print_table`."""
+    print()
+    print(f"{title} — {size.label} ({evals:,} <eval>, {mb:.1f} MB)")
+    print(
+        f"load average {figures['load_before']:.2f} → {figures['load_after']:.2f} "
+        f"on {os.cpu_count()} CPUs; wall: whole process (median of runs where several); "
+        "CPU: user + system seconds"
+        + ("; before: the same figures of the --before run (wall / CPU / peak)" if before else "")
+    )
+    header = f"{'measure':<52} {'budget':<16} {'wall':>8} {'CPU':>8} {'peak RSS':>9}  "
+    header += f"{'before':<24} " if before else ""
+    header += "note"
+    print(header)
+    print("-" * len(header))
+
+
+def _row(
+    title: str,
+    figures: dict[str, Any],
+    before: dict[str, Any] | None,
+    verdicts: Verdicts,
+    label: str,
+    budgets: tuple[Budget, ...],
+    path: tuple[str, ...],
+    wall_key: str = "seconds",
+    cpu_key: str = "cpu",
+    peak_key: str = "peak_mb",
+    note: str = "",
+) -> None:
+    """One measure's line of :func:`print_table`: its figures, the earlier run's, and
+    whether it is over its budgets."""
+    now, then = _at(figures, path), _at(before, path)
+    wall, cpu, peak = (now.get(k) for k in (wall_key, cpu_key, peak_key))
+    over = [
+        verdicts.judge(f"{title}: {label}", peak if b.unit == "MB" else wall, b) for b in budgets
+    ]
+    budget = ", ".join(map(str, budgets))
+    line = f"{label:<52} {budget:<16} {_fig(wall, 's'):>8} {_fig(cpu, 's'):>8} "
+    line += f"{_fig(peak, 'MB'):>9}  "
+    if before:
+        was = " / ".join(
+            _fig(then.get(k), u) for k, u in ((wall_key, "s"), (cpu_key, "s"), (peak_key, "MB"))
+        )
+        line += f"{was:<24} "
+    print(line + "  ".join(filter(None, ["OVER" if "OVER" in over else "", note])))
 
 
 def _at(figures: dict[str, Any] | None, path: tuple[str, ...]) -> dict[str, Any]:
