@@ -105,9 +105,12 @@ def nltk_wordnet(top: Path) -> Any:
         return WordNetCorpusReader(str(corpus), None)
 
 
-def make_corpus(
-    segments: int, systems: int, references: int = 2
-) -> tuple[list[tuple[str, ...]], dict[str, list[str]]]:
+#: A corpus's references (a tuple per segment) and each system's segments.
+Refs = list[tuple[str, ...]]
+Hyps = dict[str, list[str]]
+
+
+def make_corpus(segments: int, systems: int, references: int = 2) -> tuple[Refs, Hyps]:
     refs: list[tuple[str, ...]] = []
     hyps: dict[str, list[str]] = {}
     for sentence in iter_sentences(
@@ -247,10 +250,21 @@ def in_process(args: argparse.Namespace) -> None:
 
     refs, hyps = make_corpus(args.segments, args.systems)
     streams = [list(s) for s in zip(*refs, strict=True)]
-    first = streams[0]
     words = sum(len(h.split()) for system in hyps.values() for h in system)
     print(f"corpus: {len(refs):,} segments × {len(hyps)} systems, 2 references, {words:,} words")
     print()
+    t_bleu = bleu_against_sacrebleu(args, refs, hyps, streams)
+    wer_against_jiwer(args, refs, hyps, streams)
+    chrf_against_sacrebleu(args, refs, hyps, streams)
+    ter_against_sacrebleu(args, refs, hyps, streams)
+    meteor_against_nltk(args, refs, hyps)
+    shared_references(args, refs, hyps, t_bleu)
+
+
+def bleu_against_sacrebleu(
+    args: argparse.Namespace, refs: Refs, hyps: Hyps, streams: list[list[str]]
+) -> float:
+    """BLEU, ours and sacreBLEU's two ways; our time for all systems."""
 
     def ours_bleu() -> list[float]:
         metric = BLEU()
@@ -263,19 +277,6 @@ def in_process(args: argparse.Namespace) -> None:
     def sacre_bleu_cached() -> list[float]:
         metric = SacreBLEU(references=streams)
         return [metric.corpus_score(h, None).score for h in hyps.values()]
-
-    def ours_wer() -> list[float]:
-        metric = WER(Preprocessor(tokenize="none"))
-        prepared = metric.prepare_references(refs)
-        return [metric.corpus_score(h, refs, prepared).score for h in hyps.values()]
-
-    def ours_wer_13a() -> list[float]:
-        metric = WER()
-        prepared = metric.prepare_references(refs)
-        return [metric.corpus_score(h, refs, prepared).score for h in hyps.values()]
-
-    def jiwer_wer() -> list[float]:
-        return [100 * jiwer.wer(first, h) for h in hyps.values()]
 
     t_ours, s_ours = best_of(args.repeat, ours_bleu)
     t_plain, s_plain = best_of(args.repeat, sacre_bleu_plain)
@@ -297,6 +298,28 @@ def in_process(args: argparse.Namespace) -> None:
     )
     print(f"  largest score difference {bleu_diff:.2e}\n")
 
+    return t_ours
+
+
+def wer_against_jiwer(
+    args: argparse.Namespace, refs: Refs, hyps: Hyps, streams: list[list[str]]
+) -> None:
+    """WER, ours (whitespace words and 13a) and jiwer's, on the first reference."""
+    first = streams[0]
+
+    def ours_wer() -> list[float]:
+        metric = WER(Preprocessor(tokenize="none"))
+        prepared = metric.prepare_references(refs)
+        return [metric.corpus_score(h, refs, prepared).score for h in hyps.values()]
+
+    def ours_wer_13a() -> list[float]:
+        metric = WER()
+        prepared = metric.prepare_references(refs)
+        return [metric.corpus_score(h, refs, prepared).score for h in hyps.values()]
+
+    def jiwer_wer() -> list[float]:
+        return [100 * jiwer.wer(first, h) for h in hyps.values()]
+
     t_wer, w_ours = best_of(args.repeat, ours_wer)
     t_wer13a, _ = best_of(args.repeat, ours_wer_13a)
     t_jiwer, w_jiwer = best_of(args.repeat, jiwer_wer)
@@ -306,6 +329,12 @@ def in_process(args: argparse.Namespace) -> None:
     row("jiwer.wer per system", t_jiwer)
     row("ours, tok:13a (the default)", t_wer13a, f"ratio ours/jiwer {t_wer13a / t_jiwer:.2f}")
     print(f"  largest score difference {wer_diff:.2e}\n")
+
+
+def chrf_against_sacrebleu(
+    args: argparse.Namespace, refs: Refs, hyps: Hyps, streams: list[list[str]]
+) -> None:
+    """chrF, ours and sacreBLEU's."""
 
     def ours_chrf() -> list[float]:
         metric = CHRF()
@@ -328,6 +357,11 @@ def in_process(args: argparse.Namespace) -> None:
     )
     print(f"  largest score difference {chrf_diff:.2e}\n")
 
+
+def ter_against_sacrebleu(
+    args: argparse.Namespace, refs: Refs, hyps: Hyps, streams: list[list[str]]
+) -> None:
+    """TER, ours system by system and all at once, and sacreBLEU's."""
     ter_hyps = dict(list(hyps.items())[: args.ter_systems])
 
     def ours_ter() -> list[float]:
@@ -364,6 +398,9 @@ def in_process(args: argparse.Namespace) -> None:
     row("sacreBLEU TER(references=…), cached", t_sacre_ter)
     print(f"  largest score difference {ter_diff:.2e}\n")
 
+
+def meteor_against_nltk(args: argparse.Namespace, refs: Refs, hyps: Hyps) -> None:
+    """METEOR, ours and NLTK's (with a WordNet of its own, in a temporary directory)."""
     meteor_hyps = dict(list(hyps.items())[: args.meteor_systems])
     meteor = METEOR()
     with tempfile.TemporaryDirectory() as top:
@@ -397,6 +434,9 @@ def in_process(args: argparse.Namespace) -> None:
     row("NLTK meteor_score per segment", t_nltk)
     print(f"  largest sentence score difference {meteor_diff:.2e}\n")
 
+
+def shared_references(args: argparse.Namespace, refs: Refs, hyps: Hyps, t_ours: float) -> None:
+    """What scoring every system costs beside one (the reference side is shared)."""
     one_name = next(iter(hyps))
 
     def ours_bleu_one() -> list[float]:
