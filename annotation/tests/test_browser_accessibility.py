@@ -278,10 +278,28 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
     """Every page the lead opens, in each state it can be in."""
     page = audit.page
     demo: Corpus = made["demo"]
-    niutrans = demo.translators.get(name="NiuTrans").pk
-    speech = demo.translators.get(name="speech").pk
     log_in(page, base, "lee")
     audit.check("lead's home")
+    lead_reading_pages(audit, base, made)
+    audit.visit(f"{base}/campaigns/", "judges")
+    page.fill("#id_username", "newcomer")
+    page.click("#judge-create-form button[type=submit]")
+    expect(page.locator("#one-time-login")).to_be_visible()
+    audit.check("judges, a one-time password shown")
+
+    onboarding_pages(audit, base, demo)
+    upload_pages(audit, base, made, settings)
+    page.click(".site-header button[type=submit]")  # log out
+    page.wait_for_url(f"{base}/accounts/login/")
+
+
+def lead_reading_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
+    """The lead's pages of figures and settings, a judge left out, a judge's page read
+    only, and a page the lead may not open."""
+    page = audit.page
+    demo: Corpus = made["demo"]
+    niutrans = demo.translators.get(name="NiuTrans").pk
+    speech = demo.translators.get(name="speech").pk
     marks = made["marks"].pk
     for path, where, shows in [
         ("/dashboard/", "dashboards", "#dashboard-corpora"),
@@ -324,14 +342,11 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
     expect(page.locator('[data-status="403"]')).to_be_visible()
     audit.check("403")
 
-    audit.visit(f"{base}/campaigns/", "judges")
-    page.fill("#id_username", "newcomer")
-    page.click("#judge-create-form button[type=submit]")
-    expect(page.locator("#one-time-login")).to_be_visible()
-    audit.check("judges, a one-time password shown")
 
-    onboarding_pages(audit, base, demo)
-
+def upload_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> None:
+    """The upload page refused, queued, refused by the worker and done, and a dashboard
+    whose figures are being computed."""
+    page = audit.page
     audit.visit(f"{base}/corpora/upload/", "upload")
     page.set_input_files(
         "#id_file", files=[{"name": "bad.xml", "mimeType": "text/xml", "buffer": b"<nope/>"}]
@@ -360,8 +375,6 @@ def lead_pages(audit: Audit, base: str, made: dict[str, Any], settings: Any) -> 
     )
     audit.visit(f"{base}/corpora/imports/{failed.pk}/", "an upload refused", ".error")
     audit.visit(f"{base}/corpora/imports/{made['imported'].pk}/", "an upload done", ".summary")
-    page.click(".site-header button[type=submit]")  # log out
-    page.wait_for_url(f"{base}/accounts/login/")
 
 
 def onboarding_pages(audit: Audit, base: str, demo: Corpus) -> None:

@@ -2,8 +2,9 @@
 import inside a function counts, and so, for cycles, does a type hint's), in
 layers (:data:`LAYERS`: a module imports only from its own layer or those below it),
 a feature uses another only through that one's ``api`` module (:data:`PUBLIC`), and
-``metrics/`` imports nothing of the app. How long a module grows is advice, not a
-rule (about 500 lines: a module that needs banners wants to be a package).
+``metrics/`` imports nothing of the app. No function is longer than
+:data:`FUNCTION_MAX_LINES`; how long a module grows is advice, not a rule (about 500
+lines: a module that needs banners wants to be a package).
 """
 
 from __future__ import annotations
@@ -348,3 +349,37 @@ def test_a_cycle_of_features_is_found() -> None:
     assert cycles(feature_graph(graph)) == [
         ["annotation.controls", "annotation.judging", "annotation.controls"]
     ]
+
+
+#: The longest a function may be, from its ``def`` to its last line, docstring included:
+#: one a reader takes in at once. A longer one is steps that want their own names.
+FUNCTION_MAX_LINES = 80
+
+
+def long_functions(source: str, name: str) -> list[str]:
+    """The functions of ``source`` (module ``name``) longer than
+    :data:`FUNCTION_MAX_LINES`, as "module:line function (length)"."""
+    return [
+        f"{name}:{node.lineno} {node.name} ({length} lines)"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > FUNCTION_MAX_LINES
+    ]
+
+
+def test_no_function_is_longer_than_80_lines() -> None:
+    """Anywhere: the app, the metrics, the settings, the tests and the bench scripts."""
+    found = [
+        line
+        for package in (*OURS, "bench")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+        for line in long_functions(path.read_text(encoding="utf-8"), module_of(path))
+    ]
+    assert found == []
+
+
+def test_a_long_function_is_found() -> None:
+    source = "def short() -> None:\n    pass\n\n\nclass A:\n    def long(self) -> None:\n"
+    source += "        x = 1\n" * FUNCTION_MAX_LINES
+    assert long_functions(source, "m") == ["m:6 long (81 lines)"]
