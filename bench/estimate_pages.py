@@ -133,7 +133,6 @@ def measure(repeat: int) -> dict[str, float]:
 def measure_estimates(corpus: Any, repeat: int) -> dict[str, float]:
     """The estimates' steps, and the power plan, each timed on its own."""
     from annotation.campaigns.power import power_plan
-    from annotation.changes import judgments_changed
     from annotation.dashboard.board import Dashboard
     from annotation.dashboard.estimates import corpus_estimates, covariate_scores, judged_scores
     from annotation.statistics import (
@@ -191,7 +190,8 @@ def measure_pages(corpus: Any, repeat: int) -> dict[str, float]:
     """Each page's time: the process's first view, after a judgment, and later."""
     from django.test import Client
 
-    from annotation.models import Corpus, Judgment, User
+    from annotation.changes import judgments_changed
+    from annotation.models import Judgment, User
     from annotation.statistics import forget
 
     out: dict[str, float] = {}
