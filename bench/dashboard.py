@@ -98,7 +98,10 @@ def view_once(repeat: int) -> dict[str, float]:
     _load_urls()
     from django.test import Client
 
-    from annotation.dashboard.board import Dashboard
+    from annotation.dashboard.inputs import DashboardInputs
+    from annotation.dashboard.parts import Parts, Pending
+    from annotation.dashboard.sources import bootstrap as drawn
+    from annotation.dashboard.sources import judgments, metrics, original_statistics, systems
     from annotation.dashboard.table import human_significance
     from annotation.models import Corpus, Translator, User
     from annotation.statistics.compute import automatic_significance
@@ -120,14 +123,15 @@ def view_once(repeat: int) -> dict[str, float]:
 
     def bootstrap() -> None:
         # computed, not read from the cache: a fresh index matrix, all nine metrics
-        dash = Dashboard(corpus)
-        dash.auto  # noqa: B018 (statistics from the cache: not part of the bootstrap)
-        dash.rows  # noqa: B018
+        dash = Parts(DashboardInputs(corpus))
+        # statistics from the cache, and the judgments: not part of the bootstrap
+        auto, rows = dash.get(original_statistics), dash.get(judgments)
+        assert not isinstance(auto, Pending), auto.jobs
         start = time.perf_counter()
-        matrix = dash.bootstrap
+        matrix = dash.get(drawn)
         assert matrix is not None
-        automatic_significance(dash.auto.scores, dash.metrics, matrix)
-        human_significance(dash.rows, dash.systems, dash.auto.n_segments, matrix)
+        automatic_significance(auto.scores, dash.get(metrics), matrix)
+        human_significance(rows, dash.get(systems), auto.n_segments, matrix)
         times.append(time.perf_counter() - start)
 
     times: list[float] = []
@@ -149,19 +153,26 @@ def meta_times(corpus: object, repeat: int) -> tuple[float, float, float]:
     """The meta-evaluation computed (not read from the cache) without and with its
     system-level intervals (the bootstrap over sentences), and with them as after a
     judgment (the automatic side kept): best of ``repeat`` each."""
-    from annotation.dashboard.board import Dashboard
+    from annotation.dashboard.figures import human
+    from annotation.dashboard.inputs import DashboardInputs
     from annotation.dashboard.meta import meta_evaluation, metric_sides
     from annotation.dashboard.meta_human import human_side
+    from annotation.dashboard.parts import Parts, Pending
+    from annotation.dashboard.sources import bootstrap as drawn
+    from annotation.dashboard.sources import judgments, metrics, original_statistics
 
-    dash = Dashboard(corpus)  # type: ignore[arg-type]
-    dash.auto, dash.rows, dash.human, dash.metrics  # noqa: B018 (inputs, not measured)
-    kept = metric_sides(dash.auto, dash.metrics, dash.bootstrap)
+    dash = Parts(DashboardInputs(corpus))  # type: ignore[arg-type]
+    # the inputs, not measured
+    auto, rows, figures = dash.get(original_statistics), dash.get(judgments), dash.get(human)
+    assert not isinstance(auto, Pending), auto.jobs
+    matrix, configured = dash.get(drawn), dash.get(metrics)
+    kept = metric_sides(auto, configured, matrix)
 
     def meta(bootstrap: object, sides: object = None) -> None:
-        side = human_side(dash.rows, dash.human, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
+        side = human_side(rows, figures, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
         meta_evaluation(
-            dash.auto,
-            dash.metrics,
+            auto,
+            configured,
             side,
             normalize=False,
             bootstrap=bootstrap,  # type: ignore[arg-type]
@@ -169,8 +180,8 @@ def meta_times(corpus: object, repeat: int) -> tuple[float, float, float]:
         )
 
     plain = min(_timed(lambda: meta(None)) for _ in range(repeat))
-    sampled = min(_timed(lambda: meta(dash.bootstrap)) for _ in range(repeat))
-    after_judgment = min(_timed(lambda: meta(dash.bootstrap, kept)) for _ in range(repeat))
+    sampled = min(_timed(lambda: meta(matrix)) for _ in range(repeat))
+    after_judgment = min(_timed(lambda: meta(matrix, kept)) for _ in range(repeat))
     return plain, sampled, after_judgment
 
 

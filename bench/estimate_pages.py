@@ -133,8 +133,10 @@ def measure(repeat: int) -> dict[str, float]:
 def measure_estimates(corpus: Any, repeat: int) -> dict[str, float]:
     """The estimates' steps, and the power plan, each timed on its own."""
     from annotation.campaigns.power import power_plan
-    from annotation.dashboard.board import Dashboard
     from annotation.dashboard.estimates import corpus_estimates, covariate_scores, judged_scores
+    from annotation.dashboard.inputs import DashboardInputs
+    from annotation.dashboard.parts import Parts, Pending
+    from annotation.dashboard.sources import metrics, original_statistics
     from annotation.statistics import (
         external_metrics,
         forget,
@@ -143,8 +145,10 @@ def measure_estimates(corpus: Any, repeat: int) -> dict[str, float]:
         sentence_documents,
     )
 
-    dash = Dashboard(corpus)
-    auto = dash.original_auto  # the stored statistics: read by every view, not measured here
+    # the stored statistics: read by every view, not measured here
+    dash = Parts(DashboardInputs(corpus))
+    auto = dash.get(original_statistics)
+    assert not isinstance(auto, Pending), auto.jobs
     out: dict[str, float] = {}
     rows = judgment_rows(corpus)
     out["judgments"] = float(len(rows))
@@ -157,8 +161,8 @@ def measure_estimates(corpus: Any, repeat: int) -> dict[str, float]:
     )
     judged = judged_scores(by_system, auto.n_segments, documents)
     imported = external_metrics(corpus)
-    out["covariates"] = _best(lambda: covariate_scores(auto, dash.metrics, imported), repeat)
-    covariates = covariate_scores(auto, dash.metrics, imported)
+    out["covariates"] = _best(lambda: covariate_scores(auto, dash.get(metrics), imported), repeat)
+    covariates = covariate_scores(auto, dash.get(metrics), imported)
 
     def fits() -> object:
         return corpus_estimates(judged, auto.systems, auto.n_segments, covariates)

@@ -27,8 +27,8 @@ per-segment automatic statistics are computed by a worker (:mod:`annotation.stat
 jobs`) and *stored* in the database with their scores, signatures and paired bootstrap
 (:class:`~annotation.models.CorpusStatistics`): the import queues the default choice's,
 a page that finds a choice not stored queues it and shows its progress until it is
-(:attr:`~annotation.dashboard.board.Dashboard.waiting`), and a page reads them back in
-one query — no view ever tokenizes a corpus.
+(:class:`~annotation.dashboard.parts.Pending`), and a page reads them back in one query
+— no view ever tokenizes a corpus.
 
 Everything derived from the judgments (human figures and their bootstrap, judges,
 agreement, effort, the human side of the meta-evaluation) is remembered in memory under
@@ -45,8 +45,16 @@ frozen results, and no view holds the judgment rows beyond its request.
 
 Where each part lives:
 
-* ``board`` — :class:`~annotation.dashboard.board.Dashboard`, each part computed on first
-  use, and ``PANELS``, the page's one list of panels;
+* ``inputs`` — what a view is made from (:class:`~annotation.dashboard.inputs.
+  DashboardInputs`: the corpus, the preprocessing choice, normalization, sort, ranking);
+* ``parts`` — how it is built: one function per part, each computed at most once per
+  view (:class:`~annotation.dashboard.parts.Parts`), ``Pending`` while a worker computes
+  the figures, and the panels' registry; ``sources`` — what every panel reads (the
+  statistics, the systems, the judgments, the bootstrap); ``figures`` — what more than
+  one panel shows (the human figures, the table, the estimates);
+* ``panels`` — one module per panel, each registering the part that builds what its
+  template shows, in the page's order; ``board`` — the page (header and panels) or one
+  panel, as a view shows them;
 * ``preprocessing`` — seed 000's choices and the references (original or the grown
   pool) as query parameters and a partial signature;
 * ``pool`` — the grown pool's figures, reference counts and ranking shifts;

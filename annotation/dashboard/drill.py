@@ -15,8 +15,9 @@ import numpy.typing as npt
 from django.db.models import Q
 from django.utils.safestring import SafeString, mark_safe
 
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard.parts import Parts, Pending
 from annotation.dashboard.segments import Segmentation, SegmentCut, page_segmentation
+from annotation.dashboard.sources import corpus_systems, grown_pool, judgments_of, metrics, systems
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Target, Translator
 from annotation.statistics import (
@@ -173,7 +174,8 @@ def sentence_metric_values(
 
 
 def drill_down(
-    dash: Dashboard,
+    parts: Parts,
+    auto: AutomaticStats,
     system: str,
     *,
     metric: str = "wer",
@@ -189,35 +191,37 @@ def drill_down(
 
     ``worst`` puts the sentences where the system does worst (or falls furthest behind
     ``other``) first; sentences without a value (an unjudged sentence for a human
-    metric) come last in every order.
+    metric) come last in every order. ``auto``: the choice's automatic statistics (the
+    view shows their jobs' progress instead while they are pending).
     """
-    _check_arguments(dash.systems, system, metric=metric, order=order, other=other)
-    n = dash.auto.n_segments
-    rows = dash.rows_of(system) if other is None else dash.rows_of(system, other)
-    mine = sentence_metric_values(dash.auto, dash.metrics, rows, system)
+    _check_arguments(parts.get(systems), system, metric=metric, order=order, other=other)
+    n = auto.n_segments
+    rows = judgments_of(parts, system) if other is None else judgments_of(parts, system, other)
+    mine = sentence_metric_values(auto, parts.get(metrics), rows, system)
     key = mine[metric]
     if other is not None:
-        key = key - sentence_metric_values(dash.auto, dash.metrics, rows, other)[metric]
+        key = key - sentence_metric_values(auto, parts.get(metrics), rows, other)[metric]
     pages = max(1, math.ceil(n / PAGE_SIZE))
     page = min(max(page, 1), pages)
     ordered = sentence_order(key, metric, order)
     shown = [int(k) for k in ordered[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
-    texts = _page_texts(dash.corpus, shown, system, other)
+    texts = _page_texts(parts.corpus, shown, system, other)
     judged: dict[int, list[JudgmentRow]] = defaultdict(list)
     for r in rows:
         if r.system == system:
             judged[r.segment].append(r)
-    pp = dash.preprocessing.preprocessor()
+    pp = parts.preprocessing.preprocessor()
     segmentation = None
-    if system in dash.resegmented:  # read with the systems: an ordinary one asks no more
+    found = parts.get(corpus_systems)
+    if system in found.resegmented:  # read with the systems: an ordinary one asks no more
         references = {seg: text.references for seg, text in texts.items()}
-        pk = dash.translator_pks[system]
-        segmentation = page_segmentation(pk, shown, n, references)
+        segmentation = page_segmentation(found.pks[system], shown, n, references)
     cuts = {} if segmentation is None else segmentation.cuts
-    if dash.pool is not None:  # the pool's references, as its figures read them (the
+    pool = parts.get(grown_pool)
+    counts = None if pool is None or isinstance(pool, Pending) else pool.counts
+    if counts is not None:  # the pool's references, as its figures read them (the
         # segmentation above was cut against the corpus's own)
-        pools = dash.pool.counts.pools
-        texts = {seg: _in_pool(t, pools[seg]) for seg, t in texts.items()}
+        texts = {seg: _in_pool(t, counts.pools[seg]) for seg, t in texts.items()}
     return DrillDown(
         system=system,
         other=other,
@@ -234,12 +238,12 @@ def drill_down(
                 key,
                 judged.get(seg, []),
                 cuts.get(seg),
-                len(texts[seg].references) if dash.pool is not None else None,
+                len(texts[seg].references) if counts is not None else None,
             )
             for seg in shown
         ),
-        signature=dash.preprocessing.signature,
-        signatures={m: dash.auto.scores[m][system].signature for m in AUTOMATIC_METRICS},
+        signature=parts.preprocessing.signature,
+        signatures={m: auto.scores[m][system].signature for m in AUTOMATIC_METRICS},
         segmentation=segmentation,
     )
 

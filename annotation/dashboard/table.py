@@ -302,6 +302,14 @@ class MetricsTable:
         """Each cell's rank group as shown (the estimates' in their human columns)."""
         return {(r.system, c.metric): c.shown_rank for r in self.rows for c in r.cells}
 
+    def row(self, system: str) -> Row:
+        """The row of ``system``, wherever the sort put it (a ``KeyError`` naming a system
+        the table has not)."""
+        for r in self.rows:
+            if r.system == system:
+                return r
+        raise KeyError(system)
+
 
 def check_sort(sort: str, columns: Collection[str] = METRICS) -> None:
     """A ``ValueError`` naming ``sort`` unless it is "", a column of ``columns`` (best

@@ -28,7 +28,7 @@ from annotation.campaigns.judges import (
 from annotation.changes import FIELDS, Stamp
 from annotation.controls.runs import corpus_queue
 from annotation.corpora.systems import corpus_add_system
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures
 from annotation.judging.changes import judgment_move_word, judgment_set_sser
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open
@@ -39,6 +39,7 @@ from annotation.statistics import (
     external_metrics,
     fill_hter_counts,
 )
+from annotation.tests.boards import view_of
 from annotation.tests.documents import add_speech
 from annotation.tests.factories import HAND_SYSTEMS, done_judgment, finish, target_of
 from annotation.tests.imported import import_scores, tsv
@@ -91,12 +92,12 @@ def world(
 
 def human_figures(corpus: Corpus) -> object:
     """The human figures per system (remembered under the judgments stamp)."""
-    return Dashboard(corpus).human
+    return view_of(corpus).get(figures.human)
 
 
 def left_out(corpus: Corpus) -> object:
     """The judges named as left out of the figures (remembered likewise)."""
-    return Dashboard(corpus).left_out
+    return view_of(corpus).get(figures.left_out)
 
 
 def items_to_judge(corpus: Corpus) -> object:

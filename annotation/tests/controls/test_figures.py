@@ -22,11 +22,15 @@ from django.test import Client
 from annotation.changes import judgments_changed
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures
+from annotation.dashboard.panels.effort import effort_panel
+from annotation.dashboard.panels.judges import judges_agreement, judges_with_controls
+from annotation.dashboard.panels.meta import meta_panel
 from annotation.judging.page import judging_context
 from annotation.judging.stack import judgment_for
 from annotation.models import Corpus, Judgment, User
 from annotation.statistics import forget
+from annotation.tests.boards import page_viewed
 from annotation.tests.controls.factories import (
     queue_corpus,
     stored_repeat,
@@ -60,17 +64,17 @@ def every_figure(client: Client, corpus: Corpus, judges: list[User]) -> dict[str
     fresh = Corpus.objects.get(pk=corpus.pk)
     out: dict[str, Any] = {"scores": scores_json(corpus.name)}
     for normalize in (False, True):
-        dash = Dashboard(fresh, normalize=normalize).prepare()
+        dash = page_viewed(fresh, normalize=normalize)
         out[f"dashboard {normalize}"] = repr(
             (
-                dash.n_judgments,
-                dash.human,
-                dash.table,
-                dash.judges.judges,
-                dash.judges.normalized,
-                dash.agreement,
-                dash.effort,
-                dash.meta,
+                dash.get(figures.n_judgments),
+                dash.get(figures.human),
+                dash.get(figures.table),
+                dash.get(judges_with_controls).judges,
+                dash.get(judges_with_controls).normalized,
+                dash.get(judges_agreement),
+                dash.get(effort_panel),
+                dash.get(meta_panel),
             )
         )
     pk, system = corpus.pk, system_pk(corpus, "system 0")

@@ -13,13 +13,14 @@ from lxml import etree
 
 from annotation.corpora.exports import corpus_export
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard.panels import effort
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.header import judge_header
 from annotation.judging.items import judgment_ier_split
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Corpus, Judgment, Sentence, Target, User
+from annotation.tests.boards import view_of
 from annotation.tests.factories import (
     DEMO_XML,
     HTMX,
@@ -246,8 +247,8 @@ def test_effort_travels_export_import_export_byte_identical(
 
     assert exported(copy) == original
     assert b'activeSeconds="31.7" ierSeconds="5.123457" ierClicks="1"' in original
-    assert Dashboard(copy).effort == Dashboard(seed).effort
-    assert Dashboard(copy).effort.total_minutes == pytest.approx(31.7 / 60)
+    assert view_of(copy).get(effort.effort_panel) == view_of(seed).get(effort.effort_panel)
+    assert view_of(copy).get(effort.effort_panel).total_minutes == pytest.approx(31.7 / 60)
     client.force_login(lead)
     assert effort_panel(client, copy) == effort_panel(client, seed)
     panel = effort_panel(client, copy)

@@ -13,11 +13,12 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures, sources
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.jobs import Job, run_queued_jobs
 from annotation.jobs.runner import claim
 from annotation.models import Corpus, Judgment, Target, User
+from annotation.tests.boards import view_of
 from annotation.tests.factories import BIDI_XML, DEMO_XML, PASSWORD
 from annotation.tests.pools import POOL_ACCEPTED, grow_demo_pool
 
@@ -50,7 +51,7 @@ def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
             state="done",
             active_seconds=30,
         )
-    table = Dashboard(corpus).table
+    table = view_of(corpus).get(figures.table)
     corpus_order = [r.system for r in table.rows]
     by_bleu = sorted(
         corpus_order, key=lambda s: -table.rows[corpus_order.index(s)].cell("bleu").score
@@ -135,7 +136,7 @@ def test_a_lead_scores_against_the_grown_pool_and_sees_the_ranking_move(
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     grow_demo_pool(corpus, user_factory("ann"), user_factory("bob"))
     user_factory("lee", role=User.Role.LEAD)
-    pool = Dashboard(corpus, Preprocessing(pool=True)).auto
+    pool = view_of(corpus, Preprocessing(pool=True)).get(sources.chosen_statistics)
     page.goto(f"{live_server.url}/dashboard/{corpus.pk}/")
     page.fill("#id_username", "lee")
     page.fill("#id_password", PASSWORD)
@@ -182,7 +183,9 @@ def _pool_waiting_for_a_worker(
 def _shows_the_pools_figures(page: Page, corpus: Corpus) -> None:
     expect(page.locator("#pool-scoring")).to_have_count(0, timeout=15_000)
     expect(page.locator("#pool-references")).to_contain_text("12 new references")
-    pool = Dashboard(corpus, Preprocessing(pool=True)).auto  # stored by the worker
+    pool = view_of(corpus, Preprocessing(pool=True)).get(
+        sources.chosen_statistics
+    )  # stored by the worker
     cell = page.locator(
         f'#metrics-table tr[data-translator="{POOL_ACCEPTED}"] td[data-metric="bleu"]'
     )

@@ -12,10 +12,13 @@ import pytest
 from lxml import etree
 
 from annotation.changes import judgments_changed
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures
 from annotation.dashboard.charts import COLOURS
 from annotation.dashboard.meta import MIN_JUDGED
+from annotation.dashboard.panels.charts import chart_svg
+from annotation.dashboard.panels.meta import meta_panel
 from annotation.models import Corpus, User
+from annotation.tests.boards import view_of
 from annotation.tests.judged_corpora import apart_corpus_in
 from annotation.tests.stored import scored
 
@@ -50,9 +53,9 @@ def value_text(bar: Any) -> str:
 def test_a_chart_on_too_few_sentences_says_so_as_the_table_does_and_marks_no_best(
     judged: Callable[[int], Corpus], n: int
 ) -> None:
-    dash = Dashboard(judged(n))
-    note = dash.table.tests["sser"].note
-    svg = dash.chart("sser")
+    dash = view_of(judged(n))
+    note = dash.get(figures.table).tests["sser"].note
+    svg = chart_svg(dash, "sser")
     root = etree.fromstring(svg.encode())
 
     assert note == f"too few judged sentences (n = {n})"
@@ -63,7 +66,9 @@ def test_a_chart_on_too_few_sentences_says_so_as_the_table_does_and_marks_no_bes
     assert "★" not in svg
     assert "best" not in "".join(value_text(b) for b in bars(svg))
     assert [b.get("data-n") for b in bars(svg)] == [str(n)] * 3
-    assert not any(c.best for r in dash.table.rows for c in r.cells if c.metric == "sser")
+    assert not any(
+        c.best for r in dash.get(figures.table).rows for c in r.cells if c.metric == "sser"
+    )
 
 
 @pytest.mark.parametrize("n", [1, 2])
@@ -71,7 +76,7 @@ def test_a_figure_from_too_few_sentences_says_so_and_draws_no_interval(
     judged: Callable[[int], Corpus], n: int
 ) -> None:
     """One rule for every interval (:mod:`metrics.claims`): fewer than ten sentences."""
-    svg = Dashboard(judged(n)).chart("sser")
+    svg = chart_svg(view_of(judged(n)), "sser")
 
     for bar in bars(svg):
         assert value_text(bar).endswith(f"· n = {n}, too few for an interval")
@@ -82,16 +87,16 @@ def test_a_figure_from_too_few_sentences_says_so_and_draws_no_interval(
 def test_fifty_sentences_earn_the_best_mark_in_the_chart_as_in_the_table(
     judged: Callable[[int], Corpus],
 ) -> None:
-    dash = Dashboard(judged(SENTENCES))
-    svg = dash.chart("sser")
+    dash = view_of(judged(SENTENCES))
+    svg = chart_svg(dash, "sser")
     root = etree.fromstring(svg.encode())
 
-    assert dash.table.tests["sser"].note == ""
+    assert dash.get(figures.table).tests["sser"].note == ""
     assert root.get("data-ranks") is None
     assert root.find(f"{SVG}text[@class='too-few']") is None
     marked = [b.get("data-label") for b in bars(svg) if b.get("data-best") == "true"]
     assert marked == ["good"]
-    assert [r.system for r in dash.table.rows if r.cell("sser").best] == ["good"]
+    assert [r.system for r in dash.get(figures.table).rows if r.cell("sser").best] == ["good"]
     good = next(b for b in bars(svg) if b.get("data-label") == "good")
     assert value_text(good) == "5.00 (1) · n = 50 ★ best"  # (10 + 9)/2 points: 5 % error
 
@@ -100,7 +105,7 @@ def test_fifty_sentences_earn_the_best_mark_in_the_chart_as_in_the_table(
 def test_the_meta_evaluation_says_too_few_where_systems_rest_on_few_sentences(
     judged: Callable[[int], Corpus], n: int
 ) -> None:
-    meta = Dashboard(judged(n)).meta
+    meta = view_of(judged(n)).get(meta_panel)
     system = meta.get("wer", "sser", "system")
 
     assert n < MIN_JUDGED
@@ -115,7 +120,7 @@ def test_the_meta_evaluation_says_too_few_where_systems_rest_on_few_sentences(
 def test_one_sentence_leaves_the_correlation_no_interval(judged: Callable[[int], Corpus]) -> None:
     """Every sample draws the same one judged sentence (or none): r is the same or
     undefined on every sample, so the interval is a single point or none at all."""
-    system = Dashboard(judged(1)).meta.get("wer", "sser", "system")
+    system = view_of(judged(1)).get(meta_panel).get("wer", "sser", "system")
 
     assert system.pearson.value == pytest.approx(1.0)
     assert system.pearson_interval is not None
@@ -126,7 +131,7 @@ def test_one_sentence_leaves_the_correlation_no_interval(judged: Callable[[int],
 def test_fifty_sentences_give_each_system_correlation_an_interval_and_no_warning(
     judged: Callable[[int], Corpus],
 ) -> None:
-    meta = Dashboard(judged(SENTENCES)).meta
+    meta = view_of(judged(SENTENCES)).get(meta_panel)
     wer = meta.get("wer", "sser", "system")
 
     assert wer.too_few == ""
@@ -151,9 +156,9 @@ def test_fifty_sentences_give_each_system_correlation_an_interval_and_no_warning
 
 def test_the_same_seed_gives_the_same_intervals(judged: Callable[[int], Corpus]) -> None:
     corpus = judged(SENTENCES)
-    first = Dashboard(corpus).meta.get("bleu", "sser", "system")
+    first = view_of(corpus).get(meta_panel).get("bleu", "sser", "system")
     judgments_changed(corpus.pk)  # forget the remembered one
-    again = Dashboard(Corpus.objects.get(pk=corpus.pk)).meta.get("bleu", "sser", "system")
+    again = view_of(Corpus.objects.get(pk=corpus.pk)).get(meta_panel).get("bleu", "sser", "system")
 
     assert first.pearson_interval is not None
     assert again.pearson_interval == first.pearson_interval
@@ -164,14 +169,14 @@ def test_the_same_seed_gives_the_same_intervals(judged: Callable[[int], Corpus])
 def test_the_rank_chart_greys_a_column_whose_ranks_are_not_earned(
     judged: Callable[[int], Corpus], n: int, too_few: bool
 ) -> None:
-    dash = Dashboard(judged(n))
-    root = etree.fromstring(dash.chart("ranks").encode())
+    dash = view_of(judged(n))
+    root = etree.fromstring(chart_svg(dash, "ranks").encode())
     label = "SSER error"
     marks = root.findall(f"{SVG}text[@class='too-few']")
     cells = [c for c in root.findall(f"{SVG}g[@class='cell']") if c.get("data-metric") == label]
     fills = {c.find(f"{SVG}circle").get("fill") for c in cells}
 
-    assert dash.table.tests["sser"].too_few is too_few
+    assert dash.get(figures.table).tests["sser"].too_few is too_few
     assert [m.get("data-metric") for m in marks if m.get("data-metric") == label] == (
         [label] if too_few else []
     )

@@ -9,11 +9,12 @@ import pytest
 from django.template import engines
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import sources
 from annotation.dashboard.drill import ShownWord, drill_down, words_markup
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Corpus
 from annotation.statistics import corpus_texts
+from annotation.tests.boards import view_of
 from annotation.tests.factories import DEMO_XML
 from metrics.align import distance
 
@@ -21,10 +22,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_drill_down_sorts_by_metric_and_by_difference(hand_corpus: Corpus) -> None:
-    dash = Dashboard(hand_corpus)
+    dash = view_of(hand_corpus)
+    auto = dash.get(sources.chosen_statistics)
 
-    worst = drill_down(dash, "one-off", metric="wer", order="worst")
-    diff = drill_down(dash, "one-off", metric="bleu", other="perfect")
+    worst = drill_down(dash, auto, "one-off", metric="wer", order="worst")
+    diff = drill_down(dash, auto, "one-off", metric="bleu", other="perfect")
 
     assert [s.segment for s in worst.sentences] == [0, 1, 2, 3]  # ties keep the order
     assert {s.scores["wer"] for s in worst.sentences} == {25.0}
@@ -37,14 +39,17 @@ def test_drill_down_sorts_by_metric_and_by_difference(hand_corpus: Corpus) -> No
 
 def test_drill_down_aligns_with_the_nearest_reference_first_on_ties(hand_corpus: Corpus) -> None:
     """ "i j k x" is one edit from both "i j k l" and "i j k": the first reference wins."""
-    tie = drill_down(Dashboard(hand_corpus), "one-off", order="position").sentences[2]
+    dash = view_of(hand_corpus)
+    tie = drill_down(dash, dash.get(sources.chosen_statistics), "one-off", order="position")
+    tie = tie.sentences[2]
 
     assert (tie.reference_label, tie.distance) == ("first reference", 1)
 
     corpus = corpus_import(source=DEMO_XML, name="demo").corpus
     texts = corpus_texts(corpus)
     pp = Preprocessing().preprocessor()
-    drill = drill_down(Dashboard(corpus), "NiuTrans", order="position")
+    dash = view_of(corpus)
+    drill = drill_down(dash, dash.get(sources.chosen_statistics), "NiuTrans", order="position")
     labels = ["first reference", "multi reference"]
     for s in drill.sentences:
         hyp = pp.tokens(texts.systems["NiuTrans"][s.segment])
@@ -67,8 +72,9 @@ def test_drill_down_aligns_with_the_nearest_reference_first_on_ties(hand_corpus:
 def test_drill_down_refuses_bad_arguments(
     hand_corpus: Corpus, kwargs: dict[str, str], message: str
 ) -> None:
+    dash = view_of(hand_corpus)
     with pytest.raises(ValueError, match=message):
-        drill_down(Dashboard(hand_corpus), "one-off", **kwargs)
+        drill_down(dash, dash.get(sources.chosen_statistics), "one-off", **kwargs)
 
 
 #: The template each word was once rendered with (one include per word): the markup

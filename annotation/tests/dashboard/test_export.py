@@ -11,10 +11,11 @@ from collections.abc import Callable
 import pytest
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures as dashboard_figures
 from annotation.dashboard.export import table_csv, table_json
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, Judgment, Target, User
+from annotation.tests.boards import view_of
 from annotation.tests.factories import DEMO_XML, HAND_SYSTEMS, scores_json
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_figures_are_exactly_those_of_manage_py_scores(
         )
 
     expected = scores_json("demo")
-    got = table_json(Dashboard(corpus).table)
+    got = table_json(view_of(corpus).get(dashboard_figures.table))
 
     assert got["corpus"] == expected["corpus"]
     assert set(got["translators"]) == set(expected["translators"])
@@ -57,7 +58,7 @@ def test_figures_are_exactly_those_of_manage_py_scores(
 def test_csv_has_one_row_per_system_rounded_as_shown(judged_hand: Corpus) -> None:
     """Two decimals, as the table prints them; four sentences are too few for any rank
     group to be earned, so every system is in group 1, and too few for an interval."""
-    text = table_csv(Dashboard(judged_hand).table)
+    text = table_csv(view_of(judged_hand).get(dashboard_figures.table))
     lines = [line.split(",") for line in text.splitlines()]
     header = lines[0]
 
@@ -80,11 +81,11 @@ def test_csv_has_one_row_per_system_rounded_as_shown(judged_hand: Corpus) -> Non
 
 
 def test_csv_numbers_are_the_tables_and_the_json_keeps_full_precision(demo: Corpus) -> None:
-    dash = Dashboard(demo)
-    rows = {r["system"]: r for r in csv.DictReader(io.StringIO(table_csv(dash.table)))}
-    full = table_json(dash.table)["translators"]
+    table = view_of(demo).get(dashboard_figures.table)
+    rows = {r["system"]: r for r in csv.DictReader(io.StringIO(table_csv(table)))}
+    full = table_json(table)["translators"]
 
-    for row in dash.table.rows:
+    for row in table.rows:
         for c in row.cells:
             got = rows[row.system]
             assert got[c.metric] == c.display  # the figure as the page prints it
@@ -97,4 +98,4 @@ def test_csv_numbers_are_the_tables_and_the_json_keeps_full_precision(demo: Corp
             assert re.fullmatch(r"-?\d+\.\d\d", got[f"{c.metric}_ci_low"])
             assert float(got[f"{c.metric}_ci_low"]) == round(c.interval.low, 2)
             assert full[row.system][c.metric]["ci"] == [c.interval.low, c.interval.high]
-    assert any(len(repr(c.score)) > 6 for r in dash.table.rows for c in r.cells)
+    assert any(len(repr(c.score)) > 6 for r in table.rows for c in r.cells)

@@ -11,15 +11,18 @@ from django.test import Client
 from django.utils import timezone
 
 from annotation.changes import judgments_changed
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures as dashboard_figures
 from annotation.dashboard.effort import effort
 from annotation.dashboard.meta_human import sentence_human
+from annotation.dashboard.panels.effort import effort_panel
+from annotation.dashboard.panels.meta import meta_panel
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.items import judgment_ier_mark, judgment_ier_split
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open, judgment_seen
 from annotation.models import Corpus, Judgment, User
 from annotation.statistics import judgment_rows
+from annotation.tests.boards import view_of
 from annotation.tests.factories import judgment_row, target_of
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +55,7 @@ def ier_hand(judged_hand: Corpus) -> Corpus:
 
 
 def test_the_table_has_each_systems_ier(ier_hand: Corpus) -> None:
-    figures = Dashboard(ier_hand).human
+    figures = view_of(ier_hand).get(dashboard_figures.human)
     assert {s: figures[s]["ier"].score for s in HAND_IER} == {
         "perfect": 0.0,
         "one-off": 25.0,
@@ -63,13 +66,13 @@ def test_the_table_has_each_systems_ier(ier_hand: Corpus) -> None:
 
 def test_judgments_without_items_do_not_enter_ier(judged_hand: Corpus) -> None:
     """A corpus judged without IER has no IER figure ("–"), not 0 %."""
-    assert all("ier" not in f for f in Dashboard(judged_hand).human.values())
+    assert all("ier" not in f for f in view_of(judged_hand).get(dashboard_figures.human).values())
 
 
 def test_the_meta_evaluation_correlates_with_ier(ier_hand: Corpus) -> None:
     """System level: WER 0, 25, 100 against IER 0, 25, 100 — one line. Sentence level:
     per candidate WER 0 ×4, 25 ×4, 100 ×4 against IER 0 ×4, 50 0 50 0, 100 ×4."""
-    meta = Dashboard(ier_hand).meta
+    meta = view_of(ier_hand).get(meta_panel)
     system = meta.get("wer", "ier", "system")
     assert system.pearson.value == pytest.approx(1.0, abs=1e-12)
     assert system.kendall.value == pytest.approx(1.0, abs=1e-12)
@@ -92,7 +95,7 @@ def test_sentence_ier_sums_the_items_of_a_candidates_judges() -> None:
 
 def test_table_3_gets_an_ier_column_of_minutes_and_changes(ier_hand: Corpus) -> None:
     """one-off: 4 × 30 s, of which 4 × 10 s on 12 IER changes: pass 80 s, IER 40 s."""
-    e = Dashboard(ier_hand).effort
+    e = view_of(ier_hand).get(effort_panel)
     one_off = next(r for r in e.systems if r.system == "one-off")
     assert (one_off.minutes, one_off.pass_minutes) == (2.0, pytest.approx(80 / 60))
     assert (one_off.ier_minutes, one_off.ier_clicks) == (pytest.approx(40 / 60), 12)
@@ -144,5 +147,5 @@ def test_ier_time_is_measured_from_the_events(judge: User, seed: Corpus) -> None
     (row,) = judgment_rows(seed)
     assert (row.active_seconds, row.ier_seconds, row.ier_clicks) == (22.0, 12.0, 2)
     assert (row.ier_errors, row.ier_length) == (1, 2)
-    (system,) = [r for r in Dashboard(seed).effort.systems if r.judgments]
+    (system,) = [r for r in view_of(seed).get(effort_panel).systems if r.judgments]
     assert (system.ier_seconds, system.pass_minutes) == (12.0, pytest.approx(10 / 60))

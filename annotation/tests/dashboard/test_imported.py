@@ -19,11 +19,15 @@ from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
 from annotation.corpora.systems import corpus_add_system
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures, sources
 from annotation.dashboard.meta_human import sentence_human
+from annotation.dashboard.panels.charts import charts_panel
+from annotation.dashboard.panels.meta import meta_panel
+from annotation.dashboard.panels.table import table_panel
 from annotation.dashboard.table import METRICS as APP_COLUMNS
 from annotation.models import Corpus, User
 from annotation.statistics import judgment_rows
+from annotation.tests.boards import view_of
 from annotation.tests.factories import (
     AUTOMATIC,
     HTMX,
@@ -94,27 +98,28 @@ def test_the_table_shows_each_imported_metric_after_the_apps_own_with_its_direct
 
 
 def test_rank_groups_are_the_paired_bootstrap_of_the_segment_scores(imported: Corpus) -> None:
-    dash = Dashboard(imported)
+    dash = view_of(imported)
     scores = demo_scores()
-    bootstrap = Bootstrap(40, dash.bootstrap.n_samples, dash.bootstrap.seed)
+    drawn = dash.get(sources.bootstrap)
+    bootstrap = Bootstrap(40, drawn.n_samples, drawn.seed)
     expected = bootstrap.compare(
         {s: mean_rows(np.array(v)) for s, v in scores.items()},
         mean_from_stats,
         higher_is_better=True,
     )
 
-    ranks = {row.system: row.cell("COMET-22").rank for row in dash.table.rows}
+    ranks = {row.system: row.cell("COMET-22").rank for row in dash.get(figures.table).rows}
 
     assert ranks == {s: expected.figure(s).group for s in SYSTEMS}
     assert max(ranks.values()) > 1  # earned: 40 sentences separate some systems
     assert ranks["NiuTrans"] == max(ranks.values())  # the lowest scores, the last group
-    best = {row.system for row in dash.table.rows if row.cell("MetricX").best}
+    best = {row.system for row in dash.get(figures.table).rows if row.cell("MetricX").best}
     assert best == {"Facebook-AI"}  # lower is better: the lowest offset (4.0)
-    line = next(v for v in dash.verdicts if v.metric == "COMET-22")
+    line = next(v for v in dash.get(table_panel).verdicts if v.metric == "COMET-22")
     assert line.label == "COMET-22"
     assert line.text.startswith("best: ")
     assert "on n = 40 sentences" in line.text
-    assert "COMET-22" in [name for name, _, _ in dash.charts]
+    assert "COMET-22" in [name for name, _, _ in dash.get(charts_panel).charts]
 
 
 def test_sorting_by_an_imported_metric_reads_its_direction(
@@ -175,24 +180,24 @@ def test_the_downloads_carry_every_imported_figure(lead_client: Client, imported
 def test_the_meta_evaluation_correlates_it_with_the_judges_as_an_automatic_metric(
     imported: Corpus,
 ) -> None:
-    dash = Dashboard(imported)
+    dash = view_of(imported)
     comet = demo_scores()
     judged = sentence_human(judgment_rows(imported), "sser")
 
-    sentence = dash.meta.get("COMET-22", "sser", "sentence")
+    sentence = dash.get(meta_panel).get("COMET-22", "sser", "sentence")
     x = [comet[s][k] for s, k in judged]
     assert sentence.pearson.value == pytest.approx(pearson(x, list(judged.values())).value)
     assert sentence.pearson.n == len(judged)
 
-    system = dash.meta.get("COMET-22", "sser", "system")
-    humans = {s: f["sser"].score for s, f in dash.human.items() if "sser" in f}
+    system = dash.get(meta_panel).get("COMET-22", "sser", "system")
+    humans = {s: f["sser"].score for s, f in dash.get(figures.human).items() if "sser" in f}
     xs = [float(np.mean(comet[s])) for s in SYSTEMS if s in humans]
     assert system.pearson.value == pytest.approx(
         pearson(xs, [humans[s] for s in SYSTEMS if s in humans]).value
     )
     assert system.pearson_interval is not None
     assert system.accuracy is not None
-    grid = {row["metric"]: row for row in dash.meta.grid}
+    grid = {row["metric"]: row for row in dash.get(meta_panel).grid}
     assert grid["COMET-22"]["label"] == "COMET-22"
     assert list(grid)[-2:] == ["COMET-22", "MetricX"]
 
@@ -210,12 +215,12 @@ def test_a_system_added_after_the_import_has_no_imported_figure_and_no_group(
     )
     corpus = scored(Corpus.objects.get(pk=hand_corpus.pk))
 
-    dash = Dashboard(corpus)
-    late = dash.table_by_system["late"].cell("COMET")
+    dash = view_of(corpus)
+    late = dash.get(figures.table).row("late").cell("COMET")
 
     assert (late.figure, late.rank, late.has_score) == (None, 0, False)
     assert late.title == "COMET: no score"
-    assert dash.table_by_system["perfect"].cell("COMET").score == pytest.approx(0.65)
+    assert dash.get(figures.table).row("perfect").cell("COMET").score == pytest.approx(0.65)
 
 
 HAND = ("perfect", "one-off", "bad")
@@ -268,5 +273,5 @@ def test_query_counts_do_not_grow_with_the_imported_metrics(
 
 def test_columns_of_every_kind_stay_where_they_were(imported: Corpus) -> None:
     """Imported metrics come last: the app's columns (and the CSV's) keep their places."""
-    dash = Dashboard(imported)
-    assert list(dash.table.metrics)[: len(AUTOMATIC) + len(HUMAN)] == list(APP_COLUMNS)
+    dash = view_of(imported)
+    assert list(dash.get(figures.table).metrics)[: len(AUTOMATIC) + len(HUMAN)] == list(APP_COLUMNS)

@@ -11,9 +11,10 @@ import pytest
 from django.test import Client
 from lxml import etree
 
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures
 from annotation.models import Corpus
 from annotation.statistics import judgment_rows, sser_ratings
+from annotation.tests.boards import view_of
 from annotation.tests.factories import HTMX, by_id, scores_json
 from annotation.tests.judged_corpora import SPLIT_OVERLAP, SPLIT_SENTENCES
 from metrics.annotators import system_means, z_scores
@@ -65,7 +66,7 @@ def test_the_judges_panel_shows_how_far_each_judge_lies_from_the_others(
     with its interval, cy's negative; on the shared candidates each judge has eight
     sentences, too few for an interval."""
     page = etree.HTML(lead_client.get(f"/dashboard/{split.pk}/panel/judges/", **HTMX).content)
-    found = Dashboard(split).judge_aware
+    found = view_of(split).get(figures.judge_aware)
     assert found is not None
     effects = {e.annotator: e for e in found.figures.effects}
 

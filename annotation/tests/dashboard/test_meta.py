@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 
 from annotation.changes import judgments_changed
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures, sources
 from annotation.dashboard.judges import normalized_sser
 from annotation.dashboard.meta import meta_evaluation, stored_samples
 from annotation.dashboard.meta_human import human_side, sentence_human
+from annotation.dashboard.panels.meta import meta_metric_sides, meta_panel
 from annotation.models import Corpus
 from annotation.statistics import AUTOMATIC_METRICS
+from annotation.tests.boards import view_of
 from annotation.tests.factories import judgment_row
 from metrics import human
 
@@ -46,7 +48,7 @@ def kendall_brute(x: Sequence[float], y: Sequence[float]) -> float:
 def test_meta_evaluation_by_hand(judged_hand: Corpus) -> None:
     """System level: WER 0, 25, 100 against SSER 0, 25, 100 and aWER 0, 25, 100 — one
     line, r = τ = 1 on 3 points. Sentence level: one point per judged candidate (12)."""
-    meta = Dashboard(judged_hand).meta
+    meta = view_of(judged_hand).get(meta_panel)
 
     for human_metric in ("sser", "awer"):
         system = meta.get("wer", human_metric, "system")
@@ -71,7 +73,7 @@ def test_pairwise_accuracies_by_hand(judged_hand: Corpus) -> None:
     differences are all equal, centred all 0, below the real difference (25 or 75):
     p = 0. The SSER differences vary by at most 5 around 25 or 75: p = 0 too. Every
     pair scores 1 − |0 − 0|, on the corpus and on every sample."""
-    meta = Dashboard(judged_hand).meta
+    meta = view_of(judged_hand).get(meta_panel)
 
     for metric in ("wer", "bleu"):
         system = meta.get(metric, "sser", "system")
@@ -111,14 +113,14 @@ def test_the_stored_sample_scores_give_the_intervals_of_scoring_every_sample(
     """The scoring job's paired bootstrap keeps each system's score on every sample;
     the meta-evaluation reads them instead of scoring the samples again, and every
     figure and interval is the same as when it scores them itself."""
-    dash = Dashboard(demo)
-    auto, bootstrap = dash.auto, dash.bootstrap
+    dash = view_of(demo)
+    auto, bootstrap = dash.get(sources.chosen_statistics), dash.get(sources.bootstrap)
     assert bootstrap is not None
     for m in AUTOMATIC_METRICS:
         kept = stored_samples(auto, m, bootstrap)
         assert kept is not None, m
         stacked = np.stack([auto.segment_stats(m, s) for s in auto.systems])
-        scored = bootstrap.sample_scores(stacked, dash.metrics[m].score_from_stats)
+        scored = bootstrap.sample_scores(stacked, dash.get(sources.metrics)[m].score_from_stats)
         assert kept.tobytes() == scored.tobytes(), m
     not_kept = dataclasses.replace(
         auto,
@@ -127,11 +129,15 @@ def test_the_stored_sample_scores_give_the_intervals_of_scoring_every_sample(
         },
     )
     assert all(stored_samples(not_kept, m, bootstrap) is None for m in AUTOMATIC_METRICS)
-    side = human_side(dash.rows, dash.human, normalize=False, bootstrap=bootstrap)
+    side = human_side(
+        dash.get(sources.judgments), dash.get(figures.human), normalize=False, bootstrap=bootstrap
+    )
 
-    read = meta_evaluation(auto, dash.metrics, side, normalize=False, bootstrap=bootstrap)
+    read = meta_evaluation(
+        auto, dash.get(sources.metrics), side, normalize=False, bootstrap=bootstrap
+    )
     scored_here = meta_evaluation(
-        not_kept, dash.metrics, side, normalize=False, bootstrap=bootstrap
+        not_kept, dash.get(sources.metrics), side, normalize=False, bootstrap=bootstrap
     )
 
     system = [r for r in read.rows if r.level == "system"]
@@ -146,27 +152,37 @@ def test_a_judgment_leaves_the_automatic_side_kept_and_the_figures_as_computed_a
     """The automatic side of the pairwise figures (each pair's p-value on every sample)
     depends on the stored statistics alone: kept under the texts stamp, a judgment does
     not compute it again, and the figures are those of computing everything afresh."""
-    kept = Dashboard(demo)._meta_metric_sides
+    first = view_of(demo)
+    kept = meta_metric_sides(first, first.get(sources.chosen_statistics))
     judgments_changed(demo.pk)
-    dash = Dashboard(Corpus.objects.get(pk=demo.pk))
+    dash = view_of(Corpus.objects.get(pk=demo.pk))
 
-    assert dash._meta_metric_sides is kept
-    side = human_side(dash.rows, dash.human, normalize=False, bootstrap=dash.bootstrap)
-    afresh = meta_evaluation(
-        dash.auto, dash.metrics, side, normalize=False, bootstrap=dash.bootstrap
+    assert meta_metric_sides(dash, dash.get(sources.chosen_statistics)) is kept
+    side = human_side(
+        dash.get(sources.judgments),
+        dash.get(figures.human),
+        normalize=False,
+        bootstrap=dash.get(sources.bootstrap),
     )
-    assert repr(dash.meta.rows) == repr(afresh.rows)
+    afresh = meta_evaluation(
+        dash.get(sources.chosen_statistics),
+        dash.get(sources.metrics),
+        side,
+        normalize=False,
+        bootstrap=dash.get(sources.bootstrap),
+    )
+    assert repr(dash.get(meta_panel).rows) == repr(afresh.rows)
 
 
 def test_normalized_meta_evaluation_uses_normalized_sser(judged_hand: Corpus) -> None:
-    raw = Dashboard(judged_hand).meta.get("wer", "sser", "sentence")
-    normalized = Dashboard(judged_hand, normalize=True).meta.get("wer", "sser", "sentence")
+    raw = view_of(judged_hand).get(meta_panel).get("wer", "sser", "sentence")
+    normalized = view_of(judged_hand, normalize=True).get(meta_panel).get("wer", "sser", "sentence")
 
     # one judge: normalization is an affine map of its scores, r does not change …
     assert normalized.pearson.value == pytest.approx(raw.pearson.value, abs=1e-12)
     assert normalized.pearson.n == raw.pearson.n
     # … but the system-level human figures are now relative (mean z per system)
-    sys_level = Dashboard(judged_hand, normalize=True).meta.get("wer", "sser", "system")
+    sys_level = view_of(judged_hand, normalize=True).get(meta_panel).get("wer", "sser", "system")
     assert sys_level.kendall.value == pytest.approx(1.0)
 
 

@@ -21,7 +21,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures, sources
 from annotation.dashboard.pool import Shift, pool_part, rank_shifts
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
@@ -35,6 +35,7 @@ from annotation.statistics import (
     new_references,
     sentence_pools,
 )
+from annotation.tests.boards import view_of
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_REFS,
@@ -63,7 +64,7 @@ ACCEPTED, CORRECTED = POOL_ACCEPTED, POOL_CORRECTED
 def test_the_pool_adds_each_accepted_new_reference_once_after_the_originals(
     judged_demo: Corpus,
 ) -> None:
-    counts = Dashboard(judged_demo, POOL).pool.counts  # type: ignore[union-attr]
+    counts = view_of(judged_demo, POOL).get(sources.grown_pool).counts  # type: ignore[union-attr]
     texts = corpus_texts(judged_demo)
 
     assert counts.original == (2,) * 40
@@ -79,7 +80,10 @@ def test_without_new_references_the_pool_reads_each_reference_once(tmp_path: Pat
     """No judgment: the pool is the corpus's references, a repeated one read once (NIST
     counts a reference's n-grams; BLEU takes the best of equal references)."""
     bare = corpus_import(source=DEMO_XML, name="bare").corpus
-    original, pool = Dashboard(bare).auto, Dashboard(bare, POOL).auto
+    original, pool = (
+        view_of(bare).get(sources.chosen_statistics),
+        view_of(bare, POOL).get(sources.chosen_statistics),
+    )
     hand = corpus_import(
         source=write_corpus(tmp_path / "hand.xml", HAND_REFS, HAND_SYSTEMS), name="hand"
     ).corpus
@@ -90,11 +94,17 @@ def test_without_new_references_the_pool_reads_each_reference_once(tmp_path: Pat
     assert figures(pool, "bleu") == figures(original, "bleu")
     assert figures(pool, "nist") != figures(original, "nist")
     # a corpus without a repeated reference: the stored figures themselves
-    assert Dashboard(hand, POOL).auto.scores == Dashboard(hand).auto.scores
+    assert (
+        view_of(hand, POOL).get(sources.chosen_statistics).scores
+        == view_of(hand).get(sources.chosen_statistics).scores
+    )
 
 
 def test_the_pool_changes_mwer_and_bleu_and_leaves_wer_and_ser(judged_demo: Corpus) -> None:
-    original, pool = Dashboard(judged_demo).auto, Dashboard(judged_demo, POOL).auto
+    original, pool = (
+        view_of(judged_demo).get(sources.chosen_statistics),
+        view_of(judged_demo, POOL).get(sources.chosen_statistics),
+    )
 
     for metric in ("mwer", "bleu", "per", "chrf", "ter", "nist", "meteor"):
         assert pool.scores[metric][ACCEPTED].score != original.scores[metric][ACCEPTED].score
@@ -139,7 +149,7 @@ def pool_figures(
     corpus: Corpus, metrics: Sequence[str], **choices: str
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """The dashboard's pool choice: per system, per metric, ``{"score", "signature"}``."""
-    auto = Dashboard(corpus, Preprocessing(pool=True, **choices)).auto  # type: ignore[arg-type]
+    auto = view_of(corpus, Preprocessing(pool=True, **choices)).get(sources.chosen_statistics)  # type: ignore[arg-type]
     return {s: {m: auto.scores[m][s].as_json() for m in metrics} for s in auto.systems}
 
 
@@ -153,7 +163,7 @@ def test_the_pool_toggle_scores_as_the_exported_files_read_as_distinct_reference
     """Every metric, to the last bit: the files' repeated first references read once
     (``--distinct-refs``) are the pool the dashboard scores."""
     found = command_line(judged_demo, tmp_path, METRIC_NAMES, "--distinct-refs")
-    original = Dashboard(judged_demo).auto
+    original = view_of(judged_demo).get(sources.chosen_statistics)
 
     assert found == pool_figures(judged_demo, METRIC_NAMES)  # signatures too: nrefs:var
     assert found[ACCEPTED]["mwer"]["score"] != original.scores["mwer"][ACCEPTED].score
@@ -194,9 +204,9 @@ def test_a_repeated_reference_changes_the_metrics_that_average_over_references(
 
 
 def test_the_ranking_shifts_against_the_original_places(judged_demo: Corpus) -> None:
-    dash = Dashboard(judged_demo, POOL)
-    shifts = dash.pool.shifts  # type: ignore[union-attr]
-    before = Dashboard(judged_demo).table
+    dash = view_of(judged_demo, POOL)
+    shifts = dash.get(sources.grown_pool).shifts  # type: ignore[union-attr]
+    before = view_of(judged_demo).get(figures.table)
 
     # the system whose words the judges accepted climbs from last: to 1st by BLEU, to
     # 2nd by mWER (IIE-MT stays 1st)
@@ -208,12 +218,12 @@ def test_the_ranking_shifts_against_the_original_places(judged_demo: Corpus) -> 
         shift = shifts["bleu"][row.system]
         better = [r for r in before.rows if r.cell("bleu").score > row.cell("bleu").score]  # type: ignore[operator]
         assert shift.before == 1 + len(better)
-    assert Dashboard(judged_demo).table.rows[0].cell("mwer").shift is None
+    assert view_of(judged_demo).get(figures.table).rows[0].cell("mwer").shift is None
 
 
 def test_a_finished_judgment_is_in_the_next_pool_view(judged_demo: Corpus, user_factory) -> None:
     """Keyed by the judgments stamp: no stale pool after a new reference is accepted."""
-    before = Dashboard(judged_demo, POOL).pool.counts.new  # type: ignore[union-attr]
+    before = view_of(judged_demo, POOL).get(sources.grown_pool).counts.new  # type: ignore[union-attr]
     cy = user_factory("cy")
     judged_demo.judges.add(cy)
     texts = corpus_texts(judged_demo)
@@ -225,7 +235,7 @@ def test_a_finished_judgment_is_in_the_next_pool_view(judged_demo: Corpus, user_
     )
     judged_demo.refresh_from_db()
 
-    assert Dashboard(judged_demo, POOL).pool.counts.new == before + 1  # type: ignore[union-attr]
+    assert view_of(judged_demo, POOL).get(sources.grown_pool).counts.new == before + 1  # type: ignore[union-attr]
 
 
 def scored_afresh(corpus: Corpus) -> AutomaticStats:
@@ -250,7 +260,7 @@ def test_the_first_view_scores_only_the_sentences_whose_pool_differs_from_their_
     """Built on the original references' statistics: the 12 sentences that gained new
     references and the one whose repeated reference the pool reads once; every figure,
     row and bootstrap result is what scoring the whole pool afresh gives."""
-    first = Dashboard(judged_demo, POOL).pool
+    first = view_of(judged_demo, POOL).get(sources.grown_pool)
 
     assert first is not None
     assert first.rescored == (*range(12), 28)
@@ -262,25 +272,27 @@ def test_a_new_judgment_rescores_only_its_sentence_with_the_figures_of_scoring_a
 ) -> None:
     """The previous pool is remembered under the previous stamp: the next view scores
     again the one sentence whose pool grew."""
-    Dashboard(judged_demo, POOL).pool  # noqa: B018
+    view_of(judged_demo, POOL).get(sources.grown_pool)
     cy = user_factory("cy")
     judged_demo.judges.add(cy)
     accepted = corpus_texts(judged_demo).systems[ACCEPTED][30]
     finish(judgment_open(user=cy, target=target_of(judged_demo, CORRECTED, 30)), cy, accepted, 8)
     judged_demo.refresh_from_db()
 
-    now = Dashboard(judged_demo, POOL).pool
+    now = view_of(judged_demo, POOL).get(sources.grown_pool)
 
     assert now is not None
     assert now.rescored == (30,)
     assert_same_statistics(now.stats, scored_afresh(judged_demo))
-    assert now.shifts == rank_shifts(Dashboard(judged_demo).auto, scored_afresh(judged_demo))
+    assert now.shifts == rank_shifts(
+        view_of(judged_demo).get(sources.chosen_statistics), scored_afresh(judged_demo)
+    )
 
 
 def test_a_pool_scored_on_other_candidates_is_not_built_on(judged_demo: Corpus) -> None:
     """A system added or a boundary moved changes the texts stamp: the pool is built on
     the original references again."""
-    original = Dashboard(judged_demo).auto
+    original = view_of(judged_demo).get(sources.chosen_statistics)
     previous = pool_part(judged_demo, Preprocessor(), "nearest", original)
     stale = replace(previous, texts_stamp=previous.texts_stamp - 1)
     forget()
@@ -302,7 +314,7 @@ def test_the_toggle_shows_the_pool_figures_and_the_reference_counts(
     original = cells(lead_client.get(url).content.decode())
     html = lead_client.get(url + "?refs=pool").content.decode()
     shown = cells(html)
-    pool = Dashboard(judged_demo, POOL).auto
+    pool = view_of(judged_demo, POOL).get(sources.chosen_statistics)
 
     assert 'id="pool-references"' in html
     assert 'data-most="3"' in html
@@ -328,7 +340,7 @@ def test_table_json_has_each_automatic_figures_places_against_the_pool(
 ) -> None:
     pool = lead_client.get(f"/dashboard/{judged_demo.pk}/table.json?refs=pool").json()
     original = lead_client.get(f"/dashboard/{judged_demo.pk}/table.json").json()
-    shifts = Dashboard(judged_demo, POOL).pool.shifts  # type: ignore[union-attr]
+    shifts = view_of(judged_demo, POOL).get(sources.grown_pool).shifts  # type: ignore[union-attr]
 
     assert pool["preprocessing"]["refs"] == "pool"
     assert original["preprocessing"]["refs"] == "original"

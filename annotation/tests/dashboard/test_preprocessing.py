@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.models import Corpus
+from annotation.tests.boards import view_of
 from metrics.stats import format_signature
 
 pytestmark = pytest.mark.django_db
@@ -29,8 +30,12 @@ def test_bad_preprocessing_choices_are_named(params: dict[str, str], message: st
 
 
 def test_preprocessing_changes_the_figures_and_their_signatures(hand_corpus: Corpus) -> None:
-    plain = Dashboard(hand_corpus).table.rows
-    lower = Dashboard(hand_corpus, Preprocessing(tokenize="none", ref_length="best")).table.rows
+    plain = view_of(hand_corpus).get(figures.table).rows
+    lower = (
+        view_of(hand_corpus, Preprocessing(tokenize="none", ref_length="best"))
+        .get(figures.table)
+        .rows
+    )
 
     assert "tok:none" in lower[0].cell("mwer").signature
     assert "reflen:best" in lower[0].cell("mwer").signature

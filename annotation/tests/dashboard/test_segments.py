@@ -6,18 +6,20 @@ grow with the corpus."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from annotation.dashboard.board import Dashboard
-from annotation.dashboard.drill import drill_down
+from annotation.dashboard import sources
+from annotation.dashboard.drill import DrillDown, drill_down
 from annotation.dashboard.segments import page_segmentation
 from annotation.models import Corpus, Target
 from annotation.resegmenting import CONTEXT_WORDS
 from annotation.statistics import corpus_texts
+from annotation.tests.boards import view_of
 from annotation.tests.documents import add_speech, candidates_of
 from annotation.tests.factories import sized_corpus, system_pk
 
@@ -30,6 +32,12 @@ def reader_boundary(candidates: list[str], after: int) -> tuple[tuple[str, ...],
     before = [w for c in candidates[: after + 1] for w in c.split()]
     rest = [w for c in candidates[after + 1 :] for w in c.split()]
     return tuple(before[max(0, len(before) - CONTEXT_WORDS) :]), tuple(rest[:CONTEXT_WORDS])
+
+
+def drilled(corpus: Corpus, system: str, **kwargs: Any) -> DrillDown:
+    """``system``'s drill-down on a view of ``corpus``'s dashboard."""
+    dash = view_of(corpus)
+    return drill_down(dash, dash.get(sources.chosen_statistics), system, **kwargs)
 
 
 def set_candidate(corpus: Corpus, position: int, text: str) -> None:
@@ -45,7 +53,7 @@ def test_each_sentence_shows_the_boundaries_where_its_candidate_begins_and_ends(
     candidates = candidates_of(demo, "speech")
     refs = corpus_texts(demo).refs
 
-    drill = drill_down(Dashboard(demo), "speech", order="worst")
+    drill = drilled(demo, "speech", order="worst")
 
     assert len(drill.sentences) == 40
     for s in drill.sentences:
@@ -73,7 +81,7 @@ def test_the_cost_is_the_records_sums_with_a_boundary_between_each_two_sentences
 ) -> None:
     entries = add_speech(demo).segmentation["segments"]
 
-    seg = drill_down(Dashboard(demo), "speech").segmentation
+    seg = drilled(demo, "speech").segmentation
 
     assert seg is not None
     assert seg.boundaries == 39
@@ -91,7 +99,7 @@ def test_a_word_moved_across_a_boundary_moves_the_boundary_shown(demo: Corpus) -
     set_candidate(demo, 4, " ".join(head))
     set_candidate(demo, 5, f"{last} {candidates[5]}")
 
-    drill = drill_down(Dashboard(demo), "speech", order="position")
+    drill = drilled(demo, "speech", order="position")
 
     fourth, fifth = drill.sentences[4].cut, drill.sentences[5].cut
     assert fourth is not None
@@ -129,7 +137,7 @@ def test_the_words_of_a_boundary_skip_empty_and_short_neighbours(demo: Corpus) -
 def test_an_ordinary_system_has_no_segmentation(demo: Corpus) -> None:
     add_speech(demo)
 
-    drill = drill_down(Dashboard(demo), "NiuTrans")
+    drill = drilled(demo, "NiuTrans")
 
     assert drill.segmentation is None
     assert all(s.cut is None for s in drill.sentences)

@@ -15,11 +15,12 @@ import pytest
 from django.test import Client
 from lxml import etree
 
-from annotation.dashboard.board import Dashboard
 from annotation.dashboard.judges import normalized_sser
+from annotation.dashboard.panels.table import table_panel
 from annotation.dashboard.verdicts import verdict_line
 from annotation.models import Corpus, User
 from annotation.statistics import judgment_rows
+from annotation.tests.boards import view_of
 from annotation.tests.factories import by_id, cells, done_judgment, sized_corpus
 from metrics.ranksum import mann_whitney_u, segment_means
 from metrics.registry import metric_info
@@ -118,7 +119,7 @@ def test_fifty_judged_sentences_with_a_clear_difference_give_two_groups(
         assert got[("system 0", metric)]["data-rank"] == "1"
         assert got[("system 1", metric)]["data-rank"] == "2"
         assert got[("system 1", metric)]["data-n"] == "50"
-    lines = {v.metric: v.text for v in Dashboard(corpus).verdicts}
+    lines = {v.metric: v.text for v in view_of(corpus).get(table_panel).verdicts}
     assert lines["aser"] == (
         "best: system 0 (alone in group 1); separated from system 1 at p < 0.05 "
         "(p = 0.001) on n = 50 judged sentences"
@@ -150,7 +151,7 @@ def test_the_clusters_p_values_are_the_rank_sum_test_on_each_judges_z_scores(
                 done_judgment(
                     corpus, lenient, s, k, sser=min(10, base + 1 + shift), edits=1, length=8
                 )
-    view = Dashboard(corpus).clusters
+    view = view_of(corpus).get(table_panel).clusters
     assert view is not None
     clusters = view.clusters
 

@@ -16,9 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from lxml import etree
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard.panels.judges import judges_agreement
 from annotation.jobs import run_queued_jobs
 from annotation.models import Corpus, Judgment, Target, User
+from annotation.tests.boards import view_of
 from annotation.tests.factories import (
     AUTOMATIC,
     HTMX,
@@ -360,9 +361,9 @@ def test_names_and_texts_from_a_corpus_are_escaped(lead_client: Client, tmp_path
 # ------------------------------------------------------------------ queries
 
 #: What a view of a choice being scored asks: the session and user, the corpus, the
-#: stored statistics (none) and the pending job, once each; and for the waiting block
-#: the systems' names (the drill-down answers without them).
-WAITING_QUERIES = {"panel/table/": 6, "table.json": 6, "chart/bleu.svg": 6, "system/{system}/": 5}
+#: stored statistics (none) and the pending job, once each (nothing built on the
+#: statistics is asked for while they are pending).
+WAITING_QUERIES = {"panel/table/": 5, "table.json": 5, "chart/bleu.svg": 5, "system/{system}/": 5}
 
 #: Per URL the queries of a view that computes the parts derived from the judgments (the
 #: first, or the first after a judgment changed) and of a later one. Every view: the
@@ -478,7 +479,7 @@ def test_the_agreement_shows_its_interval_where_ten_sentences_were_judged_twice(
 ) -> None:
     """Twelve sentences judged by two judges: SSER's α and r with their intervals, at
     full precision in ``data-ci-*`` and printed beside the coefficient."""
-    found = Dashboard(split).agreement
+    found = view_of(split).get(judges_agreement)
     page = etree.HTML(lead_client.get(f"/dashboard/{split.pk}/panel/judges/", **HTMX).content)
 
     assert found.sentences == SPLIT_OVERLAP

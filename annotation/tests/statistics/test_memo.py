@@ -5,18 +5,24 @@ judge's services shows on the very next view, and a warm view reads no judgment.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from annotation.changes import Stamp, judgments_changed
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures
+from annotation.dashboard.board import dashboard_page
+from annotation.dashboard.panels.judges import judges_with_controls
+from annotation.dashboard.panels.meta import meta_panel
+from annotation.dashboard.parts import Parts
 from annotation.judging.changes import judgment_set_sser
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Target, User
 from annotation.statistics import memo
+from annotation.tests.boards import page_viewed, view_of
 from annotation.tests.factories import done_judgment
 
 pytestmark = pytest.mark.django_db
@@ -27,29 +33,30 @@ def fresh(corpus: Corpus) -> Corpus:
     return Corpus.objects.get(pk=corpus.pk)
 
 
-def judgment_queries(dash: Dashboard, part: str) -> int:
+def judgment_queries(dash: Parts, part: Callable[[Parts], Any]) -> int:
     """How many queries of the judgment table computing ``part`` takes."""
     with CaptureQueriesContext(connection) as queries:
-        getattr(dash, part)
+        dash.get(part)
     return sum('"annotation_judgment"' in q["sql"] for q in queries.captured_queries)
 
 
 def test_a_second_view_reads_no_judgment(judged_hand: Corpus) -> None:
-    first = Dashboard(fresh(judged_hand)).prepare()
-    again = Dashboard(fresh(judged_hand))
+    first = page_viewed(fresh(judged_hand))
+    again = view_of(fresh(judged_hand))
 
-    assert judgment_queries(again, "judges") == 0
-    assert judgment_queries(again, "table") == 0
-    assert again.prepare().table == first.table
-    assert again.judges == first.judges
-    assert again.meta == first.meta
+    assert judgment_queries(again, judges_with_controls) == 0
+    assert judgment_queries(again, figures.table) == 0
+    dashboard_page(again)
+    assert again.get(figures.table) == first.get(figures.table)
+    assert again.get(judges_with_controls) == first.get(judges_with_controls)
+    assert again.get(meta_panel) == first.get(meta_panel)
 
 
 def test_a_done_judgment_changed_by_its_judge_shows_on_the_next_view(
     judged_hand: Corpus,
 ) -> None:
     """The judge's services move the stamp in the transaction of the change."""
-    before = Dashboard(fresh(judged_hand)).prepare()
+    before = page_viewed(fresh(judged_hand))
     stamp = before.corpus.judgments_stamp
     ann = User.objects.get(username="ann")
     judged_hand.judges.add(ann)
@@ -58,12 +65,13 @@ def test_a_done_judgment_changed_by_its_judge_shows_on_the_next_view(
     loaded = judgment_for(pk=done.pk, user=ann)
     judgment_set_sser(judgment=loaded, user=ann, version=loaded.version, sser=2)
 
-    after = Dashboard(fresh(judged_hand)).prepare()
+    after = page_viewed(fresh(judged_hand))
 
-    cell = {d: d.table_by_system["one-off"].cell("sser").score for d in (before, after)}
+    cell = {d: d.get(figures.table).row("one-off").cell("sser").score for d in (before, after)}
     assert cell[before] == 25.0
     assert cell[after] == 40.0
-    assert after.judges.judges[0].mean_score != before.judges.judges[0].mean_score
+    judges = {d: d.get(judges_with_controls).judges[0].mean_score for d in (before, after)}
+    assert judges[after] != judges[before]
     assert fresh(judged_hand).judgments_stamp == stamp + 1
 
 
@@ -173,13 +181,13 @@ def test_a_done_judgment_written_by_the_test_helper_shows_too(
     hand_corpus: Corpus, user_factory: Callable[..., User]
 ) -> None:
     """A test's direct writes stamp too (``done_judgment``): the helper mirrors the app."""
-    Dashboard(fresh(hand_corpus)).prepare()
+    page_viewed(fresh(hand_corpus))
     done_judgment(hand_corpus, user_factory("cy"), "bad", 1, sser=1, edits=4, length=4)
 
-    dash = Dashboard(fresh(hand_corpus)).prepare()
+    dash = page_viewed(fresh(hand_corpus))
 
-    assert dash.n_judgments == 1
-    assert dash.table_by_system["bad"].cell("sser").score == 90.0
+    assert dash.get(figures.n_judgments) == 1
+    assert dash.get(figures.table).row("bad").cell("sser").score == 90.0
 
 
 def test_what_derives_from_the_texts_alone_outlives_a_judgment_not_a_moved_word(

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from annotation.changes import corpus_texts_changed
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import sources
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.jobs import Job, run_queued_jobs
 from annotation.judging.start import judgment_open
@@ -31,6 +31,7 @@ from annotation.statistics.pool import (
     Backlog,
     pool_fingerprints,
 )
+from annotation.tests.boards import view_of
 from annotation.tests.factories import HTMX, cells, finish, target_of
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
 from annotation.tests.stored import automatic_statistics
@@ -53,7 +54,7 @@ def judge_sentence_30(corpus: Corpus, user_factory: Callable[..., User]) -> None
 
 
 def test_the_pool_scored_is_stored_with_each_sentences_pool(judged_demo: Corpus) -> None:
-    scored = Dashboard(judged_demo, POOL).pool
+    scored = view_of(judged_demo, POOL).get(sources.grown_pool)
     row = PoolStatistics.objects.get(corpus=judged_demo)
     texts = corpus_texts(judged_demo)
     pools = sentence_pools(texts.refs, new_references(judged_demo))
@@ -68,9 +69,9 @@ def test_the_pool_scored_is_stored_with_each_sentences_pool(judged_demo: Corpus)
 
 def test_another_process_takes_the_stored_pool_as_it_is(judged_demo: Corpus) -> None:
     """A process that remembers nothing (the memo emptied) scores nothing."""
-    first = Dashboard(judged_demo, POOL).pool
+    first = view_of(judged_demo, POOL).get(sources.grown_pool)
     forget()
-    again = Dashboard(judged_demo, POOL).pool
+    again = view_of(judged_demo, POOL).get(sources.grown_pool)
 
     assert first is not None
     assert first.rescored == DIFFERING
@@ -87,11 +88,11 @@ def test_another_process_takes_the_stored_pool_as_it_is(judged_demo: Corpus) -> 
 def test_another_process_scores_again_only_the_sentences_judged_since(
     judged_demo: Corpus, user_factory: Callable[..., User]
 ) -> None:
-    Dashboard(judged_demo, POOL).pool  # noqa: B018
+    view_of(judged_demo, POOL).get(sources.grown_pool)
     judge_sentence_30(judged_demo, user_factory)
     forget()
 
-    now = Dashboard(judged_demo, POOL).pool
+    now = view_of(judged_demo, POOL).get(sources.grown_pool)
 
     assert now is not None
     assert now.rescored == (30,)
@@ -105,12 +106,12 @@ def test_a_pool_of_older_judgments_does_not_replace_a_newer_one(
     """Two requests storing at once: the one that read the later judgments wins."""
     stale = Corpus.objects.get(pk=judged_demo.pk)  # read before the judgment below
     judge_sentence_30(judged_demo, user_factory)
-    Dashboard(judged_demo, POOL).pool  # noqa: B018
+    view_of(judged_demo, POOL).get(sources.grown_pool)
     newer = PoolStatistics.objects.get(corpus=judged_demo)
     PoolStatistics.objects.update(fingerprints=b"")  # the next scoring must store again
     forget()
 
-    Dashboard(stale, POOL).pool  # noqa: B018
+    view_of(stale, POOL).get(sources.grown_pool)
 
     kept = PoolStatistics.objects.get(corpus=judged_demo)
     assert kept.pk == newer.pk
@@ -118,7 +119,7 @@ def test_a_pool_of_older_judgments_does_not_replace_a_newer_one(
 
 
 def test_changed_candidates_forget_the_stored_pool(judged_demo: Corpus) -> None:
-    Dashboard(judged_demo, POOL).pool  # noqa: B018
+    view_of(judged_demo, POOL).get(sources.grown_pool)
     corpus_texts_changed(judged_demo.pk)
 
     assert not PoolStatistics.objects.filter(corpus=judged_demo).exists()
@@ -154,7 +155,7 @@ def test_a_large_backlog_is_a_workers_job_while_the_page_shows_its_progress(
     assert run_queued_jobs() == 1  # a worker
     assert PoolStatistics.objects.count() == 1
     shown = lead_client.get(url, **HTMX).content.decode()  # htmx asks again
-    pool = Dashboard(judged_demo, POOL).auto
+    pool = view_of(judged_demo, POOL).get(sources.chosen_statistics)
     assert shown.startswith('<div id="dashboard"')
     assert 'id="pool-scoring"' not in shown
     value = float(cells(shown)[(POOL_ACCEPTED, "mwer")]["data-value"])

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from annotation.corpora.imports import corpus_import
-from annotation.dashboard.board import Dashboard
+from annotation.dashboard import figures, sources
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, CorpusStatistics, Judgment, Target, User
@@ -28,6 +28,7 @@ from annotation.statistics import (
 )
 from annotation.statistics import FIXED_PREPROCESSING as FIXED
 from annotation.statistics.encoding import STATISTICS_ENGINE, decode_statistics, encode_statistics
+from annotation.tests.boards import page_viewed, view_of
 from annotation.tests.factories import (
     DEMO_XML,
     HAND_REFS,
@@ -86,14 +87,15 @@ def test_a_stored_choice_is_never_scored_again(
         raise AssertionError("the corpus was read and scored again")
 
     lowered = Preprocessing(lowercase=True)
-    Dashboard(hand_corpus, lowered).prepare()  # computed and stored at its first use
+    page_viewed(hand_corpus, lowered)  # computed and stored at its first use
     monkeypatch.setattr(compute, "corpus_texts", refuse)
     monkeypatch.setattr(compute, "automatic_scores", refuse)
 
     for choice in (Preprocessing(), lowered):
-        table = Dashboard(hand_corpus, choice).prepare().table
+        table = page_viewed(hand_corpus, choice).get(figures.table)
         assert table.rows[0].cell("wer").score == 0.0
-    (never_seen,) = Dashboard(hand_corpus, Preprocessing(tokenize="none")).waiting
+    never_scored = view_of(hand_corpus, Preprocessing(tokenize="none"))
+    (never_seen,) = never_scored.get(sources.chosen_statistics).jobs
     assert never_seen.status == "failed"  # its job scored, which the test refused
     assert never_seen.error == "AssertionError: the corpus was read and scored again"
 

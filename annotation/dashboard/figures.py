@@ -1,0 +1,219 @@
+"""The figures more than one panel or download shows, each a part
+(:mod:`~annotation.dashboard.parts`): the human figures and their bootstrap, the
+paired bootstrap of every metric, the metrics table, the estimates of the whole corpus
+and the judge-aware view of SSER.
+
+Everything derived from the judgments is remembered under the corpus's judgments stamp
+(:func:`~annotation.statistics.remembered`), and asks for the judgments inside its
+``compute``: a later view reads none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from annotation.dashboard.estimates import (
+    Estimates,
+    JudgedScores,
+    corpus_estimates,
+    covariate_scores,
+    judged_scores,
+)
+from annotation.dashboard.parts import Parts, Pending
+from annotation.dashboard.sources import (
+    bootstrap,
+    chosen_statistics,
+    columns,
+    corpus_systems,
+    grown_pool,
+    human_rows,
+    imported,
+    judgments,
+    metrics,
+    n_segments,
+    original_statistics,
+    remembered_from_statistics,
+    systems,
+)
+from annotation.dashboard.table import (
+    MetricsTable,
+    human_significance,
+    metrics_table,
+    table_figures,
+)
+from annotation.dashboard.verdicts import JudgeAwareView, sser_clusters
+from annotation.statistics import (
+    JudgeAware,
+    external_metrics,
+    human_figures,
+    judge_aware_figures,
+    recalled,
+    remembered,
+    sentence_documents,
+    statistics_choice,
+)
+from metrics.ranksum import Clusters
+from metrics.significance import MetricSignificance
+from metrics.stats import Score
+
+
+@dataclass(frozen=True)
+class HumanPart:
+    """What the table needs of the judgments: ``manage.py scores``'s human figures per
+    system, how many done judgments there are, the human metrics' paired bootstrap and
+    WMT's clusters of SSER (None: no judgment)."""
+
+    figures: dict[str, dict[str, Score]]
+    judgments: int
+    significance: dict[str, MetricSignificance]
+    clusters: Clusters | None = None
+
+
+def judged(parts: Parts) -> HumanPart:
+    """The table's part of the judgments, remembered under the judgments stamp."""
+    return remembered(parts.corpus, ("human",), lambda: _human_part(parts))
+
+
+def _human_part(parts: Parts) -> HumanPart:
+    rows = parts.get(judgments)
+    by_system = parts.get(human_rows)
+    significance = {}
+    clusters = None
+    found = parts.get(bootstrap)
+    if rows and found is not None:
+        names, n = parts.get(systems), parts.get(n_segments)
+        significance = human_significance(rows, names, n, found, by_system)
+        clusters = sser_clusters(rows, names, n)
+    figures = recalled(parts.corpus, ("human-figures",))
+    if figures is None:
+        figures = human_figures(rows, by_system)
+    return HumanPart(figures, len(rows), significance, clusters)
+
+
+def human(parts: Parts) -> dict[str, dict[str, Score]]:
+    """``manage.py scores``'s human figures (:func:`~annotation.statistics.human_figures`):
+    the table's part's when it is at hand, else computed alone and remembered (the
+    meta-evaluation needs the figures, not the table's bootstrap of the human metrics)."""
+    corpus = parts.corpus
+    if parts.has(judged) or recalled(corpus, ("human",)) is not None:
+        return parts.get(judged).figures
+    return remembered(
+        corpus,
+        ("human-figures",),
+        lambda: human_figures(parts.get(judgments), parts.get(human_rows)),
+    )
+
+
+def n_judgments(parts: Parts) -> int:
+    """Done judgments (the page header counts them): the table's part's count when it
+    is at hand, else remembered on its own (a panel that needs no table does not compute
+    the table's bootstrap of the human metrics to count them)."""
+    if parts.has(judged) or recalled(parts.corpus, ("human",)) is not None:
+        return parts.get(judged).judgments
+    return remembered(parts.corpus, ("judgments",), lambda: len(parts.get(judgments)))
+
+
+def left_out(parts: Parts) -> tuple[str, ...]:
+    """The judges the lead left out of every figure (``Corpus.excluded_judges``), by
+    name, for the page's header: one query, remembered under the judgments stamp (which
+    leaving a judge out moves)."""
+
+    def names() -> tuple[str, ...]:
+        judges = parts.corpus.excluded_judges.order_by("username")
+        return tuple(judges.values_list("username", flat=True))
+
+    return remembered(parts.corpus, ("left_out",), names)
+
+
+def significance(parts: Parts) -> dict[str, MetricSignificance] | Pending:
+    """Paired bootstrap of every metric; human metrics on common judged sentences.
+
+    The automatic part is stored with the statistics; the human part is remembered
+    under the judgments stamp (:func:`judged`), the imported metrics' with them
+    (:func:`~annotation.dashboard.sources.imported`).
+    """
+    auto = parts.get(chosen_statistics)
+    if isinstance(auto, Pending):
+        return auto
+    human_part, external = parts.get(judged), parts.get(imported)
+    return {**auto.significance, **human_part.significance, **external.significance}
+
+
+def table(parts: Parts) -> MetricsTable | Pending:
+    """The metrics table of the choice, sorted as the view asks; its human columns by
+    the estimates of the whole corpus with ``?rank=estimate``."""
+    auto = parts.get(chosen_statistics)
+    if isinstance(auto, Pending):
+        return auto
+    tests = parts.get(significance)
+    if isinstance(tests, Pending):
+        return tests
+    inputs, pool, found = parts.inputs, parts.get(grown_pool), parts.get(bootstrap)
+    by_estimate = parts.get(estimates) if inputs.by_estimate else None
+    if isinstance(by_estimate, Pending):
+        return by_estimate
+    names = parts.get(systems)
+    return metrics_table(
+        parts.corpus.name,
+        inputs.preprocessing,
+        names,
+        table_figures(auto, parts.get(human), parts.get(imported)),
+        tests,
+        parts.get(corpus_systems).pks,
+        sort=inputs.sort,
+        shifts=None if pool is None or isinstance(pool, Pending) else pool.shifts,
+        n_samples=None if found is None else found.n_samples,
+        columns=parts.get(columns),
+        estimates=by_estimate,
+    )
+
+
+def estimates(parts: Parts) -> Estimates | Pending:
+    """Every system's estimate of every human metric over the whole corpus, with the
+    automatic metrics as covariates (:mod:`~annotation.dashboard.estimates`): always
+    those of the original references (the grown pool's new references are the judges'
+    own, known on judged sentences only). Remembered under the judgments stamp, the
+    choice and the imported metrics' stamp; what they read of the judgments and the
+    sentences' documents is shared by every choice (:func:`scores_judged`)."""
+    pp, corpus = parts.preprocessing, parts.corpus
+    key = ("estimates", statistics_choice(pp.preprocessor(), pp.ref_length), corpus.external_stamp)
+    return remembered_from_statistics(
+        parts,
+        key,
+        original_statistics,
+        lambda auto: corpus_estimates(
+            parts.get(scores_judged),
+            auto.systems,
+            auto.n_segments,
+            covariate_scores(auto, parts.get(metrics), external_metrics(corpus)),
+        ),
+    )
+
+
+def scores_judged(parts: Parts) -> JudgedScores:
+    """The human sentence scores and the sentences' documents, remembered under the
+    judgments stamp: a view after a judgment reads the documents (one query) with the
+    judgments; a new preprocessing choice reads neither."""
+    return remembered(
+        parts.corpus,
+        ("judged-scores",),
+        lambda: judged_scores(
+            parts.get(human_rows), parts.get(n_segments), sentence_documents(parts.corpus)
+        ),
+    )
+
+
+def judge_aware(parts: Parts) -> JudgeAwareView | None:
+    """SSER raw and z-normalised per judge with their intervals and rank groups, and
+    each judge's effect (:mod:`~annotation.statistics.annotators`): what the figures
+    say where items have different judges. None until an SSER score is given.
+    Remembered under the judgments stamp, as the table's human part."""
+    found = remembered(parts.corpus, ("judge-aware",), lambda: _judge_aware(parts))
+    return None if found is None else JudgeAwareView(found)
+
+
+def _judge_aware(parts: Parts) -> JudgeAware | None:
+    rows, found = parts.get(judgments), parts.get(bootstrap)
+    if found is None or not any(r.sser is not None for r in rows):
+        return None
+    return judge_aware_figures(rows, parts.get(systems), parts.get(n_segments), found)

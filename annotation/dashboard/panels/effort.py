@@ -1,0 +1,17 @@
+"""The effort panel: seed 001 Table 3, minutes per system and method, and each judge's
+pace (:mod:`annotation.dashboard.effort`)."""
+
+from __future__ import annotations
+
+from annotation.dashboard.effort import Effort, effort
+from annotation.dashboard.parts import Parts, panel
+from annotation.dashboard.sources import judgments, systems
+from annotation.statistics import remembered
+
+
+@panel("effort", title="Effort")
+def effort_panel(parts: Parts) -> Effort:
+    """Remembered under the judgments stamp: a later view reads nothing."""
+    return remembered(
+        parts.corpus, ("effort",), lambda: effort(parts.get(judgments), parts.get(systems))
+    )

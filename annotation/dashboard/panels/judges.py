@@ -1,0 +1,60 @@
+"""The judges panel: per judge the judgments, mean score, SSER, aWER, active time, the
+judge's effect on the scores and control items; the (0, 1) evaluator normalization of
+seed 000 §3.5 as a toggle; agreement on candidates judged by two or more judges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from annotation.controls.api import JudgeControls, corpus_controls
+from annotation.dashboard.figures import judge_aware
+from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
+from annotation.dashboard.parts import Parts, panel
+from annotation.dashboard.sources import bootstrap, judgments, systems
+from annotation.statistics import remembered
+
+
+@dataclass(frozen=True)
+class JudgesView:
+    judges: JudgesPanel
+    agreement: Agreement
+
+
+@panel("judges", title="Judges")
+def judges_view(parts: Parts) -> JudgesView:
+    return JudgesView(parts.get(judges_with_controls), parts.get(judges_agreement))
+
+
+def judges_with_controls(parts: Parts) -> JudgesPanel:
+    """Each judge's figures (remembered under the judgments stamp and the
+    normalization), with their control items and their effect on the scores."""
+    normalize = parts.inputs.normalize
+    found = remembered(
+        parts.corpus,
+        ("judges", normalize),
+        lambda: judges_panel(parts.get(judgments), parts.get(systems), normalize=normalize),
+    )
+    aware = parts.get(judge_aware)
+    effects = () if aware is None else aware.figures.effects
+    on = parts.corpus.controls_enabled
+    return found.with_controls(parts.get(control_items), on=on).with_effects(effects)
+
+
+def control_items(parts: Parts) -> tuple[JudgeControls, ...]:
+    """Each judge's control items (:mod:`annotation.controls.quality`): read apart from
+    the counted judgments (one query), remembered under the same stamp (a control item
+    finished moves it too) and the threshold."""
+    corpus = parts.corpus
+    key = ("controls", corpus.control_pass_threshold)
+    return remembered(corpus, key, lambda: corpus_controls(corpus))
+
+
+def judges_agreement(parts: Parts) -> Agreement:
+    normalize = parts.inputs.normalize
+    return remembered(
+        parts.corpus,
+        ("agreement", normalize),
+        lambda: agreement(
+            parts.get(judgments), normalize=normalize, bootstrap=parts.get(bootstrap)
+        ),
+    )

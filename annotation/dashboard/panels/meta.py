@@ -1,0 +1,73 @@
+"""The meta-evaluation panel: seed 000 §4 (Pearson's r) and seed 002 (Kendall's τ) of
+every automatic metric against SSER and aWER, at sentence and at system level
+(:mod:`annotation.dashboard.meta`)."""
+
+from __future__ import annotations
+
+from annotation.dashboard.figures import human
+from annotation.dashboard.meta import MetaEvaluation, meta_evaluation, metric_sides
+from annotation.dashboard.meta_human import HumanSide, human_side
+from annotation.dashboard.parts import Parts, Pending, panel
+from annotation.dashboard.sources import (
+    bootstrap,
+    chosen_statistics,
+    human_rows,
+    imported,
+    judgments,
+    metrics,
+    remembered_from_statistics,
+)
+from annotation.statistics import AutomaticStats, remembered, remembered_for_texts
+from metrics.meta import PairwiseSide
+
+
+@panel("meta", title="Meta-evaluation")
+def meta_panel(parts: Parts) -> MetaEvaluation | Pending:
+    """Remembered per preprocessing choice too (the automatic side depends on it); its
+    human side is shared by every choice, so a new choice reads no judgment."""
+    inputs, corpus = parts.inputs, parts.corpus
+    key = ("meta", inputs.preprocessing.signature, inputs.normalize, corpus.external_stamp)
+    return remembered_from_statistics(
+        parts,
+        key,
+        chosen_statistics,
+        lambda auto: meta_evaluation(
+            auto,
+            parts.get(metrics),
+            parts.get(meta_human_side),
+            normalize=inputs.normalize,
+            bootstrap=parts.get(bootstrap),
+            metric_sides=meta_metric_sides(parts, auto),
+            imported=parts.get(imported),
+        ),
+    )
+
+
+def meta_metric_sides(parts: Parts, auto: AutomaticStats) -> dict[str, PairwiseSide] | None:
+    """The automatic side of the meta-evaluation's pairwise figures, which depends on
+    the stored statistics alone: kept under the texts stamp, so a judgment does not
+    compute it again (against the grown pool, whose statistics move with the
+    judgments, the meta-evaluation computes it each time)."""
+    pp = parts.preprocessing
+    if pp.pool:
+        return None
+    return remembered_for_texts(
+        parts.corpus,
+        ("meta-sides", pp.signature),
+        lambda: metric_sides(auto, parts.get(metrics), parts.get(bootstrap)),
+    )
+
+
+def meta_human_side(parts: Parts) -> HumanSide:
+    normalize = parts.inputs.normalize
+    return remembered(
+        parts.corpus,
+        ("meta-human", normalize),
+        lambda: human_side(
+            parts.get(judgments),
+            parts.get(human),
+            normalize=normalize,
+            bootstrap=parts.get(bootstrap),
+            by_system=parts.get(human_rows),
+        ),
+    )
