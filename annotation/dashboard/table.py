@@ -322,7 +322,8 @@ def sort_rows(
     rows: Sequence[Row], sort: str, columns: Collection[str] = METRICS
 ) -> tuple[Row, ...]:
     """``metric`` sorts best first, ``-metric`` worst first; no score last; ties and ""
-    keep the corpus order. (``static/js/dashboard.js`` sorts the same way in the page.)"""
+    keep the corpus order. The page's column headings link to each sort: the table is
+    sorted here only."""
     check_sort(sort, columns)
     if not sort or not rows:
         return tuple(rows)

@@ -5,8 +5,9 @@ anonymous visitor the login page (an htmx request a 401 with ``HX-Redirect`` to 
 the judge's page, so the login form is never swapped into a panel). Pages work without
 JavaScript; with htmx the same view answers with the fragment whose root ``id`` is the
 request's ``hx-target``: the whole ``#dashboard`` (preprocessing form, normalization
-toggle), one panel (``#judges``'s refresh) or the drill-down's ``#drill``. Bad query
-parameters answer 400 with a message naming the parameter.
+toggle, a column heading: the table is sorted here, never in the browser), one panel
+(``#judges``'s refresh) or the drill-down's ``#drill``. Bad query parameters answer 400
+with a message naming the parameter.
 
 A view reads its :class:`~annotation.dashboard.inputs.DashboardInputs` from the query,
 builds what it shows (:mod:`annotation.dashboard.board`), and shows the jobs' progress

@@ -64,15 +64,19 @@ def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
     page.wait_for_url(f"{live_server.url}/dashboard/{corpus.pk}/")
     assert rows(page) == corpus_order
 
-    # sort: best BLEU first, then worst first, without a page load
+    # sort: best BLEU first, then worst first, as the server sorts it, without a page load
     page.evaluate("window.stillTheSamePage = true")
-    page.click('#metrics-table thead a[data-sort="bleu"]')
-    assert rows(page) == by_bleu
-    assert page.get_attribute('#metrics-table th[data-metric="bleu"]', "aria-sort") == "descending"
-    assert "sort=bleu" in page.url
-    page.click('#metrics-table thead a[data-sort="bleu"]')
-    assert rows(page) == by_bleu[::-1]
-    assert "sort=-bleu" in page.url
+    for sort, order, aria in (
+        ("bleu", by_bleu, "descending"),
+        ("-bleu", by_bleu[::-1], "ascending"),
+    ):
+        with page.expect_response(lambda r, sort=sort: f"sort={sort}" in r.url):
+            page.click('#metrics-table thead a[data-sort="bleu"]')
+        expect(page.locator("#metrics-table")).to_have_attribute("data-sort", sort)
+        assert rows(page) == order
+        assert page.get_attribute('#metrics-table th[data-metric="bleu"]', "aria-sort") == aria
+        assert f"sort={sort}" in page.url
+    assert page.evaluate("document.activeElement.id") == "sort-bleu"  # the focus stays
     assert page.evaluate("window.stillTheSamePage") is True
 
     # recompute with another tokenization: htmx swaps the dashboard, the sort stays
@@ -83,7 +87,7 @@ def test_a_lead_sorts_the_table_recomputes_and_downloads_the_csv(
     assert "tok:none" in page.get_attribute(
         '#metrics-table tr[data-translator] td[data-metric="mwer"]', "title"
     )
-    # the JavaScript sort went into the form, so the server sorted worst BLEU first
+    # the sort went into the form, so the server sorted worst BLEU first
     bleu = page.locator('#metrics-table tbody td[data-metric="bleu"]').evaluate_all(
         "tds => tds.map(td => parseFloat(td.dataset.value))"
     )

@@ -170,6 +170,36 @@ def test_the_server_sorts_the_table(lead_client: Client, demo: Corpus, sort: str
     assert 'aria-sort="none"' in html
 
 
+@pytest.mark.parametrize("htmx", [False, True])
+def test_each_heading_asks_the_server_for_the_table_sorted_by_its_column(
+    lead_client: Client, demo: Corpus, htmx: bool
+) -> None:
+    """A heading links to the page sorted by its column, best first, or worst first
+    when it is sorted by it best first already (the other choices kept). With htmx the
+    same address answers with the whole ``#dashboard``, swapped in place, the address
+    bar following; without, the link loads the page sorted."""
+    url = f"/dashboard/{demo.pk}/"
+    page = etree.HTML(lead_client.get(f"{url}?norm=z&sort=bleu", **(HTMX if htmx else {})).content)
+    head = by_id(page, "metrics-table").xpath(".//thead//a[@data-sort]")
+    links = {a.get("data-sort"): a for a in head}
+    choices = "?tok=13a&case=mixed&reflen=nearest&bounds=no&refs=original&norm=z"
+
+    assert set(links) == set(METRICS)
+    assert links["bleu"].get("href") == f"{choices}&sort=-bleu"
+    assert links["wer"].get("href") == f"{choices}&sort=wer"
+    for metric, link in links.items():
+        assert link.get("id") == f"sort-{metric}"  # htmx gives it the focus back
+        assert link.get("hx-get") == url + link.get("href")
+        assert link.get("hx-target") == "#dashboard"
+        assert (link.get("hx-swap"), link.get("hx-replace-url")) == ("outerHTML", "true")
+
+    swapped = lead_client.get(links["bleu"].get("hx-get"), **HTMX).content.decode()
+    assert swapped.startswith('<div id="dashboard"')
+    bleu = [float(c["data-value"]) for (_, m), c in cells(swapped).items() if m == "bleu"]
+    assert bleu == sorted(bleu)  # worst first
+    assert '<input type="hidden" name="sort" value="-bleu">' in swapped  # the form keeps it
+
+
 def test_the_table_groups_its_columns_by_family(lead_client: Client, demo: Corpus) -> None:
     """Edit distance | n-gram | other | human, each family's columns side by side under
     one heading that spans them."""
