@@ -46,7 +46,13 @@ from annotation.dealt import task_holds
 from annotation.judging.boundaries import Neighbours, neighbours
 from annotation.judging.edits import OpRef
 from annotation.judging.errors import NOTE_REUSED
-from annotation.judging.figures import LiveFigures, candidate_awer, live_figures
+from annotation.judging.figures import (
+    LiveFigures,
+    candidate_awer,
+    judge_figures,
+    known_statistics,
+    page_statistics,
+)
 from annotation.judging.header import shown_as_id
 from annotation.judging.items import ShownIer, shown_ier
 from annotation.judging.pool import (
@@ -64,14 +70,6 @@ from annotation.judging.stack import load_stack
 from annotation.models import Judgment, Sentence, Target, Translator
 from annotation.queue_order import shuffled_systems
 from annotation.spans import MINOR, severity_of
-from annotation.statistics import (
-    Judged,
-    TargetTexts,
-    known_stats,
-    segment_stats,
-    stored_stats,
-    texts_key,
-)
 from annotation.text import REFERENCE_ROLES, reference_order, words
 from metrics.align import Alignment, Op, align
 from metrics.human import SSER_MAX, SSER_MIN
@@ -194,55 +192,35 @@ def _with_severities(ops: list[ShownOp], alignment: Alignment, judgment: Judgmen
 
 
 def judging_context(judgment: Judgment) -> JudgingContext:
-    """Gather the page of ``judgment``: alignment (computed once), pool, figures, order."""
+    """Gather the page of ``judgment``: alignment (computed once), pool, figures, order.
+
+    Two queries read what the builders below build from: the done judgments, then the
+    targets (whose second part is the targets whose statistics the live figures still
+    miss: :func:`~annotation.judging.figures.known_statistics`)."""
     target = judgment.target
-    corpus = target.sentence.corpus
-    degraded = judgment.control == Judgment.Control.DEGRADED
-    # A bad reference's own text is not its target's: its statistics are kept apart.
-    stats_id = -judgment.pk if degraded else target.pk
-    shows_figures = corpus.shows_live_figures
+    shows_figures = target.sentence.corpus.shows_live_figures
     done = _done_judgments(judgment, for_figures=shows_figures)
     here = [r for r in done if r.pooled]
     mine = [r for r in done if not r.pooled]
-    key = texts_key(corpus)
-    stats: dict[int, Any] = {}
-    missing: set[int] = set()
-    if shows_figures:
-        stats, missing = known_stats(key, [stats_id, *(r.target_id for r in mine)])
-    if missing:
-        found = _stored(judgment, mine, missing)
-        stats |= found
-        missing -= found.keys()
-    sentence_of = {r.target_id: r.target__sentence_id for r in mine}
-    sentence_of[stats_id] = target.sentence_id
-    targets = _targets(judgment, {t: sentence_of[t] for t in missing if t > 0})
+    known = known_statistics(judgment, mine, shows_figures=shows_figures)
+    targets = _targets(judgment, {t: known.sentence_of[t] for t in known.missing if t > 0})
     text_of = {r.pk: r.text for r in targets}
-    text_of[stats_id] = judgment.candidate_text
+    text_of[known.stats_id] = judgment.candidate_text
     refs_of = _references_of(targets)
+    place = _place_in_order(judgment, targets)
     # A reference shown as a candidate is compared with the sentence's other references
     # (its pool and its live figures): against itself it would score perfect. The judge's
     # every item of the sentence lacks one as well (same pool, same count).
     references = refs_of.get(target.sentence_id, NO_REFERENCES)
-    order = _judge_order(judgment, targets)
-    place_of, item = _place_in_run(judgment, order, targets)
     references = _pooled_references(judgment, references)
-    if missing:
-        refs = {t: refs_of.get(sentence_of[t], NO_REFERENCES) for t in missing}
-        if stats_id in refs:
-            refs[stats_id] = references
-        segments = {t: TargetTexts(text_of[t], refs[t].texts) for t in missing}
-        stats |= segment_stats(key, segments)
-    # Where the candidate stands in the judge's order: a reference shown as a candidate
-    # (controls mixed the old way), where the system it is shown as stands.
-    slot = next((r.pk for r in order if r.translator_id == shown_as_id(judgment)), 0)
+    stats = page_statistics(known, refs_of, references, text_of)
     candidate = words(judgment.candidate_text)
     new_ref_words = words(judgment.new_ref)
     alignment = align(candidate, new_ref_words)
-    pool = sentence_pool(candidate, references, [r.new_ref for r in here])
-    load_stack(judgment)
-    judged = [Judged(r.target_id, r.edits, r.ref_length, r.sser) for r in mine]
-    judged.append(Judged(stats_id, judgment.edits, judgment.ref_length, judgment.sser))
+    pool = _pool_shown(judgment, candidate, references, here, place, text_of)
+    controls = _page_controls(judgment)
     context = document_context(target.sentence)
+    degraded = judgment.control == Judgment.Control.DEGRADED
     segmented = target.translator.segmentation is not None and not degraded
     return JudgingContext(
         judgment=judgment,
@@ -250,38 +228,88 @@ def judging_context(judgment: Judgment) -> JudgingContext:
         new_ref_words=new_ref_words,
         alignment=alignment,
         ops=_with_severities(_shown_ops(alignment, new_ref_words), alignment, judgment),
-        pool=pool,
-        pool_shown=nearest_in_pool(pool),
-        figures=live_figures(key, judged, stats) if shows_figures else None,
-        reuse_label=_reuse_label(judgment, here, candidate, place_of, text_of),
-        order_index=item.number if item else place_of.get(("", slot), 0),
-        order_total=item.total if item else len(order),
+        pool=pool.pool,
+        pool_shown=pool.nearest,
+        figures=judge_figures(judgment, known, mine, stats) if shows_figures else None,
+        reuse_label=pool.reuse_label,
+        order_index=place.index,
+        order_total=place.total,
+        can_undo=controls.can_undo,
+        can_redo=controls.can_redo,
+        sser_scale=controls.sser_scale,
+        neighbours=neighbours(target) if segmented else None,
+        source_before=context[0],
+        source_after=context[1],
+        ier=shown_ier(judgment, candidate),
+        run_item=place.item,
+    )
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where the candidate stands in the judge's order ("candidate k of N"), where each
+    item of the sentence does (by control kind and target id, for the reuse note), and
+    the run's item it is (None while controls are off)."""
+
+    index: int
+    total: int
+    place_of: dict[tuple[str, int], int]
+    item: RunItem | None
+
+
+def _place_in_order(judgment: Judgment, targets: Sequence[Any]) -> _Place:
+    order = _judge_order(judgment, targets)
+    place_of, item = _place_in_run(judgment, order, targets)
+    if item is not None:
+        return _Place(item.number, item.total, place_of, item)
+    # A reference shown as a candidate (controls mixed the old way) stands where the
+    # system it is shown as stands.
+    slot = next((r.pk for r in order if r.translator_id == shown_as_id(judgment)), 0)
+    return _Place(place_of.get(("", slot), 0), len(order), place_of, None)
+
+
+@dataclass(frozen=True)
+class _PoolShown:
+    """The candidate's pool (:mod:`annotation.judging.pool`), the nearest entries the
+    page shows of it, and the item a pending judgment was pre-filled from."""
+
+    pool: list[PoolRef]
+    nearest: list[PoolRef]
+    reuse_label: str | None
+
+
+def _pool_shown(
+    judgment: Judgment,
+    candidate: tuple[str, ...],
+    references: References,
+    here: Sequence[Any],
+    place: _Place,
+    text_of: dict[int, str],
+) -> _PoolShown:
+    pool = sentence_pool(candidate, references, [r.new_ref for r in here])
+    reuse = _reuse_label(judgment, here, candidate, place.place_of, text_of)
+    return _PoolShown(pool, nearest_in_pool(pool), reuse)
+
+
+@dataclass(frozen=True)
+class _Controls:
+    """The page's undo and redo buttons and its SSER scale (the pressed score)."""
+
+    can_undo: bool
+    can_redo: bool
+    sser_scale: list[dict[str, Any]]
+
+
+def _page_controls(judgment: Judgment) -> _Controls:
+    load_stack(judgment)
+    return _Controls(
         can_undo=bool(judgment.stack_applied),
         can_redo=bool(judgment.stack_undone),
         sser_scale=[
             {"value": v, "label": SSER_LABELS.get(v, ""), "pressed": judgment.sser == v}
             for v in range(SSER_MAX, SSER_MIN - 1, -1)
         ],
-        neighbours=neighbours(target) if segmented else None,
-        source_before=context[0],
-        source_after=context[1],
-        ier=shown_ier(judgment, candidate),
-        run_item=item,
     )
-
-
-def _stored(judgment: Judgment, mine: Sequence[Any], missing: set[int]) -> dict[int, Any]:
-    """The statistics of the ``missing`` targets (the page's and the judge's others of
-    this system) that the import stored: read, not computed. Not a reference shown as a
-    candidate's, which is compared with the other references (nothing stored that)."""
-    target = judgment.target
-    system = (judgment.shown_as or target.translator).name
-    wanted = {
-        r.target_id: (system, r.target__sentence__position) for r in mine if r.target_id in missing
-    }
-    if not judgment.control or judgment.control == Judgment.Control.REPEAT:
-        wanted[target.pk] = (system, target.sentence.position)
-    return stored_stats(target.sentence.corpus, wanted)
 
 
 def _judge_order(judgment: Judgment, targets: Sequence[Any]) -> list[Any]:
