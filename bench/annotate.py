@@ -40,7 +40,7 @@ CLICK_P95 = Budget(25, "ms")
 RENDER_P95 = Budget(60, "ms")
 CLICK_QUERIES = Budget(10, "queries")
 
-OP_BUTTON = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
+OP_BUTTON = re.compile(r'name="op" value="([a-z]+:\d+:\d+[^"]*)"')
 VERSION = re.compile(r'data-version="(\d+)"')
 
 

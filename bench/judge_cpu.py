@@ -45,7 +45,7 @@ from bench.load import judgment_and_version  # noqa: E402
 CORPUS = "cpu"
 PASSWORD = "cpu-pw"
 KINDS = ("open", "op", "sser", "accept")
-OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
+OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+[^"]*)"')
 
 
 def build(env: dict[str, str], workdir: Path, args: argparse.Namespace) -> None:

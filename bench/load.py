@@ -122,7 +122,7 @@ def judgment_and_version(page: str) -> tuple[int | None, int]:
 
 
 NEW_REF = re.compile(r'id="new-ref"[^>]*data-text="([^"]*)"')
-OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
+OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+[^"]*)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 

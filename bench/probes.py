@@ -44,7 +44,7 @@ LEAD = "bench-lead"
 JUDGE_PREFIX = "bench-judge"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
-OP_BUTTON = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
+OP_BUTTON = re.compile(r'name="op" value="([a-z]+:\d+:\d+[^"]*)"')
 JUDGMENT = re.compile(r'data-judgment="(\d+)"')
 NEW_REF_WORD = re.compile(r'data-action="edit-word" data-pos="(\d+)">([^<]*)</a>')
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from django.db.models import F
 
 from annotation.changes import candidates_changed
-from annotation.judging.errors import ChangeRefused
+from annotation.judging.errors import ERR_MOVE_GONE, ChangeRefused
 from annotation.models import Judgment, Target, Translator
 from annotation.resegmenting import CONTEXT_WORDS, segment_entry
 from annotation.text import REFERENCE_ROLES, new_ref_counts, reference_order, words
@@ -84,10 +84,12 @@ def neighbours(target: Target) -> Neighbours:
     return Neighbours(found.get(position - 1), found.get(position + 1))
 
 
-def moved_texts(target: Target, edge: str, move: str) -> dict[str, str]:
+def moved_texts(target: Target, edge: str, move: str, *, word: str | None = None) -> dict[str, str]:
     """The texts (target id → text) of ``target`` and its neighbour across ``edge`` once a
     word has crossed it: ``give`` moves the candidate's first (``start``) or last (``end``)
-    word to the neighbour, ``take`` brings the neighbour's nearest word over."""
+    word to the neighbour, ``take`` brings the neighbour's nearest word over. ``word``:
+    the word the judge saw on the button (None: not said); another word is not moved in
+    its place (:data:`~annotation.judging.errors.ERR_MOVE_GONE`)."""
     if target.translator.segmentation is None:
         raise ChangeRefused(ERR_NOT_RESEGMENTED)
     if edge not in EDGES or move not in MOVES:
@@ -100,6 +102,9 @@ def moved_texts(target: Target, edge: str, move: str) -> dict[str, str]:
     giver, which = (own, "judged") if move == "give" else (other, "neighbouring")
     if not giver:
         raise ChangeRefused(ERR_EMPTY.format(which=which))
+    first = (edge, move) in {("start", "give"), ("end", "take")}
+    if word is not None and giver[0 if first else -1] != word:
+        raise ChangeRefused(ERR_MOVE_GONE.format(word=word))
     if edge == "start" and move == "give":
         other.append(own.pop(0))
     elif edge == "start":

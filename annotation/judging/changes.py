@@ -62,11 +62,12 @@ from django.db.models.functions import Length
 
 from annotation.corpora.evaltrans import FLAGS, NOTE_MAX_LENGTH
 from annotation.judging.boundaries import moved_texts
-from annotation.judging.edits import OpRef, apply_op, apply_word_edit
+from annotation.judging.edits import OpRef, apply_op, apply_word_edit, find_op
 from annotation.judging.errors import (
     ERR_FLAG,
     ERR_NO_SSER,
     ERR_NOT_IN_POOL,
+    ERR_OP_GONE,
     ERR_SSER_RANGE,
     ChangeRefused,
 )
@@ -77,20 +78,29 @@ from annotation.judging.start import judgment_seen, next_judgment_for
 from annotation.limits import length_problem, new_ref_limit, non_xml_char_problem
 from annotation.models import Judgment, JudgmentEvent, Target, User
 from annotation.text import corpus_language, readable_new_ref, readable_text, words
-from metrics.align import Op
+from metrics.align import Op, align
 from metrics.human import SSER_MAX, SSER_MIN
 
 
 def judgment_accept_op(
     *, judgment: Judgment, user: User, version: int, op: OpRef | str, at: datetime | None = None
 ) -> Judgment:
-    """Accept the candidate's version at one edit operation (seed 001 §3, see the module)."""
+    """Accept the candidate's version at one edit operation (seed 001 §3, see the module).
+
+    An operation named by its words (:class:`OpRef`) is looked for in the alignment as
+    it is now (:func:`find_op`); one that is gone is refused
+    (:data:`~annotation.judging.errors.ERR_OP_GONE`)."""
     op = OpRef.parse(op) if isinstance(op, str) else op
     click = Click(judgment, user, version, JudgmentEvent.Kind.ACCEPT_OP, {"op": op.token}, at)
     if not to_apply(click):
         return judgment
     candidate = words(judgment.candidate_text)
     ref = words(judgment.new_ref)
+    if op.seen is not None:
+        found = find_op(align(candidate, ref).ops, op)
+        if found is None:
+            raise ChangeRefused(ERR_OP_GONE.format(label=op.label))
+        op = OpRef.of(found)
     detail = {
         **click.params,
         "word": candidate[op.hyp_pos] if op.op is not Op.MISSING else None,
@@ -107,15 +117,21 @@ def judgment_edit_word(
     pos: int,
     action: str,
     text: str = "",
+    word: str | None = None,
     at: datetime | None = None,
 ) -> Judgment:
-    """Change or delete word ``pos`` of the new reference, or insert words beside it."""
-    params = {"pos": pos, "action": action, "text": text}
+    """Change or delete word ``pos`` of the new reference, or insert words beside it;
+    ``word``: that word as the editor showed it (:func:`~annotation.judging.edits.
+    apply_word_edit`)."""
+    params: dict[str, object] = {"pos": pos, "action": action, "text": text}
+    if word is not None:
+        params["word"] = word
     click = Click(judgment, user, version, JudgmentEvent.Kind.EDIT_WORD, params, at)
     if not to_apply(click):
         return judgment
     _refuse_unkeepable(judgment, text)
-    edited = apply_word_edit(words(judgment.new_ref), pos=pos, action=action, text=text)
+    ref = words(judgment.new_ref)
+    edited = apply_word_edit(ref, pos=pos, action=action, text=text, word=word)
     new_ref = _readable(judgment, edited)
     _refuse_unkeepable(judgment, new_ref)
     return change(click, new_ref=new_ref)
@@ -237,16 +253,20 @@ def judgment_move_word(
     version: int,
     edge: str,
     move: str,
+    word: str | None = None,
     at: datetime | None = None,
 ) -> Judgment:
     """Move a word across the candidate's ``start`` or ``end`` boundary (``give`` one of
     its own, ``take`` the neighbour's): a system imported as one document only
-    (:mod:`annotation.judging.boundaries`). The new reference stays as it is."""
-    params = {"edge": edge, "move": move}
+    (:mod:`annotation.judging.boundaries`). The new reference stays as it is. ``word``:
+    the word the button named (None: not said), refused if another would move now."""
+    params: dict[str, object] = {"edge": edge, "move": move}
+    if word is not None:
+        params["word"] = word
     click = Click(judgment, user, version, JudgmentEvent.Kind.MOVE_WORD, params, at)
     if not to_apply(click):
         return judgment
-    return change(click, candidates=moved_texts(judgment.target, edge, move))
+    return change(click, candidates=moved_texts(judgment.target, edge, move, word=word))
 
 
 def judgment_set_sser(

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import quote, unquote
 
 from annotation.judging.errors import (
     ERR_BAD_OP,
     ERR_MATCH_OP,
     ERR_OP_OUT_OF_RANGE,
     ERR_WORD_ACTION,
+    ERR_WORD_GONE,
     ERR_WORD_POS,
     ChangeRefused,
 )
@@ -39,33 +41,66 @@ WORD_ACTIONS = ("replace", "delete", "insert_before", "insert_after")
 
 @dataclass(frozen=True)
 class OpRef:
-    """An edit operation as a button names it: ``kind:hyp_pos:ref_pos``.
+    """An edit operation as a button names it: ``kind:hyp_pos:ref_pos:word:ref_word``.
 
     The positions are those of :class:`metrics.align.EditOp` in the alignment the page
-    showed; the judgment's ``version`` guarantees that alignment is still the stored one,
-    so the positions need no second alignment to be applied.
+    showed; ``seen`` holds the words the button showed, the candidate's and the
+    reference's ("" for the side an operation has none of), percent-encoded in the token
+    so that no word can be mistaken for the separator. The words make a click mean the
+    same on a page redrawn since: a click queued behind another one is sent once that
+    one is saved, when the positions may have moved but the operation, if it still
+    exists, has the same kind, candidate position and words (:func:`find_op`). A token
+    of three parts (``seen`` None) names the operation by its positions only.
     """
 
     op: Op
     hyp_pos: int
     ref_pos: int
+    seen: tuple[str, str] | None = None
 
     @property
     def token(self) -> str:
-        return f"{self.op.value}:{self.hyp_pos}:{self.ref_pos}"
+        positions = f"{self.op.value}:{self.hyp_pos}:{self.ref_pos}"
+        if self.seen is None:
+            return positions
+        return ":".join([positions, *(quote(word, safe="") for word in self.seen)])
+
+    @property
+    def label(self) -> str:
+        """The operation as the judge reads it: its word, its kind, its reference word."""
+        word, ref_word = self.seen or ("", "")
+        ref = f", reference “{ref_word}”" if ref_word else ""
+        return f"“{word or '–'}” ({self.op.value}{ref})"
 
     @classmethod
     def of(cls, edit: EditOp) -> OpRef:
-        return cls(edit.op, edit.hyp_pos, edit.ref_pos)
+        return cls(edit.op, edit.hyp_pos, edit.ref_pos, (edit.hyp_word or "", edit.ref_word or ""))
 
     @classmethod
     def parse(cls, token: str) -> OpRef:
         parts = token.split(":")
         try:
-            kind, hyp_pos, ref_pos = parts
-            return cls(Op(kind), whole_number(hyp_pos), whole_number(ref_pos))
+            if len(parts) not in (3, 5):
+                raise ValueError(token)
+            kind, hyp_pos, ref_pos = parts[:3]
+            seen = (unquote(parts[3]), unquote(parts[4])) if len(parts) == 5 else None
+            return cls(Op(kind), whole_number(hyp_pos), whole_number(ref_pos), seen)
         except ValueError:
             raise ChangeRefused(ERR_BAD_OP.format(token=token)) from None
+
+
+def find_op(ops: Sequence[EditOp], ref: OpRef) -> EditOp | None:
+    """The operation among ``ops`` (an alignment's) that ``ref`` names, None when there
+    is none: by its words when ``ref`` has them (the same kind, candidate position and
+    words; of two such, the one nearest the reference position shown: two identical
+    missing words in one gap, either of which gives the same new reference), else by its
+    positions."""
+    errors = [e for e in ops if e.op is not Op.MATCH and e.op is ref.op]
+    if ref.seen is None:
+        at = [e for e in errors if (e.hyp_pos, e.ref_pos) == (ref.hyp_pos, ref.ref_pos)]
+        return at[0] if at else None
+    same = [e for e in errors if e.hyp_pos == ref.hyp_pos and OpRef.of(e).seen == ref.seen]
+    return min(same, key=lambda e: abs(e.ref_pos - ref.ref_pos), default=None)
 
 
 def apply_op(candidate: Sequence[str], new_ref: Sequence[str], op: OpRef) -> list[str]:
@@ -88,8 +123,14 @@ def apply_op(candidate: Sequence[str], new_ref: Sequence[str], op: OpRef) -> lis
     return ref
 
 
-def apply_word_edit(new_ref: Sequence[str], *, pos: int, action: str, text: str) -> list[str]:
-    """The new reference after changing, deleting or inserting beside its word ``pos``."""
+def apply_word_edit(
+    new_ref: Sequence[str], *, pos: int, action: str, text: str, word: str | None = None
+) -> list[str]:
+    """The new reference after changing, deleting or inserting beside its word ``pos``.
+
+    ``word`` is that word as the editor showed it (None: not said): a change queued
+    behind another one that has moved the words is refused rather than made elsewhere.
+    """
     if action not in WORD_ACTIONS:
         raise ChangeRefused(ERR_WORD_ACTION.format(action=action, choices=", ".join(WORD_ACTIONS)))
     ref = list(new_ref)
@@ -97,6 +138,8 @@ def apply_word_edit(new_ref: Sequence[str], *, pos: int, action: str, text: str)
     # Inserting into an empty new reference is the one edit without a word to stand by.
     if not (0 <= pos < len(ref) or (inserting and pos == 0 and not ref)):
         raise ChangeRefused(ERR_WORD_POS.format(pos=pos, length=len(ref)))
+    if word is not None and ref[pos : pos + 1] != [word]:
+        raise ChangeRefused(ERR_WORD_GONE.format(word=word))
     new_words = list(words(text))
     if action == "replace":
         ref[pos : pos + 1] = new_words

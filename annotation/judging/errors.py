@@ -28,6 +28,13 @@ ERR_BAD_OP = _OUT_OF_DATE.format(what="it named no marked word of the candidate"
 ERR_OP_OUT_OF_RANGE = _OUT_OF_DATE.format(what="the word it named is no longer there")
 ERR_MATCH_OP = "This word already matches the new reference: there is nothing to accept."
 ERR_WORD_POS = _OUT_OF_DATE.format(what="the word it named is no longer in the new reference")
+#: A click queued behind others names what it acted on (:class:`~annotation.judging.edits.
+#: OpRef`, the word of the word editor, the word moved across a boundary); once the
+#: changes before it are saved, that may be gone: nothing is done, and the judge is told.
+_GONE = "Your {what} no longer applies to the page as it is now, so it was not done."
+ERR_OP_GONE = _GONE.format(what="click on {label}")
+ERR_WORD_GONE = _GONE.format(what="change of the word “{word}”")
+ERR_MOVE_GONE = _GONE.format(what="move of the word “{word}”")
 ERR_WORD_ACTION = (
     "Nothing was changed: {action!r} is not one of the word editor's buttons ({choices})."
 )

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from annotation.judging.edits import OpRef
+from annotation.judging.edits import OpRef, find_op
 from annotation.judging.errors import ERR_NO_SUCH_ERROR, ChangeRefused
 from annotation.judging.stack import Click, change, to_apply
 from annotation.models import Judgment, JudgmentEvent, User
 from annotation.spans import MAJOR, MINOR, op_key
 from annotation.text import words
-from metrics.align import EditOp, Op, align
+from metrics.align import EditOp, align
 
 
 def judgment_toggle_severity(
     *, judgment: Judgment, user: User, version: int, op: str, at: datetime | None = None
 ) -> Judgment:
     """Mark the operation ``op`` (the token its button carries, :class:`OpRef`) major, or
-    minor again if it was major. Refused when ``op`` names no error of the alignment the
-    page showed (the version guarantees it is the stored one)."""
+    minor again if it was major. Refused when ``op`` names no error of the judgment's
+    alignment as it is now."""
     ref = OpRef.parse(op)
     click = Click(judgment, user, version, JudgmentEvent.Kind.SET_SEVERITY, {"op": ref.token}, at)
     if not to_apply(click):
@@ -43,9 +43,10 @@ def judgment_toggle_severity(
 
 
 def _error_at(judgment: Judgment, ref: OpRef) -> EditOp:
-    """The operation of the judgment's alignment that ``ref`` names (no match)."""
+    """The operation of the judgment's alignment that ``ref`` names (no match): by its
+    words where the token has them, so a mark queued behind a change lands on its word."""
     alignment = align(words(judgment.candidate_text), words(judgment.new_ref))
-    for edit in alignment.ops:
-        if edit.op is not Op.MATCH and OpRef.of(edit) == ref:
-            return edit
-    raise ChangeRefused(ERR_NO_SUCH_ERROR.format(token=ref.token))
+    edit = find_op(alignment.ops, ref)
+    if edit is None:
+        raise ChangeRefused(ERR_NO_SUCH_ERROR.format(token=ref.token))
+    return edit

@@ -200,6 +200,7 @@ def _do_word(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
         pos=_int_field(request, "pos"),
         action=request.POST.get("action", ""),
         text=request.POST.get("text", ""),
+        word=request.POST.get("word"),
     )
 
 
@@ -230,12 +231,15 @@ def _do_note(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
 
 
 def _do_move(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    """``move`` is ``give`` or ``take``, and the word the button named after a colon."""
+    move, named, word = request.POST.get("move", "").partition(":")
     changes.judgment_move_word(
         judgment=j,
         user=request.user,
         version=version,
         edge=request.POST.get("edge", ""),
-        move=request.POST.get("move", ""),
+        move=move,
+        word=word if named else None,
     )
 
 
@@ -332,8 +336,8 @@ def judgment_accept(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     URL), or with "all done". A plain POST is sent to that page with one redirect.
 
     Sent twice (a retry, a double submit), the finish is saved once and the answer is the
-    same next candidate. The page's click queue never replays a click queued during this
-    request on the candidate that comes back (``static/js/judge.js``).
+    same next candidate. The page never sends a click queued during this request to the
+    candidate that comes back (``static/js/judge.js``).
     """
     judgment = _judgment_or_404(request, pk)
     try:

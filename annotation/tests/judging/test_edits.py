@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.judging.edits import OpRef, apply_op, apply_word_edit
+from annotation.judging.edits import OpRef, apply_op, apply_word_edit, find_op
 from annotation.judging.errors import ERR_MATCH_OP, ERR_WORD_POS, ChangeRefused
-from metrics.align import Op
+from metrics.align import EditOp, Op, align
 
 OP_CASES = [
     # candidate, new reference, clicked op, new reference after the click
@@ -75,3 +75,45 @@ def test_word_edits(action: str, pos: int, text: str, expected: str) -> None:
 def test_bad_word_edits_are_refused(action: str, pos: int, message: str) -> None:
     with pytest.raises(ChangeRefused, match=message):
         apply_word_edit(["the", "cat", "sat"], pos=pos, action=action, text="x")
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        OpRef(Op.SUBSTITUTION, 1, 1, ("Diagram", "figure")),
+        OpRef(Op.MISSING, 0, 0, ("", "This")),
+        OpRef(Op.EXTRA, 3, 2, ("big", "")),
+        OpRef(Op.SUBSTITUTION, 0, 0, (":", "50%")),  # the separator and the escape as words
+        OpRef(Op.SUBSTITUTION, 2, 4),  # positions only
+    ],
+)
+def test_an_operation_named_by_its_words_reads_back_the_same(op: OpRef) -> None:
+    assert OpRef.parse(op.token) == op
+
+
+def ops(candidate: str, new_ref: str) -> tuple[EditOp, ...]:
+    return align(candidate.split(), new_ref.split()).ops
+
+
+def test_an_operation_is_found_by_its_words_once_the_new_reference_moved_it() -> None:
+    shown = OpRef.of(next(e for e in ops("a b c", "x a y c") if e.op is Op.SUBSTITUTION))
+    assert shown == OpRef(Op.SUBSTITUTION, 1, 2, ("b", "y"))
+
+    found = find_op(ops("a b c", "a y c"), shown)  # "x" accepted away: "y" is at 1 now
+
+    assert found == EditOp(Op.SUBSTITUTION, 1, 1, "b", "y")
+    assert find_op(ops("a b c", "a b c"), shown) is None  # accepted: gone
+    assert find_op(ops("a b c", "a z c"), shown) is None  # another reference word
+    assert find_op(ops("a b c", "a y c"), OpRef(Op.SUBSTITUTION, 1, 2)) is None  # positions
+
+
+def test_of_two_identical_missing_words_the_nearest_is_found() -> None:
+    shown = OpRef(Op.MISSING, 1, 2, ("", "x"))
+
+    assert find_op(ops("a b", "a x x b"), shown) == EditOp(Op.MISSING, 1, 2, None, "x")
+
+
+def test_a_word_edit_naming_another_word_than_the_one_there_is_refused() -> None:
+    assert apply_word_edit(["the", "cat"], pos=1, action="delete", text="", word="cat") == ["the"]
+    with pytest.raises(ChangeRefused, match="“dog” no longer applies"):
+        apply_word_edit(["the", "cat"], pos=1, action="delete", text="", word="dog")

@@ -50,7 +50,7 @@ MAX_QUERIES_ACCEPT_AND_NEXT = 23
 MAX_QUERIES_ACCEPT_AND_NEXT_CONTROLS = MAX_QUERIES_ACCEPT_AND_NEXT + 1
 MAX_QUERIES_ACCEPT_AND_NEXT_INTO_A_CONTROL = MAX_QUERIES_ACCEPT_AND_NEXT + 2
 
-OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+)"')
+OP = re.compile(r'name="op" value="([a-z]+:\d+:\d+[^"]*)"')
 VERSION = re.compile(r'data-version="(\d+)"')
 
 
