@@ -7,5 +7,8 @@ from django.http import HttpRequest
 
 
 def versions(request: HttpRequest) -> dict[str, str]:
-    """The vendored htmx file name, so ``base.html`` never hard-codes the version."""
-    return {"htmx_script": f"js/htmx-{settings.HTMX_VERSION}.min.js"}
+    """The vendored scripts' file names, so no template hard-codes a version."""
+    return {
+        "htmx_script": f"js/htmx-{settings.HTMX_VERSION}.min.js",
+        "idiomorph_script": f"js/idiomorph-ext-{settings.IDIOMORPH_VERSION}.min.js",
+    }

@@ -148,6 +148,9 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 
 # The pinned htmx file in static/js; templates take its name from here.
 HTMX_VERSION = "2.0.11"
+# The pinned morph swap of the judge's page: idiomorph's htmx extension, copied unmodified
+# from the npm package idiomorph (dist/idiomorph-ext.min.js, 0BSD licence beside it).
+IDIOMORPH_VERSION = "0.8.0"
 
 # Largest evalTrans file a lead may upload through the browser (the command line has no limit).
 EVALTOOL_MAX_UPLOAD_BYTES = int(os.environ.get("EVALTOOL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
