@@ -5,7 +5,8 @@
 // before the browser draws the new content. Without storage (private mode, disabled) the
 // boxes simply keep the page's default. A box that has never been toggled is open by
 // default where the window is at least its data-open-from-height tall (the legend: open
-// on a tall screen, folded on a laptop's, where the page must fit on one screen).
+// on a tall screen, folded on a laptop's, where the page must fit on one screen). And the
+// field of the new reference's whole text grows with what it holds.
 (function () {
   "use strict";
 
@@ -56,9 +57,28 @@
     true
   );
 
+  // The whole text grows with its content: CSS field-sizing does it where the browser
+  // has it; elsewhere the field gets as many rows as its text needs. Rows, not a height:
+  // an inline style would break the Content-Security-Policy.
+  var fieldSizing = !!(window.CSS && CSS.supports && CSS.supports("field-sizing", "content"));
+
+  function grow() {
+    var area = document.getElementById("new-ref-text");
+    if (!area || fieldSizing) return;
+    area.rows = 1;
+    while (area.scrollHeight > area.clientHeight && area.rows < 40) area.rows += 1;
+  }
+
+  document.addEventListener("input", function (evt) {
+    if (evt.target.id === "new-ref-text") grow();
+  });
+  window.addEventListener("resize", grow);
+
   document.addEventListener("htmx:afterSwap", function () {
     apply(document);
+    grow();
   });
 
   apply(document);
+  grow();
 })();

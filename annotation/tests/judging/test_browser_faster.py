@@ -150,7 +150,7 @@ def test_the_whole_text_field_grows_with_its_text_and_enter_saves_it(
     page: Page, live_server, seed: Corpus, sizing: str
 ) -> None:
     """``css``: Chromium's own ``field-sizing: content``; ``script``: a browser without it,
-    where static/js/judge.js sets the height."""
+    where static/js/layout.js sets the height."""
     if sizing == "script":
         page.add_init_script(WITHOUT_FIELD_SIZING)
     open_corpus(page, live_server.url)

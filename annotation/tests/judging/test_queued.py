@@ -9,6 +9,7 @@ import re
 
 import lxml.html
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -114,3 +115,18 @@ def test_a_second_move_of_the_same_word_is_refused_not_made_with_the_next_word(
     assert again.status_code == 422
     assert ERR_MOVE_GONE.format(word=before[-1]) in again.content.decode()
     assert texts(speech, 5)[0].split() == before[:-1]
+
+
+def test_the_page_queues_its_requests_and_morphs_with_the_pinned_extension_it_serves(
+    judge_client: Client, figure_1: Judgment
+) -> None:
+    page = lxml.html.fromstring(judge_client.get(page_url(figure_1)).content.decode())
+    version = settings.IDIOMORPH_VERSION
+    js = settings.BASE_DIR / "static" / "js"
+
+    (queue,) = page.cssselect("#queue-status")
+    assert (queue.get("hx-sync"), queue.get("hx-swap")) == ("this:queue all", "morph:outerHTML")
+    assert (queue.get("hx-ext"), queue.get("hx-target")) == ("morph", "#judge")
+    assert page.cssselect(f'script[src="/static/js/idiomorph-ext-{version}.min.js"]')
+    assert (js / f"idiomorph-ext-{version}.min.js").read_text().startswith("var Idiomorph=")
+    assert "Zero-Clause BSD" in (js / f"idiomorph-{version}.LICENSE").read_text()
