@@ -46,14 +46,14 @@ PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 PG_DATABASE = "evaltool_clicks"
 
 #: Click the element ``selector`` and resolve with the milliseconds until the page shows
-#: the answer: htmx has settled a new #judge, and the browser has drawn a frame of it.
+#: the answer: htmx has settled #judge (morphed in place: the figures and the header, swapped
+#: out of band, settle too), and the browser has drawn a frame of it.
 TIMED_CLICK = """selector => new Promise((resolve, reject) => {
-    const old = document.getElementById("judge");
     const target = document.querySelector(selector);
     if (!target) return reject(new Error("nothing matches " + selector));
     const start = performance.now();
-    const settled = () => {
-        if (document.getElementById("judge") === old) return;
+    const settled = (evt) => {
+        if (evt.target.id !== "judge") return;
         document.removeEventListener("htmx:afterSettle", settled);
         requestAnimationFrame(() => resolve(performance.now() - start));
     };
