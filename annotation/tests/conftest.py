@@ -15,6 +15,7 @@ from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
 from annotation.statistics import forget
 from annotation.tests.factories import PASSWORD, SEED_XML
+from annotation.tests.jobs.workers import WorkerDatabase, migrated_database
 from metrics.significance import DEFAULT_SAMPLES
 
 
@@ -33,6 +34,15 @@ def full_bootstrap(settings: Any) -> None:
     """sacreBLEU's 1,000 bootstrap samples, as in production, for the tests of the
     bootstrap itself (the suite's settings draw fewer: ``evaltool/test_settings.py``)."""
     settings.EVALTOOL_BOOTSTRAP_SAMPLES = DEFAULT_SAMPLES
+
+
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerDatabase]:
+    """A database migrated once for the session (for each process of a parallel run),
+    that the tests with processes of their own (workers, racing annotators) copy theirs
+    from."""
+    with migrated_database(tmp_path_factory.mktemp("migrated")) as db:
+        yield db
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ annotator asking from four tabs at once dealt one task."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -19,11 +18,7 @@ import pytest
 
 from annotation.tests.campaigns.racing import TASKS
 from annotation.tests.factories import ROOT
-from annotation.tests.jobs.workers import (
-    WorkerDatabase,
-    postgres_worker_database,
-    sqlite_worker_database,
-)
+from annotation.tests.jobs.workers import WorkerDatabase, worker_database
 
 #: Processes on a database of their own (make test runs them; make test-fast does not).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("private-postgres")]
@@ -33,14 +28,9 @@ HEAD_START = 6.0
 
 
 @pytest.fixture
-def race_db(tmp_path: Path) -> Iterator[WorkerDatabase]:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        server = url.rsplit("/", 1)[0]
-        with postgres_worker_database(server, f"evaltool_race_{os.getpid()}") as db:
-            yield db
-        return
-    yield sqlite_worker_database(tmp_path / "race.sqlite3")
+def race_db(migrated: WorkerDatabase, tmp_path: Path) -> Iterator[WorkerDatabase]:
+    with worker_database(migrated, tmp_path, "evaltool_race") as db:
+        yield db
 
 
 def racing(db: WorkerDatabase, *args: str) -> subprocess.Popen[str]:

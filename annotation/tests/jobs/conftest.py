@@ -3,33 +3,21 @@ workers`)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from annotation.tests.jobs.workers import (
-    WorkerDatabase,
-    postgres_worker_database,
-    sqlite_worker_database,
-    stop_all,
-)
+from annotation.tests.jobs.workers import WorkerDatabase, stop_all, worker_database
 
 
 @pytest.fixture
-def worker_db(tmp_path: Path) -> Iterator[WorkerDatabase]:
-    """The workers' database: SQLite here; a PostgreSQL database of its own when the
-    suite runs on PostgreSQL."""
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        with postgres_worker_database(
-            url.rsplit("/", 1)[0], f"evaltool_workers_{os.getpid()}"
-        ) as db:
-            yield db
-        return
-    yield sqlite_worker_database(tmp_path / "workers.sqlite3")
+def worker_db(migrated: WorkerDatabase, tmp_path: Path) -> Iterator[WorkerDatabase]:
+    """The workers' database, a copy of the session's migrated one: SQLite here; a
+    PostgreSQL database of its own when the suite runs on PostgreSQL."""
+    with worker_database(migrated, tmp_path, "evaltool_workers") as db:
+        yield db
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -99,15 +100,18 @@ class WorkerDatabase:
 
 
 @contextmanager
-def postgres_worker_database(server: str, name: str) -> Iterator[WorkerDatabase]:
+def postgres_worker_database(
+    server: str, name: str, like: str | None = None
+) -> Iterator[WorkerDatabase]:
     """A new migrated database ``name`` on the PostgreSQL server at ``server`` (a URL
-    without a database), dropped on leaving."""
+    without a database), dropped on leaving: a copy of the migrated database ``like`` on
+    the same server (PostgreSQL's ``TEMPLATE``), or migrated here."""
     import psycopg
 
     admin = f"{server}/postgres"
     with psycopg.connect(admin, autocommit=True) as c:
         c.execute(f"DROP DATABASE IF EXISTS {name}")
-        c.execute(f"CREATE DATABASE {name}")
+        c.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {like}" if like else ""))
     own = f"{server}/{name}"
 
     def pg_query(sql: str) -> list[tuple[Any, ...]]:
@@ -115,7 +119,8 @@ def postgres_worker_database(server: str, name: str) -> Iterator[WorkerDatabase]
             return c.execute(sql).fetchall()  # type: ignore[arg-type]
 
     db = WorkerDatabase(own, pg_query)
-    db.manage("migrate", "--noinput", "-v0")
+    if like is None:
+        db.manage("migrate", "--noinput", "-v0")
     try:
         yield db
     finally:
@@ -123,16 +128,49 @@ def postgres_worker_database(server: str, name: str) -> Iterator[WorkerDatabase]
             c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def sqlite_worker_database(path: Path) -> WorkerDatabase:
-    """A new migrated SQLite database in the file ``path``."""
+def sqlite_worker_database(path: Path, like: Path | None = None) -> WorkerDatabase:
+    """A new migrated SQLite database in the file ``path``: a copy of the migrated file
+    ``like``, or migrated here."""
 
     def sqlite_query(sql: str) -> list[tuple[Any, ...]]:
         with sqlite3.connect(path, timeout=30) as c:
             return c.execute(sql).fetchall()
 
     db = WorkerDatabase(f"sqlite:///{path}", sqlite_query)
-    db.manage("migrate", "--noinput", "-v0")
+    if like is None:
+        db.manage("migrate", "--noinput", "-v0")
+    else:
+        shutil.copyfile(like, path)
     return db
+
+
+@contextmanager
+def migrated_database(directory: Path) -> Iterator[WorkerDatabase]:
+    """The database every test's own is copied from (:func:`worker_database`), migrated
+    once: ``manage.py migrate`` takes seconds of CPU, a copy none. SQLite in
+    ``directory``; a PostgreSQL database of its own when the suite runs on PostgreSQL."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        name = f"evaltool_migrated_{os.getpid()}"
+        with postgres_worker_database(url.rsplit("/", 1)[0], name) as db:
+            yield db
+        return
+    yield sqlite_worker_database(directory / "migrated.sqlite3")
+
+
+@contextmanager
+def worker_database(
+    migrated: WorkerDatabase, directory: Path, name: str
+) -> Iterator[WorkerDatabase]:
+    """A test's own database ``name``, a copy of ``migrated``: a SQLite file in
+    ``directory``, or a PostgreSQL database on the same server, dropped on leaving."""
+    if not migrated.url.startswith("postgres"):
+        like = Path(migrated.url.removeprefix("sqlite:///"))
+        yield sqlite_worker_database(directory / f"{name}.sqlite3", like)
+        return
+    server, template = migrated.url.rsplit("/", 1)
+    with postgres_worker_database(server, f"{name}_{os.getpid()}", template) as db:
+        yield db
 
 
 def host_and_pid(process: subprocess.Popen[str]) -> str:
