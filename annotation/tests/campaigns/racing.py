@@ -4,10 +4,11 @@ tests.campaigns.racing ARGS`` with ``DATABASE_URL`` naming that database:
 
 * ``setup ANNOTATORS``: the annotators ``ann0`` …, and a campaign of two annotators per
   item whose one corpus has 12 batches (24 tasks), all judged by them;
-* ``deal USERNAME START``: at the time ``START`` (seconds since the epoch), ask for a
-  task, finish it at once, ask again, until nothing is left; print the tasks' ids
-  (JSON);
-* ``once USERNAME START``: at ``START``, ask once; print the task's id (JSON).
+* ``deal USERNAME``: once ready (Django set up, the user and the campaign read), print
+  ``ready`` and read from standard input the time to start at (seconds since the
+  epoch); then ask for a task, finish it at once, ask again, until nothing is left;
+  print the tasks' ids (JSON);
+* ``once USERNAME``: the same, asking once; print the task's id (JSON).
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ def setup(annotators: int) -> None:
     draw_campaign_tasks(campaign)
 
 
-def deal(username: str, start: float, *, once: bool) -> list[int]:
+#: What a racing process prints once it is ready to ask.
+READY = "ready"
+
+
+def deal(username: str, *, once: bool) -> list[int]:
     from django.utils import timezone
 
     from annotation.campaigns.dealing import deal_next
@@ -40,6 +45,8 @@ def deal(username: str, start: float, *, once: bool) -> list[int]:
 
     user = User.objects.get(username=username)
     campaign = Campaign.objects.get(name=CAMPAIGN)
+    print(READY, flush=True)
+    start = float(sys.stdin.readline())
     time.sleep(max(0.0, start - time.time()))
     dealt = []
     while (task := deal_next(user=user, campaign=campaign)) is not None:
@@ -59,4 +66,4 @@ if __name__ == "__main__":
     if command == "setup":
         setup(int(args[0]))
     else:
-        print(json.dumps(deal(args[0], float(args[1]), once=command == "once")))
+        print(json.dumps(deal(args[0], once=command == "once")))

@@ -16,15 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from annotation.tests.campaigns.racing import TASKS
+from annotation.tests.campaigns.racing import READY, TASKS
 from annotation.tests.factories import ROOT
 from annotation.tests.jobs.workers import WorkerDatabase, worker_database
 
 #: Processes on a database of their own (make test runs them; make test-fast does not).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("private-postgres")]
 
-#: Time for every process to start (import Django, read its user) before they all ask.
-HEAD_START = 6.0
+#: From the moment the last process is ready (Django imported, its user read) to the one
+#: they all ask at: time for the test to tell each of them.
+HEAD_START = 0.5
 
 
 @pytest.fixture
@@ -38,6 +39,7 @@ def racing(db: WorkerDatabase, *args: str) -> subprocess.Popen[str]:
         [sys.executable, "-m", "annotation.tests.campaigns.racing", *args],
         cwd=ROOT,
         env=db.env,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -58,10 +60,17 @@ def prepare(db: WorkerDatabase, annotators: int) -> None:
 
 
 def at_once(db: WorkerDatabase, command: str, usernames: list[str]) -> list[tuple[str, int]]:
-    """Each of ``usernames`` runs ``command`` in a process, all starting at one moment:
-    the (username, task id) pairs they were dealt."""
-    start = str(time.time() + HEAD_START)
-    processes = [(name, racing(db, command, name, start)) for name in usernames]
+    """Each of ``usernames`` runs ``command`` in a process, all starting at one moment
+    once every one is ready: the (username, task id) pairs they were dealt."""
+    processes = [(name, racing(db, command, name)) for name in usernames]
+    for _, process in processes:
+        assert process.stdout is not None
+        assert process.stdout.readline() == f"{READY}\n", process.communicate()[1]
+    start = f"{time.time() + HEAD_START}\n"
+    for _, process in processes:
+        assert process.stdin is not None
+        process.stdin.write(start)
+        process.stdin.flush()
     dealt = []
     for name, process in processes:
         out, err = process.communicate(timeout=300)
