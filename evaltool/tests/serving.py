@@ -112,14 +112,14 @@ def make_serves(*envs: dict[str, str]) -> Iterator[list[Served]]:
 
 
 def _wait_until_it_answers(process: subprocess.Popen[bytes], served: Served) -> None:
-    for _ in range(240):
+    for _ in range(1200):
         if process.poll() is not None:
             pytest.fail(f"make serve stopped: {served.errors()[-2000:]}")
         try:
             fetch(f"{served.base}/accounts/login/")
             return
         except OSError:
-            time.sleep(0.5)
+            time.sleep(0.1)
     pytest.fail(f"make serve did not answer within 120 s: {served.errors()[-2000:]}")
 
 
