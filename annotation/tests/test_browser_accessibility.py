@@ -98,6 +98,14 @@ def inject(page: Page) -> None:
         page.evaluate(CHECKS.read_text(encoding="utf-8"))
 
 
+def inject_into_every_page(page: Page) -> None:
+    """axe and our checks into every page the tab opens from now on, as it opens (DevTools
+    again): the browser keeps the scripts, where :func:`inject` sends their 650 kB over
+    DevTools' pipe for every page checked."""
+    page.context.add_init_script(path=AXE)
+    page.context.add_init_script(path=CHECKS)
+
+
 class Audit:
     """axe on each page the test shows, its failures gathered (one line each, named by
     the page and its state) so that one run reports them all."""
@@ -457,6 +465,7 @@ def test_no_page_has_a_serious_accessibility_violation(
     height: int,
 ) -> None:
     page.set_viewport_size({"width": width, "height": height})
+    inject_into_every_page(page)
     made = campaign(user_factory)
     audit = Audit(page)
 
