@@ -29,7 +29,9 @@ from annotation.models import Campaign, Judgment, Target, Task, Translator, User
 from annotation.tests.browsing import log_in, score, upload_into_the_campaign, wait_for_htmx
 from annotation.tests.factories import write_corpus
 
-SENTENCES, SYSTEMS, PER_DOCUMENT = 12, 3, 3
+#: Three batches a corpus, six in all: each annotator gets two as they take turns (every
+#: item a judged page: a larger campaign would only take longer, the same way).
+SENTENCES, SYSTEMS, PER_DOCUMENT = 9, 3, 3
 BATCH_SIZE, OVERLAP = 10, 20
 #: A batch is a document (9 candidates: two documents are past 10), 20 % of it (2
 #: items) judged again by the annotator of the next batch.
@@ -40,7 +42,7 @@ ANNOTATORS = {"ann": 3, "bob": 8, "cy": 5}  # each one's usual score: a strict o
 
 
 def language_pair(path: Path, pair: str) -> Path:
-    """A corpus file of ``pair``: 12 sentences in documents of 3, 2 references, 3 systems
+    """A corpus file of ``pair``: 9 sentences in documents of 3, 2 references, 3 systems
     (batches of 10 candidates hold one document: 9 candidates)."""
     refs = [[f"{pair} reference {r} of sentence {k} ." for r in range(2)] for k in range(SENTENCES)]
     hyps = {
