@@ -25,8 +25,10 @@ it again. A task is finished (:func:`finish_task_if_done`) once every one of its
 has a done judgment under it, whoever made it.
 
 Two annotators asking at once never get the same task: the claim is a conditional
-update (only a task still free is claimed), and on PostgreSQL the free tasks are read
-``FOR UPDATE SKIP LOCKED``, so each deal claims one no other deal is claiming. One
+update (only a task still free is claimed), and on PostgreSQL the first free task is
+read ``FOR UPDATE SKIP LOCKED``, so each deal claims one no other deal is claiming; an
+annotator whose every free task is being claimed by other deals waits for them rather
+than being told nothing is left. One
 annotator asking twice at once (two tabs) is dealt once: the deal holds a lock on
 their row until it is done (on SQLite, every write transaction holds the database).
 
@@ -61,8 +63,6 @@ from annotation.models import Campaign, CampaignAnnotator, Corpus, Judgment, Tar
 #: A task is touched at most this often (a judge saves many times a minute; a task's
 #: timeout is hours).
 TOUCH_EVERY = timedelta(minutes=1)
-#: Free tasks a deal reads at once (claimed in turn until one is claimed).
-CANDIDATES = 5
 
 
 def deal_next(*, user: User, campaign: Campaign) -> Task | None:
@@ -194,8 +194,11 @@ def _claim_free_task(user: User, campaign: Campaign) -> Task | None:
         *(When(corpus_id=pk, then=Value(r)) for r, pk in enumerate(ranked)),
         output_field=IntegerField(),
     )
-    candidates = free.order_by(rank, "order").select_for_update(skip_locked=True)
-    for task in candidates[:CANDIDATES]:
+    in_order = free.order_by(rank, "order")
+    while True:
+        task = _first_free(in_order)
+        if task is None:
+            return None
         now = timezone.now()
         claimed = Task.objects.filter(pk=task.pk, assignee__isnull=True).update(
             assignee_id=user.pk, assigned_at=now, touched_at=now
@@ -203,7 +206,18 @@ def _claim_free_task(user: User, campaign: Campaign) -> Task | None:
         if claimed:
             task.assignee_id, task.assigned_at, task.touched_at = user.pk, now, now
             return task
-    return None
+
+
+def _first_free(in_order: QuerySet[Task]) -> Task | None:
+    """The first of these free tasks, locked for this deal: one no other deal is
+    claiming (``SKIP LOCKED``), else, when every one is (the last tasks of a campaign,
+    all asked for at once), the first once the deals claiming it are done, if it is
+    still free then. Skipping alone would tell an annotator that nothing is left while
+    a task another deal merely looked at stays free. (On SQLite the lock is the write
+    transaction's, and the loop of :func:`_claim_free_task` re-checks the claim.)"""
+    return (
+        in_order.select_for_update(skip_locked=True).first() or in_order.select_for_update().first()
+    )
 
 
 def _batches_seen(user: User, campaign: Campaign) -> dict[int, set[int]]:

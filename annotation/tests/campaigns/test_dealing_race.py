@@ -7,11 +7,13 @@ annotator asking from four tabs at once dealt one task."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,66 @@ def test_one_annotator_asking_from_four_tabs_at_once_is_dealt_one_task(
     assert race_db.query("SELECT COUNT(*) FROM annotation_task WHERE assignee_id IS NOT NULL") == [
         (1,)
     ]
+
+
+@contextmanager
+def another_deal_looking_at_every_free_task(db: WorkerDatabase) -> Iterator[None]:
+    """Every free task locked, as a deal reading them for its claim holds them, then let
+    go without a claim. On SQLite, the database held as a write transaction holds it."""
+    if db.url.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(db.url) as c:
+            c.execute("SELECT id FROM annotation_task WHERE assignee_id IS NULL FOR UPDATE")
+            yield
+            c.rollback()
+        return
+    held = sqlite3.connect(db.url.removeprefix("sqlite:///"), isolation_level=None)
+    try:
+        held.execute("BEGIN IMMEDIATE")
+        yield
+        held.execute("ROLLBACK")
+    finally:
+        held.close()
+
+
+#: Sessions of the test's PostgreSQL database waiting for a lock.
+WAITING = """SELECT count(*) FROM pg_stat_activity
+WHERE wait_event_type = 'Lock' AND datname = current_database()"""
+
+
+def waiting_for_a_lock(db: WorkerDatabase, process: subprocess.Popen[str]) -> bool:
+    """Whether ``process`` waits (on PostgreSQL: a session of its database waits for a
+    row lock), up to 30 s; False as soon as it has ended."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        if not db.url.startswith("postgres"):
+            time.sleep(1.0)  # SQLite's busy wait shows nowhere: give it time to start
+            return process.poll() is None
+        if db.query(WAITING)[0][0]:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_free_task_another_deal_only_looked_at_is_dealt_not_reported_gone(
+    race_db: WorkerDatabase,
+) -> None:
+    """The last tasks of a campaign asked for at once: a deal whose every free task is
+    being read by other deals waits for them, and gets a task none of them claimed;
+    skipping the locked ones would have told the annotator nothing was left (a task
+    left undealt when 6 annotators raced for 24)."""
+    prepare(race_db, 1)
+
+    with another_deal_looking_at_every_free_task(race_db):
+        process = racing(race_db, "once", "ann0")
+        assert process.stdout is not None
+        assert process.stdout.readline() == f"{READY}\n", process.communicate()[1]
+        assert process.stdin is not None
+        process.stdin.write(f"{time.time()}\n")
+        process.stdin.flush()
+        assert waiting_for_a_lock(race_db, process)
+    out, err = process.communicate(timeout=120)
+
+    assert process.returncode == 0, err
+    assert len(json.loads(out)) == 1
