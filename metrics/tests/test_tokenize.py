@@ -327,8 +327,9 @@ def test_unknown_tokenizer_is_a_value_error_naming_it(name: str) -> None:
 # ---------------------------------------------------------------- signatures
 
 
-@pytest.mark.parametrize("name", list(TOKENIZERS))
+@pytest.mark.parametrize("name", [n for n in TOKENIZERS if not n.endswith("-mecab")])
 def test_tokenizer_signature_is_its_registry_name(name: str) -> None:
+    """All but MeCab's, whose signature adds its version and dictionary (sacreBLEU's)."""
     assert get_tokenizer(name).signature() == name
     assert TOKENIZERS[name]().signature() == name
 
