@@ -58,8 +58,13 @@ resampling) or ``--paired-ar`` (approximate randomization) compares every ``--hy
 the first, the baseline, on every metric asked for; ``--confidence`` adds each system's
 95 % bootstrap interval (``--paired-bs`` gives it anyway). The table then prints
 sacreBLEU's cells, ``score (μ ± ci) (p = 0.0123)*`` (``*``: p < 0.05), the baseline's row
-as ``Baseline: <file name>``, and a legend. Rows are named by file name (the path as given
-when two files share one; ``<stdin>`` for standard input).
+as ``Baseline: <file name>``, a legend, and the test's signature as its last line
+(``test:paired-bs|bs:1000|seed:12345|version:…``). Rows are named by file name (the path as
+given when two files share one; ``<stdin>`` for standard input); a ``--hyp`` given twice
+is refused (its two rows would be one; sacreBLEU refuses a repeated system too).
+
+A reader that stops reading (``| head -1``) ends the command quietly with status 141, as
+sacreBLEU's (a process ended by SIGPIPE, to the shell), never a traceback.
 
 JSON (``--json``)::
 
@@ -91,7 +96,12 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from metrics import registry
-from metrics.cli import EXIT_BAD_INPUT, OneLineParser, program_name
+from metrics.cli import (
+    EXIT_BAD_INPUT,
+    OneLineParser,
+    program_name,
+    quiet_when_the_reader_leaves,
+)
 from metrics.cli_tables import Segments, Tests, score_table, segment_table
 from metrics.json_out import json_dumps
 from metrics.numerals import float_option, int_option
@@ -415,6 +425,7 @@ def score_files(
         if getattr(args, option, None) and not unsegmented:
             raise ValueError(f"--{option.replace('_', '-')} needs --unsegmented")
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
+    refuse_repeated_hypotheses(args.hyp)
     # a default is valid: its choices (and the modules that own them) need not be read
     for option, choices in (
         ("ref_length", "REF_LENGTHS"),
@@ -462,6 +473,19 @@ def score_files(
         for hyp_path in args.hyp:
             results[hyp_path][name] = scored[hyp_path][name]
     return results
+
+
+def refuse_repeated_hypotheses(paths: Sequence[str]) -> None:
+    """A ValueError for a ``--hyp`` given twice. Each file is a row of the output, keyed
+    by its path as given, so a repeat would silently be one row; sacreBLEU's command line
+    refuses a repeated system name too. (The same file under two different paths is two
+    rows, each named by its path.)"""
+    seen: set[str] = set()
+    for path in paths:
+        if path in seen:
+            name = "- (standard input)" if path == STDIN else path
+            raise ValueError(f"--hyp {name} is given twice: give each system once")
+        seen.add(path)
 
 
 def distinct_references(refs: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
@@ -513,6 +537,11 @@ def segment_scores(results: dict[str, dict[str, Score]], args: argparse.Namespac
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    return quiet_when_the_reader_leaves(lambda: _run(words))
+
+
+def _run(words: list[str]) -> int:
+    """Score and print (or estimate: :mod:`metrics.estimate_cli`); the exit status."""
     if words[:1] == [ESTIMATE]:
         from metrics import estimate_cli
 

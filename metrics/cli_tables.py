@@ -86,5 +86,5 @@ def score_table(
     first_scores = next(iter(results.values()), {})
     lines.extend(f"{m.upper()}: {score.signature}" for m, score in first_scores.items())
     if setup is not None:
-        lines.append(f"test: {setup.signature()}")
+        lines.append(setup.signature())  # "test:paired-bs|…" names itself
     return "\n".join(lines)
