@@ -16,7 +16,8 @@ has its options; ``docs/metrics.md`` the method).
 Installed (``pip install .``), the same command is ``evaltool-metrics``. Without
 ``--hyp`` (or with ``--hyp -``) the one hypothesis is read from standard input.
 
-Files hold one segment per line; ``wer``, ``ser`` and the weighted n-gram metrics
+Files hold one segment per line (a leading byte-order mark is kept in the first word, as
+sacreBLEU and jiwer read it; ``--docs`` drops it); ``wer``, ``ser`` and the weighted n-gram metrics
 (``wngram-p``, ``wngram-r``, ``wngram-f``) use the first ``--ref``; ``--docs`` gives the
 latter's document of each segment (one id per line), else the corpus is one document.
 BLEU, chrF, LEPOR, the weighted n-grams and the error rates (TER too) are printed in
@@ -440,7 +441,8 @@ def score_files(
     found: list[tuple[Segmentation, list[str]]] = []
     documents = None
     if unsegmented:
-        columns = read_parallel([*args.ref, *([args.docs] if args.docs else [])])
+        paths, keep_bom = _texts_then_ids(args.ref, args.docs)
+        columns = read_parallel(paths, keep_bom=keep_bom)
         documents = columns.pop() if args.docs else None
         refs = [tuple(seg) for seg in zip(*columns, strict=True)]
         found = _resegment_files(
@@ -450,7 +452,8 @@ def score_files(
         if segmentations is not None:
             segmentations.update(zip(args.hyp, (seg for seg, _ in found), strict=True))
     else:
-        columns = read_parallel([*args.ref, *args.hyp, *([args.docs] if args.docs else [])])
+        paths, keep_bom = _texts_then_ids([*args.ref, *args.hyp], args.docs)
+        columns = read_parallel(paths, keep_bom=keep_bom)
         documents = columns.pop() if args.docs else None
         ref_streams, hyp_streams = columns[: len(args.ref)], columns[len(args.ref) :]
         refs = [tuple(seg) for seg in zip(*ref_streams, strict=True)]
@@ -488,6 +491,14 @@ def refuse_repeated_hypotheses(paths: Sequence[str]) -> None:
         seen.add(path)
 
 
+def _texts_then_ids(texts: Sequence[str], docs: str | None) -> tuple[list[str], list[bool]]:
+    """The files to read in parallel and whether each keeps a leading byte-order mark:
+    the texts do, as sacreBLEU and jiwer read them (:mod:`metrics.textfiles`); the
+    document ids (``--docs``) do not, a mark there would make the first id another."""
+    paths = [*texts, *([docs] if docs else [])]
+    return paths, [True] * len(texts) + [False] * bool(docs)
+
+
 def distinct_references(refs: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """Each segment's references with a text identical to an earlier one of the segment
     left out (``--distinct-refs``); the first reference stays first."""
@@ -510,7 +521,7 @@ def _resegment_files(
         raise ValueError(f"--segmented-out: hypothesis files share a basename ({', '.join(names)})")
     found = []
     for path, name in zip(paths, names, strict=True):
-        document = " ".join(read_segments(path))
+        document = " ".join(read_segments(path, keep_bom=True))
         segmentation, segments = resegment_text(document, refs, pp, mweralign=mweralign)
         if out_dir:
             Path(out_dir).mkdir(parents=True, exist_ok=True)

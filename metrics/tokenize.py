@@ -7,7 +7,9 @@ space) and ``tok.signature() -> name`` — plus ``tok.tokens(line) -> tuple[str,
 which the metrics use directly:
 
 =====================  ===================================================================
-``none``               whitespace only (Table 1 row 1, "original candidate")
+``none``               whitespace only (Table 1 row 1, "original candidate"), as Python's
+                       ``str.split`` and sacreBLEU's ``none``
+``jiwer``              the space character only, as jiwer's default transformation
 ``nopunct``            punctuation separates words and is removed (Table 1 row 2)
 ``13a``                mteval-v13a, identical to sacreBLEU 2.6's ``13a`` (Table 1 row 3);
                        the default everywhere
@@ -103,6 +105,29 @@ class TokenizerNone(Tokenizer):
 
     def tokens(self, line: str) -> Tokens:
         return tuple(line.split())
+
+
+#: jiwer's ``RemoveMultipleSpaces``: a run of two or more white space characters.
+_WHITESPACE_RUN = re.compile(r"\s\s+")
+
+
+class TokenizerJiwer(Tokenizer):
+    """Words as jiwer's default transformation reads them (``wer_default``: runs of white
+    space made one space, the line stripped, split at the space character alone), so
+    that WER here is ``jiwer.wer`` to the last word.
+
+    It differs from ``none`` (Python's and sacreBLEU's split at any white space) where
+    one tab, no-break space or other white space character alone stands between two
+    words: jiwer keeps them one word (``a\tb c d`` is three words), ``none`` splits them.
+    """
+
+    name = "jiwer"
+
+    def __call__(self, line: str) -> str:
+        return " ".join(self.tokens(line))
+
+    def tokens(self, line: str) -> Tokens:
+        return tuple(w for w in _WHITESPACE_RUN.sub(" ", line).strip().split(" ") if w)
 
 
 # ---------------------------------------------------------------- character classes
@@ -577,6 +602,7 @@ TOKENIZERS: dict[str, type[Tokenizer]] = {
     cls.name: cls
     for cls in (
         TokenizerNone,
+        TokenizerJiwer,
         TokenizerNoPunct,
         Tokenizer13a,
         Tokenizer13aContractions,
