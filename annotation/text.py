@@ -18,7 +18,8 @@
 * **The languages of a corpus** (:func:`corpus_languages`): its texts are marked with
   the languages its file names, and laid out right to left where that language is
   written so; a text of a corpus that names none takes its own first strong character's
-  direction (the page's ``dir="auto"``).
+  direction (the page's ``dir="auto"``). Its target language also picks the dashboard's
+  default tokenizer (:func:`corpus_tokenizer`: ``zh``, ``ja-mecab``, ``ko-mecab``).
 * **A new reference's counts** (:func:`new_ref_counts`): aWER's edits and length,
   computed whenever a new reference is stored, and HTER's (TER with shifts against the
   new reference, :func:`hter_counts`), computed off the judge's clicks
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from metrics.align import distance
 from metrics.human import hter_row, hter_rows
-from metrics.tokenize import Preprocessor
+from metrics.tokenize import Preprocessor, tokenizer_for_language
 
 if TYPE_CHECKING:
     from sacremoses import MosesDetokenizer
@@ -108,6 +109,13 @@ def corpus_language(corpus: Attributed) -> str:
     """The corpus's target language as its file names it (:data:`LANGUAGE_ATTRIBUTES`),
     else :data:`DEFAULT_LANGUAGE`: the language the new references are detokenized for."""
     return _named_language(corpus, LANGUAGE_ATTRIBUTES) or DEFAULT_LANGUAGE
+
+
+def corpus_tokenizer(corpus: Attributed) -> str:
+    """The tokenizer BLEU's peers use for the corpus's target language: ``zh``,
+    ``ja-mecab`` or ``ko-mecab`` for Chinese, Japanese and Korean (sacreBLEU's, as WMT
+    publishes them), else ``13a`` (:func:`metrics.tokenize.tokenizer_for_language`)."""
+    return tokenizer_for_language(_named_language(corpus, LANGUAGE_ATTRIBUTES))
 
 
 def _named_language(corpus: Attributed, names: Sequence[str]) -> str:

@@ -18,7 +18,9 @@ from annotation.dashboard.preprocessing import Preprocessing
 from annotation.dashboard.table import SORT_KEYS, check_sort, table_columns
 from annotation.models import Corpus
 from annotation.statistics import external_metrics
+from annotation.text import corpus_language, corpus_tokenizer
 from metrics.stats import MetricInfo
+from metrics.tokenize import DEFAULT_TOKENIZER
 
 #: ``norm``: the judges' scores as given, or (0, 1)-normalized per judge (seed 000 §3.5).
 NORMS = {"raw": False, "z": True}
@@ -58,11 +60,20 @@ class DashboardInputs:
         rank = params.get("rank") or "bootstrap"
         if rank not in RANKS:
             raise ValueError(f"rank={rank!r}: choose bootstrap or estimate")
-        preprocessing = Preprocessing.from_params(params)
+        preprocessing = Preprocessing.from_params(params, Preprocessing.for_corpus(corpus))
         sort = params.get("sort") or ""
         if sort and sort not in SORT_KEYS:  # an imported metric's column, else refused
             check_sort(sort, corpus_columns(corpus))
         return cls(corpus, preprocessing, NORMS[norm], sort, RANKS[rank])
+
+    @property
+    def tokenizer_language(self) -> str:
+        """The corpus's target language when it picked the chosen tokenizer (``zh`` for
+        ``tok:zh``; the page says so beside the choices' signature), else ""."""
+        tokenize = self.preprocessing.tokenize
+        if tokenize == DEFAULT_TOKENIZER or tokenize != corpus_tokenizer(self.corpus):
+            return ""
+        return corpus_language(self.corpus)
 
     def query(self, **changes: str) -> str:
         """``?tok=…&case=…&reflen=…&bounds=…[&norm=z][&sort=…][&rank=estimate]`` with

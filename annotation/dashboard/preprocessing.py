@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from annotation.statistics import AUTOMATIC_METRICS, app_metric
+from annotation.text import Attributed, corpus_tokenizer
 from metrics.registry import REF_LENGTHS
 from metrics.stats import Metric, format_signature
 from metrics.tokenize import TOKENIZERS, Preprocessor
@@ -40,10 +41,21 @@ class Preprocessing:
     pool: bool = False
 
     @classmethod
-    def from_params(cls, params: Mapping[str, str]) -> Preprocessing:
-        """Read the GET form; a missing or empty parameter is the default, a bad one is a
-        ``ValueError`` naming it (the view answers 400)."""
-        default = cls()
+    def for_corpus(cls, corpus: Attributed) -> Preprocessing:
+        """The corpus's default choice: ``manage.py scores``' (13a …), but the tokenizer
+        that the corpus's target language picks (:func:`annotation.text.corpus_tokenizer`:
+        ``zh`` for Chinese, ``ja-mecab``, ``ko-mecab``), so that BLEU of such a corpus is
+        the one WMT publishes."""
+        return cls(tokenize=corpus_tokenizer(corpus))
+
+    @classmethod
+    def from_params(
+        cls, params: Mapping[str, str], default: Preprocessing | None = None
+    ) -> Preprocessing:
+        """Read the GET form; a missing or empty parameter is ``default``'s (the corpus's:
+        :meth:`for_corpus`), a bad one is a ``ValueError`` naming it (the view answers
+        400)."""
+        default = default or cls()
         tok = params.get("tok") or default.tokenize
         case = params.get("case") or "mixed"
         reflen = params.get("reflen") or default.ref_length
