@@ -88,8 +88,10 @@ def test_help_imports_only_the_modules_whose_choices_it_lists(files: list[str]) 
     assert "metrics.meteor" not in loaded
 
 
-def test_a_test_imports_the_resampling_only_when_asked(files: list[str]) -> None:
-    second = files + ["--hyp", files[3]]
+def test_a_test_imports_the_resampling_only_when_asked(files: list[str], tmp_path: Path) -> None:
+    other = tmp_path / "other.txt"  # a second system (a file given twice is refused)
+    other.write_text("The cat sat on the mat.\nHello world!\n", encoding="utf-8")
+    second = files + ["--hyp", str(other)]
     assert "metrics.significance" in imported_by(*second, "--metric=bleu", "--paired-bs")
     assert "metrics.significance" not in imported_by(*second, "--metric=bleu")
 
