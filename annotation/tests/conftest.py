@@ -16,6 +16,7 @@ from annotation.models import Corpus, User
 from annotation.statistics import forget
 from annotation.tests.factories import PASSWORD, SEED_XML
 from annotation.tests.jobs.workers import WorkerDatabase, migrated_database
+from annotation.tests.tabs import Tabs
 from metrics.significance import DEFAULT_SAMPLES
 
 
@@ -132,40 +133,48 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh browser tab. Every page the test visits runs under the app's
-    Content-Security-Policy; anything it blocks (an inline script or style, an eval) is
-    reported on the console, and fails the test."""
-    yield from _watched_tab(browser)
+@pytest.fixture(scope="session")
+def tabs(browser: Browser) -> Iterator[Tabs]:
+    """The tabs the tests of this process pass on (:mod:`annotation.tests.tabs`)."""
+    kept = Tabs(browser)
+    yield kept
+    kept.close()
 
 
 @pytest.fixture
-def other_page(browser: Browser) -> Iterator[Page]:
+def page(tabs: Tabs, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A tab as new (:mod:`annotation.tests.tabs`). Every page the test visits runs
+    under the app's Content-Security-Policy; anything it blocks (an inline script or
+    style, an eval) is reported on the console, and fails the test."""
+    yield from _watched_tab(tabs, request)
+
+
+@pytest.fixture
+def other_page(tabs: Tabs, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A tab of a second browser, sharing nothing with ``page``'s (cookies, storage):
     another person's, watched alike."""
-    yield from _watched_tab(browser)
+    yield from _watched_tab(tabs, request)
 
 
 @pytest.fixture
-def new_page(browser: Browser) -> Iterator[Callable[[], Page]]:
+def new_page(tabs: Tabs, request: pytest.FixtureRequest) -> Iterator[Callable[[], Page]]:
     """Tabs on demand, each of a browser of its own as ``other_page``'s is, watched
     alike: for a test of more people than two (annotators each in their own browser)."""
-    tabs: list[Iterator[Page]] = []
+    opened: list[Iterator[Page]] = []
 
     def make() -> Page:
-        tab = _watched_tab(browser)
-        tabs.append(tab)
+        tab = _watched_tab(tabs, request)
+        opened.append(tab)
         return next(tab)
 
     yield make
-    for tab in tabs:
-        next(tab, None)  # closes it, and fails the test on what its policy blocked
+    for tab in opened:
+        next(tab, None)  # gives it back, and fails the test on what its policy blocked
 
 
-def _watched_tab(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context()
-    page = context.new_page()
+def _watched_tab(tabs: Tabs, request: pytest.FixtureRequest) -> Iterator[Page]:
+    tab = tabs.take()
+    page = tab.page
     page.set_default_timeout(10_000)
     blocked: list[str] = []
     page.on(
@@ -175,5 +184,10 @@ def _watched_tab(browser: Browser) -> Iterator[Page]:
         ),
     )
     yield page
-    context.close()
+    site = (
+        request.getfixturevalue("live_server").url
+        if "live_server" in request.fixturenames
+        else None
+    )
+    tabs.give_back(tab, site)
     assert blocked == [], f"the Content-Security-Policy blocked: {blocked}"
