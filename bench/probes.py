@@ -508,11 +508,9 @@ def forget_stored_choices(corpus: Any) -> None:
     the grown pool's, so the next request of another choice computes them as the first
     one ever does."""
     from annotation.models import CorpusStatistics, PoolStatistics
-    from annotation.statistics import statistics_choice
-    from metrics.tokenize import Preprocessor
+    from annotation.statistics import default_choice
 
-    default = statistics_choice(Preprocessor(), "nearest")
-    CorpusStatistics.objects.filter(corpus=corpus).exclude(choice=default).delete()
+    CorpusStatistics.objects.filter(corpus=corpus).exclude(choice=default_choice(corpus)).delete()
     PoolStatistics.objects.filter(corpus=corpus).delete()
 
 

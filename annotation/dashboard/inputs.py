@@ -67,6 +67,12 @@ class DashboardInputs:
         return cls(corpus, preprocessing, NORMS[norm], sort, RANKS[rank])
 
     @property
+    def is_default(self) -> bool:
+        """Whether the choice is the corpus's default, the one ``manage.py scores``
+        prints (:meth:`Preprocessing.for_corpus`)."""
+        return self.preprocessing == Preprocessing.for_corpus(self.corpus)
+
+    @property
     def tokenizer_language(self) -> str:
         """The corpus's target language when it picked the chosen tokenizer (``zh`` for
         ``tok:zh``; the page says so beside the choices' signature), else ""."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from annotation.statistics import AUTOMATIC_METRICS, app_metric
-from annotation.text import Attributed, corpus_tokenizer
+from annotation.statistics import AUTOMATIC_METRICS, app_metric, default_preprocessor
+from annotation.text import Attributed
 from metrics.registry import REF_LENGTHS
 from metrics.stats import Metric, format_signature
 from metrics.tokenize import TOKENIZERS, Preprocessor
@@ -30,8 +30,9 @@ class Preprocessing:
     grown by the judges' new references, seed 001 §2–3's argument for mWER).
 
     The query parameters are the signature's own keys: ``tok``, ``case`` (mixed|lc),
-    ``reflen``, ``bounds`` (no|yes) and ``refs`` (original|pool). The default is what
-    ``manage.py scores`` uses.
+    ``reflen``, ``bounds`` (no|yes) and ``refs`` (original|pool). ``Preprocessing()``
+    is seed 000's defaults (13a, …); a corpus's default (:meth:`for_corpus`) is what its
+    import scores and ``manage.py scores`` uses.
     """
 
     tokenize: str = "13a"
@@ -42,11 +43,13 @@ class Preprocessing:
 
     @classmethod
     def for_corpus(cls, corpus: Attributed) -> Preprocessing:
-        """The corpus's default choice: ``manage.py scores``' (13a …), but the tokenizer
-        that the corpus's target language picks (:func:`annotation.text.corpus_tokenizer`:
-        ``zh`` for Chinese, ``ja-mecab``, ``ko-mecab``), so that BLEU of such a corpus is
-        the one WMT publishes."""
-        return cls(tokenize=corpus_tokenizer(corpus))
+        """The corpus's default choice, the one its import scores and ``manage.py scores``
+        and the judges' live figures read (:func:`annotation.statistics.
+        default_preprocessor`): seed 000's defaults with the tokenizer the corpus's target
+        language picks (``zh`` for Chinese, ``ja-mecab``, ``ko-mecab``), so that BLEU of
+        such a corpus is the one WMT publishes."""
+        pp = default_preprocessor(corpus)
+        return cls(pp.tokenize, pp.lowercase, sentence_boundaries=pp.sentence_boundaries)
 
     @classmethod
     def from_params(
@@ -96,10 +99,6 @@ class Preprocessing:
         partial signature (:func:`metrics.stats.format_signature`, no version), shown on
         the page and part of the cache key."""
         return format_signature(dict(self.params()), version=False)
-
-    @property
-    def is_default(self) -> bool:
-        return self == Preprocessing()
 
 
 def metric_objects(preprocessing: Preprocessing) -> dict[str, Metric]:

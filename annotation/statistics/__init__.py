@@ -9,7 +9,9 @@ how they compute without their callers knowing. The submodules, by meaning:
 * :mod:`~annotation.statistics.metric_set`: which metrics the app computes.
 * :mod:`~annotation.statistics.texts`: a corpus's texts as the metrics read them.
 * :mod:`~annotation.statistics.compute`: every automatic metric and its paired bootstrap.
-* :mod:`~annotation.statistics.encoding`: :class:`AutomaticStats` and its stored bytes.
+* :mod:`~annotation.statistics.encoding`: :class:`AutomaticStats` and its stored bytes,
+  and a corpus's default choice (:func:`default_preprocessor`: its target language's
+  tokenizer), the one its import scores and every reader naming no choice reads.
 * :mod:`~annotation.statistics.store` (and :mod:`~annotation.statistics.blobs`, the
   binary reads and writes): the stored statistics, read back by every page.
   The two models that keep them are :mod:`annotation.models.statistics`.
@@ -42,7 +44,12 @@ from annotation.statistics.annotators import (
     sser_ratings,
 )
 from annotation.statistics.compute import compute_statistics, paired_bootstrap
-from annotation.statistics.encoding import AutomaticStats, statistics_choice
+from annotation.statistics.encoding import (
+    AutomaticStats,
+    default_choice,
+    default_preprocessor,
+    statistics_choice,
+)
 from annotation.statistics.external import (
     AGGREGATE,
     ExternalFigures,
@@ -132,6 +139,8 @@ __all__ = [
     "paired_bootstrap",
     "corpus_texts",
     "sentence_documents",
+    "default_choice",
+    "default_preprocessor",
     "default_stored_statistics",
     "pool_job",
     "live_pool_job",

@@ -1,12 +1,14 @@
 """How the automatic statistics are kept: :class:`AutomaticStats` (every metric's
 per-segment rows, scores, signatures and paired bootstrap), their bytes (exact, nothing
 pickled: :mod:`metrics.archive`), the engine that wrote them and the name of the
-preprocessing choice they were computed for."""
+preprocessing choice they were computed for; and which choice is a corpus's default
+(:func:`default_preprocessor`), the one its import scores."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from annotation.text import Attributed, corpus_tokenizer
 from metrics import __version__ as metrics_version
 from metrics import archive
 from metrics.significance import MetricSignificance
@@ -58,6 +60,22 @@ def statistics_choice(preprocessor: Preprocessor, ref_length: str) -> str:
         },
         version=False,
     )
+
+
+def default_preprocessor(corpus: Attributed) -> Preprocessor:
+    """The corpus's default preprocessing: seed 000's defaults, with the tokenizer its
+    target language picks (:func:`annotation.text.corpus_tokenizer`: ``zh``, ``ja-mecab``
+    or ``ko-mecab`` for a Chinese, Japanese or Korean target, else 13a). One rule for
+    every reader: the job queued with the corpus's texts scores it, and the dashboard
+    (its default choice), ``manage.py scores`` and the judge's live figures read it, so
+    the first view after the import finds its figures stored."""
+    return Preprocessor(tokenize=corpus_tokenizer(corpus))
+
+
+def default_choice(corpus: Attributed) -> str:
+    """The stored row's name of the corpus's default choice (:func:`default_preprocessor`,
+    the nearest reference length)."""
+    return statistics_choice(default_preprocessor(corpus), "nearest")
 
 
 def encode_statistics(stats: AutomaticStats) -> bytes:

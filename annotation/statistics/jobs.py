@@ -14,7 +14,13 @@ from typing import Any
 
 from annotation.jobs import Job, Progress, enqueue, handler
 from annotation.models import Corpus
-from annotation.statistics.encoding import AutomaticStats, encode_statistics, statistics_choice
+from annotation.statistics.encoding import (
+    AutomaticStats,
+    default_choice,
+    default_preprocessor,
+    encode_statistics,
+    statistics_choice,
+)
 from annotation.statistics.pool import scored_pool, store_pool
 from annotation.statistics.store import fresh_statistics, store_statistics, stored_statistics
 from metrics.tokenize import Preprocessor
@@ -60,10 +66,13 @@ def scoring_job(
     requested_by: Any = None,
 ) -> Job:
     """The job scoring this choice of the corpus's current texts (queued if there is
-    none; the last one if it failed, for the lead to retry)."""
-    pp = preprocessor or Preprocessor()
+    none; the last one if it failed, for the lead to retry). No ``preprocessor``: the
+    corpus's default one (:func:`~annotation.statistics.encoding.default_preprocessor`),
+    what the import, a system added and the commands queue, and what the dashboard's
+    first view reads."""
+    pp = preprocessor or default_preprocessor(corpus)
     choice = statistics_choice(pp, ref_length)
-    default = choice == statistics_choice(Preprocessor(), "nearest")
+    default = choice == default_choice(corpus)
     return enqueue(
         SCORING,
         f"{SCORING}:{corpus.pk}:{corpus.texts_stamp}:{choice}",
@@ -81,8 +90,9 @@ def statistics_or_job(
     *,
     requested_by: Any = None,
 ) -> AutomaticStats | Job:
-    """The stored statistics of this choice (one query), or the job that computes them
-    (queued now if need be): what a page shows, figures or progress."""
+    """The stored statistics of this choice (one query; no ``preprocessor``: the corpus's
+    default one), or the job that computes them (queued now if need be): what a page
+    shows, figures or progress."""
     stored = stored_statistics(corpus, preprocessor, ref_length)
     if stored is not None:
         return stored

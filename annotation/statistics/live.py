@@ -3,7 +3,8 @@
 After every click the judge's header (:mod:`annotation.judging.figures`) shows aWER,
 aSER and SSER over the judge's done judgments of this system plus the current one, and
 WER, mWER and BLEU over the same sentences against the corpus references. They are the
-figures ``manage.py scores`` and the dashboard show, computed the same way: the human ones
+figures ``manage.py scores`` and the dashboard show by default, computed the same way
+(under the corpus's default choice: the tokenizer its target language picks): the human ones
 through :func:`annotation.statistics.human.human_metric_rows` (which judgments enter
 which figure is decided there and in :mod:`metrics.human`), the automatic ones as Σ of
 per-segment sufficient statistics through the same metric objects. A target's statistics
@@ -22,6 +23,7 @@ import numpy as np
 
 from annotation.changes import Stamp
 from annotation.models import Corpus
+from annotation.statistics.encoding import default_preprocessor
 from annotation.statistics.human import JudgmentRow, human_metric_rows
 from annotation.statistics.memo import CACHE, CorpusState, Shelf
 from annotation.statistics.metric_set import HUMAN_METRICS
@@ -55,14 +57,23 @@ class TargetTexts:
 #: A target's statistics rows, one array per automatic figure (:data:`_AUTOMATIC`), or
 #: None for a sentence without references (it has no automatic figures).
 SegmentStats = tuple[np.ndarray, ...] | None
-#: A corpus as the live figures' rows and sums are kept: which corpus, and its texts
-#: stamp (a system added or a word moved across a boundary changes candidates).
-CorpusKey = CorpusState
+
+
+@dataclass(frozen=True)
+class CorpusKey:
+    """A corpus as the live figures' rows and sums are kept: which corpus and its texts
+    stamp (a system added or a word moved across a boundary changes candidates), and
+    the preprocessing its automatic figures are scored with, the corpus's default
+    (:func:`~annotation.statistics.encoding.default_preprocessor`: ``zh`` words for a
+    Chinese target), which its attributes decide, not a stamp."""
+
+    state: CorpusState
+    preprocessor: Preprocessor
 
 
 def texts_key(corpus: Corpus) -> CorpusKey:
-    """``corpus``'s :data:`CorpusKey`."""
-    return CorpusState.of(corpus, Stamp.TEXTS)
+    """``corpus``'s :class:`CorpusKey`."""
+    return CorpusKey(CorpusState.of(corpus, Stamp.TEXTS), default_preprocessor(corpus))
 
 
 def live_scores(
@@ -77,7 +88,7 @@ def live_scores(
     """
     *done, current = judged
     sums = _done_sums(corpus, tuple(done), stats).plus(_sums([current], stats))
-    return {name: sums.score(name) for name in _FIGURES}
+    return {name: sums.score(name, corpus.preprocessor) for name in _FIGURES}
 
 
 @dataclass(frozen=True)
@@ -94,13 +105,14 @@ class _Sums:
             totals[name] = totals[name] + total if name in totals else total
         return _Sums(counts, totals)
 
-    def score(self, name: str) -> float | None:
-        """The figure's score from its summed rows, None where no judgment entered it."""
+    def score(self, name: str, preprocessor: Preprocessor) -> float | None:
+        """The figure's score from its summed rows (an automatic one's under
+        ``preprocessor``), None where no judgment entered it."""
         if not self.counts.get(name):
             return None
         if name in HUMAN_METRICS:
             return float(human.HUMAN_METRICS[name].score_from_stats(self.totals[name]))
-        return float(_metric(name).score_from_stats(self.totals[name]))
+        return float(_metric(name, preprocessor).score_from_stats(self.totals[name]))
 
 
 def _sums(judged: Sequence[Judged], stats: Mapping[int, SegmentStats]) -> _Sums:
@@ -148,12 +160,13 @@ def _done_sums(
     """:func:`_sums` of the done judgments, kept while they stay the same (a key is what
     the sums are computed from: the targets, whose statistics change only with the
     texts stamp, and each judgment's counts)."""
-    return CACHE.get_or_set(DONE_SUMS.key(corpus, done), lambda: _sums(done, stats))
+    key = DONE_SUMS.key(corpus.state, corpus.preprocessor, done)
+    return CACHE.get_or_set(key, lambda: _sums(done, stats))
 
 
 @cache
-def _metric(name: str) -> Metric:
-    return build_metric(name, preprocessor=Preprocessor())
+def _metric(name: str, preprocessor: Preprocessor) -> Metric:
+    return build_metric(name, preprocessor=preprocessor)
 
 
 #: The automatic figures of the header.
@@ -178,7 +191,7 @@ def known_stats(
     found: dict[int, SegmentStats] = {}
     missing: set[int] = set()
     for target_id in target_ids:
-        row = CACHE.get(ROWS.key(corpus, target_id), _NOT_KEPT)
+        row = CACHE.get(ROWS.key(corpus.state, corpus.preprocessor, target_id), _NOT_KEPT)
         if row is _NOT_KEPT:
             missing.add(target_id)
         else:
@@ -194,13 +207,14 @@ def stored_stats(corpus: Corpus, wanted: Mapping[int, tuple[str, int]]) -> dict[
     sentence has a first reference. Targets the stored statistics do not hold are left
     out (the caller computes them). One query per corpus and process reads them all.
     """
-    stored = _stored_rows(corpus)
+    key = texts_key(corpus)
+    stored = _stored_rows(corpus, key)
     found: dict[int, SegmentStats] = {}
     for target_id, (system, segment) in wanted.items():
         rows = stored.get(system)
         if rows is not None and 0 <= segment < len(rows[0]):
             found[target_id] = tuple(r[segment] for r in rows)
-    _keep(texts_key(corpus), found)
+    _keep(key, found)
     return found
 
 
@@ -210,11 +224,11 @@ def stored_stats(corpus: Corpus, wanted: Mapping[int, tuple[str, int]]) -> dict[
 STORED = Shelf("live-stored", Stamp.TEXTS, 4)
 
 
-def _stored_rows(corpus: Corpus) -> dict[str, tuple[np.ndarray, ...]]:
+def _stored_rows(corpus: Corpus, live: CorpusKey) -> dict[str, tuple[np.ndarray, ...]]:
     """The corpus's stored rows per system: kept, or read (one query, the live figures'
     metrics' rows decoded, nothing else of the stored statistics) and kept; none when
     the default statistics are not stored (every row is then computed)."""
-    key = STORED.key(corpus)
+    key = STORED.key(live.state, live.preprocessor)
     kept: dict[str, tuple[np.ndarray, ...]] | None = CACHE.get(key)
     if kept is not None:
         return kept
@@ -237,10 +251,8 @@ def segment_stats(
     if with_refs:
         hyps = [s.candidate for _, s in with_refs]
         refs = [s.references for _, s in with_refs]
-        stats = [
-            _metric(name).segment_stats(hyps, _metric(name).prepare_references(refs))
-            for name in _AUTOMATIC
-        ]
+        metrics = [_metric(name, corpus.preprocessor) for name in _AUTOMATIC]
+        stats = [m.segment_stats(hyps, m.prepare_references(refs)) for m in metrics]
         for i, (target_id, _) in enumerate(with_refs):
             out[target_id] = tuple(np.array(s[i]) for s in stats)
     _keep(corpus, out)
@@ -248,4 +260,7 @@ def segment_stats(
 
 
 def _keep(corpus: CorpusKey, rows: Mapping[int, SegmentStats]) -> None:
-    CACHE.put_many((ROWS.key(corpus, target_id), row) for target_id, row in rows.items())
+    CACHE.put_many(
+        (ROWS.key(corpus.state, corpus.preprocessor, target_id), row)
+        for target_id, row in rows.items()
+    )

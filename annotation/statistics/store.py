@@ -2,7 +2,9 @@
 models.CorpusStatistics`): read back by every page, computed once per preprocessing choice.
 
 They depend only on the texts and the choice, and are computed by a worker
-(:mod:`annotation.statistics.jobs`): the import queues the default choice's, a page
+(:mod:`annotation.statistics.jobs`): the import queues the corpus's default choice's
+(:func:`~annotation.statistics.encoding.default_preprocessor`: the tokenizer its target
+language picks), which every reader that names no choice reads, a page
 that finds a choice not stored queues it, and reading them is all a page does. When
 the texts change after the import (:mod:`annotation.changes`), a system added (or a
 translator or sentence changed in the admin) deletes them; a candidate changed (a word
@@ -31,6 +33,8 @@ from annotation.statistics.encoding import (
     STATISTICS_ENGINE,
     AutomaticStats,
     decode_statistics,
+    default_choice,
+    default_preprocessor,
     score_rows,
     statistics_choice,
 )
@@ -44,10 +48,12 @@ from metrics.tokenize import Preprocessor
 def stored_statistics(
     corpus: Corpus, preprocessor: Preprocessor | None = None, ref_length: str = "nearest"
 ) -> AutomaticStats | None:
-    """The corpus's automatic statistics for this choice as stored for its current texts
-    (one query), None when they are not (yet): all a web request ever does with them;
-    computing them is a job's (:mod:`annotation.statistics.jobs`)."""
-    choice = statistics_choice(preprocessor or Preprocessor(), ref_length)
+    """The corpus's automatic statistics for this choice (no ``preprocessor``: the
+    corpus's default one, :func:`~annotation.statistics.encoding.default_preprocessor`)
+    as stored for its current texts (one query), None when they are not (yet): all a web
+    request ever does with them; computing them is a job's
+    (:mod:`annotation.statistics.jobs`)."""
+    choice = statistics_choice(preprocessor or default_preprocessor(corpus), ref_length)
     stored = first_blob(_rows(corpus).filter(choice=choice).values_list("data", flat=True))
     return None if stored is None else decode_statistics(stored)
 
@@ -89,10 +95,10 @@ def store_statistics(corpus_id: int, choice: str, texts_stamp: int, data: bytes)
 
 def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
     """Stored statistics whose metrics may not depend on what differs from ``pp``: the
-    default choice's (always stored) and the latest stored one of the same case (chrF
-    reads the case only, so a new tokenizer keeps it). At most two rows are read."""
+    corpus's default choice's (always stored) and the latest stored one of the same case
+    (chrF reads the case only, so a new tokenizer keeps it). At most two rows are read."""
     rows = _rows(corpus)
-    default = statistics_choice(Preprocessor(), "nearest")
+    default = default_choice(corpus)
     case = statistics_choice(pp, "nearest").split("|")[1]  # "case:…"
     wanted = [
         rows.filter(choice=default),
@@ -103,9 +109,10 @@ def _kin_statistics(corpus: Corpus, pp: Preprocessor) -> list[AutomaticStats]:
 
 
 def default_stored_statistics(corpus: Corpus) -> AutomaticStats | None:
-    """The default choice's statistics as stored (one query), None if they are not (yet):
-    for readers that must not score a whole corpus on their request (the judge's page)."""
-    default = _rows(corpus).filter(choice=statistics_choice(Preprocessor(), "nearest"))
+    """The corpus's default choice's statistics as stored (one query), None if they are
+    not (yet): for readers that must not score a whole corpus on their request (the
+    judge's page)."""
+    default = _rows(corpus).filter(choice=default_choice(corpus))
     stored = first_blob(default.values_list("data", flat=True))
     return None if stored is None else decode_statistics(stored)
 
@@ -114,11 +121,12 @@ def default_stored_rows(
     corpus: Corpus, metrics: Sequence[str]
 ) -> tuple[tuple[str, ...], dict[str, FloatArray]] | None:
     """The systems and, per metric of ``metrics``, the rows (systems × segments × k) of
-    the default choice's statistics as stored (one query), None if they are not (yet).
+    the corpus's default choice's statistics as stored (one query), None if they are not
+    (yet).
     Only those metrics' rows are decoded (:func:`metrics.archive.unpack_rows`): a tenth
     of what decoding every metric, score and bootstrap costs, for the judge's page,
     which reads three metrics' rows."""
-    default = _rows(corpus).filter(choice=statistics_choice(Preprocessor(), "nearest"))
+    default = _rows(corpus).filter(choice=default_choice(corpus))
     stored = first_blob(default.values_list("data", flat=True))
     return None if stored is None else archive.unpack_rows(stored, metrics)
 

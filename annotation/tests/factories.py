@@ -349,6 +349,34 @@ EXTRAS = """\
 """
 
 
+#: Three sentences of a Chinese target, one reference, two systems. The texts have no
+#: spaces, so 13a makes one word of each and the ``zh`` tokenizer one of each character:
+#: "sys B"'s first candidate misses one word of one under 13a, one of five under ``zh``.
+CHINESE_REFS = ["我喜欢猫。", "今天天气很好。", "他在读书。"]
+CHINESE_SYSTEMS = {
+    "sys A": ["我喜欢猫。", "今天天气不错。", "他在看书。"],
+    "sys B": ["我喜欢狗。", "今天天气很好。", "她在读书。"],
+}
+#: :data:`CHINESE_REFS` and :data:`CHINESE_SYSTEMS` as an evalTrans file naming its
+#: target language (``trglang="zh"``).
+CHINESE = "\n".join(
+    [
+        '<evalTrans srclang="en" trglang="zh">',
+        *(
+            f"<sentence><source>source {k}</source>"
+            f'<eval translator="first reference"><target>{ref}</target></eval>'
+            + "".join(
+                f'<eval translator="{name}"><target>{hyps[k]}</target></eval>'
+                for name, hyps in CHINESE_SYSTEMS.items()
+            )
+            + "</sentence>"
+            for k, ref in enumerate(CHINESE_REFS)
+        ),
+        "</evalTrans>",
+    ]
+)
+
+
 # --- the judge's work: seed 001 Figure 1 and click helpers ------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -9,13 +10,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sacrebleu
 from django.core.management import CommandError, call_command
 
 from annotation.corpora.imports import corpus_import
 from annotation.jobs import Job
 from annotation.models import Campaign, Corpus, Task, User
 from annotation.tests.controls.factories import queue_corpus, walk_queue
-from annotation.tests.factories import AUTOMATIC, DEMO_XML, SEED_XML
+from annotation.tests.factories import (
+    AUTOMATIC,
+    CHINESE,
+    CHINESE_REFS,
+    CHINESE_SYSTEMS,
+    DEMO_XML,
+    SEED_XML,
+)
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,6 +175,24 @@ def test_scores_table_lists_systems() -> None:
         *("WNGRAM-P", "WNGRAM-R", "WNGRAM-F", "METEOR", "LEPOR"),
     ]
     assert len(lines) == 6
+
+
+@pytest.mark.parametrize("scored", [True, False], ids=["by-the-import", "by-the-command"])
+def test_scores_of_a_chinese_target_are_tokenized_as_its_language(
+    tmp_path: Path, scored: bool
+) -> None:
+    """The figures are those of the corpus's default choice, the dashboard's: a Chinese
+    target's are scored with sacreBLEU's ``zh`` tokenizer (a character a word), whether
+    the import scored them or the command does."""
+    corpus_import(source=io.BytesIO(CHINESE.encode()), name="zh", score=scored)
+
+    figures = json.loads(run("scores", "zh", "--json"))["translators"]
+
+    for system, hyps in CHINESE_SYSTEMS.items():
+        bleu = sacrebleu.corpus_bleu(hyps, [CHINESE_REFS], tokenize="zh")
+        assert "|tok:zh|" in figures[system]["bleu"]["signature"]
+        assert figures[system]["bleu"]["score"] == pytest.approx(bleu.score)
+    assert figures["sys B"]["wer"]["score"] == pytest.approx(100 * 2 / (5 + 7 + 5))  # 13a: 2/3
 
 
 def test_add_user_creates_and_updates_accounts_and_assigns_corpora() -> None:

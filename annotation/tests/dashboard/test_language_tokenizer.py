@@ -5,17 +5,33 @@ metrics' signatures carry the tokenizer's own (MeCab's version and dictionary)."
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pytest
+import sacrebleu
+from django.core.management import call_command
 from django.test import Client
 from lxml import etree
 
+from annotation.corpora.imports import corpus_import
+from annotation.corpora.systems import corpus_add_system
 from annotation.dashboard import figures
 from annotation.dashboard.inputs import DashboardInputs
 from annotation.dashboard.preprocessing import Preprocessing
-from annotation.jobs import run_queued_jobs
-from annotation.models import Corpus
+from annotation.jobs import Job, run_queued_jobs
+from annotation.models import Corpus, User
 from annotation.tests.boards import view_of
-from annotation.tests.factories import by_id, cells
+from annotation.tests.factories import (
+    CHINESE,
+    CHINESE_REFS,
+    CHINESE_SYSTEMS,
+    by_id,
+    cells,
+    queue_upload,
+)
 from annotation.tests.stored import automatic_statistics
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +122,59 @@ def test_bleu_of_a_chinese_corpus_is_scored_with_zh_not_13a(hand_corpus: Corpus)
     assert "tok:zh" in rows[0].cell("bleu").signature
     plain = view_of(corpus).get(figures.table).rows
     assert "tok:13a" in plain[0].cell("bleu").signature
+
+
+def imported(tmp_path: Path, lead: User) -> Corpus:
+    return corpus_import(source=io.BytesIO(CHINESE.encode()), name="zh").corpus
+
+
+def import_command(tmp_path: Path, lead: User) -> Corpus:
+    (tmp_path / "zh.xml").write_text(CHINESE, encoding="utf-8")
+    call_command("import_evaltrans", str(tmp_path / "zh.xml"), "--name", "zh", stdout=io.StringIO())
+    return Corpus.objects.get(name="zh")
+
+
+def uploaded(tmp_path: Path, lead: User) -> Corpus:
+    queue_upload(lead, CHINESE.encode(), "zh")
+    run_queued_jobs()  # the import's job, which queues the scoring's
+    return Corpus.objects.get(name="zh")
+
+
+def with_a_system_added(tmp_path: Path, lead: User) -> Corpus:
+    corpus = imported(tmp_path, lead)
+    run_queued_jobs()
+    lines = ["我喜欢猫。", "今天天气好。", "他读书。"]
+    return corpus_add_system(
+        corpus=corpus, name="sys C", lines=lines, filename="c.txt", unsegmented=False
+    ).corpus
+
+
+#: Every way a corpus's texts arrive or change that queues their scoring with them.
+ARRIVALS = [imported, import_command, uploaded, with_a_system_added]
+
+
+@pytest.mark.parametrize("arrive", ARRIVALS)
+def test_the_first_view_after_the_scoring_job_reads_the_language_s_choice(
+    lead_client: Client,
+    lead: User,
+    tmp_path: Path,
+    settings: Any,
+    arrive: Callable[[Path, User], Corpus],
+) -> None:
+    """The job queued with the texts scores the corpus's own default choice (tok:zh for a
+    Chinese target), so the dashboard's first view shows its figures at once and queues
+    nothing, rather than a second job for the choice the language picks."""
+    settings.TASKS = settings.QUEUED_TASKS  # the jobs wait for a worker
+    corpus = arrive(tmp_path, lead)
+    run_queued_jobs()  # a worker
+    jobs = Job.objects.count()
+
+    html = lead_client.get(f"/dashboard/{corpus.pk}/").content.decode()
+
+    assert Job.objects.count() == jobs
+    assert 'id="scoring"' not in html
+    assert "not <code>manage.py scores</code>" not in html  # its defaults are the corpus's
+    bleu = {system: cell for (system, metric), cell in cells(html).items() if metric == "bleu"}
+    assert "|tok:zh|" in bleu["sys A"]["title"]
+    expected = sacrebleu.corpus_bleu(CHINESE_SYSTEMS["sys A"], [CHINESE_REFS], tokenize="zh")
+    assert float(bleu["sys A"]["data-value"]) == pytest.approx(expected.score)

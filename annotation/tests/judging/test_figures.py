@@ -3,6 +3,8 @@ annotation/statistics/live.py), by hand and against sacreBLEU."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 import sacrebleu
@@ -14,6 +16,7 @@ from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Sentence, Target, User
 from annotation.statistics import TargetTexts, segment_stats, stored_stats, texts_key
 from annotation.tests.factories import (
+    CHINESE,
     DEMO_XML,
     FIGURE_1_CANDIDATE,
     FIGURE_1_FIRST_REF,
@@ -122,3 +125,24 @@ def test_the_rows_read_from_the_stored_statistics_are_the_computed_ones() -> Non
     assert len(stored) == len(computed) == len(targets) == 200
     for t in targets:
         assert all(np.array_equal(a, b) for a, b in zip(stored[t.pk], computed[t.pk], strict=True))
+
+
+@pytest.mark.parametrize("scored", [True, False], ids=["stored-rows", "computed-rows"])
+def test_live_figures_of_a_chinese_target_are_tokenized_as_its_language(
+    judge: User, scored: bool
+) -> None:
+    """A Chinese target's WER and BLEU count characters (sacreBLEU's ``zh``), as the
+    dashboard and ``manage.py scores`` do by default, whether the page reads the rows the
+    import's job stored or computes them: under 13a "我喜欢狗。" is one wrong word of one."""
+    corpus = corpus_import(source=io.BytesIO(CHINESE.encode()), name="zh", score=scored).corpus
+    corpus.judges.add(judge)
+    corpus.judges_see_figures = True
+    corpus.save(update_fields=["judges_see_figures"])
+    judgment = judgment_open(user=judge, target=target_of(corpus, "sys B"))
+
+    figures = judging_context(judgment).figures
+
+    bleu = sacrebleu.corpus_bleu(["我喜欢狗。"], [["我喜欢猫。"]], tokenize="zh").score
+    assert figures.wer == pytest.approx(100 * 1 / 5)
+    assert figures.mwer == pytest.approx(100 * 1 / 5)
+    assert figures.bleu == pytest.approx(bleu)
