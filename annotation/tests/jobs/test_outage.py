@@ -82,6 +82,9 @@ def test_workers_ride_out_a_postgresql_restart_and_finish_the_job_they_had(
         postgres.start()
     assert (busy.poll(), idle.poll()) == (None, None)  # both rode it out
     outage_db.wait_until(lambda jobs: jobs[0][1] in ("done", "failed"), "ended")
+    # the idle worker may still be waiting to try the database again when the job ends
+    wait_for_lines(busy_log, BACK, busy)
+    wait_for_lines(idle_log, BACK, idle)
 
     busy_said, idle_said = busy_log.read_text(), idle_log.read_text()
     for said in (busy_said, idle_said):  # each logged the outage and its end
