@@ -10,6 +10,7 @@ lines: a module that needs banners wants to be a package).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Collection
 from pathlib import Path
 
@@ -102,8 +103,19 @@ def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
 def imported(source: str, name: str, modules: Collection[str], *, hints: bool) -> set[str]:
     """The modules of ours (``modules``) that the module ``name`` of text ``source``
     imports when it runs; with ``hints``, those its type hints name as well."""
+    return _imported(ast.parse(source), name, modules, hints=hints)
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The module in ``path``, parsed once a process (the layout's tests read every
+    module, several times)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _imported(tree: ast.Module, name: str, modules: Collection[str], *, hints: bool) -> set[str]:
     out: set[str] = set()
-    for node in _import_statements(ast.parse(source), hints=hints):
+    for node in _import_statements(tree, hints=hints):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         else:
@@ -120,9 +132,15 @@ def imported(source: str, name: str, modules: Collection[str], *, hints: bool) -
 
 def import_graph(*, hints: bool = False) -> dict[str, set[str]]:
     """Each module of ours → the modules of ours it imports (:func:`imported`)."""
+    return {name: set(deps) for name, deps in _import_graph(hints).items()}
+
+
+@functools.cache
+def _import_graph(hints: bool) -> dict[str, frozenset[str]]:
+    """Read once a process: six tests ask, and each reading parses every module."""
     modules = our_modules()
     return {
-        name: imported(path.read_text(encoding="utf-8"), name, modules, hints=hints)
+        name: frozenset(_imported(parsed(path), name, modules, hints=hints))
         for name, path in modules.items()
     }
 
@@ -356,12 +374,13 @@ def test_a_cycle_of_features_is_found() -> None:
 FUNCTION_MAX_LINES = 80
 
 
-def long_functions(source: str, name: str) -> list[str]:
-    """The functions of ``source`` (module ``name``) longer than
+def long_functions(source: str | ast.Module, name: str) -> list[str]:
+    """The functions of ``source`` (module ``name``, its text or parsed) longer than
     :data:`FUNCTION_MAX_LINES`, as "module:line function (length)"."""
+    tree = ast.parse(source) if isinstance(source, str) else source
     return [
         f"{name}:{node.lineno} {node.name} ({length} lines)"
-        for node in ast.walk(ast.parse(source))
+        for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > FUNCTION_MAX_LINES
     ]
@@ -374,7 +393,7 @@ def test_no_function_is_longer_than_80_lines() -> None:
         for package in (*OURS, "bench")
         for path in sorted((ROOT / package).rglob("*.py"))
         if "migrations" not in path.parts
-        for line in long_functions(path.read_text(encoding="utf-8"), module_of(path))
+        for line in long_functions(parsed(path), module_of(path))
     ]
     assert found == []
 
