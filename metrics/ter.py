@@ -62,7 +62,7 @@ from metrics.stats import (
     format_signature,
     nrefs_label,
 )
-from metrics.ter_beam import BEAM_WIDTH
+from metrics.ter_band import BEAM_WIDTH
 from metrics.ter_bounds import (
     SegmentTable,
     edit_parts,

@@ -25,7 +25,7 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-BEAM_WIDTH = 25
+from metrics.ter_band import BEAM_WIDTH, Band, band_distances, band_matrix, band_trace, beam_spans
 
 Words = tuple[int, ...]
 IntArray = npt.NDArray[np.int64]
@@ -43,6 +43,10 @@ _SMALL_ROW = 2048
 _INF = 10**16
 #: From this many matrices to trace in a chunk, they are traced together with numpy.
 _MANY_TRACES = 64
+#: Matrices of more cells than this (a line of about 128 words against as many) are
+#: kept as their bands (:mod:`metrics.ter_band`): a step's candidates, each a whole
+#: matrix, would take gigabytes on a long line.
+LONG_CELLS = 1 << 14
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,37 +64,30 @@ class Request:
     ref: Words
     words: list[Words]
     starts: list[int]
-    base: CellArray | None
+    base: CellArray | Band | None
     keys: list[Key]
     score: int
+
+    @property
+    def full_base(self) -> CellArray:
+        """``base`` of a request whose matrices are whole (not :func:`_is_long`)."""
+        assert isinstance(self.base, np.ndarray)  # noqa: S101 (short requests' bases)
+        return self.base
 
 
 Key = tuple[int, int, int]
 Matrix = list[list[int]]
 #: (distance, alignment, reference errors, candidate errors): :func:`_trace`.
 Trace = tuple[int, list[int], list[int], list[int]]
-#: A matrix of the current words and its trace.
-Found = tuple[CellArray, Trace]
+#: A matrix of the current words (whole, or its band for a long line) and its trace.
+Found = tuple[CellArray | Band, Trace]
 Best = tuple[int, int, Found | None]
 Answer = Found | Best
 
 
-@lru_cache(maxsize=4096)
-def _beam(n_hyp: int, n_ref: int) -> list[tuple[int, int]]:
-    """sacreBLEU's ``BeamEditDistance`` bounds: row ``i``'s cells ``lo ≤ j < hi``."""
-    ratio = n_ref / n_hyp if n_hyp else 1
-    beam = math.ceil(ratio / 2 + BEAM_WIDTH) if ratio / 2 > BEAM_WIDTH else BEAM_WIDTH
-    spans = [(0, n_ref + 1)]
-    for i in range(1, n_hyp + 1):
-        diag = math.floor(i * ratio)
-        hi = n_ref + 1 if i == n_hyp else min(n_ref + 1, diag + beam)
-        spans.append((max(0, diag - beam), hi))
-    return spans
-
-
 def _spans(n: IntArray, m: IntArray, rows: int) -> tuple[IntArray, IntArray]:
-    """:func:`_beam` of many candidates at once, rows ``0 … rows`` (the same float
-    arithmetic, so the same cells; rows past a candidate's end are whole)."""
+    """:func:`~metrics.ter_band.beam_spans` of many candidates at once, rows ``0 … rows``
+    (the same float arithmetic, so the same cells; rows past a candidate's end are whole)."""
     ratio = np.where(n > 0, m / np.maximum(n, 1), 1.0)
     half = ratio / 2
     beam = np.where(half > BEAM_WIDTH, np.ceil(half + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
@@ -105,7 +102,50 @@ def _spans(n: IntArray, m: IntArray, rows: int) -> tuple[IntArray, IntArray]:
 
 
 def answer_all(requests: list[Request]) -> list[Answer]:
-    """The answers to ``requests`` (one step of many searches), cut into chunks of
+    """The answers to ``requests`` (one step of many searches): those of long lines one
+    by one, in the memory of their beams (:func:`_band_request`), the others together
+    (:func:`_answer_together`)."""
+    out: list[Any] = [None] * len(requests)
+    together: list[int] = []
+    for q, r in enumerate(requests):
+        if _is_long(r):
+            out[q] = _band_request(r)
+        else:
+            together.append(q)
+    if together:
+        for q, answer in zip(
+            together, _answer_together([requests[q] for q in together]), strict=True
+        ):
+            out[q] = answer
+    return out
+
+
+def _is_long(r: Request) -> bool:
+    """Whether ``r``'s matrices are kept as their bands (:mod:`metrics.ter_band`): more than
+    ``LONG_CELLS`` cells each. A shift keeps the candidate's length, so every request of
+    one search is long or none is."""
+    n = len(r.words[0])
+    return n > 0 and (n + 1) * (len(r.ref) + 1) > LONG_CELLS
+
+
+def _band_request(r: Request) -> Answer:
+    """:class:`Request`'s answer for a long line: the candidates' distances one band row at
+    a time, then the chosen one's band, whole, to trace."""
+    if r.base is None:
+        band = band_matrix(r.ref, r.words[0], 0, None)
+        return band, band_trace(band, r.words[0], r.ref)
+    base = r.base
+    assert isinstance(base, Band)  # noqa: S101 (a long line's matrices are bands)
+    distances = band_distances(r.ref, r.words, r.starts, base)
+    best = _select(r, distances)
+    if distances[best] >= r.score:
+        return best, distances[best], None
+    band = band_matrix(r.ref, r.words[best], r.starts[best], base)
+    return best, distances[best], (band, band_trace(band, r.words[best], r.ref))
+
+
+def _answer_together(requests: list[Request]) -> list[Answer]:
+    """The answers to ``requests``, cut into chunks of
     consecutive candidate lengths (all candidates of one request have the same), each
     computed row by row across all its candidates, or one by one in Python when that is
     cheaper (:func:`_plan`)."""
@@ -225,7 +265,7 @@ def _select(r: Request, distances: list[int]) -> int:
 def _python_request(r: Request) -> Answer:
     if r.base is None:
         return _found(_python_rows(r.ref, r.words[0], 0, None), r.words[0], r.ref)
-    base = r.base
+    base = r.full_base
     found = [
         _python_rows(r.ref, w, s, base[s].tolist()) for w, s in zip(r.words, r.starts, strict=True)
     ]
@@ -251,7 +291,7 @@ def _python_rows(ref: Words, words: Words, start: int, base: list[int] | None) -
     n_ref1 = len(ref) + 1
     row = list(range(n_ref1)) if base is None else base
     out = [row]
-    spans = _beam(len(words), len(ref))
+    spans = beam_spans(len(words), len(ref))
     costs = _costs(ref)
     ones = [1] * len(ref)
     for i in range(start + 1, len(words) + 1):
@@ -349,7 +389,7 @@ def _lay_out(requests: list[Request]) -> _Layout:
         if r.base is None:
             init[columns, : m_q + 1] = cols[: m_q + 1]
         else:  # its infinite cells (however they came) are this chunk's
-            init[columns, : m_q + 1] = np.minimum([r.base[s] for s in r.starts], inf)
+            init[columns, : m_q + 1] = np.minimum([r.full_base[s] for s in r.starts], inf)
     start_arr = np.asarray(starts)[order]
     return _Layout(n, m, hyp, refm, init, start_arr, owned, n_max, m_max, inf, dtype)
 
@@ -430,8 +470,7 @@ def _answers(
     picked = np.ascontiguousarray(matrices[:, :, [c for _, c, _ in wanted]].transpose(2, 0, 1))
     for k, (q, _, start) in enumerate(wanted):
         if start:
-            base = requests[q].base
-            assert base is not None  # noqa: S101 (a shift's rows start from a base)
+            base = requests[q].full_base
             picked[k, :start, : base.shape[1]] = np.minimum(base[:start], layout.inf)
     w_cols = [c for _, c, _ in wanted]
     n_w, m_w = layout.n[w_cols], layout.m[w_cols]
