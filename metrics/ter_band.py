@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +31,7 @@ BEAM_WIDTH = 25
 
 Words = tuple[int, ...]
 IntArray = npt.NDArray[np.int64]
-Cells = npt.NDArray[np.int32]
+Cells = npt.NDArray[np.signedinteger[Any]]
 #: Candidates whose band rows are computed together: the memory of their words, as one
 #: array (candidates × words), stays a few megabytes for any line.
 GROUP_CELLS = 1 << 21
@@ -55,15 +56,17 @@ class Geometry:
     ``i``'s band cell ``k`` is column ``lo[i] + k``, a beam cell while ``k < size[i]``.
     Row 0 (all of it is sacreBLEU's first row) keeps the columns row 1 reads.
     ``ref_at[i, k]`` is the reference word the cell's column follows (``-2``: none);
-    ``inf`` stands for the infinite cells (no distance reaches it)."""
+    ``inf`` stands for the infinite cells (no distance reaches it); ``dtype`` holds
+    every cell (int16 while it can: half the memory to stream through)."""
 
     n: int
     m: int
     lo: IntArray
     size: IntArray
     width: int
-    ref_at: Cells
+    ref_at: npt.NDArray[np.int32]
     inf: int
+    dtype: type[np.signedinteger[Any]]
 
     @property
     def pad(self) -> int:
@@ -88,7 +91,9 @@ def geometry(n: int, ref: Words) -> Geometry:
     follows = columns - 1  # the reference word of column j is ref[j − 1]
     inside = (follows >= 0) & (follows < m)
     ref_at = np.where(inside, words[np.clip(follows, 0, max(m - 1, 0))], -2).astype(np.int32)
-    return Geometry(n, m, lo, size, width, ref_at, n + m + 2)
+    inf = n + m + 2
+    dtype = np.int16 if 3 * inf < np.iinfo(np.int16).max else np.int32
+    return Geometry(n, m, lo, size, width, ref_at, inf, dtype)
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,7 +107,7 @@ class Band:
 
 def _first_row(g: Geometry) -> Cells:
     """sacreBLEU's first row (``j`` insertions for column ``j``) within row 0's band."""
-    row = np.full(g.width, g.inf, np.int32)
+    row = np.full(g.width, g.inf, g.dtype)
     row[: g.size[0]] = np.arange(g.lo[0], g.lo[0] + g.size[0])
     return row
 
@@ -121,7 +126,7 @@ def _next_row(g: Geometry, i: int, prev: Cells, words: Cells, out: Cells) -> Non
     np.not_equal(words[:, None], g.ref_at[i][None, :], out=cur)
     cur += diag
     np.minimum(cur, up + 1, out=cur)
-    steps = np.arange(width, dtype=np.int32)
+    steps = np.arange(width, dtype=g.dtype)
     cur -= steps
     np.minimum.accumulate(cur, axis=1, out=cur)
     cur += steps
@@ -130,7 +135,7 @@ def _next_row(g: Geometry, i: int, prev: Cells, words: Cells, out: Cells) -> Non
 
 
 def _work(g: Geometry, count: int) -> Cells:
-    out = np.full((count, g.width + 2 + g.pad), g.inf, np.int32)
+    out: Cells = np.full((count, g.width + 2 + g.pad), g.inf, g.dtype)
     return out
 
 
@@ -138,7 +143,7 @@ def band_matrix(ref: Words, words: Words, start: int, base: Band | None) -> Band
     """The band of ``words``, rows ``start + 1 …`` computed, those up to ``start`` taken
     from ``base`` (``start`` 0 and no base: from sacreBLEU's first row)."""
     g = geometry(len(words), ref)
-    cells = np.empty((g.n + 1, g.width), np.int32)
+    cells = np.empty((g.n + 1, g.width), g.dtype)
     if base is None:
         cells[0] = _first_row(g)
     else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -41,3 +43,39 @@ def demo_lines() -> list[str]:
     """Every source, reference and candidate sentence of the demo corpus."""
     root = etree.parse(str(DEMO_XML)).getroot()
     return [el.text or "" for el in root.iter("source", "target")]
+
+
+#: The two kinds of long line the TER memory tests and ``bench/ter_memory.py`` score:
+#: three systems' documents against the two references' (translations of the same talk
+#: twice over: most shifts are tried in the first round), and the references' words
+#: with one neighbour swap and one replaced word in every 20 (few errors: a round of
+#: shifts after another, each with a few candidates, as a good system's document).
+LONG_LINE_KINDS = ("documents", "edited")
+
+
+def document_words(names: Sequence[str], count: int) -> list[str]:
+    """The words of the named translators' documents (their 40 sentences joined), one
+    document after another and again, cut at ``count``: one long line of real text."""
+    data = demo()
+    words: list[str] = []
+    while len(words) < count:
+        for name in names:
+            words += " ".join(data[name]).split()
+    return words[:count]
+
+
+def long_line_pair(kind: str, count: int) -> tuple[str, str]:
+    """A candidate line and its reference of ``count`` words each (:data:`LONG_LINE_KINDS`)."""
+    ref = document_words(REFERENCES, count)
+    if kind == "documents":
+        hyp = document_words(("DIDI-NLP", "NiuTrans", "Online-W"), count)
+    elif kind == "edited":
+        rng = random.Random(1)
+        hyp = list(ref)
+        for _ in range(count // 20):
+            p = rng.randrange(count - 1)
+            hyp[p], hyp[p + 1] = hyp[p + 1], hyp[p]
+            hyp[rng.randrange(count)] = "xx"
+    else:
+        raise ValueError(f"unknown kind of long line {kind!r} (choose from {LONG_LINE_KINDS})")
+    return " ".join(hyp), " ".join(ref)
