@@ -21,11 +21,12 @@ sacreBLEU and jiwer read it; ``--docs`` drops it); ``wer``, ``ser`` and the weig
 (``wngram-p``, ``wngram-r``, ``wngram-f``) use the first ``--ref``; ``--docs`` gives the
 latter's document of each segment (one id per line), else the corpus is one document.
 BLEU, chrF, LEPOR, the weighted n-grams and the error rates (TER too) are printed in
-percent, NIST raw. TER ignores
-``--tokenize`` and ``--lowercase``: it normalises as sacreBLEU's TER (lowercased, split at
-whitespace). METEOR (percent) reads the tokenizer's words, lowercased, and needs
-WordNet 3.0 (Debian's wordnet-base; without it, one line says so). Bad input exits with
-status 2 and one line naming the file, the line and the problem — never a traceback.
+percent, NIST raw. TER ignores ``--tokenize`` and ``--lowercase``: it normalises as
+sacreBLEU's TER (lowercased, split at whitespace), with sacreBLEU's options
+``--ter-case-sensitive``, ``--ter-normalized``, ``--ter-no-punct`` and
+``--ter-asian-support``. METEOR (percent) reads the tokenizer's words, lowercased, and
+needs WordNet 3.0 (Debian's wordnet-base; without it, one line says so). Bad input exits
+with status 2 and one line naming the file, the line and the problem — never a traceback.
 
 ``--empty-ref`` is the WER family's rate against an empty reference (``ins``, the default:
 the insertions over 1, as jiwer; ``100``: 0 or 100 %; ``empty:…`` in the signatures).
@@ -237,12 +238,29 @@ def _add_metric_options(p: argparse.ArgumentParser) -> None:
         default="tfidf",
         help="word weights of wngram-p/r/f: %(choices_of)s (default tfidf)",
     ).choices_of = _Listed(lambda: registry.NGRAM_WEIGHTS)  # type: ignore[attr-defined]
+    _add_ter_options(p)
     p.add_argument(
         "--docs",
         metavar="FILE",
         help="document id of each segment, one per line (wngram-p/r/f weigh words per "
         "document; default: the whole file is one document)",
     )
+
+
+#: TER's options (dest → help), named as sacreBLEU's command line names them.
+TER_OPTIONS = {
+    "ter_case_sensitive": "TER keeps case (default: lowercased)",
+    "ter_normalized": "TER: tercom's normalisation (punctuation split off, XML escapes read)",
+    "ter_no_punct": "TER: tercom's punctuation removed",
+    "ter_asian_support": "TER: with --ter-normalized or --ter-no-punct, CJK characters "
+    "and punctuation as tercom treats them",
+}
+
+
+def _add_ter_options(p: argparse.ArgumentParser) -> None:
+    """sacreBLEU's ``--ter-*`` options (:mod:`metrics.ter_tokenize`)."""
+    for dest, help_text in TER_OPTIONS.items():
+        p.add_argument(f"--{dest.replace('_', '-')}", action="store_true", help=help_text)
 
 
 def _add_output(p: argparse.ArgumentParser) -> None:
@@ -407,6 +425,7 @@ def _build(
         lepor_beta=args.lepor_beta,
         weights=args.weights,
         documents=documents,
+        **{dest: getattr(args, dest) for dest in TER_OPTIONS},
     )
 
 

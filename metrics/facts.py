@@ -26,7 +26,8 @@ from metrics.tokenize import Preprocessor
 
 #: How a metric's class is built: ``build(cls, preprocessor=…, ref_length=…,
 #: empty_reference=…, mweralign=…, smooth=…, mteval=…, lepor_alpha=…, lepor_beta=…,
-#: weights=…, documents=…)``, every option of :func:`metrics.registry.build_metric` by
+#: weights=…, documents=…, ter_case_sensitive=…, ter_normalized=…, ter_no_punct=…,
+#: ter_asian_support=…)``, every option of :func:`metrics.registry.build_metric` by
 #: keyword; each builder passes on those its class reads and ignores the rest.
 Builder = Callable[..., Metric]
 
@@ -83,9 +84,23 @@ def _nist(cls: Any, *, preprocessor: Preprocessor, mteval: bool, **_: Any) -> Me
     return metric
 
 
-def _own_normalisation(cls: Any, **_: Any) -> Metric:
-    """TER normalises as sacreBLEU's TER does, whatever the preprocessing choice."""
-    metric: Metric = cls()
+def _own_normalisation(
+    cls: Any,
+    *,
+    ter_case_sensitive: bool,
+    ter_normalized: bool,
+    ter_no_punct: bool,
+    ter_asian_support: bool,
+    **_: Any,
+) -> Metric:
+    """TER normalises as sacreBLEU's TER does, whatever the preprocessing choice, with
+    sacreBLEU's TER options."""
+    metric: Metric = cls(
+        ter_case_sensitive,
+        normalized=ter_normalized,
+        no_punct=ter_no_punct,
+        asian_support=ter_asian_support,
+    )
     return metric
 
 

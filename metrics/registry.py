@@ -90,6 +90,10 @@ def build_metric(
     lepor_beta: float = 1.0,
     weights: str = "tfidf",
     documents: Sequence[str] | None = None,
+    ter_case_sensitive: bool = False,
+    ter_normalized: bool = False,
+    ter_no_punct: bool = False,
+    ter_asian_support: bool = False,
 ) -> Metric:
     """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
     NIST "average", as their reference implementations do; chrF keeps the reference with
@@ -104,7 +108,9 @@ def build_metric(
     (:mod:`metrics.nist`). ``lepor_alpha`` and
     ``lepor_beta`` weigh LEPOR's recall and precision; ``weights`` (tfidf or sscore) and
     ``documents`` (one document id per segment; one document when None) are the weighted
-    n-gram metrics' (:mod:`metrics.wngram`)."""
+    n-gram metrics' (:mod:`metrics.wngram`). The ``ter_…`` options are sacreBLEU's TER
+    options (``TER(case_sensitive=…, normalized=…, no_punct=…, asian_support=…)``,
+    :mod:`metrics.ter_tokenize`)."""
     facts = facts_of(name)
     if facts.build is None:
         raise ValueError(f"{name!r} is a human figure, computed from judgments: nothing to build")
@@ -120,4 +126,8 @@ def build_metric(
         lepor_beta=lepor_beta,
         weights=weights,
         documents=documents,
+        ter_case_sensitive=ter_case_sensitive,
+        ter_normalized=ter_normalized,
+        ter_no_punct=ter_no_punct,
+        ter_asian_support=ter_asian_support,
     )

@@ -28,8 +28,9 @@ sacreBLEU reimplements and this module follows step for step, so that the figure
 
 Normalisation is sacreBLEU's TER default, not the dashboard's preprocessing choice:
 ``tok:tercom`` — the text lowercased (``case:lc``; ``case_sensitive=True`` keeps case)
-and split at whitespace, without its ``normalized``/``no_punct``/``asian_support``
-options. ``docs/metrics.md`` says why.
+and split at whitespace; tercom's ``normalized``, ``no_punct`` and ``asian_support``
+options are sacreBLEU's too (:mod:`metrics.ter_tokenize`, :class:`Normalisation`).
+``docs/metrics.md`` says why.
 
 Speed (the same results as sacreBLEU's code, computed with less work): words are token
 ids; the segments of a call (and the systems of :meth:`TER.systems_stats`) are searched
@@ -79,6 +80,7 @@ from metrics.ter_search import (
     edits_search,
     run_searches,
 )
+from metrics.ter_tokenize import tercom_words
 from metrics.wer import rate
 
 __all__ = [
@@ -98,10 +100,29 @@ Words = Sequence[int]
 Row = tuple[float, float]
 
 
-def ter_words(text: str, case_sensitive: bool = False) -> list[str]:
+@dataclass(frozen=True)
+class Normalisation:
+    """TER's normalisation options, sacreBLEU's ``TER(…)`` and ``--ter-*`` ones
+    (:mod:`metrics.ter_tokenize`); all off: lowercased and split at whitespace."""
+
+    case_sensitive: bool = False
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+
+    def words(self, text: str) -> Sequence[str]:
+        """The words TER compares."""
+        if self.normalized or self.no_punct:
+            return tercom_words(
+                text, self.case_sensitive, self.normalized, self.no_punct, self.asian_support
+            )
+        return (text if self.case_sensitive else text.lower()).split()
+
+
+def ter_words(text: str, case_sensitive: bool = False) -> Sequence[str]:
     """sacreBLEU's default TER tokenization (``TercomTokenizer`` without options, then a
     split at whitespace): lowercase unless ``case_sensitive``."""
-    return (text if case_sensitive else text.lower()).split()
+    return Normalisation(case_sensitive).words(text)
 
 
 def ter_edits(hyp: Words, ref: Words) -> int:
@@ -199,15 +220,26 @@ class TER(Metric):
 
     info = facts_of("ter").info
 
-    def __init__(self, case_sensitive: bool = False) -> None:
-        self.case_sensitive = case_sensitive
+    def __init__(
+        self,
+        case_sensitive: bool = False,
+        *,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+    ) -> None:
+        self.normalisation = Normalisation(case_sensitive, normalized, no_punct, asian_support)
+
+    @property
+    def case_sensitive(self) -> bool:
+        return self.normalisation.case_sensitive
 
     def _config(self) -> tuple[object, ...]:
-        return ("TER", self.case_sensitive)
+        return ("TER", self.normalisation)
 
     def _ids(self, text: str, vocab: dict[str, int]) -> tuple[int, ...]:
         get = vocab.setdefault
-        return tuple(get(w, len(vocab)) for w in ter_words(text, self.case_sensitive))
+        return tuple(get(w, len(vocab)) for w in self.normalisation.words(text))
 
     def prepare_references(self, refs: References) -> TERRefs:
         vocab: dict[str, int] = {}
@@ -250,12 +282,13 @@ class TER(Metric):
     def signature_parts(self) -> dict[str, object]:
         """The normalisation and search choices (sacreBLEU's TER signature keys, and the
         shift limits it leaves implicit)."""
+        n = self.normalisation
         return {
-            "case": "mixed" if self.case_sensitive else "lc",
+            "case": "mixed" if n.case_sensitive else "lc",
             "tok": "tercom",
-            "norm": "no",
-            "punct": "yes",
-            "asian": "no",
+            "norm": "yes" if n.normalized else "no",
+            "punct": "no" if n.no_punct else "yes",
+            "asian": "yes" if n.asian_support else "no",
             "shift": MAX_SHIFT_SIZE,
             "dist": MAX_SHIFT_DIST,
             "beam": BEAM_WIDTH,
