@@ -1,7 +1,7 @@
 """``python -m metrics``: score hypothesis files against reference files.
 
     python -m metrics --ref REF [--ref REF …] --hyp HYP [--hyp HYP …] \\
-        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,meteor,lepor,wngram-f … \\
+        --metric bleu,nist,wer,mwer,ser,per,per2,chrf,chrf++,ter,meteor,lepor,wngram-f,cer … \\
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
         [--distinct-refs] [--empty-ref ins|100] \\
         [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE] \\
@@ -17,7 +17,8 @@ Installed (``pip install .``), the same command is ``evaltool-metrics``. Without
 ``--hyp`` (or with ``--hyp -``) the one hypothesis is read from standard input.
 
 Files hold one segment per line (a leading byte-order mark is kept in the first word, as
-sacreBLEU and jiwer read it; ``--docs`` drops it); ``wer``, ``ser`` and the weighted n-gram metrics
+sacreBLEU and jiwer read it; ``--docs`` drops it); ``wer``, ``ser``, jiwer's ``cer``,
+``mer``, ``wil`` and ``wip`` and the weighted n-gram metrics
 (``wngram-p``, ``wngram-r``, ``wngram-f``) use the first ``--ref``; ``--docs`` gives the
 latter's document of each segment (one id per line), else the corpus is one document.
 BLEU, chrF, LEPOR, the weighted n-grams and the error rates (TER too) are printed in
@@ -149,7 +150,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=program_name(),
         description=(
             "Corpus-level MT metrics (WER, SER, mWER, PER, BLEU, NIST, chrF, TER, METEOR, "
-            "LEPOR, weighted n-gram P/R/F) with signatures."
+            "LEPOR, weighted n-gram P/R/F, CER, MER, WIL, WIP) with signatures."
         ),
         epilog=f"'{program_name()} estimate --help': a full-corpus human score estimated "
         "from the judged segments, with automatic metrics as control variates.",

@@ -262,6 +262,20 @@ METRIC_FACTS: tuple[MetricFacts, ...] = (
         cli_column=15,
         unsegmented_only=True,
     ),
+    # jiwer's measures beside WER (issue 40), in metrics/wil.py: on the command line, not
+    # in the app. CER exceeds 100 % as WER does; MER, WIL and WIP are shares, 0–100 %.
+    *(
+        MetricFacts(info, f"metrics.wil:{info.label}", build, app=False, cli_column=column)
+        for column, (info, build) in enumerate(
+            (
+                (MetricInfo("cer", "CER", False, highest=INF, family="edit"), _error_rate),
+                (MetricInfo("mer", "MER", False, family="edit"), _preprocessed),
+                (MetricInfo("wil", "WIL", False, family="edit"), _preprocessed),
+                (MetricInfo("wip", "WIP", True, family="edit"), _preprocessed),
+            ),
+            start=16,
+        )
+    ),
     # --- n-gram matches ----------------------------------------------------------------
     # NIST is a raw sum of information, without a bound. NIST's information weights count
     # every reference n-gram of the corpus, the weighted n-grams' document weights every

@@ -37,7 +37,7 @@ JUDGES = ("sser", "awer", "aser", "hter", "mqm", "ier")
 #: ``python -m metrics``' columns: the order the metrics joined the command line.
 COMMAND_LINE = (
     *("bleu", "nist", "wer", "mwer", "ser", "per", "per2", "chrf", "chrf++", "ter"),
-    *("lepor", "wngram-p", "wngram-r", "wngram-f", "meteor"),
+    *("lepor", "wngram-p", "wngram-r", "wngram-f", "meteor", "cer", "mer", "wil", "wip"),
 )
 
 

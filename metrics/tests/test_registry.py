@@ -31,6 +31,10 @@ FACTS = {
     "wngram-f": ("F (w)", True, "%", False, 0.0, 100.0),
     "meteor": ("METEOR", True, "%", False, 0.0, 100.0),
     "aswer": ("AS-WER", False, "%", False, 0.0, INF),
+    "cer": ("CER", False, "%", False, 0.0, INF),
+    "mer": ("MER", False, "%", False, 0.0, 100.0),
+    "wil": ("WIL", False, "%", False, 0.0, 100.0),
+    "wip": ("WIP", True, "%", False, 0.0, 100.0),
     "sser": ("SSER error", False, "%", True, 0.0, 100.0),
     "awer": ("aWER", False, "%", True, 0.0, INF),
     "aser": ("aSER", False, "%", True, 0.0, 100.0),
@@ -61,7 +65,9 @@ def test_an_unbounded_rate_does_exceed_100_percent(name: str, hyp: str) -> None:
 
 #: Each metric's family: what kind of comparison it makes (the dashboard groups by it).
 FAMILY = {
-    **dict.fromkeys(("wer", "ser", "mwer", "per", "per2", "ter", "aswer"), "edit"),
+    **dict.fromkeys(
+        ("wer", "ser", "mwer", "per", "per2", "ter", "aswer", "cer", "mer", "wil", "wip"), "edit"
+    ),
     **dict.fromkeys(
         ("bleu", "nist", "chrf", "chrf++", "wngram-p", "wngram-r", "wngram-f"), "ngram"
     ),
