@@ -214,8 +214,18 @@ def _add_preprocessing(p: argparse.ArgumentParser) -> None:
 def _add_metric_options(p: argparse.ArgumentParser) -> None:
     """The options of one metric family each (BLEU, NIST, LEPOR, weighted n-grams)."""
     p.add_argument(
-        "--smooth", default="exp", help="BLEU smoothing: %(choices_of)s (default exp)"
+        "--smooth",
+        default="exp",
+        help="BLEU smoothing: %(choices_of)s (default exp; nltk0 … nltk7: NLTK's methods "
+        "0–7, BLEU computed as NLTK computes it)",
     ).choices_of = _Listed(lambda: registry.SMOOTH_METHODS)  # type: ignore[attr-defined]
+    p.add_argument(
+        "--bleu-weights",
+        type=weight_list,
+        metavar="W,W,…",
+        help="BLEU's n-gram weights, one per order from unigrams (NLTK's weights; default: "
+        "the mean of orders 1–4)",
+    )
     p.add_argument(
         "--nist-as-defined",
         action="store_true",
@@ -262,6 +272,16 @@ def _add_ter_options(p: argparse.ArgumentParser) -> None:
     """sacreBLEU's ``--ter-*`` options (:mod:`metrics.ter_tokenize`)."""
     for dest, help_text in TER_OPTIONS.items():
         p.add_argument(f"--{dest.replace('_', '-')}", action="store_true", help=help_text)
+
+
+def weight_list(text: str) -> tuple[float, ...]:
+    """``--bleu-weights``: comma-separated numbers (argparse's one-line error otherwise)."""
+    try:
+        return tuple(float_option(w.strip()) for w in text.split(","))
+    except (argparse.ArgumentTypeError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: one number a weight, comma-separated (0.4,0.3,0.2,0.1)"
+        ) from None
 
 
 def _add_output(p: argparse.ArgumentParser) -> None:
@@ -427,6 +447,7 @@ def _build(
         weights=args.weights,
         documents=documents,
         **{dest: getattr(args, dest) for dest in TER_OPTIONS},
+        bleu_weights=args.bleu_weights,
     )
 
 

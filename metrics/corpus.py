@@ -260,7 +260,9 @@ def _shared_stats(
     if ngram_metrics:
         from metrics.ngrams import match_lines
 
-        top = max(m.max_ngram_order for m in ngram_metrics)
+        top = max(
+            m.counted_order if isinstance(m, bleu) else m.max_ngram_order for m in ngram_metrics
+        )
         ngrams = corpus.reference_ngrams(top)
         info = {}
         if any(isinstance(m, nist) for m in ngram_metrics):

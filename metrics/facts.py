@@ -27,7 +27,7 @@ from metrics.tokenize import Preprocessor
 #: How a metric's class is built: ``build(cls, preprocessor=…, ref_length=…,
 #: empty_reference=…, mweralign=…, smooth=…, mteval=…, lepor_alpha=…, lepor_beta=…,
 #: weights=…, documents=…, ter_case_sensitive=…, ter_normalized=…, ter_no_punct=…,
-#: ter_asian_support=…)``, every option of :func:`metrics.registry.build_metric` by
+#: ter_asian_support=…, bleu_weights=…)``, every option of :func:`metrics.registry.build_metric` by
 #: keyword; each builder passes on those its class reads and ignores the rest.
 Builder = Callable[..., Metric]
 
@@ -62,13 +62,21 @@ def _averaged_over_references(
     return metric
 
 
-def _bleu(cls: Any, *, preprocessor: Preprocessor, smooth: str, **_: Any) -> Metric:
+def _bleu(
+    cls: Any,
+    *,
+    preprocessor: Preprocessor,
+    smooth: str,
+    bleu_weights: Sequence[float] | None,
+    **_: Any,
+) -> Metric:
     pp = preprocessor
     metric: Metric = cls(
         tokenize=pp.tokenize,
         lowercase=pp.lowercase,
         sentence_boundaries=pp.sentence_boundaries,
         smooth_method=smooth,
+        weights=bleu_weights,
     )
     return metric
 

@@ -94,6 +94,7 @@ def build_metric(
     ter_normalized: bool = False,
     ter_no_punct: bool = False,
     ter_asian_support: bool = False,
+    bleu_weights: Sequence[float] | None = None,
 ) -> Metric:
     """The metric called ``name``; ``ref_length`` is the WER family's (BLEU keeps "closest",
     NIST "average", as their reference implementations do; chrF keeps the reference with
@@ -110,7 +111,8 @@ def build_metric(
     ``documents`` (one document id per segment; one document when None) are the weighted
     n-gram metrics' (:mod:`metrics.wngram`). The ``ter_…`` options are sacreBLEU's TER
     options (``TER(case_sensitive=…, normalized=…, no_punct=…, asian_support=…)``,
-    :mod:`metrics.ter_tokenize`)."""
+    :mod:`metrics.ter_tokenize`). ``bleu_weights``: BLEU's n-gram weights, one per order
+    (NLTK's ``weights``; None: the mean of orders 1–4)."""
     facts = facts_of(name)
     if facts.build is None:
         raise ValueError(f"{name!r} is a human figure, computed from judgments: nothing to build")
@@ -130,4 +132,5 @@ def build_metric(
         ter_normalized=ter_normalized,
         ter_no_punct=ter_no_punct,
         ter_asian_support=ter_asian_support,
+        bleu_weights=bleu_weights,
     )
