@@ -47,7 +47,10 @@ scores its grown reference pool.
 
 ``--unsegmented``: each ``--hyp`` file is one document (its line breaks are spaces),
 re-segmented against the references (seed 002, :mod:`metrics.segment`) before every
-metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then.
+metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then. With
+``--docs``, each line of a ``--hyp`` file is one document, the ``d``-th run of equal ids
+of ``--docs``, re-segmented against that document's references alone (mweralign's
+``--docid-file``).
 The split is mwerSegmenter's (``mweralign``'s) unless ``--aswer-as-defined``: seed 002's
 recursion as written, which does not charge the segment ends crossed before the
 document's first word (:mod:`metrics.segment`; ``mweralign:yes|no`` in AS-WER's
@@ -254,7 +257,8 @@ def _add_metric_options(p: argparse.ArgumentParser) -> None:
         "--docs",
         metavar="FILE",
         help="document id of each segment, one per line (wngram-p/r/f weigh words per "
-        "document; default: the whole file is one document)",
+        "document; with --unsegmented each --hyp line is a document, re-segmented within "
+        "its own, as mweralign's --docid-file; default: the whole file is one document)",
     )
 
 
@@ -487,7 +491,12 @@ def score_files(
         documents = columns.pop() if args.docs else None
         refs = [tuple(seg) for seg in zip(*columns, strict=True)]
         found = _resegment_files(
-            args.hyp, refs, pp, getattr(args, "segmented_out", None), not args.aswer_as_defined
+            args.hyp,
+            refs,
+            pp,
+            getattr(args, "segmented_out", None),
+            not args.aswer_as_defined,
+            documents,
         )
         hyp_streams = [segments for _, segments in found]
         if segmentations is not None:
@@ -552,22 +561,33 @@ def _resegment_files(
     pp: Preprocessor,
     out_dir: str | None,
     mweralign: bool,
+    documents: Sequence[str] | None = None,
 ) -> list[tuple[Segmentation, list[str]]]:
     """Each hypothesis file as one document, re-segmented (``mweralign``: with
-    mwerSegmenter's charge, :mod:`metrics.segment`); written to ``out_dir`` if given."""
-    from metrics.aswer import resegment_text
+    mwerSegmenter's charge, :mod:`metrics.segment`); with ``documents`` (``--docs``) each
+    line of it a document, re-segmented within that document's references as mweralign's
+    ``--docid-file`` does; written to ``out_dir`` if given."""
+    from metrics.aswer import resegment_documents, resegment_text
 
     names = [Path(p).name for p in paths]
     if out_dir and len(set(names)) < len(names):
         raise ValueError(f"--segmented-out: hypothesis files share a basename ({', '.join(names)})")
     found = []
     for path, name in zip(paths, names, strict=True):
-        document = " ".join(read_segments(path, keep_bom=True))
-        segmentation, segments = resegment_text(document, refs, pp, mweralign=mweralign)
+        lines = read_segments(path, keep_bom=True)
+        if documents is None:
+            segmentation, segments = resegment_text(" ".join(lines), refs, pp, mweralign=mweralign)
+        else:
+            try:
+                segmentation, segments = resegment_documents(
+                    lines, refs, documents, pp, mweralign=mweralign
+                )
+            except ValueError as exc:
+                raise ValueError(f"{path}: {exc}") from None
         if out_dir:
             Path(out_dir).mkdir(parents=True, exist_ok=True)
-            lines = "".join(f"{segment}\n" for segment in segments)
-            (Path(out_dir) / name).write_text(lines, encoding="utf-8")
+            text = "".join(f"{segment}\n" for segment in segments)
+            (Path(out_dir) / name).write_text(text, encoding="utf-8")
         found.append((segmentation, segments))
     return found
 

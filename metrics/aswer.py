@@ -74,6 +74,72 @@ def resegment_text(
     return segmentation, segmentation.segments(words)
 
 
+def document_ranges(documents: Sequence[str]) -> list[tuple[int, int]]:
+    """The segments ``[start, end)`` of each document, in order: runs of equal ids, as
+    mweralign's ``--docid-file`` reads them. A document whose segments are not all
+    together is refused (mweralign would pair its lines with the wrong documents)."""
+    ranges: list[tuple[int, int]] = []
+    seen: set[str] = set()
+    for k, doc in enumerate(documents):
+        if k and doc == documents[k - 1]:
+            continue
+        if doc in seen:
+            raise ValueError(
+                f"document {doc!r} comes back at segment {k + 1}: a document's segments "
+                "must be together"
+            )
+        seen.add(doc)
+        if ranges:
+            ranges[-1] = (ranges[-1][0], k)
+        ranges.append((k, len(documents)))
+    return ranges
+
+
+def resegment_documents(
+    lines: Sequence[str],
+    refs: References,
+    documents: Sequence[str],
+    preprocessor: Preprocessor | None = None,
+    *,
+    mweralign: bool = True,
+) -> tuple[Segmentation, list[str]]:
+    """:func:`resegment_text` within documents, as mweralign with ``--docid-file``: line
+    ``d`` of the candidate is document ``d`` (the ``d``-th run of ``documents``, one id
+    per reference segment), re-segmented against that document's references alone. The
+    segmentations are joined in order (boundaries counted over the lines' words one
+    after another), and so are the segments."""
+    if len(documents) != len(refs):
+        raise ValueError(
+            f"{len(documents)} document ids but {len(refs)} reference segments: one id a segment"
+        )
+    ranges = document_ranges(documents)
+    if len(ranges) != len(lines):
+        raise ValueError(
+            f"{len(lines)} candidate lines but {len(ranges)} documents: one line a document"
+        )
+    found = [
+        resegment_text(line, refs[a:b], preprocessor, mweralign=mweralign)
+        for line, (a, b) in zip(lines, ranges, strict=True)
+    ]
+    return joined([seg for seg, _ in found]), [s for _, segments in found for s in segments]
+
+
+def joined(parts: Sequence[Segmentation]) -> Segmentation:
+    """Segmentations of consecutive documents as one (boundaries shifted by the words
+    before each)."""
+    boundaries: list[int] = []
+    before = 0
+    for part in parts:
+        boundaries += [before + b for b in part.boundaries]
+        before = boundaries[-1] if boundaries else 0
+    return Segmentation(
+        tuple(boundaries),
+        tuple(r for part in parts for r in part.reference_per_segment),
+        tuple(e for part in parts for e in part.segment_edits),
+        tuple(n for part in parts for n in part.segment_ref_lengths),
+    )
+
+
 @dataclass(frozen=True)
 class ASWERRefs:
     """References as compared, segment after segment, for one configuration."""
