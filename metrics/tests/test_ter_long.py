@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from sacrebleu.metrics import TER as SacreTER
 
+from metrics.__main__ import main
 from metrics.ter import TER
 from metrics.ter_beam import LONG_CELLS
 from metrics.tests.demo import long_line_pair
@@ -39,7 +40,7 @@ def _our_edits(hyp: str, ref: str) -> float:
     return float(stats[0, 0])
 
 
-@pytest.mark.parametrize("kind, words", [("documents", 140), ("edited", 300)])
+@pytest.mark.parametrize("kind, words", [("edited", 200), ("edited", 300)])
 def test_a_line_kept_as_its_band_scores_as_sacrebleu(kind: str, words: int) -> None:
     hyp, ref = long_line_pair(kind, words)
     assert (words + 1) ** 2 > LONG_CELLS  # the band's path, not the whole matrices'
@@ -76,6 +77,19 @@ def test_a_2000_word_line_takes_less_memory_than_sacrebleu_for_the_same_edits() 
 def test_the_2000_word_documents_give_sacrebleus_edits() -> None:
     hyp, ref = long_line_pair("documents", 2000)
     assert _our_edits(hyp, ref) == SACREBLEU_EDITS[("documents", 2000)]
+
+
+def test_the_command_line_scores_a_5000_word_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """It ended in a ``MemoryError`` traceback; now it prints sacreBLEU's figure."""
+    hyp, ref = long_line_pair("documents", 5000)
+    (tmp_path / "ref.txt").write_text(ref + "\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(hyp + "\n", encoding="utf-8")
+    argv = ["--ref", str(tmp_path / "ref.txt"), "--hyp", str(tmp_path / "hyp.txt")]
+    assert main([*argv, "--metric", "ter", "--json"]) == 0
+    out, err = capsys.readouterr()
+    score = json.loads(out)[str(tmp_path / "hyp.txt")]["ter"]["score"]
+    assert score == pytest.approx(100 * SACREBLEU_EDITS[("documents", 5000)] / 5000)
+    assert err == ""
 
 
 @pytest.mark.slow
