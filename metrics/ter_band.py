@@ -37,8 +37,7 @@ Cells = npt.NDArray[np.signedinteger[Any]]
 GROUP_CELLS = 1 << 21
 
 
-@lru_cache(maxsize=4096)
-def beam_spans(n_hyp: int, n_ref: int) -> list[tuple[int, int]]:
+def spans_of(n_hyp: int, n_ref: int) -> list[tuple[int, int]]:
     """sacreBLEU's ``BeamEditDistance`` bounds: row ``i``'s cells ``lo ≤ j < hi``."""
     ratio = n_ref / n_hyp if n_hyp else 1
     beam = math.ceil(ratio / 2 + BEAM_WIDTH) if ratio / 2 > BEAM_WIDTH else BEAM_WIDTH
@@ -48,6 +47,11 @@ def beam_spans(n_hyp: int, n_ref: int) -> list[tuple[int, int]]:
         hi = n_ref + 1 if i == n_hyp else min(n_ref + 1, diag + beam)
         spans.append((max(0, diag - beam), hi))
     return spans
+
+
+#: :func:`spans_of` remembered, for the short lines of whole matrices (a long line's
+#: spans are its :func:`geometry`'s, which keeps few: they are as long as the line).
+beam_spans = lru_cache(maxsize=4096)(spans_of)
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,7 +83,7 @@ class Geometry:
 def geometry(n: int, ref: Words) -> Geometry:
     """The :class:`Geometry` of ``n`` candidate words against ``ref`` (``n ≥ 1``)."""
     m = len(ref)
-    spans = beam_spans(n, m)
+    spans = spans_of(n, m)
     lo = np.array([s[0] for s in spans], np.int64)
     hi = np.array([s[1] for s in spans], np.int64)
     lo[0] = max(0, int(lo[1]) - 1)  # row 1 reads row 0 from column lo[1] − 1
