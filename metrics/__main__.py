@@ -5,7 +5,7 @@
         [--tokenize 13a] [--lowercase] [--ref-length nearest] [--sentence] [--json] \\
         [--distinct-refs] [--empty-ref ins|100] \\
         [--lepor-alpha 1 --lepor-beta 1] [--weights tfidf|sscore] [--docs FILE] \\
-        [--unsegmented [--segmented-out DIR] [--aswer-as-defined]] \\
+        [--unsegmented [--segmented-out DIR] [--aswer-as-defined] [--resegment-cj]] \\
         [--paired-bs [--paired-bs-n 1000] | --paired-ar [--paired-ar-n 10000]] \\
         [--confidence [--confidence-n 1000]]
 
@@ -50,7 +50,8 @@ re-segmented against the references (seed 002, :mod:`metrics.segment`) before ev
 metric is computed on the result; the metric ``aswer`` (AS-WER) exists only then. With
 ``--docs``, each line of a ``--hyp`` file is one document, the ``d``-th run of equal ids
 of ``--docs``, re-segmented against that document's references alone (mweralign's
-``--docid-file``).
+``--docid-file``). ``--resegment-cj`` re-segments over mweralign's ``cj`` words (its
+``--tokenizer cj``, for Chinese and Japanese: :mod:`metrics.cj_words`).
 The split is mwerSegmenter's (``mweralign``'s) unless ``--aswer-as-defined``: seed 002's
 recursion as written, which does not charge the segment ends crossed before the
 document's first word (:mod:`metrics.segment`; ``mweralign:yes|no`` in AS-WER's
@@ -318,6 +319,13 @@ def _add_output(p: argparse.ArgumentParser) -> None:
         "segment end, as mwerSegmenter and mweralign)",
     )
     p.add_argument(
+        "--resegment-cj",
+        action="store_true",
+        help="with --unsegmented: re-segment over mweralign's cj words (its --tokenizer cj, "
+        "for Chinese and Japanese): each character above Latin-1 a word, each run of "
+        "Latin-1 characters with its spaces one; segments written as the text was",
+    )
+    p.add_argument(
         "--segmented-out",
         metavar="DIR",
         help="with --unsegmented: write each re-segmented hypothesis to DIR/<basename>",
@@ -467,7 +475,7 @@ def score_files(
         _choose(name, METRIC_NAMES + UNSEGMENTED_METRIC_NAMES, "metric")
         if name in UNSEGMENTED_METRIC_NAMES and not unsegmented:
             raise ValueError(f"metric {name!r} needs --unsegmented (hypotheses as documents)")
-    for option in ("segmented_out", "aswer_as_defined"):
+    for option in ("segmented_out", "aswer_as_defined", "resegment_cj"):
         if getattr(args, option, None) and not unsegmented:
             raise ValueError(f"--{option.replace('_', '-')} needs --unsegmented")
     _choose(args.tokenize, list(TOKENIZERS), "tokenizer")
@@ -497,6 +505,7 @@ def score_files(
             getattr(args, "segmented_out", None),
             not args.aswer_as_defined,
             documents,
+            cj=getattr(args, "resegment_cj", False),
         )
         hyp_streams = [segments for _, segments in found]
         if segmentations is not None:
@@ -520,6 +529,7 @@ def score_files(
             from metrics.aswer import ASWER
 
             aswer = cast(ASWER, _build(name, args, pp))  # the registry's class for "aswer"
+            aswer.cj = getattr(args, "resegment_cj", False)
             for hyp_path, (segmentation, _) in zip(args.hyp, found, strict=True):
                 results[hyp_path][name] = aswer.score_segmentation(segmentation, refs)
             continue
@@ -562,11 +572,15 @@ def _resegment_files(
     out_dir: str | None,
     mweralign: bool,
     documents: Sequence[str] | None = None,
+    *,
+    cj: bool = False,
 ) -> list[tuple[Segmentation, list[str]]]:
     """Each hypothesis file as one document, re-segmented (``mweralign``: with
     mwerSegmenter's charge, :mod:`metrics.segment`); with ``documents`` (``--docs``) each
     line of it a document, re-segmented within that document's references as mweralign's
-    ``--docid-file`` does; written to ``out_dir`` if given."""
+    ``--docid-file`` does; written to ``out_dir`` if given. ``cj`` (``--resegment-cj``):
+    over mweralign's ``cj`` words, each line stripped first as mweralign strips it (a
+    space is a word there)."""
     from metrics.aswer import resegment_documents, resegment_text
 
     names = [Path(p).name for p in paths]
@@ -575,12 +589,16 @@ def _resegment_files(
     found = []
     for path, name in zip(paths, names, strict=True):
         lines = read_segments(path, keep_bom=True)
+        if cj:
+            lines = [line.strip() for line in lines]
         if documents is None:
-            segmentation, segments = resegment_text(" ".join(lines), refs, pp, mweralign=mweralign)
+            segmentation, segments = resegment_text(
+                " ".join(lines), refs, pp, mweralign=mweralign, cj=cj
+            )
         else:
             try:
                 segmentation, segments = resegment_documents(
-                    lines, refs, documents, pp, mweralign=mweralign
+                    lines, refs, documents, pp, mweralign=mweralign, cj=cj
                 )
             except ValueError as exc:
                 raise ValueError(f"{path}: {exc}") from None

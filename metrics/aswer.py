@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.cj_words import cj_text, cj_words
 from metrics.facts import facts_of
 from metrics.segment import Segmentation, resegment, score_segments
 from metrics.stats import (
@@ -42,11 +43,14 @@ from metrics.wer import DEFAULT_EMPTY_REFERENCE, check_empty_reference, rate
 Words = tuple[str, ...]
 
 
-def matching_words(preprocessor: Preprocessor, text: str) -> tuple[Words, Words]:
+def matching_words(
+    preprocessor: Preprocessor, text: str, *, cj: bool = False
+) -> tuple[Words, Words]:
     """``(words, keys)``: the tokens of ``text`` in their own case (what a re-segmented
     candidate is written with) and as compared (case-folded when the preprocessor
-    lowercases)."""
-    words = Preprocessor(preprocessor.tokenize).tokens_uncached(text)
+    lowercases). ``cj``: mweralign's ``cj`` words instead of the preprocessor's tokens
+    (:mod:`metrics.cj_words`)."""
+    words = cj_words(text) if cj else Preprocessor(preprocessor.tokenize).tokens_uncached(text)
     keys = tuple(w.lower() for w in words) if preprocessor.lowercase else words
     return words, keys
 
@@ -57,6 +61,7 @@ def resegment_text(
     preprocessor: Preprocessor | None = None,
     *,
     mweralign: bool = True,
+    cj: bool = False,
 ) -> tuple[Segmentation, list[str]]:
     """Re-segment a candidate ``document`` (its line breaks are ordinary spaces) against
     segment-major ``refs`` (``refs[k]`` holds segment ``k``'s references, as every metric
@@ -65,12 +70,16 @@ def resegment_text(
 
     Words are the preprocessor's tokens (default: 13a, mixed case); with
     ``lowercase`` they are compared case-folded but written as they were. ``mweralign``:
-    the charge before the first word as mwerSegmenter's (module docstring).
+    the charge before the first word as mwerSegmenter's (module docstring). ``cj``: the
+    words are mweralign's ``cj`` words (:mod:`metrics.cj_words`), for Chinese and
+    Japanese, and a segment is written as its text was, without spaces added.
     """
     pp = preprocessor or Preprocessor()
-    words, keys = matching_words(pp, document)
-    ref_keys = [[matching_words(pp, ref)[1] for ref in seg] for seg in refs]
+    words, keys = matching_words(pp, document, cj=cj)
+    ref_keys = [[matching_words(pp, ref, cj=cj)[1] for ref in seg] for seg in refs]
     segmentation = resegment(keys, ref_keys, mweralign=mweralign)
+    if cj:
+        return segmentation, [cj_text(seg) for seg in segmentation.split(words)]
     return segmentation, segmentation.segments(words)
 
 
@@ -102,6 +111,7 @@ def resegment_documents(
     preprocessor: Preprocessor | None = None,
     *,
     mweralign: bool = True,
+    cj: bool = False,
 ) -> tuple[Segmentation, list[str]]:
     """:func:`resegment_text` within documents, as mweralign with ``--docid-file``: line
     ``d`` of the candidate is document ``d`` (the ``d``-th run of ``documents``, one id
@@ -118,7 +128,7 @@ def resegment_documents(
             f"{len(lines)} candidate lines but {len(ranges)} documents: one line a document"
         )
     found = [
-        resegment_text(line, refs[a:b], preprocessor, mweralign=mweralign)
+        resegment_text(line, refs[a:b], preprocessor, mweralign=mweralign, cj=cj)
         for line, (a, b) in zip(lines, ranges, strict=True)
     ]
     return joined([seg for seg, _ in found]), [s for _, segments in found for s in segments]
@@ -158,7 +168,9 @@ class ASWER(Metric):
     :meth:`segment_stats` recomputes them from the segments (the same numbers: each
     segment's fewest edits over its references, and the length of the first reference
     with that many; with ``mweralign``, mwerSegmenter's charge on the empty segments
-    before the first word: :func:`metrics.segment.score_segments`).
+    before the first word: :func:`metrics.segment.score_segments`). With ``cj``, the
+    words are mweralign's ``cj`` words; a segment written out is stripped, so its rows
+    from the text can differ from the DP's where a space began or ended it.
     """
 
     info = facts_of("aswer").info
@@ -169,23 +181,28 @@ class ASWER(Metric):
         *,
         empty_reference: str = DEFAULT_EMPTY_REFERENCE,
         mweralign: bool = True,
+        cj: bool = False,
     ) -> None:
         self.preprocessor = preprocessor or Preprocessor()
         self.empty_reference = check_empty_reference(empty_reference)
         self.mweralign = mweralign
+        self.cj = cj
 
     def _config(self) -> tuple[object, ...]:
-        return ("aswer", self.preprocessor.tokenize, self.preprocessor.lowercase)
+        return ("aswer", self.preprocessor.tokenize, self.preprocessor.lowercase, self.cj)
 
     def prepare_references(self, refs: References) -> ASWERRefs:
         return ASWERRefs(
             self._config(),
-            tuple(tuple(matching_words(self.preprocessor, ref)[1] for ref in seg) for seg in refs),
+            tuple(
+                tuple(matching_words(self.preprocessor, ref, cj=self.cj)[1] for ref in seg)
+                for seg in refs
+            ),
         )
 
     def segment_stats(self, hyps: Sequence[str], prepared: ASWERRefs) -> FloatArray:
         check_prepared_for(prepared, ASWERRefs, self._config(), hyps)
-        keys = [matching_words(self.preprocessor, hyp)[1] for hyp in hyps]
+        keys = [matching_words(self.preprocessor, hyp, cj=self.cj)[1] for hyp in hyps]
         _, edits, lengths = score_segments(keys, prepared.segments, mweralign=self.mweralign)
         return np.array([edits, lengths], dtype=np.float64).T.reshape(-1, 2)
 
@@ -195,6 +212,8 @@ class ASWER(Metric):
     def signature(self, refs: References) -> str:
         parts = {"nrefs": nrefs_label(refs), **self.preprocessor.signature_parts()}
         parts.pop("bounds")
+        if self.cj:
+            parts["tok"] = "cj"  # mweralign's name for its words (metrics.cj_words)
         return format_signature(
             {
                 **parts,
