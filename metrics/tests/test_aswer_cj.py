@@ -55,18 +55,17 @@ def test_the_words_are_mweraligns_cj_tokens_on_every_ntrex_line(language: str) -
             assert cj_words(line) == tuple(t.replace("\u2581", " ") for t in theirs)
 
 
-def _hypothesis(lines: list[str], documents: list[str] | None) -> list[str]:
-    """The system's output as one line a document (one line in all without ``documents``),
-    its sentences run together as Chinese and Japanese write them; sentence 9 is left out
-    and sentence 24, the last of document d3, is put at the start of d4."""
-    if documents is None:
-        return ["".join(line for k, line in enumerate(lines) if k != 9)]
+def _hypothesis(lines: list[str]) -> list[str]:
+    """The system's output as one line a document, its sentences run together as Chinese
+    and Japanese write them, and spaces around some lines (mweralign strips each line);
+    sentence 9 is left out and sentence 24, the last of document d3, is put at the start
+    of d4. Without ``--docs`` the lines are one document, joined by a space."""
     out: dict[str, str] = {}
-    for k, (doc, line) in enumerate(zip(documents, lines, strict=True)):
+    for k, (doc, line) in enumerate(zip(DOCUMENTS, lines, strict=True)):
         if k not in (9, 24):
             out[doc] = out.get(doc, "") + line
     out["d4"] = lines[24] + out["d4"]
-    return list(out.values())
+    return [f" {line} " if k % 2 else line for k, line in enumerate(out.values())]
 
 
 def _mweralign(tmp: Path, language: str, with_documents: bool) -> list[str]:
@@ -83,7 +82,7 @@ def test_the_segments_are_mweraligns_with_its_cj_tokenizer(
     language: str, with_documents: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     refs = _lines(f"ntrex128.ref.{language}")
-    hyps = _hypothesis(_lines(f"ntrex128.sys.{language}"), DOCUMENTS if with_documents else None)
+    hyps = _hypothesis(_lines(f"ntrex128.sys.{language}"))
     (tmp_path / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
     (tmp_path / "hyp.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
     (tmp_path / "docids.txt").write_text("\n".join(DOCUMENTS) + "\n", encoding="utf-8")
