@@ -52,7 +52,7 @@ from annotation.tests.factories import (
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
 from annotation.tests.stored import automatic_statistics
 from annotation.text import readable_text
-from metrics.registry import METRIC_NAMES
+from metrics.facts import APP_AUTOMATIC
 from metrics.tokenize import Preprocessor
 
 pytestmark = pytest.mark.django_db
@@ -162,10 +162,10 @@ def test_the_pool_toggle_scores_as_the_exported_files_read_as_distinct_reference
 ) -> None:
     """Every metric, to the last bit: the files' repeated first references read once
     (``--distinct-refs``) are the pool the dashboard scores."""
-    found = command_line(judged_demo, tmp_path, METRIC_NAMES, "--distinct-refs")
+    found = command_line(judged_demo, tmp_path, APP_AUTOMATIC, "--distinct-refs")
     original = view_of(judged_demo).get(sources.chosen_statistics)
 
-    assert found == pool_figures(judged_demo, METRIC_NAMES)  # signatures too: nrefs:var
+    assert found == pool_figures(judged_demo, APP_AUTOMATIC)  # signatures too: nrefs:var
     assert found[ACCEPTED]["mwer"]["score"] != original.scores["mwer"][ACCEPTED].score
     assert found[ACCEPTED]["bleu"]["score"] != original.scores["bleu"][ACCEPTED].score
 
