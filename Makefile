@@ -11,7 +11,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 WORDNET_DIR := /usr/share/wordnet
 WORDNET := $(WORDNET_DIR)/index.noun
 
-.PHONY: run serve deploy worker test test-fast test-postgres venv runtime browser wordnet wordnet-check mteval comet migrations-check lint bench demo
+.PHONY: run serve deploy worker test test-fast test-postgres venv runtime browser wordnet wordnet-check mteval comet redis migrations-check lint bench demo
 
 ## The developers' install: the project with its test and development tools (a superset
 ## of the production install below, whose stamp it leaves too).
@@ -58,6 +58,20 @@ wordnet-check:
 	@test -f "$${WNSEARCHDIR:-$(WORDNET_DIR)}/index.noun" || { \
 	  echo "METEOR needs WordNet: install Debian's wordnet-base package (make wordnet does)" >&2; \
 	  exit 1; }
+
+## Redis on 127.0.0.1:6379, started if it is down, and Debian's redis-server installed if it
+## is missing: the suite shares the figures through it (as through the database's table),
+## and starts a Redis server of its own where a test stops it (annotation/tests/statistics/
+## test_shared.py).
+REDIS_PING := redis-cli -h 127.0.0.1 -p 6379 ping
+redis:
+	@command -v redis-server >/dev/null || { \
+	  echo "Installing Debian's redis-server for the shared figures' tests..."; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+	@$(REDIS_PING) >/dev/null 2>&1 || $(SUDO) service redis-server start >/dev/null
+	@for i in $$(seq 30); do $(REDIS_PING) >/dev/null 2>&1 && break; sleep 1; done
+	@$(REDIS_PING) >/dev/null
 
 ## Perl's XML::Twig (Debian's libxml-twig-perl), which NIST's own mteval-v13a.pl loads:
 ## the NIST tests run the script itself (metrics/tests/data/README.md).
@@ -154,7 +168,7 @@ worker: runtime wordnet-check
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: venv browser wordnet mteval comet migrations-check
+test: venv browser wordnet mteval comet redis migrations-check
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 ## The edit loop: every test but those marked browser (real Chromium) or slow (real-size
@@ -165,7 +179,7 @@ test-fast: venv wordnet mteval
 ## The suite's database tests against the PostgreSQL server on 127.0.0.1:5432 (started if
 ## it is down): annotation/ and evaltool/; metrics/ never touches a database, and
 ## `make test` runs it.
-test-postgres: venv browser wordnet comet
+test-postgres: venv browser wordnet comet redis
 	@pg_isready -q -h 127.0.0.1 -p 5432 || $(SUDO) pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 	@psql "$(PG_URL)" -c 'select 1' >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres evaltool

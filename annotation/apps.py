@@ -19,5 +19,11 @@ class AnnotationConfig(AppConfig):
     def ready(self) -> None:
         from importlib import import_module
 
+        from django.db.models.signals import post_migrate
+
+        from annotation.statistics import cache_table_created
+
         for module in JOB_HANDLER_MODULES:
             import_module(module)
+        # The figures' store's table, where it is the database's: made by every migrate.
+        post_migrate.connect(cache_table_created, sender=self)

@@ -118,21 +118,39 @@ def parse_database_url(url: str, *, base_dir: Path) -> dict[str, Any]:
     )
 
 
-def parse_cache_url(url: str) -> dict[str, Any]:
-    """Django's cache: ``redis://host:port/db`` (or ``rediss://``) for one cache shared by
-    several app servers, else this process's memory.
+#: The table of the figures' store when no ``CACHE_URL`` is set: created by ``migrate``
+#: (:func:`annotation.statistics.shared.cache_table_created`), so a fresh database has it.
+CACHE_TABLE = "evaltool_cache"
+#: How long a stored figure is kept (a day): its key names the stamps it was computed
+#: under, so it is never stale, only no longer asked for once they move; the store then
+#: holds about a day's worth of the campaign's views rather than all of them.
+CACHE_SECONDS = 24 * 3600
+#: A Redis that does not answer costs a request this long at most (seconds) before the
+#: figures are computed in the process instead (``annotation.statistics.shared``).
+REDIS_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 2.0}
 
-    Nothing the app needs from one request to the next lives in this cache (statistics,
-    sessions and login throttling are in the database), so the default keeps nothing on
-    the local disk that another server would need. Entries never expire on their own.
+
+def parse_cache_url(url: str) -> dict[str, Any]:
+    """Django's cache, where every app server keeps the figures it computed for the
+    others (:mod:`annotation.statistics.shared`): ``redis://host:port/db`` (or
+    ``rediss://``) for Redis, else a table of the app's database (:data:`CACHE_TABLE`).
+    Entries expire after :data:`CACHE_SECONDS`.
     """
     if not url:
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None}
+        return {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": CACHE_TABLE,
+            "TIMEOUT": CACHE_SECONDS,
+            # Django culls a third of the table past this many entries (a real-size
+            # dashboard's first view stores a few hundred, most of them small).
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
     scheme = urlsplit(url).scheme
     if scheme in {"redis", "rediss"}:
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
-            "TIMEOUT": None,
+            "TIMEOUT": CACHE_SECONDS,
+            "OPTIONS": REDIS_OPTIONS,
         }
     raise ValueError(f"CACHE_URL scheme {scheme!r} is not supported (use redis or rediss)")

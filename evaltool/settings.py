@@ -186,10 +186,15 @@ EVALTOOL_COMET_PYTHON = os.environ.get("EVALTOOL_COMET_PYTHON") or str(
     / "python"
 )
 
-# Django's cache framework. The app keeps nothing in it that another server or a restart
-# needs (the statistics, sessions and login throttling are in the database); with several
-# app servers, CACHE_URL=redis://host:6379/0 shares one cache between them anyway.
+# Django's cache framework: where the figures derived from the judgments are kept for
+# every app server and each of its workers (annotation.statistics.shared), computed once
+# per change by whichever gets there first. Redis with CACHE_URL=redis://host:6379/0,
+# else a table of the database. Nothing else is kept there (the statistics, sessions and
+# login throttling are in the database), and a store that goes away costs speed only.
 CACHES = {"default": parse_cache_url(os.environ.get("CACHE_URL", ""))}
+# After the store failed to answer, each process computes its figures alone this long
+# (seconds) before asking it again (a warning says so, at most once a minute).
+EVALTOOL_CACHE_RETRY_SECONDS = 10.0
 
 # --- logging ------------------------------------------------------------------------------
 # Every warning and error to standard error, an unhandled exception with its traceback:

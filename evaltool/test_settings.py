@@ -32,3 +32,15 @@ EVALTOOL_BOOTSTRAP_SAMPLES = 100
 #: The jobs' own backend, as in production, for the tests that need a job to wait for a
 #: worker.
 QUEUED_TASKS = {"default": {"BACKEND": "annotation.jobs.backend.JobBackend"}}
+
+#: The figures' store (``annotation.statistics.shared``) in the test's own process, as
+#: ``forget()`` empties it with the process's memory before every test: whatever
+#: ``CACHE_URL`` says. The tests of the store itself run app processes with the app's own
+#: settings, on the database's table and on Redis (``annotation/tests/statistics/
+#: test_shared.py``).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    }
+}

@@ -31,13 +31,15 @@ a page that finds a choice not stored queues it and shows its progress until it 
 — no view ever tokenizes a corpus.
 
 Everything derived from the judgments (human figures and their bootstrap, judges,
-agreement, effort, the human side of the meta-evaluation) is remembered in memory under
-the corpus's *judgments stamp* (:mod:`~annotation.statistics.memo`), a counter on the
-corpus row that moves in the transaction that changes a done judgment. The corpus row is
-read by every view anyway, so a later view costs no query of judgments and only renders;
-a judgment finished a second ago has moved the stamp, so the next view computes those
-parts afresh (one query of judgments for all of them) — never a stale figure. Only the
-drill-down reads judgments on every view: those of the one or two systems it shows.
+agreement, effort, the human side of the meta-evaluation) is remembered under the
+corpus's *judgments stamp* (:mod:`~annotation.statistics.memo`), a counter on the corpus
+row that moves in the transaction that changes a done judgment: in the process's memory,
+and in the store every app process shares (:mod:`~annotation.statistics.shared`). The
+corpus row is read by every view anyway, so a later view costs no query of judgments and
+only renders; a judgment finished a second ago has moved the stamp, so the next view
+computes those parts afresh (one query of judgments for all of them), once for every
+server — never a stale figure. Only the drill-down reads judgments on every view: those
+of the one or two systems it shows.
 
 Memory stays bounded: scoring a corpus keeps no tokens once done (the whole corpus is
 encoded as integer arrays, uncached), the memory of derived parts is a small LRU of small

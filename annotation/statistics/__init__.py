@@ -27,7 +27,8 @@ how they compute without their callers knowing. The submodules, by meaning:
   the grown reference pool and the statistics against it.
 * :mod:`~annotation.statistics.memo`: the one cache of what a process remembers between
   requests, each value under the stamps it depends on (which :mod:`annotation.changes`
-  moves).
+  moves); :mod:`~annotation.statistics.shared`, its second level, where every app
+  process reads the figures another one computed (Redis, or a table of the database).
 * :mod:`~annotation.statistics.live`: the judge's live figures and the rows they sum.
 * :mod:`~annotation.statistics.external`: segment scores computed elsewhere (COMET,
   MetricX, …), imported as named metrics: stored, read, tested and made figures of.
@@ -123,6 +124,7 @@ from annotation.statistics.pool_references import (
     write_reference_files,
 )
 from annotation.statistics.scores import corpus_scores, scores_json
+from annotation.statistics.shared import cache_table_created
 from annotation.statistics.store import default_stored_statistics, stored_statistics
 from annotation.statistics.texts import CorpusTexts, corpus_texts, sentence_documents
 
@@ -209,6 +211,7 @@ __all__ = [
     "remembered",
     "remembered_by_content",
     "remembered_for_texts",
+    "cache_table_created",
     # the judge's live figures
     "CorpusKey",
     "Judged",

@@ -1,6 +1,6 @@
-"""What a process remembers between requests, and why it is never stale: the one cache.
+"""What the app remembers between requests, and why it is never stale: the one cache.
 
-Everything the app remembers in a process is kept in one cache (:data:`CACHE`), each
+Everything the app remembers is kept in one cache (:data:`CACHE`), each
 value on a :class:`Shelf` that declares which of the corpus's stamps its values depend on
 (:class:`~annotation.changes.Stamp`) and how many of them are kept. A value's
 :class:`Key` holds the corpus (its primary key and creation time: a corpus imported
@@ -21,7 +21,10 @@ The shelves, by what they depend on:
   pool's statistics, the power plan) and the imported metrics' figures, under all three
   stamps. The largest entries are the grown pool's statistics, as large as one decoded
   statistics row (tens of MB at real size: ``docs/performance.md``), one per
-  preprocessing choice viewed with ``refs=pool``. The automatic statistics are not kept
+  preprocessing choice viewed with ``refs=pool``: past the shared store's bound
+  (:data:`~annotation.statistics.shared.MAX_BYTES`), they stay in the process that
+  scored them, and the others read them from the database, where every scoring stores
+  them (:mod:`~annotation.statistics.pool`). The automatic statistics are not kept
   here: they are stored in the database with the corpus
   (:mod:`~annotation.statistics.store`), computed once per choice by a worker.
 * :data:`AUTOMATIC`: what derives from a choice's stored automatic statistics alone and
@@ -38,24 +41,43 @@ The shelves, by what they depend on:
   controls' queues (:mod:`annotation.controls.runs`) declare their shelves where they
   are used, under the texts stamp.
 
-The cache is shared by the threads of one process and holds only frozen results, never
-the rows they were computed from. Its interface is a key's :meth:`~Cache.get`,
-:meth:`~Cache.put` and :meth:`~Cache.get_or_set` (Django's cache framework's words), so
-that it can be kept elsewhere than in the process; :func:`forget` empties it (a new
-process, as the tests see it).
+The cache has two levels. The first is the process's memory, shared by its threads: a
+look-up there costs no I/O. The second is shared by every process of every app server
+(:mod:`~annotation.statistics.shared`: Redis, or a table of the database), for the
+shelves whose values cost enough to compute that N servers computing each once after
+a judgment would cost N times one (the three above, ``shared=True``): a value missing
+from the memory is looked for there, and a value computed is kept in both, so the first
+process that asks after a change computes it and the others read it. The judge's live
+figures and the controls' queues stay in each process: their values are many and small
+(a round trip each would cost what computing them does) or read in one query.
+
+The cache holds only frozen results, never the rows they were computed from. Its
+interface is a key's :meth:`~Cache.get`, :meth:`~Cache.put` and :meth:`~Cache.get_or_set`
+(Django's cache framework's words); ``computations`` counts the values each shelf
+computed (what a second process is spared: the tests and benches count it);
+:func:`forget` empties both levels (a cold start of every process, as the tests see
+it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from annotation.changes import Stamp, stamps_of
 from annotation.models import Corpus
+from annotation.statistics.shared import (
+    MISSING,
+    STORE,
+    Name,
+    SharedStore,
+    code_version,
+    part_digest,
+)
 
 T = TypeVar("T")
 
@@ -63,12 +85,15 @@ T = TypeVar("T")
 @dataclass(frozen=True, eq=False)
 class Shelf:
     """One kind of remembered value: its name, the stamps its values depend on (a value
-    is kept under their values: :class:`CorpusState`), and how many values are kept,
-    the least recently used first to go."""
+    is kept under their values: :class:`CorpusState`), how many values a process keeps
+    in its memory, the least recently used first to go, and whether every process
+    shares them (:mod:`~annotation.statistics.shared`; their keys' parts then made of
+    tuples, strings, bytes and numbers alone)."""
 
     name: str
     depends: Stamp
     size: int
+    shared: bool = False
 
     def key(self, corpus: Corpus | CorpusState | None, *part: Hashable) -> Key:
         """The key of ``part`` of ``corpus`` (None: a value of no corpus) on this shelf:
@@ -117,26 +142,50 @@ class Key:
     part: tuple[Hashable, ...]
 
 
-_MISSING = object()
+def store_name(key: Key) -> Name:
+    """``key``'s name in the shared store: the code's version, the shelf, the corpus (its
+    primary key and creation time), a digest of the part, and the corpus's stamps the
+    shelf depends on, as the key holds them."""
+    state = key.corpus
+    corpus = "-" if state is None else f"{state.pk}@{state.created}"
+    family = f"evaltool:{code_version()}:{key.shelf.name}:{corpus}:{part_digest(key.part)}"
+    return Name(family, None if state is None else state.stamps)
 
 
 class Cache:
-    """The one cache of a process: per shelf, a bounded map (the least recently used
-    entry first to go), shared by the threads of the process. Values are kept as they
-    are: keep frozen results."""
+    """The one cache: per shelf, a bounded map in the process's memory (the least
+    recently used entry first to go), shared by its threads; for a shared shelf, the
+    store every process reads (``shared``) behind it. Values are kept as they are: keep
+    frozen results."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared: SharedStore) -> None:
         self._shelves: dict[Shelf, OrderedDict[Key, Any]] = {}
         #: Per shelf and corpus, the latest state a value was kept under.
         self._latest: dict[tuple[Shelf, int, str], CorpusState] = {}
         self._lock = threading.Lock()
+        self.shared = shared
+        #: How many values each shelf (by name) computed in this process.
+        self.computations: Counter[str] = Counter()
 
     def get(self, key: Key, default: Any = None) -> Any:
-        """The value kept under ``key`` (now the most recently used), else ``default``."""
+        """The value kept under ``key`` (now the most recently used in the process's
+        memory; a shared shelf's found in the shared store is kept there from now on),
+        else ``default``."""
+        kept = self._get_here(key)
+        if kept is not MISSING:
+            return kept
+        if key.shelf.shared:
+            found = self.shared.get(store_name(key))
+            if found is not MISSING:
+                self._put_here([(key, found)])
+                return found
+        return default
+
+    def _get_here(self, key: Key) -> Any:
         with self._lock:
             items = self._shelves.get(key.shelf)
             if items is None or key not in items:
-                return default
+                return MISSING
             items.move_to_end(key)
             return items[key]
 
@@ -145,8 +194,16 @@ class Cache:
         self.put_many([(key, value)])
 
     def put_many(self, items: Iterable[tuple[Key, Any]]) -> None:
-        """Keep each value under its key; a key of a corpus's later state than any kept
-        on its shelf drops the values of that corpus's earlier states there."""
+        """Keep each value under its key (a shared shelf's in the shared store too); a
+        key of a corpus's later state than any kept on its shelf drops the values of that
+        corpus's earlier states there."""
+        items = list(items)
+        self._put_here(items)
+        for key, value in items:
+            if key.shelf.shared:
+                self.shared.put(store_name(key), value)
+
+    def _put_here(self, items: Iterable[tuple[Key, Any]]) -> None:
         with self._lock:
             for key, value in items:
                 kept = self._shelves.setdefault(key.shelf, OrderedDict())
@@ -170,17 +227,29 @@ class Cache:
                 del kept[old]
 
     def get_or_set(self, key: Key, compute: Callable[[], T]) -> T:
-        """The value kept under ``key``, or ``compute()``'s, kept from now on."""
-        kept = self.get(key, _MISSING)  # a kept value may be None
-        if kept is not _MISSING:
+        """The value kept under ``key``, or ``compute()``'s, kept from now on: for a
+        shared shelf, the one another process stored, or computed here once for all of
+        them (:meth:`~annotation.statistics.shared.SharedStore.get_or_compute`)."""
+        kept = self._get_here(key)  # a kept value may be None
+        if kept is not MISSING:
             return kept  # type: ignore[no-any-return]
-        value = compute()
-        self.put(key, value)
+
+        def computed() -> T:
+            with self._lock:
+                self.computations[key.shelf.name] += 1
+            return compute()
+
+        if key.shelf.shared:
+            value = self.shared.get_or_compute(store_name(key), computed)
+        else:
+            value = computed()
+        self._put_here([(key, value)])
         return value
 
     def before(self, key: Key) -> Any:
-        """The value of ``key``'s part and corpus on its shelf as kept under the latest
-        earlier state of the corpus, or None."""
+        """The value of ``key``'s part and corpus on its shelf as kept in this process's
+        memory under the latest earlier state of the corpus, or None (the shared store
+        is not asked: it keeps values by their state, and knows no earlier one)."""
         with self._lock:
             found = [
                 (k.corpus.stamps, v)
@@ -193,23 +262,27 @@ class Cache:
         return max(found, key=lambda sv: sv[0])[1] if found else None
 
     def clear(self) -> None:
+        """Empty both levels, this process's memory and the shared store, and start the
+        count of computations afresh (a cold start of every process)."""
         with self._lock:
             self._shelves.clear()
             self._latest.clear()
+            self.computations.clear()
+        self.shared.clear()
 
 
-#: The one cache of this process.
-CACHE = Cache()
+#: The one cache of this process (its first level), and of all (the store behind it).
+CACHE = Cache(STORE)
 
 #: What derives from the judgments, the texts and the imported scores: a few parts per
 #: corpus, choice and normalization (a page is about six).
-FIGURES = Shelf("figures", Stamp.JUDGMENTS | Stamp.TEXTS | Stamp.EXTERNAL, 48)
+FIGURES = Shelf("figures", Stamp.JUDGMENTS | Stamp.TEXTS | Stamp.EXTERNAL, 48, shared=True)
 #: What derives from a choice's stored automatic statistics alone: a few choices per
 #: corpus (each several megabytes: :func:`remembered_for_texts`).
-AUTOMATIC = Shelf("automatic", Stamp.TEXTS, 6)
+AUTOMATIC = Shelf("automatic", Stamp.TEXTS, 6, shared=True)
 #: What :func:`remembered_by_content` keeps: a few views' worth of one corpus's estimates
 #: and rank tests (about 240 a view at real size, a few KB each).
-BY_CONTENT = Shelf("by-content", Stamp.NONE, 2048)
+BY_CONTENT = Shelf("by-content", Stamp.NONE, 2048, shared=True)
 
 
 def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
@@ -263,5 +336,6 @@ def remembered_by_content(key: bytes, compute: Callable[[], T]) -> T:
 
 
 def forget() -> None:
-    """Empty the cache of this process (tests: a cold view, or another process)."""
+    """Empty the cache, this process's memory and the shared store (tests and benches: a
+    cold view, in this process or any other)."""
     CACHE.clear()

@@ -111,17 +111,25 @@ def test_a_database_url_we_do_not_understand_stops_the_app(url: str, message: st
         parse_database_url(url, base_dir=BASE)
 
 
-def test_without_cache_url_the_cache_is_the_process_memory_never_the_disk() -> None:
+def test_without_cache_url_the_figures_are_shared_in_a_table_of_the_database() -> None:
+    """Every app server reaches the database: the figures one computed, the others read
+    there (annotation.statistics.shared), for a day each."""
     cache = parse_cache_url("")
-    assert cache["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
-    assert "LOCATION" not in cache
+    assert cache["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+    assert cache["LOCATION"] == "evaltool_cache"
+    assert cache["TIMEOUT"] == 24 * 3600
 
 
 @pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "rediss://cache.example:6380/1"])
 def test_a_redis_cache_url_shares_one_cache(url: str) -> None:
+    """A Redis that does not answer holds a request up for seconds at most, never for the
+    client's default retries (the figures are then computed in the process)."""
     cache = parse_cache_url(url)
     assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     assert cache["LOCATION"] == url
+    assert cache["TIMEOUT"] == 24 * 3600
+    assert cache["OPTIONS"]["socket_connect_timeout"] <= 1
+    assert cache["OPTIONS"]["socket_timeout"] <= 5
 
 
 def test_an_unknown_cache_url_stops_the_app() -> None:

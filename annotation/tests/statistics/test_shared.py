@@ -1,0 +1,362 @@
+"""The figures every app process shares (``annotation/statistics/shared.py``, the one
+cache's second level): computed once per change, by whichever process gets there first,
+and read by every other; a store that goes away costs speed, never a figure.
+
+The processes are app processes of their own (:mod:`annotation.tests.statistics.
+app_process`: the app's settings, Django's whole request handling) on a database the
+test made, SQLite in a file or PostgreSQL where the suite runs on it, with either store:
+the database's table (no ``CACHE_URL``) or Redis (the machine's, on 127.0.0.1:6379, which
+``make test`` starts; a private server of the test's own where the test stops it).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.db import connection
+
+from annotation.statistics import CACHE, forget, remembered
+from annotation.statistics.memo import BY_CONTENT, FIGURES, CorpusState, Shelf, store_name
+from annotation.statistics.shared import MAX_BYTES, MISSING, code_version, part_digest
+from annotation.tests.factories import ROOT
+from annotation.tests.jobs.workers import PATIENCE, WorkerDatabase, worker_database
+
+#: The machine's Redis (``make test`` starts it if it is down).
+MACHINE_REDIS = "redis://127.0.0.1:6379/0"
+#: How long an app process leaves a store that failed alone, in the tests (seconds).
+RETRY = 1.0
+
+
+# ------------------------------------------------------------------ app processes
+
+
+class AppProcess:
+    """An app process (:mod:`annotation.tests.statistics.app_process` ``serve``): ask it
+    ``view`` or ``judge``, read its answer; its standard error goes to ``log``."""
+
+    def __init__(self, env: dict[str, str], log: Path, retry: float | None = None) -> None:
+        self.log = log
+        with log.open("w") as errors:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "annotation.tests.statistics.app_process", "serve"]
+                + ([str(retry)] if retry is not None else []),
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                text=True,
+            )
+
+    def ask(self, command: str) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.process.stdin.write(f"{command}\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        assert line, f"the app process ended: {self.log.read_text()[-3000:]}"
+        return json.loads(line)  # type: ignore[no-any-return]
+
+    def view(self) -> dict[str, Any]:
+        """The dashboard, every answer a 200 with the table's figures."""
+        seen = self.ask("view")
+        assert set(seen["status"]) == {200}, (seen["status"], self.log.read_text()[-3000:])
+        assert seen["table"]["translators"], seen["table"]
+        return seen
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=PATIENCE)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@contextmanager
+def app_processes(
+    db: WorkerDatabase, logs: Path, cache_url: str, retry: float | None = None
+) -> Iterator[tuple[AppProcess, AppProcess]]:
+    """Two app processes on ``db``, their figures' store the one ``cache_url`` names (""
+    for the database's table), as two servers behind one load balancer."""
+    env = {**db.env, "CACHE_URL": cache_url, "ALLOWED_HOSTS": "testserver"}
+    with ExitStack() as stack:
+        pair = []
+        for name in ("first", "second"):
+            process = AppProcess(env, logs / f"{name}.log", retry)
+            stack.callback(process.close)
+            pair.append(process)
+        yield pair[0], pair[1]
+
+
+@pytest.fixture
+def judged_db(migrated: WorkerDatabase, tmp_path: Path) -> Iterator[WorkerDatabase]:
+    """A database of the test's own, with the demo corpus scored and judged."""
+    with worker_database(migrated, tmp_path, "evaltool_shared") as db:
+        done = subprocess.run(
+            [sys.executable, "-m", "annotation.tests.statistics.app_process", "setup"],
+            cwd=ROOT,
+            env={**db.env, "CACHE_URL": ""},
+            capture_output=True,
+            text=True,
+            timeout=PATIENCE,
+        )
+        assert done.returncode == 0, done.stderr
+        yield db
+
+
+def computed_figures(seen: dict[str, Any]) -> int:
+    """How many figures a view computed (rather than read)."""
+    return sum(seen["computed"].values())
+
+
+# ------------------------------------------------------------------ a private Redis
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class PrivateRedis:
+    """A Redis server of the test's own (nothing saved to disk), to stop and start
+    again: the machine's serves other people's tests too."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = free_port()
+        self.directory = directory
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no", "--dir", str(self.directory)],
+            stdout=subprocess.DEVNULL,
+        )
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "the private Redis did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        assert self.process is not None
+        self.process.terminate()
+        self.process.wait(timeout=PATIENCE)
+        self.process = None
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    server = PrivateRedis(tmp_path)
+    server.start()
+    yield server
+    if server.process is not None:
+        server.stop()
+
+
+# ------------------------------------------------------------------ two servers
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store", ["database", "redis"])
+def test_the_figures_one_server_computes_after_a_judgment_another_reads(
+    store: str, judged_db: WorkerDatabase, tmp_path: Path
+) -> None:
+    """A judgment on the first server; the first view after it computes the figures
+    there, once; the second server's next view computes none of them, reads no judgment,
+    and shows the same figures (on the machine's Redis, or the database's table)."""
+    if store == "redis":
+        assert redis.Redis.from_url(MACHINE_REDIS).ping(), "make test starts Redis"
+    url = MACHINE_REDIS if store == "redis" else ""
+    with app_processes(judged_db, tmp_path, url) as (first, second):
+        before = first.view()
+        assert computed_figures(before) > 0
+        assert computed_figures(second.view()) == 0
+
+        first.ask("judge")
+        after = first.view()
+        read = second.view()
+
+    assert computed_figures(after) > 0
+    assert after["table"] != before["table"]  # the judgment shows
+    assert read["computed"] == {}  # no recomputation
+    assert read["judgment_queries"] == 0
+    assert read["store"]["found"] > 0
+    assert read["table"] == after["table"]
+
+
+@pytest.mark.slow
+def test_a_redis_that_goes_away_costs_speed_never_a_wrong_or_missing_figure(
+    judged_db: WorkerDatabase, private_redis: PrivateRedis, tmp_path: Path
+) -> None:
+    """Redis stopped mid-campaign: each server computes its figures itself, right and
+    complete, and says so once; Redis back, they share them again."""
+    with app_processes(judged_db, tmp_path, private_redis.url, RETRY) as (first, second):
+        before = first.view()
+        assert computed_figures(second.view()) == 0  # shared
+
+        private_redis.stop()
+        first.ask("judge")
+        alone = first.view()
+        also_alone = second.view()
+        first.ask("judge")
+        first.view()  # the store still away: no second warning within the minute
+
+        private_redis.start()
+        time.sleep(RETRY)
+        first.ask("judge")
+        back = first.view()
+        read = second.view()
+
+    assert alone["store"]["failed"] > 0
+    assert alone["table"] != before["table"]  # the judgment shows
+    assert computed_figures(also_alone) > 0  # nothing to read: computed
+    assert also_alone["table"] == alone["table"]  # right: not the figures of before
+    assert back["store"]["stored"] > 0
+    assert computed_figures(read) == 0  # shared again
+    assert read["table"] == back["table"]
+    log = (tmp_path / "first.log").read_text().splitlines()
+    warnings = [line for line in log if "store" in line]
+    assert len(warnings) == 1, warnings
+    assert "did not answer" in warnings[0]
+
+
+# ------------------------------------------------------------------ in one process
+
+
+def test_of_two_threads_missing_one_value_one_computes_it_the_other_waits_for_it() -> None:
+    """Compute once per change: a second asker (a thread here, as one of a server's
+    workers would) finds the value claimed, waits, and reads it."""
+    key = BY_CONTENT.key(None, b"inputs")
+    started = threading.Event()
+
+    def compute() -> str:
+        started.set()
+        time.sleep(0.5)
+        return "value"
+
+    values: list[str] = []
+    first = threading.Thread(target=lambda: values.append(CACHE.get_or_set(key, compute)))
+    first.start()
+    started.wait()
+    second = threading.Thread(target=lambda: values.append(CACHE.get_or_set(key, compute)))
+    second.start()
+    first.join()
+    second.join()
+
+    assert values == ["value", "value"]
+    assert CACHE.computations[BY_CONTENT.name] == 1
+    assert CACHE.shared.counts["waited"] == 1
+
+
+@pytest.mark.django_db
+def test_a_store_that_fails_costs_a_computation_never_the_request_s_transaction(
+    settings: Any, caplog: pytest.LogCaptureFixture, judged_hand: Any
+) -> None:
+    """The database's table missing: every figure is computed, the transaction the
+    request is in goes on (on PostgreSQL a failed statement would end it), and one
+    warning says so, however many operations failed."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "no_such_table",
+        }
+    }
+    settings.EVALTOOL_CACHE_RETRY_SECONDS = 0  # ask it again every time
+    forget()
+    computed: list[int] = []
+
+    with caplog.at_level(logging.WARNING, logger="annotation.statistics.shared"):
+        for k in range(3):
+            assert remembered(judged_hand, ("part", k), lambda k=k: computed.append(k) or k) == k
+
+    assert computed == [0, 1, 2]
+    with connection.cursor() as cursor:  # the transaction goes on
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+    assert CACHE.shared.counts["failed"] >= 3
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
+    assert "did not answer" in caplog.records[0].getMessage()
+
+
+def test_a_value_too_large_to_share_stays_in_its_process() -> None:
+    key = BY_CONTENT.key(None, b"large")
+    value = b"x" * (MAX_BYTES + 1)
+
+    assert CACHE.get_or_set(key, lambda: value) is value
+    assert CACHE.get(key) is value
+
+    assert CACHE.shared.counts["too large"] == 1
+    assert CACHE.shared.get(store_name(key)) is MISSING
+
+
+def test_a_value_s_name_holds_the_code_the_corpus_its_stamps_and_its_part() -> None:
+    """Never stale: another state of the corpus, another corpus, another part, other
+    code are other names; a part's digest is the same in every process."""
+    state = CorpusState(7, "2026-01-02T03:04:05.000006+00:00", FIGURES.depends, (4, 1, 0))
+    later = CorpusState(7, state.created, FIGURES.depends, (5, 1, 0))
+    name = str(store_name(FIGURES.key(state, "human")))
+
+    assert name.startswith(f"evaltool:{code_version()}:figures:7@{state.created}:")
+    assert name.endswith(":4.1.0")
+    assert name != str(store_name(FIGURES.key(later, "human")))
+    assert name != str(store_name(FIGURES.key(state, "judges", True)))
+    assert name != str(store_name(Shelf("other", FIGURES.depends, 1).key(state, "human")))
+    another_process = (
+        "import django; django.setup()\n"
+        "from annotation.statistics.shared import part_digest\n"
+        "print(part_digest(('meta', 'tok:13a', 0.5, b'x', None)))"
+    )
+    elsewhere = subprocess.run(
+        [sys.executable, "-c", another_process],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "PYTHONHASHSEED": "12345",
+            "DJANGO_SETTINGS_MODULE": "evaltool.settings",
+        },
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert elsewhere.stdout.strip() == part_digest(("meta", "tok:13a", 0.5, b"x", None))
+    with pytest.raises(TypeError, match="repr"):
+        part_digest(("systems", frozenset({"a", "b"})))
+
+
+def test_a_value_of_a_later_state_replaces_the_earlier_one_in_the_store() -> None:
+    """Bounded: a day of judgments leaves one value a part, the latest state's; a value
+    of an earlier state computed late (a request that read the corpus before the
+    judgment) is not stored over it."""
+    created = "2026-01-02T03:04:05.000006+00:00"
+    earlier = CorpusState(7, created, FIGURES.depends, (4, 1, 0))
+    later = CorpusState(7, created, FIGURES.depends, (5, 1, 0))
+    CACHE.put(FIGURES.key(earlier, "human"), "before")
+    CACHE.put(FIGURES.key(later, "human"), "after")
+
+    CACHE.put(FIGURES.key(earlier, "human"), "late")
+
+    assert CACHE.shared.get(store_name(FIGURES.key(later, "human"))) == "after"
+    assert CACHE.shared.get(store_name(FIGURES.key(earlier, "human"))) is MISSING
+    assert CACHE.shared.counts["stored"] == 2
