@@ -16,10 +16,12 @@ computed after a judgment instead of computing them again: N servers cost what o
   (:func:`code_version`): a value of a corpus's past state, or computed by other code,
   is never read. A value computed inside a transaction is stored once the transaction
   commits: a change rolled back leaves no value under the stamps it had moved.
-* **Computed once per change.** The first process to miss a value claims it (``add`` of
-  a lock that expires by itself after :data:`LOCK_SECONDS`, should its process die),
-  computes and stores it; the others wait for it meanwhile (:data:`WAIT_SECONDS` at most,
-  then compute it themselves rather than fail).
+* **Computed once per change.** The first process to miss a value of a corpus's state
+  claims it (``add`` of a lock that expires by itself after :data:`LOCK_SECONDS`, should
+  its process die), computes and stores it; the others wait for it meanwhile
+  (:data:`WAIT_SECONDS` at most, then compute it themselves rather than fail). The
+  values named by their inputs alone (the estimates' fits and tests: a few hundred, each
+  computed in milliseconds) are stored by whichever process computed them, unclaimed.
 * **A store that goes away costs speed, never a figure.** Every operation on the store
   that fails (Redis stopped or not answering, the table missing) counts as a miss: the
   process computes what it needs itself, and leaves the store alone for
@@ -99,7 +101,9 @@ def code_version() -> str:
     """A digest of the code that computes the values: the app's and the metrics' source
     files (path and content) and the versions of Python, numpy and Django. Part of every
     value's name, so a release never reads what another computed (nor a pickle of a
-    class it no longer has). Read once per process (a few hundred files, milliseconds)."""
+    class it no longer has). Read when the process starts (this module is imported with
+    the app: a few hundred files, some 40 ms), so that a process still running the code
+    it started with never names its values after files a new release put in its place."""
     digest = hashlib.blake2b(digest_size=8)
     digest.update(repr((sys.version_info[:2], np.__version__, django.__version__)).encode())
     for package in CODE:
@@ -109,6 +113,8 @@ def code_version() -> str:
                 digest.update(str(relative).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
+
+code_version()
 
 #: The kinds a part may be made of: their ``repr`` is the same in every process (a set's
 #: order, or an object's address, is not).
@@ -185,11 +191,14 @@ class SharedStore:
 
     def get_or_compute(self, name: Name, compute: Callable[[], T]) -> T:
         """The value stored under ``name``; else ``compute()``'s, stored. One process
-        computes it while the others wait for it (the module docstring)."""
+        computes a value of a corpus's state while the others wait for it (the module
+        docstring); a value named by its inputs alone is computed by whichever process
+        misses it (they are many, each computed in milliseconds: the claim's two round
+        trips would cost what computing it does)."""
         found = self.get(name)
         if found is not MISSING:
             return found  # type: ignore[no-any-return]
-        if _in_transaction():  # its rows may yet be rolled back: stored on commit
+        if name.stamps is None or _in_transaction():  # in one: stored on commit
             value = compute()
             self.put(name, value)
             return value

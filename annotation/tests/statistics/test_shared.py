@@ -38,6 +38,8 @@ from annotation.tests.jobs.workers import PATIENCE, WorkerDatabase, worker_datab
 MACHINE_REDIS = "redis://127.0.0.1:6379/0"
 #: How long an app process leaves a store that failed alone, in the tests (seconds).
 RETRY = 1.0
+#: A state of a corpus, as a view reads it (no database needed to name its values).
+STATE = CorpusState(7, "2026-01-02T03:04:05.000006+00:00", FIGURES.depends, (4, 1, 0))
 
 
 # ------------------------------------------------------------------ app processes
@@ -247,26 +249,32 @@ def test_a_redis_that_goes_away_costs_speed_never_a_wrong_or_missing_figure(
 
 def test_of_two_threads_missing_one_value_one_computes_it_the_other_waits_for_it() -> None:
     """Compute once per change: a second asker (a thread here, as one of a server's
-    workers would) finds the value claimed, waits, and reads it."""
-    key = BY_CONTENT.key(None, b"inputs")
-    started = threading.Event()
+    workers would be) finds the value claimed, waits, and reads it."""
+    key = FIGURES.key(STATE, "human")
+    started, release = threading.Event(), threading.Event()
 
     def compute() -> str:
         started.set()
-        time.sleep(0.5)
+        assert release.wait(PATIENCE)
         return "value"
 
     values: list[str] = []
-    first = threading.Thread(target=lambda: values.append(CACHE.get_or_set(key, compute)))
-    first.start()
-    started.wait()
-    second = threading.Thread(target=lambda: values.append(CACHE.get_or_set(key, compute)))
-    second.start()
-    first.join()
-    second.join()
+    askers = [
+        threading.Thread(target=lambda: values.append(CACHE.get_or_set(key, compute)))
+        for _ in range(2)
+    ]
+    askers[0].start()
+    assert started.wait(PATIENCE)
+    askers[1].start()
+    deadline = time.monotonic() + PATIENCE
+    while not CACHE.shared.counts["waited"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    release.set()
+    for asker in askers:
+        asker.join()
 
     assert values == ["value", "value"]
-    assert CACHE.computations[BY_CONTENT.name] == 1
+    assert CACHE.computations[FIGURES.name] == 1
     assert CACHE.shared.counts["waited"] == 1
 
 
@@ -314,7 +322,7 @@ def test_a_value_too_large_to_share_stays_in_its_process() -> None:
 def test_a_value_s_name_holds_the_code_the_corpus_its_stamps_and_its_part() -> None:
     """Never stale: another state of the corpus, another corpus, another part, other
     code are other names; a part's digest is the same in every process."""
-    state = CorpusState(7, "2026-01-02T03:04:05.000006+00:00", FIGURES.depends, (4, 1, 0))
+    state = STATE
     later = CorpusState(7, state.created, FIGURES.depends, (5, 1, 0))
     name = str(store_name(FIGURES.key(state, "human")))
 
@@ -349,9 +357,8 @@ def test_a_value_of_a_later_state_replaces_the_earlier_one_in_the_store() -> Non
     """Bounded: a day of judgments leaves one value a part, the latest state's; a value
     of an earlier state computed late (a request that read the corpus before the
     judgment) is not stored over it."""
-    created = "2026-01-02T03:04:05.000006+00:00"
-    earlier = CorpusState(7, created, FIGURES.depends, (4, 1, 0))
-    later = CorpusState(7, created, FIGURES.depends, (5, 1, 0))
+    earlier = STATE
+    later = CorpusState(7, STATE.created, FIGURES.depends, (5, 1, 0))
     CACHE.put(FIGURES.key(earlier, "human"), "before")
     CACHE.put(FIGURES.key(later, "human"), "after")
 
