@@ -14,11 +14,17 @@ is the whole request: URL routing, the queries, the statistics, the bootstrap, t
 and the template.
 
 * **first view**: a fresh process right after the import and its job (the worker stored
-  the default choice's statistics; the human figures are computed); best of
-  ``--cold-runs`` fresh processes;
+  the default choice's statistics; the human figures are computed, the shared store
+  emptied first); best of ``--cold-runs`` fresh processes;
 * **later view, same process**: what a running server answers from then on;
 * **later view, new process**: a restarted server (or another worker): nothing in its
-  memory yet (best of ``--repeat`` processes);
+  memory yet, the figures of the view before in the shared store
+  (:mod:`annotation.statistics.shared`; best of ``--repeat`` processes);
+* **after a judgment**: a fresh process finishes one judgment through the judge's
+  services and views the dashboard (it computes the figures of the judgments), then
+  another fresh process views it (another app server, or another worker of the same:
+  it reads them from the shared store, a table of the database unless ``CACHE_URL``
+  names a Redis), best of ``--repeat`` rounds; with what the shared store holds then;
 * **bootstrap**: the nine metrics' paired bootstrap (1,000 samples), computed (not read
   from the cache), alone;
 * **meta-evaluation**, computed alone, without (``meta_plain``) and with
@@ -75,6 +81,7 @@ def import_once(path: Path) -> dict[str, float]:
     summary = corpus_import(source=path, name="bench")
     seconds = time.perf_counter() - start
     User.objects.create_user("bench-lead", password="bench-lead-pw", role=User.Role.LEAD)
+    summary.corpus.judges.add(User.objects.create_user("bench-judge", role=User.Role.JUDGE))
     return {"import_seconds": seconds, "judgments": summary.judgments}
 
 
@@ -97,6 +104,10 @@ def view_once(repeat: int) -> dict[str, float]:
     _setup()
     _load_urls()
     from django.test import Client
+
+    from annotation.statistics import forget
+
+    forget()  # nothing computed by an earlier process either
 
     from annotation.dashboard.inputs import DashboardInputs
     from annotation.dashboard.parts import Parts, Pending
@@ -201,8 +212,62 @@ def later_view_new_process() -> dict[str, float]:
     }
 
 
+def judge_and_view() -> dict[str, float]:
+    """In this (fresh) process: one more judgment finished through the judge's services,
+    then one page view (it computes the figures of the judgments), and what the shared
+    store holds then where it is the database's table."""
+    _setup()
+    _load_urls()
+    from django.db import DatabaseError, connection
+    from django.test import Client
+
+    from annotation.judging import changes, start
+    from annotation.models import Corpus, User
+
+    corpus = Corpus.objects.get(name="bench")
+    judge = User.objects.get(username="bench-judge")
+    judgment = start.next_judgment_for(user=judge, corpus=corpus)
+    assert judgment is not None
+    changes.judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=7)
+    changes.judgment_finish(judgment=judgment, user=judge, version=judgment.version)
+    client = Client()
+    client.force_login(User.objects.get(username="bench-lead"))
+    out = {"after_judgment": _timed(lambda: client.get(f"/dashboard/{corpus.pk}/"))}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*), SUM(LENGTH(value)) FROM evaltool_cache")
+            entries, size = cursor.fetchone()
+        out.update(store_entries=entries, store_mb=(size or 0) / 2**20)
+    except DatabaseError:  # no such table: the figures are not shared (or are in Redis)
+        pass
+    return out
+
+
 def run(mode: str, *args: str, env: dict[str, str]) -> dict[str, float]:
     return run_json(__file__, mode, *args, env=env)
+
+
+def measure(args: argparse.Namespace, env: dict[str, str]) -> dict[str, float]:
+    """Every figure of the module doc, each in fresh processes on the imported corpus."""
+    # the first view, in fresh processes: best of a few runs
+    # (this is the figure a busy machine disturbs most)
+    colds = [run("--view", "--repeat", "1", env=env)["first_view"] for _ in range(args.cold_runs)]
+    figures = run("--view", "--repeat", str(args.repeat), env=env)
+    figures["first_view"] = min(colds + [figures["first_view"]])
+    again = [run("--view-again", env=env) for _ in range(args.repeat)]
+    figures["later_view_new_process"] = min(a["later_view_new_process"] for a in again)
+    rounds = [
+        (run("--judge-view", env=env), run("--view-again", env=env)) for _ in range(args.repeat)
+    ]
+    figures["after_judgment"] = min(judged["after_judgment"] for judged, _ in rounds)
+    figures["after_judgment_other"] = min(o["later_view_new_process"] for _, o in rounds)
+    judged = rounds[-1][0]
+    if "store_entries" in judged:
+        print(
+            f"the shared store (the database's table) after a judgment: "
+            f"{judged['store_entries']} values, {judged['store_mb']:.1f} MB"
+        )
+    return figures
 
 
 def main() -> None:
@@ -210,6 +275,7 @@ def main() -> None:
     parser.add_argument("--import-one", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--view", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--view-again", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--judge-view", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--systems", type=int, default=20)
     parser.add_argument("--references", type=int, default=3)
@@ -220,15 +286,16 @@ def main() -> None:
     )
     add_check_option(parser)
     args = parser.parse_args()
-    if args.import_one:
-        print(json.dumps(import_once(args.import_one)))
-        return
-    if args.view:
-        print(json.dumps(view_once(args.repeat)))
-        return
-    if args.view_again:
-        print(json.dumps(later_view_new_process()))
-        return
+    modes = {
+        "import_one": lambda: import_once(args.import_one),
+        "view": lambda: view_once(args.repeat),
+        "view_again": later_view_new_process,
+        "judge_view": judge_and_view,
+    }
+    for mode, in_this_process in modes.items():
+        if getattr(args, mode):
+            print(json.dumps(in_this_process()))
+            return
 
     from bench.gen_corpus import generate_corpus
 
@@ -246,24 +313,18 @@ def main() -> None:
         env = production_env(workdir)
         imported = run("--import-one", str(path), env=env)
         scoring = run_measured(manage("worker", "--batch", "--interval", "0.1"), env)
-        # the first view, in fresh processes: best of a few runs
-        # (this is the figure a busy machine disturbs most)
-        colds = [
-            run("--view", "--repeat", "1", env=env)["first_view"] for _ in range(args.cold_runs)
-        ]
-        figures = run("--view", "--repeat", str(args.repeat), env=env)
-        figures["first_view"] = min(colds + [figures["first_view"]])
-        again = [run("--view-again", env=env) for _ in range(args.repeat)]
-        figures["later_view_new_process"] = min(a["later_view_new_process"] for a in again)
         size = f"{args.sentences:,} sentences × {args.systems} systems × {args.references} refs"
         print(
             f"dashboard on {size}, {imported['judgments']:,} judgments; the import's scoring "
             f"in a worker process: {scoring.seconds:.1f} s ({scoring.cpu:.1f} s CPU)"
         )
+        figures = measure(args, env)
         rows = [
             ("first view (fresh process)", figures["first_view"], "< 2 s"),
             ("later view, same process", figures["later_view"], "< 0.5 s"),
             ("later view, new process", figures["later_view_new_process"], "< 0.5 s"),
+            ("after a judgment, judging process", figures["after_judgment"], ""),
+            ("… then another fresh process", figures["after_judgment_other"], ""),
             ("bootstrap, 9 metrics × all systems", figures["bootstrap"], "< 2 s"),
             ("meta-evaluation, no intervals", figures["meta_plain"], ""),
             ("meta-evaluation with its intervals", figures["meta_intervals"], ""),
