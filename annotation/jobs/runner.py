@@ -36,6 +36,11 @@ from django.utils import timezone
 from django_tasks import task
 
 from annotation.jobs.outage import database_lost, despite_outages, reachable_for
+from annotation.jobs.releases import (
+    of_a_later_release,
+    say_jobs_left_to_later_releases,
+    this_release,
+)
 from annotation.models import Job
 
 logger = logging.getLogger(__name__)
@@ -130,6 +135,7 @@ def enqueue(
                 payload=payload or {},
                 upload=upload,
                 requested_by=requested_by,
+                release=this_release().digest,
             )
             handed = run_job.enqueue(job.pk)
     except IntegrityError:  # another request created it a moment ago
@@ -372,12 +378,14 @@ def claim_next(worker: str, kinds: Iterable[str] = ()) -> Job | None:
     jobs = Job.objects.filter(claimable)
     if wanted := tuple(kinds):
         jobs = jobs.filter(kind__in=wanted)
-    for pk in jobs.order_by("pk").values_list("pk", flat=True)[:CANDIDATES]:
+    ours = jobs.exclude(of_a_later_release()).order_by("pk")
+    for pk in ours.values_list("pk", flat=True)[:CANDIDATES]:
         if (job := claim(pk, worker)) is not None:
             if job.attempts > 1:
                 logger.warning("job %s (%s) taken over from a stopped worker", pk, job.label)
             return job
-    return None  # none, or each taken by another worker a moment ago
+    say_jobs_left_to_later_releases(jobs)
+    return None  # none, each taken by another worker a moment ago, or a later release's
 
 
 def _give_up(expired: Q) -> None:

@@ -33,7 +33,7 @@ from annotation.models.corpus import (
 )
 from annotation.models.event import JudgmentEvent
 from annotation.models.external import SCORES_DTYPE, ExternalMetric, ExternalScores
-from annotation.models.job import Job
+from annotation.models.job import Job, Release
 from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.models.subqueries import AmongIds, scalar, scalar_total
 from annotation.users import User
@@ -55,6 +55,7 @@ __all__ = [
     "ExternalMetric",
     "ExternalScores",
     "Job",
+    "Release",
     "Judgment",
     "JudgmentEvent",
     "JudgmentQuerySet",

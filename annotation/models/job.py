@@ -58,6 +58,10 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: The release of the code that queued it (:func:`annotation.release.source_version`;
+    #: empty for a job queued before releases were recorded): a worker of an earlier
+    #: release leaves it to one of this release (:mod:`annotation.jobs.releases`).
+    release = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["-pk"]
@@ -136,3 +140,16 @@ class Job(models.Model):
             "created_at": self.created_at.isoformat() if self.created_at else None,
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
         }
+
+
+class Release(models.Model):
+    """A release of the code (:func:`annotation.release.source_version`) and when a
+    process of it first queued or looked for a job: the order of two releases, for a
+    worker to tell a job of a later one (:mod:`annotation.jobs.releases`). A digest
+    alone says that two releases differ, not which is the newer."""
+
+    digest = models.CharField(max_length=16, unique=True)
+    first_seen = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"release {self.digest} (first seen {self.first_seen:%Y-%m-%d %H:%M})"

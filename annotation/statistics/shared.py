@@ -52,7 +52,6 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 from typing import Any, TypeVar
 
 import django
@@ -65,6 +64,8 @@ from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, router, transaction
 from django.db import Error as DatabaseError
 from redis.exceptions import RedisError
+
+from annotation.release import source_version
 
 logger = logging.getLogger(__name__)
 
@@ -87,9 +88,6 @@ WARN_EVERY = 60.0
 #: What a store that went away raises: Redis's errors (connection refused, a timeout),
 #: the database's (the table missing), the socket's.
 FAILURES = (RedisError, DatabaseError, OSError)
-#: The packages whose source makes the code's version (their tests excepted).
-CODE = ("annotation", "metrics", "evaltool")
-ROOT = Path(__file__).resolve().parents[2]
 
 #: What :meth:`SharedStore.get` answers for a value the store does not have (or when it
 #: does not answer): values may be None.
@@ -98,23 +96,15 @@ MISSING: Any = object()
 
 @functools.cache
 def code_version() -> str:
-    """A digest of the code that computes the values: the app's and the metrics' source
-    files (path and content) and the versions of Python, numpy and Django. Part of every
-    value's name, so a release never reads what another computed (nor a pickle of a
-    class it no longer has). Read when the process starts (this module is imported with
-    the app: a few hundred files, some 40 ms), so that a process still running the code
-    it started with never names its values after files a new release put in its place."""
+    """A digest of the code that computes the values: the release's source
+    (:func:`annotation.release.source_version`) and the versions of Python, numpy and
+    Django. Part of every value's name, so a release never reads what another computed
+    (nor a pickle of a class it no longer has)."""
     digest = hashlib.blake2b(digest_size=8)
     digest.update(repr((sys.version_info[:2], np.__version__, django.__version__)).encode())
-    for package in CODE:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            relative = path.relative_to(ROOT)
-            if "tests" not in relative.parts:
-                digest.update(str(relative).encode() + b"\0" + path.read_bytes())
+    digest.update(source_version().encode())
     return digest.hexdigest()
 
-
-code_version()
 
 #: The kinds a part may be made of: their ``repr`` is the same in every process (a set's
 #: order, or an object's address, is not).

@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "annotation.limits",
             "annotation.pace",
             "annotation.queue_order",
+            "annotation.release",
         ),
     ),
     ("file format", ("annotation.formatting", "annotation.corpora.evaltrans")),

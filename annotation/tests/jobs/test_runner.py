@@ -6,6 +6,7 @@ task's result. (Real worker processes: ``test_workers.py``.)"""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -28,7 +29,8 @@ from annotation.jobs import (
     run_queued_jobs,
 )
 from annotation.jobs.runner import MAX_ATTEMPTS, claim, run_job, work, worker_id
-from annotation.models import Corpus
+from annotation.models import Corpus, Release
+from annotation.release import source_version
 
 pytestmark = pytest.mark.django_db
 
@@ -270,3 +272,41 @@ def test_progress_reads_the_same_on_the_page_and_the_command_line() -> None:
     job = Job(label="x", status="running", phase="scoring", done=3, total=15)
     assert (job.progress_text, job.percent) == ("scoring 3 of 15 (20 %)", 20)
     assert Job(label="x", status="queued").progress_text == "queued"
+
+
+def test_a_job_records_the_release_that_queued_it() -> None:
+    job = counting("a")
+    assert job.release == source_version()
+    assert Release.objects.filter(digest=source_version()).count() == 1
+
+
+def test_a_worker_leaves_a_job_queued_by_a_later_release_and_says_so_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker not yet restarted in an upgrade, and a job a new server queued."""
+    ours = counting("a", key="count:1")
+    later = Release.objects.create(
+        digest="0123456789abcdef", first_seen=timezone.now() + timedelta(hours=1)
+    )
+    theirs = counting("a b", key="count:2")
+    Job.objects.filter(pk=theirs.pk).update(release=later.digest)
+    with caplog.at_level(logging.WARNING, logger="annotation.jobs.releases"):
+        assert run_queued_jobs() == 1
+        assert run_queued_jobs() == 0
+    assert Job.objects.get(pk=ours.pk).status == "done"
+    assert Job.objects.get(pk=theirs.pk).status == "queued"
+    said = [r.getMessage() for r in caplog.records if "later release" in r.getMessage()]
+    assert len(said) == 1
+    assert f"job {theirs.pk} (counting words)" in said[0]
+    assert "0123456789abcdef" in said[0]
+
+
+def test_a_job_of_an_earlier_release_or_of_none_recorded_is_computed() -> None:
+    earlier = Release.objects.create(
+        digest="fedcba9876543210", first_seen=timezone.now() - timedelta(days=30)
+    )
+    of_earlier, of_none = counting("a", key="count:1"), counting("a b", key="count:2")
+    Job.objects.filter(pk=of_earlier.pk).update(release=earlier.digest)
+    Job.objects.filter(pk=of_none.pk).update(release="")
+    assert run_queued_jobs() == 2
+    assert set(Job.objects.values_list("status", flat=True)) == {"done"}
