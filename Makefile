@@ -11,7 +11,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/evaltool
 WORDNET_DIR := /usr/share/wordnet
 WORDNET := $(WORDNET_DIR)/index.noun
 
-.PHONY: run serve deploy worker test test-fast test-postgres venv runtime browser wordnet wordnet-check mteval comet redis migrations-check lint bench demo
+.PHONY: run serve deploy worker test test-fast test-postgres venv runtime browser wordnet wordnet-check mteval comet redis latex migrations-check lint bench demo
 
 ## The developers' install: the project with its test and development tools (a superset
 ## of the production install below, whose stamp it leaves too).
@@ -51,6 +51,15 @@ wordnet:
 	  echo "Installing Debian's wordnet-base for METEOR..."; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wordnet-base >/dev/null; }
+
+## Debian's pdflatex and booktabs: the tests compile the dashboard's LaTeX table with them
+## (a production host needs neither: the table is text the lead's own LaTeX compiles).
+latex:
+	@command -v pdflatex >/dev/null && kpsewhich booktabs.sty >/dev/null || { \
+	  echo "Installing Debian's pdflatex and booktabs for the tests..."; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
+	    texlive-latex-base texlive-latex-recommended >/dev/null; }
 
 ## What a production host needs of Debian, checked, never installed (make serve and make
 ## deploy run no apt-get): WordNet's files, which METEOR's signature on the dashboard reads.
@@ -168,7 +177,7 @@ worker: runtime wordnet-check
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: venv browser wordnet mteval comet redis migrations-check
+test: venv browser wordnet mteval comet redis latex migrations-check
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 ## The edit loop: every test but those marked browser (real Chromium) or slow (real-size
@@ -179,7 +188,7 @@ test-fast: venv wordnet mteval
 ## The suite's database tests against the PostgreSQL server on 127.0.0.1:5432 (started if
 ## it is down): annotation/ and evaltool/; metrics/ never touches a database, and
 ## `make test` runs it.
-test-postgres: venv browser wordnet comet redis
+test-postgres: venv browser wordnet comet redis latex
 	@pg_isready -q -h 127.0.0.1 -p 5432 || $(SUDO) pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 	@psql "$(PG_URL)" -c 'select 1' >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres evaltool

@@ -35,6 +35,7 @@ from annotation.dashboard.inputs import DashboardInputs
 from annotation.dashboard.panels import PANELS
 from annotation.dashboard.panels.charts import chart_svg
 from annotation.dashboard.panels.table import table_panel
+from annotation.dashboard.paper import UnknownMetric, latex_table, paper_table, typst_table
 from annotation.dashboard.parts import Parts, Pending
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES
 from annotation.dashboard.sources import chosen_statistics, corpus_systems, systems
@@ -44,6 +45,12 @@ from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.json_out import json_dumps
 from metrics.numerals import digits
 from metrics.registry import metric_info
+
+#: The paper's table formats: what writes each, and its content type.
+PAPER_FORMATS = {
+    "tex": (latex_table, "text/x-tex; charset=utf-8"),
+    "typ": (typst_table, "text/vnd.typst; charset=utf-8"),
+}
 
 
 def _corpus(pk: int) -> Corpus:
@@ -80,12 +87,14 @@ def _context(inputs: DashboardInputs) -> dict[str, Any]:
 
 
 def _downloads(inputs: DashboardInputs) -> dict[str, str]:
-    """The table's CSV and its full-precision JSON and the meta-evaluation's JSON, for
-    the page's choices."""
+    """The table's CSV and its full-precision JSON, its human column as a paper's LaTeX
+    and Typst table, and the meta-evaluation's JSON, for the page's choices."""
     pk, query = inputs.corpus.pk, inputs.query(sort="")
     return {
         "csv": reverse("dashboard:table_csv", args=[pk]) + query,
         "json": reverse("dashboard:table_json", args=[pk]) + query,
+        "tex": reverse("dashboard:table_tex", args=[pk]) + query,
+        "typ": reverse("dashboard:table_typ", args=[pk]) + query,
         "meta_json": reverse("dashboard:meta_json", args=[pk]) + query,
         "mqm_tsv": reverse("dashboard:mqm_tsv", args=[pk]),
         "mqm_json": reverse("dashboard:mqm_json", args=[pk]),
@@ -145,12 +154,22 @@ def panel(request: HtmxHttpRequest, pk: int, name: str) -> HttpResponse:
 @require_GET
 def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     """The metrics table as CSV (rounded as shown, with a ``Link`` to the full-precision
-    JSON) or JSON (``manage.py scores --json``'s shape + ranks/CIs, full precision)."""
+    JSON), JSON (``manage.py scores --json``'s shape + ranks/CIs, full precision), or one
+    of its columns (``?metric=``) as a paper's LaTeX or Typst table
+    (:mod:`annotation.dashboard.paper`)."""
     parts = _parts(request, _corpus(pk))
     inputs = parts.inputs
     shown = parts.get(table_panel)
     if isinstance(shown, Pending):
         return _waiting(request, inputs, shown, as_json=fmt == "json")
+    if fmt in PAPER_FORMATS:
+        try:
+            paper = paper_table(shown.table, request.GET.get("metric") or None)
+        except UnknownMetric as exc:
+            raise BadRequest(str(exc)) from None
+        write, content_type = PAPER_FORMATS[fmt]
+        response = HttpResponse(write(paper), content_type=content_type)
+        return attachment(response, f"{inputs.corpus.name}-{paper.metric}", f".{fmt}")
     if fmt == "csv":
         body, content_type = table_csv(shown.table), "text/csv; charset=utf-8"
     else:
