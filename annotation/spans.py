@@ -29,14 +29,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from metrics.align import EditOp, Op, align
-from metrics.human import MQM_MAJOR, MQM_MINOR
-
-MINOR, MAJOR = "minor", "major"
-SEVERITIES = (MINOR, MAJOR)
+from metrics.mqm import MAJOR as MAJOR  # the severities are MQM's (ESA's too)
+from metrics.mqm import MAJOR_POINTS, MINOR_POINTS
+from metrics.mqm import MINOR as MINOR
+from metrics.mqm import SEVERITIES as SEVERITIES
 
 #: Penalty points per error, the MQM convention (Freitag et al. 2021, after Lommel et
 #: al.'s MQM): minor 1, major 5.
-PENALTY = {MINOR: MQM_MINOR, MAJOR: MQM_MAJOR}
+PENALTY = {MINOR: MINOR_POINTS, MAJOR: MAJOR_POINTS}
 
 #: The MQM category of each aWER operation: as coarse as aWER itself, which knows only
 #: that a word is wrong, superfluous or lacking, not whether it is a terminology, a

@@ -34,6 +34,7 @@ from functools import lru_cache
 import numpy as np
 
 from metrics.facts import METRIC_FACTS, facts_of
+from metrics.mqm import MAJOR_POINTS, MINOR_POINTS
 from metrics.stats import FloatArray, MetricInfo, Score, format_signature
 from metrics.ter import TER, Row, ter_rows, ter_words
 
@@ -108,8 +109,8 @@ SSER = HumanMetric(facts_of("sser").info)
 AWER = HumanMetric(facts_of("awer").info)
 ASER = HumanMetric(facts_of("aser").info)
 HTER = HumanMetric(facts_of("hter").info)
-#: The penalty points of a minor and a major error (MQM's convention).
-MQM_MINOR, MQM_MAJOR = 1, 5
+#: The penalty points of a minor and a major error (MQM's convention, :mod:`metrics.mqm`).
+MQM_MINOR, MQM_MAJOR = MINOR_POINTS, MAJOR_POINTS
 #: Penalty points per done judgment: a mean, not a percentage.
 MQM = HumanMetric(facts_of("mqm").info, per=1.0)
 IER = HumanMetric(facts_of("ier").info)

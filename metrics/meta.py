@@ -25,6 +25,10 @@ Two identical systems get p = 1 both ways, as in WMT24's permutation test. Sampl
 which either system has no figure (a human figure whose sample drew none of its judged
 sentences) are left out of that pair's count.
 
+Figures that *are* means of segment scores (ESA and MQM scores, imported segment
+metrics such as COMET) can take WMT24's own p-values instead: :func:`permutation_side`
+runs mt-metrics-eval's paired permutation test, with its draws.
+
 **Intervals.** Pearson, τ-b and pairwise accuracy are recomputed on every bootstrap
 sample of the sentences from both sides' figures on that sample. For soft pairwise
 accuracy the p-values themselves have to be those of the sample: a bootstrap within each
@@ -159,6 +163,59 @@ def pairwise_side(
         of,
         None if defined.all() else defined,
     )
+
+
+#: mt-metrics-eval's paired permutation test (``pce.compute_pairwise_p_values``, WMT24's
+#: soft pairwise accuracy): 1,000 permutations drawn from seed 4.
+PERMUTATIONS, PERMUTATION_SEED = 1000, 4
+
+
+def permutation_signs(permutations: int, n_segments: int, seed: int) -> FloatArray:
+    """±1 per permutation and segment (+1: the segment's two scores stay with their
+    systems), drawn as mt-metrics-eval draws them: uniform float32 numbers from
+    ``np.random.default_rng(seed)``, rounded to 0 or 1; so the same seed swaps the same
+    segments there and here."""
+    if permutations < 1:
+        raise ValueError(f"permutations={permutations}: at least 1")
+    draws = np.random.default_rng(seed).random(size=(permutations, n_segments), dtype=np.float32)
+    return np.rint(draws).astype(np.float64) * 2.0 - 1.0
+
+
+def permutation_side(
+    segment_scores: FloatArray,
+    *,
+    higher_is_better: bool = True,
+    permutations: int = PERMUTATIONS,
+    seed: int = PERMUTATION_SEED,
+) -> PairwiseSide:
+    """One side of the pairwise meta-evaluation from segment scores (systems ×
+    segments, NaN where a system has none), with WMT24's p-values: for each pair (i, j)
+    a paired permutation test of the difference of the systems' sums, each segment's two
+    scores swapped or not at random, ``p = #{permutations: null ≥ real} / permutations``
+    (mt-metrics-eval's ``compute_pairwise_p_values``; the same ``seed`` gives both sides
+    of one comparison the same permutations). Only the segments every system has a
+    score for are read, as mt-metrics-eval reads only complete segments; the signs of
+    the pairwise accuracy are those of the differences of the systems' sums (so of
+    their means) over those segments. Without such a segment, no system has a figure.
+
+    The module's other sides read corpus figures and bootstrap samples (BLEU is no mean
+    of segment scores); this one suits figures that *are* means of segment scores: the
+    human ESA and MQM scores (:mod:`metrics.protocols`) and imported segment metrics."""
+    x = in_better_direction(segment_scores, higher_is_better=higher_is_better)
+    if x.ndim != 2:
+        raise ValueError(f"segment scores of shape {x.shape}: expected systems × segments")
+    x = x[:, ~np.isnan(x).any(axis=0)]
+    n = x.shape[0]
+    i, j = pair_indices(n)
+    if x.shape[1] == 0:
+        nothing = np.full(i.shape, np.nan)
+        return PairwiseSide(n, higher_is_better, np.zeros(n, dtype=np.bool_), nothing, nothing)
+    sums = x.sum(axis=1)
+    partial = permutation_signs(permutations, x.shape[1], seed) @ x.T  # permutations × systems
+    real = sums[i] - sums[j]
+    null = partial[:, i] - partial[:, j]
+    p: FloatArray = (null >= real).sum(axis=0) / permutations
+    return PairwiseSide(n, higher_is_better, np.ones(n, dtype=np.bool_), np.sign(real), p)
 
 
 def _p_values(
