@@ -88,6 +88,7 @@ class CorpusAdmin(admin.ModelAdmin[Corpus]):
     formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = (
         "name",
+        "protocol",
         "ready",
         "blind",
         "judges_see_figures",

@@ -4,6 +4,7 @@ status 400."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,7 @@ from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRef
 from annotation.campaigns.rules import FIELDS, Rules
 from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
-from annotation.models import Campaign, Corpus, Judgment, User
+from annotation.models import Campaign, Corpus, Judgment, Protocol, User
 
 
 def corpora_to_assign() -> forms.ModelMultipleChoiceField[Corpus]:
@@ -80,7 +81,37 @@ FIGURES_CHOICES = [
 ]
 
 
+#: A corpus's protocol stays while it has judgments: they were made under it.
+ERR_PROTOCOL_JUDGED = (
+    "the corpus has judgments made under {protocol}: its protocol cannot change "
+    "(import it again with another protocol)"
+)
+
+
+class TaxonomyField(forms.JSONField):
+    """The MQM taxonomy as JSON, one category a line: a lead reads and edits it in the
+    page's text box (Django's field writes it on one line)."""
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, forms.fields.InvalidJSONInput):
+            return value
+        return json.dumps(value, ensure_ascii=False, indent=1)
+
+
 class CorpusSettingsForm(forms.ModelForm[Corpus]):
+    # Not required, as a form posted without them (a script written before protocols)
+    # leaves the corpus's as they are.
+    protocol = forms.ChoiceField(
+        choices=Protocol.choices,
+        required=False,
+        help_text=Corpus._meta.get_field("protocol").help_text,
+    )
+    mqm_taxonomy = TaxonomyField(
+        required=False,
+        label="MQM taxonomy and weights",
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 70, "spellcheck": "false"}),
+        help_text=Corpus._meta.get_field("mqm_taxonomy").help_text,
+    )
     judges_see_figures = forms.NullBooleanField(
         label="Judges see live figures",
         required=False,
@@ -93,7 +124,15 @@ class CorpusSettingsForm(forms.ModelForm[Corpus]):
 
     class Meta:
         model = Corpus
-        fields = ["blind", "share_new_refs", "ier_enabled", "judges_see_figures", "leads"]
+        fields = [
+            "protocol",
+            "mqm_taxonomy",
+            "blind",
+            "share_new_refs",
+            "ier_enabled",
+            "judges_see_figures",
+            "leads",
+        ]
         labels = {
             "blind": "Blind",
             "share_new_refs": "Share new references",
@@ -108,12 +147,29 @@ class CorpusSettingsForm(forms.ModelForm[Corpus]):
             User.objects.leads().order_by("username")
         )
 
+    def clean_protocol(self) -> str:
+        """The protocol, unchanged while the corpus has judgments (of any state: a judge
+        half-way through an item judges it under the protocol it opened with)."""
+        corpus = self.instance
+        protocol = str(self.cleaned_data["protocol"] or corpus.protocol)
+        if protocol != corpus.protocol and Judgment.objects.of_corpus(corpus.pk).exists():
+            raise forms.ValidationError(
+                ERR_PROTOCOL_JUDGED.format(protocol=corpus.get_protocol_display())
+            )
+        return protocol
+
+    def clean_mqm_taxonomy(self) -> Any:
+        """The taxonomy typed, or the corpus's own where none was sent; the model's
+        validator reads it (:func:`~annotation.models.corpus.validate_mqm_taxonomy`)."""
+        taxonomy = self.cleaned_data["mqm_taxonomy"]
+        return self.instance.mqm_taxonomy if taxonomy is None else taxonomy
+
     def save_settings(self) -> Corpus:
         """Store the settings and the leads, and nothing else of the row: it was read
         before, and saved whole it would write back a judgments stamp that a judge's
         click has moved meanwhile (and the dashboard would show stale figures)."""
         corpus: Corpus = self.save(commit=False)
-        corpus.save(update_fields=["blind", "share_new_refs", "ier_enabled", "judges_see_figures"])
+        corpus.save(update_fields=[name for name in self.Meta.fields if name != "leads"])
         self.save_m2m()
         return corpus
 

@@ -24,7 +24,7 @@ from django.db.models import Count
 
 from annotation.campaigns.batch_progress import AnnotatorBatches, annotator_batches
 from annotation.jobs import Job, pending_by_corpus
-from annotation.models import Campaign, Corpus, Judgment, Task
+from annotation.models import Campaign, Corpus, Judgment, Protocol, Task
 from annotation.text import corpus_languages
 from annotation.uploads import failed_imports
 
@@ -48,9 +48,11 @@ class CorpusRow:
 
     @property
     def method(self) -> str:
-        """The judging protocol: aWER's new reference with SSER's score, always; IER's
-        information items where the lead turned them on."""
-        return "aWER + SSER" + (" + IER" if self.corpus.ier_enabled else "")
+        """The judging protocol (aWER's new reference with SSER's score, ESA, ESA with
+        pre-filled spans or MQM), and IER's information items where the lead turned them
+        on for the aWER page."""
+        ier = self.corpus.ier_enabled and self.corpus.protocol == Protocol.AWER
+        return self.corpus.get_protocol_display() + (" + IER" if ier else "")
 
 
 @dataclass(frozen=True)

@@ -229,7 +229,8 @@ def campaign_unassign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @lead_required
 @require_POST
 def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Blind or not, shared new references or not, and the corpus's leads."""
+    """The protocol and its MQM taxonomy (fixed once judged), blind or not, shared new
+    references or not, and the corpus's leads."""
     corpus = _corpus_or_404(pk)
     form = CorpusSettingsForm(request.POST, instance=corpus)
     if not form.is_valid():

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from annotation.corpora.removal import ERR_ONLY_DELETE, RemovalRefused, confirmed
 from annotation.fields import writable_name
 from annotation.limits import NAME_MAX_LENGTH
-from annotation.models import Campaign, Corpus, ExternalMetric, User
+from annotation.models import Campaign, Corpus, ExternalMetric, Protocol, User
 from metrics.segment_scores import LAYOUTS, check_metric_name
 from metrics.segment_scores import NAME_MAX_LENGTH as METRIC_NAME_MAX_LENGTH
 
@@ -67,12 +67,27 @@ class UploadForm(forms.Form):
         label="Campaign",
         help_text="The campaign the corpus joins; by default one of its own, named after it.",
     )
+    # Not required: a form posted without it (a script written before protocols were
+    # chosen) imports as aWER, as it always did.
+    protocol = forms.ChoiceField(
+        choices=Protocol.choices,
+        initial=Protocol.AWER,
+        required=False,
+        label="Protocol",
+        help_text=(
+            "How its judges judge it; the corpus's page changes it until the first judgment. "
+            "MQM's taxonomy and weights are WMT's until the corpus's page changes them."
+        ),
+    )
 
     def clean_file(self) -> UploadedFile[bytes]:
         return within_upload_limit(self.cleaned_data["file"], "import_evaltrans")
 
     def clean_name(self) -> str:
         return writable_name(self.cleaned_data["name"])
+
+    def clean_protocol(self) -> str:
+        return str(self.cleaned_data["protocol"] or Protocol.AWER)
 
     def reference_names(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data["references"].split(",") if n.strip()]

@@ -36,7 +36,7 @@ from annotation.corpora.summary import ImportSummary
 from annotation.formatting import counted
 from annotation.jobs import Job, Progress, Refused, enqueue, handler
 from annotation.jobs.pruning import kept_upload
-from annotation.models import Campaign, Corpus, User
+from annotation.models import Campaign, Corpus, Protocol, User
 from annotation.uploads import IMPORT
 
 PHASE_READING = "reading sentences"
@@ -71,10 +71,11 @@ def queue_import(
     assign: bool,
     lead: User,
     campaign: Campaign | None = None,
+    protocol: str = Protocol.AWER,
 ) -> Job:
     """Queue the import of evalTrans file ``data`` as a new corpus (``name``, else the
-    file's own) in ``campaign`` (the lead's choice), else in a campaign of its own, and
-    return its job, at once.
+    file's own) in ``campaign`` (the lead's choice), else in a campaign of its own,
+    judged by ``protocol``, and return its job, at once.
 
     Refused at once (:class:`ImportRefused`, nothing queued) when the file's first
     sentence already shows a problem or the name is taken; :class:`AlreadyRunning` when
@@ -97,6 +98,7 @@ def queue_import(
             "sha256": digest,
             "ticket": ticket,
             "campaign": None if campaign is None else campaign.pk,
+            "protocol": protocol,
         },
         upload=data,
         requested_by=lead,
@@ -219,6 +221,8 @@ def run_import(job: Job, progress: Progress) -> Any:
             rename=RENAME_IN_FORM,
             assign=asked["assign"],
             campaign=campaign,
+            # a job queued before protocols were chosen has none: aWER, as then
+            protocol=asked.get("protocol", Protocol.AWER),
         )
     except ImportRefused as refused:
         raise Refused(str(refused)) from None

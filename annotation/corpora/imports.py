@@ -44,7 +44,16 @@ from annotation.corpora.spans import imported_severities
 from annotation.corpora.summary import ImportSummary
 from annotation.ier import read_items
 from annotation.limits import NAME_MAX_LENGTH, WorkLimits, length_problem
-from annotation.models import Campaign, Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.models import (
+    Campaign,
+    Corpus,
+    Judgment,
+    Protocol,
+    Sentence,
+    Target,
+    Translator,
+    User,
+)
 from annotation.queue_order import queue_positions
 from annotation.resegmenting import entry_from_attrs, restore_segmentations
 from annotation.rows import TARGET_COLUMNS, RowWriter, TargetRow
@@ -74,6 +83,7 @@ ERR_CORPUS_IMPORTING = (
 RENAME_ON_COMMAND_LINE = "--name"
 RENAME_IN_FORM = "name"
 ERR_NO_SENTENCES = "the file holds no <sentence>"
+ERR_UNKNOWN_PROTOCOL = "unknown protocol {protocol!r} (choose from {known})"
 ERR_JUDGMENT_ON_REFERENCE = "<eval> of reference {translator!r} carries a judgment"
 WARN_AWER_RECOMPUTED = (
     "awer {given} of {translator!r} recomputed from its new reference as {actual}"
@@ -133,6 +143,7 @@ def corpus_import(
     assign: bool = False,
     score: bool = True,
     campaign: Campaign | None = None,
+    protocol: str = Protocol.AWER,
 ) -> ImportSummary:
     """Import an evalTrans file as a new corpus, all or nothing.
 
@@ -149,6 +160,7 @@ def corpus_import(
     with it (:func:`import_elements`); without it, the first reader of its figures queues
     it (:func:`~annotation.statistics.statistics_or_job`), as for any corpus whose
     statistics are not stored. ``campaign``: the campaign it joins, else one of its own.
+    ``protocol``: how its judges judge (:class:`~annotation.models.Protocol`).
     """
     shown = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
@@ -162,6 +174,7 @@ def corpus_import(
             assign=assign,
             score=score,
             campaign=campaign,
+            protocol=protocol,
         )
     except ImportRefused:
         raise
@@ -188,6 +201,7 @@ def _import_stream(
     assign: bool,
     score: bool,
     campaign: Campaign | None,
+    protocol: str,
 ) -> ImportSummary:
     items = evaltrans.iter_evaltrans(
         source, filename=filename, reference_names=reference_names, limits=upload_limits()
@@ -207,7 +221,15 @@ def _import_stream(
         assign=assign,
         score=score,
         campaign=campaign,
+        protocol=protocol,
     )
+
+
+def protocol_problem(protocol: str) -> str | None:
+    """Why ``protocol`` names no protocol a corpus may have (None: it names one)."""
+    if protocol in Protocol.values:
+        return None
+    return ERR_UNKNOWN_PROTOCOL.format(protocol=protocol, known=", ".join(Protocol.values))
 
 
 def import_elements(
@@ -222,16 +244,19 @@ def import_elements(
     assign: bool = False,
     score: bool = True,
     campaign: Campaign | None = None,
+    protocol: str = Protocol.AWER,
 ) -> ImportSummary:
     """Store ``sentences`` as the new corpus ``corpus_name``: the one writer of every
     import (evalTrans or plain text), hidden until complete, removed on failure; the
     file's evaluators are assigned to it only if ``assign``, and its scoring is queued
-    with it only if ``score``; it joins ``campaign``, else a campaign of its own
-    (:func:`corpus_import`)."""
+    with it only if ``score``; it joins ``campaign``, else a campaign of its own, and is
+    judged by ``protocol`` (:func:`corpus_import`)."""
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
+    if problem is None:
+        problem = protocol_problem(protocol)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
-    corpus = _hidden_corpus(header, corpus_name, filename, rename, progress, campaign)
+    corpus = _hidden_corpus(header, corpus_name, filename, rename, progress, campaign, protocol)
     state = _ImportState(corpus=corpus, filename=filename, assign=assign)
     try:
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
@@ -276,6 +301,7 @@ def _hidden_corpus(
     rename: str,
     progress: Callable[[int], None] | None,
     campaign: Campaign | None = None,
+    protocol: str = Protocol.AWER,
 ) -> Corpus:
     """The new corpus row, hidden until its import is complete; the name is taken from
     now on (the database's unique constraint settles two imports of one name at once).
@@ -295,6 +321,7 @@ def _hidden_corpus(
                     name=name,
                     **joins,
                     ready=False,
+                    protocol=protocol,
                     extra_attrs=attrs_to_json(header.extra_attrs),
                     extra_xml=list(header.extra_xml),
                 )

@@ -173,6 +173,7 @@ def corpus_upload(request: HtmxHttpRequest) -> HttpResponse:
             assign=data["assign"],
             lead=request.user,
             campaign=data["campaign"],
+            protocol=data["protocol"],
         )
 
     return _answer_upload(request, IMPORT, form, queue)

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Case, Count, Exists, F, OuterRef, Q, Sum, Value, When
@@ -30,6 +31,7 @@ from annotation.text import REFERENCE_ROLES
 from annotation.users import User
 from metrics.human import SSER_MAX as SSER_MAX  # the format's scale (seed 001 §2.2)
 from metrics.human import SSER_MIN as SSER_MIN
+from metrics.mqm import Taxonomy, taxonomy_from_json, wmt_taxonomy_json
 
 #: Control items (annotation.controls): about one in every N items of a judge's queue (the
 #: same whole number in every sentence's run), N from 3 to 100; by default 1 in 10: a
@@ -148,8 +150,55 @@ class CorpusManager(_CorpusManagerBase["Corpus"]):
         return super().get_queryset().filter(ready=True)  # type: ignore[return-value]
 
 
+def validate_mqm_taxonomy(value: object) -> None:
+    """A corpus's MQM taxonomy as :func:`metrics.mqm.taxonomy_from_json` reads it, or
+    the field's error saying where it is wrong."""
+    try:
+        taxonomy_from_json(value)
+    except ValueError as refused:
+        raise ValidationError(str(refused), code="mqm_taxonomy") from None
+
+
+class Protocol(models.TextChoices):
+    """How judges judge the corpus's candidates. aWER: a new reference by clicks and
+    the SSER score (seed 001), the default and every older corpus's. ESA (Kocmi
+    et al. 2024): error spans, minor or major, and a 0–100 score; with pre-filled
+    spans (ESA^AI, Zouhar et al. 2025) the judge corrects spans suggested to them.
+    MQM (Freitag et al. 2021): error spans with a category and a severity, scored
+    by the corpus's taxonomy and weights (``mqm_taxonomy``)."""
+
+    AWER = "awer", "aWER + SSER"
+    ESA = "esa", "ESA"
+    ESA_PREFILL = "esa_prefill", "ESA with pre-filled spans"
+    MQM = "mqm", "MQM"
+
+
 class Corpus(models.Model):
     name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True)
+    protocol = models.CharField(
+        max_length=16,
+        choices=Protocol.choices,
+        default=Protocol.AWER,
+        help_text=(
+            "How judges judge its candidates. aWER + SSER: a new reference by clicks and a "
+            "0–10 score. ESA: error spans (minor, major, missing) and a 0–100 score; with "
+            "pre-filled spans the judge corrects spans suggested to them. MQM: error spans "
+            "with a category and a severity, scored by the taxonomy's weights. One "
+            "campaign may mix protocols."
+        ),
+    )
+    # Read where the protocol is MQM (metrics.mqm: categories and penalty points).
+    mqm_taxonomy = models.JSONField(
+        "MQM taxonomy and weights",
+        default=wmt_taxonomy_json,
+        validators=[validate_mqm_taxonomy],
+        help_text=(
+            "JSON: the points of each severity (weights) and the categories offered, each "
+            "with weights of its own if they differ. Default: WMT's MQM taxonomy with "
+            "Freitag et al. (2021)'s weights (minor 1, minor punctuation 0.1, major 5, "
+            "non-translation 25 penalty points)."
+        ),
+    )
     # The campaign it is judged in (annotation.models.campaign): a corpus saved without
     # one gets a campaign of its own, named after it (Corpus.save), as every corpus
     # made before campaigns held several corpora did in migration 0023.
@@ -261,6 +310,10 @@ class Corpus(models.Model):
             models.CheckConstraint(
                 condition=Q(control_pass_threshold__lte=100), name="corpus_control_threshold_range"
             ),
+            models.CheckConstraint(
+                condition=Q(protocol__in=[p.value for p in Protocol]),
+                name="corpus_protocol_known",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -272,6 +325,11 @@ class Corpus(models.Model):
                 name=free_campaign_name(self.name), made_for_corpus=True
             )
         super().save(*args, **kwargs)
+
+    @property
+    def taxonomy(self) -> Taxonomy:
+        """The MQM taxonomy its spans are scored by (:mod:`metrics.mqm`)."""
+        return taxonomy_from_json(self.mqm_taxonomy)
 
     @property
     def shows_live_figures(self) -> bool:

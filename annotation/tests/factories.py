@@ -233,6 +233,20 @@ def imports_django(module: str) -> bool:
     return done.stdout.strip() != "0"
 
 
+def manage_py(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python manage.py ARGS`` in a fresh process on the SQLite file ``database``, as a
+    lead's shell runs it (exit status and standard error as they would see them)."""
+    env = {"DATABASE_URL": f"sqlite:///{database}", "PATH": "/usr/bin:/bin"}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+
+
 #: One sentence judged by two evaluators (JM's awer right, AB's to be recomputed), with
 #: attributes and elements the format does not know: what an import must keep.
 JUDGED = b"""<?xml version="1.0" encoding="UTF-8"?>

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +22,10 @@ from annotation.tests.factories import (
     CHINESE_SYSTEMS,
     DEMO_XML,
     SEED_XML,
+    manage_py,
 )
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> str:
@@ -85,16 +83,9 @@ def test_import_evaltrans_refusal_is_one_line_and_a_non_zero_exit(tmp_path: Path
         encoding="utf-8",
     )
 
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}", "PATH": "/usr/bin:/bin"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    proc = subprocess.run(
-        [sys.executable, "manage.py", "import_evaltrans", str(bad)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
+    database = tmp_path / "cli.sqlite3"
+    assert manage_py(database, "migrate", "-v0").returncode == 0
+    proc = manage_py(database, "import_evaltrans", str(bad))
 
     assert proc.returncode != 0
     assert proc.stderr.strip() == f"CommandError: {bad} line 4: <eval> without translator"

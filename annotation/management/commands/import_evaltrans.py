@@ -1,12 +1,13 @@
 """``manage.py import_evaltrans FILE [--name NAME] [--reference TRANSLATOR …] [--assign]
-[--campaign NAME] [--wait]``.
+[--campaign NAME] [--protocol NAME] [--wait]``.
 
 The corpus is stored, then its scoring is queued for a worker (``make worker``; ``make
 run`` starts one): the command returns once the rows are in. ``--wait`` shows the
 scoring's progress until it is done (computed here if no worker takes it).
 ``--campaign`` puts the corpus in that campaign (made if there is none of that name), as
 the upload form's campaign choice does: a lead imports the language pairs of a WMT-size
-campaign from a script, one command each."""
+campaign from a script, one command each. ``--protocol`` says how its judges judge it
+(``awer``, the default; ``esa``, ``esa_prefill`` or ``mqm``), as the upload form's choice."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from django.core.checks import Tags
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.campaigns.membership import campaign_create
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.imports import ImportRefused, corpus_import, protocol_problem
 from annotation.management.scoring import report_scoring
-from annotation.models import Campaign
+from annotation.models import Campaign, Protocol
 
 
 class Command(BaseCommand):
@@ -53,6 +54,15 @@ class Command(BaseCommand):
             help="The campaign it joins, made if none has this name (default: its own).",
         )
         parser.add_argument(
+            "--protocol",
+            metavar="NAME",
+            default=Protocol.AWER.value,
+            help=(
+                f"How its judges judge it: {', '.join(Protocol.values)} "
+                f"(default: {Protocol.AWER.value})."
+            ),
+        )
+        parser.add_argument(
             "--wait",
             action="store_true",
             help="Wait for the scoring, showing its progress (default: leave it to a worker).",
@@ -60,6 +70,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
+        protocol = options["protocol"]
+        problem = protocol_problem(protocol)
+        if problem is not None:
+            raise CommandError(f"--protocol: {problem}")
         if not path.is_file():
             raise CommandError(f"{path}: no such file")
         size = path.stat().st_size
@@ -74,6 +88,7 @@ class Command(BaseCommand):
                     progress=progress,
                     assign=options["assign"],
                     campaign=_campaign(options["campaign"]),
+                    protocol=protocol,
                 )
             except ImportRefused as exc:
                 raise CommandError(str(exc)) from None
