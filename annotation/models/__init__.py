@@ -10,6 +10,8 @@
 * :mod:`~annotation.models.statistics`: the automatic statistics kept per preprocessing
   choice, and the grown reference pool's.
 * :mod:`~annotation.models.external`: segment scores a lead imported (COMET, MetricX, …).
+* :mod:`~annotation.models.span`: the error spans of ESA and MQM judgments, the judge's and
+  those suggested to them.
 
 Each module names the others' models by string; the rest of the app imports from here.
 """
@@ -35,6 +37,7 @@ from annotation.models.corpus import (
 from annotation.models.event import JudgmentEvent
 from annotation.models.external import SCORES_DTYPE, ExternalMetric, ExternalScores
 from annotation.models.job import Job, Release
+from annotation.models.span import Span
 from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.models.subqueries import AmongIds, scalar, scalar_total
 from annotation.users import User
@@ -64,6 +67,7 @@ __all__ = [
     "Protocol",
     "SCORES_DTYPE",
     "Sentence",
+    "Span",
     "Target",
     "Task",
     "Translator",

@@ -32,6 +32,7 @@ from annotation.users import User
 from metrics.human import SSER_MAX as SSER_MAX  # the format's scale (seed 001 §2.2)
 from metrics.human import SSER_MIN as SSER_MIN
 from metrics.mqm import Taxonomy, taxonomy_from_json, wmt_taxonomy_json
+from metrics.protocols import ESA_MAX, ESA_MIN
 
 #: Control items (annotation.controls): about one in every N items of a judge's queue (the
 #: same whole number in every sentence's run), N from 3 to 100; by default 1 in 10: a
@@ -492,6 +493,8 @@ class Judgment(models.Model):
     change made from a stale page can be refused. ``note`` and ``flag``: the judge's;
     ``severities``: its error spans' severities (:mod:`annotation.spans`).
     ``ier_items``: IER's information items (:mod:`annotation.ier`), with their counts.
+    ``esa_score``: an ESA corpus's 0–100 score; its error spans are :class:`~annotation.
+    models.span.Span` rows (``spans``).
 
     A *control item* (``control`` set, :mod:`annotation.controls`) has a known answer:
     a reference shown as a candidate under the label of ``shown_as``, a candidate shown
@@ -520,6 +523,9 @@ class Judgment(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="judgments"
     )
     sser = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An ESA corpus's 0–100 score of the candidate (metrics.protocols); its error spans
+    # (and an MQM judgment's) are its rows of annotation.models.span.Span.
+    esa_score = models.PositiveSmallIntegerField(null=True, blank=True)
     new_ref = models.TextField(blank=True, default="")
     edits = models.PositiveIntegerField(null=True, blank=True)
     ref_length = models.PositiveIntegerField(null=True, blank=True)
@@ -598,6 +604,11 @@ class Judgment(models.Model):
             models.CheckConstraint(
                 condition=Q(sser__isnull=True) | Q(sser__gte=SSER_MIN, sser__lte=SSER_MAX),
                 name="judgment_sser_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(esa_score__isnull=True)
+                | Q(esa_score__gte=ESA_MIN, esa_score__lte=ESA_MAX),
+                name="judgment_esa_score_range",
             ),
             models.CheckConstraint(
                 condition=Q(edits__isnull=True) | Q(ref_length__isnull=False),
