@@ -84,6 +84,12 @@ RENAME_ON_COMMAND_LINE = "--name"
 RENAME_IN_FORM = "name"
 ERR_NO_SENTENCES = "the file holds no <sentence>"
 ERR_UNKNOWN_PROTOCOL = "unknown protocol {protocol!r} (choose from {known})"
+#: The judgments an evalTrans file carries are aWER judgments (a new reference, an SSER
+#: score): a corpus judged by another protocol cannot hold them.
+ERR_JUDGED_UNDER_AWER = (
+    "<eval> carries an aWER judgment, which a corpus judged by {protocol} cannot hold "
+    "(import the file as aWER + SSER)"
+)
 ERR_JUDGMENT_ON_REFERENCE = "<eval> of reference {translator!r} carries a judgment"
 WARN_AWER_RECOMPUTED = (
     "awer {given} of {translator!r} recomputed from its new reference as {actual}"
@@ -395,6 +401,11 @@ def _import_batch(
         n_refs = _add_sentence_targets(state, rows, sentence, element)
         state.refs_min = min(state.refs_min, n_refs)
         state.refs_max = max(state.refs_max, n_refs)
+    if rows.judged and state.corpus.protocol != Protocol.AWER:
+        protocol = state.corpus.get_protocol_display()
+        raise ImportRefused(
+            state.filename, rows.judged[0][1].line, ERR_JUDGED_UNDER_AWER.format(protocol=protocol)
+        )
     state.target_writer.insert(target.values() for target in rows.targets)
     ids = _judged_target_ids(rows, sentences)
     judgments = Judgment.objects.bulk_create(

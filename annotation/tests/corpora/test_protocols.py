@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from annotation.campaigns.forms import ERR_PROTOCOL_JUDGED
 from annotation.campaigns.overview import CorpusRow
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.imports import ERR_JUDGED_UNDER_AWER, ImportRefused, corpus_import
 from annotation.jobs import run_queued_jobs
 from annotation.models import Corpus, Protocol
 from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML, manage_py
@@ -78,6 +78,16 @@ def test_the_import_service_refuses_an_unknown_protocol_and_leaves_nothing() -> 
         corpus_import(source=SEED_XML, name="seed", protocol="esa-ai")
 
     assert not Corpus.all_objects.exists()
+
+
+def test_a_file_with_awer_judgments_is_refused_for_another_protocol() -> None:
+    message = ERR_JUDGED_UNDER_AWER.format(protocol="ESA")
+
+    with pytest.raises(ImportRefused, match=re.escape(f"judged line 7: {message}")):
+        corpus_import(source=io.BytesIO(JUDGED), filename="judged", protocol="esa")
+
+    assert not Corpus.all_objects.exists()
+    assert corpus_import(source=io.BytesIO(JUDGED), name="judged").judgments == 2  # as aWER
 
 
 def test_import_evaltrans_takes_the_protocol() -> None:
