@@ -14,11 +14,18 @@ Two spans may not cover the same character, except in MQM with different categor
 severity and category. A span neither starts nor ends inside the blanks around a word (selecting
 "word " by mouse gives "word"): :func:`trimmed` does that before the check, so the span
 stored is the one the page shows.
+
+**What became of a suggestion** (ESA with pre-filled spans): *kept* where a span of the
+judge's that names it is equal to it (place, severity, category), *edited* where the
+spans naming it all differ from it (moved, resized, another severity), *removed* where
+none names it (:func:`suggestion_outcome`). How often suggestions are kept, per judge
+and per source of suggestions, is the measure of automation bias the campaign page
+shows (:class:`SuggestionCounts`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from metrics.mqm import SEVERITIES, Taxonomy
@@ -105,3 +112,40 @@ def _clash(earlier: MarkedSpan, span: MarkedSpan, mqm: bool) -> str | None:
             return None
         return "overlaps"
     return None
+
+
+KEPT, EDITED, REMOVED = "kept", "edited", "removed"
+
+
+def suggestion_outcome(suggestion: MarkedSpan, named_by: Sequence[MarkedSpan]) -> str:
+    """:data:`KEPT`, :data:`EDITED` or :data:`REMOVED`: what the judge did with
+    ``suggestion``, given the judge's spans that name it (module doc)."""
+    if not named_by:
+        return REMOVED
+    return KEPT if suggestion in named_by else EDITED
+
+
+@dataclass(frozen=True)
+class SuggestionCounts:
+    """How many suggestions were kept, edited and removed."""
+
+    kept: int = 0
+    edited: int = 0
+    removed: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.kept + self.edited + self.removed
+
+    @property
+    def kept_share(self) -> float | None:
+        """The share kept as suggested (None without suggestions)."""
+        return self.kept / self.total if self.total else None
+
+
+def suggestion_counts(
+    suggestions: Iterable[tuple[MarkedSpan, Sequence[MarkedSpan]]],
+) -> SuggestionCounts:
+    """:class:`SuggestionCounts` of (suggestion, the judge's spans naming it) pairs."""
+    outcomes = [suggestion_outcome(s, named_by) for s, named_by in suggestions]
+    return SuggestionCounts(outcomes.count(KEPT), outcomes.count(EDITED), outcomes.count(REMOVED))

@@ -6,7 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.error_spans import MarkedSpan, span_problems, trimmed
+from metrics.error_spans import (
+    EDITED,
+    KEPT,
+    REMOVED,
+    MarkedSpan,
+    SuggestionCounts,
+    span_problems,
+    suggestion_counts,
+    suggestion_outcome,
+    trimmed,
+)
 from metrics.mqm import WMT_TAXONOMY, Taxonomy
 
 TEXT = "Chart represent the method."  # 27 characters
@@ -109,3 +119,24 @@ def test_offsets_are_characters_not_bytes_or_utf16_units() -> None:
 
     assert span_problems([minor(2, 6)], text) == []  # "sehr"
     assert text[2:6] == "sehr"
+
+
+def test_what_became_of_each_suggestion() -> None:
+    suggested = MarkedSpan(6, 15, "major")
+
+    assert suggestion_outcome(suggested, [MarkedSpan(6, 15, "major")]) == KEPT
+    assert suggestion_outcome(suggested, [MarkedSpan(6, 15, "minor")]) == EDITED  # severity
+    assert suggestion_outcome(suggested, [MarkedSpan(6, 10, "major")]) == EDITED  # resized
+    assert suggestion_outcome(suggested, []) == REMOVED
+    # split in two, one half as suggested: edited (no span equals the suggestion)
+    assert suggestion_outcome(suggested, [minor(6, 10), MarkedSpan(11, 15, "major")]) == EDITED
+
+
+def test_the_share_of_suggestions_kept() -> None:
+    s1, s2, s3, s4 = (MarkedSpan(k, k + 1, "minor") for k in range(4))
+
+    counts = suggestion_counts([(s1, [s1]), (s2, [s2]), (s3, [minor(3, 4, "x")]), (s4, [])])
+
+    assert counts == SuggestionCounts(kept=2, edited=1, removed=1)
+    assert (counts.total, counts.kept_share) == (4, 0.5)
+    assert SuggestionCounts().kept_share is None
