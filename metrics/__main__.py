@@ -11,7 +11,9 @@
 
 ``python -m metrics estimate …`` estimates a system's full-corpus human score from its
 judged segments, with automatic metrics as control variates (:mod:`metrics.estimate_cli`
-has its options; ``docs/metrics.md`` the method).
+has its options; ``docs/metrics.md`` the method). ``python -m metrics human …`` gives an
+ESA or MQM campaign's figures per system with WMT's rank clusters
+(:mod:`metrics.protocols_cli`).
 
 Installed (``pip install .``), the same command is ``evaltool-metrics``. Without
 ``--hyp`` (or with ``--hyp -``) the one hypothesis is read from standard input.
@@ -135,6 +137,8 @@ if TYPE_CHECKING:
 
 #: The first word that runs ``python -m metrics estimate`` (:mod:`metrics.estimate_cli`).
 ESTIMATE = "estimate"
+#: The first word that runs ``python -m metrics human`` (:mod:`metrics.protocols_cli`).
+HUMAN = "human"
 
 
 class _Listed:
@@ -157,7 +161,8 @@ def _parser() -> argparse.ArgumentParser:
             "LEPOR, weighted n-gram P/R/F, CER, MER, WIL, WIP) with signatures."
         ),
         epilog=f"'{program_name()} estimate --help': a full-corpus human score estimated "
-        "from the judged segments, with automatic metrics as control variates.",
+        "from the judged segments, with automatic metrics as control variates. "
+        f"'{program_name()} human --help': an ESA or MQM campaign's figures per system.",
     )
     _add_inputs(p)
     _add_preprocessing(p)
@@ -636,6 +641,10 @@ def _run(words: list[str]) -> int:
         from metrics import estimate_cli
 
         return estimate_cli.main(words[1:], program_name())
+    if words[:1] == [HUMAN]:
+        from metrics import protocols_cli
+
+        return protocols_cli.main(words[1:], program_name())
     parser = _parser()
     args = parser.parse_args(words)
     args.hyp = args.hyp or [STDIN]
