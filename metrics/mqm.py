@@ -6,8 +6,9 @@ An annotator marks each error of a candidate as a span with a *category* from a
 taxonomy and a *severity*; the segment's score is the sum of its errors' penalty points,
 the system's the mean over its segments (:mod:`metrics.protocols`). Freitag et al.'s
 Table 2 weighs a minor error 1 point, a minor ``Fluency/Punctuation`` error 0.1, a major
-error 5 and a major ``Non-translation`` 25 (a segment not translated at all; nothing
-else is counted in it). WMT's findings and mt-metrics-eval print the same sums negated
+error 5 and a major ``Non-translation`` 25 (a segment too badly translated to mark its
+errors; the guidelines have it marked as the segment's one error, which the sum here
+does not enforce). WMT's findings and mt-metrics-eval print the same sums negated
 (−1, −0.1, −5, −25, so higher is better there); here they are penalty points as in the
 paper, lower is better and 0 a perfect candidate, the direction and unit of the
 project's ``mqm`` figure (:data:`metrics.facts.METRIC_FACTS`), whose aWER variant counts
