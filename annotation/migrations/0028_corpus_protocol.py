@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotation', '0026_remove_job_task_id'),
+        ('annotation', '0027_job_release'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotation', '0027_corpus_protocol'),
+        ('annotation', '0028_corpus_protocol'),
     ]
 
     operations = [
