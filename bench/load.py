@@ -614,11 +614,13 @@ def set_up(env: dict[str, str], workdir: Path, args: argparse.Namespace) -> None
 
 
 def start_servers(
-    env: dict[str, str], count: int, workers: int
-) -> tuple[list[str], list[subprocess.Popen[bytes]]]:
+    env: dict[str, str], count: int, workers: int, processes: list[subprocess.Popen[bytes]]
+) -> list[str]:
     """``count`` ``make serve`` processes, one after the other (each runs collectstatic
-    into the same directory first: started together, they would race on it)."""
-    bases, processes = [], []
+    into the same directory first: started together, they would race on it); their base
+    URLs. Each is added to ``processes`` as it starts, so that an interrupted start still
+    stops those started."""
+    bases = []
     for _ in range(count):
         port = free_port()
         server_env = {
@@ -640,7 +642,7 @@ def start_servers(
         base = f"http://127.0.0.1:{port}"
         wait_until_up(base)
         bases.append(base)
-    return bases, processes
+    return bases
 
 
 def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
@@ -830,7 +832,7 @@ def run_on(
     processes: list[subprocess.Popen[bytes]] = []
     worker = None
     try:
-        bases, processes = start_servers(env, args.servers, args.workers)
+        bases = start_servers(env, args.servers, args.workers, processes)
         worker = start_worker(env)
         start = time.perf_counter()
         everyone = log_in_crowd(bases, max(c.judges for c in crowds))
