@@ -49,9 +49,10 @@ and polls each view every second, as the page does, until its figures are shown 
 ``--lead-wait`` seconds after the phase). One job worker (``manage.py worker``, as ``make
 run`` starts one) runs beside the servers throughout: it computes those choices, scores
 the second corpus and fills the HTER counts of accepted judgments. Each phase prints its
-p50, p95, max, actions a second and lost judgments, the lead's times, and the machine's
-load average when it began. After a crowd's phases, the lead's first view of the
-corpus's dashboard on each server in turn.
+p50, p95, max, actions a second (those answered, over the time from its start to its
+last answer) and lost judgments, the lead's times, and the machine's load average when
+it began. After a crowd's phases, the lead's first view of the corpus's dashboard on
+each server in turn.
 
 Afterwards (the worker stopped) the lead opens the dashboard with a preprocessing choice no
 server has seen, first on the first server (which queues its scoring: pages never score), a
@@ -355,13 +356,17 @@ def run_judges(
 
 def run_judges_for(
     sessions: list[Judge], corpus_pk: int, seconds: float, pace: float
-) -> list[Judge]:
-    """:func:`run_judges` for ``seconds``."""
+) -> tuple[list[Judge], float]:
+    """:func:`run_judges` for ``seconds``; the phase's judges and its length, from its
+    start to its last answer: the actions per second count every action answered, and
+    with 200 judges at full speed the answers still due when the phase ends are seconds
+    of the servers' work."""
     stop = threading.Event()
     timer = threading.Timer(seconds, stop.set)
+    start = time.perf_counter()
     timer.start()
     try:
-        return run_judges(sessions, corpus_pk, pace, stop)
+        return run_judges(sessions, corpus_pk, pace, stop), time.perf_counter() - start
     finally:
         timer.cancel()
 
@@ -448,10 +453,11 @@ def run_phase_with_lead(
     seconds: float,
     pace: float,
     choices: tuple[str, ...],
-) -> tuple[list[Judge], list[LeadView]]:
+) -> tuple[list[Judge], list[LeadView], float]:
     """The judges' phase with one lead at work beside them (on the last server), the
     lead's views polled until their figures are shown (at most ``--lead-wait`` seconds
-    after the phase)."""
+    after the phase); its judges, the lead's views, and the judges' time
+    (:func:`run_judges_for`)."""
     found: list[LeadView] = []
     until = time.perf_counter() + seconds + args.lead_wait
     lead = threading.Thread(
@@ -459,9 +465,9 @@ def run_phase_with_lead(
         daemon=True,
     )
     lead.start()
-    crowd = run_judges_for(sessions, corpus_pk, seconds, pace)
+    crowd, elapsed = run_judges_for(sessions, corpus_pk, seconds, pace)
     lead.join()
-    return crowd, found
+    return crowd, found, elapsed
 
 
 @dataclass
@@ -489,7 +495,7 @@ def run_phase_with_import(
     """The judges at work while the lead imports ``second`` (``import_evaltrans``
     without ``--wait``, as a lead does: the scoring is queued) and the job worker scores
     it; the phase lasts until it is scored, ``seconds`` at least. Returns the phase's
-    judges and its length."""
+    judges and its length (until its last answer)."""
     stop = threading.Event()
     crowd: list[Judge] = []
     judges = threading.Thread(
@@ -905,9 +911,11 @@ def run_crowd(
         if title == IMPORTING:
             judges, seconds = run_phase_with_import(env, sessions, pk, seconds, pace, second)
         elif choices:
-            judges, views = run_phase_with_lead(bases, sessions, pk, args, seconds, pace, choices)
+            judges, views, seconds = run_phase_with_lead(
+                bases, sessions, pk, args, seconds, pace, choices
+            )
         else:
-            judges = run_judges_for(sessions, pk, seconds, pace)
+            judges, seconds = run_judges_for(sessions, pk, seconds, pace)
         phases.append(Phase(title, seconds, pace, judges, views, uptime))
         progress(f"{crowd.judges} judges: {title}, {seconds:.0f} s, done", None)
     return CrowdRun(crowd, phases, second, dashboard_first_views(bases, pk))
