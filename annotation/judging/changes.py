@@ -65,6 +65,7 @@ from annotation.judging.boundaries import moved_texts
 from annotation.judging.edits import OpRef, apply_op, apply_word_edit, find_op
 from annotation.judging.errors import (
     ERR_FLAG,
+    ERR_NO_ESA,
     ERR_NO_SSER,
     ERR_NOT_IN_POOL,
     ERR_OP_GONE,
@@ -286,11 +287,18 @@ def judgment_finish(
 ) -> Judgment:
     """Accept the judgment as it stands (state ``done``).
 
-    An SSER score is required: a done judgment feeds both SSER and aWER.
+    An SSER score is required: a done judgment feeds both SSER and aWER. In an ESA
+    corpus the 0–100 score is required instead; an MQM judgment needs nothing more (no
+    span: a perfect candidate), nor stores IER's items, which its page does not show.
     """
     click = Click(judgment, user, version, JudgmentEvent.Kind.FINISH, at=at)
     if not to_apply(click):
         return judgment
+    corpus = judgment.target.sentence.corpus
+    if corpus.scores_esa and judgment.esa_score is None:
+        raise ChangeRefused(ERR_NO_ESA)
+    if corpus.marks_spans:
+        return change(click, state=Judgment.State.DONE)
     if judgment.sser is None:
         raise ChangeRefused(ERR_NO_SSER)
     return change(click, state=Judgment.State.DONE, **items_on_finish(judgment))

@@ -41,6 +41,16 @@ ERR_WORD_ACTION = (
 ERR_SSER_RANGE = "The SSER score must be a whole number from 0 to 10, not {value!r}."
 ERR_NO_SSER = "Give an SSER score (0–10) before accepting this candidate."
 ERR_NOTHING_TO_UNDO = "Nothing to undo."
+ERR_NOT_SPANS = "This corpus is judged by aWER: its candidates have no error spans to mark."
+#: A span refused by :func:`metrics.error_spans.span_problems`: its reason follows.
+ERR_SPAN = "Nothing was saved: {problem}."
+ERR_SPAN_NAME = (
+    "Nothing was saved: the page sent span {value!r}, which names no span. "
+    "Reload the page and try again."
+)
+ERR_SPAN_GONE = _GONE.format(what="change of the span {label}")
+ERR_ESA_RANGE = "The ESA score must be a whole number from 0 to 100, not {value!r}."
+ERR_NO_ESA = "Give an ESA score (0–100) before accepting this candidate."
 ERR_NOTHING_TO_REDO = "Nothing to redo."
 ERR_NOT_A_SYSTEM = "{translator!r} is a reference, not a machine translation: it is not judged."
 ERR_FLAG = "Nothing was saved: {flag!r} is not one of the flags ({choices}, or none)."

@@ -28,8 +28,10 @@ from typing import Literal
 
 #: Where a binding holds: on the whole ``page``; on it only where IER is on (``ier``);
 #: or, before the page's, while the focus is on one of IER's items (``item``: m marks
-#: the item there, not the marked word).
-Scope = Literal["page", "ier", "item"]
+#: the item there, not the marked word). The ESA / MQM page obeys the bindings of
+#: :data:`SHARED` and of scope ``spans-page`` (``static/js/judge.js``), and those of
+#: scope ``spans`` (its own script, ``static/js/esa.js``).
+Scope = Literal["page", "ier", "item", "spans", "spans-page"]
 
 
 @dataclass(frozen=True)
@@ -68,10 +70,37 @@ BINDINGS: tuple[Binding, ...] = (
     ),
 )
 
-_BY_NAME = {binding.name: binding for binding in BINDINGS}
+#: The ESA / MQM page's keys (the commands of ``static/js/esa.js``: ``cursor:…`` moves
+#: the word cursor or extends the selection, ``mark:<severity>`` marks the selection,
+#: ``span:remove`` removes the span at the cursor, ``focus:<id>``); its others are the
+#: aWER page's (:data:`SHARED`) and ``score``.
+SPAN_BINDINGS: tuple[Binding, ...] = (
+    Binding("cursor-next", ("ArrowRight",), "cursor:next", "spans"),
+    Binding("cursor-previous", ("ArrowLeft",), "cursor:previous", "spans"),
+    Binding("extend-next", ("Shift+ArrowRight",), "cursor:extend-next", "spans"),
+    Binding("extend-previous", ("Shift+ArrowLeft",), "cursor:extend-previous", "spans"),
+    Binding("cursor-missing", ("i",), "cursor:missing", "spans"),
+    Binding("mark-minor", ("1", "Digit1"), "mark:minor", "spans"),
+    Binding("mark-major", ("2", "Digit2"), "mark:major", "spans"),
+    Binding("remove-span", ("Delete", "Backspace"), "span:remove", "spans"),
+    Binding("category", ("c",), "focus:mqm-category", "spans"),
+    Binding("score", ("s",), "field:esa-score-number", "spans-page"),
+)
+
+#: The aWER page's bindings the ESA / MQM page obeys as they are.
+SHARED = ("undo", "redo", "accept-next", "previous")
+
+_BY_NAME = {binding.name: binding for binding in (*BINDINGS, *SPAN_BINDINGS)}
 
 #: How a key's name reads on a key cap, where it does not read as itself.
-_CAPS = {"ArrowRight": "→", "ArrowLeft": "←", "Escape": "Esc", "enter": "Enter"}
+_CAPS = {
+    "ArrowRight": "→",
+    "ArrowLeft": "←",
+    "Escape": "Esc",
+    "enter": "Enter",
+    "Delete": "Del",
+    "Backspace": "⌫",
+}
 
 
 def binding(name: str) -> Binding:
@@ -104,3 +133,14 @@ def script_table(*, ier: bool) -> dict[str, dict[str, str]]:
         if b.scope in scopes:
             table["item" if b.scope == "item" else "page"].update(dict.fromkeys(b.keys, b.does))
     return table
+
+
+def span_script_tables() -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """What the ESA / MQM page's scripts read: ``judge.js``'s table (the aWER page's
+    shape: :data:`SHARED` and scope ``spans-page``) and ``esa.js``'s (key → action)."""
+    page: dict[str, str] = {}
+    for b in (*BINDINGS, *SPAN_BINDINGS):
+        if b.name in SHARED or b.scope == "spans-page":
+            page.update(dict.fromkeys(b.keys, b.does))
+    own = {k: b.does for b in SPAN_BINDINGS if b.scope == "spans" for k in b.keys}
+    return {"page": page, "item": {}}, own

@@ -257,6 +257,20 @@ class _Place:
     item: RunItem | None
 
 
+def order_place(judgment: Judgment) -> tuple[int, int, RunItem | None]:
+    """Where the candidate stands in the judge's order ("candidate k of N") and the run's
+    item it is (None while controls are off), from this sentence's targets (one query):
+    what a page without the aWER page's pool and figures (the ESA / MQM page) reads."""
+    place = _place_in_order(judgment, _targets(judgment, {}))
+    return place.index, place.total, place.item
+
+
+def undo_redo(judgment: Judgment) -> tuple[bool, bool]:
+    """Whether the page's undo and redo buttons have something to do."""
+    controls = _page_controls(judgment)
+    return controls.can_undo, controls.can_redo
+
+
 def _place_in_order(judgment: Judgment, targets: Sequence[Any]) -> _Place:
     order = _judge_order(judgment, targets)
     place_of, item = _place_in_run(judgment, order, targets)

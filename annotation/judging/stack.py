@@ -38,6 +38,7 @@ from annotation.judging.errors import (
     NotYours,
     StaleJudgment,
 )
+from annotation.judging.span_rows import set_spans
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
 from annotation.spans import live_severities
 from annotation.text import new_ref_counts, words
@@ -199,8 +200,10 @@ def to_apply(click: Click) -> bool:
 #: the note and the flag as they are (no such event changed them); the same holds for
 #: the severities of error spans (:mod:`annotation.spans`), which are then kept only
 #: where their operations still exist (:func:`_severities_kept`), and IER's items
-#: (:mod:`annotation.ier`), whose counts are stored with them.
-SNAPSHOT = ("new_ref", "sser", "state", "note", "flag", "severities", "ier_items")
+#: (:mod:`annotation.ier`), whose counts are stored with them, and an ESA score. An ESA
+#: or MQM change holds the judge's spans too (``spans``, :mod:`annotation.judging.
+#: span_rows`), so undo and redo restore them.
+SNAPSHOT = ("new_ref", "sser", "state", "note", "flag", "severities", "ier_items", "esa_score")
 
 
 def _snapshot(judgment: Judgment) -> dict[str, Any]:
@@ -210,7 +213,9 @@ def _snapshot(judgment: Judgment) -> dict[str, Any]:
 
 def change(click: Click, *, detail: dict[str, Any] | None = None, **changes: Any) -> Judgment:
     """Save ``changes`` (:data:`SNAPSHOT` fields; ``candidates`` for a word moved
-    across a boundary, :mod:`annotation.judging.boundaries`) as one applied change, with
+    across a boundary, :mod:`annotation.judging.boundaries`; ``spans``, the judge's
+    error spans of an ESA or MQM judgment, :mod:`annotation.judging.span_rows`) as one
+    applied change, with
     ``detail`` (default: the click's parameters) in its event; a change that changes
     nothing is not recorded."""
     after = {**_snapshot(click.judgment), **changes}
@@ -276,6 +281,8 @@ def _write(
             )
             if updated != 1:
                 raise _Overtaken()
+            if "spans" in after:  # under the judgment's row lock the UPDATE took
+                before["spans"] = set_spans(after["spans"], judgment=judgment)
             _write_events(click, before=before, after=after, detail=detail, moves=moves, at=at)
     except _Overtaken:
         return _saved_by_a_twin(click)

@@ -20,15 +20,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from annotation.campaigns.api import deal_next
 from annotation.controls.api import control_before, items_progress
-from annotation.judging import changes, items
+from annotation.judging import changes, esa, items
 from annotation.judging.batches import judge_batches
 from annotation.judging.errors import (
     ERR_NOT_A_NUMBER,
+    ERR_SPAN_NAME,
     ChangeRefused,
     JudgingError,
     NotYours,
     StaleJudgment,
 )
+from annotation.judging.esa import span_of_token
+from annotation.judging.esa_page import span_page_context
 from annotation.judging.header import judge_header
 from annotation.judging.order import previous_target_for
 from annotation.judging.page import judging_context
@@ -43,6 +46,7 @@ from annotation.judging.start import (
 from annotation.models import Corpus, Judgment, User
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, login_required, see_other
+from metrics.error_spans import MarkedSpan
 from metrics.numerals import digits, whole_number
 
 
@@ -64,7 +68,12 @@ def _render_judgment(
     with_header: bool = True,
 ) -> TemplateResponse:
     """The full page, or for htmx the ``#judge`` fragment with the figures (and, when the
-    candidate changed, the header) as out-of-band swaps."""
+    candidate changed, the header) as out-of-band swaps. The one place the page is chosen
+    by the corpus's protocol: aWER's, or the ESA / MQM page where judges mark spans."""
+    if judgment.target.sentence.corpus.marks_spans:
+        return _render_span_page(
+            request, judgment, status=status, message=message, message_kind=message_kind
+        )
     ctx = judging_context(judgment)
     htmx = bool(request.htmx)
     if edit_pos is not None and edit_pos >= len(ctx.new_ref_words):
@@ -85,6 +94,32 @@ def _render_judgment(
     if not htmx:
         return TemplateResponse(request, "judging/judge.html", context, status=status)
     return TemplateResponse(request, "judging/_judge_fragment.html", context, status=status)
+
+
+def _render_span_page(
+    request: HtmxHttpRequest,
+    judgment: Judgment,
+    *,
+    status: int,
+    message: str | None,
+    message_kind: str,
+) -> TemplateResponse:
+    """:func:`_render_judgment` for a corpus judged by error spans (ESA, MQM): the same
+    header, messages and fragment-or-page rule, its own page."""
+    ctx = span_page_context(judgment)
+    source_language, target_language = corpus_languages(judgment.target.sentence.corpus)
+    context = {
+        "ctx": ctx,
+        "j": judgment,
+        "header": judge_header(judgment, ctx.run_item),
+        "message": message,
+        "message_kind": message_kind,
+        "readonly": judgment.evaluator_id != request.user.pk,
+        "source_language": source_language,
+        "target_language": target_language,
+    }
+    template = "judging/_spans_fragment.html" if request.htmx else "judging/spans.html"
+    return TemplateResponse(request, template, context, status=status)
 
 
 @login_required
@@ -272,6 +307,55 @@ def _do_severity(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     judgment_toggle_severity(judgment=j, user=request.user, version=version, op=op)
 
 
+def _span_field(request: HtmxHttpRequest) -> MarkedSpan:
+    """The span a form sends: its characters, severity, category and whether it is a
+    ``[MISSING]`` marker (``missing`` given)."""
+    return MarkedSpan(
+        _int_field(request, "start"),
+        _int_field(request, "end"),
+        request.POST.get("severity", ""),
+        request.POST.get("category", ""),
+        bool(request.POST.get("missing")),
+    )
+
+
+def _named_span(request: HtmxHttpRequest) -> MarkedSpan:
+    """The span a click acts on, by its token (:func:`annotation.judging.esa.span_token`)."""
+    token = request.POST.get("span", "")
+    try:
+        return span_of_token(token)
+    except ValueError:
+        raise ChangeRefused(ERR_SPAN_NAME.format(value=token)) from None
+
+
+def _do_mark_span(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    esa.judgment_mark_span(
+        judgment=j, user=request.user, version=version, span=_span_field(request)
+    )
+
+
+def _do_change_span(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    esa.judgment_change_span(
+        judgment=j,
+        user=request.user,
+        version=version,
+        span=_named_span(request),
+        to=_span_field(request),
+    )
+
+
+def _do_remove_span(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    esa.judgment_remove_span(
+        judgment=j, user=request.user, version=version, span=_named_span(request)
+    )
+
+
+def _do_esa_score(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
+    esa.judgment_set_esa_score(
+        judgment=j, user=request.user, version=version, score=_int_field(request, "score")
+    )
+
+
 def _do_undo(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
     changes.judgment_undo(judgment=j, user=request.user, version=version)
 
@@ -293,6 +377,10 @@ CHANGES: dict[str, Callable[[Judgment, HtmxHttpRequest, int], None]] = {
     "severity": _do_severity,
     "undo": _do_undo,
     "redo": _do_redo,
+    "mark-span": _do_mark_span,
+    "change-span": _do_change_span,
+    "remove-span": _do_remove_span,
+    "esa-score": _do_esa_score,
 }
 
 

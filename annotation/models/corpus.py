@@ -333,6 +333,24 @@ class Corpus(models.Model):
         return taxonomy_from_json(self.mqm_taxonomy)
 
     @property
+    def marks_spans(self) -> bool:
+        """Whether its judges mark error spans (ESA, ESA with pre-filled spans, MQM) on
+        the ESA / MQM page, rather than make a new reference (aWER)."""
+        return self.protocol != Protocol.AWER
+
+    @property
+    def scores_esa(self) -> bool:
+        """Whether its judges give each candidate ESA's 0–100 score (MQM's score is its
+        spans' points)."""
+        return self.protocol in (Protocol.ESA, Protocol.ESA_PREFILL)
+
+    @property
+    def span_taxonomy(self) -> Taxonomy | None:
+        """The taxonomy its spans take a category of: MQM's; None for ESA, whose spans
+        have none (:func:`metrics.error_spans.span_problems`)."""
+        return self.taxonomy if self.protocol == Protocol.MQM else None
+
+    @property
     def shows_live_figures(self) -> bool:
         """Whether a judge's page shows the system's live figures (a system's running aWER,
         BLEU, … over the judge's judgments): the lead's choice, or where none was made,

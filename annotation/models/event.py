@@ -34,6 +34,8 @@ class JudgmentEvent(models.Model):
         IER_MARK = "ier_mark", "Marked an information item"
         MOVE_WORD = "move_word", "Moved a word across a segment boundary"
         SET_SSER = "set_sser", "Scored SSER"
+        MARK_SPAN = "mark_span", "Marked, changed or removed an error span"
+        SET_ESA = "set_esa", "Scored ESA (0–100)"
         FINISH = "finish", "Accepted the judgment"
         UNDO = "undo", "Undo"
         REDO = "redo", "Redo"

@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import format_html_join, json_script
 from django.utils.safestring import SafeString
 
-from annotation.judging.keys import binding, caps, script_table
+from annotation.judging.keys import binding, caps, script_table, span_script_tables
 
 register = template.Library()
 
@@ -26,3 +26,11 @@ def key(name: str, which: int = 0) -> SafeString:
 def judge_keys(ier: bool) -> SafeString:
     """The key table for the page's script (IER's keys where the corpus has IER on)."""
     return json_script(script_table(ier=ier), "judge-keys")
+
+
+@register.simple_tag
+def span_page_keys() -> SafeString:
+    """The ESA / MQM page's key tables: ``judge-keys`` for ``static/js/judge.js`` (the
+    actions it shares with the aWER page) and ``span-keys`` for ``static/js/esa.js``."""
+    shared, own = span_script_tables()
+    return json_script(shared, "judge-keys") + json_script(own, "span-keys")
