@@ -24,11 +24,12 @@ from annotation.models import Judgment
 from metrics.error_spans import MarkedSpan
 from metrics.mqm import MAJOR, MINOR, SEVERITIES, segment_points
 
-#: ESA's guideline anchors (Kocmi et al. 2024), shown under the score's slider.
+#: ESA's guideline anchors (Kocmi et al. 2024: 0 no meaning kept, 33 some, 66 most,
+#: 100 perfect), shown under the score's slider.
 ESA_ANCHORS: tuple[tuple[int, str], ...] = (
     (0, "no meaning kept"),
-    (33, "some meaning kept"),
-    (66, "most meaning kept"),
+    (33, "some kept"),
+    (66, "most kept"),
     (100, "perfect"),
 )
 

@@ -193,3 +193,27 @@ def test_a_right_to_left_candidate_is_marked_by_keys_in_characters(
     page.keyboard.press("2")
     expect(row(page, "6:10:major:0:")).to_be_visible()
     assert spans() == [(6, 10, "major", "", False)]
+
+
+@pytest.mark.parametrize("protocol", [Protocol.ESA, Protocol.MQM])
+def test_the_page_fits_one_screen_of_1000_by_700(
+    page: Page, live_server, user_factory, protocol: str
+) -> None:
+    """Source and its context, candidate, marking, score and accept & next: all in the
+    window without scrolling, with spans marked."""
+    corpus(user_factory, protocol)
+    page.set_viewport_size({"width": 1000, "height": 700})
+    open_corpus(page, live_server.url, name="esa")
+    piece(page, 4).click()
+    page.keyboard.press("2")
+    page.keyboard.press("i")
+    page.keyboard.press("1")
+    expect(page.locator("#spans .span-row")).to_have_count(2)
+    shown = ["#source-after", "#candidate", "#mark-major", "#spans", "#accept-next"]
+    shown += ["#mqm-score", "#mqm-category"] if protocol == Protocol.MQM else ["#esa-score-number"]
+    for selector in shown:
+        box = page.locator(selector).bounding_box()
+        assert box, selector
+        assert box["y"] >= 0, selector
+        assert box["y"] + box["height"] <= 700, selector
+        assert box["x"] + box["width"] <= 1000, selector
