@@ -49,6 +49,7 @@ ERR_SPAN_NAME = (
     "Reload the page and try again."
 )
 ERR_SPAN_GONE = _GONE.format(what="change of the span {label}")
+ERR_NO_SPAN_THERE = "Nothing was removed: no span of yours covers {label}."
 ERR_ESA_RANGE = "The ESA score must be a whole number from 0 to 100, not {value!r}."
 ERR_NO_ESA = "Give an ESA score (0–100) before accepting this candidate."
 ERR_NOTHING_TO_REDO = "Nothing to redo."

@@ -22,6 +22,7 @@ from datetime import datetime
 
 from annotation.judging.errors import (
     ERR_ESA_RANGE,
+    ERR_NO_SPAN_THERE,
     ERR_NOT_SPANS,
     ERR_SPAN,
     ERR_SPAN_GONE,
@@ -74,14 +75,35 @@ def judgment_mark_span(
     *, judgment: Judgment, user: User, version: int, span: MarkedSpan, at: datetime | None = None
 ) -> Judgment:
     """Mark ``span`` as an error (its blanks at the ends trimmed:
-    :func:`metrics.error_spans.trimmed`)."""
+    :func:`metrics.error_spans.trimmed`). Marked over exactly one of the judge's spans
+    (in MQM: one of its category), it takes that span's place: this is how a judge
+    resizes a span, or gives it another severity, by selecting it anew."""
     click = Click(
         judgment, user, version, JudgmentEvent.Kind.MARK_SPAN, {"mark": span_token(span)}, at
     )
     if not to_apply(click):
         return judgment
     spans = judge_spans(judgment)
-    return _saved(click, [*spans, trimmed(span, judgment.candidate_text)], len(spans))
+    new = trimmed(span, judgment.candidate_text)
+    under = _under(spans, new, judgment.target.sentence.corpus.span_taxonomy is not None)
+    if len(under) == 1:
+        spans.remove(under[0])
+    return _saved(click, [*spans, new], len(spans))
+
+
+def _under(spans: list[MarkedSpan], span: MarkedSpan, mqm: bool) -> list[MarkedSpan]:
+    """The spans ``span`` lies over: those sharing a character with it (a ``[MISSING]``
+    marker: the other markers), in MQM of its category only (``mqm``)."""
+    return [
+        s
+        for s in spans
+        if (not mqm or s.category == span.category)
+        and (
+            s.missing and span.missing
+            if s.missing or span.missing
+            else s.start < span.end and span.start < s.end
+        )
+    ]
 
 
 def judgment_change_span(
@@ -103,13 +125,27 @@ def judgment_change_span(
 
 
 def judgment_remove_span(
-    *, judgment: Judgment, user: User, version: int, span: MarkedSpan, at: datetime | None = None
+    *,
+    judgment: Judgment,
+    user: User,
+    version: int,
+    span: MarkedSpan,
+    exact: bool = True,
+    at: datetime | None = None,
 ) -> Judgment:
-    """Remove ``span``: not an error after all."""
-    params = {"remove": span_token(span)}
+    """Remove ``span``: not an error after all. Not ``exact``: the first of the judge's
+    spans over ``span``'s characters (a selection, the keys' cursor), whatever its
+    severity and category."""
+    params = {"remove": span_token(span), "exact": exact}
     click = Click(judgment, user, version, JudgmentEvent.Kind.MARK_SPAN, params, at)
     if not to_apply(click):
         return judgment
+    if not exact:
+        under = _under(judge_spans(judgment), span, mqm=False)
+        if not under:
+            label = span_label(span, judgment.candidate_text)
+            raise ChangeRefused(ERR_NO_SPAN_THERE.format(label=label))
+        span = under[0]
     return _saved(click, _without(judgment, span), None)
 
 

@@ -345,9 +345,11 @@ def _do_change_span(j: Judgment, request: HtmxHttpRequest, version: int) -> None
 
 
 def _do_remove_span(j: Judgment, request: HtmxHttpRequest, version: int) -> None:
-    esa.judgment_remove_span(
-        judgment=j, user=request.user, version=version, span=_named_span(request)
-    )
+    """A span's own Remove names it (``span``); the keys name a place (``start``,
+    ``end``, ``missing``): the span there is removed."""
+    exact = "span" in request.POST
+    span = _named_span(request) if exact else _span_field(request)
+    esa.judgment_remove_span(judgment=j, user=request.user, version=version, span=span, exact=exact)
 
 
 def _do_esa_score(j: Judgment, request: HtmxHttpRequest, version: int) -> None:

@@ -14,9 +14,10 @@
  * Keys (one table, annotation/judging/keys.py, the "span-keys" block): the arrows move a
  * word cursor (in a right-to-left candidate, → goes to the word on the right: the
  * previous one), Shift+arrows extend the selection by words, 1 and 2 mark it minor or
- * major, Delete removes the span at the cursor. Minor or major on a selection that
- * overlaps exactly one span (in MQM: one of the category chosen) changes that span:
- * that is how a span is resized or given another severity.
+ * major, Delete removes the span at the cursor. Both send the selection's characters:
+ * the server decides which span they mean (a selection over exactly one span changes
+ * it: that is how a span is resized), once the requests before them are saved, so a key
+ * pressed while a request is on its way means what it meant when it was pressed.
  */
 (function () {
   "use strict";
@@ -129,40 +130,21 @@
   });
 
   // --- what a span change sends ------------------------------------------------------------
-  function rows() { return Array.prototype.slice.call(document.querySelectorAll("#spans .span-row")); }
-
-  // The spans the selection overlaps (a marker: the markers), of the category chosen in MQM.
-  function overlapping(cat) {
-    return rows().filter(function (row) {
-      var missing = row.hasAttribute("data-missing");
-      if (cat && row.getAttribute("data-category") !== cat) return false;
-      if (sel.missing || missing) return sel.missing && missing;
-      return +row.getAttribute("data-start") < sel.end && sel.start < +row.getAttribute("data-end");
-    });
-  }
-
+  // The selection's characters, as they are when the key is pressed: the server finds
+  // the span they lie over (annotation/judging/esa.py), once the requests before are saved.
   function mark(severity) {
     if (readonly()) return;
     if (!sel) { $("selection-shown").textContent = "Select an error first (the mouse, or the arrow keys)."; return; }
-    var cat = category();
-    var over = overlapping(cat);
-    if (over.length === 1) {
-      $("change-span").value = over[0].getAttribute("data-span");
-      fill("change", sel, cat);
-      $("change-form").requestSubmit($("change-" + severity));
-    } else {
-      fill("mark", sel, cat);
-      $("mark-form").requestSubmit($("mark-" + severity));
-    }
+    fill("mark", sel, category());
+    $("mark-form").requestSubmit($("mark-" + severity));
     sel = null;
     paint();
   }
 
   function remove() {
     if (readonly() || !sel) return;
-    var over = overlapping("");
-    var button = over.length && over[0].querySelector('[data-action="remove-span"]');
-    if (button) button.form.requestSubmit(button);
+    fill("remove", sel, "");
+    $("remove-at-form").requestSubmit($("remove-at"));
   }
 
   // --- keys -----------------------------------------------------------------------------

@@ -5,12 +5,14 @@ right-to-left candidate marked by keys. Each test reads the database afterwards.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from annotation.models import Corpus, Judgment, Span, User
 from annotation.models.corpus import Protocol
 from annotation.tests.browsing import open_corpus
 from annotation.tests.factories import import_xml, in_file_order
+from annotation.tests.judging.test_browser import hold_the_first_request, release
+from annotation.tests.test_browser_accessibility import Audit, tab_through
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -217,3 +219,81 @@ def test_the_page_fits_one_screen_of_1000_by_700(
         assert box["y"] >= 0, selector
         assert box["y"] + box["height"] <= 700, selector
         assert box["x"] + box["width"] <= 1000, selector
+
+
+def test_a_refused_span_says_why_and_saves_nothing(page: Page, live_server, user_factory) -> None:
+    corpus(user_factory, Protocol.ESA)
+    open_corpus(page, live_server.url, name="esa")
+    piece(page, 4).click()
+    page.keyboard.press("1")
+    piece(page, 12).click()
+    page.keyboard.press("1")
+    expect(page.locator("#spans .span-row")).to_have_count(2)
+    drag(page, piece(page, 4), piece(page, 12))  # "cat sat on": over both spans
+    page.keyboard.press("2")
+
+    expect(page.locator("#judge-message")).to_contain_text("the new span: overlaps span 1")
+    assert spans() == [(4, 7, "minor", "", False), (12, 14, "minor", "", False)]
+
+
+def test_a_lost_answer_retried_is_saved_once(page: Page, live_server, user_factory) -> None:
+    corpus(user_factory, Protocol.ESA)
+    open_corpus(page, live_server.url, name="esa")
+
+    def deliver_then_drop(route: Route) -> None:
+        route.fetch()  # the server saves the span …
+        route.abort("connectionreset")  # … and the answer is lost
+
+    page.route("**/judgments/*/mark-span/", deliver_then_drop)
+    piece(page, 4).click()
+    page.click("#mark-major")
+    expect(page.locator("#client-status")).to_contain_text("was not saved")
+    page.unroute("**/judgments/*/mark-span/")
+    page.click("#retry")
+
+    expect(row(page, "4:7:major:0:")).to_be_visible()
+    expect(page.locator("#client-status")).to_be_hidden()
+    expect(page.locator("#judge-message")).to_have_count(0)
+    assert spans() == [(4, 7, "major", "", False)]
+    assert first_judgment().events.filter(kind="mark_span").count() == 1
+
+
+def test_spans_marked_while_a_request_is_held_are_all_saved_in_order(
+    page: Page, live_server, user_factory
+) -> None:
+    corpus(user_factory, Protocol.ESA)
+    open_corpus(page, live_server.url, name="esa")
+    held = hold_the_first_request(page, "**/judgments/*/mark-span/")
+    piece(page, 4).click()
+    page.keyboard.press("1")  # held on its way
+    piece(page, 19).click()
+    page.keyboard.press("2")
+    piece(page, 19).click()
+    page.keyboard.press("Delete")  # acts on "mat" once it is saved
+    expect(page.locator("#queue-status")).to_contain_text("waiting")
+    release(page, held)
+
+    expect(page.locator("#judge")).to_have_attribute("data-version", "4")  # 3 changes
+    expect(row(page, "4:7:minor:0:")).to_be_visible()
+    expect(page.locator("#spans .span-row")).to_have_count(1)
+    expect(page.locator("#queue-status")).to_be_hidden()
+    assert spans() == [(4, 7, "minor", "", False)]
+    assert first_judgment().events.filter(kind="mark_span").count() == 3
+
+
+@pytest.mark.parametrize("protocol", [Protocol.ESA, Protocol.MQM])
+def test_the_page_has_no_serious_accessibility_violation_and_tab_reaches_everything(
+    page: Page, live_server, user_factory, protocol: str
+) -> None:
+    corpus(user_factory, protocol)
+    page.set_viewport_size({"width": 1000, "height": 700})
+    open_corpus(page, live_server.url, name="esa")
+    piece(page, 4).click()
+    page.keyboard.press("2")
+    page.keyboard.press("i")
+    page.keyboard.press("1")
+    expect(page.locator("#spans .span-row")).to_have_count(2)
+    audit = Audit(page)
+    audit.check(f"{protocol} page")
+    assert audit.failures == []
+    assert tab_through(page, f"{protocol} page") == []

@@ -71,11 +71,11 @@ def test_a_span_marked_is_saved_trimmed_and_moves_the_version(judge: User) -> No
     assert Judgment.objects.get(pk=j.pk).version == 2
 
 
-def test_an_overlapping_span_is_refused_with_its_reason_and_nothing_is_saved(judge: User) -> None:
+def test_a_span_of_blanks_or_with_a_category_is_refused_with_its_reason(judge: User) -> None:
     j = opened(judge, corpus_of(judge, Protocol.ESA))
     judgment_mark_span(judgment=j, user=judge, version=1, span=MarkedSpan(4, 7, "minor"))
-    with pytest.raises(ChangeRefused, match="the new span: overlaps span 1"):
-        judgment_mark_span(judgment=j, user=judge, version=2, span=MarkedSpan(0, 5, "major"))
+    with pytest.raises(ChangeRefused, match="the new span: characters 3…4 are blanks only"):
+        judgment_mark_span(judgment=j, user=judge, version=2, span=MarkedSpan(3, 4, "major"))
     with pytest.raises(ChangeRefused, match="ESA spans have none"):
         judgment_mark_span(
             judgment=j, user=judge, version=2, span=MarkedSpan(0, 3, "major", "Other")
@@ -97,6 +97,28 @@ def test_a_span_is_resized_removed_and_undo_brings_it_back(judge: User) -> None:
     assert spans_of(j) == []
     judgment_undo(judgment=j, user=judge, version=4)
     assert spans_of(j) == [(4, 13, "major", "", False)]
+
+
+def test_a_span_marked_over_exactly_one_span_takes_its_place(judge: User) -> None:
+    """How a judge resizes a span by selecting it anew; over two it is refused."""
+    j = opened(judge, corpus_of(judge, Protocol.ESA))
+    judgment_mark_span(judgment=j, user=judge, version=1, span=MarkedSpan(4, 7, "minor"))
+    judgment_mark_span(judgment=j, user=judge, version=2, span=MarkedSpan(4, 11, "major"))
+    assert spans_of(j) == [(4, 11, "major", "", False)]
+    judgment_mark_span(judgment=j, user=judge, version=3, span=MarkedSpan(14, 18, "minor"))
+    with pytest.raises(ChangeRefused, match="the new span: overlaps span 1"):
+        judgment_mark_span(judgment=j, user=judge, version=4, span=MarkedSpan(0, 18, "minor"))
+
+
+def test_the_span_at_a_place_is_removed_whatever_its_severity(judge: User) -> None:
+    j = opened(judge, corpus_of(judge, Protocol.ESA))
+    judgment_mark_span(judgment=j, user=judge, version=1, span=MarkedSpan(4, 11, "major"))
+    with pytest.raises(ChangeRefused, match="no span of yours covers “the”"):
+        judgment_remove_span(
+            judgment=j, user=judge, version=2, span=MarkedSpan(0, 3, ""), exact=False
+        )
+    judgment_remove_span(judgment=j, user=judge, version=2, span=MarkedSpan(8, 11, ""), exact=False)
+    assert spans_of(j) == []
 
 
 def test_a_missing_marker_is_saved_at_the_end(judge: User) -> None:
