@@ -197,20 +197,26 @@ def test_a_right_to_left_candidate_is_marked_by_keys_in_characters(
     assert spans() == [(6, 10, "major", "", False)]
 
 
+def at_1000_by_700_with_two_spans(page: Page, base: str, user_factory, protocol: str) -> None:
+    """The judge's first candidate of a ``protocol`` corpus in a 1000×700 window, "cat"
+    marked major and [MISSING] minor."""
+    corpus(user_factory, protocol)
+    page.set_viewport_size({"width": 1000, "height": 700})
+    open_corpus(page, base, name="esa")
+    piece(page, 4).click()
+    page.keyboard.press("2")
+    page.keyboard.press("i")
+    page.keyboard.press("1")
+    expect(page.locator("#spans .span-row")).to_have_count(2)
+
+
 @pytest.mark.parametrize("protocol", [Protocol.ESA, Protocol.MQM])
 def test_the_page_fits_one_screen_of_1000_by_700(
     page: Page, live_server, user_factory, protocol: str
 ) -> None:
     """Source and its context, candidate, marking, score and accept & next: all in the
     window without scrolling, with spans marked."""
-    corpus(user_factory, protocol)
-    page.set_viewport_size({"width": 1000, "height": 700})
-    open_corpus(page, live_server.url, name="esa")
-    piece(page, 4).click()
-    page.keyboard.press("2")
-    page.keyboard.press("i")
-    page.keyboard.press("1")
-    expect(page.locator("#spans .span-row")).to_have_count(2)
+    at_1000_by_700_with_two_spans(page, live_server.url, user_factory, protocol)
     shown = ["#source-after", "#candidate", "#mark-major", "#spans", "#accept-next"]
     shown += ["#mqm-score", "#mqm-category"] if protocol == Protocol.MQM else ["#esa-score-number"]
     for selector in shown:
@@ -285,14 +291,7 @@ def test_spans_marked_while_a_request_is_held_are_all_saved_in_order(
 def test_the_page_has_no_serious_accessibility_violation_and_tab_reaches_everything(
     page: Page, live_server, user_factory, protocol: str
 ) -> None:
-    corpus(user_factory, protocol)
-    page.set_viewport_size({"width": 1000, "height": 700})
-    open_corpus(page, live_server.url, name="esa")
-    piece(page, 4).click()
-    page.keyboard.press("2")
-    page.keyboard.press("i")
-    page.keyboard.press("1")
-    expect(page.locator("#spans .span-row")).to_have_count(2)
+    at_1000_by_700_with_two_spans(page, live_server.url, user_factory, protocol)
     audit = Audit(page)
     audit.check(f"{protocol} page")
     assert audit.failures == []
