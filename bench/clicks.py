@@ -17,9 +17,15 @@ just before the click to the first animation frame after htmx has settled the ne
 server, the swap and the page's own scripts. Prints the median and the maximum per kind
 of click, and over all clicks.
 
+``--protocol esa`` or ``mqm`` judges the same corpus on the ESA / MQM page instead (the
+corpus's protocol is set for the run): a click selects a word of the candidate (not
+timed), then *Minor* marks it (twice a candidate), the score is typed and saved (ESA),
+then *Accept & next*.
+
 Usage::
 
     python bench/clicks.py [--candidates 40] [--db sqlite|postgres] [--dir DIR]
+                           [--protocol awer|esa|mqm]
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +51,12 @@ CORPUS = "clicks-1002x3x20"
 JUDGE, PASSWORD = "clicks-judge", "clicks-pw"
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 PG_DATABASE = "evaltool_clicks"
+
+#: Sets the corpus's protocol for the run (``manage.py shell -c``).
+PROTOCOL_SET = (
+    "from annotation.models import Corpus; "
+    "Corpus.objects.filter(name={corpus!r}).update(protocol={protocol!r})"
+)
 
 #: Click the element ``selector`` and resolve with the milliseconds until the page shows
 #: the answer: htmx has settled #judge (morphed in place: the figures and the header, swapped
@@ -120,6 +133,24 @@ def judge_candidates(page: Any, candidates: int) -> dict[str, list[float]]:
     return times
 
 
+def judge_spans(page: Any, candidates: int, protocol: str) -> dict[str, list[float]]:
+    """Judge ``candidates`` candidates on the ESA / MQM page by mouse; the milliseconds of
+    each click, by kind."""
+    times: dict[str, list[float]] = {"mark a span": [], "accept & next": []}
+    if protocol == "esa":
+        times["ESA score"] = []
+    for k in range(candidates):
+        words = page.locator("#candidate .piece[data-word]")
+        for w in range(min(2, words.count())):
+            page.locator(f'#candidate .piece[data-word="{2 * w}"]').first.click()
+            times["mark a span"].append(page.evaluate(TIMED_CLICK, "#mark-minor"))
+        if protocol == "esa":
+            page.fill("#esa-score-number", str(30 + k % 60))
+            times["ESA score"].append(page.evaluate(TIMED_CLICK, "#save-esa"))
+        times["accept & next"].append(page.evaluate(TIMED_CLICK, "#accept-next"))
+    return times
+
+
 def report(times: dict[str, list[float]], facts: str) -> None:
     print(facts)
     header = f"{'click':<16} {'clicks':>6} {'median':>9} {'max':>9}"
@@ -135,22 +166,29 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=40)
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--dir", type=Path, default=ROOT / "bench" / "out" / "clicks")
+    parser.add_argument("--protocol", choices=("awer", "esa", "mqm"), default="awer")
     args = parser.parse_args()
     home = args.dir.resolve()
     home.mkdir(parents=True, exist_ok=True)
     env = database_env(args.db, home)
     built = build(args.db, home, env)
+    manage(env, "shell", "-c", PROTOCOL_SET.format(corpus=CORPUS, protocol=args.protocol))
+    judge = (
+        judge_candidates
+        if args.protocol == "awer"
+        else partial(judge_spans, protocol=args.protocol)
+    )
     with server(env) as base, chromium() as browser:
         page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         log_in(page, base, JUDGE, PASSWORD)
         open_corpus(page, base, CORPUS)
-        judge_candidates(page, 2)  # warm-up: the server's first requests load its code
+        judge(page, 2)  # warm-up: the server's first requests load its code
         log(f"judging {args.candidates} candidates")
         load = os.getloadavg()[0]
-        times = judge_candidates(page, args.candidates)
+        times = judge(page, args.candidates)
     report(
         times,
-        f"{args.db}: {CORPUS} (1,002 sentences × 3 references × 20 systems, built "
+        f"{args.db}, {args.protocol}: {CORPUS} (1,002 sentences × 3 references × 20 systems, built "
         f"{built['at']}, import {built['import_seconds']:.0f} s); Chromium, gunicorn 2 workers; "
         f"load average {load:.2f} → {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs",
     )
