@@ -258,3 +258,42 @@ def test_the_esa_page_costs_the_same_queries_on_a_small_and_a_large_corpus(
     assert far_in == at_start
     for action in ("mark", "change", "score", "remove"):
         assert at_start[action] <= MAX_QUERIES_PER_SPAN_CLICK, action
+
+
+SPAN_ACTIONS = [
+    ("mark-span", {"start": "0", "end": "3", "severity": "minor"}),
+    ("change-span", {"span": "0:3:minor:0:", "start": "0", "end": "3", "severity": "major"}),
+    ("esa-score", {"score": "50"}),
+    ("remove-span", {"span": "0:3:major:0:"}),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_span_actions_are_the_judges_alone_and_a_plain_post_redirects(
+    client: Client, judge: User, lead: User, user_factory: Callable[..., User], htmx: bool
+) -> None:
+    corpus = corpus_of(judge, Protocol.ESA)
+    j = opened(judge, corpus)
+    intruder = user_factory("intruder")
+    corpus.judges.add(intruder)
+    headers = HTMX if htmx else {}
+    page = reverse("annotation:judgment", args=[j.pk])
+    for action, data in SPAN_ACTIONS:
+        url = reverse("annotation:judgment_change", args=[j.pk, action])
+        client.logout()
+        assert client.post(url, {"version": 1, **data}, **headers).status_code in (302, 401)
+        client.force_login(intruder)
+        assert client.post(url, {"version": 1, **data}, **headers).status_code == 404
+        client.force_login(lead)
+        assert client.post(url, {"version": 1, **data}, **headers).status_code == 403
+    assert Judgment.objects.get(pk=j.pk).version == 1
+    assert 'data-readonly="true"' in client.get(page).content.decode()  # the lead's view
+    client.force_login(judge)
+    for version, (action, data) in enumerate(SPAN_ACTIONS, start=1):
+        url = reverse("annotation:judgment_change", args=[j.pk, action])
+        response = client.post(url, {"version": version, **data}, **headers)
+        assert response.status_code == (200 if htmx else 303), action
+        if not htmx:
+            assert response["Location"] == page
+    saved = Judgment.objects.get(pk=j.pk)
+    assert (saved.version, saved.esa_score, spans_of(saved)) == (5, 50, [])
