@@ -296,3 +296,18 @@ def test_the_page_has_no_serious_accessibility_violation_and_tab_reaches_everyth
     audit.check(f"{protocol} page")
     assert audit.failures == []
     assert tab_through(page, f"{protocol} page") == []
+
+
+def test_a_score_typed_and_not_saved_is_saved_before_accept_and_next(
+    page: Page, live_server, user_factory
+) -> None:
+    """Nothing typed is lost: the score in its box, never saved with Enter, is saved
+    first, then the candidate accepted."""
+    corpus(user_factory, Protocol.ESA)
+    open_corpus(page, live_server.url, name="esa")
+    page.fill("#esa-score-number", "55")
+    page.click("#accept-next")
+
+    expect(page.locator("#candidate")).to_contain_text("a dog run")
+    saved = first_judgment()
+    assert (saved.state, saved.esa_score) == (Judgment.State.DONE, 55)
