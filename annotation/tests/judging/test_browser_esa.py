@@ -311,3 +311,33 @@ def test_a_score_typed_and_not_saved_is_saved_before_accept_and_next(
     expect(page.locator("#candidate")).to_contain_text("a dog run")
     saved = first_judgment()
     assert (saved.state, saved.esa_score) == (Judgment.State.DONE, 55)
+
+
+EMOJI = """<evalTrans><sentence><source>s</source>
+<eval translator="first reference"><target>a 😀b cat</target></eval>
+<eval translator="sys"><target>a 😀b cat</target></eval></sentence></evalTrans>"""
+
+
+def test_a_selection_after_a_character_beyond_the_bmp_counts_characters(
+    page: Page, live_server, user_factory
+) -> None:
+    """The browser counts "😀" as two UTF-16 units, the span model as one character:
+    "b" of "a 😀b cat" is character 3, where the browser's offset says 4."""
+    corpus(user_factory, Protocol.ESA, EMOJI, "emoji")
+    open_corpus(page, live_server.url, name="emoji")
+    page.evaluate(
+        """() => {
+            const text = document.querySelector('#candidate .piece[data-start="2"]').firstChild;
+            const range = document.createRange();
+            range.setStart(text, 2);  // after the emoji's two units
+            range.setEnd(text, 3);
+            getSelection().removeAllRanges();
+            getSelection().addRange(range);
+            document.querySelector("#candidate").dispatchEvent(
+                new MouseEvent("mouseup", {bubbles: true}));
+        }"""
+    )
+    expect(page.locator("#selection-shown")).to_have_text("Selected: “b”")
+    page.click("#mark-major")
+    expect(row(page, "3:4:major:0:")).to_be_visible()
+    assert spans() == [(3, 4, "major", "", False)]
