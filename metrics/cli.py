@@ -30,6 +30,13 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
+def refused(prog: str, exc: Exception) -> int:
+    """A refusal of bad input: ``<prog>: error: <what>`` on stderr, and the exit status
+    :data:`EXIT_BAD_INPUT`."""
+    print(f"{prog}: error: {exc}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
 def program_name() -> str:
     """The command's name in usage and error lines: the installed script's when run as
     it, else ``python -m metrics``."""

@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Sequence
 
 from metrics.claims import MIN_SENTENCES, TOO_FEW, UNBOUNDED
-from metrics.cli import EXIT_BAD_INPUT, OneLineParser
+from metrics.cli import OneLineParser, refused
 from metrics.estimate import DEFAULT_CONFIDENCE, Estimate, estimate_mean
 from metrics.json_out import json_dumps
 from metrics.numerals import float_option, whole_number
@@ -246,8 +245,7 @@ def main(argv: Sequence[str], prog: str) -> int:
             bounds=args.range,
         )
     except (SegmentFileError, ValueError, OSError) as exc:
-        print(f"{p.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return refused(p.prog, exc)
     if args.json:
         print(json_dumps(result.as_json(), ensure_ascii=True))
     else:
