@@ -106,10 +106,10 @@ import numpy as np
 
 from metrics import registry
 from metrics.cli import (
-    EXIT_BAD_INPUT,
     OneLineParser,
     program_name,
     quiet_when_the_reader_leaves,
+    refused,
 )
 from metrics.cli_tables import Segments, Tests, score_table, segment_table
 from metrics.json_out import json_dumps
@@ -139,6 +139,8 @@ if TYPE_CHECKING:
 ESTIMATE = "estimate"
 #: The first word that runs ``python -m metrics human`` (:mod:`metrics.protocols_cli`).
 HUMAN = "human"
+#: The first word that runs ``python -m metrics simulate`` (:mod:`metrics.simulate_cli`).
+SIMULATE = "simulate"
 
 
 class _Listed:
@@ -162,7 +164,8 @@ def _parser() -> argparse.ArgumentParser:
         ),
         epilog=f"'{program_name()} estimate --help': a full-corpus human score estimated "
         "from the judged segments, with automatic metrics as control variates. "
-        f"'{program_name()} human --help': an ESA or MQM campaign's figures per system.",
+        f"'{program_name()} human --help': an ESA or MQM campaign's figures per system. "
+        f"'{program_name()} simulate --help': judging policies replayed on complete data.",
     )
     _add_inputs(p)
     _add_preprocessing(p)
@@ -645,6 +648,10 @@ def _run(words: list[str]) -> int:
         from metrics import protocols_cli
 
         return protocols_cli.main(words[1:], program_name())
+    if words[:1] == [SIMULATE]:
+        from metrics import simulate_cli
+
+        return simulate_cli.main(words[1:], program_name())
     parser = _parser()
     args = parser.parse_args(words)
     args.hyp = args.hyp or [STDIN]
@@ -654,8 +661,7 @@ def _run(words: list[str]) -> int:
         results = score_files(args, segmentations)
         tests = significance(results, args, setup) if setup else None
     except (SegmentFileError, ValueError, OSError) as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return refused(parser.prog, exc)
     segments = segment_scores(results, args) if args.sentence else None
     if args.json:
         baseline = args.hyp[0] if setup and setup.test else None
