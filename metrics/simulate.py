@@ -389,7 +389,9 @@ class BudgetResult:
     ``share`` its share of all judgments; ``agreement`` the mean share of pairs decided
     as all the data decide them (``agreement_se`` its standard error over the
     repetitions), ``wrong`` the share decided the other way round, ``coverage`` the
-    share of system intervals covering the full-data mean, ``least_probability`` the
+    share of system intervals covering the full-data mean (``coverage_se`` its standard
+    error over the repetitions: a repetition's intervals share its draw, so they miss
+    together), ``least_probability`` the
     smallest inclusion probability of any replay; ``saved`` the share of judgments saved
     against :data:`RANDOM` for the same agreement (None for random itself, or where
     random's curve does not say), ``saved_is_bound`` when random never reached that
@@ -403,6 +405,7 @@ class BudgetResult:
     agreement_se: float
     wrong: float
     coverage: float
+    coverage_se: float
     least_probability: float
     saved: float | None = None
     saved_is_bound: bool = False
@@ -508,6 +511,7 @@ def _summary(
     policy: str, budget: float, replays: Sequence[Replay], prep: _Prepared
 ) -> BudgetResult:
     agree = np.array([np.mean(r.outcomes == prep.full) for r in replays])
+    covered = np.array([r.covered.mean() for r in replays])
     wrong = np.array([np.mean(r.outcomes * prep.full < 0) for r in replays])
     cost = float(np.mean([r.cost for r in replays]))
     return BudgetResult(
@@ -516,13 +520,19 @@ def _summary(
         judgments=cost,
         share=cost / prep.campaign.judgments,
         agreement=float(agree.mean()),
-        agreement_se=float(agree.std(ddof=1) / math.sqrt(len(agree)))
-        if len(agree) > 1
-        else math.nan,
+        agreement_se=_standard_error(agree),
         wrong=float(wrong.mean()),
-        coverage=float(np.mean([r.covered.mean() for r in replays])),
+        coverage=float(covered.mean()),
+        coverage_se=_standard_error(covered),
         least_probability=min(r.least_probability for r in replays),
     )
+
+
+def _standard_error(values: FloatArray) -> float:
+    """The standard error of the mean of ``values`` (NaN for one)."""
+    if len(values) < 2:
+        return math.nan
+    return float(values.std(ddof=1) / math.sqrt(len(values)))
 
 
 def judgments_saved(

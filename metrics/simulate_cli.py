@@ -28,7 +28,8 @@ JSON (``--json``)::
     {"systems", "segments", "judgments", "pairs", "decided_with_all_data", "repetitions",
      "seed", "confidence", "alpha", "policies": {…},
      "budgets": [{"policy", "budget", "judgments", "share", "agreement", "agreement_se",
-                  "wrong", "coverage", "least_probability", "saved", "saved_is_bound"}, …],
+                  "wrong", "coverage", "coverage_se", "least_probability", "saved",
+                  "saved_is_bound"}, …],
      "notes": [...]}
 """
 
@@ -253,24 +254,30 @@ def table(result: Simulation, metrics: Sequence[str]) -> str:
         f"covariates: {', '.join(metrics) if metrics else 'none'}",
         "",
         f"{'policy':<9}{'budget':>7}{'used':>8}{'agree':>16}{'wrong':>7}"
-        f"{'coverage':>10}{'least π':>10}{'saved':>8}",
+        f"{'coverage':>17}{'least π':>10}{'saved':>8}",
     ]
     for row in result.rows:
         saved = "" if row.saved is None else f"{'≥' if row.saved_is_bound else ''}{row.saved:.0%}"
-        se = "" if math.isnan(row.agreement_se) else f" ± {row.agreement_se:.1%}"
         lines.append(
-            f"{row.policy:<9}{row.budget:>7.0%}{row.share:>8.1%}{row.agreement:>9.1%}{se:>7}"
-            f"{row.wrong:>7.1%}{row.coverage:>10.1%}{row.least_probability:>10.3g}{saved:>8}"
+            f"{row.policy:<9}{row.budget:>7.0%}{row.share:>8.1%}"
+            f"{_with_error(row.agreement, row.agreement_se):>16}{row.wrong:>7.1%}"
+            f"{_with_error(row.coverage, row.coverage_se):>17}"
+            f"{row.least_probability:>10.3g}{saved:>8}"
         )
     lines.append("")
     lines.append(
         "agree: share of pairs decided (p < alpha) in the order all the data give; wrong: "
         "decided the other way; coverage: of the full-data system means by the "
-        f"{result.confidence:g} intervals; saved: judgments saved against random for the "
-        "same agreement."
+        f"{result.confidence:g} intervals (± standard errors over the repetitions); least π: "
+        "the smallest inclusion probability of a segment of a system or pair; saved: "
+        "judgments saved against random for the same agreement (≥: random never got there)."
     )
     lines.extend(result.notes)
     return "\n".join(lines)
+
+
+def _with_error(value: float, se: float) -> str:
+    return f"{value:.1%}" if math.isnan(se) else f"{value:.1%} ± {se:.1%}"
 
 
 def main(argv: Sequence[str], prog: str) -> int:
