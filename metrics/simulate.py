@@ -25,16 +25,18 @@ where it changes the answer).
   the open pairs' prediction errors, mixed with :data:`SEGMENT_FLOOR` of an even share:
   the squared residuals of each pair's prediction from automatic scores, regressed on
   the predicted difference's size and on how much the automatic metrics disagree on the
-  segment (:func:`segment_scores`). Every segment and every system thus keeps a known,
-  non-zero probability in every round, and each round's estimate weights by it
-  (:func:`metrics.weighting.aipw`, predictions learnt on the rounds before); the rounds
-  combine with weights fixed in advance, their budget shares
-  (:func:`metrics.weighting.combine`).
+  segment (:func:`segment_scores`). A cell judged once is not judged again. Every
+  segment and every system thus keeps a known, non-zero probability in every round,
+  and each round's estimate weights by it (:func:`metrics.weighting.aipw`: the cells
+  known before the round count exactly, the others are predicted from a regression on
+  the automatic scores learnt on the rounds before); the rounds combine with weights
+  known before each round (:func:`metrics.weighting.combine`,
+  :func:`metrics.weighting.design_factor`).
 
 **What a replay reports** (:func:`simulate`), per policy and budget (a share of all
 judgments): the judgments used, the share of system pairs decided as all the data
-decide them (:func:`full_outcomes`: the paired t-test on every segment, "a better",
-"b better" or undecided; a sample decides a pair when its test has p below ``alpha``),
+decide them (:func:`full_outcomes`: the order of their means over the corpus; a
+sample decides a pair when its test has p below ``alpha``),
 the share decided the wrong way round, the coverage of the full-data system means by
 the sample's ``confidence`` intervals, the smallest inclusion probability any segment
 and pair had, and for the adaptive policy the judgments it saves against random for
@@ -269,9 +271,9 @@ def segment_scores(
     prediction residuals on the segments both systems were judged on (``known``:
     systems × segments), regressed on the predicted difference's size and on the spread
     of the automatic metrics' standardised differences (where they disagree), predicted
-    on every segment (at least a tenth of its mean), summed over the open pairs. Neyman's
-    allocation for the weighted estimate: its variance falls fastest where the errors
-    are large."""
+    on every segment where the pair's difference is not known yet (at least a tenth of
+    its mean; 0 where it is known), summed over the open pairs. Neyman's allocation for
+    the weighted estimate: its variance falls fastest where the errors are large."""
     campaign = prep.campaign
     n_systems = len(campaign.systems)
     total = np.zeros(campaign.size)
@@ -287,7 +289,8 @@ def segment_scores(
         coefficients = np.linalg.lstsq(features[both], squared, rcond=None)[0]
         expected = features @ coefficients
         floor = 0.1 * max(float(squared.mean()), 1e-12)
-        total += np.sqrt(np.maximum(expected, floor))
+        unknown = ~(known[a] & known[b])  # where the pair's difference is still to learn
+        total += np.where(unknown, np.sqrt(np.maximum(expected, floor)), 0.0)
     return total
 
 
@@ -330,6 +333,8 @@ def replay_adaptive(
         scores = (
             segment_scores(prep, open_pairs, known, predictions) if open_pairs else np.ones(size)
         )
+        if not scores[eligible].any():  # every open pair known wherever a cell is left
+            scores = np.ones(size)
         scores = (1.0 - SEGMENT_FLOOR) * scores / scores[eligible].mean() + SEGMENT_FLOOR
         item_costs = (q[:, None] * campaign.costs * open_cells).sum(axis=0)
         p = np.zeros(size)
@@ -476,7 +481,7 @@ def simulate(
         raise ValueError(f"repetitions {repetitions}: at least one")
     prep = _prepare(campaign)
     rows: list[BudgetResult] = []
-    for p_index, policy in enumerate(policies):
+    for policy in policies:
         for b_index, budget in enumerate(budgets):
             replays = [
                 REPLAYS[policy](
@@ -489,7 +494,6 @@ def simulate(
                 for k in range(repetitions)
             ]
             rows.append(_summary(policy, budget, replays, prep))
-        del p_index
     if RANDOM in policies:
         rows = _with_savings(rows, prep)
     return Simulation(
