@@ -15,7 +15,7 @@ has its options; ``docs/metrics.md`` the method). ``python -m metrics human …`
 ESA or MQM campaign's figures per system with WMT's rank clusters
 (:mod:`metrics.protocols_cli`).
 ``python -m metrics simulate …`` replays judging policies on a complete human-score file
-(:mod:`metrics.simulate_cli` has its options; ``docs/estimate.md`` the results).
+(:mod:`metrics.simulate_cli` has its options; ``docs/simulate.md`` the results).
 
 Installed (``pip install .``), the same command is ``evaltool-metrics``. Without
 ``--hyp`` (or with ``--hyp -``) the one hypothesis is read from standard input.

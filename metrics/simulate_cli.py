@@ -72,7 +72,7 @@ def parser(prog: str) -> argparse.ArgumentParser:
         description=(
             "Replay judging policies on a complete human-score file: per budget, the share "
             "of system pairs decided as with all the data, the intervals' coverage and the "
-            "judgments saved against stratified random (docs/estimate.md)."
+            "judgments saved against stratified random (docs/simulate.md)."
         ),
     )
     source = p.add_mutually_exclusive_group(required=True)
