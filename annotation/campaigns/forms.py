@@ -4,7 +4,6 @@ status 400."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +23,7 @@ from annotation.campaigns.rules import FIELDS, Rules
 from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, Protocol, User
+from metrics.json_out import json_dumps
 
 
 def corpora_to_assign() -> forms.ModelMultipleChoiceField[Corpus]:
@@ -95,7 +95,7 @@ class TaxonomyField(forms.JSONField):
     def prepare_value(self, value: Any) -> Any:
         if isinstance(value, forms.fields.InvalidJSONInput):
             return value
-        return json.dumps(value, ensure_ascii=False, indent=1)
+        return json_dumps(value, indent=1)
 
 
 class CorpusSettingsForm(forms.ModelForm[Corpus]):

@@ -15,6 +15,7 @@ recorded) is computed: a handler keeps reading what earlier releases queued.
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import datetime
 
@@ -33,6 +34,15 @@ _said: set[tuple[int, datetime]] = set()
 def this_release() -> Release:
     """This process's release, recorded when it first queues or looks for a job."""
     return Release.objects.get_or_create(digest=source_version())[0]
+
+
+@functools.cache
+def recorded_release() -> str:
+    """This process's release, recorded once in the process's life (its first job
+    queued): a job's row names it, and a page that queues a job pays no query for it
+    after the first. (A worker's look for work reads the release's row each time,
+    :func:`later_releases`.)"""
+    return this_release().digest
 
 
 def later_releases() -> QuerySet[Release]:

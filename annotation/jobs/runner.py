@@ -38,8 +38,8 @@ from django_tasks import task
 from annotation.jobs.outage import database_lost, despite_outages, reachable_for
 from annotation.jobs.releases import (
     of_a_later_release,
+    recorded_release,
     say_jobs_left_to_later_releases,
-    this_release,
 )
 from annotation.models import Job
 
@@ -135,7 +135,7 @@ def enqueue(
                 payload=payload or {},
                 upload=upload,
                 requested_by=requested_by,
-                release=this_release().digest,
+                release=recorded_release(),
             )
             handed = run_job.enqueue(job.pk)
     except IntegrityError:  # another request created it a moment ago

@@ -89,11 +89,13 @@ def test_the_admin_sets_the_figures(
     data = {
         name: value
         for name, value in form.initial.items()
-        if value is not None and name not in ("judges", "leads", "extra_attrs", "extra_xml")
+        if value is not None
+        and name not in ("judges", "leads", "extra_attrs", "extra_xml", "mqm_taxonomy")
     }
-    data |= {
+    data |= {  # the JSON fields as the admin's form writes them
         "extra_attrs": json.dumps(seed.extra_attrs),
         "extra_xml": json.dumps(seed.extra_xml),
+        "mqm_taxonomy": json.dumps(seed.mqm_taxonomy),
         "judges": [u.pk for u in seed.judges.all()],
         "judges_see_figures": "true",
     }

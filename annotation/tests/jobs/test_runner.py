@@ -274,10 +274,11 @@ def test_progress_reads_the_same_on_the_page_and_the_command_line() -> None:
     assert Job(label="x", status="queued").progress_text == "queued"
 
 
-def test_a_job_records_the_release_that_queued_it() -> None:
+def test_a_job_records_the_release_that_queued_it_and_a_worker_that_looks_its_own() -> None:
     job = counting("a")
     assert job.release == source_version()
-    assert Release.objects.filter(digest=source_version()).count() == 1
+    claim_next("worker A")
+    assert list(Release.objects.values_list("digest", flat=True)) == [source_version()]
 
 
 def test_a_worker_leaves_a_job_queued_by_a_later_release_and_says_so_once(
