@@ -286,13 +286,31 @@ def krippendorff_alpha_interval(data: Sequence[Sequence[float]] | FloatArray) ->
     The values are centred first, which leaves every difference unchanged and keeps the
     sums of squares accurate. NaN when n < 2 or D_e = 0 (all pairable values equal).
     """
-    arr = np.asarray(data, dtype=np.float64)
-    sums = agreement_sums(arr)
+    units, values, n_units = _cells(data)
+    sums = agreement_sums_of_cells(units, values, n_units)
+    return alpha_coefficient(sums, values[sums[units, 0] >= 2])
+
+
+def alpha_coefficient(sums: FloatArray, pairable: FloatArray) -> Coefficient:
+    """Krippendorff's α (interval) as a :class:`Coefficient` from the units' sums of
+    :func:`agreement_sums` and the ``pairable`` values themselves (those in units of two
+    or more values: α is undefined where they are all equal, which is tested on them
+    exactly, not via a sum)."""
     n = int(sums[:, 0].sum())
-    pairable = arr[:, sums[:, 0] >= 2]
-    if n < 2 or np.ptp(pairable[~np.isnan(pairable)]) == 0.0:  # exactly, not via a sum
+    if n < 2 or np.ptp(pairable) == 0.0:
         return Coefficient("krippendorff_alpha_interval", math.nan, n)
     return Coefficient("krippendorff_alpha_interval", float(alpha_of_sums(sums.sum(axis=0))), n)
+
+
+def _cells(data: Sequence[Sequence[float]] | FloatArray) -> tuple[IntArray, FloatArray, int]:
+    """The present (not NaN) cells of a coders × units matrix, coder by coder and units
+    ascending within a coder (the matrix's own order): each cell's unit and value, and
+    the number of units."""
+    arr = np.asarray(data, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError(f"data of shape {arr.shape}: expected (coders, units)")
+    coders, units = np.nonzero(~np.isnan(arr))
+    return units.astype(np.int64), arr[coders, units], arr.shape[1]
 
 
 #: What :func:`agreement_sums` gives per unit, in its columns' order: the unit's
@@ -317,18 +335,25 @@ def agreement_sums(data: Sequence[Sequence[float]] | FloatArray) -> FloatArray:
     :data:`AGREEMENT_SUMS` (units × 8), the values centred on the mean of the pairable
     ones: Krippendorff's α and the both-orders Pearson r are functions of their totals,
     so a bootstrap that draws units recomputes both from ``counts @ sums``."""
-    arr = np.asarray(data, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"data of shape {arr.shape}: expected (coders, units)")
-    present = ~np.isnan(arr)
-    m = present.sum(axis=0).astype(np.float64)
+    return agreement_sums_of_cells(*_cells(data))
+
+
+def agreement_sums_of_cells(units: IntArray, values: FloatArray, n_units: int) -> FloatArray:
+    """:func:`agreement_sums` of a matrix given by its present cells: each value's unit
+    (0 … ``n_units`` − 1), listed coder by coder as the matrix holds them (the order each
+    unit's sums add its values in, and the centre's mean reads them in).
+
+    What the agreement of many judges needs: its judges × candidates matrix is almost
+    all missing (a candidate has two or three judges of hundreds), and its cells are as
+    many as the judgments, whatever the number of judges."""
+    m = np.bincount(units, minlength=n_units).astype(np.float64)
     pairable = m >= 2
-    kept = present & pairable[None, :]
-    centre = float(arr[kept].mean()) if kept.any() else 0.0
-    values = np.where(kept, arr - centre, 0.0)
+    kept = pairable[units]
+    centre = float(values[kept].mean()) if kept.any() else 0.0
+    centred = values[kept] - centre
+    s1 = np.bincount(units[kept], weights=centred, minlength=n_units)
+    s2 = np.bincount(units[kept], weights=centred * centred, minlength=n_units)
     m = np.where(pairable, m, 0.0)
-    s1 = values.sum(axis=0)
-    s2 = (values * values).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         within = np.where(pairable, (m * s2 - s1 * s1) / np.maximum(m - 1.0, 1.0), 0.0)
     out: FloatArray = np.column_stack(

@@ -22,9 +22,9 @@ from metrics.annotators import AnnotatorEffect
 from metrics.claims import shortfall
 from metrics.correlation import (
     Coefficient,
-    agreement_sums,
+    agreement_sums_of_cells,
+    alpha_coefficient,
     alpha_of_sums,
-    krippendorff_alpha_interval,
     pearson,
     pearson_of_sums,
     z_normalize,
@@ -366,49 +366,68 @@ def agreement(
     same = sum(
         _same_words(rows[int(first[p])].new_ref, rows[int(second[p])].new_ref) for p in with_refs
     )
-    evaluators = [rows[i].evaluator for i in grouped.tolist()]
-    judges = sorted(set(evaluators))
-    where = {name: k for k, name in enumerate(judges)}
-    matrix = np.full((len(judges), int(candidate[-1]) + 1 if len(candidate) else 0), math.nan)
-    judge = np.fromiter(map(where.__getitem__, evaluators), dtype=np.int64, count=len(grouped))
-    cells = judge * matrix.shape[1] + candidate
-    if len(np.unique(cells)) == len(cells):  # one judgment per judge and candidate
-        matrix.reshape(-1)[cells] = sser[grouped]
-    else:  # rows that break the database's rule: the later one counts, as in a loop
-        for i, c in zip(grouped.tolist(), cells.tolist(), strict=True):
-            matrix.reshape(-1)[c] = sser[i]
+    units, alpha = _candidate_sums(rows, grouped, candidate, sser)
 
     def halved(c: Coefficient) -> Coefficient:
         # each unordered pair was entered twice
         return Coefficient(c.name, c.value, c.n // 2)
 
-    segments = np.zeros(matrix.shape[1], dtype=np.int64)
+    segments = np.zeros(len(units), dtype=np.int64)
     segments[candidate] = [rows[i].segment for i in grouped.tolist()]
-    alpha_iv, pearson_iv = _agreement_intervals(matrix, segments, bootstrap)
+    alpha_iv, pearson_iv = _agreement_intervals(units, segments, bootstrap)
     return Agreement(
-        candidates=matrix.shape[1],
+        candidates=len(units),
         pairs=len(first),
         normalize=normalize,
         sser_pearson=halved(pearson(sx, sy)),
-        sser_alpha=krippendorff_alpha_interval(matrix),
+        sser_alpha=alpha,
         awer_pearson=halved(pearson(ax, ay)),
         identical_new_refs=same / len(with_refs) if len(with_refs) else None,
         awer_pairs=len(with_refs),
         sser_alpha_interval=alpha_iv,
         sser_pearson_interval=pearson_iv,
-        sentences=len(np.unique(segments[agreement_sums(matrix)[:, 0] >= 2])),
+        sentences=len(np.unique(segments[units[:, 0] >= 2])),
     )
 
 
+def _candidate_sums(
+    rows: Sequence[JudgmentRow], grouped: IntArray, candidate: IntArray, sser: FloatArray
+) -> tuple[FloatArray, Coefficient]:
+    """Per multiply-judged candidate the sums of :func:`metrics.correlation.
+    agreement_sums` of the judges × candidates matrix of SSER values (the ``grouped``
+    rows, each of its ``candidate``), and Krippendorff's α of that matrix.
+
+    The matrix is never built: with hundreds of judges it is almost all missing, and
+    building it (or summing it) would cost judges × candidates. Its present cells are
+    listed in its own order, judge by judge (judges by name), candidates ascending, which
+    is the order its sums add them in, so the figures are the matrix's to the last bit.
+    Where rows break the database's rule (one judgment per judge and candidate) the later
+    one counts, as a loop filling the matrix would have it."""
+    evaluators = [rows[i].evaluator for i in grouped.tolist()]
+    where = {name: k for k, name in enumerate(sorted(set(evaluators)))}
+    judge = np.fromiter(map(where.__getitem__, evaluators), dtype=np.int64, count=len(grouped))
+    n_candidates = int(candidate[-1]) + 1 if len(candidate) else 0
+    cells = judge * n_candidates + candidate
+    order = np.argsort(cells, kind="stable")
+    last = np.ones(len(order), dtype=np.bool_)  # of its cell's rows, the later one
+    last[:-1] = cells[order][1:] != cells[order][:-1]
+    kept = order[last]
+    values = sser[grouped[kept]]
+    present = ~np.isnan(values)
+    units, values = candidate[kept][present], values[present]
+    sums = agreement_sums_of_cells(units, values, n_candidates)
+    return sums, alpha_coefficient(sums, values[sums[units, 0] >= 2])
+
+
 def _agreement_intervals(
-    matrix: FloatArray, segments: IntArray, bootstrap: Bootstrap | None
+    units: FloatArray, segments: IntArray, bootstrap: Bootstrap | None
 ) -> tuple[Interval | None, Interval | None]:
-    """The 95 % percentile intervals of SSER's α and both-orders r (judges × candidates
-    ``matrix``, each candidate's sentence ``segments``) over ``bootstrap``'s samples of
-    sentences (:class:`Agreement`); None without a bootstrap."""
+    """The 95 % percentile intervals of SSER's α and both-orders r (each candidate's
+    ``units`` sums of :func:`metrics.correlation.agreement_sums`, its sentence in
+    ``segments``) over ``bootstrap``'s samples of sentences (:class:`Agreement`); None
+    without a bootstrap."""
     if bootstrap is None:
         return None, None
-    units = agreement_sums(matrix)
     per_sentence = np.zeros((bootstrap.n_segments, units.shape[1]))
     np.add.at(per_sentence, segments, units)
     totals = bootstrap.counts @ per_sentence

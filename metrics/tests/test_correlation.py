@@ -13,6 +13,8 @@ import pytest
 from metrics.correlation import (
     Coefficient,
     agreement_sums,
+    agreement_sums_of_cells,
+    alpha_coefficient,
     alpha_of_sums,
     count_inversions,
     kendall_tau_b,
@@ -234,6 +236,57 @@ def test_the_sums_of_units_give_alpha_and_the_both_orders_r_of_any_units_drawn(s
 
     assert float(alpha_of_sums(totals)) == pytest.approx(brute_force_alpha(again), abs=1e-12)
     assert float(pearson_of_sums(totals)) == pytest.approx(pearson(x, y).value, abs=1e-12)
+
+
+def plain_agreement_sums(data: np.ndarray) -> np.ndarray:
+    """:data:`AGREEMENT_SUMS` per unit by loops over the dense matrix: the centre is the
+    mean of the pairable values read coder by coder, each unit's sums add its values
+    coder by coder."""
+    present = ~np.isnan(data)
+    pairable = present.sum(axis=0) >= 2
+    coder_by_coder = [
+        data[c, u]
+        for c in range(data.shape[0])
+        for u in range(data.shape[1])
+        if present[c, u] and pairable[u]
+    ]
+    centre = float(np.mean(coder_by_coder))
+    out = np.zeros((data.shape[1], 8))
+    for u in np.flatnonzero(pairable):
+        m = float(present[:, u].sum())
+        s1 = s2 = 0.0
+        for c in np.flatnonzero(present[:, u]):
+            v = data[c, u] - centre
+            s1 += v
+            s2 += v * v
+        within = (m * s2 - s1 * s1) / (m - 1)
+        out[u] = [m, s1, s2, within, (m - 1) * s1, (m - 1) * s2, s1 * s1 - s2, m * (m - 1)]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_two_hundred_judges_sums_from_their_cells_are_the_matrix_s_to_the_last_bit(
+    seed: int,
+) -> None:
+    """200 coders × 300 units, each unit coded by one to four of them: the sums taken
+    from the present cells alone (what the agreement of many judges computes, never the
+    matrix) equal the per-unit loops over the matrix bit for bit, and give the
+    brute-force α."""
+    rng = np.random.default_rng(seed)
+    data = np.full((200, 300), nan)
+    for u in range(300):
+        coders = rng.choice(200, size=int(rng.integers(1, 5)), replace=False)
+        data[coders, u] = rng.integers(0, 11) + rng.normal(0, 1.5, coders.size)
+    coders, units = np.nonzero(~np.isnan(data))
+
+    sums = agreement_sums_of_cells(units, data[coders, units], 300)
+
+    assert np.array_equal(sums, plain_agreement_sums(data))
+    assert np.array_equal(agreement_sums(data), sums)
+    pairable = data[:, sums[:, 0] >= 2]
+    alpha = alpha_coefficient(sums, pairable[~np.isnan(pairable)])
+    assert alpha.value == pytest.approx(brute_force_alpha(data), abs=1e-12)
+    assert alpha == krippendorff_alpha_interval(data)
 
 
 def test_the_sums_of_units_without_a_pair_or_a_spread_give_no_coefficient() -> None:

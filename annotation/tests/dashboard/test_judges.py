@@ -238,3 +238,65 @@ def test_an_agreement_on_fewer_than_ten_sentences_has_no_interval() -> None:
     assert found.too_few["sser_alpha"] == ""
     assert found.interval_too_few == "too few sentences judged twice (n = 9)"
     assert found.intervals == {"sser_alpha": None, "sser_pearson": None}
+
+
+def plain_matrix(rows: list[JudgmentRow], normalize: bool) -> tuple[np.ndarray, list[int]]:
+    """The judges × candidates matrix of the candidates judged more than once, filled by
+    a loop over the rows (judges by name, candidates in order of first appearance, a
+    later row of the same judge and candidate over an earlier one), and each
+    candidate's sentence."""
+    sser = (
+        normalized_sser(rows)
+        if normalize
+        else [math.nan if r.sser is None else float(r.sser) for r in rows]
+    )
+    times: dict[int, int] = {}
+    for r in rows:
+        times[r.target_id] = times.get(r.target_id, 0) + 1
+    candidates = list(dict.fromkeys(r.target_id for r in rows if times[r.target_id] >= 2))
+    judges = sorted({r.evaluator for r in rows if times[r.target_id] >= 2})
+    matrix = np.full((len(judges), len(candidates)), math.nan)
+    segments = [0] * len(candidates)
+    for i, r in enumerate(rows):
+        if times[r.target_id] >= 2:
+            c = candidates.index(r.target_id)
+            matrix[judges.index(r.evaluator), c] = sser[i]
+            segments[c] = r.segment
+    return matrix, segments
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("normalize", [False, True])
+def test_the_agreement_of_eighty_judges_is_the_matrix_s_without_building_it(
+    seed: int, normalize: bool
+) -> None:
+    """Eighty judges, candidates judged once to three times in any order, some scores
+    missing, a judge who judged one candidate twice (the later judgment counts): α, its
+    count of candidates and sentences, and its intervals are the judges × candidates
+    matrix's to the last bit."""
+    rng = random.Random(seed)
+    rows = []
+    for t in range(120):
+        judges = rng.sample(range(80), rng.choice([1, 1, 2, 3]))
+        for judge in judges:
+            sser = None if rng.random() < 0.05 else rng.randint(0, 10)
+            rows.append(judgment_row("S", t // 3, f"judge{judge}", sser=sser, target=t))
+    rows.append(judgment_row("S", 0, rows[0].evaluator, sser=10, target=rows[0].target_id))
+    rng.shuffle(rows)
+    bootstrap = Bootstrap(40, 60, seed)
+
+    got = agreement(rows, normalize=normalize, bootstrap=bootstrap)
+
+    matrix, segments = plain_matrix(rows, normalize)
+    assert got.sser_alpha == krippendorff_alpha_interval(matrix)
+    assert got.candidates == matrix.shape[1]
+    twice = (~np.isnan(matrix)).sum(axis=0) >= 2
+    assert got.sentences == len({s for s, t in zip(segments, twice, strict=True) if t})
+    alphas = []
+    for drawn in bootstrap.indices:
+        columns = [c for t in drawn for c, s in enumerate(segments) if s == t]
+        alphas.append(krippendorff_alpha_interval(matrix[:, columns]).value)
+    low, high, _ = percentile_interval(np.array(alphas), (-math.inf, 1.0))
+    iv = got.sser_alpha_interval
+    assert iv is not None
+    assert (iv.low, iv.high) == pytest.approx((float(low), float(high)), abs=1e-12)
