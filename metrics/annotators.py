@@ -195,53 +195,67 @@ def system_means(r: Ratings, values: FloatArray | None = None) -> tuple[FloatArr
 
 
 @dataclass(frozen=True, eq=False)
-class _Annotator:
-    """What the resampling needs of one annotator, per sentence they judged (rows):
-    their judgments (``n``), the sums of their values and squares, centred on their
-    first value (exact for a judge who never varies), and per system the item weights
-    (``w``: 1/k for an item judged k times) and the weighted centred values (``wy``)."""
+class _JudgeRows:
+    """What the resampling needs of the annotators, one row per (annotator, sentence they
+    judged), annotator by annotator (``starts``: each annotator's first row, then the
+    number of rows): the sentence, the judgments (``n``), the sums of their values and
+    squares centred on the annotator's first value (``s1``, ``s2``: exact for a judge
+    who never varies), and per system the item weights (``w``: 1/k for an item judged k
+    times) and the weighted centred values (``wy``); per annotator that first value
+    (``centre``) and the variance of their values (``variance``).
 
-    sentences: IntArray
-    centre: float
+    Every annotator's rows are held in one set of arrays, so that a resample computes
+    every annotator's normalisation and sums at once: nothing loops over the annotators,
+    and the work grows with the rows (at most the judgments), never with annotators ×
+    sentences."""
+
+    annotator: IntArray
+    sentence: IntArray
+    starts: IntArray
+    centre: FloatArray
+    variance: FloatArray
     n: FloatArray
     s1: FloatArray
     s2: FloatArray
     w: FloatArray
     wy: FloatArray
-    variance: float
 
 
-def _annotators(r: Ratings) -> list[_Annotator]:
-    """Each annotator's :class:`_Annotator`, built once for the figure and its samples."""
-    n_systems = len(r.systems)
+def _judge_rows(r: Ratings) -> _JudgeRows:
+    """The annotators' :class:`_JudgeRows`, built once for the figure and its samples.
+    Each sum adds a row's judgments in their order in ``r`` (``np.bincount``,
+    ``np.add.at``), as a loop over each annotator's own judgments would."""
+    n_systems, n_annotators = len(r.systems), len(r.annotators)
     items = r.items
     per_item = np.bincount(items, minlength=n_systems * r.n_segments)
     weight = 1.0 / per_item[items]
-    out = []
-    for a in range(len(r.annotators)):
-        mine = np.flatnonzero(r.annotator == a)
-        sentences, row = np.unique(r.segment[mine], return_inverse=True)
-        y = r.value[mine]
-        centre = float(y[0]) if y.size else 0.0
-        yc = y - centre
-        rows = len(sentences)
-        w = np.zeros((rows, n_systems))
-        wy = np.zeros((rows, n_systems))
-        np.add.at(w, (row, r.system[mine]), weight[mine])
-        np.add.at(wy, (row, r.system[mine]), weight[mine] * yc)
-        out.append(
-            _Annotator(
-                sentences,
-                centre,
-                np.bincount(row, minlength=rows).astype(np.float64),
-                _sums(row, yc, rows),
-                _sums(row, yc * yc, rows),
-                w,
-                wy,
-                float(yc.var()) if y.size else 0.0,
-            )
-        )
-    return out
+    keys, row = np.unique(r.annotator * r.n_segments + r.segment, return_inverse=True)
+    row = row.reshape(-1)
+    annotator = keys // r.n_segments
+    judged = np.bincount(r.annotator, minlength=n_annotators)
+    centre = np.zeros(n_annotators)
+    present, first = np.unique(r.annotator, return_index=True)
+    centre[present] = r.value[first]
+    yc = r.value - centre[r.annotator]
+    mean = _sums(r.annotator, yc, n_annotators) / np.maximum(judged, 1)
+    spread = yc - mean[r.annotator]
+    size = len(keys)
+    w = np.zeros((size, n_systems))
+    wy = np.zeros((size, n_systems))
+    np.add.at(w, (row, r.system), weight)
+    np.add.at(wy, (row, r.system), weight * yc)
+    return _JudgeRows(
+        annotator=annotator,
+        sentence=keys % r.n_segments,
+        starts=np.searchsorted(annotator, np.arange(n_annotators + 1)),
+        centre=centre,
+        variance=_sums(r.annotator, spread * spread, n_annotators) / np.maximum(judged, 1),
+        n=np.bincount(row, minlength=size).astype(np.float64),
+        s1=_sums(row, yc, size),
+        s2=_sums(row, yc * yc, size),
+        w=w,
+        wy=wy,
+    )
 
 
 def _sums(ids: IntArray, weights: FloatArray, size: int) -> FloatArray:
@@ -249,27 +263,45 @@ def _sums(ids: IntArray, weights: FloatArray, size: int) -> FloatArray:
     return np.asarray(np.bincount(ids, weights=weights, minlength=size), dtype=np.float64)
 
 
-def _normalisation(
-    a: _Annotator, drawn: FloatArray, normalise: bool
-) -> tuple[FloatArray, FloatArray]:
-    """Per sample the annotator's centred mean and 1/std from the sentences ``drawn``
-    (samples × the annotator's sentences); without ``normalise``, 0 and 1 (raw values,
-    uncentred)."""
-    if not normalise:
-        ones = np.ones(drawn.shape[0])
-        return -a.centre * ones, ones
-    n = drawn @ a.n
+def _group_sums(values: FloatArray, starts: IntArray) -> FloatArray:
+    """Σ of ``values`` (samples × columns, the columns in groups) over each group's
+    columns (``starts``: each group's first column, then the number of columns):
+    samples × groups, 0 for a group without a column."""
+    out = np.zeros((values.shape[0], len(starts) - 1))
+    some = np.flatnonzero(starts[1:] > starts[:-1])
+    if some.size:
+        out[:, some] = np.add.reduceat(values, starts[some], axis=1)
+    return out
+
+
+def _normalisation(rows: _JudgeRows, drawn: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Per sample and annotator the centred mean and 1/std from how often each row's
+    sentence was drawn (``drawn``: samples × rows): samples × annotators each."""
+    n = _group_sums(drawn * rows.n, rows.starts)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(n > 0, (drawn @ a.s1) / n, 0.0)
-        variance = np.maximum(np.where(n > 0, (drawn @ a.s2) / n, 0.0) - mean * mean, 0.0)
-        spread = variance > _NO_SPREAD * a.variance
+        mean = np.where(n > 0, _group_sums(drawn * rows.s1, rows.starts) / n, 0.0)
+        squares = np.where(n > 0, _group_sums(drawn * rows.s2, rows.starts) / n, 0.0)
+        variance = np.maximum(squares - mean * mean, 0.0)
+        spread = variance > _NO_SPREAD * rows.variance
         inverse = np.where(spread, 1.0 / np.sqrt(np.where(spread, variance, 1.0)), 0.0)
     return mean, inverse
 
 
+#: How many numbers a block of samples × rows may hold (8 bytes each): the samples are
+#: taken in blocks, so that a corpus of many judgments never holds every sample's rows
+#: at once.
+_BLOCK = 1 << 21
+
+
+def _blocks(samples: int, columns: int) -> list[slice]:
+    """The blocks of samples taken at once (:data:`_BLOCK`)."""
+    step = max(1, _BLOCK // max(columns, 1))
+    return [slice(start, start + step) for start in range(0, samples, step)]
+
+
 def _pair_sums(
     r: Ratings,
-    judges: Sequence[_Annotator],
+    rows: _JudgeRows,
     counts: FloatArray,
     partners: BoolArray,
     *,
@@ -277,24 +309,46 @@ def _pair_sums(
 ) -> FloatArray:
     """Σ over the drawn items of system s on the sentences where partner p has an item,
     of the item's mean value (z or raw), per sample: samples × systems × partners.
-    ``partners`` is sentences × partners (one column of True: every sentence)."""
+    ``partners`` is sentences × partners (one column of True: every sentence).
+
+    A row's term is ``(wy − mean · w) / std`` with its annotator's mean and std of the
+    sample: the drawn rows scaled by 1/std and by mean/std, times ``wy`` and ``w``. Raw
+    values do not depend on the sample: their sums are one product of the counts."""
     n_systems, n_partners = len(r.systems), partners.shape[1]
+    if not normalise:  # each sentence's weighted values, uncentred, per system and partner
+        per_sentence = np.zeros((r.n_segments, n_systems))
+        np.add.at(per_sentence, rows.sentence, rows.wy + rows.centre[rows.annotator, None] * rows.w)
+        values = per_sentence[:, :, None] * partners[:, None, :]
+        flat = values.reshape(r.n_segments, n_systems * n_partners)
+        return (counts @ flat).reshape(counts.shape[0], n_systems, n_partners)
+    every = n_partners == 1 and bool(partners.all())
+    # each system's rows, and their weights and values on each partner's sentences
+    by_system = [np.flatnonzero(rows.w[:, s] > 0) for s in range(n_systems)]
+    masked = [
+        (
+            mine,
+            rows.wy[mine, s, None] * partners[rows.sentence[mine]],
+            rows.w[mine, s, None] * partners[rows.sentence[mine]],
+        )
+        for s, mine in enumerate(by_system)
+    ]
     total = np.zeros((counts.shape[0], n_systems, n_partners))
-    for a in judges:
-        drawn = counts[:, a.sentences]
-        mean, inverse = _normalisation(a, drawn, normalise)
-        mask = partners[a.sentences][:, None, :].astype(np.float64)
-        flat = (a.sentences.size, n_systems * n_partners)
-        wy = drawn @ (a.wy[:, :, None] * mask).reshape(flat)
-        w = drawn @ (a.w[:, :, None] * mask).reshape(flat)
-        term = (wy - mean[:, None] * w) * inverse[:, None]
-        total += term.reshape(total.shape)
+    for block in _blocks(counts.shape[0], len(rows.n)):
+        drawn = counts[block][:, rows.sentence]
+        mean, inverse = _normalisation(rows, drawn)
+        scaled = drawn * inverse[:, rows.annotator]
+        shifted = drawn * (mean * inverse)[:, rows.annotator]
+        if every:
+            total[block, :, 0] = scaled @ rows.wy - shifted @ rows.w
+            continue
+        for s, (mine, wy, w) in enumerate(masked):
+            total[block, s] = scaled[:, mine] @ wy - shifted[:, mine] @ w
     return total
 
 
 def _pair_scores(
     r: Ratings,
-    judges: Sequence[_Annotator],
+    rows: _JudgeRows,
     counts: FloatArray,
     partners: BoolArray,
     *,
@@ -306,7 +360,7 @@ def _pair_scores(
     both = judged[:, :, None] * partners[:, None, :]
     flat = both.reshape(r.n_segments, both.shape[1] * both.shape[2])
     drawn = (counts @ flat).reshape(counts.shape[0], *both.shape[1:])
-    sums = _pair_sums(r, judges, counts, partners, normalise=normalise)
+    sums = _pair_sums(r, rows, counts, partners, normalise=normalise)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(drawn > 0, sums / np.maximum(drawn, 1.0), np.nan)
 
@@ -335,10 +389,10 @@ def judge_aware(
     judged = r.judged()
     same = bool((judged == judged[0]).all()) if len(judged) else True
     partners = np.ones((r.n_segments, 1), dtype=np.bool_) if same else judged.T
-    judges = _annotators(r)
+    rows = _judge_rows(r)
     once = np.ones((1, r.n_segments))
-    real = _pair_scores(r, judges, once, partners, normalise=normalise)[0]
-    samples = _pair_scores(r, judges, bootstrap.counts, partners, normalise=normalise)
+    real = _pair_scores(r, rows, once, partners, normalise=normalise)[0]
+    samples = _pair_scores(r, rows, bootstrap.counts, partners, normalise=normalise)
     if same:  # every pair on the same sentences: a system's own figure is its pair figure
         real = np.repeat(real, len(r.systems), axis=1)
         samples = np.repeat(samples, len(r.systems), axis=2)
@@ -436,72 +490,106 @@ def annotator_effects(
 ) -> tuple[AnnotatorEffect, ...]:
     """Every annotator's effect (module doc), by name; intervals from ``bootstrap``'s
     resampled sentences, cut to ``bounds`` (the range a difference of two scores can
-    take). Each annotator's sums are taken over their own sentences, so the work grows
-    with the judgments, not with annotators × sentences."""
+    take). Every annotator's sums are taken at once, over one row per annotator and
+    sentence they judged (:class:`_SentenceSums`), and every interval in one sort: the
+    work grows with the judgments, not with annotators × sentences, and no step loops
+    over the annotators but the one that names them."""
     if bootstrap.n_segments != r.n_segments:
         raise ValueError(
             f"a bootstrap of {bootstrap.n_segments} segments for {r.n_segments} sentences"
         )
+    n_annotators = len(r.annotators)
     total_n = np.bincount(r.segment, minlength=r.n_segments).astype(np.float64)
     total_s = _sums(r.segment, r.value, r.n_segments)
-    draws = (
-        _draw(np.ones((1, r.n_segments)), total_n, total_s),
-        _draw(bootstrap.counts, total_n, total_s),
-    )
+    own = _sentence_sums(r.annotator, r.segment, r.value, n_annotators, r.n_segments)
     gaps, shared_rows = _shared_gaps(r)
-    by_annotator = np.argsort(r.annotator, kind="stable")
-    starts = np.searchsorted(r.annotator[by_annotator], np.arange(len(r.annotators) + 1))
-    out = []
-    for a, name in enumerate(r.annotators):
-        mine = by_annotator[starts[a] : starts[a + 1]]
-        sentences, n_a, s_a = _per_sentence(r.segment[mine], r.value[mine])
+    shared = shared_rows >= 0
+    common = _sentence_sums(
+        r.annotator[shared], r.segment[shared], gaps[shared], n_annotators, r.n_segments
+    )
 
-        def overall(
-            d: _Draw, at: IntArray = sentences, n_a: FloatArray = n_a, s_a: FloatArray = s_a
-        ) -> FloatArray:
-            drawn = d.counts[:, at]
-            mine_n, mine_s = drawn @ n_a, drawn @ s_a
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(mine_s / mine_n - (d.total_s - mine_s) / (d.total_n - mine_n))
+    def overall(counts: FloatArray) -> FloatArray:
+        mine_n, mine_s = own.drawn(counts)
+        all_n, all_s = (counts @ total_n)[:, None], (counts @ total_s)[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(mine_s / mine_n - (all_s - mine_s) / (all_n - mine_n))
 
-        alone = int(np.count_nonzero(total_n[sentences] == n_a))  # nobody else judged them
-        others = int(np.count_nonzero(total_n)) - alone
-        shared = np.flatnonzero(shared_rows == a)
-        out.append(
-            AnnotatorEffect(
-                name,
-                int(mine.size),
-                int(sentences.size),
-                float(r.value[mine].mean()) if mine.size else math.nan,
-                _offset(r.segment[shared], gaps[shared], draws, bounds),
-                _resampled(overall, draws, bounds, int(mine.size), int(sentences.size), others),
-            )
+    def shared_mean(counts: FloatArray) -> FloatArray:
+        n, s = common.drawn(counts)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(s / n)
+
+    judgments = np.bincount(r.annotator, minlength=n_annotators)
+    sentences = own.sentences
+    # the sentences nobody else judged
+    alone = np.bincount(
+        own.annotator, weights=total_n[own.sentence] == own.n, minlength=n_annotators
+    )
+    others = int(np.count_nonzero(total_n)) - alone.astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = _sums(r.annotator, r.value, n_annotators) / judgments
+    overall_offsets = _offsets(overall, bootstrap, bounds, judgments, sentences, others)
+    shared_n = np.bincount(r.annotator[shared], minlength=n_annotators)
+    shared_offsets = _offsets(
+        shared_mean, bootstrap, bounds, shared_n, common.sentences, common.sentences
+    )
+    return tuple(
+        AnnotatorEffect(
+            name,
+            int(judgments[a]),
+            int(sentences[a]),
+            float(means[a]) if judgments[a] else math.nan,
+            shared_offsets[a] if shared_n[a] else NO_OFFSET,
+            overall_offsets[a],
         )
-    return tuple(out)
+        for a, name in enumerate(r.annotators)
+    )
 
 
 @dataclass(frozen=True, eq=False)
-class _Draw:
-    """Counts of the sentences drawn (samples × sentences: each once for the figure, or
-    the bootstrap's), and per sample the judgments drawn and the sum of their values."""
+class _SentenceSums:
+    """Values summed per annotator and sentence: one row per (annotator, sentence they
+    have a value in), annotator by annotator (``starts``: each annotator's first row),
+    with the values' count ``n`` and sum ``s``."""
 
-    counts: FloatArray
-    total_n: FloatArray
-    total_s: FloatArray
+    annotator: IntArray
+    sentence: IntArray
+    starts: IntArray
+    n: FloatArray
+    s: FloatArray
+
+    @property
+    def sentences(self) -> IntArray:
+        """Each annotator's number of sentences."""
+        return np.diff(self.starts)
+
+    def drawn(self, counts: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Per sample of ``counts`` (samples × sentences: how often each was drawn) and
+        annotator, the values drawn and their sum: two samples × annotators arrays."""
+        n = np.zeros((counts.shape[0], len(self.starts) - 1))
+        s = np.zeros_like(n)
+        for block in _blocks(counts.shape[0], len(self.n)):
+            drawn = counts[block][:, self.sentence]
+            n[block] = _group_sums(drawn * self.n, self.starts)
+            s[block] = _group_sums(drawn * self.s, self.starts)
+        return n, s
 
 
-def _draw(counts: FloatArray, total_n: FloatArray, total_s: FloatArray) -> _Draw:
-    """:class:`_Draw` of ``counts``, with every sentence's judgments and sum of values."""
-    return _Draw(counts, counts @ total_n, counts @ total_s)
-
-
-def _per_sentence(
-    segments: IntArray, values: FloatArray
-) -> tuple[IntArray, FloatArray, FloatArray]:
-    """The sentences of ``segments``, and per sentence the values' count and sum."""
-    sentences, row = np.unique(segments, return_inverse=True)
-    n = np.bincount(row, minlength=sentences.size).astype(np.float64)
-    return sentences, n, _sums(row, values, sentences.size)
+def _sentence_sums(
+    annotator: IntArray, segment: IntArray, values: FloatArray, annotators: int, sentences: int
+) -> _SentenceSums:
+    """The :class:`_SentenceSums` of ``values`` (one per judgment, with its annotator and
+    sentence), each row's sum in the judgments' order."""
+    keys, row = np.unique(annotator * sentences + segment, return_inverse=True)
+    row = row.reshape(-1)
+    owner = keys // sentences
+    return _SentenceSums(
+        owner,
+        keys % sentences,
+        np.searchsorted(owner, np.arange(annotators + 1)),
+        np.bincount(row, minlength=len(keys)).astype(np.float64),
+        _sums(row, values, len(keys)),
+    )
 
 
 def _shared_gaps(r: Ratings) -> tuple[FloatArray, IntArray]:
@@ -516,40 +604,28 @@ def _shared_gaps(r: Ratings) -> tuple[FloatArray, IntArray]:
     return gaps, np.where(k > 1, r.annotator, -1)
 
 
-def _offset(
-    segments: IntArray,
-    gaps: FloatArray,
-    draws: tuple[_Draw, _Draw],
+def _offsets(
+    statistic: Callable[[FloatArray], FloatArray],
+    bootstrap: Bootstrap,
     bounds: tuple[float, float],
-) -> Offset:
-    """The mean of ``gaps`` (one annotator's judgments of shared items, in the sentences
-    ``segments``) with its resampled interval."""
-    if not segments.size:
-        return NO_OFFSET
-    sentences, n, s = _per_sentence(segments, gaps)
-
-    def mean(d: _Draw) -> FloatArray:
-        drawn = d.counts[:, sentences]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray((drawn @ s) / (drawn @ n))
-
-    count = int(sentences.size)
-    return _resampled(mean, draws, bounds, int(segments.size), count, count)
-
-
-def _resampled(
-    statistic: Callable[[_Draw], FloatArray],
-    draws: tuple[_Draw, _Draw],
-    bounds: tuple[float, float],
-    n: int,
-    sentences: int,
-    others: int,
-) -> Offset:
-    """An :class:`Offset` of ``statistic`` (a function of the sentences drawn: each once
-    for the value, each sample's for the interval), claimed on the fewer of
+    n: IntArray,
+    sentences: IntArray,
+    others: IntArray,
+) -> list[Offset]:
+    """Each annotator's :class:`Offset` of ``statistic`` (a function of the sentences
+    drawn, samples × sentences, giving samples × annotators: each sentence once for the
+    value, the bootstrap's samples for the interval), claimed on the fewer of
     ``sentences`` and ``others`` (the sentences of each side of the comparison)."""
-    once, samples = draws
-    value = float(statistic(once)[0])
-    low, high, mid = percentile_interval(statistic(samples), bounds)
-    note = shortfall(min(sentences, others), "sentences")
-    return Offset(value, Interval(float(low), float(high), float(mid)), n, sentences, note)
+    value = statistic(np.ones((1, bootstrap.n_segments)))[0]
+    low, high, mid = percentile_interval(statistic(bootstrap.counts).T, bounds)
+    claimed = np.minimum(sentences, others)
+    return [
+        Offset(
+            float(value[a]),
+            Interval(float(low[a]), float(high[a]), float(mid[a])),
+            int(n[a]),
+            int(sentences[a]),
+            shortfall(int(claimed[a]), "sentences"),
+        )
+        for a in range(len(value))
+    ]

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from metrics.annotators import (
+    NO_OFFSET,
     SSER_Z,
     Ratings,
     annotator_effects,
@@ -21,7 +22,7 @@ from metrics.annotators import (
     system_means,
     z_scores,
 )
-from metrics.claims import MIN_SENTENCES
+from metrics.claims import MIN_SENTENCES, shortfall
 from metrics.correlation import z_normalize
 from metrics.facts import facts_of
 from metrics.human import SSER
@@ -365,3 +366,178 @@ def test_the_power_of_the_paired_test_on_z_scores_is_what_the_formula_says() -> 
         tolerance = 3 * math.sqrt(planned * (1 - planned) / runs) + 0.01
         assert on_z / runs == pytest.approx(planned, abs=tolerance), gap
         assert on_raw / runs < planned - 0.1, gap
+
+
+# ------------------------------------------------------------------ many judges at once
+
+
+def many_judges(seed: int, *, whole_sentences: bool) -> Ratings:
+    """Forty judges' integer scores of 3 systems × 30 sentences: each judged sentence
+    dealt to one judge (with every system, or each system to its own judge), a third of
+    the items judged by a second judge too, a few sentences with one system left out,
+    and a judge whose scores never vary (5 everywhere)."""
+    rng = np.random.default_rng(seed)
+    systems, segments, judges, values = [], [], [], []
+    for t in range(30):
+        dealt = int(rng.integers(40))
+        for s in range(3):
+            if t % 7 == 3 and s == 2:
+                continue  # this sentence's third system is not judged
+            first = dealt if whole_sentences else int(rng.integers(40))
+            second = [(first + 1 + t) % 40] if rng.random() < 1 / 3 else []
+            for judge in [first, *second]:
+                systems.append(f"S{s}")
+                segments.append(t)
+                judges.append(f"j{judge:02d}")
+                values.append(5 if judge == 7 else int(rng.integers(11)))
+    return ratings(systems, segments, judges, values, 30)
+
+
+def plain_pair_scores(r: Ratings, counts: np.ndarray, normalise: bool) -> np.ndarray:
+    """The figure of each system on the sentences where each partner system has an
+    item, per sample, by loops over the definition (module doc): each judge's mean and
+    population std over the judgments drawn (a sentence drawn twice, its judgments
+    twice), z = 0 for a judge without spread, each item's mean z, and the mean over the
+    drawn items."""
+    judged = r.judged()
+    partners = judged.T if not (judged == judged[0]).all() else np.ones((r.n_segments, 1), bool)
+    out = np.full((counts.shape[0], len(r.systems), partners.shape[1]), np.nan)
+    full_var = {a: r.value[r.annotator == a].var() for a in range(len(r.annotators))}
+    for b, c in enumerate(counts):
+        z = r.value.astype(float).copy()
+        if normalise:
+            for a in range(len(r.annotators)):
+                mine = np.flatnonzero(r.annotator == a)
+                weight = c[r.segment[mine]]
+                if weight.sum() == 0:
+                    continue
+                mean = (weight * r.value[mine]).sum() / weight.sum()
+                var = (weight * (r.value[mine] - mean) ** 2).sum() / weight.sum()
+                spread = var > 1e-9 * full_var[a]
+                z[mine] = (r.value[mine] - mean) / math.sqrt(var) if spread else 0.0
+        for s in range(len(r.systems)):
+            for q in range(partners.shape[1]):
+                total = drawn = 0.0
+                for t in range(r.n_segments):
+                    item = np.flatnonzero((r.system == s) & (r.segment == t))
+                    if item.size and partners[t, q] and c[t]:
+                        total += c[t] * z[item].mean()
+                        drawn += c[t]
+                if drawn:
+                    out[b, s, q] = total / drawn
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("whole_sentences", [True, False])
+@pytest.mark.parametrize("normalise", [True, False])
+def test_the_resampled_figures_of_forty_judges_at_once_are_the_definitions(
+    seed: int, whole_sentences: bool, normalise: bool
+) -> None:
+    """Every judge's normalisation and every item's z computed at once for all judges
+    (one product per block of samples) give the definition's figures, sample by sample."""
+    from metrics.annotators import _judge_rows, _pair_scores
+
+    r = many_judges(seed, whole_sentences=whole_sentences)
+    bootstrap = Bootstrap(30, 25, seed)
+    judged = r.judged()
+    same = bool((judged == judged[0]).all())
+    partners = np.ones((30, 1), dtype=np.bool_) if same else judged.T
+    counts = np.vstack([np.ones((1, 30)), bootstrap.counts])
+
+    got = _pair_scores(r, _judge_rows(r), counts, partners, normalise=normalise)
+
+    want = plain_pair_scores(r, counts, normalise)
+    assert len(r.annotators) > 20
+    assert np.isnan(got).sum() == np.isnan(want).sum()
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12, nan_ok=True)
+
+
+def plain_effects(r: Ratings, bootstrap: Bootstrap, bounds: tuple[float, float]) -> list[tuple]:
+    """Each judge's effect by loops over the definition (module doc): the judge's
+    judgments, sentences, mean; on the shared items each judgment's score minus the mean
+    of the other judges' scores of its item, averaged over the sentences drawn; against
+    the others, the judge's drawn mean minus the others' drawn mean."""
+    out = []
+    counts = np.vstack([np.ones((1, r.n_segments)), bootstrap.counts])
+    for a in range(len(r.annotators)):
+        mine = np.flatnonzero(r.annotator == a)
+        rest = np.flatnonzero(r.annotator != a)
+        gaps, shared = [], []
+        for j in mine:
+            item = np.flatnonzero((r.system == r.system[j]) & (r.segment == r.segment[j]))
+            others = [k for k in item if k != j]
+            if others:
+                gaps.append(r.value[j] - r.value[others].mean())
+                shared.append(r.segment[j])
+
+        def drawn_mean(c: np.ndarray, idx: np.ndarray, values: np.ndarray) -> float:
+            weight = c[r.segment[idx]]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return float((weight * values).sum() / weight.sum())
+
+        overall = [
+            drawn_mean(c, mine, r.value[mine]) - drawn_mean(c, rest, r.value[rest]) for c in counts
+        ]
+        judged_sentences = set(r.segment[mine].tolist())
+        alone = sum(1 for t in judged_sentences if set(r.annotator[r.segment == t]) == {a})
+        others = len(set(r.segment.tolist())) - alone
+        row = [
+            r.annotators[a],
+            len(mine),
+            len(judged_sentences),
+            r.value[mine].mean(),
+            overall[0],
+            *map(float, percentile_interval(np.array(overall[1:]), bounds)),
+            shortfall(min(len(judged_sentences), others), "sentences"),
+        ]
+        if shared:
+            segs, g = np.array(shared), np.array(gaps)
+            means = []
+            for c in counts:
+                weight = c[segs]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    means.append(float((weight * g).sum() / weight.sum()))
+            n_sentences = len(set(shared))
+            row += [
+                means[0],
+                *map(float, percentile_interval(np.array(means[1:]), bounds)),
+                len(shared),
+                n_sentences,
+                shortfall(n_sentences, "sentences"),
+            ]
+        else:
+            row += [None]
+        out.append(row)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("whole_sentences", [True, False])
+def test_forty_judges_effects_at_once_are_the_definitions(seed: int, whole_sentences: bool) -> None:
+    """Every judge's effect, their sums taken at once for all judges, equals the
+    definition computed judge by judge and sample by sample."""
+    r = many_judges(seed, whole_sentences=whole_sentences)
+    bootstrap = Bootstrap(30, 40, seed)
+    bounds = (-10.0, 10.0)
+
+    got = annotator_effects(r, bootstrap, bounds=bounds)
+
+    want = plain_effects(r, bootstrap, bounds)
+    assert len(got) == len(want) > 20
+    assert any(w[-1] is None for w in want)  # a judge who shared nothing
+    assert any(w[-1] is not None for w in want)
+    for e, w in zip(got, want, strict=True):
+        o = e.overall
+        assert (e.annotator, e.judgments, e.sentences) == tuple(w[:3])
+        assert e.mean == pytest.approx(w[3], rel=1e-12)
+        ours = (o.value, o.interval.low, o.interval.high, o.interval.mean)
+        assert ours == pytest.approx(tuple(w[4:8]), rel=1e-12, abs=1e-12, nan_ok=True)
+        assert o.too_few == w[8]
+        if w[9] is None:
+            assert e.shared is NO_OFFSET
+            continue
+        s = e.shared
+        ours = (s.value, s.interval.low, s.interval.high, s.interval.mean)
+        assert ours == pytest.approx(tuple(w[9:13]), rel=1e-12, abs=1e-12, nan_ok=True)
+        assert (s.n, s.sentences, s.too_few) == tuple(w[13:16])
