@@ -57,6 +57,17 @@ def _collect_static(debug: str, secret_key: str) -> None:
     subprocess.run(command, env=env, cwd=ROOT, check=True)
 
 
+def run_asked_mode(args: argparse.Namespace, modes: dict[str, Callable[[], object]]) -> bool:
+    """In a measuring process (a fresh process a benchmark started with one of its
+    hidden options): run the mode whose option is set, print its figures as the JSON
+    line :func:`run_json` reads, and say so (False: this is the driving process)."""
+    for mode, in_this_process in modes.items():
+        if getattr(args, mode):
+            print(json.dumps(in_this_process()))
+            return True
+    return False
+
+
 def run_json(script: str, *args: str, env: dict[str, str]) -> dict[str, float]:
     """Run ``script`` in a fresh process; its last line of output is a JSON object."""
     out = subprocess.run(

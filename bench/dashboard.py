@@ -41,7 +41,6 @@ the warm figures. Prints, never asserts.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -56,6 +55,7 @@ from bench.common import (  # noqa: E402
     add_check_option,
     manage,
     production_env,
+    run_asked_mode,
     run_json,
     run_measured,
 )
@@ -292,10 +292,8 @@ def main() -> None:
         "view_again": later_view_new_process,
         "judge_view": judge_and_view,
     }
-    for mode, in_this_process in modes.items():
-        if getattr(args, mode):
-            print(json.dumps(in_this_process()))
-            return
+    if run_asked_mode(args, modes):
+        return
 
     from bench.gen_corpus import generate_corpus
 

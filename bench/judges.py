@@ -1,0 +1,360 @@
+"""What grows with the number of judges: ``python bench/judges.py [--judges 200]``.
+
+A real-size corpus (``--sentences`` 1,000 × ``--systems`` 20 × ``--references`` 3, the
+texts of ``bench/gen_corpus.py``) judged by ``--judges`` judges: ``--judged`` of the
+sentences (80 %) are dealt whole (every system) to one judge drawn at random, and
+``--twice`` of those (15 %) to a second judge as well, as a campaign that splits the work
+with an overlap deals them: about 18,400 judgments, each with a score (the judge's own
+leniency added), a new reference and an active time. It is imported in a fresh process
+into a fresh database (SQLite in a temporary directory unless ``DATABASE_URL`` names
+one), and the import's scoring is computed by a ``manage.py worker --batch`` process, as
+``bench/dashboard.py`` does.
+
+Then, each in fresh processes with ``DEBUG`` off and the shared store emptied (a first
+view: every figure computed), best of ``--repeat``:
+
+* **dashboard, first view**: the whole page through Django's test client;
+* **per panel, first view**: each panel's own URL (``panel/<name>/``, htmx), alone in a
+  fresh process: the panel's figures (with the parts it shares with others) and its
+  template;
+* **judges panel, later view**: its figures remembered, what is left is its template;
+* the judges' figures computed alone from the done judgments: each judge's figures
+  (``judges_panel``), the agreement with its intervals (``agreement``), SSER raw and
+  per-judge z with each judge's effect (``judge_aware_figures``), the effort panel
+  (``effort``);
+* **campaign page** (``/campaigns/<corpus>/``: every judge's progress, who judged what,
+  each judge's effect, the power plan) first and later view, and the **judges page**
+  (``/campaigns/``: every account).
+
+``--before PATH`` measures another checkout too (``PATH``'s code on the same database,
+e.g. the main branch's) and prints both columns; ``--profile`` prints the dashboard's
+first view's top functions (cProfile, by cumulative time). Prints, never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _measured_code() -> None:
+    """In a measuring process, the checkout named by ``--code`` first on the path (where
+    the script's own directory would be: ``bench/metrics.py`` must not hide the
+    ``metrics`` package)."""
+    code = ROOT
+    if "--code" in sys.argv:
+        code = Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
+    sys.path[:1] = [str(code)]
+
+
+_measured_code()
+
+#: The judges' names: ``judge-001`` … (the import creates their accounts).
+JUDGE_NAME = "judge-{:03d}"
+
+
+def judged_sentences(
+    sentences: Iterator[Any],
+    *,
+    judges: int,
+    judged: float,
+    twice: float,
+    seed: int = 0,
+) -> Iterator[Any]:
+    """``sentences`` (:func:`bench.gen_corpus.iter_sentences`, none judged) with
+    judgments: a ``judged`` share of them dealt whole to one of ``judges`` judges, a
+    ``twice`` share of those to a second one too (see the module doc)."""
+    from dataclasses import replace
+
+    from annotation.corpora.evaltrans.timing import Timing
+    from annotation.text import awer_counts
+
+    rng = random.Random(f"judges:{seed}")
+    names = [JUDGE_NAME.format(k + 1) for k in range(judges)]
+    leniency = {name: rng.gauss(0.0, 1.0) for name in names}
+    for sentence in sentences:
+        if rng.random() >= judged:
+            yield sentence
+            continue
+        dealt = rng.sample(names, 2 if rng.random() < twice and judges > 1 else 1)
+        references = [e.target for e in sentence.evals if e.translator.endswith("reference")]
+        evals = list(sentence.evals)
+        outputs = [e for e in sentence.evals if not e.translator.endswith("reference")]
+        for k, judge in enumerate(dealt):
+            for ev in outputs:
+                new_ref = rng.choice([*references, ev.target])
+                edits, length = awer_counts(ev.target, new_ref, cache=False)
+                rate = edits / length if length else 1.0
+                noise = leniency[judge] + rng.gauss(0.0, 1.0)
+                sser = min(10, max(0, round(10 * (1 - rate) + noise)))
+                judgment = replace(
+                    ev,
+                    evaluator=judge,
+                    sser=sser,
+                    awer=(edits, length),
+                    new_ref=new_ref,
+                    timing=Timing(active_seconds=round(rng.uniform(8.0, 90.0), 2)),
+                )
+                if k == 0:  # the system's own <eval> carries the first judgment
+                    evals[evals.index(ev)] = judgment
+                else:
+                    evals.append(judgment)
+        yield replace(sentence, evals=tuple(evals))
+
+
+def write_corpus(path: Path, args: argparse.Namespace) -> None:
+    from annotation.corpora.evaltrans import CorpusHeader, write_evaltrans
+    from bench.gen_corpus import iter_sentences
+
+    sentences = iter_sentences(
+        sentences=args.sentences, references=args.references, systems=args.systems
+    )
+    header = CorpusHeader(
+        name=f"synthetic {args.sentences}x{args.references}x{args.systems}, {args.judges} judges",
+        extra_attrs=(("generator", "bench/judges.py"),),
+    )
+    with path.open("wb") as out:
+        write_evaltrans(
+            out,
+            header,
+            judged_sentences(sentences, judges=args.judges, judged=args.judged, twice=args.twice),
+        )
+
+
+# ------------------------------------------------------------------ measuring processes
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evaltool.settings")
+    import django
+
+    django.setup()
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 (every view module, as a server's first request)
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _client() -> Any:
+    from django.test import Client
+
+    from annotation.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username="bench-lead"))
+    return client
+
+
+def _get(client: Any, url: str, **headers: str) -> None:
+    response = client.get(url, **headers)
+    if response.status_code != 200:
+        raise SystemExit(f"{url}: HTTP {response.status_code}")
+
+
+def _corpus() -> Any:
+    from annotation.models import Corpus
+
+    return Corpus.objects.get(name="bench")
+
+
+def measure_pages() -> dict[str, float]:
+    """In this fresh process: the dashboard's and the campaign pages' first and later
+    views, the shared store emptied first."""
+    _setup()
+    from annotation.statistics import forget
+
+    corpus, client = _corpus(), _client()
+    forget()
+    page = f"/dashboard/{corpus.pk}/"
+    out = {"dashboard_first": _timed(lambda: _get(client, page))}
+    out["dashboard_later"] = _timed(lambda: _get(client, page))
+    panel = f"{page}panel/judges/"
+    out["judges_panel_later"] = _timed(lambda: _get(client, panel, HTTP_HX_REQUEST="true"))
+    forget()
+    campaign = f"/campaigns/{corpus.pk}/"
+    out["campaign_first"] = _timed(lambda: _get(client, campaign))
+    out["campaign_later"] = _timed(lambda: _get(client, campaign))
+    out["judges_page"] = _timed(lambda: _get(client, "/campaigns/"))
+    return out
+
+
+def measure_panel(name: str) -> dict[str, float]:
+    """In this fresh process: one panel's first view alone (htmx fragment)."""
+    _setup()
+    from annotation.statistics import forget
+
+    corpus, client = _corpus(), _client()
+    forget()
+    url = f"/dashboard/{corpus.pk}/panel/{name}/"
+    return {f"panel_{name}": _timed(lambda: _get(client, url, HTTP_HX_REQUEST="true"))}
+
+
+def measure_figures() -> dict[str, float]:
+    """In this fresh process: the judges' figures computed alone from the judgments."""
+    _setup()
+    from annotation.campaigns.power import judge_effects
+    from annotation.dashboard.effort import effort
+    from annotation.dashboard.judges import agreement, judges_panel
+    from annotation.statistics import judge_aware_figures, judgment_rows, paired_bootstrap
+
+    corpus = _corpus()
+    rows = judgment_rows(corpus)
+    systems = sorted({r.system for r in rows})
+    n = corpus.n_sentences
+    bootstrap = paired_bootstrap(n)
+    return {
+        "judges_panel": _timed(lambda: judges_panel(rows, systems, normalize=False)),
+        "judges_panel_z": _timed(lambda: judges_panel(rows, systems, normalize=True)),
+        "agreement": _timed(lambda: agreement(rows, normalize=False, bootstrap=bootstrap)),
+        "agreement_z": _timed(lambda: agreement(rows, normalize=True, bootstrap=bootstrap)),
+        "judge_aware": _timed(lambda: judge_aware_figures(rows, systems, n, bootstrap)),
+        "judge_effects": _timed(lambda: judge_effects(rows, systems, n)),
+        "effort": _timed(lambda: effort(rows, systems)),
+    }
+
+
+def profile_first_view(url: str) -> None:
+    """In this fresh process: cProfile of the first view of ``url`` (``{pk}``: the
+    corpus), its top functions by cumulative time, printed."""
+    import cProfile
+    import pstats
+
+    _setup()
+    from annotation.statistics import forget
+
+    corpus, client = _corpus(), _client()
+    forget()
+    profiler = cProfile.Profile()
+    profiler.runcall(_get, client, url.format(pk=corpus.pk))
+    stats = pstats.Stats(profiler, stream=sys.stdout)
+    stats.sort_stats("cumulative").print_stats(PROFILE_LINES)
+
+
+# ------------------------------------------------------------------ the driver
+
+#: The dashboard's panels, in the page's order (``annotation.dashboard.panels.PAGE``).
+PANELS = ("table", "estimates", "charts", "judges", "effort", "meta")
+#: The functions a profile lists.
+PROFILE_LINES = 45
+
+
+PAGE_ROWS = (
+    ("dashboard_first", "dashboard, first view"),
+    ("dashboard_later", "dashboard, later view"),
+    ("judges_panel_later", "judges panel, later view"),
+    ("campaign_first", "campaign page, first view"),
+    ("campaign_later", "campaign page, later view"),
+    ("judges_page", "judges page (/campaigns/)"),
+)
+FIGURE_ROWS = (
+    ("judges_panel", "judges_panel (figures per judge)"),
+    ("judges_panel_z", "… with the (0,1) normalization"),
+    ("agreement", "agreement with its intervals"),
+    ("agreement_z", "… normalized"),
+    ("judge_aware", "judge_aware_figures (raw, z, effects)"),
+    ("judge_effects", "judge_effects (campaign page)"),
+    ("effort", "effort"),
+)
+
+
+def measure(code: Path, env: dict[str, str], repeat: int) -> dict[str, float]:
+    """Every figure of the module doc for the checkout ``code``: best of ``repeat``
+    fresh processes each."""
+    from bench.common import run_json
+
+    def best(*mode: str) -> dict[str, float]:
+        runs = [run_json(__file__, *mode, "--code", str(code), env=env) for _ in range(repeat)]
+        return {key: min(r[key] for r in runs) for key in runs[0]}
+
+    out = best("--measure-pages")
+    for name in PANELS:
+        out.update(best("--measure-panel", name))
+    out.update(best("--measure-figures"))
+    return out
+
+
+def report(columns: dict[str, dict[str, float]]) -> None:
+    names = list(columns)
+    rows = [*PAGE_ROWS, *((f"panel_{p}", f"panel {p}, first view") for p in PANELS), *FIGURE_ROWS]
+    print(f"{'':>40}" + "".join(f"{n:>12}" for n in names))
+    for key, label in rows:
+        print(f"{label:>40}" + "".join(f"{columns[n][key]:>10.3f} s" for n in names))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--judges", type=int, default=200)
+    parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--systems", type=int, default=20)
+    parser.add_argument("--references", type=int, default=3)
+    parser.add_argument("--judged", type=float, default=0.8, help="share of sentences judged")
+    parser.add_argument("--twice", type=float, default=0.15, help="of those, share judged twice")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--before", type=Path, help="another checkout to measure too")
+    parser.add_argument("--profile", action="store_true", help="cProfile the first views")
+    parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--import-one", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--measure-pages", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--measure-panel", help=argparse.SUPPRESS)
+    parser.add_argument("--measure-figures", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-url", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.profile_url:
+        profile_first_view(args.profile_url)
+        return
+    from bench.common import manage, production_env, run_asked_mode, run_json, run_measured
+    from bench.dashboard import import_once
+
+    modes: dict[str, Callable[[], object]] = {
+        "import_one": lambda: import_once(args.import_one),
+        "measure_pages": measure_pages,
+        "measure_panel": lambda: measure_panel(args.measure_panel),
+        "measure_figures": measure_figures,
+    }
+    if run_asked_mode(args, modes):
+        return
+
+    with tempfile.TemporaryDirectory(prefix="evaltool-bench-judges-") as tmp:
+        workdir = Path(tmp)
+        path = workdir / "corpus.xml"
+        write_corpus(path, args)
+        env = production_env(workdir)
+        # every checkout reads the static files collected from this one (the same files)
+        env["STATIC_ROOT"] = str(ROOT / "staticfiles")
+        imported = run_json(__file__, "--import-one", str(path), env=env)
+        scoring = run_measured(manage("worker", "--batch", "--interval", "0.1"), env)
+        print(
+            f"{args.sentences:,} sentences × {args.systems} systems × {args.references} refs, "
+            f"{args.judges} judges, {imported['judgments']:,} judgments; the import's scoring: "
+            f"{scoring.seconds:.1f} s"
+        )
+        checkouts = {"after": ROOT} if args.before is None else {"before": args.before}
+        if args.before is not None:
+            checkouts["after"] = ROOT
+        if args.profile:
+            for name, code in checkouts.items():
+                for url in ("/dashboard/{pk}/", "/campaigns/{pk}/"):
+                    print(f"--- {name}: {url}", flush=True)
+                    command = [sys.executable, __file__, "--profile-url", url, "--code", str(code)]
+                    subprocess.run(command, env=env, cwd=ROOT, check=True)
+        columns = {name: measure(code, env, args.repeat) for name, code in checkouts.items()}
+        report(columns)
+
+
+if __name__ == "__main__":
+    main()
