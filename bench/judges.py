@@ -51,10 +51,11 @@ def _measured_code() -> None:
     """In a measuring process, the checkout named by ``--code`` first on the path (where
     the script's own directory would be: ``bench/metrics.py`` must not hide the
     ``metrics`` package)."""
-    code = ROOT
+    sys.path[:1] = [str(ROOT)]
+    import bench.common  # noqa: F401 (this checkout's helpers, whatever the code measured)
+
     if "--code" in sys.argv:
-        code = Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
-    sys.path[:1] = [str(code)]
+        sys.path[:1] = [str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve())]
 
 
 _measured_code()
@@ -318,10 +319,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         profile_first_view(args.profile_url)
         return
     from bench.common import manage, production_env, run_asked_mode, run_json, run_measured
-    from bench.dashboard import import_once
+
+    def import_one() -> dict[str, float]:
+        from bench.dashboard import import_once
+
+        return import_once(args.import_one)
 
     modes: dict[str, Callable[[], object]] = {
-        "import_one": lambda: import_once(args.import_one),
+        "import_one": import_one,
         "measure_pages": measure_pages,
         "measure_panel": lambda: measure_panel(args.measure_panel),
         "measure_figures": measure_figures,

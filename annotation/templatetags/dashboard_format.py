@@ -1,16 +1,22 @@
-"""Number formatting for templates: the filters of :mod:`annotation.formatting`, and how a
-single SSER score reads."""
+"""Number formatting for templates: the filters of :mod:`annotation.formatting`, how a
+single SSER score reads, and the cells a table repeats once per judge (an offset's, a
+judge's row of judgments per system), written here rather than by a template included
+per row: with hundreds of judges the template engine's per-node cost was most of a
+page's time."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from annotation import formatting
 from annotation.pace import PACE_LABEL
 from metrics import human
+from metrics.annotators import Offset
 
 register = template.Library()
 
@@ -36,3 +42,46 @@ def pace_label() -> str:
 def get(mapping: Mapping[str, Any], key: str) -> Any:
     """``mapping[key]`` (None when absent): templates cannot index by a variable."""
     return mapping.get(key)
+
+
+@register.simple_tag
+def offset_cell(offset: Offset, col: str) -> SafeString:
+    """An offset's cell (:class:`~metrics.annotators.Offset`, column ``col``): its value
+    with its interval where one is claimed, else the note that says why none is, and
+    what it rests on; "–" where it rests on nothing. Full precision in ``data-*``."""
+    full, signed = formatting.full_precision, formatting.signed
+    iv = offset.shown_interval
+    ci = (
+        ""
+        if iv is None
+        else format_html(' data-ci-low="{}" data-ci-high="{}"', full(iv.low), full(iv.high))
+    )
+    if not offset.n:
+        shown = "–"
+    elif offset.too_few:
+        note = '{} <small class="too-few" data-note="too-few">{}</small>'
+        shown = format_html(note, signed(offset.value), offset.too_few)
+    elif iv is not None:
+        interval = '{} <span class="ci">[{}, {}]</span>'
+        shown = format_html(interval, signed(offset.value), signed(iv.low), signed(iv.high))
+    else:
+        shown = signed(offset.value)
+    return format_html(
+        '<td data-col="{}" data-value="{}"{} data-n="{}" data-sentences="{}" '
+        'title="{} judgments in {} sentences">{}</td>\n',
+        col,
+        full(offset.value),
+        ci,
+        offset.n,
+        offset.sentences,
+        offset.n,
+        offset.sentences,
+        shown,
+    )
+
+
+@register.filter
+def system_cells(per_system: Sequence[tuple[str, int]]) -> SafeString:
+    """A judge's row of the campaign page's "who judged what": one cell per (system,
+    done judgments)."""
+    return format_html_join("", '<td data-system="{}">{}</td>', per_system)
