@@ -11,7 +11,8 @@ one), and the import's scoring is computed by a ``manage.py worker --batch`` pro
 ``bench/dashboard.py`` does.
 
 Then, each in fresh processes with ``DEBUG`` off and the shared store emptied (a first
-view: every figure computed), best of ``--repeat``:
+view: every figure computed), best of ``--repeat``, in CPU seconds of the serving
+process:
 
 * **dashboard, first view**: the whole page through Django's test client;
 * **per panel, first view**: each panel's own URL (``panel/<name>/``, htmx), alone in a
@@ -26,9 +27,10 @@ view: every figure computed), best of ``--repeat``:
   each judge's effect, the power plan) first and later view, and the **judges page**
   (``/campaigns/``: every account).
 
-``--before PATH`` measures another checkout too (``PATH``'s code on the same database,
-e.g. the main branch's) and prints both columns; ``--profile`` prints the dashboard's
-first view's top functions (cProfile, by cumulative time). Prints, never asserts.
+``--pages-only`` measures the pages alone; ``--before PATH`` measures another checkout
+too (``PATH``'s code on the same database, e.g. the main branch's) and prints both
+columns; ``--profile`` prints the first views' top functions (cProfile, by cumulative
+time). Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -146,9 +148,12 @@ def _setup() -> None:
 
 
 def _timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    """The CPU seconds of this process that ``fn`` takes (SQLite's work included): on a
+    shared machine, far steadier than the wall clock, which counts other processes'
+    turns."""
+    start = time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def _client() -> Any:
@@ -273,9 +278,9 @@ FIGURE_ROWS = (
 )
 
 
-def measure(code: Path, env: dict[str, str], repeat: int) -> dict[str, float]:
-    """Every figure of the module doc for the checkout ``code``: best of ``repeat``
-    fresh processes each."""
+def measure(code: Path, env: dict[str, str], repeat: int, *, pages_only: bool) -> dict[str, float]:
+    """Every figure of the module doc for the checkout ``code`` (``pages_only``: the
+    pages' alone): best of ``repeat`` fresh processes each."""
     from bench.common import run_json
 
     def best(*mode: str) -> dict[str, float]:
@@ -283,6 +288,8 @@ def measure(code: Path, env: dict[str, str], repeat: int) -> dict[str, float]:
         return {key: min(r[key] for r in runs) for key in runs[0]}
 
     out = best("--measure-pages")
+    if pages_only:
+        return out
     for name in PANELS:
         out.update(best("--measure-panel", name))
     out.update(best("--measure-figures"))
@@ -292,6 +299,7 @@ def measure(code: Path, env: dict[str, str], repeat: int) -> dict[str, float]:
 def report(columns: dict[str, dict[str, float]]) -> None:
     names = list(columns)
     rows = [*PAGE_ROWS, *((f"panel_{p}", f"panel {p}, first view") for p in PANELS), *FIGURE_ROWS]
+    rows = [(key, label) for key, label in rows if key in columns[names[0]]]
     print(f"{'':>40}" + "".join(f"{n:>12}" for n in names))
     for key, label in rows:
         print(f"{label:>40}" + "".join(f"{columns[n][key]:>10.3f} s" for n in names))
@@ -308,6 +316,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--before", type=Path, help="another checkout to measure too")
     parser.add_argument("--profile", action="store_true", help="cProfile the first views")
+    parser.add_argument("--pages-only", action="store_true", help="the pages' figures alone")
     parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--import-one", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--measure-pages", action="store_true", help=argparse.SUPPRESS)
@@ -357,7 +366,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                     print(f"--- {name}: {url}", flush=True)
                     command = [sys.executable, __file__, "--profile-url", url, "--code", str(code)]
                     subprocess.run(command, env=env, cwd=ROOT, check=True)
-        columns = {name: measure(code, env, args.repeat) for name, code in checkouts.items()}
+        columns = {
+            name: measure(code, env, args.repeat, pages_only=args.pages_only)
+            for name, code in checkouts.items()
+        }
         report(columns)
 
 
