@@ -20,7 +20,7 @@ column per automatic metric, used as covariates. Segments some covariate lacks f
 system are left out (the output says how many).
 
 ``--budgets`` are percentages of all judgments. ``--synthetic N`` replays a simulated
-campaign of N systems instead (:func:`metrics.simulate.synthetic_campaign`). Bad input
+campaign of N systems instead (:func:`metrics.simulated_campaign.synthetic_campaign`). Bad input
 exits with status 2 and one line naming the file, the line and the problem.
 
 JSON (``--json``)::
@@ -39,7 +39,6 @@ import argparse
 import gzip
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -56,10 +55,10 @@ from metrics.simulate import (
     Campaign,
     Simulation,
     simulate,
-    synthetic_campaign,
 )
+from metrics.simulated_campaign import synthetic_campaign
 from metrics.strata import document_codes
-from metrics.textfiles import SegmentFileError, decode_segments, display_name
+from metrics.textfiles import SegmentFileError, decode_segments, display_name, read_bytes
 
 #: The columns of MQM's per-segment averages, read as ``system score segment``.
 MQM_AVERAGES = ("system", "mqm_avg_score", "seg_id")
@@ -125,10 +124,7 @@ def budget_list(text: str) -> tuple[float, ...]:
 def read_lines(path: str) -> list[str]:
     """A file's lines, gunzipped when it is gzip."""
     name = display_name(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise SegmentFileError(name, None, f"cannot be read ({exc.strerror})") from None
+    data = read_bytes(path)
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)

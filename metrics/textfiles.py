@@ -40,18 +40,23 @@ def display_name(path: str | Path) -> str:
 def read_segments(path: str | Path, *, keep_bom: bool = False) -> list[str]:
     """The lines of a UTF-8 file without their line ends (a final newline ends the last
     line); :data:`STDIN` (``-``) reads standard input. ``keep_bom``: see the module doc."""
-    name = display_name(path)
+    return decode_segments(read_bytes(path), display_name(path), keep_bom=keep_bom)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """A file's bytes (:data:`STDIN`: standard input's), or a :class:`SegmentFileError`
+    that says why not: what every command's reader says of a file it cannot open."""
     if str(path) == STDIN:
-        return decode_segments(sys.stdin.buffer.read(), name, keep_bom=keep_bom)
+        return sys.stdin.buffer.read()
+    name = display_name(path)
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise SegmentFileError(name, None, "no such file") from None
     except IsADirectoryError:
         raise SegmentFileError(name, None, "is a directory, not a file") from None
     except OSError as exc:
         raise SegmentFileError(name, None, f"cannot be read ({exc.strerror})") from None
-    return decode_segments(data, name, keep_bom=keep_bom)
 
 
 def decode_segments(data: bytes, name: str, *, keep_bom: bool = False) -> list[str]:

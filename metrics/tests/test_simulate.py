@@ -21,8 +21,8 @@ from metrics.simulate import (
     judgments_saved,
     simulate,
     stratified_segments,
-    synthetic_campaign,
 )
+from metrics.simulated_campaign import synthetic_campaign
 from metrics.weighting import aipw, linear_prediction, poisson_draw, scaled_probabilities
 
 
