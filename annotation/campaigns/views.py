@@ -61,6 +61,7 @@ from annotation.campaigns.rules import (
     campaign_set_rules,
     tasks_drawn,
 )
+from annotation.campaigns.suggestions import suggestions_kept
 from annotation.controls.api import corpus_controls
 from annotation.jobs import live_jobs
 from annotation.models import Campaign, Corpus, User
@@ -177,6 +178,7 @@ def _campaign_page(
         "evaluator_form": forms.get("evaluator_form"),
         "flagged": {c.name: c for c in corpus_controls(corpus) if c.flagged},
         "jobs": live_jobs(corpus),
+        "suggestions": suggestions_kept(corpus),
     }
     return TemplateResponse(request, "campaigns/campaign.html", context, status=status)
 

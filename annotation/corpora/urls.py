@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.corpora import scores_views, upload_views, views
+from annotation.corpora import scores_views, spans_views, upload_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("corpora/<int:pk>/export.xml", views.corpus_download, name="corpus_download"),
     path("corpora/<int:pk>/remove/", views.corpus_remove, name="corpus_remove"),
     path("corpora/<int:pk>/scores/", scores_views.external_scores, name="external_scores"),
+    path("corpora/<int:pk>/spans/", spans_views.imported_spans, name="imported_spans"),
     path(
         "corpora/<int:pk>/scores/delete/",
         scores_views.external_scores_delete,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from annotation.controls.api import RunItem
 from annotation.judging.esa import span_token
 from annotation.judging.page import document_context, order_place, undo_redo
-from annotation.judging.span_rows import judge_spans
+from annotation.judging.span_rows import judge_spans_as_suggested
 from annotation.models import Judgment
 from metrics.error_spans import MarkedSpan
 from metrics.mqm import MAJOR, MINOR, SEVERITIES, segment_points
@@ -56,6 +56,8 @@ class ShownSpan:
     span: MarkedSpan
     text: str
     token: str
+    #: A pre-filled span the judge has not changed (ESA with pre-filled spans).
+    suggested: bool = False
 
     @property
     def other_severity(self) -> str:
@@ -126,7 +128,8 @@ def span_page_context(judgment: Judgment) -> SpanPageContext:
     undo stack)."""
     corpus = judgment.target.sentence.corpus
     candidate = judgment.candidate_text
-    spans = judge_spans(judgment)
+    shown = judge_spans_as_suggested(judgment)
+    spans = [s for s, _ in shown]
     taxonomy = corpus.span_taxonomy
     index, total, item = order_place(judgment)
     before, after = document_context(judgment.target.sentence)
@@ -141,8 +144,9 @@ def span_page_context(judgment: Judgment) -> SpanPageContext:
                 s,
                 "[MISSING]" if s.missing else candidate[s.start : s.end],
                 span_token(s),
+                suggested,
             )
-            for k, s in enumerate(spans)
+            for k, (s, suggested) in enumerate(shown)
         ],
         categories=None if taxonomy is None else taxonomy.names,
         mqm_points=(

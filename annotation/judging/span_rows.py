@@ -51,14 +51,46 @@ def judge_spans(judgment: Judgment) -> list[MarkedSpan]:
     return in_order(r.marked for r in rows)
 
 
+def span_row(judgment: Judgment, span: MarkedSpan, **fields: Any) -> Span:
+    """A new row of ``judgment`` holding ``span`` (``fields``: origin, source, suggestion)."""
+    return Span(
+        judgment=judgment,
+        start=span.start,
+        end=span.end,
+        severity=span.severity,
+        category=span.category,
+        missing=span.missing,
+        **fields,
+    )
+
+
+def judge_spans_as_suggested(judgment: Judgment) -> list[tuple[MarkedSpan, bool]]:
+    """The judge's own spans of ``judgment`` in order, each with whether it is a
+    suggestion as it was suggested (kept so far), in one query."""
+    rows = (
+        Span.objects.filter(judgment=judgment, origin=Span.Origin.JUDGE)
+        .select_related("suggestion")
+        .order_by()
+    )
+    marked = [
+        (r.marked, r.suggestion is not None and r.suggestion.marked == r.marked) for r in rows
+    ]
+    order = {s: k for k, s in enumerate(in_order(s for s, _ in marked))}
+    return sorted(marked, key=lambda pair: order[pair[0]])
+
+
 def set_spans(spans: Sequence[dict[str, Any]], *, judgment: Judgment) -> list[dict[str, Any]]:
     """Make the judge's span rows of ``judgment`` the ``spans`` given (as events store
     them) and return those it had before. Call it in the change's transaction.
 
-    A row no longer wanted takes a new span's place where there is one (a span resized
-    or re-marked keeps its row, and so the suggestion it started as); the others are
-    deleted or added."""
-    rows = list(Span.objects.filter(judgment=judgment, origin=Span.Origin.JUDGE).order_by())
+    A row no longer wanted takes the place of a new span over the same characters (a
+    span resized or given another severity keeps its row, and so the suggestion it
+    started as), or of the one new span where one span became another (a change names
+    one span and its replacement); the others are deleted or added. An added span equal
+    to a suggestion no other span of the judge's names takes it up (undo after a
+    removal brings the kept suggestion back as kept)."""
+    every = list(Span.objects.filter(judgment=judgment).order_by())
+    rows = [r for r in every if r.origin == Span.Origin.JUDGE]
     before = [span_json(s) for s in in_order(r.marked for r in rows)]
     wanted = Counter(span_of_json(s) for s in spans)
     spare = []
@@ -68,24 +100,45 @@ def set_spans(spans: Sequence[dict[str, Any]], *, judgment: Judgment) -> list[di
         else:
             spare.append(row)
     new = [s for s, n in wanted.items() for _ in range(n)]
-    moved = list(zip(spare, new, strict=False))
+    successors = _successors(spare, new)
+    moved = [(row, new[k]) for k, row in successors]
     for row, span in moved:
         row.start, row.end, row.severity = span.start, span.end, span.severity
         row.category, row.missing = span.category, span.missing
     if moved:
         fields = ["start", "end", "severity", "category", "missing"]
         Span.objects.bulk_update([row for row, _ in moved], fields)
-    if len(spare) > len(moved):
-        Span.objects.filter(pk__in=[row.pk for row in spare[len(moved) :]]).delete()
-    Span.objects.bulk_create(
-        Span(
-            judgment=judgment,
-            start=s.start,
-            end=s.end,
-            severity=s.severity,
-            category=s.category,
-            missing=s.missing,
-        )
-        for s in new[len(moved) :]
-    )
+    kept_rows = {id(row) for row, _ in moved}
+    gone = [row for row in spare if id(row) not in kept_rows]
+    if gone:
+        Span.objects.filter(pk__in=[row.pk for row in gone]).delete()
+    named = {r.suggestion_id for r in rows if r not in gone}
+    free = {r.marked: r for r in every if r.origin == Span.Origin.SUGGESTED and r.pk not in named}
+    taken = {k for k, _ in successors}
+    added = [s for k, s in enumerate(new) if k not in taken]
+    Span.objects.bulk_create(span_row(judgment, s, suggestion=free.pop(s, None)) for s in added)
     return before
+
+
+def _successors(spare: list[Span], new: list[MarkedSpan]) -> list[tuple[int, Span]]:
+    """Which rows no longer wanted become which new spans (:func:`set_spans`): each new
+    span (by its index) the first spare row over the same characters (a marker: a spare
+    marker), then a lone spare row the lone new span left."""
+    pairs = []
+    rows, left = list(spare), []
+    for k, span in enumerate(new):
+        row = next((r for r in rows if _same_place(r.marked, span)), None)
+        if row is None:
+            left.append(k)
+        else:
+            rows.remove(row)
+            pairs.append((k, row))
+    if len(rows) == 1 and len(left) == 1:
+        pairs.append((left[0], rows[0]))
+    return pairs
+
+
+def _same_place(a: MarkedSpan, b: MarkedSpan) -> bool:
+    if a.missing or b.missing:
+        return a.missing and b.missing
+    return a.start < b.end and b.start < a.end

@@ -37,6 +37,7 @@ from annotation.judging.pool import (
     sentence_references,
     shown_words,
 )
+from annotation.judging.prefill import suggestions_write
 from annotation.judging.stack import start_stack
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Task, Translator, User
 from annotation.text import corpus_language, new_ref_counts, readable_text, words
@@ -52,7 +53,9 @@ def judgment_open(*, user: User, target: Target, task: Task | None = None) -> Ju
     (the RWTH EvalTrans reuse idea; the page says so). With an empty pool (a sentence
     without any reference) the new reference starts as the candidate itself, for the
     judge to correct. Opened in the batch ``task`` (a campaign that splits the work), it
-    carries it; one opened before outside any batch is given it.
+    carries it; one opened before outside any batch is given it. Where the corpus
+    pre-fills spans, the new judgment gets its suggestions
+    (:mod:`annotation.judging.prefill`).
     """
     existing = Judgment.objects.real().filter(target=target, evaluator=user).first()
     if existing is not None:
@@ -155,6 +158,7 @@ def _created(
                 shown_text=shown_text if degraded else "",
                 task=task,
             )
+            suggestions_write(created)
     except IntegrityError:  # another tab created it a moment ago
         return Judgment.objects.get(target=target, evaluator=user, control=control)
     start_stack(created)

@@ -37,7 +37,7 @@ from annotation.models.corpus import (
 from annotation.models.event import JudgmentEvent
 from annotation.models.external import SCORES_DTYPE, ExternalMetric, ExternalScores
 from annotation.models.job import Job, Release
-from annotation.models.span import Span
+from annotation.models.span import ImportedSpans, Span
 from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.models.subqueries import AmongIds, scalar, scalar_total
 from annotation.users import User
@@ -67,6 +67,7 @@ __all__ = [
     "Protocol",
     "SCORES_DTYPE",
     "Sentence",
+    "ImportedSpans",
     "Span",
     "Target",
     "Task",

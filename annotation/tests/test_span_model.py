@@ -79,7 +79,7 @@ def test_the_database_refuses_a_span_that_cannot_be(
 def test_what_was_suggested_and_what_was_kept_are_both_stored(judgment: Judgment) -> None:
     kept, edited, removed = (
         Span.objects.create(judgment=judgment, start=a, end=b, severity="major",
-                            origin=Span.Origin.SUGGESTED)
+                            origin=Span.Origin.SUGGESTED, source=Span.Source.AWER)
         for a, b in ((0, 5), (6, 9), (10, 12))
     )  # fmt: skip
     Span.objects.create(judgment=judgment, start=0, end=5, severity="major", suggestion=kept)
@@ -92,7 +92,19 @@ def test_what_was_suggested_and_what_was_kept_are_both_stored(judgment: Judgment
     assert removed.kept_as.count() == 0
     # a suggestion never names another
     assert refused(judgment=judgment, start=0, end=5, severity="minor",
-                   origin=Span.Origin.SUGGESTED, suggestion=kept)  # fmt: skip
+                   origin=Span.Origin.SUGGESTED, source=Span.Source.AWER,
+                   suggestion=kept)  # fmt: skip
+
+
+def test_a_suggestion_says_where_it_came_from_and_a_judges_span_does_not(
+    judgment: Judgment,
+) -> None:
+    assert refused(judgment=judgment, start=0, end=5, severity="minor",
+                   origin=Span.Origin.SUGGESTED)  # fmt: skip
+    assert refused(judgment=judgment, start=0, end=5, severity="minor",
+                   source=Span.Source.IMPORTED)  # fmt: skip
+    assert not refused(judgment=judgment, start=0, end=5, severity="minor",
+                       origin=Span.Origin.SUGGESTED, source=Span.Source.IMPORTED)  # fmt: skip
 
 
 def test_spans_go_with_their_judgment_and_corpus(judgment: Judgment) -> None:
