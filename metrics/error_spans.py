@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from metrics.mqm import SEVERITIES, Taxonomy
 
@@ -44,6 +45,29 @@ class MarkedSpan:
     def covers(self) -> range:
         """The characters it covers (none for a ``[MISSING]`` marker)."""
         return range(self.start, self.end)
+
+
+def span_json(span: MarkedSpan) -> dict[str, Any]:
+    """One span as JSON stores it: a change's event, an imported file's spans waiting
+    for their judges."""
+    return {
+        "start": span.start,
+        "end": span.end,
+        "severity": span.severity,
+        "category": span.category,
+        "missing": span.missing,
+    }
+
+
+def span_of_json(data: dict[str, Any]) -> MarkedSpan:
+    """The span :func:`span_json` stored."""
+    return MarkedSpan(
+        int(data["start"]),
+        int(data["end"]),
+        str(data["severity"]),
+        str(data.get("category", "")),
+        bool(data.get("missing", False)),
+    )
 
 
 def trimmed(span: MarkedSpan, candidate: str) -> MarkedSpan:

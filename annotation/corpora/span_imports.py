@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from annotation.judging.span_rows import span_json
 from annotation.models import Corpus, ImportedSpans, Protocol, Sentence, Target, Translator
+from metrics.error_spans import span_json
 from metrics.span_file import read_span_file
 from metrics.textfiles import SegmentFileError
 

@@ -28,10 +28,10 @@ from annotation.judging.errors import (
     ERR_SPAN_GONE,
     ChangeRefused,
 )
-from annotation.judging.span_rows import in_order, judge_spans, span_json
+from annotation.judging.span_rows import in_order, judge_spans
 from annotation.judging.stack import Click, change, to_apply
 from annotation.models import Judgment, JudgmentEvent, User
-from metrics.error_spans import MarkedSpan, span_problems, trimmed
+from metrics.error_spans import MarkedSpan, span_json, span_problems, trimmed
 from metrics.protocols import ESA_MAX, ESA_MIN
 
 

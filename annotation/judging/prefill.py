@@ -28,10 +28,10 @@ from annotation.judging.pool import (
     pooled_references,
     sentence_references,
 )
-from annotation.judging.span_rows import in_order, span_of_json, span_row
+from annotation.judging.span_rows import in_order, span_row
 from annotation.models import ImportedSpans, Judgment, Protocol, Span
 from annotation.text import words
-from metrics.error_spans import MarkedSpan, span_problems
+from metrics.error_spans import MarkedSpan, span_of_json, span_problems
 from metrics.prefill import suggested_spans
 
 

@@ -15,28 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from annotation.models import Judgment, Span
-from metrics.error_spans import MarkedSpan
-
-
-def span_json(span: MarkedSpan) -> dict[str, Any]:
-    """One span as an event stores it."""
-    return {
-        "start": span.start,
-        "end": span.end,
-        "severity": span.severity,
-        "category": span.category,
-        "missing": span.missing,
-    }
-
-
-def span_of_json(data: dict[str, Any]) -> MarkedSpan:
-    return MarkedSpan(
-        int(data["start"]),
-        int(data["end"]),
-        str(data["severity"]),
-        str(data.get("category", "")),
-        bool(data.get("missing", False)),
-    )
+from metrics.error_spans import MarkedSpan, span_json, span_of_json
 
 
 def in_order(spans: Iterable[MarkedSpan]) -> list[MarkedSpan]:
