@@ -11,6 +11,7 @@ from annotation.models import Judgment, Span, User
 from annotation.models.corpus import Protocol
 from annotation.tests.browsing import log_in, open_corpus
 from annotation.tests.factories import import_xml, in_file_order
+from annotation.tests.test_browser_accessibility import Audit, inject_into_every_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,9 +38,12 @@ def test_a_judge_corrects_the_suggestions_and_the_lead_sees_the_kept_rate(
     corpus.protocol = Protocol.ESA_PREFILL
     corpus.save(update_fields=["protocol"])
     corpus.leads.add(user_factory("lea", role=User.Role.LEAD))
+    inject_into_every_page(page)
+    audit = Audit(page)
 
     open_corpus(page, live_server.url, name="prefill")
     expect(page.locator("#prefill-note")).to_be_visible()
+    audit.check("the ESA page with suggested spans")
     suggested = page.locator('#spans .span-row[data-suggested="true"]')
     expect(suggested).to_have_count(2)
     expect(page.locator(f'#spans .span-row[data-span="{DOG}"]')).to_contain_text("dog")
@@ -69,3 +73,17 @@ def test_a_judge_corrects_the_suggestions_and_the_lead_sees_the_kept_rate(
         expect(row).to_have_attribute("data-kept", "1")
         expect(row).to_have_attribute("data-removed", "1")
         expect(row.locator('[data-col="kept-rate"]')).to_have_text("50.0 %")
+    audit.check("the campaign page with suggestions kept")
+
+    # the lead's import page: a refused file says its line and reason
+    page.click('a[data-action="imported-spans"]')
+    page.set_input_files("#id_spans-file", files=[{
+        "name": "xcomet.jsonl", "mimeType": "application/json",
+        "buffer": b'{"system": "sys", "segment": 9, "spans": []}\n',
+    }])  # fmt: skip
+    page.click("#import-spans-submit")
+    expect(page.locator("#spans-refusal")).to_contain_text(
+        "xcomet.jsonl line 1: segment 9 is out of range"
+    )
+    audit.check("imported spans, a file refused")
+    assert audit.failures == [], "\n".join(audit.failures)
