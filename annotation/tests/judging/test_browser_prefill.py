@@ -68,8 +68,8 @@ def test_a_judge_corrects_the_suggestions_and_the_lead_sees_the_kept_rate(
     page.context.clear_cookies()
     log_in(page, live_server.url, "lea")
     page.goto(f"{live_server.url}/campaigns/{corpus.pk}/")
-    for who in ("ana", "all"):
-        row = page.locator(f'#suggestions-kept tr[data-judge="{who}"][data-source="awer"]')
+    for who in ('data-judge="ana"', 'data-judges="all"'):
+        row = page.locator(f'#suggestions-kept tr[{who}][data-source="awer"]')
         expect(row).to_have_attribute("data-kept", "1")
         expect(row).to_have_attribute("data-removed", "1")
         expect(row.locator('[data-col="kept-rate"]')).to_have_text("50.0 %")

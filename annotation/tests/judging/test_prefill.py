@@ -154,7 +154,7 @@ def test_the_campaign_pages_table_costs_the_same_queries_whatever_the_corpus_siz
         url = reverse("campaigns:corpus", args=[corpus.pk])
         html = lead_client.get(url).content.decode()
         assert 'id="suggestions-kept"' in html
-        assert f'data-judge="all" data-source="awer" data-suggested="{2 * sentences}"' in html
+        assert f'data-judges="all" data-source="awer" data-suggested="{2 * sentences}"' in html
         assert 'data-kept-share="1.0"' in html
         queries.append(page_queries(lead_client, url))
     assert queries[0] == queries[1]
