@@ -50,7 +50,9 @@ from annotation.models import (
     Corpus,
     CorpusStatistics,
     ExternalScores,
+    ImportedSpans,
     PoolStatistics,
+    Protocol,
     Target,
 )
 
@@ -120,14 +122,20 @@ def candidates_changed(corpus_id: int, targets: Sequence[Target]) -> None:
     (its next view scores again the sentences whose candidates changed). Imported
     segment scores were computed elsewhere and cannot be computed again here: those of
     the changed candidates become ``NaN`` (:func:`_forget_imported_scores`), and their
-    systems' figures rest on the other sentences."""
+    systems' figures rest on the other sentences. Imported error spans were of the old
+    text too: the changed candidates' are deleted, and their next judges are suggested
+    the aWER alignment's (:mod:`annotation.judging.prefill`)."""
     PoolStatistics.objects.filter(corpus_id=corpus_id).delete()
     _move([corpus_id], Stamp.TEXTS | Stamp.JUDGMENTS)
     corpora = Corpus.all_objects.filter(pk=corpus_id)
-    stamp, imported = corpora.values_list("texts_stamp", "external_stamp").get()
+    stamp, imported, protocol = corpora.values_list(
+        "texts_stamp", "external_stamp", "protocol"
+    ).get()
     Target.objects.filter(pk__in=[t.pk for t in targets]).update(text_stamp=stamp)
     if imported:  # the corpus has (or had) imported scores
         _forget_imported_scores(corpus_id, targets)
+    if protocol == Protocol.ESA_PREFILL:
+        ImportedSpans.objects.filter(target__in=[t.pk for t in targets]).delete()
 
 
 def corpus_texts_changed(*corpus_ids: int) -> None:

@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.campaigns.suggestions import ALL_JUDGES, SuggestionsKept, suggestions_kept
+from annotation.changes import candidates_changed
 from annotation.corpora.span_imports import imported_spans_import
 from annotation.judging.changes import judgment_accept_next, judgment_undo
 from annotation.judging.esa import (
@@ -100,6 +101,26 @@ def test_an_imported_file_takes_the_place_of_the_alignment_for_candidates_not_ye
     sleeps = MarkedSpan(8, 14, "major")
     assert rows(later) == [("judge", "", sleeps, sleeps), ("suggested", "imported", sleeps, None)]
     assert {r[1] for r in rows(opened)} == {"", "awer"}  # what its judge was shown stays
+
+
+def test_a_candidate_whose_text_changed_loses_its_imported_spans(judge: User) -> None:
+    corpus = prefill_corpus(judge)
+    spans = [{"start": 8, "end": 14, "severity": "major"}]
+    data = "".join(
+        json.dumps({"system": "sysA", "segment": k, "spans": spans}) + "\n" for k in (1, 2)
+    )
+    imported_spans_import(corpus=corpus, data=data.encode())
+    changed = target_of(corpus, "sysA", 0)
+    changed.text = "The dog sleeps on mats ."
+    changed.save(update_fields=["text"])
+    candidates_changed(corpus.pk, [changed])
+    assert rows(judgment_open(user=judge, target=changed))[-2:] == [
+        ("suggested", "awer", DOG, None),
+        ("suggested", "awer", MarkedSpan(18, 22, "minor"), None),
+    ]  # the alignment's: the file's spans were of the old text
+    assert rows(judgment_open(user=judge, target=target_of(corpus, "sysA", 1)))[-1][1] == (
+        "imported"
+    )
 
 
 def test_what_the_judge_did_with_each_suggestion_is_counted_per_judge_and_source(
