@@ -72,6 +72,10 @@ def read_span_file(
             row = json.loads(text)
         except json.JSONDecodeError as exc:
             raise refuse(f"not JSON ({exc.msg}, column {exc.colno})") from None
+        except (ValueError, RecursionError):  # a number of 5,000 digits, [[[[…
+            raise refuse(
+                "not JSON this reader takes (a number too long, or nested too deep)"
+            ) from None
         if not isinstance(row, dict):
             raise refuse("not a JSON object {system, segment, spans}")
         absent = [k for k in KEYS if k not in row]

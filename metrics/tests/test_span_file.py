@@ -88,6 +88,8 @@ REFUSED = [
         "span 2: overlaps span 1",
     ),  # fmt: skip
     (b"", 1, "the file is empty"),
+    (b"[" * 100_000, 1, "nested too deep"),
+    (b'{"system": "sysA", "segment": 1, "spans": [{"start": ' + b"9" * 5000, 1, "too long"),
     (b"\xff\n", 1, "invalid UTF-8"),
 ]
 
