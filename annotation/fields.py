@@ -13,6 +13,7 @@ A name the corpus's and the campaign's forms both take is checked here as well
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -20,7 +21,21 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from annotation.limits import non_xml_char_problem
-from metrics.numerals import ERR_NOT_WHOLE, WHOLE_NUMBER
+from metrics.numerals import DECIMAL_NUMBER, ERR_NOT_DECIMAL, ERR_NOT_WHOLE, WHOLE_NUMBER
+
+
+def _refuse_other_digits(
+    field: forms.Field, value: Any, pattern: re.Pattern[str], err: str
+) -> None:
+    """Refuse ``value`` unless it is a number as ``pattern`` writes it: Django's own
+    message for ASCII text ("Enter a whole number." for "ten"), else ``err`` naming it (for
+    "٣" Django's would not say why)."""
+    if value in field.empty_values or isinstance(value, int | float):
+        return
+    text = str(value).strip()
+    if pattern.fullmatch(text) is None:
+        message = field.error_messages["invalid"] if text.isascii() else err.format(text=text)
+        raise ValidationError(message, code="invalid")
 
 
 class WholeNumberField(forms.IntegerField):
@@ -29,16 +44,17 @@ class WholeNumberField(forms.IntegerField):
     strips them)."""
 
     def to_python(self, value: Any) -> int | None:
-        if value not in self.empty_values and not isinstance(value, int):
-            text = str(value).strip()
-            if WHOLE_NUMBER.fullmatch(text) is None:
-                # Django's "Enter a whole number." for "ten"; for "٣" it would not say why
-                message = (
-                    self.error_messages["invalid"]
-                    if text.isascii()
-                    else ERR_NOT_WHOLE.format(text=text)
-                )
-                raise ValidationError(message, code="invalid")
+        _refuse_other_digits(self, value, WHOLE_NUMBER, ERR_NOT_WHOLE)
+        return super().to_python(value)
+
+
+class DecimalNumberField(forms.FloatField):
+    """Django's ``FloatField`` that reads a number in the digits 0–9 (and a point) and
+    nothing else (:data:`~metrics.numerals.DECIMAL_NUMBER`), as
+    :class:`WholeNumberField` does for whole numbers: ``float`` reads "٣" and "３" too."""
+
+    def to_python(self, value: Any) -> Any:  # float | None (the stubs' FloatField is an int's)
+        _refuse_other_digits(self, value, DECIMAL_NUMBER, ERR_NOT_DECIMAL)
         return super().to_python(value)
 
 

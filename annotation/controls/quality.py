@@ -20,6 +20,12 @@ repeats passed; a judge whose pass rate is below the corpus's threshold
 (``Corpus.control_pass_threshold``) is **flagged**. Pending control items are not
 counted: only what the judge accepted. Read in one query (:func:`control_rows`);
 :func:`judge_controls` is plain Python over the rows, so it is tested by hand.
+
+In an ESA or MQM corpus the judge gives a score, not a new reference: its bad
+references and repeats pass by their scores against the original's, within what the
+lead sets (:mod:`annotation.controls.scored`), and one whose original the judge has not
+accepted yet waits, counted nowhere. MQM's scores are the judge's spans' points (one
+more query, for the spans).
 """
 
 from __future__ import annotations
@@ -31,9 +37,11 @@ from dataclasses import dataclass, replace
 from django.db.models import OuterRef, Subquery
 
 from annotation.controls.degrade import added_words
-from annotation.models import Corpus, Judgment
+from annotation.controls.scored import ScoreRule, score_rule, scored_control_passed
+from annotation.models import Corpus, Judgment, Span
 from annotation.text import words
 from metrics.human import SSER_MIN
+from metrics.mqm import segment_points
 
 #: A reference shown as a candidate is a correct translation: 9 ("OK, only slight style
 #: errors") or 10 ("perfect") on seed 001's scale.
@@ -65,6 +73,10 @@ class ControlRow:
     task: int | None = None
     batch: int | None = None
     copy: int | None = None
+    #: An ESA / MQM control's score and the judge's accepted score of the original
+    #: (ESA's 0–100, MQM's penalty points; None: not scored, not accepted yet).
+    score: float | None = None
+    original_score: float | None = None
 
     @property
     def batch_name(self) -> str:
@@ -102,6 +114,14 @@ def control_passed(row: ControlRow) -> bool:
     raise ValueError(f"{row.kind!r} is not a kind of control item")
 
 
+def row_passed(row: ControlRow, rule: ScoreRule | None) -> bool | None:
+    """Whether ``row`` passed: by the corpus's score ``rule`` in an ESA / MQM corpus
+    (None while it awaits its original), else :func:`control_passed`."""
+    if rule is None:
+        return control_passed(row)
+    return scored_control_passed(row.kind, row.score, row.original_score, rule)
+
+
 @dataclass(frozen=True)
 class JudgeControls:
     """One judge's control items: done, passed; of them the repeats and the consistent
@@ -133,11 +153,17 @@ class JudgeControls:
         return self.pass_rate is not None and self.pass_rate < self.threshold
 
 
-def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[JudgeControls, ...]:
-    """Every judge's :class:`JudgeControls` (by name) from their done control items."""
+def judge_controls(
+    rows: Iterable[ControlRow], *, threshold: int, rule: ScoreRule | None = None
+) -> tuple[JudgeControls, ...]:
+    """Every judge's :class:`JudgeControls` (by name) from their done control items,
+    by the score ``rule`` of an ESA / MQM corpus (:func:`row_passed`): a control awaiting
+    its original counts nowhere yet."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
     for row in rows:
-        passed = control_passed(row)
+        passed = row_passed(row, rule)
+        if passed is None:
+            continue
         mine = counts[row.evaluator]
         mine[0] += 1
         mine[1] += passed
@@ -154,7 +180,9 @@ def judge_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[Judge
     return tuple(out)
 
 
-def batch_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[JudgeControls, ...]:
+def batch_controls(
+    rows: Iterable[ControlRow], *, threshold: int, rule: ScoreRule | None = None
+) -> tuple[JudgeControls, ...]:
     """Each dealt batch's control results (:class:`JudgeControls` named after the batch:
     :attr:`ControlRow.batch_name`), in batch order, from the control items made in one.
     Every batch holds controls at the corpus's rate (one run of items a sentence, each
@@ -163,16 +191,18 @@ def batch_controls(rows: Iterable[ControlRow], *, threshold: int) -> tuple[Judge
     dealt = [row for row in rows if row.task is not None]
     order = {row.batch_name: (row.batch is None, row.batch or 0, row.copy or 0) for row in dealt}
     named = [replace(row, evaluator=row.batch_name) for row in dealt]
-    results = judge_controls(named, threshold=threshold)
+    results = judge_controls(named, threshold=threshold, rule=rule)
     return tuple(sorted(results, key=lambda c: order[c.name]))
 
 
 def control_rows(corpus: Corpus) -> list[ControlRow]:
     """The corpus's done control items in one query, each repeat and bad reference with
-    its original (the judge's real judgment of the same candidate, read as a subquery)."""
+    its original (the judge's real judgment of the same candidate, read as a subquery);
+    in an ESA / MQM corpus with their scores (:func:`_scored`)."""
     original = Judgment.objects.real().filter(
         target_id=OuterRef("target_id"), evaluator_id=OuterRef("evaluator_id")
     )
+    accepted = original.done()
     rows = (
         Judgment.objects.controls()
         .done()
@@ -181,8 +211,11 @@ def control_rows(corpus: Corpus) -> list[ControlRow]:
         .annotate(
             original_sser=Subquery(original.values("sser")[:1]),
             original_new_ref=Subquery(original.values("new_ref")[:1]),
+            original_pk=Subquery(accepted.values("pk")[:1]),
+            original_esa=Subquery(accepted.values("esa_score")[:1]),
         )
         .values_list(
+            "pk",
             "evaluator__username",
             "control",
             "sser",
@@ -195,14 +228,79 @@ def control_rows(corpus: Corpus) -> list[ControlRow]:
             "task_id",
             "task__batch",
             "task__copy",
+            "esa_score",
+            "original_pk",
+            "original_esa",
+            named=True,
         )
     )
-    return [ControlRow(*row) for row in rows]
+    read = list(rows)
+    out = [
+        ControlRow(
+            evaluator=r.evaluator__username,
+            kind=r.control,
+            sser=r.sser,
+            edits=r.edits,
+            new_ref=r.new_ref,
+            original_sser=r.original_sser,
+            original_new_ref=r.original_new_ref,
+            candidate=r.target__text,
+            shown_text=r.shown_text,
+            task=r.task_id,
+            batch=r.task__batch,
+            copy=r.task__copy,
+        )
+        for r in read
+    ]
+    if not corpus.marks_spans:
+        return out
+    return _scored(
+        corpus, out, [Scores(r.pk, r.esa_score, r.original_pk, r.original_esa) for r in read]
+    )
+
+
+@dataclass(frozen=True)
+class Scores:
+    """What an ESA / MQM control's scores are read from: its pk and ESA score, and its
+    original's where the judge accepted it (None where not)."""
+
+    pk: int
+    esa: int | None
+    original_pk: int | None
+    original_esa: int | None
+
+
+def _scored(corpus: Corpus, rows: list[ControlRow], scores: list[Scores]) -> list[ControlRow]:
+    """``rows`` with their scores (``scores``, read beside them): ESA's as read; MQM's
+    the points of the judge's spans of each (one query)."""
+    taxonomy = corpus.span_taxonomy
+    if taxonomy is None:
+        return [
+            replace(row, score=s.esa, original_score=s.original_esa if s.original_pk else None)
+            for row, s in zip(rows, scores, strict=True)
+        ]
+    ids = {s.pk for s in scores} | {s.original_pk for s in scores if s.original_pk is not None}
+    errors: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    spans = Span.objects.filter(judgment_id__in=ids, origin=Span.Origin.JUDGE).order_by()
+    for judgment, severity, category in spans.values_list("judgment_id", "severity", "category"):
+        errors[judgment].append((severity, category))
+    return [
+        replace(
+            row,
+            score=segment_points(errors[s.pk], taxonomy),
+            original_score=(
+                None if s.original_pk is None else segment_points(errors[s.original_pk], taxonomy)
+            ),
+        )
+        for row, s in zip(rows, scores, strict=True)
+    ]
 
 
 def corpus_controls(corpus: Corpus) -> tuple[JudgeControls, ...]:
     """Every judge's control results in ``corpus``, flagged against its threshold."""
-    return judge_controls(control_rows(corpus), threshold=corpus.control_pass_threshold)
+    return judge_controls(
+        control_rows(corpus), threshold=corpus.control_pass_threshold, rule=score_rule(corpus)
+    )
 
 
 def corpus_batch_controls(
@@ -210,5 +308,8 @@ def corpus_batch_controls(
 ) -> tuple[tuple[JudgeControls, ...], tuple[JudgeControls, ...]]:
     """Every judge's and every dealt batch's control results in ``corpus`` (one query)."""
     rows = control_rows(corpus)
-    threshold = corpus.control_pass_threshold
-    return judge_controls(rows, threshold=threshold), batch_controls(rows, threshold=threshold)
+    threshold, rule = corpus.control_pass_threshold, score_rule(corpus)
+    return (
+        judge_controls(rows, threshold=threshold, rule=rule),
+        batch_controls(rows, threshold=threshold, rule=rule),
+    )

@@ -11,7 +11,8 @@ time (reproducible, and nothing has to be stored).
 **Which.** A control is made of the sentence whose candidates come next and shown
 inside that sentence's run of items, so neither its source nor its sentence number nor
 its place gives it away: a reference of the sentence, or a candidate of the sentence
-with injected errors (a "bad reference"). Which kind and which candidate is drawn by
+with injected errors (a "bad reference"); in an ESA / MQM corpus a bad reference or a
+candidate of the run shown again (a repeat). Which kind and which candidate is drawn by
 :func:`annotation.controls.runs.run_items`, which the judge's page reads too (its
 "candidate k of N" and its label), so the queue and the page agree on every item.
 
@@ -26,11 +27,12 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
 
-from annotation.controls.degrade import injected_errors
+from annotation.controls.degrade import degraded_text, injected_errors
 from annotation.controls.runs import (
     Placement,
     RunItem,
     candidate_slot,
+    control_kinds,
     control_slots,
     run_items,
     run_spans,
@@ -38,7 +40,7 @@ from annotation.controls.runs import (
 from annotation.dealt import TaskStep, task_holds
 from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Task, Translator, User
 from annotation.queue_order import shuffled_systems
-from annotation.text import REFERENCE_ROLES, reference_order, words
+from annotation.text import REFERENCE_ROLES, corpus_language, reference_order, words
 
 __all__ = ["ControlPlan", "due_control"]
 
@@ -125,10 +127,13 @@ def _planned_control(
         systems = sorted({i.target.translator for i in run if not i.kind}, key=lambda s: s.position)
         return ControlPlan(here.target, here.kind, rng.choice(systems))
     if here.kind == Judgment.Control.DEGRADED:
-        foreign = _foreign_words(corpus, next_target.sentence, here.target, rng)
-        shown = injected_errors(words(here.target.text), foreign, rng)
-        return ControlPlan(here.target, here.kind, shown_text=" ".join(shown))
-    return ControlPlan(here.target, here.kind)
+        foreign = _foreign_text(corpus, next_target.sentence, here.target, rng)
+        if corpus.marks_spans:  # the page shows the candidate's own characters
+            shown = degraded_text(here.target.text, foreign, corpus_language(corpus), rng)
+            return ControlPlan(here.target, here.kind, shown_text=shown)
+        errors = injected_errors(words(here.target.text), words(foreign), rng)
+        return ControlPlan(here.target, here.kind, shown_text=" ".join(errors))
+    return ControlPlan(here.target, here.kind)  # a repeat: the candidate itself
 
 
 def judge_run(
@@ -168,6 +173,7 @@ def judge_run(
         span=span,
         order=order,
         references=references,
+        kinds=control_kinds(corpus),
     )
 
 
@@ -192,15 +198,13 @@ def control_before(judgment: Judgment) -> Judgment | None:
     ).first()
 
 
-def _foreign_words(
-    corpus: Corpus, sentence: Sentence, target: Target, rng: random.Random
-) -> tuple[str, ...]:
-    """The words of the candidate of another sentence, drawn at random (the same
-    system's where it has one), for a bad reference's replaced words (one query; none
-    in a corpus of one sentence)."""
+def _foreign_text(corpus: Corpus, sentence: Sentence, target: Target, rng: random.Random) -> str:
+    """The candidate of another sentence, drawn at random (the same system's where it
+    has one), for a bad reference's replaced words (one query; none in a corpus of one
+    sentence)."""
     others = [p for p in range(corpus.n_sentences) if p != sentence.position]
     if not others:
-        return ()
+        return ""
     position = rng.choice(others)
     rows = (
         Target.objects.filter(sentence__corpus_id=corpus.pk, sentence__position=position)
@@ -209,5 +213,4 @@ def _foreign_words(
         .values_list("translator_id", "text")
     )
     texts = dict(reversed(rows))
-    text = texts.get(target.translator_id) or next(iter(texts.values()), "")
-    return words(text)
+    return texts.get(target.translator_id) or next(iter(texts.values()), "")

@@ -44,6 +44,15 @@ candidate (no pre-fill: issue 35 saw it) or is answered by pressing ``c`` (pre-f
 which measures nothing. Repeats made before stay stored and counted as they were
 (:mod:`annotation.controls.quality`).
 
+**ESA and MQM.** A corpus judged by error spans (``Corpus.marks_spans``) draws a
+*bad-reference* control as above (its text made of the candidate's own words,
+:func:`annotation.controls.degrade.degraded_text`) or a *repeat*: a candidate of the
+run the judge has met before this place (each once a run), shown again. Its page
+pre-fills nothing from an identical candidate, so a repeat looks as any candidate does,
+and its score is the judge's consistency (:mod:`annotation.controls.scored`). No
+reference is shown as a candidate: its pass would be a guess at a score, and the page
+has no pool to hide one from. :func:`control_kinds` says which kinds a corpus draws.
+
 **Labels.** With controls on, a blind corpus labels the items of a run "System 1" …
 "System N" in an order drawn per judge and sentence (:attr:`RunItem.label`): in a run
 every label appears once, a control's like any other; a label fixed per system would
@@ -188,8 +197,15 @@ def run_bounds(placement: Placement, span: Span) -> tuple[int, int]:
     return span.start, span.start + span.systems + placement.controls_of(span.systems)
 
 
-#: The kinds of control, in the order a control's draw shuffles.
-_KINDS = (Judgment.Control.REFERENCE, Judgment.Control.DEGRADED)
+#: The kinds of control an aWER corpus draws, in the order a control's draw shuffles.
+AWER_KINDS = (Judgment.Control.REFERENCE, Judgment.Control.DEGRADED)
+#: The kinds an ESA / MQM corpus draws (see the module).
+SPAN_KINDS = (Judgment.Control.REPEAT, Judgment.Control.DEGRADED)
+
+
+def control_kinds(corpus: Corpus) -> tuple[str, ...]:
+    """The kinds of control ``corpus``'s runs draw, by its protocol (see the module)."""
+    return SPAN_KINDS if corpus.marks_spans else AWER_KINDS
 
 
 @dataclass(frozen=True)
@@ -223,12 +239,14 @@ def run_items(
     span: Span,
     order: Sequence[Any],
     references: Sequence[Any],
+    kinds: Sequence[str] = AWER_KINDS,
 ) -> list[RunItem]:
     """The items of a sentence's run, in the judge's order: ``order`` is the sentence's
     candidates in the judge's order (:func:`annotation.queue_order.shuffled_systems`),
     ``references`` its references in reference order (anything that compares: targets,
-    rows, or ``range`` for the kinds alone). See the module for the draws. Empty for a
-    sentence without candidates, and where ``order`` is not the span's size."""
+    rows, or ``range`` for the kinds alone), ``kinds`` the kinds of control the corpus
+    draws (:func:`control_kinds`). See the module for the draws. Empty for a sentence
+    without candidates, and where ``order`` is not the span's size."""
     if not span.systems or len(order) != span.systems:
         return []  # no candidate, or the sentence changed since its span was read
     start, end = run_bounds(placement, span)
@@ -237,7 +255,7 @@ def run_items(
     labels = list(range(1, total + 1))
     random.Random(f"labels:{placement.user_id}:{sentence_id}").shuffle(labels)
     reference = drawn_reference(placement.user_id, sentence_id, references) if blind else None
-    used: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
+    used: dict[str, list[Any]] = {kind: [] for kind in kinds}
     out: list[RunItem] = []
     reals = 0
     for slot in range(total):
@@ -247,11 +265,13 @@ def run_items(
             reals += 1
             continue
         rng = random.Random(f"control-item:{placement.user_id}:{placement.corpus_id}:{item}")
-        kinds = list(_KINDS)
-        rng.shuffle(kinds)
-        for kind in kinds:
+        drawn = list(kinds)
+        rng.shuffle(drawn)
+        for kind in drawn:
             if kind == Judgment.Control.REFERENCE:
                 choices = [reference] if reference is not None and not used[kind] else []
+            elif kind == Judgment.Control.REPEAT:  # a candidate met before here, each once
+                choices = [t for t in order[:reals] if t not in used[kind]]
             else:  # any candidate of the sentence, each once
                 choices = [t for t in order if t not in used[kind]]
             if choices:
@@ -268,9 +288,9 @@ def hidden_reference(
     """The reference (of ``references``, in reference order) of this sentence that the
     judge's run would show as a reference control, hidden from every pool of the
     sentence for this judge whether the run shows it or not (see the module); None
-    where no run can show one (controls off, a corpus showing names, fewer than two
-    references). No query."""
-    if not corpus.controls_enabled or not corpus.blind:
+    where no run can show one (controls off, a corpus showing names or judged by error
+    spans, fewer than two references). No query."""
+    if not corpus.controls_enabled or not corpus.blind or corpus.marks_spans:
         return None
     return drawn_reference(user_id, sentence_id, references)
 

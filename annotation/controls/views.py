@@ -23,6 +23,7 @@ from annotation.controls.quality import (
     REPEAT_SSER_SLACK,
     corpus_batch_controls,
 )
+from annotation.controls.scored import score_rule
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required, see_other
 
@@ -48,6 +49,12 @@ def settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         controls_enabled=corpus.controls_enabled,
         control_rate=corpus.control_rate,
         control_pass_threshold=corpus.control_pass_threshold,
+        protocol=corpus.protocol,
+        mqm_taxonomy=corpus.mqm_taxonomy,
+        control_esa_drop=corpus.control_esa_drop,
+        control_esa_tolerance=corpus.control_esa_tolerance,
+        control_mqm_drop=corpus.control_mqm_drop,
+        control_mqm_tolerance=corpus.control_mqm_tolerance,
     )
     posted = request.method == "POST"
     form = ControlSettingsForm(request.POST if posted else None, instance=corpus)
@@ -70,6 +77,7 @@ def settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "reference_min_sser": REFERENCE_MIN_SSER,
         "repeat_sser_slack": REPEAT_SSER_SLACK,
         "degraded_max_sser": DEGRADED_MAX_SSER,
+        "rule": score_rule(stored),
     }
     template = "controls/_settings.html" if request.htmx else "controls/settings.html"
     return TemplateResponse(request, template, context, status=status)

@@ -39,6 +39,7 @@ from django.db.models import (
 from annotation.controls.api import (
     Placement,
     RunItem,
+    control_kinds,
     run_items,
     run_spans,
 )
@@ -430,6 +431,7 @@ def _run(judgment: Judgment, order: list[int], targets: Sequence[Any]) -> list[R
         span=span,
         order=order,
         references=references,
+        kinds=control_kinds(corpus),
     )
 
 

@@ -42,6 +42,18 @@ CONTROL_RATE_MIN, CONTROL_RATE_DEFAULT, CONTROL_RATE_MAX = 3, 10, 100
 #: has a strict expectation (0 edits; the very same new reference), so 70 % leaves room
 #: for an honest slip while catching a judge who clicks through.
 CONTROL_THRESHOLD_DEFAULT = 70
+#: ESA and MQM control items (annotation.controls.scored): a candidate with injected errors
+#: passes when scored at least this far below its original (ESA: points of 0–100; MQM:
+#: penalty points above it), a repeat when within this of its first score. ESA's 10
+#: points is a third of a guideline anchor's step; MQM's 1 point is one more minor error
+#: (about one error is injected every six words) and its 5 one major error.
+CONTROL_ESA_DROP_DEFAULT, CONTROL_ESA_TOLERANCE_DEFAULT = 10, 10
+CONTROL_MQM_DROP_DEFAULT, CONTROL_MQM_TOLERANCE_DEFAULT = 1.0, 5.0
+#: The least MQM drop a lead may ask: the smallest of WMT's weights (minor punctuation).
+CONTROL_MQM_DROP_MIN = 0.1
+#: The most MQM penalty points a lead may ask for a drop or a tolerance: a segment with
+#: four non-translation errors.
+CONTROL_MQM_MAX = 100.0
 
 
 class CorpusQuerySet(models.QuerySet["Corpus"]):
@@ -291,6 +303,46 @@ class Corpus(models.Model):
         validators=[MaxValueValidator(100)],
         help_text="A judge who passes fewer of their control items than this is flagged.",
     )
+    # ESA and MQM control items (annotation.controls.scored): how far below its original a
+    # candidate with injected errors must score, and how near its first score a repeat.
+    control_esa_drop = models.PositiveSmallIntegerField(
+        "ESA: injected errors score at least this lower",
+        default=CONTROL_ESA_DROP_DEFAULT,
+        validators=[MinValueValidator(1), MaxValueValidator(ESA_MAX)],
+        help_text=(
+            f"points of ESA's 0–{ESA_MAX} (1–{ESA_MAX}): a candidate with injected errors "
+            "passes when the judge scores it at least this far below their score of the "
+            "original candidate."
+        ),
+    )
+    control_esa_tolerance = models.PositiveSmallIntegerField(
+        "ESA: a repeat scores within",
+        default=CONTROL_ESA_TOLERANCE_DEFAULT,
+        validators=[MaxValueValidator(ESA_MAX)],
+        help_text=(
+            f"points of ESA's 0–{ESA_MAX} (0–{ESA_MAX}): a candidate shown again passes when "
+            "scored at most this far from the judge's first score of it."
+        ),
+    )
+    control_mqm_drop = models.FloatField(
+        "MQM: injected errors cost at least",
+        default=CONTROL_MQM_DROP_DEFAULT,
+        validators=[MinValueValidator(CONTROL_MQM_DROP_MIN), MaxValueValidator(CONTROL_MQM_MAX)],
+        help_text=(
+            f"penalty points ({CONTROL_MQM_DROP_MIN:g}–{CONTROL_MQM_MAX:g}): a candidate with "
+            "injected errors passes when the judge's spans of it cost at least this many "
+            "points more than their spans of the original candidate."
+        ),
+    )
+    control_mqm_tolerance = models.FloatField(
+        "MQM: a repeat costs within",
+        default=CONTROL_MQM_TOLERANCE_DEFAULT,
+        validators=[MinValueValidator(0), MaxValueValidator(CONTROL_MQM_MAX)],
+        help_text=(
+            f"penalty points (0–{CONTROL_MQM_MAX:g}): a candidate shown again passes when "
+            "its spans cost at most this far from the judge's first spans of it."
+        ),
+    )
     # IER, a second judging method (annotation.ier): judges split each candidate into
     # information items and mark each one.
     ier_enabled = models.BooleanField(
@@ -310,6 +362,20 @@ class Corpus(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(control_pass_threshold__lte=100), name="corpus_control_threshold_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(control_esa_drop__gte=1, control_esa_drop__lte=ESA_MAX)
+                & Q(control_esa_tolerance__lte=ESA_MAX),
+                name="corpus_control_esa_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    control_mqm_drop__gte=CONTROL_MQM_DROP_MIN,
+                    control_mqm_drop__lte=CONTROL_MQM_MAX,
+                    control_mqm_tolerance__gte=0,
+                    control_mqm_tolerance__lte=CONTROL_MQM_MAX,
+                ),
+                name="corpus_control_mqm_range",
             ),
             models.CheckConstraint(
                 condition=Q(protocol__in=[p.value for p in Protocol]),
