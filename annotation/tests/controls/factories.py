@@ -7,11 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from annotation.controls.runs import Placement, corpus_spans, run_items
+from annotation.controls.runs import (
+    SPAN_KINDS,
+    Placement,
+    control_kinds,
+    corpus_spans,
+    run_items,
+)
 from annotation.corpora.imports import corpus_import
+from annotation.judging.changes import judgment_finish
+from annotation.judging.esa import judgment_mark_span, judgment_set_esa_score
 from annotation.judging.start import next_judgment_for
 from annotation.models import Corpus, Judgment, User
 from annotation.tests.factories import finish, write_corpus
+from metrics.error_spans import MarkedSpan
 
 #: The kinds of control a queue draws (a repeat is no longer drawn: annotation.controls.runs).
 DRAWN_KINDS = frozenset({Judgment.Control.REFERENCE, Judgment.Control.DEGRADED})
@@ -105,6 +114,7 @@ def kinds_met(corpus: Corpus, judge: User) -> set[str]:
             span=span,
             order=range(span.systems),
             references=range(span.references),
+            kinds=control_kinds(corpus),
         )
         kinds |= {i.kind for i in run if i.kind}
     return kinds
@@ -115,6 +125,8 @@ def with_every_kind(corpus: Corpus, judge: User, kinds: set[str] | None = None) 
     ``kinds`` of control (by default every kind it can: a corpus that shows names has
     no reference control), since the draws depend on the ids, which differ between
     databases and test orders."""
+    if kinds is None and corpus.marks_spans:
+        kinds = set(SPAN_KINDS)
     if kinds is None:
         kinds = set(DRAWN_KINDS)
         if not corpus.blind:
@@ -125,3 +137,44 @@ def with_every_kind(corpus: Corpus, judge: User, kinds: set[str] | None = None) 
             corpus.save()
             return corpus
     raise AssertionError(f"no rate gives the controls {sorted(kinds)}")
+
+
+def span_queue_corpus(
+    path: Path,
+    name: str,
+    judges: Sequence[User],
+    protocol: str,
+    *,
+    sentences: int = 30,
+    systems: int = 3,
+    rate: int = 10,
+) -> Corpus:
+    """:func:`queue_corpus` judged by ``protocol`` (ESA or MQM)."""
+    corpus = queue_corpus(path, name, judges, sentences=sentences, systems=systems, rate=rate)
+    corpus.protocol = protocol
+    corpus.save(update_fields=["protocol"])
+    return corpus
+
+
+#: A span judge's answer to an item: the ESA score (None in MQM) and the spans marked.
+SpanAnswer = tuple[int | None, Sequence[MarkedSpan]]
+
+
+def walk_span_queue(
+    corpus: Corpus, judge: User, answer: Callable[[Judgment], SpanAnswer]
+) -> list[Judgment]:
+    """The judge's whole queue of an ESA / MQM corpus, item by item as the page opens
+    them, each marked and scored with ``answer``'s and accepted through the services.
+    Returns the items in the order they came."""
+    items = []
+    while (judgment := next_judgment_for(user=judge, corpus=corpus)) is not None:
+        items.append(judgment)
+        score, spans = answer(judgment)
+        for span in spans:
+            judgment_mark_span(judgment=judgment, user=judge, version=judgment.version, span=span)
+        if score is not None:
+            judgment_set_esa_score(
+                judgment=judgment, user=judge, version=judgment.version, score=score
+            )
+        judgment_finish(judgment=judgment, user=judge, version=judgment.version)
+    return items
