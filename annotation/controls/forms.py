@@ -44,11 +44,17 @@ class ControlSettingsForm(forms.ModelForm[Corpus]):
             "control_mqm_tolerance": DecimalNumberField,
         }
 
+    @staticmethod
+    def fields_of(corpus: Corpus) -> tuple[str, ...]:
+        """The fields ``corpus``'s form has: the drop and tolerance of its protocol only."""
+        fields: tuple[str, ...] = ControlSettingsForm.Meta.fields
+        kept = ESA_FIELDS if corpus.scores_esa else MQM_FIELDS if corpus.span_taxonomy else ()
+        return tuple(f for f in fields if f not in ESA_FIELDS + MQM_FIELDS or f in kept)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        corpus = self.instance
-        kept = ESA_FIELDS if corpus.scores_esa else MQM_FIELDS if corpus.span_taxonomy else ()
-        for name in (*ESA_FIELDS, *MQM_FIELDS):
+        kept = self.fields_of(self.instance)
+        for name in list(self.fields):
             if name not in kept:
                 del self.fields[name]
         # The inputs' min and max (the model's validators do the refusing).

@@ -1,13 +1,16 @@
-"""``manage.py controls NAME [--on | --off] [--rate N] [--threshold P] [--json]`` — a
-corpus's control items (:mod:`annotation.controls`): change the settings, then print
-them and how each judge does.
+"""``manage.py controls NAME [--on | --off] [--rate N] [--threshold P] [--drop D]
+[--tolerance T] [--json]`` — a corpus's control items (:mod:`annotation.controls`):
+change the settings, then print them and how each judge does.
 
-The values go through the lead's settings form (:class:`annotation.controls.forms.
-ControlSettingsForm`), so the command refuses exactly what the page refuses, naming the
-option and the reason. ``--json`` prints ``{"corpus", "enabled", "rate", "per_run", "threshold",
-"judges": {name: {"done", "passed", "pass_rate", "repeats", "consistency", "flagged",
-"bad_references", "bad_references_passed"}}}``
-(rates in percent, null before a judge's first control item).
+``--drop`` and ``--tolerance`` are an ESA or MQM corpus's (:mod:`annotation.controls.
+scored`), in its protocol's points: how much worse a candidate with injected errors must
+score than its original, how near its first score a repeat. The values go through the
+lead's settings form (:class:`annotation.controls.forms.ControlSettingsForm`), so the
+command refuses exactly what the page refuses, naming the option and the reason.
+``--json`` prints ``{"corpus", "enabled", "rate", "per_run", "threshold", "drop",
+"tolerance", "judges": {name: {"done", "passed", "pass_rate", "repeats", "consistency",
+"flagged", "bad_references", "bad_references_passed"}}}`` (rates in percent, null before
+a judge's first control item; drop and tolerance null in an aWER corpus).
 """
 
 from __future__ import annotations
@@ -19,12 +22,23 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotation.controls.forms import ControlSettingsForm
 from annotation.controls.quality import corpus_controls
 from annotation.controls.runs import controls_per_run, controls_summary
+from annotation.controls.scored import score_rule
 from annotation.formatting import number
 from annotation.management.lookup import corpus_named
 from metrics.json_out import json_dumps
 
-#: The form's fields and the options that set them.
-OPTIONS = {"control_rate": "--rate", "control_pass_threshold": "--threshold"}
+#: The form's fields and the options that set them (a corpus's form has the drop and
+#: tolerance of its protocol only).
+OPTIONS = {
+    "control_rate": "--rate",
+    "control_pass_threshold": "--threshold",
+    "control_esa_drop": "--drop",
+    "control_esa_tolerance": "--tolerance",
+    "control_mqm_drop": "--drop",
+    "control_mqm_tolerance": "--tolerance",
+}
+#: What an option given for an aWER corpus is told.
+ERR_NO_SCORE_RULE = "{option}: {corpus}'s controls compare new references, not scores"
 
 
 class Command(BaseCommand):
@@ -37,19 +51,24 @@ class Command(BaseCommand):
         switch.add_argument("--off", action="store_true", help="Stop mixing them in.")
         parser.add_argument("--rate", help="One control item in every N items (3–100).")
         parser.add_argument("--threshold", help="Flag judges who pass fewer (percent, 0–100).")
+        parser.add_argument(
+            "--drop", help="ESA / MQM: how much worse injected errors must score (points)."
+        )
+        parser.add_argument(
+            "--tolerance", help="ESA / MQM: how near its first score a repeat must be (points)."
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
         corpus = corpus_named(options["name"])
-        changes = {
-            "controls_enabled": corpus.controls_enabled,
-            "control_rate": corpus.control_rate,
-            "control_pass_threshold": corpus.control_pass_threshold,
-        }
+        changes = {name: getattr(corpus, name) for name in ControlSettingsForm.fields_of(corpus)}
         if options["on"] or options["off"]:
             changes["controls_enabled"] = options["on"]
+        for option in ("--drop", "--tolerance"):
+            if options[option[2:]] is not None and score_rule(corpus) is None:
+                raise CommandError(ERR_NO_SCORE_RULE.format(option=option, corpus=corpus.name))
         for field, option in OPTIONS.items():
-            if options[option[2:]] is not None:
+            if field in changes and options[option[2:]] is not None:
                 changes[field] = options[option[2:]]
         form = ControlSettingsForm(
             {k: v for k, v in changes.items() if v is not False}, instance=corpus
@@ -59,6 +78,7 @@ class Command(BaseCommand):
             raise CommandError(f"{OPTIONS.get(field, field)}: {' '.join(map(str, errors))}")
         corpus = form.save()
         judges = corpus_controls(corpus)
+        rule = score_rule(corpus)
         if options["json"]:
             payload = {
                 "corpus": corpus.name,
@@ -66,6 +86,8 @@ class Command(BaseCommand):
                 "rate": corpus.control_rate,
                 "per_run": controls_per_run(corpus.control_rate, corpus.n_systems),
                 "threshold": corpus.control_pass_threshold,
+                "drop": None if rule is None else rule.drop,
+                "tolerance": None if rule is None else rule.tolerance,
                 "judges": {
                     j.name: {
                         "done": j.done,
@@ -91,6 +113,11 @@ class Command(BaseCommand):
             f"{corpus.name}: control items {state}; "
             f"judges below {corpus.control_pass_threshold} % are flagged."
         )
+        if rule is not None:
+            self.stdout.write(
+                f"Injected errors must score at least {rule.drop:g} {rule.unit} worse than "
+                f"the original; a repeat within {rule.tolerance:g} {rule.unit} of the first."
+            )
         for j in judges:
             flag = "  FLAGGED" if j.flagged else ""
             self.stdout.write(

@@ -1,13 +1,18 @@
 """Where the lead sets an ESA or MQM corpus's drop and tolerance (issue 41, point 4): the
 control-item settings page, in the protocol's points, a bad value refused with its
 field and reason (plain and htmx), the rule said beside the form; the pass rates shown
-as the aWER corpora's."""
+as the aWER corpora's; and ``manage.py controls --drop --tolerance``, refusing what the
+page refuses."""
 
 from __future__ import annotations
 
+import json
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 from lxml import etree
 
@@ -180,3 +185,66 @@ def test_the_settings_page_shows_a_span_judges_pass_rate(
     )
     assert row.find('td[@data-col="bad-references"]').text == f"0/{controls - repeats}"
     assert page_queries(lead_client, settings_url(corpus)) == queries
+
+
+# --- manage.py controls ---------------------------------------------------------------------
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "protocol, drop, tolerance, said",
+    [
+        (Protocol.ESA, "25", "5", "at least 25 points worse than the original; a repeat within 5"),
+        (Protocol.MQM, "2.5", "0", "at least 2.5 penalty points worse than the original"),
+    ],
+)
+def test_the_command_sets_and_prints_the_drop_and_tolerance(
+    seed: Corpus, protocol: str, drop: str, tolerance: str, said: str
+) -> None:
+    judged_by(seed, protocol)
+
+    out = run("controls", seed.name, "--on", "--drop", drop, "--tolerance", tolerance)
+    payload = json.loads(run("controls", seed.name, "--json"))
+
+    assert said in out
+    assert (payload["enabled"], payload["drop"], payload["tolerance"]) == (
+        True,
+        float(drop),
+        float(tolerance),
+    )
+    assert json.loads(run("controls", seed.name, "--off", "--json"))["drop"] == float(drop)
+
+
+@pytest.mark.parametrize(
+    "protocol, args, message",
+    [
+        (Protocol.ESA, ("--drop", "0"), "--drop: Ensure this value is greater than or equal to 1."),
+        (Protocol.ESA, ("--tolerance", "٣"), "--tolerance: '٣' is not a whole number written"),
+        (
+            Protocol.MQM,
+            ("--drop", "-1"),
+            "--drop: Ensure this value is greater than or equal to 0.1",
+        ),
+        (Protocol.AWER, ("--drop", "5"), "--drop: seed's controls compare new references, not"),
+    ],
+)
+def test_the_command_refuses_a_bad_drop_or_tolerance_naming_the_option(
+    seed: Corpus, protocol: str, args: tuple[str, ...], message: str
+) -> None:
+    judged_by(seed, protocol)
+
+    with pytest.raises(CommandError) as refused:
+        run("controls", seed.name, *args)
+
+    assert str(refused.value).startswith(message)
+    seed.refresh_from_db()
+    assert (seed.control_esa_drop, seed.control_esa_tolerance, seed.control_mqm_drop) == (
+        10,
+        10,
+        1.0,
+    )
