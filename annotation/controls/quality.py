@@ -144,7 +144,8 @@ class JudgeControls:
 
     @property
     def consistency(self) -> float | None:
-        """Repeats with the same new reference and an SSER within 1, in percent."""
+        """Repeats passed (aWER: the same new reference and an SSER within 1; ESA / MQM:
+        a score within the corpus's tolerance), in percent."""
         return 100 * self.consistent / self.repeats if self.repeats else None
 
     @property

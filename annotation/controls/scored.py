@@ -9,7 +9,8 @@ how its score stands to the judge's own score of the original candidate:
 * a candidate with injected errors (a "bad reference", :mod:`annotation.controls.
   degrade`) passes when it scores at least the lead's **drop** worse than the original:
   ESA points below it (``Corpus.control_esa_drop``), MQM penalty points above it
-  (``control_mqm_drop``). Exactly the drop passes;
+  (``control_mqm_drop``). Exactly the drop passes, and so does ESA's 0 (as aWER's
+  SSER 0): below an original scored under the drop, nothing is left to score;
 * a repeat (the same candidate shown again) passes when it scores within the lead's
   **tolerance** of the first (``control_esa_tolerance``, ``control_mqm_tolerance``).
   Exactly the tolerance passes. Repeats passed are the judge's consistency.
@@ -26,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from annotation.models import Corpus, Judgment
+from metrics.protocols import ESA_MIN
 
 #: Scores nearer than this are equal: MQM's points are sums of decimals (0.1 + 0.2 is
 #: not 0.3 in floating point), and a drop of exactly the lead's must pass.
@@ -67,8 +69,9 @@ def scored_control_passed(
     if score is None or original is None:
         return None
     if kind == Judgment.Control.DEGRADED:
-        worse = score - original if rule.lower_is_better else original - score
-        return worse >= rule.drop - EPSILON
+        if rule.lower_is_better:
+            return score - original >= rule.drop - EPSILON
+        return original - score >= rule.drop - EPSILON or score == ESA_MIN
     if kind == Judgment.Control.REPEAT:
         return abs(score - original) <= rule.tolerance + EPSILON
     raise ValueError(f"{kind!r} is not a kind of control item an ESA or MQM corpus draws")

@@ -43,7 +43,9 @@ EDGES = [
     (ESA_RULE, DEGRADED, 0, 100, True),
     (ESA_RULE, DEGRADED, 70, 70, False),  # the same score
     (ESA_RULE, DEGRADED, 80, 70, False),  # better than the original
-    (ESA_RULE, DEGRADED, 0, 5, False),  # nothing 10 below 5 exists: it cannot pass
+    (ESA_RULE, DEGRADED, 0, 5, True),  # nothing is 10 below 5: the scale's bottom passes
+    (ESA_RULE, DEGRADED, 1, 5, False),
+    (ESA_RULE, DEGRADED, 0, 0, True),
     (ESA_RULE, REPEAT, 80, 70, True),  # exactly 10 away
     (ESA_RULE, REPEAT, 60, 70, True),
     (ESA_RULE, REPEAT, 81, 70, False),  # 11 away
