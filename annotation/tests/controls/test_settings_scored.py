@@ -248,3 +248,21 @@ def test_the_command_refuses_a_bad_drop_or_tolerance_naming_the_option(
         10,
         1.0,
     )
+
+
+def test_the_dashboards_judges_panel_shows_a_span_judges_pass_rate(
+    tmp_path: Path, lead_client: Client, judge: User
+) -> None:
+    corpus = with_every_kind(
+        span_queue_corpus(tmp_path, "panel", [judge], Protocol.ESA, sentences=4, systems=4), judge
+    )
+    items = walk_span_queue(corpus, judge, lambda j: (70, []))
+    repeats = sum(1 for j in items if j.control == Judgment.Control.REPEAT)
+    controls = sum(1 for j in items if j.control)
+
+    html = lead_client.get(f"/dashboard/{corpus.pk}/panel/judges/", **HTMX).content.decode()
+
+    row = etree.HTML(html).find('.//table[@id="judges-table"]//tr[@data-judge="judge"]')
+    assert row.get("data-flagged") == "true"
+    rate = float(row.find('td[@data-col="pass-rate"]').get("data-value"))
+    assert rate == pytest.approx(100 * repeats / controls, abs=0.05)
