@@ -1,5 +1,5 @@
 """ESA control items in real Chromium (issue 41, point 4): the lead sets the drop (a bad
-value refused in the page first) and turns controls on; a judge goes through a
+value refused in the page first, the page passing axe) and turns controls on; a judge goes through a
 sentence's run of an ESA corpus holding a candidate with injected errors and a repeat,
 scores each by the keyboard as any candidate, and the lead sees the judge's pass rate,
 consistency and bad references on the controls page."""
@@ -24,6 +24,7 @@ from annotation.models import Corpus, Judgment, User
 from annotation.models.corpus import Protocol
 from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.controls.factories import span_queue_corpus
+from annotation.tests.test_browser_accessibility import Audit
 
 DEGRADED, REPEAT = Judgment.Control.DEGRADED, Judgment.Control.REPEAT
 
@@ -72,6 +73,9 @@ def test_a_judge_meets_esa_controls_and_the_lead_sees_the_pass_rate(
         "greater than or equal to 1"
     )
     expect(page.locator("[data-status]")).to_have_text("off")
+    audit = Audit(page)
+    audit.check("ESA controls settings, a value refused")
+    assert audit.failures == []
     page.fill("#id_control_esa_drop", "30")
     page.click('[data-action="save-controls"]')
     expect(page.locator("[data-status]")).to_have_text("on")
