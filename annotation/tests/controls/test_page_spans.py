@@ -22,16 +22,16 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from lxml import etree
 
 from annotation.controls.runs import SPAN_KINDS
-from annotation.judging.changes import judgment_finish
 from annotation.judging.esa import judgment_mark_span, judgment_set_esa_score
 from annotation.models import Corpus, Judgment, User
 from annotation.models.corpus import Protocol
 from annotation.tests.controls.factories import span_queue_corpus, with_every_kind
 from annotation.tests.controls.test_page import header, skeleton
-from annotation.tests.factories import page_url
+from annotation.tests.factories import HTMX, page_url
 from metrics.error_spans import MarkedSpan
 
 pytestmark = pytest.mark.django_db
@@ -49,11 +49,14 @@ class Seen:
     label: str
     page: list
     home: str  # the home page's count, read after the item's page
+    #: What accept & next answered the item before with (this item's fragment, its htmx
+    #: headers' names): None for the first item.
+    dealt: tuple[list, tuple[str, ...]] | None
 
 
 def answer(judgment: Judgment, judge: User) -> None:
     """A judge who marks the first word a minor error (a category in MQM) and scores 60
-    (ESA), then accepts."""
+    (ESA); the page's accept & next comes after."""
     corpus = judgment.target.sentence.corpus
     first = judgment.candidate_text.split()[0]
     category = "Accuracy/Mistranslation" if corpus.protocol == Protocol.MQM else ""
@@ -61,13 +64,14 @@ def answer(judgment: Judgment, judge: User) -> None:
     judgment_mark_span(judgment=judgment, user=judge, version=judgment.version, span=span)
     if corpus.scores_esa:
         judgment_set_esa_score(judgment=judgment, user=judge, version=judgment.version, score=60)
-    judgment_finish(judgment=judgment, user=judge, version=judgment.version)
 
 
 def walk(client: Client, corpus: Corpus, judge: User) -> list[Seen]:
     """The judge's whole queue through the pages: "continue", the item's page; then the
-    item answered through the services."""
-    out = []
+    item answered through the services and accepted by the page's accept & next (htmx),
+    whose answer deals the next item: it is kept on that item (``dealt``)."""
+    out: list[Seen] = []
+    dealt: tuple[list, tuple[str, ...]] | None = None
     while True:
         response = client.get(f"/corpora/{corpus.pk}/judge/")
         if response.status_code != 302:
@@ -91,24 +95,22 @@ def walk(client: Client, corpus: Corpus, judge: User) -> list[Seen]:
                 home=etree.HTML(client.get("/").content.decode())
                 .find(f'.//*[@data-progress="{corpus.name}"]')
                 .text,
+                dealt=dealt,
             )
         )
         answer(judgment, judge)
+        judgment.refresh_from_db()
+        accepted = client.post(
+            reverse("annotation:judgment_accept", args=[judgment.pk]),
+            {"version": judgment.version},
+            **HTMX,
+        )
+        assert accepted.status_code == 200
+        headers = tuple(sorted(k for k in accepted.headers if k.lower().startswith("hx-")))
+        dealt = (skeleton(accepted.content.decode()), headers)
 
 
-@pytest.fixture(params=[Protocol.ESA, Protocol.MQM])
-def walked(request, tmp_path: Path, client: Client, judge: User) -> list[Seen]:
-    corpus = with_every_kind(
-        span_queue_corpus(tmp_path, "spans", [judge], request.param, sentences=3, systems=6),
-        judge,
-    )
-    client.force_login(judge)
-    return walk(client, corpus, judge)
-
-
-def test_a_span_control_page_differs_from_a_real_items_only_by_its_texts(
-    walked: list[Seen],
-) -> None:
+def a_control_page_differs_from_a_real_items_only_by_its_texts(walked: list[Seen]) -> None:
     kinds = {s.judgment.control for s in walked if s.judgment.control}
     assert kinds == set(SPAN_KINDS)
     real = [s for s in walked if not s.judgment.control]
@@ -125,9 +127,11 @@ def test_a_span_control_page_differs_from_a_real_items_only_by_its_texts(
         assert before.label != after.label
     pages = {repr(s.page) for s in walked}
     assert len(pages) == 1  # every item, control or real, the same page but for its texts
+    fragments = {repr(s.dealt) for s in walked[1:]}
+    assert len(fragments) == 1  # accept & next answers alike, whichever item it deals
 
 
-def test_every_span_item_is_dealt_when_the_judge_reaches_it(walked: list[Seen]) -> None:
+def every_item_is_dealt_when_the_judge_reaches_it(walked: list[Seen]) -> None:
     """Items numbered in the order they came, each made as it was reached; each run
     counts 1 … N with its labels System 1 … System N, N the same in every run."""
     pks = [s.judgment.pk for s in walked]
@@ -140,3 +144,18 @@ def test_every_span_item_is_dealt_when_the_judge_reaches_it(walked: list[Seen]) 
         assert [s.position[2] for s in run] == list(range(1, len(run) + 1))
         assert sorted(s.label for s in run) == sorted(f"System {k}" for k in range(1, len(run) + 1))
         assert sum(1 for s in run if s.judgment.control) == len(run) - 6
+
+
+@pytest.mark.parametrize("protocol", [Protocol.ESA, Protocol.MQM])
+def test_nothing_a_judge_sees_tells_an_esa_or_mqm_control(
+    tmp_path: Path, client: Client, judge: User, protocol: str
+) -> None:
+    """The queue is walked once (the slow part), then each rule above is checked."""
+    corpus = with_every_kind(
+        span_queue_corpus(tmp_path, "spans", [judge], protocol, sentences=3, systems=6), judge
+    )
+    client.force_login(judge)
+    walked = walk(client, corpus, judge)
+
+    a_control_page_differs_from_a_real_items_only_by_its_texts(walked)
+    every_item_is_dealt_when_the_judge_reaches_it(walked)
