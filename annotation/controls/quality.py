@@ -307,7 +307,8 @@ def corpus_controls(corpus: Corpus) -> tuple[JudgeControls, ...]:
 def corpus_batch_controls(
     corpus: Corpus,
 ) -> tuple[tuple[JudgeControls, ...], tuple[JudgeControls, ...]]:
-    """Every judge's and every dealt batch's control results in ``corpus`` (one query)."""
+    """Every judge's and every dealt batch's control results in ``corpus`` (one query;
+    in MQM one more, the spans)."""
     rows = control_rows(corpus)
     threshold, rule = corpus.control_pass_threshold, score_rule(corpus)
     return (

@@ -10,6 +10,7 @@ from pathlib import Path
 from annotation.controls.runs import (
     SPAN_KINDS,
     Placement,
+    RunItem,
     control_kinds,
     corpus_spans,
     run_items,
@@ -178,3 +179,28 @@ def walk_span_queue(
             )
         judgment_finish(judgment=judgment, user=judge, version=judgment.version)
     return items
+
+
+def first_run_holding(
+    corpus: Corpus, user_factory: Callable[..., User], kinds: set[str]
+) -> tuple[User, list[RunItem]]:
+    """The first of new judges ``ana``, ``ana1``, … whose first run of ``corpus`` (the
+    queue's first sentence's) holds these ``kinds`` of control, assigned to the corpus,
+    and that run's items: the draws depend on the ids, which differ between databases."""
+    sentence = corpus.sentences.get(queue_position=0)
+    span = corpus_spans(corpus)[sentence.pk]
+    for k in range(80):
+        judge = user_factory(f"ana{k or ''}")
+        run = run_items(
+            Placement.of(corpus, judge.pk),
+            blind=corpus.blind,
+            sentence_id=sentence.pk,
+            span=span,
+            order=range(span.systems),
+            references=range(span.references),
+            kinds=control_kinds(corpus),
+        )
+        if kinds <= {i.kind for i in run}:
+            corpus.judges.add(judge)
+            return judge, run
+    raise AssertionError(f"no judge's first run holds the controls {sorted(kinds)}")

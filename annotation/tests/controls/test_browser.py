@@ -14,11 +14,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from annotation.controls.quality import control_passed, control_rows
-from annotation.controls.runs import Placement, RunItem, corpus_queue, corpus_spans, run_items
+from annotation.controls.runs import corpus_queue
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
 from annotation.tests.browsing import log_in, wait_for_htmx
-from annotation.tests.controls.factories import queue_corpus
+from annotation.tests.controls.factories import first_run_holding, queue_corpus
 from annotation.tests.factories import write_corpus
 from annotation.text import words
 
@@ -52,30 +52,6 @@ def test_a_lead_turns_control_items_on_in_the_page(
     assert page.url == f"{live_server.url}/controls/{seed.pk}/"
 
 
-def first_run_with_a_reference_control(
-    corpus: Corpus, user_factory: Callable[..., User]
-) -> tuple[User, list[RunItem]]:
-    """The first of new judges ``ana``, ``ana1``, … whose first run of ``corpus`` (the
-    queue's first sentence's) holds a reference control, assigned to the corpus, and
-    that run's items: the draws depend on the ids, which differ between databases."""
-    sentence = corpus.sentences.get(queue_position=0)
-    span = corpus_spans(corpus)[sentence.pk]
-    for k in range(50):
-        judge = user_factory(f"ana{k or ''}")
-        run = run_items(
-            Placement.of(corpus, judge.pk),
-            blind=True,
-            sentence_id=sentence.pk,
-            span=span,
-            order=range(span.systems),
-            references=range(span.references),
-        )
-        if any(i.kind == Judgment.Control.REFERENCE for i in run):
-            corpus.judges.add(judge)
-            return judge, run
-    raise AssertionError("no judge's first run holds a reference control")
-
-
 def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
     page: Page, live_server, tmp_path: Path, user_factory: Callable[..., User]
 ) -> None:
@@ -85,7 +61,7 @@ def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
     and the reference shown as a candidate is judged as any candidate (clicks on the
     marks until no edit is left, 10) and passes."""
     corpus = queue_corpus(tmp_path, "meet", [], sentences=3, systems=4)
-    judge, run = first_run_with_a_reference_control(corpus, user_factory)
+    judge, run = first_run_holding(corpus, user_factory, {Judgment.Control.REFERENCE})
     total = corpus_queue(corpus).total
     first, second = corpus.sentences.order_by("queue_position")[:2]  # as the queue has them
 

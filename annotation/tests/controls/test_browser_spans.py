@@ -13,45 +13,15 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from annotation.controls.runs import (
-    Placement,
-    RunItem,
-    control_kinds,
     corpus_queue,
-    corpus_spans,
-    run_items,
 )
-from annotation.models import Corpus, Judgment, User
+from annotation.models import Judgment, User
 from annotation.models.corpus import Protocol
 from annotation.tests.browsing import log_in, wait_for_htmx
-from annotation.tests.controls.factories import span_queue_corpus
+from annotation.tests.controls.factories import first_run_holding, span_queue_corpus
 from annotation.tests.test_browser_accessibility import Audit
 
 DEGRADED, REPEAT = Judgment.Control.DEGRADED, Judgment.Control.REPEAT
-
-
-def first_run_with_both_kinds(
-    corpus: Corpus, user_factory: Callable[..., User]
-) -> tuple[User, list[RunItem]]:
-    """The first of new judges ``ana``, ``ana1``, … whose first run of ``corpus`` holds a
-    bad reference and a repeat, assigned to the corpus, and that run's items (the draws
-    depend on the ids, which differ between databases)."""
-    sentence = corpus.sentences.get(queue_position=0)
-    span = corpus_spans(corpus)[sentence.pk]
-    for k in range(80):
-        judge = user_factory(f"ana{k or ''}")
-        run = run_items(
-            Placement.of(corpus, judge.pk),
-            blind=True,
-            sentence_id=sentence.pk,
-            span=span,
-            order=range(span.systems),
-            references=range(span.references),
-            kinds=control_kinds(corpus),
-        )
-        if {i.kind for i in run if i.kind} == {DEGRADED, REPEAT}:
-            corpus.judges.add(judge)
-            return judge, run
-    raise AssertionError("no judge's first run holds both kinds of control")
 
 
 def test_a_judge_meets_esa_controls_and_the_lead_sees_the_pass_rate(
@@ -84,7 +54,7 @@ def test_a_judge_meets_esa_controls_and_the_lead_sees_the_pass_rate(
     assert (corpus.controls_enabled, corpus.control_esa_drop) == (True, 30)
 
     # the judge: the first run, by the keyboard, a bad reference scored 40 below
-    judge, run = first_run_with_both_kinds(corpus, user_factory)
+    judge, run = first_run_holding(corpus, user_factory, {DEGRADED, REPEAT})
     total = corpus_queue(corpus).total
     page.context.clear_cookies()
     log_in(page, live_server.url, judge.username)
