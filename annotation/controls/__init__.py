@@ -20,6 +20,10 @@ The modules:
   label ("System N", blind corpora only) and that system's place and live figures;
 * ``quality`` — each judge's controls done, passed, pass rate, consistency, flagged; the
   dashboard's judges panel shows them;
+* ``scored`` — in an ESA or MQM corpus (issue 41), whose judges give scores rather than
+  new references, the kinds drawn are a candidate with injected errors and a candidate
+  shown again, passed by their scores against the original's within the drop and
+  tolerance the lead sets (``Corpus.control_esa_drop`` … ``control_mqm_tolerance``);
 * ``forms``, ``views``, ``urls`` — the lead's settings page.
 
 **Control items never count.** A control is a :class:`~annotation.models.Judgment` (so the
