@@ -58,7 +58,9 @@ def judge_spans_as_suggested(judgment: Judgment) -> list[tuple[MarkedSpan, bool]
     return sorted(marked, key=lambda pair: order[pair[0]])
 
 
-def set_spans(spans: Sequence[dict[str, Any]], *, judgment: Judgment) -> list[dict[str, Any]]:
+def set_spans(
+    spans: Sequence[dict[str, Any]], *, judgment: Judgment, seconds: float = 0.0
+) -> list[dict[str, Any]]:
     """Make the judge's span rows of ``judgment`` the ``spans`` given (as events store
     them) and return those it had before. Call it in the change's transaction.
 
@@ -67,7 +69,10 @@ def set_spans(spans: Sequence[dict[str, Any]], *, judgment: Judgment) -> list[di
     started as), or of the one new span where one span became another (a change names
     one span and its replacement); the others are deleted or added. An added span equal
     to a suggestion no other span of the judge's names takes it up (undo after a
-    removal brings the kept suggestion back as kept)."""
+    removal brings the kept suggestion back as kept). ``seconds``, the change's active
+    time (the gap before it), goes to the spans it made or changed (``Span.seconds``): a
+    span's time is that of the changes that made it what it is, and the spans a change
+    left alone gain nothing."""
     every = list(Span.objects.filter(judgment=judgment).order_by())
     rows = [r for r in every if r.origin == Span.Origin.JUDGE]
     before = [span_json(s) for s in in_order(r.marked for r in rows)]
@@ -84,8 +89,9 @@ def set_spans(spans: Sequence[dict[str, Any]], *, judgment: Judgment) -> list[di
     for row, span in moved:
         row.start, row.end, row.severity = span.start, span.end, span.severity
         row.category, row.missing = span.category, span.missing
+        row.seconds += seconds
     if moved:
-        fields = ["start", "end", "severity", "category", "missing"]
+        fields = ["start", "end", "severity", "category", "missing", "seconds"]
         Span.objects.bulk_update([row for row, _ in moved], fields)
     kept_rows = {id(row) for row, _ in moved}
     gone = [row for row in spare if id(row) not in kept_rows]
@@ -95,7 +101,9 @@ def set_spans(spans: Sequence[dict[str, Any]], *, judgment: Judgment) -> list[di
     free = {r.marked: r for r in every if r.origin == Span.Origin.SUGGESTED and r.pk not in named}
     taken = {k for k, _ in successors}
     added = [s for k, s in enumerate(new) if k not in taken]
-    Span.objects.bulk_create(span_row(judgment, s, suggestion=free.pop(s, None)) for s in added)
+    Span.objects.bulk_create(
+        span_row(judgment, s, suggestion=free.pop(s, None), seconds=seconds) for s in added
+    )
     return before
 
 

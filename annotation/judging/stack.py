@@ -282,7 +282,7 @@ def _write(
             if updated != 1:
                 raise _Overtaken()
             if "spans" in after:  # under the judgment's row lock the UPDATE took
-                before["spans"] = set_spans(after["spans"], judgment=judgment)
+                before["spans"] = set_spans(after["spans"], judgment=judgment, seconds=gap)
             _write_events(click, before=before, after=after, detail=detail, moves=moves, at=at)
     except _Overtaken:
         return _saved_by_a_twin(click)
