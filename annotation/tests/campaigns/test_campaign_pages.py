@@ -318,8 +318,8 @@ def test_an_upload_into_a_campaign_that_does_not_exist_is_refused(lead_client: C
 
 #: Session and user, the campaign, its corpora with their progress, the assignments, the
 #: done judgments per annotator, the corpora's pending jobs, the failed imports into it,
-#: and the choices of the move form.
-MAX_QUERIES_CAMPAIGN_PAGE = 9
+#: the choices of the move form, and the effort per protocol (judgments, spans).
+MAX_QUERIES_CAMPAIGN_PAGE = 11
 
 
 def test_the_campaign_page_costs_the_same_queries_with_more_corpora_annotators_and_jobs(
