@@ -56,12 +56,17 @@ def wait_until_up(base: str) -> None:
 
 
 @contextmanager
-def server(env: dict[str, str], workers: int = 2) -> Iterator[str]:
-    """A gunicorn server of the app on ``env``'s database; yields its base URL."""
+def server(env: dict[str, str], workers: int = 2, access_log: Path | None = None) -> Iterator[str]:
+    """A gunicorn server of the app on ``env``'s database; yields its base URL.
+    ``access_log``: a file where gunicorn writes each request's method, path, status and
+    time (microseconds), one line each."""
     port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
     command = [str(gunicorn), "evaltool.wsgi:application", "--bind", f"127.0.0.1:{port}"]
     command += ["--workers", str(workers), "--no-control-socket"]
+    if access_log is not None:
+        command += ["--access-logfile", str(access_log)]
+        command += ["--access-logformat", "%(m)s %(U)s %(s)s %(D)s"]
     process = subprocess.Popen(
         command,
         cwd=ROOT,
