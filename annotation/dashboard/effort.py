@@ -12,8 +12,19 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from annotation.models import Protocol
 from annotation.pace import seconds_per_candidate, sentences_per_hour
 from annotation.statistics import JudgmentRow
+
+#: What the one pass over a candidate is, in each protocol: the human column's heading.
+#: Every protocol's page records its judgments' active time alike, so the column's
+#: figures are the same measure whatever the protocol; only what the judge did differs.
+PASS_LABELS = {
+    Protocol.AWER: "aWER/aSER + SSER (one pass)",
+    Protocol.ESA: "ESA: error spans + 0–100 score (one pass)",
+    Protocol.ESA_PREFILL: "ESA: pre-filled spans corrected + 0–100 score (one pass)",
+    Protocol.MQM: "MQM: error spans with categories (one pass)",
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,12 @@ class JudgeEffort:
 class Effort:
     systems: tuple[EffortRow, ...]
     judges: tuple[JudgeEffort, ...]
+    #: The corpus's protocol, which says what the one pass was (:data:`PASS_LABELS`).
+    protocol: str = Protocol.AWER
+
+    @property
+    def pass_label(self) -> str:
+        return PASS_LABELS[Protocol(self.protocol)]
 
     @property
     def total_minutes(self) -> float:
@@ -100,9 +117,12 @@ class Effort:
         return any(r.ier_clicks for r in self.systems)
 
 
-def effort(rows: Sequence[JudgmentRow], systems: Sequence[str]) -> Effort:
+def effort(
+    rows: Sequence[JudgmentRow], systems: Sequence[str], protocol: str = Protocol.AWER
+) -> Effort:
     """Minutes per system (Σ active seconds of its done judgments / 60, IER's apart) and
-    sentences per hour per judge (done judgments / active hours)."""
+    sentences per hour per judge (done judgments / active hours), of a corpus judged
+    under ``protocol``."""
     seconds: dict[str, float] = defaultdict(float)
     ier_seconds: dict[str, float] = defaultdict(float)
     ier_clicks: dict[str, int] = defaultdict(int)
@@ -124,4 +144,5 @@ def effort(rows: Sequence[JudgmentRow], systems: Sequence[str]) -> Effort:
             JudgeEffort(name, judge_count[name], judge_seconds[name])
             for name in sorted(judge_count)
         ),
+        protocol=protocol,
     )

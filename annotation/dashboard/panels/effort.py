@@ -11,7 +11,11 @@ from annotation.statistics import remembered
 
 @panel("effort", title="Effort")
 def effort_panel(parts: Parts) -> Effort:
-    """Remembered under the judgments stamp: a later view reads nothing."""
+    """Remembered under the judgments stamp (and the protocol, which names the pass): a
+    later view reads nothing."""
+    corpus = parts.corpus
     return remembered(
-        parts.corpus, ("effort",), lambda: effort(parts.get(judgments), parts.get(systems))
+        corpus,
+        ("effort", corpus.protocol),
+        lambda: effort(parts.get(judgments), parts.get(systems), corpus.protocol),
     )
