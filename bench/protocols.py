@@ -56,6 +56,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # first: bench/metrics.py must not hide the metrics package
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
+
 from bench.browser import chromium, log_in, manage, open_corpus, server  # noqa: E402
 from bench.common import PG_SERVER, ensure_postgres, pg_fresh, production_env  # noqa: E402
 
@@ -64,24 +66,33 @@ INPUTS = ("keyboard", "mouse")
 PASSWORD = "protocols-pw"
 PG_DATABASE = "evaltool_bench_protocols"
 
-#: Arms the page: the next keydown or mousedown starts a clock, and ``window.__answer``
-#: resolves with its milliseconds once htmx has settled ``#judge`` and the browser has
-#: drawn a frame of it (a function, evaluated once: the page's policy forbids eval).
-ARM = """() => { window.__answer = new Promise(resolve => {
-    let start = null;
-    const mark = () => { if (start === null) start = performance.now(); };
-    document.addEventListener("keydown", mark, {capture: true, once: true});
-    document.addEventListener("mousedown", mark, {capture: true, once: true});
-    const settled = evt => {
-        if (evt.target.id !== "judge") return;
-        document.removeEventListener("htmx:afterSettle", settled);
-        requestAnimationFrame(() => resolve(performance.now() - start));
-    };
-    document.addEventListener("htmx:afterSettle", settled);
-}); }"""
-#: The armed answer's milliseconds, or null after 30 s without one.
-ANSWER = """() => Promise.race([window.__answer,
-    new Promise(resolve => setTimeout(() => resolve(null), 30000))])"""
+#: Watches the page (once, after it loads): the first keydown or mousedown after
+#: :data:`ARM` starts a clock; each request the page's queue sends (``htmx:confirm`` on
+#: ``#queue-status``, static/js/judge.js; counted once, however often htmx confirms it)
+#: is counted, and so is each ``#judge`` settled and drawn (the first animation frame
+#: after it). An action may send two requests (a typed score saved before accept &
+#: next): its answer is the last of them drawn.
+WATCH = """() => {
+    const t = window.__t = {start: null, sent: new Set(), asked: 0, drawn: 0, last: 0};
+    const mark = () => { if (t.start === null) t.start = performance.now(); };
+    document.addEventListener("keydown", mark, {capture: true});
+    document.addEventListener("mousedown", mark, {capture: true});
+    document.addEventListener("htmx:confirm", evt => {
+        if (!evt.detail.elt || evt.detail.elt.id !== "queue-status") return;
+        t.sent.add(evt.detail.triggeringEvent);  // confirmed again when it leaves its queue
+        t.asked = t.sent.size;
+    });
+    document.addEventListener("htmx:afterSettle", evt => {
+        if (evt.target.id === "judge") requestAnimationFrame(() => {
+            t.drawn += 1;
+            t.last = performance.now();
+        });
+    });
+}"""
+ARM = "() => { Object.assign(window.__t, {start: null, sent: new Set(), asked: 0, drawn: 0}); }"
+#: Whether every request the action sent has its answer drawn.
+ANSWERED = "() => window.__t.asked > 0 && window.__t.drawn >= window.__t.asked"
+SINCE = "() => window.__t.last - window.__t.start"
 
 #: Prints the recorded effort of the bench's campaign, per protocol, as JSON.
 RECORDED = (
@@ -149,6 +160,7 @@ class Round:
     spans: list[float] = field(default_factory=list)
     answers: list[float] = field(default_factory=list)
     suggested: int = 0
+    reclicks: int = 0
 
 
 class Judge:
@@ -162,12 +174,16 @@ class Judge:
         """Do ``act`` (a key or a click the server answers) and wait for its answer."""
         self.page.evaluate(ARM)
         act()
-        ms = self.page.evaluate(ANSWER)
-        if ms is None:
+        try:
+            self.page.wait_for_function(ANSWERED, polling="raf", timeout=30_000)
+        except PlaywrightTimeout:
             shot = Path(tempfile.gettempdir()) / f"protocols-{self.protocol}-{self.how}.png"
             self.page.screenshot(path=str(shot))
-            raise SystemExit(f"{self.protocol}, {self.how}: no answer in 30 s (see {shot})")
-        self.round.answers.append(ms)
+            seen = self.page.evaluate("() => JSON.stringify(window.__t)")
+            raise SystemExit(
+                f"{self.protocol}, {self.how}: no answer in 30 s ({seen}; see {shot})"
+            ) from None
+        self.round.answers.append(self.page.evaluate(SINCE))
 
     def segment(self, k: int) -> None:
         start = time.perf_counter()
@@ -210,6 +226,16 @@ class Judge:
     def awer_op_by_mouse(self) -> None:
         self.answered(lambda: self.page.locator("#candidate button[data-op]").first.click())
 
+    def select_word(self, w: int) -> None:
+        """Click word ``w`` of the candidate until the page says it is selected (a click
+        the page missed is clicked again, as a judge would, and counted)."""
+        for _ in range(3):
+            self.page.locator(f'#candidate .piece[data-word="{w}"]').first.click()
+            if self.page.inner_text("#selection-shown").startswith("Selected"):
+                return
+            self.round.reclicks += 1
+        raise SystemExit(f"{self.protocol}, {self.how}: word {w} is never selected")
+
     def span_page(self, k: int) -> None:
         """Mark every other word minor, ``spans`` of them; ESA: then the score."""
         keys, page = self.how == "keyboard", self.page
@@ -221,13 +247,15 @@ class Judge:
                 def by_keys(moves: int = moves) -> None:
                     for _ in range(moves):
                         page.keyboard.press("ArrowRight")
+                    if not page.inner_text("#selection-shown").startswith("Selected"):
+                        raise SystemExit(f"{self.protocol}, keyboard: → selected nothing")
                     self.answered(lambda: page.keyboard.press("1"))
 
                 self.timed_span(by_keys)
             else:
 
                 def by_mouse(w: int = w) -> None:
-                    page.locator(f'#candidate .piece[data-word="{w}"]').first.click()
+                    self.select_word(w)
                     self.answered(lambda: page.click("#mark-minor"))
 
                 self.timed_span(by_mouse)
@@ -272,6 +300,9 @@ def judge_round(browser: Any, base: str, args: argparse.Namespace, protocol: str
     page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     log_in(page, base, judge_name(protocol, how), PASSWORD)
     open_corpus(page, base, corpus_name(protocol, args.sentences))
+    # the page's own scripts (deferred, after htmx) listen for the keys
+    page.wait_for_function("() => document.readyState === 'complete'")
+    page.evaluate(WATCH)
     judge = Judge(page, how, protocol, args.spans)
     for k in range(2):
         judge.segment(k)
@@ -298,6 +329,9 @@ def report(results: list[tuple[str, str, Round, list[float]]], facts: str) -> No
             f"{len(r.spans):>6} {per_span:>7} {statistics.median(r.answers):>13.0f} "
             f"{statistics.median(server_ms):>13.0f} {percentile(server_ms, 0.95):>6.0f}"
         )
+    for protocol, how, r, _ in results:
+        if r.reclicks:
+            print(f"{protocol}, {how}: {r.reclicks} clicks on a word the page missed, made again")
     prefill = [(p, r.suggested) for p, _, r, _ in results if p == "esa_prefill"]
     for protocol, suggested in prefill:
         if not suggested:
