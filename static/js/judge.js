@@ -224,14 +224,16 @@
   }
 
   // A field typed in keeps its text when its candidate is drawn again, unless the
-  // answer is that of this very text saved.
+  // answer is that of this very text saved. A field without a name (ESA's slider, one
+  // value with the score's box) is never sent: the answer of its form saved is its own,
+  // else it would stay "typed in" and be saved again before the next action.
   if (window.Idiomorph) {
     var sameCandidate = true;
     Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old, fresh) {
       if (old === root()) sameCandidate = old.getAttribute("data-judgment") === fresh.getAttribute("data-judgment");
       if (!sameCandidate || !typedIn(old)) return true;
       var sent = swapping && swapping.saved && swapping.meta.form === old.form && swapping.meta.values;
-      return !!sent && sent.get(old.name) === old.value;
+      return !!sent && (!old.name || sent.get(old.name) === old.value);
     };
   }
 
