@@ -26,9 +26,11 @@ click on the slider; MQM has none), then accept & next (``n`` or the button).
 
 **The table.** Per protocol and input: seconds per segment (from the segment's first
 key or click to the next segment drawn), seconds per span (from the span's first key or
-click to its answer drawn), and the server's milliseconds per request (gunicorn's own
-request time, from its access log), median and 95th percentile. Then the recorded
-effort the campaign page shows for the bench's campaign
+click to its answer drawn: selecting it and marking it, or applying an edit operation in
+aWER), the median milliseconds of an action's answer as the page sees it (from the key
+or click to the last answer it asked for drawn), and the server's milliseconds per
+request (gunicorn's own request time, from its access log), median and 95th
+percentile. Then the recorded effort the campaign page shows for the bench's campaign
 (:func:`annotation.campaigns.effort.campaign_protocol_effort`), which for this judge is
 its machine time as the server saw it.
 
@@ -261,7 +263,7 @@ class Judge:
                 self.timed_span(by_mouse)
         if self.protocol == "mqm":
             return
-        score = 30 + k % 60
+        score = 10 + k % 30  # far from the unset slider's 50: a click there changes nothing
         if keys:
             page.keyboard.press("s")
             page.keyboard.type(str(score))
