@@ -16,8 +16,11 @@ from annotation.tests.judging.test_browser_esa import corpus, first_judgment
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def score_posts(page: Page) -> list[str]:
-    """The score requests the page sends from now on."""
+def score_posts(page: Page, live_server, user_factory) -> list[str]:
+    """An ESA corpus's first candidate opened; the score requests the page sends from
+    now on."""
+    corpus(user_factory, Protocol.ESA)
+    open_corpus(page, live_server.url, name="esa")
     sent: list[str] = []
     page.on(
         "request",
@@ -29,9 +32,7 @@ def score_posts(page: Page) -> list[str]:
 def test_a_score_saved_with_the_slider_is_not_sent_again_by_accept_and_next(
     page: Page, live_server, user_factory
 ) -> None:
-    corpus(user_factory, Protocol.ESA)
-    open_corpus(page, live_server.url, name="esa")
-    sent = score_posts(page)
+    sent = score_posts(page, live_server, user_factory)
     slider = page.locator("#esa-score-range")
     box = slider.bounding_box()
     assert box is not None
@@ -41,17 +42,14 @@ def test_a_score_saved_with_the_slider_is_not_sent_again_by_accept_and_next(
     page.click("#accept-next")
 
     expect(page.locator("#candidate")).to_contain_text("a dog run")
-    saved = first_judgment()
-    assert saved.state == Judgment.State.DONE
+    assert first_judgment().state == Judgment.State.DONE
     assert len(sent) == 1, sent
 
 
 def test_a_score_typed_and_saved_with_enter_is_not_sent_again_by_the_n_key(
     page: Page, live_server, user_factory
 ) -> None:
-    corpus(user_factory, Protocol.ESA)
-    open_corpus(page, live_server.url, name="esa")
-    sent = score_posts(page)
+    sent = score_posts(page, live_server, user_factory)
     page.keyboard.press("s")
     page.keyboard.type("64")
     page.keyboard.press("Enter")
