@@ -334,10 +334,10 @@ def report(results: list[tuple[str, str, Round, list[float]]], facts: str) -> No
     for protocol, how, r, _ in results:
         if r.reclicks:
             print(f"{protocol}, {how}: {r.reclicks} clicks on a word the page missed, made again")
-    prefill = [(p, r.suggested) for p, _, r, _ in results if p == "esa_prefill"]
-    for protocol, suggested in prefill:
-        if not suggested:
-            print(f"{protocol}: no span was suggested (the page pre-fills none yet)")
+    prefill = [r.suggested for p, _, r, _ in results if p == "esa_prefill"]
+    if prefill:
+        print(f"esa_prefill: {sum(prefill)} spans suggested on the pages judged", end="")
+        print("" if sum(prefill) else " (the page pre-fills none yet: timed as ESA)")
 
 
 def report_recorded(env: dict[str, str], sentences: int) -> None:
