@@ -84,7 +84,12 @@ def wmt(tmp_path: Path, user_factory: Callable[..., User]) -> Campaign:
     kept = Span.objects.filter(judgment__target__sentence__corpus=esa).first()
     assert kept is not None
     Span.objects.create(
-        judgment=kept.judgment, start=6, end=7, severity="major", origin=Span.Origin.SUGGESTED
+        judgment=kept.judgment,
+        start=6,
+        end=7,
+        severity="major",
+        origin=Span.Origin.SUGGESTED,
+        source=Span.Source.AWER,
     )
     mqm = corpus_in(wmt, tmp_path, "mqm", Protocol.MQM)
     judged(mqm, ann, [45.0, 55.0], [[10.0], [20.0, 30.0, 40.0]])
