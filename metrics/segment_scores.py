@@ -15,6 +15,10 @@ Two layouts (:data:`LAYOUTS`):
   format allows only in human scores, is not a number here. (The older tasks' nine
   columns, ``METRIC LP TESTSET DOCID SEGID SYSTEM SCORE …``, changed from year to year
   and are not read: cut them to ``tsv`` with ``cut -f6,5,7``-style tools.)
+* ``mtme``: mt-metrics-eval's human scores (``human-scores/SRC-TGT.NAME.seg.score``,
+  MQM, ESA, DA): the ``wmt`` layout, where ``None`` is a segment nobody rated (``NaN``,
+  left out of the system's mean as a changed candidate's score is). Their system-level
+  file (``.sys.score``) is :mod:`metrics.mtme`'s.
 
 Every system of the file must be one of the corpus's, and every system of the corpus
 must have one score for each sentence, a finite decimal number of at most
@@ -50,7 +54,14 @@ LAYOUTS: dict[str, str] = {
     "tsv": "system<TAB>segment<TAB>score, segments numbered from 1",
     "wmt": "WMT metrics task (mt-metrics-eval .seg.score): SYSTEM SCORE, "
     "each system's scores in segment order",
+    "mtme": "mt-metrics-eval human scores (.seg.score): SYSTEM SCORE, each system's "
+    "scores in segment order, None for a segment nobody rated",
 }
+#: The layouts whose files may leave a segment without a score (``None``): human scores,
+#: where not every candidate was rated.
+MISSING_ALLOWED = frozenset({"mtme"})
+#: How mt-metrics-eval's human scores write a segment without a score.
+NO_SCORE = "None"
 
 #: What a score that is not finite looks like, to say so rather than "not a number".
 _NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
@@ -131,7 +142,7 @@ def read_segment_scores(
     if layout == "tsv":
         reader.read_tsv(lines)
     else:
-        reader.read_wmt(lines)
+        reader.read_wmt(lines, missing_allowed=layout in MISSING_ALLOWED)
     return reader.complete()
 
 
@@ -207,7 +218,7 @@ class _Reader:
             self.check_system(number, system)
             self.put(number, system, self.segment(number, segment), self.score(number, score))
 
-    def read_wmt(self, lines: Sequence[str]) -> None:
+    def read_wmt(self, lines: Sequence[str], *, missing_allowed: bool = False) -> None:
         for number, text in enumerate(lines, start=1):
             if not text.strip():
                 raise self.refuse(number, "empty line (one score per line)")
@@ -227,7 +238,8 @@ class _Reader:
                     f"system {system!r} has a score for more than the corpus's "
                     f"{self.n} sentence{'s' * (self.n != 1)}",
                 )
-            self.put(number, system, k, self.score(number, score))
+            value = math.nan if missing_allowed and score == NO_SCORE else self.score(number, score)
+            self.put(number, system, k, value)
 
     def check_system(self, line: int, system: str) -> None:
         if system not in self.known:
@@ -290,10 +302,17 @@ class _Reader:
         return self.values
 
 
-def check_scores(scores: Mapping[str, Sequence[float] | FloatArray], n_segments: int) -> None:
+def check_scores(
+    scores: Mapping[str, Sequence[float] | FloatArray],
+    n_segments: int,
+    *,
+    missing_allowed: bool = False,
+) -> None:
     """A ``ValueError`` naming the system unless each of ``scores`` has ``n_segments``
     finite numbers within :data:`SCORE_LIMIT`: the same rule for scores that come from a
-    file and from a program (a command that computes a metric itself)."""
+    file and from a program (a command that computes a metric itself). With
+    ``missing_allowed`` (human scores, :data:`MISSING_ALLOWED`), ``NaN`` is a segment
+    without a score."""
     for system, values in scores.items():
         arr = np.asarray(values, dtype=np.float64)
         if arr.shape != (n_segments,):
@@ -301,7 +320,7 @@ def check_scores(scores: Mapping[str, Sequence[float] | FloatArray], n_segments:
                 f"system {system!r}: {arr.size} scores for {n_segments} sentences "
                 "(one per sentence, in order)"
             )
-        bad = np.flatnonzero(~np.isfinite(arr))
+        bad = np.flatnonzero(np.isinf(arr) if missing_allowed else ~np.isfinite(arr))
         if len(bad):
             raise ValueError(
                 f"system {system!r}: segment {bad[0] + 1}'s score {float(arr[bad[0]])!r} "

@@ -45,8 +45,10 @@ from django.db import IntegrityError, transaction
 from annotation.changes import imported_scores_changed
 from annotation.models import SCORES_DTYPE, Corpus, ExternalMetric, ExternalScores, Translator
 from annotation.statistics.memo import remembered
+from metrics.mtme import check_system_scores, read_system_scores
 from metrics.segment_scores import (
     ERR_NAME_TAKEN,
+    MISSING_ALLOWED,
     check_metric_name,
     check_scores,
     mean_from_stats,
@@ -268,11 +270,16 @@ def external_metric_import(
     description: str = "",
     replace: bool = False,
     imported_by: Any = None,
+    system_scores: bytes | None = None,
+    system_filename: str = "sys.score",
 ) -> ExternalMetric:
     """Store a file of segment scores (``layout``: :data:`metrics.segment_scores.LAYOUTS`)
     as the corpus's metric ``name``: all of it, or nothing and :class:`ScoresRefused`
     with the line and reason (:func:`metrics.segment_scores.read_segment_scores`).
-    ``replace``: a metric of that name is replaced (else a name taken is refused)."""
+    ``replace``: a metric of that name is replaced (else a name taken is refused).
+    ``system_scores``: the system-level file that comes with human scores
+    (mt-metrics-eval's ``.sys.score``), checked against the segments' means
+    (:func:`metrics.mtme.check_system_scores`) so the figures shown are the published."""
     check_external_name(corpus, name, replace=replace)
     systems = _systems(corpus)
     try:
@@ -283,6 +290,9 @@ def external_metric_import(
             n_segments=corpus.n_sentences,
             filename=filename,
         )
+        if system_scores is not None:
+            published = read_system_scores(system_scores, system_filename)
+            check_system_scores(scores, published, system_filename)
     except SegmentFileError as refused:
         raise ScoresRefused(str(refused)) from None
     return external_metric_store(
@@ -328,7 +338,7 @@ def external_metric_store(
         if system not in scores:
             raise ScoresRefused(ERR_MISSING_SYSTEM.format(system=system))
     try:
-        check_scores(scores, corpus.n_sentences)
+        check_scores(scores, corpus.n_sentences, missing_allowed=layout in MISSING_ALLOWED)
     except ValueError as refused:
         raise ScoresRefused(str(refused)) from None
     source_limit = ExternalMetric._meta.get_field("source").max_length or 0

@@ -1,5 +1,5 @@
 """``manage.py import_scores CORPUS FILE --name NAME (--higher-is-better |
---lower-is-better) [--format tsv|wmt] [--description TEXT] [--replace]``.
+--lower-is-better) [--format tsv|wmt|mtme] [--sys FILE] [--description TEXT] [--replace]``.
 
 Imports segment scores computed elsewhere (COMET, xCOMET, MetricX, GEMBA, …) as the
 corpus's metric ``NAME`` (:func:`annotation.statistics.external_metric_import`): all of
@@ -7,6 +7,10 @@ the file or nothing, a refusal naming the file's line and the reason. ``FILE`` `
 reads standard input. The layouts are :data:`metrics.segment_scores.LAYOUTS`; the
 metric's figure is the mean of each system's segment scores. ``manage.py delete_scores``
 deletes one.
+
+Human scores from mt-metrics-eval (``--format mtme``: a ``.seg.score`` where ``None`` is a
+segment nobody rated) may come with their ``.sys.score`` (``--sys FILE``): each system's
+line must be the mean of its rated segments, or the import is refused with its line.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotation.management.lookup import corpus_named
 from annotation.statistics import AGGREGATE, ScoresRefused, external_metric_import
 from metrics.segment_scores import LAYOUTS
-from metrics.textfiles import STDIN, SegmentFileError, display_name
+from metrics.textfiles import STDIN, SegmentFileError, display_name, read_bytes
 
 
 class Command(BaseCommand):
@@ -45,6 +49,11 @@ class Command(BaseCommand):
             default="tsv",
             help="; ".join(f"{key}: {words}" for key, words in LAYOUTS.items()) + " (default: tsv)",
         )
+        parser.add_argument(
+            "--sys",
+            metavar="FILE",
+            help="With --format mtme: the .sys.score beside the .seg.score, checked against it.",
+        )
         parser.add_argument("--description", default="", help="What it is (model, version, …).")
         parser.add_argument(
             "--replace", action="store_true", help="Replace the imported metric of this name."
@@ -53,8 +62,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         corpus = corpus_named(options["corpus"])
         filename = display_name(options["file"])
+        sys_file = options["sys"]
+        if sys_file is not None and options["format"] != "mtme":
+            raise CommandError("--sys goes with --format mtme (mt-metrics-eval human scores)")
         try:
             data = _read(options["file"], filename)
+            system_scores = None if sys_file is None else read_bytes(sys_file)
             metric = external_metric_import(
                 corpus=corpus,
                 data=data,
@@ -64,6 +77,8 @@ class Command(BaseCommand):
                 filename=filename,
                 description=options["description"],
                 replace=options["replace"],
+                system_scores=system_scores,
+                system_filename=display_name(sys_file or "sys.score"),
             )
         except (ScoresRefused, SegmentFileError) as refused:
             raise CommandError(str(refused)) from None

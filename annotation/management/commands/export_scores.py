@@ -1,0 +1,54 @@
+"""``manage.py export_scores NAME --format mtme [--metric NAME] [--level seg|sys] [-o FILE]``
+— a corpus's scores per segment (or per system) in mt-metrics-eval's layout
+(:mod:`annotation.corpora.score_exports`, :mod:`metrics.mtme`), the files WMT's analysis
+scripts read. ``--metric``: ``esa`` (the default for an ESA corpus) or an imported
+metric's name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation.corpora.score_exports import segment_scores
+from annotation.management.lookup import corpus_named
+from annotation.management.text_output import write_text
+from annotation.models import Protocol
+from metrics.mtme import seg_score_text, sys_score_text
+
+FORMATS = ("mtme",)
+
+
+class Command(BaseCommand):
+    help = "Export a corpus's segment (or system) scores as mt-metrics-eval's .seg/.sys.score."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("name")
+        parser.add_argument("--format", choices=FORMATS, default="mtme")
+        parser.add_argument(
+            "--metric", help="esa (default for an ESA corpus), or an imported metric's name."
+        )
+        parser.add_argument(
+            "--level",
+            choices=("seg", "sys"),
+            default="seg",
+            help="seg: a .seg.score (default); sys: a .sys.score.",
+        )
+        parser.add_argument(
+            "-o", "--output", type=Path, help="Write to this file instead of stdout."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        corpus = corpus_named(options["name"])
+        metric = options["metric"]
+        if metric is None:
+            if corpus.protocol not in (Protocol.ESA, Protocol.ESA_PREFILL):
+                raise CommandError("--metric NAME: which scores (an imported metric's name)")
+            metric = "esa"
+        try:
+            scores = segment_scores(corpus, metric)
+        except LookupError as exc:
+            raise CommandError(str(exc.args[0])) from None
+        text = seg_score_text(scores) if options["level"] == "seg" else sys_score_text(scores)
+        write_text(self, [text], options["output"])
