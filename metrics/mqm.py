@@ -45,6 +45,11 @@ SEVERITIES: tuple[str, ...] = (MINOR, MAJOR)
 MINOR_POINTS, MAJOR_POINTS = 1, 5
 PUNCTUATION = "Fluency/Punctuation"
 NON_TRANSLATION = "Non-translation"
+#: WMT's MQM files' spelling of the taxonomy's categories, where it differs: read so
+#: (``python -m metrics human``, ``manage.py import_mqm``) and written so (``export_mqm``).
+WMT_SPELLINGS = {"Non-translation!": NON_TRANSLATION}
+#: The taxonomy's name → WMT's spelling.
+WMT_SPELLING_OF = {ours: theirs for theirs, ours in WMT_SPELLINGS.items()}
 #: A category's name: at most this many characters.
 CATEGORY_MAX_LENGTH = 100
 

@@ -49,7 +49,6 @@ from annotation.corpora.imported_judgments import (
     store_imported_judgments,
 )
 from annotation.corpora.imports import ImportRefused
-from annotation.corpora.removal import delete_corpus_rows
 from annotation.formatting import counted
 from annotation.models import Corpus, Judgment, Protocol
 from metrics.textfiles import SegmentFileError
@@ -118,18 +117,11 @@ def corpus_import_appraise(
             filename=filename,
             protocol=Protocol.MQM if mqm else Protocol.ESA,
         )
-        made = True
     else:
         found = stored_campaign_texts(corpus, pair)
         plans = [_plan(found, row, filename) for row in judged]
         refuse_judged_again(corpus, plans, filename)
-        made = False
-    try:
-        users = store_imported_judgments(corpus, plans)
-    except BaseException:
-        if made:
-            delete_corpus_rows(corpus)
-        raise
+    users = store_imported_judgments(corpus, plans, new_corpus=found.wmt is not None)
     return AppraiseSummary(
         corpus=corpus,
         judgments=sum(p.control == Judgment.Control.NONE for p in plans),

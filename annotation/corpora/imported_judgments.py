@@ -20,6 +20,7 @@ from django.db import transaction
 from annotation.changes import judgments_changed
 from annotation.corpora.evaluator_accounts import new_evaluator_account, remove_unused_accounts
 from annotation.corpora.imports import ImportRefused
+from annotation.corpora.removal import delete_corpus_rows
 from annotation.models import Corpus, Judgment, Span, Target, User
 
 ERR_JUDGED_ALREADY = "{user!r} has judged this item of the corpus already"
@@ -80,9 +81,21 @@ def refuse_judged_again(
             raise ImportRefused(filename, j.line, ERR_JUDGED_ALREADY.format(user=j.user))
 
 
-def store_imported_judgments(corpus: Corpus, judgments: Sequence[ImportedJudgment]) -> set[str]:
+def store_imported_judgments(
+    corpus: Corpus, judgments: Sequence[ImportedJudgment], *, new_corpus: bool = False
+) -> set[str]:
     """Write ``judgments`` (done) and their spans in one transaction; the annotators'
-    names."""
+    names. ``new_corpus``: the import made ``corpus`` for them, and a failure removes
+    it too (all or nothing)."""
+    try:
+        return _store(corpus, judgments)
+    except BaseException:
+        if new_corpus:
+            delete_corpus_rows(corpus)
+        raise
+
+
+def _store(corpus: Corpus, judgments: Sequence[ImportedJudgment]) -> set[str]:
     users = {j.user for j in judgments}
     made: list[User] = []
     try:

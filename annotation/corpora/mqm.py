@@ -13,19 +13,26 @@ that a word is wrong, superfluous or lacking. A done judgment without errors is 
 ``No-error`` row, as in the WMT files. The JSON is a list of the same rows, each with
 the span's ``start`` and ``end`` (13a words) and the operation ``op`` besides.
 
+An ESA or MQM corpus's rows are its judges' spans instead (:func:`span_rows`): the
+target is the candidate's text as stored, the span's characters inside ``<v>…</v>``,
+the category the span's (MQM's taxonomy; none in ESA), ``start`` and ``end`` in
+characters. ``manage.py import_mqm`` reads that TSV back to the same spans.
+
 Done judgments only (no control items), sentence by sentence, systems in corpus order.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from annotation.models import Corpus, Judgment
+from annotation.models import Corpus, Judgment, Protocol, Span
 from annotation.spans import ErrorSpan, error_spans
 from annotation.text import words
 from metrics.json_out import json_dumps
+from metrics.mqm import WMT_SPELLING_OF
 
 COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
 NO_ERROR = "No-error"
@@ -39,38 +46,36 @@ def marked_target(candidate: tuple[str, ...], span: ErrorSpan | None) -> str:
     return " ".join([*candidate[: span.start], f"<v>{inside}</v>", *candidate[span.end :]])
 
 
-def _places_in_documents(corpus: Corpus) -> dict[int, int]:
-    """Each sentence's place in its document (position → 1, 2, …; a sentence without a
-    ``doc`` is the first of its own)."""
+def places_in_documents(documents: Sequence[str | None]) -> list[int]:
+    """Each line's place in its document, from 1 (a line without one: the first of its
+    own): the ``doc_id`` column, written and checked on import."""
     seen: dict[str, int] = {}
-    places = {}
-    for position, doc in corpus.sentences.order_by("position").values_list("position", "doc"):
+    places = []
+    for doc in documents:
         if doc:
             seen[doc] = seen.get(doc, 0) + 1
-        places[position] = seen[doc] if doc else 1
+        places.append(seen[doc] if doc else 1)
     return places
+
+
+def _places_in_documents(corpus: Corpus) -> dict[int, int]:
+    """Each sentence's place in its document (position → 1, 2, …)."""
+    sentences = list(corpus.sentences.order_by("position").values_list("position", "doc"))
+    places = places_in_documents([doc for _, doc in sentences])
+    return {position: place for (position, _), place in zip(sentences, places, strict=True)}
 
 
 def mqm_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
     """One row per error of the done judgments the corpus's figures count (no judge left
     out: :meth:`~annotation.models.JudgmentQuerySet.in_figures`; two queries: the
-    sentences' documents, then the judgments, streamed)."""
+    sentences' documents, then the judgments, streamed). An ESA or MQM corpus's are its
+    judges' spans, in characters (:func:`span_rows`)."""
+    if corpus.protocol != Protocol.AWER:
+        yield from span_rows(corpus)
+        return
     place_in_doc = _places_in_documents(corpus)
-    rows = (
-        Judgment.objects.in_figures(corpus.pk)
-        .order_by("target__sentence__position", "target__translator__position", "pk")
-        .values_list(
-            "target__translator__name",
-            "target__sentence__doc",
-            "target__sentence__position",
-            "evaluator__username",
-            "target__sentence__source",
-            "target__text",
-            "new_ref",
-            "severities",
-        )
-    )
-    for system, doc, position, rater, source, text, new_ref, severities in rows.iterator():
+    rows = _judgments(corpus, "target__translator__name", last=("new_ref", "severities"))
+    for system, doc, position, rater, source, text, new_ref, severities in rows:
         seg_id = position + 1
         doc = doc or f"#{seg_id}"
         common = {
@@ -103,6 +108,77 @@ def mqm_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
                 "end": span.end,
                 "op": span.op.value,
             }
+
+
+def marked_text(text: str, start: int, end: int) -> str:
+    """``text`` with its characters ``[start, end)`` inside ``<v>…</v>``."""
+    return f"{text[:start]}<v>{text[start:end]}</v>{text[end:]}"
+
+
+def span_rows(corpus: Corpus) -> Iterator[dict[str, Any]]:
+    """The rows of an ESA or MQM corpus: one per span a judge marked (:class:`~annotation.
+    models.Span`, the characters of the candidate inside ``<v>…</v>``, a ``[MISSING]``
+    marker an empty ``<v></v>``), ``No-error`` for a judgment without any; the rows
+    :mod:`annotation.corpora.mqm_import` reads back to the same spans. Three queries."""
+    place_in_doc = _places_in_documents(corpus)
+    spans: dict[int, list[tuple[int, int, str, str]]] = defaultdict(list)
+    for judgment, start, end, severity, category in (
+        Span.objects.filter(
+            judgment__target__translator__corpus_id=corpus.pk, origin=Span.Origin.JUDGE
+        )
+        .order_by("judgment", "start", "end", "pk")
+        .values_list("judgment_id", "start", "end", "severity", "category")
+    ):
+        spans[judgment].append((start, end, severity, category))
+    rows = _judgments(corpus, "pk", "target__translator__name")
+    for pk, system, doc, position, rater, source, text in rows:
+        common = {
+            "system": system,
+            "doc": doc or f"#{position + 1}",
+            "doc_id": place_in_doc[position],
+            "seg_id": position + 1,
+            "rater": rater,
+            "source": source,
+            "op": None,
+        }
+        if not spans.get(pk):
+            yield {
+                **common,
+                "target": text,
+                "category": NO_ERROR,
+                "severity": NO_ERROR,
+                "start": None,
+                "end": None,
+            }
+        for start, end, severity, category in spans.get(pk, ()):
+            yield {
+                **common,
+                "target": marked_text(text, start, end),
+                "category": WMT_SPELLING_OF.get(category, category),
+                "severity": severity.capitalize(),
+                "start": start,
+                "end": end,
+            }
+
+
+def _judgments(corpus: Corpus, *first: str, last: Sequence[str] = ()) -> Iterator[Any]:
+    """The judgments the rows are of (:func:`mqm_rows`), streamed in the rows' order:
+    the columns ``first``, then document, position, rater, source and candidate, then
+    ``last``."""
+    return (
+        Judgment.objects.in_figures(corpus.pk)
+        .order_by("target__sentence__position", "target__translator__position", "pk")
+        .values_list(
+            *first,
+            "target__sentence__doc",
+            "target__sentence__position",
+            "evaluator__username",
+            "target__sentence__source",
+            "target__text",
+            *last,
+        )
+        .iterator()
+    )
 
 
 def _cell(value: Any) -> str:
