@@ -211,6 +211,19 @@ def import_scores_command(w: World) -> None:
     assert w.fresh().external_metrics.filter(name="COMET").exists()
 
 
+def import_appraise_command(w: World) -> None:
+    row = "carol,bad,2,TGT,eng,deu,40,,False,[],1718899200,1718899230\n"
+    (w.tmp_path / "esa.csv").write_text(row, encoding="utf-8")
+    command("import_appraise", str(w.tmp_path / "esa.csv"), "--corpus", "hand")(w)
+    assert (
+        w.fresh()
+        .translators.get(name="bad")
+        .targets.get(sentence__position=2)
+        .judgments.filter(evaluator__username="carol", esa_score=40)
+        .exists()
+    )
+
+
 # ---- the admin, as a browser posts its forms
 
 
@@ -331,6 +344,7 @@ WRITES = {
         import_text_command, TEXTS | JUDGMENTS, items_to_judge
     ),
     "manage.py import_scores": Write(import_scores_command, EXTERNAL, imported),
+    "manage.py import_appraise (judgments added)": Write(import_appraise_command, JUDGMENTS),
     "manage.py delete_scores": Write(
         command("delete_scores", "hand", "COMET"), EXTERNAL, imported, import_comet
     ),

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
 
 from annotation.corpora.appraise import corpus_import_appraise
 from annotation.corpora.appraise_csv import read_appraise_rows
@@ -308,3 +310,17 @@ def test_the_command_says_the_refusal_in_one_line(tmp_path: Path) -> None:
             "import_appraise", str(tmp_path / "in.csv"), texts=tmp_path, pair="en-de", name="x"
         )
     assert not Corpus.all_objects.exists()
+
+
+def test_the_dashboard_and_its_downloads_read_an_imported_campaign(
+    tmp_path: Path, lead_client: Client
+) -> None:
+    corpus = imported(tmp_path, CAMPAIGN)
+
+    page = lead_client.get(reverse("dashboard:page", args=[corpus.pk]))
+    spans = lead_client.get(reverse("dashboard:mqm_tsv", args=[corpus.pk]))
+
+    assert page.status_code == 200
+    assert spans.status_code == 200
+    text = b"".join(spans.streaming_content).decode()  # type: ignore[attr-defined]
+    assert "sysA\tdoc1\t1\t1\tu1\tThe dog barks.\tDer Hund bellt <v>laut</v>.\t\tMinor" in text
