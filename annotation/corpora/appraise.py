@@ -59,6 +59,10 @@ ERR_WRONG_DOCUMENT = "document id {doc!r} is not line {item}'s ({actual!r})"
 ERR_LANGUAGE = "{side} language {given!r} is not the pair's {expected!r}"
 ERR_SPAN_PAST_END = "error span {k}: characters {start}–{end} run past the target's {size}"
 ERR_SPAN_BLANKS = "error span {k}: characters {start}–{end} are blanks only"
+ERR_AWER_CORPUS = (
+    "the corpus {corpus!r} is judged by aWER + SSER: Appraise's 0–100 scores and spans need "
+    "an ESA or MQM corpus"
+)
 ERR_REFERENCE_JUDGED = "system {system!r} is a reference of the corpus: it has no candidate"
 
 
@@ -118,6 +122,9 @@ def corpus_import_appraise(
             protocol=Protocol.MQM if mqm else Protocol.ESA,
         )
     else:
+        if corpus.protocol == Protocol.AWER:
+            refusal = ERR_AWER_CORPUS.format(corpus=corpus.name)
+            raise ImportRefused(filename, None, refusal)
         found = stored_campaign_texts(corpus, pair)
         plans = [_plan(found, row, filename) for row in judged]
         refuse_judged_again(corpus, plans, filename)

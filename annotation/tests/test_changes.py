@@ -32,7 +32,7 @@ from annotation.dashboard import figures
 from annotation.judging.changes import judgment_move_word, judgment_set_sser
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open
-from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
+from annotation.models import Corpus, Judgment, Protocol, Sentence, Target, Translator, User
 from annotation.statistics import (
     external_metric_delete,
     external_metric_store,
@@ -212,6 +212,7 @@ def import_scores_command(w: World) -> None:
 
 
 def import_appraise_command(w: World) -> None:
+    Corpus.objects.filter(pk=w.corpus.pk).update(protocol=Protocol.ESA)  # no figure reads it
     row = "carol,bad,2,TGT,eng,deu,40,,False,[],1718899200,1718899230\n"
     (w.tmp_path / "esa.csv").write_text(row, encoding="utf-8")
     command("import_appraise", str(w.tmp_path / "esa.csv"), "--corpus", "hand")(w)

@@ -252,6 +252,9 @@ def test_an_appraise_file_imports_into_a_corpus_already_imported(tmp_path: Path)
         hyps=[("sysA", tmp_path / "a.txt")],
     )
     (tmp_path / "in.csv").write_bytes(csv_bytes([row("u1", "sysA", 2, 90)]))
+    with pytest.raises(CommandError, match="'plain' is judged by aWER \\+ SSER"):
+        call_command("import_appraise", str(tmp_path / "in.csv"), corpus="plain")
+    Corpus.objects.filter(name="plain").update(protocol=Protocol.ESA)
 
     call_command("import_appraise", str(tmp_path / "in.csv"), corpus="plain", stdout=io.StringIO())
 
