@@ -4,24 +4,30 @@
 
 Which scores (:func:`segment_scores`): ``esa``, each candidate's ESA score averaged over
 the judges who scored it (the judgments the figures count: no control item, no judge
-left out), ``None`` where nobody did; or an imported metric's by its name (human scores
-imported from mt-metrics-eval come back as they were read).
+left out), ``None`` where nobody did; ``mqm``, each candidate's MQM penalty points under
+the corpus's taxonomy averaged likewise and negated, as mt-metrics-eval keeps WMT's MQM
+scores (higher is better, 0 a perfect candidate); or an imported metric's by its name
+(human scores imported from mt-metrics-eval come back as they were read).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
-from annotation.models import Corpus, Judgment, Translator
+from annotation.models import Corpus, Judgment, Span, Translator
 from annotation.statistics import external_metrics
-from metrics.annotators import ratings
-from metrics.protocols import esa
+from metrics.annotators import Ratings, ratings
+from metrics.mqm import segment_points
+from metrics.protocols import SystemFigures, esa, mqm
 from metrics.stats import FloatArray
 
 #: The human scores a corpus's own judgments give, by the name ``--metric`` takes.
-OWN = ("esa",)
+OWN = ("esa", "mqm")
 ERR_NO_SUCH_SCORES = (
-    "the corpus {corpus!r} has no scores named {name!r} (esa, or an imported metric: {known})"
+    "the corpus {corpus!r} has no scores named {name!r} (esa, mqm, or an imported metric: {known})"
 )
 
 
@@ -30,6 +36,8 @@ def segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:
     scores ``name`` (module doc); a ``LookupError`` naming what there is otherwise."""
     if name == "esa":
         return esa_segment_scores(corpus)
+    if name == "mqm":
+        return mqm_segment_scores(corpus)
     metrics = external_metrics(corpus)
     for metric in metrics:
         if metric.name == name:
@@ -38,14 +46,54 @@ def segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:
     raise LookupError(ERR_NO_SUCH_SCORES.format(corpus=corpus.name, name=name, known=known))
 
 
-def esa_segment_scores(corpus: Corpus) -> dict[str, FloatArray]:
-    """Each candidate's mean ESA score over its judges (:func:`metrics.protocols.esa`'s
-    ``per_segment``), every system of the corpus, NaN where none scored it."""
-    systems = list(
+def _systems(corpus: Corpus) -> list[str]:
+    return list(
         corpus.translators.filter(role=Translator.Role.SYSTEM)
         .order_by("position")
         .values_list("name", flat=True)
     )
+
+
+def _per_candidate(
+    corpus: Corpus,
+    rows: Sequence[tuple[str, int, str, float | None]],
+    figure: Callable[[Ratings], SystemFigures],
+) -> dict[str, FloatArray]:
+    """Each candidate's mean of ``rows`` (system, position, judge, value) as ``figure``
+    averages them, every system of the corpus, NaN where none."""
+    systems = _systems(corpus)
+    blank = np.full(corpus.n_sentences, np.nan)
+    if not rows:
+        return {s: blank.copy() for s in systems}
+    names, segments, judges, values = zip(*rows, strict=True)
+    r = ratings(names, segments, judges, values, corpus.n_sentences, order=systems)
+    found = figure(r)
+    means = dict(zip(found.systems, found.per_segment, strict=True))
+    return {s: means.get(s, blank.copy()) for s in systems}
+
+
+def mqm_segment_scores(corpus: Corpus) -> dict[str, FloatArray]:
+    """Each candidate's mean MQM penalty points over its judges, negated (module doc):
+    the points of a judgment's spans (the judge's) under the corpus's taxonomy."""
+    taxonomy = corpus.taxonomy
+    errors: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for judgment, severity, category in Span.objects.filter(
+        judgment__target__translator__corpus_id=corpus.pk, origin=Span.Origin.JUDGE
+    ).values_list("judgment_id", "severity", "category"):
+        errors[judgment].append((severity, category))
+    judged = Judgment.objects.in_figures(corpus.pk).values_list(
+        "pk", "target__translator__name", "target__sentence__position", "evaluator__username"
+    )
+    rows = [
+        (system, position, judge, segment_points(errors.get(pk, ()), taxonomy))
+        for pk, system, position, judge in judged
+    ]
+    return {s: -v for s, v in _per_candidate(corpus, rows, mqm).items()}
+
+
+def esa_segment_scores(corpus: Corpus) -> dict[str, FloatArray]:
+    """Each candidate's mean ESA score over its judges (:func:`metrics.protocols.esa`'s
+    ``per_segment``), every system of the corpus, NaN where none scored it."""
     rows = list(
         Judgment.objects.in_figures(corpus.pk)
         .filter(esa_score__isnull=False)
@@ -56,9 +104,4 @@ def esa_segment_scores(corpus: Corpus) -> dict[str, FloatArray]:
             "esa_score",
         )
     )
-    if not rows:
-        return {s: np.full(corpus.n_sentences, np.nan) for s in systems}
-    names, segments, judges, values = zip(*rows, strict=True)
-    figures = esa(ratings(names, segments, judges, values, corpus.n_sentences, order=systems))
-    found = dict(zip(figures.systems, figures.per_segment, strict=True))
-    return {s: found.get(s, np.full(corpus.n_sentences, np.nan)) for s in systems}
+    return _per_candidate(corpus, rows, esa)

@@ -1,8 +1,9 @@
 """``manage.py export_scores NAME --format mtme [--metric NAME] [--level seg|sys] [-o FILE]``
 — a corpus's scores per segment (or per system) in mt-metrics-eval's layout
 (:mod:`annotation.corpora.score_exports`, :mod:`metrics.mtme`), the files WMT's analysis
-scripts read. ``--metric``: ``esa`` (the default for an ESA corpus) or an imported
-metric's name."""
+scripts read. ``--metric``: ``esa`` (the default for an ESA corpus), ``mqm`` (negated
+penalty points, as mt-metrics-eval keeps them; the default for an MQM corpus) or an
+imported metric's name."""
 
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ from annotation.models import Protocol
 from metrics.mtme import seg_score_text, sys_score_text
 
 FORMATS = ("mtme",)
+#: The scores a corpus's own judgments give, by its protocol.
+DEFAULT_METRIC: dict[str, str] = {
+    Protocol.ESA.value: "esa",
+    Protocol.ESA_PREFILL.value: "esa",
+    Protocol.MQM.value: "mqm",
+}
 
 
 class Command(BaseCommand):
@@ -27,7 +34,9 @@ class Command(BaseCommand):
         parser.add_argument("name")
         parser.add_argument("--format", choices=FORMATS, default="mtme")
         parser.add_argument(
-            "--metric", help="esa (default for an ESA corpus), or an imported metric's name."
+            "--metric",
+            help="esa (default for an ESA corpus), mqm (negated points; default for an MQM "
+            "corpus), or an imported metric's name.",
         )
         parser.add_argument(
             "--level",
@@ -43,9 +52,9 @@ class Command(BaseCommand):
         corpus = corpus_named(options["name"])
         metric = options["metric"]
         if metric is None:
-            if corpus.protocol not in (Protocol.ESA, Protocol.ESA_PREFILL):
+            metric = DEFAULT_METRIC.get(corpus.protocol)
+            if metric is None:
                 raise CommandError("--metric NAME: which scores (an imported metric's name)")
-            metric = "esa"
         try:
             scores = segment_scores(corpus, metric)
         except LookupError as exc:

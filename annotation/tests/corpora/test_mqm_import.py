@@ -208,3 +208,24 @@ def test_an_esa_corpus_takes_no_mqm_rows(tmp_path: Path) -> None:
 
     with pytest.raises(CommandError, match="is judged by ESA: MQM rows need an MQM corpus"):
         call_command("import_mqm", str(tmp_path / "more.tsv"), corpus="mqm")
+
+
+def test_an_mqm_campaign_exports_its_negated_points_as_mt_metrics_eval_keeps_them(
+    tmp_path: Path,
+) -> None:
+    imported(tmp_path, CAMPAIGN)
+    out = io.StringIO()
+    call_command("export_scores", "mqm", format="mtme", level="sys", stdout=out)
+    seg = io.StringIO()
+    call_command("export_scores", "mqm", format="mtme", stdout=seg)
+
+    figures = {s: float(v) for s, v in (line.split("\t") for line in out.getvalue().splitlines())}
+    assert figures == pytest.approx(
+        {"sysA": -(1 / 2 + 0 + 0 + 1) / 4, "sysB": -((5 + 0.1 + 1) / 2 + 5 + 25) / 3}
+    )
+    assert seg.getvalue().splitlines()[4:] == [
+        "sysB\t-3.05",
+        "sysB\t-5.0",
+        "sysB\t-25.0",
+        "sysB\tNone",
+    ]

@@ -120,7 +120,7 @@ def test_an_esa_campaign_exports_its_candidates_mean_scores(tmp_path: Path) -> N
 
 def test_export_scores_names_what_it_has_when_asked_for_what_it_has_not(tmp_path: Path) -> None:
     corpus(tmp_path)
-    with pytest.raises(CommandError, match=r"no scores named 'COMET' \(esa, or an imported"):
+    with pytest.raises(CommandError, match=r"no scores named 'COMET' \(esa, mqm, or an imported"):
         exported("mqm", format="mtme", metric="COMET")
     with pytest.raises(CommandError, match="--metric NAME"):
         exported("mqm", format="mtme")
