@@ -208,3 +208,25 @@ class ExternalScoresForm(forms.Form):
     @property
     def higher_is_better(self) -> bool:
         return bool(self.cleaned_data["direction"] == "higher")
+
+
+#: The layouts of judgments made elsewhere a corpus's page imports, and the command
+#: that imports a file too large for the browser.
+JUDGMENT_LAYOUTS = (
+    ("appraise", "Appraise's ESA/DA CSV (no header; ESA or MQM corpus)"),
+    ("mqm", "WMT's MQM TSV (header; error spans in <v>…</v>; MQM corpus)"),
+)
+
+
+class ImportedJudgmentsForm(forms.Form):
+    """A file of judgments made in another tool, to import into the corpus (the services
+    read and check the file, and refuse it with its line and reason)."""
+
+    prefix = "judgments"
+
+    file = forms.FileField(label="Judgments file", allow_empty_file=True)
+    layout = forms.ChoiceField(choices=JUDGMENT_LAYOUTS, widget=forms.RadioSelect)
+
+    def clean_file(self) -> UploadedFile[bytes]:
+        layout = self.data.get(self.add_prefix("layout"), "appraise")
+        return within_upload_limit(self.cleaned_data["file"], f"import_{layout}")

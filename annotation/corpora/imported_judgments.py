@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
 
 from django.db import transaction
 
@@ -24,6 +26,28 @@ from annotation.corpora.removal import delete_corpus_rows
 from annotation.models import Corpus, Judgment, Span, Target, User
 
 ERR_JUDGED_ALREADY = "{user!r} has judged this item of the corpus already"
+
+
+class Summary(Protocol):
+    """What an import stored, in the lines a page or command prints."""
+
+    def lines(self) -> list[str]: ...
+
+
+class CampaignImport(Protocol):
+    """An import of another tool's file: into a new corpus of WMT's texts (``texts``,
+    ``pair``, ``name``) or into ``corpus``."""
+
+    def __call__(
+        self,
+        *,
+        data: bytes,
+        filename: str,
+        pair: str | None,
+        texts: Path | None,
+        name: str | None,
+        corpus: Corpus | None,
+    ) -> Summary: ...
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.corpora import scores_views, spans_views, upload_views, views
+from annotation.corpora import judgments_views, scores_views, spans_views, upload_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,11 @@ urlpatterns = [
     path("corpora/<int:pk>/remove/", views.corpus_remove, name="corpus_remove"),
     path("corpora/<int:pk>/scores/", scores_views.external_scores, name="external_scores"),
     path("corpora/<int:pk>/spans/", spans_views.imported_spans, name="imported_spans"),
+    path(
+        "corpora/<int:pk>/judgments/",
+        judgments_views.imported_judgments,
+        name="imported_judgments",
+    ),
     path(
         "corpora/<int:pk>/scores/delete/",
         scores_views.external_scores_delete,

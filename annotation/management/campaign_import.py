@@ -6,31 +6,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.corpora.imported_judgments import CampaignImport
 from annotation.corpora.imports import ImportRefused
 from annotation.management.lookup import corpus_named
-from annotation.models import Corpus
 from metrics.textfiles import SegmentFileError, display_name, read_bytes
-
-
-class Summary(Protocol):
-    def lines(self) -> list[str]: ...
-
-
-class CampaignImport(Protocol):
-    def __call__(
-        self,
-        *,
-        data: bytes,
-        filename: str,
-        pair: str | None,
-        texts: Path | None,
-        name: str | None,
-        corpus: Corpus | None,
-    ) -> Summary: ...
 
 
 def add_campaign_arguments(parser: CommandParser, what: str) -> None:

@@ -321,6 +321,7 @@ def lead_reading_pages(audit: Audit, base: str, made: dict[str, Any]) -> None:
         ("/controls/", "control items", "#controls-corpora"),
         (f"/controls/{demo.pk}/", "control items of a corpus", "#control-settings"),
         (f"/corpora/{demo.pk}/scores/", "imported scores", "#imported-metrics"),
+        (f"/corpora/{demo.pk}/judgments/", "import judgments", "#import-judgments-form"),
         (f"/corpora/{demo.pk}/remove/", "archive or delete", "#delete-form"),
         (f"/dashboard/{demo.pk}/?tok=klingon", "400", '[data-status="400"]'),
     ]:
@@ -475,7 +476,7 @@ def test_no_page_has_a_serious_accessibility_violation(
     refusal_pages(audit, live_server.url, settings.AXES_FAILURE_LIMIT)
 
     assert audit.failures == [], "\n".join(audit.failures)
-    assert audit.pages == 58
+    assert audit.pages == 59
 
 
 def tab_through(page: Page, where: str) -> list[str]:
