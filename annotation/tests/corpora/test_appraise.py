@@ -327,3 +327,53 @@ def test_the_dashboard_and_its_downloads_read_an_imported_campaign(
     assert spans.status_code == 200
     text = b"".join(spans.streaming_content).decode()  # type: ignore[attr-defined]
     assert "sysA\tdoc1\t1\t1\tu1\tThe dog barks.\tDer Hund bellt <v>laut</v>.\t\tMinor" in text
+
+
+def test_a_published_campaigns_clusters_come_out_as_published(tmp_path: Path) -> None:
+    """Thirty lines, three systems far apart and two nearly level: WMT's clusters of the
+    imported judgments are those of the file's own scores, [good], [fair, fair2], [poor]."""
+    n = 30
+    root = tmp_path / "wmt"
+    texts = {
+        "sources/en-de.txt": [f"source {k}" for k in range(n)],
+        "references/en-de.refA.txt": [f"reference {k}" for k in range(n)],
+        "documents/en-de.docs": [f"news\td{k // 10}" for k in range(n)],
+        **{f"system-outputs/en-de/{s}.txt": [f"{s} {k}" for k in range(n)] for s in SCORES},
+    }
+    for name, lines in texts.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines = [
+        f"u1,{s},{k},TGT,eng,deu,{score(k)},d{k // 10},False,[],{T0 + k},{T0 + k + 9}"
+        for s, score in SCORES.items()
+        for k in range(n)
+    ]
+    corpus_import_appraise(
+        data=csv_bytes(lines), filename="esa.csv", pair="en-de", texts=root, name="big"
+    )
+    corpus = Corpus.objects.get(name="big")
+
+    rows = Judgment.objects.in_figures(corpus.pk).values_list(
+        "target__translator__name", "target__sentence__position", "evaluator__username",
+        "esa_score",
+    )  # fmt: skip
+    found = esa(ratings(*zip(*rows, strict=True), corpus.n_sentences)).clusters()
+
+    assert {f.system: f.cluster for f in found.figures} == {
+        "good": 1,
+        "fair": 2,
+        "fair2": 2,
+        "poor": 3,
+    }
+    assert {f.system: f.mean for f in found.figures} == {
+        s: sum(score(k) for k in range(n)) / n for s, score in SCORES.items()
+    }
+
+
+#: The scores of the clusters' campaign, by system and line.
+SCORES = {
+    "good": lambda k: 90 + k % 7,
+    "fair": lambda k: 60 + k % 9,
+    "fair2": lambda k: 61 + k % 8,
+    "poor": lambda k: 20 + k % 11,
+}
