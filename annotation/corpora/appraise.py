@@ -51,6 +51,7 @@ from annotation.corpora.imported_judgments import (
 from annotation.corpora.imports import ImportRefused
 from annotation.formatting import counted
 from annotation.models import Corpus, Judgment, Protocol
+from metrics.mqm import WMT_TAXONOMY, Taxonomy
 from metrics.textfiles import SegmentFileError
 
 ERR_UNKNOWN_SYSTEM = "unknown system {system!r} (the texts have {known})"
@@ -63,6 +64,7 @@ ERR_AWER_CORPUS = (
     "the corpus {corpus!r} is judged by aWER + SSER: Appraise's 0–100 scores and spans need "
     "an ESA or MQM corpus"
 )
+ERR_CATEGORY = "error span {k}: error_type {category!r}: {where}"
 ERR_REFERENCE_JUDGED = "system {system!r} is a reference of the corpus: it has no candidate"
 
 
@@ -110,10 +112,12 @@ def corpus_import_appraise(
     if corpus is None:
         if texts is None or pair is None or name is None:
             raise ValueError("a new corpus needs texts, pair and name")
-        systems = {r.system for r in judged if r.item_type == TGT}
+        # a reference judged (TGT) or shown under its own name (REF) is a system too
+        systems = {r.system for r in judged if r.item_type in (TGT, REF)}
         found = wmt_campaign_texts(texts, pair, systems)
-        plans = [_plan(found, row, filename) for row in judged]
-        mqm = any(span.category for p in plans for span in p.spans)
+        mqm = any(s.error_type for r in judged for s in r.spans)
+        taxonomy = WMT_TAXONOMY if mqm else None
+        plans = [_plan(found, row, taxonomy, filename) for row in judged]
         corpus = corpus_of_wmt_texts(
             found,
             name=name,
@@ -126,7 +130,8 @@ def corpus_import_appraise(
             refusal = ERR_AWER_CORPUS.format(corpus=corpus.name)
             raise ImportRefused(filename, None, refusal)
         found = stored_campaign_texts(corpus, pair)
-        plans = [_plan(found, row, filename) for row in judged]
+        taxonomy = corpus.taxonomy if corpus.protocol == Protocol.MQM else None
+        plans = [_plan(found, row, taxonomy, filename) for row in judged]
         refuse_judged_again(corpus, plans, filename)
     users = store_imported_judgments(corpus, plans, new_corpus=found.wmt is not None)
     return AppraiseSummary(
@@ -140,8 +145,12 @@ def corpus_import_appraise(
     )
 
 
-def _plan(found: CampaignTexts, row: AppraiseRow, filename: str) -> ImportedJudgment:
-    """``row`` resolved against the texts, or its refusal (module doc)."""
+def _plan(
+    found: CampaignTexts, row: AppraiseRow, taxonomy: Taxonomy | None, filename: str
+) -> ImportedJudgment:
+    """``row`` resolved against the texts, or its refusal (module doc); ``taxonomy``:
+    the MQM corpus's, whose categories an ``error_type`` must name (None: ESA, whose
+    spans have none)."""
 
     def refuse(reason: str) -> ImportRefused:
         return ImportRefused(filename, row.line, reason)
@@ -181,6 +190,10 @@ def _plan(found: CampaignTexts, row: AppraiseRow, filename: str) -> ImportedJudg
         )
     else:
         spans = _stored_spans(found, row, text, refuse)
+    for k, span in enumerate(spans, start=1):
+        if span.category and (taxonomy is None or span.category not in taxonomy.names):
+            where = "an ESA corpus's spans have none" if taxonomy is None else "not in the taxonomy"
+            raise refuse(ERR_CATEGORY.format(k=k, category=span.category, where=where))
     return ImportedJudgment(
         line=row.line,
         user=row.user,

@@ -289,6 +289,14 @@ REFUSALS = [
         "source language 'fra' is not the pair's 'eng'",
     ),
     ("u1,sysA,0,TGT,eng,deu,50", "expected 12 fields"),
+    (
+        row("u1", "sysA", 0, 50).replace(
+            ",[],",
+            ',"[{""start_i"": 0, ""end_i"": 3, '
+            '""severity"": ""minor"", ""error_type"": ""Fluency/Sarcasm""}]",',
+        ),
+        "error span 1: error_type 'Fluency/Sarcasm': not in the taxonomy",
+    ),
 ]
 
 
@@ -377,3 +385,22 @@ SCORES = {
     "fair2": lambda k: 61 + k % 8,
     "poor": lambda k: 20 + k % 11,
 }
+
+
+def test_spans_with_error_types_make_an_mqm_corpus_and_a_ref_item_names_its_reference(
+    tmp_path: Path,
+) -> None:
+    grammar = '""error_type"": ""Fluency/Grammar""'
+    marks = f'"[{{""start_i"": 0, ""end_i"": 3, ""severity"": ""major"", {grammar}}}]"'
+    lines = [row("u1", "sysB", 0, 40, marks=marks), row("u1", "refA", 1, 98, kind="REF")]
+    corpus = imported(tmp_path, lines)
+
+    assert corpus.protocol == Protocol.MQM
+    assert Span.objects.get().category == "Fluency/Grammar"
+    ref = Judgment.objects.get(control=Judgment.Control.REFERENCE)
+    assert ref.target.translator.name == "first reference"
+    assert ref.shown_as is not None
+    assert ref.shown_as.name == "refA"
+    out = io.StringIO()
+    call_command("export_appraise", "wmt-en-de", stdout=out)
+    assert read_appraise_rows(out.getvalue().encode()) == read_appraise_rows(csv_bytes(lines))
