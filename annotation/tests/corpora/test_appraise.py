@@ -323,15 +323,17 @@ def test_the_command_says_the_refusal_in_one_line(tmp_path: Path) -> None:
     assert not Corpus.all_objects.exists()
 
 
-def test_the_dashboard_and_its_downloads_read_an_imported_campaign(
+def test_the_dashboard_its_downloads_and_controls_read_an_imported_campaign(
     tmp_path: Path, lead_client: Client
 ) -> None:
     corpus = imported(tmp_path, CAMPAIGN)
 
     page = lead_client.get(reverse("dashboard:page", args=[corpus.pk]))
     spans = lead_client.get(reverse("dashboard:mqm_tsv", args=[corpus.pk]))
+    controls = lead_client.get(reverse("controls:settings", args=[corpus.pk]))
 
     assert page.status_code == 200
+    assert controls.status_code == 200
     assert spans.status_code == 200
     text = b"".join(spans.streaming_content).decode()  # type: ignore[attr-defined]
     assert "sysA\tdoc1\t1\t1\tu1\tThe dog barks.\tDer Hund bellt <v>laut</v>.\t\tMinor" in text
