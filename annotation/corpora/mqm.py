@@ -28,14 +28,12 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from annotation.corpora.mqm_tsv import COLUMNS, NO_ERROR
 from annotation.models import Corpus, Judgment, Protocol, Span
 from annotation.spans import ErrorSpan, error_spans
 from annotation.text import words
 from metrics.json_out import json_dumps
 from metrics.mqm import WMT_SPELLING_OF
-
-COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
-NO_ERROR = "No-error"
 
 
 def marked_target(candidate: tuple[str, ...], span: ErrorSpan | None) -> str:

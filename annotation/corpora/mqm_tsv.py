@@ -1,7 +1,7 @@
 """The MQM TSV of the public WMT MQM releases (Freitag et al. 2021,
 github.com/google/wmt-mqm-human-evaluation), read: one error a row.
 
-A header names the columns (:data:`~annotation.corpora.mqm.COLUMNS`: ``system``, ``doc``,
+A header names the columns (:data:`COLUMNS`: ``system``, ``doc``,
 ``doc_id``, ``seg_id``, ``rater``, ``source``, ``target``, ``category``, ``severity``;
 in any order, others ignored), then one row per error: the target with the error's
 characters inside ``<v>…</v>`` (an empty ``<v></v>``: something missing there; no mark:
@@ -21,10 +21,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from annotation.corpora.mqm import COLUMNS, NO_ERROR
 from metrics.mqm import MAJOR, MINOR, WMT_SPELLINGS
 from metrics.textfiles import SegmentFileError, decode_segments
 
+#: The columns, in the order the WMT files (and ``export_mqm``) write them.
+COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
+#: The category and severity of a segment rated without error.
+NO_ERROR = "No-error"
 OPEN, CLOSE = "<v>", "</v>"
 NEUTRAL = "neutral"
 _SEVERITIES = {"minor": MINOR, "major": MAJOR, NEUTRAL: NEUTRAL, "no-error": NO_ERROR}
