@@ -61,7 +61,8 @@ def read_wmt_texts(root: Path, pair: str, limits: WorkLimits | None = None) -> W
         raise SegmentFileError(str(where), None, "no system's file")
     paths = [sources, docs, *refs, *systems]
     columns = read_parallel(paths)
-    for path, lines in zip(paths[2:], columns[2:], strict=True):
+    texts = [(sources, columns[0]), *zip(paths[2:], columns[2:], strict=True)]
+    for path, lines in texts:  # the documents' lines are no text
         bad = unusable_line(lines, limits)
         if bad is not None:
             raise SegmentFileError(str(path), *bad)
@@ -75,7 +76,8 @@ def read_wmt_texts(root: Path, pair: str, limits: WorkLimits | None = None) -> W
         pair=pair,
         sources=columns[0],
         references={
-            _name(p, f"{pair}."): lines for p, lines in zip(refs, columns[2:], strict=False)
+            _name(p, f"{pair}."): lines
+            for p, lines in zip(refs, columns[2 : 2 + len(refs)], strict=True)
         },
         systems={p.stem: lines for p, lines in zip(systems, columns[2 + len(refs) :], strict=True)},
         documents=documents,

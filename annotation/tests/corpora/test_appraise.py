@@ -406,3 +406,23 @@ def test_spans_with_error_types_make_an_mqm_corpus_and_a_ref_item_names_its_refe
     out = io.StringIO()
     call_command("export_appraise", "wmt-en-de", stdout=out)
     assert read_appraise_rows(out.getvalue().encode()) == read_appraise_rows(csv_bytes(lines))
+
+
+@pytest.mark.parametrize(
+    "broken, text, reason",
+    [
+        ("documents/en-de.docs", "d1\nd1\nd2\nd2\n", "en-de.docs line 1: expected 'domain<TAB>"),
+        ("system-outputs/en-de/sysB.txt", "one line\n", "sysB.txt line 2: has 1 lines but"),
+    ],
+)
+def test_texts_not_in_wmts_layout_are_refused_with_file_and_line(
+    tmp_path: Path, broken: str, text: str, reason: str
+) -> None:
+    wmt_texts(tmp_path)
+    (tmp_path / broken).write_text(text, encoding="utf-8")
+
+    with pytest.raises(ImportRefused, match=reason):
+        corpus_import_appraise(
+            data=csv_bytes(CAMPAIGN[:1]), filename="a.csv", pair="en-de", texts=tmp_path, name="x"
+        )
+    assert not Corpus.all_objects.exists()
