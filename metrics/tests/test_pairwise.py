@@ -1,0 +1,121 @@
+"""Side-by-side figures (issue 42, point 1): win rates with Wilson intervals, the
+Bradley–Terry ranking checked against an independent fit, and Fleiss' κ on preferences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from metrics.pairwise import (
+    Outcome,
+    bradley_terry,
+    preference_agreement,
+    wilson,
+    win_rates,
+)
+
+
+def games(first: int, second: int, wins: int, losses: int, ties: int = 0) -> list[Outcome]:
+    return (
+        [Outcome(first, second, 1.0)] * wins
+        + [Outcome(first, second, 0.0)] * losses
+        + [Outcome(first, second, 0.5)] * ties
+    )
+
+
+def test_two_systems_by_hand_three_wins_in_four_make_one_three_times_stronger() -> None:
+    fit = bradley_terry(games(0, 1, 3, 1), 2, prior=0, resamples=0)
+    assert fit.theta[0] - fit.theta[1] == pytest.approx(math.log(3))
+    assert fit.beats(0, 1) == pytest.approx(0.75)
+
+
+def test_a_balanced_cycle_of_three_gives_equal_strengths() -> None:
+    outcomes = games(0, 1, 2, 1) + games(1, 2, 2, 1) + games(2, 0, 2, 1)
+    fit = bradley_terry(outcomes, 3, prior=0, resamples=0)
+    assert np.allclose(fit.theta, 0, atol=1e-9)
+
+
+def scipy_fit(outcomes: list[Outcome], systems: int) -> np.ndarray:
+    """Maximum likelihood by general-purpose optimisation: ties are half a win each."""
+
+    def negative_log_likelihood(free: np.ndarray) -> float:
+        theta = np.concatenate([[0.0], free])
+        total = 0.0
+        for o in outcomes:
+            d = theta[o.first] - theta[o.second]
+            total -= o.result * -np.logaddexp(0, -d) + (1 - o.result) * -np.logaddexp(0, d)
+        return total
+
+    found = minimize(negative_log_likelihood, np.zeros(systems - 1), method="BFGS", tol=1e-12)
+    theta = np.concatenate([[0.0], found.x])
+    return theta - theta.mean()
+
+
+def test_bradley_terry_matches_a_scipy_maximum_likelihood_fit_of_four_systems() -> None:
+    outcomes = (
+        games(0, 1, 7, 3, 2)
+        + games(0, 2, 6, 2)
+        + games(0, 3, 9, 1, 1)
+        + games(1, 2, 4, 5, 3)
+        + games(1, 3, 5, 4)
+        + games(2, 3, 6, 3, 1)
+    )
+    fit = bradley_terry(outcomes, 4, prior=0, resamples=0)
+    assert np.allclose(fit.theta, scipy_fit(outcomes, 4), atol=1e-5)
+    assert fit.ranking == [0, 2, 1, 3]
+
+
+def test_the_prior_keeps_a_system_that_always_wins_finite_and_first() -> None:
+    fit = bradley_terry(games(0, 1, 5, 0) + games(1, 2, 3, 2), 3, resamples=0)
+    assert np.isfinite(fit.theta).all()
+    assert fit.ranking == [0, 1, 2]
+
+
+def test_bootstrap_intervals_hold_the_estimate_and_repeat_with_the_seed() -> None:
+    outcomes = games(0, 1, 12, 4, 2) + games(1, 2, 9, 6) + games(0, 2, 14, 2)
+    fit = bradley_terry(outcomes, 3, resamples=200, seed=9)
+    assert (fit.low <= fit.theta).all()
+    assert (fit.theta <= fit.high).all()
+    again = bradley_terry(outcomes, 3, resamples=200, seed=9)
+    assert np.array_equal(fit.low, again.low)
+    assert np.array_equal(fit.high, again.high)
+    assert fit.signature == "bt|ties:half|prior:0.5|boot:200|seed:9"
+
+
+def test_win_rates_count_ties_half_whichever_side_the_pair_was_shown() -> None:
+    outcomes = [*games(0, 1, 3, 1, 2), *games(1, 0, 1, 0)]
+    (rate,) = win_rates(outcomes)
+    assert (rate.first, rate.second, rate.wins, rate.losses, rate.ties) == (0, 1, 3, 2, 2)
+    assert rate.rate == pytest.approx(4 / 7)
+    assert (rate.low, rate.high) == pytest.approx(wilson(4, 7))
+    assert rate.low < rate.rate < rate.high
+
+
+def test_wilson_interval_by_hand() -> None:
+    low, high = wilson(8, 10)
+    # Wilson (1927): p=0.8, n=10, z=1.96 → (0.4902, 0.9433)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_agreement_is_one_when_annotators_agree_and_below_zero_when_they_never_do() -> None:
+    same = [
+        Outcome(0, 1, 1.0, judge="ana", item=1),
+        Outcome(1, 0, 0.0, judge="ben", item=1),  # the same preference, shown swapped
+        Outcome(0, 1, 0.0, judge="ana", item=2),
+        Outcome(0, 1, 0.0, judge="ben", item=2),
+        Outcome(0, 1, 0.5, judge="ana", item=3),
+    ]
+    agreed = preference_agreement(same)
+    assert (agreed.kappa, agreed.observed, agreed.items) == (1.0, 1.0, 2)
+    never = [
+        Outcome(0, 1, 1.0, judge="ana", item=1),
+        Outcome(0, 1, 0.0, judge="ben", item=1),
+        Outcome(0, 1, 0.0, judge="ana", item=2),
+        Outcome(0, 1, 1.0, judge="ben", item=2),
+    ]
+    assert preference_agreement(never).kappa == pytest.approx(-1.0)
+    assert math.isnan(preference_agreement(same[-1:]).kappa)
