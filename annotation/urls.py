@@ -8,11 +8,13 @@ depend on which package serves a page. The dashboard has its own, ``dashboard``.
 from annotation.corpora import urls as corpora_urls
 from annotation.jobs import urls as jobs_urls
 from annotation.judging import urls as judging_urls
+from annotation.sidebyside import urls as sidebyside_urls
 
 app_name = "annotation"
 
 urlpatterns = [
     *corpora_urls.urlpatterns,
     *judging_urls.urlpatterns,
+    *sidebyside_urls.urlpatterns,
     *jobs_urls.urlpatterns,
 ]

@@ -12,6 +12,7 @@
 * :mod:`~annotation.models.external`: segment scores a lead imported (COMET, MetricX, …).
 * :mod:`~annotation.models.span`: the error spans of ESA and MQM judgments, the judge's and
   those suggested to them.
+* :mod:`~annotation.models.sidebyside`: side-by-side judging's setting and screens.
 
 Each module names the others' models by string; the rest of the app imports from here.
 """
@@ -37,6 +38,7 @@ from annotation.models.corpus import (
 from annotation.models.event import JudgmentEvent
 from annotation.models.external import SCORES_DTYPE, ExternalMetric, ExternalScores
 from annotation.models.job import Job, Release
+from annotation.models.sidebyside import Comparison, SideBySide
 from annotation.models.span import ImportedSpans, Span
 from annotation.models.statistics import CorpusStatistics, PoolStatistics
 from annotation.models.subqueries import AmongIds, scalar, scalar_total
@@ -47,6 +49,7 @@ __all__ = [
     "AnnotatorLink",
     "Campaign",
     "CampaignAnnotator",
+    "Comparison",
     "CONTROL_RATE_DEFAULT",
     "CONTROL_RATE_MAX",
     "CONTROL_RATE_MIN",
@@ -68,6 +71,7 @@ __all__ = [
     "SCORES_DTYPE",
     "Sentence",
     "ImportedSpans",
+    "SideBySide",
     "Span",
     "Target",
     "Task",

@@ -1,0 +1,76 @@
+"""What a click on a side-by-side screen does beyond one candidate's own changes (those
+are the single-candidate page's: :data:`annotation.judging.views.CHANGES`).
+
+Accept & next (:func:`comparison_accept`) first saves what the judge typed and did not
+save yet (a score in a field, the preference), each as its own change, and only then
+finishes the candidates' judgments and the screen, in one transaction: a refusal (a
+score missing) leaves the typed values saved, so nothing typed is lost to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotation.judging.changes import judgment_finish
+from annotation.judging.esa import judgment_set_esa_score
+from annotation.judging.stack import judgment_for
+from annotation.judging.start import judgment_open
+from annotation.models import Comparison, Judgment, Target, User
+
+ERR_PREFERENCE = "A preference is A, same or B, not {value!r}."
+
+
+class PreferenceRefused(ValueError):
+    """A preference the screen does not offer."""
+
+
+def comparison_judgments(*, comparison: Comparison, user: User) -> list[Judgment]:
+    """The judge's judgments of the screen's candidates, in the order shown, opened on
+    the way as the single-candidate page opens them
+    (:func:`~annotation.judging.start.judgment_open`), each loaded as a change needs it."""
+    targets = Target.objects.select_related("sentence__corpus", "translator").in_bulk(
+        comparison.targets
+    )
+    opened = [judgment_open(user=user, target=targets[pk]) for pk in comparison.targets]
+    return [judgment_for(pk=j.pk, user=user) for j in opened]
+
+
+def comparison_set_preference(*, comparison: Comparison, user: User, preference: str) -> None:
+    """The judge's preference between the screen's first two candidates (A the left,
+    B the right; "" takes it back)."""
+    if preference not in Comparison.Preference.values:
+        raise PreferenceRefused(ERR_PREFERENCE.format(value=preference))
+    Comparison.objects.filter(pk=comparison.pk, judge=user).update(preference=preference)
+    comparison.preference = preference
+
+
+def comparison_accept(
+    *,
+    comparison: Comparison,
+    user: User,
+    scores: Mapping[int, int],
+    preference: str | None,
+    at: datetime | None = None,
+) -> None:
+    """Accept & next (the module's docstring): ``scores`` by judgment key, as typed."""
+    judgments = comparison_judgments(comparison=comparison, user=user)
+    for judgment in judgments:
+        typed = scores.get(judgment.pk)
+        if typed is not None and typed != judgment.esa_score:
+            judgment_set_esa_score(
+                judgment=judgment, user=user, version=judgment.version, score=typed, at=at
+            )
+    if preference is not None:
+        comparison_set_preference(comparison=comparison, user=user, preference=preference)
+    with transaction.atomic():
+        for judgment in judgments:
+            if judgment.state != Judgment.State.DONE:
+                judgment_finish(judgment=judgment, user=user, version=judgment.version, at=at)
+        Comparison.objects.filter(pk=comparison.pk).update(
+            state=Comparison.State.DONE, finished_at=at or timezone.now()
+        )
+    comparison.state = Comparison.State.DONE

@@ -1,0 +1,111 @@
+"""The figures of a side-by-side corpus (:func:`side_by_side_figures`): per pair of
+systems the win rate with its interval, the Bradley–Terry ranking with bootstrap
+intervals, and the annotators' agreement on preferences (:mod:`metrics.pairwise`, where
+the choices are explained: ties half a win, Bradley–Terry rather than TrueSkill).
+
+An outcome is a done screen with a preference, read by the systems of its A (left) and
+B (right) candidates, so the order a pair was shown in never matters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from annotation.models import Comparison, SideBySide, Translator
+from metrics.pairwise import (
+    Agreement,
+    Outcome,
+    PairRate,
+    bradley_terry,
+    preference_agreement,
+    win_rates,
+)
+
+#: A preference as an outcome of A against B.
+RESULTS = {
+    Comparison.Preference.A: 1.0,
+    Comparison.Preference.SAME: 0.5,
+    Comparison.Preference.B: 0.0,
+}
+
+
+@dataclass(frozen=True)
+class ShownRate:
+    first: str
+    second: str
+    rate: PairRate
+
+
+@dataclass(frozen=True)
+class Ranked:
+    rank: int
+    system: str
+    theta: float
+    low: float
+    high: float
+    compared: int
+
+
+@dataclass(frozen=True)
+class SideBySideFigures:
+    rates: list[ShownRate]
+    ranking: list[Ranked]
+    agreement: Agreement
+    outcomes: int
+    signature: str
+
+
+def corpus_outcomes(setting: SideBySide) -> tuple[list[str], list[Outcome]]:
+    """The corpus's systems (in file order) and every preference given, as outcomes of
+    system numbers into that list (one query)."""
+    systems = dict(
+        Translator.objects.filter(corpus_id=setting.corpus_id, role=Translator.Role.SYSTEM)
+        .order_by("position")
+        .values_list("pk", "name")
+    )
+    number = {pk: k for k, pk in enumerate(systems)}
+    rows = (
+        setting.comparisons.filter(state=Comparison.State.DONE)
+        .exclude(preference=Comparison.Preference.NONE)
+        .values_list(
+            "left__translator_id",
+            "right__translator_id",
+            "preference",
+            "judge_id",
+            "sentence_id",
+            named=True,
+        )
+    )
+    outcomes = [
+        Outcome(
+            number[r.left__translator_id],
+            number[r.right__translator_id],
+            RESULTS[Comparison.Preference(r.preference)],
+            judge=r.judge_id,
+            item=r.sentence_id,
+        )
+        for r in rows
+    ]
+    return list(systems.values()), outcomes
+
+
+def side_by_side_figures(setting: SideBySide, *, resamples: int = 1000) -> SideBySideFigures:
+    names, outcomes = corpus_outcomes(setting)
+    fit = bradley_terry(outcomes, len(names), resamples=resamples, seed=setting.seed)
+    compared = [0] * len(names)
+    for o in outcomes:
+        compared[o.first] += 1
+        compared[o.second] += 1
+    ranking = [
+        Ranked(
+            k + 1, names[i], float(fit.theta[i]), float(fit.low[i]), float(fit.high[i]), compared[i]
+        )
+        for k, i in enumerate(i for i in fit.ranking if compared[i])
+    ]
+    return SideBySideFigures(
+        rates=[ShownRate(names[r.first], names[r.second], r) for r in win_rates(outcomes)],
+        ranking=ranking,
+        agreement=preference_agreement(outcomes),
+        outcomes=len(outcomes),
+        signature=fit.signature,
+    )

@@ -1,0 +1,44 @@
+"""The keys of the side-by-side screen, in one table: rendered into the keys panel and,
+as JSON, into the page for its script (``static/js/sidebyside.js``), so a binding is
+written once. A key acts on the active panel (the one the mouse or ``[``/``]`` last
+chose); the digits and arrows mean what they mean on the single-candidate ESA page."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Key:
+    action: str
+    key: str
+    label: str
+    does: str
+
+
+SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
+    Key("panel-previous", "[", "[", "the candidate to the left"),
+    Key("panel-next", "]", "]", "the candidate to the right"),
+    Key("cursor-previous", "ArrowLeft", "←", "the word before (Shift: extend the selection)"),
+    Key("cursor-next", "ArrowRight", "→", "the word after (Shift: extend the selection)"),
+    Key("cursor-missing", "m", "m", "select [MISSING]: something left out"),
+    Key("mark-minor", "1", "1", "mark the selection a minor error"),
+    Key("mark-major", "2", "2", "mark the selection a major error"),
+    Key("remove-span", "Delete", "Del", "remove the span at the selection"),
+    Key("score", "s", "s", "type the score of the candidate (Enter saves it)"),
+    Key("prefer-a", "a", "a", "A is better"),
+    Key("prefer-same", "=", "=", "A and B are the same"),
+    Key("prefer-b", "b", "b", "B is better"),
+    Key("accept", "Ctrl+Enter", "Ctrl+Enter", "accept both and go to the next source"),
+)
+
+
+def keys_json() -> str:
+    """The table as the page's script reads it: action → key."""
+    return json.dumps({k.action: k.key for k in SIDE_BY_SIDE_KEYS})
+
+
+def key_label(action: str) -> str:
+    """How the page names the key of ``action``."""
+    return next(k.label for k in SIDE_BY_SIDE_KEYS if k.action == action)

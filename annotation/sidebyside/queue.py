@@ -1,0 +1,106 @@
+"""A side-by-side corpus's setting and each judge's queue of screens.
+
+The queue is drawn once, the first time the judge opens side-by-side judging in the
+corpus, by :func:`metrics.pairing.draw_screens` over the systems each sentence has a
+candidate of, from a seed of the judge's own (:func:`judge_seed`, the corpus's seed and
+the judge): every pair of systems meets equally often in it, sentences in a random
+order, left and right swapped at random. The screens are stored
+(:class:`~annotation.models.Comparison`) with that seed, so the draw can be repeated and
+checked, and a queue never changes under a judge who already started it.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+
+from annotation.models import Comparison, Corpus, SideBySide, Target, Translator, User
+from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN, draw_screens
+
+ERR_NOT_SPANS = "Side by side judges ESA or MQM spans: this corpus is judged by aWER."
+ERR_PER_SCREEN = f"A screen shows {MIN_PER_SCREEN} to {MAX_PER_SCREEN} systems, not {{value}}."
+
+#: Seeds stay below this (a PositiveIntegerField on every database).
+_SEED_LIMIT = 2**31
+#: Spreads judges' seeds apart (a prime above any judge's key of a realistic campaign).
+_JUDGE_STRIDE = 1_000_003
+
+
+class SideBySideRefused(ValueError):
+    """A setting the corpus cannot have; the message says why."""
+
+
+def side_by_side_set(
+    *, corpus: Corpus, per_screen: int, asks_preference: bool = True, seed: int | None = None
+) -> SideBySide:
+    """Judge ``corpus`` side by side, ``per_screen`` systems a screen. A new setting
+    draws its seed at random unless given one; a changed setting keeps its seed, and
+    queues already drawn stay as they are."""
+    if not corpus.marks_spans:
+        raise SideBySideRefused(ERR_NOT_SPANS)
+    if not MIN_PER_SCREEN <= per_screen <= MAX_PER_SCREEN:
+        raise SideBySideRefused(ERR_PER_SCREEN.format(value=per_screen))
+    setting = SideBySide.objects.filter(corpus=corpus).first()
+    if setting is None:
+        setting = SideBySide(corpus=corpus, seed=secrets.randbelow(_SEED_LIMIT))
+    if seed is not None:
+        setting.seed = seed
+    setting.per_screen, setting.asks_preference = per_screen, asks_preference
+    setting.save()
+    return setting
+
+
+def judge_seed(setting: SideBySide, user: User) -> int:
+    """The seed of ``user``'s draw: the corpus's seed and the judge's key."""
+    return setting.seed * _JUDGE_STRIDE + user.pk
+
+
+def queue_drawn(*, setting: SideBySide, user: User) -> None:
+    """Draw and store ``user``'s queue, unless it is stored already (module docstring).
+    Two requests drawing at once store one queue: the same seed draws the same screens,
+    and the second's rows are refused by the unique place."""
+    if setting.comparisons.filter(judge=user).exists():
+        return
+    rows = Target.objects.filter(
+        sentence__corpus_id=setting.corpus_id, translator__role=Translator.Role.SYSTEM
+    ).values_list("sentence_id", "translator_id", "pk", named=True)
+    available: dict[int, list[int]] = {}
+    target_of: dict[tuple[int, int], int] = {}
+    for row in rows.order_by("sentence__position", "translator__position"):
+        available.setdefault(row.sentence_id, []).append(row.translator_id)
+        target_of[(row.sentence_id, row.translator_id)] = row.pk
+    seed = judge_seed(setting, user)
+    screens = draw_screens(available, per_screen=setting.per_screen, seed=seed)
+    comparisons = []
+    for position, screen in enumerate(screens):
+        targets = [target_of[(screen.sentence, system)] for system in screen.systems]
+        comparisons.append(
+            Comparison(
+                setting=setting,
+                judge=user,
+                sentence_id=screen.sentence,
+                position=position,
+                targets=targets,
+                left_id=targets[0],
+                right_id=targets[1],
+                swapped=screen.swapped,
+                seed=seed,
+            )
+        )
+    try:
+        with transaction.atomic():
+            Comparison.objects.bulk_create(comparisons)
+    except IntegrityError:
+        pass  # another request stored the same queue first
+
+
+def next_comparison(*, setting: SideBySide, user: User) -> Comparison | None:
+    """The judge's first screen not done, its queue drawn first if need be; None when
+    the judge has done them all."""
+    queue_drawn(setting=setting, user=user)
+    return (
+        setting.comparisons.filter(judge=user, state=Comparison.State.PENDING)
+        .order_by("position")
+        .first()
+    )

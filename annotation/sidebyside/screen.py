@@ -1,0 +1,91 @@
+"""What a side-by-side screen shows (:func:`screen_context`): the source with its
+document's neighbours, then one panel per candidate (A, B, …, left to right, as drawn),
+each as the ESA / MQM page shows its one candidate
+(:func:`~annotation.judging.esa_page.span_page_context`: pieces, spans, MQM points)
+with the judge's score; then the preference between A and B, and the judge's place in the queue.
+
+A panel's ids are its letter's (``sbs-panel-a``, ``candidate-a``, …), so one page holds
+several; the pieces carry the same ``data-start``/``data-end`` code points as the
+single-candidate page's, which the page's script turns a selection into.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from annotation.judging.esa_page import ESA_ANCHORS, Piece, ShownSpan, span_page_context
+from annotation.judging.page import document_context
+from annotation.models import Comparison, Judgment
+from metrics.mqm import SEVERITIES
+
+LETTERS = "abcd"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One candidate of the screen as its panel shows it."""
+
+    letter: str
+    judgment: Judgment
+    pieces: list[Piece]
+    spans: list[ShownSpan]
+    missing_at: int
+    mqm_points: float | None
+    categories: tuple[str, ...] | None
+
+    @property
+    def label(self) -> str:
+        return self.letter.upper()
+
+
+@dataclass(frozen=True)
+class ScreenContext:
+    comparison: Comparison
+    panels: list[Panel]
+    source: str
+    source_before: str | None
+    source_after: str | None
+    asks_preference: bool
+    done: int
+    total: int
+    anchors: tuple[tuple[int, str], ...] = ESA_ANCHORS
+    severities: tuple[str, ...] = SEVERITIES
+    preferences: tuple[tuple[str, str], ...] = (
+        (Comparison.Preference.A, "A better"),
+        (Comparison.Preference.SAME, "Same"),
+        (Comparison.Preference.B, "B better"),
+    )
+
+
+def panel_of(judgment: Judgment, letter: str) -> Panel:
+    """The panel of one candidate: what the ESA / MQM page shows of it
+    (:func:`~annotation.judging.esa_page.span_page_context`), under its letter."""
+    page = span_page_context(judgment)
+    return Panel(
+        letter=letter,
+        judgment=judgment,
+        pieces=page.pieces,
+        spans=page.spans,
+        missing_at=page.missing_at,
+        mqm_points=page.mqm_points,
+        categories=page.categories,
+    )
+
+
+def screen_context(comparison: Comparison, judgments: list[Judgment]) -> ScreenContext:
+    """Everything the screen of ``comparison`` shows; ``judgments`` in the order shown."""
+    sentence = judgments[0].target.sentence
+    before, after = document_context(sentence)
+    queue = Comparison.objects.filter(
+        setting_id=comparison.setting_id, judge_id=comparison.judge_id
+    )
+    return ScreenContext(
+        comparison=comparison,
+        panels=[panel_of(j, letter) for j, letter in zip(judgments, LETTERS, strict=False)],
+        source=sentence.source,
+        source_before=before,
+        source_after=after,
+        asks_preference=comparison.setting.asks_preference,
+        done=queue.filter(state=Comparison.State.DONE).count(),
+        total=queue.count(),
+    )

@@ -1,0 +1,228 @@
+"""The side-by-side pages: thin views over :mod:`annotation.sidebyside`.
+
+A judge's screen (:func:`comparison_page`) works without JavaScript: every form posts
+and is answered with a 303 back to the screen. With htmx a candidate's change answers
+with its panel alone (``#sbs-panel-<letter>``), so what the judge typed in another panel
+stays as it is; the preference answers 204. Accept & next is a plain POST: it saves what
+was typed (:func:`~annotation.sidebyside.actions.comparison_accept`) and goes on to the
+next screen. The lead's panel (:func:`side_by_side_panel`) sets the corpus up and shows
+its figures.
+
+A candidate's change is made from the version stored (not the one the panel showed):
+the changes of this page name their span by what it is, so a click queued behind
+another means the same; the single-candidate page's check between two tabs is not made
+here.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from annotation.judging.errors import JudgingError, NotYours
+from annotation.judging.views import CHANGES
+from annotation.models import Comparison, Corpus, Judgment, SideBySide
+from annotation.sidebyside.actions import (
+    PreferenceRefused,
+    comparison_accept,
+    comparison_judgments,
+    comparison_set_preference,
+)
+from annotation.sidebyside.figures import side_by_side_figures
+from annotation.sidebyside.keys import SIDE_BY_SIDE_KEYS, keys_json
+from annotation.sidebyside.queue import SideBySideRefused, next_comparison, side_by_side_set
+from annotation.sidebyside.screen import LETTERS, panel_of, screen_context
+from annotation.text import corpus_languages
+from annotation.web import HtmxHttpRequest, lead_required, login_required, see_other
+
+#: What a panel's forms may ask of one candidate: the ESA / MQM page's own changes.
+PANEL_ACTIONS = ("mark-span", "change-span", "remove-span", "esa-score", "undo", "redo")
+
+
+def _comparison_or_404(request: HtmxHttpRequest, pk: int) -> Comparison:
+    """The judge's own screen in a corpus still assigned to them (404 otherwise)."""
+    corpora = Corpus.objects.visible_to(request.user)
+    return get_object_or_404(
+        Comparison.objects.select_related("setting__corpus").filter(
+            setting__corpus__in=corpora, judge=request.user
+        ),
+        pk=pk,
+    )
+
+
+def _screen(
+    request: HtmxHttpRequest,
+    comparison: Comparison,
+    *,
+    status: int = 200,
+    message: str = "",
+) -> TemplateResponse:
+    judgments = comparison_judgments(comparison=comparison, user=request.user)
+    source_language, target_language = corpus_languages(comparison.setting.corpus)
+    return TemplateResponse(
+        request,
+        "sidebyside/screen.html",
+        {
+            "ctx": screen_context(comparison, judgments),
+            "corpus": comparison.setting.corpus,
+            "keys": SIDE_BY_SIDE_KEYS,
+            "keys_json": keys_json(),
+            "message": message,
+            "source_language": source_language,
+            "target_language": target_language,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_GET
+def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The judge's next screen in this corpus (the queue drawn on the way), or "all
+    done"."""
+    corpus = get_object_or_404(Corpus.objects.visible_to(request.user), pk=pk)
+    setting = SideBySide.objects.filter(corpus=corpus).first()
+    if setting is None:
+        raise Http404("This corpus is not judged side by side.")
+    comparison = next_comparison(setting=setting, user=request.user)
+    if comparison is not None:
+        return redirect("annotation:comparison", pk=comparison.pk)
+    return TemplateResponse(request, "sidebyside/done.html", {"corpus": corpus})
+
+
+@login_required
+@require_GET
+def comparison_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _screen(request, _comparison_or_404(request, pk))
+
+
+@login_required
+@require_POST
+def comparison_change(
+    request: HtmxHttpRequest, pk: int, judgment: int, action: str
+) -> HttpResponse:
+    """One candidate's change (:data:`PANEL_ACTIONS`): its panel (htmx), or a redirect."""
+    if action not in PANEL_ACTIONS:
+        raise Http404("No such action.")
+    comparison = _comparison_or_404(request, pk)
+    judgments = comparison_judgments(comparison=comparison, user=request.user)
+    shown = [(j, letter) for j, letter in zip(judgments, LETTERS, strict=False) if j.pk == judgment]
+    if not shown:
+        raise Http404("No such candidate on this screen.")
+    (j, letter), message, status = shown[0], "", 200
+    try:
+        CHANGES[action](j, request, j.version)
+    except NotYours:
+        raise Http404("No such candidate on this screen.") from None
+    except JudgingError as exc:
+        message, status = exc.message, 422
+        j = comparison_judgments(comparison=comparison, user=request.user)[judgments.index(j)]
+    if not request.htmx:
+        if status != 200:
+            return _screen(request, comparison, status=status, message=message)
+        return see_other(reverse("annotation:comparison", args=[pk]))
+    source_language, target_language = corpus_languages(comparison.setting.corpus)
+    return TemplateResponse(
+        request,
+        "sidebyside/_panel.html",
+        {
+            "panel": panel_of(j, letter),
+            "comparison": comparison,
+            "message": message,
+            "target_language": target_language,
+            "source_language": source_language,
+        },
+        status=status,
+    )
+
+
+def _preference(request: HtmxHttpRequest) -> str | None:
+    value = request.POST.get("preference")
+    return None if value is None else value.strip()
+
+
+@login_required
+@require_POST
+def comparison_preference(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The judge's preference between A and B: 204 (htmx), or a redirect."""
+    comparison = _comparison_or_404(request, pk)
+    try:
+        comparison_set_preference(
+            comparison=comparison, user=request.user, preference=_preference(request) or ""
+        )
+    except PreferenceRefused as exc:
+        raise BadRequest(str(exc)) from None
+    if request.htmx:
+        return HttpResponse(status=204)
+    return see_other(reverse("annotation:comparison", args=[pk]))
+
+
+def _typed_scores(request: HtmxHttpRequest) -> dict[int, int]:
+    """The scores the accept form carries (``score-<judgment>``), as typed."""
+    scores = {}
+    for name in request.POST:
+        value = request.POST.get(name, "").strip()
+        if name.startswith("score-") and name[6:].isdigit() and value:
+            if not value.isdigit():
+                raise BadRequest(f"{name} must be a whole number, not {value!r}.")
+            scores[int(name[6:])] = int(value)
+    return scores
+
+
+@login_required
+@require_POST
+def comparison_accept_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Accept & next: save what was typed, finish the screen, go on."""
+    comparison = _comparison_or_404(request, pk)
+    try:
+        comparison_accept(
+            comparison=comparison,
+            user=request.user,
+            scores=_typed_scores(request),
+            preference=_preference(request),
+        )
+    except PreferenceRefused as exc:
+        raise BadRequest(str(exc)) from None
+    except JudgingError as exc:
+        return _screen(request, comparison, status=422, message=exc.message)
+    return see_other(reverse("annotation:side_by_side", args=[comparison.setting.corpus_id]))
+
+
+@lead_required
+@require_http_methods(["GET", "POST"])
+def side_by_side_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The lead's side-by-side panel: the setting (POST changes it) and the figures."""
+    corpus = get_object_or_404(Corpus, pk=pk)
+    message, status = "", 200
+    if request.method == "POST":
+        try:
+            per_screen = int(request.POST.get("per_screen", ""))
+        except ValueError:
+            raise BadRequest("per_screen must be a whole number.") from None
+        try:
+            side_by_side_set(
+                corpus=corpus,
+                per_screen=per_screen,
+                asks_preference=request.POST.get("asks_preference") == "on",
+            )
+        except SideBySideRefused as exc:
+            message, status = str(exc), 422
+        else:
+            return see_other(reverse("annotation:side_by_side_panel", args=[pk]))
+    setting = SideBySide.objects.filter(corpus=corpus).first()
+    return TemplateResponse(
+        request,
+        "sidebyside/panel.html",
+        {
+            "corpus": corpus,
+            "setting": setting,
+            "figures": None if setting is None else side_by_side_figures(setting),
+            "message": message,
+            "judgments_done": Judgment.objects.of_corpus(pk).counted().count(),
+        },
+        status=status,
+    )

@@ -1,0 +1,43 @@
+"""Side-by-side corpora the tests share: three systems over six sentences of one
+document, judged by ESA (or MQM), assigned to the judges given."""
+
+from __future__ import annotations
+
+from annotation.models import Corpus, User
+from annotation.models.corpus import Protocol
+from annotation.sidebyside.queue import side_by_side_set
+from annotation.tests.factories import import_xml, in_file_order
+
+SOURCES = [
+    ("el gato se sentó", "the cat sat", "the cat sit", "a cat sat", "cat the sat"),
+    ("un perro corrió", "a dog ran", "a dog run", "the dog ran", "dog a ran"),
+    ("la casa es roja", "the house is red", "the house red", "a house is red", "house the is red"),
+    ("tengo hambre", "i am hungry", "i hungry", "i am hunger", "am i hungry"),
+    ("hace frío", "it is cold", "it cold", "is it cold", "it is colds"),
+    ("vamos a casa", "let us go home", "we go home", "let us home", "go home"),
+]
+SYSTEMS = ("alpha", "beta", "gamma")
+
+
+def three_systems_xml(n: int = len(SOURCES)) -> str:
+    rows = []
+    for source, ref, *candidates in SOURCES[:n]:
+        evals = "".join(
+            f'<eval translator="{name}"><target>{text}</target></eval>'
+            for name, text in zip(SYSTEMS, candidates, strict=True)
+        )
+        rows.append(
+            f'<sentence doc="d"><source>{source}</source>'
+            f'<eval translator="first reference"><target>{ref}</target></eval>{evals}</sentence>'
+        )
+    return "<evalTrans>" + "".join(rows) + "</evalTrans>"
+
+
+def side_by_side_corpus(
+    *judges: User, name: str = "sbs", protocol: str = Protocol.ESA, seed: int = 7, n: int = 6
+) -> Corpus:
+    corpus = in_file_order(import_xml(three_systems_xml(n), name, *judges))
+    corpus.protocol = protocol
+    corpus.save(update_fields=["protocol"])
+    side_by_side_set(corpus=corpus, per_screen=2, seed=seed)
+    return corpus

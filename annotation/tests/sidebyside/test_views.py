@@ -1,0 +1,257 @@
+"""Side-by-side judging's pages (issue 42, point 1), through Django's test client: a
+judge's balanced queue, a candidate's change answered with its panel alone, the
+preference, accept & next keeping what was typed, and the lead's panel of figures."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client
+
+from annotation.models import Comparison, Corpus, Judgment, SideBySide, Span, User
+from annotation.models.corpus import Protocol
+from annotation.sidebyside.actions import comparison_accept, comparison_judgments
+from annotation.sidebyside.queue import ERR_NOT_SPANS, judge_seed, next_comparison
+from annotation.tests.factories import import_xml
+from annotation.tests.sidebyside.corpora import side_by_side_corpus, three_systems_xml
+from metrics.pairing import draw_screens
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def corpus(judge: User) -> Corpus:
+    return side_by_side_corpus(judge)
+
+
+def first_screen(client: Client, corpus: Corpus) -> Comparison:
+    response = client.get(f"/corpora/{corpus.pk}/side-by-side/")
+    assert response.status_code == 302
+    pk = int(re.search(r"/comparisons/(\d+)/", response["Location"])[1])
+    return Comparison.objects.select_related("setting").get(pk=pk)
+
+
+def test_every_pair_of_systems_meets_equally_often_in_the_judges_queue(
+    judge_client: Client, judge: User, corpus: Corpus
+) -> None:
+    first_screen(judge_client, corpus)
+    queue = list(
+        Comparison.objects.filter(judge=judge).select_related(
+            "left__translator", "right__translator"
+        )
+    )
+    assert len(queue) == 6
+    met = Counter(frozenset((c.left.translator.name, c.right.translator.name)) for c in queue)
+    assert sorted(met.values()) == [2, 2, 2]
+    setting = SideBySide.objects.get(corpus=corpus)
+    assert {c.seed for c in queue} == {judge_seed(setting, judge)}
+    assert [c.swapped for c in queue] == [
+        s.swapped for s in draw_screens(_available(corpus), per_screen=2, seed=queue[0].seed)
+    ]
+
+
+def _available(corpus: Corpus) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for sentence in corpus.sentences.order_by("position"):
+        out[sentence.pk] = [
+            t.translator_id
+            for t in sentence.targets.filter(translator__role="system").order_by(
+                "translator__position"
+            )
+        ]
+    return out
+
+
+def test_the_screen_shows_the_source_and_two_candidates_in_the_order_drawn(
+    judge_client: Client, corpus: Corpus
+) -> None:
+    comparison = first_screen(judge_client, corpus)
+    html = judge_client.get(f"/comparisons/{comparison.pk}/").content.decode()
+    assert 'id="sbs-panel-a"' in html
+    assert 'id="sbs-panel-b"' in html
+    assert 'id="sbs-panel-c"' not in html
+    assert f'data-swapped="{str(comparison.swapped).lower()}"' in html
+    left, right = comparison.left, comparison.right
+    assert html.index(f">{left.text.split()[0]}<") < html.index('id="sbs-panel-b"')
+    assert right.sentence.source in html
+    assert 'id="sbs-preference"' in html
+
+
+def test_a_span_marked_in_one_panel_answers_with_that_panel_alone(
+    judge_client: Client, judge: User, corpus: Corpus
+) -> None:
+    comparison = first_screen(judge_client, corpus)
+    a, b = comparison_judgments(comparison=comparison, user=judge)
+    url = f"/comparisons/{comparison.pk}/judgments/{b.pk}/mark-span/"
+    response = judge_client.post(url, {"start": 0, "end": 3, "severity": "major"}, **HTMX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith("<section") or 'id="sbs-panel-b"' in html.split("\n")[1]
+    assert 'id="sbs-panel-a"' not in html
+    assert 'class="piece err-major"' in html
+    assert list(Span.objects.filter(judgment=b).values_list("start", "end", "severity")) == [
+        (0, 3, "major")
+    ]
+    assert not Span.objects.filter(judgment=a).exists()
+    plain = judge_client.post(
+        f"/comparisons/{comparison.pk}/judgments/{a.pk}/mark-span/",
+        {"start": 0, "end": 1, "severity": "minor"},
+    )
+    assert plain.status_code == 303
+    assert plain["Location"] == f"/comparisons/{comparison.pk}/"
+
+
+def test_a_refused_span_says_why_in_its_panel(
+    judge_client: Client, judge: User, corpus: Corpus
+) -> None:
+    comparison = first_screen(judge_client, corpus)
+    a, _ = comparison_judgments(comparison=comparison, user=judge)
+    url = f"/comparisons/{comparison.pk}/judgments/{a.pk}/mark-span/"
+    response = judge_client.post(url, {"start": 0, "end": 999, "severity": "major"}, **HTMX)
+    assert response.status_code == 422
+    assert 'role="alert"' in response.content.decode()
+
+
+def test_the_preference_is_saved_per_screen_and_judge(judge_client: Client, corpus: Corpus) -> None:
+    comparison = first_screen(judge_client, corpus)
+    response = judge_client.post(
+        f"/comparisons/{comparison.pk}/preference/", {"preference": "b"}, **HTMX
+    )
+    assert response.status_code == 204
+    assert Comparison.objects.get(pk=comparison.pk).preference == "b"
+    refused = judge_client.post(f"/comparisons/{comparison.pk}/preference/", {"preference": "c"})
+    assert refused.status_code == 400
+
+
+def accepted(
+    client: Client, judge: User, corpus: Corpus, score_a: str, score_b: str, preference: str
+) -> tuple[Comparison, list[Judgment], HttpResponse]:
+    """The judge's first screen, accepted with the scores typed and the preference set."""
+    comparison = first_screen(client, corpus)
+    a, b = comparison_judgments(comparison=comparison, user=judge)
+    response = client.post(
+        f"/comparisons/{comparison.pk}/accept/",
+        {f"score-{a.pk}": score_a, f"score-{b.pk}": score_b, "preference": preference},
+    )
+    return comparison, [a, b], response
+
+
+def test_accept_saves_the_typed_scores_and_preference_and_goes_to_the_next_screen(
+    judge_client: Client, judge: User, corpus: Corpus
+) -> None:
+    comparison, (a, b), response = accepted(judge_client, judge, corpus, "80", "35", "a")
+    assert response.status_code == 303
+    assert response["Location"] == f"/corpora/{corpus.pk}/side-by-side/"
+    done = Comparison.objects.get(pk=comparison.pk)
+    assert (done.state, done.preference) == ("done", "a")
+    assert done.finished_at is not None
+    assert {j.pk: (j.state, j.esa_score) for j in Judgment.objects.filter(pk__in=[a.pk, b.pk])} == {
+        a.pk: ("done", 80),
+        b.pk: ("done", 35),
+    }
+    assert first_screen(judge_client, corpus).position == 1
+
+
+def test_accept_without_a_score_is_refused_but_keeps_what_was_typed(
+    judge_client: Client, judge: User, corpus: Corpus
+) -> None:
+    comparison, (a, _), response = accepted(judge_client, judge, corpus, "70", "", "same")
+    assert response.status_code == 422
+    assert "Give an ESA score" in response.content.decode()
+    assert Judgment.objects.get(pk=a.pk).esa_score == 70
+    assert Judgment.objects.get(pk=a.pk).state == "pending"
+    assert Comparison.objects.get(pk=comparison.pk).preference == "same"
+    assert 'value="70"' in response.content.decode()
+
+
+def test_another_judge_and_an_anonymous_visitor_never_see_a_judges_screen(
+    client: Client, judge_client: Client, user_factory, corpus: Corpus
+) -> None:
+    comparison = first_screen(judge_client, corpus)
+    client.logout()  # the judge's client is this client, logged in
+    assert client.get(f"/comparisons/{comparison.pk}/").status_code == 302
+    other = user_factory("ben")
+    corpus.judges.add(other)
+    client.force_login(other)
+    assert client.get(f"/comparisons/{comparison.pk}/").status_code == 404
+    assert (
+        client.post(f"/comparisons/{comparison.pk}/preference/", {"preference": "a"}).status_code
+        == 404
+    )
+
+
+def test_the_last_screen_accepted_leads_to_all_done(
+    judge_client: Client, judge: User, corpus: Corpus
+) -> None:
+    setting = SideBySide.objects.get(corpus=corpus)
+    while (comparison := next_comparison(setting=setting, user=judge)) is not None:
+        scores = {j.pk: 50 for j in comparison_judgments(comparison=comparison, user=judge)}
+        comparison_accept(comparison=comparison, user=judge, scores=scores, preference=None)
+    response = judge_client.get(f"/corpora/{corpus.pk}/side-by-side/")
+    assert response.status_code == 200
+    assert 'id="sbs-all-done"' in response.content.decode()
+
+
+def test_a_corpus_not_judged_side_by_side_has_no_side_by_side_queue(
+    judge_client: Client, judge: User
+) -> None:
+    corpus = import_xml(three_systems_xml(), "plain", judge)
+    assert judge_client.get(f"/corpora/{corpus.pk}/side-by-side/").status_code == 404
+
+
+def test_the_lead_turns_side_by_side_on_but_not_for_awer(lead_client: Client, judge: User) -> None:
+    awer = import_xml(three_systems_xml(), "awer", judge)
+    refused = lead_client.post(f"/corpora/{awer.pk}/side-by-side/figures/", {"per_screen": "2"})
+    assert refused.status_code == 422
+    assert ERR_NOT_SPANS in refused.content.decode()
+    esa = import_xml(three_systems_xml(), "esa", judge)
+    esa.protocol = Protocol.ESA
+    esa.save(update_fields=["protocol"])
+    made = lead_client.post(
+        f"/corpora/{esa.pk}/side-by-side/figures/", {"per_screen": "3", "asks_preference": "on"}
+    )
+    assert made.status_code == 303
+    setting = SideBySide.objects.get(corpus=esa)
+    assert (setting.per_screen, setting.asks_preference) == (3, True)
+
+
+def test_judges_never_see_the_leads_panel(judge_client: Client, corpus: Corpus) -> None:
+    assert judge_client.get(f"/corpora/{corpus.pk}/side-by-side/figures/").status_code == 404
+
+
+def test_the_panel_shows_win_rates_a_ranking_and_agreement(
+    lead_client: Client, user_factory, corpus: Corpus
+) -> None:
+    """Two judges each prefer alpha to the others and find beta and gamma the same:
+    alpha wins all its pairs, and the judges agree wherever they met (κ 1)."""
+    setting = SideBySide.objects.get(corpus=corpus)
+    order = {"alpha": 0, "beta": 1, "gamma": 2}
+    for name in ("ana", "ben"):
+        user = User.objects.filter(username=name).first() or user_factory(name)
+        corpus.judges.add(user)
+        while (comparison := next_comparison(setting=setting, user=user)) is not None:
+            left, right = comparison.left.translator.name, comparison.right.translator.name
+            preference = (
+                "same"
+                if {left, right} == {"beta", "gamma"}
+                else "a"
+                if order[left] < order[right]
+                else "b"
+            )
+            scores = {j.pk: 50 for j in comparison_judgments(comparison=comparison, user=user)}
+            comparison_accept(
+                comparison=comparison, user=user, scores=scores, preference=preference
+            )
+    html = lead_client.get(f"/corpora/{corpus.pk}/side-by-side/figures/").content.decode()
+    assert 'data-first="alpha" data-second="beta" data-rate="1.0"' in html
+    assert 'data-first="alpha" data-second="gamma" data-rate="1.0"' in html
+    assert 'data-first="beta" data-second="gamma" data-rate="0.5"' in html
+    ranks = re.findall(r'data-system="(\w+)" data-rank="(\d)"', html)
+    assert ranks[0] == ("alpha", "1")
+    assert {name for name, _ in ranks[1:]} == {"beta", "gamma"}
+    assert re.search(
+        r'id="sbs-agreement" data-kappa="1.0" data-observed="1.0" data-items="\d+"', html
+    )

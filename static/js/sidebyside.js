@@ -1,0 +1,203 @@
+/*
+ * The side-by-side screen (templates/sidebyside/screen.html): one panel per candidate,
+ * each with its own selection, turned into an error span's characters as on the ESA /
+ * MQM page (static/js/esa.js): offsets are code points of the candidate, read from the
+ * pieces' data-start. A key acts on the active panel (the one last clicked, or chosen
+ * with [ and ]); the keys come from one table (annotation/sidebyside/keys.py, the
+ * "sbs-keys" block). Each panel's forms are htmx's: the answer replaces that panel
+ * alone, so a score typed in another stays. Accept & next copies every panel's typed
+ * score into the accept form, so a score typed and not saved is saved with it.
+ */
+(function () {
+  "use strict";
+
+  var KEYS = JSON.parse(document.getElementById("sbs-keys").textContent);
+  var state = {}; // letter -> {sel: {start, end, missing} | null, cursor, anchor}
+  var active = null;
+
+  function panels() { return Array.prototype.slice.call(document.querySelectorAll(".sbs-panel")); }
+  function panel(letter) { return document.getElementById("sbs-panel-" + letter); }
+  function cand(letter) { return document.getElementById("candidate-" + letter); }
+  function st(letter) {
+    if (!state[letter]) state[letter] = { sel: null, cursor: -1, anchor: -1 };
+    return state[letter];
+  }
+
+  function words(letter) {
+    var out = [];
+    Array.prototype.forEach.call(cand(letter).querySelectorAll(".piece[data-word]"), function (p) {
+      var k = +p.getAttribute("data-word");
+      var s = +p.getAttribute("data-start"), e = +p.getAttribute("data-end");
+      if (!out[k]) out[k] = { start: s, end: e };
+      else out[k].end = Math.max(out[k].end, e);
+    });
+    var at = +cand(letter).getAttribute("data-length");
+    out.push({ start: at, end: at, missing: true });
+    return out;
+  }
+
+  function text(letter) {
+    return Array.from(Array.prototype.map.call(cand(letter).querySelectorAll(".piece"), function (p) { return p.textContent; }).join(""));
+  }
+
+  function category() { var c = document.getElementById("mqm-category"); return c ? c.value : ""; }
+
+  function paint(letter) {
+    var p = panel(letter);
+    if (!p) return;
+    var sel = st(letter).sel;
+    Array.prototype.forEach.call(cand(letter).querySelectorAll("[data-start]"), function (el) {
+      var s = +el.getAttribute("data-start"), e = +el.getAttribute("data-end");
+      var on = !!sel && (el.hasAttribute("data-missing") ? sel.missing : !sel.missing && s < sel.end && sel.start < e);
+      el.classList.toggle("selected", on);
+    });
+    p.querySelector(".sbs-selection").textContent = !sel ? "Nothing selected"
+      : "Selected: " + (sel.missing ? "[MISSING]" : "“" + text(letter).slice(sel.start, sel.end).join("") + "”");
+    Array.prototype.forEach.call(p.querySelectorAll(".sbs-mark, .sbs-remove-at"), function (form) {
+      form.querySelector(".sbs-start").value = sel ? sel.start : "";
+      form.querySelector(".sbs-end").value = sel ? sel.end : "";
+      form.querySelector(".sbs-missing-field").value = sel && sel.missing ? "1" : "";
+      form.querySelector(".sbs-category").value = category();
+    });
+  }
+
+  function activate(letter) {
+    active = letter;
+    panels().forEach(function (p) { p.classList.toggle("active", p.getAttribute("data-letter") === letter); });
+  }
+
+  function select(letter, span) { activate(letter); st(letter).sel = span; paint(letter); }
+
+  function selectWords(letter, from, to) {
+    var w = words(letter);
+    var a = w[Math.min(from, to)], b = w[Math.max(from, to)];
+    if (a.missing || b.missing) select(letter, { start: a.start, end: a.start, missing: true });
+    else select(letter, { start: a.start, end: b.end, missing: false });
+  }
+
+  // --- mouse ----------------------------------------------------------------------------
+  // Where a DOM boundary falls in the candidate's code points: the text before it
+  // (the pieces are the candidate's text, in order), cut at the candidate's end.
+  function offsetOf(letter, node, off) {
+    var c = cand(letter), length = +c.getAttribute("data-length");
+    if (!c.contains(node)) return c.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_PRECEDING ? 0 : length;
+    var before = document.createRange();
+    before.setStart(c, 0);
+    before.setEnd(node, off);
+    return Math.min(Array.from(before.toString()).length, length);
+  }
+
+  function wordAt(letter, at) {
+    var w = words(letter);
+    for (var k = 0; k < w.length - 1; k++) if (w[k].start <= at && at < w[k].end) return k;
+    return -1;
+  }
+
+  document.addEventListener("mouseup", function (evt) {
+    var p = evt.target.closest && evt.target.closest(".sbs-panel");
+    if (!p) return;
+    var letter = p.getAttribute("data-letter");
+    activate(letter);
+    if (evt.target.closest(".sbs-missing")) {
+      var w = words(letter);
+      st(letter).cursor = st(letter).anchor = w.length - 1;
+      return select(letter, { start: w[w.length - 1].start, end: w[w.length - 1].start, missing: true });
+    }
+    var s = window.getSelection();
+    if (!s.rangeCount || !s.getRangeAt(0).intersectsNode(cand(letter))) return;
+    var r = s.getRangeAt(0);
+    var start = offsetOf(letter, r.startContainer, r.startOffset), end = offsetOf(letter, r.endContainer, r.endOffset);
+    if (start === end) {
+      var piece = cand(letter).contains(evt.target) && evt.target.closest(".piece[data-word]");
+      if (!piece) return;
+      st(letter).cursor = st(letter).anchor = +piece.getAttribute("data-word");
+      return selectWords(letter, st(letter).cursor, st(letter).cursor);
+    }
+    st(letter).cursor = st(letter).anchor = wordAt(letter, start);
+    s.removeAllRanges();
+    select(letter, { start: Math.min(start, end), end: Math.max(start, end), missing: false });
+  });
+
+  // --- keys -----------------------------------------------------------------------------
+  function keyName(evt) {
+    return (evt.ctrlKey || evt.metaKey ? "Ctrl+" : "") + evt.key;
+  }
+
+  function actionOf(evt) {
+    var name = keyName(evt);
+    for (var action in KEYS) if (KEYS[action] === name) return action;
+    return null;
+  }
+
+  function moveCursor(step, extend) {
+    var letter = active || panels()[0].getAttribute("data-letter");
+    var s = st(letter), w = words(letter);
+    s.cursor = Math.max(0, Math.min(w.length - 1, s.cursor < 0 ? 0 : s.cursor + step));
+    if (!extend || s.anchor < 0) s.anchor = s.cursor;
+    selectWords(letter, s.anchor, s.cursor);
+  }
+
+  function submit(form) { if (form) form.requestSubmit(); }
+
+  function prefer(value) {
+    var radio = document.getElementById("prefer-" + value);
+    if (!radio) return;
+    radio.checked = true;
+    radio.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  document.addEventListener("keydown", function (evt) {
+    var action = actionOf(evt);
+    var typing = evt.target.matches && evt.target.matches("input[type=number], input[type=text], textarea, select");
+    if (typing && action !== "accept") {
+      if (evt.key === "Escape") evt.target.blur();
+      return;
+    }
+    if (evt.shiftKey && (evt.key === "ArrowLeft" || evt.key === "ArrowRight")) action = evt.key === "ArrowLeft" ? "cursor-previous" : "cursor-next";
+    if (!action) return;
+    var letter = active || (panels()[0] && panels()[0].getAttribute("data-letter"));
+    var letters = panels().map(function (p) { return p.getAttribute("data-letter"); });
+    var p = panel(letter);
+    evt.preventDefault();
+    switch (action) {
+      case "panel-previous": case "panel-next":
+        activate(letters[(letters.indexOf(letter) + (action === "panel-next" ? 1 : letters.length - 1)) % letters.length]);
+        break;
+      case "cursor-previous": moveCursor(-1, evt.shiftKey); break;
+      case "cursor-next": moveCursor(1, evt.shiftKey); break;
+      case "cursor-missing": st(letter).cursor = st(letter).anchor = words(letter).length - 1; selectWords(letter, st(letter).cursor, st(letter).cursor); break;
+      case "mark-minor": case "mark-major": // the button itself, so its severity is sent
+        if (st(letter).sel) p.querySelector('.sbs-mark [data-action="' + action + '"]').click();
+        break;
+      case "remove-span": if (st(letter).sel) submit(p.querySelector(".sbs-remove-at")); break;
+      case "score": var f = p.querySelector(".sbs-score"); if (f) { f.focus(); f.select(); } break;
+      case "prefer-a": prefer("a"); break;
+      case "prefer-same": prefer("same"); break;
+      case "prefer-b": prefer("b"); break;
+      case "accept": submit(document.getElementById("sbs-accept-form")); break;
+    }
+  });
+
+  // --- answers and accept ----------------------------------------------------------------
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    var p = evt.detail.target && evt.detail.target.id ? document.getElementById(evt.detail.target.id) : null;
+    if (!p || !p.classList.contains("sbs-panel")) return;
+    var letter = p.getAttribute("data-letter");
+    st(letter).sel = null;
+    paint(letter);
+    activate(letter);
+  });
+
+  document.addEventListener("submit", function (evt) {
+    if (evt.target.id !== "sbs-accept-form") return;
+    Array.prototype.forEach.call(evt.target.querySelectorAll(".sbs-typed"), function (hidden) {
+      var field = document.getElementById("score-" + hidden.getAttribute("data-letter"));
+      hidden.value = field ? field.value : "";
+    });
+  }, true);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var first = panels()[0];
+    if (first) activate(first.getAttribute("data-letter"));
+  });
+})();
