@@ -22,7 +22,7 @@ SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
     Key("panel-next", "]", "]", "the candidate to the right"),
     Key("cursor-previous", "ArrowLeft", "←", "the word before (Shift: extend the selection)"),
     Key("cursor-next", "ArrowRight", "→", "the word after (Shift: extend the selection)"),
-    Key("cursor-missing", "m", "m", "select [MISSING]: something left out"),
+    Key("cursor-missing", "i", "i", "select [MISSING]: something left out"),
     Key("mark-minor", "1", "1", "mark the selection a minor error"),
     Key("mark-major", "2", "2", "mark the selection a major error"),
     Key("remove-span", "Delete", "Del", "remove the span at the selection"),
