@@ -54,7 +54,7 @@ def home(request: HtmxHttpRequest) -> TemplateResponse:
     queries whatever the number of corpora, campaigns and jobs."""
     visible = (
         Corpus.objects.visible_to(request.user)
-        .select_related("campaign")
+        .select_related("campaign", "side_by_side")
         .with_items_progress(request.user)
     )
     if not request.user.is_lead:

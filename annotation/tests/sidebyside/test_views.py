@@ -255,3 +255,18 @@ def test_the_panel_shows_win_rates_a_ranking_and_agreement(
     assert re.search(
         r'id="sbs-agreement" data-kappa="1.0" data-observed="1.0" data-items="\d+"', html
     )
+
+
+def test_the_home_page_leads_the_judge_to_side_by_side_and_the_lead_to_its_panel(
+    judge: User, lead: User, corpus: Corpus
+) -> None:
+    import_xml(three_systems_xml(), "plain", judge)
+    judge_client, lead_client = Client(), Client()
+    judge_client.force_login(judge)
+    lead_client.force_login(lead)
+    html = judge_client.get("/").content.decode()
+    assert f'href="/corpora/{corpus.pk}/side-by-side/" data-action="side-by-side"' in html
+    assert html.count('data-action="side-by-side"') == 1
+    lead_html = lead_client.get("/").content.decode()
+    assert f'href="/corpora/{corpus.pk}/side-by-side/figures/"' in lead_html
+    assert lead_html.count('data-action="side-by-side-panel"') == 1  # not the aWER corpus
