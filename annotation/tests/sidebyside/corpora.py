@@ -19,12 +19,12 @@ SOURCES = [
 SYSTEMS = ("alpha", "beta", "gamma")
 
 
-def three_systems_xml(n: int = len(SOURCES)) -> str:
+def three_systems_xml(n: int = len(SOURCES), systems: int = len(SYSTEMS)) -> str:
     rows = []
     for source, ref, *candidates in SOURCES[:n]:
         evals = "".join(
             f'<eval translator="{name}"><target>{text}</target></eval>'
-            for name, text in zip(SYSTEMS, candidates, strict=True)
+            for name, text in list(zip(SYSTEMS, candidates, strict=True))[:systems]
         )
         rows.append(
             f'<sentence doc="d"><source>{source}</source>'
@@ -34,9 +34,14 @@ def three_systems_xml(n: int = len(SOURCES)) -> str:
 
 
 def side_by_side_corpus(
-    *judges: User, name: str = "sbs", protocol: str = Protocol.ESA, seed: int = 7, n: int = 6
+    *judges: User,
+    name: str = "sbs",
+    protocol: str = Protocol.ESA,
+    seed: int = 7,
+    n: int = 6,
+    systems: int = len(SYSTEMS),
 ) -> Corpus:
-    corpus = in_file_order(import_xml(three_systems_xml(n), name, *judges))
+    corpus = in_file_order(import_xml(three_systems_xml(n, systems), name, *judges))
     corpus.protocol = protocol
     corpus.save(update_fields=["protocol"])
     side_by_side_set(corpus=corpus, per_screen=2, seed=seed)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from django.http import HttpResponse
@@ -222,29 +223,27 @@ def test_judges_never_see_the_leads_panel(judge_client: Client, corpus: Corpus) 
     assert judge_client.get(f"/corpora/{corpus.pk}/side-by-side/figures/").status_code == 404
 
 
-def test_the_panel_shows_win_rates_a_ranking_and_agreement(
-    lead_client: Client, user_factory, corpus: Corpus
-) -> None:
-    """Two judges each prefer alpha to the others and find beta and gamma the same:
-    alpha wins all its pairs, and the judges agree wherever they met (κ 1)."""
+def judged_by(corpus: Corpus, user: User, prefer: Callable[[Comparison], str]) -> None:
+    """``user`` accepts every screen of ``corpus``, preferring as ``prefer`` says."""
     setting = SideBySide.objects.get(corpus=corpus)
-    order = {"alpha": 0, "beta": 1, "gamma": 2}
-    for name in ("ana", "ben"):
-        user = User.objects.filter(username=name).first() or user_factory(name)
-        corpus.judges.add(user)
-        while (comparison := next_comparison(setting=setting, user=user)) is not None:
-            left, right = comparison.left.translator.name, comparison.right.translator.name
-            preference = (
-                "same"
-                if {left, right} == {"beta", "gamma"}
-                else "a"
-                if order[left] < order[right]
-                else "b"
-            )
-            scores = {j.pk: 50 for j in comparison_judgments(comparison=comparison, user=user)}
-            comparison_accept(
-                comparison=comparison, user=user, scores=scores, preference=preference
-            )
+    while (comparison := next_comparison(setting=setting, user=user)) is not None:
+        scores = {j.pk: 50 for j in comparison_judgments(comparison=comparison, user=user)}
+        preference = prefer(comparison)
+        comparison_accept(comparison=comparison, user=user, scores=scores, preference=preference)
+
+
+def test_the_panel_shows_win_rates_and_a_ranking(
+    lead_client: Client, judge: User, corpus: Corpus
+) -> None:
+    """The judge prefers alpha to the others and finds beta and gamma the same."""
+
+    def prefer(comparison: Comparison) -> str:
+        left, right = comparison.left.translator.name, comparison.right.translator.name
+        if "alpha" not in (left, right):
+            return "same"
+        return "a" if left == "alpha" else "b"
+
+    judged_by(corpus, judge, prefer)
     html = lead_client.get(f"/corpora/{corpus.pk}/side-by-side/figures/").content.decode()
     assert 'data-first="alpha" data-second="beta" data-rate="1.0"' in html
     assert 'data-first="alpha" data-second="gamma" data-rate="1.0"' in html
@@ -252,9 +251,30 @@ def test_the_panel_shows_win_rates_a_ranking_and_agreement(
     ranks = re.findall(r'data-system="(\w+)" data-rank="(\d)"', html)
     assert ranks[0] == ("alpha", "1")
     assert {name for name, _ in ranks[1:]} == {"beta", "gamma"}
-    assert re.search(
-        r'id="sbs-agreement" data-kappa="1.0" data-observed="1.0" data-items="\d+"', html
-    )
+
+
+def test_the_panel_shows_the_judges_agreement_on_preferences(
+    lead_client: Client, user_factory
+) -> None:
+    """Two systems: both judges see every sentence's pair; they agree on every one
+    (alpha better, but the same on the first source), so κ is 1 over six items."""
+    ana, ben = user_factory("ana"), user_factory("ben")
+    corpus = side_by_side_corpus(ana, ben, systems=2)
+    first = corpus.sentences.get(position=0).source
+
+    for user in (ana, ben):
+        setting = SideBySide.objects.get(corpus=corpus)
+        while (comparison := next_comparison(setting=setting, user=user)) is not None:
+            left = comparison.left.translator.name
+            same = comparison.sentence.source == first
+            scores = {j.pk: 50 for j in comparison_judgments(comparison=comparison, user=user)}
+            preference = "same" if same else "a" if left == "alpha" else "b"
+            comparison_accept(
+                comparison=comparison, user=user, scores=scores, preference=preference
+            )
+    html = lead_client.get(f"/corpora/{corpus.pk}/side-by-side/figures/").content.decode()
+    assert 'id="sbs-agreement" data-kappa="1.0" data-observed="1.0" data-items="6"' in html
+    assert 'data-first="alpha" data-second="beta" data-rate="0.9166666666666666"' in html
 
 
 def test_the_home_page_leads_the_judge_to_side_by_side_and_the_lead_to_its_panel(
