@@ -16,7 +16,7 @@ from annotation.models import Comparison, Corpus, Judgment, SideBySide, Span, Us
 from annotation.models.corpus import Protocol
 from annotation.sidebyside.actions import comparison_accept, comparison_judgments
 from annotation.sidebyside.queue import ERR_NOT_SPANS, judge_seed, next_comparison
-from annotation.tests.factories import import_xml
+from annotation.tests.factories import import_xml, page_queries
 from annotation.tests.sidebyside.corpora import side_by_side_corpus, three_systems_xml
 from metrics.pairing import draw_screens
 
@@ -290,3 +290,16 @@ def test_the_home_page_leads_the_judge_to_side_by_side_and_the_lead_to_its_panel
     lead_html = lead_client.get("/").content.decode()
     assert f'href="/corpora/{corpus.pk}/side-by-side/figures/"' in lead_html
     assert lead_html.count('data-action="side-by-side-panel"') == 1  # not the aWER corpus
+
+
+@pytest.mark.parametrize("per_screen", [2, 3])
+def test_a_screen_costs_a_fixed_number_of_queries_per_candidate(
+    judge_client: Client, corpus: Corpus, per_screen: int
+) -> None:
+    SideBySide.objects.filter(corpus=corpus).update(per_screen=per_screen)
+    comparison = first_screen(judge_client, corpus)
+    page_queries(judge_client, f"/comparisons/{comparison.pk}/")  # judgments opened
+    # the session, the judge, the screen, its targets, the source's document, the queue's
+    # counts; per candidate its judgment opened and loaded, and what the ESA page reads of
+    # it (its spans, its place in the order, its document)
+    assert page_queries(judge_client, f"/comparisons/{comparison.pk}/") == 6 + 5 * per_screen
