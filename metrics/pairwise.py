@@ -176,7 +176,8 @@ def fit_log_strengths(wins: FloatArray, compared: FloatArray, prior: float) -> F
             break
     theta = np.log(p)
     theta[~seen] = 0.0
-    theta[seen] -= theta[seen].mean()
+    if seen.any():
+        theta[seen] -= theta[seen].mean()
     return theta
 
 

@@ -18,9 +18,16 @@ from django.db.models import Count, Q
 from annotation.judging.esa_page import ESA_ANCHORS, Piece, ShownSpan, span_page_context
 from annotation.judging.page import document_context
 from annotation.models import Comparison, Judgment
+from annotation.sidebyside.keys import key_label
 from metrics.mqm import SEVERITIES
 
 LETTERS = "abcd"
+#: The preference's buttons: value, label, key (:mod:`annotation.sidebyside.keys`).
+PREFERENCES: tuple[tuple[str, str, str], ...] = (
+    (Comparison.Preference.A, "A better", key_label("prefer-a")),
+    (Comparison.Preference.SAME, "Same", key_label("prefer-same")),
+    (Comparison.Preference.B, "B better", key_label("prefer-b")),
+)
 
 
 @dataclass(frozen=True)
@@ -52,11 +59,7 @@ class ScreenContext:
     total: int
     anchors: tuple[tuple[int, str], ...] = ESA_ANCHORS
     severities: tuple[str, ...] = SEVERITIES
-    preferences: tuple[tuple[str, str], ...] = (
-        (Comparison.Preference.A, "A better"),
-        (Comparison.Preference.SAME, "Same"),
-        (Comparison.Preference.B, "B better"),
-    )
+    preferences: tuple[tuple[str, str, str], ...] = PREFERENCES
 
 
 def panel_of(judgment: Judgment, letter: str) -> Panel:

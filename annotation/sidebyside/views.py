@@ -2,11 +2,12 @@
 
 A judge's screen (:func:`comparison_page`) works without JavaScript: every form posts
 and is answered with a 303 back to the screen. With htmx a candidate's change answers
-with its panel alone (``#sbs-panel-<letter>``), so what the judge typed in another panel
-stays as it is; the preference answers 204. Accept & next is a plain POST: it saves what
-was typed (:func:`~annotation.sidebyside.actions.comparison_accept`) and goes on to the
-next screen. The lead's panel (:func:`side_by_side_panel`) sets the corpus up and shows
-its figures.
+with its panel alone (``#sbs-panel-<letter>``), so what the judge typed in another
+panel stays as it is; the preference answers with its buttons. Accept & next is a
+plain POST: it saves what was typed
+(:func:`~annotation.sidebyside.actions.comparison_accept`) and goes on to the next
+screen. The lead's panel (:func:`side_by_side_panel`) sets the corpus up and shows its
+figures.
 
 A candidate's change is made from the version stored (not the one the panel showed):
 the changes of this page name their span by what it is, so a click queued behind
@@ -35,7 +36,7 @@ from annotation.sidebyside.actions import (
 from annotation.sidebyside.figures import side_by_side_figures
 from annotation.sidebyside.keys import SIDE_BY_SIDE_KEYS, keys_json
 from annotation.sidebyside.queue import SideBySideRefused, next_comparison, side_by_side_set
-from annotation.sidebyside.screen import LETTERS, panel_of, screen_context
+from annotation.sidebyside.screen import LETTERS, PREFERENCES, panel_of, screen_context
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, lead_required, login_required, see_other
 
@@ -148,7 +149,7 @@ def _preference(request: HtmxHttpRequest) -> str | None:
 @login_required
 @require_POST
 def comparison_preference(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The judge's preference between A and B: 204 (htmx), or a redirect."""
+    """The judge's preference between A and B: its buttons (htmx), or a redirect."""
     comparison = _comparison_or_404(request, pk)
     try:
         comparison_set_preference(
@@ -157,7 +158,11 @@ def comparison_preference(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except PreferenceRefused as exc:
         raise BadRequest(str(exc)) from None
     if request.htmx:
-        return HttpResponse(status=204)
+        return TemplateResponse(
+            request,
+            "sidebyside/_preference.html",
+            {"comparison": comparison, "preferences": PREFERENCES},
+        )
     return see_other(reverse("annotation:comparison", args=[pk]))
 
 

@@ -119,3 +119,11 @@ def test_agreement_is_one_when_annotators_agree_and_below_zero_when_they_never_d
     ]
     assert preference_agreement(never).kappa == pytest.approx(-1.0)
     assert math.isnan(preference_agreement(same[-1:]).kappa)
+
+
+def test_no_outcome_gives_level_strengths_and_no_interval() -> None:
+    fit = bradley_terry([], 3)
+    assert fit.theta.tolist() == [0.0, 0.0, 0.0]
+    assert np.isnan(fit.low).all()
+    assert win_rates([]) == []
+    assert preference_agreement([]).items == 0

@@ -140,10 +140,8 @@
   function submit(form) { if (form) form.requestSubmit(); }
 
   function prefer(value) {
-    var radio = document.getElementById("prefer-" + value);
-    if (!radio) return;
-    radio.checked = true;
-    radio.dispatchEvent(new Event("change", { bubbles: true }));
+    var button = document.getElementById("prefer-" + value);
+    if (button) button.click();
   }
 
   document.addEventListener("keydown", function (evt) {

@@ -13,6 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 from annotation.models import Comparison, Judgment, Span, User
 from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
+from annotation.tests.test_browser_accessibility import Audit, tab_through
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,7 +75,7 @@ def test_a_judge_judges_two_candidates_side_by_side_and_the_lead_sees_win_rates(
     page.locator("#h-source").click()
     with page.expect_response(re.compile(r"/preference/$")):
         page.keyboard.press("b")
-    expect(page.locator("#prefer-b")).to_be_checked()
+    expect(page.locator("#prefer-b")).to_have_attribute("aria-pressed", "true")
 
     page.keyboard.press("Control+Enter")
     page.wait_for_url(re.compile(rf"/comparisons/(?!{first.pk}/)\d+/$"))
@@ -125,3 +126,27 @@ def test_side_by_side_stacks_the_candidates_on_a_narrow_screen(
         assert b["y"] >= a["y"] + a["height"] - 1
     finally:
         page.set_viewport_size(shared)
+
+
+def test_the_side_by_side_pages_pass_the_accessibility_audit(
+    page: Page, new_page, live_server, user_factory
+) -> None:
+    ana = user_factory("ana", role=User.Role.JUDGE)
+    corpus = side_by_side_corpus(ana, n=2)
+    open_side_by_side(page, live_server.url, corpus.pk)
+    panel(page, "a").locator('.piece[data-start="0"]').click()
+    panel(page, "a").locator('[data-action="mark-major"]').click()
+    expect(rows(page, "a")).to_have_count(1)
+    page.locator("#prefer-same").click()
+    expect(page.locator("#prefer-same")).to_have_attribute("aria-pressed", "true")
+    audit = Audit(page)
+    audit.check("side-by-side screen")
+    assert tab_through(page, "side-by-side screen") == []
+    lead = new_page()
+    user_factory("lee", role=User.Role.LEAD)
+    log_in(lead, live_server.url, "lee")
+    lead.goto(f"{live_server.url}/corpora/{corpus.pk}/side-by-side/figures/")
+    lead_audit = Audit(lead)
+    lead_audit.check("side-by-side panel")
+    assert audit.failures == []
+    assert lead_audit.failures == []

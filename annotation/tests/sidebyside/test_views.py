@@ -121,8 +121,15 @@ def test_the_preference_is_saved_per_screen_and_judge(judge_client: Client, corp
     response = judge_client.post(
         f"/comparisons/{comparison.pk}/preference/", {"preference": "b"}, **HTMX
     )
-    assert response.status_code == 204
+    assert response.status_code == 200
+    assert (
+        'id="prefer-b" data-action="prefer-b" class="sbs-choice pressed" aria-pressed="true"'
+        in (response.content.decode())
+    )
     assert Comparison.objects.get(pk=comparison.pk).preference == "b"
+    taken_back = judge_client.post(f"/comparisons/{comparison.pk}/preference/", {"preference": ""})
+    assert taken_back.status_code == 303
+    assert Comparison.objects.get(pk=comparison.pk).preference == ""
     refused = judge_client.post(f"/comparisons/{comparison.pk}/preference/", {"preference": "c"})
     assert refused.status_code == 400
 
