@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from annotation.models import Comparison, Judgment, Span, User
+from annotation.models import Comparison, Corpus, Judgment, Span, User
 from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
 from annotation.tests.test_browser_accessibility import Audit, tab_through
@@ -26,19 +26,30 @@ def rows(page: Page, letter: str) -> Locator:
     return panel(page, letter).locator(".span-row")
 
 
-def open_side_by_side(page: Page, base: str, corpus_pk: int) -> None:
+def open_side_by_side(page: Page, base: str, user_factory, sentences: int) -> tuple[User, Corpus]:
+    """A side-by-side corpus of ``sentences`` judged by ana, who opens her first screen."""
+    ana = user_factory("ana", role=User.Role.JUDGE)
+    corpus = side_by_side_corpus(ana, n=sentences)
     log_in(page, base, "ana")
-    page.goto(f"{base}/corpora/{corpus_pk}/side-by-side/")
+    page.goto(f"{base}/corpora/{corpus.pk}/side-by-side/")
     page.wait_for_url(re.compile(r"/comparisons/\d+/$"))
     wait_for_htmx(page)
+    return ana, corpus
+
+
+def lead_panel(new_page, base: str, user_factory, corpus: Corpus) -> Page:
+    """The side-by-side panel of ``corpus``, as a lead opens it in a tab of their own."""
+    lead = new_page()
+    user_factory("lee", role=User.Role.LEAD)
+    log_in(lead, base, "lee")
+    lead.goto(f"{base}/corpora/{corpus.pk}/side-by-side/figures/")
+    return lead
 
 
 def test_a_judge_judges_two_candidates_side_by_side_and_the_lead_sees_win_rates(
     page: Page, new_page, live_server, user_factory
 ) -> None:
-    ana = user_factory("ana", role=User.Role.JUDGE)
-    corpus = side_by_side_corpus(ana, n=3)
-    open_side_by_side(page, live_server.url, corpus.pk)
+    ana, corpus = open_side_by_side(page, live_server.url, user_factory, 3)
     first = Comparison.objects.get(judge=ana, position=0)
     expect(panel(page, "a")).to_have_class(re.compile(r"\bactive\b"))
 
@@ -91,10 +102,7 @@ def test_a_judge_judges_two_candidates_side_by_side_and_the_lead_sees_win_rates(
         ("minor", False),
     ]
 
-    lead = new_page()
-    user_factory("lee", role=User.Role.LEAD)
-    log_in(lead, live_server.url, "lee")
-    lead.goto(f"{live_server.url}/corpora/{corpus.pk}/side-by-side/figures/")
+    lead = lead_panel(new_page, live_server.url, user_factory, corpus)
     left, right = first.left.translator.name, first.right.translator.name
     shown = lead.locator("#sbs-win-rates .sbs-rate")
     expect(shown).to_have_count(1)
@@ -107,13 +115,11 @@ def test_a_judge_judges_two_candidates_side_by_side_and_the_lead_sees_win_rates(
 def test_side_by_side_stacks_the_candidates_on_a_narrow_screen(
     page: Page, live_server, user_factory
 ) -> None:
-    ana = user_factory("ana", role=User.Role.JUDGE)
-    corpus = side_by_side_corpus(ana, n=1)
     shared = page.viewport_size  # the tab goes back to the next test as it came
     assert shared
     try:
         page.set_viewport_size({"width": 1280, "height": 800})
-        open_side_by_side(page, live_server.url, corpus.pk)
+        open_side_by_side(page, live_server.url, user_factory, 1)
         a, b = panel(page, "a").bounding_box(), panel(page, "b").bounding_box()
         assert a
         assert b
@@ -131,9 +137,7 @@ def test_side_by_side_stacks_the_candidates_on_a_narrow_screen(
 def test_the_side_by_side_pages_pass_the_accessibility_audit(
     page: Page, new_page, live_server, user_factory
 ) -> None:
-    ana = user_factory("ana", role=User.Role.JUDGE)
-    corpus = side_by_side_corpus(ana, n=2)
-    open_side_by_side(page, live_server.url, corpus.pk)
+    _, corpus = open_side_by_side(page, live_server.url, user_factory, 2)
     panel(page, "a").locator('.piece[data-start="0"]').click()
     panel(page, "a").locator('[data-action="mark-major"]').click()
     expect(rows(page, "a")).to_have_count(1)
@@ -142,11 +146,7 @@ def test_the_side_by_side_pages_pass_the_accessibility_audit(
     audit = Audit(page)
     audit.check("side-by-side screen")
     assert tab_through(page, "side-by-side screen") == []
-    lead = new_page()
-    user_factory("lee", role=User.Role.LEAD)
-    log_in(lead, live_server.url, "lee")
-    lead.goto(f"{live_server.url}/corpora/{corpus.pk}/side-by-side/figures/")
-    lead_audit = Audit(lead)
+    lead_audit = Audit(lead_panel(new_page, live_server.url, user_factory, corpus))
     lead_audit.check("side-by-side panel")
     assert audit.failures == []
     assert lead_audit.failures == []
