@@ -310,3 +310,23 @@ def test_a_screen_costs_a_fixed_number_of_queries_per_candidate(
     # counts; per candidate its judgment opened and loaded, and what the ESA page reads of
     # it (its spans, its place in the order, its document)
     assert page_queries(judge_client, f"/comparisons/{comparison.pk}/") == 6 + 5 * per_screen
+
+
+def test_an_mqm_corpus_side_by_side_marks_categories_and_needs_no_score(
+    judge_client: Client, judge: User
+) -> None:
+    corpus = side_by_side_corpus(judge, name="mqm", protocol=Protocol.MQM)
+    comparison = first_screen(judge_client, corpus)
+    html = judge_client.get(f"/comparisons/{comparison.pk}/").content.decode()
+    assert 'id="mqm-category"' in html
+    assert 'class="sbs-score"' not in html
+    a, b = comparison_judgments(comparison=comparison, user=judge)
+    url = f"/comparisons/{comparison.pk}/judgments/{a.pk}/mark-span/"
+    marked = {"start": 0, "end": 3, "severity": "major", "category": "Fluency/Spelling"}
+    panel = judge_client.post(url, marked, **HTMX).content.decode()
+    assert 'class="sbs-mqm" data-points="5.0"' in panel
+    accept = judge_client.post(f"/comparisons/{comparison.pk}/accept/", {"preference": "b"})
+    assert accept.status_code == 303
+    assert set(Judgment.objects.filter(pk__in=[a.pk, b.pk]).values_list("state", flat=True)) == {
+        "done"
+    }
