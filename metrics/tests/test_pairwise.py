@@ -127,3 +127,13 @@ def test_no_outcome_gives_level_strengths_and_no_interval() -> None:
     assert np.isnan(fit.low).all()
     assert win_rates([]) == []
     assert preference_agreement([]).items == 0
+
+
+def test_systems_in_groups_never_compared_with_each_other_get_finite_strengths() -> None:
+    outcomes = games(0, 1, 2, 1) + games(2, 3, 1, 1)
+    fit = bradley_terry(outcomes, 5, resamples=20)
+    assert np.isfinite(fit.theta).all()
+    # within a group, as the two-system fit with the prior's half tie each: 2.25 to 1.25
+    assert fit.theta[0] - fit.theta[1] == pytest.approx(math.log(2.25 / 1.25))
+    assert fit.theta[2] - fit.theta[3] == pytest.approx(0)
+    assert fit.theta[4] == 0.0  # never compared
