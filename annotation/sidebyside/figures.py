@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from annotation.models import Comparison, SideBySide, Translator
+from annotation.statistics import content_digest, remembered_by_content
 from metrics.pairwise import (
     Agreement,
     Outcome,
@@ -90,8 +93,16 @@ def corpus_outcomes(setting: SideBySide) -> tuple[list[str], list[Outcome]]:
 
 
 def side_by_side_figures(setting: SideBySide, *, resamples: int = 1000) -> SideBySideFigures:
+    """The panel's figures. The outcomes are read at every view (one query); the
+    ranking's thousand bootstrap fits are kept by the outcomes they read
+    (:func:`~annotation.statistics.remembered_by_content`), so a view after no new
+    preference, in any process, reuses them."""
     names, outcomes = corpus_outcomes(setting)
-    fit = bradley_terry(outcomes, len(names), resamples=resamples, seed=setting.seed)
+    table = np.array([(o.first, o.second, o.result) for o in outcomes], dtype=float)
+    key = content_digest("sbs-bt", len(names), table.tobytes(), resamples, setting.seed)
+    fit = remembered_by_content(
+        key, lambda: bradley_terry(outcomes, len(names), resamples=resamples, seed=setting.seed)
+    )
     compared = [0] * len(names)
     for o in outcomes:
         compared[o.first] += 1

@@ -330,3 +330,23 @@ def test_an_mqm_corpus_side_by_side_marks_categories_and_needs_no_score(
     assert set(Judgment.objects.filter(pk__in=[a.pk, b.pk]).values_list("state", flat=True)) == {
         "done"
     }
+
+
+def test_the_ranking_follows_every_new_preference(
+    lead_client: Client, judge: User, corpus: Corpus
+) -> None:
+    """The ranking's fits are kept by the outcomes they read: every preference turned
+    round after a view turns the next view's strengths round."""
+    judged_by(corpus, judge, lambda comparison: "a")
+    url = f"/corpora/{corpus.pk}/side-by-side/figures/"
+    before = strengths(lead_client.get(url).content.decode())
+    assert strengths(lead_client.get(url).content.decode()) == before
+    Comparison.objects.filter(judge=judge).update(preference=Comparison.Preference.B)
+    after = strengths(lead_client.get(url).content.decode())
+    assert after == pytest.approx({name: -value for name, value in before.items()})
+    assert any(abs(value) > 0.1 for value in before.values())
+
+
+def strengths(html: str) -> dict[str, float]:
+    pattern = r'data-system="(\w+)" data-rank="\d" data-strength="([^"]+)"'
+    return {name: float(value) for name, value in re.findall(pattern, html)}
