@@ -6,7 +6,8 @@ database: one judged one candidate at a time (the ESA page), one side by side (2
 screen, the preference asked). A scripted judge in Debian's Chromium, against a
 ``make serve`` server, does the same work in both: on each candidate it selects a word
 with the mouse, marks it, and gives a score; side by side it also prefers one of the two
-by key, then accepts the screen once instead of twice. Prints the seconds per source
+by key, then accepts the screen once instead of twice. Scores are typed, never saved
+on their own: accept saves them, on both pages. Prints the seconds per source
 sentence of each mode (median over the rounds), and their ratio.
 
 The judge is a script: it waits for every answer and never reads. The figures are the
@@ -74,7 +75,7 @@ def corpus_pk(env: dict[str, str], name: str) -> int:
 
 
 def one_at_a_time(page: Any, base: str, pk: int, sentences: int) -> float:
-    """Every candidate on the ESA page: a word marked minor, a score saved, accept."""
+    """Every candidate on the ESA page: a word marked minor, a score typed, accept."""
     page.goto(f"{base}/corpora/{pk}/judge/")
     page.wait_for_selector("#judge[data-judgment]")
     page.wait_for_function("() => window.htmx !== undefined")
@@ -84,9 +85,7 @@ def one_at_a_time(page: Any, base: str, pk: int, sentences: int) -> float:
         page.click('#candidate .piece[data-word="1"]')
         page.click("#mark-minor")
         page.wait_for_selector("#spans .span-row")
-        page.fill("#esa-score-number", "70")
-        page.press("#esa-score-number", "Enter")
-        page.wait_for_selector('#esa-shown[data-score="70"]')
+        page.fill("#esa-score-number", "70")  # accept saves it first, as side by side
         page.click("#accept-next")
         page.wait_for_function(
             "(shown) => !document.querySelector('#judge') || "
