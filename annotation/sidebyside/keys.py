@@ -26,6 +26,8 @@ SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
     Key("mark-minor", "1", "1", "mark the selection a minor error"),
     Key("mark-major", "2", "2", "mark the selection a major error"),
     Key("remove-span", "Delete", "Del", "remove the span at the selection"),
+    Key("undo", "u", "u", "undo the candidate's latest change"),
+    Key("redo", "r", "r", "redo the change undone last"),
     Key("score", "s", "s", "type the score of the candidate (Enter saves it)"),
     Key("prefer-a", "a", "a", "A is better"),
     Key("prefer-same", "=", "=", "A and B are the same"),

@@ -41,6 +41,8 @@ class Panel:
     missing_at: int
     mqm_points: float | None
     categories: tuple[str, ...] | None
+    can_undo: bool
+    can_redo: bool
 
     @property
     def label(self) -> str:
@@ -74,6 +76,8 @@ def panel_of(judgment: Judgment, letter: str) -> Panel:
         missing_at=page.missing_at,
         mqm_points=page.mqm_points,
         categories=page.categories,
+        can_undo=page.can_undo,
+        can_redo=page.can_redo,
     )
 
 

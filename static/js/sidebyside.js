@@ -167,6 +167,10 @@
       case "mark-minor": case "mark-major": // the button itself, so its severity is sent
         if (st(letter).sel) p.querySelector('.sbs-mark [data-action="' + action + '"]').click();
         break;
+      case "undo": case "redo":
+        var history = p.querySelector('[data-action="' + action + '"]');
+        if (history && !history.disabled) history.click();
+        break;
       case "remove-span": if (st(letter).sel) submit(p.querySelector(".sbs-remove-at")); break;
       case "score": var f = p.querySelector(".sbs-score"); if (f) { f.focus(); f.select(); } break;
       case "prefer-a": prefer("a"); break;

@@ -74,6 +74,10 @@ def test_a_judge_judges_two_candidates_side_by_side_and_the_lead_sees_win_rates(
     page.keyboard.press("i")
     page.keyboard.press("2")
     expect(rows(page, "b")).to_have_count(2)
+    page.keyboard.press("u")  # undo, redo: B's omission goes and comes back
+    expect(rows(page, "b")).to_have_count(1)
+    page.keyboard.press("r")
+    expect(rows(page, "b")).to_have_count(2)
     expect(panel(page, "a").locator(".sbs-score")).to_have_value("72")
 
     # B's score with its key, saved with Enter; the preference by key.

@@ -350,3 +350,23 @@ def test_the_ranking_follows_every_new_preference(
 def strengths(html: str) -> dict[str, float]:
     pattern = r'data-system="(\w+)" data-rank="\d" data-strength="([^"]+)"'
     return {name: float(value) for name, value in re.findall(pattern, html)}
+
+
+def test_a_panel_undoes_and_redoes_its_own_candidates_changes(
+    judge_client: Client, judge: User, corpus: Corpus
+) -> None:
+    comparison = first_screen(judge_client, corpus)
+    a, b = comparison_judgments(comparison=comparison, user=judge)
+    base = f"/comparisons/{comparison.pk}/judgments/{a.pk}"
+    judge_client.post(f"{base}/mark-span/", {"start": 0, "end": 3, "severity": "minor"}, **HTMX)
+    judge_client.post(
+        f"/comparisons/{comparison.pk}/judgments/{b.pk}/mark-span/",
+        {"start": 0, "end": 1, "severity": "major"},
+        **HTMX,
+    )
+    undone = judge_client.post(f"{base}/undo/", **HTMX).content.decode()
+    assert 'data-action="redo">' in undone  # enabled
+    assert not Span.objects.filter(judgment=a).exists()
+    assert Span.objects.filter(judgment=b).count() == 1  # the other candidate's stays
+    judge_client.post(f"{base}/redo/", **HTMX)
+    assert Span.objects.filter(judgment=a).count() == 1
