@@ -6,7 +6,8 @@
  * with [ and ]); the keys come from one table (annotation/sidebyside/keys.py, the
  * "sbs-keys" block). Each panel's forms are htmx's: the answer replaces that panel
  * alone, so a score typed in another stays. Accept & next copies every panel's typed
- * score into the accept form, so a score typed and not saved is saved with it.
+ * score into the accept form, so a score typed and not saved is saved with it; the next
+ * screen replaces the page's body (hx-boost), and starts with nothing selected.
  */
 (function () {
   "use strict";
@@ -198,8 +199,19 @@
     });
   }, true);
 
-  document.addEventListener("DOMContentLoaded", function () {
+  // A screen shown (loaded, or the next one after a boosted accept): nothing selected,
+  // the keys on its first candidate.
+  var shownScreen = null;
+  function screenShown() {
+    var screen = document.getElementById("side-by-side");
+    var id = screen ? screen.getAttribute("data-comparison") : null;
+    if (id === shownScreen) return;
+    shownScreen = id;
+    state = {};
+    active = null;
     var first = panels()[0];
     if (first) activate(first.getAttribute("data-letter"));
-  });
+  }
+  document.addEventListener("DOMContentLoaded", screenShown);
+  document.addEventListener("htmx:afterSettle", screenShown);
 })();

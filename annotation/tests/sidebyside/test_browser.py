@@ -92,9 +92,13 @@ def test_a_judge_judges_two_candidates_side_by_side_and_the_lead_sees_win_rates(
         page.keyboard.press("b")
     expect(page.locator("#prefer-b")).to_have_attribute("aria-pressed", "true")
 
+    page.evaluate("() => { window.sameDocument = true; }")
     page.keyboard.press("Control+Enter")
     page.wait_for_url(re.compile(rf"/comparisons/(?!{first.pk}/)\d+/$"))
     expect(page.locator("#sbs-done")).to_have_attribute("data-done", "1")
+    assert page.evaluate("() => window.sameDocument === true")  # swapped in, not reloaded
+    expect(panel(page, "a")).to_have_class(re.compile(r"\bactive\b"))
+    expect(panel(page, "a").locator(".sbs-selection")).to_have_text("Nothing selected")
 
     first.refresh_from_db()
     assert (first.state, first.preference) == ("done", "b")
