@@ -146,13 +146,18 @@ class _Prepared:
     full: IntArray  # per pair: +1 first better, −1 second better, 0 undecided
 
 
-def _prepare(campaign: Campaign) -> _Prepared:
+def _prepare(campaign: Campaign, *, answers: bool = True) -> _Prepared:
+    """What every replay of ``campaign`` shares; without ``answers`` (a campaign under
+    way, NaN where a score is not known: the app's adaptive dealing) no full-data
+    answer is computed."""
     human = campaign.human
     rows = [human[s] for s in range(len(campaign.systems))]
     covariates = [standardised(campaign.covariates[s]) for s in range(len(campaign.systems))]
     for a, b in campaign.pairs:
         rows.append(human[a] - human[b])
         covariates.append(standardised(campaign.covariates[a] - campaign.covariates[b]))
+    if not answers:
+        return _Prepared(campaign, np.vstack(rows), covariates, np.zeros(0), np.zeros(0, np.int64))
     return _Prepared(
         campaign,
         np.vstack(rows),
@@ -160,6 +165,13 @@ def _prepare(campaign: Campaign) -> _Prepared:
         human.mean(axis=1),
         full_outcomes(human, campaign.pairs),
     )
+
+
+def policy_view(campaign: Campaign) -> _Prepared:
+    """``campaign`` as the policy's steps read it while it is under way (its ``human``
+    NaN where not judged yet): every system's and pair's scores and covariates, no
+    full-data answer (:mod:`metrics.adaptive`)."""
+    return _prepare(campaign, answers=False)
 
 
 def full_outcomes(human: FloatArray, pairs: Sequence[tuple[int, int]]) -> IntArray:

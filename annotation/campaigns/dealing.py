@@ -57,6 +57,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from annotation.adaptive.rounds import draw_next_round
 from annotation.dealt import task_targets
 from annotation.models import Campaign, CampaignAnnotator, Corpus, Judgment, Target, Task, User
 
@@ -194,10 +195,14 @@ def _claim_free_task(user: User, campaign: Campaign) -> Task | None:
         *(When(corpus_id=pk, then=Value(r)) for r, pk in enumerate(ranked)),
         output_field=IntegerField(),
     )
+    if campaign.adaptive:  # only the batches a round drew (annotation.adaptive.rounds)
+        free = free.filter(round__isnull=False)
     in_order = free.order_by(rank, "order")
     while True:
         task = _first_free(in_order)
         if task is None:
+            if campaign.adaptive and _drew_a_round(ranked, campaign, in_order):
+                continue
             return None
         now = timezone.now()
         claimed = Task.objects.filter(pk=task.pk, assignee__isnull=True).update(
@@ -206,6 +211,14 @@ def _claim_free_task(user: User, campaign: Campaign) -> Task | None:
         if claimed:
             task.assignee_id, task.assigned_at, task.touched_at = user.pk, now, now
             return task
+
+
+def _drew_a_round(ranked: list[int], campaign: Campaign, waiting: QuerySet[Task]) -> bool:
+    """With adaptive dealing, when no batch drawn so far is left for the judge: the next
+    round of the first corpus (least dealt first) that has batches left to draw
+    (:func:`annotation.adaptive.rounds.draw_next_round`); whether one now has work."""
+    corpora = Corpus.objects.in_bulk(ranked)
+    return any(draw_next_round(corpora[pk], campaign, waiting) for pk in ranked)
 
 
 def _first_free(in_order: QuerySet[Task]) -> Task | None:

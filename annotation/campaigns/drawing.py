@@ -20,6 +20,7 @@ from collections.abc import Callable
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
+from annotation.adaptive.rounds import record_warm_up, task_round, warm_up_batches
 from annotation.campaigns.batches import PlannedTask, SentenceSize, plan_tasks
 from annotation.jobs import Job, Progress, enqueue, handler
 from annotation.models import Campaign, Corpus, Target, Task, Translator, User
@@ -43,6 +44,8 @@ TASK_COLUMNS = (
     "extra",
     "size",
     "returned",
+    "round",
+    "probability",
 )
 
 
@@ -74,7 +77,13 @@ def draw_tasks(corpus: Corpus) -> int:
             overlap_percent=campaign.overlap_percent,
             seed=corpus.name,
         )
-        RowWriter(Task, TASK_COLUMNS).insert(_row(corpus, task, ids) for task in planned)
+        warm_up: tuple[set[int], float] = (set(), 1.0)
+        if campaign.adaptive:
+            warm_up = warm_up_batches(planned, campaign.warm_up_percent)
+            record_warm_up(corpus, planned, campaign.warm_up_percent)
+        RowWriter(Task, TASK_COLUMNS).insert(
+            _row(corpus, task, ids, warm_up if campaign.adaptive else None) for task in planned
+        )
     return len(planned)
 
 
@@ -195,8 +204,14 @@ def corpus_items(corpus: Corpus) -> tuple[list[SentenceSize], dict[int, list[int
     return sentences, ids
 
 
-def _row(corpus: Corpus, task: PlannedTask, ids: dict[int, list[int]]) -> tuple[object, ...]:
+def _row(
+    corpus: Corpus,
+    task: PlannedTask,
+    ids: dict[int, list[int]],
+    warm_up: tuple[set[int], float] | None,
+) -> tuple[object, ...]:
     extra = [ids[position][k] for position, k in task.extra]
+    drawn = (None, None) if warm_up is None else task_round(task, *warm_up)
     return (
         corpus.pk,
         task.batch,
@@ -208,4 +223,5 @@ def _row(corpus: Corpus, task: PlannedTask, ids: dict[int, list[int]]) -> tuple[
         extra,
         task.size,
         0,
+        *drawn,
     )

@@ -279,6 +279,11 @@ JUDGES_PER_ITEM_CHOICES = [
 ]
 
 
+ERR_ADAPTIVE_NEEDS_BATCHES = (
+    "Adaptive dealing deals batches: choose how many annotators judge each item first"
+)
+
+
 class CampaignRulesForm(forms.ModelForm[Campaign]):
     """The campaign's rules (:mod:`annotation.campaigns.rules`), and a quota field per
     annotator of the campaign (``quota_<user id>``: empty takes the campaign's)."""
@@ -294,14 +299,14 @@ class CampaignRulesForm(forms.ModelForm[Campaign]):
 
     class Meta:
         model = Campaign
-        fields = [
-            "judges_per_item",
-            "overlap_percent",
-            "batch_size",
-            "batch_timeout_hours",
-            "quota",
-        ]
-        labels = {"overlap_percent": "Overlap (%)", "quota": "Batches per annotator"}
+        fields = list(FIELDS)
+        labels = {
+            "overlap_percent": "Overlap (%)",
+            "quota": "Batches per annotator",
+            "adaptive": "Adaptive dealing",
+            "warm_up_percent": "Warm-up (%)",
+            "confidence": "Confidence (%)",
+        }
 
     def __init__(
         self,
@@ -312,11 +317,24 @@ class CampaignRulesForm(forms.ModelForm[Campaign]):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.annotators = annotators
+        for name in ("warm_up_percent", "confidence"):  # empty: the campaign's as it is
+            self.fields[name].required = False
         own = quotas or {}
         for user in annotators:
             self.fields[quota_field(user)] = forms.IntegerField(
                 label=user.username, required=False, min_value=0, initial=own.get(user.pk)
             )
+
+    def clean(self) -> dict[str, Any]:
+        """Adaptive dealing deals batches: it needs the work split (module's rule, and
+        the database's ``campaign_adaptive_needs_batches``)."""
+        cleaned = super().clean() or {}
+        for name in ("warm_up_percent", "confidence"):
+            if cleaned.get(name) in (None, ""):
+                cleaned[name] = getattr(self.instance, name)
+        if cleaned.get("adaptive") and cleaned.get("judges_per_item") is None:
+            self.add_error("adaptive", ERR_ADAPTIVE_NEEDS_BATCHES)
+        return cleaned
 
     def rule_fields(self) -> list[forms.BoundField]:
         """The campaign's rules' fields (not the annotators' quotas)."""

@@ -1,12 +1,13 @@
 """A campaign's rules as the lead sets them (``/campaigns/c/<id>/rules/``): annotators per
 item, overlap, batch size, timeout, quotas, and each annotator's own quota.
 
-Saving rules that change how the batches are cut (annotators per item, batch size, and
-the overlap where one annotator judges each item) draws every corpus's tasks again
-(:mod:`annotation.campaigns.drawing`); so does saving split rules while a corpus has
-none drawn yet. The request clears the old tasks and a worker draws the new ones (a
-job: seconds for a WMT-size campaign). That is refused, and nothing saved, once dealing
-has started in a corpus. The timeout and the quotas change at any time: the next deal reads them.
+Saving rules that change how the batches are cut (annotators per item, batch size, the
+overlap where one annotator judges each item, and adaptive dealing with its warm-up)
+draws every corpus's tasks again (:mod:`annotation.campaigns.drawing`); so does saving
+split rules while a corpus has none drawn yet. The request clears the old tasks and a
+worker draws the new ones (a job: seconds for a WMT-size campaign). That is refused, and
+nothing saved, once dealing has started in a corpus. The timeout, the quotas and the
+confidence change at any time: the next deal reads them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.db import transaction
 from annotation.campaigns.drawing import clear_undealt_tasks, queue_draw, undrawn_corpora
 from annotation.jobs import Job
 from annotation.models import Campaign, CampaignAnnotator, Corpus, User
+from annotation.models.campaign import CONFIDENCE_DEFAULT, WARM_UP_PERCENT_DEFAULT
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,9 @@ class Rules:
     batch_size: int
     batch_timeout_hours: int
     quota: int | None
+    adaptive: bool = False
+    warm_up_percent: int = WARM_UP_PERCENT_DEFAULT
+    confidence: int = CONFIDENCE_DEFAULT
 
     @property
     def shape(self) -> tuple[int | None, ...]:
@@ -39,10 +44,20 @@ class Rules:
         if self.judges_per_item is None:
             return (None,)
         overlap = self.overlap_percent if self.judges_per_item == 1 else None
-        return (self.judges_per_item, overlap, self.batch_size)
+        warm_up = self.warm_up_percent if self.adaptive else None
+        return (self.judges_per_item, overlap, self.batch_size, self.adaptive, warm_up)
 
 
-FIELDS = ("judges_per_item", "overlap_percent", "batch_size", "batch_timeout_hours", "quota")
+FIELDS = (
+    "judges_per_item",
+    "overlap_percent",
+    "batch_size",
+    "batch_timeout_hours",
+    "quota",
+    "adaptive",
+    "warm_up_percent",
+    "confidence",
+)
 
 
 def rules_of(campaign: Campaign) -> Rules:

@@ -17,7 +17,13 @@
 Each module names the others' models by string; the rest of the app imports from here.
 """
 
-from annotation.models.campaign import AnnotatorLink, Campaign, CampaignAnnotator, Task
+from annotation.models.campaign import (
+    AnnotatorLink,
+    Campaign,
+    CampaignAnnotator,
+    DealingRound,
+    Task,
+)
 from annotation.models.corpus import (
     CONTROL_RATE_DEFAULT,
     CONTROL_RATE_MAX,
@@ -50,6 +56,7 @@ __all__ = [
     "Campaign",
     "CampaignAnnotator",
     "Comparison",
+    "DealingRound",
     "CONTROL_RATE_DEFAULT",
     "CONTROL_RATE_MAX",
     "CONTROL_RATE_MIN",

@@ -34,6 +34,11 @@ BATCH_SIZE_DEFAULT = 100
 BATCH_SIZE_MIN = 10
 BATCH_SIZE_MAX = 1000
 BATCH_TIMEOUT_HOURS_DEFAULT = 24
+WARM_UP_PERCENT_DEFAULT = 25
+WARM_UP_PERCENT_MIN = 5
+#: The confidences a lead can ask a pair's order to be resolved at (percent).
+CONFIDENCE_CHOICES = ((90, "90 %"), (95, "95 %"), (99, "99 %"))
+CONFIDENCE_DEFAULT = 95
 
 
 class Campaign(models.Model):
@@ -80,6 +85,32 @@ class Campaign(models.Model):
         blank=True,
         help_text="The most batches one annotator is dealt in this campaign. Empty: no limit.",
     )
+    # Adaptive dealing (issue 43, annotation.adaptive): after a warm-up of batches in the
+    # random dealing order, rounds of batches drawn with recorded chances that favour the
+    # pairs of systems still unresolved at the lead's confidence.
+    adaptive = models.BooleanField(
+        "adaptive dealing",
+        default=False,
+        help_text=(
+            "After the warm-up, deal the batches where judgments are expected to resolve "
+            "pairs of systems still open; every batch keeps a known chance, and the "
+            "dashboard weights by it. Needs the work dealt in batches."
+        ),
+    )
+    warm_up_percent = models.PositiveSmallIntegerField(
+        "warm-up (%)",
+        default=WARM_UP_PERCENT_DEFAULT,
+        validators=[MinValueValidator(WARM_UP_PERCENT_MIN), MaxValueValidator(100)],
+        help_text="With adaptive dealing, the share of each corpus's batches dealt first "
+        "in the random order, before any is favoured.",
+    )
+    confidence = models.PositiveSmallIntegerField(
+        "confidence (%)",
+        default=CONFIDENCE_DEFAULT,
+        choices=CONFIDENCE_CHOICES,
+        help_text="A pair of systems is resolved once its order is significant at this "
+        "confidence (adaptive dealing favours the pairs that are not).",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -96,6 +127,14 @@ class Campaign(models.Model):
                 condition=Q(batch_size__gte=BATCH_SIZE_MIN, batch_size__lte=BATCH_SIZE_MAX),
                 name="campaign_batch_size_range",
             ),
+            models.CheckConstraint(
+                condition=Q(warm_up_percent__gte=WARM_UP_PERCENT_MIN, warm_up_percent__lte=100),
+                name="campaign_warm_up_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(adaptive=False) | Q(judges_per_item__isnull=False),
+                name="campaign_adaptive_needs_batches",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -105,6 +144,11 @@ class Campaign(models.Model):
     def splits_work(self) -> bool:
         """Whether the work is dealt in batches (else every judge judges everything)."""
         return self.judges_per_item is not None
+
+    @property
+    def alpha(self) -> float:
+        """The level a pair's test is read at: 1 − the lead's confidence."""
+        return round(1.0 - self.confidence / 100.0, 4)
 
 
 class CampaignAnnotator(models.Model):
@@ -155,6 +199,11 @@ class Task(models.Model):
     returned = models.PositiveSmallIntegerField(
         default=0, help_text="Times it went back to the pool, left untouched."
     )
+    # Adaptive dealing (annotation.adaptive): the round its batch was drawn in (0: the
+    # warm-up; None: not drawn yet, or the campaign does not deal adaptively) and the
+    # chance it had of being drawn then, which every item of it shares.
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    probability = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["corpus", "order"]
@@ -168,6 +217,32 @@ class Task(models.Model):
 
     def __str__(self) -> str:
         return f"{self.corpus_id} batch {self.batch}.{self.copy}"
+
+
+class DealingRound(models.Model):
+    """One round of a corpus's adaptive dealing (``number`` 0: the warm-up): the chance
+    each batch still to deal had of being drawn in it (``probabilities``, by batch
+    number; absent: dealt before), what the policy favoured (``open_pairs``: the pairs
+    of systems, by name, not yet resolved then) and the candidates it was to deal on
+    average (``expected``). What the weighted estimates read back."""
+
+    corpus = models.ForeignKey(
+        "annotation.Corpus", on_delete=models.CASCADE, related_name="dealing_rounds"
+    )
+    number = models.PositiveSmallIntegerField()
+    probabilities = models.JSONField(default=dict)
+    open_pairs = models.JSONField(default=list)
+    expected = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["corpus", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["corpus", "number"], name="dealing_round_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.corpus_id} round {self.number}"
 
 
 class AnnotatorLink(models.Model):

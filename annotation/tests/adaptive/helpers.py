@@ -1,0 +1,66 @@
+"""Test helpers for adaptive dealing: a campaign dealt adaptively over a corpus written as
+rows, and judges whose SSER scores depend on the system (so pairs resolve)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from annotation.campaigns.drawing import draw_campaign_tasks
+from annotation.dealt import task_targets
+from annotation.models import Campaign, Corpus, Judgment, Task, User
+from annotation.tests.campaigns.split import corpus_of_documents, split_campaign
+
+
+def adaptive_corpus(
+    name: str,
+    documents: Sequence[int],
+    *,
+    systems: int,
+    judges: Sequence[User],
+    batch_size: int | None = None,
+    warm_up_percent: int = 25,
+    adaptive: bool = True,
+) -> tuple[Campaign, Corpus]:
+    """A campaign of one corpus (``documents`` of so many sentences, ``systems``
+    systems), one annotator per item and no overlap, dealt adaptively (or not), its
+    tasks drawn; a batch a document by default."""
+    campaign = split_campaign(
+        f"{name} campaign",
+        batch_size=batch_size or max(10, systems * max(documents)),
+        overlap_percent=0,
+        adaptive=adaptive,
+        warm_up_percent=warm_up_percent,
+    )
+    corpus = corpus_of_documents(name, documents, systems=systems, campaign=campaign, judges=judges)
+    draw_campaign_tasks(campaign)
+    return campaign, corpus
+
+
+def system_score(system_position: int, sentence: int, seed: int = 0) -> int:
+    """A judge's SSER of a system's candidate: systems far apart (1 is best), a
+    sentence's own difficulty, and noise; within 0–10."""
+    noise = random.Random(f"{seed}/{system_position}/{sentence}").gauss(0.0, 1.0)
+    difficulty = (sentence * 7919) % 5 - 2
+    return max(0, min(10, round(2 + 1.5 * system_position + difficulty * 0.5 + noise)))
+
+
+def judge_task(task: Task, user: User, *, seed: int = 0) -> int:
+    """``user`` judges every item of ``task`` (done SSER judgments under it, scored by
+    :func:`system_score`); the task is finished. How many."""
+    targets = list(
+        task_targets(task).values_list("pk", "translator__position", "sentence__position")
+    )
+    Judgment.objects.bulk_create(
+        Judgment(
+            target_id=pk,
+            evaluator=user,
+            task=task,
+            state=Judgment.State.DONE,
+            sser=system_score(position, sentence, seed),
+            new_ref="x",
+        )
+        for pk, position, sentence in targets
+    )
+    Task.objects.filter(pk=task.pk).update(finished_at=task.assigned_at)
+    return len(targets)

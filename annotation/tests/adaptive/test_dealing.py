@@ -1,0 +1,80 @@
+"""Adaptive dealing (issue 43, point 1): after a warm-up of batches in the random dealing
+order, each round's batches are drawn with recorded chances that favour the pairs still
+open; every batch not drawn yet keeps a chance, and a judge is dealt drawn batches only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from annotation.campaigns.dealing import deal_next
+from annotation.models import DealingRound, Task, User
+from annotation.tests.adaptive.helpers import adaptive_corpus, judge_task
+from metrics.simulate import SEGMENT_FLOOR
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_campaign_deals_as_before_unless_the_lead_turns_adaptive_dealing_on(
+    user_factory: Callable[..., User],
+) -> None:
+    ann = user_factory("ann")
+    campaign, corpus = adaptive_corpus("plain", [5] * 8, systems=3, judges=[ann], adaptive=False)
+
+    assert not campaign.adaptive
+    assert not Task.objects.filter(corpus=corpus, round__isnull=False).exists()
+    assert not DealingRound.objects.filter(corpus=corpus).exists()
+    first = deal_next(user=ann, campaign=campaign)
+    assert first is not None
+    assert first.order == 0
+
+
+def test_the_warm_up_is_the_first_share_of_batches_in_dealing_order_with_its_chance(
+    user_factory: Callable[..., User],
+) -> None:
+    ann = user_factory("ann")
+    campaign, corpus = adaptive_corpus("warm", [5] * 8, systems=3, judges=[ann])
+
+    tasks = list(Task.objects.filter(corpus=corpus).order_by("order"))
+    warm = [t for t in tasks if t.round == 0]
+    assert [t.order for t in warm] == [0, 1]  # 25 % of 8 batches, first in dealing order
+    assert {t.probability for t in warm} == {2 / 8}
+    assert all(t.round is None and t.probability is None for t in tasks[2:])
+    (row,) = DealingRound.objects.filter(corpus=corpus)
+    assert row.number == 0
+    assert set(row.probabilities.values()) == {0.25}
+    assert len(row.probabilities) == 8
+
+
+def test_after_the_warm_up_each_round_records_a_chance_for_every_batch_left(
+    user_factory: Callable[..., User],
+) -> None:
+    judges = [user_factory(f"judge{k}") for k in range(3)]
+    campaign, corpus = adaptive_corpus("rounds", [5] * 16, systems=4, judges=judges)
+    dealt_before: set[int] = set()
+
+    for k in range(8):
+        task = deal_next(user=judges[k % 3], campaign=campaign)
+        assert task is not None
+        assert task.round is not None  # only drawn batches are dealt
+        judge_task(task, judges[k % 3])
+        dealt_before.add(task.batch)
+
+    rounds = list(DealingRound.objects.filter(corpus=corpus).order_by("number"))
+    assert len(rounds) >= 2
+    for row in rounds[1:]:
+        chances = {int(b): p for b, p in row.probabilities.items()}
+        drawn = Task.objects.filter(corpus=corpus, round=row.number)
+        assert all(0.0 < p <= 1.0 for p in chances.values())
+        # the policy's floor: no batch below a share of the average chance
+        mean = sum(chances.values()) / len(chances)
+        assert min(chances.values()) >= SEGMENT_FLOOR * mean * 0.5
+        for task in drawn:
+            assert task.probability == pytest.approx(chances[task.batch])
+    earlier = set()
+    for row in rounds:
+        assert not earlier & {int(b) for b in row.probabilities}  # a batch is drawn once
+        earlier |= set(
+            Task.objects.filter(corpus=corpus, round=row.number).values_list("batch", flat=True)
+        )
