@@ -28,7 +28,7 @@ promise.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -37,7 +37,8 @@ import numpy as np
 from annotation.adaptive.design import Design, read_design
 from annotation.dashboard.estimates import Covariates, JudgedScores
 from annotation.formatting import full_precision, number
-from annotation.models import Campaign, Corpus
+from annotation.models import Campaign, Corpus, DealingRound
+from annotation.statistics import remembered
 from metrics.adaptive import weighted_estimates
 from metrics.distributions import normal_quantile
 from metrics.ranking import UNRANKED, leader_groups
@@ -91,13 +92,16 @@ class PairStanding:
     p_value: float
     resolved: bool
     sentences_needed: int | None = None
+    higher_is_better: bool = True
 
     @property
     def better(self) -> str:
-        """The system the resolved order puts first ("" while open)."""
+        """The system the resolved order puts first ("" while open): the one whose
+        metric is better (higher, or lower for an error rate)."""
         if not self.resolved or self.difference is None:
             return ""
-        return self.first if self.difference.mean > 0 else self.second
+        first_higher = self.difference.mean > 0
+        return self.first if first_higher == self.higher_is_better else self.second
 
     @property
     def key(self) -> str:
@@ -159,12 +163,32 @@ def corpus_status(
     return status_of(design, campaign)
 
 
+def remembered_status(
+    corpus: Corpus, judged: Callable[[], JudgedScores] | None = None
+) -> AdaptiveStatus:
+    """``corpus``'s status for its pages: no query where its campaign (read with it)
+    does not deal adaptively; else the count of its rounds, and the status remembered
+    under the judgments stamp, the rounds drawn, the confidence and the imported
+    metrics (``judged``: the dashboard's judged scores, when it has them)."""
+    campaign = corpus.campaign
+    if not campaign.adaptive:
+        return AdaptiveStatus(adaptive=False)
+    rounds = DealingRound.objects.filter(corpus_id=corpus.pk).count()
+    return remembered(
+        corpus,
+        ("adaptive", rounds, campaign.confidence, corpus.external_stamp),
+        lambda: corpus_status(corpus, campaign, judged=None if judged is None else judged()),
+    )
+
+
 def status_of(design: Design, campaign: Campaign) -> AdaptiveStatus:
     """The :class:`AdaptiveStatus` of a read design (module doc)."""
     found = weighted_estimates(design.human, design.covariates, design.rounds, design.codes)
     n = len(design.systems)
     alpha, z = campaign.alpha, normal_quantile(1.0 - campaign.alpha / 2.0)
     judged = ~np.isnan(design.human)
+    info = metric_info(design.metric) if design.metric else None
+    higher = True if info is None else info.higher_is_better
     pairs = []
     for k, (a, b) in enumerate(combinations(range(n), 2)):
         e = found[n + k]
@@ -172,9 +196,7 @@ def status_of(design: Design, campaign: Campaign) -> AdaptiveStatus:
         common = int(np.count_nonzero(judged[a] & judged[b]))
         needed = None if e is None or p < alpha else sentences_needed(e, common, z, design.size)
         names = design.systems
-        pairs.append(PairStanding(names[a], names[b], e, p, p < alpha, needed))
-    info = metric_info(design.metric) if design.metric else None
-    higher = True if info is None else info.higher_is_better
+        pairs.append(PairStanding(names[a], names[b], e, p, p < alpha, needed, higher))
     means = [math.nan if e is None else e.mean for e in found[:n]]
     by_pair = {(p.first, p.second): p for p in pairs}
 

@@ -28,6 +28,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.accounts import user_set_active
+from annotation.adaptive.status import remembered_status
 from annotation.campaigns.drawing import DrawRefused, last_draw
 from annotation.campaigns.export import campaign_csv
 from annotation.campaigns.forms import (
@@ -171,6 +172,7 @@ def _campaign_page(
         "power": power,
         "effects": figures.effects,
         "next_steps": power.closest(campaign.pace),
+        "adaptive": remembered_status(corpus),
         "corpus": corpus,
         "assign_form": forms.get("assign_form") or AssignForm(corpus=corpus),
         "unassign_form": forms.get("unassign_form"),

@@ -54,7 +54,8 @@ PAPER_FORMATS = {
 
 
 def _corpus(pk: int) -> Corpus:
-    return get_object_or_404(Corpus, pk=pk)
+    # with its campaign: the weighted estimates panel reads its rules (no query more)
+    return get_object_or_404(Corpus.objects.select_related("campaign"), pk=pk)
 
 
 def _parts(request: HtmxHttpRequest, corpus: Corpus) -> Parts:

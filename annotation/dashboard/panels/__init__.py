@@ -8,6 +8,7 @@ its part, its template, and its name in :data:`PAGE`; the page, its jump links a
 """
 
 from annotation.dashboard.panels import (  # noqa: F401 (each module registers its panel)
+    adaptive,
     charts,
     effort,
     estimates,
@@ -18,6 +19,6 @@ from annotation.dashboard.panels import (  # noqa: F401 (each module registers i
 from annotation.dashboard.parts import Panel, in_order
 
 #: Where each panel stands on the page, first to last.
-PAGE = ("table", "estimates", "charts", "judges", "effort", "meta")
+PAGE = ("table", "estimates", "adaptive", "charts", "judges", "effort", "meta")
 
 PANELS: dict[str, Panel] = in_order(PAGE)

@@ -37,15 +37,17 @@ def adaptive_corpus(
     return campaign, corpus
 
 
-def system_score(system_position: int, sentence: int, seed: int = 0) -> int:
-    """A judge's SSER of a system's candidate: systems far apart (1 is best), a
-    sentence's own difficulty, and noise; within 0–10."""
+def system_score(system_position: int, sentence: int, seed: int = 0, spread: float = 1.5) -> int:
+    """A judge's SSER score of a system's candidate: systems far apart (the later the
+    system, the higher its score: the fewer edits its sentences need), a sentence's own
+    difficulty, and noise; within 0–10. ``spread``: the difference between neighbouring
+    systems."""
     noise = random.Random(f"{seed}/{system_position}/{sentence}").gauss(0.0, 1.0)
     difficulty = (sentence * 7919) % 5 - 2
-    return max(0, min(10, round(2 + 1.5 * system_position + difficulty * 0.5 + noise)))
+    return max(0, min(10, round(2 + spread * system_position + difficulty * 0.5 + noise)))
 
 
-def judge_task(task: Task, user: User, *, seed: int = 0) -> int:
+def judge_task(task: Task, user: User, *, seed: int = 0, spread: float = 1.5) -> int:
     """``user`` judges every item of ``task`` (done SSER judgments under it, scored by
     :func:`system_score`); the task is finished. How many."""
     targets = list(
@@ -57,7 +59,7 @@ def judge_task(task: Task, user: User, *, seed: int = 0) -> int:
             evaluator=user,
             task=task,
             state=Judgment.State.DONE,
-            sser=system_score(position, sentence, seed),
+            sser=system_score(position, sentence, seed, spread),
             new_ref="x",
         )
         for pk, position, sentence in targets
