@@ -91,7 +91,7 @@ def draw_next_round(corpus: Corpus, campaign: Campaign, waiting: QuerySet[Task])
         if waiting.filter(corpus_id=corpus.pk).exists():
             return True
         for _ in range(MAX_EMPTY_ROUNDS):
-            drawn = _draw_round(corpus, campaign)
+            drawn = draw_round(corpus, campaign)
             if drawn is None:
                 return False
             if drawn:
@@ -99,7 +99,7 @@ def draw_next_round(corpus: Corpus, campaign: Campaign, waiting: QuerySet[Task])
     return False
 
 
-def _draw_round(corpus: Corpus, campaign: Campaign) -> int | None:
+def draw_round(corpus: Corpus, campaign: Campaign) -> int | None:
     """One round (module doc): the batches it drew (0: none), None: none was left."""
     design = read_design(corpus)
     left = design.left

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from annotation.campaigns.drawing import draw_campaign_tasks
 from annotation.dealt import task_targets
-from annotation.models import Campaign, Corpus, Judgment, Task, User
+from annotation.models import Campaign, Corpus, Judgment, Target, Task, Translator, User
 from annotation.tests.campaigns.split import corpus_of_documents, split_campaign
 
 
@@ -33,8 +33,28 @@ def adaptive_corpus(
         warm_up_percent=warm_up_percent,
     )
     corpus = corpus_of_documents(name, documents, systems=systems, campaign=campaign, judges=judges)
+    vary_texts(corpus)
     draw_campaign_tasks(campaign)
     return campaign, corpus
+
+
+WORDS = "the quick brown fox jumps over the lazy dog again today".split()
+
+
+def vary_texts(corpus: Corpus) -> None:
+    """Each sentence's reference ten words, each system's candidate the reference with
+    as many words replaced as :func:`system_score` leaves short of 10: the automatic
+    scores then vary from sentence to sentence and follow the judges' (covariates)."""
+    targets = list(
+        Target.objects.filter(sentence__corpus=corpus).select_related("sentence", "translator")
+    )
+    for t in targets:
+        words = [f"{w}{t.sentence.position}" for w in WORDS[:10]]
+        if t.translator.role == Translator.Role.SYSTEM:
+            wrong = 10 - system_score(t.translator.position, t.sentence.position)
+            words = [f"x{k}" if k < wrong else w for k, w in enumerate(words)]
+        t.text = " ".join(words)
+    Target.objects.bulk_update(targets, ["text"])
 
 
 def system_score(system_position: int, sentence: int, seed: int = 0, spread: float = 1.5) -> int:

@@ -4,13 +4,16 @@ open; every batch not drawn yet keeps a chance, and a judge is dealt drawn batch
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import pytest
 
+from annotation.adaptive.rounds import draw_round
 from annotation.campaigns.dealing import deal_next
-from annotation.models import DealingRound, Task, User
+from annotation.models import Corpus, DealingRound, Task, User
 from annotation.tests.adaptive.helpers import adaptive_corpus, judge_task
+from annotation.tests.stored import automatic_statistics
 from metrics.simulate import SEGMENT_FLOOR
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +81,38 @@ def test_after_the_warm_up_each_round_records_a_chance_for_every_batch_left(
         earlier |= set(
             Task.objects.filter(corpus=corpus, round=row.number).values_list("batch", flat=True)
         )
+
+
+def test_the_recorded_chances_are_the_chances_batches_are_drawn_with(
+    user_factory: Callable[..., User],
+) -> None:
+    """The same round drawn 300 times from the same judgments (the corpus renamed each
+    time: the draw's seed): each batch is drawn as often as its recorded chance says,
+    within four standard errors, and the chances themselves do not move."""
+    ann = user_factory("ann")
+    campaign, corpus = adaptive_corpus("known", [4] * 24, systems=3, judges=[ann])
+    automatic_statistics(corpus)  # the covariates the policy reads
+    for _ in range(6):
+        judge_task(deal_next(user=ann, campaign=campaign), ann, spread=0.2)
+    drawn_before = Task.objects.filter(corpus=corpus, round__isnull=False)
+    assert drawn_before.count() == 6
+    counts: dict[int, int] = {}
+    chances: dict[int, float] = {}
+    repetitions = 300
+    for k in range(repetitions):
+        Task.objects.filter(corpus=corpus, round__gte=1).update(round=None, probability=None)
+        DealingRound.objects.filter(corpus=corpus, number__gte=1).delete()
+        Corpus.objects.filter(pk=corpus.pk).update(name=f"known {k}")
+        corpus.refresh_from_db()
+        draw_round(corpus, campaign)
+        row = DealingRound.objects.get(corpus=corpus, number=1)
+        recorded = {int(b): p for b, p in row.probabilities.items()}
+        assert chances in ({}, recorded)
+        chances = recorded
+        for task in Task.objects.filter(corpus=corpus, round=1):
+            assert task.probability == chances[task.batch]
+            counts[task.batch] = counts.get(task.batch, 0) + 1
+    assert len(set(chances.values())) > 1  # the policy favours some batches
+    for batch, p in chances.items():
+        share = counts.get(batch, 0) / repetitions
+        assert abs(share - p) <= 4 * math.sqrt(p * (1 - p) / repetitions) + 1e-9, batch
