@@ -38,7 +38,7 @@ def adaptive_corpus(
     return campaign, corpus
 
 
-WORDS = "the quick brown fox jumps over the lazy dog again today".split()
+WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog", "again", "today"]
 
 
 def vary_texts(corpus: Corpus) -> None:
