@@ -73,6 +73,8 @@ def judge_task(task: Task, user: User, *, seed: int = 0, spread: float = 1.5) ->
     targets = list(
         task_targets(task).values_list("pk", "translator__position", "sentence__position")
     )
+    opened = Judgment.objects.filter(evaluator=user, target_id__in=[t[0] for t in targets])
+    opened.filter(state=Judgment.State.PENDING).delete()  # the page the judge opened
     Judgment.objects.bulk_create(
         Judgment(
             target_id=pk,
