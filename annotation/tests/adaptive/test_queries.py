@@ -39,7 +39,7 @@ def costs(user_factory: Callable[..., User], name: str, documents: int, systems:
     automatic_statistics(corpus)
     found = {}
     warm = Task.objects.filter(corpus=corpus, round=0).count()
-    for k in range(warm):
+    for _ in range(warm):
         found["warm-up deal"], task = deal_queries(judge, campaign)
         judge_task(task, judge)
     found["deal drawing a round"], task = deal_queries(judge, campaign)
