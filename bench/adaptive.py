@@ -45,7 +45,8 @@ def _setup(workdir: str) -> None:
     django.setup()
     from django.core.management import call_command
 
-    call_command("flush", interactive=False, verbosity=0) if _has_tables() else None
+    if _has_tables():
+        call_command("flush", interactive=False, verbosity=0)
     call_command("migrate", verbosity=0)
 
 
@@ -157,20 +158,23 @@ def _run(sentences: int, annotators: int) -> None:
     campaign.refresh_from_db()
     draw_campaign_tasks(campaign)
     corpus = Corpus.objects.get(campaign=campaign)
-    print(f"built {sentences} sentences × 20 systems, {annotators} annotators, batches drawn "
-          f"in {time.perf_counter() - start:.1f} s; "
-          f"{Task.objects.filter(corpus=corpus).count()} batches, "
-          f"{Task.objects.filter(corpus=corpus, round=0).count()} in the warm-up")
+    print(
+        f"built {sentences} sentences × 20 systems, {annotators} annotators, batches drawn "
+        f"in {time.perf_counter() - start:.1f} s; "
+        f"{Task.objects.filter(corpus=corpus).count()} batches, "
+        f"{Task.objects.filter(corpus=corpus, round=0).count()} in the warm-up"
+    )
     users = list(User.objects.filter(username__startswith="bench-annotator").order_by("pk"))
-    warm_times, warm_queries, held = [], [], []
+    warm_times: list[float] = []
+    warm_queries: list[int] = []
     n_warm = Task.objects.filter(corpus=corpus, round=0).count()
     for user in users[:n_warm]:  # the warm-up dealt; the next ask is timed once it is judged
         task, seconds, queries = _timed(deal_next, user=user, campaign=campaign)
-        assert task is not None and task.round == 0
+        if task is None or task.round != 0:
+            raise RuntimeError(f"{user}: dealt {task} where the warm-up was expected")
         warm_times.append(seconds)
         warm_queries.append(queries)
-        held.append(task)
-    _report("warm-up deal", warm_times, warm_queries)
+        _report("warm-up deal", warm_times, warm_queries)
     judged = _judge_in_bulk(list(Task.objects.filter(corpus=corpus, round=0)))
     print(f"judged the warm-up in bulk: {judged} judgments")
     asker = users[-1]
@@ -179,13 +183,13 @@ def _run(sentences: int, annotators: int) -> None:
     )
     task, seconds, queries = _timed(deal_next, user=asker, campaign=campaign)
     rounds = DealingRound.objects.filter(corpus=corpus).count()
-    print(f"deal drawing round {rounds - 1}: {seconds:.3f} s, {queries} statements "
-          f"(round drew {Task.objects.filter(corpus=corpus, round=rounds - 1).count()} tasks)")
+    print(
+        f"deal drawing round {rounds - 1}: {seconds:.3f} s, {queries} statements "
+        f"(round drew {Task.objects.filter(corpus=corpus, round=rounds - 1).count()} tasks)"
+    )
     within, within_queries = [], []
     for user in users[:50]:
-        Task.objects.filter(assignee=user, finished_at__isnull=True).update(
-            finished_at=time_now()
-        )
+        Task.objects.filter(assignee=user, finished_at__isnull=True).update(finished_at=time_now())
         task, seconds, queries = _timed(deal_next, user=user, campaign=campaign)
         if task is None or task.round != rounds - 1:
             break
@@ -196,8 +200,10 @@ def _run(sentences: int, annotators: int) -> None:
     _, seconds, queries = _timed(corpus_status, corpus, campaign)
     print(f"weighted estimates' status afresh: {seconds:.3f} s, {queries} statements")
     pure = _pure_steps(sentences, 20)
-    print(f"metrics.adaptive alone, 3 covariates: policy {pure['policy']:.3f} s, "
-          f"weighted estimates {pure['estimates']:.3f} s")
+    print(
+        f"metrics.adaptive alone, 3 covariates: policy {pure['policy']:.3f} s, "
+        f"weighted estimates {pure['estimates']:.3f} s"
+    )
 
 
 def _report(what: str, times: list[float], queries: list[int]) -> None:
@@ -206,9 +212,11 @@ def _report(what: str, times: list[float], queries: list[int]) -> None:
         return
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    print(f"{what} ({len(times)}): median {statistics.median(times) * 1000:.1f} ms, "
-          f"95th {p95 * 1000:.1f} ms, worst {ordered[-1] * 1000:.1f} ms; "
-          f"statements {min(queries)}–{max(queries)}")
+    print(
+        f"{what} ({len(times)}): median {statistics.median(times) * 1000:.1f} ms, "
+        f"95th {p95 * 1000:.1f} ms, worst {ordered[-1] * 1000:.1f} ms; "
+        f"statements {min(queries)}–{max(queries)}"
+    )
 
 
 if __name__ == "__main__":

@@ -69,7 +69,9 @@ def test_the_page_shows_every_panel_in_its_place_with_its_jump_link(
     sections = page.xpath('//div[@id="dashboard"]/section[@class="panel"]/@id')
     jumps = page.xpath('//nav[@class="jump"]/a')
     assert (
-        list(PANELS) == list(PAGE) == ["table", "estimates", "charts", "judges", "effort", "meta"]
+        list(PANELS)
+        == list(PAGE)
+        == ["table", "estimates", "adaptive", "charts", "judges", "effort", "meta"]
     )
     assert sections == [p.anchor for p in PANELS.values()]
     assert [a.get("href") for a in jumps] == [f"#{p.anchor}" for p in PANELS.values()]
