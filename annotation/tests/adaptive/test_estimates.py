@@ -173,3 +173,19 @@ def test_with_adaptive_dealing_off_the_panel_says_so_and_shows_no_figure(
     assert not section.cssselect("#adaptive-estimates")
     assert not html.fromstring(page.content).cssselect("#adaptive-stop")
     assert not DealingRound.objects.filter(corpus=corpus).exists()
+
+
+def test_the_estimates_panel_points_to_the_weighted_ones_only_where_dealing_is_adaptive(
+    lead_client: Client, under_way: tuple[Campaign, Corpus], user_factory: Callable[..., User]
+) -> None:
+    _, adaptive = under_way
+    judges = [user_factory("ann")]
+    campaign, plain = adaptive_corpus("plain", [4] * 8, systems=3, judges=judges, adaptive=False)
+    judged_through(campaign, judges, 3)
+
+    def note(corpus: Corpus) -> list[html.HtmlElement]:
+        url = reverse("dashboard:panel", args=[corpus.pk, "estimates"])
+        return html.fromstring(lead_client.get(url).content).cssselect("#estimates-adaptive-note")
+
+    assert note(adaptive)
+    assert not note(plain)
