@@ -71,7 +71,7 @@ def test_the_lead_turns_it_on_and_the_warm_up_is_drawn(
 
 
 @pytest.mark.parametrize(
-    ("changed", "field", "reason"),
+    "changed, field, reason",
     [
         ({"judges_per_item": "", "adaptive": "on"}, "adaptive", ERR_ADAPTIVE_NEEDS_BATCHES),
         ({"adaptive": "on", "warm_up_percent": "2"}, "warm_up_percent", "greater than or equal"),
