@@ -1,7 +1,8 @@
 """Adaptive dealing in real Chromium: the lead turns it on on the campaign's rules page,
 the judges judge (one through the page, the others' batches written as their saves would
 write them), and the dashboard shows the weighted estimates with the pairs resolved and
-open, the campaign page which pairs remain and the judgments left."""
+open, the campaign page which pairs remain and the judgments left; axe finds no serious
+accessibility violation in either."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from annotation.models import Campaign, DealingRound, Task, User
 from annotation.tests.adaptive.helpers import adaptive_corpus, judge_task
 from annotation.tests.browsing import log_in, score, wait_for_htmx
 from annotation.tests.stored import automatic_statistics
+from annotation.tests.test_browser_accessibility import Audit
 
 
 def test_a_lead_turns_adaptive_dealing_on_and_reads_the_weighted_estimates(
@@ -71,6 +73,8 @@ def test_a_lead_turns_adaptive_dealing_on_and_reads_the_weighted_estimates(
     expect(page.locator("#adaptive-pairs tbody tr")).to_have_count(3)
     expect(page.locator("#adaptive-test")).to_contain_text("α = 0.05")
     expect(page.locator('#adaptive-pairs tr[data-resolved="false"]').first).to_be_visible()
+    audit = Audit(page)  # axe on the new panel and section: no serious violation
+    audit.check("weighted estimates panel", within="#adaptive")
 
     page.goto(base + reverse("campaigns:corpus", args=[corpus.pk]))
     stop = page.locator("#adaptive-stop")
@@ -79,4 +83,6 @@ def test_a_lead_turns_adaptive_dealing_on_and_reads_the_weighted_estimates(
     opened = page.locator("#adaptive-open li").count()
     expect(stop).to_have_attribute("data-open", str(opened))
     expect(stop).to_contain_text("can stop")
+    audit.check("campaign page, adaptive dealing", within="#adaptive-stop")
+    assert audit.failures == [], "\n".join(audit.failures)
     assert Campaign.objects.get(pk=campaign.pk).adaptive
