@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from annotation.adaptive.reweighed import weighted_in
+from annotation.adaptive.status import remembered_status
 from annotation.dashboard.estimates import (
     Estimates,
     JudgedScores,
@@ -175,6 +177,15 @@ def estimates(parts: Parts) -> Estimates | Pending:
     own, known on judged sentences only). Remembered under the judgments stamp, the
     choice and the imported metrics' stamp; what they read of the judgments and the
     sentences' documents is shared by every choice (:func:`scores_judged`)."""
+    corpus = parts.corpus
+    found = _estimates(parts)
+    if isinstance(found, Pending) or not corpus.campaign.adaptive:
+        return found
+    # adaptive dealing: its metric weighted by the recorded chances (annotation/adaptive)
+    return weighted_in(found, remembered_status(corpus, lambda: parts.get(scores_judged)))
+
+
+def _estimates(parts: Parts) -> Estimates | Pending:
     pp, corpus = parts.preprocessing, parts.corpus
     key = ("estimates", statistics_choice(pp.preprocessor(), pp.ref_length), corpus.external_stamp)
     return remembered_from_statistics(

@@ -189,3 +189,24 @@ def test_the_estimates_panel_points_to_the_weighted_ones_only_where_dealing_is_a
 
     assert note(adaptive)
     assert not note(plain)
+
+
+def test_the_estimates_panel_shows_the_weighted_estimates_of_the_metric_dealt_by(
+    lead_client: Client, under_way: tuple[Campaign, Corpus]
+) -> None:
+    """The Estimates panel's SSER rows (the metric the dealing follows) carry the weighted
+    estimates and rank groups, as the Weighted estimates panel shows them."""
+    _, corpus = under_way
+    weighted = panel(lead_client, corpus)
+    url = reverse("dashboard:panel", args=[corpus.pk, "estimates"])
+    page = html.fromstring(lead_client.get(url).content)
+
+    for s in (1, 2, 3):
+        (mine,) = weighted.cssselect(f'#adaptive-estimates tr[data-translator="system {s}"]')
+        (row,) = page.cssselect(
+            f'#estimates-table tr[data-metric="sser"][data-translator="system {s}"]'
+        )
+        assert row.get("data-method") == "weighted (adaptive dealing)"
+        assert row.get("data-estimate") == mine.get("data-estimate")
+        assert row.get("data-estimate-low") == mine.get("data-estimate-low")
+        assert row.get("data-rank") == mine.get("data-rank")
