@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.claims import too_few
 from metrics.correlation import BoolArray, IntArray
 from metrics.estimate import fit_judged
 from metrics.simulate import SEGMENT_FLOOR, Campaign, policy_view, segment_scores
@@ -90,7 +91,8 @@ def weighted_estimates(
 ) -> list[Weighted | None]:
     """Every system's (then every pair's, in :attr:`Campaign.pairs` order) estimate of
     its mean over the corpus from the judgments so far and the recorded ``rounds``
-    (module doc); None for a target no round judged on :data:`MIN_JUDGED` segments."""
+    (module doc); None for a target no round judged on :data:`MIN_JUDGED` segments, or
+    judged on too few in all (:func:`metrics.claims.too_few`: no claim on a handful)."""
     prep = policy_view(campaign_of(human, covariates))
     size = prep.campaign.size
     out: list[Weighted | None] = []
@@ -117,7 +119,8 @@ def weighted_estimates(
                     found.append(estimate)
                     weights.append(weight)
             before |= dealt.drawn & known
-        out.append(combine(found, weights) if found else None)
+        # the dashboard's one rule on what is too few to claim anything from
+        out.append(combine(found, weights) if found and not too_few(int(before.sum())) else None)
     return out
 
 

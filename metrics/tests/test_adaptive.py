@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from metrics.adaptive import DealtRound, batch_probabilities, weighted_estimates
+from metrics.adaptive import DealtRound, batch_probabilities, open_pairs, weighted_estimates
 from metrics.simulate import SEGMENT_FLOOR
 from metrics.simulated_campaign import synthetic_campaign
 from metrics.weighting import poisson_draw
@@ -91,3 +91,19 @@ def test_the_weighted_intervals_cover_the_corpus_means_the_plain_mean_does_not()
             plain_error.append(abs(np.nanmean(human[s]) - truth[s]))
     assert 0.90 <= np.mean(covered) <= 0.99
     assert np.mean(weighted_error) < np.mean(plain_error)
+
+
+def test_no_estimate_and_no_resolved_pair_on_fewer_than_ten_judged_sentences() -> None:
+    """Three sentences where one system scores the same throughout: no spread, yet no
+    claim (the dashboard's rule, :mod:`metrics.claims`), so every pair stays open."""
+    human = np.full((3, 40), np.nan)
+    human[:, :3] = [[1.0, 2.0, 3.0], [2.0, 2.0, 2.0], [3.0, 1.0, 4.0]]
+    covariates = np.random.default_rng(0).normal(size=(3, 40, 2))
+    drawn = np.zeros(40, dtype=bool)
+    drawn[:3] = True
+    rounds = [DealtRound(np.full(40, 0.1), drawn, warm_up=True)]
+
+    found = weighted_estimates(human, covariates, rounds)
+
+    assert found == [None] * 6
+    assert open_pairs(found, 3, 0.05) == [0, 1, 2]
