@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotation", "0030_judgment_event_span_kinds"),
+        ("annotation", "0033_side_by_side"),
     ]
 
     operations = [
