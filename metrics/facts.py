@@ -365,8 +365,8 @@ METRIC_FACTS: tuple[MetricFacts, ...] = (
         cli_column=10,
     ),
     # --- human judgments ---------------------------------------------------------------
-    # Seed 001 Table 1's order, then HTER, MQM-style and IER (each added last, so earlier
-    # tables keep their columns' places).
+    # Seed 001 Table 1's order, then HTER, MQM-style, IER, ESA and ESA z (each added last,
+    # so earlier tables keep their columns' places).
     # SSER's figure is an *error* (the share of points lost), labelled so wherever it is
     # shown ("SSER error 30.0 %"), never to be read as a judge's score of a candidate.
     MetricFacts(
@@ -404,6 +404,27 @@ METRIC_FACTS: tuple[MetricFacts, ...] = (
     MetricFacts(
         MetricInfo("ier", "IER", higher_is_better=False, human=True, family="human"),
         "metrics.human:IER",
+    ),
+    # ESA (metrics.protocols): the annotators' 0–100 score, mean per candidate then per
+    # system, raw and z-normalised per annotator (relative, so without bounds).
+    MetricFacts(
+        MetricInfo(
+            "esa", "ESA", higher_is_better=True, unit="", human=True, family="human", highest=100.0
+        ),
+        "metrics.human:ESA",
+    ),
+    MetricFacts(
+        MetricInfo(
+            "esa_z",
+            "ESA z (per annotator)",
+            higher_is_better=True,
+            unit="",
+            human=True,
+            lowest=-INF,
+            highest=INF,
+            family="human",
+        ),
+        "metrics.human:ESA_Z",
     ),
 )
 

@@ -23,11 +23,23 @@ dashboard, so they live here, as sufficient statistics like every automatic metr
   marks each OK or as an error of syntax, meaning or another kind.
 
 All but MQM-style in percent.
+
+The figures of the corpora judged by error spans (:mod:`metrics.protocols`) are rows of
+the same kind, one per done judgment, so the app's table, bootstrap, estimates and
+power read them as they read the others:
+
+- ESA = mean 0–100 score: a candidate judged by several annotators is averaged first,
+  then a system's figure is the mean over its candidates (:func:`candidate_mean_stats`);
+- ESA z = the same of the scores z-normalised per annotator
+  (:func:`metrics.correlation.z_normalize`, the project's one rule);
+- MQM = the same of each judgment's penalty points under the corpus's taxonomy
+  (:func:`metrics.mqm.segment_points`): the ``mqm`` figure of an MQM corpus, counted
+  from the judge's spans rather than from aWER operations (:data:`MQM_SPANS`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -72,6 +84,9 @@ class HumanMetric:
 
     info: MetricInfo
     per: float = 100.0
+    #: Its rows come from the judge's error spans (an MQM corpus's ``mqm``), not from
+    #: the aWER operations: its signature says so.
+    spans: bool = False
 
     @property
     def name(self) -> str:
@@ -88,8 +103,14 @@ class HumanMetric:
             parts["scale"] = f"{SSER_MIN}-{SSER_MAX}"
         if self.name == "hter":
             parts.update(TER().signature_parts())
-        if self.name == "mqm":
+        if self.name == "mqm" and self.spans:
+            parts.update(errors="spans", weights="taxonomy", per="candidate")
+        elif self.name == "mqm":
             parts.update(tok="13a", minor=MQM_MINOR, major=MQM_MAJOR, per="judgment")
+        if self.name == "esa":
+            parts.update(scale=f"{ESA_MIN}-{ESA_MAX}", per="candidate")
+        if self.name == "esa_z":
+            parts.update(scale=f"{ESA_MIN}-{ESA_MAX}", z="annotator", per="candidate")
         if self.name == "ier":
             parts["items"] = "judge"
             parts["tok"] = "13a"
@@ -114,6 +135,13 @@ MQM_MINOR, MQM_MAJOR = MINOR_POINTS, MAJOR_POINTS
 #: Penalty points per done judgment: a mean, not a percentage.
 MQM = HumanMetric(facts_of("mqm").info, per=1.0)
 IER = HumanMetric(facts_of("ier").info)
+#: ESA's 0–100 scale (:mod:`metrics.protocols`).
+ESA_MIN, ESA_MAX = 0, 100
+#: The mean per candidate of the ESA scores, raw and z-normalised per annotator, and of
+#: MQM's penalty points from the judge's spans: means, not percentages.
+ESA = HumanMetric(facts_of("esa").info, per=1.0)
+ESA_Z = HumanMetric(facts_of("esa_z").info, per=1.0)
+MQM_SPANS = HumanMetric(facts_of("mqm").info, per=1.0, spans=True)
 #: The human metrics by name, in the table's order (seed 001 Table 1's, then HTER,
 #: MQM-style and IER).
 HUMAN_METRICS: dict[str, HumanMetric] = {
@@ -165,6 +193,26 @@ def mqm_stats(edits: Sequence[int], majors: Sequence[int]) -> FloatArray:
     e = np.asarray(edits, dtype=np.float64)
     m = np.minimum(np.asarray(majors, dtype=np.float64), e)
     return np.column_stack([(e - m) * MQM_MINOR + m * MQM_MAJOR, np.ones_like(e)])
+
+
+def candidate_mean_stats(
+    candidates: Sequence[Hashable], values: Sequence[float] | FloatArray
+) -> FloatArray:
+    """Rows [value / k, 1 / k], one per judgment, where k is the number of judgments of
+    its candidate (``candidates``: each judgment's). Summed over a candidate's judgments
+    they are [its mean, 1]; over a system's, [Σ candidate means, candidates]: so the
+    figure is the mean over candidates of each candidate's mean, as WMT reports ESA
+    (:func:`metrics.annotators.system_means`), and a sentence's or a bootstrap sample's
+    sums give the same rule."""
+    v = np.asarray(values, dtype=np.float64)
+    if len(candidates) != v.size:
+        raise ValueError(f"{len(candidates)} candidates for {v.size} values: one each")
+    number: dict[Hashable, int] = {}
+    where = np.fromiter(
+        (number.setdefault(c, len(number)) for c in candidates), np.int64, len(candidates)
+    )
+    k = np.bincount(where, minlength=len(number)).astype(np.float64)[where]
+    return np.column_stack([v / k, 1.0 / k]) if v.size else np.zeros((0, 2))
 
 
 def hter_stats(targets: Sequence[str], new_refs: Sequence[str]) -> FloatArray:

@@ -28,7 +28,6 @@ Ratings` (system, segment, annotator, value), an ESA score or an MQM score each.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,30 +35,18 @@ import numpy as np
 
 from metrics.annotators import Ratings, item_means, system_means, z_scores
 from metrics.facts import facts_of
+from metrics.human import ESA_MAX as ESA_MAX
+from metrics.human import ESA_MIN as ESA_MIN
 from metrics.ranksum import Clusters, wmt_clusters
 from metrics.significance import DEFAULT_ALPHA, MIN_COMMON
 from metrics.stats import FloatArray, MetricInfo
 
-#: ESA's scale: 0 (no meaning kept) to 100 (perfect); the guideline's anchors 33 (some
-#: meaning kept) and 66 (most) lie between.
-ESA_MIN, ESA_MAX = 0, 100
-
-#: The mean ESA score per system, on the annotators' 0–100 scale.
-ESA = MetricInfo(
-    "esa", "ESA", higher_is_better=True, unit="", human=True, family="human", highest=ESA_MAX
-)
-#: The mean of the ESA scores z-normalised per annotator: relative (0 is the annotators'
-#: average candidate), without bounds.
-ESA_Z = MetricInfo(
-    "esa_z",
-    "ESA z (per annotator)",
-    higher_is_better=True,
-    unit="",
-    human=True,
-    family="human",
-    lowest=-math.inf,
-    highest=math.inf,
-)
+#: The mean ESA score per system, on the annotators' 0–100 scale; and the mean of the
+#: ESA scores z-normalised per annotator: relative (0 is the annotators' average
+#: candidate), without bounds. Their facts are the project's ``esa`` and ``esa_z``
+#: (:data:`metrics.facts.METRIC_FACTS`), which the app shows.
+ESA = facts_of("esa").info
+ESA_Z = facts_of("esa_z").info
 #: MQM's penalty points per segment, mean per system: the project's ``mqm`` figure.
 MQM = facts_of("mqm").info
 

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from annotation.dashboard.parts import Parts, Pending
 from annotation.dashboard.segments import Segmentation, SegmentCut, page_segmentation
 from annotation.dashboard.sources import corpus_systems, grown_pool, judgments_of, metrics, systems
-from annotation.dashboard.table import METRICS
+from annotation.dashboard.table import ALL_METRICS
 from annotation.models import Corpus, Target, Translator
 from annotation.statistics import (
     AUTOMATIC_METRICS,
@@ -256,8 +256,8 @@ def _check_arguments(
         raise ValueError(f"unknown system {system!r}")
     if other is not None and (other not in systems or other == system):
         raise ValueError(f"other={other!r} must be another system of the corpus")
-    if metric not in METRICS:
-        raise ValueError(f"metric={metric!r}: choose one of {', '.join(METRICS)}")
+    if metric not in ALL_METRICS:
+        raise ValueError(f"metric={metric!r}: choose one of {', '.join(ALL_METRICS)}")
     if order not in DRILL_ORDERS:
         raise ValueError(f"order={order!r}: choose one of {', '.join(DRILL_ORDERS)}")
 

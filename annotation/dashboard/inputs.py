@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from annotation.dashboard.preprocessing import Preprocessing
-from annotation.dashboard.table import SORT_KEYS, check_sort, table_columns
+from annotation.dashboard.table import check_sort, table_columns
 from annotation.models import Corpus
-from annotation.statistics import external_metrics
+from annotation.statistics import external_metrics, protocol_figures
 from annotation.text import corpus_language, corpus_tokenizer
 from metrics.stats import MetricInfo
 from metrics.tokenize import DEFAULT_TOKENIZER
@@ -30,9 +30,12 @@ RANKS = {"bootstrap": False, "estimate": True}
 
 
 def corpus_columns(corpus: Corpus) -> dict[str, MetricInfo]:
-    """The table's columns with their facts: the app's metrics, then the metrics a lead
-    imported for the corpus (no query when it has none; remembered when it has)."""
-    return table_columns({m.name: m.info for m in external_metrics(corpus)})
+    """The table's columns with their facts: the app's metrics (the human ones of the
+    corpus's protocol: :func:`~annotation.statistics.protocol_figures`), then the metrics
+    a lead imported for the corpus (no query when it has none; remembered when it has)."""
+    return table_columns(
+        {m.name: m.info for m in external_metrics(corpus)}, protocol_figures(corpus.protocol)
+    )
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class DashboardInputs:
             raise ValueError(f"rank={rank!r}: choose bootstrap or estimate")
         preprocessing = Preprocessing.from_params(params, Preprocessing.for_corpus(corpus))
         sort = params.get("sort") or ""
-        if sort and sort not in SORT_KEYS:  # an imported metric's column, else refused
+        if sort:  # a column of the corpus's (its protocol's, its imported metrics')
             check_sort(sort, corpus_columns(corpus))
         return cls(corpus, preprocessing, NORMS[norm], sort, RANKS[rank])
 

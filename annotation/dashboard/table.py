@@ -28,6 +28,7 @@ from annotation.formatting import number
 from annotation.statistics import (
     AUTOMATIC_METRICS,
     HUMAN_METRICS,
+    PROTOCOL_FIGURES,
     AutomaticStats,
     ExternalFigures,
     HumanRows,
@@ -49,21 +50,32 @@ from metrics.significance import (
 )
 from metrics.stats import FloatArray, MetricInfo, Score, family_rank
 
-#: The table's columns grouped by family (:data:`metrics.stats.FAMILIES`: edit
-#: distance, n-gram matches, other, human), each family in its own list's order.
-METRICS: tuple[str, ...] = tuple(
+#: Every column the app's table may have, grouped by family (:data:`metrics.stats.
+#: FAMILIES`: edit distance, n-gram matches, other, human), each family in its own
+#: list's order: the automatic metrics and every protocol's human figures.
+ALL_METRICS: tuple[str, ...] = tuple(
     sorted((*AUTOMATIC_METRICS, *HUMAN_METRICS), key=lambda m: family_rank(metric_info(m).family))
 )
-#: ``metric`` sorts best first, ``-metric`` worst first.
-SORT_KEYS = frozenset(METRICS) | {f"-{m}" for m in METRICS}
 #: The app's columns with their facts.
-BUILT_IN_COLUMNS: dict[str, MetricInfo] = {m: metric_info(m) for m in METRICS}
+BUILT_IN_COLUMNS: dict[str, MetricInfo] = {m: metric_info(m) for m in ALL_METRICS}
+#: An aWER corpus's columns (the table's default): the automatic metrics and the human
+#: figures of the aWER protocol. A corpus judged by error spans has its protocol's human
+#: figures instead (:func:`table_columns`).
+METRICS: tuple[str, ...] = tuple(
+    m for m in ALL_METRICS if not BUILT_IN_COLUMNS[m].human or m in PROTOCOL_FIGURES["awer"]
+)
 
 
-def table_columns(imported: Mapping[str, MetricInfo] | None = None) -> dict[str, MetricInfo]:
-    """The table's columns with their facts: the app's metrics (:data:`METRICS`), then
-    the corpus's imported ones (``imported``), in family order."""
-    columns = {**BUILT_IN_COLUMNS, **(imported or {})}
+def table_columns(
+    imported: Mapping[str, MetricInfo] | None = None, human: Collection[str] | None = None
+) -> dict[str, MetricInfo]:
+    """The table's columns with their facts: the app's automatic metrics and the human
+    figures of ``human`` (the corpus's protocol's, :func:`~annotation.statistics.
+    protocol_figures`; default the aWER protocol's, :data:`METRICS`), then the corpus's
+    imported ones (``imported``), in family order."""
+    shown = PROTOCOL_FIGURES["awer"] if human is None else human
+    app = {m: info for m, info in BUILT_IN_COLUMNS.items() if not info.human or m in shown}
+    columns = {**app, **(imported or {})}
     ordered = sorted(columns, key=lambda m: family_rank(columns[m].family))
     return {m: columns[m] for m in ordered}
 
@@ -290,7 +302,7 @@ class MetricsTable:
     metrics: tuple[str, ...]
     rows: tuple[Row, ...]
     tests: dict[str, ColumnTest] = field(default_factory=dict)
-    infos: dict[str, MetricInfo] = field(default_factory=lambda: dict(BUILT_IN_COLUMNS))
+    infos: dict[str, MetricInfo] = field(default_factory=table_columns)
     n_samples: int = DEFAULT_SAMPLES
     seed: int = DEFAULT_SEED
     alpha: float = DEFAULT_ALPHA
@@ -396,7 +408,7 @@ def metrics_table(
     ``columns``: the columns with their facts (default: the app's metrics,
     :func:`table_columns`); ``estimates``: the human columns show these estimates of the
     whole corpus instead, with their intervals and rank groups (``?rank=estimate``)."""
-    infos = dict(BUILT_IN_COLUMNS if columns is None else columns)
+    infos = dict(table_columns() if columns is None else columns)
     metrics = tuple(infos)
     moved = shifts or {}
     best = best_values(figures, infos)

@@ -103,9 +103,12 @@ from annotation.statistics.memo import (
 )
 from annotation.statistics.metric_set import (
     AUTOMATIC_METRICS,
+    ESA_FIGURES,
     FIXED_PREPROCESSING,
     HUMAN_METRICS,
+    PROTOCOL_FIGURES,
     app_metric,
+    protocol_figures,
 )
 from annotation.statistics.pool import (
     SCORED_ON_THE_PAGE,
@@ -131,9 +134,12 @@ from annotation.statistics.texts import CorpusTexts, corpus_texts, sentence_docu
 __all__ = [
     # the metrics
     "AUTOMATIC_METRICS",
+    "ESA_FIGURES",
     "FIXED_PREPROCESSING",
     "HUMAN_METRICS",
+    "PROTOCOL_FIGURES",
     "app_metric",
+    "protocol_figures",
     # the automatic statistics: texts, computed, stored
     "AutomaticStats",
     "CorpusTexts",

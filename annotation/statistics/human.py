@@ -1,7 +1,15 @@
 """The judgments as the human figures read them: one row per counted judgment
 (:class:`JudgmentRow`, one query for a whole corpus) and the SSER, aWER, aSER, HTER,
-MQM-style and IER statistics rows and figures per system, as :mod:`metrics.human` defines
-them."""
+MQM-style, IER, ESA, ESA z and MQM statistics rows and figures per system, as
+:mod:`metrics.human` defines them.
+
+**Which figures a judgment feeds depends on its corpus's protocol.** An aWER corpus's
+judgments feed SSER, aWER, aSER, HTER, the MQM-style figure (every aWER operation an
+error) and IER, as they always did. A judgment of a corpus judged by error spans (ESA,
+ESA with pre-filled spans, MQM: ``Corpus.marks_spans``) starts from the nearest
+reference as its new reference, which its page never shows nor edits: its aWER counts
+say nothing of the judge's verdict, so they are not read (:func:`span_protocol_rows`).
+It feeds ``esa`` and ``esa_z`` (ESA) or ``mqm`` from its spans (MQM) instead."""
 
 from __future__ import annotations
 
@@ -12,14 +20,16 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from django.db.models import TextField, Value
+from django.db.models import FloatField, TextField, Value
 from django.db.models.functions import Cast, NullIf
 
-from annotation.models import Corpus, Judgment
+from annotation.models import Corpus, Judgment, JudgmentQuerySet, Span
 from annotation.spans import major_count
 from annotation.statistics.hter import hter_counts_stored
 from annotation.statistics.metric_set import HUMAN_METRICS
 from metrics import human
+from metrics.correlation import z_normalize
+from metrics.mqm import segment_points
 from metrics.significance import rows_by_segment
 from metrics.stats import FloatArray, Score
 
@@ -52,6 +62,12 @@ class JudgmentRow(NamedTuple):
     ier_clicks: int = 0
     #: The judgment's primary key (its HTER counts are filled by it).
     pk: int | None = None
+    #: An ESA corpus's 0–100 score, and the same z-normalised among its judge's scores
+    #: in the corpus (:func:`span_protocol_rows`).
+    esa_score: int | None = None
+    esa_z: float | None = None
+    #: An MQM corpus's penalty points of the judge's spans under the corpus's taxonomy.
+    mqm_points: float | None = None
 
     @property
     def sser_error(self) -> float | None:
@@ -78,7 +94,7 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
     # decoded (decoding 18,000 empty objects was a quarter or more of reading them)
     empty = Value("{}", output_field=TextField())
     values = qs.annotate(
-        severities_text=NullIf(Cast("severities", TextField()), empty)
+        severities_text=NullIf(Cast("severities", TextField()), empty), **_FILLED_LATER
     ).values_list(
         "target__translator__name",
         "target__sentence__position",
@@ -97,12 +113,79 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
         "ier_seconds",
         "ier_clicks",
         "pk",
+        "esa_score",
+        "no_esa_z",
+        "no_mqm_points",
     )
     rows = [
         row if row.severities is None else row._replace(severities=_decoded(row.severities))
         for row in map(JudgmentRow._make, values)
     ]
+    if corpus.marks_spans:
+        return span_protocol_rows(corpus, rows, qs, whole=not systems)
     return with_hter_counts(rows)
+
+
+#: What :func:`judgment_rows` reads as NULL and :func:`span_protocol_rows` fills: the
+#: rows are made straight from the query's tuples (``_make``), so every field is a column.
+_FILLED_LATER = {
+    "no_esa_z": Value(None, output_field=FloatField()),
+    "no_mqm_points": Value(None, output_field=FloatField()),
+}
+
+
+def _not_read(row: JudgmentRow, **figures: float | None) -> JudgmentRow:
+    """``row`` of a span corpus's judgment: its aWER, HTER, SSER, MQM-style and IER
+    counts not read, its ``figures`` filled."""
+    return row._replace(
+        sser=None,
+        edits=None,
+        ref_length=None,
+        ter_edits=None,
+        ter_length=None,
+        severities=None,
+        ier_errors=None,
+        ier_length=None,
+        **figures,  # type: ignore[arg-type]
+    )
+
+
+def span_protocol_rows(
+    corpus: Corpus, rows: list[JudgmentRow], qs: JudgmentQuerySet, *, whole: bool
+) -> list[JudgmentRow]:
+    """``rows`` of a corpus judged by error spans (module doc), their aWER counts left
+    out and their figures filled: in ESA each score z-normalised among its judge's
+    scores in the corpus (the judge's whole corpus even when ``rows`` are some systems'
+    only, ``whole`` False: one query more); in MQM each judgment's penalty points from
+    its judge's spans (one query, however many judgments)."""
+    if corpus.scores_esa:
+        if whole:
+            scored = [(r.pk, r.evaluator, r.esa_score) for r in rows]
+        else:
+            every = Judgment.objects.in_figures(corpus.pk).filter(esa_score__isnull=False)
+            scored = list(every.values_list("pk", "evaluator__username", "esa_score"))
+        z = _z_by_judgment(scored)
+        return [_not_read(r, esa_z=None if r.pk is None else z.get(r.pk)) for r in rows]
+    taxonomy = corpus.taxonomy
+    errors: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    spans = Span.objects.filter(origin=Span.Origin.JUDGE, judgment__in=qs.values("pk"))
+    for judgment, severity, category in spans.values_list("judgment_id", "severity", "category"):
+        errors[judgment].append((severity, category))
+    return [
+        _not_read(r, esa_score=None, mqm_points=segment_points(errors.get(r.pk or 0, ()), taxonomy))
+        for r in rows
+    ]
+
+
+def _z_by_judgment(scored: Sequence[tuple[int | None, str, int | None]]) -> dict[int, float]:
+    """Each judgment's ESA score z-normalised among its judge's, from (judgment, judge,
+    score) of every judgment (none without a score)."""
+    kept = [(pk, judge, v) for pk, judge, v in scored if pk is not None and v is not None]
+    if not kept:
+        return {}
+    pks, judges, values = zip(*kept, strict=True)
+    z = z_normalize(np.asarray(values, dtype=np.float64), judges).values
+    return dict(zip(pks, z.tolist(), strict=True))
 
 
 def with_hter_counts(rows: list[JudgmentRow]) -> list[JudgmentRow]:
@@ -155,15 +238,35 @@ def _human_rows(
     if "hter" in metrics:  # the same rows [edits, length], of TER's counts
         segments, edits, lengths = _counts_of(rows, "ter_edits", "ter_length")
         out["hter"] = segments, human.awer_stats(edits, lengths)
-    if "mqm" in metrics:  # every aWER edit an error, minor unless marked major
-        mine = [r for r in rows if r.counted]
-        majors = [major_count(r.severities) for r in mine]
-        edits = [r.edits for r in mine if r.edits is not None]  # all of them: counted
-        out["mqm"] = [r.segment for r in mine], human.mqm_stats(edits, majors)
+    if "mqm" in metrics:
+        spans = [r for r in rows if r.mqm_points is not None]
+        if spans:  # an MQM corpus: the judge's spans, a mean per candidate
+            out["mqm"] = _candidate_means(spans, [r.mqm_points or 0.0 for r in spans])
+        else:  # every aWER edit an error, minor unless marked major
+            mine = [r for r in rows if r.counted]
+            majors = [major_count(r.severities) for r in mine]
+            edits = [r.edits for r in mine if r.edits is not None]  # all of them: counted
+            out["mqm"] = [r.segment for r in mine], human.mqm_stats(edits, majors)
+    if "esa" in metrics:
+        esa = [r for r in rows if r.esa_score is not None]
+        out["esa"] = _candidate_means(esa, [r.esa_score or 0 for r in esa])
+    if "esa_z" in metrics:
+        esa_z = [r for r in rows if r.esa_z is not None]
+        out["esa_z"] = _candidate_means(esa_z, [r.esa_z or 0.0 for r in esa_z])
     if "ier" in metrics:  # judgments with information items only
         segments, errors, items = _counts_of(rows, "ier_errors", "ier_length")
         out["ier"] = segments, human.ier_stats(errors, items)
     return out
+
+
+def _candidate_means(
+    rows: Sequence[JudgmentRow], values: Sequence[float]
+) -> tuple[list[int], FloatArray]:
+    """(segments, rows) of a figure that is a mean per candidate, then per system
+    (:func:`metrics.human.candidate_mean_stats`): ESA, ESA z and an MQM corpus's MQM."""
+    return [r.segment for r in rows], human.candidate_mean_stats(
+        [r.target_id for r in rows], values
+    )
 
 
 def _counts_of(
@@ -236,8 +339,11 @@ def human_figures(
     dashboard reads the judgments once per view. A system has a figure only where a
     judgment enters it."""
     grouped = human_rows_by_system(rows) if by_system is None else by_system
+    figure = dict(human.HUMAN_METRICS)
+    if any(r.mqm_points is not None for r in rows):
+        figure["mqm"] = human.MQM_SPANS  # its signature says: from the judge's spans
     return {
-        system: {m: human.HUMAN_METRICS[m].corpus_score(stats) for m, (_, stats) in mine.items()}
+        system: {m: figure[m].corpus_score(stats) for m, (_, stats) in mine.items()}
         for system, mine in grouped.items()
     }
 

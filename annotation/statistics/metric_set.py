@@ -48,6 +48,29 @@ def app_metric(
 
 HUMAN_METRICS = APP_HUMAN
 
+#: The figures of the corpora judged by error spans (:mod:`metrics.protocols`): ESA's
+#: mean score, raw and z-normalised per annotator. MQM's is ``mqm``, which an aWER
+#: corpus has too (its MQM-style figure, every aWER operation an error).
+ESA_FIGURES: tuple[str, ...] = ("esa", "esa_z")
+#: The human figures a corpus's judgments feed, by its protocol (``Corpus.protocol``):
+#: an aWER corpus's are today's; an ESA corpus's its scores'; an MQM corpus's its spans'
+#: points (:mod:`annotation.statistics.human`).
+PROTOCOL_FIGURES: dict[str, tuple[str, ...]] = {
+    "awer": tuple(m for m in HUMAN_METRICS if m not in ESA_FIGURES),
+    "esa": ESA_FIGURES,
+    "esa_prefill": ESA_FIGURES,
+    "mqm": ("mqm",),
+}
+
+
+def protocol_figures(protocol: str) -> tuple[str, ...]:
+    """The human figures a corpus of ``protocol`` shows (:data:`PROTOCOL_FIGURES`), in
+    the table's order; a ``ValueError`` names an unknown protocol."""
+    try:
+        return PROTOCOL_FIGURES[protocol]
+    except KeyError:
+        raise ValueError(f"unknown protocol {protocol!r}") from None
+
 
 #: The metrics that share their work when scored together (one alignment for the WER
 #: family, one n-gram count for BLEU and NIST, one character pass for chrF and chrF++, one

@@ -43,10 +43,10 @@ from annotation.judging.changes import (
 )
 from annotation.judging.edits import OpRef
 from annotation.models import Campaign, Corpus, Judgment, Sentence, Target, Translator, User
-from annotation.statistics import FIXED_PREPROCESSING, JudgmentRow
+from annotation.statistics import FIXED_PREPROCESSING, PROTOCOL_FIGURES, JudgmentRow
 from annotation.text import words
 from metrics.align import Op, align
-from metrics.facts import APP_AUTOMATIC, APP_HUMAN
+from metrics.facts import APP_AUTOMATIC
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -499,10 +499,11 @@ JUDGE_CHANGES = [
 ]
 # --- the dashboard's tests ---------------------------------------------------------------
 
-#: The automatic metrics in the dashboard's column order, and the human ones (the table
-#: of :mod:`metrics.facts`; tests/test_metric_set.py pins what it holds).
+#: The automatic metrics in the dashboard's column order, and the human ones an aWER
+#: corpus shows, every test corpus's protocol unless it says otherwise (the table of
+#: :mod:`metrics.facts`; tests/test_metric_set.py pins what it holds).
 AUTOMATIC = APP_AUTOMATIC
-HUMAN = APP_HUMAN
+HUMAN = PROTOCOL_FIGURES["awer"]
 
 
 def signature_choice(metric: str, tok: str, lowercase: bool) -> tuple[str, str]:
@@ -519,7 +520,7 @@ def signature_choice(metric: str, tok: str, lowercase: bool) -> tuple[str, str]:
     return f"tok:{tok}", case
 
 
-#: Every metric in the dashboard's column order (automatic, then human).
+#: Every metric of an aWER corpus's dashboard in its column order (automatic, then human).
 METRICS = (*AUTOMATIC, *HUMAN)
 #: htmx's request header, as the test client takes it.
 

@@ -33,7 +33,7 @@ DASHBOARD = (
     *("bleu", "nist", "chrf", "chrf++", "wngram-p", "wngram-r", "wngram-f"),
     *("meteor", "lepor"),
 )
-JUDGES = ("sser", "awer", "aser", "hter", "mqm", "ier")
+JUDGES = ("sser", "awer", "aser", "hter", "mqm", "ier", "esa", "esa_z")
 #: ``python -m metrics``' columns: the order the metrics joined the command line.
 COMMAND_LINE = (
     *("bleu", "nist", "wer", "mwer", "ser", "per", "per2", "chrf", "chrf++", "ter"),

@@ -41,6 +41,8 @@ FACTS = {
     "hter": ("HTER", False, "%", True, 0.0, INF),
     "mqm": ("MQM-style", False, "", True, 0.0, INF),
     "ier": ("IER", False, "%", True, 0.0, 100.0),
+    "esa": ("ESA", True, "", True, 0.0, 100.0),
+    "esa_z": ("ESA z (per annotator)", True, "", True, -INF, INF),
 }
 
 
@@ -73,7 +75,7 @@ FAMILY = {
     ),
     "lepor": "other",
     "meteor": "other",
-    **dict.fromkeys(("sser", "awer", "aser", "hter", "mqm", "ier"), "human"),
+    **dict.fromkeys(("sser", "awer", "aser", "hter", "mqm", "ier", "esa", "esa_z"), "human"),
 }
 
 
@@ -104,7 +106,7 @@ def test_a_built_metric_carries_the_registrys_facts(name: str) -> None:
     assert metric.name == name
 
 
-@pytest.mark.parametrize("name", ["sser", "awer", "aser", "hter", "ier"])
+@pytest.mark.parametrize("name", ["sser", "awer", "aser", "hter", "ier", "esa", "esa_z"])
 def test_the_human_metrics_carry_the_registrys_facts(name: str) -> None:
     assert human.HUMAN_METRICS[name].info is METRIC_INFO[name]
 

@@ -4,7 +4,8 @@ corpus-wide, and how a scoring is split into shares."""
 
 from __future__ import annotations
 
-from annotation.dashboard.table import METRICS
+from annotation.dashboard.table import ALL_METRICS, METRICS
+from annotation.models.corpus import Protocol
 from annotation.statistics import metric_set
 from annotation.tests.factories import AUTOMATIC, HUMAN
 from metrics.facts import METRIC_FACTS
@@ -15,11 +16,22 @@ def test_the_app_computes_the_tables_app_metrics_in_its_order() -> None:
     app = [f for f in METRIC_FACTS if f.app]
     assert tuple(f.name for f in app if not f.human) == metric_set.AUTOMATIC_METRICS
     assert tuple(f.name for f in app if f.human) == metric_set.HUMAN_METRICS
-    assert (AUTOMATIC, HUMAN) == (metric_set.AUTOMATIC_METRICS, metric_set.HUMAN_METRICS)
+    assert AUTOMATIC == metric_set.AUTOMATIC_METRICS
+    assert (*HUMAN, *metric_set.ESA_FIGURES) == metric_set.HUMAN_METRICS
 
 
 def test_the_dashboards_columns_are_the_tables_order() -> None:
-    assert (*metric_set.AUTOMATIC_METRICS, *metric_set.HUMAN_METRICS) == METRICS
+    assert (*metric_set.AUTOMATIC_METRICS, *metric_set.HUMAN_METRICS) == ALL_METRICS
+    assert (*metric_set.AUTOMATIC_METRICS, *HUMAN) == METRICS
+
+
+def test_each_protocol_shows_the_human_figures_its_judgments_feed() -> None:
+    """aWER's as they always were; ESA's score raw and z-normalised; MQM's points."""
+    assert metric_set.protocol_figures("awer") == ("sser", "awer", "aser", "hter", "mqm", "ier")
+    assert metric_set.protocol_figures("esa") == metric_set.protocol_figures("esa_prefill")
+    assert metric_set.protocol_figures("esa") == ("esa", "esa_z")
+    assert metric_set.protocol_figures("mqm") == ("mqm",)
+    assert set(metric_set.PROTOCOL_FIGURES) == {p.value for p in Protocol}
 
 
 def test_fixed_preprocessing_and_corpus_wide_are_facts_of_the_table() -> None:

@@ -1,0 +1,72 @@
+"""Corpora judged by error spans (ESA, MQM) with done judgments made directly, not through
+the judge's page: for the tests of what the figures make of them (issue 41, point 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from annotation.changes import judgments_changed
+from annotation.models import Corpus, Judgment, Span, Target, User
+from annotation.tests.factories import import_xml, in_file_order
+from annotation.text import new_ref_counts
+
+
+def span_corpus(
+    protocol: str,
+    judge: User,
+    *,
+    systems: Sequence[str] = ("A", "B"),
+    sentences: int = 4,
+    name: str = "spans",
+) -> Corpus:
+    """``sentences`` sentences, each with a reference and a candidate of every system
+    (each candidate differs from the reference: an aWER figure, were it read, would not
+    be 0), judged under ``protocol``."""
+    body = "".join(
+        f'<sentence doc="d"><source>source {k}</source>'
+        f'<eval translator="first reference"><target>the cat sat on mat {k}</target></eval>'
+        + "".join(
+            f'<eval translator="{s}"><target>a dog ran {s} {k}</target></eval>' for s in systems
+        )
+        + "</sentence>"
+        for k in range(sentences)
+    )
+    corpus = in_file_order(import_xml(f"<evalTrans>{body}</evalTrans>", name, judge))
+    corpus.protocol = protocol
+    corpus.save(update_fields=["protocol"])
+    return corpus
+
+
+def span_judgment(
+    corpus: Corpus,
+    judge: User,
+    system: str,
+    position: int,
+    *,
+    esa: int | None = None,
+    spans: Sequence[tuple[int, int, str, str]] = (),
+    suggested: Sequence[tuple[int, int, str, str]] = (),
+) -> Judgment:
+    """A done judgment of ``system``'s candidate for sentence ``position``, as the ESA /
+    MQM page leaves one: started from the nearest reference (its aWER counts stored, as
+    every judgment's are), scored ``esa`` (ESA), with the judge's ``spans`` and the
+    ``suggested`` ones, each (start, end, severity, category)."""
+    target = Target.objects.get(
+        sentence__corpus=corpus, sentence__position=position, translator__name=system
+    )
+    reference = f"the cat sat on mat {position}"
+    judgment = Judgment.objects.create(
+        target=target,
+        evaluator=judge,
+        esa_score=esa,
+        new_ref=reference,
+        **new_ref_counts(target.text, reference),
+        state=Judgment.State.DONE,
+    )
+    for origin, marked in ((Span.Origin.JUDGE, spans), (Span.Origin.SUGGESTED, suggested)):
+        Span.objects.bulk_create(
+            Span(judgment=judgment, start=a, end=b, severity=s, category=c, origin=origin)
+            for a, b, s, c in marked
+        )
+    judgments_changed(corpus.pk)  # as every write of a done one
+    return judgment
