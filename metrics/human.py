@@ -40,7 +40,7 @@ power read them as they read the others:
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -141,7 +141,8 @@ ESA_MIN, ESA_MAX = 0, 100
 #: MQM's penalty points from the judge's spans: means, not percentages.
 ESA = HumanMetric(facts_of("esa").info, per=1.0)
 ESA_Z = HumanMetric(facts_of("esa_z").info, per=1.0)
-MQM_SPANS = HumanMetric(facts_of("mqm").info, per=1.0, spans=True)
+#: (An MQM corpus's is MQM itself, not "MQM-style": its label says so.)
+MQM_SPANS = HumanMetric(replace(facts_of("mqm").info, label="MQM"), per=1.0, spans=True)
 #: The human metrics by name, in the table's order (seed 001 Table 1's, then HTER,
 #: MQM-style and IER).
 HUMAN_METRICS: dict[str, HumanMetric] = {

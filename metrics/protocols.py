@@ -37,6 +37,7 @@ from metrics.annotators import Ratings, item_means, system_means, z_scores
 from metrics.facts import facts_of
 from metrics.human import ESA_MAX as ESA_MAX
 from metrics.human import ESA_MIN as ESA_MIN
+from metrics.human import MQM_SPANS
 from metrics.ranksum import Clusters, wmt_clusters
 from metrics.significance import DEFAULT_ALPHA, MIN_COMMON
 from metrics.stats import FloatArray, MetricInfo
@@ -47,8 +48,9 @@ from metrics.stats import FloatArray, MetricInfo
 #: (:data:`metrics.facts.METRIC_FACTS`), which the app shows.
 ESA = facts_of("esa").info
 ESA_Z = facts_of("esa_z").info
-#: MQM's penalty points per segment, mean per system: the project's ``mqm`` figure.
-MQM = facts_of("mqm").info
+#: MQM's penalty points per segment, mean per system: the project's ``mqm`` figure, as
+#: an MQM corpus shows it (:data:`metrics.human.MQM_SPANS`).
+MQM = MQM_SPANS.info
 
 
 def check_esa_scores(values: Sequence[float] | FloatArray) -> FloatArray:

@@ -57,13 +57,15 @@ def table_json(
     clusters: ClusterView | None = None,
     estimates: Estimates | None = None,
     judge_aware: JudgeAwareView | None = None,
+    protocol_clusters: Sequence[ClusterView] = (),
 ) -> dict[str, Any]:
     """``manage.py scores --json``'s shape — ``{"corpus", "translators": {system: {metric:
     {"score", "signature"}}}}``, the same numbers — plus per figure its bootstrap figures
     (:func:`figure_json`), and at the top the preprocessing, the test, what each
     column's test can claim (``metrics``: ``ranks`` "earned" or "too-few", ``n``, the
     ``verdict`` line, ``higher_is_better``, and ``imported``: true for a metric a lead
-    imported) and WMT's clusters of SSER (``clusters``). Missing figures are left out,
+    imported) and WMT's clusters of SSER (``clusters``; of a span protocol's figures,
+    ``protocol_clusters``, under their names). Missing figures are left out,
     as ``manage.py scores`` does.
 
     With ``estimates``, each human figure also carries its ``estimate`` of the whole
@@ -79,8 +81,9 @@ def table_json(
     their intervals and ranks, and each judge's effect (:func:`judge_aware_json`)."""
     lines = {v.metric: v.text for v in verdicts}
     extra: dict[str, Any] = {}
-    if clusters is not None:
-        extra["clusters"] = {"sser": clusters_json(clusters)}
+    shown = [*([] if clusters is None else [clusters]), *protocol_clusters]
+    if shown:
+        extra["clusters"] = {view.metric: clusters_json(view) for view in shown}
     if judge_aware is not None:
         extra["annotators"] = judge_aware_json(judge_aware)
     if estimates is not None:
@@ -127,14 +130,14 @@ def table_json(
 
 def clusters_json(view: ClusterView) -> dict[str, Any]:
     """WMT's clusters: the test, and per system (best first) its cluster (none: not
-    clustered), mean z-score and judged sentences."""
+    clustered), mean (``mean_z`` for SSER's, of z-scores) and judged sentences."""
     return {
         "test": view.test,
         "ranks": "too-few" if view.too_few else "earned",
         "systems": {
             f.system: {
                 "cluster": f.cluster if f.cluster != UNRANKED else None,
-                "mean_z": f.mean,
+                ("mean_z" if view.metric == "sser" else "mean"): f.mean,
                 "n": f.n,
             }
             for f in view.ranked
@@ -190,9 +193,12 @@ def json_text(
     clusters: ClusterView | None = None,
     estimates: Estimates | None = None,
     judge_aware: JudgeAwareView | None = None,
+    protocol_clusters: Sequence[ClusterView] = (),
 ) -> str:
     """``table.json``'s text (:func:`table_json`; a number that is not finite is null)."""
-    return json_dumps(table_json(table, verdicts, clusters, estimates, judge_aware))
+    return json_dumps(
+        table_json(table, verdicts, clusters, estimates, judge_aware, protocol_clusters)
+    )
 
 
 def table_csv(table: MetricsTable) -> str:

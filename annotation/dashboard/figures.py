@@ -43,12 +43,18 @@ from annotation.dashboard.table import (
     metrics_table,
     table_figures,
 )
-from annotation.dashboard.verdicts import JudgeAwareView, sser_clusters
+from annotation.dashboard.verdicts import (
+    ClusterView,
+    JudgeAwareView,
+    protocol_clusters,
+    sser_clusters,
+)
 from annotation.statistics import (
     JudgeAware,
     external_metrics,
     human_figures,
     judge_aware_figures,
+    protocol_figures,
     recalled,
     remembered,
     sentence_documents,
@@ -69,6 +75,9 @@ class HumanPart:
     judgments: int
     significance: dict[str, MetricSignificance]
     clusters: Clusters | None = None
+    #: A corpus judged by error spans: WMT's clusters of each of its human figures
+    #: (``esa`` and ``esa_z``, or ``mqm``) instead of SSER's.
+    protocol_clusters: tuple[ClusterView, ...] = ()
 
 
 def judged(parts: Parts) -> HumanPart:
@@ -81,15 +90,20 @@ def _human_part(parts: Parts) -> HumanPart:
     by_system = parts.get(human_rows)
     significance = {}
     clusters = None
-    found = parts.get(bootstrap)
+    by_protocol: tuple[ClusterView, ...] = ()
+    found, corpus = parts.get(bootstrap), parts.corpus
     if rows and found is not None:
         names, n = parts.get(systems), parts.get(n_segments)
         significance = human_significance(rows, names, n, found, by_system)
-        clusters = sser_clusters(rows, names, n)
-    figures = recalled(parts.corpus, ("human-figures",))
+        if corpus.marks_spans:
+            shown = protocol_figures(corpus.protocol)
+            by_protocol = protocol_clusters(by_system, names, n, shown)
+        else:
+            clusters = sser_clusters(rows, names, n)
+    figures = recalled(corpus, ("human-figures",))
     if figures is None:
         figures = human_figures(rows, by_system)
-    return HumanPart(figures, len(rows), significance, clusters)
+    return HumanPart(figures, len(rows), significance, clusters, by_protocol)
 
 
 def human(parts: Parts) -> dict[str, dict[str, Score]]:

@@ -17,8 +17,10 @@ from urllib.parse import urlencode
 from annotation.dashboard.preprocessing import Preprocessing
 from annotation.dashboard.table import check_sort, table_columns
 from annotation.models import Corpus
+from annotation.models.corpus import Protocol
 from annotation.statistics import external_metrics, protocol_figures
 from annotation.text import corpus_language, corpus_tokenizer
+from metrics.human import MQM_SPANS
 from metrics.stats import MetricInfo
 from metrics.tokenize import DEFAULT_TOKENIZER
 
@@ -33,9 +35,12 @@ def corpus_columns(corpus: Corpus) -> dict[str, MetricInfo]:
     """The table's columns with their facts: the app's metrics (the human ones of the
     corpus's protocol: :func:`~annotation.statistics.protocol_figures`), then the metrics
     a lead imported for the corpus (no query when it has none; remembered when it has)."""
-    return table_columns(
+    columns = table_columns(
         {m.name: m.info for m in external_metrics(corpus)}, protocol_figures(corpus.protocol)
     )
+    if corpus.protocol == Protocol.MQM:  # MQM itself, from the judge's spans
+        columns["mqm"] = MQM_SPANS.info
+    return columns
 
 
 @dataclass(frozen=True)

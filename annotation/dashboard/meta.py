@@ -118,10 +118,13 @@ class MetaEvaluation:
     labels: dict[str, str] = field(
         default_factory=lambda: {m: metric_info(m).label for m in AUTOMATIC_METRICS}
     )
+    #: The human figures correlated with (the corpus's protocol's: :func:`~annotation.
+    #: dashboard.meta_human.meta_figures`).
+    human_metrics: tuple[str, ...] = META_HUMAN
 
     @property
     def humans(self) -> tuple[dict[str, str], ...]:
-        return tuple({"metric": h, "label": metric_info(h).label} for h in META_HUMAN)
+        return tuple({"metric": h, "label": metric_info(h).label} for h in self.human_metrics)
 
     @property
     def grid(self) -> list[dict[str, Any]]:
@@ -133,7 +136,7 @@ class MetaEvaluation:
             signature = self.signatures.get(m, "")
             metric = f"{label} ({signature})" if signature else label
             cells = []
-            for h in META_HUMAN:
+            for h in self.human_metrics:
                 against = metric_info(h).label
                 for level in ("sentence", "system"):
                     c = self.get(m, h, level)
@@ -235,7 +238,7 @@ def meta_evaluation(
         metric_sides = {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
     among: dict[tuple[str, tuple[int, ...]], PairwiseSide] = {}
     index = {s: i for i, s in enumerate(auto.systems)}
-    for h in META_HUMAN:
+    for h in human_values.metrics:
         per_sentence = human_values.sentence[h]
         keys = list(per_sentence)
         y_sent = [per_sentence[k] for k in keys]
@@ -273,7 +276,7 @@ def meta_evaluation(
         out += _imported_correlations(metric, samples, human_values)
         signatures[metric.name] = metric.signature
         labels[metric.name] = metric.name
-    return MetaEvaluation(tuple(out), normalize, signatures, labels)
+    return MetaEvaluation(tuple(out), normalize, signatures, labels, human_values.metrics)
 
 
 def _imported_correlations(
@@ -289,7 +292,7 @@ def _imported_correlations(
     higher = metric.higher_is_better
     figures = {s: f.score for s, f in metric.figures.items()}
     sampled = {} if samples is None else {name: dict(zip(metric.systems, samples, strict=True))}
-    for h in META_HUMAN:
+    for h in human_values.metrics:
         per_sentence = human_values.sentence[h]
         x_sent = [
             float(metric.scores[s][k]) if s in metric.scores else math.nan for s, k in per_sentence

@@ -16,13 +16,33 @@ import numpy.typing as npt
 
 from annotation.dashboard.judges import normalized_by_system, normalized_sser
 from annotation.dashboard.table import human_segment_stats
-from annotation.statistics import HumanRows, JudgmentRow, human_rows_by_system
+from annotation.statistics import (
+    HumanRows,
+    JudgmentRow,
+    human_rows_by_system,
+    protocol_figures,
+)
 from metrics import human
 from metrics.significance import Bootstrap, rows_by_segment
 from metrics.stats import FloatArray, Score
 
-#: The human figures the meta-evaluation correlates the automatic ones with.
+#: The human figures the meta-evaluation correlates the automatic ones with: an aWER
+#: corpus's; a corpus judged by error spans has its protocol's instead
+#: (:func:`meta_figures`).
 META_HUMAN = ("sser", "awer", "hter", "ier")
+
+#: The figures of the span protocols that are a mean per candidate of one value stored
+#: on each judgment's row (:class:`~annotation.statistics.JudgmentRow`'s field).
+_CANDIDATE_MEANS = {"esa": "esa_score", "esa_z": "esa_z", "mqm": "mqm_points"}
+
+
+def meta_figures(protocol: str) -> tuple[str, ...]:
+    """The human figures the meta-evaluation of a corpus of ``protocol`` correlates the
+    metrics with: :data:`META_HUMAN` for aWER, else the protocol's own (``esa`` and
+    ``esa_z``, or ``mqm`` from the judge's spans: :func:`~annotation.statistics.
+    protocol_figures`)."""
+    return META_HUMAN if protocol == "awer" else protocol_figures(protocol)
+
 
 #: The human figures that are a rate of counts stored on each judgment: their count
 #: fields (errors, length), summed per candidate.
@@ -38,24 +58,24 @@ def sentence_human(
 ) -> dict[tuple[str, int], float]:
     """Human score per judged candidate (system, segment).
 
-    SSER: the mean of its judges' percent errors (seed 000 §3.5: "we have only applied the
-    mean"), of their (0, 1)-normalized values when ``normalize``. aWER, HTER and IER: the
+    ESA, ESA z and an MQM corpus's MQM: the mean of its judgments' values, as their
+    figures average a candidate's judges first. SSER: the mean of its judges' percent
+    errors (seed 000 §3.5: "we have only applied the mean"), of their (0,
+    1)-normalized values when ``normalize``. aWER, HTER and IER: the
     rate over its judgments (Σ edits / Σ lengths, Σ bad items / Σ items), as sufficient
     statistics add up; IER over the judgments with information items only.
     """
+    if metric in _CANDIDATE_MEANS:  # ESA raw and z, MQM from spans: their own rule
+        field_name = _CANDIDATE_MEANS[metric]
+        found = [getattr(r, field_name) for r in rows]
+        return _candidate_means(rows, np.array([math.nan if v is None else v for v in found]))
     if metric == "sser":
         values = (
             normalized_sser(rows)
             if normalize
             else np.array([math.nan if r.sser_error is None else r.sser_error for r in rows])
         )
-        kept = np.flatnonzero(~np.isnan(values))
-        keys, where = _candidates(rows, kept)
-        # Σ in row order (np.add.at is sequential: the same sums as Python's sum)
-        sums = np.zeros(len(keys))
-        np.add.at(sums, where, values[kept])
-        means = sums / np.bincount(where, minlength=len(keys))
-        return dict(zip(keys, means.tolist(), strict=True))
+        return _candidate_means(rows, values)
     if metric in _COUNTS:
         errors, length = _COUNTS[metric]
         counts = [(getattr(r, errors), getattr(r, length)) for r in rows]
@@ -68,6 +88,19 @@ def sentence_human(
             for k, e, n in zip(keys, edits.tolist(), lengths.tolist(), strict=True)
         }
     raise ValueError(f"unknown human metric {metric!r}")
+
+
+def _candidate_means(
+    rows: Sequence[JudgmentRow], values: FloatArray
+) -> dict[tuple[str, int], float]:
+    """Each judged candidate's mean of ``values`` (one per row, NaN: not entering)."""
+    kept = np.flatnonzero(~np.isnan(values))
+    keys, where = _candidates(rows, kept)
+    # Σ in row order (np.add.at is sequential: the same sums as Python's sum)
+    sums = np.zeros(len(keys))
+    np.add.at(sums, where, values[kept])
+    means = sums / np.bincount(where, minlength=len(keys))
+    return dict(zip(keys, means.tolist(), strict=True))
 
 
 def _candidates(
@@ -97,6 +130,8 @@ class HumanSide:
     #: judged sentences it rests on.
     samples: dict[str, dict[str, FloatArray]] = field(default_factory=dict)
     judged: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: The human figures it holds (:func:`meta_figures`), in the page's order.
+    metrics: tuple[str, ...] = META_HUMAN
 
 
 def human_side(
@@ -106,17 +141,18 @@ def human_side(
     normalize: bool,
     bootstrap: Bootstrap | None = None,
     by_system: HumanRows | None = None,
+    metrics: Sequence[str] = META_HUMAN,
 ) -> HumanSide:
     """The human side; with ``bootstrap`` (the table's resampling of the sentences) also
     each judged system's figure on every sample, for the system-level intervals.
     ``by_system``: the rows' statistics, if already grouped
     (:func:`~annotation.statistics.human_rows_by_system`)."""
-    system = {h: _system_human(rows, human_figures, h, normalize=normalize) for h in META_HUMAN}
+    system = {h: _system_human(rows, human_figures, h, normalize=normalize) for h in metrics}
     samples: dict[str, dict[str, FloatArray]] = {}
     judged: dict[str, dict[str, int]] = {}
     if bootstrap is not None and rows:
         by_system = human_rows_by_system(rows) if by_system is None else by_system
-        for h in META_HUMAN:
+        for h in metrics:
             systems = list(system[h])
             stats, masks = _segment_stats(
                 rows, by_system, systems, h, bootstrap.n_segments, normalize
@@ -127,10 +163,11 @@ def human_side(
                 samples[h] = dict(zip(systems, sampled, strict=True))
             judged[h] = {s: int(masks[s].sum()) for s in systems}
     return HumanSide(
-        sentence={h: sentence_human(rows, h, normalize=normalize) for h in META_HUMAN},
+        sentence={h: sentence_human(rows, h, normalize=normalize) for h in metrics},
         system=system,
         samples=samples,
         judged=judged,
+        metrics=tuple(metrics),
     )
 
 

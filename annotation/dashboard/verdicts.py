@@ -1,5 +1,5 @@
 """What the tests let a lead say: one line per metric, in words, and WMT's clusters of
-SSER as a second view.
+SSER (or of a span protocol's figures: :func:`protocol_clusters`) as a second view.
 
 The rank groups (:mod:`metrics.significance`) become one sentence per metric
 (:func:`verdict_line`), worded so that it never claims more than the test found:
@@ -35,12 +35,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+import numpy as np
 from django.utils.safestring import SafeString, mark_safe
 
 from annotation.dashboard.judges import normalized_sser
 from annotation.dashboard.table import too_few_note
 from annotation.formatting import full_precision, number
-from annotation.statistics import SSER_RAW, JudgeAware, JudgmentRow
+from annotation.statistics import (
+    SSER_RAW,
+    HumanRows,
+    JudgeAware,
+    JudgmentRow,
+    sentence_scores_by_system,
+)
 from metrics.annotators import SSER_Z
 from metrics.claims import too_few
 from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
@@ -148,9 +155,17 @@ def verdict_line(significance: MetricSignificance, info: MetricInfo | None = Non
 
 @dataclass(frozen=True)
 class ClusterView:
-    """WMT's clusters of SSER as the page shows them."""
+    """WMT's clusters of one human figure as the page shows them: SSER's (of per-judge
+    z-scores, by default) or a span protocol's (:func:`protocol_clusters`), ``values``
+    saying what is ranked."""
 
     clusters: Clusters
+    metric: str = "sser"
+    values: str = "per-judge z-scores"
+
+    @property
+    def label(self) -> str:
+        return metric_info(self.metric).label
 
     @property
     def ranked(self) -> tuple[ClusterFigure, ...]:
@@ -171,7 +186,7 @@ class ClusterView:
         """The test in words, as the page names it."""
         c = self.clusters
         return (
-            f"{c.test} on per-judge z-scores, p < {c.alpha:g}, pairs with at least "
+            f"{c.test} on {self.values}, p < {c.alpha:g}, pairs with at least "
             f"{c.min_common} judged sentences in common"
         )
 
@@ -196,6 +211,41 @@ def sser_clusters(
             values[r.system].append(v)
     per_segment = {s: segment_means(segments[s], values[s], n_segments) for s in systems}
     return wmt_clusters(per_segment, higher_is_better=False, alpha=alpha, min_common=min_common)
+
+
+#: What a span protocol's clusters rank: each candidate's mean over its judges.
+PROTOCOL_VALUES = {
+    "esa": "each candidate's mean ESA score",
+    "esa_z": "each candidate's mean ESA z-score (per judge)",
+    "mqm": "each candidate's mean MQM penalty points",
+}
+
+
+def protocol_clusters(
+    by_system: HumanRows,
+    systems: Sequence[str],
+    n_segments: int,
+    metrics: Sequence[str],
+    *,
+    alpha: float = DEFAULT_ALPHA,
+    min_common: int = MIN_COMMON,
+) -> tuple[ClusterView, ...]:
+    """WMT's clusters of each of ``metrics`` (a span protocol's figures: ``esa``,
+    ``esa_z``, ``mqm``), as the WMT findings cluster ESA and MQM (:mod:`metrics.
+    protocols`): the one-sided rank-sum test between two systems on the sentences both
+    have, each sentence's value its candidate's mean over its judges (the figure's own
+    sentence score, :func:`~annotation.statistics.sentence_scores`)."""
+    out = []
+    for m in metrics:
+        scores = sentence_scores_by_system(by_system, m, n_segments)
+        none = np.full(n_segments, math.nan)
+        per_segment = {s: scores.get(s, none) for s in systems}
+        higher = metric_info(m).higher_is_better
+        found = wmt_clusters(
+            per_segment, higher_is_better=higher, alpha=alpha, min_common=min_common
+        )
+        out.append(ClusterView(found, m, PROTOCOL_VALUES.get(m, "each candidate's mean")))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------ SSER per judge

@@ -177,7 +177,14 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
         found = parts.get(estimates)
         if isinstance(found, Pending):
             return _waiting(request, inputs, found, as_json=True)
-        body = json_text(shown.table, shown.verdicts, shown.clusters, found, shown.judge_aware)
+        body = json_text(
+            shown.table,
+            shown.verdicts,
+            shown.clusters,
+            found,
+            shown.judge_aware,
+            shown.protocol_clusters,
+        )
         content_type = "application/json"
     response = HttpResponse(body, content_type=content_type)
     if fmt == "csv":  # rounded as shown: say where the full precision is

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from annotation.dashboard.figures import human
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation, metric_sides
-from annotation.dashboard.meta_human import HumanSide, human_side
+from annotation.dashboard.meta_human import HumanSide, human_side, meta_figures
 from annotation.dashboard.parts import Parts, Pending, panel
 from annotation.dashboard.sources import (
     bootstrap,
@@ -69,5 +69,6 @@ def meta_human_side(parts: Parts) -> HumanSide:
             normalize=normalize,
             bootstrap=parts.get(bootstrap),
             by_system=parts.get(human_rows),
+            metrics=meta_figures(parts.corpus.protocol),
         ),
     )

@@ -53,6 +53,8 @@ class TablePanel:
     families: tuple[Family, ...]
     verdicts: tuple[Line, ...]
     clusters: ClusterView | None
+    #: A corpus judged by error spans: WMT's clusters of each of its human figures.
+    protocol_clusters: tuple[ClusterView, ...]
     judge_aware: JudgeAwareView | None
     #: The grown pool's reference counts (None: the original references are chosen).
     pool: ReferenceCounts | None
@@ -69,7 +71,8 @@ def table_panel(parts: Parts) -> TablePanel | Pending:
         return tests
     pool, external = parts.get(grown_pool), parts.get(imported)
     headings = column_headings(parts.inputs, found, external)
-    clusters = parts.get(judged).clusters
+    human_part = parts.get(judged)
+    clusters = human_part.clusters
     return TablePanel(
         table=found,
         columns=headings,
@@ -78,6 +81,7 @@ def table_panel(parts: Parts) -> TablePanel | Pending:
             verdict_line(tests[m], info) for m, info in parts.get(columns).items() if m in tests
         ),
         clusters=None if clusters is None else ClusterView(clusters),
+        protocol_clusters=human_part.protocol_clusters,
         judge_aware=parts.get(judge_aware),
         pool=None if pool is None or isinstance(pool, Pending) else pool.counts,
         imported=bool(external.metrics),

@@ -1,0 +1,216 @@
+"""The dashboard of corpora judged by error spans (issue 41, point 5): ``esa``, ``esa_z``
+and ``mqm`` as columns of the table (``data-metric``), of ``table.json``, ``table.csv``
+and ``manage.py scores --json``, each with the paired bootstrap's rank groups and WMT's
+rank-sum clusters (checked against scipy's test); an aWER corpus's table as it was."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+
+import pytest
+import scipy.stats
+from django.test import Client
+
+from annotation.campaigns.power import campaign_figures
+from annotation.dashboard import figures as dashboard_figures
+from annotation.dashboard.table import METRICS
+from annotation.models import Corpus, User
+from annotation.models.corpus import Protocol
+from annotation.statistics import sentence_scores_by_system
+from annotation.tests.boards import view_of
+from annotation.tests.factories import cells, page_queries, scores_json
+from annotation.tests.span_corpora import span_corpus, span_judgment
+from annotation.tests.stored import scored
+
+pytestmark = pytest.mark.django_db
+
+SYSTEMS = ("A", "B", "C")
+#: Sentences judged: more than the ten two systems need in common to be separated.
+SENTENCES = 12
+
+
+def esa_score(system: str, k: int) -> int:
+    """A's candidates are good, B's each 2 points worse than A's, C's bad, with some
+    spread: A and B overlap enough that the rank-sum test, which ignores the pairing,
+    cannot separate them on 12 sentences, while the paired bootstrap sees B lose every
+    sentence."""
+    base = {"A": 80, "B": 78, "C": 30}[system]
+    return base + (k * 7) % 15
+
+
+def esa_judged(user_factory: Callable[..., User], sentences: int = SENTENCES) -> Corpus:
+    """Two judges; ann judges every candidate, bob the even sentences' again, 10 points
+    more leniently (so a candidate's judges are averaged first)."""
+    ann, bob = user_factory(), user_factory()
+    corpus = scored(
+        span_corpus(Protocol.ESA, ann, systems=SYSTEMS, sentences=sentences, name=f"esa{sentences}")
+    )
+    for k in range(sentences):
+        for s in SYSTEMS:
+            span_judgment(corpus, ann, s, k, esa=esa_score(s, k))
+            if k % 2 == 0:
+                span_judgment(corpus, bob, s, k, esa=min(100, esa_score(s, k) + 10))
+    return corpus
+
+
+@pytest.fixture
+def esa_corpus(user_factory: Callable[..., User]) -> Corpus:
+    return esa_judged(user_factory)
+
+
+def test_the_table_shows_esa_and_esa_z_instead_of_the_awer_figures(
+    lead_client: Client, esa_corpus: Corpus
+) -> None:
+    html = lead_client.get(f"/dashboard/{esa_corpus.pk}/").content.decode()
+    shown = cells(html)
+    metrics = {m for _, m in shown}
+    assert {"esa", "esa_z"} <= metrics
+    assert not {"sser", "awer", "aser", "hter", "ier", "mqm"} & metrics
+    assert 'data-metric="esa"' in html
+    assert 'data-metric="esa_z"' in html
+    # the paired bootstrap's rank groups: B loses (nearly) every sentence to A by 2 points
+    ranks = {s: int(shown[(s, "esa")]["data-rank"]) for s in SYSTEMS}
+    assert ranks == {"A": 1, "B": 2, "C": 3}
+    assert float(shown[("A", "esa")]["data-value"]) > float(shown[("B", "esa")]["data-value"])
+
+
+def test_an_awer_corpus_keeps_its_columns(lead_client: Client, demo: Corpus) -> None:
+    html = lead_client.get(f"/dashboard/{demo.pk}/").content.decode()
+    assert {m for _, m in cells(html)} == set(METRICS)
+    assert 'data-metric="esa"' not in html
+    assert 'id="sser-clusters"' in html
+
+
+def test_the_downloads_and_manage_py_scores_name_the_figures_alike(
+    lead_client: Client, esa_corpus: Corpus
+) -> None:
+    table = json.loads(lead_client.get(f"/dashboard/{esa_corpus.pk}/table.json").content)
+    text = lead_client.get(f"/dashboard/{esa_corpus.pk}/table.csv").content.decode()
+    rows = {r["system"]: r for r in csv.DictReader(io.StringIO(text))}
+    expected = view_of(esa_corpus).get(dashboard_figures.human)
+    printed = scores_json(esa_corpus.name)["translators"]
+    for s in SYSTEMS:
+        for m in ("esa", "esa_z"):
+            assert table["translators"][s][m]["score"] == expected[s][m].score
+            assert printed[s][m]["score"] == expected[s][m].score
+            assert rows[s][m] == f"{expected[s][m].score:.2f}"
+            assert table["translators"][s][m]["rank"] == SYSTEMS.index(s) + 1
+        assert "awer" not in table["translators"][s]
+        assert "awer" not in printed[s]
+    assert set(table["clusters"]) == {"esa", "esa_z"}
+    assert table["metrics"]["esa"]["higher_is_better"] is True
+
+
+def test_the_clusters_are_wmts_one_sided_rank_sum_test_as_scipy_computes_it(
+    lead_client: Client, esa_corpus: Corpus
+) -> None:
+    """Each pair tested on the sentences both have, each sentence's value its
+    candidate's mean over its judges; a cluster boundary where every system above beats
+    every system below at p < 0.05."""
+    rows = view_of(esa_corpus).get(dashboard_figures.human_rows)
+    table = json.loads(lead_client.get(f"/dashboard/{esa_corpus.pk}/table.json").content)
+    for metric in ("esa", "esa_z"):
+        per = sentence_scores_by_system(rows, metric, SENTENCES)
+        p = {
+            (a, b): scipy.stats.mannwhitneyu(per[a], per[b], alternative="greater").pvalue
+            for a in SYSTEMS
+            for b in SYSTEMS
+            if a != b
+        }
+        assert p[("A", "B")] >= 0.05  # unpaired, A and B overlap: one cluster
+        assert max(p[("A", "C")], p[("B", "C")]) < 0.05
+        clusters = table["clusters"][metric]["systems"]
+        assert {s: clusters[s]["cluster"] for s in SYSTEMS} == {"A": 1, "B": 1, "C": 2}
+        assert clusters["A"]["mean"] == pytest.approx(per["A"].mean())
+        assert clusters["A"]["n"] == SENTENCES
+        found = view_of(esa_corpus).get(dashboard_figures.judged).protocol_clusters
+        (view,) = [v for v in found if v.metric == metric]
+        names = view.clusters.systems
+        for (a, b), expected in p.items():
+            assert view.clusters.p_values[names.index(a)][names.index(b)] == pytest.approx(expected)
+    html = lead_client.get(f"/dashboard/{esa_corpus.pk}/").content.decode()
+    assert 'id="esa-clusters"' in html
+    assert 'id="esa_z-clusters"' in html
+    assert 'id="sser-clusters"' not in html
+
+
+def test_an_mqm_corpus_shows_mqm_from_its_spans_with_its_clusters(
+    lead_client: Client, user_factory: Callable[..., User]
+) -> None:
+    judge = user_factory()
+    corpus = scored(span_corpus(Protocol.MQM, judge, systems=SYSTEMS, sentences=SENTENCES))
+    for k in range(SENTENCES):
+        span_judgment(corpus, judge, "A", k, spans=[(0, 1, "minor", "Other")] if k % 3 else [])
+        span_judgment(corpus, judge, "B", k, spans=[(0, 1, "major", "Other")])
+        span_judgment(corpus, judge, "C", k, spans=[(0, 5, "major", "Non-translation")])
+    table = json.loads(lead_client.get(f"/dashboard/{corpus.pk}/table.json").content)
+    assert table["translators"]["A"]["mqm"]["score"] == pytest.approx(8 / 12)
+    assert table["translators"]["B"]["mqm"]["score"] == 5
+    assert table["translators"]["C"]["mqm"]["score"] == 25
+    assert "errors:spans" in table["translators"]["A"]["mqm"]["signature"]
+    assert {s: table["translators"][s]["mqm"]["rank"] for s in SYSTEMS} == {"A": 1, "B": 2, "C": 3}
+    clusters = table["clusters"]["mqm"]["systems"]
+    assert {s: clusters[s]["cluster"] for s in SYSTEMS} == {"A": 1, "B": 2, "C": 3}
+    html = lead_client.get(f"/dashboard/{corpus.pk}/").content.decode()
+    assert {m for _, m in cells(html) if m in ("mqm", "esa", "awer")} == {"mqm"}
+    assert 'data-sort="mqm" title="Sort by MQM (lower is better)">MQM</a>' in html
+
+
+def test_the_page_costs_the_same_queries_at_any_size(
+    lead_client: Client, user_factory: Callable[..., User]
+) -> None:
+    counts = []
+    for sentences in (SENTENCES, 2 * SENTENCES):
+        corpus = esa_judged(user_factory, sentences)
+        url = f"/dashboard/{corpus.pk}/"
+        page_queries(lead_client, url)  # computes and remembers the figures
+        counts.append(page_queries(lead_client, url))
+    assert counts[0] == counts[1]
+
+
+def test_the_meta_evaluation_ranks_the_metrics_against_esa_by_pairwise_accuracy(
+    lead_client: Client, esa_corpus: Corpus
+) -> None:
+    """Kocmi et al. 2021's pairwise accuracy, by hand: the share of system pairs a
+    metric orders as the ESA figure does (WER lower is better, ESA higher)."""
+    meta = json.loads(lead_client.get(f"/dashboard/{esa_corpus.pk}/meta.json").content)
+    table = json.loads(lead_client.get(f"/dashboard/{esa_corpus.pk}/table.json").content)
+    assert {c["human"] for c in meta["correlations"]} == {"esa", "esa_z"}
+    figures = table["translators"]
+    for human in ("esa", "esa_z"):
+        (row,) = [
+            c
+            for c in meta["correlations"]
+            if (c["metric"], c["human"], c["level"]) == ("wer", human, "system")
+        ]
+        pairs = [(a, b) for i, a in enumerate(SYSTEMS) for b in SYSTEMS[i + 1 :]]
+        agree = sum(
+            (figures[a]["wer"]["score"] < figures[b]["wer"]["score"])
+            == (figures[a][human]["score"] > figures[b][human]["score"])
+            for a, b in pairs
+        )
+        assert row["pairwise_accuracy"]["value"] == pytest.approx(agree / len(pairs))
+        assert 0 <= row["soft_pairwise_accuracy"]["value"] <= 1
+
+
+def test_the_estimates_and_the_power_plan_read_esa(lead_client: Client, esa_corpus: Corpus) -> None:
+    """The estimates of the whole corpus and the campaign's plan take each candidate's
+    mean over its judges, the figure's own sentence score."""
+    table = json.loads(
+        lead_client.get(f"/dashboard/{esa_corpus.pk}/table.json?rank=estimate").content
+    )
+    for s in SYSTEMS:
+        # every sentence judged: the estimate of the whole corpus is the figure itself
+        assert table["translators"][s]["esa"]["estimate"]["mean"] == pytest.approx(
+            table["translators"][s]["esa"]["score"]
+        )
+    plan = campaign_figures(esa_corpus, SYSTEMS).power
+    (esa,) = [m for m in plan.metrics if m.metric == "esa"]
+    assert [(p.first, p.second, p.common) for p in esa.pairs] == [
+        ("A", "B", SENTENCES),
+        ("B", "C", SENTENCES),
+    ]
+    assert all(not m.pairs for m in plan.metrics if m.metric not in ("esa", "esa_z"))
