@@ -226,6 +226,8 @@ class Agreement:
     candidates: int
     pairs: int
     normalize: bool
+    #: The score the judges agree on (the ``sser_*`` coefficients'): SSER's, or in a
+    #: corpus judged by error spans its protocol's (``esa``, ``mqm``: :func:`judge_scores`).
     sser_pearson: Coefficient
     sser_alpha: Coefficient
     awer_pearson: Coefficient
@@ -234,6 +236,12 @@ class Agreement:
     sser_alpha_interval: Interval | None = None
     sser_pearson_interval: Interval | None = None
     sentences: int = 0
+    figure: str = "sser"
+
+    @property
+    def label(self) -> str:
+        """The score's name as the page says it: "SSER", "ESA", "MQM"."""
+        return AGREED_ON[self.figure]
 
     @property
     def interval_too_few(self) -> str:
@@ -337,18 +345,42 @@ def _candidate_pairs(targets: IntArray) -> tuple[IntArray, IntArray, IntArray, I
     return grouped, candidate, np.concatenate(firsts)[sort], np.concatenate(seconds)[sort]
 
 
+#: The scores the judges' agreement is measured on, by name: SSER's (aWER corpora), and
+#: the span protocols' (:func:`judge_scores`).
+AGREED_ON = {"sser": "SSER", "esa": "ESA", "mqm": "MQM"}
+#: Each span protocol's score, a field of the judgment's row.
+_PROTOCOL_SCORES = {"esa": "esa_score", "mqm": "mqm_points"}
+
+
+def judge_scores(rows: Sequence[JudgmentRow], figure: str, *, normalize: bool) -> FloatArray:
+    """Each judgment's score the judges' agreement is measured on (NaN: none): SSER's
+    0–10 score, or its (0, 1) normalization per judge (:func:`normalized_sser`); an ESA
+    corpus's 0–100 score or an MQM corpus's penalty points, normalized per judge alike
+    (:func:`metrics.correlation.z_normalize`) with ``normalize``."""
+    if figure == "sser":
+        if normalize:
+            return normalized_sser(rows)
+        return np.array([math.nan if r.sser is None else float(r.sser) for r in rows])
+    found = [getattr(r, _PROTOCOL_SCORES[figure]) for r in rows]
+    values = np.array([math.nan if v is None else float(v) for v in found])
+    if normalize:
+        return z_normalize(values, [r.evaluator for r in rows]).values
+    return values
+
+
 def agreement(
-    rows: Sequence[JudgmentRow], *, normalize: bool, bootstrap: Bootstrap | None = None
+    rows: Sequence[JudgmentRow],
+    *,
+    normalize: bool,
+    bootstrap: Bootstrap | None = None,
+    figure: str = "sser",
 ) -> Agreement:
-    """Agreement on the candidates judged more than once (:class:`Agreement`), with the
-    SSER coefficients' intervals from ``bootstrap`` (the corpus's resampled sentences)."""
+    """Agreement on the candidates judged more than once (:class:`Agreement`) on the
+    score ``figure`` names (:func:`judge_scores`), with its coefficients' intervals from
+    ``bootstrap`` (the corpus's resampled sentences)."""
     targets = np.fromiter((r.target_id for r in rows), dtype=np.int64, count=len(rows))
     grouped, candidate, first, second = _candidate_pairs(targets)
-    sser = (
-        normalized_sser(rows)
-        if normalize
-        else np.array([math.nan if r.sser is None else float(r.sser) for r in rows])
-    )
+    sser = judge_scores(rows, figure, normalize=normalize)
     awer = sentence_awer(rows)
 
     def both_orders(values: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -387,6 +419,7 @@ def agreement(
         sser_alpha_interval=alpha_iv,
         sser_pearson_interval=pearson_iv,
         sentences=len(np.unique(segments[units[:, 0] >= 2])),
+        figure=figure,
     )
 
 

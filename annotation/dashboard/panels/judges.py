@@ -50,11 +50,16 @@ def control_items(parts: Parts) -> tuple[JudgeControls, ...]:
 
 
 def judges_agreement(parts: Parts) -> Agreement:
-    normalize = parts.inputs.normalize
+    """Agreement on SSER, or on a span protocol's score (ESA's, MQM's points)."""
+    normalize, corpus = parts.inputs.normalize, parts.corpus
+    figure = "sser" if not corpus.marks_spans else "esa" if corpus.scores_esa else "mqm"
     return remembered(
-        parts.corpus,
+        corpus,
         ("agreement", normalize),
         lambda: agreement(
-            parts.get(judgments), normalize=normalize, bootstrap=parts.get(bootstrap)
+            parts.get(judgments),
+            normalize=normalize,
+            bootstrap=parts.get(bootstrap),
+            figure=figure,
         ),
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import statistics
 from collections.abc import Callable
 
 import pytest
@@ -16,12 +17,13 @@ from django.test import Client
 
 from annotation.campaigns.power import campaign_figures
 from annotation.dashboard import figures as dashboard_figures
+from annotation.dashboard.panels.judges import judges_agreement
 from annotation.dashboard.table import METRICS
 from annotation.models import Corpus, User
 from annotation.models.corpus import Protocol
 from annotation.statistics import sentence_scores_by_system
 from annotation.tests.boards import view_of
-from annotation.tests.factories import cells, page_queries, scores_json
+from annotation.tests.factories import HTMX, cells, page_queries, scores_json
 from annotation.tests.span_corpora import span_corpus, span_judgment
 from annotation.tests.stored import scored
 
@@ -214,3 +216,49 @@ def test_the_estimates_and_the_power_plan_read_esa(lead_client: Client, esa_corp
         ("B", "C", SENTENCES),
     ]
     assert all(not m.pairs for m in plan.metrics if m.metric not in ("esa", "esa_z"))
+
+
+def krippendorff_interval_alpha(units: list[list[float]]) -> float:
+    """Krippendorff's α for interval data, from its definition: 1 − D_o / D_e, D_o the
+    mean squared difference within a unit's values (each pair of a unit weighed by
+    1 / (its values − 1)), D_e that between any two values of any units."""
+    values = [v for u in units for v in u]
+    n = len(values)
+    observed = sum(
+        sum((a - b) ** 2 for i, a in enumerate(u) for j, b in enumerate(u) if i != j) / (len(u) - 1)
+        for u in units
+    )
+    expected = sum(
+        (a - b) ** 2 for i, a in enumerate(values) for j, b in enumerate(values) if i != j
+    )
+    return 1 - (observed / n) / (expected / (n * (n - 1)))
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_the_judges_agreement_is_on_the_esa_scores(
+    lead_client: Client, esa_corpus: Corpus, normalize: bool
+) -> None:
+    """Pearson's r over every pair of a candidate's judges, both orders, and
+    Krippendorff's α: scipy's r and α by its definition, on the raw scores or on each
+    judge's z-scores."""
+    scores: dict[str, dict[tuple[str, int], float]] = {"ann": {}, "bob": {}}
+    for k in range(SENTENCES):
+        for s in SYSTEMS:
+            scores["ann"][(s, k)] = esa_score(s, k)
+            if k % 2 == 0:
+                scores["bob"][(s, k)] = min(100, esa_score(s, k) + 10)
+    if normalize:
+        for judge, given in scores.items():
+            mean, sd = statistics.fmean(given.values()), statistics.pstdev(given.values())
+            scores[judge] = {c: (v - mean) / sd for c, v in given.items()}
+    twice = [c for c in scores["bob"] if c in scores["ann"]]
+    x = [scores["ann"][c] for c in twice] + [scores["bob"][c] for c in twice]
+    y = [scores["bob"][c] for c in twice] + [scores["ann"][c] for c in twice]
+    found = view_of(esa_corpus, normalize=normalize).get(judges_agreement)
+    assert (found.figure, found.candidates, found.pairs) == ("esa", len(twice), len(twice))
+    assert found.sser_pearson.value == pytest.approx(scipy.stats.pearsonr(x, y).statistic)
+    units = [[scores["ann"][c], scores["bob"][c]] for c in twice]
+    assert found.sser_alpha.value == pytest.approx(krippendorff_interval_alpha(units))
+    html = lead_client.get(f"/dashboard/{esa_corpus.pk}/panel/judges/", **HTMX).content.decode()
+    assert 'data-agreement="esa-pearson"' in html
+    assert 'data-agreement="identical-new-refs"' not in html
