@@ -38,13 +38,12 @@ from annotation.dashboard.panels.table import table_panel
 from annotation.dashboard.paper import UnknownMetric, latex_table, paper_table, typst_table
 from annotation.dashboard.parts import Parts, Pending
 from annotation.dashboard.preprocessing import REF_LENGTH_CHOICES, TOKENIZE_CHOICES
-from annotation.dashboard.sources import chosen_statistics, corpus_systems, systems
-from annotation.dashboard.table import METRICS
+from annotation.dashboard.sources import chosen_statistics, columns, corpus_systems, systems
+from annotation.dashboard.table import ALL_METRICS
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.json_out import json_dumps
 from metrics.numerals import digits
-from metrics.registry import metric_info
 
 #: The paper's table formats: what writes each, and its content type.
 PAPER_FORMATS = {
@@ -327,7 +326,8 @@ def _drill_context(
         "other_pk": int(other_pk) if other_pk else None,
         "systems": sorted(names.items(), key=lambda kv: order.index(kv[1])),
         "system_url": url,
-        "metrics": [(m, metric_info(m).label) for m in METRICS],
+        # the app's columns of the corpus (its protocol's human figures), not imported ones
+        "metrics": [(m, i.label) for m, i in parts.get(columns).items() if m in ALL_METRICS],
         "orders": DRILL_ORDERS,
         "previous_link": page_link(drill.page - 1) if drill.page > 1 else None,
         "next_link": page_link(drill.page + 1) if drill.page < drill.pages else None,

@@ -262,3 +262,34 @@ def test_the_judges_agreement_is_on_the_esa_scores(
     html = lead_client.get(f"/dashboard/{esa_corpus.pk}/panel/judges/", **HTMX).content.decode()
     assert 'data-agreement="esa-pearson"' in html
     assert 'data-agreement="identical-new-refs"' not in html
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "panel/table/",
+        "panel/charts/",
+        "panel/estimates/",
+        "panel/judges/",
+        "panel/effort/",
+        "panel/meta/",
+        "chart/esa.svg",
+        "chart/esa_z.svg",
+        "chart/ranks.svg",
+        "table.tex?metric=esa",
+        "table.typ?metric=esa_z",
+        "system/{A}/?metric=esa",
+        "system/{A}/?metric=esa_z&other={B}",
+    ],
+)
+def test_every_view_of_an_esa_corpus_answers(
+    lead_client: Client, esa_corpus: Corpus, path: str
+) -> None:
+    pks = dict(esa_corpus.translators.values_list("name", "pk"))
+    url = f"/dashboard/{esa_corpus.pk}/" + path.format(A=pks["A"], B=pks["B"])
+    response = lead_client.get(url, **HTMX)
+    assert response.status_code == 200, url
+    if path.startswith("system/"):  # the drill-down's sentence figures: the protocol's
+        html = response.content.decode()
+        assert 'class="score" data-metric="esa"' in html
+        assert 'class="score" data-metric="awer"' not in html
