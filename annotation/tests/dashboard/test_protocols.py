@@ -14,6 +14,8 @@ from collections.abc import Callable
 import pytest
 import scipy.stats
 from django.test import Client
+from django.urls import reverse
+from lxml import etree
 
 from annotation.campaigns.power import campaign_figures
 from annotation.dashboard import figures as dashboard_figures
@@ -293,3 +295,19 @@ def test_every_view_of_an_esa_corpus_answers(
         html = response.content.decode()
         assert 'class="score" data-metric="esa"' in html
         assert 'class="score" data-metric="awer"' not in html
+
+
+def test_the_campaign_page_plans_the_esa_pairs(lead_client: Client, esa_corpus: Corpus) -> None:
+    html = lead_client.get(reverse("campaigns:corpus", args=[esa_corpus.pk])).content.decode()
+    table = etree.HTML(html).xpath('//table[@id="power-table"]')[0]
+    shown = {
+        (tr.get("data-metric"), tr.get("data-first"), tr.get("data-second")): tr.get("data-n")
+        for tr in table.iterfind(".//tbody/tr")
+    }
+    n = str(SENTENCES)
+    assert shown == {
+        ("esa", "A", "B"): n,
+        ("esa", "B", "C"): n,
+        ("esa_z", "A", "B"): n,
+        ("esa_z", "B", "C"): n,
+    }
