@@ -107,10 +107,13 @@ class CorpusAdmin(admin.ModelAdmin[Corpus]):
         return Corpus.all_objects.all()
 
     def save_related(self, request: Any, form: Any, formsets: Any, change: bool) -> None:
-        """The form holds who is left out of the corpus's figures."""
+        """The form holds who is left out of the corpus's figures, and the MQM taxonomy
+        an MQM corpus's figures weigh the spans by."""
         super().save_related(request, form, formsets, change)
         if change and "excluded_judges" in form.changed_data:
             who_counts_changed(form.instance.pk)
+        if change and "mqm_taxonomy" in form.changed_data:
+            judgments_changed(form.instance.pk)
 
 
 class ChangesTexts(ChangesFigures[M]):

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.db import transaction
 from django.db.models import Q
 
 from annotation.campaigns.judges import ERR_USERNAME_TAKEN, username_taken
@@ -20,6 +21,7 @@ from annotation.campaigns.links import (
 )
 from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRefused, roster_read
 from annotation.campaigns.rules import FIELDS, Rules
+from annotation.changes import judgments_changed
 from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, Protocol, User
@@ -169,8 +171,11 @@ class CorpusSettingsForm(forms.ModelForm[Corpus]):
         before, and saved whole it would write back a judgments stamp that a judge's
         click has moved meanwhile (and the dashboard would show stale figures)."""
         corpus: Corpus = self.save(commit=False)
-        corpus.save(update_fields=[name for name in self.Meta.fields if name != "leads"])
-        self.save_m2m()
+        with transaction.atomic():
+            corpus.save(update_fields=[name for name in self.Meta.fields if name != "leads"])
+            self.save_m2m()
+            if self.initial.get("mqm_taxonomy") != corpus.mqm_taxonomy:
+                judgments_changed(corpus.pk)  # an MQM corpus's figures weigh by it
         return corpus
 
 

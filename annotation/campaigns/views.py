@@ -238,7 +238,10 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     corpus = _corpus_or_404(pk)
     form = CorpusSettingsForm(request.POST, instance=corpus)
     if not form.is_valid():
-        return _campaign_page(request, corpus, settings_form=form, status=400)
+        # the form wrote what was typed (a refused taxonomy) into its instance: the page
+        # shows the corpus as stored, and its figures read the stored taxonomy
+        stored = _corpus_or_404(pk)
+        return _campaign_page(request, stored, settings_form=form, status=400)
     form.save_settings()
     return see_other(reverse("campaigns:corpus", args=[corpus.pk]))
 

@@ -299,6 +299,10 @@ def a_candidate(w: World) -> Target:
     return target_of(w.corpus, "one-off", 0)
 
 
+#: An MQM taxonomy other than the default (WMT's).
+OTHER_TAXONOMY = '{"weights": {"minor": 2, "major": 10}, "categories": [{"name": "Other"}]}'
+
+
 @dataclass(frozen=True)
 class Write:
     """One write path: what is done, what is done before (not measured), the stamps it
@@ -374,6 +378,10 @@ WRITES = {
     ),
     "admin: a corpus's settings changed": Write(
         change_in_admin(Corpus, the_corpus, control_rate=lambda w: "7"), NONE
+    ),
+    # an MQM corpus's figures weigh its spans by it
+    "admin: a corpus's MQM taxonomy changed": Write(
+        change_in_admin(Corpus, the_corpus, mqm_taxonomy=lambda w: OTHER_TAXONOMY), JUDGMENTS
     ),
     "admin: a system renamed": Write(
         change_in_admin(Translator, a_system, name=lambda w: "worse"), TEXTS | JUDGMENTS

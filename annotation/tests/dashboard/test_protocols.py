@@ -311,3 +311,24 @@ def test_the_campaign_page_plans_the_esa_pairs(lead_client: Client, esa_corpus: 
         ("esa_z", "A", "B"): n,
         ("esa_z", "B", "C"): n,
     }
+
+
+def test_a_taxonomy_reweighed_on_the_campaign_page_moves_the_mqm_figure(
+    lead_client: Client, user_factory: Callable[..., User]
+) -> None:
+    """The figures are remembered under the judgments stamp: a new taxonomy moves it,
+    and a taxonomy refused leaves the page's figures as the stored one makes them."""
+    judge = user_factory()
+    corpus = scored(span_corpus(Protocol.MQM, judge))
+    span_judgment(corpus, judge, "A", 0, spans=[(0, 1, "major", "Other")])
+    url = f"/dashboard/{corpus.pk}/table.json"
+    assert json.loads(lead_client.get(url).content)["translators"]["A"]["mqm"]["score"] == 5
+    settings = reverse("campaigns:settings", args=[corpus.pk])
+    negative = {"weights": {"minor": 1, "major": -5}, "categories": [{"name": "Other"}]}
+    refused = lead_client.post(settings, {"protocol": "mqm", "mqm_taxonomy": json.dumps(negative)})
+    assert refused.status_code == 400  # and the page is drawn with the stored taxonomy
+    assert json.loads(lead_client.get(url).content)["translators"]["A"]["mqm"]["score"] == 5
+    reweighed = {"weights": {"minor": 1, "major": 10}, "categories": [{"name": "Other"}]}
+    saved = lead_client.post(settings, {"protocol": "mqm", "mqm_taxonomy": json.dumps(reweighed)})
+    assert saved.status_code == 303
+    assert json.loads(lead_client.get(url).content)["translators"]["A"]["mqm"]["score"] == 10
