@@ -14,6 +14,7 @@ from annotation.models.corpus import Protocol
 from annotation.tests.browsing import log_in, open_corpus
 from annotation.tests.judging.test_browser_esa import TWO, corpus
 from annotation.tests.stored import scored
+from annotation.tests.test_browser_accessibility import Audit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,3 +55,7 @@ def test_a_judge_scores_an_esa_corpus_and_the_lead_sees_esa_on_the_dashboard(
     expect(other_page.locator('#esa-clusters tr[data-translator="sys"]')).to_have_attribute(
         "data-cluster", "1"
     )
+    audit = Audit(other_page)
+    audit.check("an ESA corpus's dashboard")
+    audit.visit(f"{live_server.url}/dashboard/{made.pk}/panel/judges/", "its judges", "#judges")
+    assert audit.failures == []
