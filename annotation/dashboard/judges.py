@@ -100,6 +100,13 @@ class JudgesPanel:
     controls: tuple[JudgeControls, ...] = ()
     controls_on: bool = False
     effects: tuple[AnnotatorEffect, ...] = ()
+    #: The score each judge's mean and std are of (:func:`judge_scores`).
+    figure: str = "sser"
+
+    @property
+    def score_label(self) -> str:
+        """The mean score's heading: its scale."""
+        return SCORE_HEADINGS[self.figure]
 
     def with_controls(self, controls: tuple[JudgeControls, ...], *, on: bool) -> JudgesPanel:
         """This panel with the corpus's control results (computed apart: they do not
@@ -128,7 +135,7 @@ class JudgesPanel:
         return [
             JudgeRow(
                 name,
-                figures.get(name) or judge_figures(name, []),
+                figures.get(name) or judge_figures(name, [], self.figure),
                 controls.get(name),
                 effects.get(name),
             )
@@ -152,15 +159,28 @@ def normalized_by_system(rows: Sequence[JudgmentRow]) -> dict[str, list[float]]:
     return out
 
 
+#: The judges table's heading of each judge's mean score, by the score (:data:`AGREED_ON`).
+SCORE_HEADINGS = {
+    "sser": "Mean score (0–10)",
+    "esa": "Mean ESA score (0–100)",
+    "mqm": "Mean MQM points",
+}
+
+
 def judges_panel(
-    rows: Sequence[JudgmentRow], systems: Sequence[str], *, normalize: bool
+    rows: Sequence[JudgmentRow],
+    systems: Sequence[str],
+    *,
+    normalize: bool,
+    figure: str = "sser",
 ) -> JudgesPanel:
-    """Every judge's figures (by name) and, when ``normalize``, each system's mean
-    normalized SSER."""
+    """Every judge's figures (by name; their mean and std of the score ``figure`` names:
+    SSER's, or a span protocol's, :func:`judge_scores`) and, when ``normalize``, each
+    system's mean normalized SSER."""
     by_judge: dict[str, list[JudgmentRow]] = defaultdict(list)
     for r in rows:
         by_judge[r.evaluator].append(r)
-    judges = tuple(judge_figures(name, by_judge[name]) for name in sorted(by_judge))
+    judges = tuple(judge_figures(name, by_judge[name], figure) for name in sorted(by_judge))
     normalized: list[NormalizedSystem] = []
     if normalize and rows:
         per_system = normalized_by_system(rows)
@@ -169,12 +189,14 @@ def judges_panel(
             normalized.append(
                 NormalizedSystem(s, float(np.mean(vals)) if vals else None, len(vals))
             )
-    return JudgesPanel(judges, normalize, tuple(normalized))
+    return JudgesPanel(judges, normalize, tuple(normalized), figure=figure)
 
 
-def judge_figures(name: str, rows: Sequence[JudgmentRow]) -> JudgeFigures:
-    """One judge's figures from the judge's own done judgments."""
-    scores = [r.sser for r in rows if r.sser is not None]
+def judge_figures(name: str, rows: Sequence[JudgmentRow], figure: str = "sser") -> JudgeFigures:
+    """One judge's figures from the judge's own done judgments (``mean_score`` and
+    ``std`` of the score ``figure`` names, :func:`judge_scores`)."""
+    given = judge_scores(rows, figure, normalize=False)
+    scores = given[~np.isnan(given)].tolist()
     sser, sser_signature = _human_figure(rows, "sser")
     awer, awer_signature = _human_figure(rows, "awer")
     return JudgeFigures(

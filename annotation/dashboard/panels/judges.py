@@ -11,6 +11,7 @@ from annotation.dashboard.figures import judge_aware
 from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
 from annotation.dashboard.parts import Parts, panel
 from annotation.dashboard.sources import bootstrap, judgments, systems
+from annotation.models import Corpus
 from annotation.statistics import remembered
 
 
@@ -28,11 +29,16 @@ def judges_view(parts: Parts) -> JudgesView:
 def judges_with_controls(parts: Parts) -> JudgesPanel:
     """Each judge's figures (remembered under the judgments stamp and the
     normalization), with their control items and their effect on the scores."""
-    normalize = parts.inputs.normalize
+    normalize, corpus = parts.inputs.normalize, parts.corpus
     found = remembered(
-        parts.corpus,
+        corpus,
         ("judges", normalize),
-        lambda: judges_panel(parts.get(judgments), parts.get(systems), normalize=normalize),
+        lambda: judges_panel(
+            parts.get(judgments),
+            parts.get(systems),
+            normalize=normalize,
+            figure=judged_score(corpus),
+        ),
     )
     aware = parts.get(judge_aware)
     effects = () if aware is None else aware.figures.effects
@@ -49,10 +55,16 @@ def control_items(parts: Parts) -> tuple[JudgeControls, ...]:
     return remembered(corpus, key, lambda: corpus_controls(corpus))
 
 
+def judged_score(corpus: Corpus) -> str:
+    """The score a corpus's judges give (:func:`~annotation.dashboard.judges.
+    judge_scores`): SSER's, ESA's, or an MQM judgment's points."""
+    return "sser" if not corpus.marks_spans else "esa" if corpus.scores_esa else "mqm"
+
+
 def judges_agreement(parts: Parts) -> Agreement:
     """Agreement on SSER, or on a span protocol's score (ESA's, MQM's points)."""
     normalize, corpus = parts.inputs.normalize, parts.corpus
-    figure = "sser" if not corpus.marks_spans else "esa" if corpus.scores_esa else "mqm"
+    figure = judged_score(corpus)
     return remembered(
         corpus,
         ("agreement", normalize),

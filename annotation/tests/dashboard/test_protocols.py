@@ -48,7 +48,7 @@ def esa_score(system: str, k: int) -> int:
 def esa_judged(user_factory: Callable[..., User], sentences: int = SENTENCES) -> Corpus:
     """Two judges; ann judges every candidate, bob the even sentences' again, 10 points
     more leniently (so a candidate's judges are averaged first)."""
-    ann, bob = user_factory(), user_factory()
+    ann, bob = user_factory(f"ann{sentences}"), user_factory(f"bob{sentences}")
     corpus = scored(
         span_corpus(Protocol.ESA, ann, systems=SYSTEMS, sentences=sentences, name=f"esa{sentences}")
     )
@@ -332,3 +332,19 @@ def test_a_taxonomy_reweighed_on_the_campaign_page_moves_the_mqm_figure(
     saved = lead_client.post(settings, {"protocol": "mqm", "mqm_taxonomy": json.dumps(reweighed)})
     assert saved.status_code == 303
     assert json.loads(lead_client.get(url).content)["translators"]["A"]["mqm"]["score"] == 10
+
+
+def test_the_judges_table_gives_each_judges_mean_esa_score(
+    lead_client: Client, esa_corpus: Corpus
+) -> None:
+    html = lead_client.get(f"/dashboard/{esa_corpus.pk}/panel/judges/", **HTMX).content.decode()
+    table = etree.HTML(html).xpath('//table[@id="judges-table"]')[0]
+    assert "Mean ESA score (0–100)" in "".join(table.xpath(".//thead//text()"))
+    means = {
+        tr.get("data-judge"): tr.xpath('td[@data-col="mean"]/text()')[0]
+        for tr in table.iterfind(".//tbody/tr")
+    }
+    judges = sorted(means)  # ann judged every candidate, bob the even sentences'
+    ann = [esa_score(s, k) for k in range(SENTENCES) for s in SYSTEMS]
+    bob = [min(100, esa_score(s, k) + 10) for k in range(0, SENTENCES, 2) for s in SYSTEMS]
+    assert [means[j] for j in judges] == [f"{statistics.fmean(v):.2f}" for v in (ann, bob)]
