@@ -157,7 +157,8 @@ def span_protocol_rows(
     out and their figures filled: in ESA each score z-normalised among its judge's
     scores in the corpus (the judge's whole corpus even when ``rows`` are some systems'
     only, ``whole`` False: one query more); in MQM each judgment's penalty points from
-    its judge's spans (one query, however many judgments)."""
+    its judge's spans (one query, however many judgments), a span of a category no
+    longer in the taxonomy weighed as one without a category (its severity's points)."""
     if corpus.scores_esa:
         if whole:
             scored = [(r.pk, r.evaluator, r.esa_score) for r in rows]
@@ -167,10 +168,12 @@ def span_protocol_rows(
         z = _z_by_judgment(scored)
         return [_not_read(r, esa_z=None if r.pk is None else z.get(r.pk)) for r in rows]
     taxonomy = corpus.taxonomy
+    known = set(taxonomy.names)
     errors: dict[int, list[tuple[str, str]]] = defaultdict(list)
     spans = Span.objects.filter(origin=Span.Origin.JUDGE, judgment__in=qs.values("pk"))
     for judgment, severity, category in spans.values_list("judgment_id", "severity", "category"):
-        errors[judgment].append((severity, category))
+        # a category the lead has since taken out of the taxonomy: its severity's points
+        errors[judgment].append((severity, category if category in known else ""))
     return [
         _not_read(r, esa_score=None, mqm_points=segment_points(errors.get(r.pk or 0, ()), taxonomy))
         for r in rows

@@ -138,6 +138,10 @@ def test_mqm_weighs_the_spans_by_the_corpuss_own_taxonomy(
     )
     span_judgment(corpus, judge, "A", 1, spans=[(0, 1, "major", "Form")])
     assert human_scores(corpus)["A"]["mqm"].score == pytest.approx((2 + 50 + 10) / 2)
+    # "Meaning" taken out of the taxonomy after it was marked: its severity's 10 points
+    corpus.mqm_taxonomy = {"weights": {"minor": 2, "major": 10}, "categories": [{"name": "Form"}]}
+    corpus.save(update_fields=["mqm_taxonomy"])
+    assert human_scores(corpus)["A"]["mqm"].score == pytest.approx((2 + 10 + 10) / 2)
 
 
 def test_esa_z_reads_each_judges_whole_corpus_when_some_systems_only_are_read(
