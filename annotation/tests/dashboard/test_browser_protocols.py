@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from annotation.models import Judgment, User
 from annotation.models.corpus import Protocol
 from annotation.tests.browsing import log_in, open_corpus
-from annotation.tests.judging.test_browser_esa import TWO, corpus
+from annotation.tests.judging.test_browser_esa import TWO, corpus, piece, row
 from annotation.tests.stored import scored
 from annotation.tests.test_browser_accessibility import Audit
 
@@ -59,3 +59,26 @@ def test_a_judge_scores_an_esa_corpus_and_the_lead_sees_esa_on_the_dashboard(
     audit.check("an ESA corpus's dashboard")
     audit.visit(f"{live_server.url}/dashboard/{made.pk}/panel/judges/", "its judges", "#judges")
     assert audit.failures == []
+
+
+def test_a_judge_marks_an_mqm_error_and_the_lead_sees_its_points(
+    page: Page, other_page: Page, live_server, user_factory: Callable[..., User]
+) -> None:
+    made = scored(corpus(user_factory, Protocol.MQM, TWO))
+    user_factory("lee", role=User.Role.LEAD)
+    open_corpus(page, live_server.url, name="esa")
+    page.select_option("#mqm-category", "Accuracy/Mistranslation")
+    piece(page, 19).click()  # "mat"
+    page.keyboard.press("2")  # major: 5 points
+    expect(row(page, "19:22:major:0:Accuracy/Mistranslation")).to_be_visible()
+    page.keyboard.press("n")
+    expect(page.locator("#candidate")).to_contain_text("a dog run")
+    page.keyboard.press("n")  # no error: 0 points
+    expect(page.locator("#candidate")).to_have_count(0)
+
+    log_in(other_page, live_server.url, "lee")
+    other_page.goto(f"{live_server.url}/dashboard/{made.pk}/")
+    cell = other_page.locator('#metrics-table tr[data-translator="sys"] td[data-metric="mqm"]')
+    expect(cell).to_have_attribute("data-value", "2.5")  # (5 + 0) / 2
+    expect(other_page.locator('th[data-metric="mqm"] a')).to_have_text("MQM")
+    expect(other_page.locator('#mqm-clusters tr[data-translator="sys"]')).to_have_count(1)
