@@ -63,9 +63,20 @@ def span_judgment(
         **new_ref_counts(target.text, reference),
         state=Judgment.State.DONE,
     )
-    for origin, marked in ((Span.Origin.JUDGE, spans), (Span.Origin.SUGGESTED, suggested)):
+    for origin, source, marked in (
+        (Span.Origin.JUDGE, "", spans),
+        (Span.Origin.SUGGESTED, Span.Source.AWER, suggested),
+    ):
         Span.objects.bulk_create(
-            Span(judgment=judgment, start=a, end=b, severity=s, category=c, origin=origin)
+            Span(
+                judgment=judgment,
+                start=a,
+                end=b,
+                severity=s,
+                category=c,
+                origin=origin,
+                source=source,
+            )
             for a, b, s, c in marked
         )
     judgments_changed(corpus.pk)  # as every write of a done one
