@@ -22,12 +22,15 @@ from annotation.corpora.evaltrans import (
     attrs_from_json,
     iter_evaltrans_bytes,
 )
+from annotation.corpora.evaltrans.error_spans import SpanElement
 from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
+from annotation.corpora.marked_spans import span_elements_of
 from annotation.corpora.spans import error_elements
 from annotation.ier import as_items, items_problem
-from annotation.models import Corpus, Judgment, Sentence, Target, Translator
+from annotation.models import Corpus, Judgment, Protocol, Sentence, Target, Translator
 from annotation.resegmenting import entry_attrs
 from annotation.text import words
+from metrics.mqm import WMT_TAXONOMY
 
 
 def corpus_export(*, corpus: Corpus, out: BinaryIO) -> None:
@@ -40,10 +43,17 @@ def corpus_export_bytes(*, corpus: Corpus) -> Iterator[bytes]:
     """The corpus as canonical evalTrans XML, in pieces as they are written: the download
     sends each piece on as it comes, so its first byte leaves after the first batch of
     sentences, not after the whole file."""
+    taxonomy = corpus.taxonomy
     header = CorpusHeader(
         name=corpus.name,
         extra_attrs=attrs_from_json(corpus.extra_attrs),
         extra_xml=tuple(corpus.extra_xml),
+        # an aWER corpus's file is as it always was: the protocol is said when it is
+        # another, the taxonomy when it is MQM's or not WMT's (a lead's own, kept)
+        protocol=None if corpus.protocol == Protocol.AWER else corpus.protocol,
+        taxonomy=(
+            taxonomy if corpus.protocol == Protocol.MQM or taxonomy != WMT_TAXONOMY else None
+        ),
     )
     reference_names = [t.name for t in corpus.translators.filter(role=Translator.Role.REFERENCE)]
     return iter_evaltrans_bytes(header, _sentence_elements(corpus), reference_names=reference_names)
@@ -56,8 +66,9 @@ FIRST_BATCH = 50
 
 def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
     """The corpus sentence by sentence, read in batches of plain rows (three queries a
-    batch: sentences, their targets, the targets' judgments). Rows, not model objects:
-    building 40,000 objects and their prefetch querysets took most of an export's time."""
+    batch: sentences, their targets, the targets' judgments; a fourth, their error
+    spans, where judges mark spans). Rows, not model objects: building 40,000 objects
+    and their prefetch querysets took most of an export's time."""
     names = dict(corpus.translators.values_list("pk", "name"))
     segmented = {
         pk: record
@@ -68,12 +79,15 @@ def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
     start, size = 0, FIRST_BATCH
     while start < len(positions):
         batch = positions[start : start + size]
-        yield from _batch_elements(batch, names, segmented)
+        yield from _batch_elements(batch, names, segmented, corpus.marks_spans)
         start, size = start + size, BATCH_SENTENCES
 
 
 def _batch_elements(
-    sentence_ids: list[int], names: dict[int, str], segmented: dict[int, dict[str, Any]]
+    sentence_ids: list[int],
+    names: dict[int, str],
+    segmented: dict[int, dict[str, Any]],
+    marks_spans: bool,
 ) -> Iterator[SentenceElement]:
     """The batch's sentences; a re-segmented system's targets carry their segment's record
     (:func:`annotation.resegmenting.entry_attrs`)."""
@@ -108,8 +122,10 @@ def _batch_elements(
         .order_by("pk")
         .values_list(
             "target_id",
+            "pk",
             "evaluator__username",
             "sser",
+            "esa_score",
             "edits",
             "ref_length",
             "new_ref",
@@ -127,8 +143,9 @@ def _batch_elements(
             "updated_at",
         )
     )
-    for target_id, *fields in judgment_rows:
-        judgments[target_id].append(_JudgmentRow(*fields))
+    spans = span_elements_of(sentence_ids) if marks_spans else {}
+    for target_id, pk, *fields in judgment_rows:
+        judgments[target_id].append(_JudgmentRow._make([*fields, spans.get(pk, ())]))
     sentences = (
         Sentence.objects.filter(pk__in=sentence_ids)
         .order_by("position")
@@ -140,7 +157,9 @@ def _batch_elements(
         yield SentenceElement(
             source=source,
             evals=tuple(
-                ev for t in targets[pk] for ev in _eval_elements(t, judgments.get(t.pk, []))
+                ev
+                for t in targets[pk]
+                for ev in _eval_elements(t, judgments.get(t.pk, []), marks_spans)
             ),
             line=0,
             position=position,
@@ -163,6 +182,7 @@ class _TargetRow(NamedTuple):
 class _JudgmentRow(NamedTuple):
     evaluator: str
     sser: int | None
+    esa_score: int | None
     edits: int | None
     ref_length: int | None
     new_ref: str
@@ -178,12 +198,16 @@ class _JudgmentRow(NamedTuple):
     ier_clicks: int
     created_at: datetime
     updated_at: datetime
+    spans: tuple[SpanElement, ...] = ()
 
 
-def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[EvalElement]:
+def _eval_elements(
+    target: _TargetRow, judgments: list[_JudgmentRow], marks_spans: bool
+) -> list[EvalElement]:
     """A target's ``<eval>``: one per judgment, after a bare one that carries the target's
     own unknown attributes and elements (written when it has some, or when there is no
-    judgment): once judged, a candidate keeps what the imported file said about it."""
+    judgment): once judged, a candidate keeps what the imported file said about it.
+    ``marks_spans``: the corpus's judges mark spans (ESA, MQM), see :func:`_judged`."""
     bare = EvalElement(
         translator=target.translator,
         target=target.text,
@@ -192,21 +216,28 @@ def _eval_elements(target: _TargetRow, judgments: list[_JudgmentRow]) -> list[Ev
         extra_xml=tuple(target.extra_xml),
     )
     keep_bare = not judgments or bool(target.extra_attrs or target.extra_xml)
-    return [*([bare] if keep_bare else []), *(_judged(target, j) for j in judgments)]
+    judged = (_judged(target, j, marks_spans) for j in judgments)
+    return [*([bare] if keep_bare else []), *judged]
 
 
-def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
+def _judged(target: _TargetRow, j: _JudgmentRow, marks_spans: bool) -> EvalElement:
+    """A judgment's ``<eval>``. Of an ESA or MQM judgment (``marks_spans``), its score,
+    spans and effort; not the new reference every judgment starts from (the pool's
+    nearest reference, :func:`~annotation.judging.start.judgment_open`), which the ESA
+    page never shows and no judge of it made: written, it would read as an aWER
+    judgment, which such a corpus cannot hold."""
     pending = (PENDING_ATTR,) if j.state == Judgment.State.PENDING else ()
     # A done judgment's error spans (annotation.corpora.spans); none without an edit.
-    done = not pending and bool(j.edits)
+    done = not pending and bool(j.edits) and not marks_spans
+    awer = not marks_spans and j.edits is not None
     return EvalElement(
         translator=target.translator,
         target=target.text,
         line=0,
         evaluator=j.evaluator,
-        sser=j.sser,
-        awer=None if j.edits is None else (j.edits, j.ref_length or 0),
-        new_ref=j.new_ref or None,
+        sser=None if marks_spans else j.sser,
+        awer=(j.edits or 0, j.ref_length or 0) if awer else None,
+        new_ref=None if marks_spans else j.new_ref or None,
         extra_attrs=attrs_from_json(j.extra_attrs) + pending,
         extra_xml=tuple(j.extra_xml),
         note=j.note or None,  # the judge's note and flag: attributes of the <eval>
@@ -214,6 +245,8 @@ def _judged(target: _TargetRow, j: _JudgmentRow) -> EvalElement:
         errors=error_elements(target.text, j.new_ref, j.severities) if done else (),
         ier=_ier_of(target, j),
         timing=_timing_of(j),
+        esa_score=j.esa_score,
+        spans=j.spans,
     )
 
 

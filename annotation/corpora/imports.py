@@ -39,6 +39,10 @@ from annotation.corpora.evaluator_accounts import (
     new_evaluator_account,
     remove_unused_accounts,
 )
+from annotation.corpora.marked_spans import (
+    ERR_JUDGED_UNDER_AWER as ERR_JUDGED_UNDER_AWER,  # the import's refusal, named here too
+)
+from annotation.corpora.marked_spans import content_problem, spans_store
 from annotation.corpora.removal import delete_corpus_rows
 from annotation.corpora.spans import imported_severities
 from annotation.corpora.summary import ImportSummary
@@ -84,12 +88,6 @@ RENAME_ON_COMMAND_LINE = "--name"
 RENAME_IN_FORM = "name"
 ERR_NO_SENTENCES = "the file holds no <sentence>"
 ERR_UNKNOWN_PROTOCOL = "unknown protocol {protocol!r} (choose from {known})"
-#: The judgments an evalTrans file carries are aWER judgments (a new reference, an SSER
-#: score): a corpus judged by another protocol cannot hold them.
-ERR_JUDGED_UNDER_AWER = (
-    "<eval> carries an aWER judgment, which a corpus judged by {protocol} cannot hold "
-    "(import the file as aWER + SSER)"
-)
 ERR_JUDGMENT_ON_REFERENCE = "<eval> of reference {translator!r} carries a judgment"
 WARN_AWER_RECOMPUTED = (
     "awer {given} of {translator!r} recomputed from its new reference as {actual}"
@@ -115,6 +113,8 @@ class _ImportState:
     filename: str
     #: Whether the file's evaluators become the corpus's judges (:func:`corpus_import`).
     assign: bool = False
+    #: The protocol the file declares (``judgingProtocol``; None: none, aWER).
+    file_protocol: str | None = None
     translators: dict[str, Translator] = field(default_factory=dict)
     evaluators: dict[str, User] = field(default_factory=dict)
     created_evaluators: list[User] = field(default_factory=list)
@@ -149,7 +149,7 @@ def corpus_import(
     assign: bool = False,
     score: bool = True,
     campaign: Campaign | None = None,
-    protocol: str = Protocol.AWER,
+    protocol: str | None = None,
 ) -> ImportSummary:
     """Import an evalTrans file as a new corpus, all or nothing.
 
@@ -166,7 +166,9 @@ def corpus_import(
     with it (:func:`import_elements`); without it, the first reader of its figures queues
     it (:func:`~annotation.statistics.statistics_or_job`), as for any corpus whose
     statistics are not stored. ``campaign``: the campaign it joins, else one of its own.
-    ``protocol``: how its judges judge (:class:`~annotation.models.Protocol`).
+    ``protocol``: how its judges judge (:class:`~annotation.models.Protocol`); None: as
+    the file says (``judgingProtocol``, :mod:`~annotation.corpora.evaltrans.protocol`),
+    else aWER.
     """
     shown = filename or (Path(source).name if isinstance(source, (str, Path)) else "upload")
     try:
@@ -207,7 +209,7 @@ def _import_stream(
     assign: bool,
     score: bool,
     campaign: Campaign | None,
-    protocol: str,
+    protocol: str | None,
 ) -> ImportSummary:
     items = evaltrans.iter_evaltrans(
         source, filename=filename, reference_names=reference_names, limits=upload_limits()
@@ -250,20 +252,23 @@ def import_elements(
     assign: bool = False,
     score: bool = True,
     campaign: Campaign | None = None,
-    protocol: str = Protocol.AWER,
+    protocol: str | None = None,
 ) -> ImportSummary:
     """Store ``sentences`` as the new corpus ``corpus_name``: the one writer of every
     import (evalTrans or plain text), hidden until complete, removed on failure; the
     file's evaluators are assigned to it only if ``assign``, and its scoring is queued
     with it only if ``score``; it joins ``campaign``, else a campaign of its own, and is
-    judged by ``protocol`` (:func:`corpus_import`)."""
+    judged by ``protocol``, else as the header says (:func:`corpus_import`)."""
+    protocol = protocol or header.protocol or Protocol.AWER
     problem = length_problem("the corpus name", corpus_name, NAME_MAX_LENGTH)
     if problem is None:
         problem = protocol_problem(protocol)
     if problem is not None:
         raise ImportRefused(filename, None, problem)
     corpus = _hidden_corpus(header, corpus_name, filename, rename, progress, campaign, protocol)
-    state = _ImportState(corpus=corpus, filename=filename, assign=assign)
+    state = _ImportState(
+        corpus=corpus, filename=filename, assign=assign, file_protocol=header.protocol
+    )
     try:
         while batch := list(islice(sentences, SENTENCES_PER_TRANSACTION)):
             new_refs = _counted_new_refs(state, batch)  # before the write lock is taken
@@ -322,7 +327,9 @@ def _hidden_corpus(
     with transaction.atomic():
         try:
             with transaction.atomic():
-                joins = {} if campaign is None else {"campaign": campaign}  # else its own
+                joins: dict[str, object] = {} if campaign is None else {"campaign": campaign}
+                if header.taxonomy is not None:  # else WMT's, the field's default
+                    joins["mqm_taxonomy"] = header.taxonomy.as_json()
                 corpus = Corpus.all_objects.create(
                     name=name,
                     **joins,
@@ -401,11 +408,10 @@ def _import_batch(
         n_refs = _add_sentence_targets(state, rows, sentence, element)
         state.refs_min = min(state.refs_min, n_refs)
         state.refs_max = max(state.refs_max, n_refs)
-    if rows.judged and state.corpus.protocol != Protocol.AWER:
-        protocol = state.corpus.get_protocol_display()
-        raise ImportRefused(
-            state.filename, rows.judged[0][1].line, ERR_JUDGED_UNDER_AWER.format(protocol=protocol)
-        )
+    for _, ev in rows.judged:
+        problem = content_problem(ev, state.corpus.protocol, state.file_protocol)
+        if problem is not None:
+            raise ImportRefused(state.filename, ev.line, problem)
     state.target_writer.insert(target.values() for target in rows.targets)
     ids = _judged_target_ids(rows, sentences)
     judgments = Judgment.objects.bulk_create(
@@ -415,6 +421,7 @@ def _import_batch(
         ]
     )
     _keep_times(judgments, [ev for _, ev in rows.judged])
+    spans_store(judgments, [ev for _, ev in rows.judged])
     state.judgments += len(rows.judged)
     state.sentences += len(batch)
 
@@ -576,12 +583,16 @@ def _judgment_from(
     if problem is not None:
         raise ImportRefused(state.filename, ev.line, problem)
     pending = PENDING_ATTR in ev.extra_attrs
-    done = not pending and (ev.sser is not None or edits is not None)
+    # An ESA or MQM judgment is done unless marked pending: a file that declares the
+    # protocol writes the mark (a judgment without spans, or an MQM one, has no score).
+    marked = state.corpus.marks_spans
+    done = not pending and (marked or ev.sser is not None or edits is not None)
     timing = ev.timing or Timing()
     return Judgment(
         target_id=target_id,
         evaluator=state.evaluators[ev.evaluator or ANONYMOUS_EVALUATOR],
         sser=ev.sser,
+        esa_score=ev.esa_score,
         new_ref=new_ref,
         edits=edits,
         ref_length=length,

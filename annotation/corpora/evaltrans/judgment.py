@@ -1,7 +1,8 @@
 """The judgment a system's ``<eval>`` carries in its attributes, read and checked:
-``sser``, ``awer``, ``judgeFlag``, ``judgeNote``, ``ierItems`` and the effort
-(:mod:`.timing`). The reader hands them over (``translator`` and ``evaluator`` name the
-``<eval>`` and stay with it); the writer knows their names from here.
+``sser``, ``awer``, ``esaScore`` (ESA's 0–100 score, :mod:`.protocol`), ``judgeFlag``,
+``judgeNote``, ``ierItems`` and the effort (:mod:`.timing`). The reader hands them over
+(``translator`` and ``evaluator`` name the ``<eval>`` and stay with it); the writer knows
+their names from here.
 """
 
 from __future__ import annotations
@@ -27,9 +28,13 @@ from annotation.corpora.evaltrans.schema import (
 from annotation.corpora.evaltrans.timing import TIMING_ATTRS, Timing, timing_of
 from annotation.limits import length_problem
 from metrics.numerals import WHOLE_NUMBER
+from metrics.protocols import ESA_MAX, ESA_MIN
 
+#: ESA's score of the candidate (:mod:`.protocol`).
+ESA_SCORE = "esaScore"
 #: The attributes of a judgment, in the order the writer writes them.
-JUDGMENT_ATTRS = ("sser", "awer", "judgeFlag", "judgeNote", "ierItems", *TIMING_ATTRS)
+JUDGMENT_ATTRS = ("sser", "awer", ESA_SCORE, "judgeFlag", "judgeNote", "ierItems", *TIMING_ATTRS)
+ERR_ESA_SCORE = f'{ESA_SCORE}="{{value}}" is not a whole number from {ESA_MIN} to {ESA_MAX}'
 
 _AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)
 
@@ -41,6 +46,7 @@ class JudgmentAttrs:
 
     sser: int | None = None
     awer: tuple[int, int] | None = None
+    esa_score: int | None = None
     flag: str | None = None
     note: str | None = None
     ier: tuple[tuple[int, int, str], ...] | None = None
@@ -63,6 +69,8 @@ def judgment_attrs(attributes: Iterable[tuple[str, str]]) -> JudgmentAttrs:
             read["sser"] = _sser(value)
         elif key == "awer":
             read["awer"] = _awer(value)
+        elif key == ESA_SCORE:
+            read["esa_score"] = _esa_score(value)
         elif key == "judgeFlag":
             read["flag"] = _flag(value)
         elif key == "judgeNote":
@@ -101,6 +109,13 @@ def _sser(value: str) -> int:
     if not SSER_MIN <= sser <= SSER_MAX:
         raise ValueError(ERR_SSER_RANGE.format(value=value))
     return sser
+
+
+def _esa_score(value: str) -> int:
+    text = value.strip()
+    if not (WHOLE_NUMBER.fullmatch(text) and ESA_MIN <= int(text) <= ESA_MAX):
+        raise ValueError(ERR_ESA_SCORE.format(value=value))
+    return int(text)
 
 
 def _awer(value: str) -> tuple[int, int]:

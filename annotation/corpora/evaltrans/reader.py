@@ -21,9 +21,19 @@ from typing import BinaryIO
 
 from lxml import etree
 
+from annotation.corpora.evaltrans.error_spans import SPANS_TAG, SpanElement, read_spans
 from annotation.corpora.evaltrans.errors import read_errors
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
 from annotation.corpora.evaltrans.judgment import judgment_attrs
+from annotation.corpora.evaltrans.protocol import (
+    AWER,
+    ERR_TAXONOMY_PLACE,
+    PROTOCOL_ATTR,
+    TAXONOMY_TAG,
+    Judging,
+    protocol_of,
+    read_taxonomy,
+)
 from annotation.corpora.evaltrans.schema import (
     ERR_CUT_SHORT,
     ERR_DOCTYPE,
@@ -108,6 +118,8 @@ class _Reader:
             **PARSER_OPTIONS,
         )
         self.header: CorpusHeader | None = None
+        self.judging: Judging | None = None  # the file's protocol (:meth:`rules`)
+        self.declared_protocol: str | None = None  # judgingProtocol, if the file gives it
         self.header_xml: list[str] = []
         self.root: etree._Element | None = None
         self.pending: SentenceElement | None = None
@@ -209,7 +221,36 @@ class _Reader:
         self.check_root(root)
         if self.current is not sentence:
             self.current, self.current_evals = sentence, []
-        self.current_evals.append(self.eval(element))
+        ev = self.eval(element)
+        problem = self.rules(root).problem(ev)
+        if problem is not None:
+            raise self.error(*problem)
+        self.current_evals.append(ev)
+
+    def rules(self, root: etree._Element) -> Judging:
+        """The file's protocol and MQM taxonomy (:mod:`.protocol`), read the first time
+        they are needed: by the first ``<eval>``, or the header. Both come before the
+        first sentence, so they are complete by then."""
+        if self.judging is not None:
+            return self.judging
+        value = root.get(PROTOCOL_ATTR)
+        try:
+            protocol = None if value is None else protocol_of(value)
+        except ValueError as exc:
+            raise self.error(root.sourceline, str(exc)) from None
+        taxonomy = None
+        for node in root:
+            if node.tag == "sentence":
+                break
+            if node.tag != TAXONOMY_TAG:
+                continue
+            if taxonomy is not None:
+                reason = ERR_DUPLICATE_CHILD.format(parent="evalTrans", tag=TAXONOMY_TAG)
+                raise self.error(node.sourceline, reason)
+            taxonomy = read_taxonomy(node, self.children, self.error)
+        self.judging = Judging(protocol or AWER, taxonomy)
+        self.declared_protocol = protocol
+        return self.judging
 
     def on_sentence(self, element: etree._Element) -> Iterator[CorpusHeader | SentenceElement]:
         """A ``<sentence>`` has ended: take what precedes it, then hold it as the pending one.
@@ -265,6 +306,10 @@ class _Reader:
                 self.check_text(node.tail, root, end=self.root_end_line())
             if not isinstance(node.tag, str) or node.tag == "sentence":
                 continue  # a comment, or the pending sentence (already read and cleared)
+            if node.tag == TAXONOMY_TAG:
+                if self.pending is None:
+                    continue  # the header's, read by rules()
+                raise self.error(node.sourceline, ERR_TAXONOMY_PLACE)
             (self.header_xml if self.pending is None else self.pending_after).append(
                 _serialize(node)
             )
@@ -312,9 +357,16 @@ class _Reader:
         for key, value in root.attrib.items():
             if key == "name":
                 name = self.fitting('<evalTrans name="…">', value, NAME_MAX_LENGTH, root)
-            else:
+            elif key != PROTOCOL_ATTR:
                 extra.append((key, value))
-        header = CorpusHeader(name=name, extra_attrs=tuple(extra), extra_xml=tuple(self.header_xml))
+        judging = self.rules(root)
+        header = CorpusHeader(
+            name=name,
+            extra_attrs=tuple(extra),
+            extra_xml=tuple(self.header_xml),
+            protocol=self.declared_protocol,
+            taxonomy=judging.taxonomy,
+        )
         self.header_xml = []
         return header
 
@@ -410,6 +462,7 @@ class _Reader:
         target: str | None = None
         new_ref: str | None = None
         errors: tuple[ErrorElement, ...] | None = None
+        spans: tuple[SpanElement, ...] | None = None
         extra_xml: list[str] = []
         for child in self.children(element):
             if child.tag == "target":
@@ -431,6 +484,11 @@ class _Reader:
                     reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag="errors")
                     raise self.error(child.sourceline, reason)
                 errors = read_errors(child, self.children, self.error)
+            elif child.tag == SPANS_TAG:
+                if spans is not None:
+                    reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag=SPANS_TAG)
+                    raise self.error(child.sourceline, reason)
+                spans = read_spans(child, self.children, self.error)
             else:
                 extra_xml.append(_serialize(child))
         if target is None:
@@ -450,6 +508,8 @@ class _Reader:
             errors=errors or (),
             ier=judgment.ier,
             timing=judgment.timing,
+            esa_score=judgment.esa_score,
+            spans=spans or (),
         )
 
     def within_systems(self, translator: str, line: int) -> None:

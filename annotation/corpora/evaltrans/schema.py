@@ -15,6 +15,7 @@ from enum import StrEnum
 from functools import cached_property
 from pathlib import PurePath
 
+from annotation.corpora.evaltrans.error_spans import SpanElement
 from annotation.corpora.evaltrans.timing import Timing
 from annotation.ier import IER_LABELS
 
@@ -22,6 +23,7 @@ from annotation.ier import IER_LABELS
 # against it.
 from metrics.human import SSER_MAX as SSER_MAX
 from metrics.human import SSER_MIN as SSER_MIN
+from metrics.mqm import Taxonomy
 
 #: The translator whose target is the single reference of WER and SER (seed 001 §3.1).
 FIRST_REFERENCE = "first reference"
@@ -161,11 +163,15 @@ class EvalElement:
     errors: tuple[ErrorElement, ...] = ()
     ier: tuple[tuple[int, int, str], ...] | None = None
     timing: Timing | None = None  # the judge's effort (:mod:`.timing`)
+    esa_score: int | None = None  # ESA's 0–100 score (``esaScore``, :mod:`.protocol`)
+    spans: tuple[SpanElement, ...] = ()  # ESA's and MQM's (:mod:`.error_spans`)
 
     @cached_property  # asked several times of each of a file's many <eval>
     def judged(self) -> bool:
         return not (
             not self.errors
+            and not self.spans
+            and self.esa_score is None
             and self.evaluator is None
             and self.sser is None
             and self.awer is None
@@ -198,11 +204,15 @@ class SentenceElement:
 
 @dataclass(frozen=True)
 class CorpusHeader:
-    """The ``<evalTrans>`` element's attributes, and unknown elements before the first sentence."""
+    """The ``<evalTrans>`` element's attributes, and unknown elements before the first
+    sentence; ``protocol`` and ``taxonomy``: its ``judgingProtocol`` and ``<mqmTaxonomy>``
+    (:mod:`.protocol`; None: not given, aWER and WMT's taxonomy)."""
 
     name: str | None
     extra_attrs: Attrs = ()
     extra_xml: tuple[str, ...] = ()
+    protocol: str | None = None
+    taxonomy: Taxonomy | None = None
 
     def corpus_name(self, filename: str) -> str:
         """The corpus's name when the importer gives none: the header's, else the file's."""

@@ -72,16 +72,33 @@ def timing_attrs(timing: Timing) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     seconds_attrs = ((ACTIVE_SECONDS, timing.active_seconds), (IER_SECONDS, timing.ier_seconds))
     for name, seconds in seconds_attrs:
-        if not (math.isfinite(seconds) and seconds >= 0):
-            raise ValueError(f"{name}={seconds!r} is not a number of seconds")
-        if seconds:
-            out.append((name, repr(float(seconds))))
+        text = seconds_text(name, seconds)
+        if text:
+            out.append((name, text))
     if timing.ier_clicks:
         out.append((IER_CLICKS, str(timing.ier_clicks)))
     for name, at in ((FIRST_SEEN, timing.first_seen), (LAST_CHANGED, timing.last_changed)):
         if at is not None:
             out.append((name, time_text(at)))
     return out
+
+
+def seconds_text(name: str, seconds: float) -> str:
+    """``seconds`` as attribute ``name`` is written: as Python writes the float (the
+    shortest text that reads back to the same number), "" for 0; a negative or infinite
+    number is a ``ValueError``."""
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise ValueError(f"{name}={seconds!r} is not a number of seconds")
+    return repr(float(seconds)) if seconds else ""
+
+
+def seconds_of(name: str, text: str) -> float:
+    """The seconds attribute ``name`` says (``text``), or a ``ValueError`` saying why not."""
+    stripped = text.strip()
+    seconds = float(stripped) if _SECONDS_RE.fullmatch(stripped) else math.inf
+    if not math.isfinite(seconds):
+        raise ValueError(ERR_SECONDS.format(name=name, value=text))
+    return seconds
 
 
 def time_text(at: datetime) -> str:
@@ -115,11 +132,7 @@ def timing_of(values: Mapping[str, str]) -> Timing | None:
 
 
 def _seconds(values: Mapping[str, str], name: str) -> float:
-    text = values.get(name, "0").strip()
-    seconds = float(text) if _SECONDS_RE.fullmatch(text) else math.inf
-    if not math.isfinite(seconds):
-        raise ValueError(ERR_SECONDS.format(name=name, value=values[name]))
-    return seconds
+    return seconds_of(name, values.get(name, "0"))
 
 
 def _time(values: Mapping[str, str], name: str) -> datetime | None:

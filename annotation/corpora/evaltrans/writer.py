@@ -13,9 +13,17 @@ from typing import BinaryIO
 
 from lxml import etree
 
+from annotation.corpora.evaltrans.error_spans import spans_xml
 from annotation.corpora.evaltrans.errors import errors_xml
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS
-from annotation.corpora.evaltrans.judgment import JUDGMENT_ATTRS
+from annotation.corpora.evaltrans.judgment import ESA_SCORE, JUDGMENT_ATTRS
+from annotation.corpora.evaltrans.protocol import (
+    AWER,
+    PROTOCOL_ATTR,
+    PROTOCOLS,
+    Judging,
+    taxonomy_xml,
+)
 from annotation.corpora.evaltrans.schema import (
     CHUNK_SIZE,
     FLAGS,
@@ -33,13 +41,14 @@ from annotation.corpora.evaltrans.schema import (
 from annotation.corpora.evaltrans.timing import timing_attrs
 from annotation.ier import IER_LABELS
 from annotation.limits import non_xml_char_problem
+from metrics.protocols import ESA_MAX, ESA_MIN
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
 # Attribute names the writer accepts: plain, Clark ``{uri}local`` (as lxml gives them), xml:*.
 _NAME_RE = re.compile(r"(?:\{[^}]+\}|xml:)?(?!xmlns)[A-Za-z_][\w.\-]*")
 # The attributes the format knows; an unknown one of the same name would be written twice.
 _KNOWN_ATTRS = {
-    "evalTrans": ("name",),
+    "evalTrans": ("name", PROTOCOL_ATTR),
     "sentence": ("id", "doc"),
     "eval": ("translator", "evaluator", *JUDGMENT_ATTRS),
 }
@@ -80,12 +89,19 @@ def iter_evaltrans_bytes(
     size = 0
     head = ['<?xml version="1.0" encoding="UTF-8"?>\n<evalTrans']
     known = [("name", header.name)] if header.name is not None else []
+    if header.protocol is not None:
+        if header.protocol not in PROTOCOLS:
+            raise ValueError(f"the corpus header: protocol {header.protocol!r} is unknown")
+        known.append((PROTOCOL_ATTR, header.protocol))
     head.append(_attributes(known, header.extra_attrs, "evalTrans", "the corpus header"))
     head.append(">\n")
+    if header.taxonomy is not None:
+        head.append(taxonomy_xml(header.taxonomy, _escape_attr))
     head.extend(_extra(xml, "", "the corpus header") for xml in header.extra_xml)
     buffer.append(_checked("".join(head), "the corpus header"))
+    judging = Judging(header.protocol or AWER, header.taxonomy)
     for sentence in sentences:
-        text = _render_sentence(sentence, names)
+        text = _render_sentence(sentence, names, judging)
         buffer.append(text)
         size += len(text)
         if size >= CHUNK_SIZE:
@@ -122,7 +138,9 @@ def canonical_evals(
     return ordered
 
 
-def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]) -> str:
+def _render_sentence(
+    sentence: SentenceElement, reference_names: Collection[str], judging: Judging
+) -> str:
     where = f"sentence {sentence.position}" + (
         f" (id={sentence.id!r})" if sentence.id is not None else ""
     )
@@ -156,6 +174,16 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
             if edits < 0 or length < 0:
                 raise ValueError(f"{where}: awer={ev.awer!r} of {ev.translator!r} is negative")
             eval_attrs.append(("awer", awer_text(edits, length)))
+        if ev.esa_score is not None:
+            if not ESA_MIN <= ev.esa_score <= ESA_MAX:
+                raise ValueError(
+                    f"{where}: {ESA_SCORE}={ev.esa_score!r} of {ev.translator!r} "
+                    f"is not {ESA_MIN}-{ESA_MAX}"
+                )
+            eval_attrs.append((ESA_SCORE, str(ev.esa_score)))
+        problem = judging.problem(ev)
+        if problem is not None:
+            raise ValueError(f"{where}: {problem[1]} ({ev.translator!r})")
         if ev.flag is not None:
             if ev.flag not in FLAGS:
                 raise ValueError(f"{where}: judgeFlag={ev.flag!r} of {ev.translator!r} is unknown")
@@ -181,6 +209,7 @@ def _render_sentence(sentence: SentenceElement, reference_names: Collection[str]
         if ev.new_ref is not None:
             parts += ["    <newRef>", _escape_text(ev.new_ref), "</newRef>\n"]
         parts.append(errors_xml(ev.errors, _escape_attr))
+        parts.append(spans_xml(ev.spans, _escape_attr))
         parts.extend(_extra(xml, "    ", where) for xml in ev.extra_xml)
         parts.append("  </eval>\n")
     parts.extend(_extra(xml, "  ", where) for xml in sentence.extra_xml)

@@ -7,7 +7,9 @@ scoring's progress until it is done (computed here if no worker takes it).
 ``--campaign`` puts the corpus in that campaign (made if there is none of that name), as
 the upload form's campaign choice does: a lead imports the language pairs of a WMT-size
 campaign from a script, one command each. ``--protocol`` says how its judges judge it
-(``awer``, the default; ``esa``, ``esa_prefill`` or ``mqm``), as the upload form's choice."""
+(``awer``, ``esa``, ``esa_prefill`` or ``mqm``), as the upload form's choice; without it,
+the file's own (``judgingProtocol``, which an export of an ESA or MQM corpus writes), else
+``awer``."""
 
 from __future__ import annotations
 
@@ -56,10 +58,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--protocol",
             metavar="NAME",
-            default=Protocol.AWER.value,
+            default=None,
             help=(
-                f"How its judges judge it: {', '.join(Protocol.values)} "
-                f"(default: {Protocol.AWER.value})."
+                f"How its judges judge it: {', '.join(Protocol.values)} (default: the "
+                f"file's judgingProtocol, else {Protocol.AWER.value})."
             ),
         )
         parser.add_argument(
@@ -71,7 +73,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         protocol = options["protocol"]
-        problem = protocol_problem(protocol)
+        problem = None if protocol is None else protocol_problem(protocol)
         if problem is not None:
             raise CommandError(f"--protocol: {problem}")
         if not path.is_file():

@@ -1,0 +1,130 @@
+"""An ESA or MQM judgment's error spans in and out of evalTrans: ``<errorSpans>``
+(:mod:`.evaltrans.error_spans`) and the judgment's :class:`~annotation.models.Span` rows.
+
+Unlike aWER's ``<errors>`` (:mod:`.spans`), these spans are stored as the judge marked
+them, so they travel whole: the judge's and the suggested ones, their severities,
+categories, ``[MISSING]`` markers, the suggestion each judge's span started as, and the
+seconds spent on it. The export reads them in one query per batch of sentences and
+writes them in one order (suggestions first, then the judge's spans, each in the text's
+order), numbering the suggestions as ``suggestion="k"`` names them; the import writes
+the rows in two inserts per batch (suggestions first, for the judge's spans to name).
+So export → import → export gives the same bytes.
+
+Which judgments may carry what is the protocol's (:func:`content_problem`): the file's
+protocol is checked by the reader (:mod:`.evaltrans.protocol`), the corpus's here, so
+that ESA spans never land in an aWER corpus, nor aWER's new references in an ESA one.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from annotation.corpora.evaltrans import EvalElement
+from annotation.corpora.evaltrans.error_spans import SpanElement
+from annotation.models import Judgment, Protocol, Span
+
+ERR_JUDGED_UNDER_AWER = (
+    "<eval> carries an aWER judgment, which a corpus judged by {protocol} cannot hold "
+    "(import the file as aWER + SSER)"
+)
+ERR_SPANS_UNDER_OTHER = (
+    '<eval> carries a judgment of judgingProtocol="{given}", which a corpus judged by '
+    "{protocol} cannot hold (import the file with protocol {given})"
+)
+
+#: The order spans are written in: the text's (a ``[MISSING]`` marker after a span that
+#: ends where it is), as the judge's page lists them.
+_ORDER = ("start", "end", "missing", "severity", "category", "seconds", "pk")
+
+
+def content_problem(ev: EvalElement, corpus_protocol: str, file_protocol: str | None) -> str | None:
+    """Why the corpus cannot hold ``ev``'s judgment, or None: an aWER judgment (a score
+    of 0–10, a new reference, its errors) only in an aWER corpus; ESA's score and spans
+    only in a corpus of the protocol the file declares (``file_protocol``)."""
+    protocol = Protocol(corpus_protocol)
+    awer = ev.sser is not None or ev.awer is not None or ev.new_ref is not None or ev.errors
+    if awer and protocol != Protocol.AWER:
+        return ERR_JUDGED_UNDER_AWER.format(protocol=protocol.label)
+    marked = ev.esa_score is not None or bool(ev.spans)
+    if marked and file_protocol != protocol:
+        return ERR_SPANS_UNDER_OTHER.format(given=file_protocol, protocol=protocol.label)
+    return None
+
+
+def spans_store(judgments: Sequence[Judgment], evals: Sequence[EvalElement]) -> None:
+    """Store the spans of ``evals`` as rows of their judgments (same order; saved, with
+    their ids): two inserts, none for a batch without spans."""
+    suggested: list[Span] = []
+    named: dict[tuple[int, int], Span] = {}  # (judgment's index, suggestion's number) → row
+    for k, (judgment, ev) in enumerate(zip(judgments, evals, strict=True)):
+        number = 0
+        for span in ev.spans:
+            if span.suggested:
+                number += 1
+                named[k, number] = _row(judgment, span, Span.Origin.SUGGESTED)
+                suggested.append(named[k, number])
+    Span.objects.bulk_create(suggested)
+    own = [
+        _row(j, span, Span.Origin.JUDGE, named.get((k, span.suggestion or 0)))
+        for k, (j, ev) in enumerate(zip(judgments, evals, strict=True))
+        for span in ev.spans
+        if not span.suggested
+    ]
+    Span.objects.bulk_create(own)
+
+
+def _row(
+    judgment: Judgment, span: SpanElement, origin: str, suggestion: Span | None = None
+) -> Span:
+    return Span(
+        judgment=judgment,
+        start=span.start,
+        end=span.end,
+        missing=span.missing,
+        severity=span.severity,
+        category=span.category,
+        origin=origin,
+        suggestion=suggestion,
+        seconds=span.seconds,
+    )
+
+
+def span_elements_of(sentence_ids: Sequence[int]) -> dict[int, tuple[SpanElement, ...]]:
+    """Per judgment (no control item) of the sentences ``sentence_ids``, its spans as
+    the export writes them (module doc), in one query."""
+    rows = (
+        Span.objects.filter(
+            judgment__target__sentence_id__in=sentence_ids,
+            judgment__control=Judgment.Control.NONE,
+        )
+        .order_by()
+        .values_list("judgment_id", "origin", "suggestion_id", *_ORDER, named=True)
+    )
+    by_judgment: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        by_judgment[row.judgment_id].append(row)
+    return {pk: _elements(found) for pk, found in by_judgment.items()}
+
+
+def _elements(rows: list[Any]) -> tuple[SpanElement, ...]:
+    def key(row: Any) -> tuple[Any, ...]:
+        return tuple(getattr(row, name) for name in _ORDER)
+
+    suggested = sorted((r for r in rows if r.origin == Span.Origin.SUGGESTED), key=key)
+    number = {r.pk: k + 1 for k, r in enumerate(suggested)}
+    own = sorted((r for r in rows if r.origin != Span.Origin.SUGGESTED), key=key)
+    return tuple(
+        SpanElement(
+            start=r.start,
+            end=r.end,
+            severity=r.severity,
+            category=r.category,
+            missing=r.missing,
+            suggested=r.origin == Span.Origin.SUGGESTED,
+            suggestion=number.get(r.suggestion_id),
+            seconds=r.seconds,
+        )
+        for r in (*suggested, *own)
+    )
