@@ -20,6 +20,10 @@ from annotation.models import Campaign, Corpus, ExternalMetric, Protocol, User
 from metrics.segment_scores import LAYOUTS, check_metric_name
 from metrics.segment_scores import NAME_MAX_LENGTH as METRIC_NAME_MAX_LENGTH
 
+#: The upload form's first protocol choice: the file's ``judgingProtocol`` (which an
+#: export of an ESA or MQM corpus writes), aWER for a file that gives none.
+AS_THE_FILE_SAYS = "As the file says (aWER + SSER if it says nothing)"
+
 
 def within_upload_limit(upload: UploadedFile[bytes], command: str) -> UploadedFile[bytes]:
     """The upload, or its refusal if it is over the limit: the browser's uploads are held
@@ -68,14 +72,15 @@ class UploadForm(forms.Form):
         help_text="The campaign the corpus joins; by default one of its own, named after it.",
     )
     # Not required: a form posted without it (a script written before protocols were
-    # chosen) imports as aWER, as it always did.
+    # chosen) imports as the file says, aWER for every file written before protocols.
     protocol = forms.ChoiceField(
-        choices=Protocol.choices,
-        initial=Protocol.AWER,
+        choices=[("", AS_THE_FILE_SAYS), *Protocol.choices],
+        initial="",
         required=False,
         label="Protocol",
         help_text=(
             "How its judges judge it; the corpus's page changes it until the first judgment. "
+            "An export of an ESA or MQM corpus says its protocol and taxonomy; otherwise "
             "MQM's taxonomy and weights are WMT's until the corpus's page changes them."
         ),
     )
@@ -86,8 +91,8 @@ class UploadForm(forms.Form):
     def clean_name(self) -> str:
         return writable_name(self.cleaned_data["name"])
 
-    def clean_protocol(self) -> str:
-        return str(self.cleaned_data["protocol"] or Protocol.AWER)
+    def clean_protocol(self) -> str | None:
+        return str(self.cleaned_data["protocol"]) or None
 
     def reference_names(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data["references"].split(",") if n.strip()]

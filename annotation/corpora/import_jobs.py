@@ -71,11 +71,11 @@ def queue_import(
     assign: bool,
     lead: User,
     campaign: Campaign | None = None,
-    protocol: str = Protocol.AWER,
+    protocol: str | None = None,
 ) -> Job:
     """Queue the import of evalTrans file ``data`` as a new corpus (``name``, else the
     file's own) in ``campaign`` (the lead's choice), else in a campaign of its own,
-    judged by ``protocol``, and return its job, at once.
+    judged by ``protocol`` (None: as the file says), and return its job, at once.
 
     Refused at once (:class:`ImportRefused`, nothing queued) when the file's first
     sentence already shows a problem or the name is taken; :class:`AlreadyRunning` when
