@@ -42,9 +42,11 @@ Why it looks the way it does:
 
 The modules: :mod:`.schema` (names, dataclasses, the sentence rules, refusal reasons),
 :mod:`.guard` (raw-byte checks, parser options), :mod:`.reader`, :mod:`.writer`,
-:mod:`.errors` (a judgment's ``<errors>``, its error spans), :mod:`.judgment` (a
+:mod:`.errors` (an aWER judgment's ``<errors>``, its error spans), :mod:`.judgment` (a
 judgment's attributes), :mod:`.timing` (its effort: active time, IER's part, first and
-last times). Import
+last times), :mod:`.protocol` (the file's ``judgingProtocol`` and ``<mqmTaxonomy>``,
+what an ESA or MQM judgment may carry), :mod:`.error_spans` (an ESA or MQM judgment's
+``<errorSpans>``). Import
 from the package: ``from annotation.corpora.evaltrans import iter_evaltrans``.
 """
 

@@ -33,7 +33,7 @@ from metrics.protocols import ESA_MAX, ESA_MIN
 #: ESA's score of the candidate (:mod:`.protocol`).
 ESA_SCORE = "esaScore"
 #: The attributes of a judgment, in the order the writer writes them.
-JUDGMENT_ATTRS = ("sser", "awer", ESA_SCORE, "judgeFlag", "judgeNote", "ierItems", *TIMING_ATTRS)
+JUDGMENT_ATTRS = ("sser", "awer", "judgeFlag", "judgeNote", "ierItems", *TIMING_ATTRS, ESA_SCORE)
 ERR_ESA_SCORE = f'{ESA_SCORE}="{{value}}" is not a whole number from {ESA_MIN} to {ESA_MAX}'
 
 _AWER_RE = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", re.ASCII)

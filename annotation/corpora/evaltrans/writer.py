@@ -174,16 +174,6 @@ def _render_sentence(
             if edits < 0 or length < 0:
                 raise ValueError(f"{where}: awer={ev.awer!r} of {ev.translator!r} is negative")
             eval_attrs.append(("awer", awer_text(edits, length)))
-        if ev.esa_score is not None:
-            if not ESA_MIN <= ev.esa_score <= ESA_MAX:
-                raise ValueError(
-                    f"{where}: {ESA_SCORE}={ev.esa_score!r} of {ev.translator!r} "
-                    f"is not {ESA_MIN}-{ESA_MAX}"
-                )
-            eval_attrs.append((ESA_SCORE, str(ev.esa_score)))
-        problem = judging.problem(ev)
-        if problem is not None:
-            raise ValueError(f"{where}: {problem[1]} ({ev.translator!r})")
         if ev.flag is not None:
             if ev.flag not in FLAGS:
                 raise ValueError(f"{where}: judgeFlag={ev.flag!r} of {ev.translator!r} is unknown")
@@ -199,6 +189,18 @@ def _render_sentence(
                 eval_attrs.extend(timing_attrs(ev.timing))
             except ValueError as exc:
                 raise ValueError(f"{where}: {exc} of {ev.translator!r}") from None
+        # Last of the known ones: where a reader that does not know it (every evaltool
+        # before ESA) writes it back, among the unknown attributes, so it writes the same.
+        if ev.esa_score is not None:
+            if not ESA_MIN <= ev.esa_score <= ESA_MAX:
+                raise ValueError(
+                    f"{where}: {ESA_SCORE}={ev.esa_score!r} of {ev.translator!r} "
+                    f"is not {ESA_MIN}-{ESA_MAX}"
+                )
+            eval_attrs.append((ESA_SCORE, str(ev.esa_score)))
+        problem = judging.problem(ev)
+        if problem is not None:
+            raise ValueError(f"{where}: {problem[1]} ({ev.translator!r})")
         parts += [
             "  <eval",
             _attributes(eval_attrs, ev.extra_attrs, "eval", where),

@@ -41,17 +41,17 @@ ESA_FILE = (
     HEAD
     + '<evalTrans name="esa" judgingProtocol="esa">\n'
     + SENTENCE
-    + f"""  <eval translator="Statistical" evaluator="JM" esaScore="62" judgeNote="unsure of \
+    + f"""  <eval translator="Statistical" evaluator="JM" judgeNote="unsure of \
 &quot;represent&quot;" activeSeconds="41.5" firstSeen="2026-03-02T09:15:04.120000Z" \
-lastChanged="2026-03-02T09:15:45.620000Z">
+lastChanged="2026-03-02T09:15:45.620000Z" esaScore="62">
     <target>{CANDIDATE}</target>
     <errorSpans>
       <span start="6" end="15" severity="major" seconds="3.25"/>
       <span start="27" end="27" missing="true" severity="minor" seconds="1.5"/>
     </errorSpans>
   </eval>
-  <eval translator="Statistical" evaluator="AB" esaScore="100" activeSeconds="9.0" \
-firstSeen="2026-03-02T10:00:00.000000Z" lastChanged="2026-03-02T10:00:09.000000Z">
+  <eval translator="Statistical" evaluator="AB" activeSeconds="9.0" \
+firstSeen="2026-03-02T10:00:00.000000Z" lastChanged="2026-03-02T10:00:09.000000Z" esaScore="100">
     <target>{CANDIDATE}</target>
   </eval>
   <eval translator="Rules" evaluator="JM" state="pending">
@@ -74,8 +74,8 @@ PREFILL_FILE = (
     HEAD
     + '<evalTrans name="prefill" judgingProtocol="esa_prefill">\n'
     + SENTENCE
-    + f"""  <eval translator="Statistical" evaluator="JM" esaScore="40" activeSeconds="30.25" \
-firstSeen="2026-03-02T09:15:04.000000Z" lastChanged="2026-03-02T09:15:34.250000Z">
+    + f"""  <eval translator="Statistical" evaluator="JM" activeSeconds="30.25" \
+firstSeen="2026-03-02T09:15:04.000000Z" lastChanged="2026-03-02T09:15:34.250000Z" esaScore="40">
     <target>{CANDIDATE}</target>
     <errorSpans>
       <span start="0" end="5" severity="minor" origin="suggested"/>
