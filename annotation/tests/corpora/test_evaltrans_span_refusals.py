@@ -286,3 +286,17 @@ def test_the_writer_refuses_spans_that_would_not_read_back(
 
     with pytest.raises(ValueError, match=re.escape(reason)):
         write_evaltrans(io.BytesIO(), CorpusHeader(name="x", protocol="esa"), [sentence])
+
+
+def test_the_taxonomy_comes_once_and_before_the_first_sentence() -> None:
+    taxonomy = MQM_FILE[MQM_FILE.index("<mqmTaxonomy>") : MQM_FILE.index("<sentence")]
+    twice = MQM_FILE.replace(taxonomy, taxonomy * 2, 1)
+    late = ESA_FILE.replace("</sentence>\n", "</sentence>\n" + taxonomy)
+    after = ESA_FILE.index("</sentence>\n") + len("</sentence>\n")
+    line = ESA_FILE[:after].count("\n") + 1
+
+    with pytest.raises(ImportRefused, match=re.escape("f.xml line 12: <evalTrans> has more than")):
+        corpus_import(source=io.BytesIO(twice.encode()), filename="f.xml")
+    with pytest.raises(ImportRefused, match=f"line {line}: <mqmTaxonomy> must come before"):
+        corpus_import(source=io.BytesIO(late.encode()), filename="f.xml")
+    assert not Corpus.all_objects.exists()
