@@ -7,10 +7,11 @@ judge on every candidate: 20,040 judgments) are imported into a fresh SQLite dat
 a temp directory (or ``DATABASE_URL`` if set — it must then be a disposable database),
 DEBUG off: an aWER one (each judgment an SSER score) and an ESA one with pre-filled spans
 (each judgment three suggestions, three spans of the judge's, one of them a kept
-suggestion, a score). Each is exported to memory by ``corpus_export``, three times; the
-figures: wall and CPU seconds of the whole export (the least CPU of three), the time to the first
-piece (what a download waits for), the SQL queries, the peak of Python's allocations
-(tracemalloc, in a fourth run) and the bytes. Prints, never asserts.
+suggestion, a score). Each is exported to memory by ``corpus_export``, three times. The
+figures: the import's wall and CPU seconds; the whole export's wall and CPU seconds (the
+run of least CPU), the time to its first piece (what a download waits for), its SQL
+queries, the peak of Python's allocations (tracemalloc, in a fourth run) and the bytes.
+Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -148,16 +149,18 @@ def main() -> None:
         for label, esa in (("aWER (SSER)", False), ("ESA pre-filled", True)):
             path = Path(tmp) / ("esa.xml" if esa else "awer.xml")
             corpus_file(path, sentences=args.sentences, systems=args.systems, esa=esa)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             corpus_import(source=path, name=path.stem, score=False)
-            imported = time.perf_counter() - start
+            imported = (time.perf_counter() - start, time.process_time() - cpu)
             rows.append((label, imported, measure(path.stem)))
         print(f"spans stored: {Span.objects.count():,}")
-        head = ("corpus", "import s", "export s", "CPU s", "first piece s", "queries", "peak MB")
+        head = ("corpus", "import s", "(CPU s)", "export s", "(CPU s)", "first piece s")
+        head += ("queries", "peak MB")
         print("  ".join(f"{h:>14}" for h in (*head, "file MB")))
         for label, imported, r in rows:
             figures = (
-                f"{imported:.2f}",
+                f"{imported[0]:.2f}",
+                f"{imported[1]:.2f}",
                 f"{r['wall']:.2f}",
                 f"{r['cpu']:.2f}",
                 f"{r['first']:.3f}",

@@ -155,7 +155,8 @@ def spans_problem(
     The judge's spans follow the rules of the judge's page (:func:`metrics.error_spans.
     span_problems`: inside ``candidate``, a known severity, in MQM a category of
     ``taxonomy`` and none in ESA, no blank at the ends, no two over one character
-    unless MQM categories differ). A suggested span is a model's output, kept as it was
+    unless MQM categories differ), and one that names a suggestion names one of
+    ``spans``' suggested spans. A suggested span is a model's output, kept as it was
     made: it must lie inside the text and have a known severity, nothing more."""
     judge = [s for s in spans if not s.suggested]
     suggested = len(spans) - len(judge)
