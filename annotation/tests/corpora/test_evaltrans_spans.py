@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import io
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -321,3 +323,17 @@ def test_an_export_asks_as_many_queries_for_one_judgment_as_for_many() -> None:
 
     assert len(twenty) == len(one)
     assert sum("annotation_span" in q["sql"] for q in twenty.captured_queries) == 1
+
+
+def test_import_evaltrans_takes_the_files_protocol_unless_told_another(tmp_path: Path) -> None:
+    path = tmp_path / "prefill.xml"
+    path.write_text(PREFILL_FILE, encoding="utf-8")
+
+    call_command("import_evaltrans", str(path), stdout=io.StringIO())
+    with pytest.raises(CommandError, match="a corpus judged by MQM cannot hold"):
+        call_command(
+            "import_evaltrans", str(path), "--name", "x", "--protocol", "mqm", stdout=io.StringIO()
+        )
+
+    assert Corpus.objects.get(name="prefill").protocol == Protocol.ESA_PREFILL
+    assert not Corpus.all_objects.filter(name="x").exists()
