@@ -50,7 +50,9 @@ def corpus_file(path: Path, *, sentences: int, systems: int, esa: bool) -> None:
         ends = [text.index(" ", s) if " " in text[s:] else len(text) for s in starts]
         picked = sorted(rng.sample(range(len(starts)), 5))
         at = [(starts[k], ends[k]) for k in picked]
-        suggested = tuple(SpanElement(s, e, "minor", suggested=True) for s, e in at[:3])
+        suggested = tuple(
+            SpanElement(s, e, "minor", suggested=True, source="imported") for s, e in at[:3]
+        )
         own = (
             SpanElement(*at[0], "minor", suggestion=1, seconds=1.5),
             SpanElement(*at[3], "major", seconds=2.25),

@@ -3,11 +3,12 @@
 
 Unlike aWER's ``<errors>`` (:mod:`.spans`), these spans are stored as the judge marked
 them, so they travel whole: the judge's and the suggested ones, their severities,
-categories, ``[MISSING]`` markers, the suggestion each judge's span started as, and the
-seconds spent on it. The export reads them in one query per batch of sentences and
-writes them in one order (suggestions first, then the judge's spans, each in the text's
-order), numbering the suggestions as ``suggestion="k"`` names them; the import writes
-the rows in two inserts per batch (suggestions first, for the judge's spans to name).
+categories, ``[MISSING]`` markers, where each suggestion came from (its ``source``), the
+suggestion each judge's span started as, and the seconds spent on it. The export reads
+them in one query per batch of sentences and writes them in one order (suggestions
+first, then the judge's spans, each in the text's order), numbering the suggestions as
+``suggestion="k"`` names them; the import writes the rows in two inserts per batch
+(suggestions first, for the judge's spans to name).
 So export → import → export gives the same bytes.
 
 Which judgments may carry what is the protocol's (:func:`content_problem`): the file's
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from annotation.corpora.evaltrans import EvalElement
-from annotation.corpora.evaltrans.error_spans import SpanElement
+from annotation.corpora.evaltrans.error_spans import SPAN_ATTRS, SpanElement
 from annotation.models import Judgment, Protocol, Span
 from annotation.rows import RowWriter
 
@@ -57,17 +58,7 @@ def content_problem(ev: EvalElement, corpus_protocol: str, file_protocol: str | 
 #: The columns a span's row is inserted with (:class:`~annotation.rows.RowWriter`: a
 #: corpus of real size has a hundred thousand spans, which model instances would make an
 #: import several times slower).
-_COLUMNS = (
-    "judgment",
-    "start",
-    "end",
-    "missing",
-    "severity",
-    "category",
-    "origin",
-    "suggestion",
-    "seconds",
-)
+_COLUMNS = ("judgment", *SPAN_ATTRS)  # a column of the same name for each attribute
 
 
 def spans_store(judgments: Sequence[Judgment], evals: Sequence[EvalElement]) -> None:
@@ -112,6 +103,7 @@ def _values(
         span.severity,
         span.category,
         origin,
+        span.source,
         suggestion,
         span.seconds,
     )
@@ -126,7 +118,7 @@ def span_elements_of(sentence_ids: Sequence[int]) -> dict[int, tuple[SpanElement
             judgment__control=Judgment.Control.NONE,
         )
         .order_by()
-        .values_list("judgment_id", "origin", "suggestion_id", *_ORDER, named=True)
+        .values_list("judgment_id", "origin", "source", "suggestion_id", *_ORDER, named=True)
     )
     by_judgment: dict[int, list[Any]] = defaultdict(list)
     for row in rows:
@@ -149,6 +141,7 @@ def _elements(rows: list[Any]) -> tuple[SpanElement, ...]:
             category=r.category,
             missing=r.missing,
             suggested=r.origin == Span.Origin.SUGGESTED,
+            source=r.source,
             suggestion=number.get(r.suggestion_id),
             seconds=r.seconds,
         )

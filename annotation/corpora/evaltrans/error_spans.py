@@ -4,8 +4,8 @@ the judge's and those suggested to the judge (an evalTrans extension)::
     <eval translator="Statistical" evaluator="JM" esaScore="60" activeSeconds="41.5">
       <target>Chart represent the method.</target>
       <errorSpans>
-        <span start="0" end="5" severity="minor" origin="suggested"/>
-        <span start="6" end="15" severity="major" origin="suggested"/>
+        <span start="0" end="5" severity="minor" origin="suggested" source="awer"/>
+        <span start="6" end="15" severity="major" origin="suggested" source="awer"/>
         <span start="0" end="5" severity="major" suggestion="1" seconds="3.25"/>
         <span start="27" end="27" missing="true" severity="minor" seconds="1.5"/>
       </errorSpans>
@@ -18,8 +18,12 @@ these spans are what the judge marked, and nothing else says them: ``start`` and
 (``start`` = ``end``) where something is missing; ``severity`` is ``minor`` or
 ``major``; ``category`` an MQM category of the corpus's taxonomy (none in ESA);
 ``origin="suggested"`` a span suggested to the judge (ESA with pre-filled spans; without
-it, the judge's own); ``suggestion="k"`` on a judge's span, the k-th suggested span of
-the same ``<eval>`` (from 1), which it started as (kept as it was, or edited);
+it, the judge's own), with ``source`` saying where the suggestion came from (``awer``:
+the aWER alignment against the nearest reference; ``imported``: a span file, ``manage.py
+import_spans``), which a suggested span must give and a judge's span must not (as the
+database's ``span_a_suggestion_has_a_source``); ``suggestion="k"`` on a judge's span,
+the k-th suggested span of the same ``<eval>`` (from 1), which it started as (kept as
+it was, or edited);
 ``seconds`` the judge's active time on the span (not written when 0).
 
 Reading checks each ``<span>`` alone (:func:`read_spans`); what the spans must be
@@ -47,18 +51,44 @@ SPANS_TAG = "errorSpans"
 SPAN_TAG = "span"
 #: ``origin`` of a span suggested to the judge; a judge's own span has none.
 SUGGESTED = "suggested"
+#: ``source`` of a suggested span: where it came from (``annotation.models.Span.Source``).
+SOURCES = ("awer", "imported")
 #: ``missing``'s one value.
 TRUE = "true"
-_ATTRS = ("start", "end", "missing", "severity", "category", "origin", "suggestion", "seconds")
+#: The attributes of ``<span>``, in the order the writer writes them.
+SPAN_ATTRS = (
+    "start",
+    "end",
+    "missing",
+    "severity",
+    "category",
+    "origin",
+    "source",
+    "suggestion",
+    "seconds",
+)
 
 ERR_SPANS_CHILD = f"<{SPANS_TAG}> may hold only <{SPAN_TAG}> elements, found <{{tag}}>"
-ERR_SPAN_ATTR = f"<{SPAN_TAG}> has an unknown attribute {{name!r}} ({', '.join(_ATTRS)})"
+ERR_SPAN_ATTR = f"<{SPAN_TAG}> has an unknown attribute {{name!r}} ({', '.join(SPAN_ATTRS)})"
 ERR_SPAN_PLACE = (
     f'<{SPAN_TAG} start="{{start}}" end="{{end}}"> is not a stretch of characters '
     "(0 ≤ start ≤ end, whole numbers)"
 )
 ERR_SPAN_MISSING = f'<{SPAN_TAG} missing="{{value}}">: only missing="{TRUE}" is allowed'
 ERR_SPAN_ORIGIN = f'<{SPAN_TAG} origin="{{value}}">: only origin="{SUGGESTED}" is allowed'
+_SOURCES_SAID = " or ".join(f'"{s}"' for s in SOURCES)
+ERR_SPAN_SOURCE = (
+    f'<{SPAN_TAG} origin="{SUGGESTED}" source="{{value}}">: a suggested span\'s source is '
+    + _SOURCES_SAID
+)
+ERR_SPAN_NO_SOURCE = (
+    f'<{SPAN_TAG} origin="{SUGGESTED}"> has no source: a suggested span says where it '
+    f"came from, source={_SOURCES_SAID}"
+)
+ERR_JUDGES_SOURCE = (
+    f'<{SPAN_TAG} source="{{value}}"> without origin="{SUGGESTED}": a judge\'s own span '
+    "has no source"
+)
 ERR_SPAN_CATEGORY = (
     f'<{SPAN_TAG} category="…"> has {{length}} characters; at most {CATEGORY_MAX_LENGTH}'
 )
@@ -82,6 +112,8 @@ class SpanElement:
     category: str = ""
     missing: bool = False
     suggested: bool = False
+    #: A suggested span's :data:`SOURCES` entry; "" for a judge's span.
+    source: str = ""
     suggestion: int | None = None
     seconds: float = 0.0
     line: int = field(default=0, compare=False)
@@ -114,7 +146,7 @@ def read_spans(
 
 def _span(attrs: dict[str, str], line: int) -> SpanElement:
     for name in attrs:
-        if name not in _ATTRS:
+        if name not in SPAN_ATTRS:
             raise ValueError(ERR_SPAN_ATTR.format(name=name))
     start, end = attrs.get("start", ""), attrs.get("end", "")
     if not (digits(start) and digits(end) and int(start) <= int(end)):
@@ -125,6 +157,13 @@ def _span(attrs: dict[str, str], line: int) -> SpanElement:
     origin = attrs.get("origin")
     if origin not in (None, SUGGESTED):
         raise ValueError(ERR_SPAN_ORIGIN.format(value=origin))
+    source = attrs.get("source")
+    if origin == SUGGESTED and source is None:
+        raise ValueError(ERR_SPAN_NO_SOURCE)
+    if origin == SUGGESTED and source not in SOURCES:
+        raise ValueError(ERR_SPAN_SOURCE.format(value=source))
+    if origin is None and source is not None:
+        raise ValueError(ERR_JUDGES_SOURCE.format(value=source))
     category = attrs.get("category", "")
     if len(category) > CATEGORY_MAX_LENGTH:
         raise ValueError(ERR_SPAN_CATEGORY.format(length=len(category)))
@@ -141,6 +180,7 @@ def _span(attrs: dict[str, str], line: int) -> SpanElement:
         category=category,
         missing=missing == TRUE,
         suggested=origin == SUGGESTED,
+        source=source or "",
         suggestion=None if suggestion is None else int(suggestion),
         seconds=seconds_of("seconds", attrs["seconds"]) if "seconds" in attrs else 0.0,
         line=line,
@@ -157,7 +197,8 @@ def spans_problem(
     ``taxonomy`` and none in ESA, no blank at the ends, no two over one character
     unless MQM categories differ), and one that names a suggestion names one of
     ``spans``' suggested spans. A suggested span is a model's output, kept as it was
-    made: it must lie inside the text and have a known severity, nothing more."""
+    made: it must lie inside the text, have a known severity and say its source,
+    nothing more."""
     judge = [s for s in spans if not s.suggested]
     suggested = len(spans) - len(judge)
     for span in spans:
@@ -186,6 +227,11 @@ _RULE_PREFIX = re.compile(r"^span [0-9]+: ")
 
 
 def _alone(span: SpanElement, candidate: str, taxonomy: Taxonomy | None) -> str | None:
+    # The reader refuses these two already (:func:`_span`); the writer meets them here.
+    if span.suggested and span.source not in SOURCES:
+        return ERR_SPAN_SOURCE.format(value=span.source) if span.source else ERR_SPAN_NO_SOURCE
+    if not span.suggested and span.source:
+        return ERR_JUDGES_SOURCE.format(value=span.source)
     if span.suggested:
         if span.severity not in SEVERITIES:
             return f"severity {span.severity!r} (choose from {', '.join(SEVERITIES)})"
@@ -210,6 +256,7 @@ def spans_xml(spans: Iterable[SpanElement], escape: Callable[[str], str]) -> str
             attrs.append(f'category="{escape(s.category)}"')
         if s.suggested:
             attrs.append(f'origin="{SUGGESTED}"')
+            attrs.append(f'source="{escape(s.source)}"')
         if s.suggestion is not None:
             attrs.append(f'suggestion="{s.suggestion}"')
         seconds = seconds_text("seconds", s.seconds)

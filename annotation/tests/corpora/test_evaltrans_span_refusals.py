@@ -18,7 +18,12 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.corpora.evaltrans import CorpusHeader, EvalElement, SentenceElement
-from annotation.corpora.evaltrans.error_spans import SpanElement
+from annotation.corpora.evaltrans.error_spans import (
+    ERR_JUDGES_SOURCE,
+    ERR_SPAN_NO_SOURCE,
+    ERR_SPAN_SOURCE,
+    SpanElement,
+)
 from annotation.corpora.evaltrans.protocol import ERR_NEEDS_PROTOCOL, ERR_SCORE_NOT_ESA
 from annotation.corpora.evaltrans.writer import write_evaltrans
 from annotation.corpora.imports import ImportRefused, corpus_import
@@ -137,7 +142,7 @@ CASES = [
         'secs="3.25"',
         11,
         "<span> has an unknown attribute 'secs' (start, end, missing, severity, category, "
-        "origin, suggestion, seconds)",
+        "origin, source, suggestion, seconds)",
     ),
     (
         ESA_FILE,
@@ -145,6 +150,27 @@ CASES = [
         'missing="yes"',
         12,
         '<span missing="yes">: only missing="true" is allowed',
+    ),
+    (
+        PREFILL_FILE,
+        'end="15" severity="major" origin="suggested" source="imported"',
+        'end="15" severity="major" origin="suggested"',
+        12,
+        ERR_SPAN_NO_SOURCE,
+    ),
+    (
+        PREFILL_FILE,
+        'end="15" severity="major" origin="suggested" source="imported"',
+        'end="15" severity="major" origin="suggested" source="model"',
+        12,
+        ERR_SPAN_SOURCE.format(value="model"),
+    ),
+    (
+        PREFILL_FILE,
+        'suggestion="2"',
+        'suggestion="2" source="awer"',
+        15,
+        ERR_JUDGES_SOURCE.format(value="awer"),
     ),
 ]
 IDS = [
@@ -163,6 +189,9 @@ IDS = [
     "no such suggestion",
     "unknown attribute",
     "missing not true",
+    "a suggestion without source",
+    "an unknown source",
+    "a judge's span with a source",
 ]
 
 
@@ -266,8 +295,16 @@ def test_an_upload_of_an_esa_export_takes_the_protocol_the_file_says(lead_client
         ((SpanElement(6, 15, "major"), SpanElement(10, 19, "minor")), "overlaps"),
         ((SpanElement(0, 40, "major"),), "no stretch of the text's 0…27"),
         ((SpanElement(0, 5, "minor", suggestion=1),), "names no suggested span"),
+        ((SpanElement(0, 5, "minor", suggested=True),), "has no source"),
+        ((SpanElement(0, 5, "minor", source="awer"),), "a judge's own span has no source"),
     ],
-    ids=["overlapping", "past the end", "no such suggestion"],
+    ids=[
+        "overlapping",
+        "past the end",
+        "no such suggestion",
+        "a suggestion without source",
+        "a judge's span with a source",
+    ],
 )
 def test_the_writer_refuses_spans_that_would_not_read_back(
     spans: tuple[SpanElement, ...], reason: str

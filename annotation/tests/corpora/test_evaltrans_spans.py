@@ -16,6 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from annotation.corpora.evaltrans.error_spans import SOURCES
 from annotation.corpora.imports import corpus_import
 from annotation.judging.changes import judgment_finish
 from annotation.judging.esa import judgment_mark_span, judgment_set_esa_score
@@ -80,9 +81,9 @@ PREFILL_FILE = (
 firstSeen="2026-03-02T09:15:04.000000Z" lastChanged="2026-03-02T09:15:34.250000Z" esaScore="40">
     <target>{CANDIDATE}</target>
     <errorSpans>
-      <span start="0" end="5" severity="minor" origin="suggested"/>
-      <span start="6" end="15" severity="major" origin="suggested"/>
-      <span start="20" end="26" severity="minor" origin="suggested"/>
+      <span start="0" end="5" severity="minor" origin="suggested" source="imported"/>
+      <span start="6" end="15" severity="major" origin="suggested" source="imported"/>
+      <span start="20" end="26" severity="minor" origin="suggested" source="imported"/>
       <span start="0" end="5" severity="minor" suggestion="1" seconds="0.5"/>
       <span start="6" end="19" severity="major" suggestion="2" seconds="2.75"/>
       <span start="27" end="27" missing="true" severity="major" seconds="4.0"/>
@@ -139,6 +140,7 @@ def spans_of(corpus: Corpus) -> list[tuple[object, ...]]:
             "judgment__evaluator__username",
             "judgment__target__translator__name",
             "origin",
+            "source",
             "start",
             "end",
             "missing",
@@ -284,6 +286,33 @@ def test_an_esa_corpus_judged_on_its_page_goes_out_and_comes_back_byte_identical
     assert b'missing="true" severity="minor"' in original
     assert judgments_of(copy) == judgments_of(corpus)
     assert spans_of(copy) == spans_of(corpus)
+
+
+def test_an_esa_prefill_corpus_keeps_where_each_suggestion_came_from(judge: User) -> None:
+    """Suggestions the page wrote from the aWER alignment go out as source="awer",
+    those of a span file as source="imported", and come back as the rows they were."""
+    corpus = corpus_import(source=SEED_XML, name="seed", protocol="esa_prefill").corpus
+    corpus.judges.add(judge)
+    j = judgment_open(user=judge, target=target_of(corpus, "a translator"))
+    j = judgment_set_esa_score(judgment=j, user=judge, version=j.version, score=70)
+    judgment_finish(judgment=j, user=judge, version=j.version)
+    original = exported(corpus)
+    corpus.name = "the original"
+    corpus.save()
+
+    copy = imported(original)
+    prefilled = imported(PREFILL_FILE.encode(), "prefilled")
+
+    assert exported(copy) == original
+    assert b'origin="suggested" source="awer"' in original
+    assert spans_of(copy) == spans_of(corpus)
+    assert {s[3] for s in spans_of(copy) if s[2] == "suggested"} == {"awer"}
+    assert {s[3] for s in spans_of(prefilled) if s[2] == "suggested"} == {"imported"}
+    assert {s[3] for s in spans_of(copy) if s[2] == "judge"} == {""}
+
+
+def test_the_files_sources_are_the_databases() -> None:
+    assert tuple(Span.Source.values) == SOURCES
 
 
 @pytest.mark.parametrize("content", [DEMO_XML.read_bytes(), SEED_XML.read_bytes(), JUDGED])
