@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import ValidationError
 from django.db.models import Model, QuerySet
 from django.forms import ModelForm
 
@@ -20,6 +21,7 @@ from annotation.changes import (
     judgments_changed,
     who_counts_changed,
 )
+from annotation.corpora.under_spans import checked_taxonomy, text_problem
 from annotation.fields import WHOLE_NUMBER_COLUMNS
 from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target, Translator, User
 
@@ -83,8 +85,41 @@ class EvaltoolUserAdmin(UserAdmin[User], ChangesFigures[User]):
         judgments_changed(*corpus_ids)
 
 
+class CorpusAdminForm(ModelForm[Corpus]):
+    """The taxonomy keeps every category the corpus's spans name, as on the corpus page."""
+
+    def clean_mqm_taxonomy(self) -> object:
+        return checked_taxonomy(self.instance, self.cleaned_data["mqm_taxonomy"])
+
+
+class TargetAdminForm(ModelForm[Target]):
+    """A candidate's text stays while error spans mark it (:mod:`annotation.corpora.
+    under_spans`)."""
+
+    def clean_text(self) -> str:
+        text: str = self.cleaned_data["text"]
+        if self.instance.pk is not None and text != self.instance.text:
+            problem = text_problem([self.instance.pk])
+            if problem is not None:
+                raise ValidationError(problem, code="text_under_spans")
+        return text
+
+
+class RefusedIs400(admin.ModelAdmin[M]):
+    """A change form sent back with its errors answers 400, as the app's own pages do,
+    not the admin's 200."""
+
+    def changeform_view(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().changeform_view(request, *args, **kwargs)
+        context = getattr(response, "context_data", None) or {}
+        if request.method == "POST" and context.get("errors"):
+            response.status_code = 400
+        return response
+
+
 @admin.register(Corpus)
-class CorpusAdmin(admin.ModelAdmin[Corpus]):
+class CorpusAdmin(RefusedIs400[Corpus]):
+    form = CorpusAdminForm
     formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = (
         "name",
@@ -142,11 +177,13 @@ class SentenceAdmin(ChangesTexts[Sentence]):
 
 
 @admin.register(Target)
-class TargetAdmin(ChangesTexts[Target]):
+class TargetAdmin(ChangesTexts[Target], RefusedIs400[Target]):
     """A system's candidate whose text alone changed is a changed candidate, as a word
     moved across a boundary is: the stored statistics are brought up to date by
-    scoring it alone. Any other change is the corpus's texts'."""
+    scoring it alone. Any other change is the corpus's texts'. Its text stays while
+    error spans mark it (:class:`TargetAdminForm`)."""
 
+    form = TargetAdminForm
     formfield_overrides = WHOLE_NUMBER_COLUMNS
     list_display = ("sentence", "translator", "ordinal", "text")
     list_select_related = ("sentence__corpus", "translator")

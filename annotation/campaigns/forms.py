@@ -22,6 +22,7 @@ from annotation.campaigns.links import (
 from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRefused, roster_read
 from annotation.campaigns.rules import FIELDS, Rules
 from annotation.changes import judgments_changed
+from annotation.corpora.under_spans import checked_taxonomy
 from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, Protocol, User
@@ -162,9 +163,13 @@ class CorpusSettingsForm(forms.ModelForm[Corpus]):
 
     def clean_mqm_taxonomy(self) -> Any:
         """The taxonomy typed, or the corpus's own where none was sent; the model's
-        validator reads it (:func:`~annotation.models.corpus.validate_mqm_taxonomy`)."""
+        validator reads it (:func:`~annotation.models.corpus.validate_mqm_taxonomy`).
+        Refused if it drops a category the corpus's spans name
+        (:mod:`annotation.corpora.under_spans`)."""
         taxonomy = self.cleaned_data["mqm_taxonomy"]
-        return self.instance.mqm_taxonomy if taxonomy is None else taxonomy
+        if taxonomy is None:
+            return self.instance.mqm_taxonomy
+        return checked_taxonomy(self.instance, taxonomy)
 
     def save_settings(self) -> Corpus:
         """Store the settings and the leads, and nothing else of the row: it was read

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from django.db.models import F
 
 from annotation.changes import candidates_changed
+from annotation.corpora.under_spans import text_problem
 from annotation.judging.errors import ERR_MOVE_GONE, ChangeRefused
 from annotation.models import Judgment, Target, Translator
 from annotation.resegmenting import CONTEXT_WORDS, segment_entry
@@ -122,7 +123,9 @@ def set_candidates(texts: Mapping[str, str], *, judgment: Judgment) -> dict[str,
 
     Refused (:class:`ChangeRefused`) unless the two candidates hold the same words in the
     same order before and after: an undo after another judge moved one of their other
-    boundaries would lose or duplicate a word. Call it in the change's transaction.
+    boundaries would lose or duplicate a word; and while error spans mark either's
+    characters (:mod:`annotation.corpora.under_spans`). Call it in the change's
+    transaction.
     """
     ids = sorted(int(pk) for pk in texts)
     targets = list(
@@ -134,6 +137,9 @@ def set_candidates(texts: Mapping[str, str], *, judgment: Judgment) -> dict[str,
     before = {str(t.pk): t.text for t in targets}
     if len(targets) != len(ids) or _document(before, targets) != _document(texts, targets):
         raise ChangeRefused(ERR_CHANGED)
+    problem = text_problem(ids)  # an ESA or MQM judgment's spans mark these characters
+    if problem is not None:
+        raise ChangeRefused(problem)
     for t in targets:
         t.text = texts[str(t.pk)]
     Target.objects.bulk_update(targets, ["text"])
