@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model, QuerySet
 from django.forms import ModelForm
 
+from annotation.campaigns.forms import checked_protocol
 from annotation.changes import (
     candidates_changed,
     corpus_texts_changed,
@@ -86,7 +87,12 @@ class EvaltoolUserAdmin(UserAdmin[User], ChangesFigures[User]):
 
 
 class CorpusAdminForm(ModelForm[Corpus]):
-    """The taxonomy keeps every category the corpus's spans name, as on the corpus page."""
+    """The protocol stays once judged, and the taxonomy keeps every category the
+    corpus's spans name, as on the corpus page: else its export would meet judgments
+    it cannot write."""
+
+    def clean_protocol(self) -> str:
+        return checked_protocol(self.instance, str(self.cleaned_data["protocol"]))
 
     def clean_mqm_taxonomy(self) -> object:
         return checked_taxonomy(self.instance, self.cleaned_data["mqm_taxonomy"])

@@ -91,6 +91,23 @@ ERR_PROTOCOL_JUDGED = (
 )
 
 
+def checked_protocol(corpus: Corpus, protocol: str) -> str:
+    """The protocol (none given: the corpus's), unchanged while the corpus has judgments
+    (of any state: a judge half-way through an item judges it under the protocol it
+    opened with, and its spans are that protocol's); the corpus page's and the admin's
+    forms both ask it."""
+    protocol = protocol or corpus.protocol
+    if (
+        corpus.pk is not None
+        and protocol != corpus.protocol
+        and Judgment.objects.of_corpus(corpus.pk).exists()
+    ):
+        raise forms.ValidationError(
+            ERR_PROTOCOL_JUDGED.format(protocol=corpus.get_protocol_display())
+        )
+    return protocol
+
+
 class TaxonomyField(forms.JSONField):
     """The MQM taxonomy as JSON, one category a line: a lead reads and edits it in the
     page's text box (Django's field writes it on one line)."""
@@ -151,15 +168,7 @@ class CorpusSettingsForm(forms.ModelForm[Corpus]):
         )
 
     def clean_protocol(self) -> str:
-        """The protocol, unchanged while the corpus has judgments (of any state: a judge
-        half-way through an item judges it under the protocol it opened with)."""
-        corpus = self.instance
-        protocol = str(self.cleaned_data["protocol"] or corpus.protocol)
-        if protocol != corpus.protocol and Judgment.objects.of_corpus(corpus.pk).exists():
-            raise forms.ValidationError(
-                ERR_PROTOCOL_JUDGED.format(protocol=corpus.get_protocol_display())
-            )
-        return protocol
+        return checked_protocol(self.instance, str(self.cleaned_data["protocol"] or ""))
 
     def clean_mqm_taxonomy(self) -> Any:
         """The taxonomy typed, or the corpus's own where none was sent; the model's

@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from annotation.campaigns.forms import ERR_PROTOCOL_JUDGED
 from annotation.corpora.imports import corpus_import
 from annotation.corpora.under_spans import ERR_CATEGORY_IN_USE, ERR_TEXT_UNDER_SPANS
 from annotation.judging.changes import judgment_move_word
@@ -181,3 +182,19 @@ def test_a_word_stays_on_its_side_of_a_boundary_while_spans_mark_it(
         )
 
     assert texts(speech, 5, 6) == before
+
+
+def test_the_admin_keeps_the_protocol_of_a_judged_corpus(admin_client: Client, mqm: Corpus) -> None:
+    """Switched to ESA, the MQM spans' categories could not be written."""
+    unjudged = corpus_import(source=SEED_XML, name="seed", protocol="mqm").corpus
+
+    refused = admin_post(admin_client, mqm, protocol="esa")
+    taken = admin_post(admin_client, unjudged, protocol="esa")
+
+    assert refused.status_code == 400
+    assert refused.context["adminform"].form.errors["protocol"] == [
+        ERR_PROTOCOL_JUDGED.format(protocol="MQM")
+    ]
+    assert Corpus.objects.get(pk=mqm.pk).protocol == "mqm"
+    assert taken.status_code == 302
+    assert Corpus.objects.get(pk=unjudged.pk).protocol == "esa"
