@@ -23,8 +23,9 @@ from annotation.corpora.evaltrans import (
     iter_evaltrans_bytes,
 )
 from annotation.corpora.evaltrans.error_spans import SpanElement
+from annotation.corpora.evaltrans.imported_spans import ImportedElement
 from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
-from annotation.corpora.marked_spans import span_elements_of
+from annotation.corpora.marked_spans import imported_elements_of, span_elements_of
 from annotation.corpora.spans import error_elements
 from annotation.ier import as_items, items_problem
 from annotation.models import Corpus, Judgment, Protocol, Sentence, Target, Translator
@@ -79,7 +80,9 @@ def _sentence_elements(corpus: Corpus) -> Iterator[SentenceElement]:
     start, size = 0, FIRST_BATCH
     while start < len(positions):
         batch = positions[start : start + size]
-        yield from _batch_elements(batch, names, segmented, corpus.marks_spans)
+        yield from _batch_elements(
+            batch, names, segmented, corpus.marks_spans, corpus.protocol == Protocol.ESA_PREFILL
+        )
         start, size = start + size, BATCH_SENTENCES
 
 
@@ -88,9 +91,12 @@ def _batch_elements(
     names: dict[int, str],
     segmented: dict[int, dict[str, Any]],
     marks_spans: bool,
+    prefill: bool,
 ) -> Iterator[SentenceElement]:
     """The batch's sentences; a re-segmented system's targets carry their segment's record
-    (:func:`annotation.resegmenting.entry_attrs`)."""
+    (:func:`annotation.resegmenting.entry_attrs`), and in an ESA corpus with pre-filled
+    spans (``prefill``) the suggestions a span file gave them (one more query)."""
+    imported = imported_elements_of(sentence_ids) if prefill else {}
     targets: dict[int, list[_TargetRow]] = defaultdict(list)
     target_rows = (
         Target.objects.filter(sentence_id__in=sentence_ids)
@@ -110,7 +116,7 @@ def _batch_elements(
             entry = segmented[translator_id]["segments"][position]
             extra_attrs = entry_attrs(entry, extra_attrs)
         targets[sentence_id].append(
-            _TargetRow(names[translator_id], pk, text, extra_attrs, extra_xml)
+            _TargetRow(names[translator_id], pk, text, extra_attrs, extra_xml, imported.get(pk))
         )
     judgments: dict[int, list[_JudgmentRow]] = defaultdict(list)
     judgment_rows = (
@@ -177,6 +183,7 @@ class _TargetRow(NamedTuple):
     text: str
     extra_attrs: list[list[str]]
     extra_xml: list[str]
+    imported: ImportedElement | None = None
 
 
 class _JudgmentRow(NamedTuple):
@@ -205,17 +212,19 @@ def _eval_elements(
     target: _TargetRow, judgments: list[_JudgmentRow], marks_spans: bool
 ) -> list[EvalElement]:
     """A target's ``<eval>``: one per judgment, after a bare one that carries the target's
-    own unknown attributes and elements (written when it has some, or when there is no
-    judgment): once judged, a candidate keeps what the imported file said about it.
-    ``marks_spans``: the corpus's judges mark spans (ESA, MQM), see :func:`_judged`."""
+    own unknown attributes and elements and a span file's suggestions (written when it
+    has some, or when there is no judgment): once judged, a candidate keeps what the
+    imported file said about it. ``marks_spans``: the corpus's judges mark spans (ESA,
+    MQM), see :func:`_judged`."""
     bare = EvalElement(
         translator=target.translator,
         target=target.text,
         line=0,
         extra_attrs=attrs_from_json(target.extra_attrs),
         extra_xml=tuple(target.extra_xml),
+        imported=target.imported,
     )
-    keep_bare = not judgments or bool(target.extra_attrs or target.extra_xml)
+    keep_bare = not judgments or bool(target.extra_attrs or target.extra_xml or target.imported)
     judged = (_judged(target, j, marks_spans) for j in judgments)
     return [*([bare] if keep_bare else []), *judged]
 

@@ -34,15 +34,22 @@ from annotation.corpora.evaltrans import (
     attrs_to_json,
     awer_text,
 )
+from annotation.corpora.evaltrans.imported_spans import ImportedElement
 from annotation.corpora.evaluator_accounts import (
     ANONYMOUS_EVALUATOR,
     new_evaluator_account,
     remove_unused_accounts,
 )
 from annotation.corpora.marked_spans import (
+    ERR_IMPORTED_ON_REFERENCE,
+    content_problem,
+    imported_problem,
+    imported_store,
+    spans_store,
+)
+from annotation.corpora.marked_spans import (
     ERR_JUDGED_UNDER_AWER as ERR_JUDGED_UNDER_AWER,  # the import's refusal, named here too
 )
-from annotation.corpora.marked_spans import content_problem, spans_store
 from annotation.corpora.removal import delete_corpus_rows
 from annotation.corpora.spans import imported_severities
 from annotation.corpora.summary import ImportSummary
@@ -389,6 +396,7 @@ class _BatchRows:
 
     targets: list[TargetRow] = field(default_factory=list)
     judged: list[tuple[int, EvalElement]] = field(default_factory=list)  # (target index, <eval>)
+    imported: list[tuple[int, ImportedElement]] = field(default_factory=list)  # a span file's
 
 
 def _import_batch(
@@ -412,8 +420,13 @@ def _import_batch(
         problem = content_problem(ev, state.corpus.protocol, state.file_protocol)
         if problem is not None:
             raise ImportRefused(state.filename, ev.line, problem)
+    for _, imported in rows.imported[:1]:
+        problem = imported_problem(state.corpus.protocol)
+        if problem is not None:
+            raise ImportRefused(state.filename, imported.line, problem)
     state.target_writer.insert(target.values() for target in rows.targets)
     ids = _judged_target_ids(rows, sentences)
+    imported_store([(ids[i], imported) for i, imported in rows.imported])
     judgments = Judgment.objects.bulk_create(
         [
             _judgment_from(state, rows.targets[i], ids[i], ev, counted)
@@ -430,7 +443,7 @@ def _judged_target_ids(rows: _BatchRows, sentences: list[Sentence]) -> dict[int,
     """The database ids of the batch's judged targets (index in ``rows.targets`` → id),
     read back by sentence and position (a target's place in its sentence is its own);
     none asked when nothing is judged."""
-    if not rows.judged:
+    if not rows.judged and not rows.imported:
         return {}
     found = {
         (sentence_id, position): pk
@@ -439,9 +452,8 @@ def _judged_target_ids(rows: _BatchRows, sentences: list[Sentence]) -> dict[int,
         ).values_list("pk", "sentence_id", "position")
     }
     targets = rows.targets
-    return {
-        i: found[targets[i].sentence_id, targets[i].position] for i in {i for i, _ in rows.judged}
-    }
+    wanted = {i for i, _ in rows.judged} | {i for i, _ in rows.imported}
+    return {i: found[targets[i].sentence_id, targets[i].position] for i in wanted}
 
 
 def _sentence_row(corpus: Corpus, element: SentenceElement) -> Sentence:
@@ -472,6 +484,9 @@ def _add_sentence_targets(
     for position, ev in enumerate(element.evals):
         translator = state.translators[ev.translator]
         if translator.is_reference:
+            if ev.imported is not None:
+                reason = ERR_IMPORTED_ON_REFERENCE.format(translator=ev.translator)
+                raise ImportRefused(state.filename, ev.imported.line, reason)
             if ev.judged:
                 raise ImportRefused(
                     state.filename,
@@ -486,11 +501,15 @@ def _add_sentence_targets(
                 rows.judged.append((system_target[ev.translator], ev))
             else:  # a bare <eval> after the system's first: what it carries is the target's
                 _keep_on_target(rows.targets[system_target[ev.translator]], ev)
+            if ev.imported is not None:
+                rows.imported.append((system_target[ev.translator], ev.imported))
             continue
         else:
             ordinal = 0
             system_target[ev.translator] = len(rows.targets)
         rows.targets.append(_target_row(sentence, translator, ordinal, position, ev))
+        if ev.imported is not None:
+            rows.imported.append((len(rows.targets) - 1, ev.imported))
         if ev.judged:
             rows.judged.append((len(rows.targets) - 1, ev))
     for name, index in system_target.items():

@@ -11,6 +11,11 @@ first, then the judge's spans, each in the text's order), numbering the suggesti
 (suggestions first, for the judge's spans to name).
 So export → import → export gives the same bytes.
 
+A span file's suggestions that wait for a candidate's next judges
+(:class:`~annotation.models.ImportedSpans`) travel as ``<importedSpans>``
+(:mod:`.evaltrans.imported_spans`): :func:`imported_elements_of` reads a batch's in one
+query, :func:`imported_store` writes them back.
+
 Which judgments may carry what is the protocol's (:func:`content_problem`): the file's
 protocol is checked by the reader (:mod:`.evaltrans.protocol`), the corpus's here, so
 that ESA spans never land in an aWER corpus, nor aWER's new references in an ESA one.
@@ -24,13 +29,20 @@ from typing import Any
 
 from annotation.corpora.evaltrans import EvalElement
 from annotation.corpora.evaltrans.error_spans import SPAN_ATTRS, SpanElement
-from annotation.models import Judgment, Protocol, Span
+from annotation.corpora.evaltrans.imported_spans import ImportedElement
+from annotation.models import ImportedSpans, Judgment, Protocol, Span
 from annotation.rows import RowWriter
+from metrics.error_spans import MarkedSpan, span_json, span_of_json
 
 ERR_JUDGED_UNDER_AWER = (
     "<eval> carries an aWER judgment, which a corpus judged by {protocol} cannot hold "
     "(import the file as aWER + SSER)"
 )
+ERR_IMPORTED_UNDER_OTHER = (
+    "<importedSpans> holds a span file's suggestions, which a corpus judged by {protocol} "
+    "cannot hold (import the file with protocol esa_prefill)"
+)
+ERR_IMPORTED_ON_REFERENCE = "<eval> of reference {translator!r} carries <importedSpans>"
 ERR_SPANS_UNDER_OTHER = (
     '<eval> carries a judgment of judgingProtocol="{given}", which a corpus judged by '
     "{protocol} cannot hold (import the file with protocol {given})"
@@ -147,3 +159,42 @@ def _elements(rows: list[Any]) -> tuple[SpanElement, ...]:
         )
         for r in (*suggested, *own)
     )
+
+
+def imported_problem(corpus_protocol: str) -> str | None:
+    """Why a corpus judged by ``corpus_protocol`` cannot hold a span file's suggestions
+    (``<importedSpans>``), or None: only ESA with pre-filled spans suggests them."""
+    protocol = Protocol(corpus_protocol)
+    if protocol == Protocol.ESA_PREFILL:
+        return None
+    return ERR_IMPORTED_UNDER_OTHER.format(protocol=protocol.label)
+
+
+def imported_store(found: Sequence[tuple[int, ImportedElement]]) -> None:
+    """Store each (target id, ``<importedSpans>``) as the target's
+    :class:`~annotation.models.ImportedSpans` row, as ``manage.py import_spans`` would
+    have (the span file's name kept); no query for none."""
+    ImportedSpans.objects.bulk_create(
+        ImportedSpans(
+            target_id=target_id,
+            spans=[span_json(s.marked) for s in imported.spans],
+            source=imported.file[:200],
+        )
+        for target_id, imported in found
+    )
+
+
+def imported_elements_of(sentence_ids: Sequence[int]) -> dict[int, ImportedElement]:
+    """Per target of the sentences ``sentence_ids`` that has them, its span file's
+    suggestions as ``<importedSpans>`` (:mod:`.evaltrans.imported_spans`), in one query."""
+    rows = ImportedSpans.objects.filter(target__sentence_id__in=sentence_ids).values_list(
+        "target_id", "spans", "source"
+    )
+    return {
+        target_id: ImportedElement(source, tuple(_element(span_of_json(s)) for s in spans))
+        for target_id, spans, source in rows
+    }
+
+
+def _element(span: MarkedSpan) -> SpanElement:
+    return SpanElement(span.start, span.end, span.severity, span.category, span.missing)

@@ -46,7 +46,8 @@ The modules: :mod:`.schema` (names, dataclasses, the sentence rules, refusal rea
 judgment's attributes), :mod:`.timing` (its effort: active time, IER's part, first and
 last times), :mod:`.protocol` (the file's ``judgingProtocol`` and ``<mqmTaxonomy>``,
 what an ESA or MQM judgment may carry), :mod:`.error_spans` (an ESA or MQM judgment's
-``<errorSpans>``). Import
+``<errorSpans>``), :mod:`.imported_spans` (a span file's suggestions waiting for a
+candidate's next judges, ``<importedSpans>``). Import
 from the package: ``from annotation.corpora.evaltrans import iter_evaltrans``.
 """
 

@@ -245,24 +245,27 @@ def _alone(span: SpanElement, candidate: str, taxonomy: Taxonomy | None) -> str 
 
 def spans_xml(spans: Iterable[SpanElement], escape: Callable[[str], str]) -> str:
     """The ``<errorSpans>`` element (indented as the writer indents), or nothing when
-    there is no span. Attributes in one order, each only when it says something."""
-    lines = []
-    for s in spans:
-        attrs = [f'start="{s.start}"', f'end="{s.end}"']
-        if s.missing:
-            attrs.append(f'missing="{TRUE}"')
-        attrs.append(f'severity="{escape(s.severity)}"')
-        if s.category:
-            attrs.append(f'category="{escape(s.category)}"')
-        if s.suggested:
-            attrs.append(f'origin="{SUGGESTED}"')
-            attrs.append(f'source="{escape(s.source)}"')
-        if s.suggestion is not None:
-            attrs.append(f'suggestion="{s.suggestion}"')
-        seconds = seconds_text("seconds", s.seconds)
-        if seconds:
-            attrs.append(f'seconds="{seconds}"')
-        lines.append(f"      <{SPAN_TAG} {' '.join(attrs)}/>\n")
+    there is no span."""
+    lines = [span_xml(s, escape) for s in spans]
     if not lines:
         return ""
     return "".join([f"    <{SPANS_TAG}>\n", *lines, f"    </{SPANS_TAG}>\n"])
+
+
+def span_xml(s: SpanElement, escape: Callable[[str], str]) -> str:
+    """One ``<span>`` line: attributes in one order, each only when it says something."""
+    attrs = [f'start="{s.start}"', f'end="{s.end}"']
+    if s.missing:
+        attrs.append(f'missing="{TRUE}"')
+    attrs.append(f'severity="{escape(s.severity)}"')
+    if s.category:
+        attrs.append(f'category="{escape(s.category)}"')
+    if s.suggested:
+        attrs.append(f'origin="{SUGGESTED}"')
+        attrs.append(f'source="{escape(s.source)}"')
+    if s.suggestion is not None:
+        attrs.append(f'suggestion="{s.suggestion}"')
+    seconds = seconds_text("seconds", s.seconds)
+    if seconds:
+        attrs.append(f'seconds="{seconds}"')
+    return f"      <{SPAN_TAG} {' '.join(attrs)}/>\n"

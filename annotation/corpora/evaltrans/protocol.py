@@ -38,6 +38,12 @@ from dataclasses import dataclass
 from lxml import etree
 
 from annotation.corpora.evaltrans.error_spans import SPANS_TAG, spans_problem
+from annotation.corpora.evaltrans.imported_spans import (
+    ERR_IMPORTED_JUDGED,
+    IMPORTED_TAG,
+    ImportedElement,
+    imported_problem,
+)
 from annotation.corpora.evaltrans.judgment import ESA_SCORE
 from annotation.corpora.evaltrans.schema import EvalElement
 from metrics.mqm import WMT_TAXONOMY, Taxonomy, taxonomy_from_json
@@ -62,6 +68,10 @@ ERR_TAXONOMY_PLACE = f"<{TAXONOMY_TAG}> must come before the first <sentence>"
 ERR_NEEDS_PROTOCOL = (
     "<eval> carries {what}, which only a file of "
     f'{PROTOCOL_ATTR}="esa", "esa_prefill" or "mqm" holds'
+)
+ERR_IMPORTED_PROTOCOL = (
+    f"<{IMPORTED_TAG}> holds a span file's suggestions, which only a file of "
+    f'{PROTOCOL_ATTR}="esa_prefill" holds'
 )
 ERR_SCORE_NOT_ESA = (
     f'<eval {ESA_SCORE}="…">: an {{protocol}} judgment has no ESA score '
@@ -94,6 +104,10 @@ class Judging:
     def problem(self, ev: EvalElement) -> tuple[int, str] | None:
         """Why ``ev`` cannot be one of this file's judgments, as (line, reason); None if
         it can. aWER judgments are the import's to check against the corpus."""
+        if ev.imported is not None:
+            problem = self.imported_problem(ev, ev.imported)
+            if problem is not None:
+                return problem
         if ev.esa_score is None and not ev.spans:
             return None
         if self.protocol == AWER:
@@ -102,6 +116,17 @@ class Judging:
         if ev.esa_score is not None and self.protocol not in ESA_SCORED:
             return ev.line, ERR_SCORE_NOT_ESA.format(protocol=self.protocol.upper())
         return spans_problem(ev.spans, ev.target, self.span_taxonomy)
+
+    def imported_problem(
+        self, ev: EvalElement, imported: ImportedElement
+    ) -> tuple[int, str] | None:
+        """Why ``ev``'s ``<importedSpans>`` (``imported``) cannot be, or None: only on a
+        candidate's own ``<eval>`` of an ESA-with-pre-filled-spans file, inside its text."""
+        if ev.judged:
+            return imported.line, ERR_IMPORTED_JUDGED
+        if self.protocol != ESA_PREFILL:
+            return imported.line, ERR_IMPORTED_PROTOCOL
+        return imported_problem(imported, ev.target)
 
 
 def read_taxonomy(

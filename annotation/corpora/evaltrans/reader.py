@@ -24,6 +24,11 @@ from lxml import etree
 from annotation.corpora.evaltrans.error_spans import SPANS_TAG, SpanElement, read_spans
 from annotation.corpora.evaltrans.errors import read_errors
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
+from annotation.corpora.evaltrans.imported_spans import (
+    IMPORTED_TAG,
+    ImportedElement,
+    read_imported,
+)
 from annotation.corpora.evaltrans.judgment import judgment_attrs
 from annotation.corpora.evaltrans.protocol import (
     AWER,
@@ -463,6 +468,7 @@ class _Reader:
         new_ref: str | None = None
         errors: tuple[ErrorElement, ...] | None = None
         spans: tuple[SpanElement, ...] | None = None
+        imported: ImportedElement | None = None
         extra_xml: list[str] = []
         for child in self.children(element):
             if child.tag == "target":
@@ -489,6 +495,11 @@ class _Reader:
                     reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag=SPANS_TAG)
                     raise self.error(child.sourceline, reason)
                 spans = read_spans(child, self.children, self.error)
+            elif child.tag == IMPORTED_TAG:
+                if imported is not None:
+                    reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag=IMPORTED_TAG)
+                    raise self.error(child.sourceline, reason)
+                imported = read_imported(child, self.children, self.error)
             else:
                 extra_xml.append(_serialize(child))
         if target is None:
@@ -510,6 +521,7 @@ class _Reader:
             timing=judgment.timing,
             esa_score=judgment.esa_score,
             spans=spans or (),
+            imported=imported,
         )
 
     def within_systems(self, translator: str, line: int) -> None:

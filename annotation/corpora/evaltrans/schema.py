@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import PurePath
 
 from annotation.corpora.evaltrans.error_spans import SpanElement
+from annotation.corpora.evaltrans.imported_spans import ImportedElement
 from annotation.corpora.evaltrans.timing import Timing
 from annotation.ier import IER_LABELS
 
@@ -165,6 +166,8 @@ class EvalElement:
     timing: Timing | None = None  # the judge's effort (:mod:`.timing`)
     esa_score: int | None = None  # ESA's 0–100 score (``esaScore``, :mod:`.protocol`)
     spans: tuple[SpanElement, ...] = ()  # ESA's and MQM's (:mod:`.error_spans`)
+    #: A span file's spans for the candidate's next judges (:mod:`.imported_spans`).
+    imported: ImportedElement | None = None
 
     @cached_property  # asked several times of each of a file's many <eval>
     def judged(self) -> bool:

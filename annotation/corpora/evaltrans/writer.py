@@ -16,6 +16,7 @@ from lxml import etree
 from annotation.corpora.evaltrans.error_spans import spans_xml
 from annotation.corpora.evaltrans.errors import errors_xml
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS
+from annotation.corpora.evaltrans.imported_spans import imported_xml
 from annotation.corpora.evaltrans.judgment import ESA_SCORE, JUDGMENT_ATTRS
 from annotation.corpora.evaltrans.protocol import (
     AWER,
@@ -118,7 +119,7 @@ def canonical_evals(
 
     First reference, other references (given order), then each system's judgments, its
     systems in order of first appearance. A system's bare ``<eval>`` (no judgment, nothing
-    unknown on it) is dropped when the system has other ``<eval>`` elements to show.
+    unknown or imported on it) is dropped when the system has other ``<eval>`` elements to show.
     """
     first: list[EvalElement] = []
     references: list[EvalElement] = []
@@ -133,7 +134,7 @@ def canonical_evals(
             systems.setdefault(ev.translator, []).append(ev)
     ordered = first + references
     for group in systems.values():
-        kept = [ev for ev in group if ev.judged or ev.extra_attrs or ev.extra_xml]
+        kept = [ev for ev in group if ev.judged or ev.extra_attrs or ev.extra_xml or ev.imported]
         ordered.extend(kept or group[:1])
     return ordered
 
@@ -212,6 +213,7 @@ def _render_sentence(
             parts += ["    <newRef>", _escape_text(ev.new_ref), "</newRef>\n"]
         parts.append(errors_xml(ev.errors, _escape_attr))
         parts.append(spans_xml(ev.spans, _escape_attr))
+        parts.append(imported_xml(ev.imported, _escape_attr))
         parts.extend(_extra(xml, "    ", where) for xml in ev.extra_xml)
         parts.append("  </eval>\n")
     parts.extend(_extra(xml, "  ", where) for xml in sentence.extra_xml)
