@@ -22,9 +22,9 @@ from annotation.changes import (
     judgments_changed,
     who_counts_changed,
 )
-from annotation.corpora.under_spans import checked_taxonomy, text_problem
 from annotation.fields import WHOLE_NUMBER_COLUMNS
 from annotation.models import Corpus, Judgment, JudgmentEvent, Sentence, Target, Translator, User
+from annotation.under_spans import checked_taxonomy, text_problem
 
 M = TypeVar("M", bound=Model)
 

@@ -22,10 +22,10 @@ from annotation.campaigns.links import (
 from annotation.campaigns.roster import ERR_TOO_BIG, ROSTER_MAX_BYTES, RosterRefused, roster_read
 from annotation.campaigns.rules import FIELDS, Rules
 from annotation.changes import judgments_changed
-from annotation.corpora.under_spans import checked_taxonomy
 from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, Protocol, User
+from annotation.under_spans import checked_taxonomy
 from metrics.json_out import json_dumps
 
 
@@ -174,7 +174,7 @@ class CorpusSettingsForm(forms.ModelForm[Corpus]):
         """The taxonomy typed, or the corpus's own where none was sent; the model's
         validator reads it (:func:`~annotation.models.corpus.validate_mqm_taxonomy`).
         Refused if it drops a category the corpus's spans name
-        (:mod:`annotation.corpora.under_spans`)."""
+        (:mod:`annotation.under_spans`)."""
         taxonomy = self.cleaned_data["mqm_taxonomy"]
         if taxonomy is None:
             return self.instance.mqm_taxonomy

@@ -118,6 +118,35 @@ def _batch_elements(
         targets[sentence_id].append(
             _TargetRow(names[translator_id], pk, text, extra_attrs, extra_xml, imported.get(pk))
         )
+    judgments = _batch_judgments(sentence_ids, marks_spans)
+    sentences = (
+        Sentence.objects.filter(pk__in=sentence_ids)
+        .order_by("position")
+        .values_list(
+            "pk", "position", "source", "xml_id", "doc", "extra_attrs", "extra_xml", "after_xml"
+        )
+    )
+    for pk, position, source, xml_id, doc, extra_attrs, extra_xml, after_xml in sentences:
+        yield SentenceElement(
+            source=source,
+            evals=tuple(
+                ev
+                for t in targets[pk]
+                for ev in _eval_elements(t, judgments.get(t.pk, []), marks_spans)
+            ),
+            line=0,
+            position=position,
+            id=xml_id,
+            doc=doc,
+            extra_attrs=attrs_from_json(extra_attrs),
+            extra_xml=tuple(extra_xml),
+            after_xml=tuple(after_xml),
+        )
+
+
+def _batch_judgments(sentence_ids: list[int], marks_spans: bool) -> dict[int, list[_JudgmentRow]]:
+    """The real judgments of the batch's targets, by target, with their error spans
+    where the corpus marks spans (one more query)."""
     judgments: dict[int, list[_JudgmentRow]] = defaultdict(list)
     judgment_rows = (
         # Control items are not written (annotation.controls): evalTrans has no way to
@@ -152,29 +181,7 @@ def _batch_elements(
     spans = span_elements_of(sentence_ids) if marks_spans else {}
     for target_id, pk, *fields in judgment_rows:
         judgments[target_id].append(_JudgmentRow._make([*fields, spans.get(pk, ())]))
-    sentences = (
-        Sentence.objects.filter(pk__in=sentence_ids)
-        .order_by("position")
-        .values_list(
-            "pk", "position", "source", "xml_id", "doc", "extra_attrs", "extra_xml", "after_xml"
-        )
-    )
-    for pk, position, source, xml_id, doc, extra_attrs, extra_xml, after_xml in sentences:
-        yield SentenceElement(
-            source=source,
-            evals=tuple(
-                ev
-                for t in targets[pk]
-                for ev in _eval_elements(t, judgments.get(t.pk, []), marks_spans)
-            ),
-            line=0,
-            position=position,
-            id=xml_id,
-            doc=doc,
-            extra_attrs=attrs_from_json(extra_attrs),
-            extra_xml=tuple(extra_xml),
-            after_xml=tuple(after_xml),
-        )
+    return judgments
 
 
 class _TargetRow(NamedTuple):

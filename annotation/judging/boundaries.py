@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from django.db.models import F
 
 from annotation.changes import candidates_changed
-from annotation.corpora.under_spans import text_problem
 from annotation.judging.errors import ERR_MOVE_GONE, ChangeRefused
 from annotation.models import Judgment, Target, Translator
 from annotation.resegmenting import CONTEXT_WORDS, segment_entry
 from annotation.text import REFERENCE_ROLES, new_ref_counts, reference_order, words
+from annotation.under_spans import text_problem
 
 #: The candidate's two boundaries, and what a move does at one of them.
 EDGES = ("start", "end")
@@ -124,7 +124,7 @@ def set_candidates(texts: Mapping[str, str], *, judgment: Judgment) -> dict[str,
     Refused (:class:`ChangeRefused`) unless the two candidates hold the same words in the
     same order before and after: an undo after another judge moved one of their other
     boundaries would lose or duplicate a word; and while error spans mark either's
-    characters (:mod:`annotation.corpora.under_spans`). Call it in the change's
+    characters (:mod:`annotation.under_spans`). Call it in the change's
     transaction.
     """
     ids = sorted(int(pk) for pk in texts)

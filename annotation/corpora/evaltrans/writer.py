@@ -161,44 +161,7 @@ def _render_sentence(
         "</source>\n",
     ]
     for ev in canonical_evals(sentence.evals, reference_names):
-        eval_attrs = [("translator", ev.translator)]
-        if ev.evaluator is not None:
-            eval_attrs.append(("evaluator", ev.evaluator))
-        if ev.sser is not None:
-            if not SSER_MIN <= ev.sser <= SSER_MAX:
-                raise ValueError(
-                    f"{where}: sser={ev.sser!r} of {ev.translator!r} is not {SSER_MIN}-{SSER_MAX}"
-                )
-            eval_attrs.append(("sser", str(ev.sser)))
-        if ev.awer is not None:
-            edits, length = ev.awer
-            if edits < 0 or length < 0:
-                raise ValueError(f"{where}: awer={ev.awer!r} of {ev.translator!r} is negative")
-            eval_attrs.append(("awer", awer_text(edits, length)))
-        if ev.flag is not None:
-            if ev.flag not in FLAGS:
-                raise ValueError(f"{where}: judgeFlag={ev.flag!r} of {ev.translator!r} is unknown")
-            eval_attrs.append(("judgeFlag", ev.flag))
-        if ev.note is not None:
-            eval_attrs.append(("judgeNote", ev.note))
-        if ev.ier is not None:
-            if any(label not in IER_LABELS for _, _, label in ev.ier):
-                raise ValueError(f"{where}: ierItems={ev.ier!r} of {ev.translator!r} is unknown")
-            eval_attrs.append(("ierItems", ier_text(ev.ier)))
-        if ev.timing is not None:
-            try:
-                eval_attrs.extend(timing_attrs(ev.timing))
-            except ValueError as exc:
-                raise ValueError(f"{where}: {exc} of {ev.translator!r}") from None
-        # Last of the known ones: where a reader that does not know it (every evaltool
-        # before ESA) writes it back, among the unknown attributes, so it writes the same.
-        if ev.esa_score is not None:
-            if not ESA_MIN <= ev.esa_score <= ESA_MAX:
-                raise ValueError(
-                    f"{where}: {ESA_SCORE}={ev.esa_score!r} of {ev.translator!r} "
-                    f"is not {ESA_MIN}-{ESA_MAX}"
-                )
-            eval_attrs.append((ESA_SCORE, str(ev.esa_score)))
+        eval_attrs = _eval_attributes(ev, where)
         problem = judging.problem(ev)
         if problem is not None:
             raise ValueError(f"{where}: {problem[1]} ({ev.translator!r})")
@@ -220,6 +183,50 @@ def _render_sentence(
     parts.append("</sentence>\n")
     parts.extend(_extra(xml, "", where) for xml in sentence.after_xml)
     return _checked("".join(parts), where)
+
+
+def _eval_attributes(ev: EvalElement, where: str) -> list[tuple[str, str]]:
+    """The known attributes of ``ev``'s ``<eval>``, in the order they are written, each
+    value checked as a reader would check it (a ``ValueError`` naming ``where``)."""
+    eval_attrs = [("translator", ev.translator)]
+    if ev.evaluator is not None:
+        eval_attrs.append(("evaluator", ev.evaluator))
+    if ev.sser is not None:
+        if not SSER_MIN <= ev.sser <= SSER_MAX:
+            raise ValueError(
+                f"{where}: sser={ev.sser!r} of {ev.translator!r} is not {SSER_MIN}-{SSER_MAX}"
+            )
+        eval_attrs.append(("sser", str(ev.sser)))
+    if ev.awer is not None:
+        edits, length = ev.awer
+        if edits < 0 or length < 0:
+            raise ValueError(f"{where}: awer={ev.awer!r} of {ev.translator!r} is negative")
+        eval_attrs.append(("awer", awer_text(edits, length)))
+    if ev.flag is not None:
+        if ev.flag not in FLAGS:
+            raise ValueError(f"{where}: judgeFlag={ev.flag!r} of {ev.translator!r} is unknown")
+        eval_attrs.append(("judgeFlag", ev.flag))
+    if ev.note is not None:
+        eval_attrs.append(("judgeNote", ev.note))
+    if ev.ier is not None:
+        if any(label not in IER_LABELS for _, _, label in ev.ier):
+            raise ValueError(f"{where}: ierItems={ev.ier!r} of {ev.translator!r} is unknown")
+        eval_attrs.append(("ierItems", ier_text(ev.ier)))
+    if ev.timing is not None:
+        try:
+            eval_attrs.extend(timing_attrs(ev.timing))
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc} of {ev.translator!r}") from None
+    # Last of the known ones: where a reader that does not know it (every evaltool
+    # before ESA) writes it back, among the unknown attributes, so it writes the same.
+    if ev.esa_score is not None:
+        if not ESA_MIN <= ev.esa_score <= ESA_MAX:
+            raise ValueError(
+                f"{where}: {ESA_SCORE}={ev.esa_score!r} of {ev.translator!r} "
+                f"is not {ESA_MIN}-{ESA_MAX}"
+            )
+        eval_attrs.append((ESA_SCORE, str(ev.esa_score)))
+    return eval_attrs
 
 
 def _checked(text: str, where: str) -> str:

@@ -1,4 +1,4 @@
-"""Nothing under a stored error span changes (annotation.corpora.under_spans), so an ESA
+"""Nothing under a stored error span changes (annotation.under_spans), so an ESA
 or MQM corpus's export never meets a span it cannot write: the corpus page and the admin
 refuse a taxonomy that drops a category the spans name, with the field and the reason
 (400), and take any other taxonomy; a candidate's text stays while spans mark it, in the
@@ -19,7 +19,6 @@ from django.urls import reverse
 
 from annotation.campaigns.forms import ERR_PROTOCOL_JUDGED
 from annotation.corpora.imports import corpus_import
-from annotation.corpora.under_spans import ERR_CATEGORY_IN_USE, ERR_TEXT_UNDER_SPANS
 from annotation.judging.changes import judgment_move_word
 from annotation.judging.errors import ChangeRefused
 from annotation.judging.esa import judgment_mark_span
@@ -29,6 +28,7 @@ from annotation.tests.corpora.test_evaltrans_spans import MQM_FILE
 from annotation.tests.factories import SEED_XML, exported, target_of
 from annotation.tests.judging.test_boundaries import speech as speech  # the fixture
 from annotation.tests.judging.test_boundaries import texts
+from annotation.under_spans import ERR_CATEGORY_IN_USE, ERR_TEXT_UNDER_SPANS
 from metrics.error_spans import MarkedSpan
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,8 @@
 """What a corpus's stored error spans hold fixed: the taxonomy's categories they name and
 the candidate texts they mark. So an export never meets a span it cannot write
-(:mod:`.evaltrans.error_spans`: an MQM span's category is one of the taxonomy's, every
-span lies inside its candidate's text) and never stops part-way through a download.
+(:mod:`annotation.corpora.evaltrans.error_spans`: an MQM span's category is one of the
+taxonomy's, every span lies inside its candidate's text) and never stops part-way
+through a download.
 
 The rule: nothing under a span changes. The taxonomy may change its weights, add
 categories and reorder them at any time, but not drop (or rename) a category that a
