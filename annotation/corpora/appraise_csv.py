@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from metrics.json_out import json_dumps
 from metrics.mqm import SEVERITIES
 from metrics.protocols import ESA_MAX, ESA_MIN
 from metrics.textfiles import SegmentFileError, decode_segments
@@ -305,8 +306,9 @@ def _seconds(value: float) -> str:
 
 
 def spans_json(spans: Iterable[AppraiseSpan]) -> str:
-    """The spans' JSON as Appraise writes it (Python's ``json.dumps``)."""
-    return json.dumps([s.as_json() for s in spans])
+    """The spans' JSON as Appraise writes it (Python's ``json.dumps`` with its defaults:
+    ASCII only, ``", "`` and ``": "`` between items)."""
+    return json_dumps([s.as_json() for s in spans], indent=None, ensure_ascii=True)
 
 
 def appraise_csv(rows: Iterable[AppraiseRow]) -> str:

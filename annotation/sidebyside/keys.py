@@ -5,8 +5,9 @@ chose); the digits and arrows mean what they mean on the single-candidate ESA pa
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+
+from metrics.json_out import json_dumps
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
 
 def keys_json() -> str:
     """The table as the page's script reads it: action → key."""
-    return json.dumps({k.action: k.key for k in SIDE_BY_SIDE_KEYS})
+    return json_dumps({k.action: k.key for k in SIDE_BY_SIDE_KEYS}, indent=None)
 
 
 def key_label(action: str) -> str:
