@@ -18,7 +18,12 @@ from lxml import etree
 
 from annotation.judging.start import next_judgment_for
 from annotation.models import Judgment, User
-from annotation.tests.controls.factories import queue_corpus, right_answer, with_every_kind
+from annotation.tests.controls.factories import (
+    DRAWN_KINDS,
+    queue_corpus,
+    right_answer,
+    with_every_kind,
+)
 from annotation.tests.factories import finish, page_url
 
 pytestmark = pytest.mark.django_db
@@ -88,14 +93,18 @@ def header(html: str) -> dict[str, str]:
 @pytest.fixture
 def beside(tmp_path: Path, client: Client, judge: User) -> dict[str, tuple[str, str]]:
     """Walk the judge's queue; for each kind of control met first, the control's page
-    and the page of the real candidate after it, each as the judge reached it."""
+    and the page of the real candidate after it, each as the judge reached it. The walk
+    stops once every kind drawn has both pages: the rest of the queue adds none."""
     corpus = with_every_kind(
         queue_corpus(tmp_path, "beside", [judge], sentences=3, systems=14), judge
     )
     client.force_login(judge)
     found: dict[str, tuple[str, str]] = {}
     control_page = None
-    while (judgment := next_judgment_for(user=judge, corpus=corpus)) is not None:
+    while (
+        found.keys() < DRAWN_KINDS
+        and (judgment := next_judgment_for(user=judge, corpus=corpus)) is not None
+    ):
         response = client.get(page_url(judgment))
         assert response.status_code == 200
         html = response.content.decode()
