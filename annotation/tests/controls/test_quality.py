@@ -156,7 +156,7 @@ def test_judges_walking_their_queues_careful_and_careless(
 
 @pytest.mark.django_db
 def test_pending_controls_are_not_counted(tmp_path: Path, judge: User) -> None:
-    corpus = queue_corpus(tmp_path, "pending", [judge], rate=3)
+    corpus = queue_corpus(tmp_path, "pending", [judge], sentences=6, rate=3)
     walk_queue(corpus, judge)
     Judgment.objects.controls().filter(evaluator=judge).update(state="pending")
 

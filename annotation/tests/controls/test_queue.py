@@ -69,7 +69,7 @@ def test_another_judge_gets_controls_at_other_places(
     tmp_path: Path, judge: User, user_factory: Callable[..., User]
 ) -> None:
     other = user_factory("other")
-    corpus = queue_corpus(tmp_path, "two", [judge, other], systems=6, rate=4)
+    corpus = queue_corpus(tmp_path, "two", [judge, other], sentences=8, systems=6, rate=4)
 
     assert control_positions(walk_queue(corpus, judge)) != control_positions(
         walk_queue(corpus, other)
@@ -150,13 +150,13 @@ def test_a_sentence_with_one_reference_gets_no_reference_control(
 
 
 def test_no_control_while_the_corpus_has_them_off(tmp_path: Path, judge: User) -> None:
-    corpus = queue_corpus(tmp_path, "off", [judge], rate=3)
+    corpus = queue_corpus(tmp_path, "off", [judge], sentences=8, rate=3)
     corpus.controls_enabled = False
     corpus.save()
 
     items = walk_queue(corpus, judge)
 
-    assert len(items) == 90
+    assert len(items) == 24
     assert not any(j.control for j in items)
 
 
@@ -222,7 +222,7 @@ def test_a_reference_control_looks_like_a_candidate(tmp_path: Path, judge: User)
 def test_previous_from_a_control_goes_to_the_candidate_reached_before_it(
     tmp_path: Path, judge: User
 ) -> None:
-    corpus = queue_corpus(tmp_path, "back", [judge], rate=3)
+    corpus = queue_corpus(tmp_path, "back", [judge], sentences=4, rate=3)
     items = walk_queue(corpus, judge)
     at = next(i for i, j in enumerate(items) if j.control and i > 0)
     before = next(j for j in reversed(items[:at]) if not j.control)
