@@ -37,13 +37,27 @@ TINY_COMET = Path(__file__).with_name("tiny_comet.py")
 SYSTEMS = {**HAND_SYSTEMS, "one-off again": HAND_SYSTEMS["one-off"]}
 
 
-def in_comet_environment(*args: str) -> str:
+def started_in_comet_environment(*args: str) -> subprocess.Popen[str]:
+    """``tiny_comet.py ARGS`` started in the COMET environment, its output kept."""
     python = comet_python()
     assert python.is_file(), f"no COMET environment at {python}: make comet makes it"
-    done = subprocess.run(
-        [str(python), "-I", str(TINY_COMET), *args], capture_output=True, text=True, check=True
+    return subprocess.Popen(
+        [str(python), "-I", str(TINY_COMET), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
-    return done.stdout
+
+
+def output_of(process: subprocess.Popen[str]) -> str:
+    """What a started ``tiny_comet.py`` printed, once it ended well."""
+    out, err = process.communicate()
+    assert process.returncode == 0, err
+    return out
+
+
+def in_comet_environment(*args: str) -> str:
+    return output_of(started_in_comet_environment(*args))
 
 
 @pytest.fixture(scope="session")
@@ -69,8 +83,21 @@ def comet_command(*args: str) -> str:
 
 
 def test_every_system_gets_comets_own_score_for_every_sentence_every_time(
-    corpus: Corpus, tiny_model: Path, tmp_path: Path
+    corpus: Corpus, tiny_model: Path, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
+    """COMET's own ``predict`` runs beside the app's two runs (each of the three spends
+    most of its time loading torch and the model, which need not wait for the others)."""
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(
+        "".join(
+            json.dumps({"src": f"source {k}", "mt": hyps[k], "ref": HAND_REFS[k][0]}) + "\n"
+            for hyps in SYSTEMS.values()
+            for k in range(4)
+        ),
+        encoding="utf-8",
+    )
+    predicting = started_in_comet_environment("predict", str(tiny_model), str(samples))
+    request.addfinalizer(predicting.kill)  # a failure before its output is read
     shown: list[tuple[int, int]] = []
     scores = comet_scores(corpus, model=tiny_model, progress=lambda *p: shown.append(p))
     written = tmp_path / "comet.tsv"
@@ -95,16 +122,7 @@ def test_every_system_gets_comets_own_score_for_every_sentence_every_time(
     assert len(set(scores["perfect"] + scores["one-off"] + scores["bad"])) > 1
     assert shown == [(0, 12), (12, 12)]  # 12 distinct candidates, in one call
 
-    samples = tmp_path / "samples.jsonl"
-    samples.write_text(
-        "".join(
-            json.dumps({"src": f"source {k}", "mt": hyps[k], "ref": HAND_REFS[k][0]}) + "\n"
-            for hyps in SYSTEMS.values()
-            for k in range(4)
-        ),
-        encoding="utf-8",
-    )
-    own = in_comet_environment("predict", str(tiny_model), str(samples)).splitlines()[-1]
+    own = output_of(predicting).splitlines()[-1]
     assert [float(score) for *_, score in rows] == pytest.approx(json.loads(own), abs=1e-6)
 
     imported = external_segment_scores(Corpus.objects.get(name="hand"), "COMET-tiny")
