@@ -4,7 +4,10 @@ evaluation time of each method).
 A judgment's ``active_seconds`` grows with each change by the gap since the judgment's
 previous event, as :func:`active_gap` counts it; :data:`IDLE_CAP_SECONDS` is the one cap
 on idle gaps. Summed over a judgment's events in time order, the same function gives the
-same total from the event rows alone.
+same total from the event rows alone. On a side-by-side screen, where several candidates
+are judged at once, the previous event is the screen's latest, whichever candidate it
+was (:mod:`annotation.sidebyside.actions`): there the same function over the events of
+all the screen's candidates in time order gives their total.
 """
 
 from __future__ import annotations

@@ -5,6 +5,17 @@ Accept & next (:func:`comparison_accept`) first saves what the judge typed and d
 save yet (a score in a field, the preference), each as its own change, and only then
 finishes the candidates' judgments and the screen, in one transaction: a refusal (a
 score missing) leaves the typed values saved, so nothing typed is lost to it.
+
+**Active time on one screen.** The single-candidate page counts a judgment's active time
+as the gaps between its own events (:mod:`annotation.judging.active_time`), starting at
+the ``open`` event its page records. A screen shows several candidates at once, so it
+records an ``open`` event for each (:func:`comparison_seen`), and every change made on
+it counts the gap since the screen's latest event, whichever candidate that was
+(:func:`screen_clock`): each stretch of the judge's time goes to the candidate whose
+change ends it, once. Counted from each judgment's own events, the time spent reading
+the source and the other candidates would be counted once per candidate (or, without
+the ``open`` events, not at all); counted so, the candidates' active seconds add up to
+the screen's time, which is what the effort figures sum.
 """
 
 from __future__ import annotations
@@ -18,7 +29,7 @@ from django.utils import timezone
 from annotation.judging.changes import judgment_finish
 from annotation.judging.esa import judgment_set_esa_score
 from annotation.judging.stack import judgment_for
-from annotation.judging.start import judgment_open
+from annotation.judging.start import judgment_open, judgment_seen
 from annotation.models import Comparison, Judgment, Target, User
 
 ERR_PREFERENCE = "A preference is A, same or B, not {value!r}."
@@ -36,7 +47,29 @@ def comparison_judgments(*, comparison: Comparison, user: User) -> list[Judgment
         comparison.targets
     )
     opened = [judgment_open(user=user, target=targets[pk]) for pk in comparison.targets]
-    return [judgment_for(pk=j.pk, user=user) for j in opened]
+    judgments = [judgment_for(pk=j.pk, user=user) for j in opened]
+    screen_clock(judgments)
+    return judgments
+
+
+def screen_clock(judgments: list[Judgment]) -> None:
+    """Make the screen's latest event every candidate's previous one, so the next change
+    on any of them counts the gap since the judge last did anything on the screen (the
+    module's docstring); the candidates' loaded ``stack_last_event_at`` is set, nothing
+    is written."""
+    times = [j.stack_last_event_at for j in judgments if j.stack_last_event_at is not None]
+    latest = max(times, default=None)
+    for judgment in judgments:
+        judgment.stack_last_event_at = latest
+
+
+def comparison_seen(*, judgments: list[Judgment], user: User, at: datetime | None = None) -> None:
+    """Record that the screen of ``judgments`` was shown: an ``open`` event for each
+    candidate, as the single-candidate page records one for its candidate
+    (:func:`~annotation.judging.start.judgment_seen`), all at one time."""
+    at = at or timezone.now()
+    for judgment in judgments:
+        judgment_seen(judgment=judgment, user=user, at=at)
 
 
 def comparison_set_preference(*, comparison: Comparison, user: User, preference: str) -> None:
@@ -56,11 +89,15 @@ def comparison_accept(
     preference: str | None,
     at: datetime | None = None,
 ) -> None:
-    """Accept & next (the module's docstring): ``scores`` by judgment key, as typed."""
+    """Accept & next (the module's docstring): ``scores`` by judgment key, as typed.
+    Every change it saves is at one time, so the gap since the screen's latest event is
+    counted once, on the first candidate it writes (:func:`screen_clock`)."""
+    at = at or timezone.now()
     judgments = comparison_judgments(comparison=comparison, user=user)
     for judgment in judgments:
         typed = scores.get(judgment.pk)
         if typed is not None and typed != judgment.esa_score:
+            screen_clock(judgments)
             judgment_set_esa_score(
                 judgment=judgment, user=user, version=judgment.version, score=typed, at=at
             )
@@ -69,8 +106,9 @@ def comparison_accept(
     with transaction.atomic():
         for judgment in judgments:
             if judgment.state != Judgment.State.DONE:
+                screen_clock(judgments)
                 judgment_finish(judgment=judgment, user=user, version=judgment.version, at=at)
         Comparison.objects.filter(pk=comparison.pk).update(
-            state=Comparison.State.DONE, finished_at=at or timezone.now()
+            state=Comparison.State.DONE, finished_at=at
         )
     comparison.state = Comparison.State.DONE

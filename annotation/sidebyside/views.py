@@ -31,6 +31,7 @@ from annotation.sidebyside.actions import (
     PreferenceRefused,
     comparison_accept,
     comparison_judgments,
+    comparison_seen,
     comparison_set_preference,
 )
 from annotation.sidebyside.figures import side_by_side_figures
@@ -61,8 +62,14 @@ def _screen(
     *,
     status: int = 200,
     message: str = "",
+    visit: bool = False,
 ) -> TemplateResponse:
+    """The screen; a ``visit`` (the page asked for, not a refusal drawn again) records
+    its ``open`` events, which start the clock for the first change
+    (:func:`~annotation.sidebyside.actions.comparison_seen`)."""
     judgments = comparison_judgments(comparison=comparison, user=request.user)
+    if visit:
+        comparison_seen(judgments=judgments, user=request.user)
     source_language, target_language = corpus_languages(comparison.setting.corpus)
     return TemplateResponse(
         request,
@@ -98,7 +105,7 @@ def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def comparison_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _screen(request, _comparison_or_404(request, pk))
+    return _screen(request, _comparison_or_404(request, pk), visit=True)
 
 
 @login_required

@@ -314,9 +314,9 @@ def test_a_screen_costs_a_fixed_number_of_queries_per_candidate(
     comparison = first_screen(judge_client, corpus)
     page_queries(judge_client, f"/comparisons/{comparison.pk}/")  # judgments opened
     # the session, the judge, the screen, its targets, the source's document, the queue's
-    # counts; per candidate its judgment opened and loaded, and what the ESA page reads of
-    # it (its spans, its place in the order, its document)
-    assert page_queries(judge_client, f"/comparisons/{comparison.pk}/") == 6 + 5 * per_screen
+    # counts; per candidate its judgment opened and loaded, its ``open`` event, and what
+    # the ESA page reads of it (its spans, its place in the order, its document)
+    assert page_queries(judge_client, f"/comparisons/{comparison.pk}/") == 6 + 6 * per_screen
 
 
 def test_an_mqm_corpus_side_by_side_marks_categories_and_needs_no_score(
