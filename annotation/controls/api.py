@@ -5,14 +5,15 @@ checks), so the package can change inside without its callers knowing.
 * the judge's page and queue (:mod:`annotation.judging`) place control items among the
   candidates and open them: where the runs of controls go and what each holds
   (:mod:`~annotation.controls.runs`), and which control is due
-  (:mod:`~annotation.controls.queue`);
+  (:mod:`~annotation.controls.queue`); a side-by-side screen's degraded copy of a
+  candidate (:func:`~annotation.controls.queue.degraded_copy`);
 * the lead's home (:mod:`annotation.corpora`) counts items, controls included;
 * the dashboard's judges panel and the campaign page show each judge's controls
   (:mod:`~annotation.controls.quality`).
 """
 
 from annotation.controls.quality import JudgeControls, corpus_controls
-from annotation.controls.queue import ControlPlan, control_before, due_control
+from annotation.controls.queue import ControlPlan, control_before, degraded_copy, due_control
 from annotation.controls.runs import (
     ItemsProgress,
     Placement,
@@ -33,6 +34,7 @@ __all__ = [
     "RunItem",
     "control_before",
     "control_kinds",
+    "degraded_copy",
     "corpus_controls",
     "due_control",
     "hidden_reference",

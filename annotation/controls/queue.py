@@ -42,7 +42,7 @@ from annotation.models import COUNTED, Corpus, Judgment, Sentence, Target, Task,
 from annotation.queue_order import shuffled_systems
 from annotation.text import REFERENCE_ROLES, corpus_language, reference_order, words
 
-__all__ = ["ControlPlan", "due_control"]
+__all__ = ["ControlPlan", "degraded_copy", "due_control"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,18 @@ def _planned_control(
         errors = injected_errors(words(here.target.text), words(foreign), rng)
         return ControlPlan(here.target, here.kind, shown_text=" ".join(errors))
     return ControlPlan(here.target, here.kind)  # a repeat: the candidate itself
+
+
+def degraded_copy(*, user: User, corpus: Corpus, target: Target, place: str) -> ControlPlan:
+    """A bad-reference control of ``target`` in an ESA / MQM corpus, made as the queue
+    makes one (:func:`_planned_control`: the text's own words, another sentence's words
+    to bring in), seeded with the judge, the corpus and ``place`` (where the control
+    stands, in the words of the queue that shows it): a side-by-side screen's
+    (:mod:`annotation.sidebyside.queue`). One query (the other sentence's candidate)."""
+    rng = random.Random(f"control-text:{user.pk}:{corpus.pk}:{place}")
+    foreign = _foreign_text(corpus, target.sentence, target, rng)
+    shown = degraded_text(target.text, foreign, corpus_language(corpus), rng)
+    return ControlPlan(target, Judgment.Control.DEGRADED, shown_text=shown)
 
 
 def judge_run(

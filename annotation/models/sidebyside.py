@@ -6,7 +6,9 @@ the judge is asked which of two is better, and the seed every judge's draw start
 :class:`Comparison` is one screen of one judge's queue, as drawn
 (:mod:`metrics.pairing`): the sentence, its candidates in the order shown (left to
 right), whether that order is the draw's swap of the sorted one, the seed of the draw,
-and the judge's preference between the first two (A, the left, and B). Each candidate is
+and the judge's preference between the first two (A, the left, and B). A *control*
+screen (``control``: the place of the copy) shows, at that place, a copy of another of
+its candidates with injected errors (:mod:`annotation.sidebyside.queue`). Each candidate is
 judged by the corpus's protocol in a :class:`~annotation.models.Judgment` of its own, as
 on the single-candidate page, so every figure of those judgments reads them unchanged;
 only the preference lives here.
@@ -71,6 +73,11 @@ class Comparison(models.Model):
         max_length=4, choices=Preference.choices, blank=True, default=Preference.NONE
     )
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    control = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A control screen: the place (0 the left) of the copy with injected errors.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -84,7 +91,8 @@ class Comparison(models.Model):
                 fields=["setting", "judge", "sentence"], name="comparison_one_per_sentence"
             ),
             models.CheckConstraint(
-                condition=~Q(left=models.F("right")), name="comparison_two_candidates"
+                condition=~Q(left=models.F("right")) | Q(control__isnull=False),
+                name="comparison_two_candidates",
             ),
         ]
 

@@ -26,10 +26,11 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from annotation.controls.api import degraded_copy
 from annotation.judging.changes import judgment_finish
 from annotation.judging.esa import judgment_set_esa_score
 from annotation.judging.stack import judgment_for
-from annotation.judging.start import judgment_open, judgment_seen
+from annotation.judging.start import control_open, judgment_open, judgment_seen
 from annotation.models import Comparison, Judgment, Target, User
 
 ERR_PREFERENCE = "A preference is A, same or B, not {value!r}."
@@ -46,10 +47,32 @@ def comparison_judgments(*, comparison: Comparison, user: User) -> list[Judgment
     targets = Target.objects.select_related("sentence__corpus", "translator").in_bulk(
         comparison.targets
     )
-    opened = [judgment_open(user=user, target=targets[pk]) for pk in comparison.targets]
+    opened = [
+        _copy_open(comparison, user, targets[pk], k)
+        if k == comparison.control
+        else judgment_open(user=user, target=targets[pk])
+        for k, pk in enumerate(comparison.targets)
+    ]
     judgments = [judgment_for(pk=j.pk, user=user) for j in opened]
     screen_clock(judgments)
     return judgments
+
+
+def _copy_open(comparison: Comparison, user: User, target: Target, place: int) -> Judgment:
+    """The control screen's copy with injected errors of ``target``: the judge's control
+    item, made the first time the screen is shown
+    (:func:`~annotation.controls.api.degraded_copy`, opened as the single page opens
+    one: :func:`~annotation.judging.start.control_open`)."""
+    made = Judgment.objects.filter(
+        target=target, evaluator=user, control=Judgment.Control.DEGRADED
+    ).first()
+    if made is not None:
+        return made
+    corpus = target.sentence.corpus
+    plan = degraded_copy(
+        user=user, corpus=corpus, target=target, place=f"sbs:{comparison.pk}:{place}"
+    )
+    return control_open(user=user, plan=plan)
 
 
 def screen_clock(judgments: list[Judgment]) -> None:

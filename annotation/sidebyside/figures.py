@@ -4,7 +4,9 @@ intervals, and the annotators' agreement on preferences (:mod:`metrics.pairwise`
 the choices are explained: ties half a win, Bradley–Terry rather than TrueSkill).
 
 An outcome is a done screen with a preference, read by the systems of its A (left) and
-B (right) candidates, so the order a pair was shown in never matters.
+B (right) candidates, so the order a pair was shown in never matters. A control screen's
+preference (:mod:`annotation.sidebyside.queue`: a copy with injected errors beside its
+original) is no outcome of two systems, and is left out.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def corpus_outcomes(setting: SideBySide) -> tuple[list[str], list[Outcome]]:
     )
     number = {pk: k for k, pk in enumerate(systems)}
     rows = (
-        setting.comparisons.filter(state=Comparison.State.DONE)
+        setting.comparisons.filter(state=Comparison.State.DONE, control__isnull=True)
         .exclude(preference=Comparison.Preference.NONE)
         .values_list(
             "left__translator_id",

@@ -7,10 +7,25 @@ the judge): every pair of systems meets equally often in it, sentences in a rand
 order, left and right swapped at random. The screens are stored
 (:class:`~annotation.models.Comparison`) with that seed, so the draw can be repeated and
 checked, and a queue never changes under a judge who already started it.
+
+**Control screens.** Where the lead has control items on (``Corpus.controls_enabled``),
+some screens of each queue are control screens (:func:`control_screens`): one of their
+candidates is replaced by a copy of another of them with injected errors (WMT's bad
+reference, made as the single page makes one: :func:`annotation.controls.api.
+degraded_copy`), so the copy stands beside its original. Nothing else changes: the
+screen has as many candidates, its source is new to the judge, and its panels are drawn
+as any. The copy passes by the rule of every ESA / MQM control
+(:mod:`annotation.controls.scored`: its score at least the lead's drop worse than the
+judge's own score of the original, here on the same screen), and is counted in the
+judge's pass rate with the others. A control screen's preference is not an outcome of
+two systems: the figures leave it out (:mod:`annotation.sidebyside.figures`), and the
+replaced system's meeting on that screen is lost to the balance (one screen in about
+``control_rate`` / ``per_screen``).
 """
 
 from __future__ import annotations
 
+import random
 import secrets
 
 from django.db import IntegrityError, transaction
@@ -72,9 +87,19 @@ def queue_drawn(*, setting: SideBySide, user: User) -> None:
         target_of[(row.sentence_id, row.translator_id)] = row.pk
     seed = judge_seed(setting, user)
     screens = draw_screens(available, per_screen=setting.per_screen, seed=seed)
+    corpus = setting.corpus
+    controls = (
+        control_screens(len(screens), setting.per_screen, corpus.control_rate, seed)
+        if corpus.controls_enabled
+        else {}
+    )
     comparisons = []
     for position, screen in enumerate(screens):
         targets = [target_of[(screen.sentence, system)] for system in screen.systems]
+        control = controls.get(position)
+        if control is not None:
+            original, copy = control
+            targets[copy] = targets[original]
         comparisons.append(
             Comparison(
                 setting=setting,
@@ -86,6 +111,7 @@ def queue_drawn(*, setting: SideBySide, user: User) -> None:
                 right_id=targets[1],
                 swapped=screen.swapped,
                 seed=seed,
+                control=None if control is None else control[1],
             )
         )
     try:
@@ -93,6 +119,23 @@ def queue_drawn(*, setting: SideBySide, user: User) -> None:
             Comparison.objects.bulk_create(comparisons)
     except IntegrityError:
         pass  # another request stored the same queue first
+
+
+def control_screens(
+    screens: int, per_screen: int, rate: int, seed: int
+) -> dict[int, tuple[int, int]]:
+    """Which of a queue's ``screens`` are control screens (module docstring), each with
+    the place of the original and of its copy: one control item in every ``rate``
+    candidates shown (at least one), at places drawn from the judge's ``seed``."""
+    if not screens:
+        return {}
+    rng = random.Random(f"sbs-controls:{seed}")
+    count = min(screens, max(1, round(screens * per_screen / rate)))
+    out = {}
+    for position in sorted(rng.sample(range(screens), count)):
+        original = rng.randrange(per_screen)
+        out[position] = (original, rng.choice([k for k in range(per_screen) if k != original]))
+    return out
 
 
 def next_comparison(*, setting: SideBySide, user: User) -> Comparison | None:
