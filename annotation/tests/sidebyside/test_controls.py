@@ -8,17 +8,21 @@ the judge's pass rate; its preference is no outcome of two systems."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from django.test import Client
 from lxml import etree
 
 from annotation.controls.api import corpus_controls
+from annotation.judging.esa import judgment_mark_span
 from annotation.models import Comparison, Corpus, Judgment, User
+from annotation.models.corpus import Protocol
 from annotation.sidebyside.actions import comparison_accept, comparison_judgments
 from annotation.sidebyside.figures import side_by_side_figures
 from annotation.sidebyside.queue import control_screens, next_comparison
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
+from metrics.error_spans import MarkedSpan
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +59,7 @@ def skeleton(html: str) -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
             element.getparent().remove(element)
     for token in tree.iterfind('.//input[@name="csrfmiddlewaretoken"]'):
         token.set("value", "·")
-    for screen in tree.iterfind('.//*[@data-swapped]'):  # drawn at random on every screen
+    for screen in tree.iterfind(".//*[@data-swapped]"):  # drawn at random on every screen
         screen.set("data-swapped", "·")
     for block in TEXTS:
         for element in tree.iterfind(f'.//*[@id="{block}"]'):
@@ -118,6 +122,26 @@ def test_the_copy_passes_by_the_esa_rule_and_counts_in_the_pass_rate(
     (mine,) = corpus_controls(corpus)
     assert (mine.name, mine.done, mine.passed, mine.bad_references) == ("judge", 2, 1, 2)
     assert mine.pass_rate == 50.0
+
+
+def test_an_mqm_copy_passes_by_its_penalty_points_above_the_original(
+    user_factory: Callable[..., User],
+) -> None:
+    judge = user_factory("mqm-judge")
+    corpus = side_by_side_corpus(judge, name="mqm", protocol=Protocol.MQM)
+    Corpus.objects.filter(pk=corpus.pk).update(
+        controls_enabled=True, control_rate=6, control_mqm_drop=5
+    )
+    corpus.refresh_from_db()
+    first, second = [c for c in queue(corpus, judge) if c.control is not None]
+    for comparison, severity in ((first, "major"), (second, "minor")):
+        copy = comparison_judgments(comparison=comparison, user=judge)[comparison.control]
+        span = MarkedSpan(0, 1, severity, category="Fluency/Spelling")
+        judgment_mark_span(judgment=copy, user=judge, version=copy.version, span=span)
+        comparison_accept(comparison=comparison, user=judge, scores={}, preference="")
+
+    (mine,) = corpus_controls(corpus)  # a major error is 5 points: passed; a minor 1
+    assert (mine.done, mine.passed) == (2, 1)
 
 
 def test_a_control_screens_preference_is_not_an_outcome(judge: User, corpus: Corpus) -> None:
