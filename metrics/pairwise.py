@@ -19,6 +19,13 @@ intervals come from a bootstrap over the outcomes (``np.random.default_rng(seed)
 every interval of evaltool), so they are reproducible from the seed. Chatbot Arena made
 the same choice (Elo's online updates → Bradley–Terry) for the same reasons.
 
+**Picks of the best of 3 or 4** are broken into the pairs they imply: the best beat
+each other system shown, nothing said of the others among themselves (the first-choice
+probability of Plackett–Luce's model, pᵢ / Σⱼ pⱼ over the systems shown, is
+Bradley–Terry's for two). The pairs of one pick are not independent draws, so they
+share a ``group`` and the bootstrap resamples groups, not pairs: resampling the pairs
+apart would make the intervals too narrow.
+
 The prior: ``prior`` virtual ties between every two systems compared, so that a system
 winning (or losing) every comparison keeps a finite strength; with ``prior=0`` the fit
 is plain maximum likelihood.
@@ -66,6 +73,10 @@ class Outcome:
     result: float
     judge: Hashable = None
     item: Hashable = None
+    #: Outcomes of one draw share a group: the pairs broken out of one judge's pick of
+    #: the best of several (1 the best beat each other shown), resampled together by
+    #: the bootstrap. None: an outcome of its own.
+    group: Hashable = None
 
     def __post_init__(self) -> None:
         if self.result not in (0.0, 0.5, 1.0):
@@ -208,6 +219,19 @@ def fit_log_strengths(wins: FloatArray, compared: FloatArray, prior: float) -> F
     return theta
 
 
+def outcome_groups(outcomes: Sequence[Outcome]) -> IntArray:
+    """Each outcome's group as a number 0 … g−1 in order of first appearance: outcomes
+    of one ``group`` share one, every outcome without a group has its own. With no
+    groups at all, the numbers are the outcomes' places, so the bootstrap draws exactly
+    as it did before groups existed."""
+    numbers: dict[Hashable, int] = {}
+    out = np.empty(len(outcomes), dtype=np.int64)
+    for k, o in enumerate(outcomes):
+        key = ("outcome", k) if o.group is None else ("group", o.group)
+        out[k] = numbers.setdefault(key, len(numbers))
+    return out
+
+
 def bradley_terry(
     outcomes: Sequence[Outcome],
     systems: int,
@@ -217,7 +241,8 @@ def bradley_terry(
     seed: int = DEFAULT_SEED,
 ) -> Strengths:
     """Strengths of systems ``0 … systems-1`` from ``outcomes``, with 95 % percentile
-    intervals from ``resamples`` bootstrap resamples of the outcomes (module docstring)."""
+    intervals from ``resamples`` bootstrap resamples of the outcomes' groups (module
+    docstring)."""
     if prior < 0:
         raise ValueError(f"prior must be 0 or more, not {prior!r}")
     first = np.array([o.first for o in outcomes], dtype=np.int64)
@@ -232,11 +257,13 @@ def bradley_terry(
     if not len(outcomes) or resamples <= 0:
         nan = np.full(systems, math.nan)
         return Strengths(theta, nan, nan.copy(), 0, seed, prior)
+    groups = outcome_groups(outcomes)
+    n_groups = int(groups.max()) + 1
     rng = np.random.default_rng(seed)
     drawn = np.empty((resamples, systems))
     for b in range(resamples):
-        counts = np.bincount(rng.integers(0, len(outcomes), len(outcomes)), minlength=len(outcomes))
-        weights = counts.astype(float)
+        counts = np.bincount(rng.integers(0, n_groups, n_groups), minlength=n_groups)
+        weights = counts[groups].astype(float)
         drawn[b] = fit_log_strengths(*_matrices(first, second, result, systems, weights), prior)
     low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
     return Strengths(theta, low, high, resamples, seed, prior)

@@ -6,7 +6,8 @@ the judge is asked which of two is better, and the seed every judge's draw start
 :class:`Comparison` is one screen of one judge's queue, as drawn
 (:mod:`metrics.pairing`): the sentence, its candidates in the order shown (left to
 right), whether that order is the draw's swap of the sorted one, the seed of the draw,
-and the judge's preference between the first two (A, the left, and B). A *control*
+and the judge's preference: between the first two (A, the left, and B) on a screen of
+two, the best of them on a screen of 3 or 4 (``picks_best``). A *control*
 screen (``control``: the place of the copy) shows, at that place, a copy of another of
 its candidates with injected errors (:mod:`annotation.sidebyside.queue`). Each candidate is
 judged by the corpus's protocol in a :class:`~annotation.models.Judgment` of its own, as
@@ -53,6 +54,8 @@ class Comparison(models.Model):
         A = "a", "A better"
         SAME = "same", "same"
         B = "b", "B better"
+        C = "c", "C best"
+        D = "d", "D best"
 
     class State(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -73,6 +76,11 @@ class Comparison(models.Model):
         max_length=4, choices=Preference.choices, blank=True, default=Preference.NONE
     )
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    picks_best = models.BooleanField(
+        default=False,
+        help_text="The preference picks the best of the screen's 3 or 4 candidates "
+        "(same: none stands out), not A against B.",
+    )
     control = models.PositiveSmallIntegerField(
         null=True,
         blank=True,

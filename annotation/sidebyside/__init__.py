@@ -1,6 +1,6 @@
 """Side-by-side judging (issue 42, point 1): 2 to 4 systems' candidates of one source on
 one screen, each judged by the corpus's protocol (ESA or MQM spans, ESA's score), with
-the judge's preference between the first two.
+the judge's preference: the better of two, or the best of 3 or 4.
 
 * :mod:`~annotation.sidebyside.queue`: the corpus's setting, and each judge's queue of
   screens drawn balanced (:mod:`metrics.pairing`) and stored.

@@ -32,8 +32,9 @@ from annotation.judging.esa import judgment_set_esa_score
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import control_open, judgment_open, judgment_seen
 from annotation.models import Comparison, Judgment, Target, User
+from annotation.sidebyside.screen import preferences_of
 
-ERR_PREFERENCE = "A preference is A, same or B, not {value!r}."
+ERR_PREFERENCE = "This screen offers no preference {value!r}."
 
 
 class PreferenceRefused(ValueError):
@@ -97,8 +98,10 @@ def comparison_seen(*, judgments: list[Judgment], user: User, at: datetime | Non
 
 def comparison_set_preference(*, comparison: Comparison, user: User, preference: str) -> None:
     """The judge's preference between the screen's first two candidates (A the left,
-    B the right; "" takes it back)."""
-    if preference not in Comparison.Preference.values:
+    B the right), or on a screen of 3 or 4 the best of them (a letter) or none ("same");
+    "" takes it back (:func:`~annotation.sidebyside.screen.preferences_of`)."""
+    offered = {value for value, _, _ in preferences_of(comparison)}
+    if preference not in offered | {Comparison.Preference.NONE}:
         raise PreferenceRefused(ERR_PREFERENCE.format(value=preference))
     Comparison.objects.filter(pk=comparison.pk, judge=user).update(preference=preference)
     comparison.preference = preference

@@ -4,7 +4,10 @@ intervals, and the annotators' agreement on preferences (:mod:`metrics.pairwise`
 the choices are explained: ties half a win, Bradley–Terry rather than TrueSkill).
 
 An outcome is a done screen with a preference, read by the systems of its A (left) and
-B (right) candidates, so the order a pair was shown in never matters. A control screen's
+B (right) candidates, so the order a pair was shown in never matters. On a screen of 3
+or 4 the preference is a pick of the best, broken into the pairs it implies (the best
+beat each other shown), which share the screen as their group so the ranking's
+bootstrap resamples them together; "none stands out" gives no outcome. A control screen's
 preference (:mod:`annotation.sidebyside.queue`: a copy with injected errors beside its
 original) is no outcome of two systems, and is left out.
 """
@@ -15,13 +18,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from annotation.models import Comparison, SideBySide, Translator
+from annotation.models import Comparison, SideBySide, Target, Translator
+from annotation.sidebyside.screen import LETTERS
 from annotation.statistics import content_digest, remembered_by_content
 from metrics.pairwise import (
     Agreement,
     Outcome,
     PairRate,
     bradley_terry,
+    outcome_groups,
     preference_agreement,
     win_rates,
 )
@@ -62,35 +67,61 @@ class SideBySideFigures:
 
 def corpus_outcomes(setting: SideBySide) -> tuple[list[str], list[Outcome]]:
     """The corpus's systems (in file order) and every preference given, as outcomes of
-    system numbers into that list (one query)."""
+    system numbers into that list (one query; one more for the candidates of picks of
+    the best)."""
     systems = dict(
         Translator.objects.filter(corpus_id=setting.corpus_id, role=Translator.Role.SYSTEM)
         .order_by("position")
         .values_list("pk", "name")
     )
     number = {pk: k for k, pk in enumerate(systems)}
-    rows = (
+    query = (
         setting.comparisons.filter(state=Comparison.State.DONE, control__isnull=True)
         .exclude(preference=Comparison.Preference.NONE)
         .values_list(
+            "pk",
             "left__translator_id",
             "right__translator_id",
             "preference",
             "judge_id",
             "sentence_id",
+            "picks_best",
+            "targets",
             named=True,
         )
     )
-    outcomes = [
-        Outcome(
-            number[r.left__translator_id],
-            number[r.right__translator_id],
-            RESULTS[Comparison.Preference(r.preference)],
-            judge=r.judge_id,
-            item=r.sentence_id,
+    rows = list(query)
+    picked = [pk for r in rows if r.picks_best for pk in r.targets]
+    system_of = dict(Target.objects.filter(pk__in=picked).values_list("pk", "translator_id"))
+    outcomes: list[Outcome] = []
+    for r in rows:
+        if not r.picks_best:
+            result = RESULTS[Comparison.Preference(r.preference)]
+            outcomes.append(
+                Outcome(
+                    number[r.left__translator_id],
+                    number[r.right__translator_id],
+                    result,
+                    judge=r.judge_id,
+                    item=r.sentence_id,
+                )
+            )
+            continue
+        if r.preference == Comparison.Preference.SAME:
+            continue  # none stands out: no pair's outcome (docs/side-by-side.md)
+        best = r.targets[LETTERS.index(r.preference)]
+        outcomes.extend(
+            Outcome(
+                number[system_of[best]],
+                number[system_of[other]],
+                1.0,
+                judge=r.judge_id,
+                item=r.sentence_id,
+                group=r.pk,
+            )
+            for other in r.targets
+            if other != best
         )
-        for r in rows
-    ]
     return list(systems.values()), outcomes
 
 
@@ -101,7 +132,8 @@ def side_by_side_figures(setting: SideBySide, *, resamples: int = 1000) -> SideB
     preference, in any process, reuses them."""
     names, outcomes = corpus_outcomes(setting)
     table = np.array([(o.first, o.second, o.result) for o in outcomes], dtype=float)
-    key = content_digest("sbs-bt", len(names), table.tobytes(), resamples, setting.seed)
+    groups = outcome_groups(outcomes).tobytes()
+    key = content_digest("sbs-bt", len(names), table.tobytes(), groups, resamples, setting.seed)
     fit = remembered_by_content(
         key, lambda: bradley_terry(outcomes, len(names), resamples=resamples, seed=setting.seed)
     )

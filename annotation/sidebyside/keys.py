@@ -30,9 +30,11 @@ SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
     Key("undo", "u", "u", "undo the candidate's latest change"),
     Key("redo", "r", "r", "redo the change undone last"),
     Key("score", "s", "s", "type the score of the candidate (Enter saves it)"),
-    Key("prefer-a", "a", "a", "A is better"),
-    Key("prefer-same", "=", "=", "A and B are the same"),
-    Key("prefer-b", "b", "b", "B is better"),
+    Key("prefer-a", "a", "a", "A is better (3 or 4 a screen: A is the best)"),
+    Key("prefer-same", "=", "=", "A and B are the same (3 or 4 a screen: none stands out)"),
+    Key("prefer-b", "b", "b", "B is better (3 or 4 a screen: B is the best)"),
+    Key("prefer-c", "c", "c", "C is the best (3 or 4 a screen)"),
+    Key("prefer-d", "d", "d", "D is the best (4 a screen)"),
     Key("accept", "Ctrl+Enter", "Ctrl+Enter", "accept both and go to the next source"),
 )
 

@@ -112,6 +112,7 @@ def queue_drawn(*, setting: SideBySide, user: User) -> None:
                 swapped=screen.swapped,
                 seed=seed,
                 control=None if control is None else control[1],
+                picks_best=setting.per_screen > MIN_PER_SCREEN,
             )
         )
     try:

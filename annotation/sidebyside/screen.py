@@ -2,7 +2,8 @@
 document's neighbours, then one panel per candidate (A, B, …, left to right, as drawn),
 each as the ESA / MQM page shows its one candidate
 (:func:`~annotation.judging.esa_page.span_page_context`: pieces, spans, MQM points)
-with the judge's score; then the preference between A and B, and the judge's place in the queue.
+with the judge's score; then the preference (A against B, or the best of 3 or 4), and
+the judge's place in the queue.
 
 A panel's ids are its letter's (``sbs-panel-a``, ``candidate-a``, …), so one page holds
 several; the pieces carry the same ``data-start``/``data-end`` code points as the
@@ -62,6 +63,7 @@ class ScreenContext:
     anchors: tuple[tuple[int, str], ...] = ESA_ANCHORS
     severities: tuple[str, ...] = SEVERITIES
     preferences: tuple[tuple[str, str, str], ...] = PREFERENCES
+    picks_best: bool = False
 
 
 def panel_of(judgment: Judgment, letter: str) -> Panel:
@@ -98,4 +100,16 @@ def screen_context(comparison: Comparison, judgments: list[Judgment]) -> ScreenC
         asks_preference=comparison.setting.asks_preference,
         done=queue["done"],
         total=queue["total"],
+        preferences=preferences_of(comparison),
+        picks_best=comparison.picks_best,
     )
+
+
+def preferences_of(comparison: Comparison) -> tuple[tuple[str, str, str], ...]:
+    """The preference's buttons on ``comparison``'s screen: A against B on a screen of
+    two; on a screen of 3 or 4 (``picks_best``), the best of them or none."""
+    if not comparison.picks_best:
+        return PREFERENCES
+    letters = LETTERS[: len(comparison.targets)]
+    best = tuple((x, f"{x.upper()} best", key_label(f"prefer-{x}")) for x in letters)
+    return (*best, (Comparison.Preference.SAME, "None stands out", key_label("prefer-same")))

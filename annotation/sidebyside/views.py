@@ -37,7 +37,7 @@ from annotation.sidebyside.actions import (
 from annotation.sidebyside.figures import side_by_side_figures
 from annotation.sidebyside.keys import SIDE_BY_SIDE_KEYS, keys_json
 from annotation.sidebyside.queue import SideBySideRefused, next_comparison, side_by_side_set
-from annotation.sidebyside.screen import LETTERS, PREFERENCES, panel_of, screen_context
+from annotation.sidebyside.screen import LETTERS, panel_of, preferences_of, screen_context
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, lead_required, login_required, see_other
 
@@ -168,7 +168,7 @@ def comparison_preference(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return TemplateResponse(
             request,
             "sidebyside/_preference.html",
-            {"comparison": comparison, "preferences": PREFERENCES},
+            {"comparison": comparison, "preferences": preferences_of(comparison)},
         )
     return see_other(reverse("annotation:comparison", args=[pk]))
 

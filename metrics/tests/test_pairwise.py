@@ -12,6 +12,7 @@ from scipy.optimize import minimize
 from metrics.pairwise import (
     Outcome,
     bradley_terry,
+    outcome_groups,
     preference_agreement,
     wilson,
     win_rates,
@@ -83,6 +84,32 @@ def test_bootstrap_intervals_hold_the_estimate_and_repeat_with_the_seed() -> Non
     assert np.array_equal(fit.low, again.low)
     assert np.array_equal(fit.high, again.high)
     assert fit.signature == "bt|ties:half|prior:0.5|boot:200|seed:9"
+
+
+def picks(best: int, others: tuple[int, ...], times: int, start: int = 0) -> list[Outcome]:
+    """``times`` picks of ``best`` among it and ``others``, each broken into the wins
+    it implies, one group a pick."""
+    return [Outcome(best, other, 1.0, group=start + k) for k in range(times) for other in others]
+
+
+def test_the_pairs_of_one_pick_are_resampled_together() -> None:
+    """Each pick of 0 among 0, 1, 2 says 0 beat 1 and 0 beat 2, never one without the
+    other: resampled by pick, 0's wins over 1 and over 2 always come in equal numbers, so
+    the intervals of 1 and 2 are one; resampled pair by pair, they part."""
+    outcomes = picks(0, (1, 2), 8)
+    fit = bradley_terry(outcomes, 3, resamples=300, seed=4)
+    assert fit.low[1] == pytest.approx(fit.low[2])
+    assert fit.high[1] == pytest.approx(fit.high[2])
+    apart = [Outcome(o.first, o.second, o.result) for o in outcomes]
+    loose = bradley_terry(apart, 3, resamples=300, seed=4)
+    assert (loose.low[1], loose.high[1]) != pytest.approx((loose.low[2], loose.high[2]))
+    assert np.array_equal(fit.theta, loose.theta)  # the estimate itself is the same
+
+
+def test_outcomes_without_a_group_are_each_their_own() -> None:
+    outcomes = [Outcome(0, 1, 1.0), Outcome(0, 2, 1.0, group="s"), Outcome(1, 2, 0.5)]
+    outcomes.append(Outcome(0, 1, 1.0, group="s"))
+    assert outcome_groups(outcomes).tolist() == [0, 1, 2, 1]
 
 
 def test_win_rates_count_ties_half_whichever_side_the_pair_was_shown() -> None:

@@ -177,6 +177,8 @@
       case "prefer-a": prefer("a"); break;
       case "prefer-same": prefer("same"); break;
       case "prefer-b": prefer("b"); break;
+      case "prefer-c": prefer("c"); break;
+      case "prefer-d": prefer("d"); break;
       case "accept": submit(document.getElementById("sbs-accept-form")); break;
     }
   });
