@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from annotation.models import Comparison, Corpus, Judgment, Span, User
+from annotation.sidebyside.queue import side_by_side_set
 from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
 from annotation.tests.test_browser_accessibility import Audit, tab_through
@@ -158,3 +159,27 @@ def test_the_side_by_side_pages_pass_the_accessibility_audit(
     lead_audit.check("side-by-side panel")
     assert audit.failures == []
     assert lead_audit.failures == []
+
+
+def test_a_judge_picks_the_best_of_three_by_its_key(page: Page, live_server, user_factory) -> None:
+    ana = user_factory("ana", role=User.Role.JUDGE)
+    corpus = side_by_side_corpus(ana, n=2)
+    side_by_side_set(corpus=corpus, per_screen=3)
+    log_in(page, live_server.url, "ana")
+    page.goto(f"{live_server.url}/corpora/{corpus.pk}/side-by-side/")
+    page.wait_for_url(re.compile(r"/comparisons/\d+/$"))
+    wait_for_htmx(page)
+    expect(page.locator("#sbs-preference-label")).to_contain_text("Which is best?")
+
+    page.locator("#h-source").click()
+    with page.expect_response(re.compile(r"/preference/$")):
+        page.keyboard.press("c")
+    expect(page.locator("#prefer-c")).to_have_attribute("aria-pressed", "true")
+    with page.expect_response(re.compile(r"/preference/$")):
+        page.keyboard.press("c")  # pressed again: taken back
+    expect(page.locator("#prefer-c")).to_have_attribute("aria-pressed", "false")
+    with page.expect_response(re.compile(r"/preference/$")):
+        page.keyboard.press("c")
+
+    first = Comparison.objects.get(judge=ana, position=0)
+    assert (first.picks_best, first.preference) == (True, "c")
