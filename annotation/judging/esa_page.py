@@ -122,16 +122,18 @@ def candidate_pieces(candidate: str, spans: list[MarkedSpan]) -> list[Piece]:
     return pieces
 
 
-def span_page_context(judgment: Judgment) -> SpanPageContext:
+def span_page_context(judgment: Judgment, *, placed: bool = True) -> SpanPageContext:
     """Gather the ESA / MQM page of ``judgment`` (module doc): four queries, whatever
     the corpus size (the spans, the sentence's targets, the document's neighbours, the
-    undo stack)."""
+    undo stack). Not ``placed``: without the judge's place in the order (only the
+    header shows it, and a fragment drawn without the header does not), one query
+    fewer; the place reads 0 of 0."""
     corpus = judgment.target.sentence.corpus
     candidate = judgment.candidate_text
     shown = judge_spans_as_suggested(judgment)
     spans = [s for s, _ in shown]
     taxonomy = corpus.span_taxonomy
-    index, total, item = order_place(judgment)
+    index, total, item = order_place(judgment) if placed else (0, 0, None)
     before, after = document_context(judgment.target.sentence)
     can_undo, can_redo = undo_redo(judgment)
     return SpanPageContext(

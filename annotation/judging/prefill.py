@@ -23,6 +23,7 @@ from the suggestions and every click changes only their own copy.
 from __future__ import annotations
 
 from annotation.judging.pool import (
+    References,
     build_pool,
     nearest_in_pool,
     pooled_references,
@@ -35,22 +36,27 @@ from metrics.error_spans import MarkedSpan, span_of_json, span_problems
 from metrics.prefill import suggested_spans
 
 
-def prefilled(judgment: Judgment) -> tuple[str, list[MarkedSpan]]:
+def prefilled(
+    judgment: Judgment, references: References | None = None
+) -> tuple[str, list[MarkedSpan]]:
     """The source (:class:`~annotation.models.Span.Source`) and the spans suggested for
-    ``judgment`` (module doc)."""
+    ``judgment`` (module doc). ``references``: the judge's pooled references of the
+    sentence where the caller has read them already (a new judgment's start has), so
+    they are not read twice."""
     text = judgment.candidate_text
     target = judgment.target
     if judgment.control != Judgment.Control.DEGRADED:
         imported = ImportedSpans.objects.filter(target=target).values_list("spans", flat=True)
         for spans in imported:
             return Span.Source.IMPORTED, in_order(span_of_json(s) for s in spans)
-    references = pooled_references(
-        sentence_references(target.sentence_id),
-        corpus=target.sentence.corpus,
-        user_id=judgment.evaluator_id,
-        sentence_id=target.sentence_id,
-        shown=target.text if judgment.control == Judgment.Control.REFERENCE else None,
-    )
+    if references is None:
+        references = pooled_references(
+            sentence_references(target.sentence_id),
+            corpus=target.sentence.corpus,
+            user_id=judgment.evaluator_id,
+            sentence_id=target.sentence_id,
+            shown=target.text if judgment.control == Judgment.Control.REFERENCE else None,
+        )
     hyp = words(text)
     pool = build_pool(
         hyp, references.texts, [], first_is_first_reference=references.first_is_first_reference
@@ -60,12 +66,13 @@ def prefilled(judgment: Judgment) -> tuple[str, list[MarkedSpan]]:
     return Span.Source.AWER, suggested_spans(text, hyp, nearest_in_pool(pool, 1)[0].words)
 
 
-def suggestions_write(judgment: Judgment) -> None:
+def suggestions_write(judgment: Judgment, references: References | None = None) -> None:
     """Write ``judgment``'s suggestions and the judge's copies of them, where its corpus
-    pre-fills spans; call it in the transaction that creates the judgment."""
+    pre-fills spans; call it in the transaction that creates the judgment (with the
+    pooled ``references`` it read, where it did: :func:`prefilled`)."""
     if judgment.target.sentence.corpus.protocol != Protocol.ESA_PREFILL:
         return
-    source, spans = prefilled(judgment)
+    source, spans = prefilled(judgment, references)
     if not spans or span_problems(spans, judgment.candidate_text):
         return  # a text changed since its file was imported: nothing sound to suggest
     suggested = Span.objects.bulk_create(

@@ -30,6 +30,7 @@ from annotation.dealt import current_task, task_take_own_done
 from annotation.judging.errors import ERR_NOT_A_SYSTEM, ChangeRefused
 from annotation.judging.order import next_in_task, next_target_for
 from annotation.judging.pool import (
+    References,
     nearest_in_pool,
     pool_judgments,
     pooled_references,
@@ -128,6 +129,7 @@ def _created(
         for r in rows
         if r.evaluator_id == user.pk and shown_words(r.target__text, r.shown_text) == candidate
     ]
+    references: References | None = None  # read only where the pool is
     if reuse:
         # the same words: the same errors, so the same severities (annotation.spans)
         new_ref, sser, severities = reuse[-1].new_ref, reuse[-1].sser, reuse[-1].severities
@@ -158,7 +160,7 @@ def _created(
                 shown_text=shown_text if degraded else "",
                 task=task,
             )
-            suggestions_write(created)
+            suggestions_write(created, references)
     except IntegrityError:  # another tab created it a moment ago
         return Judgment.objects.get(target=target, evaluator=user, control=control)
     start_stack(created)

@@ -72,7 +72,12 @@ def _render_judgment(
     by the corpus's protocol: aWER's, or the ESA / MQM page where judges mark spans."""
     if judgment.target.sentence.corpus.marks_spans:
         return _render_span_page(
-            request, judgment, status=status, message=message, message_kind=message_kind
+            request,
+            judgment,
+            status=status,
+            message=message,
+            message_kind=message_kind,
+            with_header=with_header,
         )
     ctx = judging_context(judgment)
     htmx = bool(request.htmx)
@@ -103,15 +108,19 @@ def _render_span_page(
     status: int,
     message: str | None,
     message_kind: str,
+    with_header: bool = True,
 ) -> TemplateResponse:
     """:func:`_render_judgment` for a corpus judged by error spans (ESA, MQM): the same
-    header, messages and fragment-or-page rule, its own page."""
-    ctx = span_page_context(judgment)
+    header, messages and fragment-or-page rule, its own page. Without the header (an
+    htmx click that cannot have changed it), the fragment carries the span figures
+    instead, and the page's place in the judge's order is not read."""
+    header = with_header or not request.htmx
+    ctx = span_page_context(judgment, placed=header)
     source_language, target_language = corpus_languages(judgment.target.sentence.corpus)
     context = {
         "ctx": ctx,
         "j": judgment,
-        "header": judge_header(judgment, ctx.run_item),
+        "header": judge_header(judgment, ctx.run_item) if header else None,
         "message": message,
         "message_kind": message_kind,
         "readonly": judgment.evaluator_id != request.user.pk,
@@ -409,13 +418,28 @@ def judgment_change(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespo
     if change is None:
         raise Http404("No such action.")
     judgment = _judgment_or_404(request, pk)
+    was_done = judgment.state == Judgment.State.DONE
     try:
         change(judgment, request, _int_field(request, "version"))
     except JudgingError as exc:
         return _refusal(request, pk, exc)
     if not request.htmx:
         return see_other(reverse("annotation:judgment", args=[pk]))
-    return _render_judgment(request, judgment, with_header=False)
+    # The aWER page's header stays as it was after a click; the ESA / MQM page's is
+    # drawn again only where the click could change it (:func:`header_may_change`).
+    with_header = judgment.target.sentence.corpus.marks_spans and header_may_change(
+        judgment, was_done=was_done
+    )
+    return _render_judgment(request, judgment, with_header=with_header)
+
+
+def header_may_change(judgment: Judgment, *, was_done: bool) -> bool:
+    """Whether a change of ``judgment`` (done before it: ``was_done``) may change what
+    the judge's header shows. Its counts and pace read the judge's done items only, so a
+    change that leaves a judgment pending before and after leaves the header as it was;
+    one of a done judgment (its active time is in the pace) or that finishes or reopens
+    it may not."""
+    return was_done or judgment.state == Judgment.State.DONE
 
 
 @login_required
