@@ -1,5 +1,6 @@
 """The judge's page's two lists of words, drawn in Python: the candidate's words with
-their edit operations, and the new reference's words. They are the page's longest loops
+their edit operations, and the new reference's words; and the ESA / MQM page's
+candidate cut into pieces (``templates/judging/_spans.html``). They are the page's longest loops
 (a word is a dozen template nodes), drawn on every click; the markup is exactly the one
 the template drew (``templates/judging/_judge.html`` calls these tags). And the
 attributes that mark a text of the corpus with its language and direction."""
@@ -16,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from annotation.spans import MAJOR
 
 if TYPE_CHECKING:
+    from annotation.judging.esa_page import Piece
     from annotation.judging.page import ShownOp
     from annotation.text import TextLanguage
 
@@ -55,6 +57,33 @@ def candidate_words(ops: Sequence[ShownOp], readonly: bool) -> SafeString:
             )
         out.append(f'<span class="mark">{button}{toggle}</span>{BETWEEN}')
     return mark_safe("".join(out))  # noqa: S308 (every value escaped above)
+
+
+@register.simple_tag
+def candidate_pieces(pieces: Sequence[Piece]) -> SafeString:
+    """The ESA / MQM page's candidate, piece by piece (:class:`~annotation.judging.
+    esa_page.Piece`): its characters and word number, which the page's script reads, and
+    the class of the severest span over it."""
+    out = []
+    for p in pieces:
+        severity = f" err-{escape(p.severity)}" if p.severity else ""
+        word = "" if p.word is None else f' data-word="{p.word}"'
+        out.append(
+            f'<span class="piece{severity}" data-start="{p.start}" data-end="{p.end}"{word}>'
+            f"{escape(p.text)}</span>"
+        )
+    return mark_safe("".join(out))  # noqa: S308 (every text escaped)
+
+
+@register.simple_tag
+def category_options(categories: Sequence[str], chosen: str) -> SafeString:
+    """An MQM span's category menu: the corpus's taxonomy, the span's own selected."""
+    return mark_safe(  # noqa: S308 (every category escaped)
+        "".join(
+            f'<option value="{escape(c)}"{" selected" if c == chosen else ""}>{escape(c)}</option>'
+            for c in categories
+        )
+    )
 
 
 @register.simple_tag
