@@ -43,17 +43,31 @@ def span_row(judgment: Judgment, span: MarkedSpan, **fields: Any) -> Span:
     )
 
 
+#: Where :func:`set_spans` leaves the judge's spans it has just written on the judgment
+#: object (as :func:`judge_spans_as_suggested` gives them), so the page drawn after the
+#: change reads them without a query, as the stack's counts are kept
+#: (:func:`annotation.judging.stack.load_stack`).
+WRITTEN = "judge_spans_written"
+
+
 def judge_spans_as_suggested(judgment: Judgment) -> list[tuple[MarkedSpan, bool]]:
     """The judge's own spans of ``judgment`` in order, each with whether it is a
-    suggestion as it was suggested (kept so far), in one query."""
+    suggestion as it was suggested (kept so far), in one query (none after a change
+    that wrote them on this object: :data:`WRITTEN`)."""
+    written: list[tuple[MarkedSpan, bool]] | None = judgment.__dict__.get(WRITTEN)
+    if written is not None:
+        return list(written)
     rows = (
         Span.objects.filter(judgment=judgment, origin=Span.Origin.JUDGE)
         .select_related("suggestion")
         .order_by()
     )
-    marked = [
-        (r.marked, r.suggestion is not None and r.suggestion.marked == r.marked) for r in rows
-    ]
+    return _as_suggested((r, r.suggestion) for r in rows)
+
+
+def _as_suggested(rows: Iterable[tuple[Span, Span | None]]) -> list[tuple[MarkedSpan, bool]]:
+    """Judge's rows, each with its suggestion (or None), as the page lists them."""
+    marked = [(r.marked, s is not None and s.marked == r.marked) for r, s in rows]
     order = {s: k for k, s in enumerate(in_order(s for s, _ in marked))}
     return sorted(marked, key=lambda pair: order[pair[0]])
 
@@ -101,8 +115,13 @@ def set_spans(
     free = {r.marked: r for r in every if r.origin == Span.Origin.SUGGESTED and r.pk not in named}
     taken = {k for k, _ in successors}
     added = [s for k, s in enumerate(new) if k not in taken]
-    Span.objects.bulk_create(
+    created = Span.objects.bulk_create(
         span_row(judgment, s, suggestion=free.pop(s, None), seconds=seconds) for s in added
+    )
+    suggestions: dict[int | None, Span] = {r.pk: r for r in every}
+    judgment.__dict__[WRITTEN] = _as_suggested(
+        [(r, suggestions.get(r.suggestion_id)) for r in rows if r not in gone]
+        + [(r, r.suggestion) for r in created]
     )
     return before
 

@@ -28,14 +28,14 @@ pytestmark = pytest.mark.django_db
 #: A click on a pending judgment's spans: the session, the user and the judgment with its
 #: stack (3); the judge's spans read to check the click (1); the transaction: its start,
 #: the judgment's UPDATE, the spans read under its row lock, the span written, the event,
-#: its end (6); the page drawn after: the spans, the document's neighbours (2). No
-#: header, no place in the order: the click cannot change them.
-MAX_QUERIES_SPAN_CLICK = 12
+#: its end (6); the page drawn after: the document's neighbours (1; its spans are those
+#: just written). No header, no place in the order: the click cannot change them.
+MAX_QUERIES_SPAN_CLICK = 11
 #: A span removed: Django's delete looks for spans naming it first (2 more).
 MAX_QUERIES_SPAN_REMOVED = MAX_QUERIES_SPAN_CLICK + 2
-#: The ESA score: no span read or written (3 fewer); after an undo, as here, the undone
-#: changes discarded (1 more).
-MAX_QUERIES_ESA_SCORE = MAX_QUERIES_SPAN_CLICK - 2
+#: The ESA score: no span read or written before the page, which reads them (2 fewer);
+#: after an undo, as here, the undone changes discarded (1 more).
+MAX_QUERIES_ESA_SCORE = MAX_QUERIES_SPAN_CLICK - 1
 
 CATEGORY = {Protocol.MQM: "Accuracy/Mistranslation"}
 
