@@ -29,6 +29,15 @@ django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# numpy's BLAS (OpenBLAS) starts a thread per core in every process that imports it. An
+# app server's processes (gunicorn's workers, the job workers, their scoring processes)
+# already take a core each, so those threads only wait for each other, spinning: a
+# sentence-level correlation's dot products cost 15 times their CPU, and the dashboard's
+# first view after a judgment on 18,000 judgments twice its CPU (bench/judges.py). One
+# thread per process, unless the operator sets another number. Set before anything
+# imports numpy: Django reads the settings first.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # Off unless set: a deployment that forgets it shows no tracebacks and no settings.
 # ``make run`` sets it for the demo; the test suite has its own settings (test_settings).
 DEBUG = parse_bool("DEBUG", os.environ.get("DEBUG"), default=False)

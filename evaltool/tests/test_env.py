@@ -192,3 +192,31 @@ def test_debug_is_off_unless_set_and_a_server_will_not_start_without_a_secret() 
     )
     assert server.returncode != 0
     assert "ImproperlyConfigured: The SECRET_KEY setting must not be empty." in server.stderr
+
+
+def test_numpy_computes_in_one_thread_per_process() -> None:
+    """Every process of the app (a server's worker, a job worker, a command) has numpy's
+    BLAS run in its own thread: its processes already take a core each, and BLAS threads
+    on top of them spin waiting for each other (the dashboard's correlations cost many
+    times their CPU). An operator's own OPENBLAS_NUM_THREADS is kept."""
+    blas_threads = (
+        "import django; django.setup(); import ctypes, numpy; from pathlib import Path; "
+        "lib = next((Path(numpy.__file__).parent.parent / 'numpy.libs').glob('*openblas*')); "
+        "print(ctypes.CDLL(str(lib)).scipy_openblas_get_num_threads64_())"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    env.update(DATABASE_URL="sqlite:///:memory:", DJANGO_SETTINGS_MODULE="evaltool.settings")
+
+    def threads(**extra: str) -> str:
+        run = subprocess.run(
+            [sys.executable, "-c", blas_threads],
+            cwd=ROOT,
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return run.stdout.strip()
+
+    assert threads() == "1"
+    assert threads(OPENBLAS_NUM_THREADS="2") == "2"
