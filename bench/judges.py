@@ -25,7 +25,10 @@ process:
   (``effort``);
 * **campaign page** (``/campaigns/<corpus>/``: every judge's progress, who judged what,
   each judge's effect, the power plan) first and later view, and the **judges page**
-  (``/campaigns/``: every account).
+  (``/campaigns/``: every account);
+* **dashboard after one more judgment**: a judgment finished through the judge's
+  services, then the dashboard's next view, which computes every figure of the
+  judgments again (each measuring process adds one judgment to the corpus).
 
 ``--pages-only`` measures the pages alone; ``--before PATH`` measures another checkout
 too (``PATH``'s code on the same database, e.g. the main branch's) and prints both
@@ -196,7 +199,22 @@ def measure_pages() -> dict[str, float]:
     out["campaign_first"] = _timed(lambda: _get(client, campaign))
     out["campaign_later"] = _timed(lambda: _get(client, campaign))
     out["judges_page"] = _timed(lambda: _get(client, "/campaigns/"))
+    out["dashboard_after_judgment"] = _timed_after_judgment(client, page)
     return out
+
+
+def _timed_after_judgment(client: Any, page: str) -> float:
+    """One more judgment finished through the judge's services, then the dashboard's
+    view that follows it (every figure of the judgments computed again), timed."""
+    from annotation.judging import changes, start
+    from annotation.models import User
+
+    judge = User.objects.get(username="bench-judge")
+    judgment = start.next_judgment_for(user=judge, corpus=_corpus())
+    assert judgment is not None
+    changes.judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=7)
+    changes.judgment_finish(judgment=judgment, user=judge, version=judgment.version)
+    return _timed(lambda: _get(client, page))
 
 
 def measure_panel(name: str) -> dict[str, float]:
@@ -266,6 +284,7 @@ PAGE_ROWS = (
     ("campaign_first", "campaign page, first view"),
     ("campaign_later", "campaign page, later view"),
     ("judges_page", "judges page (/campaigns/)"),
+    ("dashboard_after_judgment", "dashboard after one more judgment"),
 )
 FIGURE_ROWS = (
     ("judges_panel", "judges_panel (figures per judge)"),

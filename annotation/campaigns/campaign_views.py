@@ -23,7 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from annotation.campaigns.effort import campaign_protocol_effort
+from annotation.campaigns.effort import remembered_protocol_effort
 from annotation.campaigns.forms import CampaignNameForm, CorpusIntoCampaignForm
 from annotation.campaigns.membership import (
     CampaignRefused,
@@ -77,11 +77,11 @@ def _campaign_page(
 ) -> TemplateResponse:
     renamed = CampaignNameForm(initial={"name": campaign.name})
     overview = campaign_overview(campaign)
-    protocols = {row.corpus.protocol for row in overview.corpora}
+    corpora = [row.corpus for row in overview.corpora]
     context = {
         "campaign": campaign,
         "overview": overview,
-        "protocol_effort": campaign_protocol_effort(campaign, protocols=protocols),
+        "protocol_effort": remembered_protocol_effort(campaign, corpora),
         "rename_form": forms.get("rename_form") or renamed,
         "move_form": forms.get("move_form") or CorpusIntoCampaignForm(campaign=campaign),
         "delete_error": forms.get("delete_error"),

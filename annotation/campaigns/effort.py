@@ -20,7 +20,9 @@ campaign with them:
 
 Two queries whatever the size of the campaign (the judgments grouped by protocol, the
 spans grouped by protocol), and one for the protocols of its corpora unless the caller
-has them.
+has them. Both read every done judgment of the campaign, so the page remembers their
+figures until a judgment of one of its corpora changes (:func:`remembered_protocol_effort`):
+a later view reads none.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from django.db.models import Count, Sum
 from django.db.models.functions import Coalesce
 
 from annotation.models import Campaign, Corpus, Judgment, Protocol, Span
+from annotation.statistics import remembered_across
 
 #: Where the protocol is grouped from, on a judgment and on a span.
 _PROTOCOL = "target__translator__corpus__protocol"
@@ -84,6 +87,21 @@ class ProtocolEffort:
             "seconds_per_span": self.seconds_per_span,
             "marking_seconds_per_span": self.marking_seconds_per_span,
         }
+
+
+def remembered_protocol_effort(
+    campaign: Campaign, corpora: Iterable[Corpus]
+) -> tuple[ProtocolEffort, ...]:
+    """:func:`campaign_protocol_effort` of the campaign whose corpora (as the page read
+    them, with their stamps) are ``corpora``, remembered under their judgments stamps,
+    which every change of a done judgment, its active time or its spans moves
+    (:mod:`annotation.changes`)."""
+    corpora = list(corpora)
+    return remembered_across(
+        corpora,
+        ("protocol-effort", campaign.pk),
+        lambda: campaign_protocol_effort(campaign, protocols=[c.protocol for c in corpora]),
+    )
 
 
 def campaign_protocol_effort(

@@ -98,6 +98,7 @@ from annotation.statistics.memo import (
     forget,
     recalled,
     remembered,
+    remembered_across,
     remembered_by_content,
     remembered_for_texts,
 )
@@ -215,6 +216,7 @@ __all__ = [
     "forget",
     "recalled",
     "remembered",
+    "remembered_across",
     "remembered_by_content",
     "remembered_for_texts",
     "cache_table_created",

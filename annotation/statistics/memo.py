@@ -37,6 +37,9 @@ The shelves, by what they depend on:
   first view), under a digest of everything it is computed from
   (:func:`remembered_by_content`) and no stamp: a judgment changes one system's scores,
   the next view recomputes that system's figures only, and no key can name stale inputs.
+* :data:`ACROSS`: what is computed from the judgments of several corpora at once (the
+  campaign page's effort per protocol), under every one's judgments stamp
+  (:func:`remembered_across`).
 * The judge's live figures' rows and sums (:mod:`~annotation.statistics.live`) and the
   controls' queues (:mod:`annotation.controls.runs`) declare their shelves where they
   are used, under the texts stamp.
@@ -45,7 +48,7 @@ The cache has two levels. The first is the process's memory, shared by its threa
 look-up there costs no I/O. The second is shared by every process of every app server
 (:mod:`~annotation.statistics.shared`: Redis, or a table of the database), for the
 shelves whose values cost enough to compute that N servers computing each once after
-a judgment would cost N times one (the three above, ``shared=True``): a value missing
+a judgment would cost N times one (the four above, ``shared=True``): a value missing
 from the memory is looked for there, and a value computed is kept in both, so the first
 process that asks after a change computes it and the others read it. The judge's live
 figures and the controls' queues stay in each process: their values are many and small
@@ -283,6 +286,9 @@ AUTOMATIC = Shelf("automatic", Stamp.TEXTS, 6, shared=True)
 #: What :func:`remembered_by_content` keeps: a few views' worth of one corpus's estimates
 #: and rank tests (about 240 a view at real size, a few KB each).
 BY_CONTENT = Shelf("by-content", Stamp.NONE, 2048, shared=True)
+#: What :func:`remembered_across` keeps: a few campaigns' figures (small: a row per
+#: protocol), each under the states of all its corpora.
+ACROSS = Shelf("across", Stamp.JUDGMENTS, 16, shared=True)
 
 
 def remembered(corpus: Corpus, part: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
@@ -325,6 +331,23 @@ def content_digest(*parts: bytes | str | int | float) -> bytes:
         digest.update(len(raw).to_bytes(8, "little"))
         digest.update(raw)
     return digest.digest()
+
+
+def remembered_across(
+    corpora: Iterable[Corpus], part: tuple[Hashable, ...], compute: Callable[[], T]
+) -> T:
+    """``part`` of the figures of several corpora at once (a campaign's), as of their
+    judgments stamps (:data:`ACROSS`): the value kept, or ``compute()``'s, kept from now
+    on. Its key holds every corpus's state as read (primary key, creation time, protocol,
+    judgments stamp), so a judgment in any of them, a corpus added, moved away or judged
+    by another protocol names another value; the values of earlier states are not
+    dropped at once, the least recently used going first (and from the shared store,
+    after a day)."""
+    states = tuple(
+        (c.pk, c.created_at.isoformat(), c.protocol, *stamps_of(c, ACROSS.depends))
+        for c in sorted(corpora, key=lambda c: c.pk)
+    )
+    return CACHE.get_or_set(ACROSS.key(None, *part, states), compute)
 
 
 def remembered_by_content(key: bytes, compute: Callable[[], T]) -> T:

@@ -17,8 +17,9 @@ from lxml import html as lxml_html
 
 from annotation.campaigns.effort import campaign_protocol_effort
 from annotation.campaigns.membership import campaign_create
+from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.esa import judgment_change_span, judgment_mark_span
-from annotation.judging.start import judgment_open, judgment_seen
+from annotation.judging.start import judgment_open, judgment_seen, next_judgment_for
 from annotation.models import Campaign, Corpus, Judgment, Span, Target, User
 from annotation.models.corpus import Protocol
 from annotation.tests.factories import page_queries, sized_corpus
@@ -192,3 +193,27 @@ def test_the_effort_costs_the_same_queries_on_a_campaign_many_times_larger(
 
     assert many == few
     assert len(campaign_protocol_effort(campaign)) == 2
+
+
+def test_a_later_view_reads_the_effort_remembered_until_a_judgment_is_done(
+    lead_client: Client, wmt: Campaign
+) -> None:
+    """Both queries read every done judgment of the campaign: a later view reads them
+    from what the first computed, and a judgment a judge finishes in any of its corpora
+    has the next view count it."""
+    url = reverse("campaigns:campaign", args=[wmt.pk])
+    first = page_queries(lead_client, url)
+
+    assert page_queries(lead_client, url) == first - 2
+
+    awer = Corpus.objects.get(campaign=wmt, protocol=Protocol.AWER)
+    judge = User.objects.get(username="ann")
+    awer.judges.add(judge)
+    j = next_judgment_for(user=judge, corpus=awer)
+    assert j is not None
+    j = judgment_set_sser(judgment=j, user=judge, version=j.version, sser=8)
+    judgment_finish(judgment=j, user=judge, version=j.version)
+    page = lxml_html.fromstring(lead_client.get(url).content)
+
+    (row,) = page.xpath('//*[@id="effort-protocols"]//tr[@data-protocol="awer"]')
+    assert row.get("data-judgments") == "4"
