@@ -25,7 +25,8 @@ process:
   (``effort``);
 * **campaign page** (``/campaigns/<corpus>/``: every judge's progress, who judged what,
   each judge's effect, the power plan) first and later view, and the **judges page**
-  (``/campaigns/``: every account);
+  (``/campaigns/``: every account), and the campaign's own page (``/campaigns/c/<pk>/``:
+  its corpora, annotators and effort per protocol), first and later view;
 * **dashboard after one more judgment**: a judgment finished through the judge's
   services, then the dashboard's next view, which computes every figure of the
   judgments again (each measuring process adds one judgment to the corpus).
@@ -198,6 +199,9 @@ def measure_pages() -> dict[str, float]:
     campaign = f"/campaigns/{corpus.pk}/"
     out["campaign_first"] = _timed(lambda: _get(client, campaign))
     out["campaign_later"] = _timed(lambda: _get(client, campaign))
+    whole = f"/campaigns/c/{corpus.campaign_id}/"
+    out["whole_campaign_first"] = _timed(lambda: _get(client, whole))
+    out["whole_campaign_later"] = _timed(lambda: _get(client, whole))
     out["judges_page"] = _timed(lambda: _get(client, "/campaigns/"))
     out["dashboard_after_judgment"] = _timed_after_judgment(client, page)
     return out
@@ -284,6 +288,8 @@ PAGE_ROWS = (
     ("campaign_first", "campaign page, first view"),
     ("campaign_later", "campaign page, later view"),
     ("judges_page", "judges page (/campaigns/)"),
+    ("whole_campaign_first", "campaign's own page, first view"),
+    ("whole_campaign_later", "campaign's own page, later view"),
     ("dashboard_after_judgment", "dashboard after one more judgment"),
 )
 FIGURE_ROWS = (
