@@ -434,7 +434,15 @@ class Bootstrap:
         real = np.abs(pair_scores - pair_scores.T)
         # sums[a, b, sample] = Σ_t C[sample, t] · stats_a[t] · mask_b[t], one product.
         y = x.transpose(1, 0, 2)[:, :, :, None] * mask.T[:, None, None, :].astype(np.float64)
-        sums = (self.counts @ y.reshape(n, -1)).reshape(self.n_samples, n_sys, k, n_sys)
+        counts, rows = self.counts, y.reshape(n, -1)
+        judged = mask.any(axis=0)
+        if not judged.all() and bool(np.all(np.floor(x) == x)):
+            # a segment nobody judged adds nothing: left out (early in a campaign, most
+            # of them), for whole-number statistics only (counts, SSER's percents),
+            # whose sums are exact in any order, so that no figure moves by a bit
+            kept = np.flatnonzero(judged)
+            counts, rows = counts[:, kept], rows[kept]
+        sums = (counts @ rows).reshape(self.n_samples, n_sys, k, n_sys)
         pair_samples = _scores(score_from_stats, sums.transpose(1, 3, 0, 2))
         diffs = np.abs(pair_samples - pair_samples.transpose(1, 0, 2))
         common = pair_mask.sum(axis=2).astype(np.int64)
