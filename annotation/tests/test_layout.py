@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,19 +81,35 @@ def our_modules() -> dict[str, Path]:
     }
 
 
+def statements(tree: ast.AST, *, hints: bool = True) -> Iterator[ast.stmt]:
+    """Every statement of ``tree``, nested ones too (in functions, classes, branches,
+    handlers, cases); without ``hints``, not those under ``if TYPE_CHECKING:``. A
+    statement stands only in another's lists, never in an expression, so the walk leaves
+    the expressions (most of a module's nodes) unvisited: every module is read so, several
+    times."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        hidden = (
+            {id(child) for child in node.body}
+            if not hints and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            else set()
+        )
+        stack.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+            and id(child) not in hidden
+        )
+
+
 def _import_statements(tree: ast.Module, *, hints: bool) -> list[ast.Import | ast.ImportFrom]:
     """Every import statement, wherever it stands (one inside a function runs when the
     function does, so it is an import all the same); without ``hints``, not those under
     ``if TYPE_CHECKING:`` (never run)."""
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if not hints and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped |= {id(n) for child in node.body for n in ast.walk(child)}
-    return [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skipped
-    ]
+    return [n for n in statements(tree, hints=hints) if isinstance(n, ast.Import | ast.ImportFrom)]
 
 
 def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
@@ -257,7 +273,7 @@ def test_the_rules_and_the_file_format_need_no_database() -> None:
     for name, path in our_modules().items():
         if ".tests" in name or LAYERS[layer_of(name)][0] not in below_models:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         django = sorted(
             {
                 (n.module if isinstance(n, ast.ImportFrom) else n.names[0].name) or ""
@@ -381,7 +397,7 @@ def long_functions(source: str | ast.Module, name: str) -> list[str]:
     tree = ast.parse(source) if isinstance(source, str) else source
     return [
         f"{name}:{node.lineno} {node.name} ({length} lines)"
-        for node in ast.walk(tree)
+        for node in statements(tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > FUNCTION_MAX_LINES
     ]
