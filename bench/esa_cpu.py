@@ -32,7 +32,6 @@ import argparse
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -44,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import production_env  # noqa: E402
+from bench.judge_cpu import page_after_redirects, print_cpu_table  # noqa: E402
 from bench.load import judgment_and_version  # noqa: E402
 
 PROTOCOLS = ("esa", "esa_prefill", "mqm")
@@ -129,11 +129,7 @@ class SpanJudge:
         self.judgment, self.version = judgment_and_version(page)
 
     def get(self, path: str) -> str:
-        response = self.client.get(path)
-        while response.status_code in (301, 302, 303):
-            response = self.client.get(response["Location"])
-        assert response.status_code == 200, (path, response.status_code)
-        return response.content.decode()
+        return page_after_redirects(self.client, path)
 
     def post(self, action: str, data: dict[str, str]) -> str:
         path = f"/judgments/{self.judgment}/{action}/"
@@ -230,19 +226,7 @@ def measure(args: argparse.Namespace, protocol: str) -> dict[str, list[tuple[flo
 
 def report(protocol: str, found: dict[str, list[tuple[float, int]]]) -> None:
     print(f"  {protocol}")
-    print("  kind       n   CPU median    mean     p95   queries (max)")
-    for kind in KINDS:
-        rows = found.get(kind, [])
-        if not rows:
-            continue
-        cpu = sorted(c for c, _ in rows)
-        p95 = cpu[min(len(cpu) - 1, round(0.95 * (len(cpu) - 1)))]
-        queries = [q for _, q in rows]
-        print(
-            f"  {kind:<9}{len(rows):>4}  {1000 * statistics.median(cpu):>8.1f} ms"
-            f"  {1000 * statistics.fmean(cpu):>6.1f}  {1000 * p95:>6.1f}"
-            f"   {statistics.median(queries):>4.0f} ({max(queries)})"
-        )
+    print_cpu_table(found, KINDS)
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,11 +88,7 @@ class Judge:
         self.judgment, self.version = judgment_and_version(page)
 
     def get(self, path: str) -> str:
-        response = self.client.get(path)
-        while response.status_code in (301, 302, 303):
-            response = self.client.get(response["Location"])
-        assert response.status_code == 200, (path, response.status_code)
-        return response.content.decode()
+        return page_after_redirects(self.client, path)
 
     def post(self, path: str, data: dict[str, str]) -> str:
         response = self.client.post(path, data, HTTP_HX_REQUEST="true")
@@ -121,6 +118,34 @@ class Judge:
         else:
             self.show(self.post(f"/judgments/{pk}/accept/", {"version": version}))
             self.sser = None
+
+
+def page_after_redirects(client: Any, path: str) -> str:
+    """The page at ``path`` through the test ``client``, its redirects followed (a 200)."""
+    response = client.get(path)
+    while response.status_code in (301, 302, 303):
+        response = client.get(response["Location"])
+    assert response.status_code == 200, (path, response.status_code)
+    return str(response.content.decode())
+
+
+def print_cpu_table(found: dict[str, list[tuple[float, int]]], kinds: Sequence[str]) -> None:
+    """One line per kind of action: how many, the CPU's median, mean and 95th percentile
+    in ms, and the queries' median (and most)."""
+    width = max(len(kind) for kind in kinds) + 1
+    print(f"  {'kind':<{width}}{'n':>3}   CPU median    mean     p95   queries (max)")
+    for kind in kinds:
+        rows = found.get(kind, [])
+        if not rows:
+            continue
+        cpu = sorted(c for c, _ in rows)
+        p95 = cpu[min(len(cpu) - 1, round(0.95 * (len(cpu) - 1)))]
+        queries = [q for _, q in rows]
+        print(
+            f"  {kind:<{width}}{len(rows):>4}  {1000 * statistics.median(cpu):>8.1f} ms"
+            f"  {1000 * statistics.fmean(cpu):>6.1f}  {1000 * p95:>6.1f}"
+            f"   {statistics.median(queries):>4.0f} ({max(queries)})"
+        )
 
 
 def measure(args: argparse.Namespace) -> dict[str, list[tuple[float, int]]]:
@@ -222,19 +247,7 @@ def main() -> None:
         f"live figures {args.figures}; {args.judges} judges, {args.actions} actions measured "
         f"(load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})"
     )
-    print("  kind     n   CPU median    mean     p95   queries (max)")
-    for kind in KINDS:
-        rows = found.get(kind, [])
-        if not rows:
-            continue
-        cpu = sorted(c for c, _ in rows)
-        p95 = cpu[min(len(cpu) - 1, round(0.95 * (len(cpu) - 1)))]
-        queries = [q for _, q in rows]
-        print(
-            f"  {kind:<7}{len(rows):>4}  {1000 * statistics.median(cpu):>8.1f} ms"
-            f"  {1000 * statistics.fmean(cpu):>6.1f}  {1000 * p95:>6.1f}"
-            f"   {statistics.median(queries):>4.0f} ({max(queries)})"
-        )
+    print_cpu_table(found, KINDS)
 
 
 if __name__ == "__main__":
