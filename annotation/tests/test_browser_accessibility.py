@@ -124,7 +124,11 @@ class Audit:
 
     def check(self, where: str, within: str = "html", skipped: Sequence[str] = ()) -> None:
         """axe on the page shown (on its part ``within``, less the parts ``skipped``), at
-        each of the audit's viewports."""
+        each of the audit's viewports.
+
+        The page's load event comes first: after a form's post the new page's elements can
+        be seen before its stylesheet applies, and axe would measure unstyled buttons."""
+        self.page.wait_for_load_state("load")
         inject(self.page)
         if not self.viewports:
             self._run_axe(where, within, skipped)
