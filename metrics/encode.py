@@ -143,7 +143,7 @@ def _encode_chars(
     pp: Preprocessor, texts: Sequence[str], vocab: dict[str, int], *, grow: bool
 ) -> Lines:
     """``tok:char`` without a Python object per character: the texts' characters (as
-    :class:`~metrics.tokenize.TokenizerChar` keeps them) as code points, mapped to ids
+    :class:`~metrics.tokenize_cjk.TokenizerChar` keeps them) as code points, mapped to ids
     through the distinct characters only."""
     kept = [
         "".join((text.lower().rstrip() if pp.lowercase else text.rstrip()).split())

@@ -110,7 +110,7 @@ def test_the_unicode_classes_module_is_imported_only_for_intl_and_nopunct(
     files: list[str], tokenize: str, metric: str, needs_classes: bool
 ) -> None:
     """``intl`` and ``nopunct`` read the Unicode classes of the ``regex`` module
-    (:func:`metrics.tokenize._category_ranges`); no other tokenizer pays for its import."""
+    (:func:`metrics.tokenize_unicode._category_ranges`); no other tokenizer pays for its import."""
     loaded = imported_by(*files, "--metric", metric, "--tokenize", tokenize)
     assert ("regex" in loaded) == needs_classes
 

@@ -23,12 +23,12 @@ from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 from metrics import __version__
 from metrics.bleu import BLEU
 from metrics.tokenize import (
-    _ZH_CHAR,
     DEFAULT_TOKENIZER,
     Preprocessor,
     get_tokenizer,
     tokenizer_for_language,
 )
+from metrics.tokenize_cjk import _ZH_CHAR
 
 DATA = Path(__file__).parent / "data" / "cjk"
 #: The tokenizer of each language of the test data, and sacreBLEU's.
