@@ -33,12 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.annotators import Ratings, item_means, system_means, z_scores
 from metrics.facts import facts_of
 from metrics.human import ESA_MAX as ESA_MAX
 from metrics.human import ESA_MIN as ESA_MIN
 from metrics.human import MQM_SPANS
 from metrics.ranksum import Clusters, wmt_clusters
+from metrics.ratings import Ratings, item_means, system_means, z_scores
 from metrics.significance import DEFAULT_ALPHA, MIN_COMMON
 from metrics.stats import FloatArray, MetricInfo
 

@@ -30,12 +30,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from metrics.annotators import Ratings, ratings
 from metrics.cli import EXIT_BAD_INPUT, OneLineParser
 from metrics.estimate_cli import read_score
 from metrics.json_out import json_dumps
 from metrics.mqm import WMT_SPELLINGS, WMT_TAXONOMY, Taxonomy, taxonomy_from_json
 from metrics.protocols import ESA_MAX, ESA_MIN, SystemFigures, esa, esa_z, mqm
+from metrics.ratings import Ratings, ratings
 from metrics.textfiles import SegmentFileError, display_name, read_segments
 
 MQM_COLUMNS = ("system", "seg_id", "rater", "category", "severity")

@@ -53,14 +53,8 @@ from annotation.statistics import (
     sentence_scores_by_system,
     sser_ratings,
 )
-from metrics.annotators import (
-    SSER_Z,
-    AnnotatorEffect,
-    annotator_effects,
-    item_means,
-    system_means,
-    z_scores,
-)
+from metrics.annotator_effects import AnnotatorEffect, annotator_effects
+from metrics.judge_aware import SSER_Z
 from metrics.power import (
     ALPHA,
     NEEDED,
@@ -71,6 +65,7 @@ from metrics.power import (
     sentences_needed,
 )
 from metrics.ranking import MIN_COMMON, order_systems
+from metrics.ratings import item_means, system_means, z_scores
 from metrics.registry import metric_info
 from metrics.stats import MetricInfo
 

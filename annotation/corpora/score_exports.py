@@ -19,9 +19,9 @@ import numpy as np
 
 from annotation.models import Corpus, Judgment, Span, Translator
 from annotation.statistics import external_metrics
-from metrics.annotators import Ratings, ratings
 from metrics.mqm import segment_points
 from metrics.protocols import SystemFigures, esa, mqm
+from metrics.ratings import Ratings, ratings
 from metrics.stats import FloatArray
 
 #: The human scores a corpus's own judgments give, by the name ``--metric`` takes.

@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString
 from annotation import formatting
 from annotation.pace import PACE_LABEL
 from metrics import human
-from metrics.annotators import Offset
+from metrics.annotator_effects import Offset
 
 register = template.Library()
 

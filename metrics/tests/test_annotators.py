@@ -11,22 +11,14 @@ import math
 import numpy as np
 import pytest
 
-from metrics.annotators import (
-    NO_OFFSET,
-    SSER_Z,
-    Ratings,
-    annotator_effects,
-    item_means,
-    judge_aware,
-    ratings,
-    system_means,
-    z_scores,
-)
+from metrics.annotator_effects import NO_OFFSET, annotator_effects
 from metrics.claims import MIN_SENTENCES, shortfall
 from metrics.correlation import z_normalize
 from metrics.facts import facts_of
 from metrics.human import SSER
+from metrics.judge_aware import SSER_Z, judge_aware
 from metrics.power import separated, separation_power
+from metrics.ratings import Ratings, item_means, ratings, system_means, z_scores
 from metrics.significance import Bootstrap, MetricSignificance, percentile_interval
 from metrics.stats import MetricInfo
 
@@ -436,7 +428,7 @@ def test_the_resampled_figures_of_forty_judges_at_once_are_the_definitions(
 ) -> None:
     """Every judge's normalisation and every item's z computed at once for all judges
     (one product per block of samples) give the definition's figures, sample by sample."""
-    from metrics.annotators import _judge_rows, _pair_scores
+    from metrics.judge_aware import _judge_rows, _pair_scores
 
     r = many_judges(seed, whole_sentences=whole_sentences)
     bootstrap = Bootstrap(30, 25, seed)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from metrics.__main__ import main
-from metrics.annotators import ratings
 from metrics.protocols import esa, esa_z
+from metrics.ratings import ratings
 
 HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
 

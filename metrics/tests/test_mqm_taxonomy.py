@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from metrics.annotators import ratings
 from metrics.mqm import (
     WMT_CATEGORIES,
     WMT_TAXONOMY,
@@ -18,6 +17,7 @@ from metrics.mqm import (
     wmt_taxonomy_json,
 )
 from metrics.protocols import mqm
+from metrics.ratings import ratings
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,6 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from metrics.annotators import Ratings, ratings
 from metrics.meta import (
     pairwise_accuracy,
     permutation_side,
@@ -21,6 +20,7 @@ from metrics.meta import (
     soft_pairwise_accuracy,
 )
 from metrics.protocols import ESA_MAX, check_esa_scores, esa, esa_z, mqm
+from metrics.ratings import Ratings, ratings
 from metrics.significance import UNRANKED
 
 nan = math.nan

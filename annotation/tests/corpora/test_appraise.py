@@ -18,8 +18,8 @@ from annotation.corpora.appraise_csv import read_appraise_rows
 from annotation.corpora.imports import ImportRefused
 from annotation.corpora.text_imports import corpus_import_text
 from annotation.models import Corpus, Judgment, Protocol, Span, User
-from metrics.annotators import ratings
 from metrics.protocols import esa
+from metrics.ratings import ratings
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,9 @@ from annotation.corpora.imports import ImportRefused
 from annotation.corpora.mqm_import import corpus_import_mqm
 from annotation.models import Corpus, Judgment, Protocol, Span, User
 from annotation.tests.corpora.test_appraise import SOURCES, wmt_texts
-from metrics.annotators import ratings
 from metrics.mqm import WMT_TAXONOMY, segment_points
 from metrics.protocols import mqm
+from metrics.ratings import ratings
 
 pytestmark = pytest.mark.django_db
 

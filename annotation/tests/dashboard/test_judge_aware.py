@@ -17,7 +17,7 @@ from annotation.statistics import judgment_rows, sser_ratings
 from annotation.tests.boards import view_of
 from annotation.tests.factories import HTMX, by_id, scores_json
 from annotation.tests.judged_corpora import SPLIT_OVERLAP, SPLIT_SENTENCES
-from metrics.annotators import system_means, z_scores
+from metrics.ratings import system_means, z_scores
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ import pytest
 from django.template import Context, Template
 
 from annotation.templatetags.dashboard_format import offset_cell, system_cells
-from metrics.annotators import NO_OFFSET, Offset
+from metrics.annotator_effects import NO_OFFSET, Offset
 from metrics.claims import shortfall
 from metrics.ranking import NO_INTERVAL, Interval
 
