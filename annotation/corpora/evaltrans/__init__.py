@@ -41,7 +41,8 @@ Why it looks the way it does:
   export consume the dataclasses of :mod:`.schema`.
 
 The modules: :mod:`.schema` (names, dataclasses, the sentence rules, refusal reasons),
-:mod:`.guard` (raw-byte checks, parser options), :mod:`.reader`, :mod:`.writer`,
+:mod:`.guard` (raw-byte checks, parser options), :mod:`.reader` (the pass over a file),
+:mod:`.element_reader` (one element: an ``<eval>``, children, text), :mod:`.writer`,
 :mod:`.errors` (an aWER judgment's ``<errors>``, its error spans), :mod:`.judgment` (a
 judgment's attributes), :mod:`.timing` (its effort: active time, IER's part, first and
 last times), :mod:`.protocol` (the file's ``judgingProtocol`` and ``<mqmTaxonomy>``,

@@ -7,12 +7,15 @@ siblings, so memory does not grow with the file. Problems are reported in file o
 one-line :class:`~annotation.corpora.evaltrans.schema.EvalTransError`; a file that ends
 before its root element does is told as cut short, where it ends.
 
+One element (an ``<eval>``, any element's children and text) is read by
+:class:`~annotation.corpora.evaltrans.element_reader.ElementReader`, which the pass
+over the file here builds on.
+
 The awer fraction is *not* checked against the new reference here: the import recomputes it.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Collection, Generator, Iterator
 from dataclasses import replace
@@ -21,15 +24,8 @@ from typing import BinaryIO
 
 from lxml import etree
 
-from annotation.corpora.evaltrans.error_spans import SPANS_TAG, SpanElement, read_spans
-from annotation.corpora.evaltrans.errors import read_errors
+from annotation.corpora.evaltrans.element_reader import ElementReader, serialize, tag_name
 from annotation.corpora.evaltrans.guard import PARSER_OPTIONS, CheckedBytes
-from annotation.corpora.evaltrans.imported_spans import (
-    IMPORTED_TAG,
-    ImportedElement,
-    read_imported,
-)
-from annotation.corpora.evaltrans.judgment import judgment_attrs
 from annotation.corpora.evaltrans.protocol import (
     AWER,
     ERR_TAXONOMY_PLACE,
@@ -41,32 +37,18 @@ from annotation.corpora.evaltrans.protocol import (
 )
 from annotation.corpora.evaltrans.schema import (
     ERR_CUT_SHORT,
-    ERR_DOCTYPE,
     ERR_DUPLICATE_CHILD,
     ERR_EMPTY_FILE,
-    ERR_EVAL_WITHOUT_TARGET,
-    ERR_EVAL_WITHOUT_TRANSLATOR,
     ERR_MALFORMED,
-    ERR_MARKUP_IN_TEXT,
     ERR_SENTENCE_WITHOUT_SOURCE,
-    ERR_STRAY_TEXT,
     ERR_WRONG_ROOT,
     CorpusHeader,
-    ErrorElement,
     EvalElement,
     EvalTransError,
-    Role,
     SentenceElement,
-    normalize_space,
     sentence_problem,
-    translator_role,
 )
-from annotation.limits import (
-    EVALUATOR_MAX_LENGTH,
-    NAME_MAX_LENGTH,
-    WorkLimits,
-    length_problem,
-)
+from annotation.limits import NAME_MAX_LENGTH, WorkLimits
 
 _LXML_POSITION = re.compile(r", line \d+, column (\d+)$")
 #: libxml2's words for a file that ends in the text of an element.
@@ -101,7 +83,7 @@ def iter_evaltrans(
         yield from _Reader(source, shown, reference_names, limits).run()
 
 
-class _Reader:
+class _Reader(ElementReader):
     """One pass over one file: checked bytes in, lxml's feed parser, dataclasses out."""
 
     def __init__(
@@ -112,10 +94,7 @@ class _Reader:
         limits: WorkLimits | None,
     ) -> None:
         self.input = CheckedBytes(stream, filename)
-        self.filename = filename
-        self.reference_names = frozenset(reference_names)
-        self.limits = limits
-        self.systems: set[str] = set()  # the systems seen so far, while limits count them
+        super().__init__(filename, reference_names, limits)
         self.parser = etree.XMLPullParser(
             events=("end",),
             tag=("{*}sentence", "eval", "evalTrans"),
@@ -135,9 +114,6 @@ class _Reader:
         self.root_text_checked = False
         self.root_closed = False  # the root's end tag was read (events of "evalTrans")
         self.last_bytes = b""  # the end of the file, to place text before </evalTrans>
-
-    def error(self, line: int | None, reason: str) -> EvalTransError:
-        return EvalTransError(self.filename, line, reason)
 
     def run(self) -> Iterator[CorpusHeader | SentenceElement]:
         root: etree._Element | None = None
@@ -197,7 +173,7 @@ class _Reader:
             inside = ended[0] if ended else self.root
             if inside is None or inside.sourceline is None:
                 return self.syntax_error(exc)
-            tag, opened = _tag_name(inside), int(inside.sourceline)
+            tag, opened = tag_name(inside), int(inside.sourceline)
         return self.error(self.input.newlines + 1, ERR_CUT_SHORT.format(tag=tag, line=opened))
 
     def syntax_error(self, exc: etree.XMLSyntaxError) -> EvalTransError:
@@ -289,7 +265,7 @@ class _Reader:
     def check_root(self, root: etree._Element) -> None:
         if self.root is None:
             if root.tag != "evalTrans":
-                raise self.error(root.sourceline, ERR_WRONG_ROOT.format(tag=_tag_name(root)))
+                raise self.error(root.sourceline, ERR_WRONG_ROOT.format(tag=tag_name(root)))
             self.root = root
 
     def take_preceding(self, root: etree._Element, element: etree._Element | None) -> None:
@@ -316,38 +292,8 @@ class _Reader:
                     continue  # the header's, read by rules()
                 raise self.error(node.sourceline, ERR_TAXONOMY_PLACE)
             (self.header_xml if self.pending is None else self.pending_after).append(
-                _serialize(node)
+                serialize(node)
             )
-
-    def check_text(
-        self,
-        text: str | None,
-        parent: etree._Element,
-        *,
-        start: int | None = None,
-        before: etree._Element | None = None,
-        end: int | None = None,
-    ) -> None:
-        """Refuse non-blank text between elements, on the line where it is.
-
-        The text's line is counted from what is known: the line it starts on, the node it
-        comes ``before``, or the line of the ``end`` tag that follows it.
-        """
-        if not text or not text.strip():
-            return
-        leading = text[: len(text) - len(text.lstrip())].count("\n")
-        trailing = text[len(text.rstrip()) :].count("\n")
-        line: int | None = None
-        if start is not None:
-            line = start + leading
-        elif before is not None and before.sourceline:
-            line = before.sourceline - trailing
-        elif end is not None:
-            line = end - trailing
-        shown = " ".join(text.split())
-        if len(shown) > 40:
-            shown = shown[:39] + "…"
-        raise self.error(line, ERR_STRAY_TEXT.format(text=shown, parent=_tag_name(parent)))
 
     def root_end_line(self) -> int | None:
         """The line of ``</evalTrans>``, counted back from the end of the file."""
@@ -421,7 +367,7 @@ class _Reader:
                 source = self.text_of(child)
                 self.within_words("<source>", source, child)
             elif child.tag != "eval":  # the evals were read as they ended (on_eval)
-                extra_xml.append(_serialize(child))
+                extra_xml.append(serialize(child))
         if self.current is element:
             evals, self.current, self.current_evals = self.current_evals, None, []
         if source is None:
@@ -442,167 +388,3 @@ class _Reader:
         )
         self.position += 1
         return sentence
-
-    def eval(self, element: etree._Element) -> EvalElement:
-        line = element.sourceline or 0
-        translator = ""
-        evaluator: str | None = None
-        others: list[tuple[str, str]] = []
-        for key, value in element.attrib.items():
-            if key == "translator":
-                translator = normalize_space(value)
-                self.fitting('<eval translator="…">', translator, NAME_MAX_LENGTH, element)
-            elif key == "evaluator":
-                evaluator = normalize_space(value) or None
-                self.fitting('<eval evaluator="…">', value, EVALUATOR_MAX_LENGTH, element)
-            else:
-                others.append((key, value))
-        try:
-            judgment = judgment_attrs(others)
-        except ValueError as exc:
-            raise self.error(line, str(exc)) from None
-        if not translator:
-            raise self.error(line, ERR_EVAL_WITHOUT_TRANSLATOR)
-        self.within_systems(translator, line)
-        target: str | None = None
-        new_ref: str | None = None
-        errors: tuple[ErrorElement, ...] | None = None
-        spans: tuple[SpanElement, ...] | None = None
-        imported: ImportedElement | None = None
-        extra_xml: list[str] = []
-        for child in self.children(element):
-            if child.tag == "target":
-                if target is not None:
-                    raise self.error(
-                        child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="target")
-                    )
-                target = self.text_of(child)
-                self.within_words("<target>", target, child)
-            elif child.tag == "newRef":
-                if new_ref is not None:
-                    raise self.error(
-                        child.sourceline, ERR_DUPLICATE_CHILD.format(parent="eval", tag="newRef")
-                    )
-                new_ref = self.text_of(child)
-                self.within_words("<newRef>", new_ref, child)
-            elif child.tag == "errors":
-                if errors is not None:
-                    reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag="errors")
-                    raise self.error(child.sourceline, reason)
-                errors = read_errors(child, self.children, self.error)
-            elif child.tag == SPANS_TAG:
-                if spans is not None:
-                    reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag=SPANS_TAG)
-                    raise self.error(child.sourceline, reason)
-                spans = read_spans(child, self.children, self.error)
-            elif child.tag == IMPORTED_TAG:
-                if imported is not None:
-                    reason = ERR_DUPLICATE_CHILD.format(parent="eval", tag=IMPORTED_TAG)
-                    raise self.error(child.sourceline, reason)
-                imported = read_imported(child, self.children, self.error)
-            else:
-                extra_xml.append(_serialize(child))
-        if target is None:
-            raise self.error(line, ERR_EVAL_WITHOUT_TARGET)
-        return EvalElement(
-            translator=translator,
-            target=target,
-            line=line,
-            evaluator=evaluator,
-            sser=judgment.sser,
-            awer=judgment.awer,
-            new_ref=new_ref,
-            extra_attrs=judgment.extra_attrs,
-            extra_xml=tuple(extra_xml),
-            note=judgment.note,
-            flag=judgment.flag,
-            errors=errors or (),
-            ier=judgment.ier,
-            timing=judgment.timing,
-            esa_score=judgment.esa_score,
-            spans=spans or (),
-            imported=imported,
-        )
-
-    def within_systems(self, translator: str, line: int) -> None:
-        """Count a system the first time it appears; refuse the first one too many."""
-        if self.limits is None or translator in self.systems:
-            return
-        if translator_role(translator, self.reference_names) is not Role.SYSTEM:
-            return
-        self.systems.add(translator)
-        problem = self.limits.systems_problem(len(self.systems), translator)
-        if problem is not None:
-            raise self.error(line, problem)
-
-    def within_words(self, what: str, text: str, element: etree._Element) -> None:
-        """Refuse a text too long to be aligned, where it is."""
-        problem = None if self.limits is None else self.limits.words_problem(what, text)
-        if problem is not None:
-            raise self.error(element.sourceline, problem)
-
-    def fitting(self, what: str, value: str, limit: int, element: etree._Element) -> str:
-        """``value`` if its column can hold it; a name the database would cut or refuse
-        is refused here, with the file and line, on every database."""
-        problem = length_problem(what, value, limit)
-        if problem is not None:
-            raise self.error(element.sourceline, problem)
-        return value
-
-    def children(self, element: etree._Element) -> Iterator[etree._Element]:
-        """The element children; comments and PIs skipped, stray text and entities refused."""
-        text = element.text
-        if text and not text.isspace():
-            self.check_text(text, element, start=element.sourceline)
-        for child in element:
-            tail = child.tail
-            if tail and not tail.isspace():
-                following = child.getnext()
-                if following is not None:
-                    self.check_text(tail, element, before=following)
-                else:
-                    self.check_text(tail, element, start=_end_line(child))
-            if isinstance(child.tag, str):
-                yield child
-            elif isinstance(child, etree._Entity):  # cannot be without a DOCTYPE; refuse anyway
-                raise self.error(child.sourceline, ERR_DOCTYPE)
-
-    def text_of(self, element: etree._Element) -> str:
-        """Whitespace-normalised text of a text-only element (comments inside are dropped)."""
-        parts = [element.text or ""]
-        for child in element:
-            if isinstance(child.tag, str):
-                raise self.error(
-                    child.sourceline,
-                    ERR_MARKUP_IN_TEXT.format(tag=_tag_name(element), child=_tag_name(child)),
-                )
-            if isinstance(child, etree._Entity):
-                raise self.error(child.sourceline, ERR_DOCTYPE)
-            parts.append(child.tail or "")
-        return normalize_space("".join(parts))
-
-
-def _tag_name(element: etree._Element) -> str:
-    tag = element.tag
-    return tag if isinstance(tag, str) else "?"
-
-
-def _end_line(element: etree._Element) -> int | None:
-    """The line an element ends on: its start line plus the newlines of its content."""
-    if element.sourceline is None:
-        return None
-    newlines = (element.text or "").count("\n")
-    for node in element.iterdescendants():
-        newlines += (node.text or "").count("\n") + (node.tail or "").count("\n")
-    return int(element.sourceline) + newlines
-
-
-def _serialize(element: etree._Element) -> str:
-    """An unknown element as XML text, verbatim (its tail is layout and is not kept).
-
-    lxml would declare on it every namespace in scope; only those it uses are kept, so
-    the text does not change when read back from a written file.
-    """
-    alone = copy.deepcopy(element)
-    etree.cleanup_namespaces(alone)
-    return str(etree.tostring(alone, encoding="unicode", with_tail=False))
