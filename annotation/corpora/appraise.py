@@ -42,13 +42,13 @@ from annotation.corpora.campaign_texts import (
     stored_campaign_texts,
     wmt_campaign_texts,
 )
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.imported_judgments import (
     ImportedJudgment,
     ImportedSpan,
     refuse_judged_again,
     store_imported_judgments,
 )
-from annotation.corpora.imports import ImportRefused
 from annotation.formatting import counted
 from annotation.models import Corpus, Judgment, Protocol
 from metrics.mqm import WMT_TAXONOMY, Taxonomy
@@ -102,7 +102,7 @@ def corpus_import_appraise(
 ) -> AppraiseSummary:
     """Import the Appraise CSV ``data`` as judgments of a new corpus ``name`` made of the
     WMT texts under ``texts`` for ``pair``, or of the existing ``corpus`` (module doc);
-    an :class:`~annotation.corpora.imports.ImportRefused` names the line and reason."""
+    an :class:`~annotation.corpora.import_state.ImportRefused` names the line and reason."""
     try:
         rows = read_appraise_rows(data, filename)
     except SegmentFileError as exc:

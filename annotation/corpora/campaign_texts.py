@@ -16,7 +16,8 @@ from pathlib import Path
 
 from annotation.corpora.appraise_csv import iso_639_3
 from annotation.corpora.evaltrans import CorpusHeader, EvalElement, SentenceElement
-from annotation.corpora.imports import ImportRefused, import_elements, upload_limits
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import import_elements, upload_limits
 from annotation.corpora.wmt_texts import (
     DOMAIN_ATTR,
     WmtTexts,
@@ -68,7 +69,7 @@ def pair_languages(pair: str) -> tuple[str, str]:
 def wmt_campaign_texts(root: Path, pair: str, judged: Collection[str]) -> CampaignTexts:
     """The WMT texts of ``pair`` under ``root`` (:mod:`~annotation.corpora.wmt_texts`),
     the references among ``judged`` (the systems a file judges) made systems too; an
-    :class:`~annotation.corpora.imports.ImportRefused` naming the file and line."""
+    :class:`~annotation.corpora.import_state.ImportRefused` naming the file and line."""
     try:
         src, tgt = pair_languages(pair)
         languages = (iso_639_3(src), iso_639_3(tgt))

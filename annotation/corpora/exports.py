@@ -24,7 +24,8 @@ from annotation.corpora.evaltrans import (
 )
 from annotation.corpora.evaltrans.error_spans import SpanElement
 from annotation.corpora.evaltrans.imported_spans import ImportedElement
-from annotation.corpora.imports import BATCH_SENTENCES, PENDING_ATTR
+from annotation.corpora.import_batches import PENDING_ATTR
+from annotation.corpora.imports import BATCH_SENTENCES
 from annotation.corpora.marked_spans import imported_elements_of, span_elements_of
 from annotation.corpora.spans import error_elements
 from annotation.ier import as_items, items_problem

@@ -23,11 +23,11 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from annotation.corpora import evaltrans
 from annotation.corpora.evaltrans import CorpusHeader, EvalTransError
 from annotation.corpora.evaluator_accounts import remove_unused_import_accounts
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.imports import (
     ERR_CORPUS_EXISTS,
     ERR_CORPUS_IMPORTING,
     RENAME_IN_FORM,
-    ImportRefused,
     corpus_import,
     upload_limits,
 )

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 
 from annotation.changes import judgments_changed
 from annotation.corpora.evaluator_accounts import new_evaluator_account, remove_unused_accounts
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.removal import delete_corpus_rows
 from annotation.models import Corpus, Judgment, Span, Target, User
 

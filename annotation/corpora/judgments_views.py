@@ -21,8 +21,8 @@ from django.views.decorators.http import require_http_methods
 
 from annotation.corpora.appraise import corpus_import_appraise
 from annotation.corpora.forms import ImportedJudgmentsForm
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.imported_judgments import CampaignImport
-from annotation.corpora.imports import ImportRefused
 from annotation.corpora.mqm_import import corpus_import_mqm
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, lead_required, see_other

@@ -30,13 +30,13 @@ from annotation.corpora.campaign_texts import (
     wmt_campaign_texts,
 )
 from annotation.corpora.evaltrans import normalize_space
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.imported_judgments import (
     ImportedJudgment,
     ImportedSpan,
     refuse_judged_again,
     store_imported_judgments,
 )
-from annotation.corpora.imports import ImportRefused
 from annotation.corpora.mqm import places_in_documents
 from annotation.corpora.mqm_tsv import NEUTRAL, MqmRow, judgments_of, read_mqm_tsv
 from annotation.corpora.wmt_texts import normalised_offset
@@ -84,7 +84,7 @@ def corpus_import_mqm(
 ) -> MqmImportSummary:
     """Import the MQM TSV ``data`` as judgments of a new corpus ``name`` made of the
     WMT texts under ``texts`` for ``pair``, or of the existing MQM ``corpus`` (module
-    doc); an :class:`~annotation.corpora.imports.ImportRefused` names the line and
+    doc); an :class:`~annotation.corpora.import_state.ImportRefused` names the line and
     reason."""
     try:
         rows = read_mqm_tsv(data, filename)

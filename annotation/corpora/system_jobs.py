@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from annotation.corpora.import_jobs import AlreadyRunning
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.systems import AddedSystem, corpus_add_system, uploaded_lines
 from annotation.jobs import Job, Progress, Refused, enqueue, handler
 from annotation.jobs.pruning import kept_upload

@@ -19,7 +19,8 @@ from django.db.models import F, Max
 
 from annotation.changes import corpus_texts_changed
 from annotation.corpora import evaltrans
-from annotation.corpora.imports import ImportRefused, upload_limits
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import upload_limits
 from annotation.limits import NAME_MAX_LENGTH, length_problem, non_xml_char_problem, unusable_line
 from annotation.models import Corpus, Sentence, Target, Translator
 from annotation.resegmenting import Cost, cost, resegment_document

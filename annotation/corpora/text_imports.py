@@ -16,7 +16,8 @@ from annotation.corpora.evaltrans import (
     SentenceElement,
     normalize_space,
 )
-from annotation.corpora.imports import ImportRefused, import_elements, upload_limits
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import import_elements, upload_limits
 from annotation.corpora.summary import ImportSummary
 from annotation.limits import NAME_MAX_LENGTH, length_problem, unusable_line
 from metrics.textfiles import SegmentFileError, read_parallel

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.corpora.forms import AddSystemForm, UploadForm
 from annotation.corpora.import_jobs import AlreadyRunning, queue_import
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.system_jobs import ADD_SYSTEM, queue_add_system
 from annotation.jobs import Job, live_jobs, retry
 from annotation.models import User

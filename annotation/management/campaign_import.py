@@ -10,8 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.imported_judgments import CampaignImport
-from annotation.corpora.imports import ImportRefused
 from annotation.management.lookup import corpus_named
 from metrics.textfiles import SegmentFileError, display_name, read_bytes
 

@@ -21,7 +21,8 @@ from django.core.checks import Tags
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.campaigns.membership import campaign_create
-from annotation.corpora.imports import ImportRefused, corpus_import, protocol_problem
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import corpus_import, protocol_problem
 from annotation.management.scoring import report_scoring
 from annotation.models import Campaign, Protocol
 

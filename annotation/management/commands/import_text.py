@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.systems import corpus_add_system
 from annotation.corpora.text_imports import corpus_import_text
 from annotation.management.scoring import report_scoring

@@ -24,7 +24,8 @@ from annotation.campaigns.membership import (
     corpus_move,
 )
 from annotation.corpora.import_jobs import ERR_CAMPAIGN_GONE
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import corpus_import
 from annotation.corpora.removal import corpus_delete
 from annotation.jobs import Job, run_queued_jobs
 from annotation.models import Campaign, Corpus, Judgment, Task, User

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from annotation.corpora.appraise import corpus_import_appraise
 from annotation.corpora.appraise_csv import read_appraise_rows
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.text_imports import corpus_import_text
 from annotation.models import Corpus, Judgment, Protocol, Span, User
 from metrics.protocols import esa

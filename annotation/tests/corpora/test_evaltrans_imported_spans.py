@@ -13,7 +13,8 @@ import pytest
 
 from annotation.corpora.evaltrans.imported_spans import ERR_IMPORTED_JUDGED, ERR_IMPORTED_SPAN
 from annotation.corpora.evaltrans.protocol import ERR_IMPORTED_PROTOCOL
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import corpus_import
 from annotation.corpora.marked_spans import ERR_IMPORTED_ON_REFERENCE, ERR_IMPORTED_UNDER_OTHER
 from annotation.corpora.span_imports import imported_spans_import
 from annotation.judging.start import judgment_open

@@ -26,7 +26,8 @@ from annotation.corpora.evaltrans.error_spans import (
 )
 from annotation.corpora.evaltrans.protocol import ERR_NEEDS_PROTOCOL, ERR_SCORE_NOT_ESA
 from annotation.corpora.evaltrans.writer import write_evaltrans
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import corpus_import
 from annotation.corpora.marked_spans import ERR_SPANS_UNDER_OTHER
 from annotation.jobs import Job, run_queued_jobs
 from annotation.models import Corpus, Span

@@ -10,7 +10,8 @@ import pytest
 
 from annotation.corpora.evaltrans import CorpusHeader, EvalElement, SentenceElement
 from annotation.corpora.evaltrans.schema import ERR_IER_FORMAT
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import corpus_import
 from annotation.ier import ERR_IER_ITEMS
 from annotation.judging.changes import judgment_finish, judgment_set_sser
 from annotation.judging.items import judgment_ier_mark, judgment_ier_split

@@ -9,12 +9,12 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.imports import (
     ERR_CORPUS_EXISTS,
     ERR_CORPUS_IMPORTING,
     RENAME_ON_COMMAND_LINE,
     SENTENCES_PER_TRANSACTION,
-    ImportRefused,
     corpus_import,
 )
 from annotation.judging.changes import judgment_set_sser

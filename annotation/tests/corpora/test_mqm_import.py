@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.mqm_import import corpus_import_mqm
 from annotation.models import Corpus, Judgment, Protocol, Span, User
 from annotation.tests.corpora.test_appraise import SOURCES, wmt_texts

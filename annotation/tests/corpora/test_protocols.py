@@ -17,7 +17,8 @@ from django.urls import reverse
 
 from annotation.campaigns.forms import ERR_PROTOCOL_JUDGED
 from annotation.campaigns.overview import CorpusRow
-from annotation.corpora.imports import ERR_JUDGED_UNDER_AWER, ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import ERR_JUDGED_UNDER_AWER, corpus_import
 from annotation.jobs import run_queued_jobs
 from annotation.models import Corpus, Protocol
 from annotation.tests.factories import DEMO_XML, JUDGED, SEED_XML, manage_py

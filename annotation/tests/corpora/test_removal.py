@@ -13,7 +13,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from annotation.corpora.imports import ERR_CORPUS_IMPORTING, ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import ERR_CORPUS_IMPORTING, corpus_import
 from annotation.corpora.removal import ERR_NAME_MISMATCH, corpus_delete
 from annotation.jobs import Job, run_queued_jobs
 from annotation.judging.start import judgment_open, judgment_seen

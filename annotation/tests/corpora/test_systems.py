@@ -13,7 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.corpora.exports import corpus_export
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import corpus_import
 from annotation.corpora.systems import corpus_add_system
 from annotation.judging.changes import judgment_move_word
 from annotation.judging.start import judgment_open

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from annotation.corpora.imports import ImportRefused
+from annotation.corpora.import_state import ImportRefused
 from annotation.corpora.text_imports import corpus_import_text
 from annotation.models import Corpus, Target
 

@@ -15,7 +15,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from annotation.corpora.imports import ImportRefused, corpus_import
+from annotation.corpora.import_state import ImportRefused
+from annotation.corpora.imports import corpus_import
 from annotation.corpora.systems import corpus_add_system
 from annotation.corpora.text_imports import corpus_import_text
 from annotation.jobs import Job
