@@ -24,7 +24,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.campaigns.effort import remembered_protocol_effort
-from annotation.campaigns.forms import CampaignNameForm, CorpusIntoCampaignForm
+from annotation.campaigns.forms import (
+    CampaignNameForm,
+    CampaignSideBySideForm,
+    CorpusIntoCampaignForm,
+)
 from annotation.campaigns.membership import (
     CampaignRefused,
     campaign_create,
@@ -34,6 +38,8 @@ from annotation.campaigns.membership import (
 )
 from annotation.campaigns.overview import campaign_overview
 from annotation.models import Campaign
+from annotation.sidebyside.campaign import campaign_reach, campaign_side_by_side_set
+from annotation.sidebyside.queue import SideBySideRefused
 from annotation.web import HtmxHttpRequest, lead_required, see_other
 
 
@@ -85,6 +91,8 @@ def _campaign_page(
         "rename_form": forms.get("rename_form") or renamed,
         "move_form": forms.get("move_form") or CorpusIntoCampaignForm(campaign=campaign),
         "delete_error": forms.get("delete_error"),
+        "sbs_form": forms.get("sbs_form") or CampaignSideBySideForm.of(campaign),
+        "sbs_reach": campaign_reach(campaign, corpora),
     }
     return TemplateResponse(request, "campaigns/campaign_page.html", context, status=status)
 
@@ -164,3 +172,25 @@ def campaign_delete_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except CampaignRefused as refused:
         return _campaign_page(request, campaign, delete_error=str(refused), status=400)
     return see_other(reverse("campaigns:campaigns"))
+
+
+@lead_required
+@require_POST
+def campaign_side_by_side(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The campaign's side-by-side setting (:mod:`annotation.sidebyside.campaign`): saved
+    and applied to every corpus that follows it, or the page again (400) with the field
+    and the reason (a value out of range; a change once judging started under it)."""
+    campaign = _campaign_or_404(pk)
+    form = CampaignSideBySideForm(request.POST)
+    if form.is_valid():
+        try:
+            campaign_side_by_side_set(
+                campaign=campaign,
+                per_screen=form.cleaned_data["per_screen"],
+                asks_preference=form.cleaned_data["asks_preference"],
+            )
+        except SideBySideRefused as refused:
+            form.add_error("per_screen", str(refused))
+        else:
+            return see_other(reverse("campaigns:campaign", args=[campaign.pk]) + "#h-side-by-side")
+    return _campaign_page(request, _campaign_or_404(pk), status=400, sbs_form=form)

@@ -27,6 +27,7 @@ from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, Protocol, User
 from annotation.under_spans import checked_taxonomy
 from metrics.json_out import json_dumps
+from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN
 
 
 def corpora_to_assign() -> forms.ModelMultipleChoiceField[Corpus]:
@@ -402,3 +403,29 @@ class CorpusIntoCampaignForm(forms.Form):
         self.fields["corpus"].queryset = (  # type: ignore[attr-defined]
             Corpus.objects.exclude(campaign=campaign).select_related("campaign").order_by("name")
         )
+
+
+class CampaignSideBySideForm(forms.Form):
+    """The campaign's side-by-side setting (:mod:`annotation.sidebyside.campaign`):
+    systems a screen and whether the preference is asked, as a corpus's own panel sets
+    them. Its fields are prefixed (``sbs-per_screen``), apart from the page's others."""
+
+    prefix = "sbs"
+    per_screen = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(MIN_PER_SCREEN, MAX_PER_SCREEN + 1)],
+        coerce=int,
+        label="Systems a screen",
+        help_text="Every corpus of the campaign judged by ESA or MQM spans shows this many "
+        "systems' candidates of a source side by side, unless it has its own setting.",
+    )
+    asks_preference = forms.BooleanField(
+        required=False, initial=True, label="Ask which is better (of 3 or 4: the best)"
+    )
+
+    @classmethod
+    def of(cls, campaign: Campaign) -> CampaignSideBySideForm:
+        """The form showing ``campaign``'s setting as stored."""
+        per_screen = campaign.side_by_side_per_screen or MIN_PER_SCREEN
+        initial = {"per_screen": per_screen}
+        initial["asks_preference"] = campaign.side_by_side_asks_preference
+        return cls(initial=initial)

@@ -187,7 +187,9 @@ def _in_every_candidate(
 def campaign_overview(campaign: Campaign) -> CampaignOverview:
     """``campaign`` as its page shows it (see the module: five queries)."""
     of_campaign = Corpus.objects.filter(campaign=campaign)
-    corpora = list(of_campaign.with_judges_progress().order_by("name"))
+    corpora = list(
+        of_campaign.with_judges_progress().select_related("side_by_side").order_by("name")
+    )
     jobs = pending_by_corpus(of_campaign)
     return CampaignOverview(
         campaign=campaign,

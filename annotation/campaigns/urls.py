@@ -21,6 +21,11 @@ urlpatterns = [
     path("c/<int:pk>/rename/", campaign_views.campaign_rename_view, name="campaign_rename"),
     path("c/<int:pk>/corpora/", campaign_views.campaign_add_corpus, name="campaign_add_corpus"),
     path("c/<int:pk>/delete/", campaign_views.campaign_delete_view, name="campaign_delete"),
+    path(
+        "c/<int:pk>/side-by-side/",
+        campaign_views.campaign_side_by_side,
+        name="campaign_side_by_side",
+    ),
     path("<int:pk>/", views.campaign_page, name="corpus"),
     path("<int:pk>/campaign.csv", views.campaign_csv_download, name="campaign_csv"),
     path("<int:pk>/assign/", views.campaign_assign, name="assign"),

@@ -27,6 +27,7 @@ from django.db.models import OuterRef, Q
 
 from annotation.limits import NAME_MAX_LENGTH
 from annotation.models.subqueries import AmongIds, scalar_total
+from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN
 
 JUDGES_PER_ITEM_MAX = 3
 OVERLAP_PERCENT_DEFAULT = 10
@@ -111,6 +112,20 @@ class Campaign(models.Model):
         help_text="A pair of systems is resolved once its order is significant at this "
         "confidence (adaptive dealing favours the pairs that are not).",
     )
+    # Side by side (issue 42, point 1; annotation.sidebyside.campaign): the setting every
+    # corpus of the campaign whose protocol allows it follows, unless it has its own.
+    side_by_side_per_screen = models.PositiveSmallIntegerField(
+        "systems a screen (side by side)",
+        null=True,
+        blank=True,
+        help_text="Judge its corpora side by side, this many systems' candidates a screen "
+        "(2–4). Empty: one candidate a page, unless a corpus has its own setting.",
+    )
+    side_by_side_asks_preference = models.BooleanField(
+        "ask which is better (side by side)",
+        default=True,
+        help_text="Side by side, ask which candidate is better (of 3 or 4: the best).",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -134,6 +149,14 @@ class Campaign(models.Model):
             models.CheckConstraint(
                 condition=Q(adaptive=False) | Q(judges_per_item__isnull=False),
                 name="campaign_adaptive_needs_batches",
+            ),
+            models.CheckConstraint(
+                condition=Q(side_by_side_per_screen__isnull=True)
+                | Q(
+                    side_by_side_per_screen__gte=MIN_PER_SCREEN,
+                    side_by_side_per_screen__lte=MAX_PER_SCREEN,
+                ),
+                name="campaign_side_by_side_per_screen_range",
             ),
         ]
 

@@ -34,6 +34,9 @@ from metrics.human import SSER_MIN as SSER_MIN
 from metrics.mqm import Taxonomy, taxonomy_from_json, wmt_taxonomy_json
 from metrics.protocols import ESA_MAX, ESA_MIN
 
+#: Why an aWER corpus is not judged side by side (:attr:`Corpus.side_by_side_refusal`).
+ERR_SIDE_BY_SIDE_PROTOCOL = "Side by side judges ESA or MQM spans: this corpus is judged by aWER."
+
 #: Control items (annotation.controls): about one in every N items of a judge's queue (the
 #: same whole number in every sentence's run), N from 3 to 100; by default 1 in 10: a
 #: tenth of a judge's time, enough controls for a pass rate within the first hundred.
@@ -403,6 +406,23 @@ class Corpus(models.Model):
         """Whether its judges mark error spans (ESA, ESA with pre-filled spans, MQM) on
         the ESA / MQM page, rather than make a new reference (aWER)."""
         return self.protocol != Protocol.AWER
+
+    @property
+    def side_by_side_refusal(self) -> str:
+        """Why its candidates cannot be judged side by side (:mod:`annotation.sidebyside`),
+        "" where they can: the one rule of which protocols side by side supports, read by
+        the corpus's own setting, the campaign's and the lead's links alike."""
+        return "" if self.marks_spans else ERR_SIDE_BY_SIDE_PROTOCOL
+
+    @property
+    def judged_side_by_side(self) -> bool:
+        """Whether its judges are offered side-by-side judging: it has a setting (its own
+        or its campaign's, stored), or its campaign has one that reaches it (a corpus that
+        joined since: :func:`annotation.sidebyside.campaign.side_by_side_of` stores it when
+        first opened). Reads ``side_by_side`` and ``campaign``: select them with it."""
+        if hasattr(self, "side_by_side"):
+            return True
+        return self.campaign.side_by_side_per_screen is not None and not self.side_by_side_refusal
 
     @property
     def scores_esa(self) -> bool:

@@ -2,7 +2,9 @@
 candidates of one source on one screen, and the screens of each judge's queue.
 
 :class:`SideBySide` is the corpus's setting: how many systems a screen shows, whether
-the judge is asked which of two is better, and the seed every judge's draw starts from.
+the judge is asked which of two is better, and the seed every judge's draw starts from;
+``from_campaign`` where it follows its campaign's setting
+(:mod:`annotation.sidebyside.campaign`) rather than one of the corpus's own.
 :class:`Comparison` is one screen of one judge's queue, as drawn
 (:mod:`metrics.pairing`): the sentence, its candidates in the order shown (left to
 right), whether that order is the draw's swap of the sorted one, the seed of the draw,
@@ -34,6 +36,11 @@ class SideBySide(models.Model):
         default=True, help_text="Ask which of the two candidates is better (A, same, B)."
     )
     seed = models.PositiveIntegerField(help_text="Where every judge's draw starts from.")
+    from_campaign = models.BooleanField(
+        default=False,
+        help_text="Follows its campaign's setting (set on the campaign's page); "
+        "a corpus's own setting overrides the campaign's.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -31,9 +31,10 @@ import secrets
 from django.db import IntegrityError, transaction
 
 from annotation.models import Comparison, Corpus, SideBySide, Target, Translator, User
+from annotation.models.corpus import ERR_SIDE_BY_SIDE_PROTOCOL
 from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN, draw_screens
 
-ERR_NOT_SPANS = "Side by side judges ESA or MQM spans: this corpus is judged by aWER."
+ERR_NOT_SPANS = ERR_SIDE_BY_SIDE_PROTOCOL
 ERR_PER_SCREEN = f"A screen shows {MIN_PER_SCREEN} to {MAX_PER_SCREEN} systems, not {{value}}."
 
 #: Seeds stay below this (a PositiveIntegerField on every database).
@@ -49,21 +50,37 @@ class SideBySideRefused(ValueError):
 def side_by_side_set(
     *, corpus: Corpus, per_screen: int, asks_preference: bool = True, seed: int | None = None
 ) -> SideBySide:
-    """Judge ``corpus`` side by side, ``per_screen`` systems a screen. A new setting
-    draws its seed at random unless given one; a changed setting keeps its seed, and
-    queues already drawn stay as they are."""
-    if not corpus.marks_spans:
-        raise SideBySideRefused(ERR_NOT_SPANS)
-    if not MIN_PER_SCREEN <= per_screen <= MAX_PER_SCREEN:
-        raise SideBySideRefused(ERR_PER_SCREEN.format(value=per_screen))
+    """Judge ``corpus`` side by side, ``per_screen`` systems a screen: the corpus's own
+    setting, which overrides its campaign's from then on
+    (:mod:`annotation.sidebyside.campaign`). A new setting draws its seed at random
+    unless given one; a changed setting keeps its seed, and queues already drawn stay as
+    they are."""
+    side_by_side_check(corpus=corpus, per_screen=per_screen)
     setting = SideBySide.objects.filter(corpus=corpus).first()
     if setting is None:
-        setting = SideBySide(corpus=corpus, seed=secrets.randbelow(_SEED_LIMIT))
+        setting = SideBySide(corpus=corpus, seed=new_seed())
     if seed is not None:
         setting.seed = seed
     setting.per_screen, setting.asks_preference = per_screen, asks_preference
+    setting.from_campaign = False
     setting.save()
     return setting
+
+
+def side_by_side_check(*, corpus: Corpus | None, per_screen: int) -> None:
+    """Refuse (:class:`SideBySideRefused`, the reason its message) a number of systems a
+    screen out of range, or a ``corpus`` whose protocol is not judged side by side
+    (:attr:`~annotation.models.Corpus.side_by_side_refusal`)."""
+    refusal = "" if corpus is None else corpus.side_by_side_refusal
+    if refusal:
+        raise SideBySideRefused(refusal)
+    if not MIN_PER_SCREEN <= per_screen <= MAX_PER_SCREEN:
+        raise SideBySideRefused(ERR_PER_SCREEN.format(value=per_screen))
+
+
+def new_seed() -> int:
+    """A new setting's seed, drawn at random."""
+    return secrets.randbelow(_SEED_LIMIT)
 
 
 def judge_seed(setting: SideBySide, user: User) -> int:

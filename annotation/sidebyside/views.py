@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from annotation.judging.errors import JudgingError, NotYours
 from annotation.judging.views import CHANGES
-from annotation.models import Comparison, Corpus, Judgment, SideBySide
+from annotation.models import Comparison, Corpus, Judgment
 from annotation.sidebyside.actions import (
     PreferenceRefused,
     comparison_accept,
@@ -34,6 +34,7 @@ from annotation.sidebyside.actions import (
     comparison_seen,
     comparison_set_preference,
 )
+from annotation.sidebyside.campaign import side_by_side_of
 from annotation.sidebyside.figures import side_by_side_figures
 from annotation.sidebyside.keys import SIDE_BY_SIDE_KEYS, keys_json
 from annotation.sidebyside.queue import SideBySideRefused, next_comparison, side_by_side_set
@@ -92,8 +93,10 @@ def _screen(
 def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The judge's next screen in this corpus (the queue drawn on the way), or "all
     done"."""
-    corpus = get_object_or_404(Corpus.objects.visible_to(request.user), pk=pk)
-    setting = SideBySide.objects.filter(corpus=corpus).first()
+    corpus = get_object_or_404(
+        Corpus.objects.visible_to(request.user).select_related("campaign"), pk=pk
+    )
+    setting = side_by_side_of(corpus)
     if setting is None:
         raise Http404("This corpus is not judged side by side.")
     comparison = next_comparison(setting=setting, user=request.user)
@@ -207,8 +210,9 @@ def comparison_accept_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @lead_required
 @require_http_methods(["GET", "POST"])
 def side_by_side_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The lead's side-by-side panel: the setting (POST changes it) and the figures."""
-    corpus = get_object_or_404(Corpus, pk=pk)
+    """The lead's side-by-side panel: the setting (POST changes it: the corpus's own,
+    which overrides its campaign's) and the figures."""
+    corpus = get_object_or_404(Corpus.objects.select_related("campaign"), pk=pk)
     message, status = "", 200
     if request.method == "POST":
         try:
@@ -225,7 +229,7 @@ def side_by_side_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             message, status = str(exc), 422
         else:
             return see_other(reverse("annotation:side_by_side_panel", args=[pk]))
-    setting = SideBySide.objects.filter(corpus=corpus).first()
+    setting = side_by_side_of(corpus)
     return TemplateResponse(
         request,
         "sidebyside/panel.html",

@@ -1,0 +1,233 @@
+"""A campaign's side-by-side setting (issue 42, point 1; :mod:`annotation.sidebyside.
+campaign`): set once on the campaign's page, it reaches every corpus of the campaign
+judged by spans; a corpus's own setting overrides it, a corpus that joins later follows
+it, it is fixed once a queue was drawn under it, and an aWER corpus is left one at a
+time with the reason. The page's form, and its queries, which do not grow with the
+corpora."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from lxml import html as lxml_html
+
+from annotation.campaigns.membership import campaign_create, corpus_move
+from annotation.models import Campaign, Comparison, Corpus, SideBySide, User
+from annotation.models.corpus import ERR_SIDE_BY_SIDE_PROTOCOL, Protocol
+from annotation.sidebyside.campaign import (
+    ERR_STARTED,
+    FOLLOWS,
+    LEFT,
+    OWN,
+    campaign_reach,
+    campaign_side_by_side_set,
+    side_by_side_of,
+)
+from annotation.sidebyside.queue import SideBySideRefused, next_comparison, side_by_side_set
+from annotation.tests.factories import import_xml, page_queries
+from annotation.tests.sidebyside.corpora import three_systems_xml
+
+pytestmark = pytest.mark.django_db
+
+
+def corpus_in(campaign: Campaign, name: str, protocol: str, *judges: User) -> Corpus:
+    """A corpus of three systems judged by ``protocol``, in ``campaign``, no setting."""
+    corpus = import_xml(three_systems_xml(), name, *judges)
+    Corpus.objects.filter(pk=corpus.pk).update(campaign=campaign, protocol=protocol)
+    return Corpus.objects.select_related("campaign").get(pk=corpus.pk)
+
+
+@pytest.fixture
+def wmt(judge: User) -> Campaign:
+    """A campaign of an ESA, an MQM and an aWER corpus, judged by ``judge``."""
+    wmt = campaign_create(name="WMT25")
+    corpus_in(wmt, "esa", Protocol.ESA, judge)
+    corpus_in(wmt, "mqm", Protocol.MQM, judge)
+    corpus_in(wmt, "awer", Protocol.AWER, judge)
+    return wmt
+
+
+def settings_of(campaign: Campaign) -> dict[str, tuple[int, bool, bool]]:
+    """Each corpus's stored setting: (systems a screen, preference asked, the campaign's)."""
+    rows = SideBySide.objects.filter(corpus__campaign=campaign)
+    return {s.corpus.name: (s.per_screen, s.asks_preference, s.from_campaign) for s in rows}
+
+
+def test_the_campaign_setting_reaches_every_corpus_judged_by_spans(wmt: Campaign) -> None:
+    reached = campaign_side_by_side_set(campaign=wmt, per_screen=3, asks_preference=False)
+
+    assert reached == 2
+    assert settings_of(wmt) == {"esa": (3, False, True), "mqm": (3, False, True)}
+    wmt.refresh_from_db()
+    assert (wmt.side_by_side_per_screen, wmt.side_by_side_asks_preference) == (3, False)
+
+
+def test_a_corpus_s_own_setting_overrides_the_campaign_s(wmt: Campaign) -> None:
+    esa, mqm = Corpus.objects.get(name="esa"), Corpus.objects.get(name="mqm")
+    side_by_side_set(corpus=esa, per_screen=4, asks_preference=False)  # its own, before
+    campaign_side_by_side_set(campaign=wmt, per_screen=2)
+    side_by_side_set(corpus=mqm, per_screen=3)  # its own, after
+
+    campaign_side_by_side_set(campaign=wmt, per_screen=4, asks_preference=True)
+
+    assert settings_of(wmt) == {"esa": (4, False, False), "mqm": (3, True, False)}
+    corpora = Corpus.objects.filter(campaign=wmt).select_related("side_by_side").order_by("name")
+    states = {r.corpus.name: r.state for r in campaign_reach(wmt, corpora)}
+    assert states == {"awer": LEFT, "esa": OWN, "mqm": OWN}
+
+
+def test_a_corpus_added_later_follows_the_campaign_s_setting(
+    wmt: Campaign, judge: User, judge_client: Client
+) -> None:
+    campaign_side_by_side_set(campaign=wmt, per_screen=3, asks_preference=False)
+    elsewhere = campaign_create(name="elsewhere")
+    later = corpus_in(elsewhere, "later", Protocol.ESA, judge)
+    uploaded = corpus_in(wmt, "uploaded", Protocol.MQM, judge)  # joined without a hook
+
+    corpus_move(corpus=later, campaign=wmt)
+
+    home = lxml_html.fromstring(judge_client.get(reverse("annotation:home")).content)
+    offered = {a.get("data-corpus") for a in home.cssselect('a[data-action="side-by-side"]')}
+    assert offered == {"esa", "mqm", "later", "uploaded"}
+    assert judge_client.get(f"/corpora/{later.pk}/side-by-side/").status_code == 302
+    assert settings_of(wmt)["later"] == (3, False, True)
+    setting = side_by_side_of(Corpus.objects.select_related("campaign").get(pk=uploaded.pk))
+    assert setting is not None
+    first = next_comparison(setting=setting, user=judge)
+    assert first is not None
+    assert len(first.targets) == 3
+    assert first.picks_best
+
+
+def test_the_campaign_setting_is_fixed_once_a_queue_was_drawn_under_it(
+    wmt: Campaign, judge: User
+) -> None:
+    campaign_side_by_side_set(campaign=wmt, per_screen=2)
+    esa = Corpus.objects.select_related("campaign").get(name="esa")
+    drawn = side_by_side_of(esa)
+    assert drawn is not None
+    assert next_comparison(setting=drawn, user=judge) is not None
+
+    with pytest.raises(SideBySideRefused) as refused:
+        campaign_side_by_side_set(campaign=wmt, per_screen=3)
+    with pytest.raises(SideBySideRefused):
+        campaign_side_by_side_set(campaign=wmt, per_screen=2, asks_preference=False)
+
+    assert str(refused.value) == ERR_STARTED.format(corpora="esa")
+    assert settings_of(wmt) == {"esa": (2, True, True), "mqm": (2, True, True)}
+    assert campaign_side_by_side_set(campaign=wmt, per_screen=2) == 2  # unchanged: saved
+    side_by_side_set(corpus=esa, per_screen=3)  # the corpus's own still changes
+    campaign_side_by_side_set(campaign=wmt, per_screen=4)  # no longer follows: no refusal
+    assert settings_of(wmt) == {"esa": (3, True, False), "mqm": (4, True, True)}
+    assert Comparison.objects.filter(setting=drawn).exists()
+
+
+def test_an_awer_corpus_is_left_one_at_a_time_with_the_reason(
+    wmt: Campaign, lead_client: Client
+) -> None:
+    campaign_side_by_side_set(campaign=wmt, per_screen=2)
+
+    corpora = Corpus.objects.filter(campaign=wmt).select_related("side_by_side").order_by("name")
+    reach = {r.corpus.name: (r.state, r.reason) for r in campaign_reach(wmt, corpora)}
+    page = lxml_html.fromstring(
+        lead_client.get(reverse("campaigns:campaign", args=[wmt.pk])).content
+    )
+
+    assert reach == {
+        "awer": (LEFT, ERR_SIDE_BY_SIDE_PROTOCOL),
+        "esa": (FOLLOWS, ""),
+        "mqm": (FOLLOWS, ""),
+    }
+    assert side_by_side_of(Corpus.objects.get(name="awer")) is None
+    (left,) = page.cssselect('#campaign-sbs-corpora tr[data-sbs="left"]')
+    assert left.get("data-corpus") == "awer"
+    assert ERR_SIDE_BY_SIDE_PROTOCOL in left.text_content()
+
+
+# --- the page's form ------------------------------------------------------------------
+
+
+def test_a_lead_sets_side_by_side_on_the_campaign_page(wmt: Campaign, lead_client: Client) -> None:
+    url = reverse("campaigns:campaign_side_by_side", args=[wmt.pk])
+
+    response = lead_client.post(url, {"sbs-per_screen": "3", "sbs-asks_preference": "on"})
+
+    assert response.status_code == 303
+    assert response["Location"] == f"/campaigns/c/{wmt.pk}/#h-side-by-side"
+    assert settings_of(wmt) == {"esa": (3, True, True), "mqm": (3, True, True)}
+    page = lxml_html.fromstring(lead_client.get(response["Location"]).content)
+    assert page.cssselect("#campaign-side-by-side")[0].get("data-per-screen") == "3"
+    assert page.cssselect("#id_sbs-per_screen option[selected]")[0].get("value") == "3"
+
+
+@pytest.mark.parametrize("value", ["7", "1", "two", ""])
+def test_a_bad_number_of_systems_is_refused_with_the_field_and_reason(
+    wmt: Campaign, lead_client: Client, value: str
+) -> None:
+    url = reverse("campaigns:campaign_side_by_side", args=[wmt.pk])
+
+    response = lead_client.post(url, {"sbs-per_screen": value})
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert '<li data-field="per_screen">' in page
+    reason = "This field is required." if value == "" else "Select a valid choice."
+    assert reason in page
+    assert settings_of(wmt) == {}
+
+
+def test_a_change_once_judging_started_is_refused_with_the_field_and_reason(
+    wmt: Campaign, judge: User, lead_client: Client
+) -> None:
+    campaign_side_by_side_set(campaign=wmt, per_screen=2)
+    mqm = side_by_side_of(Corpus.objects.select_related("campaign").get(name="mqm"))
+    assert mqm is not None
+    assert next_comparison(setting=mqm, user=judge) is not None
+    url = reverse("campaigns:campaign_side_by_side", args=[wmt.pk])
+
+    response = lead_client.post(url, {"sbs-per_screen": "4"})
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert '<li data-field="per_screen">' in page
+    assert ERR_STARTED.format(corpora="mqm").replace("'", "&#x27;") in page
+    assert settings_of(wmt)["mqm"] == (2, True, True)
+
+
+def test_the_campaign_side_by_side_form_is_a_lead_s(
+    wmt: Campaign, client: Client, judge: User
+) -> None:
+    url = reverse("campaigns:campaign_side_by_side", args=[wmt.pk])
+
+    assert client.post(url, {"sbs-per_screen": "2"})["Location"].startswith("/accounts/login/")
+    client.force_login(judge)
+    assert client.post(url, {"sbs-per_screen": "2"}).status_code == 404
+    assert settings_of(wmt) == {}
+
+
+def test_the_campaign_page_s_queries_do_not_grow_with_its_corpora(
+    lead_client: Client, user_factory: Callable[..., User]
+) -> None:
+    ana = user_factory("ana")
+    campaign = campaign_create(name="WMT25")
+    corpus_in(campaign, "first", Protocol.ESA, ana)
+    campaign_side_by_side_set(campaign=campaign, per_screen=2)
+    url = reverse("campaigns:campaign", args=[campaign.pk])
+    few = page_queries(lead_client, url)
+    own = corpus_in(campaign, "own", Protocol.MQM, ana)
+    side_by_side_set(corpus=own, per_screen=3)
+    corpus_in(campaign, "joined", Protocol.ESA_PREFILL, ana)  # follows, nothing stored yet
+    corpus_in(campaign, "awer", Protocol.AWER, ana)
+
+    many = page_queries(lead_client, url)
+
+    assert many == few
+    page = lxml_html.fromstring(lead_client.get(url).content)
+    states = {
+        tr.get("data-corpus"): tr.get("data-sbs")
+        for tr in page.cssselect("#campaign-sbs-corpora tbody tr")
+    }
+    assert states == {"first": FOLLOWS, "own": OWN, "joined": FOLLOWS, "awer": LEFT}
