@@ -5,7 +5,8 @@ grouped by campaign.
 
 Read in a fixed number of queries whatever the number of corpora, campaigns, annotators
 or judgments: the corpora with their progress (``Corpus.objects.with_judges_progress``,
-the rule the corpus's own campaign page and home share), the assignments, the
+the rule the corpus's own campaign page and home share) and their side-by-side setting
+(joined: :func:`annotation.sidebyside.campaign.campaign_reach` reads it), the assignments, the
 annotators' progress (where every judge judges every candidate, their done judgments
 per corpus: one grouped count, a row per pair; where the work is split, their batches:
 :func:`annotation.campaigns.batch_progress.annotator_batches`, two), the pending jobs
