@@ -38,7 +38,7 @@ from annotation.campaigns.membership import (
 )
 from annotation.campaigns.overview import campaign_overview
 from annotation.models import Campaign
-from annotation.sidebyside.campaign import campaign_reach, campaign_side_by_side_set
+from annotation.sidebyside.campaign import campaign_reach
 from annotation.sidebyside.queue import SideBySideRefused
 from annotation.web import HtmxHttpRequest, lead_required, see_other
 
@@ -184,11 +184,7 @@ def campaign_side_by_side(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = CampaignSideBySideForm(request.POST)
     if form.is_valid():
         try:
-            campaign_side_by_side_set(
-                campaign=campaign,
-                per_screen=form.cleaned_data["per_screen"],
-                asks_preference=form.cleaned_data["asks_preference"],
-            )
+            form.save_setting(campaign)
         except SideBySideRefused as refused:
             form.add_error("per_screen", str(refused))
         else:

@@ -25,6 +25,7 @@ from annotation.changes import judgments_changed
 from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, Protocol, User
+from annotation.sidebyside.campaign import campaign_side_by_side_set
 from annotation.under_spans import checked_taxonomy
 from metrics.json_out import json_dumps
 from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN
@@ -429,3 +430,13 @@ class CampaignSideBySideForm(forms.Form):
         initial = {"per_screen": per_screen}
         initial["asks_preference"] = campaign.side_by_side_asks_preference
         return cls(initial=initial)
+
+    def save_setting(self, campaign: Campaign) -> int:
+        """The valid form's setting saved on ``campaign`` and its corpora
+        (:func:`~annotation.sidebyside.campaign.campaign_side_by_side_set`, which may
+        refuse it: :class:`~annotation.sidebyside.queue.SideBySideRefused`)."""
+        return campaign_side_by_side_set(
+            campaign=campaign,
+            per_screen=self.cleaned_data["per_screen"],
+            asks_preference=self.cleaned_data["asks_preference"],
+        )

@@ -7,9 +7,12 @@ corpora."""
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Callable
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from lxml import html as lxml_html
@@ -231,3 +234,52 @@ def test_the_campaign_page_s_queries_do_not_grow_with_its_corpora(
         for tr in page.cssselect("#campaign-sbs-corpora tbody tr")
     }
     assert states == {"first": FOLLOWS, "own": OWN, "joined": FOLLOWS, "awer": LEFT}
+
+
+# --- the command ----------------------------------------------------------------------
+
+
+def side_by_side_command(*args: str) -> str:
+    out = io.StringIO()
+    call_command("side_by_side", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_command_sets_the_campaign_s_setting_and_prints_each_corpus(wmt: Campaign) -> None:
+    printed = side_by_side_command("WMT25", "--per-screen", "3", "--no-preference")
+    shown = json.loads(side_by_side_command("WMT25", "--json"))
+
+    assert printed.splitlines() == [
+        "WMT25: side by side, 3 systems a screen.",
+        f"awer: left, one at a time: {ERR_SIDE_BY_SIDE_PROTOCOL}",
+        "esa: follows, 3 a screen",
+        "mqm: follows, 3 a screen",
+    ]
+    assert settings_of(wmt) == {"esa": (3, False, True), "mqm": (3, False, True)}
+    assert (shown["per_screen"], shown["asks_preference"]) == (3, False)
+    assert shown["corpora"]["awer"] == {
+        "state": LEFT,
+        "per_screen": None,
+        "asks_preference": None,
+        "reason": ERR_SIDE_BY_SIDE_PROTOCOL,
+    }
+
+
+def test_the_command_refuses_what_the_page_refuses_naming_the_option(
+    wmt: Campaign, judge: User
+) -> None:
+    with pytest.raises(CommandError, match=r"^--per-screen: Select a valid choice"):
+        side_by_side_command("WMT25", "--per-screen", "5")
+    with pytest.raises(CommandError, match=r"^--per-screen: This field is required"):
+        side_by_side_command("WMT25", "--no-preference")  # nothing stored to keep
+    side_by_side_command("WMT25", "--per-screen", "2")
+    esa = side_by_side_of(Corpus.objects.select_related("campaign").get(name="esa"))
+    assert esa is not None
+    next_comparison(setting=esa, user=judge)
+    with pytest.raises(CommandError) as refused:
+        side_by_side_command("WMT25", "--no-preference")
+
+    assert str(refused.value) == "--per-screen: " + ERR_STARTED.format(corpora="esa")
+    assert settings_of(wmt)["esa"] == (2, True, True)
+    with pytest.raises(CommandError, match="no campaign named 'nope'"):
+        side_by_side_command("nope")
