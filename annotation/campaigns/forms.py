@@ -416,8 +416,9 @@ class CampaignSideBySideForm(forms.Form):
         choices=[(n, str(n)) for n in range(MIN_PER_SCREEN, MAX_PER_SCREEN + 1)],
         coerce=int,
         label="Systems a screen",
-        help_text="Every corpus of the campaign judged by ESA or MQM spans shows this many "
-        "systems' candidates of a source side by side, unless it has its own setting.",
+        help_text="Every corpus of the campaign whose protocol is judged side by side "
+        "shows this many systems' candidates of a source on one screen, unless it has its "
+        "own setting.",
     )
     asks_preference = forms.BooleanField(
         required=False, initial=True, label="Ask which is better (of 3 or 4: the best)"
