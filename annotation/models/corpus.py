@@ -34,8 +34,12 @@ from metrics.human import SSER_MIN as SSER_MIN
 from metrics.mqm import Taxonomy, taxonomy_from_json, wmt_taxonomy_json
 from metrics.protocols import ESA_MAX, ESA_MIN
 
-#: Why an aWER corpus is not judged side by side (:attr:`Corpus.side_by_side_refusal`).
-ERR_SIDE_BY_SIDE_PROTOCOL = "Side by side judges ESA or MQM spans: this corpus is judged by aWER."
+#: Why an aWER corpus with IER on is not judged side by side
+#: (:attr:`Corpus.side_by_side_refusal`): a screen offers no information items.
+ERR_SIDE_BY_SIDE_IER = (
+    "Side by side does not offer IER's information items: this corpus has IER on. "
+    "Turn IER off on its page, or judge it one candidate at a time."
+)
 
 #: Control items (annotation.controls): about one in every N items of a judge's queue (the
 #: same whole number in every sentence's run), N from 3 to 100; by default 1 in 10: a
@@ -412,7 +416,7 @@ class Corpus(models.Model):
         """Why its candidates cannot be judged side by side (:mod:`annotation.sidebyside`),
         "" where they can: the one rule of which protocols side by side supports, read by
         the corpus's own setting, the campaign's and the lead's links alike."""
-        return "" if self.marks_spans else ERR_SIDE_BY_SIDE_PROTOCOL
+        return ERR_SIDE_BY_SIDE_IER if not self.marks_spans and self.ier_enabled else ""
 
     @property
     def judged_side_by_side(self) -> bool:

@@ -21,20 +21,28 @@ the screen's time, which is what the effort figures sum.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.controls.api import degraded_copy
-from annotation.judging.changes import judgment_finish
+from annotation.controls.api import ControlPlan, degraded_copy
+from annotation.judging.changes import (
+    judgment_edit_ref,
+    judgment_finish,
+    judgment_set_sser,
+)
+from annotation.judging.errors import ChangeRefused
 from annotation.judging.esa import judgment_set_esa_score
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import control_open, judgment_open, judgment_seen
 from annotation.models import Comparison, Judgment, Target, User
-from annotation.sidebyside.screen import preferences_of
+from annotation.sidebyside.queue import reference_to_show
+from annotation.sidebyside.screen import LETTERS, preferences_of
 
 ERR_PREFERENCE = "This screen offers no preference {value!r}."
+ERR_NO_SSERS = "Give {letters} an SSER score (0–10) before accepting this screen."
 
 
 class PreferenceRefused(ValueError):
@@ -49,7 +57,7 @@ def comparison_judgments(*, comparison: Comparison, user: User) -> list[Judgment
         comparison.targets
     )
     opened = [
-        _copy_open(comparison, user, targets[pk], k)
+        _control_open(comparison, user, targets[pk], k)
         if k == comparison.control
         else judgment_open(user=user, target=targets[pk])
         for k, pk in enumerate(comparison.targets)
@@ -57,6 +65,29 @@ def comparison_judgments(*, comparison: Comparison, user: User) -> list[Judgment
     judgments = [judgment_for(pk=j.pk, user=user) for j in opened]
     screen_clock(judgments)
     return judgments
+
+
+def _control_open(comparison: Comparison, user: User, target: Target, place: int) -> Judgment:
+    """The control item at ``place`` of a control screen: a copy with injected errors of
+    the candidate it repeats (its target is twice in ``Comparison.targets``), or, on an
+    aWER corpus, the reference shown in place of ``target``'s system
+    (:func:`~annotation.sidebyside.queue.shows_reference`), as the single page opens a
+    reference control (:func:`~annotation.judging.start.control_open`). Where the
+    reference is no longer to be shown (the lead turned controls off since, or made the
+    corpus show names), the real candidate."""
+    if comparison.targets.count(target.pk) > 1:
+        return _copy_open(comparison, user, target, place)
+    corpus = target.sentence.corpus
+    reference = reference_to_show(corpus, user, target.sentence_id)
+    if reference is None:
+        return judgment_open(user=user, target=target)
+    made = Judgment.objects.filter(
+        target=reference, evaluator=user, control=Judgment.Control.REFERENCE
+    ).first()
+    if made is not None:
+        return made
+    plan = ControlPlan(reference, Judgment.Control.REFERENCE, shown_as=target.translator)
+    return control_open(user=user, plan=plan)
 
 
 def _copy_open(comparison: Comparison, user: User, target: Target, place: int) -> Judgment:
@@ -114,21 +145,31 @@ def comparison_accept(
     scores: Mapping[int, int],
     preference: str | None,
     at: datetime | None = None,
+    typed: Typed | None = None,
 ) -> None:
-    """Accept & next (the module's docstring): ``scores`` by judgment key, as typed.
+    """Accept & next (the module's docstring): ``scores`` (ESA) by judgment key, as
+    typed; on an aWER corpus what ``typed`` holds (SSERs, new references' texts).
     Every change it saves is at one time, so the gap since the screen's latest event is
-    counted once, on the first candidate it writes (:func:`screen_clock`)."""
+    counted once, on the first candidate it writes (:func:`screen_clock`). A candidate
+    without its SSER (aWER) refuses the whole screen, naming every one that lacks it,
+    after what was typed is saved."""
     at = at or timezone.now()
     judgments = comparison_judgments(comparison=comparison, user=user)
     for judgment in judgments:
-        typed = scores.get(judgment.pk)
-        if typed is not None and typed != judgment.esa_score:
+        score = scores.get(judgment.pk)
+        if score is not None and score != judgment.esa_score:
             screen_clock(judgments)
             judgment_set_esa_score(
-                judgment=judgment, user=user, version=judgment.version, score=typed, at=at
+                judgment=judgment, user=user, version=judgment.version, score=score, at=at
             )
+    if typed is not None:
+        _typed_saved(judgments, user, typed, at)
     if preference is not None:
         comparison_set_preference(comparison=comparison, user=user, preference=preference)
+    if not comparison.setting.corpus.marks_spans:
+        lacking = [LETTERS[k].upper() for k, j in enumerate(judgments) if j.sser is None]
+        if lacking:
+            raise ChangeRefused(ERR_NO_SSERS.format(letters=" and ".join(lacking)))
     with transaction.atomic():
         for judgment in judgments:
             if judgment.state != Judgment.State.DONE:
@@ -138,3 +179,30 @@ def comparison_accept(
             state=Comparison.State.DONE, finished_at=at
         )
     comparison.state = Comparison.State.DONE
+
+
+@dataclass(frozen=True)
+class Typed:
+    """What an aWER screen's accept carries of each candidate (by judgment key): the
+    SSER pressed, and the new reference's text typed in its field and not saved."""
+
+    ssers: Mapping[int, int]
+    new_refs: Mapping[int, str]
+
+
+def _typed_saved(judgments: list[Judgment], user: User, typed: Typed, at: datetime) -> None:
+    """Save, each as its own change, the new references typed and the SSERs given that
+    differ from what is stored (:func:`comparison_accept`)."""
+    for judgment in judgments:
+        text = typed.new_refs.get(judgment.pk)
+        if text is not None and text.strip() and text.strip() != judgment.new_ref.strip():
+            screen_clock(judgments)
+            judgment_edit_ref(
+                judgment=judgment, user=user, version=judgment.version, text=text, at=at
+            )
+        sser = typed.ssers.get(judgment.pk)
+        if sser is not None and sser != judgment.sser:
+            screen_clock(judgments)
+            judgment_set_sser(
+                judgment=judgment, user=user, version=judgment.version, sser=sser, at=at
+            )

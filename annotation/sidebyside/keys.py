@@ -39,9 +39,36 @@ SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
 )
 
 
-def keys_json() -> str:
+#: The keys of an aWER corpus's screen: the panels, the preference and accept as above;
+#: in the active panel, the single aWER page's editor (its marked words, SSER, the new
+#: reference's text), with other keys where the page's own are the preference's
+#: (``a``, ``=``) or the digits' (SSER 0–9 here, 10 on ``+``).
+_AWER_EDITOR = {
+    "op-previous": ("ArrowLeft", "←", "the marked word before"),
+    "op-next": ("ArrowRight", "→", "the marked word after"),
+    "accept-op": ("Enter", "Enter", "accept the candidate's version at the marked word"),
+    "severity": ("m", "m", "make the marked word a major error (again: minor)"),
+    **{f"sser-{n}": (str(n), str(n), f"SSER {n}") for n in range(10)},
+    "sser-10": ("+", "+", "SSER 10"),
+    "edit-text": ("e", "e", "type the new reference's text (Enter saves it, Esc leaves it)"),
+    "as-is": ("o", "o", "the candidate is correct as it is"),
+}
+AWER_SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
+    *SIDE_BY_SIDE_KEYS[:2],
+    *(Key(action, *rest) for action, rest in _AWER_EDITOR.items()),
+    *(k for k in SIDE_BY_SIDE_KEYS if k.action in ("undo", "redo")),
+    *(k for k in SIDE_BY_SIDE_KEYS if k.action.startswith("prefer-") or k.action == "accept"),
+)
+
+
+def keys_of(*, awer: bool) -> tuple[Key, ...]:
+    """The keys of a screen of an aWER corpus, or of an ESA / MQM one."""
+    return AWER_SIDE_BY_SIDE_KEYS if awer else SIDE_BY_SIDE_KEYS
+
+
+def keys_json(*, awer: bool = False) -> str:
     """The table as the page's script reads it: action → key."""
-    return json_dumps({k.action: k.key for k in SIDE_BY_SIDE_KEYS}, indent=None)
+    return json_dumps({k.action: k.key for k in keys_of(awer=awer)}, indent=None)
 
 
 def key_label(action: str) -> str:

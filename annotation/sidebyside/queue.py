@@ -30,11 +30,15 @@ import secrets
 
 from django.db import IntegrityError, transaction
 
-from annotation.models import Comparison, Corpus, SideBySide, Target, Translator, User
-from annotation.models.corpus import ERR_SIDE_BY_SIDE_PROTOCOL
+from annotation.controls.api import control_kinds, hidden_reference
+from annotation.models import Comparison, Corpus, Judgment, SideBySide, Target, Translator, User
+from annotation.models.corpus import ERR_SIDE_BY_SIDE_IER
+from annotation.text import REFERENCE_ROLES, reference_order
 from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN, draw_screens
 
-ERR_NOT_SPANS = ERR_SIDE_BY_SIDE_PROTOCOL
+#: Kept for what it said before aWER was judged side by side (no protocol is refused now).
+ERR_NOT_SPANS = "Side by side judges ESA or MQM spans: this corpus is judged by aWER."
+ERR_IER = ERR_SIDE_BY_SIDE_IER
 ERR_PER_SCREEN = f"A screen shows {MIN_PER_SCREEN} to {MAX_PER_SCREEN} systems, not {{value}}."
 
 #: Seeds stay below this (a PositiveIntegerField on every database).
@@ -114,7 +118,7 @@ def queue_drawn(*, setting: SideBySide, user: User) -> None:
     for position, screen in enumerate(screens):
         targets = [target_of[(screen.sentence, system)] for system in screen.systems]
         control = controls.get(position)
-        if control is not None:
+        if control is not None and not shows_reference(corpus, user, screen.sentence, position):
             original, copy = control
             targets[copy] = targets[original]
         comparisons.append(
@@ -154,6 +158,36 @@ def control_screens(
         original = rng.randrange(per_screen)
         out[position] = (original, rng.choice([k for k in range(per_screen) if k != original]))
     return out
+
+
+def shows_reference(corpus: Corpus, user: User, sentence_id: int, position: int) -> bool:
+    """Whether the control screen at ``position`` of an aWER corpus's queue shows a
+    reference as a candidate (in place of the candidate at the control's place, which
+    keeps its system's target in ``Comparison.targets``) rather than a copy with injected
+    errors beside its original: drawn between aWER's two kinds (:data:`annotation.
+    controls.runs.AWER_KINDS`) where the judge's run of the sentence has a reference to
+    show (:func:`reference_to_show`), else always the copy. An ESA / MQM corpus has no
+    reference control. One query, on aWER control screens only."""
+    if corpus.marks_spans or reference_to_show(corpus, user, sentence_id) is None:
+        return False
+    kinds = control_kinds(corpus)
+    kind = random.Random(f"sbs-control-kind:{judge_seed(corpus.side_by_side, user)}:{position}")
+    return kind.choice(kinds) == Judgment.Control.REFERENCE
+
+
+def reference_to_show(corpus: Corpus, user: User, sentence_id: int) -> Target | None:
+    """The reference target a reference control of ``sentence_id`` shows this judge: the
+    one the single page's run would show, hidden from every pool of the sentence for this
+    judge (:func:`annotation.controls.runs.hidden_reference`), so the other candidates
+    of the screen never start from it; None where none is (controls off, a corpus that
+    shows names, fewer than two references). One query."""
+    references = sorted(
+        Target.objects.filter(
+            sentence_id=sentence_id, translator__role__in=REFERENCE_ROLES
+        ).select_related("translator"),
+        key=lambda t: reference_order(t.translator.role, t.position),
+    )
+    return hidden_reference(corpus, user_id=user.pk, sentence_id=sentence_id, references=references)
 
 
 def next_comparison(*, setting: SideBySide, user: User) -> Comparison | None:

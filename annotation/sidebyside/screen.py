@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from annotation.judging.esa_page import ESA_ANCHORS, Piece, ShownSpan, span_page_context
-from annotation.judging.page import document_context
+from annotation.judging.page import JudgingContext, document_context, judging_context
 from annotation.models import Comparison, Judgment
 from annotation.sidebyside.keys import key_label
 from metrics.mqm import SEVERITIES
@@ -44,10 +44,18 @@ class Panel:
     categories: tuple[str, ...] | None
     can_undo: bool
     can_redo: bool
+    #: On an aWER corpus, what the single aWER page shows of the candidate (its
+    #: operations, new reference, SSER scale); None on an ESA / MQM corpus.
+    awer: JudgingContext | None = None
 
     @property
     def label(self) -> str:
         return self.letter.upper()
+
+    @property
+    def severity_form(self) -> str:
+        """The id of the form an aWER panel's severity toggles submit."""
+        return f"severity-form-{self.letter}"
 
 
 @dataclass(frozen=True)
@@ -64,11 +72,29 @@ class ScreenContext:
     severities: tuple[str, ...] = SEVERITIES
     preferences: tuple[tuple[str, str, str], ...] = PREFERENCES
     picks_best: bool = False
+    #: The corpus is judged by aWER: every panel holds the aWER editor.
+    awer: bool = False
 
 
 def panel_of(judgment: Judgment, letter: str) -> Panel:
     """The panel of one candidate: what the ESA / MQM page shows of it
-    (:func:`~annotation.judging.esa_page.span_page_context`), under its letter."""
+    (:func:`~annotation.judging.esa_page.span_page_context`), or on an aWER corpus what
+    the aWER page does (:func:`~annotation.judging.page.judging_context`), under its
+    letter."""
+    if not judgment.target.sentence.corpus.marks_spans:
+        awer = judging_context(judgment)
+        return Panel(
+            letter=letter,
+            judgment=judgment,
+            pieces=[],
+            spans=[],
+            missing_at=0,
+            mqm_points=None,
+            categories=None,
+            can_undo=awer.can_undo,
+            can_redo=awer.can_redo,
+            awer=awer,
+        )
     page = span_page_context(judgment)
     return Panel(
         letter=letter,
@@ -102,6 +128,7 @@ def screen_context(comparison: Comparison, judgments: list[Judgment]) -> ScreenC
         total=queue["total"],
         preferences=preferences_of(comparison),
         picks_best=comparison.picks_best,
+        awer=not comparison.setting.corpus.marks_spans,
     )
 
 

@@ -29,6 +29,7 @@ from annotation.judging.views import CHANGES
 from annotation.models import Comparison, Corpus, Judgment
 from annotation.sidebyside.actions import (
     PreferenceRefused,
+    Typed,
     comparison_accept,
     comparison_judgments,
     comparison_seen,
@@ -36,14 +37,32 @@ from annotation.sidebyside.actions import (
 )
 from annotation.sidebyside.campaign import side_by_side_of
 from annotation.sidebyside.figures import side_by_side_figures
-from annotation.sidebyside.keys import SIDE_BY_SIDE_KEYS, keys_json
-from annotation.sidebyside.queue import SideBySideRefused, next_comparison, side_by_side_set
+from annotation.sidebyside.keys import keys_json, keys_of
+from annotation.sidebyside.queue import (
+    ERR_IER,
+    SideBySideRefused,
+    next_comparison,
+    side_by_side_set,
+)
 from annotation.sidebyside.screen import LETTERS, panel_of, preferences_of, screen_context
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, lead_required, login_required, see_other
 
-#: What a panel's forms may ask of one candidate: the ESA / MQM page's own changes.
-PANEL_ACTIONS = ("mark-span", "change-span", "remove-span", "esa-score", "undo", "redo")
+#: What a panel's forms may ask of one candidate: the ESA / MQM page's own changes, and
+#: the aWER page's that its panel offers (each service refuses the other protocol's).
+PANEL_ACTIONS = (
+    "mark-span",
+    "change-span",
+    "remove-span",
+    "esa-score",
+    "undo",
+    "redo",
+    "op",
+    "severity",
+    "new-ref",
+    "as-is",
+    "sser",
+)
 
 
 def _comparison_or_404(request: HtmxHttpRequest, pk: int) -> Comparison:
@@ -72,14 +91,15 @@ def _screen(
     if visit:
         comparison_seen(judgments=judgments, user=request.user)
     source_language, target_language = corpus_languages(comparison.setting.corpus)
+    awer = not comparison.setting.corpus.marks_spans
     return TemplateResponse(
         request,
         "sidebyside/screen.html",
         {
             "ctx": screen_context(comparison, judgments),
             "corpus": comparison.setting.corpus,
-            "keys": SIDE_BY_SIDE_KEYS,
-            "keys_json": keys_json(),
+            "keys": keys_of(awer=awer),
+            "keys_json": keys_json(awer=awer),
             "message": message,
             "source_language": source_language,
             "target_language": target_language,
@@ -99,6 +119,8 @@ def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     setting = side_by_side_of(corpus)
     if setting is None:
         raise Http404("This corpus is not judged side by side.")
+    if _ier_on(corpus):
+        return _ier_refused(request, corpus)
     comparison = next_comparison(setting=setting, user=request.user)
     if comparison is not None:
         return redirect("annotation:comparison", pk=comparison.pk)
@@ -108,7 +130,22 @@ def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def comparison_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _screen(request, _comparison_or_404(request, pk), visit=True)
+    comparison = _comparison_or_404(request, pk)
+    if _ier_on(comparison.setting.corpus):
+        return _ier_refused(request, comparison.setting.corpus)
+    return _screen(request, comparison, visit=True)
+
+
+def _ier_on(corpus: Corpus) -> bool:
+    """An aWER corpus whose lead turned IER on after setting side by side up: its
+    screens would finish judgments without the information items the single page asks
+    for, so they are not shown (:data:`~annotation.sidebyside.queue.ERR_IER`)."""
+    return not corpus.marks_spans and corpus.ier_enabled
+
+
+def _ier_refused(request: HtmxHttpRequest, corpus: Corpus) -> TemplateResponse:
+    context = {"corpus": corpus, "refused": ERR_IER}
+    return TemplateResponse(request, "sidebyside/done.html", context, status=409)
 
 
 @login_required
@@ -176,16 +213,29 @@ def comparison_preference(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return see_other(reverse("annotation:comparison", args=[pk]))
 
 
-def _typed_scores(request: HtmxHttpRequest) -> dict[int, int]:
-    """The scores the accept form carries (``score-<judgment>``), as typed."""
+def _typed_scores(request: HtmxHttpRequest, prefix: str = "score-") -> dict[int, int]:
+    """The scores the accept form carries (``score-<judgment>``; an aWER screen's SSERs
+    ``sser-<judgment>``), as typed."""
     scores = {}
     for name in request.POST:
         value = request.POST.get(name, "").strip()
-        if name.startswith("score-") and name[6:].isdigit() and value:
+        key = name.removeprefix(prefix)
+        if name.startswith(prefix) and key.isdigit() and value:
             if not value.isdigit():
                 raise BadRequest(f"{name} must be a whole number, not {value!r}.")
-            scores[int(name[6:])] = int(value)
+            scores[int(key)] = int(value)
     return scores
+
+
+def _typed(request: HtmxHttpRequest) -> Typed:
+    """What an aWER screen's accept form carries: the SSERs pressed (``sser-<judgment>``)
+    and the new references' texts typed (``new-ref-<judgment>``, empty: none typed)."""
+    new_refs = {}
+    for name in request.POST:
+        key, value = name.removeprefix("new-ref-"), request.POST.get(name, "")
+        if name.startswith("new-ref-") and key.isdigit() and value.strip():
+            new_refs[int(key)] = value
+    return Typed(ssers=_typed_scores(request, "sser-"), new_refs=new_refs)
 
 
 @login_required
@@ -199,6 +249,7 @@ def comparison_accept_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             user=request.user,
             scores=_typed_scores(request),
             preference=_preference(request),
+            typed=_typed(request),
         )
     except PreferenceRefused as exc:
         raise BadRequest(str(exc)) from None

@@ -28,10 +28,13 @@ BETWEEN = "\n      "
 
 
 @register.simple_tag
-def candidate_words(ops: Sequence[ShownOp], readonly: bool) -> SafeString:
+def candidate_words(
+    ops: Sequence[ShownOp], readonly: bool, severity_form: str = "severity-form"
+) -> SafeString:
     """The candidate's words: a matched word as text, any other operation as its button
     (a click accepts the candidate's version there) and, for the judge, its severity
-    toggle (:mod:`annotation.spans`)."""
+    toggle (:mod:`annotation.spans`), a button of the form ``severity_form`` (a
+    side-by-side panel's own)."""
     out = []
     for o in ops:
         if o.op == "match":
@@ -51,7 +54,7 @@ def candidate_words(ops: Sequence[ShownOp], readonly: bool) -> SafeString:
             label = "minor error" if major else "major error"
             hint = "Make this a minor error again" if major else "Make this a major error"
             toggle = (
-                f'<button type="submit" form="severity-form" name="op" value="{token}" '
+                f'<button type="submit" form="{escape(severity_form)}" name="op" value="{token}" '
                 f'class="severity-toggle" tabindex="-1" aria-label="{label}" '
                 f'title="{hint} (m)"></button>'
             )

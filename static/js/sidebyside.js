@@ -8,6 +8,12 @@
  * alone, so a score typed in another stays. Accept & next copies every panel's typed
  * score into the accept form, so a score typed and not saved is saved with it; the next
  * screen replaces the page's body (hx-boost), and starts with nothing selected.
+ *
+ * On an aWER corpus (#side-by-side[data-protocol="awer"]) each panel holds the aWER
+ * page's editor instead (templates/sidebyside/_awer_panel.html): ← → move the focus over
+ * the active panel's marked words, Enter accepts the one in focus, the digits give its
+ * SSER; a panel's answer keeps the focus on the n-th marked word and the new reference's
+ * text typed in it; accept copies every panel's SSER and typed text into its form.
  */
 (function () {
   "use strict";
@@ -43,9 +49,11 @@
 
   function category() { var c = document.getElementById("mqm-category"); return c ? c.value : ""; }
 
+  function awer(p) { return !!p && p.classList.contains("sbs-awer"); }
+
   function paint(letter) {
     var p = panel(letter);
-    if (!p) return;
+    if (!p || awer(p)) return;
     var sel = st(letter).sel;
     Array.prototype.forEach.call(cand(letter).querySelectorAll("[data-start]"), function (el) {
       var s = +el.getAttribute("data-start"), e = +el.getAttribute("data-end");
@@ -99,6 +107,7 @@
     if (!p) return;
     var letter = p.getAttribute("data-letter");
     activate(letter);
+    if (awer(p)) return;
     if (evt.target.closest(".sbs-missing")) {
       var w = words(letter);
       st(letter).cursor = st(letter).anchor = w.length - 1;
@@ -145,19 +154,64 @@
     if (button) button.click();
   }
 
+  // --- an aWER panel ----------------------------------------------------------------------
+  function ops(letter) { return Array.prototype.slice.call(cand(letter).querySelectorAll("[data-op]")); }
+
+  function focusOp(letter, step) {
+    var list = ops(letter), at = list.indexOf(document.activeElement);
+    if (!list.length) return;
+    list[at < 0 ? (step > 0 ? 0 : list.length - 1) : (at + step + list.length) % list.length].focus();
+  }
+
+  function press(p, selector) {
+    var button = p.querySelector(selector);
+    if (button && !button.disabled) button.click();
+  }
+
+  // What a key does in an aWER panel; false: not one of its keys.
+  function awerKey(action, letter, p) {
+    var sser = /^sser-(\d+)$/.exec(action);
+    if (sser) press(p, '[data-sser="' + sser[1] + '"]');
+    else if (action === "op-previous" || action === "op-next") focusOp(letter, action === "op-next" ? 1 : -1);
+    else if (action === "severity") {
+      var op = ops(letter).indexOf(document.activeElement) >= 0 ? document.activeElement : null;
+      if (op) { p.querySelector(".sbs-severity-op").value = op.value; submit(p.querySelector(".sbs-severity")); }
+    } else if (action === "edit-text") { var t = p.querySelector(".sbs-new-ref-text"); t.focus(); t.select(); }
+    else if (action === "as-is") press(p, '[data-action="as-is"]');
+    else return false;
+    return true;
+  }
+
+  document.addEventListener("focusin", function (evt) {
+    var p = evt.target.closest && evt.target.closest(".sbs-panel");
+    if (p && awer(p)) activate(p.getAttribute("data-letter"));
+  });
+
   document.addEventListener("keydown", function (evt) {
     var action = actionOf(evt);
-    var typing = evt.target.matches && evt.target.matches("input[type=number], input[type=text], textarea, select");
+    var t = evt.target;
+    if (t.classList && t.classList.contains("sbs-new-ref-text") && evt.key === "Enter" && !evt.shiftKey && !evt.ctrlKey && !evt.isComposing) {
+      evt.preventDefault(); // one line of words however long: Enter saves it
+      return submit(t.form);
+    }
+    if (action === "accept-op") { // the marked word in focus; elsewhere Enter is the page's own
+      var focused = t.closest && t.closest(".sbs-awer [data-op]");
+      if (focused) { evt.preventDefault(); focused.click(); }
+      return;
+    }
+    var typing = t.matches && t.matches("input[type=number], input[type=text], textarea, select");
     if (typing && action !== "accept") {
       if (evt.key === "Escape") evt.target.blur();
       return;
     }
-    if (evt.shiftKey && (evt.key === "ArrowLeft" || evt.key === "ArrowRight")) action = evt.key === "ArrowLeft" ? "cursor-previous" : "cursor-next";
+    var onAwer = !!document.querySelector('#side-by-side[data-protocol="awer"]');
+    if (!onAwer && evt.shiftKey && (evt.key === "ArrowLeft" || evt.key === "ArrowRight")) action = evt.key === "ArrowLeft" ? "cursor-previous" : "cursor-next";
     if (!action) return;
     var letter = active || (panels()[0] && panels()[0].getAttribute("data-letter"));
     var letters = panels().map(function (p) { return p.getAttribute("data-letter"); });
     var p = panel(letter);
     evt.preventDefault();
+    if (awer(p) && awerKey(action, letter, p)) return;
     switch (action) {
       case "panel-previous": case "panel-next":
         activate(letters[(letters.indexOf(letter) + (action === "panel-next" ? 1 : letters.length - 1)) % letters.length]);
@@ -184,6 +238,22 @@
   });
 
   // --- answers and accept ----------------------------------------------------------------
+  // An aWER panel's answer: the focus stays on the n-th marked word (the one accepted is
+  // gone: the next takes its place), and the text typed in its new reference's field
+  // stays, unless the answer is that of the text saved.
+  var kept = null;
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var p = evt.detail.target;
+    kept = null;
+    if (!p || !p.classList || !awer(p)) return;
+    var field = p.querySelector(".sbs-new-ref-text");
+    var sent = evt.detail.requestConfig && evt.detail.requestConfig.elt;
+    kept = {
+      op: ops(p.getAttribute("data-letter")).indexOf(document.activeElement),
+      text: field && sent !== field.form && field.value !== field.getAttribute("data-saved") ? field.value : null,
+    };
+  });
+
   document.body.addEventListener("htmx:afterSwap", function (evt) {
     var p = evt.detail.target && evt.detail.target.id ? document.getElementById(evt.detail.target.id) : null;
     if (!p || !p.classList.contains("sbs-panel")) return;
@@ -191,6 +261,11 @@
     st(letter).sel = null;
     paint(letter);
     activate(letter);
+    if (!awer(p) || !kept) return;
+    if (kept.text !== null) p.querySelector(".sbs-new-ref-text").value = kept.text;
+    var list = ops(letter);
+    if (kept.op >= 0 && list.length) list[Math.min(kept.op, list.length - 1)].focus();
+    kept = null;
   });
 
   document.addEventListener("submit", function (evt) {
@@ -198,6 +273,15 @@
     Array.prototype.forEach.call(evt.target.querySelectorAll(".sbs-typed"), function (hidden) {
       var field = document.getElementById("score-" + hidden.getAttribute("data-letter"));
       hidden.value = field ? field.value : "";
+    });
+    Array.prototype.forEach.call(evt.target.querySelectorAll(".sbs-typed-sser"), function (hidden) {
+      var p = panel(hidden.getAttribute("data-letter"));
+      var pressed = p && p.querySelector(".sser.pressed");
+      hidden.value = pressed ? pressed.getAttribute("data-sser") : "";
+    });
+    Array.prototype.forEach.call(evt.target.querySelectorAll(".sbs-typed-ref"), function (hidden) {
+      var field = document.getElementById("new-ref-text-" + hidden.getAttribute("data-letter"));
+      hidden.value = field && field.value.trim() !== field.getAttribute("data-saved").trim() ? field.value : "";
     });
   }, true);
 

@@ -1,5 +1,5 @@
 """Side-by-side corpora the tests share: three systems over six sentences of one
-document, judged by ESA (or MQM), assigned to the judges given."""
+document, judged by ESA (or MQM, or aWER), assigned to the judges given."""
 
 from __future__ import annotations
 
@@ -17,18 +17,25 @@ SOURCES = [
     ("vamos a casa", "let us go home", "we go home", "let us home", "go home"),
 ]
 SYSTEMS = ("alpha", "beta", "gamma")
+#: A second reference of a sentence: "so" and its first.
+SECOND = '<eval translator="multi reference"><target>so {ref}</target></eval>'
 
 
-def three_systems_xml(n: int = len(SOURCES), systems: int = len(SYSTEMS)) -> str:
+def three_systems_xml(
+    n: int = len(SOURCES), systems: int = len(SYSTEMS), *, references: int = 1
+) -> str:
+    """``references``: 2 gives every sentence a second reference (:data:`SECOND`)."""
     rows = []
     for source, ref, *candidates in SOURCES[:n]:
         evals = "".join(
             f'<eval translator="{name}"><target>{text}</target></eval>'
             for name, text in list(zip(SYSTEMS, candidates, strict=True))[:systems]
         )
+        second = SECOND.format(ref=ref) if references > 1 else ""
         rows.append(
             f'<sentence doc="d"><source>{source}</source>'
-            f'<eval translator="first reference"><target>{ref}</target></eval>{evals}</sentence>'
+            f'<eval translator="first reference"><target>{ref}</target></eval>'
+            f"{second}{evals}</sentence>"
         )
     return "<evalTrans>" + "".join(rows) + "</evalTrans>"
 
@@ -40,8 +47,10 @@ def side_by_side_corpus(
     seed: int = 7,
     n: int = 6,
     systems: int = len(SYSTEMS),
+    references: int = 1,
 ) -> Corpus:
-    corpus = in_file_order(import_xml(three_systems_xml(n, systems), name, *judges))
+    xml = three_systems_xml(n, systems, references=references)
+    corpus = in_file_order(import_xml(xml, name, *judges))
     corpus.protocol = protocol
     corpus.save(update_fields=["protocol"])
     side_by_side_set(corpus=corpus, per_screen=2, seed=seed)

@@ -19,7 +19,7 @@ from lxml import html as lxml_html
 
 from annotation.campaigns.membership import campaign_create, corpus_move
 from annotation.models import Campaign, Comparison, Corpus, SideBySide, User
-from annotation.models.corpus import ERR_SIDE_BY_SIDE_PROTOCOL, Protocol
+from annotation.models.corpus import ERR_SIDE_BY_SIDE_IER, Protocol
 from annotation.sidebyside.campaign import (
     ERR_STARTED,
     FOLLOWS,
@@ -36,20 +36,26 @@ from annotation.tests.sidebyside.corpora import three_systems_xml
 pytestmark = pytest.mark.django_db
 
 
-def corpus_in(campaign: Campaign, name: str, protocol: str, *judges: User) -> Corpus:
-    """A corpus of three systems judged by ``protocol``, in ``campaign``, no setting."""
+def corpus_in(
+    campaign: Campaign, name: str, protocol: str, *judges: User, ier: bool = False
+) -> Corpus:
+    """A corpus of three systems judged by ``protocol`` (with IER's items if ``ier``), in
+    ``campaign``, no setting."""
     corpus = import_xml(three_systems_xml(), name, *judges)
-    Corpus.objects.filter(pk=corpus.pk).update(campaign=campaign, protocol=protocol)
+    Corpus.objects.filter(pk=corpus.pk).update(
+        campaign=campaign, protocol=protocol, ier_enabled=ier
+    )
     return Corpus.objects.select_related("campaign").get(pk=corpus.pk)
 
 
 @pytest.fixture
 def wmt(judge: User) -> Campaign:
-    """A campaign of an ESA, an MQM and an aWER corpus, judged by ``judge``."""
+    """A campaign of an ESA, an MQM and an aWER corpus with IER on (which side by side
+    does not offer), judged by ``judge``."""
     wmt = campaign_create(name="WMT25")
     corpus_in(wmt, "esa", Protocol.ESA, judge)
     corpus_in(wmt, "mqm", Protocol.MQM, judge)
-    corpus_in(wmt, "awer", Protocol.AWER, judge)
+    corpus_in(wmt, "awer", Protocol.AWER, judge, ier=True)
     return wmt
 
 
@@ -59,7 +65,7 @@ def settings_of(campaign: Campaign) -> dict[str, tuple[int, bool, bool]]:
     return {s.corpus.name: (s.per_screen, s.asks_preference, s.from_campaign) for s in rows}
 
 
-def test_the_campaign_setting_reaches_every_corpus_judged_by_spans(wmt: Campaign) -> None:
+def test_the_campaign_setting_reaches_every_corpus_it_can(wmt: Campaign) -> None:
     reached = campaign_side_by_side_set(campaign=wmt, per_screen=3, asks_preference=False)
 
     assert reached == 2
@@ -128,7 +134,7 @@ def test_the_campaign_setting_is_fixed_once_a_queue_was_drawn_under_it(
     assert Comparison.objects.filter(setting=drawn).exists()
 
 
-def test_an_awer_corpus_is_left_one_at_a_time_with_the_reason(
+def test_an_awer_corpus_with_ier_is_left_one_at_a_time_with_the_reason(
     wmt: Campaign, lead_client: Client
 ) -> None:
     campaign_side_by_side_set(campaign=wmt, per_screen=2)
@@ -140,14 +146,14 @@ def test_an_awer_corpus_is_left_one_at_a_time_with_the_reason(
     )
 
     assert reach == {
-        "awer": (LEFT, ERR_SIDE_BY_SIDE_PROTOCOL),
+        "awer": (LEFT, ERR_SIDE_BY_SIDE_IER),
         "esa": (FOLLOWS, ""),
         "mqm": (FOLLOWS, ""),
     }
     assert side_by_side_of(Corpus.objects.get(name="awer")) is None
     (left,) = page.cssselect('#campaign-sbs-corpora tr[data-sbs="left"]')
     assert left.get("data-corpus") == "awer"
-    assert ERR_SIDE_BY_SIDE_PROTOCOL in left.text_content()
+    assert ERR_SIDE_BY_SIDE_IER in left.text_content()
 
 
 # --- the page's form ------------------------------------------------------------------
@@ -223,7 +229,8 @@ def test_the_campaign_page_s_queries_do_not_grow_with_its_corpora(
     own = corpus_in(campaign, "own", Protocol.MQM, ana)
     side_by_side_set(corpus=own, per_screen=3)
     corpus_in(campaign, "joined", Protocol.ESA_PREFILL, ana)  # follows, nothing stored yet
-    corpus_in(campaign, "awer", Protocol.AWER, ana)
+    corpus_in(campaign, "awer", Protocol.AWER, ana)  # follows too
+    corpus_in(campaign, "ier", Protocol.AWER, ana, ier=True)
 
     many = page_queries(lead_client, url)
 
@@ -233,7 +240,13 @@ def test_the_campaign_page_s_queries_do_not_grow_with_its_corpora(
         tr.get("data-corpus"): tr.get("data-sbs")
         for tr in page.cssselect("#campaign-sbs-corpora tbody tr")
     }
-    assert states == {"first": FOLLOWS, "own": OWN, "joined": FOLLOWS, "awer": LEFT}
+    assert states == {
+        "first": FOLLOWS,
+        "own": OWN,
+        "joined": FOLLOWS,
+        "awer": FOLLOWS,
+        "ier": LEFT,
+    }
 
 
 # --- the command ----------------------------------------------------------------------
@@ -251,7 +264,7 @@ def test_the_command_sets_the_campaign_s_setting_and_prints_each_corpus(wmt: Cam
 
     assert printed.splitlines() == [
         "WMT25: side by side, 3 systems a screen.",
-        f"awer: left, one at a time: {ERR_SIDE_BY_SIDE_PROTOCOL}",
+        f"awer: left, one at a time: {ERR_SIDE_BY_SIDE_IER}",
         "esa: follows, 3 a screen",
         "mqm: follows, 3 a screen",
     ]
@@ -261,7 +274,7 @@ def test_the_command_sets_the_campaign_s_setting_and_prints_each_corpus(wmt: Cam
         "state": LEFT,
         "per_screen": None,
         "asks_preference": None,
-        "reason": ERR_SIDE_BY_SIDE_PROTOCOL,
+        "reason": ERR_SIDE_BY_SIDE_IER,
     }
 
 

@@ -11,11 +11,12 @@ from collections.abc import Callable
 import pytest
 from django.http import HttpResponse
 from django.test import Client
+from django.utils.html import escape
 
 from annotation.models import Comparison, Corpus, Judgment, SideBySide, Span, User
 from annotation.models.corpus import Protocol
 from annotation.sidebyside.actions import comparison_accept, comparison_judgments
-from annotation.sidebyside.queue import ERR_NOT_SPANS, judge_seed, next_comparison
+from annotation.sidebyside.queue import ERR_IER, judge_seed, next_comparison
 from annotation.tests.factories import import_xml, page_queries
 from annotation.tests.sidebyside.corpora import side_by_side_corpus, three_systems_xml
 from metrics.pairing import draw_screens
@@ -219,11 +220,18 @@ def test_a_corpus_not_judged_side_by_side_has_no_side_by_side_queue(
     assert judge_client.get(f"/corpora/{corpus.pk}/side-by-side/").status_code == 404
 
 
-def test_the_lead_turns_side_by_side_on_but_not_for_awer(lead_client: Client, judge: User) -> None:
+def test_the_lead_turns_side_by_side_on_for_aWER_but_not_with_IER(
+    lead_client: Client, judge: User
+) -> None:
     awer = import_xml(three_systems_xml(), "awer", judge)
+    Corpus.objects.filter(pk=awer.pk).update(ier_enabled=True)
     refused = lead_client.post(f"/corpora/{awer.pk}/side-by-side/figures/", {"per_screen": "2"})
     assert refused.status_code == 422
-    assert ERR_NOT_SPANS in refused.content.decode()
+    assert escape(ERR_IER) in refused.content.decode()
+    Corpus.objects.filter(pk=awer.pk).update(ier_enabled=False)
+    made = lead_client.post(f"/corpora/{awer.pk}/side-by-side/figures/", {"per_screen": "2"})
+    assert made.status_code == 303
+    assert SideBySide.objects.get(corpus=awer).per_screen == 2
     esa = import_xml(three_systems_xml(), "esa", judge)
     esa.protocol = Protocol.ESA
     esa.save(update_fields=["protocol"])
@@ -305,7 +313,7 @@ def test_the_home_page_leads_the_judge_to_side_by_side_and_the_lead_to_its_panel
     assert html.count('data-action="side-by-side"') == 1
     lead_html = lead_client.get("/").content.decode()
     assert f'href="/corpora/{corpus.pk}/side-by-side/figures/"' in lead_html
-    assert lead_html.count('data-action="side-by-side-panel"') == 1  # not the aWER corpus
+    assert lead_html.count('data-action="side-by-side-panel"') == 2  # the aWER corpus's too
 
 
 @pytest.mark.parametrize("per_screen", [2, 3])
