@@ -15,10 +15,11 @@ from django.test import Client
 from lxml import etree
 
 from annotation.controls.api import corpus_controls
+from annotation.judging.changes import judgment_accept_as_is
 from annotation.judging.esa import judgment_mark_span
-from annotation.models import Comparison, Corpus, Judgment, User
+from annotation.models import Comparison, Corpus, Judgment, SideBySide, Translator, User
 from annotation.models.corpus import Protocol
-from annotation.sidebyside.actions import comparison_accept, comparison_judgments
+from annotation.sidebyside.actions import Typed, comparison_accept, comparison_judgments
 from annotation.sidebyside.figures import side_by_side_figures
 from annotation.sidebyside.queue import control_screens, next_comparison
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
@@ -28,7 +29,12 @@ pytestmark = pytest.mark.django_db
 
 NUMBER = re.compile(r"\d+")
 #: What differs between any two screens: their texts, and the form's token.
-TEXTS = ("source", *(f"candidate-{x}" for x in "abcd"))
+TEXTS = (
+    "source",
+    *(f"{block}-{x}" for block in ("candidate", "new-ref", "new-ref-text") for x in "abcd"),
+)
+#: The attributes of those that hold their texts.
+TEXT_ATTRIBUTES = ("data-text", "data-saved")
 #: The source's neighbours, shown where the sentence has them (not at a document's ends).
 CONTEXT = ("source-before", "source-after")
 
@@ -66,6 +72,9 @@ def skeleton(html: str) -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
             for child in list(element):
                 element.remove(child)
             element.text = None
+            for name in TEXT_ATTRIBUTES:
+                if name in element.attrib:
+                    element.set(name, "·")
     return [
         (
             element.tag,
@@ -167,3 +176,82 @@ def test_one_control_in_every_rate_candidates_shown(
     assert len(drawn) == expected
     assert all(o != c and 0 <= o < per_screen and 0 <= c < per_screen for o, c in drawn.values())
     assert drawn == control_screens(screens, per_screen, rate, seed=3)
+
+
+@pytest.fixture
+def awer(judge: User) -> Corpus:
+    """An aWER corpus of two references a sentence, blind: both of aWER's control kinds
+    can be shown; one control in every four candidates makes three control screens."""
+    corpus = side_by_side_corpus(judge, name="awer", protocol=Protocol.AWER, references=2)
+    Corpus.objects.filter(pk=corpus.pk).update(controls_enabled=True, control_rate=4)
+    corpus.refresh_from_db()
+    for seed in range(20):  # the kinds are drawn with the judge's key: a seed showing both
+        SideBySide.objects.filter(corpus=corpus).update(seed=seed)
+        corpus.side_by_side.refresh_from_db()
+        Comparison.objects.filter(judge=judge).delete()
+        if {kind(c, judge) for c in queue(corpus, judge) if c.control is not None} == {
+            Judgment.Control.REFERENCE,
+            Judgment.Control.DEGRADED,
+        }:
+            return corpus
+    raise AssertionError("no seed draws both kinds")
+
+
+def kind(comparison: Comparison, judge: User) -> str:
+    """The kind of a control screen's control, as drawn (its item not opened yet)."""
+    twice = comparison.targets.count(comparison.targets[comparison.control]) > 1
+    return Judgment.Control.DEGRADED if twice else Judgment.Control.REFERENCE
+
+
+def test_an_aWER_control_screen_shows_a_reference_or_a_copy_with_injected_errors(
+    judge: User, awer: Corpus
+) -> None:
+    controls = [c for c in queue(awer, judge) if c.control is not None]
+    kinds = []
+    for comparison in controls:
+        shown = comparison_judgments(comparison=comparison, user=judge)
+        control = shown[comparison.control]
+        (other,) = [j for j in shown if j is not control]
+        kinds.append(control.control)
+        assert other.control == Judgment.Control.NONE
+        if control.control == Judgment.Control.REFERENCE:
+            assert control.target.translator.role != Translator.Role.SYSTEM
+            replaced = comparison.targets[comparison.control]
+            assert control.shown_as_id == comparison.sentence.targets.get(pk=replaced).translator_id
+            assert other.new_ref != control.candidate_text  # hidden from the other's pool
+        else:
+            assert control.target_id == other.target_id
+            assert control.candidate_text == control.shown_text != other.candidate_text
+    assert set(kinds) == {"degraded", "reference"}
+    assert kinds == [kind(c, judge) for c in controls]
+
+
+def test_an_aWER_control_screen_is_drawn_as_any_screen(
+    judge_client: Client, judge: User, awer: Corpus
+) -> None:
+    screens = queue(awer, judge)
+    pages = {c.pk: judge_client.get(f"/comparisons/{c.pk}/").content.decode() for c in screens}
+    real = [skeleton(pages[c.pk]) for c in screens if c.control is None]
+    controls = [skeleton(pages[c.pk]) for c in screens if c.control is not None]
+
+    assert len(controls) == 3
+    assert 'id="new-ref-text-a"' in pages[screens[0].pk]
+    assert all(page == real[0] for page in real + controls)
+
+
+def test_aWER_controls_side_by_side_pass_by_the_aWER_rules(judge: User, awer: Corpus) -> None:
+    copies = 0
+    for comparison in (c for c in queue(awer, judge) if c.control is not None):
+        shown = comparison_judgments(comparison=comparison, user=judge)
+        control = shown[comparison.control]
+        if control.control == Judgment.Control.REFERENCE:  # no edit, but SSER 8: failed
+            judgment_accept_as_is(judgment=control, user=judge, version=control.version)
+            ssers = {j.pk: 8 for j in shown}
+        else:  # injected errors left out, and scored below the original: passed
+            ssers = {j.pk: 2 if j is control else 6 for j in shown}
+        typed = Typed(ssers=ssers, new_refs={})
+        comparison_accept(comparison=comparison, user=judge, scores={}, preference="", typed=typed)
+        copies += control.control == Judgment.Control.DEGRADED
+
+    (mine,) = corpus_controls(awer)
+    assert (mine.done, mine.passed, mine.bad_references) == (3, copies, copies)
