@@ -103,15 +103,26 @@ def test_a_control_screen_shows_a_copy_with_injected_errors_beside_its_original(
     assert all(c.control is None and c.left_id != c.right_id for c in screens if c not in controls)
 
 
+@pytest.mark.parametrize(
+    "protocol, controls_shown, editor",
+    [("corpus", 2, 'id="score-a"'), ("awer", 3, 'id="new-ref-text-a"')],
+)
 def test_a_control_screen_is_drawn_as_any_screen(
-    judge_client: Client, judge: User, corpus: Corpus
+    judge_client: Client,
+    judge: User,
+    request: pytest.FixtureRequest,
+    protocol: str,
+    controls_shown: int,
+    editor: str,
 ) -> None:
-    screens = queue(corpus, judge)
+    """ESA's copies; aWER's references shown as candidates and copies (:func:`awer`)."""
+    screens = queue(request.getfixturevalue(protocol), judge)
     pages = {c.pk: judge_client.get(f"/comparisons/{c.pk}/").content.decode() for c in screens}
     real = [skeleton(pages[c.pk]) for c in screens if c.control is None]
     controls = [skeleton(pages[c.pk]) for c in screens if c.control is not None]
 
-    assert controls
+    assert len(controls) == controls_shown
+    assert all(editor in page for page in pages.values())
     assert all(page == real[0] for page in real + controls)
 
 
@@ -224,19 +235,6 @@ def test_an_aWER_control_screen_shows_a_reference_or_a_copy_with_injected_errors
             assert control.candidate_text == control.shown_text != other.candidate_text
     assert set(kinds) == {"degraded", "reference"}
     assert kinds == [kind(c, judge) for c in controls]
-
-
-def test_an_aWER_control_screen_is_drawn_as_any_screen(
-    judge_client: Client, judge: User, awer: Corpus
-) -> None:
-    screens = queue(awer, judge)
-    pages = {c.pk: judge_client.get(f"/comparisons/{c.pk}/").content.decode() for c in screens}
-    real = [skeleton(pages[c.pk]) for c in screens if c.control is None]
-    controls = [skeleton(pages[c.pk]) for c in screens if c.control is not None]
-
-    assert len(controls) == 3
-    assert 'id="new-ref-text-a"' in pages[screens[0].pk]
-    assert all(page == real[0] for page in real + controls)
 
 
 def test_aWER_controls_side_by_side_pass_by_the_aWER_rules(judge: User, awer: Corpus) -> None:
