@@ -251,6 +251,7 @@
     kept = {
       op: ops(p.getAttribute("data-letter")).indexOf(document.activeElement),
       text: field && sent !== field.form && field.value !== field.getAttribute("data-saved") ? field.value : null,
+      saved: !!field && sent === field.form,
     };
   });
 
@@ -265,6 +266,13 @@
     if (kept.text !== null) p.querySelector(".sbs-new-ref-text").value = kept.text;
     var list = ops(letter);
     if (kept.op >= 0 && list.length) list[Math.min(kept.op, list.length - 1)].focus();
+  });
+
+  // A text saved (Enter) leaves its field, which htmx gave the focus back: the next key
+  // is obeyed, not typed.
+  document.body.addEventListener("htmx:afterSettle", function () {
+    var a = document.activeElement;
+    if (kept && kept.saved && a && a.classList.contains("sbs-new-ref-text")) a.blur();
     kept = null;
   });
 
@@ -291,7 +299,10 @@
   function screenShown() {
     var screen = document.getElementById("side-by-side");
     var id = screen ? screen.getAttribute("data-comparison") : null;
-    if (id === shownScreen) return;
+    if (id === shownScreen) { // the same screen drawn again (a refused accept): as it was
+      if (active && panel(active)) activate(active);
+      return;
+    }
     shownScreen = id;
     state = {};
     active = null;

@@ -1,0 +1,140 @@
+"""Side by side on an aWER corpus in real Chromium (issue 42, point 1): a judge accepts
+marked words, types a new reference and gives each candidate its SSER, by the mouse and
+by the keys, prefers one and goes on; accept without an SSER is refused and keeps what
+was typed. Each test reads the database afterwards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from annotation.models import Comparison, Judgment, User
+from annotation.models.corpus import Protocol
+from annotation.tests.browsing import log_in, wait_for_htmx
+from annotation.tests.sidebyside.corpora import side_by_side_corpus
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHANGE = re.compile(r"/judgments/\d+/[a-z-]+/$")
+
+
+def panel(page: Page, letter: str) -> Locator:
+    return page.locator(f"#sbs-panel-{letter}")
+
+
+def ops(page: Page, letter: str) -> Locator:
+    return page.locator(f"#candidate-{letter} [data-op]")
+
+
+def open_awer(page: Page, base: str, user_factory) -> User:
+    """ana's first screen of an aWER corpus judged side by side, two sentences."""
+    ana = user_factory("ana", role=User.Role.JUDGE)
+    corpus = side_by_side_corpus(ana, name="awer", protocol=Protocol.AWER, n=2)
+    log_in(page, base, "ana")
+    page.goto(f"{base}/corpora/{corpus.pk}/side-by-side/")
+    page.wait_for_url(re.compile(r"/comparisons/\d+/$"))
+    wait_for_htmx(page)
+    return ana
+
+
+def judgments(ana: User, comparison: Comparison) -> list[Judgment]:
+    return [Judgment.objects.get(target_id=t, evaluator=ana) for t in comparison.targets]
+
+
+def test_a_judge_judges_an_aWER_screen_by_the_mouse(page: Page, live_server, user_factory) -> None:
+    ana = open_awer(page, live_server.url, user_factory)
+    first = Comparison.objects.get(judge=ana, position=0)
+    expect(page.locator("#sbs-pool-rule")).to_contain_text("when this screen first opened")
+    marked = ops(page, "a").count()
+    started = panel(page, "a").locator(".sbs-new-ref").get_attribute("data-text")
+
+    with page.expect_response(CHANGE):
+        ops(page, "a").first.click()
+    expect(ops(page, "a")).to_have_count(marked - 1)
+    expect(panel(page, "a").locator(".sbs-new-ref")).not_to_have_attribute("data-text", started)
+    with page.expect_response(CHANGE):
+        panel(page, "a").locator('[data-sser="7"]').click()
+    expect(panel(page, "a").locator('[data-sser="7"]')).to_have_attribute("aria-pressed", "true")
+
+    # B's text typed, not saved: B's own answer (its SSER) leaves it as typed.
+    panel(page, "b").locator(".sbs-new-ref-text").fill("typed by the mouse")
+    with page.expect_response(CHANGE):
+        panel(page, "b").locator('[data-sser="4"]').click()
+    expect(panel(page, "b")).to_have_attribute("data-sser", "4")
+    expect(panel(page, "b").locator(".sbs-new-ref-text")).to_have_value("typed by the mouse")
+    with page.expect_response(re.compile(r"/preference/$")):
+        page.locator("#prefer-a").click()
+
+    page.locator("#sbs-accept").click()
+    page.wait_for_url(re.compile(rf"/comparisons/(?!{first.pk}/)\d+/$"))
+    expect(page.locator("#sbs-done")).to_have_attribute("data-done", "1")
+    first.refresh_from_db()
+    a, b = judgments(ana, first)
+    assert (first.state, first.preference) == ("done", "a")
+    assert (a.state, a.sser, b.state, b.sser) == ("done", 7, "done", 4)
+    assert a.new_ref != started
+    assert b.new_ref == "typed by the mouse"
+
+
+def test_a_judge_judges_an_aWER_screen_by_the_keys_and_is_refused_without_an_sser(
+    page: Page, live_server, user_factory
+) -> None:
+    ana = open_awer(page, live_server.url, user_factory)
+    first = Comparison.objects.get(judge=ana, position=0)
+    expect(panel(page, "a")).to_have_class(re.compile(r"\bactive\b"))
+    marked = ops(page, "a").count()
+
+    # A: → to its first marked word, m makes it major, Enter accepts it; 8 its SSER.
+    page.keyboard.press("ArrowRight")
+    expect(ops(page, "a").first).to_be_focused()
+    with page.expect_response(CHANGE):
+        page.keyboard.press("m")
+    expect(ops(page, "a").first).to_have_attribute("data-severity", "major")
+    ops(page, "a").first.focus()
+    with page.expect_response(CHANGE):
+        page.keyboard.press("Enter")
+    expect(ops(page, "a")).to_have_count(marked - 1)
+    with page.expect_response(CHANGE):
+        page.keyboard.press("8")
+    expect(panel(page, "a")).to_have_attribute("data-sser", "8")
+
+    # B: ] to it, e to its text, typed and saved with Enter; + is SSER 10, u takes it back.
+    page.keyboard.press("]")
+    expect(panel(page, "b")).to_have_class(re.compile(r"\bactive\b"))
+    page.keyboard.press("e")
+    expect(panel(page, "b").locator(".sbs-new-ref-text")).to_be_focused()
+    page.keyboard.type("typed by the keys")
+    with page.expect_response(CHANGE):
+        page.keyboard.press("Enter")
+    expect(panel(page, "b").locator(".sbs-new-ref")).to_have_attribute(
+        "data-text", "typed by the keys"
+    )
+    with page.expect_response(CHANGE):
+        page.keyboard.press("+")
+    expect(panel(page, "b")).to_have_attribute("data-sser", "10")
+    with page.expect_response(CHANGE):
+        page.keyboard.press("u")
+    expect(panel(page, "b")).to_have_attribute("data-sser", "")
+
+    # Accept without B's SSER: refused, and what was given stays.
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#sbs-message")).to_contain_text("Give B an SSER score")
+    expect(panel(page, "a")).to_have_attribute("data-sser", "8")
+    expect(panel(page, "b").locator(".sbs-new-ref-text")).to_have_value("typed by the keys")
+    first.refresh_from_db()
+    assert first.state == "pending"
+
+    expect(panel(page, "b")).to_have_class(re.compile(r"\bactive\b"))  # still the keys'
+    with page.expect_response(CHANGE):
+        page.keyboard.press("3")
+    with page.expect_response(re.compile(r"/preference/$")):
+        page.keyboard.press("b")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_url(re.compile(rf"/comparisons/(?!{first.pk}/)\d+/$"))
+    first.refresh_from_db()
+    a, b = judgments(ana, first)
+    assert (first.state, first.preference) == ("done", "b")
+    assert (a.state, a.sser, b.state, b.sser) == ("done", 8, "done", 3)
+    assert b.new_ref == "typed by the keys"
