@@ -14,6 +14,7 @@ from annotation.models import Comparison, Judgment, User
 from annotation.models.corpus import Protocol
 from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
+from annotation.tests.test_browser_accessibility import Audit, tab_through
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -138,3 +139,17 @@ def test_a_judge_judges_an_aWER_screen_by_the_keys_and_is_refused_without_an_sse
     assert (first.state, first.preference) == ("done", "b")
     assert (a.state, a.sser, b.state, b.sser) == ("done", 8, "done", 3)
     assert b.new_ref == "typed by the keys"
+
+
+def test_the_aWER_side_by_side_screen_passes_the_accessibility_audit(
+    page: Page, live_server, user_factory
+) -> None:
+    open_awer(page, live_server.url, user_factory)
+    with page.expect_response(CHANGE):
+        ops(page, "a").first.click()
+    with page.expect_response(CHANGE):
+        panel(page, "b").locator('[data-sser="9"]').click()
+    audit = Audit(page)
+    audit.check("aWER side-by-side screen")
+    assert tab_through(page, "aWER side-by-side screen") == []
+    assert audit.failures == []
