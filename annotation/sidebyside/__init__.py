@@ -1,6 +1,7 @@
 """Side-by-side judging (issue 42, point 1): 2 to 4 systems' candidates of one source on
-one screen, each judged by the corpus's protocol (ESA or MQM spans, ESA's score), with
-the judge's preference: the better of two, or the best of 3 or 4.
+one screen, each judged by the corpus's protocol (ESA or MQM spans, ESA's score; aWER's
+new reference and SSER, IER aside), with the judge's preference: the better of two, or
+the best of 3 or 4.
 
 * :mod:`~annotation.sidebyside.queue`: the corpus's setting, and each judge's queue of
   screens drawn balanced (:mod:`metrics.pairing`) and stored.
@@ -10,7 +11,8 @@ the judge's preference: the better of two, or the best of 3 or 4.
   agreement on preferences (:mod:`metrics.pairwise`).
 * :mod:`~annotation.sidebyside.views`, :mod:`~annotation.sidebyside.urls`: thin views.
 
-A candidate's spans and score are changed by the single-candidate page's own service
+A candidate's spans and score (aWER: its new reference and SSER) are changed by the
+single-candidate page's own service
 functions (:data:`annotation.judging.views.CHANGES`), so the rules, the undo stack and
 the stamps the figures read are the same on both pages.
 """

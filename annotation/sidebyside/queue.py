@@ -20,7 +20,9 @@ judge's own score of the original, here on the same screen), and is counted in t
 judge's pass rate with the others. A control screen's preference is not an outcome of
 two systems: the figures leave it out (:mod:`annotation.sidebyside.figures`), and the
 replaced system's meeting on that screen is lost to the balance (one screen in about
-``control_rate`` / ``per_screen``).
+``control_rate`` / ``per_screen``). On an aWER corpus a control screen may instead show
+a reference in place of a candidate (:func:`shows_reference`), passed by aWER's rule
+(no edit, SSER 9 or 10: :mod:`annotation.controls.quality`), as the copy is by aWER's.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 document's neighbours, then one panel per candidate (A, B, …, left to right, as drawn),
 each as the ESA / MQM page shows its one candidate
 (:func:`~annotation.judging.esa_page.span_page_context`: pieces, spans, MQM points)
-with the judge's score; then the preference (A against B, or the best of 3 or 4), and
-the judge's place in the queue.
+with the judge's score, or on an aWER corpus as the aWER page does
+(:func:`~annotation.judging.page.judging_context`: the candidate's operations, the new
+reference, the SSER scale; ``templates/sidebyside/_awer_panel.html``); then the
+preference (A against B, or the best of 3 or 4), and the judge's place in the queue.
 
 A panel's ids are its letter's (``sbs-panel-a``, ``candidate-a``, …), so one page holds
 several; the pieces carry the same ``data-start``/``data-end`` code points as the
