@@ -120,7 +120,7 @@ def queue_drawn(*, setting: SideBySide, user: User) -> None:
     for position, screen in enumerate(screens):
         targets = [target_of[(screen.sentence, system)] for system in screen.systems]
         control = controls.get(position)
-        if control is not None and not shows_reference(corpus, user, screen.sentence, position):
+        if control is not None and not shows_reference(setting, user, screen.sentence, position):
             original, copy = control
             targets[copy] = targets[original]
         comparisons.append(
@@ -162,7 +162,7 @@ def control_screens(
     return out
 
 
-def shows_reference(corpus: Corpus, user: User, sentence_id: int, position: int) -> bool:
+def shows_reference(setting: SideBySide, user: User, sentence_id: int, position: int) -> bool:
     """Whether the control screen at ``position`` of an aWER corpus's queue shows a
     reference as a candidate (in place of the candidate at the control's place, which
     keeps its system's target in ``Comparison.targets``) rather than a copy with injected
@@ -170,10 +170,11 @@ def shows_reference(corpus: Corpus, user: User, sentence_id: int, position: int)
     controls.runs.AWER_KINDS`) where the judge's run of the sentence has a reference to
     show (:func:`reference_to_show`), else always the copy. An ESA / MQM corpus has no
     reference control. One query, on aWER control screens only."""
+    corpus = setting.corpus
     if corpus.marks_spans or reference_to_show(corpus, user, sentence_id) is None:
         return False
     kinds = control_kinds(corpus)
-    kind = random.Random(f"sbs-control-kind:{judge_seed(corpus.side_by_side, user)}:{position}")
+    kind = random.Random(f"sbs-control-kind:{judge_seed(setting, user)}:{position}")
     return kind.choice(kinds) == Judgment.Control.REFERENCE
 
 
