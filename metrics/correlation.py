@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import cast
 
 import numpy as np
@@ -171,6 +171,59 @@ def kendall_tau_b_against(xs: Sequence[Values], y: Values) -> list[Coefficient]:
     """``[kendall_tau_b(x, y) for x in xs]``, the y side ranked once (the meta-evaluation
     pairs fifteen metrics with one human figure); an x with a NaN where y has none is
     paired on its own."""
+    return [counts.coefficient() for counts in tau_counts_against(xs, y)]
+
+
+def _tau_b(a: FloatArray, y: _RankedY) -> Coefficient:
+    """τ-b of paired vectors without NaN (:func:`_tau_counts`)."""
+    return _tau_counts(a, y).coefficient()
+
+
+@dataclass(frozen=True)
+class TauCounts:
+    """What Kendall's τ-b is a function of: ``n`` points, and among their pairs those
+    tied in x (n₁), tied in y (n₂), tied in both (n₃) and discordant (D). Every pair
+    count is a sum over pairs, so the counts of a set of points are those of its parts
+    plus those of the pairs across them (:mod:`metrics.tau_update`); the coefficient is
+    the same function of the same integers, so equal counts give the same τ bit for bit."""
+
+    n: int
+    tied_x: int
+    tied_y: int
+    tied_both: int
+    discordant: int
+
+    @property
+    def pairs(self) -> int:
+        return self.n * (self.n - 1) // 2
+
+    def __add__(self, other: TauCounts) -> TauCounts:
+        return TauCounts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def __sub__(self, other: TauCounts) -> TauCounts:
+        return TauCounts(*(a - b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def coefficient(self) -> Coefficient:
+        """τ_b = (C − D) / √((n₀ − n₁)(n₀ − n₂)), ``C = n₀ − n₁ − n₂ + n₃ − D``; NaN when
+        n < 2 or every pair is tied on one side."""
+        n, n0, n1, n2 = self.n, self.pairs, self.tied_x, self.tied_y
+        if n < 2 or n0 in (n1, n2):
+            return Coefficient("kendall_tau_b", math.nan, n)
+        concordant = n0 - n1 - n2 + self.tied_both - self.discordant
+        tau = (concordant - self.discordant) / math.sqrt(float(n0 - n1) * float(n0 - n2))
+        return Coefficient("kendall_tau_b", max(-1.0, min(1.0, tau)), n)
+
+
+def tau_counts(x: Values, y: Values) -> TauCounts:
+    """The :class:`TauCounts` of the pairs (x, y) without a NaN on either side:
+    ``tau_counts(x, y).coefficient()`` is :func:`kendall_tau_b`."""
+    a, b = _pairs(x, y)
+    return _tau_counts(a, _RankedY.of(b))
+
+
+def tau_counts_against(xs: Sequence[Values] | FloatArray, y: Values) -> list[TauCounts]:
+    """``[tau_counts(x, y) for x in xs]``, the y side ranked once, as
+    :func:`kendall_tau_b_against` (``xs`` may be one metrics × points array)."""
     b = np.asarray(y, dtype=np.float64)
     keep = ~np.isnan(b)
     ranked = _RankedY.of(b[keep])
@@ -178,31 +231,24 @@ def kendall_tau_b_against(xs: Sequence[Values], y: Values) -> list[Coefficient]:
     for x in xs:
         a = np.asarray(x, dtype=np.float64)
         if a.shape != b.shape or np.isnan(a[keep]).any():
-            out.append(kendall_tau_b(a, b))
+            out.append(tau_counts(a, b))
         else:
-            out.append(_tau_b(a[keep], ranked))
+            out.append(_tau_counts(a[keep], ranked))
     return out
 
 
-def _tau_b(a: FloatArray, y: _RankedY) -> Coefficient:
-    """τ-b of paired vectors without NaN: one sort by x then y gives the ties in x, the
-    ties in both and, as inversions of the y ranks, the discordant pairs."""
+def _tau_counts(a: FloatArray, y: _RankedY) -> TauCounts:
+    """The counts of paired vectors without NaN: one sort by x then y gives the ties in
+    x, the ties in both and, as inversions of the y ranks, the discordant pairs."""
     n = int(a.size)
     if n < 2:
-        return Coefficient("kendall_tau_b", math.nan, n)
-    n0 = n * (n - 1) // 2
+        return TauCounts(n, 0, 0, 0, 0)
     order = np.lexsort((y.values, a))
     sorted_a, sorted_b = a[order], y.values[order]
     same_a = sorted_a[1:] == sorted_a[:-1]
     n1 = _pairs_in_runs(same_a)
-    n2 = y.tied
-    if n0 in (n1, n2):
-        return Coefficient("kendall_tau_b", math.nan, n)
     n3 = _pairs_in_runs(same_a & (sorted_b[1:] == sorted_b[:-1]))
-    discordant = count_inversions(y.ranks[order])
-    concordant = n0 - n1 - n2 + n3 - discordant
-    tau = (concordant - discordant) / math.sqrt(float(n0 - n1) * float(n0 - n2))
-    return Coefficient("kendall_tau_b", max(-1.0, min(1.0, tau)), n)
+    return TauCounts(n, n1, y.tied, n3, count_inversions(y.ranks[order]))
 
 
 def pearson_per_sample(x: FloatArray, y: FloatArray) -> FloatArray:

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-import numpy.typing as npt
 
 from annotation.dashboard.meta_human import META_HUMAN, HumanSide
+from annotation.dashboard.meta_sentence import SentencePoints, sentence_points
 from annotation.formatting import number
 from annotation.statistics import (
     AUTOMATIC_METRICS,
@@ -48,7 +48,6 @@ from metrics.claims import MIN_SENTENCES, shortfall
 from metrics.correlation import (
     Coefficient,
     kendall_tau_b,
-    kendall_tau_b_against,
     pearson,
     pearson_per_sample,
 )
@@ -215,6 +214,7 @@ def meta_evaluation(
     bootstrap: Bootstrap | None = None,
     metric_sides: Mapping[str, PairwiseSide] | None = None,
     imported: ExternalFigures | None = None,
+    sentence: Mapping[str, SentencePoints] | None = None,
 ) -> MetaEvaluation:
     """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER, HTER
     and IER, and at system level WMT's pairwise and soft pairwise accuracy
@@ -230,30 +230,27 @@ def meta_evaluation(
     statistics and bootstrap, if kept from an earlier state of the judgments (they do
     not depend on them). ``imported``: the corpus's imported metrics with their paired
     bootstrap by the same ``bootstrap``, correlated after the automatic ones
-    (:func:`_imported_correlations`).
+    (:func:`_imported_correlations`). ``sentence``: the sentence-level points of the
+    same inputs with their τ-b counts (:func:`~annotation.dashboard.meta_sentence.
+    sentence_points`, brought up to date from an earlier state's), else counted here.
     """
     out: list[Correlation] = []
     sampled = _automatic_samples(auto, metrics, bootstrap) if human_values.samples else {}
     if metric_sides is None or not sampled:
         metric_sides = {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
+    if sentence is None:
+        sentence = sentence_points(auto, metrics, human_values, imported)
     among: dict[tuple[str, tuple[int, ...]], PairwiseSide] = {}
     index = {s: i for i, s in enumerate(auto.systems)}
     for h in human_values.metrics:
-        per_sentence = human_values.sentence[h]
-        keys = list(per_sentence)
-        y_sent = [per_sentence[k] for k in keys]
+        points = sentence[h]
         system_human = human_values.system[h]
         judged_systems = [s for s in auto.systems if s in system_human]
         judged_index = [index[s] for s in judged_systems]
         human_pairs = _human_side(human_values, h, judged_systems)
-        cells = (
-            np.fromiter((index[s] for s, _ in keys), dtype=np.int64, count=len(keys)),
-            np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys)),
-        )
-        x_sents = [_sentence_scores(auto, metrics[m], m, cells) for m in AUTOMATIC_METRICS]
-        taus = kendall_tau_b_against(x_sents, y_sent)  # y ranked once for all metrics
-        for m, x_sent, tau in zip(AUTOMATIC_METRICS, x_sents, taus, strict=True):
-            out.append(Correlation(m, h, "sentence", pearson(x_sent, y_sent), tau))
+        for k, m in enumerate(AUTOMATIC_METRICS):
+            r = pearson(points.xs[k], points.y)
+            out.append(Correlation(m, h, "sentence", r, points.counts[k].coefficient()))
             x_sys = [auto.scores[m][s].score for s in judged_systems]
             y_sys = [system_human[s] for s in judged_systems]
             r, tau = pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys)
@@ -270,37 +267,38 @@ def meta_evaluation(
         if auto.scores[m]
     }
     labels = {m: metric_info(m).label for m in AUTOMATIC_METRICS}
-    for metric in () if imported is None else imported.metrics:
+    for row, metric in enumerate(() if imported is None else imported.metrics):
         tested = imported.significance.get(metric.name) if imported is not None else None
         samples = None if tested is None or not human_values.samples else tested.samples
-        out += _imported_correlations(metric, samples, human_values)
+        at = len(AUTOMATIC_METRICS) + row  # its row of the sentence-level points
+        out += _imported_correlations(metric, samples, human_values, sentence, at)
         signatures[metric.name] = metric.signature
         labels[metric.name] = metric.name
     return MetaEvaluation(tuple(out), normalize, signatures, labels, human_values.metrics)
 
 
 def _imported_correlations(
-    metric: ExternalMetricScores, samples: FloatArray | None, human_values: HumanSide
+    metric: ExternalMetricScores,
+    samples: FloatArray | None,
+    human_values: HumanSide,
+    sentence: Mapping[str, SentencePoints],
+    at: int,
 ) -> list[Correlation]:
     """An imported metric against every human figure, as :func:`meta_evaluation`
     correlates an automatic one: at sentence level each judged candidate's segment score
     (none where it has none), at system level each judged system's figure, with the
     intervals and pairwise figures of ``samples`` (its paired bootstrap's, systems ×
-    samples in ``metric.systems`` order; None: without intervals)."""
+    samples in ``metric.systems`` order; None: without intervals); its sentence-level
+    points are row ``at`` of each figure's ``sentence`` points."""
     out: list[Correlation] = []
     name = metric.name
     higher = metric.higher_is_better
     figures = {s: f.score for s, f in metric.figures.items()}
     sampled = {} if samples is None else {name: dict(zip(metric.systems, samples, strict=True))}
     for h in human_values.metrics:
-        per_sentence = human_values.sentence[h]
-        x_sent = [
-            float(metric.scores[s][k]) if s in metric.scores else math.nan for s, k in per_sentence
-        ]
-        y_sent = list(per_sentence.values())
-        out.append(
-            Correlation(name, h, "sentence", pearson(x_sent, y_sent), kendall_tau_b(x_sent, y_sent))
-        )
+        points = sentence[h]
+        r = pearson(points.xs[at], points.y)
+        out.append(Correlation(name, h, "sentence", r, points.counts[at].coefficient()))
         system_human = human_values.system[h]
         judged = [s for s in metric.systems if s in system_human]
         x_sys = [figures[s] for s in judged]
@@ -426,22 +424,3 @@ def _system_correlation(
         intervals[2],
         intervals[3],
     )
-
-
-def _sentence_scores(
-    auto: AutomaticStats,
-    metric: Metric,
-    name: str,
-    cells: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
-) -> FloatArray:
-    """The automatic sentence score of each judged candidate (``cells``: its system's
-    index and its segment): its own statistics row scored alone, all rows in one call (a
-    row's score depends on that row only, so scoring just the judged ones gives the same
-    figures)."""
-    if len(cells[0]) == 0:
-        return np.zeros(0)
-    every = np.stack([auto.segment_stats(name, s) for s in auto.systems])
-    scores: FloatArray = np.asarray(
-        metric.sentence_score_from_stats(every[cells]), dtype=np.float64
-    )
-    return scores

@@ -4,9 +4,11 @@ every automatic metric against SSER and aWER, at sentence and at system level
 
 from __future__ import annotations
 
+from annotation.changes import Stamp
 from annotation.dashboard.figures import human
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation, metric_sides
 from annotation.dashboard.meta_human import HumanSide, human_side, meta_figures
+from annotation.dashboard.meta_sentence import SentencePoints, sentence_points
 from annotation.dashboard.parts import Parts, Pending, panel
 from annotation.dashboard.sources import (
     bootstrap,
@@ -17,7 +19,7 @@ from annotation.dashboard.sources import (
     metrics,
     remembered_from_statistics,
 )
-from annotation.statistics import AutomaticStats, remembered, remembered_for_texts
+from annotation.statistics import CACHE, AutomaticStats, Shelf, remembered, remembered_for_texts
 from metrics.meta import PairwiseSide
 
 
@@ -39,8 +41,33 @@ def meta_panel(parts: Parts) -> MetaEvaluation | Pending:
             bootstrap=parts.get(bootstrap),
             metric_sides=meta_metric_sides(parts, auto),
             imported=parts.get(imported),
+            sentence=meta_sentence_points(parts, auto),
         ),
     )
+
+
+#: The meta-evaluation's sentence-level points with their τ-b counts, kept in this
+#: process's memory for its next computation to bring up to date after a judgment
+#: (:mod:`~annotation.dashboard.meta_sentence`). Points of any earlier state serve (they
+#: are compared with today's, not trusted), so they are kept under the texts stamp alone,
+#: one value per corpus, choice and normalization, replaced at each computation; not
+#: shared (a few MB each: another process brings its own up to date, or counts afresh).
+SENTENCE_POINTS = Shelf("meta-points", Stamp.TEXTS, 4)
+
+
+def meta_sentence_points(parts: Parts, auto: AutomaticStats) -> dict[str, SentencePoints]:
+    """The sentence-level points of the meta-evaluation, their counts brought up to date
+    from those this process kept, if any."""
+    key = SENTENCE_POINTS.key(parts.corpus, parts.preprocessing.signature, parts.inputs.normalize)
+    points = sentence_points(
+        auto,
+        parts.get(metrics),
+        parts.get(meta_human_side),
+        parts.get(imported),
+        before=CACHE.get(key),
+    )
+    CACHE.put(key, points)
+    return points
 
 
 def meta_metric_sides(parts: Parts, auto: AutomaticStats) -> dict[str, PairwiseSide] | None:
