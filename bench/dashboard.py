@@ -29,8 +29,9 @@ and the template.
   from the cache), alone;
 * **meta-evaluation**, computed alone, without (``meta_plain``) and with
   (``meta_intervals``) the system-level intervals' bootstrap over sentences, and as after
-  a judgment (``meta_after_judgment``: its automatic side, which depends on the stored
-  statistics alone, kept from an earlier view);
+  a judgment (``meta_after_judgment``: one judgment's score changed, its automatic side,
+  which depends on the stored statistics alone, and its sentence-level points with their
+  τ-b counts kept from an earlier view);
 * **drill-down** and **CSV download**: one system's sentence page, the table as CSV.
 
 Each process imports the URLconf (every view module) before it starts the clock, as a
@@ -163,11 +164,13 @@ def view_once(repeat: int) -> dict[str, float]:
 def meta_times(corpus: object, repeat: int) -> tuple[float, float, float]:
     """The meta-evaluation computed (not read from the cache) without and with its
     system-level intervals (the bootstrap over sentences), and with them as after a
-    judgment (the automatic side kept): best of ``repeat`` each."""
+    judgment (one judgment's score changed; the automatic side and the sentence-level
+    points with their τ-b counts kept from the view before): best of ``repeat`` each."""
     from annotation.dashboard.figures import human
     from annotation.dashboard.inputs import DashboardInputs
     from annotation.dashboard.meta import meta_evaluation, metric_sides
     from annotation.dashboard.meta_human import human_side
+    from annotation.dashboard.meta_sentence import SentencePoints, sentence_level
     from annotation.dashboard.parts import Parts, Pending
     from annotation.dashboard.sources import bootstrap as drawn
     from annotation.dashboard.sources import judgments, metrics, original_statistics
@@ -178,9 +181,18 @@ def meta_times(corpus: object, repeat: int) -> tuple[float, float, float]:
     assert not isinstance(auto, Pending), auto.jobs
     matrix, configured = dash.get(drawn), dash.get(metrics)
     kept = metric_sides(auto, configured, matrix)
+    before = sentence_level(auto, configured, human_side(rows, figures, normalize=False)).points
+    changed = list(rows)  # one judgment's score changed since
+    first = next(i for i, r in enumerate(rows) if r.sser is not None)
+    changed[first] = rows[first]._replace(sser=(rows[first].sser or 0) % 10 + 1)
 
-    def meta(bootstrap: object, sides: object = None) -> None:
-        side = human_side(rows, figures, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
+    def meta(
+        bootstrap: object,
+        sides: object = None,
+        judged: object = rows,
+        points: dict[str, SentencePoints] | None = None,
+    ) -> None:
+        side = human_side(judged, figures, normalize=False, bootstrap=bootstrap)  # type: ignore[arg-type]
         meta_evaluation(
             auto,
             configured,
@@ -188,11 +200,14 @@ def meta_times(corpus: object, repeat: int) -> tuple[float, float, float]:
             normalize=False,
             bootstrap=bootstrap,  # type: ignore[arg-type]
             metric_sides=sides,  # type: ignore[arg-type]
+            sentence=None
+            if points is None
+            else sentence_level(auto, configured, side, before=points),
         )
 
     plain = min(_timed(lambda: meta(None)) for _ in range(repeat))
     sampled = min(_timed(lambda: meta(matrix)) for _ in range(repeat))
-    after_judgment = min(_timed(lambda: meta(matrix, kept)) for _ in range(repeat))
+    after_judgment = min(_timed(lambda: meta(matrix, kept, changed, before)) for _ in range(repeat))
     return plain, sampled, after_judgment
 
 
@@ -326,7 +341,11 @@ def main() -> None:
             ("bootstrap, 9 metrics × all systems", figures["bootstrap"], "< 2 s"),
             ("meta-evaluation, no intervals", figures["meta_plain"], ""),
             ("meta-evaluation with its intervals", figures["meta_intervals"], ""),
-            ("… after a judgment (automatic side kept)", figures["meta_after_judgment"], ""),
+            (
+                "… after a judgment (automatic side, τ counts kept)",
+                figures["meta_after_judgment"],
+                "",
+            ),
             ("drill-down page (one system)", figures["drill_down"], ""),
             ("table as CSV", figures["csv"], ""),
         ]

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from annotation.dashboard.meta_human import META_HUMAN, HumanSide
-from annotation.dashboard.meta_sentence import SentencePoints, sentence_points
+from annotation.dashboard.meta_sentence import SentenceLevel, sentence_level
 from annotation.formatting import number
 from annotation.statistics import (
     AUTOMATIC_METRICS,
@@ -214,7 +214,7 @@ def meta_evaluation(
     bootstrap: Bootstrap | None = None,
     metric_sides: Mapping[str, PairwiseSide] | None = None,
     imported: ExternalFigures | None = None,
-    sentence: Mapping[str, SentencePoints] | None = None,
+    sentence: SentenceLevel | None = None,
 ) -> MetaEvaluation:
     """Pearson's r and Kendall's τ-b of each automatic metric against SSER, aWER, HTER
     and IER, and at system level WMT's pairwise and soft pairwise accuracy
@@ -232,24 +232,24 @@ def meta_evaluation(
     bootstrap by the same ``bootstrap``, correlated after the automatic ones
     (:func:`_imported_correlations`). ``sentence``: the sentence-level points of the
     same inputs with their τ-b counts (:func:`~annotation.dashboard.meta_sentence.
-    sentence_points`, brought up to date from an earlier state's), else counted here.
+    sentence_level`, brought up to date from an earlier state's), else counted here.
     """
     out: list[Correlation] = []
     sampled = _automatic_samples(auto, metrics, bootstrap) if human_values.samples else {}
     if metric_sides is None or not sampled:
         metric_sides = {m: _metric_side(auto, m, sampled.get(m)) for m in AUTOMATIC_METRICS}
     if sentence is None:
-        sentence = sentence_points(auto, metrics, human_values, imported)
+        sentence = sentence_level(auto, metrics, human_values, imported)
     among: dict[tuple[str, tuple[int, ...]], PairwiseSide] = {}
     index = {s: i for i, s in enumerate(auto.systems)}
     for h in human_values.metrics:
-        points = sentence[h]
+        points, xs = sentence.points[h], sentence.xs(h)
         system_human = human_values.system[h]
         judged_systems = [s for s in auto.systems if s in system_human]
         judged_index = [index[s] for s in judged_systems]
         human_pairs = _human_side(human_values, h, judged_systems)
         for k, m in enumerate(AUTOMATIC_METRICS):
-            r = pearson(points.xs[k], points.y)
+            r = pearson(xs[k], points.y)
             out.append(Correlation(m, h, "sentence", r, points.counts[k].coefficient()))
             x_sys = [auto.scores[m][s].score for s in judged_systems]
             y_sys = [system_human[s] for s in judged_systems]
@@ -281,7 +281,7 @@ def _imported_correlations(
     metric: ExternalMetricScores,
     samples: FloatArray | None,
     human_values: HumanSide,
-    sentence: Mapping[str, SentencePoints],
+    sentence: SentenceLevel,
     at: int,
 ) -> list[Correlation]:
     """An imported metric against every human figure, as :func:`meta_evaluation`
@@ -296,8 +296,8 @@ def _imported_correlations(
     figures = {s: f.score for s, f in metric.figures.items()}
     sampled = {} if samples is None else {name: dict(zip(metric.systems, samples, strict=True))}
     for h in human_values.metrics:
-        points = sentence[h]
-        r = pearson(points.xs[at], points.y)
+        points = sentence.points[h]
+        r = pearson(sentence.xs(h)[at], points.y)
         out.append(Correlation(name, h, "sentence", r, points.counts[at].coefficient()))
         system_human = human_values.system[h]
         judged = [s for s in metric.systems if s in system_human]

@@ -13,11 +13,12 @@ the counts are integers, so the τ-b is the same float as counted afresh).
 
 Nothing is trusted that was not compared: the points kept are a value of some earlier
 state of the corpus, of this process or not (an app server that last computed them a
-hundred judgments ago), and only the points equal in candidate, x and y to today's are
-taken as they were; every other one is taken out with its old values and put back with
-its new. So counts kept by any state, the latest or not, bring the same counts; when more
-than :data:`MOST_CHANGED` of the points (and :data:`FEW_CHANGED`) differ, counting afresh
-is cheaper, and done.
+hundred judgments ago), and only the points equal in candidate and human score to
+today's, under the same metric scores (a digest of every candidate's: the points hold
+no score of their own), are taken as they were; every other one is taken out with its
+old values and put back with its new. So counts kept by any state, the latest or not,
+bring the same counts; when more than :data:`MOST_CHANGED` of the points (and more than
+:data:`FEW_CHANGED`) differ, counting afresh is cheaper, and done.
 """
 
 from __future__ import annotations
@@ -30,7 +31,12 @@ import numpy as np
 import numpy.typing as npt
 
 from annotation.dashboard.meta_human import HumanSide
-from annotation.statistics import AUTOMATIC_METRICS, AutomaticStats, ExternalFigures
+from annotation.statistics import (
+    AUTOMATIC_METRICS,
+    AutomaticStats,
+    ExternalFigures,
+    content_digest,
+)
 from metrics.correlation import TauCounts, tau_counts_against
 from metrics.stats import FloatArray, Metric
 from metrics.tau_update import updated_tau_counts
@@ -47,97 +53,127 @@ FEW_CHANGED = 16
 
 @dataclass(frozen=True, eq=False)
 class SentencePoints:
-    """One human figure's sentence-level points, in the order of its judged candidates
-    (:func:`~annotation.dashboard.meta_human.sentence_human`'s): each candidate's code
-    (its system's index × segments + its segment), its human score, every metric's
-    sentence score (metrics × points: the automatic metrics', then the imported ones'),
-    and per metric the τ-b counts of the pairs (x, y).
+    """One human figure's sentence-level points as its τ-b counts were counted on: the
+    digest of every candidate's metric scores (:attr:`SentenceScores.digest`), each
+    judged candidate's code (its system's index × segments + its segment) and human
+    score, in the order of :func:`~annotation.dashboard.meta_human.sentence_human`, and
+    per metric the τ-b counts of the pairs (x, y). Its metric scores are not held: under
+    the same digest, a code has the same ones.
 
     (``eq=False``: it holds arrays, whose ``==`` is elementwise.)"""
 
+    scores: bytes
     codes: IntArray
     y: FloatArray
-    xs: FloatArray
     counts: tuple[TauCounts, ...]
     #: How many points (old and new) the counts were brought up to date by; -1: counted
     #: afresh.
     moved: int = -1
 
 
-def sentence_points(
+@dataclass(frozen=True, eq=False)
+class SentenceScores:
+    """Every candidate's sentence score of every metric (metrics × systems × segments:
+    the automatic metrics', then the imported ones', NaN where there is none) and a
+    digest of them."""
+
+    every: FloatArray
+    digest: bytes
+
+    def of(self, codes: IntArray) -> FloatArray:
+        """The candidates' scores (metrics × candidates) by their codes."""
+        flat: FloatArray = self.every.reshape(self.every.shape[0], -1)[:, codes]
+        return flat
+
+
+@dataclass(frozen=True, eq=False)
+class SentenceLevel:
+    """What the sentence-level correlations are computed from: every candidate's metric
+    scores and, per human figure, its points with their counts."""
+
+    scores: SentenceScores
+    points: dict[str, SentencePoints]
+
+    def xs(self, figure: str) -> FloatArray:
+        """The metrics' scores of the figure's points (metrics × points)."""
+        return self.scores.of(self.points[figure].codes)
+
+
+def sentence_level(
     auto: AutomaticStats,
     metrics: Mapping[str, Metric],
     human_values: HumanSide,
     imported: ExternalFigures | None = None,
     before: Mapping[str, SentencePoints] | None = None,
-) -> dict[str, SentencePoints]:
-    """Per human figure its :class:`SentencePoints`, the counts brought up to date from
-    ``before`` (the points of an earlier state, any: module doc) or counted afresh."""
+) -> SentenceLevel:
+    """Every candidate's metric scores, and per human figure its points, the counts
+    brought up to date from ``before`` (the points of an earlier state, any: module
+    doc) or counted afresh."""
     index = {s: i for i, s in enumerate(auto.systems)}
-    every = {m: _every_sentence_score(auto, metrics[m], m) for m in AUTOMATIC_METRICS}
+    scores = sentence_scores(auto, metrics, imported)
     out = {}
     for h in human_values.metrics:
         per_sentence = human_values.sentence[h]
         keys = list(per_sentence)
         systems = np.fromiter((index[s] for s, _ in keys), dtype=np.int64, count=len(keys))
         segments = np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys))
-        rows = [every[m][systems, segments] for m in AUTOMATIC_METRICS]
-        for metric in () if imported is None else imported.metrics:
-            rows.append(
-                np.array(
-                    [
-                        float(metric.scores[s][k]) if s in metric.scores else math.nan
-                        for s, k in keys
-                    ],
-                    dtype=np.float64,
-                )
-            )
-        xs = np.stack(rows) if rows else np.zeros((0, len(keys)))
         y = np.fromiter(per_sentence.values(), dtype=np.float64, count=len(keys))
-        codes = systems * max(1, auto.n_segments) + segments
+        codes = systems * auto.n_segments + segments
         earlier = None if before is None else before.get(h)
-        out[h] = _brought_up_to_date(earlier, codes, y, xs)
-    return out
+        out[h] = _brought_up_to_date(earlier, scores, codes, y)
+    return SentenceLevel(scores, out)
 
 
-def _every_sentence_score(auto: AutomaticStats, metric: Metric, name: str) -> FloatArray:
-    """Every candidate's sentence score of the metric (systems × segments): its own
+def sentence_scores(
+    auto: AutomaticStats, metrics: Mapping[str, Metric], imported: ExternalFigures | None
+) -> SentenceScores:
+    """:class:`SentenceScores`: each automatic metric's from each candidate's own
     statistics row scored alone (a row's score depends on that row only, so it is the
-    score the judged candidates alone would get)."""
-    if not auto.systems:
-        return np.zeros((0, auto.n_segments))
-    every = np.stack([auto.segment_stats(name, s) for s in auto.systems])
-    flat = every.reshape(-1, every.shape[-1])
-    scores = np.asarray(metric.sentence_score_from_stats(flat), dtype=np.float64)
-    return scores.reshape(every.shape[:2])
+    score the judged candidates alone would get), each imported metric's segment score."""
+    shape = (len(auto.systems), auto.n_segments)
+    rows = []
+    for m in AUTOMATIC_METRICS:
+        if not auto.systems:
+            rows.append(np.zeros(shape))
+            continue
+        stats = np.stack([auto.segment_stats(m, s) for s in auto.systems])
+        scored = metrics[m].sentence_score_from_stats(stats.reshape(-1, stats.shape[-1]))
+        rows.append(np.asarray(scored, dtype=np.float64).reshape(shape))
+    for metric in () if imported is None else imported.metrics:
+        nothing = np.full(auto.n_segments, math.nan)
+        rows.append(
+            np.stack([metric.scores.get(s, nothing) for s in auto.systems]).astype(np.float64)
+            if auto.systems
+            else np.zeros(shape)
+        )
+    every = np.ascontiguousarray(np.stack(rows))
+    return SentenceScores(every, content_digest(every.tobytes(), repr(every.shape)))
 
 
 def _brought_up_to_date(
-    before: SentencePoints | None, codes: IntArray, y: FloatArray, xs: FloatArray
+    before: SentencePoints | None, scores: SentenceScores, codes: IntArray, y: FloatArray
 ) -> SentencePoints:
-    """The points ``codes``, ``y``, ``xs`` with their counts: from ``before``'s, changed
-    by the points that differ from its (module doc), or counted afresh."""
-    if before is None or before.xs.shape[0] != xs.shape[0] or not before.codes.size:
-        return SentencePoints(codes, y, xs, tuple(tau_counts_against(xs, y)))
+    """The points ``codes``, ``y`` with their counts: from ``before``'s, changed by the
+    points that differ from its (module doc), or counted afresh."""
+    xs = scores.of(codes)
+    if before is None or before.scores != scores.digest or not before.codes.size:
+        return SentencePoints(scores.digest, codes, y, tuple(tau_counts_against(xs, y)))
     order = np.argsort(before.codes)
     old = order[np.minimum(np.searchsorted(before.codes[order], codes), order.size - 1)]
-    same = (
-        (before.codes[old] == codes)
-        & _equal(before.y[old], y)
-        & _equal(before.xs[:, old], xs).all(axis=0)
-    )
+    same = (before.codes[old] == codes) & _equal(before.y[old], y)
     unmoved = np.zeros(before.codes.size, dtype=np.bool_)
     unmoved[old[same]] = True
     differ = int((~same).sum() + (~unmoved).sum())
     if differ > max(FEW_CHANGED, MOST_CHANGED * max(codes.size, before.codes.size)):
-        return SentencePoints(codes, y, xs, tuple(tau_counts_against(xs, y)))
+        return SentencePoints(scores.digest, codes, y, tuple(tau_counts_against(xs, y)))
+    gone = before.codes[~unmoved]
     counts = updated_tau_counts(
         before.counts,
         (xs[:, same], y[same]),
-        (before.xs[:, ~unmoved], before.y[~unmoved]),
+        (scores.of(gone), before.y[~unmoved]),
         (xs[:, ~same], y[~same]),
     )
-    return SentencePoints(codes, y, xs, tuple(counts), differ)
+    return SentencePoints(scores.digest, codes, y, tuple(counts), differ)
 
 
 def _equal(a: FloatArray, b: FloatArray) -> npt.NDArray[np.bool_]:

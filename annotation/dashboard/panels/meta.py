@@ -8,7 +8,7 @@ from annotation.changes import Stamp
 from annotation.dashboard.figures import human
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation, metric_sides
 from annotation.dashboard.meta_human import HumanSide, human_side, meta_figures
-from annotation.dashboard.meta_sentence import SentencePoints, sentence_points
+from annotation.dashboard.meta_sentence import SentenceLevel, sentence_level
 from annotation.dashboard.parts import Parts, Pending, panel
 from annotation.dashboard.sources import (
     bootstrap,
@@ -41,33 +41,35 @@ def meta_panel(parts: Parts) -> MetaEvaluation | Pending:
             bootstrap=parts.get(bootstrap),
             metric_sides=meta_metric_sides(parts, auto),
             imported=parts.get(imported),
-            sentence=meta_sentence_points(parts, auto),
+            sentence=meta_sentence_level(parts, auto),
         ),
     )
 
 
-#: The meta-evaluation's sentence-level points with their τ-b counts, kept in this
-#: process's memory for its next computation to bring up to date after a judgment
-#: (:mod:`~annotation.dashboard.meta_sentence`). Points of any earlier state serve (they
-#: are compared with today's, not trusted), so they are kept under the texts stamp alone,
-#: one value per corpus, choice and normalization, replaced at each computation; not
-#: shared (a few MB each: another process brings its own up to date, or counts afresh).
-SENTENCE_POINTS = Shelf("meta-points", Stamp.TEXTS, 4)
+#: The meta-evaluation's sentence-level points with their τ-b counts, kept for the next
+#: computation to bring up to date after a judgment (:mod:`~annotation.dashboard.
+#: meta_sentence`), by every process (the shared store: a second app server brings up to
+#: date what the first kept). Points of any earlier state serve (they are compared with
+#: today's, not trusted: two processes that keep theirs one after the other each keep
+#: true counts of their own points), so they are kept under the texts stamp alone, one
+#: value per corpus, choice and normalization, replaced at each computation (at real
+#: size about 1 MB: 16 bytes a judged candidate and figure).
+SENTENCE_POINTS = Shelf("meta-points", Stamp.TEXTS, 4, shared=True)
 
 
-def meta_sentence_points(parts: Parts, auto: AutomaticStats) -> dict[str, SentencePoints]:
+def meta_sentence_level(parts: Parts, auto: AutomaticStats) -> SentenceLevel:
     """The sentence-level points of the meta-evaluation, their counts brought up to date
-    from those this process kept, if any."""
+    from those kept by the last computation, if any."""
     key = SENTENCE_POINTS.key(parts.corpus, parts.preprocessing.signature, parts.inputs.normalize)
-    points = sentence_points(
+    level = sentence_level(
         auto,
         parts.get(metrics),
         parts.get(meta_human_side),
         parts.get(imported),
         before=CACHE.get(key),
     )
-    CACHE.put(key, points)
-    return points
+    CACHE.put(key, level.points)
+    return level
 
 
 def meta_metric_sides(parts: Parts, auto: AutomaticStats) -> dict[str, PairwiseSide] | None:
