@@ -237,12 +237,28 @@ def tau_counts_against(xs: Sequence[Values] | FloatArray, y: Values) -> list[Tau
     return out
 
 
+#: Up to this many points, :func:`_tau_counts` compares every pair at once rather than
+#: sorting (the same integers: the τ-b of a system-level correlation, a few times faster).
+_FEW_POINTS = 64
+
+
 def _tau_counts(a: FloatArray, y: _RankedY) -> TauCounts:
     """The counts of paired vectors without NaN: one sort by x then y gives the ties in
     x, the ties in both and, as inversions of the y ranks, the discordant pairs."""
     n = int(a.size)
     if n < 2:
         return TauCounts(n, 0, 0, 0, 0)
+    if n <= _FEW_POINTS:  # a system-level correlation: every pair at once costs less
+        i, j = np.triu_indices(n, k=1)
+        sx, sy = np.sign(a[i] - a[j]), np.sign(y.values[i] - y.values[j])
+        tied_x, tied_y = sx == 0, sy == 0
+        return TauCounts(
+            n,
+            int(tied_x.sum()),
+            y.tied,
+            int((tied_x & tied_y).sum()),
+            int((sx * sy < 0).sum()),
+        )
     order = np.lexsort((y.values, a))
     sorted_a, sorted_b = a[order], y.values[order]
     same_a = sorted_a[1:] == sorted_a[:-1]

@@ -105,12 +105,14 @@ def sentence_level(
     human_values: HumanSide,
     imported: ExternalFigures | None = None,
     before: Mapping[str, SentencePoints] | None = None,
+    scores: SentenceScores | None = None,
 ) -> SentenceLevel:
-    """Every candidate's metric scores, and per human figure its points, the counts
-    brought up to date from ``before`` (the points of an earlier state, any: module
-    doc) or counted afresh."""
+    """Every candidate's metric scores (``scores``, if kept: :func:`sentence_scores` of
+    the same inputs), and per human figure its points, the counts brought up to date
+    from ``before`` (the points of an earlier state, any: module doc) or counted afresh."""
     index = {s: i for i, s in enumerate(auto.systems)}
-    scores = sentence_scores(auto, metrics, imported)
+    if scores is None:
+        scores = sentence_scores(auto, metrics, imported)
     out = {}
     for h in human_values.metrics:
         per_sentence = human_values.sentence[h]

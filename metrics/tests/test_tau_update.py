@@ -11,6 +11,7 @@ import numpy.typing as npt
 import pytest
 from scipy import stats
 
+from metrics import correlation
 from metrics.correlation import (
     TauCounts,
     kendall_tau_b,
@@ -120,3 +121,14 @@ def test_cross_counts_refuse_unpaired_shapes() -> None:
         cross_tau_counts(np.zeros((2, 3)), np.zeros(2), np.zeros((2, 4)), np.zeros(4))
     with pytest.raises(ValueError, match="metrics, points"):
         cross_tau_counts(np.zeros((2, 3)), np.zeros(3), np.zeros((3, 4)), np.zeros(4))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_few_points_counted_pair_by_pair_as_by_sorting(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Up to 64 points the counts compare every pair; the sort and merge gives the same."""
+    xs, y = _points(np.random.default_rng(seed), 3, 60, 3)
+    by_pairs = tau_counts_against(xs, y)
+    monkeypatch.setattr(correlation, "_FEW_POINTS", 1)
+    assert tau_counts_against(xs, y) == by_pairs

@@ -8,7 +8,12 @@ from annotation.changes import Stamp
 from annotation.dashboard.figures import human
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation, metric_sides
 from annotation.dashboard.meta_human import HumanSide, human_side, meta_figures
-from annotation.dashboard.meta_sentence import SentenceLevel, sentence_level
+from annotation.dashboard.meta_sentence import (
+    SentenceLevel,
+    SentenceScores,
+    sentence_level,
+    sentence_scores,
+)
 from annotation.dashboard.parts import Parts, Pending, panel
 from annotation.dashboard.sources import (
     bootstrap,
@@ -67,9 +72,29 @@ def meta_sentence_level(parts: Parts, auto: AutomaticStats) -> SentenceLevel:
         parts.get(meta_human_side),
         parts.get(imported),
         before=CACHE.get(key),
+        scores=meta_sentence_scores(parts, auto),
     )
     CACHE.put(key, level.points)
     return level
+
+
+#: Every candidate's sentence score of every metric, in this process's memory: computed
+#: from the stored statistics and the imported scores alone, so kept as long as they
+#: hold (about 2.4 MB at real size; a process computes them in a few hundredths of a
+#: second, so they are not shared).
+SENTENCE_SCORES = Shelf("meta-scores", Stamp.TEXTS | Stamp.EXTERNAL, 4)
+
+
+def meta_sentence_scores(parts: Parts, auto: AutomaticStats) -> SentenceScores | None:
+    """:func:`~annotation.dashboard.meta_sentence.sentence_scores` of the choice, kept
+    (None against the grown pool, whose statistics move with the judgments)."""
+    pp = parts.preprocessing
+    if pp.pool:
+        return None
+    return CACHE.get_or_set(
+        SENTENCE_SCORES.key(parts.corpus, pp.signature),
+        lambda: sentence_scores(auto, parts.get(metrics), parts.get(imported)),
+    )
 
 
 def meta_metric_sides(parts: Parts, auto: AutomaticStats) -> dict[str, PairwiseSide] | None:
