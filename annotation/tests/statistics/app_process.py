@@ -14,7 +14,8 @@ with ``DATABASE_URL`` naming that database:
     request handling (the page, each of its panels, then ``table.json``): each
     answer's status, the table's figures (``table.json``), how many values each shelf
     computed meanwhile (``computed``), what the shared store did (``store``), and the
-    queries that read the judgment table (``judgment_queries``);
+    queries that read the judgment table (``judgment_queries``), and how the
+    meta-evaluation's sentence-level counts kept now were counted (``meta_points``);
   * ``judge``: the judge finishes one more candidate through the judge's services:
     the corpus's judgments stamp after it.
 """
@@ -74,7 +75,22 @@ def view() -> dict[str, Any]:
         "judgment_queries": sum(
             '"annotation_judgment"' in q["sql"] for q in queries.captured_queries
         ),
+        "meta_points": _meta_points(),
     }
+
+
+def _meta_points() -> dict[str, int] | None:
+    """Per human figure, how many sentence-level points the meta-evaluation's τ-b counts
+    kept now were brought up to date by (-1: counted afresh), or None when none are kept
+    (:mod:`annotation.dashboard.meta_sentence`)."""
+    from annotation.dashboard.panels.meta import SENTENCE_POINTS
+    from annotation.dashboard.preprocessing import Preprocessing
+    from annotation.models import Corpus
+    from annotation.statistics import CACHE
+
+    corpus = Corpus.objects.get(name=CORPUS)
+    kept = CACHE.get(SENTENCE_POINTS.key(corpus, Preprocessing().signature, False))
+    return None if kept is None else {h: points.moved for h, points in kept.items()}
 
 
 def judge() -> dict[str, Any]:

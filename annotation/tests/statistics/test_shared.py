@@ -209,6 +209,26 @@ def test_the_figures_one_server_computes_after_a_judgment_another_reads(
 
 
 @pytest.mark.slow
+def test_a_server_brings_up_to_date_the_sentence_counts_another_kept(
+    judged_db: WorkerDatabase, tmp_path: Path
+) -> None:
+    """The meta-evaluation's sentence-level τ-b counts that the first server kept are
+    in the store: after a judgment, the second server, which never computed them, brings
+    them up to date (the judged candidate's point taken out and put back) rather than
+    counting them afresh, and both show the same figures."""
+    with app_processes(judged_db, tmp_path, "") as (first, second):
+        assert first.view()["meta_points"]["sser"] == -1  # counted afresh, kept
+        first.ask("judge")
+        brought = second.view()
+        read = first.view()
+
+    assert brought["meta_points"]["sser"] in (1, 2)  # a point came, or one moved
+    assert brought["computed"]["figures"] > 0
+    assert read["computed"] == {}
+    assert read["table"] == brought["table"]
+
+
+@pytest.mark.slow
 def test_a_redis_that_goes_away_costs_speed_never_a_wrong_or_missing_figure(
     judged_db: WorkerDatabase, private_redis: PrivateRedis, tmp_path: Path
 ) -> None:
