@@ -54,7 +54,11 @@ _COUNTS = {
 
 
 def sentence_human(
-    rows: Sequence[JudgmentRow], metric: str, *, normalize: bool = False
+    rows: Sequence[JudgmentRow],
+    metric: str,
+    *,
+    normalize: bool = False,
+    numbered: Numbered | None = None,
 ) -> dict[tuple[str, int], float]:
     """Human score per judged candidate (system, segment).
 
@@ -64,38 +68,39 @@ def sentence_human(
     1)-normalized values when ``normalize``. aWER, HTER and IER: the
     rate over its judgments (Σ edits / Σ lengths, Σ bad items / Σ items), as sufficient
     statistics add up; IER over the judgments with information items only.
+
+    ``numbered``: the rows' candidates (:func:`numbered_candidates`), if numbered already
+    (every human figure numbers the same rows).
     """
+    numbered = numbered_candidates(rows) if numbered is None else numbered
     if metric in _CANDIDATE_MEANS:  # ESA raw and z, MQM from spans: their own rule
         field_name = _CANDIDATE_MEANS[metric]
         found = [getattr(r, field_name) for r in rows]
-        return _candidate_means(rows, np.array([math.nan if v is None else v for v in found]))
+        return _candidate_means(numbered, np.array([math.nan if v is None else v for v in found]))
     if metric == "sser":
         values = (
             normalized_sser(rows)
             if normalize
             else np.array([math.nan if r.sser_error is None else r.sser_error for r in rows])
         )
-        return _candidate_means(rows, values)
+        return _candidate_means(numbered, values)
     if metric in _COUNTS:
         errors, length = _COUNTS[metric]
         counts = [(getattr(r, errors), getattr(r, length)) for r in rows]
         kept = np.flatnonzero([e is not None and n is not None for e, n in counts])
-        keys, where = _candidates(rows, kept)
+        keys, where = numbered.of(kept)
         edits = np.bincount(where, [counts[i][0] or 0 for i in kept], len(keys))
         lengths = np.bincount(where, [counts[i][1] or 0 for i in kept], len(keys))
-        return {
-            k: human.rate(e, n)
-            for k, e, n in zip(keys, edits.tolist(), lengths.tolist(), strict=True)
-        }
+        counted = lengths > 0  # human.rate's IEEE operations, on every candidate at once
+        rates = np.where(counted, 100.0 * edits / np.where(counted, lengths, 1.0), 0.0)
+        return dict(zip(keys, rates.tolist(), strict=True))
     raise ValueError(f"unknown human metric {metric!r}")
 
 
-def _candidate_means(
-    rows: Sequence[JudgmentRow], values: FloatArray
-) -> dict[tuple[str, int], float]:
+def _candidate_means(numbered: Numbered, values: FloatArray) -> dict[tuple[str, int], float]:
     """Each judged candidate's mean of ``values`` (one per row, NaN: not entering)."""
     kept = np.flatnonzero(~np.isnan(values))
-    keys, where = _candidates(rows, kept)
+    keys, where = numbered.of(kept)
     # Σ in row order (np.add.at is sequential: the same sums as Python's sum)
     sums = np.zeros(len(keys))
     np.add.at(sums, where, values[kept])
@@ -103,17 +108,32 @@ def _candidate_means(
     return dict(zip(keys, means.tolist(), strict=True))
 
 
-def _candidates(
-    rows: Sequence[JudgmentRow], kept: npt.NDArray[np.intp]
-) -> tuple[list[tuple[str, int]], npt.NDArray[np.intp]]:
-    """The candidates (system, segment) of the rows ``kept``, in order of first
-    appearance, and each kept row's candidate number."""
+@dataclass(frozen=True, eq=False)
+class Numbered:
+    """The candidates (system, segment) of a list of rows, in order of first appearance,
+    and each row's candidate number."""
+
+    keys: list[tuple[str, int]]
+    where: npt.NDArray[np.intp]
+
+    def of(self, kept: npt.NDArray[np.intp]) -> tuple[list[tuple[str, int]], npt.NDArray[np.intp]]:
+        """The candidates of the rows ``kept`` (increasing), in order of first
+        appearance among them, and each kept row's candidate number."""
+        if kept.size == self.where.size:  # every row
+            return self.keys, self.where
+        ids = self.where[kept]
+        found, first = np.unique(ids, return_index=True)
+        order = found[np.argsort(first)]
+        renumber = np.zeros(len(self.keys), dtype=np.intp)
+        renumber[order] = np.arange(order.size)
+        return [self.keys[i] for i in order.tolist()], renumber[ids]
+
+
+def numbered_candidates(rows: Sequence[JudgmentRow]) -> Numbered:
+    """:class:`Numbered` of ``rows``."""
     number: dict[tuple[str, int], int] = {}
-    where = [
-        number.setdefault((r.system, r.segment), len(number))
-        for r in map(rows.__getitem__, kept.tolist())
-    ]
-    return list(number), np.asarray(where, dtype=np.intp)
+    where = [number.setdefault((r.system, r.segment), len(number)) for r in rows]
+    return Numbered(list(number), np.asarray(where, dtype=np.intp))
 
 
 @dataclass(frozen=True)
@@ -162,8 +182,11 @@ def human_side(
                 sampled = bootstrap.sample_scores(np.stack([stats[s] for s in systems]), _rate(per))
                 samples[h] = dict(zip(systems, sampled, strict=True))
             judged[h] = {s: int(masks[s].sum()) for s in systems}
+    numbered = numbered_candidates(rows)
     return HumanSide(
-        sentence={h: sentence_human(rows, h, normalize=normalize) for h in metrics},
+        sentence={
+            h: sentence_human(rows, h, normalize=normalize, numbered=numbered) for h in metrics
+        },
         system=system,
         samples=samples,
         judged=judged,
