@@ -208,10 +208,13 @@ def _segment_stats(
     if not (metric == "sser" and normalize):
         return human_segment_stats(by_system, systems, metric, n_segments)
     z = normalized_sser(rows)
+    scored: dict[str, list[int]] = {}  # each system's scored rows, in row order
+    for i in np.flatnonzero(~np.isnan(z)).tolist():
+        scored.setdefault(rows[i].system, []).append(i)
     stats: dict[str, FloatArray] = {}
     masks: dict[str, npt.NDArray[np.bool_]] = {}
     for s in systems:
-        mine = [i for i, r in enumerate(rows) if r.system == s and not math.isnan(z[i])]
+        mine = scored.get(s, [])
         values = [[float(z[i]), 1.0] for i in mine] or np.zeros((0, 2))
         stats[s], masks[s] = rows_by_segment(values, [rows[i].segment for i in mine], n_segments)
     return stats, masks
