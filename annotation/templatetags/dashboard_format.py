@@ -7,7 +7,7 @@ page's time."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.utils.html import format_html, format_html_join
@@ -17,6 +17,9 @@ from annotation import formatting
 from annotation.pace import PACE_LABEL
 from metrics import human
 from metrics.annotator_effects import Offset
+
+if TYPE_CHECKING:
+    from annotation.dashboard.table import Cell
 
 register = template.Library()
 
@@ -85,3 +88,70 @@ def system_cells(per_system: Sequence[tuple[str, int]]) -> SafeString:
     """A judge's row of the campaign page's "who judged what": one cell per (system,
     done judgments)."""
     return format_html_join("", '<td data-system="{}">{}</td>', per_system)
+
+
+@register.filter
+def table_cells(cells: Sequence[Cell]) -> SafeString:
+    """A system's row of the metrics table: one cell per metric (``_table.html``), its
+    figure, rank group, interval, n and the estimate's, grown pool's and best marks,
+    with their ``data-*`` at full precision and the signature in ``title``."""
+    return SafeString("".join(_table_cell(c) for c in cells))
+
+
+def _table_cell(c: Cell) -> str:
+    estimate = ""
+    if c.estimate:
+        a = c.estimate.attrs
+        estimate = format_html(
+            ' data-estimate="{}" data-estimate-low="{}" data-estimate-high="{}" data-plain="{}"',
+            a["estimate"],
+            a["estimate_low"],
+            a["estimate_high"],
+            a["plain"],
+        )
+    best = ' class="best" data-best="true"' if c.best else ""
+    head = format_html(
+        '<td data-metric="{}" data-rank="{}" data-value="{}" data-ci-low="{}" '
+        'data-ci-high="{}" data-n="{}"{} title="{}"{}>',
+        c.metric,
+        c.rank_attr,
+        c.value_attr,
+        c.ci_low_attr,
+        c.ci_high_attr,
+        c.n,
+        estimate,
+        c.title,
+        SafeString(best),
+    )
+    if not c.has_score:
+        return format_html("{}{}</td>", head, c.display)
+    shift = ""
+    if c.shift:
+        s = c.shift
+        shift = format_html(
+            '<span class="shift" data-shift="{}" data-place-original="{}" data-place="{}" '
+            'title="{}">{}</span>',
+            s.moved,
+            s.before,
+            s.after,
+            s.title,
+            s.arrow,
+        )
+    mark = '<span class="best-mark" title="best">★</span>' if c.best else ""
+    if c.too_few:
+        sub = '<span class="too-few" data-note="too-few">too few</span>'
+    elif c.ci_text:
+        sub = format_html('<span class="ci">{}</span>', c.ci_text)
+    else:
+        sub = ""
+    if c.is_human:
+        sub += format_html(' <span class="n">n={}</span>', c.n)
+    return format_html(
+        '{}{}<sup class="rank">{}</sup>{}{}<small class="sub">{}</small></td>',
+        head,
+        c.display,
+        c.rank_attr,
+        shift,
+        SafeString(mark),
+        SafeString(sub),
+    )
