@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from django.db.models import FloatField, TextField, Value
+from django.db.models import TextField, Value
 from django.db.models.functions import Cast, NullIf
 
 from annotation.models import Corpus, Judgment, JudgmentQuerySet, Span
@@ -93,45 +93,52 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
     # most judgments mark no severity: read as text, NULL when empty, and only the others
     # decoded (decoding 18,000 empty objects was a quarter or more of reading them)
     empty = Value("{}", output_field=TextField())
-    values = qs.annotate(
-        severities_text=NullIf(Cast("severities", TextField()), empty), **_FILLED_LATER
-    ).values_list(
-        "target__translator__name",
-        "target__sentence__position",
-        "target_id",
-        "evaluator__username",
-        "sser",
-        "edits",
-        "ref_length",
-        "new_ref",
-        "active_seconds",
-        "ter_edits",
-        "ter_length",
-        "severities_text",
-        "ier_errors",
-        "ier_length",
-        "ier_seconds",
-        "ier_clicks",
-        "pk",
-        "esa_score",
-        "no_esa_z",
-        "no_mqm_points",
+    values = (
+        qs.annotate(severities_text=NullIf(Cast("severities", TextField()), empty))
+        # the model's order without its first key, the corpus's name (one corpus here):
+        # one join fewer for every judgment
+        .order_by("target__sentence__position", "target__position", "evaluator_id")
+        .values_list(*_READ)
     )
+    # the fields filled later (span_protocol_rows) added here, not read as NULL columns:
+    # the database's converter of each, on every row, cost more than the tuple
+    later = (None,) * len(_FILLED_LATER)
     rows = [
-        row if row.severities is None else row._replace(severities=_decoded(row.severities))
-        for row in map(JudgmentRow._make, values)
+        JudgmentRow._make(v + later)
+        if v[_SEVERITIES] is None
+        else JudgmentRow._make(v + later)._replace(severities=_decoded(v[_SEVERITIES]))
+        for v in values
     ]
     if corpus.marks_spans:
         return span_protocol_rows(corpus, rows, qs, whole=not systems)
     return with_hter_counts(rows)
 
 
-#: What :func:`judgment_rows` reads as NULL and :func:`span_protocol_rows` fills: the
-#: rows are made straight from the query's tuples (``_make``), so every field is a column.
-_FILLED_LATER = {
-    "no_esa_z": Value(None, output_field=FloatField()),
-    "no_mqm_points": Value(None, output_field=FloatField()),
-}
+#: What :func:`judgment_rows` reads of each judgment, in :class:`JudgmentRow`'s order (the
+#: rows are made straight from the query's tuples, ``_make``), then the fields it leaves
+#: None for :func:`span_protocol_rows` to fill.
+_READ = (
+    "target__translator__name",
+    "target__sentence__position",
+    "target_id",
+    "evaluator__username",
+    "sser",
+    "edits",
+    "ref_length",
+    "new_ref",
+    "active_seconds",
+    "ter_edits",
+    "ter_length",
+    "severities_text",
+    "ier_errors",
+    "ier_length",
+    "ier_seconds",
+    "ier_clicks",
+    "pk",
+    "esa_score",
+)
+_FILLED_LATER = ("esa_z", "mqm_points")
+_SEVERITIES = _READ.index("severities_text")
 
 
 def _not_read(row: JudgmentRow, **figures: float | None) -> JudgmentRow:
@@ -225,31 +232,25 @@ def human_metric_rows(rows: Sequence[JudgmentRow], metric: str) -> tuple[list[in
 def _human_rows(
     rows: Sequence[JudgmentRow], metrics: Sequence[str] = HUMAN_METRICS
 ) -> dict[str, tuple[list[int], FloatArray]]:
-    """:func:`human_metric_rows` of several metrics, each kind of judgment listed once
-    (the dashboard lists 18,000 of them)."""
+    """:func:`human_metric_rows` of several metrics, the judgments listed once for all
+    of them (the dashboard lists 18,000, after every judgment)."""
+    c = _Columns(rows)
+    segments, edits, lengths, majors = c.counted
     out = {}
     if "sser" in metrics:
-        scored = [(r.segment, r.sser) for r in rows if r.sser is not None]
-        segments, scores = (list(c) for c in zip(*scored, strict=True)) if scored else ([], [])
-        out["sser"] = segments, human.sser_stats(scores)
-    if "awer" in metrics or "aser" in metrics:
-        segments, edits, lengths = _counts_of(rows, "edits", "ref_length")
-        if "awer" in metrics:
-            out["awer"] = segments, human.awer_stats(edits, lengths)
-        if "aser" in metrics:
-            out["aser"] = segments, human.aser_stats(edits)
+        out["sser"] = c.sser[0], human.sser_stats(c.sser[1])
+    if "awer" in metrics:
+        out["awer"] = segments, human.awer_stats(edits, lengths)
+    if "aser" in metrics:
+        out["aser"] = segments, human.aser_stats(edits)
     if "hter" in metrics:  # the same rows [edits, length], of TER's counts
-        segments, edits, lengths = _counts_of(rows, "ter_edits", "ter_length")
-        out["hter"] = segments, human.awer_stats(edits, lengths)
+        out["hter"] = c.ter[0], human.awer_stats(c.ter[1], c.ter[2])
     if "mqm" in metrics:
         spans = [r for r in rows if r.mqm_points is not None]
         if spans:  # an MQM corpus: the judge's spans, a mean per candidate
             out["mqm"] = _candidate_means(spans, [r.mqm_points or 0.0 for r in spans])
         else:  # every aWER edit an error, minor unless marked major
-            mine = [r for r in rows if r.counted]
-            majors = [major_count(r.severities) for r in mine]
-            edits = [r.edits for r in mine if r.edits is not None]  # all of them: counted
-            out["mqm"] = [r.segment for r in mine], human.mqm_stats(edits, majors)
+            out["mqm"] = list(segments), human.mqm_stats(edits, majors)
     if "esa" in metrics:
         esa = [r for r in rows if r.esa_score is not None]
         out["esa"] = _candidate_means(esa, [r.esa_score or 0 for r in esa])
@@ -257,9 +258,46 @@ def _human_rows(
         esa_z = [r for r in rows if r.esa_z is not None]
         out["esa_z"] = _candidate_means(esa_z, [r.esa_z or 0.0 for r in esa_z])
     if "ier" in metrics:  # judgments with information items only
-        segments, errors, items = _counts_of(rows, "ier_errors", "ier_length")
-        out["ier"] = segments, human.ier_stats(errors, items)
+        out["ier"] = c.ier[0], human.ier_stats(c.ier[1], c.ier[2])
     return out
+
+
+class _Columns:
+    """The columns :func:`_human_rows` reads of ``rows``, in one pass over them: each
+    figure's judgments (SSER: scored; aWER, aSER, MQM-style: counted; HTER and IER: with
+    both their counts), in the rows' order, as (segments, values…) lists."""
+
+    def __init__(self, rows: Sequence[JudgmentRow]) -> None:
+        #: (segments, scores) of the scored judgments
+        self.sser: tuple[list[int], list[int]] = ([], [])
+        #: (segments, edits, reference lengths, majors) of the counted judgments
+        self.counted: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
+        #: (segments, edits, lengths) of TER's counts; (segments, errors, items) of IER's
+        self.ter: tuple[list[int], list[int], list[int]] = ([], [], [])
+        self.ier: tuple[list[int], list[int], list[int]] = ([], [], [])
+        sser_segments, scores = self.sser
+        segments, edits, lengths, majors = self.counted
+        for r in rows:
+            if r.sser is not None:
+                sser_segments.append(r.segment)
+                scores.append(r.sser)
+            if r.edits is not None and r.ref_length is not None:
+                segments.append(r.segment)
+                edits.append(r.edits)
+                lengths.append(r.ref_length)
+                majors.append(major_count(r.severities) if r.severities else 0)
+            _both(self.ter, r.segment, r.ter_edits, r.ter_length)
+            _both(self.ier, r.segment, r.ier_errors, r.ier_length)
+
+
+def _both(
+    found: tuple[list[int], list[int], list[int]], segment: int, a: int | None, b: int | None
+) -> None:
+    """(segment, a, b) appended to ``found``'s lists when ``a`` and ``b`` are both given."""
+    if a is not None and b is not None:
+        found[0].append(segment)
+        found[1].append(a)
+        found[2].append(b)
 
 
 def _candidate_means(
@@ -270,21 +308,6 @@ def _candidate_means(
     return [r.segment for r in rows], human.candidate_mean_stats(
         [r.target_id for r in rows], values
     )
-
-
-def _counts_of(
-    rows: Sequence[JudgmentRow], edits: str, length: str
-) -> tuple[list[int], list[int], list[int]]:
-    """(segments, edits, lengths) of the rows that have both counts (named fields)."""
-    found = [
-        (r.segment, e, n)
-        for r in rows
-        if (e := getattr(r, edits)) is not None and (n := getattr(r, length)) is not None
-    ]
-    if not found:
-        return [], [], []
-    segments, counts, lengths = zip(*found, strict=True)
-    return list(segments), list(counts), list(lengths)
 
 
 #: Per system (first-appearance order), per human metric: ``human_metric_rows`` of the
