@@ -1,0 +1,151 @@
+"""Where the dashboard's view after a judgment spends its CPU: ``python bench/dashboard_parts.py``.
+
+The corpus of ``bench/judges.py`` (``--sentences`` 1,000 × 20 systems × 3 references,
+``--judges`` 200: about 18,660 judgments), imported in a fresh process into a fresh
+SQLite database (unless ``DATABASE_URL`` names one) and scored by a ``manage.py worker
+--batch`` process. Then, in each of ``--repeat`` fresh processes with ``DEBUG`` off: the
+dashboard viewed once (every figure of the judgments computed and remembered), one more
+judgment finished through the judge's services, and the dashboard viewed again, which
+computes every figure of the judgments afresh. Printed, in CPU seconds of the serving
+process, best of the processes: the whole view, each part's own time (what
+:meth:`annotation.dashboard.parts.Parts.get` spent in it, less the parts it asked for),
+the template, each panel's template alone (best of seven renders of its frozen value),
+and the page's size with each panel's share. Prints, never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:1] = [str(ROOT)]  # the checkout's packages, not bench/metrics.py
+
+
+def _parts_timed(own: Counter[str]) -> None:
+    """Count each part's own CPU seconds in ``own`` (a bench's wrapper, this process)."""
+    from annotation.dashboard.parts import Parts
+
+    get, stack = Parts.get, [0.0]
+
+    def timed(self: Parts, part: Any) -> Any:
+        if self.has(part):
+            return get(self, part)
+        start, inner = time.process_time(), len(stack)
+        stack.append(0.0)
+        try:
+            return get(self, part)
+        finally:
+            spent = time.process_time() - start
+            own[f"{part.__module__.rsplit('.', 1)[-1]}.{part.__name__}"] += spent - stack.pop()
+            stack[inner - 1] += spent
+
+    Parts.get = timed  # type: ignore[method-assign]
+
+
+def _templates(corpus: Any) -> dict[str, float]:
+    """Each panel's template rendered alone from its frozen value: best of seven, and
+    its size in bytes (``bytes_<panel>``)."""
+    from django.template.loader import get_template
+
+    from annotation.dashboard.board import dashboard_page
+    from annotation.dashboard.inputs import DashboardInputs
+    from annotation.dashboard.parts import Parts
+    from annotation.dashboard.views import _context
+
+    parts = Parts(DashboardInputs(corpus))
+    context = _context(parts.inputs)
+    out = {}
+    for panel, built in dashboard_page(parts).shown:
+        template, here = get_template(panel.template), dict(context, panel=built)
+        times = []
+        for _ in range(7):
+            start = time.process_time()
+            html = template.render(here)
+            times.append(time.process_time() - start)
+        out[f"template_{panel.name}"], out[f"bytes_{panel.name}"] = min(times), len(html)
+    return out
+
+
+def measure_once() -> dict[str, float]:
+    """In this fresh process: a view, one more judgment, the view after it (timed)."""
+    from bench.judges import _client, _corpus, _get, _setup
+
+    _setup()
+    from django.template.response import TemplateResponse
+
+    from annotation.judging import changes, start
+
+    own: Counter[str] = Counter()
+    _parts_timed(own)
+    client, corpus = _client(), _corpus()
+    page = f"/dashboard/{corpus.pk}/"
+    _get(client, page)
+    from annotation.models import User
+
+    judge = User.objects.get(username="bench-judge")
+    judgment = start.next_judgment_for(user=judge, corpus=corpus)
+    assert judgment is not None
+    changes.judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=7)
+    changes.judgment_finish(judgment=judgment, user=judge, version=judgment.version)
+    render, rendering = TemplateResponse.render, [0.0]
+
+    def timed_render(self: TemplateResponse) -> Any:
+        begun = time.process_time()
+        try:
+            return render(self)
+        finally:
+            rendering[0] += time.process_time() - begun
+
+    TemplateResponse.render = timed_render  # type: ignore[method-assign]
+    own.clear()
+    begun = time.process_time()
+    response = client.get(page)
+    out = {"after_judgment": time.process_time() - begun, "template": rendering[0]}
+    out["page_bytes"] = len(response.content)
+    out.update({f"part {name}": spent for name, spent in own.items()})
+    out.update(_templates(_corpus()))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--judges", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--measure-once", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    from bench.common import manage, production_env, run_asked_mode, run_json, run_measured
+
+    if run_asked_mode(args, {"measure_once": measure_once}):
+        return
+    from bench.judges import write_corpus
+
+    with tempfile.TemporaryDirectory(prefix="evaltool-bench-parts-") as tmp:
+        path = Path(tmp) / "corpus.xml"
+        shape = {"references": 3, "systems": 20, "judged": 0.8, "twice": 0.15}
+        write_corpus(path, argparse.Namespace(**shape, **vars(args)))
+        env = production_env(Path(tmp))
+        imported = run_json(str(ROOT / "bench/judges.py"), "--import-one", str(path), env=env)
+        run_measured(manage("worker", "--batch", "--interval", "0.1"), env)
+        runs = [run_json(__file__, "--measure-once", env=env) for _ in range(args.repeat)]
+    best = {key: min(r.get(key, 0.0) for r in runs) for key in runs[0]}
+    print(f"{args.sentences:,} × 20 × 3, {imported['judgments']:,} judgments; CPU seconds")
+    for key in ("after_judgment", "template"):
+        print(f"{key:>40} {best[key]:8.3f}")
+    parts = sorted((k for k in best if k.startswith("part ")), key=lambda k: -best[k])
+    for key in parts:
+        print(f"{key:>40} {best[key]:8.3f}")
+    for key in sorted(k for k in best if k.startswith("template_")):
+        panel = key.removeprefix("template_")
+        print(f"{key:>40} {best[key]:8.3f}  {best[f'bytes_{panel}'] / 1024:7.0f} KB")
+    print(f"{'page':>40} {best['page_bytes'] / 1024:8.0f} KB")
+
+
+if __name__ == "__main__":
+    main()
