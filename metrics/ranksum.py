@@ -35,7 +35,9 @@ from functools import cache
 from typing import Literal, cast
 
 import numpy as np
+import numpy.typing as npt
 
+from metrics.reuse import PairMemo, content_digest
 from metrics.significance import DEFAULT_ALPHA, MIN_COMMON, UNRANKED, most_in_common
 from metrics.stats import FloatArray
 
@@ -272,6 +274,7 @@ def wmt_clusters(
     higher_is_better: bool,
     alpha: float = DEFAULT_ALPHA,
     min_common: int = MIN_COMMON,
+    memo: PairMemo | None = None,
 ) -> Clusters:
     """WMT's clusters of the systems whose per-segment values (NaN: no value, see
     :func:`segment_means`) are ``per_segment``.
@@ -281,7 +284,8 @@ def wmt_clusters(
     after position k when every system above it significantly outperforms every system
     below it; cutting at every such boundary gives the clusters (so every system of a
     cluster outperforms every system of every lower cluster, the WMT findings' rule).
-    Systems without a value get cluster 0.
+    Systems without a value get cluster 0. ``memo``: each pair's test kept by the two
+    systems' values (:mod:`metrics.reuse`), computed only where they changed.
     """
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha={alpha!r} must lie strictly between 0 and 1")
@@ -295,6 +299,19 @@ def wmt_clusters(
     better: Alternative = "greater" if higher_is_better else "less"
     size = len(names)
     p = np.ones((size, size))
+    rows = [content_digest(row.tobytes()) for row in matrix] if memo is not None else []
+
+    def tested(i: int, j: int, both: npt.NDArray[np.bool_]) -> tuple[float, float]:
+        def test() -> tuple[float, float]:
+            return _both_ways(matrix[i, both], matrix[j, both], better)
+
+        if memo is None:
+            return test()
+        found: tuple[float, float] = memo.get(
+            content_digest("rank-sum", better, rows[i], rows[j]), test
+        )
+        return found
+
     common = np.zeros((size, size), dtype=np.int64)
     for i in range(size):
         for j in range(i + 1, size):
@@ -303,7 +320,7 @@ def wmt_clusters(
             if not both.any():
                 p[i, j] = p[j, i] = math.nan
                 continue
-            p[i, j], p[j, i] = _both_ways(matrix[i, both], matrix[j, both], better)
+            p[i, j], p[j, i] = tested(i, j, both)
         common[i, i] = int(counts[i])
     wins = (common >= min_common) & (p < alpha)
     np.fill_diagonal(wins, False)

@@ -201,7 +201,9 @@ def percentile_interval(
     the defined samples (sacreBLEU's μ, summed in the same sorted order). No defined
     sample: NaN, NaN, NaN.
     """
-    ordered = np.sort(np.asarray(samples, dtype=np.float64), axis=-1)  # NaN sort last
+    # sorted in a C-ordered copy: the mean's sum then runs in one order whatever the
+    # samples' memory layout (a sum over a strided axis adds in another order)
+    ordered = np.sort(np.ascontiguousarray(samples, dtype=np.float64), axis=-1)  # NaN last
     defined = (~np.isnan(ordered)).sum(axis=-1)
     lower = defined // 40
     upper = np.maximum(defined - lower - 1, 0)

@@ -54,6 +54,8 @@ from annotation.statistics import (
     external_metrics,
     human_figures,
     judge_aware_figures,
+    keep_pairs,
+    kept_pairs,
     protocol_figures,
     recalled,
     remembered,
@@ -94,12 +96,15 @@ def _human_part(parts: Parts) -> HumanPart:
     found, corpus = parts.get(bootstrap), parts.corpus
     if rows and found is not None:
         names, n = parts.get(systems), parts.get(n_segments)
-        significance = human_significance(rows, names, n, found, by_system)
+        # the tests of the view before, by their inputs: only a judgment's pairs anew
+        memo = kept_pairs(corpus, "human")
+        significance = human_significance(rows, names, n, found, by_system, memo)
         if corpus.marks_spans:
             shown = protocol_figures(corpus.protocol)
-            by_protocol = protocol_clusters(by_system, names, n, shown)
+            by_protocol = protocol_clusters(by_system, names, n, shown, memo=memo)
         else:
-            clusters = sser_clusters(rows, names, n)
+            clusters = sser_clusters(rows, names, n, memo=memo)
+        keep_pairs(corpus, "human", memo)
     figures = recalled(corpus, ("human-figures",))
     if figures is None:
         figures = human_figures(rows, by_system)

@@ -37,6 +37,7 @@ from annotation.statistics import (
 )
 from metrics import claims, human
 from metrics.registry import metric_info
+from metrics.reuse import PairMemo, compare_reusing
 from metrics.significance import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
@@ -509,22 +510,36 @@ def human_significance(
     n_segments: int,
     bootstrap: Bootstrap,
     by_system: HumanRows | None = None,
+    memo: PairMemo | None = None,
 ) -> dict[str, MetricSignificance]:
     """Paired bootstrap of every human metric, two systems compared on the sentences both
     have judgments for (the masks). ``by_system``: the rows' statistics, if already
-    grouped (:func:`~annotation.statistics.human.human_rows_by_system`)."""
+    grouped (:func:`~annotation.statistics.human.human_rows_by_system`). ``memo``: each
+    system's figure and each pair's test kept by their inputs, computed only where a
+    judgment changed them, the same figures to the bit (:mod:`metrics.reuse`)."""
     grouped = human_rows_by_system(rows) if by_system is None else by_system
     out = {}
     for m in HUMAN_METRICS:
         stats, masks = human_segment_stats(grouped, systems, m, n_segments)
-        out[m] = bootstrap.compare(
-            stats,
-            human.HUMAN_METRICS[m].score_from_stats,
-            higher_is_better=metric_info(m).higher_is_better,
-            masks=masks,
-            metric=m,
-            bounds=metric_info(m).bounds,
-        )
+        score, info = human.HUMAN_METRICS[m].score_from_stats, metric_info(m)
+        better, bounds = info.higher_is_better, info.bounds
+        found = None
+        if memo is not None:  # the same figures, the unchanged pairs kept
+            found = compare_reusing(
+                bootstrap,
+                stats,
+                score,
+                higher_is_better=better,
+                masks=masks,
+                metric=m,
+                memo=memo,
+                bounds=bounds,
+            )
+        if found is None:
+            found = bootstrap.compare(
+                stats, score, higher_is_better=better, masks=masks, metric=m, bounds=bounds
+            )
+        out[m] = found
     return out
 
 

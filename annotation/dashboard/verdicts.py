@@ -52,6 +52,7 @@ from metrics.annotators import SSER_Z
 from metrics.claims import too_few
 from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
 from metrics.registry import metric_info
+from metrics.reuse import PairMemo
 from metrics.significance import (
     DEFAULT_ALPHA,
     MIN_COMMON,
@@ -198,10 +199,12 @@ def sser_clusters(
     *,
     alpha: float = DEFAULT_ALPHA,
     min_common: int = MIN_COMMON,
+    memo: PairMemo | None = None,
 ) -> Clusters:
     """WMT's clusters of the systems by their judges' z-scored SSER errors (module doc;
     lower is better, so "outperforms" is the one-sided test that a system's errors are
-    stochastically less)."""
+    stochastically less); ``memo``: each pair's test kept by its inputs
+    (:func:`~metrics.ranksum.wmt_clusters`)."""
     z = normalized_sser(rows)
     segments: dict[str, list[int]] = defaultdict(list)
     values: dict[str, list[float]] = defaultdict(list)
@@ -210,7 +213,9 @@ def sser_clusters(
             segments[r.system].append(r.segment)
             values[r.system].append(v)
     per_segment = {s: segment_means(segments[s], values[s], n_segments) for s in systems}
-    return wmt_clusters(per_segment, higher_is_better=False, alpha=alpha, min_common=min_common)
+    return wmt_clusters(
+        per_segment, higher_is_better=False, alpha=alpha, min_common=min_common, memo=memo
+    )
 
 
 #: What a span protocol's clusters rank: each candidate's mean over its judges.
@@ -229,12 +234,14 @@ def protocol_clusters(
     *,
     alpha: float = DEFAULT_ALPHA,
     min_common: int = MIN_COMMON,
+    memo: PairMemo | None = None,
 ) -> tuple[ClusterView, ...]:
     """WMT's clusters of each of ``metrics`` (a span protocol's figures: ``esa``,
     ``esa_z``, ``mqm``), as the WMT findings cluster ESA and MQM (:mod:`metrics.
     protocols`): the one-sided rank-sum test between two systems on the sentences both
     have, each sentence's value its candidate's mean over its judges (the figure's own
-    sentence score, :func:`~annotation.statistics.sentence_scores`)."""
+    sentence score, :func:`~annotation.statistics.sentence_scores`); ``memo`` as
+    :func:`sser_clusters`'s."""
     out = []
     for m in metrics:
         scores = sentence_scores_by_system(by_system, m, n_segments)
@@ -242,7 +249,7 @@ def protocol_clusters(
         per_segment = {s: scores.get(s, none) for s in systems}
         higher = metric_info(m).higher_is_better
         found = wmt_clusters(
-            per_segment, higher_is_better=higher, alpha=alpha, min_common=min_common
+            per_segment, higher_is_better=higher, alpha=alpha, min_common=min_common, memo=memo
         )
         out.append(ClusterView(found, m, PROTOCOL_VALUES.get(m, "each candidate's mean")))
     return tuple(out)

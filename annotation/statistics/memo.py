@@ -64,7 +64,6 @@ it).
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable
@@ -81,6 +80,8 @@ from annotation.statistics.shared import (
     code_version,
     part_digest,
 )
+from metrics.reuse import PairMemo
+from metrics.reuse import content_digest as content_digest  # the memo's keys, from here too
 
 T = TypeVar("T")
 
@@ -321,18 +322,6 @@ def remembered_for_texts(corpus: Corpus, part: tuple[Hashable, ...], compute: Ca
     return CACHE.get_or_set(AUTOMATIC.key(corpus, *part), compute)
 
 
-def content_digest(*parts: bytes | str | int | float) -> bytes:
-    """A digest of ``parts`` (arrays as their ``tobytes()``), each part's length and
-    kind kept apart so that no two different sequences of parts share one."""
-    digest = hashlib.blake2b(digest_size=20)
-    for part in parts:
-        raw = part if isinstance(part, bytes) else repr(part).encode()
-        digest.update(b"b" if isinstance(part, bytes) else b"r")
-        digest.update(len(raw).to_bytes(8, "little"))
-        digest.update(raw)
-    return digest.digest()
-
-
 def remembered_across(
     corpora: Iterable[Corpus], part: tuple[Hashable, ...], compute: Callable[[], T]
 ) -> T:
@@ -356,6 +345,25 @@ def remembered_by_content(key: bytes, compute: Callable[[], T]) -> T:
     stands for the inputs themselves (a 160-bit digest: two different inputs share one
     with a chance of about 2⁻¹⁶⁰), so a kept value is never stale, whatever moved since."""
     return CACHE.get_or_set(BY_CONTENT.key(None, key), compute)
+
+
+def _pairs_key(corpus: Corpus, what: str) -> Key:
+    return BY_CONTENT.key(None, "pairs", what, corpus.pk, corpus.created_at.isoformat())
+
+
+def kept_pairs(corpus: Corpus, what: str) -> PairMemo:
+    """The pairwise tests ``what`` (a panel's) of ``corpus`` kept by the view before,
+    each under a digest of its inputs (:mod:`metrics.reuse`): brought up to date, they
+    are computed again only where a judgment changed their inputs. One value per corpus
+    and ``what`` on :data:`BY_CONTENT` (no stamp: a test is found by its inputs alone,
+    so none is stale), read from the shared store when this process has none."""
+    return PairMemo(CACHE.get(_pairs_key(corpus, what)))
+
+
+def keep_pairs(corpus: Corpus, what: str, memo: PairMemo) -> None:
+    """Keep the tests ``memo`` used (:func:`kept_pairs`) for the next view: those of
+    inputs no longer present are dropped."""
+    CACHE.put(_pairs_key(corpus, what), memo.used)
 
 
 def forget() -> None:

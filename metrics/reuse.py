@@ -1,0 +1,255 @@
+"""Pairwise tests kept by what they are computed from, so that a figure brought up to
+date after one more judgment computes again only what that judgment changed.
+
+A judgment changes one system's statistics on one sentence. The human metrics' paired
+bootstrap (:meth:`metrics.significance.Bootstrap.compare` on common segments) and WMT's
+clusters (:func:`metrics.ranksum.wmt_clusters`) compare every pair of systems, each
+pair from the two systems' own inputs alone: of 190 pairs of 20 systems, 19 involve
+the system judged. :class:`PairMemo` keeps each system's and each pair's result under
+a digest of its inputs (:func:`content_digest`), so a result found is never stale, and
+:func:`compare_reusing` computes what it does not find.
+
+**The same figures as a full computation, to the bit.** A kept result is the one the
+same inputs gave before. What is computed anew is computed pair by pair from the two
+systems' statistics alone, which gives what the all-pairs computation gives only where
+every sum is exact in any order: whole numbers, as :meth:`~metrics.significance.
+Bootstrap.compare` itself relies on when it leaves out the segments nobody judged. So
+the statistics are summed as whole numbers of their unit (:func:`_decimal_scale`):
+counts as they are, SSER's tenths as tenths, each sum then divided by its scale (exact
+sums of tenths, where ``compare``'s float sums of them may differ in the last bit).
+Other fractions (a span protocol's candidate means) are left to ``compare`` in full.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from metrics.claims import UNBOUNDED
+from metrics.ranking import DEFAULT_ALPHA, MIN_COMMON, MetricSignificance
+from metrics.significance import (
+    Bootstrap,
+    ScoreFn,
+    metric_significance,
+    p_values_from_samples,
+)
+from metrics.stats import FloatArray
+
+#: What :meth:`PairMemo.found` answers for a result it does not keep.
+MISSING: Any = object()
+
+
+def content_digest(*parts: bytes | str | int | float) -> bytes:
+    """A digest of ``parts`` (arrays as their ``tobytes()``), each part's length and
+    kind kept apart so that no two different sequences of parts share one."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        raw = part if isinstance(part, bytes) else repr(part).encode()
+        digest.update(b"b" if isinstance(part, bytes) else b"r")
+        digest.update(len(raw).to_bytes(8, "little"))
+        digest.update(raw)
+    return digest.digest()
+
+
+class PairMemo:
+    """Results kept by the digest of their inputs (``kept``: what an earlier computation
+    used), and what this one used (:attr:`used`: the results to keep for the next one;
+    those of inputs no longer present are dropped with them). :attr:`computed` counts
+    the results computed here."""
+
+    def __init__(self, kept: Mapping[bytes, Any] | None = None) -> None:
+        self._kept: dict[bytes, Any] = dict(kept or {})
+        self.used: dict[bytes, Any] = {}
+        self.computed = 0
+
+    def found(self, key: bytes) -> Any:
+        """The result kept under ``key`` (now used), else :data:`MISSING`."""
+        value = self.used.get(key, MISSING)
+        if value is MISSING:
+            value = self._kept.get(key, MISSING)
+            if value is not MISSING:
+                self.used[key] = value
+        return value
+
+    def keep(self, key: bytes, value: Any) -> None:
+        """Keep ``value``, computed here, under ``key``."""
+        self.used[key] = value
+        self.computed += 1
+
+    def get(self, key: bytes, compute: Callable[[], Any]) -> Any:
+        """The result kept under ``key``, else ``compute()``'s, kept from now on."""
+        value = self.found(key)
+        if value is MISSING:
+            value = compute()
+            self.keep(key, value)
+        return value
+
+
+def compare_reusing(
+    bootstrap: Bootstrap,
+    stats: Mapping[str, FloatArray],
+    score_from_stats: ScoreFn,
+    *,
+    higher_is_better: bool,
+    masks: Mapping[str, Any],
+    metric: str,
+    memo: PairMemo,
+    alpha: float = DEFAULT_ALPHA,
+    bounds: tuple[float, float] = UNBOUNDED,
+    min_common: int = MIN_COMMON,
+) -> MetricSignificance | None:
+    """:meth:`~metrics.significance.Bootstrap.compare` of a human metric (pairs on their
+    common segments), with each system's own figure and each pair's p-value taken from
+    ``memo`` where its inputs are unchanged and computed (and kept there) where not: the
+    same result as with a memo of nothing, to the bit. ``metric`` names the statistics'
+    scoring (part of every key). None where the statistics are no whole numbers of
+    tenths, hundredths or thousandths (module doc): the caller compares them in full."""
+    names, x = bootstrap._stack(stats)
+    mask = bootstrap._masks(names, masks)
+    scale = _decimal_scale(np.where(mask[:, :, None], x, 0.0))
+    if not metric or scale is None:
+        return None
+    x = np.round(np.where(mask[:, :, None], x, 0.0) * scale)
+
+    def scored(sums: FloatArray) -> Any:
+        return score_from_stats(sums / scale)
+
+    setting = (metric, scale, bootstrap.n_segments, bootstrap.n_samples, bootstrap.seed)
+    own = [
+        content_digest("own", *setting, x[i].tobytes(), mask[i].tobytes()) for i in range(len(x))
+    ]
+    scores, own_n, own_samples = _own_figures(bootstrap, x, mask, scored, own, memo)
+    p, common = _pair_tests(bootstrap, x, mask, scored, own, memo)
+    return metric_significance(
+        names,
+        np.where(own_n > 0, scores, np.nan),
+        own_n,
+        own_samples,
+        p,
+        common,
+        bootstrap,
+        metric=metric,
+        higher_is_better=higher_is_better,
+        bounds=bounds,
+        alpha=alpha,
+        min_common=min_common,
+        signature=bootstrap.signature(alpha=alpha, common=True, min_common=min_common),
+    )
+
+
+#: The scales tried, smallest first: the statistics times one of them are whole numbers.
+SCALES = (1.0, 10.0, 100.0, 1000.0)
+
+
+def _decimal_scale(x: FloatArray) -> float | None:
+    """The smallest of :data:`SCALES` by which every statistic is a whole number (the
+    statistic exactly that number divided by the scale, as it was computed: SSER's
+    tenths), every sum of them exact (below 2⁵²); None if there is none."""
+    for scale in SCALES:
+        whole = np.round(x * scale)
+        if np.array_equal(whole / scale, x) and float(np.abs(whole).sum()) < 2.0**52:
+            return scale
+    return None
+
+
+def _own_figures(
+    bootstrap: Bootstrap,
+    x: FloatArray,
+    mask: Any,
+    score_from_stats: ScoreFn,
+    keys: Sequence[bytes],
+    memo: PairMemo,
+) -> tuple[FloatArray, Any, FloatArray]:
+    """Each system's score, judged-segment count and score on every sample (NaN: the
+    sample drew none of its segments), kept or computed for the systems not kept."""
+    found = [memo.found(k) for k in keys]
+    missing = [i for i, f in enumerate(found) if f is MISSING]
+    if missing:
+        mine = x[missing]
+        scores = np.asarray(score_from_stats(mine.sum(axis=1)), dtype=np.float64)
+        samples = bootstrap.sample_scores(mine, score_from_stats)
+        drawn = bootstrap.counts @ mask[missing].T.astype(np.float64)
+        samples = np.where(drawn.T > 0, samples, np.nan)
+        counts = mask[missing].sum(axis=1)
+        for j, i in enumerate(missing):
+            found[i] = (float(scores[j]), int(counts[j]), samples[j])
+            memo.keep(keys[i], found[i])
+    return (
+        np.array([f[0] for f in found], dtype=np.float64),
+        np.array([f[1] for f in found], dtype=np.int64),
+        np.array([f[2] for f in found], dtype=np.float64).reshape(len(found), -1),
+    )
+
+
+def _pair_tests(
+    bootstrap: Bootstrap,
+    x: FloatArray,
+    mask: Any,
+    score_from_stats: ScoreFn,
+    own: Sequence[bytes],
+    memo: PairMemo,
+) -> tuple[FloatArray, Any]:
+    """The p-value of every pair (1 on the diagonal) and their common segment counts
+    (each system's own on the diagonal), the pairs not kept computed together."""
+    n_sys = len(x)
+    common = (mask.astype(np.int64) @ mask.T.astype(np.int64)).astype(np.int64)
+    p = np.ones((n_sys, n_sys))
+    pairs = [(i, j) for i in range(n_sys) for j in range(i + 1, n_sys)]
+    keys = {(i, j): content_digest("pair", own[i], own[j]) for i, j in pairs}
+    missing = []
+    for i, j in pairs:
+        value = memo.found(keys[i, j])
+        if value is MISSING:
+            missing.append((i, j))
+        else:
+            p[i, j] = p[j, i] = value
+    if missing:
+        found = _pairs_p(bootstrap, x, mask, score_from_stats, missing, common)
+        for (i, j), value in zip(missing, found.tolist(), strict=True):
+            p[i, j] = p[j, i] = value
+            memo.keep(keys[i, j], value)
+    return p, common
+
+
+def _pairs_p(
+    bootstrap: Bootstrap,
+    x: FloatArray,
+    mask: Any,
+    score_from_stats: ScoreFn,
+    pairs: Sequence[tuple[int, int]],
+    common: Any,
+) -> FloatArray:
+    """The paired bootstrap's p-value of each of ``pairs`` on its common segments, as
+    ``compare`` computes it. Each side of a pair is one system's rows on the other's
+    segments: on every sample, its own sums less those of its segments the other has
+    not (after one judgment, one segment or none), in one product for all sides; whole
+    numbers, so every sum is exact in any order."""
+    first = [i for i, _ in pairs]
+    second = [j for _, j in pairs]
+    mine = [a for i, j in pairs for a in (i, j)]
+    theirs = [b for i, j in pairs for b in (j, i)]
+    systems = sorted(set(mine))
+    n_samples, n, k = bootstrap.n_samples, x.shape[1], x.shape[2]
+    own = bootstrap.counts @ x[systems].transpose(1, 0, 2).reshape(n, -1)
+    row = {a: r for r, a in enumerate(systems)}
+    sums = own.reshape(n_samples, len(systems), k)[:, [row[a] for a in mine]]
+    outside = mask[mine] & ~mask[theirs]  # side, segment
+    cut = np.flatnonzero(outside.any(axis=1))
+    if cut.size:
+        union = np.flatnonzero(outside[cut].any(axis=0))
+        part = x[np.asarray(mine)[cut]][:, union] * outside[cut][:, union][:, :, None]
+        rows = part.transpose(1, 0, 2).reshape(len(union), -1)
+        sums[:, cut] -= (bootstrap.counts[:, union] @ rows).reshape(n_samples, len(cut), k)
+    samples = np.asarray(score_from_stats(sums), dtype=np.float64)  # sample, side
+    paired = samples.T.reshape(len(pairs), 2, n_samples)
+    diffs = np.abs(paired[:, 0] - paired[:, 1])
+    both = mask[first] & mask[second]
+    totals = [x[i][both[p]].sum(axis=0) for p, i in enumerate(first)]
+    totals += [x[j][both[p]].sum(axis=0) for p, j in enumerate(second)]
+    scores = np.asarray(score_from_stats(np.array(totals)), dtype=np.float64)
+    real = np.abs(scores[: len(pairs)] - scores[len(pairs) :])
+    real = np.where(common[first, second] > 0, real, np.nan)
+    return p_values_from_samples(np.ascontiguousarray(diffs), real)
