@@ -300,6 +300,7 @@ def wmt_clusters(
     size = len(names)
     p = np.ones((size, size))
     rows = [content_digest(row.tobytes()) for row in matrix] if memo is not None else []
+    side = better.encode()
 
     def tested(i: int, j: int, both: npt.NDArray[np.bool_]) -> tuple[float, float]:
         def test() -> tuple[float, float]:
@@ -307,9 +308,8 @@ def wmt_clusters(
 
         if memo is None:
             return test()
-        found: tuple[float, float] = memo.get(
-            content_digest("rank-sum", better, rows[i], rows[j]), test
-        )
+        # the two rows' digests of 20 bytes each, after the test's direction
+        found: tuple[float, float] = memo.get(b"rank-sum " + side + rows[i] + rows[j], test)
         return found
 
     common = np.zeros((size, size), dtype=np.int64)

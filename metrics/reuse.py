@@ -142,15 +142,20 @@ def compare_reusing(
 
 #: The scales tried, smallest first: the statistics times one of them are whole numbers.
 SCALES = (1.0, 10.0, 100.0, 1000.0)
+#: How far from a whole number a scaled statistic may be, relative (float sums' rounding).
+ROUNDING = 1e-9
 
 
 def _decimal_scale(x: FloatArray) -> float | None:
-    """The smallest of :data:`SCALES` by which every statistic is a whole number (the
-    statistic exactly that number divided by the scale, as it was computed: SSER's
-    tenths), every sum of them exact (below 2⁵²); None if there is none."""
+    """The smallest of :data:`SCALES` by which every statistic is a whole number, to
+    rounding (a segment's SSER rows of two judgments summed in floats: 0.1 + 0.2 is
+    three tenths and a little more), every sum of them exact (below 2⁵²); None if
+    there is none."""
     for scale in SCALES:
-        whole = np.round(x * scale)
-        if np.array_equal(whole / scale, x) and float(np.abs(whole).sum()) < 2.0**52:
+        scaled = x * scale
+        whole = np.round(scaled)
+        close = bool(np.all(np.abs(scaled - whole) <= ROUNDING * np.maximum(1.0, whole)))
+        if close and float(np.abs(whole).sum()) < 2.0**52:
             return scale
     return None
 
@@ -170,7 +175,8 @@ def _own_figures(
     if missing:
         mine = x[missing]
         scores = np.asarray(score_from_stats(mine.sum(axis=1)), dtype=np.float64)
-        samples = bootstrap.sample_scores(mine, score_from_stats)
+        sums = _own_sums(bootstrap, x, missing, keys, memo)
+        samples = np.asarray(score_from_stats(sums), dtype=np.float64).T
         drawn = bootstrap.counts @ mask[missing].T.astype(np.float64)
         samples = np.where(drawn.T > 0, samples, np.nan)
         counts = mask[missing].sum(axis=1)
@@ -184,6 +190,32 @@ def _own_figures(
     )
 
 
+def _own_sums(
+    bootstrap: Bootstrap,
+    x: FloatArray,
+    systems: Sequence[int],
+    own: Sequence[bytes],
+    memo: PairMemo,
+) -> FloatArray:
+    """The sums of ``systems``' rows on every sample (samples × systems × k), each kept
+    by its system's inputs (in float32 where that holds them exactly: whole numbers),
+    those not kept in one product."""
+    keys = [b"sums" + own[i] for i in systems]
+    found = [memo.found(key) for key in keys]
+    missing = [r for r, f in enumerate(found) if f is MISSING]
+    if missing:
+        chosen = x[[systems[r] for r in missing]]
+        n, k = chosen.shape[1], chosen.shape[2]
+        flat = chosen.transpose(1, 0, 2).reshape(n, -1)
+        computed = (bootstrap.counts @ flat).reshape(bootstrap.n_samples, len(missing), k)
+        for c, r in enumerate(missing):
+            sums = np.ascontiguousarray(computed[:, c])
+            small = sums.astype(np.float32)
+            found[r] = small if np.array_equal(small, sums) else sums
+            memo.keep(keys[r], found[r])
+    return np.stack([np.asarray(f, dtype=np.float64) for f in found], axis=1)
+
+
 def _pair_tests(
     bootstrap: Bootstrap,
     x: FloatArray,
@@ -195,10 +227,11 @@ def _pair_tests(
     """The p-value of every pair (1 on the diagonal) and their common segment counts
     (each system's own on the diagonal), the pairs not kept computed together."""
     n_sys = len(x)
-    common = (mask.astype(np.int64) @ mask.T.astype(np.int64)).astype(np.int64)
+    judged = mask.astype(np.float64)  # a product of floats: BLAS's, exact counts
+    common = (judged @ judged.T).astype(np.int64)
     p = np.ones((n_sys, n_sys))
     pairs = [(i, j) for i in range(n_sys) for j in range(i + 1, n_sys)]
-    keys = {(i, j): content_digest("pair", own[i], own[j]) for i, j in pairs}
+    keys = {(i, j): b"pair" + own[i] + own[j] for i, j in pairs}  # digests of 20 bytes
     missing = []
     for i, j in pairs:
         value = memo.found(keys[i, j])
@@ -207,7 +240,7 @@ def _pair_tests(
         else:
             p[i, j] = p[j, i] = value
     if missing:
-        found = _pairs_p(bootstrap, x, mask, score_from_stats, missing, common)
+        found = _pairs_p(bootstrap, x, mask, score_from_stats, missing, common, own, memo)
         for (i, j), value in zip(missing, found.tolist(), strict=True):
             p[i, j] = p[j, i] = value
             memo.keep(keys[i, j], value)
@@ -221,6 +254,8 @@ def _pairs_p(
     score_from_stats: ScoreFn,
     pairs: Sequence[tuple[int, int]],
     common: Any,
+    own: Sequence[bytes],
+    memo: PairMemo,
 ) -> FloatArray:
     """The paired bootstrap's p-value of each of ``pairs`` on its common segments, as
     ``compare`` computes it. Each side of a pair is one system's rows on the other's
@@ -232,10 +267,9 @@ def _pairs_p(
     mine = [a for i, j in pairs for a in (i, j)]
     theirs = [b for i, j in pairs for b in (j, i)]
     systems = sorted(set(mine))
-    n_samples, n, k = bootstrap.n_samples, x.shape[1], x.shape[2]
-    own = bootstrap.counts @ x[systems].transpose(1, 0, 2).reshape(n, -1)
+    n_samples, k = bootstrap.n_samples, x.shape[2]
     row = {a: r for r, a in enumerate(systems)}
-    sums = own.reshape(n_samples, len(systems), k)[:, [row[a] for a in mine]]
+    sums = _own_sums(bootstrap, x, systems, own, memo)[:, [row[a] for a in mine]]
     outside = mask[mine] & ~mask[theirs]  # side, segment
     cut = np.flatnonzero(outside.any(axis=1))
     if cut.size:
@@ -247,9 +281,9 @@ def _pairs_p(
     paired = samples.T.reshape(len(pairs), 2, n_samples)
     diffs = np.abs(paired[:, 0] - paired[:, 1])
     both = mask[first] & mask[second]
-    totals = [x[i][both[p]].sum(axis=0) for p, i in enumerate(first)]
-    totals += [x[j][both[p]].sum(axis=0) for p, j in enumerate(second)]
-    scores = np.asarray(score_from_stats(np.array(totals)), dtype=np.float64)
+    on_both = both[:, :, None]
+    totals = np.concatenate([(x[first] * on_both).sum(axis=1), (x[second] * on_both).sum(axis=1)])
+    scores = np.asarray(score_from_stats(totals), dtype=np.float64)
     real = np.abs(scores[: len(pairs)] - scores[len(pairs) :])
     real = np.where(common[first, second] > 0, real, np.nan)
     return p_values_from_samples(np.ascontiguousarray(diffs), real)

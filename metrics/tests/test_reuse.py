@@ -97,14 +97,14 @@ def test_one_change_computes_only_its_systems_pairs() -> None:
     stats, masks = _systems(rng, 8, 0.4)
     first = PairMemo()
     _compare(b, stats, masks, first)
-    assert first.computed == 8 + 28  # every system's figure, every pair
+    assert first.computed == 2 * 8 + 28  # every system's figure and sums, every pair
     masks["s3"] = masks["s3"].copy()
     stats["s3"] = stats["s3"].copy()
     masks["s3"][5], stats["s3"][5] = True, [1.0, 9.0]
     again = PairMemo(first.used)
     _same(_compare(b, stats, masks, again), _compare(b, stats, masks, None))
-    assert again.computed == 1 + 7  # s3's own figure, its seven pairs
-    assert len(again.used) == 8 + 28  # s3's old figure and pairs dropped
+    assert again.computed == 2 + 7  # s3's own figure and sums, its seven pairs
+    assert len(again.used) == 2 * 8 + 28  # s3's old ones dropped
 
 
 def test_the_same_segments_for_every_system_too() -> None:
