@@ -31,6 +31,11 @@ process:
   services, then the dashboard's next view, which computes every figure of the
   judgments again (each measuring process adds one judgment to the corpus).
 
+``--scaling`` then prints what the per-judge figures cost against the number of judges,
+the judgments fixed: the same rows with their judges relabelled onto 20, then the
+corpus's own, then each judge's sentences split among up to five judges (about 600),
+to show that none grows with judges² or judges × sentences (issue 39).
+
 ``--pages-only`` measures the pages alone; ``--before PATH`` measures another checkout
 too (``PATH``'s code on the same database, e.g. the main branch's) and prints both
 columns; ``--profile`` prints the first views' top functions (cProfile, by cumulative
@@ -256,6 +261,44 @@ def measure_figures() -> dict[str, float]:
     }
 
 
+def measure_scaling() -> dict[str, float]:
+    """In this fresh process: the judges' figures (as :func:`measure_figures`) on the
+    judgments relabelled onto 20 judges, the corpus's own, and about three times its own
+    (each judge's sentences split among up to five): CPU milliseconds, best of three,
+    printed."""
+    _setup()
+    from annotation.dashboard.effort import effort
+    from annotation.dashboard.judges import agreement, judges_panel
+    from annotation.statistics import judge_aware_figures, judgment_rows, paired_bootstrap
+
+    corpus = _corpus()
+    rows = judgment_rows(corpus)
+    systems, n = sorted({r.system for r in rows}), corpus.n_sentences
+    drawn = paired_bootstrap(n)
+    names = sorted({r.evaluator for r in rows})
+    number = {name: k for k, name in enumerate(names)}
+    relabelled = {
+        "20 judges": [r._replace(evaluator=f"j{number[r.evaluator] % 20}") for r in rows],
+        "the corpus's": rows,
+        "split": [r._replace(evaluator=f"{r.evaluator}-{r.segment % 5}") for r in rows],
+    }
+    print(f"{'judges':>7}{'judges_panel':>14}{'agreement':>11}{'judge_aware':>13}{'effort':>8}")
+    for judged in relabelled.values():
+        work: list[Callable[[], object]] = [
+            lambda j=judged: judges_panel(j, systems, normalize=True),
+            lambda j=judged: agreement(j, normalize=True, bootstrap=drawn),
+            lambda j=judged: judge_aware_figures(j, systems, n, drawn),
+            lambda j=judged: effort(j, systems),
+        ]
+        figures = [min(_timed(fn) for _ in range(3)) for fn in work]  # best of three
+        judges = len({r.evaluator for r in judged})
+        print(
+            f"{judges:>7}"
+            + "".join(f"{f * 1000:>{w}.1f}" for f, w in zip(figures, (14, 11, 13, 8), strict=True))
+        )
+    return {}
+
+
 def profile_first_view(url: str) -> None:
     """In this fresh process: cProfile of the first view of ``url`` (``{pk}``: the
     corpus), its top functions by cumulative time, printed."""
@@ -342,11 +385,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--before", type=Path, help="another checkout to measure too")
     parser.add_argument("--profile", action="store_true", help="cProfile the first views")
     parser.add_argument("--pages-only", action="store_true", help="the pages' figures alone")
+    parser.add_argument(
+        "--scaling", action="store_true", help="the judges' figures against the number of judges"
+    )
     parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--import-one", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--measure-pages", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure-panel", help=argparse.SUPPRESS)
     parser.add_argument("--measure-figures", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--measure-scaling", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile-url", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.profile_url:
@@ -364,6 +411,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "measure_pages": measure_pages,
         "measure_panel": lambda: measure_panel(args.measure_panel),
         "measure_figures": measure_figures,
+        "measure_scaling": measure_scaling,
     }
     if run_asked_mode(args, modes):
         return
@@ -385,6 +433,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         checkouts = {"after": ROOT} if args.before is None else {"before": args.before}
         if args.before is not None:
             checkouts["after"] = ROOT
+        if args.scaling:
+            command = [sys.executable, __file__, "--measure-scaling", "--code", str(ROOT)]
+            subprocess.run(command, env=env, cwd=ROOT, check=True)
         if args.profile:
             for name, code in checkouts.items():
                 for url in ("/dashboard/{pk}/", "/campaigns/{pk}/"):
