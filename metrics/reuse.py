@@ -262,28 +262,31 @@ def _pairs_p(
     segments: on every sample, its own sums less those of its segments the other has
     not (after one judgment, one segment or none), in one product for all sides; whole
     numbers, so every sum is exact in any order."""
-    first = [i for i, _ in pairs]
-    second = [j for _, j in pairs]
-    mine = [a for i, j in pairs for a in (i, j)]
-    theirs = [b for i, j in pairs for b in (j, i)]
-    systems = sorted(set(mine))
+    mine = np.array([a for i, j in pairs for a in (i, j)])
+    theirs = np.array([b for i, j in pairs for b in (j, i)])
+    systems = sorted(set(mine.tolist()))
     n_samples, k = bootstrap.n_samples, x.shape[2]
-    row = {a: r for r, a in enumerate(systems)}
-    sums = _own_sums(bootstrap, x, systems, own, memo)[:, [row[a] for a in mine]]
-    outside = mask[mine] & ~mask[theirs]  # side, segment
+    where = np.zeros(len(x), dtype=np.int64)
+    where[systems] = np.arange(len(systems))
+    own_sums = _own_sums(bootstrap, x, systems, own, memo)  # sample, system, k
+    own_scores = np.asarray(score_from_stats(own_sums), dtype=np.float64)  # sample, system
+    samples = own_scores[:, where[mine]]  # sample, side: each side's own, to begin with
+    totals = x[systems].sum(axis=1)[where[mine]]  # side, k
+    outside = mask[mine] & ~mask[theirs]  # side, segment: its segments the other has not
     cut = np.flatnonzero(outside.any(axis=1))
     if cut.size:
         union = np.flatnonzero(outside[cut].any(axis=0))
-        part = x[np.asarray(mine)[cut]][:, union] * outside[cut][:, union][:, :, None]
+        part = x[mine[cut]][:, union] * outside[cut][:, union][:, :, None]  # side, seg, k
         rows = part.transpose(1, 0, 2).reshape(len(union), -1)
-        sums[:, cut] -= (bootstrap.counts[:, union] @ rows).reshape(n_samples, len(cut), k)
-    samples = np.asarray(score_from_stats(sums), dtype=np.float64)  # sample, side
+        less = (bootstrap.counts[:, union] @ rows).reshape(n_samples, len(cut), k)
+        sums = own_sums[:, where[mine[cut]]] - less
+        samples[:, cut] = np.asarray(score_from_stats(sums), dtype=np.float64)
+        totals[cut] -= part.sum(axis=1)
     paired = samples.T.reshape(len(pairs), 2, n_samples)
     diffs = np.abs(paired[:, 0] - paired[:, 1])
-    both = mask[first] & mask[second]
-    on_both = both[:, :, None]
-    totals = np.concatenate([(x[first] * on_both).sum(axis=1), (x[second] * on_both).sum(axis=1)])
-    scores = np.asarray(score_from_stats(totals), dtype=np.float64)
-    real = np.abs(scores[: len(pairs)] - scores[len(pairs) :])
+    scores = np.asarray(score_from_stats(totals), dtype=np.float64).reshape(len(pairs), 2)
+    real = np.abs(scores[:, 0] - scores[:, 1])
+    first = [i for i, _ in pairs]
+    second = [j for _, j in pairs]
     real = np.where(common[first, second] > 0, real, np.nan)
     return p_values_from_samples(np.ascontiguousarray(diffs), real)

@@ -647,3 +647,16 @@ def test_a_verdict_without_figures_and_with_one_system() -> None:
     verdict = one.verdict()
     assert (verdict.best, verdict.others, verdict.separated, verdict.n) == ("a", (), None, 12)
     assert not one.too_few
+
+
+def test_rows_by_segment_adds_as_add_at_does() -> None:
+    """Several judgments of one segment, tenths that floats do not hold exactly: the
+    sums are ``np.add.at``'s, row by row in their order, to the bit."""
+    rng = np.random.default_rng(11)
+    ids = rng.integers(0, 50, 400)
+    rows = np.column_stack([rng.integers(0, 11, 400) / 10, rng.random(400), np.ones(400)])
+    expected = np.zeros((60, 3))
+    np.add.at(expected, ids, rows)
+    stats, mask = rows_by_segment(rows, ids, 60)
+    assert np.array_equal(stats, expected)
+    assert mask.tolist() == [k in set(ids.tolist()) for k in range(60)]
