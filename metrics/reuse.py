@@ -23,7 +23,7 @@ Other fractions (a span protocol's candidate means) are left to ``compare`` in f
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -121,8 +121,9 @@ def compare_reusing(
     own = [
         content_digest("own", *setting, x[i].tobytes(), mask[i].tobytes()) for i in range(len(x))
     ]
-    scores, own_n, own_samples = _own_figures(bootstrap, x, mask, scored, own, memo)
-    p, common = _pair_tests(bootstrap, x, mask, scored, own, memo)
+    own_sums = _own_sums(bootstrap, x, range(len(x)), own, memo)  # sample, system, k
+    scores, own_n, own_samples = _own_figures(bootstrap, x, mask, scored, own, memo, own_sums)
+    p, common = _pair_tests(bootstrap, x, mask, scored, own_sums, own, memo)
     return metric_significance(
         names,
         np.where(own_n > 0, scores, np.nan),
@@ -167,39 +168,41 @@ def _own_figures(
     score_from_stats: ScoreFn,
     keys: Sequence[bytes],
     memo: PairMemo,
+    own_sums: FloatArray,
 ) -> tuple[FloatArray, Any, FloatArray]:
-    """Each system's score, judged-segment count and score on every sample (NaN: the
-    sample drew none of its segments), kept or computed for the systems not kept."""
+    """Each system's score, judged-segment count and score on every sample (from its
+    sums ``own_sums``; NaN where the sample drew none of its segments): the score, count
+    and undrawn samples kept, or computed for the systems not kept."""
     found = [memo.found(k) for k in keys]
     missing = [i for i, f in enumerate(found) if f is MISSING]
     if missing:
-        mine = x[missing]
-        scores = np.asarray(score_from_stats(mine.sum(axis=1)), dtype=np.float64)
-        sums = _own_sums(bootstrap, x, missing, keys, memo)
-        samples = np.asarray(score_from_stats(sums), dtype=np.float64).T
-        drawn = bootstrap.counts @ mask[missing].T.astype(np.float64)
-        samples = np.where(drawn.T > 0, samples, np.nan)
+        scores = np.asarray(score_from_stats(x[missing].sum(axis=1)), dtype=np.float64)
+        drawn = bootstrap.counts @ mask[missing].T.astype(np.float64)  # sample, system
         counts = mask[missing].sum(axis=1)
         for j, i in enumerate(missing):
-            found[i] = (float(scores[j]), int(counts[j]), samples[j])
+            found[i] = (float(scores[j]), int(counts[j]), np.flatnonzero(drawn[:, j] == 0))
             memo.keep(keys[i], found[i])
+    samples = np.array(np.asarray(score_from_stats(own_sums), dtype=np.float64).T)
+    for i, (_, _, undrawn) in enumerate(found):
+        samples[i, undrawn] = np.nan
     return (
         np.array([f[0] for f in found], dtype=np.float64),
         np.array([f[1] for f in found], dtype=np.int64),
-        np.array([f[2] for f in found], dtype=np.float64).reshape(len(found), -1),
+        samples,
     )
 
 
 def _own_sums(
     bootstrap: Bootstrap,
     x: FloatArray,
-    systems: Sequence[int],
+    systems: Iterable[int],
     own: Sequence[bytes],
     memo: PairMemo,
 ) -> FloatArray:
     """The sums of ``systems``' rows on every sample (samples × systems × k), each kept
     by its system's inputs (in float32 where that holds them exactly: whole numbers),
     those not kept in one product."""
+    systems = list(systems)
     keys = [b"sums" + own[i] for i in systems]
     found = [memo.found(key) for key in keys]
     missing = [r for r, f in enumerate(found) if f is MISSING]
@@ -221,6 +224,7 @@ def _pair_tests(
     x: FloatArray,
     mask: Any,
     score_from_stats: ScoreFn,
+    own_sums: FloatArray,
     own: Sequence[bytes],
     memo: PairMemo,
 ) -> tuple[FloatArray, Any]:
@@ -240,7 +244,7 @@ def _pair_tests(
         else:
             p[i, j] = p[j, i] = value
     if missing:
-        found = _pairs_p(bootstrap, x, mask, score_from_stats, missing, common, own, memo)
+        found = _pairs_p(bootstrap, x, mask, score_from_stats, missing, common, own_sums)
         for (i, j), value in zip(missing, found.tolist(), strict=True):
             p[i, j] = p[j, i] = value
             memo.keep(keys[i, j], value)
@@ -254,24 +258,19 @@ def _pairs_p(
     score_from_stats: ScoreFn,
     pairs: Sequence[tuple[int, int]],
     common: Any,
-    own: Sequence[bytes],
-    memo: PairMemo,
+    own_sums: FloatArray,
 ) -> FloatArray:
     """The paired bootstrap's p-value of each of ``pairs`` on its common segments, as
     ``compare`` computes it. Each side of a pair is one system's rows on the other's
-    segments: on every sample, its own sums less those of its segments the other has
-    not (after one judgment, one segment or none), in one product for all sides; whole
-    numbers, so every sum is exact in any order."""
+    segments: on every sample, its own sums (``own_sums``: sample × system × k) less
+    those of its segments the other has not (after one judgment, one segment or none),
+    in one product for all sides; whole numbers, so every sum is exact in any order."""
     mine = np.array([a for i, j in pairs for a in (i, j)])
     theirs = np.array([b for i, j in pairs for b in (j, i)])
-    systems = sorted(set(mine.tolist()))
     n_samples, k = bootstrap.n_samples, x.shape[2]
-    where = np.zeros(len(x), dtype=np.int64)
-    where[systems] = np.arange(len(systems))
-    own_sums = _own_sums(bootstrap, x, systems, own, memo)  # sample, system, k
     own_scores = np.asarray(score_from_stats(own_sums), dtype=np.float64)  # sample, system
-    samples = own_scores[:, where[mine]]  # sample, side: each side's own, to begin with
-    totals = x[systems].sum(axis=1)[where[mine]]  # side, k
+    samples = own_scores[:, mine]  # sample, side: each side's own, to begin with
+    totals = x.sum(axis=1)[mine]  # side, k
     outside = mask[mine] & ~mask[theirs]  # side, segment: its segments the other has not
     cut = np.flatnonzero(outside.any(axis=1))
     if cut.size:
@@ -279,7 +278,7 @@ def _pairs_p(
         part = x[mine[cut]][:, union] * outside[cut][:, union][:, :, None]  # side, seg, k
         rows = part.transpose(1, 0, 2).reshape(len(union), -1)
         less = (bootstrap.counts[:, union] @ rows).reshape(n_samples, len(cut), k)
-        sums = own_sums[:, where[mine[cut]]] - less
+        sums = own_sums[:, mine[cut]] - less
         samples[:, cut] = np.asarray(score_from_stats(sums), dtype=np.float64)
         totals[cut] -= part.sum(axis=1)
     paired = samples.T.reshape(len(pairs), 2, n_samples)
