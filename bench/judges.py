@@ -22,7 +22,9 @@ process:
 * the judges' figures computed alone from the done judgments: each judge's figures
   (``judges_panel``), the agreement with its intervals (``agreement``), SSER raw and
   per-judge z with each judge's effect (``judge_aware_figures``), the effort panel
-  (``effort``);
+  (``effort``), the table's tests of the human metrics with SSER's clusters afresh
+  (``human_tests_full``) and one judgment later with the rest kept
+  (``human_tests_kept``; a checkout that keeps none computes them afresh again);
 * **campaign page** (``/campaigns/<corpus>/``: every judge's progress, who judged what,
   each judge's effect, the power plan) first and later view, and the **judges page**
   (``/campaigns/``: every account), and the campaign's own page (``/campaigns/c/<pk>/``:
@@ -258,6 +260,44 @@ def measure_figures() -> dict[str, float]:
         "judge_aware": _timed(lambda: judge_aware_figures(rows, systems, n, bootstrap)),
         "judge_effects": _timed(lambda: judge_effects(rows, systems, n)),
         "effort": _timed(lambda: effort(rows, systems)),
+        **_human_tests(rows, systems, n, bootstrap),
+    }
+
+
+def _human_tests(rows: list[Any], systems: list[str], n: int, drawn: Any) -> dict[str, float]:
+    """The table's tests of the human metrics and SSER's clusters computed afresh
+    (``human_tests_full``), and after one more judgment with the tests of the view
+    before kept (``human_tests_kept``: :mod:`metrics.reuse`), one system's SSER score
+    on a sentence it had none for added."""
+    from annotation.dashboard.table import human_significance
+    from annotation.dashboard.verdicts import sser_clusters
+    from annotation.statistics import human_rows_by_system
+
+    try:
+        from metrics.reuse import PairMemo
+    except ImportError:  # a checkout that keeps no test: each view computes them afresh
+        PairMemo = None  # type: ignore[assignment,misc]
+
+    def tests(judged: list[Any], memo: Any) -> None:
+        grouped = human_rows_by_system(judged)
+        if memo is None:
+            human_significance(judged, systems, n, drawn, grouped)
+            sser_clusters(judged, systems, n)
+        else:
+            human_significance(judged, systems, n, drawn, grouped, memo)
+            sser_clusters(judged, systems, n, memo=memo)
+
+    kept = None if PairMemo is None else PairMemo()
+    full = _timed(lambda: tests(rows, kept))
+    first = rows[0]
+    taken = {r.segment for r in rows if r.system == first.system}
+    free = next(k for k in range(n) if k not in taken)
+    more = [*rows, first._replace(segment=free, target_id=-1, pk=None, sser=3)]
+    return {
+        "human_tests_full": full,
+        "human_tests_kept": _timed(
+            lambda: tests(more, None if kept is None else PairMemo(kept.used))
+        ),
     }
 
 
@@ -343,6 +383,8 @@ FIGURE_ROWS = (
     ("judge_aware", "judge_aware_figures (raw, z, effects)"),
     ("judge_effects", "judge_effects (campaign page)"),
     ("effort", "effort"),
+    ("human_tests_full", "human tests and clusters, afresh"),
+    ("human_tests_kept", "… one judgment later, the rest kept"),
 )
 
 
