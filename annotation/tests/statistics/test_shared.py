@@ -105,10 +105,13 @@ def app_processes(
         yield pair[0], pair[1]
 
 
-@pytest.fixture
-def judged_db(migrated: WorkerDatabase, tmp_path: Path) -> Iterator[WorkerDatabase]:
-    """A database of the test's own, with the demo corpus scored and judged."""
-    with worker_database(migrated, tmp_path, "evaltool_shared") as db:
+@pytest.fixture(scope="module")
+def judged_once(
+    migrated: WorkerDatabase, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[WorkerDatabase]:
+    """The demo corpus scored and judged, once for the module (an app process's
+    ``setup``: seconds of CPU): the database each test copies its own from."""
+    with worker_database(migrated, tmp_path_factory.mktemp("judged"), "evaltool_judged") as db:
         done = subprocess.run(
             [sys.executable, "-m", "annotation.tests.statistics.app_process", "setup"],
             cwd=ROOT,
@@ -118,6 +121,15 @@ def judged_db(migrated: WorkerDatabase, tmp_path: Path) -> Iterator[WorkerDataba
             timeout=PATIENCE,
         )
         assert done.returncode == 0, done.stderr
+        yield db
+
+
+@pytest.fixture
+def judged_db(judged_once: WorkerDatabase, tmp_path: Path) -> Iterator[WorkerDatabase]:
+    """A database of the test's own, with the demo corpus scored and judged: a copy of
+    :func:`judged_once`'s (a file's copy, or PostgreSQL's ``TEMPLATE``), as it was
+    before any app process served from it."""
+    with worker_database(judged_once, tmp_path, "evaltool_shared") as db:
         yield db
 
 
