@@ -68,12 +68,19 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(
     assert len(scores["translators"]) == 5
 
 
+#: ``import_evaltrans XML --name "demo K"`` for K below ``count``, in one process (a
+#: process's start costs more than the import).
+IMPORTS = """
+from django.core.management import call_command
+for k in range({count}):
+    call_command("import_evaltrans", {xml!r}, "--name", f"demo {{k}}")
+"""
+
+
 def test_two_workers_never_compute_the_same_job(
     worker_db: WorkerDatabase, stopped_at_the_end: list[subprocess.Popen[str]]
 ) -> None:
-    names = [f"demo {k}" for k in range(4)]
-    for name in names:
-        worker_db.manage("import_evaltrans", str(DEMO_XML), "--name", name)
+    worker_db.manage("shell", "-c", IMPORTS.format(xml=str(DEMO_XML), count=4))
     assert [status for _, status, _, _ in worker_db.jobs()] == ["queued"] * 4
 
     workers = [worker_db.worker(), worker_db.worker()]
@@ -94,18 +101,29 @@ def test_a_worker_never_raises_its_own_priority() -> None:
         call_command("worker", "--nice", "-1", "--batch")
 
 
+#: The demo corpus imported (its scoring queued) and its judge added, in one process.
+IMPORT_WITH_JUDGE = """
+from django.core.management import call_command
+call_command("import_evaltrans", {xml!r}, "--name", "demo")
+call_command("add_user", "judge", "--password", "pw", "--role", "judge", "--corpus", "demo")
+"""
+
 #: A judge's accepted judgment, made through the judging services in a process of its own
-#: (as a server makes it): its HTER counts are left to the workers.
+#: (as a server makes it): its HTER counts are left to the workers. The process prints the
+#: counts the accepting left, read at once (read after the process ended, they could be
+#: the running worker's already).
 ACCEPT_ONE = """
 from annotation.judging.changes import judgment_edit_ref, judgment_finish, judgment_set_sser
 from annotation.judging.start import judgment_open
-from annotation.models import Target, User
+from annotation.models import Judgment, Target, User
 judge = User.objects.get(username="judge")
 target = Target.objects.filter(translator__role="system").order_by("pk").first()
 j = judgment_open(user=judge, target=target)
 judgment_edit_ref(judgment=j, user=judge, version=j.version, text="the chart shows it .")
 judgment_set_sser(judgment=j, user=judge, version=j.version, sser=6)
 judgment_finish(judgment=j, user=judge, version=j.version)
+done = Judgment.objects.filter(state="done").values_list("ter_edits", "ter_length")
+print(list(done))
 """
 
 
@@ -114,15 +132,14 @@ def test_a_running_worker_fills_the_hter_counts_of_a_judgment_accepted_meanwhile
 ) -> None:
     from annotation.text import hter_counts
 
-    worker_db.manage("import_evaltrans", str(DEMO_XML), "--name", "demo")
-    worker_db.manage("add_user", "judge", "--password", "pw", "--role", "judge", "--corpus", "demo")
+    worker_db.manage("shell", "-c", IMPORT_WITH_JUDGE.format(xml=str(DEMO_XML)))
     worker = worker_db.worker()
     stopped_at_the_end.append(worker)
     worker_db.wait_until(lambda jobs: jobs[0][1] == "done", "the import's scoring done")
 
-    worker_db.manage("shell", "-c", ACCEPT_ONE)
+    left = worker_db.manage("shell", "-c", ACCEPT_ONE).splitlines()[-1]
+    assert left == "[(None, None)]"  # the click left them
     counts = "SELECT ter_edits, ter_length FROM annotation_judgment WHERE state = 'done'"
-    assert worker_db.query(counts) == [(None, None)]  # the click left them
 
     deadline = time.monotonic() + 180
     while worker_db.query(counts) == [(None, None)] and time.monotonic() < deadline:
