@@ -1,8 +1,9 @@
 """The queue with real worker processes (``manage.py worker``) on a database of their
 own: a worker killed with SIGKILL mid-job leaves the job to another worker, which
 computes it once more and stores it once, and its scoring processes die with it; two
-workers started at once never claim the same job; a job whose step outlasts the lease
-stays with its worker. The test reads the jobs' rows straight from that database while
+workers started at once never claim the same job, and fill the HTER counts of a
+judgment accepted while they run; a job whose step outlasts the lease stays with its
+worker. The test reads the jobs' rows straight from that database while
 the workers run (SQLite here; a PostgreSQL database of its own when the suite runs on
 PostgreSQL)."""
 
@@ -68,44 +69,13 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(
     assert len(scores["translators"]) == 5
 
 
-#: ``import_evaltrans XML --name "demo K"`` for K below ``count``, in one process (a
-#: process's start costs more than the import).
+#: ``import_evaltrans XML --name "demo K"`` for K below ``count``, and the judge of
+#: "demo 0", in one process (a process's start costs more than an import).
 IMPORTS = """
 from django.core.management import call_command
 for k in range({count}):
     call_command("import_evaltrans", {xml!r}, "--name", f"demo {{k}}")
-"""
-
-
-def test_two_workers_never_compute_the_same_job(
-    worker_db: WorkerDatabase, stopped_at_the_end: list[subprocess.Popen[str]]
-) -> None:
-    worker_db.manage("shell", "-c", IMPORTS.format(xml=str(DEMO_XML), count=4))
-    assert [status for _, status, _, _ in worker_db.jobs()] == ["queued"] * 4
-
-    workers = [worker_db.worker(), worker_db.worker()]
-    stopped_at_the_end.extend(workers)
-    worker_db.wait_until(lambda jobs: all(j[1] == "done" for j in jobs), "all done")
-
-    jobs = worker_db.jobs()
-    assert [attempts for _, _, attempts, _ in jobs] == [1, 1, 1, 1]  # each claimed once
-    assert {worker for *_, worker in jobs} <= {host_and_pid(w) for w in workers}
-    rows = worker_db.query(
-        "SELECT corpus_id, COUNT(*) FROM annotation_corpusstatistics GROUP BY corpus_id"
-    )
-    assert sorted(count for _, count in rows) == [1, 1, 1, 1]
-
-
-def test_a_worker_never_raises_its_own_priority() -> None:
-    with pytest.raises(CommandError, match="--nice must be 0 or more"):
-        call_command("worker", "--nice", "-1", "--batch")
-
-
-#: The demo corpus imported (its scoring queued) and its judge added, in one process.
-IMPORT_WITH_JUDGE = """
-from django.core.management import call_command
-call_command("import_evaltrans", {xml!r}, "--name", "demo")
-call_command("add_user", "judge", "--password", "pw", "--role", "judge", "--corpus", "demo")
+call_command("add_user", "judge", "--password", "pw", "--role", "judge", "--corpus", "demo 0")
 """
 
 #: A judge's accepted judgment, made through the judging services in a process of its own
@@ -127,15 +97,40 @@ print(list(done))
 """
 
 
-def test_a_running_worker_fills_the_hter_counts_of_a_judgment_accepted_meanwhile(
+def test_two_workers_never_compute_the_same_job(
     worker_db: WorkerDatabase, stopped_at_the_end: list[subprocess.Popen[str]]
 ) -> None:
-    from annotation.text import hter_counts
+    """Four scoring jobs, two workers started at once: each job claimed once, and stored
+    once. Then the workers fill the HTER counts of a judgment accepted meanwhile."""
+    worker_db.manage("shell", "-c", IMPORTS.format(xml=str(DEMO_XML), count=4))
+    assert [status for _, status, _, _ in worker_db.jobs()] == ["queued"] * 4
 
-    worker_db.manage("shell", "-c", IMPORT_WITH_JUDGE.format(xml=str(DEMO_XML)))
-    worker = worker_db.worker()
-    stopped_at_the_end.append(worker)
-    worker_db.wait_until(lambda jobs: jobs[0][1] == "done", "the import's scoring done")
+    workers = [worker_db.worker(), worker_db.worker()]
+    stopped_at_the_end.extend(workers)
+    worker_db.wait_until(lambda jobs: all(j[1] == "done" for j in jobs), "all done")
+
+    jobs = worker_db.jobs()
+    assert [attempts for _, _, attempts, _ in jobs] == [1, 1, 1, 1]  # each claimed once
+    assert {worker for *_, worker in jobs} <= {host_and_pid(w) for w in workers}
+    rows = worker_db.query(
+        "SELECT corpus_id, COUNT(*) FROM annotation_corpusstatistics GROUP BY corpus_id"
+    )
+    assert sorted(count for _, count in rows) == [1, 1, 1, 1]
+    # the same workers, idle now (one start of each for both checks)
+    a_running_worker_fills_the_hter_counts_of_a_judgment_accepted_meanwhile(worker_db)
+
+
+def test_a_worker_never_raises_its_own_priority() -> None:
+    with pytest.raises(CommandError, match="--nice must be 0 or more"):
+        call_command("worker", "--nice", "-1", "--batch")
+
+
+def a_running_worker_fills_the_hter_counts_of_a_judgment_accepted_meanwhile(
+    worker_db: WorkerDatabase,
+) -> None:
+    """A judgment accepted (by "judge", of the first corpus) while the workers run: the
+    click leaves its HTER counts, and a worker fills them."""
+    from annotation.text import hter_counts
 
     left = worker_db.manage("shell", "-c", ACCEPT_ONE).splitlines()[-1]
     assert left == "[(None, None)]"  # the click left them
