@@ -39,10 +39,14 @@ def full_bootstrap(settings: Any) -> None:
 
 @pytest.fixture(scope="session")
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerDatabase]:
-    """A database migrated once for the session (for each process of a parallel run),
-    that the tests with processes of their own (workers, racing annotators) copy theirs
-    from."""
-    with migrated_database(tmp_path_factory.mktemp("migrated")) as db:
+    """A database migrated once for the session, that the tests with processes of their
+    own (workers, racing annotators) copy theirs from: in a parallel run, once for all
+    its processes on SQLite (in the run's own directory, which holds each process's),
+    once for each on PostgreSQL."""
+    directory = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        directory = directory.parent  # the run's, not this process's
+    with migrated_database(directory) as db:
         yield db
 
 

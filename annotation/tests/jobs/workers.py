@@ -5,6 +5,7 @@ that database while the workers run, and the processes as ``/proc`` lists them."
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -128,15 +129,20 @@ def postgres_worker_database(
             c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def sqlite_worker_database(path: Path, like: Path | None = None) -> WorkerDatabase:
-    """A new migrated SQLite database in the file ``path``: a copy of the migrated file
-    ``like``, or migrated here."""
+def sqlite_database(path: Path) -> WorkerDatabase:
+    """The SQLite database in the file ``path``."""
 
     def sqlite_query(sql: str) -> list[tuple[Any, ...]]:
         with sqlite3.connect(path, timeout=30) as c:
             return c.execute(sql).fetchall()
 
-    db = WorkerDatabase(f"sqlite:///{path}", sqlite_query)
+    return WorkerDatabase(f"sqlite:///{path}", sqlite_query)
+
+
+def sqlite_worker_database(path: Path, like: Path | None = None) -> WorkerDatabase:
+    """A new migrated SQLite database in the file ``path``: a copy of the migrated file
+    ``like``, or migrated here."""
+    db = sqlite_database(path)
     if like is None:
         db.manage("migrate", "--noinput", "-v0")
     else:
@@ -148,14 +154,25 @@ def sqlite_worker_database(path: Path, like: Path | None = None) -> WorkerDataba
 def migrated_database(directory: Path) -> Iterator[WorkerDatabase]:
     """The database every test's own is copied from (:func:`worker_database`), migrated
     once: ``manage.py migrate`` takes seconds of CPU, a copy none. SQLite in
-    ``directory``; a PostgreSQL database of its own when the suite runs on PostgreSQL."""
+    ``directory``, migrated by the first process to ask for it there (the processes of
+    a parallel run ask in the same directory: the others wait for it, then copy it too,
+    as it is never written after); a PostgreSQL database of each process's own when the
+    suite runs on PostgreSQL (a template two processes copied at once would refuse the
+    second: PostgreSQL copies a database nobody else is connected to)."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres"):
         name = f"evaltool_migrated_{os.getpid()}"
         with postgres_worker_database(url.rsplit("/", 1)[0], name) as db:
             yield db
         return
-    yield sqlite_worker_database(directory / "migrated.sqlite3")
+    path = directory / "migrated.sqlite3"
+    with (directory / "migrated.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        if not path.exists():
+            migrating = directory / f"migrating-{os.getpid()}.sqlite3"
+            sqlite_worker_database(migrating)
+            migrating.replace(path)  # whole, or not there
+    yield sqlite_database(path)
 
 
 @contextmanager
