@@ -22,7 +22,8 @@ from django.db.models.functions import Coalesce
 
 from annotation.controls.api import RunItem, queue_progress
 from annotation.judging.batches import batch_annotations
-from annotation.models import Corpus, Judgment, Translator
+from annotation.models import Corpus, Judgment, Translator, User
+from annotation.models.prepared import Prepared
 from annotation.pace import Pace
 
 
@@ -90,32 +91,50 @@ def _header_counts(judgment: Judgment, translator: Translator) -> dict[str, Any]
     the batch's counts and number instead (:func:`annotation.judging.batches.
     batch_annotations`), in the same one query."""
     corpus = judgment.target.sentence.corpus
-    rank = _count(
-        Translator.objects.filter(
-            corpus_id=OuterRef("pk"),
-            role=Translator.Role.SYSTEM,
-            position__lt=translator.position,
-        )
-    )
-    mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=judgment.evaluator)
-    rows = Corpus.objects.filter(pk=corpus.pk).order_by()
     if judgment.task is not None:
+        rank = _rank(OuterRef("pk"), translator.position)
         counts = batch_annotations(
             judgment.task, user_id=judgment.evaluator_id, controls=corpus.controls_enabled
         )
+        rows = Corpus.objects.filter(pk=corpus.pk).order_by()
         row = rows.annotate(rank=rank, **counts).values(*counts, "rank").get()
-        return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
-    if corpus.controls_enabled:
-        counted, rows = mine.done(), rows.with_items_progress(judgment.evaluator)
+    else:
+        (row,) = _HEADER_COUNTS(
+            corpus.pk, judgment.evaluator_id, translator.position, shape=corpus.controls_enabled
+        )
+    return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
+
+
+def _rank(corpus_id: int | OuterRef, position: int) -> Subquery:
+    """How many of the corpus's systems come before the one at ``position``."""
+    return _count(
+        Translator.objects.filter(
+            corpus_id=corpus_id, role=Translator.Role.SYSTEM, position__lt=position
+        )
+    )
+
+
+def _header_query(
+    corpus_id: int, evaluator_id: int, position: int, *, shape: bool
+) -> QuerySet[Any]:
+    """:func:`_header_counts`' one query outside a batch, ``shape`` whether the corpus has
+    controls on (the judge's done items are then counted, and their done controls)."""
+    evaluator = User(pk=evaluator_id)
+    mine = Judgment.objects.of_corpus(OuterRef("pk")).filter(evaluator=evaluator)
+    rows = Corpus.objects.filter(pk=corpus_id).order_by()
+    if shape:
+        counted, rows = mine.done(), rows.with_items_progress(evaluator)
     else:
         counted = mine.counted()
-        rows = rows.with_progress(judgment.evaluator).annotate(n_controls_done=Value(0))
-    row = (
-        rows.annotate(rank=rank, seconds=_seconds(counted))
-        .values("n_done", "n_controls_done", "rank", "seconds")
-        .get()
+        rows = rows.with_progress(evaluator).annotate(n_controls_done=Value(0))
+    return rows.annotate(rank=_rank(OuterRef("pk"), position), seconds=_seconds(counted)).values(
+        "n_done", "n_controls_done", "rank", "seconds"
     )
-    return {**row, "n_sentences": corpus.n_sentences, "n_candidates": corpus.n_candidates}
+
+
+#: Compiled once per process (:mod:`annotation.models.prepared`): the ORM took longer to
+#: build its subqueries than the database to count them.
+_HEADER_COUNTS = Prepared(_header_query)
 
 
 def _seconds(judgments: QuerySet[Any]) -> Coalesce:

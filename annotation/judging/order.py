@@ -18,10 +18,13 @@ another judge's (:func:`previous_target_for`).
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
+from typing import Any
+
+from django.db.models import Exists, OuterRef, QuerySet
 
 from annotation.dealt import TaskStep, task_order
 from annotation.models import Corpus, Judgment, Sentence, Target, Task, Translator, User
+from annotation.models.prepared import Prepared
 from annotation.queue_order import shuffled_systems
 
 
@@ -49,27 +52,48 @@ def next_target_for(*, user: User, corpus: Corpus) -> Target | None:
     targets and ordered by their sentence instead, PostgreSQL's planner joins the
     corpus's every target to each sentence it walks (``bench/judge_queue.py``).
     """
-    done = Judgment.objects.counted().filter(evaluator_id=user.pk)
+    found = _NEXT_SENTENCE(user.pk, corpus.pk)
+    if not found:
+        return None
+    sentence_id = found[0]
+    here: list[Target] = _SENTENCE_CANDIDATES(user.pk, sentence_id)
+    for target in shuffled_systems(here, user_id=user.pk, sentence_id=sentence_id):
+        if not target.is_done:  # type: ignore[attr-defined]
+            return target
+    return None  # pragma: no cover - the first query found one left
+
+
+def _next_sentence_query(user_id: int, corpus_id: int, *, shape: object) -> QuerySet[Any]:
+    """:func:`next_target_for`'s first query: the first sentence of the queue with a
+    candidate the judge ``user_id`` has not done (its id)."""
+    done = Judgment.objects.counted().filter(evaluator_id=user_id)
     candidates = Target.objects.filter(translator__role=Translator.Role.SYSTEM)
     left = candidates.filter(sentence_id=OuterRef("pk")).exclude(pk__in=done.values("target_id"))
-    sentence_id = (
-        Sentence.objects.filter(corpus_id=corpus.pk)
+    return (
+        Sentence.objects.filter(corpus_id=corpus_id)
         .filter(Exists(left))
         .order_by("queue_position")
-        .values_list("pk", flat=True)
-        .first()
+        .values_list("pk", flat=True)[:1]
     )
-    if sentence_id is None:
-        return None
-    here = (
-        candidates.filter(sentence_id=sentence_id)
+
+
+def _sentence_candidates_query(
+    user_id: int, sentence_id: int, *, shape: object
+) -> QuerySet[Target]:
+    """:func:`next_target_for`'s second query: the sentence's candidates, each marked
+    done (``is_done``) by the judge ``user_id`` or not."""
+    done = Judgment.objects.counted().filter(evaluator_id=user_id)
+    return (
+        Target.objects.filter(translator__role=Translator.Role.SYSTEM, sentence_id=sentence_id)
         .select_related("translator", "sentence__corpus")
         .annotate(is_done=Exists(done.filter(target_id=OuterRef("pk"))))
     )
-    for target in shuffled_systems(list(here), user_id=user.pk, sentence_id=sentence_id):
-        if not target.is_done:
-            return target
-    return None  # pragma: no cover - the first query found one left
+
+
+#: Compiled once per process (:mod:`annotation.models.prepared`): every accept & next
+#: asks them, and the ORM took longer to build them than the database to answer.
+_NEXT_SENTENCE = Prepared(_next_sentence_query)
+_SENTENCE_CANDIDATES = Prepared(_sentence_candidates_query)
 
 
 def previous_target_for(*, judgment: Judgment) -> Target | None:

@@ -32,6 +32,7 @@ from typing import Any
 
 from django.db.models import (
     Q,
+    QuerySet,
     TextField,
     Value,
 )
@@ -69,6 +70,7 @@ from annotation.judging.pool import (
 )
 from annotation.judging.stack import load_stack
 from annotation.models import Judgment, Sentence, Target, Translator
+from annotation.models.prepared import Prepared
 from annotation.queue_order import shuffled_systems
 from annotation.spans import MINOR, severity_of
 from annotation.text import REFERENCE_ROLES, reference_order, words
@@ -444,14 +446,24 @@ def document_context(sentence: Sentence) -> tuple[str | None, str | None]:
     if not sentence.doc:
         return None, None
     at = sentence.position
-    rows = dict(
-        Sentence.objects.filter(
-            corpus_id=sentence.corpus_id, position__in=(at - 1, at + 1), doc=sentence.doc
-        )
+    rows = dict(_AROUND(sentence.corpus_id, at - 1, at + 1, sentence.doc))
+    return rows.get(at - 1), rows.get(at + 1)
+
+
+def _around_query(
+    corpus_id: int, before: int, after: int, doc: str, *, shape: object
+) -> QuerySet[Any]:
+    """:func:`document_context`'s query: the sources at positions ``before`` and
+    ``after`` of the corpus, where they are in the document ``doc``."""
+    return (
+        Sentence.objects.filter(corpus_id=corpus_id, position__in=(before, after), doc=doc)
         .order_by()
         .values_list("position", "source")
     )
-    return rows.get(at - 1), rows.get(at + 1)
+
+
+#: Compiled once per process (:mod:`annotation.models.prepared`).
+_AROUND = Prepared(_around_query)
 
 
 def _done_judgments(judgment: Judgment, *, for_figures: bool = True) -> list[Any]:
@@ -460,16 +472,47 @@ def _done_judgments(judgment: Judgment, *, for_figures: bool = True) -> list[Any
     and, ``for_figures``, the judge's others of this system (their counts: the texts the
     page needs are its targets', :func:`_targets`)."""
     target = judgment.target
-    pooled = pool_judgments(
-        target=target,
-        evaluator_id=judgment.evaluator_id,
-        share=target.sentence.corpus.share_new_refs,
-        own=judgment.control == Judgment.Control.DEGRADED,
-        shown=judgment.pk,
+    shape = (
+        target.sentence.corpus.share_new_refs,
+        judgment.control == Judgment.Control.DEGRADED,
+        for_figures,
     )
-    # Through the system's targets, so the database looks up this system's candidates
-    # rather than walking every judgment the judge ever made.
-    of_this_system = Target.objects.filter(translator_id=shown_as_id(judgment)).values("pk")
+    rows = _DONE_JUDGMENTS(
+        target.pk,
+        target.sentence_id,
+        target.sentence.corpus_id,
+        judgment.evaluator_id,
+        judgment.pk,
+        shown_as_id(judgment),
+        shape=shape,
+    )
+    # Sorted here: ordered in SQL, SQLite would walk all the judge's judgments in pk order.
+    return sorted(rows, key=lambda r: r.pk)
+
+
+def _done_query(
+    target_id: int,
+    sentence_id: int,
+    corpus_id: int,
+    evaluator_id: int,
+    shown: int,
+    system_id: int,
+    *,
+    shape: tuple[bool, bool, bool],
+) -> QuerySet[Any]:
+    """:func:`_done_judgments`' query, its ``shape`` whether the corpus shares new
+    references, whether the judgment is a bad-reference control's, and whether the
+    figures' rows are wanted."""
+    share, own, for_figures = shape
+    pooled = pool_judgments(
+        target_id=target_id,
+        sentence_id=sentence_id,
+        corpus_id=corpus_id,
+        evaluator_id=evaluator_id,
+        share=share,
+        own=own,
+        shown=shown,
+    )
     here = (
         Judgment.objects.filter(pooled)
         .order_by()
@@ -477,17 +520,24 @@ def _done_judgments(judgment: Judgment, *, for_figures: bool = True) -> list[Any
         .values_list(*_JUDGMENT_ROW, named=True)
     )
     if not for_figures:
-        return sorted(here, key=lambda r: r.pk)
+        return here
+    # Through the system's targets, so the database looks up this system's candidates
+    # rather than walking every judgment the judge ever made.
+    of_this_system = Target.objects.filter(translator_id=system_id).values("pk")
     mine = (
         Judgment.objects.counted()
-        .filter(evaluator_id=judgment.evaluator_id, target_id__in=of_this_system)
-        .exclude(target_id=target.pk)
+        .filter(evaluator_id=evaluator_id, target_id__in=of_this_system)
+        .exclude(target_id=target_id)
         .order_by()
         .annotate(pooled=Value(0), no_new_ref=Value("", output_field=TextField()))
         .values_list(*_JUDGMENT_ROW[:5], "no_new_ref", *_JUDGMENT_ROW[6:])
     )
-    # Sorted here: ordered in SQL, SQLite would walk all the judge's judgments in pk order.
-    return sorted(here.union(mine, all=True), key=lambda r: r.pk)
+    return here.union(mine, all=True)
+
+
+#: Compiled once per process (:mod:`annotation.models.prepared`): the ORM took longer to
+#: build this union than the database to answer it.
+_DONE_JUDGMENTS = Prepared(_done_query)
 
 
 #: The columns of :func:`_done_judgments`' rows.
@@ -513,13 +563,21 @@ def _targets(judgment: Judgment, missing: dict[int, int]) -> list[Any]:
     their sentences' references (one query; the second part is empty once the judge's
     targets of this system have been seen). Ids, not subqueries: PostgreSQL reads a
     subquery under OR by scanning every target."""
-    target = judgment.target
-    wanted = Q(sentence_id=target.sentence_id)
+    if not missing:  # the usual page: its SQL compiled once per process
+        return _SENTENCE_TARGETS(judgment.target.sentence_id)
+    return list(_targets_query(judgment.target.sentence_id, missing=missing))
+
+
+def _targets_query(
+    sentence_id: int, *, shape: object = None, missing: dict[int, int] | None = None
+) -> QuerySet[Any]:
+    """:func:`_targets`' query (``shape`` unused: the prepared one is the sentence's)."""
+    wanted = Q(sentence_id=sentence_id)
     if missing:
         wanted |= Q(pk__in=list(missing)) | Q(
             sentence_id__in=set(missing.values()), translator__role__in=REFERENCE_ROLES
         )
-    return list(
+    return (
         Target.objects.filter(wanted)
         .order_by()
         .values_list(
@@ -534,6 +592,10 @@ def _targets(judgment: Judgment, missing: dict[int, int]) -> list[Any]:
             named=True,
         )
     )
+
+
+#: This sentence's targets, compiled once per process (:mod:`annotation.models.prepared`).
+_SENTENCE_TARGETS = Prepared(_targets_query)
 
 
 def _reuse_label(

@@ -155,13 +155,16 @@ def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRe
 
 def pool_judgments(
     *,
-    target: Target,
+    target_id: int,
+    sentence_id: int,
+    corpus_id: int,
     evaluator_id: int,
     share: bool,
     own: bool = False,
     shown: int | None = None,
 ) -> Q:
-    """The done judgments whose new references join ``target``'s pool: the counted ones
+    """The done judgments whose new references join the pool of the target ``target_id``
+    (of the sentence ``sentence_id`` in the corpus ``corpus_id``): the counted ones
     (:data:`~annotation.models.COUNTED`: done, no control item) of the sentence's *other*
     candidates by this judge, or by every judge when the corpus shares them (but a judge
     the lead left out of the corpus's figures: :func:`~annotation.models.left_out`); and
@@ -181,9 +184,9 @@ def pool_judgments(
     Written through the ids of the sentence's targets, so that the database looks up
     the judgments of those few candidates instead of walking every judgment of the
     judge (which SQLite does for a join on the target's sentence)."""
-    in_sentence = Target.objects.filter(sentence_id=target.sentence_id).values("pk")
-    counted = COUNTED if own else COUNTED & ~Q(target_id=target.pk)
-    counted &= left_out(target.sentence.corpus_id) if share else Q(evaluator_id=evaluator_id)
+    in_sentence = Target.objects.filter(sentence_id=sentence_id).values("pk")
+    counted = COUNTED if own else COUNTED & ~Q(target_id=target_id)
+    counted &= left_out(corpus_id) if share else Q(evaluator_id=evaluator_id)
     controls = Q(evaluator_id=evaluator_id, state=Judgment.State.DONE) & ~Q(
         control=Judgment.Control.NONE
     )

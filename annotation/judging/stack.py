@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, models, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -40,6 +40,7 @@ from annotation.judging.errors import (
 )
 from annotation.judging.span_rows import set_spans
 from annotation.models import Corpus, Judgment, JudgmentEvent, User
+from annotation.models.prepared import Prepared
 from annotation.spans import live_severities
 from annotation.text import new_ref_counts, words
 
@@ -90,6 +91,26 @@ _STACK_FIELDS = (
 )
 
 
+def _judgment_query(pk: int, user_id: int, *, shape: bool) -> QuerySet[Judgment]:
+    """:func:`judgment_for`'s query: the judgment ``pk`` with what a change needs, as a
+    lead sees it (``shape`` True: any judgment, its evaluator joined) or as the judge
+    ``user_id`` does (theirs only, and whether the corpus is assigned to them)."""
+    qs = Judgment.objects.select_related(
+        "target__sentence__corpus__campaign", "target__translator", "shown_as", "task"
+    ).annotate(**_stack_annotations())
+    if shape:
+        return qs.select_related("evaluator").filter(pk=pk)
+    assigned = Corpus.judges.through.objects.filter(
+        corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user_id
+    )
+    return qs.filter(pk=pk, evaluator_id=user_id).annotate(assigned=Exists(assigned))
+
+
+#: Compiled once per process: building this query took the ORM more CPU than a click's
+#: every other query (:mod:`annotation.models.prepared`).
+_JUDGMENT = Prepared(_judgment_query)
+
+
 def judgment_for(*, pk: int, user: User) -> Judgment:
     """The judgment ``pk`` as ``user`` may see it, with what a change needs, in one query.
 
@@ -100,16 +121,12 @@ def judgment_for(*, pk: int, user: User) -> Judgment:
     Whether the corpus is assigned is read as a column and checked here: as a condition
     of the query it makes PostgreSQL plan a seven-table join, milliseconds on every click.
     """
-    qs = Judgment.objects.select_related(
-        "target__sentence__corpus__campaign", "target__translator", "shown_as", "task"
-    ).annotate(**_stack_annotations())
+    found = _JUDGMENT(pk, user.pk, shape=user.is_lead)
+    if not found:
+        raise Judgment.DoesNotExist(f"No judgment {pk} for {user}.")
+    judgment: Judgment = found[0]
     if user.is_lead:
-        return qs.select_related("evaluator").get(pk=pk)
-    assigned = Corpus.judges.through.objects.filter(
-        corpus_id=OuterRef("target__sentence__corpus_id"), user_id=user.pk
-    )
-    judgment = qs.filter(evaluator=user).annotate(assigned=Exists(assigned)).get(pk=pk)
-    # django-stubs does not carry annotate()'s names onto a custom QuerySet's rows.
+        return judgment
     if not judgment.assigned or judgment.target.sentence.corpus.archived:  # type: ignore[attr-defined]
         raise Judgment.DoesNotExist(f"Judgment {pk} is in a corpus not assigned to {user}.")
     judgment.evaluator = user  # the judge's own: no join to read it back

@@ -106,7 +106,12 @@ def _created(
     text = shown_text if degraded else target.text
     candidate = words(text)
     pooled = pool_judgments(
-        target=target, evaluator_id=user.pk, share=corpus.share_new_refs, own=degraded
+        target_id=target.pk,
+        sentence_id=target.sentence_id,
+        corpus_id=corpus.pk,
+        evaluator_id=user.pk,
+        share=corpus.share_new_refs,
+        own=degraded,
     )
     # Oldest first, sorted here: ordered by pk, SQLite walks all the judge's judgments.
     pooled_rows = (
