@@ -6,6 +6,8 @@ Content-Security-Policy lets it be)."""
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.utils.html import format_html_join, json_script
 from django.utils.safestring import SafeString
@@ -16,6 +18,7 @@ register = template.Library()
 
 
 @register.simple_tag
+@functools.cache  # the bindings are the code's: the same caps on every page drawn
 def key(name: str, which: int = 0) -> SafeString:
     """Key ``which`` of the binding ``name``, as ``<kbd>`` caps joined by "+"."""
     pressed = caps(binding(name).keys[which])

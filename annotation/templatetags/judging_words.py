@@ -7,8 +7,8 @@ attributes that mark a text of the corpus with its language and direction."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.utils.html import escape
@@ -19,6 +19,7 @@ from annotation.spans import MAJOR
 if TYPE_CHECKING:
     from annotation.judging.esa_page import Piece
     from annotation.judging.page import ShownOp
+    from annotation.judging.pool import PoolRef
     from annotation.text import TextLanguage
 
 register = template.Library()
@@ -81,10 +82,16 @@ def candidate_pieces(pieces: Sequence[Piece]) -> SafeString:
 @register.simple_tag
 def category_options(categories: Sequence[str], chosen: str) -> SafeString:
     """An MQM span's category menu: the corpus's taxonomy, the span's own selected."""
-    return mark_safe(  # noqa: S308 (every category escaped)
+    return _options(((c, c) for c in categories), chosen)
+
+
+def _options(choices: Iterable[tuple[str, str]], chosen: str) -> SafeString:
+    """A menu's options, (value, label) each, the one whose value is ``chosen`` selected."""
+    return mark_safe(  # noqa: S308 (every value and label escaped)
         "".join(
-            f'<option value="{escape(c)}"{" selected" if c == chosen else ""}>{escape(c)}</option>'
-            for c in categories
+            f'<option value="{escape(v)}"{" selected" if v == chosen else ""}>'
+            f"{escape(label)}</option>"
+            for v, label in choices
         )
     )
 
@@ -108,3 +115,48 @@ def language_attrs(language: TextLanguage) -> SafeString:
     names none."""
     lang = f' lang="{escape(language.lang)}"' if language.lang else ""
     return mark_safe(f' dir="{escape(language.dir)}"{lang}')  # noqa: S308 (escaped)
+
+
+@register.simple_tag
+def sser_buttons(scale: Sequence[dict[str, Any]], readonly: bool) -> SafeString:
+    """The SSER scale's buttons (:func:`annotation.judging.page.judging_context`'s
+    ``sser_scale``), the pressed one marked."""
+    out, disabled = [], " disabled" if readonly else ""
+    for s in scale:
+        value, label, pressed = s["value"], escape(s["label"]), s["pressed"]
+        title = f' title="{value}: {label}"' if label else ""
+        small = f"<small>{label}</small>" if label else ""
+        out.append(
+            f'\n        <button type="submit" name="sser" value="{value}" data-sser="{value}" '
+            f'data-action="sser" class="sser{" pressed" if pressed else ""}" '
+            f'aria-pressed="{"true" if pressed else "false"}"{title}{disabled}>'
+            f"{value}{small}</button>"
+        )
+    return mark_safe("".join(out))  # noqa: S308 (every label escaped)
+
+
+@register.simple_tag
+def flag_options(flags: Sequence[tuple[str, str]], chosen: str) -> SafeString:
+    """The note's flag menu: every flag (value, label), the judgment's own selected."""
+    return _options(flags, chosen)
+
+
+@register.simple_tag
+def pool_entries(
+    pool: Sequence[PoolRef], current: Sequence[str], language: TextLanguage, readonly: bool
+) -> SafeString:
+    """The nearest references of the pool, each a button that makes it the new
+    reference, the one equal to the new reference (``current``, its words) marked."""
+    if not pool:
+        return mark_safe('\n        <li class="pool-empty">This sentence has no reference.</li>')
+    attrs, out = language_attrs(language), []
+    for k, ref in enumerate(pool, start=1):
+        text, here = escape(ref.text), ref.words == tuple(current)
+        out.append(
+            f'\n        <li><button type="submit" name="text" value="{text}" '
+            f'class="pool-ref{" current" if here else ""}"{attrs} data-action="use-ref" '
+            f'data-pool="{k}"{" disabled" if readonly else ""}>{text}</button>\n'
+            f'          <span class="pool-meta">{escape(ref.kind)} · {ref.distance} '
+            f"edit{'' if ref.distance == 1 else 's'}{' · current' if here else ''}</span></li>"
+        )
+    return mark_safe("".join(out))  # noqa: S308 (every text escaped)
