@@ -247,6 +247,8 @@ BEHIND_PROXY = behind_proxy()
 FORWARDED_ALLOW_IPS = forwarded_allow_ips()
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
+# Django's database sessions, read by a query compiled once per process (annotation.sessions).
+SESSION_ENGINE = "annotation.sessions"
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("EVALTOOL_HSTS_SECONDS", 31_536_000)) if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS

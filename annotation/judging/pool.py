@@ -17,11 +17,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from annotation.controls.api import hidden_reference
 from annotation.models import COUNTED, Corpus, Judgment, Target, Translator, left_out
+from annotation.models.prepared import Prepared
 from annotation.text import REFERENCE_ROLES, nearest, reference_order, words
 from metrics.align import PreparedRef, distance_prepared
 
@@ -86,11 +88,18 @@ def pooled_references(
 
 
 def sentence_references(sentence_id: int) -> References:
-    """One sentence's references, in one query."""
-    rows = Target.objects.filter(
+    """One sentence's references, in one query (compiled once per process:
+    :mod:`annotation.models.prepared`)."""
+    return ordered_references(_REFERENCES(sentence_id)).get(sentence_id, NO_REFERENCES)
+
+
+def _references_query(sentence_id: int, *, shape: object) -> QuerySet[Any]:
+    return Target.objects.filter(
         sentence_id=sentence_id, translator__role__in=REFERENCE_ROLES
     ).values_list("sentence_id", "translator__role", "position", "text")
-    return ordered_references(rows).get(sentence_id, NO_REFERENCES)
+
+
+_REFERENCES = Prepared(_references_query)
 
 
 @dataclass(frozen=True)

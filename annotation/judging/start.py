@@ -20,8 +20,10 @@ it when it goes back to the pool. A batch with nothing left is marked finished.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotation.campaigns.api import finish_task_if_done
@@ -41,6 +43,7 @@ from annotation.judging.pool import (
 from annotation.judging.prefill import suggestions_write
 from annotation.judging.stack import start_stack
 from annotation.models import Corpus, Judgment, JudgmentEvent, Target, Task, Translator, User
+from annotation.models.prepared import Prepared
 from annotation.text import corpus_language, new_ref_counts, readable_text, words
 
 
@@ -58,7 +61,8 @@ def judgment_open(*, user: User, target: Target, task: Task | None = None) -> Ju
     pre-fills spans, the new judgment gets its suggestions
     (:mod:`annotation.judging.prefill`).
     """
-    existing = Judgment.objects.real().filter(target=target, evaluator=user).first()
+    found = _EXISTING(target.pk, user.pk)
+    existing: Judgment | None = found[0] if found else None
     if existing is not None:
         existing.target, existing.evaluator = target, user  # as loaded: no query to read them
         if task is not None and existing.task_id in (None, task.pk):
@@ -105,29 +109,14 @@ def _created(
     degraded = control == Judgment.Control.DEGRADED
     text = shown_text if degraded else target.text
     candidate = words(text)
-    pooled = pool_judgments(
-        target_id=target.pk,
-        sentence_id=target.sentence_id,
-        corpus_id=corpus.pk,
-        evaluator_id=user.pk,
-        share=corpus.share_new_refs,
-        own=degraded,
+    pooled_rows = _POOLED(
+        target.pk,
+        target.sentence_id,
+        corpus.pk,
+        user.pk,
+        shape=(corpus.share_new_refs, degraded),
     )
     # Oldest first, sorted here: ordered by pk, SQLite walks all the judge's judgments.
-    pooled_rows = (
-        Judgment.objects.filter(pooled)
-        .order_by()
-        .values_list(
-            "pk",
-            "evaluator_id",
-            "target__text",
-            "shown_text",
-            "new_ref",
-            "sser",
-            "severities",
-            named=True,
-        )
-    )
     rows = sorted(pooled_rows, key=lambda r: r.pk)
     reuse = [
         r
@@ -170,6 +159,55 @@ def _created(
         return Judgment.objects.get(target=target, evaluator=user, control=control)
     start_stack(created)
     return created
+
+
+def _existing_query(target_id: int, user_id: int, *, shape: object) -> QuerySet[Judgment]:
+    """:func:`judgment_open`'s query: the judge's judgment of the candidate, if any."""
+    return (
+        Judgment.objects.real().filter(target_id=target_id, evaluator_id=user_id).order_by("pk")[:1]
+    )
+
+
+def _pooled_query(
+    target_id: int,
+    sentence_id: int,
+    corpus_id: int,
+    user_id: int,
+    *,
+    shape: tuple[bool, bool],
+) -> QuerySet[Any]:
+    """:func:`_created`'s query: the done judgments of the new judgment's pool, its
+    ``shape`` whether the corpus shares new references and whether the judgment is a
+    bad-reference control's (:func:`~annotation.judging.pool.pool_judgments`)."""
+    share, own = shape
+    pooled = pool_judgments(
+        target_id=target_id,
+        sentence_id=sentence_id,
+        corpus_id=corpus_id,
+        evaluator_id=user_id,
+        share=share,
+        own=own,
+    )
+    return (
+        Judgment.objects.filter(pooled)
+        .order_by()
+        .values_list(
+            "pk",
+            "evaluator_id",
+            "target__text",
+            "shown_text",
+            "new_ref",
+            "sser",
+            "severities",
+            named=True,
+        )
+    )
+
+
+#: Compiled once per process (:mod:`annotation.models.prepared`): each accept & next
+#: asks them.
+_EXISTING = Prepared(_existing_query)
+_POOLED = Prepared(_pooled_query)
 
 
 def next_judgment_for(*, user: User, corpus: Corpus) -> Judgment | None:
