@@ -504,15 +504,8 @@ def _done_query(
     references, whether the judgment is a bad-reference control's, and whether the
     figures' rows are wanted."""
     share, own, for_figures = shape
-    pooled = pool_judgments(
-        target_id=target_id,
-        sentence_id=sentence_id,
-        corpus_id=corpus_id,
-        evaluator_id=evaluator_id,
-        share=share,
-        own=own,
-        shown=shown,
-    )
+    ids = (target_id, sentence_id, corpus_id, evaluator_id)
+    pooled = pool_judgments(*ids, share=share, own=own, shown=shown)
     here = (
         Judgment.objects.filter(pooled)
         .order_by()

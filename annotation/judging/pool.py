@@ -163,11 +163,11 @@ def nearest_in_pool(pool: Sequence[PoolRef], n: int = POOL_SHOWN) -> list[PoolRe
 
 
 def pool_judgments(
-    *,
     target_id: int,
     sentence_id: int,
     corpus_id: int,
     evaluator_id: int,
+    *,
     share: bool,
     own: bool = False,
     shown: int | None = None,

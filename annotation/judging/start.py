@@ -180,14 +180,7 @@ def _pooled_query(
     ``shape`` whether the corpus shares new references and whether the judgment is a
     bad-reference control's (:func:`~annotation.judging.pool.pool_judgments`)."""
     share, own = shape
-    pooled = pool_judgments(
-        target_id=target_id,
-        sentence_id=sentence_id,
-        corpus_id=corpus_id,
-        evaluator_id=user_id,
-        share=share,
-        own=own,
-    )
+    pooled = pool_judgments(target_id, sentence_id, corpus_id, user_id, share=share, own=own)
     return (
         Judgment.objects.filter(pooled)
         .order_by()
