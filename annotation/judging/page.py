@@ -455,8 +455,10 @@ def _around_query(
 ) -> QuerySet[Any]:
     """:func:`document_context`'s query: the sources at positions ``before`` and
     ``after`` of the corpus, where they are in the document ``doc``."""
+    # Two equalities, not an IN: PostgreSQL's IN is one array parameter, of two values.
+    around = Q(position=before) | Q(position=after)
     return (
-        Sentence.objects.filter(corpus_id=corpus_id, position__in=(before, after), doc=doc)
+        Sentence.objects.filter(around, corpus_id=corpus_id, doc=doc)
         .order_by()
         .values_list("position", "source")
     )

@@ -10,18 +10,19 @@ named tuples (``values_list(named=True)``), tuples, single values (``flat=True``
 dicts (``values()``) or model instances (``select_related`` and annotations included),
 through the same converters. The query stays written with the ORM, in one place.
 
-Only whole numbers (ids) and texts may be values: the builder must pass each one to the
-ORM as it is (no arithmetic on it, no list of a varying length, which changes the SQL:
-make that part of the shape); a shape may leave a value unused. A value the ORM did not keep as a
-parameter of its own is refused when the query is first compiled, so the first run of
-each shape in a test catches a builder that changes one.
+Only whole numbers (ids, positions) and texts may be values: the builder must pass each
+one to the ORM as it is (no arithmetic on it, no list, which PostgreSQL's ``IN`` takes as
+one array: make a varying part of the SQL part of the shape); a shape may leave a value
+unused. The query is compiled twice, with two sets of stand-ins, and the parameters that
+differ are the values' places: a builder that changed a value, or a value written into
+the SQL, is refused on the first run of its shape (which a test of it makes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
@@ -36,13 +37,12 @@ from django.db.models.query import (
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.models.utils import create_namedtuple_class
 
-#: The stand-in of a query's first value; the next ones follow (within a signed 64-bit
-#: integer, which SQLite and PostgreSQL take as any id; no real id comes near). A text
-#: value's stand-in is its number's digits after a private-use character.
-STAND_IN = 7_000_000_000_000_000_001
+#: The stand-ins of a query's values, two sets: the query is compiled with each, and the
+#: parameters that differ between the two are the values' places. Small numbers, within
+#: every integer column's range (Django drops or empties a condition on a value out of
+#: its column's range); a text value's stand-in is a private-use character and a number.
+STAND_INS = (30_001, 31_001)
 TEXT_STAND_IN = "\ue000"
-#: What any stand-in, or a number computed from one, still shows of it.
-_STAND_IN_DIGITS = str(STAND_IN)[:12]
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,7 @@ class _Compiled:
     params: tuple[Any, ...]
     slots: tuple[int | None, ...]
     compiler: SQLCompiler
+    converters: dict[int, Any]
     make: Callable[[Any], Any]
 
 
@@ -78,27 +79,64 @@ class Prepared:
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
-        rows = compiled.compiler.results_iter([fetched], tuple_expected=True)
-        return [compiled.make(row) for row in rows]
+        rows: Iterable[Any] = fetched
+        if compiled.converters:
+            rows = compiled.compiler.apply_converters(fetched, compiled.converters)
+        return [compiled.make(tuple(row)) for row in rows]
 
     def _compile(self, texts: tuple[bool, ...], shape: Hashable) -> _Compiled:
-        stand_ins: list[int | str] = [
-            f"{TEXT_STAND_IN}{STAND_IN + k}" if text else STAND_IN + k
-            for k, text in enumerate(texts)
-        ]
-        queryset = self._build(*stand_ins, shape=shape)
-        compiler = queryset.query.get_compiler(using=queryset.db)
-        sql, params = compiler.as_sql()
-        slots = tuple(
-            stand_ins.index(p) if type(p) in (int, str) and p in stand_ins else None for p in params
-        )
-        kept = [str(p) for p, k in zip(params, slots, strict=True) if k is None]
-        if any(_STAND_IN_DIGITS in text for text in (sql, *kept)):
+        one, two = (self._compiled_with(start, texts, shape) for start in STAND_INS)
+        if one.sql != two.sql or len(one.params) != len(two.params):
+            slots: tuple[int | None, ...] = (-1,)
+        else:
+            pairs = zip(one.params, two.params, strict=True)
+            slots = tuple(_slot(p, q, one.stand_ins, two.stand_ins) for p, q in pairs)
+        if -1 in slots:
             raise ValueError(
                 f"The query of {self._build.__qualname__} did not keep each value as a "
                 "parameter of its own (a stand-in was changed, or written into its SQL)."
             )
-        return _Compiled(sql, tuple(params), slots, compiler, _maker(queryset, compiler))
+        compiler = one.compiler
+        # What results_iter() would work out again on every run: the columns' converters.
+        columns = [s[0] for s in compiler.select[: compiler.col_count]]
+        if compiler.has_composite_fields(columns):
+            raise ValueError("A query of a composite primary key cannot be prepared.")
+        converters = compiler.get_converters(columns)
+        make = _maker(one.queryset, compiler)
+        return _Compiled(one.sql, tuple(one.params), slots, compiler, converters, make)
+
+    def _compiled_with(self, start: int, texts: tuple[bool, ...], shape: Hashable) -> _Build:
+        """The query built with the stand-ins from ``start``, and compiled."""
+        stand_ins: list[int | str] = [
+            f"{TEXT_STAND_IN}{start + k}" if text else start + k for k, text in enumerate(texts)
+        ]
+        queryset = self._build(*stand_ins, shape=shape)
+        compiler = queryset.query.get_compiler(using=queryset.db)
+        sql, params = compiler.as_sql()
+        return _Build(queryset, compiler, sql, list(params), stand_ins)
+
+
+class _Build(NamedTuple):
+    """One compilation of a query with one set of stand-ins."""
+
+    queryset: QuerySet[Any]
+    compiler: SQLCompiler
+    sql: str
+    params: list[Any]
+    stand_ins: list[int | str]
+
+
+def _slot(
+    first: Any, second: Any, stand_ins: list[int | str], others: list[int | str]
+) -> int | None:
+    """Which value a parameter is (its stand-ins in the two compilations), None for the
+    query's own constant (the same in both), -1 for anything else (a changed value)."""
+    if first == second and type(first) is type(second):
+        return None
+    if first in stand_ins and second in others:
+        k = stand_ins.index(first)
+        return k if others.index(second) == k else -1
+    return -1
 
 
 def _maker(queryset: QuerySet[Any], compiler: SQLCompiler) -> Callable[[Any], Any]:

@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Exists, F, OuterRef, QuerySet, Value
 from django.test.utils import CaptureQueriesContext
 
-from annotation.models import Corpus, Judgment, Sentence, Target, User
+from annotation.models import Corpus, Judgment, Sentence, Target, Translator, User
 from annotation.models.prepared import Prepared
 from annotation.tests.factories import done_judgment, seed_corpus
 
@@ -106,3 +106,22 @@ def test_a_builder_that_changes_a_value_is_refused() -> None:
     assert sentence is not None
     with pytest.raises(ValueError, match="did not keep each value"):
         Prepared(_next_one)(sentence.pk)
+
+
+def _systems_before(corpus_id: int, position: int, *, shape: object) -> QuerySet[Any]:
+    return (
+        Translator.objects.filter(corpus_id=corpus_id, position__lt=position)
+        .order_by("position")
+        .values_list("name", flat=True)
+    )
+
+
+def test_a_comparison_keeps_its_value() -> None:
+    """A stand-in past the column's range would have Django drop the condition
+    (``position < huge`` is every row) without a word: the stand-ins are in range."""
+    corpus = seed_corpus()
+    before = Prepared(_systems_before)
+    positions = sorted(Translator.objects.filter(corpus=corpus).values_list("position", flat=True))
+    for position in [*positions, positions[-1] + 1]:
+        assert before(corpus.pk, position) == list(_systems_before(corpus.pk, position, shape=()))
+    assert before(corpus.pk, positions[0]) == []
