@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -44,6 +45,7 @@ from annotation.judging.start import (
     next_judgment_for,
 )
 from annotation.models import Corpus, Judgment, User
+from annotation.models.prepared import Prepared
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, login_required, see_other
 from metrics.error_spans import MarkedSpan
@@ -136,13 +138,32 @@ def _render_span_page(
 def judge_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The judge's next candidate in this corpus (created on the way), or "all done"
     (in a campaign that splits the work: the judge's batch is done, or none is dealt)."""
-    corpus = get_object_or_404(
-        Corpus.objects.visible_to(request.user).select_related("campaign"), pk=pk
-    )
+    corpus = _visible_corpus(request, pk)
     judgment = next_judgment_for(user=request.user, corpus=corpus)
     if judgment is not None:
         return redirect("annotation:judgment", pk=judgment.pk)
     return _all_done(request, pk)
+
+
+def _visible_corpus_query(pk: int, user_id: int, *, shape: bool) -> QuerySet[Corpus]:
+    """The corpus ``pk`` with its campaign, if the user ``user_id`` may see it (a lead:
+    ``shape`` True; :meth:`~annotation.models.CorpusQuerySet.visible_to`)."""
+    role = User.Role.LEAD if shape else User.Role.JUDGE
+    visible = Corpus.objects.visible_to(User(pk=user_id, role=role))
+    return visible.filter(pk=pk).select_related("campaign")
+
+
+#: Compiled once per process (:mod:`annotation.models.prepared`): every "open" asks it.
+_VISIBLE_CORPUS = Prepared(_visible_corpus_query)
+
+
+def _visible_corpus(request: HtmxHttpRequest, pk: int) -> Corpus:
+    """The corpus ``pk`` as the judge's queue reads it, or 404 where they may not see it."""
+    found = _VISIBLE_CORPUS(pk, request.user.pk, shape=request.user.is_lead)
+    if not found:
+        raise Http404("No such corpus.")
+    corpus: Corpus = found[0]
+    return corpus
 
 
 def _all_done(request: HtmxHttpRequest, corpus_pk: int) -> TemplateResponse:
