@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
+from annotation.changes import Stamp
 from annotation.dashboard.inputs import corpus_columns
 from annotation.dashboard.parts import Parts, Pending
 from annotation.dashboard.pool import PoolPart, pool_part
@@ -24,6 +25,8 @@ from annotation.dashboard.preprocessing import metric_objects
 from annotation.jobs import Job
 from annotation.models import Translator
 from annotation.statistics import (
+    CACHE,
+    STATISTICS_ENGINE,
     AutomaticStats,
     Backlog,
     ExternalFigures,
@@ -31,6 +34,7 @@ from annotation.statistics import (
     JudgmentRow,
     PoolInputs,
     ScoredPool,
+    Shelf,
     earlier,
     external_figures,
     human_rows_by_system,
@@ -52,13 +56,31 @@ from metrics.stats import Metric, MetricInfo
 T = TypeVar("T")
 
 
+#: The stored statistics of a choice as decoded, in this process's memory (tens of MB
+#: each at real size: a few, not shared; decoding costs a view 30–45 ms), under the
+#: texts stamp: a stored row is written once per choice and texts stamp, and every
+#: change that deletes or replaces one moves that stamp (:mod:`annotation.changes`,
+#: :func:`~annotation.statistics.store.store_statistics`), so the row a key names never
+#: changes. The key names the engine too (a row of another is never read).
+DECODED = Shelf("decoded-statistics", Stamp.TEXTS, 2)
+
+
 def original_statistics(parts: Parts) -> AutomaticStats | Pending:
-    """The original references' statistics of the choice as stored (one query); when
+    """The original references' statistics of the choice as stored (one query, none
+    when this process decoded them under the same texts stamp: :data:`DECODED`); when
     they are not, their job is queued (:mod:`annotation.statistics.jobs`; a failed one
     stays, for the lead to retry) and pending."""
     pp = parts.preprocessing
+    choice = statistics_choice(pp.preprocessor(), pp.ref_length)
+    key = DECODED.key(parts.corpus, choice, STATISTICS_ENGINE)
+    kept: AutomaticStats | None = CACHE.get(key)
+    if kept is not None:
+        return kept
     found = statistics_or_job(parts.corpus, pp.preprocessor(), pp.ref_length)
-    return Pending((found,)) if isinstance(found, Job) else found
+    if isinstance(found, Job):
+        return Pending((found,))
+    CACHE.put(key, found)
+    return found
 
 
 def grown_pool(parts: Parts) -> PoolPart | Pending | None:

@@ -46,6 +46,7 @@ from annotation.statistics.annotators import (
 )
 from annotation.statistics.compute import compute_statistics, paired_bootstrap
 from annotation.statistics.encoding import (
+    STATISTICS_ENGINE,
     AutomaticStats,
     default_choice,
     default_preprocessor,
@@ -159,6 +160,7 @@ __all__ = [
     "statistics_or_job",
     "stored_statistics",
     "statistics_choice",
+    "STATISTICS_ENGINE",
     # the human figures
     "HumanRows",
     "JudgmentRow",

@@ -32,6 +32,7 @@ def test_the_column_is_the_mean_penalty_and_costs_no_query(
     seed: Corpus, judge: User, lead_client: Client
 ) -> None:
     automatic_statistics(seed)  # stored, as once its import's job is done
+    page_queries(lead_client, seed)  # and decoded, kept by this process from now on
     first = judgment_open(user=judge, target=target_of(seed, "a translator", 0))
     finish(first, judge, FIGURE_1_RESULT, 7)  # "show" and "for": 2 minor errors
     second = judgment_open(user=judge, target=target_of(seed, "a translator", 1))

@@ -393,14 +393,15 @@ def queries(client: Client, url: str) -> int:
 #: a later one reads nothing of either, nor the stored statistics (the pool's figures
 #: and the ranking's shifts are remembered together); one after the judgments stamp
 #: moved but no pool changed reads the texts and new references again, builds on the
-#: pool this process remembers and stores nothing. Whenever nothing is remembered, the
-#: pool's job is looked up first (none is running).
+#: pool this process remembers and stores nothing, nor reads the stored statistics
+#: (decoded by then: annotation.dashboard.sources.DECODED). Whenever nothing is
+#: remembered, the pool's job is looked up first (none is running).
 POOL_QUERIES = {
     # + the judges left out (the page's header) and the sentences' documents (the
     # estimates, which read the original references' statistics, never the pool's)
-    "/dashboard/{pk}/?refs=pool": (19, 4, 14),
-    "/dashboard/{pk}/panel/table/?refs=pool": (16, 4, 11),
-    "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (17, 6, 12),
+    "/dashboard/{pk}/?refs=pool": (19, 4, 13),
+    "/dashboard/{pk}/panel/table/?refs=pool": (16, 4, 10),
+    "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (17, 6, 11),
 }
 
 
