@@ -26,7 +26,9 @@ The shelves, by what they depend on:
   scored them, and the others read them from the database, where every scoring stores
   them (:mod:`~annotation.statistics.pool`). The automatic statistics are not kept
   here: they are stored in the database with the corpus
-  (:mod:`~annotation.statistics.store`), computed once per choice by a worker.
+  (:mod:`~annotation.statistics.store`), computed once per choice by a worker; each
+  process keeps a few decoded, under the texts stamp alone (:data:`~annotation.
+  dashboard.sources.DECODED`).
 * :data:`AUTOMATIC`: what derives from a choice's stored automatic statistics alone and
   costs too much to compute on every view after a judgment (the meta-evaluation's
   automatic side of its pairwise figures), under the texts stamp only: a judgment leaves
