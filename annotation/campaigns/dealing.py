@@ -41,7 +41,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import (
     Case,
     Count,
@@ -66,11 +66,38 @@ from annotation.models import Campaign, CampaignAnnotator, Corpus, Judgment, Tar
 TOUCH_EVERY = timedelta(minutes=1)
 
 
+#: How often a deal is started again when PostgreSQL ended it as a deadlock's victim.
+DEAL_ATTEMPTS = 4
+#: PostgreSQL's code for a transaction ended to break a deadlock.
+DEADLOCK_DETECTED = "40P01"
+
+
 def deal_next(*, user: User, campaign: Campaign) -> Task | None:
     """The task ``user`` works on next in ``campaign`` (module doc): the one they hold
     unfinished, else a free one claimed for them now; None when none is left for them
-    (or their quota is reached). Stale tasks of the campaign go back to the pool first."""
+    (or their quota is reached). Stale tasks of the campaign go back to the pool first.
+
+    Deals at once can deadlock on PostgreSQL (one drawing an adaptive round's tasks while
+    another waits for a task it holds): the server ends one of them, which then deals
+    again from the start, its work undone with its transaction."""
     release_stale_tasks(campaign)
+    attempt = 1
+    while True:
+        try:
+            return _deal(user, campaign)
+        except OperationalError as exc:
+            if attempt >= DEAL_ATTEMPTS or not _deadlocked(exc):
+                raise
+            attempt += 1
+
+
+def _deadlocked(exc: OperationalError) -> bool:
+    """Whether the database ended the transaction to break a deadlock."""
+    return getattr(exc.__cause__, "sqlstate", None) == DEADLOCK_DETECTED
+
+
+def _deal(user: User, campaign: Campaign) -> Task | None:
+    """One attempt of :func:`deal_next`, in a transaction of its own."""
     with transaction.atomic():
         _lock_annotator(user)
         held = (
