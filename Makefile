@@ -173,12 +173,13 @@ worker: runtime wordnet-check
 
 ## The suite runs on every core (pytest-xdist), each worker with a test database of its
 ## own (pytest-django names it after the worker); the tests that share one make serve or
-## one private PostgreSQL server per module run on one worker (their xdist_group).
+## one private PostgreSQL server per module run on one worker (their xdist_group). The
+## run ends with its 20 slowest tests, so a test that grew shows in every log.
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: venv browser wordnet mteval comet redis latex migrations-check
-	$(PY) -m pytest $(PYTEST_PARALLEL)
+	$(PY) -m pytest $(PYTEST_PARALLEL) --durations=20
 
 ## The edit loop: every test but those marked browser (real Chromium) or slow (real-size
 ## parity, real processes: make serve, workers, a PostgreSQL server); make test runs all.
