@@ -1,6 +1,6 @@
 """What the ESA / MQM page shows about one judgment (:func:`span_page_context`): the
 source with its document's sentences before and after (as the aWER page shows them,
-:func:`~annotation.judging.page.document_context`), the candidate cut into pieces at
+:func:`~annotation.judging.page_rows.document_context`), the candidate cut into pieces at
 its words and at its spans' ends, the judge's spans, the score (ESA's 0–100 with the
 guideline's anchors; MQM's points under the corpus's taxonomy, :mod:`metrics.mqm`),
 and the judge's place in the order. The header is the aWER page's.
@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from annotation.controls.api import RunItem
 from annotation.judging.esa import span_token
-from annotation.judging.page import document_context, order_place, undo_redo
+from annotation.judging.page import order_place, undo_redo
+from annotation.judging.page_rows import document_context
 from annotation.judging.span_rows import judge_spans_as_suggested
 from annotation.models import Judgment
 from metrics.error_spans import MarkedSpan

@@ -30,13 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db.models import (
-    Q,
-    QuerySet,
-    TextField,
-    Value,
-)
-
 from annotation.controls.api import (
     Placement,
     RunItem,
@@ -57,20 +50,19 @@ from annotation.judging.figures import (
 )
 from annotation.judging.header import shown_as_id
 from annotation.judging.items import ShownIer, shown_ier
+from annotation.judging.page_rows import document_context, done_judgments, page_targets
 from annotation.judging.pool import (
     NO_REFERENCES,
     PoolRef,
     References,
     nearest_in_pool,
     ordered_references,
-    pool_judgments,
     pooled_references,
     sentence_pool,
     shown_words,
 )
 from annotation.judging.stack import load_stack
-from annotation.models import Judgment, Sentence, Target, Translator
-from annotation.models.prepared import Prepared
+from annotation.models import Judgment, Translator
 from annotation.queue_order import shuffled_systems
 from annotation.spans import MINOR, severity_of
 from annotation.text import REFERENCE_ROLES, reference_order, words
@@ -202,11 +194,11 @@ def judging_context(judgment: Judgment) -> JudgingContext:
     miss: :func:`~annotation.judging.figures.known_statistics`)."""
     target = judgment.target
     shows_figures = target.sentence.corpus.shows_live_figures
-    done = _done_judgments(judgment, for_figures=shows_figures)
+    done = done_judgments(judgment, for_figures=shows_figures)
     here = [r for r in done if r.pooled]
     mine = [r for r in done if not r.pooled]
     known = known_statistics(judgment, mine, shows_figures=shows_figures)
-    targets = _targets(judgment, {t: known.sentence_of[t] for t in known.missing if t > 0})
+    targets = page_targets(judgment, {t: known.sentence_of[t] for t in known.missing if t > 0})
     text_of = {r.pk: r.text for r in targets}
     text_of[known.stats_id] = judgment.candidate_text
     refs_of = _references_of(targets)
@@ -264,7 +256,7 @@ def order_place(judgment: Judgment) -> tuple[int, int, RunItem | None]:
     """Where the candidate stands in the judge's order ("candidate k of N") and the run's
     item it is (None while controls are off), from this sentence's targets (one query):
     what a page without the aWER page's pool and figures (the ESA / MQM page) reads."""
-    place = _place_in_order(judgment, _targets(judgment, {}))
+    place = _place_in_order(judgment, page_targets(judgment, {}))
     return place.index, place.total, place.item
 
 
@@ -369,9 +361,9 @@ def judgment_pool(judgment: Judgment) -> list[PoolRef]:
     pool may take (:func:`~annotation.judging.changes.judgment_use_ref`). Two queries:
     the sentence's targets, and its pooled judgments."""
     target = judgment.target
-    targets = _targets(judgment, {})
+    targets = page_targets(judgment, {})
     references = _references_of(targets).get(target.sentence_id, NO_REFERENCES)
-    here = _done_judgments(judgment, for_figures=False)
+    here = done_judgments(judgment, for_figures=False)
     return sentence_pool(
         words(judgment.candidate_text),
         _pooled_references(judgment, references),
@@ -435,162 +427,6 @@ def _run(judgment: Judgment, order: list[int], targets: Sequence[Any]) -> list[R
         references=references,
         kinds=control_kinds(corpus),
     )
-
-
-def document_context(sentence: Sentence) -> tuple[str | None, str | None]:
-    """The sources of the sentences before and after ``sentence`` in its document (the
-    same ``doc`` id, next to it in the corpus's order): a TED talk or a news story is read
-    in order, and a pronoun or an ellipsis is judged by what came before. A sentence
-    without ``doc`` is a document of its own: no context, no query. One query by the
-    (corpus, position) index otherwise, whatever the corpus size."""
-    if not sentence.doc:
-        return None, None
-    at = sentence.position
-    rows = dict(_AROUND(sentence.corpus_id, at - 1, at + 1, sentence.doc))
-    return rows.get(at - 1), rows.get(at + 1)
-
-
-def _around_query(
-    corpus_id: int, before: int, after: int, doc: str, *, shape: object
-) -> QuerySet[Any]:
-    """:func:`document_context`'s query: the sources at positions ``before`` and
-    ``after`` of the corpus, where they are in the document ``doc``."""
-    # Two equalities, not an IN: PostgreSQL's IN is one array parameter, of two values.
-    around = Q(position=before) | Q(position=after)
-    return (
-        Sentence.objects.filter(around, corpus_id=corpus_id, doc=doc)
-        .order_by()
-        .values_list("position", "source")
-    )
-
-
-#: Compiled once per process (:mod:`annotation.models.prepared`).
-_AROUND = Prepared(_around_query)
-
-
-def _done_judgments(judgment: Judgment, *, for_figures: bool = True) -> list[Any]:
-    """Named rows of the done judgments the page reads, oldest first (one query): this
-    sentence's pooled ones (``pooled``: :func:`~annotation.judging.pool.pool_judgments`)
-    and, ``for_figures``, the judge's others of this system (their counts: the texts the
-    page needs are its targets', :func:`_targets`)."""
-    target = judgment.target
-    shape = (
-        target.sentence.corpus.share_new_refs,
-        judgment.control == Judgment.Control.DEGRADED,
-        for_figures,
-    )
-    rows = _DONE_JUDGMENTS(
-        target.pk,
-        target.sentence_id,
-        target.sentence.corpus_id,
-        judgment.evaluator_id,
-        judgment.pk,
-        shown_as_id(judgment),
-        shape=shape,
-    )
-    # Sorted here: ordered in SQL, SQLite would walk all the judge's judgments in pk order.
-    return sorted(rows, key=lambda r: r.pk)
-
-
-def _done_query(
-    target_id: int,
-    sentence_id: int,
-    corpus_id: int,
-    evaluator_id: int,
-    shown: int,
-    system_id: int,
-    *,
-    shape: tuple[bool, bool, bool],
-) -> QuerySet[Any]:
-    """:func:`_done_judgments`' query, its ``shape`` whether the corpus shares new
-    references, whether the judgment is a bad-reference control's, and whether the
-    figures' rows are wanted."""
-    share, own, for_figures = shape
-    ids = (target_id, sentence_id, corpus_id, evaluator_id)
-    pooled = pool_judgments(*ids, share=share, own=own, shown=shown)
-    here = (
-        Judgment.objects.filter(pooled)
-        .order_by()
-        .annotate(pooled=Value(1))
-        .values_list(*_JUDGMENT_ROW, named=True)
-    )
-    if not for_figures:
-        return here
-    # Through the system's targets, so the database looks up this system's candidates
-    # rather than walking every judgment the judge ever made.
-    of_this_system = Target.objects.filter(translator_id=system_id).values("pk")
-    mine = (
-        Judgment.objects.counted()
-        .filter(evaluator_id=evaluator_id, target_id__in=of_this_system)
-        .exclude(target_id=target_id)
-        .order_by()
-        .annotate(pooled=Value(0), no_new_ref=Value("", output_field=TextField()))
-        .values_list(*_JUDGMENT_ROW[:5], "no_new_ref", *_JUDGMENT_ROW[6:])
-    )
-    return here.union(mine, all=True)
-
-
-#: Compiled once per process (:mod:`annotation.models.prepared`): the ORM took longer to
-#: build this union than the database to answer it.
-_DONE_JUDGMENTS = Prepared(_done_query)
-
-
-#: The columns of :func:`_done_judgments`' rows.
-_JUDGMENT_ROW = (
-    "pk",
-    "evaluator_id",
-    "target_id",
-    "target__sentence_id",
-    "target__sentence__position",
-    "new_ref",
-    "sser",
-    "edits",
-    "ref_length",
-    "pooled",
-    "control",
-    "shown_text",
-)
-
-
-def _targets(judgment: Judgment, missing: dict[int, int]) -> list[Any]:
-    """Named rows of this sentence's targets and, for the live figures, of the targets in
-    ``missing`` (target id → sentence id: those whose statistics are not known yet) with
-    their sentences' references (one query; the second part is empty once the judge's
-    targets of this system have been seen). Ids, not subqueries: PostgreSQL reads a
-    subquery under OR by scanning every target."""
-    if not missing:  # the usual page: its SQL compiled once per process
-        return _SENTENCE_TARGETS(judgment.target.sentence_id)
-    return list(_targets_query(judgment.target.sentence_id, missing=missing))
-
-
-def _targets_query(
-    sentence_id: int, *, shape: object = None, missing: dict[int, int] | None = None
-) -> QuerySet[Any]:
-    """:func:`_targets`' query (``shape`` unused: the prepared one is the sentence's)."""
-    wanted = Q(sentence_id=sentence_id)
-    if missing:
-        wanted |= Q(pk__in=list(missing)) | Q(
-            sentence_id__in=set(missing.values()), translator__role__in=REFERENCE_ROLES
-        )
-    return (
-        Target.objects.filter(wanted)
-        .order_by()
-        .values_list(
-            "pk",
-            "sentence_id",
-            "translator_id",
-            "translator__role",
-            "translator__position",
-            "ordinal",
-            "position",
-            "text",
-            named=True,
-        )
-    )
-
-
-#: This sentence's targets, compiled once per process (:mod:`annotation.models.prepared`).
-_SENTENCE_TARGETS = Prepared(_targets_query)
 
 
 def _reuse_label(

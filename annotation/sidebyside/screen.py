@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from annotation.judging.esa_page import ESA_ANCHORS, Piece, ShownSpan, span_page_context
-from annotation.judging.page import JudgingContext, document_context, judging_context
+from annotation.judging.page import JudgingContext, judging_context
+from annotation.judging.page_rows import document_context
 from annotation.models import Comparison, Judgment
 from annotation.sidebyside.keys import key_label
 from metrics.mqm import SEVERITIES
