@@ -12,11 +12,11 @@ it alone. The numbers are sacreBLEU 2.6's, rule for rule:
   sacreBLEU's paired tests, reading it as false, draw unseeded);
 * ``--paired-bs``: ``--paired-bs-n`` (1,000) resampled test sets drawn once, the same for
   every system (:func:`metrics.significance.bootstrap_indices`); each system's p-value
-  against the baseline is :func:`metrics.significance.p_values_from_samples` and its
+  against the baseline is :func:`metrics.resampling.p_values_from_samples` and its
   interval, the baseline's included, comes from the same samples;
 * ``--paired-ar``: ``--paired-ar-n`` (10,000) trials, the swaps drawn afresh from the
   seed for every system as sacreBLEU does (the same swaps, then);
-  :func:`metrics.significance.randomization_p_value`. No interval unless
+  :func:`metrics.randomization.randomization_p_value`. No interval unless
   ``--confidence`` asks (sacreBLEU's command line gives none);
 * ``--confidence``: ``--confidence-n`` (1,000) resamples per system, drawn from the seed
   (with ``--paired-bs``, the test's own samples are the intervals');
@@ -158,12 +158,8 @@ def run_tests(
 ) -> dict[str, SystemResult]:
     """Each system's :class:`SystemResult` for one metric; ``stats`` maps the systems,
     baseline first, to their (segments × k) rows."""
-    from metrics.significance import (
-        Bootstrap,
-        p_values_from_samples,
-        randomization_p_value,
-        randomization_swaps,
-    )
+    from metrics.randomization import randomization_p_value, randomization_swaps
+    from metrics.significance import Bootstrap, p_values_from_samples
 
     names = list(stats)
     rows = np.stack([np.asarray(stats[name], dtype=np.float64) for name in names])

@@ -25,11 +25,9 @@ The method, rule for rule as sacreBLEU's, on our per-segment sufficient statisti
   and 97.5 % order statistics), clipped to the metric's range
   (:attr:`~metrics.stats.MetricInfo.bounds`).
 
-**Approximate randomization** (sacreBLEU's ``--paired-ar``; :func:`randomization_p_value`)
-compares two systems without resampling: each of T trials (10,000 by default) swaps a
-random half of the segments' rows between the two systems (:func:`randomization_swaps`,
-drawn as sacreBLEU draws them), and the p-value is the share of trials whose absolute
-difference exceeds the real one, by the same ``(count + 1) / (T + 1)`` rule, uncentred.
+**Approximate randomization** (sacreBLEU's ``--paired-ar``) is
+:mod:`metrics.randomization`'s; it shares the p-value rule and its deviations
+(:func:`p_values_from_samples`, :mod:`metrics.resampling`).
 
 With the same segments, statistics and seed, BLEU's p-values equal ``paired_bs``'s (the
 tests run sacreBLEU on the demo corpus). sacreBLEU sums the statistics in float32;
@@ -80,13 +78,13 @@ common, every scored system is in group 1 (:attr:`MetricSignificance.too_few`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
-import numpy.typing as npt
 
 from metrics.claims import UNBOUNDED
+from metrics.randomization import randomization_p_value, randomization_swaps
 from metrics.ranking import (
     DEFAULT_ALPHA,
     MIN_COMMON,
@@ -102,10 +100,21 @@ from metrics.ranking import (
     order_systems,
     rank_groups,
 )
+from metrics.resampling import (
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    BoolArray,
+    ScoreFn,
+    check_samples_and_seed,
+    check_segments,
+    p_values_from_samples,
+    scores_of,
+)
 from metrics.stats import FloatArray, format_signature
 
-#: The rank rules and result types live in :mod:`metrics.ranking`; they are imported
-#: from here as well, beside the bootstrap that produces them.
+#: The rank rules and result types live in :mod:`metrics.ranking`, approximate
+#: randomization in :mod:`metrics.randomization` and what the tests share in
+#: :mod:`metrics.resampling`; they are imported from here as well, beside the bootstrap.
 __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_SAMPLES",
@@ -116,6 +125,7 @@ __all__ = [
     "Bootstrap",
     "Interval",
     "MetricSignificance",
+    "ScoreFn",
     "SystemFigure",
     "Verdict",
     "bootstrap_indices",
@@ -131,24 +141,7 @@ __all__ = [
     "rows_by_segment",
 ]
 
-BoolArray = npt.NDArray[np.bool_]
-#: A metric's ``score_from_stats``: summed statistics (..., k) → scores (...).
-ScoreFn = Callable[[FloatArray], Any]
-
-#: sacreBLEU's defaults: 1,000 resamples (``PairedTest._DEFAULT_SAMPLES["bs"]``) and
-#: ``SACREBLEU_SEED=12345``.
-DEFAULT_SAMPLES = 1000
-DEFAULT_SEED = 12345
-
-
 # ----------------------------------------------------------------------------- helpers
-
-
-def _check_samples_and_seed(n_samples: int, seed: int) -> None:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
-        raise ValueError(f"n_samples={n_samples!r} must be a positive integer")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed={seed!r} must be a non-negative integer (it is recorded)")
 
 
 def _check_min_common(min_common: int) -> None:
@@ -165,9 +158,8 @@ def bootstrap_indices(
     replace=True)`` (``sacrebleu.significance._paired_bs_test``), so the same seed gives
     the same resampled test sets here and there.
     """
-    if isinstance(n_segments, bool) or not isinstance(n_segments, int) or n_segments < 1:
-        raise ValueError(f"n_segments={n_segments!r} must be a positive integer")
-    _check_samples_and_seed(n_samples, seed)
+    check_segments(n_segments)
+    check_samples_and_seed(n_samples, seed)
     rng = np.random.default_rng(seed)
     idx = rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
     return cast(IntArray, np.asarray(idx, dtype=np.int64))
@@ -219,83 +211,6 @@ def percentile_interval(
     return low, high, mean
 
 
-def p_values_from_samples(
-    sample_diffs: FloatArray, real_diffs: FloatArray, *, centred: bool = True
-) -> FloatArray:
-    """sacreBLEU's p-value of a paired test over the last axis (see the module doc).
-
-    ``sample_diffs`` (..., B) are the absolute per-sample differences, ``real_diffs``
-    (...) the absolute real ones; ``p = (#{b : s_b > δ} + 1) / (B + 1)`` with ``s_b`` the
-    sample differences minus their mean (``centred``: the paired bootstrap) or as they
-    are (``centred=False``: approximate randomization, whose shuffled differences already
-    follow the null hypothesis). All-zero sample differences give 1 (the deviation
-    documented above); a NaN real difference gives NaN.
-    """
-    diffs = np.asarray(sample_diffs, dtype=np.float64)
-    real = np.asarray(real_diffs, dtype=np.float64)
-    n_samples = diffs.shape[-1]
-    statistics = diffs - diffs.mean(axis=-1, keepdims=True) if centred else diffs
-    count = (statistics > real[..., None]).sum(axis=-1)
-    p = (count + 1.0) / (n_samples + 1.0)
-    p = np.where((diffs == 0).all(axis=-1), 1.0, p)
-    return cast(FloatArray, np.where(np.isnan(real), np.nan, p))
-
-
-def randomization_swaps(n_segments: int, n_trials: int, seed: int) -> BoolArray:
-    """Which segments trade places in each trial of approximate randomization (T × n),
-    drawn as sacreBLEU draws them: ``np.random.default_rng(seed).integers(2,
-    size=(n_trials, n_segments), dtype=bool)`` (``sacrebleu.significance._paired_ar_test``).
-    """
-    if isinstance(n_segments, bool) or not isinstance(n_segments, int) or n_segments < 1:
-        raise ValueError(f"n_segments={n_segments!r} must be a positive integer")
-    _check_samples_and_seed(n_trials, seed)
-    rng = np.random.default_rng(seed)
-    swaps: BoolArray = rng.integers(2, size=(n_trials, n_segments), dtype=bool)
-    return swaps
-
-
-#: Trials scored at a time (what bounds the memory of a randomization test).
-_TRIALS_AT_ONCE = 1000
-
-
-def randomization_p_value(
-    baseline: FloatArray,
-    system: FloatArray,
-    score_from_stats: ScoreFn,
-    swaps: BoolArray,
-) -> float:
-    """Paired approximate randomization (Riezler & Maxwell 2005), as sacreBLEU's
-    ``--paired-ar``: in each trial, the segments marked in ``swaps`` trade the two
-    systems' statistics rows, giving two pseudo-systems ``a`` (the baseline's rows where
-    marked, the system's elsewhere) and ``b`` (the other way round); the p-value is that
-    of :func:`p_values_from_samples` (uncentred) of ``|score(a) − score(b)|`` against
-    the real ``|score(baseline) − score(system)|``.
-
-    ``a``'s sums are ``swaps @ (baseline − system) + Σ system``, a chunk of trials at a
-    time, rather than sacreBLEU's two products with a trials × segments matrix of
-    integers: the same sums (exactly for integer counts), in bounded memory.
-    """
-    base = np.asarray(baseline, dtype=np.float64)
-    other = np.asarray(system, dtype=np.float64)
-    if base.shape != other.shape or base.ndim != 2 or swaps.shape[1] != base.shape[0]:
-        raise ValueError(
-            f"statistics of shapes {base.shape} and {other.shape} for {swaps.shape[1]} "
-            "segments: expected two (segments, k) arrays"
-        )
-    real = abs(
-        float(score_from_stats(base.sum(axis=0))) - float(score_from_stats(other.sum(axis=0)))
-    )
-    delta = base - other
-    total_base, total_other = base.sum(axis=0), other.sum(axis=0)
-    diffs = np.empty(swaps.shape[0], dtype=np.float64)
-    for start in range(0, swaps.shape[0], _TRIALS_AT_ONCE):
-        chosen = swaps[start : start + _TRIALS_AT_ONCE].astype(np.float64) @ delta
-        a = _scores(score_from_stats, chosen + total_other)
-        b = _scores(score_from_stats, total_base - chosen)
-        diffs[start : start + len(chosen)] = np.abs(a - b)
-    return float(p_values_from_samples(diffs, np.asarray(real), centred=False))
-
-
 def rows_by_segment(
     rows: FloatArray | Sequence[Sequence[float]],
     segment_ids: Sequence[int] | IntArray,
@@ -327,10 +242,6 @@ def rows_by_segment(
     mask = np.zeros(n_segments, dtype=np.bool_)
     mask[ids] = True
     return stats, mask
-
-
-def _scores(fn: ScoreFn, stats: FloatArray) -> FloatArray:
-    return np.asarray(fn(stats), dtype=np.float64)
 
 
 class Bootstrap:
@@ -406,7 +317,7 @@ class Bootstrap:
         n_sys, n, k = stats.shape
         flat = stats.transpose(1, 0, 2).reshape(n, n_sys * k)
         sums = (self.counts @ flat).reshape(self.n_samples, n_sys, k).transpose(1, 0, 2)
-        return _scores(score_from_stats, sums)
+        return scores_of(score_from_stats, sums)
 
     def _on_the_same_segments(
         self, x: FloatArray, score_from_stats: ScoreFn, mask: Any
@@ -417,7 +328,7 @@ class Bootstrap:
         the pairs' common segment counts and each system's own samples."""
         n_sys, n, _ = x.shape
         own_n = np.full(n_sys, n if mask is None else int(mask[0].sum()), dtype=np.int64)
-        scores = _scores(score_from_stats, x.sum(axis=1))
+        scores = scores_of(score_from_stats, x.sum(axis=1))
         samples = self.sample_scores(x, score_from_stats)
         real = np.abs(scores[:, None] - scores[None, :])
         if own_n[0] == 0:
@@ -434,11 +345,11 @@ class Bootstrap:
         :meth:`_on_the_same_segments`."""
         n_sys, n, k = x.shape
         own_n = mask.sum(axis=1).astype(np.int64)
-        scores = _scores(score_from_stats, x.sum(axis=1))
+        scores = scores_of(score_from_stats, x.sum(axis=1))
         pair_mask = (mask[:, None, :] & mask[None, :, :]).astype(np.float64)  # a, b, t
         # pair_totals[a, b] = Σ_t over common(a, b) of stats_a[t]
         pair_totals = np.einsum("abt,atk->abk", pair_mask, x)
-        pair_scores = _scores(score_from_stats, pair_totals)
+        pair_scores = scores_of(score_from_stats, pair_totals)
         real = np.abs(pair_scores - pair_scores.T)
         # sums[a, b, sample] = Σ_t C[sample, t] · stats_a[t] · mask_b[t], one product.
         y = x.transpose(1, 0, 2)[:, :, :, None] * mask.T[:, None, None, :].astype(np.float64)
@@ -451,7 +362,7 @@ class Bootstrap:
             kept = np.flatnonzero(judged)
             counts, rows = counts[:, kept], rows[kept]
         sums = (counts @ rows).reshape(self.n_samples, n_sys, k, n_sys)
-        pair_samples = _scores(score_from_stats, sums.transpose(1, 3, 0, 2))
+        pair_samples = scores_of(score_from_stats, sums.transpose(1, 3, 0, 2))
         diffs = np.abs(pair_samples - pair_samples.transpose(1, 0, 2))
         common = pair_mask.sum(axis=2).astype(np.int64)
         own_samples = pair_samples[np.arange(n_sys), np.arange(n_sys)]

@@ -1,8 +1,9 @@
 """The app's models, one package so Django registers them all from one import.
 
 * :mod:`~annotation.models.corpus`: the evalTrans schema (seed 001 §3.1): corpora, their
-  translators, sentences and targets, and the judges' judgments of them (one module: their
-  querysets read each other).
+  translators, sentences and targets.
+* :mod:`~annotation.models.judgment`: the judges' judgments of the targets (which the
+  corpus's querysets read, so it imports nothing of the corpus's module).
 * :mod:`~annotation.models.campaign`: campaigns of one or more corpora, the batches
   their work is dealt in, and the annotators' links.
 * :mod:`~annotation.models.event`: the event log of judgments (every change a judge makes).
@@ -29,21 +30,18 @@ from annotation.models.corpus import (
     CONTROL_RATE_MAX,
     CONTROL_RATE_MIN,
     CONTROL_THRESHOLD_DEFAULT,
-    COUNTED,
     Corpus,
     CorpusManager,
     CorpusQuerySet,
-    Judgment,
-    JudgmentQuerySet,
     Protocol,
     Sentence,
     Target,
     Translator,
-    left_out,
 )
 from annotation.models.event import JudgmentEvent
 from annotation.models.external import SCORES_DTYPE, ExternalMetric, ExternalScores
 from annotation.models.job import Job, Release
+from annotation.models.judgment import COUNTED, Judgment, JudgmentQuerySet, left_out
 from annotation.models.sidebyside import Comparison, SideBySide
 from annotation.models.span import ImportedSpans, Span
 from annotation.models.statistics import CorpusStatistics, PoolStatistics

@@ -27,7 +27,8 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
-from annotation.models.corpus import Judgment, Target
+from annotation.models.corpus import Target
+from annotation.models.judgment import Judgment
 from metrics.error_spans import MarkedSpan
 from metrics.mqm import CATEGORY_MAX_LENGTH, SEVERITIES
 

@@ -23,6 +23,8 @@ HELPERS = {
     "metrics.align",  # the edit-distance family
     "metrics.segment",  # --unsegmented
     "metrics.significance",  # --paired-bs, --paired-ar, --confidence
+    "metrics.resampling",
+    "metrics.randomization",
     "metrics.ranking",
     "metrics.human",
     "metrics.estimate_cli",  # python -m metrics estimate
