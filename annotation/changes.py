@@ -14,7 +14,8 @@ nothing else moves a stamp. ``annotation/tests/test_changes.py`` runs every such
 * :func:`judgments_changed` moves the judgments stamp: a judge's click to, on or from
   a done judgment (:mod:`annotation.judging.stack`); a judgment, or a judge with their
   judgments, changed or deleted in the admin; a judge's work discarded
-  (:mod:`annotation.campaigns.judges`).
+  (:mod:`annotation.campaigns.judges`); an MQM corpus's taxonomy changed (the campaign
+  page's settings form, the admin's corpus form: the figures weigh the spans by it).
 * :func:`who_counts_changed` moves the judgments stamp: a judge left out of the figures
   or counted again (the lead's page, ``manage.py leave_out``, the admin's corpus form).
 * :func:`candidates_changed` moves the texts and judgments stamps (and the imported

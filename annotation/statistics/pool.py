@@ -3,10 +3,11 @@ references grown by the judges' accepted new references
 (:mod:`annotation.statistics.pool_references` states the rules). What the dashboard shows
 of them (reference counts, the ranking's shifts) is :mod:`annotation.dashboard.pool`'s.
 
-Unlike the original references' statistics, which are stored for good (the corpus texts
-never change), these depend on the judgments, and scoring them is heavy: a judged
-sentence gains tens of references (20 systems × 3 judges: 43 distinct on average in
-``bench/pages.py``'s campaign), and TER, LEPOR, METEOR and chrF work per reference. So:
+Unlike the original references' statistics, which change only with the corpus's texts
+(kept under its texts stamp: :mod:`annotation.changes`), these depend on the judgments,
+and scoring them is heavy: a judged sentence gains tens of references (20 systems × 3
+judges: 43 distinct on average in ``bench/pages.py``'s campaign), and TER, LEPOR, METEOR
+and chrF work per reference. So:
 
 * **Only what changed is scored.** A sentence's rows depend on its own pool alone (but
   NIST's, :data:`CORPUS_WIDE`), so a pool is built on the pool last scored — remembered

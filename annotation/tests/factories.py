@@ -501,7 +501,7 @@ JUDGE_CHANGES = [
 
 #: The automatic metrics in the dashboard's column order, and the human ones an aWER
 #: corpus shows, every test corpus's protocol unless it says otherwise (the table of
-#: :mod:`metrics.facts`; tests/test_metric_set.py pins what it holds).
+#: :mod:`metrics.facts`; statistics/test_metric_set.py pins what it holds).
 AUTOMATIC = APP_AUTOMATIC
 HUMAN = PROTOCOL_FIGURES["awer"]
 

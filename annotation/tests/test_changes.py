@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.urls import reverse
 
 from annotation.campaigns.judges import (
     corpus_discard_judgments,
@@ -233,18 +234,18 @@ def admin_url(model: type[Any], pk: int | None = None, action: str = "") -> str:
     return base if pk is None else f"{base}{pk}/{action}/"
 
 
-def post_as_shown(w: World, model: type[Any], pk: int, **changes: Any) -> None:
-    """The admin's change form of ``model`` ``pk`` posted as the page shows it, with
+def post_as_shown(
+    w: World, page: str, form_id: str, changes: dict[str, Any], *, status: int = 302
+) -> None:
+    """The form ``form_id`` of the page at ``page`` posted as the page shows it, with
     ``changes`` (field → value, or list of values)."""
-    url = admin_url(model, pk, "change")
-    page = lxml.html.fromstring(w.admin.get(url).content)
-    form = page.get_element_by_id(f"{model._meta.model_name}_form")
+    form = lxml.html.fromstring(w.admin.get(page).content).get_element_by_id(form_id)
     data: dict[str, Any] = {}
     for name, value in form.form_values():
         data.setdefault(name, []).append(value)
     data.update(changes)
-    response = w.admin.post(url, data)
-    assert response.status_code == 302, response.content.decode()[:3000]
+    response = w.admin.post(form.get("action") or page, data)
+    assert response.status_code == status, response.content.decode()[:3000]
 
 
 def delete_in_admin(model: type[Any], pick: Callable[[World], Any]) -> Callable[[World], None]:
@@ -270,7 +271,20 @@ def change_in_admin(
     model: type[Any], pick: Callable[[World], Any], **changes: Callable[[World], Any]
 ) -> Callable[[World], None]:
     def change(w: World) -> None:
-        post_as_shown(w, model, pick(w).pk, **{k: v(w) for k, v in changes.items()})
+        url = admin_url(model, pick(w).pk, "change")
+        post_as_shown(
+            w, url, f"{model._meta.model_name}_form", {k: v(w) for k, v in changes.items()}
+        )
+
+    return change
+
+
+def change_on_campaign_page(**changes: Callable[[World], Any]) -> Callable[[World], None]:
+    """The corpus's settings form on its campaign page, as a lead's browser posts it."""
+
+    def change(w: World) -> None:
+        page = reverse("campaigns:corpus", args=[w.corpus.pk])
+        post_as_shown(w, page, "settings-form", {k: v(w) for k, v in changes.items()}, status=303)
 
     return change
 
@@ -337,6 +351,13 @@ WRITES = {
     "a program stores a metric's scores": Write(store_metricx, EXTERNAL, imported),
     "a lead deletes an imported metric": Write(delete_comet, EXTERNAL, imported, import_comet),
     "a worker fills HTER's counts": Write(fill_hter, NONE),
+    # the corpus's settings on its campaign page (annotation.campaigns.forms)
+    "a lead changes a corpus's settings": Write(
+        change_on_campaign_page(share_new_refs=lambda w: "on"), NONE
+    ),
+    "a lead changes a corpus's MQM taxonomy": Write(
+        change_on_campaign_page(mqm_taxonomy=lambda w: OTHER_TAXONOMY), JUDGMENTS
+    ),
     # the commands
     "manage.py leave_out": Write(command("leave_out", "hand", "bob"), JUDGMENTS, human_figures),
     "manage.py leave_out --count-again": Write(
