@@ -21,9 +21,10 @@ nothing else moves a stamp. ``annotation/tests/test_changes.py`` runs every such
 * :func:`candidates_changed` moves the texts and judgments stamps (and the imported
   scores' when the corpus has some): a word moved across a boundary
   (:mod:`annotation.judging.boundaries`), a candidate's text edited in the admin.
-* :func:`corpus_texts_changed` moves the texts and judgments stamps: a system added
-  (:mod:`annotation.corpora.systems`: the page, ``manage.py import_text``); a
-  translator, sentence or reference changed or deleted in the admin.
+* :func:`corpus_texts_changed` moves the texts and judgments stamps, and counts the
+  corpus's stored sizes again: a system added (:mod:`annotation.corpora.systems`: the
+  page, ``manage.py import_text``); a translator, sentence or reference changed or
+  deleted in the admin.
 * :func:`imported_scores_changed` moves the imported scores' stamp: an imported metric
   stored, replaced or deleted (:mod:`annotation.statistics.external`: the scores page,
   ``manage.py import_scores``, ``comet``, ``delete_scores``).
@@ -44,7 +45,7 @@ import enum
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from django.db.models import F
+from django.db.models import F, OuterRef
 
 from annotation.models import (
     SCORES_DTYPE,
@@ -54,7 +55,10 @@ from annotation.models import (
     ImportedSpans,
     PoolStatistics,
     Protocol,
+    Sentence,
     Target,
+    Translator,
+    scalar_total,
 )
 
 
@@ -146,10 +150,30 @@ def corpus_texts_changed(*corpus_ids: int) -> None:
     stamps move as for :func:`candidates_changed`, and the stored automatic statistics
     are deleted (a system added changes every metric's bootstrap and the systems
     themselves: they are scored afresh, by a worker), as are the grown pool's. A new
-    system has no imported scores: the others keep theirs."""
+    system has no imported scores: the others keep theirs. The corpus's stored sizes are
+    counted again (:func:`_count_sizes`)."""
     CorpusStatistics.objects.filter(corpus_id__in=corpus_ids).delete()
     PoolStatistics.objects.filter(corpus_id__in=corpus_ids).delete()
     _move(corpus_ids, Stamp.TEXTS | Stamp.JUDGMENTS)
+    _count_sizes(corpus_ids)
+
+
+def _count_sizes(corpus_ids: Iterable[int]) -> None:
+    """The stored sizes of these corpora (``n_sentences``, ``n_systems``,
+    ``n_candidates``: the campaign's progress and the limits read them, not a count)
+    counted again, in one UPDATE: a system added or deleted, a sentence or a candidate
+    deleted changes them, and the import's counts would otherwise stay."""
+    system = Translator.Role.SYSTEM
+    sentences = Sentence.objects.filter(corpus_id=OuterRef("pk"))
+    systems = Translator.objects.filter(corpus_id=OuterRef("pk"), role=system)
+    candidates = Target.objects.filter(
+        translator__corpus_id=OuterRef("pk"), translator__role=system
+    )
+    Corpus.all_objects.filter(pk__in=list(corpus_ids)).update(
+        n_sentences=scalar_total(sentences, "COUNT", "pk"),
+        n_systems=scalar_total(systems, "COUNT", "pk"),
+        n_candidates=scalar_total(candidates, "COUNT", "pk"),
+    )
 
 
 def imported_scores_changed(corpus: Corpus) -> None:

@@ -285,8 +285,8 @@ def _remove_unfinished(state: ImportState) -> None:
 
 
 def _store_sizes(state: ImportState) -> None:
-    """The corpus's sizes, stored once its texts are all in (a system added later moves
-    them: :func:`annotation.corpora.systems.corpus_add_system`)."""
+    """The corpus's sizes, stored once its texts are all in (a change of its texts later
+    counts them again: :func:`annotation.changes.corpus_texts_changed`)."""
     corpus = state.corpus
     corpus.n_sentences = state.sentences
     corpus.n_systems = sum(t.role == Translator.Role.SYSTEM for t in state.translators.values())

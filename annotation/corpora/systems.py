@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import Max
 
 from annotation.changes import corpus_texts_changed
 from annotation.corpora import evaltrans
@@ -143,7 +143,7 @@ def _refuse_bad_name(corpus: Corpus, name: str, filename: str) -> None:
 def _store(
     corpus: Corpus, name: str, candidates: Sequence[str], segmentation: dict[str, Any] | None
 ) -> None:
-    """The translator (last), one target per sentence (last in it), the corpus's sizes."""
+    """The translator (last) and one target per sentence (last in it)."""
     last = corpus.translators.aggregate(n=Max("position"))["n"]
     translator = Translator.objects.create(
         corpus=corpus,
@@ -165,7 +165,4 @@ def _store(
         ],
         batch_size=500,
     )
-    Corpus.all_objects.filter(pk=corpus.pk).update(
-        n_systems=F("n_systems") + 1, n_candidates=F("n_candidates") + len(candidates)
-    )
-    corpus_texts_changed(corpus.pk)
+    corpus_texts_changed(corpus.pk)  # the corpus's sizes counted again with its stamps

@@ -262,9 +262,9 @@ class Corpus(models.Model):
     extra_attrs = models.JSONField(default=list, blank=True)
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The corpus's sizes, stored by the import and moved by a system added
-    # (annotation.corpora.systems): counting 20,000 targets on every page that lists
-    # corpora does not scale.
+    # The corpus's sizes, stored by the import and counted again when its texts change
+    # (annotation.changes): counting 20,000 targets on every page that lists corpora
+    # does not scale.
     n_sentences = models.PositiveIntegerField(default=0, editable=False)
     n_systems = models.PositiveIntegerField(default=0, editable=False)
     n_candidates = models.PositiveIntegerField(

@@ -461,6 +461,28 @@ def test_every_write_moves_the_stamps_of_what_it_changes(world: World, write: Wr
         assert write.figure(after) != shown
 
 
+@pytest.mark.parametrize(
+    "write",
+    [
+        "a lead adds a system",
+        "admin: a system deleted",
+        "admin: a sentence deleted",
+        "admin: a candidate deleted",
+    ],
+)
+def test_a_change_of_the_texts_counts_the_corpus_sizes_again(world: World, write: str) -> None:
+    """The corpus's sizes are stored (the campaign's progress reads ``n_candidates``, not
+    a count of 20,000 targets): a write that adds or deletes texts counts them again."""
+    WRITES[write].does(world)
+
+    corpus, system = world.fresh(), Translator.Role.SYSTEM
+    assert (corpus.n_sentences, corpus.n_systems, corpus.n_candidates) == (
+        Sentence.objects.filter(corpus=corpus).count(),
+        Translator.objects.filter(corpus=corpus, role=system).count(),
+        Target.objects.filter(translator__corpus=corpus, translator__role=system).count(),
+    )
+
+
 def test_a_changed_candidate_remembers_the_texts_stamp_it_changed_at(world: World) -> None:
     """The stored statistics are brought up to date by scoring only the candidates
     changed since they were scored (``Target.text_stamp``)."""
