@@ -60,6 +60,10 @@ LAYOUTS: dict[str, str] = {
 #: The layouts whose files may leave a segment without a score (``None``): human scores,
 #: where not every candidate was rated.
 MISSING_ALLOWED = frozenset({"mtme"})
+#: The layouts whose files hold human scores (mt-metrics-eval keeps only human scores in
+#: it): a metric imported from one is a human figure, which the meta-evaluation
+#: correlates the automatic metrics with rather than one more automatic metric.
+HUMAN_LAYOUTS = frozenset({"mtme"})
 #: How mt-metrics-eval's human scores write a segment without a score.
 NO_SCORE = "None"
 

@@ -55,7 +55,9 @@ class MetricInfo:
 
     ``unit`` is "%" for BLEU and the error rates (their scores are percentages), "" for raw
     scores such as NIST; ``higher_is_better`` says which way "better" points (rank groups,
-    "best" marks, sort order); ``human`` marks the figures that come from judgments.
+    "best" marks, sort order); ``human`` marks the figures that come from judgments: the
+    ``human`` family's, and of the ``external`` family (scores made elsewhere) the human
+    scores a lead imported (mt-metrics-eval's ``.seg.score`` of WMT's MQM, say).
 
     ``lowest`` and ``highest`` are the range every score of the metric lies in
     (``math.inf``: no upper bound). A rate of things that either happen or not per
@@ -84,7 +86,7 @@ class MetricInfo:
             raise ValueError(
                 f"{self.name}: family={self.family!r} (choose from {', '.join(FAMILIES)})"
             )
-        if self.human != (self.family == "human"):
+        if self.human != (self.family == "human") and self.family != "external":
             raise ValueError(f"{self.name}: human={self.human} but family={self.family!r}")
         if not self.lowest < self.highest:
             raise ValueError(

@@ -120,10 +120,16 @@ class MetaEvaluation:
     #: The human figures correlated with (the corpus's protocol's: :func:`~annotation.
     #: dashboard.meta_human.meta_figures`).
     human_metrics: tuple[str, ...] = META_HUMAN
+    #: The labels of the human scores imported among them (the app's own figures' are
+    #: :func:`~metrics.registry.metric_info`'s).
+    human_labels: dict[str, str] = field(default_factory=dict)
+
+    def human_label(self, human: str) -> str:
+        return self.human_labels.get(human) or metric_info(human).label
 
     @property
     def humans(self) -> tuple[dict[str, str], ...]:
-        return tuple({"metric": h, "label": metric_info(h).label} for h in self.human_metrics)
+        return tuple({"metric": h, "label": self.human_label(h)} for h in self.human_metrics)
 
     @property
     def grid(self) -> list[dict[str, Any]]:
@@ -136,7 +142,7 @@ class MetaEvaluation:
             metric = f"{label} ({signature})" if signature else label
             cells = []
             for h in self.human_metrics:
-                against = metric_info(h).label
+                against = self.human_label(h)
                 for level in ("sentence", "system"):
                     c = self.get(m, h, level)
                     for coef, name, interval in _coefficients(c):
@@ -268,13 +274,18 @@ def meta_evaluation(
     }
     labels = {m: metric_info(m).label for m in AUTOMATIC_METRICS}
     for row, metric in enumerate(() if imported is None else imported.metrics):
+        if metric.name in human_values.imported:  # a human figure: correlated with
+            continue
         tested = imported.significance.get(metric.name) if imported is not None else None
         samples = None if tested is None or not human_values.samples else tested.samples
         at = len(AUTOMATIC_METRICS) + row  # its row of the sentence-level points
         out += _imported_correlations(metric, samples, human_values, sentence, at)
         signatures[metric.name] = metric.signature
         labels[metric.name] = metric.name
-    return MetaEvaluation(tuple(out), normalize, signatures, labels, human_values.metrics)
+    human_labels = {h: info.label for h, info in human_values.imported.items()}
+    return MetaEvaluation(
+        tuple(out), normalize, signatures, labels, human_values.metrics, human_labels
+    )
 
 
 def _imported_correlations(
@@ -376,7 +387,7 @@ def _human_side(human_values: HumanSide, metric: str, systems: Sequence[str]) ->
     scores = [human_values.system[metric][s] for s in systems]
     samples = human_values.samples.get(metric)
     stacked = None if samples is None or not systems else np.stack([samples[s] for s in systems])
-    higher = metric_info(metric).higher_is_better
+    higher = human_values.info(metric).higher_is_better
     return pairwise_side(scores, stacked, higher_is_better=higher)
 
 

@@ -17,14 +17,16 @@ import numpy.typing as npt
 from annotation.dashboard.judges import normalized_by_system, normalized_sser
 from annotation.dashboard.table import human_segment_stats
 from annotation.statistics import (
+    ExternalFigures,
     HumanRows,
     JudgmentRow,
     human_rows_by_system,
     protocol_figures,
 )
 from metrics import human
+from metrics.registry import metric_info
 from metrics.significance import Bootstrap, rows_by_segment
-from metrics.stats import FloatArray, Score
+from metrics.stats import FloatArray, MetricInfo, Score
 
 #: The human figures the meta-evaluation correlates the automatic ones with: an aWER
 #: corpus's; a corpus judged by error spans has its protocol's instead
@@ -150,8 +152,49 @@ class HumanSide:
     #: judged sentences it rests on.
     samples: dict[str, dict[str, FloatArray]] = field(default_factory=dict)
     judged: dict[str, dict[str, int]] = field(default_factory=dict)
-    #: The human figures it holds (:func:`meta_figures`), in the page's order.
+    #: The human figures it holds (:func:`meta_figures`, then the human scores imported:
+    #: :func:`with_imported_human`), in the page's order.
     metrics: tuple[str, ...] = META_HUMAN
+    #: The facts of the human scores imported, by name (the app's own figures' are
+    #: :func:`~metrics.registry.metric_info`'s).
+    imported: dict[str, MetricInfo] = field(default_factory=dict)
+
+    def info(self, metric: str) -> MetricInfo:
+        """The facts of the human figure ``metric``: its label and direction."""
+        found = self.imported.get(metric)
+        return found if found is not None else metric_info(metric)
+
+
+def with_imported_human(side: HumanSide, imported: ExternalFigures | None) -> HumanSide:
+    """``side`` with the human scores a lead imported (mt-metrics-eval's ``.seg.score``
+    of WMT's MQM or ESA: :attr:`~annotation.statistics.ExternalMetricScores.human`)
+    after its own figures, each a human figure as the judges' are: per rated candidate
+    its score, per system with a rated sentence its figure (the mean of its rated
+    sentences, as published), its figure on every sample of the same bootstrap (its
+    paired bootstrap's, NaN where a sample drew none of its rated sentences) and how
+    many rated sentences it rests on. ``side`` itself when none was imported."""
+    found = [m for m in (() if imported is None else imported.metrics) if m.human]
+    if not found:
+        return side
+    sentence, system = dict(side.sentence), dict(side.system)
+    samples, judged = dict(side.samples), dict(side.judged)
+    infos = dict(side.imported)
+    for metric in found:
+        name, rated = metric.name, metric.judged
+        sentence[name] = {
+            (s, int(k)): float(values[k])
+            for s, values in metric.scores.items()
+            for k in np.flatnonzero(~np.isnan(values))
+        }
+        system[name] = {s: f.score for s, f in metric.figures.items() if rated[s]}
+        judged[name] = {s: rated[s] for s in system[name]}
+        tested = None if imported is None else imported.significance.get(name)
+        if tested is not None and tested.samples is not None:
+            by_system = dict(zip(metric.systems, tested.samples, strict=True))
+            samples[name] = {s: by_system[s] for s in system[name]}
+        infos[name] = metric.info
+    names = tuple(m.name for m in found)
+    return HumanSide(sentence, system, samples, judged, (*side.metrics, *names), infos)
 
 
 def human_side(

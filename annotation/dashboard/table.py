@@ -228,7 +228,8 @@ class Cell:
         elif self.rank:
             parts.append(f"rank group {self.rank}")
         if self.is_human:
-            parts.append(f"{self.n} judged sentences, {self.judgments} judgments")
+            judgments = "" if self.judgments is None else f", {self.judgments} judgments"
+            parts.append(f"{self.n} judged sentences{judgments}")
         if self.shift is not None:
             parts.append(self.shift.title)
         parts.append(self.bootstrap)
@@ -482,8 +483,9 @@ def _cell(
         tested = significance.figure(system)
     ranked = tested is not None and figure is not None
     judgments = None
-    if facts.human:
-        # a human figure's statistics have one row per judgment that enters it
+    if facts.human and facts.family == "human":
+        # a human figure's statistics have one row per judgment that enters it (human
+        # scores imported have no judgments: one row per sentence)
         judgments = 0 if figure is None or figure.stats is None else len(figure.stats)
     return Cell(
         metric=metric,

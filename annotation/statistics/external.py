@@ -27,6 +27,13 @@ changes, its scores with it (:func:`annotation.changes.candidates_changed`). So 
 that never had one costs no query at all, and the figures made of them are remembered
 under the stamp (:data:`~annotation.statistics.memo.FIGURES`).
 
+**Human scores.** A file in a layout of human scores (mt-metrics-eval's ``.seg.score``:
+:data:`~metrics.segment_scores.HUMAN_LAYOUTS`) is a human figure
+(:attr:`ExternalMetricScores.human`): its column is a human one, and the
+meta-evaluation correlates the automatic and the other imported metrics with it
+(:func:`annotation.dashboard.meta_human.with_imported_human`) rather than with the
+judges' figures.
+
 **For the estimates.** :func:`external_segment_scores` gives a named metric's scores per
 system as arrays, one per sentence in corpus order: a covariate any figure can read.
 """
@@ -48,6 +55,7 @@ from annotation.statistics.memo import remembered
 from metrics.mtme import check_system_scores, read_system_scores
 from metrics.segment_scores import (
     ERR_NAME_TAKEN,
+    HUMAN_LAYOUTS,
     MISSING_ALLOWED,
     check_metric_name,
     check_scores,
@@ -88,12 +96,21 @@ class ExternalMetricScores:
     description: str
     signature: str
     scores: dict[str, FloatArray]
+    #: Human scores made elsewhere (imported in a layout of
+    #: :data:`~metrics.segment_scores.HUMAN_LAYOUTS`): a human figure, which the
+    #: meta-evaluation correlates the metrics with.
+    human: bool = False
 
     @property
     def info(self) -> MetricInfo:
         """Its facts, as a column, chart or line shows them: its name as the label, no
         unit and no bound (:mod:`metrics.segment_scores`)."""
-        return external_info(self.name, self.higher_is_better)
+        return external_info(self.name, self.higher_is_better, human=self.human)
+
+    @property
+    def judged(self) -> dict[str, int]:
+        """Per system, how many sentences have a score (a human score: were rated)."""
+        return {s: int((~np.isnan(v)).sum()) for s, v in self.scores.items()}
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -133,12 +150,13 @@ class ExternalMetricScores:
         )
 
 
-def external_info(name: str, higher_is_better: bool) -> MetricInfo:
-    """An imported metric's :class:`~metrics.stats.MetricInfo`."""
+def external_info(name: str, higher_is_better: bool, *, human: bool = False) -> MetricInfo:
+    """An imported metric's :class:`~metrics.stats.MetricInfo` (``human``: human scores)."""
     return MetricInfo(
         name,
         name,
         higher_is_better=higher_is_better,
+        human=human,
         unit="",
         lowest=-math.inf,
         highest=math.inf,
@@ -215,6 +233,7 @@ def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
             "metric__higher_is_better",
             "metric__description",
             "metric__imported_at",
+            "metric__layout",
             "translator__name",
             "values",
             named=True,
@@ -237,6 +256,7 @@ def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
                 name, first.metric__higher_is_better, first.metric__imported_at
             ),
             scores=scores,
+            human=first.metric__layout in HUMAN_LAYOUTS,
         )
         for name, (first, scores) in found.items()
     )

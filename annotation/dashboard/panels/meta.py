@@ -7,7 +7,12 @@ from __future__ import annotations
 from annotation.changes import Stamp
 from annotation.dashboard.figures import human
 from annotation.dashboard.meta import MetaEvaluation, meta_evaluation, metric_sides
-from annotation.dashboard.meta_human import HumanSide, human_side, meta_figures
+from annotation.dashboard.meta_human import (
+    HumanSide,
+    human_side,
+    meta_figures,
+    with_imported_human,
+)
 from annotation.dashboard.meta_sentence import (
     SentenceLevel,
     SentenceScores,
@@ -41,7 +46,7 @@ def meta_panel(parts: Parts) -> MetaEvaluation | Pending:
         lambda auto: meta_evaluation(
             auto,
             parts.get(metrics),
-            parts.get(meta_human_side),
+            parts.get(meta_humans),
             normalize=inputs.normalize,
             bootstrap=parts.get(bootstrap),
             metric_sides=meta_metric_sides(parts, auto),
@@ -69,7 +74,7 @@ def meta_sentence_level(parts: Parts, auto: AutomaticStats) -> SentenceLevel:
     level = sentence_level(
         auto,
         parts.get(metrics),
-        parts.get(meta_human_side),
+        parts.get(meta_humans),
         parts.get(imported),
         before=CACHE.get(key),
         scores=meta_sentence_scores(parts, auto),
@@ -110,6 +115,13 @@ def meta_metric_sides(parts: Parts, auto: AutomaticStats) -> dict[str, PairwiseS
         ("meta-sides", pp.signature),
         lambda: metric_sides(auto, parts.get(metrics), parts.get(bootstrap)),
     )
+
+
+def meta_humans(parts: Parts) -> HumanSide:
+    """The human side with the human scores a lead imported after the judges' figures
+    (:func:`~annotation.dashboard.meta_human.with_imported_human`: they change with the
+    imports, not with the judgments, so they are added to the side kept for these)."""
+    return with_imported_human(parts.get(meta_human_side), parts.get(imported))
 
 
 def meta_human_side(parts: Parts) -> HumanSide:
