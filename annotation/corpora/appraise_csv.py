@@ -24,7 +24,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -314,9 +314,16 @@ def spans_json(spans: Iterable[AppraiseSpan]) -> str:
 def appraise_csv(rows: Iterable[AppraiseRow]) -> str:
     """The rows as Appraise's CSV (no header), the file :func:`read_appraise_rows` reads
     back equal."""
+    return "".join(appraise_csv_lines(rows))
+
+
+def appraise_csv_lines(rows: Iterable[AppraiseRow]) -> Iterator[str]:
+    """:func:`appraise_csv`'s lines one by one, to stream (a download)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for r in rows:
+        out.seek(0)
+        out.truncate()
         writer.writerow(
             [
                 r.user,
@@ -333,4 +340,4 @@ def appraise_csv(rows: Iterable[AppraiseRow]) -> str:
                 _seconds(r.end_time),
             ]
         )
-    return out.getvalue()
+        yield out.getvalue()

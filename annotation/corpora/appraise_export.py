@@ -52,8 +52,14 @@ def corpus_languages_639_3(corpus: Corpus, pair: str | None = None) -> tuple[str
 
 
 def appraise_rows(corpus: Corpus, *, pair: str | None = None) -> Iterator[AppraiseRow]:
-    """The corpus's rows (module doc), in two queries: the spans, then the judgments."""
+    """The corpus's rows (module doc), in two queries: the spans, then the judgments. A
+    ``ValueError`` for a language without an ISO 639-3 code is raised here, before the
+    first row (a download refuses it before it starts)."""
     src, tgt = corpus_languages_639_3(corpus, pair)
+    return _rows(corpus, src, tgt)
+
+
+def _rows(corpus: Corpus, src: str, tgt: str) -> Iterator[AppraiseRow]:
     judgments = (
         Judgment.objects.of_corpus(corpus.pk)
         .filter(state=Judgment.State.DONE, esa_score__isnull=False, control__in=list(_ITEM_TYPE))

@@ -7,7 +7,10 @@ the judges who scored it (the judgments the figures count: no control item, no j
 left out), ``None`` where nobody did; ``mqm``, each candidate's MQM penalty points under
 the corpus's taxonomy averaged likewise and negated, as mt-metrics-eval keeps WMT's MQM
 scores (higher is better, 0 a perfect candidate); or an imported metric's by its name
-(human scores imported from mt-metrics-eval come back as they were read).
+(human scores imported from mt-metrics-eval come back as they were read). Unless asked
+(:func:`default_scores`): the judges' of an ESA or MQM corpus, else the first human
+scores imported. The command ``export_scores`` and the dashboard's ``seg.score`` and
+``sys.score`` downloads write the same files.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from annotation.models import Corpus, Judgment, Span, Translator
+from annotation.models import Corpus, Judgment, Protocol, Span, Translator
 from annotation.statistics import external_metrics
 from metrics.mqm import segment_points
 from metrics.protocols import SystemFigures, esa, mqm
@@ -26,9 +29,38 @@ from metrics.stats import FloatArray
 
 #: The human scores a corpus's own judgments give, by the name ``--metric`` takes.
 OWN = ("esa", "mqm")
+#: The scores a corpus's own judgments give, by its protocol.
+DEFAULT_METRIC: dict[str, str] = {
+    Protocol.ESA.value: "esa",
+    Protocol.ESA_PREFILL.value: "esa",
+    Protocol.MQM.value: "mqm",
+}
+ERR_WHICH_SCORES = (
+    "the corpus {corpus!r} has no human scores of its own (esa, mqm): name the scores "
+    "(an imported metric: {known})"
+)
 ERR_NO_SUCH_SCORES = (
     "the corpus {corpus!r} has no scores named {name!r} (esa, mqm, or an imported metric: {known})"
 )
+
+
+def default_scores(corpus: Corpus) -> str | None:
+    """Which scores a file of ``corpus`` holds unless asked: its judges' (ESA's, MQM's),
+    else the first human scores imported (mt-metrics-eval's), else None (ask)."""
+    own = DEFAULT_METRIC.get(corpus.protocol)
+    if own is not None:
+        return own
+    return next((m.name for m in external_metrics(corpus) if m.human), None)
+
+
+def chosen_scores(corpus: Corpus, name: str | None) -> tuple[str, dict[str, FloatArray]]:
+    """The scores ``name`` (None: :func:`default_scores`) with the name they have, or a
+    ``LookupError`` naming what there is."""
+    name = name or default_scores(corpus)
+    if name is None:
+        known = ", ".join(m.name for m in external_metrics(corpus)) or "none"
+        raise LookupError(ERR_WHICH_SCORES.format(corpus=corpus.name, known=known))
+    return name, segment_scores(corpus, name)
 
 
 def segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:

@@ -2,7 +2,9 @@
 
 ``/dashboard/<corpus>/`` is the page; ``panel/<name>/`` one panel (htmx fragment or a
 page of its own); ``table.csv`` / ``table.json``, ``meta.json`` (the meta-evaluation),
-``mqm.tsv`` / ``mqm.json`` (the error spans) and ``chart/<name>.svg`` the downloads;
+``mqm.tsv`` / ``mqm.json`` (the error spans), ``appraise.csv`` (the ESA judgments as
+Appraise writes them), ``seg.score`` / ``sys.score`` (a corpus's human scores as
+mt-metrics-eval keeps them, ``?metric=``) and ``chart/<name>.svg`` the downloads;
 ``system/<translator>/`` the drill-down. Every URL takes the preprocessing choices as
 query parameters (``tok``, ``case``, ``reflen``, ``bounds``) and ``norm=z`` for the (0, 1)
 evaluator normalization.
@@ -25,6 +27,9 @@ urlpatterns = [
     path("<int:pk>/meta.json", views.meta, name="meta_json"),
     path("<int:pk>/mqm.tsv", views.mqm, {"fmt": "tsv"}, name="mqm_tsv"),
     path("<int:pk>/mqm.json", views.mqm, {"fmt": "json"}, name="mqm_json"),
+    path("<int:pk>/appraise.csv", views.appraise, name="appraise_csv"),
+    path("<int:pk>/seg.score", views.mtme_scores, {"level": "seg"}, name="seg_score"),
+    path("<int:pk>/sys.score", views.mtme_scores, {"level": "sys"}, name="sys_score"),
     path("<int:pk>/chart/<str:name>.svg", views.chart, name="chart"),  # chrf++
     path("<int:pk>/system/<int:translator>/", views.system, name="system"),
 ]

@@ -27,6 +27,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from annotation.corpora.api import mqm_json, mqm_tsv
+from annotation.corpora.appraise_csv import appraise_csv_lines
+from annotation.corpora.appraise_export import appraise_rows
+from annotation.corpora.score_exports import chosen_scores, default_scores
 from annotation.dashboard.board import dashboard_page, dashboard_panel
 from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
 from annotation.dashboard.export import json_text, meta_json_text, table_csv
@@ -43,6 +46,7 @@ from annotation.dashboard.table import ALL_METRICS
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.json_out import json_dumps
+from metrics.mtme import seg_score_text, sys_score_text
 from metrics.numerals import digits
 
 #: The paper's table formats: what writes each, and its content type.
@@ -88,8 +92,12 @@ def _context(inputs: DashboardInputs) -> dict[str, Any]:
 
 def _downloads(inputs: DashboardInputs) -> dict[str, str]:
     """The table's CSV and its full-precision JSON, its human column as a paper's LaTeX
-    and Typst table, and the meta-evaluation's JSON, for the page's choices."""
-    pk, query = inputs.corpus.pk, inputs.query(sort="")
+    and Typst table, and the meta-evaluation's JSON, for the page's choices; the error
+    spans; and where the corpus has them, its ESA judgments as Appraise's CSV and its
+    human scores as mt-metrics-eval's files ("" where it has none)."""
+    corpus = inputs.corpus
+    pk, query = corpus.pk, inputs.query(sort="")
+    scores = default_scores(corpus) is not None
     return {
         "csv": reverse("dashboard:table_csv", args=[pk]) + query,
         "json": reverse("dashboard:table_json", args=[pk]) + query,
@@ -98,6 +106,9 @@ def _downloads(inputs: DashboardInputs) -> dict[str, str]:
         "meta_json": reverse("dashboard:meta_json", args=[pk]) + query,
         "mqm_tsv": reverse("dashboard:mqm_tsv", args=[pk]),
         "mqm_json": reverse("dashboard:mqm_json", args=[pk]),
+        "appraise_csv": reverse("dashboard:appraise_csv", args=[pk]) if corpus.scores_esa else "",
+        "seg_score": reverse("dashboard:seg_score", args=[pk]) if scores else "",
+        "sys_score": reverse("dashboard:sys_score", args=[pk]) if scores else "",
     }
 
 
@@ -221,6 +232,39 @@ def mqm(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse | Streaming
         )
     response = HttpResponse(mqm_json(corpus), content_type="application/json")
     return attachment(response, f"{corpus.name}-mqm", ".json")
+
+
+@lead_required
+@require_GET
+def appraise(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
+    """The corpus's ESA judgments as Appraise's ESA/DA CSV, streamed: ``export_appraise``'s
+    file (:mod:`annotation.corpora.appraise_export`); 400 for a language without an ISO
+    639-3 code."""
+    corpus = _corpus(pk)
+    try:
+        rows = appraise_rows(corpus)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    csv_type = "text/csv; charset=utf-8"
+    response = StreamingHttpResponse(appraise_csv_lines(rows), content_type=csv_type)
+    return attachment(response, f"{corpus.name}-appraise", ".csv")
+
+
+@lead_required
+@require_GET
+def mtme_scores(request: HtmxHttpRequest, pk: int, level: str) -> HttpResponse:
+    """The corpus's scores ``?metric=`` (``esa``, ``mqm`` or an imported metric; by default
+    :func:`~annotation.corpora.score_exports.default_scores`) as mt-metrics-eval's
+    ``.seg.score`` or ``.sys.score``: ``export_scores --format mtme``'s file; 400 naming
+    the scores there are when there are none of that name."""
+    corpus = _corpus(pk)
+    try:
+        name, scores = chosen_scores(corpus, request.GET.get("metric"))
+    except LookupError as exc:
+        raise BadRequest(str(exc.args[0])) from None
+    text = seg_score_text(scores) if level == "seg" else sys_score_text(scores)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    return attachment(response, f"{corpus.name}.{name}", f".{level}.score")
 
 
 @lead_required

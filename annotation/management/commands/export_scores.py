@@ -12,19 +12,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.corpora.score_exports import segment_scores
+from annotation.corpora.score_exports import DEFAULT_METRIC as DEFAULT_METRIC
+from annotation.corpora.score_exports import default_scores, segment_scores
 from annotation.management.lookup import corpus_named
 from annotation.management.text_output import write_text
-from annotation.models import Protocol
 from metrics.mtme import seg_score_text, sys_score_text
 
 FORMATS = ("mtme",)
-#: The scores a corpus's own judgments give, by its protocol.
-DEFAULT_METRIC: dict[str, str] = {
-    Protocol.ESA.value: "esa",
-    Protocol.ESA_PREFILL.value: "esa",
-    Protocol.MQM.value: "mqm",
-}
 
 
 class Command(BaseCommand):
@@ -36,7 +30,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--metric",
             help="esa (default for an ESA corpus), mqm (negated points; default for an MQM "
-            "corpus), or an imported metric's name.",
+            "corpus), or an imported metric's name (default for another corpus: the first "
+            "human scores imported).",
         )
         parser.add_argument(
             "--level",
@@ -52,7 +47,7 @@ class Command(BaseCommand):
         corpus = corpus_named(options["name"])
         metric = options["metric"]
         if metric is None:
-            metric = DEFAULT_METRIC.get(corpus.protocol)
+            metric = default_scores(corpus)
             if metric is None:
                 raise CommandError("--metric NAME: which scores (an imported metric's name)")
         try:
