@@ -13,7 +13,12 @@ how its score stands to the judge's own score of the original candidate:
   SSER 0): below an original scored under the drop, nothing is left to score;
 * a repeat (the same candidate shown again) passes when it scores within the lead's
   **tolerance** of the first (``control_esa_tolerance``, ``control_mqm_tolerance``).
-  Exactly the tolerance passes. Repeats passed are the judge's consistency.
+  Exactly the tolerance passes. Repeats passed are the judge's consistency;
+* a reference shown as a candidate (Appraise's ``REF`` items, imported: the app's ESA
+  and MQM runs draw none) has no original to compare with: it passes when it scores
+  less than the **drop** below a perfect candidate (ESA above 100 − drop, MQM fewer
+  penalty points than the drop). Exactly the drop fails, as it passes a bad reference:
+  no score is both a perfect candidate's and one with injected errors.
 
 Neither is decided before the judge has accepted the original: a bad reference may be
 drawn from a candidate that comes later in the same run (:mod:`annotation.controls.
@@ -27,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from annotation.models import Corpus, Judgment
-from metrics.protocols import ESA_MIN
+from metrics.protocols import ESA_MAX, ESA_MIN
 
 #: Scores nearer than this are equal: MQM's points are sums of decimals (0.1 + 0.2 is
 #: not 0.3 in floating point), and a drop of exactly the lead's must pass.
@@ -64,8 +69,11 @@ def scored_control_passed(
     kind: str, score: float | None, original: float | None, rule: ScoreRule
 ) -> bool | None:
     """Whether a done control of ``kind`` scored ``score`` passes against the judge's
-    ``original`` score of the candidate (see the module); None while it awaits the
-    original (or, for a row that should not be, has no score)."""
+    ``original`` score of the candidate (see the module; a reference needs none); None
+    while it awaits the original (or, for a row that should not be, has no score)."""
+    if kind == Judgment.Control.REFERENCE and score is not None:
+        below_perfect = score if rule.lower_is_better else ESA_MAX - score
+        return below_perfect < rule.drop - EPSILON
     if score is None or original is None:
         return None
     if kind == Judgment.Control.DEGRADED:

@@ -30,6 +30,7 @@ from annotation.tests.controls.factories import (
 from metrics.error_spans import MarkedSpan
 
 DEGRADED, REPEAT = Judgment.Control.DEGRADED, Judgment.Control.REPEAT
+REFERENCE = Judgment.Control.REFERENCE
 ESA_RULE = ScoreRule(drop=10, tolerance=10, lower_is_better=False)
 MQM_RULE = ScoreRule(drop=1.0, tolerance=5.0, lower_is_better=True)
 #: The drop of three minor punctuation errors (0.1 each): 0.1 + 0.1 + 0.1 is not 0.3 in
@@ -63,12 +64,21 @@ EDGES = [
     (MQM_PUNCTUATION_RULE, DEGRADED, 0.1 + 0.1 + 0.1, 0.0, True),
     (MQM_PUNCTUATION_RULE, DEGRADED, 0.1 + 0.1, 0.0, False),
     (MQM_PUNCTUATION_RULE, REPEAT, 0.1 + 0.1 + 0.1, 0.1 + 0.1, True),
+    # a reference shown as a candidate (Appraise's REF, imported) has no original: it
+    # passes less than the drop below a perfect candidate
+    (ESA_RULE, REFERENCE, 100, None, True),
+    (ESA_RULE, REFERENCE, 91, None, True),
+    (ESA_RULE, REFERENCE, 90, None, False),  # exactly the drop below 100
+    (MQM_RULE, REFERENCE, 0.0, None, True),
+    (MQM_RULE, REFERENCE, 0.9, None, True),
+    (MQM_RULE, REFERENCE, 1.0, None, False),  # exactly the drop
+    (MQM_PUNCTUATION_RULE, REFERENCE, 0.1 + 0.1 + 0.1, None, False),
 ]
 
 
 @pytest.mark.parametrize("rule, kind, score, original, passed", EDGES)
 def test_a_control_passes_at_the_edge_and_fails_one_step_beyond(
-    rule: ScoreRule, kind: str, score: float, original: float, passed: bool
+    rule: ScoreRule, kind: str, score: float, original: float | None, passed: bool
 ) -> None:
     assert scored_control_passed(kind, score, original, rule) is passed
 

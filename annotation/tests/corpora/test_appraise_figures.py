@@ -1,0 +1,55 @@
+"""A campaign judged in Appraise, once imported, feeds the effort and the controls' pass
+rates as the app's own judgments do: each judge's active time is the file's end minus
+start, a ``BAD`` item passes by its score against the judge's score of the original,
+and a ``REF`` item (a reference shown as a candidate) passes when it scores less than
+the lead's drop below a perfect candidate. Every figure is worked out by hand from the
+file's rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annotation.controls.api import corpus_controls
+from annotation.dashboard.panels.effort import effort_panel
+from annotation.tests.boards import view_of
+from annotation.tests.corpora.test_appraise import CAMPAIGN, imported, row
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_effort_is_each_judges_time_in_the_file(tmp_path: Path) -> None:
+    corpus = imported(tmp_path, CAMPAIGN)
+
+    found = view_of(corpus).get(effort_panel)
+
+    # u1: 9 items judged (its BAD control apart), the first in 40 s, the others in 30 s;
+    # u2: 4, the first in 20 s (its REF control apart)
+    assert {j.name: (j.judgments, j.seconds) for j in found.judges} == {
+        "u1": (9, 40 + 8 * 30),
+        "u2": (4, 20 + 3 * 30),
+    }
+
+
+@pytest.mark.parametrize("ref_score, ref_passed", [(95, 1), (91, 1), (90, 0), (40, 0)])
+def test_bad_and_ref_items_count_in_the_judges_pass_rates(
+    tmp_path: Path, ref_score: int, ref_passed: int
+) -> None:
+    # the lead's drop is 10 (the default): a reference passes above 90
+    lines = [*CAMPAIGN[:-1], row("u2", "sysB", 3, ref_score, kind="REF", start=840)]
+    corpus = imported(tmp_path, lines)
+    assert corpus.control_esa_drop == 10
+
+    u1, u2 = corpus_controls(corpus)
+
+    # u1's BAD item: 10 against the 90 they gave the original, 80 below: passed
+    assert (u1.name, u1.done, u1.passed, u1.bad_references, u1.bad_references_passed) == (
+        "u1",
+        1,
+        1,
+        1,
+        1,
+    )
+    assert (u2.name, u2.done, u2.passed) == ("u2", 1, ref_passed)
+    assert u2.pass_rate == 100 * ref_passed
