@@ -11,6 +11,11 @@ interval says so in the interval's place, as the page does; a system with no fig
 left out. The caption names the corpus, the metric, the test and the figure's signature,
 so that a table pasted into a paper says how it was made.
 
+With ``?clusters=wmt`` a human column's groups are WMT's clusters instead (the one-sided
+Wilcoxon rank-sum test of the findings: ESA's, ESA z's, MQM's and SSER's, the
+dashboard's ``#…-clusters``), so a campaign judged in Appraise or WMT's MQM prints the
+clusters WMT published for it; the scores and intervals stay the column's.
+
 Names a lead typed (a corpus's, a system's) go into a document's source, so each is
 written so that no name can change the document: LaTeX's ten special characters are
 escaped, and Typst reads every cell as a string literal. ``annotation/tests/dashboard/
@@ -20,12 +25,14 @@ and Typst.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from annotation.dashboard.table import Cell, MetricsTable
+from annotation.dashboard.verdicts import ClusterView
 from annotation.formatting import number
 from metrics.claims import TOO_FEW
+from metrics.significance import UNRANKED
 
 
 class UnknownMetric(ValueError):
@@ -62,25 +69,41 @@ def default_metric(table: MetricsTable) -> str:
     return (human or with_figures or list(table.metrics) or [""])[0]
 
 
-def paper_table(table: MetricsTable, metric: str | None = None) -> PaperTable:
+def paper_table(
+    table: MetricsTable,
+    metric: str | None = None,
+    clusters: Sequence[ClusterView] | None = None,
+) -> PaperTable:
     """Column ``metric`` of ``table`` (:func:`default_metric` when None), its systems in
-    rank group order, best score first within a group."""
+    rank group order, best score first within a group. ``clusters``: the dashboard's
+    WMT clusters, whose cluster of ``metric`` is the group instead (module doc;
+    :class:`UnknownMetric` when there is none of it)."""
     metric = metric or default_metric(table)
     if metric not in table.metrics:
         raise UnknownMetric(f"no column {metric!r}: one of {', '.join(table.metrics)}")
     info = table.infos[metric]
+    wmt = None if clusters is None else _clusters_of(clusters, metric)
     cells = [(r.system, _cell(r.cells, metric)) for r in table.rows]
     judged = [(system, c) for system, c in cells if c.figure is not None and c.score is not None]
+    groups = {s: c.shown_rank if wmt is None else _cluster(wmt, s) for s, c in judged}
     sign = -1.0 if info.higher_is_better else 1.0
-    judged.sort(key=lambda sc: (sc[1].shown_rank, sign * float(sc[1].score or 0.0), sc[0]))
+
+    def order(sc: tuple[str, Cell]) -> tuple[bool, int, float, str]:
+        group = groups[sc[0]]  # a system without a WMT cluster last
+        last = wmt is not None and group == UNRANKED
+        return (last, group, sign * float(sc[1].score or 0.0), sc[0])
+
+    judged.sort(key=order)
     rows = tuple(
-        PaperRow(c.shown_rank, system, number(float(c.score or 0.0)), _interval(c))
+        PaperRow(groups[system], system, number(float(c.score or 0.0)), _interval(c))
         for system, c in judged
     )
     signature = next((c.signature for _, c in judged if c.signature), "")
     direction = "higher is better" if info.higher_is_better else "lower is better"
     column = table.tests.get(metric)
-    if column is not None and column.ranks == "too-few":
+    if wmt is not None:
+        test = f"WMT's clusters by {wmt.test}; 95% percentile bootstrap intervals; {direction}"
+    elif column is not None and column.ranks == "too-few":
         test = f"too few judged sentences to rank the systems apart; {direction}"
     elif table.by_estimate and info.human:
         test = f"estimates of the whole corpus, their rank groups and 95% intervals; {direction}"
@@ -90,6 +113,21 @@ def paper_table(table: MetricsTable, metric: str | None = None) -> PaperTable:
             f"p < {table.alpha:g}); 95% percentile bootstrap intervals; {direction}"
         )
     return PaperTable(table.corpus, metric, info.label or metric, signature, test, rows)
+
+
+def _clusters_of(clusters: Sequence[ClusterView], metric: str) -> ClusterView:
+    """The clusters of ``metric`` among ``clusters``, or :class:`UnknownMetric` naming
+    the columns that have some."""
+    for view in clusters:
+        if view.metric == metric:
+            return view
+    have = ", ".join(v.metric for v in clusters) or "none in this corpus"
+    raise UnknownMetric(f"no WMT clusters of {metric!r}: of {have}")
+
+
+def _cluster(view: ClusterView, system: str) -> int:
+    """The system's cluster (:data:`~metrics.ranksum.UNRANKED` where it has none)."""
+    return next((f.cluster for f in view.clusters.figures if f.system == system), UNRANKED)
 
 
 def _cell(cells: tuple[Cell, ...], metric: str) -> Cell:

@@ -167,15 +167,19 @@ def table(request: HtmxHttpRequest, pk: int, fmt: str) -> HttpResponse:
     """The metrics table as CSV (rounded as shown, with a ``Link`` to the full-precision
     JSON), JSON (``manage.py scores --json``'s shape + ranks/CIs, full precision), or one
     of its columns (``?metric=``) as a paper's LaTeX or Typst table
-    (:mod:`annotation.dashboard.paper`)."""
+    (:mod:`annotation.dashboard.paper`; ``?clusters=wmt``: grouped by WMT's clusters)."""
     parts = _parts(request, _corpus(pk))
     inputs = parts.inputs
     shown = parts.get(table_panel)
     if isinstance(shown, Pending):
         return _waiting(request, inputs, shown, as_json=fmt == "json")
     if fmt in PAPER_FORMATS:
+        clusters = None
+        if request.GET.get("clusters") == "wmt":  # WMT's clusters, not the bootstrap's
+            clusters = [*([] if shown.clusters is None else [shown.clusters])]
+            clusters += shown.protocol_clusters
         try:
-            paper = paper_table(shown.table, request.GET.get("metric") or None)
+            paper = paper_table(shown.table, request.GET.get("metric") or None, clusters)
         except UnknownMetric as exc:
             raise BadRequest(str(exc)) from None
         write, content_type = PAPER_FORMATS[fmt]

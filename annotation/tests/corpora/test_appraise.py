@@ -339,10 +339,9 @@ def test_the_dashboard_its_downloads_and_controls_read_an_imported_campaign(
     assert "sysA\tdoc1\t1\t1\tu1\tThe dog barks.\tDer Hund bellt <v>laut</v>.\t\tMinor" in text
 
 
-def test_a_published_campaigns_clusters_come_out_as_published(tmp_path: Path) -> None:
-    """Thirty lines, three systems far apart and two nearly level: WMT's clusters of the
-    imported judgments are those of the file's own scores, [good], [fair, fair2], [poor]."""
-    n = 30
+def clusters_campaign(tmp_path: Path, n: int = 30) -> Corpus:
+    """``n`` lines judged by one annotator (:data:`SCORES`): three systems far apart and
+    two nearly level, imported as the corpus "big"."""
     root = tmp_path / "wmt"
     texts = {
         "sources/en-de.txt": [f"source {k}" for k in range(n)],
@@ -361,7 +360,14 @@ def test_a_published_campaigns_clusters_come_out_as_published(tmp_path: Path) ->
     corpus_import_appraise(
         data=csv_bytes(lines), filename="esa.csv", pair="en-de", texts=root, name="big"
     )
-    corpus = Corpus.objects.get(name="big")
+    return Corpus.objects.get(name="big")
+
+
+def test_a_published_campaigns_clusters_come_out_as_published(tmp_path: Path) -> None:
+    """WMT's clusters of the imported judgments are those of the file's own scores,
+    [good], [fair, fair2], [poor]."""
+    n = 30
+    corpus = clusters_campaign(tmp_path, n)
 
     rows = Judgment.objects.in_figures(corpus.pk).values_list(
         "target__translator__name", "target__sentence__position", "evaluator__username",

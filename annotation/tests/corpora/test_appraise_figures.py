@@ -2,19 +2,28 @@
 rates as the app's own judgments do: each judge's active time is the file's end minus
 start, a ``BAD`` item passes by its score against the judge's score of the original,
 and a ``REF`` item (a reference shown as a candidate) passes when it scores less than
-the lead's drop below a perfect candidate. Every figure is worked out by hand from the
-file's rows."""
+the lead's drop below a perfect candidate; a paper's table prints the clusters WMT
+published. Every figure is worked out by hand from the file's rows."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from annotation.controls.api import corpus_controls
 from annotation.dashboard.panels.effort import effort_panel
 from annotation.tests.boards import view_of
-from annotation.tests.corpora.test_appraise import CAMPAIGN, imported, row
+from annotation.tests.corpora.test_appraise import (
+    CAMPAIGN,
+    SCORES,
+    clusters_campaign,
+    imported,
+    row,
+)
+from annotation.tests.stored import scored
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +62,38 @@ def test_bad_and_ref_items_count_in_the_judges_pass_rates(
     )
     assert (u2.name, u2.done, u2.passed) == ("u2", 1, ref_passed)
     assert u2.pass_rate == 100 * ref_passed
+
+
+def tex_rows(text: str) -> list[tuple[str, ...]]:
+    """A LaTeX table's body: its rows' cells, ``("rule",)`` for a rule between groups."""
+    body = text.split("\\midrule\n", 1)[1].split("\\bottomrule", 1)[0]
+    return [
+        ("rule",) if line == "\\midrule" else tuple(c.strip() for c in line[:-3].split("&"))
+        for line in body.splitlines()
+    ]
+
+
+def test_a_papers_table_prints_the_clusters_wmt_published(
+    lead_client: Client, tmp_path: Path
+) -> None:
+    n = 30
+    corpus = scored(clusters_campaign(tmp_path, n))
+    url = reverse("dashboard:table_tex", args=[corpus.pk])
+
+    text = lead_client.get(url, {"metric": "esa", "clusters": "wmt"}).content.decode()
+    refused = lead_client.get(url, {"metric": "bleu", "clusters": "wmt"})
+
+    mean = {s: f"{sum(score(k) for k in range(n)) / n:.2f}" for s, score in SCORES.items()}
+    rows = [r[:3] for r in tex_rows(text)]
+    assert rows == [
+        ("1", "good", mean["good"]),
+        ("rule",),
+        ("2", "fair2", mean["fair2"]),  # 64.50: fair2 before fair, within one cluster
+        ("2", "fair", mean["fair"]),
+        ("rule",),
+        ("3", "poor", mean["poor"]),
+    ]
+    assert float(mean["fair2"]) > float(mean["fair"])
+    assert "WMT's clusters by Wilcoxon rank-sum" in text
+    assert refused.status_code == 400
+    assert "no WMT clusters of &#x27;bleu&#x27;: of esa, esa_z" in refused.content.decode()
