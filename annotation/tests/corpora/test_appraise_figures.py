@@ -1,20 +1,22 @@
-"""A campaign judged in Appraise, once imported, feeds the effort and the controls' pass
-rates as the app's own judgments do: each judge's active time is the file's end minus
-start, a ``BAD`` item passes by its score against the judge's score of the original,
-and a ``REF`` item (a reference shown as a candidate) passes when it scores less than
-the lead's drop below a perfect candidate; a paper's table prints the clusters WMT
-published. Every figure is worked out by hand from the file's rows."""
+"""A campaign judged in Appraise, once imported, feeds the effort, the agreement and the
+controls' pass rates as the app's own judgments do: each judge's active time is the
+file's end minus start, the judges' agreement is on the file's scores, a ``BAD`` item
+passes by its score against the judge's score of the original, and a ``REF`` item (a
+reference shown as a candidate) passes when it scores less than the lead's drop below
+a perfect candidate; a paper's table prints the clusters WMT published. Every figure is worked out by hand from the file's rows."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from annotation.controls.api import corpus_controls
 from annotation.dashboard.panels.effort import effort_panel
+from annotation.dashboard.panels.judges import judges_agreement
 from annotation.tests.boards import view_of
 from annotation.tests.corpora.test_appraise import (
     CAMPAIGN,
@@ -39,6 +41,20 @@ def test_the_effort_is_each_judges_time_in_the_file(tmp_path: Path) -> None:
         "u1": (9, 40 + 8 * 30),
         "u2": (4, 20 + 3 * 30),
     }
+
+
+def test_the_judges_agreement_is_on_the_files_scores(tmp_path: Path) -> None:
+    corpus = imported(tmp_path, CAMPAIGN)
+
+    found = view_of(corpus).get(judges_agreement)
+
+    # u1 and u2 both scored sysA and sysB on lines 0 and 1: (80, 70), (50, 20), (60, 90),
+    # (40, 60); each pair enters in both orders
+    u1, u2 = [80, 50, 60, 40], [70, 20, 90, 60]
+    expected = np.corrcoef(u1 + u2, u2 + u1)[0, 1]
+    assert (found.figure, found.candidates, found.pairs) == ("esa", 4, 4)
+    assert found.sser_pearson.value == pytest.approx(expected)
+    assert found.sser_pearson.n == 4
 
 
 @pytest.mark.parametrize("ref_score, ref_passed", [(95, 1), (91, 1), (90, 0), (40, 0)])
