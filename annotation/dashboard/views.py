@@ -26,10 +26,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from annotation.corpora.api import mqm_json, mqm_tsv
-from annotation.corpora.appraise_csv import appraise_csv_lines
-from annotation.corpora.appraise_export import appraise_rows
-from annotation.corpora.score_exports import chosen_scores, default_scores
+from annotation.corpora.api import (
+    appraise_csv_lines,
+    appraise_rows,
+    chosen_scores,
+    default_scores,
+    mqm_json,
+    mqm_tsv,
+)
 from annotation.dashboard.board import dashboard_page, dashboard_panel
 from annotation.dashboard.drill import DRILL_ORDERS, DrillDown, drill_down
 from annotation.dashboard.export import json_text, meta_json_text, table_csv

@@ -302,7 +302,8 @@ FEATURES = (
 PUBLIC: dict[str, str] = {
     "annotation.campaigns": "a click deals the judge's batches; an import joins a campaign",
     "annotation.controls": "control items sit in the judge's queue and in the lead's figures",
-    "annotation.corpora": "the dashboard downloads a corpus's judgments as MQM",
+    "annotation.corpora": "the dashboard downloads a corpus's judgments as MQM, Appraise "
+    "and mt-metrics-eval write them",
     "annotation.judging": "the lead's home lists the judge's batches as the judge's page does",
 }
 

@@ -3,7 +3,8 @@ controls' pass rates as the app's own judgments do: each judge's active time is 
 file's end minus start, the judges' agreement is on the file's scores, a ``BAD`` item
 passes by its score against the judge's score of the original, and a ``REF`` item (a
 reference shown as a candidate) passes when it scores less than the lead's drop below
-a perfect candidate; a paper's table prints the clusters WMT published. Every figure is worked out by hand from the file's rows."""
+a perfect candidate; a paper's table prints the clusters WMT published. Every figure is
+worked out by hand from the file's rows."""
 
 from __future__ import annotations
 
