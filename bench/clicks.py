@@ -22,6 +22,16 @@ corpus's protocol is set for the run): a click selects a word of the candidate (
 timed), then *Minor* marks it (twice a candidate), the score is typed and saved (ESA),
 then *Accept & next*.
 
+**CPU per click** (printed after the times): on a shared machine the wall-clock figure
+moves with the load (it was 62–68 ms for a span click at load 5–6, 130 ms at load
+21–25), so the bench also reads, around each timed click, the CPU the two sides spent on
+it: the server's (every gunicorn process of the run, from each thread's
+``/proc/PID/task/TID/schedstat``, in nanoseconds) and the browser's (the page's main
+thread: Chrome's ``Performance.getMetrics`` ``TaskDuration``, the time its tasks ran,
+parsing the answer, swapping it in, running the page's scripts, style and layout).
+Their sum is what a click costs whatever the load; on an idle machine the wall time is
+about that plus the round trip.
+
 Usage::
 
     python bench/clicks.py [--candidates 40] [--db sqlite|postgres] [--dir DIR]
@@ -75,6 +85,49 @@ TIMED_CLICK = """selector => new Promise((resolve, reject) => {
 })"""
 
 
+class ClickCpu:
+    """The CPU of the server (every process serving ``port``) and of the page's main
+    thread, read around each timed click (module doc, *CPU per click*)."""
+
+    def __init__(self, page: Any, base: str) -> None:
+        self.page, self.bind = page, base.removeprefix("http://")
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Performance.enable")
+        self.server: dict[str, list[float]] = {}
+        #: kind → (ms of the page's tasks, of which scripts, style and layout) per click
+        self.browser: dict[str, list[tuple[float, float, float]]] = {}
+
+    def _server_ns(self) -> int:
+        """Nanoseconds on a CPU of every thread of the processes serving the port."""
+        total = 0
+        for proc in Path("/proc").iterdir():
+            try:
+                if not proc.name.isdigit() or self.bind not in (proc / "cmdline").read_text():
+                    continue
+                for task in (proc / "task").iterdir():
+                    total += int((task / "schedstat").read_text().split()[0])
+            except OSError:  # a process that ended meanwhile
+                continue
+        return total
+
+    def _browser_s(self) -> tuple[float, float, float]:
+        """Seconds the page's main thread ran tasks, scripts, and style and layout."""
+        got = {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
+        drawn = got["RecalcStyleDuration"] + got["LayoutDuration"]
+        return got["TaskDuration"], got["ScriptDuration"], drawn
+
+    def click(self, kind: str, selector: str) -> float:
+        """A timed click (:data:`TIMED_CLICK`); its CPU kept under ``kind``."""
+        server, browser = self._server_ns(), self._browser_s()
+        ms = float(self.page.evaluate(TIMED_CLICK, selector))
+        self.server.setdefault(kind, []).append((self._server_ns() - server) / 1e6)
+        after = self._browser_s()
+        self.browser.setdefault(kind, []).append(
+            tuple((b - a) * 1e3 for a, b in zip(browser, after, strict=True))  # type: ignore[arg-type]
+        )
+        return ms
+
+
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -119,23 +172,25 @@ def build(kind: str, home: Path, env: dict[str, str]) -> dict[str, Any]:
     return built
 
 
-def judge_candidates(page: Any, candidates: int) -> dict[str, list[float]]:
+def judge_candidates(cpu: ClickCpu, candidates: int) -> dict[str, list[float]]:
     """Judge ``candidates`` candidates by mouse; the milliseconds of each click, by kind."""
+    page = cpu.page
     times: dict[str, list[float]] = {"edit operation": [], "SSER": [], "accept & next": []}
     for k in range(candidates):
         for _ in range(2):
             if page.locator("#candidate button[data-op]").count():
                 times["edit operation"].append(
-                    page.evaluate(TIMED_CLICK, "#candidate button[data-op]")
+                    cpu.click("edit operation", "#candidate button[data-op]")
                 )
-        times["SSER"].append(page.evaluate(TIMED_CLICK, f'[data-sser="{3 + k % 7}"]'))
-        times["accept & next"].append(page.evaluate(TIMED_CLICK, "#accept-next"))
+        times["SSER"].append(cpu.click("SSER", f'[data-sser="{3 + k % 7}"]'))
+        times["accept & next"].append(cpu.click("accept & next", "#accept-next"))
     return times
 
 
-def judge_spans(page: Any, candidates: int, protocol: str) -> dict[str, list[float]]:
+def judge_spans(cpu: ClickCpu, candidates: int, protocol: str) -> dict[str, list[float]]:
     """Judge ``candidates`` candidates on the ESA / MQM page by mouse; the milliseconds of
     each click, by kind."""
+    page = cpu.page
     times: dict[str, list[float]] = {"mark a span": [], "accept & next": []}
     if protocol == "esa":
         times["ESA score"] = []
@@ -143,15 +198,15 @@ def judge_spans(page: Any, candidates: int, protocol: str) -> dict[str, list[flo
         words = page.locator("#candidate .piece[data-word]")
         for w in range(min(2, words.count())):
             page.locator(f'#candidate .piece[data-word="{2 * w}"]').first.click()
-            times["mark a span"].append(page.evaluate(TIMED_CLICK, "#mark-minor"))
+            times["mark a span"].append(cpu.click("mark a span", "#mark-minor"))
         if protocol == "esa":
             page.fill("#esa-score-number", str(30 + k % 60))
-            times["ESA score"].append(page.evaluate(TIMED_CLICK, "#save-esa"))
-        times["accept & next"].append(page.evaluate(TIMED_CLICK, "#accept-next"))
+            times["ESA score"].append(cpu.click("ESA score", "#save-esa"))
+        times["accept & next"].append(cpu.click("accept & next", "#accept-next"))
     return times
 
 
-def report(times: dict[str, list[float]], facts: str) -> None:
+def report(times: dict[str, list[float]], cpu: ClickCpu, facts: str) -> None:
     print(facts)
     header = f"{'click':<16} {'clicks':>6} {'median':>9} {'max':>9}"
     print(header)
@@ -159,6 +214,19 @@ def report(times: dict[str, list[float]], facts: str) -> None:
     every = [t for ts in times.values() for t in ts]
     for kind, ts in [*times.items(), ("every click", every)]:
         print(f"{kind:<16} {len(ts):>6} {statistics.median(ts):>6.0f} ms {max(ts):>6.0f} ms")
+    print("\nCPU per click, median ms: the server's processes, the page's main thread (of")
+    print("which its scripts, and style and layout), and the sum of server and page")
+    header = f"{'click':<16} {'server':>7} {'page':>7} {'script':>7} {'layout':>7} {'sum':>7}"
+    print(header)
+    print("-" * len(header))
+    for kind in times:
+        server, page = cpu.server[kind], cpu.browser[kind]
+        columns = [
+            server,
+            *([p[k] for p in page] for k in range(3)),
+            [a + p[0] for a, p in zip(server, page, strict=True)],
+        ]
+        print(f"{kind:<16}" + "".join(f" {statistics.median(c):>7.1f}" for c in columns))
 
 
 def main() -> None:
@@ -182,12 +250,14 @@ def main() -> None:
         page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         log_in(page, base, JUDGE, PASSWORD)
         open_corpus(page, base, CORPUS)
-        judge(page, 2)  # warm-up: the server's first requests load its code
+        judge(ClickCpu(page, base), 2)  # warm-up: the first requests load code
         log(f"judging {args.candidates} candidates")
         load = os.getloadavg()[0]
-        times = judge(page, args.candidates)
+        cpu = ClickCpu(page, base)
+        times = judge(cpu, args.candidates)
     report(
         times,
+        cpu,
         f"{args.db}, {args.protocol}: {CORPUS} (1,002 sentences × 3 references × 20 systems, built "
         f"{built['at']}, import {built['import_seconds']:.0f} s); Chromium, gunicorn 2 workers; "
         f"load average {load:.2f} → {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs",
