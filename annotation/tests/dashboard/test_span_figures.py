@@ -3,7 +3,8 @@ computation made here from the scores and spans given, not from the app's rows: 
 estimates of the whole corpus (``estimate_mean`` on the judged sentences, the covariates
 computed from the texts), the power plan's paired t-test (scipy), MQM's rank-sum
 clusters (scipy, lower is better), the judges' agreement on MQM points (scipy's r,
-Krippendorff's α by its definition), pairwise accuracy against ``mqm``, and ``mqm`` in
+Krippendorff's α by its definition), pairwise accuracy against ``mqm`` and soft
+pairwise accuracy against ``esa`` (from the bootstrap samples by hand), and ``mqm`` in
 ``table.csv`` and ``manage.py scores --json`` (WMT's weights by hand)."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.stats
+from django.conf import settings
 from django.test import Client
 
 from annotation.campaigns.power import campaign_figures
@@ -41,6 +43,8 @@ from annotation.tests.factories import scores_json, write_corpus
 from annotation.tests.span_corpora import span_judgment
 from annotation.tests.stored import scored
 from metrics.estimate import estimate_mean
+from metrics.registry import build_metric
+from metrics.significance import Bootstrap
 
 pytestmark = pytest.mark.django_db
 
@@ -89,16 +93,23 @@ def esa_given(system: str, k: int, judge: str) -> int:
     return min(100, base[system] + (6 if judge == "bob" else 0))
 
 
-def given(protocol: str) -> dict[str, dict[tuple[str, int], float]]:
+def esa_close(system: str, k: int, judge: str) -> int:
+    """good and fair close (each wins some sentences), poor far below."""
+    base = {"good": 70 + (k * 5) % 13, "fair": 67 + (k * 7) % 15, "poor": 20 + (k * 3) % 9}
+    return min(100, base[system] + (6 if judge == "bob" else 0))
+
+
+EsaScores = Callable[[str, int, str], int]
+
+
+def given(protocol: str, esa: EsaScores = esa_given) -> dict[str, dict[tuple[str, int], float]]:
     """judge → {(system, sentence): the judgment's ESA score or MQM points}."""
     out: dict[str, dict[tuple[str, int], float]] = {"ann": {}, "bob": {}}
     for judge, sentences in (("ann", JUDGED), ("bob", TWICE)):
         for s in NAMES:
             for k in sentences:
                 out[judge][(s, k)] = (
-                    points(mqm_spans(s, k, judge))
-                    if protocol == Protocol.MQM
-                    else esa_given(s, k, judge)
+                    points(mqm_spans(s, k, judge)) if protocol == Protocol.MQM else esa(s, k, judge)
                 )
     return out
 
@@ -121,7 +132,11 @@ def z_scored(values: dict[str, dict[tuple[str, int], float]]) -> dict[str, dict]
 
 
 def judged_corpus(
-    tmp_path: Path, user_factory: Callable[..., User], protocol: str, name: str
+    tmp_path: Path,
+    user_factory: Callable[..., User],
+    protocol: str,
+    name: str,
+    esa: EsaScores = esa_given,
 ) -> Corpus:
     """The estimates tests' corpus (3 systems × 24 sentences, a quarter unjudged) under
     ``protocol``, ann judging :data:`JUDGED` and bob :data:`TWICE` again."""
@@ -136,7 +151,7 @@ def judged_corpus(
                 if protocol == Protocol.MQM:
                     span_judgment(corpus, judges[judge], s, k, spans=mqm_spans(s, k, judge))
                 else:
-                    span_judgment(corpus, judges[judge], s, k, esa=esa_given(s, k, judge))
+                    span_judgment(corpus, judges[judge], s, k, esa=esa(s, k, judge))
     return scored(corpus)
 
 
@@ -273,3 +288,52 @@ def test_the_meta_evaluation_orders_the_metrics_against_mqm(
             for a, b in pairs
         )
         assert row["pairwise_accuracy"]["value"] == pytest.approx(agree / len(pairs))
+
+
+def centred_p(real: float, diffs: np.ndarray) -> float:
+    """The one-sided bootstrap p-value of a real difference: the share of the samples'
+    differences, centred on their mean, at least as large."""
+    return float(np.mean(diffs - diffs.mean() >= real))
+
+
+def test_soft_pairwise_accuracy_against_esa_from_the_samples_by_hand(
+    lead_client: Client, tmp_path: Path, user_factory: Callable[..., User]
+) -> None:
+    """WMT24's soft pairwise accuracy as the page computes it (one-sided bootstrap
+    p-values on the table's resampling of the sentences: seed 12345, the setting's
+    number of samples, 1,000 in production): each side's figure on each sample here,
+    chrF's from its statistics summed over the sample's sentences, ESA's the mean of the
+    sample's judged sentences; then 1 − mean |p_ESA − p_chrF| over the pairs of
+    systems. good and fair are close in ESA, not in chrF: their p-values differ."""
+    corpus = judged_corpus(tmp_path, user_factory, Protocol.ESA, "esa-close", esa_close)
+    per = per_sentence(given(Protocol.ESA, esa_close))
+    value = {s: dict(zip(JUDGED, per[s], strict=True)) for s in NAMES}
+    indices = Bootstrap(len(REFS), settings.EVALTOOL_BOOTSTRAP_SAMPLES).indices
+    chrf = build_metric("chrf")
+    refs = chrf.prepare_references([[r] for r in REFS])
+    human, metric, human_real, metric_real = {}, {}, {}, {}
+    for s in NAMES:
+        stats = chrf.segment_stats(SYSTEMS[s], refs)
+        metric_real[s] = float(chrf.score_from_stats(stats.sum(axis=0)))
+        metric[s] = np.array(
+            [float(chrf.score_from_stats(stats[ix].sum(axis=0))) for ix in indices]
+        )
+        human_real[s] = statistics.fmean(per[s])
+        human[s] = np.array(
+            [statistics.fmean(value[s][k] for k in ix if k in value[s]) for ix in indices]
+        )
+    errors = []
+    for i, a in enumerate(NAMES):
+        for b in NAMES[i + 1 :]:
+            p_human = centred_p(human_real[a] - human_real[b], human[a] - human[b])
+            p_metric = centred_p(metric_real[a] - metric_real[b], metric[a] - metric[b])
+            errors.append(abs(p_human - p_metric))
+    meta = json.loads(lead_client.get(f"/dashboard/{corpus.pk}/meta.json").content)
+    (row,) = [
+        c
+        for c in meta["correlations"]
+        if (c["metric"], c["human"], c["level"]) == ("chrf", "esa", "system")
+    ]
+    assert row["soft_pairwise_accuracy"]["value"] == pytest.approx(1 - statistics.fmean(errors))
+    assert row["soft_pairwise_accuracy"]["n"] == len(NAMES)
+    assert 0 < row["soft_pairwise_accuracy"]["value"] < 1  # good and fair: p strictly between
