@@ -25,7 +25,11 @@ from annotation.changes import judgments_changed
 from annotation.fields import writable_name
 from annotation.limits import EVALUATOR_MAX_LENGTH, NAME_MAX_LENGTH
 from annotation.models import Campaign, Corpus, Judgment, Protocol, User
-from annotation.sidebyside.campaign import campaign_side_by_side_set
+from annotation.sidebyside.campaign import (
+    OFF_CHOICE,
+    campaign_side_by_side_off,
+    campaign_side_by_side_set,
+)
 from annotation.under_spans import checked_taxonomy
 from metrics.json_out import json_dumps
 from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN
@@ -406,6 +410,11 @@ class CorpusIntoCampaignForm(forms.Form):
         )
 
 
+def _systems_or_off(value: str) -> int | None:
+    """The campaign form's systems a screen, or None for off."""
+    return None if value == OFF_CHOICE else int(value)
+
+
 class CampaignSideBySideForm(forms.Form):
     """The campaign's side-by-side setting (:mod:`annotation.sidebyside.campaign`):
     systems a screen and whether the preference is asked, as a corpus's own panel sets
@@ -413,12 +422,16 @@ class CampaignSideBySideForm(forms.Form):
 
     prefix = "sbs"
     per_screen = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in range(MIN_PER_SCREEN, MAX_PER_SCREEN + 1)],
-        coerce=int,
+        choices=[
+            *((n, str(n)) for n in range(MIN_PER_SCREEN, MAX_PER_SCREEN + 1)),
+            (OFF_CHOICE, "Off: one at a time"),
+        ],
+        coerce=_systems_or_off,
         label="Systems a screen",
         help_text="Every corpus of the campaign whose protocol is judged side by side "
         "shows this many systems' candidates of a source on one screen, unless it has its "
-        "own setting.",
+        "own setting. Off: every corpus that follows the campaign's setting is judged one "
+        "candidate a page again; what was judged side by side is kept.",
     )
     asks_preference = forms.BooleanField(
         required=False, initial=True, label="Ask which is better (of 3 or 4: the best)"
@@ -435,7 +448,11 @@ class CampaignSideBySideForm(forms.Form):
     def save_setting(self, campaign: Campaign) -> int:
         """The valid form's setting saved on ``campaign`` and its corpora
         (:func:`~annotation.sidebyside.campaign.campaign_side_by_side_set`, which may
-        refuse it: :class:`~annotation.sidebyside.queue.SideBySideRefused`)."""
+        refuse it: :class:`~annotation.sidebyside.queue.SideBySideRefused`), or the
+        campaign's setting turned off (:func:`~annotation.sidebyside.campaign.
+        campaign_side_by_side_off`, never refused)."""
+        if self.cleaned_data["per_screen"] is None:
+            return campaign_side_by_side_off(campaign=campaign)
         return campaign_side_by_side_set(
             campaign=campaign,
             per_screen=self.cleaned_data["per_screen"],

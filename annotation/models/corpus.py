@@ -419,12 +419,13 @@ class Corpus(models.Model):
 
     @property
     def judged_side_by_side(self) -> bool:
-        """Whether its judges are offered side-by-side judging: it has a setting (its own
-        or its campaign's, stored), or its campaign has one that reaches it (a corpus that
-        joined since: :func:`annotation.sidebyside.campaign.side_by_side_of` stores it when
-        first opened). Reads ``side_by_side`` and ``campaign``: select them with it."""
+        """Whether its judges are offered side-by-side judging: it has a setting that is
+        on (:attr:`~annotation.models.SideBySide.judged`), or its campaign has one
+        that reaches it (a corpus that joined since:
+        :func:`annotation.sidebyside.campaign.side_by_side_of` stores it when first
+        opened). Reads ``side_by_side`` and ``campaign``: select them with it."""
         if hasattr(self, "side_by_side"):
-            return True
+            return bool(self.side_by_side.judged)
         return self.campaign.side_by_side_per_screen is not None and not self.side_by_side_refusal
 
     @property

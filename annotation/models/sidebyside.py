@@ -4,7 +4,9 @@ candidates of one source on one screen, and the screens of each judge's queue.
 :class:`SideBySide` is the corpus's setting: how many systems a screen shows, whether
 the judge is asked which of two is better, and the seed every judge's draw starts from;
 ``from_campaign`` where it follows its campaign's setting
-(:mod:`annotation.sidebyside.campaign`) rather than one of the corpus's own.
+(:mod:`annotation.sidebyside.campaign`) rather than one of the corpus's own; ``off``
+where that setting says one at a time (a row is kept rather than deleted, so the queues
+drawn and the preferences given under it stay, with the figures that read them).
 :class:`Comparison` is one screen of one judge's queue, as drawn
 (:mod:`metrics.pairing`): the sentence, its candidates in the order shown (left to
 right), whether that order is the draw's swap of the sorted one, the seed of the draw,
@@ -41,6 +43,11 @@ class SideBySide(models.Model):
         help_text="Follows its campaign's setting (set on the campaign's page); "
         "a corpus's own setting overrides the campaign's.",
     )
+    off = models.BooleanField(  # read for the corpus's own setting only: see judged
+        default=False,
+        help_text="Turned off: its judges are not offered side by side; the queues drawn and "
+        "the preferences given are kept, and its figures still read them.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -52,7 +59,18 @@ class SideBySide(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.corpus} side by side ({self.per_screen} a screen)"
+        said = "off" if self.off else f"{self.per_screen} a screen"
+        return f"{self.corpus} side by side ({said})"
+
+    @property
+    def judged(self) -> bool:
+        """Whether its judges are offered side by side by it: the corpus's own setting
+        unless turned off; a setting that follows the campaign's while the campaign has
+        one (so turning the campaign's off, or moving the corpus into a campaign without
+        one, needs no write here). Reads ``corpus.campaign``: select it with it."""
+        if self.from_campaign:
+            return self.corpus.campaign.side_by_side_per_screen is not None
+        return not self.off
 
 
 class Comparison(models.Model):

@@ -22,6 +22,11 @@ queues, screens and figures read one kind of setting whichever page made it. The
   screen sizes; a campaign's change would do that in every corpus at once, where no
   panel says so, so it is refused instead. A lead who must change a started corpus
   changes it on that corpus's panel (which then overrides the campaign's).
+* **Either can be turned off** (:func:`campaign_side_by_side_off`, and a corpus's own
+  :func:`~annotation.sidebyside.queue.side_by_side_off`), never refused, and **a
+  corpus can follow the campaign's again** (:func:`side_by_side_follow`). Nothing is
+  deleted that a judge made: a setting with queues drawn is kept, off, with its
+  preferences and its figures; a following corpus is off while its campaign's is.
 * **Corpora whose protocol is not judged side by side are left one at a time**, each
   listed on the campaign's page with the reason
   (:attr:`~annotation.models.Corpus.side_by_side_refusal`, the one rule of which
@@ -36,7 +41,13 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from annotation.models import Campaign, Corpus, SideBySide
-from annotation.sidebyside.queue import SideBySideRefused, new_seed, side_by_side_check
+from annotation.sidebyside.queue import (
+    SideBySideRefused,
+    new_seed,
+    side_by_side_check,
+    side_by_side_off,
+    side_by_side_set,
+)
 
 ERR_STARTED = (
     "Side-by-side judging has started under the campaign's setting in {corpora}, so the "
@@ -52,9 +63,10 @@ FOLLOWS, OWN, LEFT, OFF = "follows", "own", "left", "off"
 class CorpusReach:
     """One corpus of a campaign as the campaign's side-by-side setting reaches it:
     ``state`` :data:`FOLLOWS` (judged side by side by the campaign's setting),
-    :data:`OWN` (its own setting overrides it), :data:`LEFT` (its protocol is not
-    judged side by side: ``reason``) or :data:`OFF` (neither has a setting); and the
-    setting it is judged by, where it is."""
+    :data:`OWN` (its own setting overrides it; ``per_screen`` None where that is off),
+    :data:`LEFT` (its protocol is not judged side by side: ``reason``) or :data:`OFF`
+    (it follows the campaign's, which has none or is off); and the setting it is judged
+    by, where it is."""
 
     corpus: Corpus
     state: str
@@ -70,19 +82,20 @@ def campaign_reach(campaign: Campaign, corpora: Iterable[Corpus]) -> list[Corpus
     for corpus in corpora:
         stored: SideBySide | None = getattr(corpus, "side_by_side", None)
         if stored is not None and not stored.from_campaign:
-            out.append(CorpusReach(corpus, OWN, "", stored.per_screen, stored.asks_preference))
+            if stored.off:
+                out.append(CorpusReach(corpus, OWN))  # its own setting: one at a time
+            else:
+                values = (stored.per_screen, stored.asks_preference)
+                out.append(CorpusReach(corpus, OWN, "", *values))
         elif corpus.side_by_side_refusal:
             out.append(CorpusReach(corpus, LEFT, corpus.side_by_side_refusal))
+        elif campaign.side_by_side_per_screen is None:
+            out.append(CorpusReach(corpus, OFF))
         elif stored is not None:
             out.append(CorpusReach(corpus, FOLLOWS, "", stored.per_screen, stored.asks_preference))
-        elif campaign.side_by_side_per_screen is not None:
-            per_screen, asks = (
-                campaign.side_by_side_per_screen,
-                campaign.side_by_side_asks_preference,
-            )
-            out.append(CorpusReach(corpus, FOLLOWS, "", per_screen, asks))
         else:
-            out.append(CorpusReach(corpus, OFF))
+            values = (campaign.side_by_side_per_screen, campaign.side_by_side_asks_preference)
+            out.append(CorpusReach(corpus, FOLLOWS, "", *values))
     return out
 
 
@@ -93,17 +106,21 @@ def campaign_side_by_side_set(
     module's rules): the setting saved on the campaign, and on every corpus that follows
     it or has none and whose protocol allows it. The number of corpora it reaches.
     Refused (:class:`~annotation.sidebyside.queue.SideBySideRefused`) out of range, or
-    changed once side-by-side judging started under it."""
+    changed once side-by-side judging started under it: a corpus that follows it has a
+    judge's queue drawn by other values (turned off and on again with the same values
+    is no change)."""
     side_by_side_check(corpus=None, per_screen=per_screen)
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)  # one save at a time
         following = SideBySide.objects.filter(corpus__campaign=locked, from_campaign=True)
-        was = (locked.side_by_side_per_screen, locked.side_by_side_asks_preference)
-        if was != (per_screen, asks_preference):
-            started = following.filter(comparisons__isnull=False).values_list("corpus__name")
-            names = sorted({name for (name,) in started})
-            if names:
-                raise SideBySideRefused(ERR_STARTED.format(corpora=", ".join(names)))
+        started = (
+            following.filter(comparisons__isnull=False)
+            .exclude(per_screen=per_screen, asks_preference=asks_preference)
+            .values_list("corpus__name")
+        )
+        names = sorted({name for (name,) in started})
+        if names:
+            raise SideBySideRefused(ERR_STARTED.format(corpora=", ".join(names)))
         Campaign.objects.filter(pk=locked.pk).update(
             side_by_side_per_screen=per_screen, side_by_side_asks_preference=asks_preference
         )
@@ -126,16 +143,83 @@ def campaign_side_by_side_set(
     return reached + len(new)
 
 
+def campaign_side_by_side_off(*, campaign: Campaign) -> int:
+    """Judge ``campaign``'s corpora one candidate a page again, but for those with a
+    setting of their own: the campaign's setting emptied. Never refused, since it mixes
+    no screen sizes. The corpora that followed it keep their stored settings, with the
+    queues drawn and the preferences given (their panels still show the figures), and
+    are no longer offered side by side (:attr:`~annotation.models.SideBySide.judged`
+    reads the campaign's). The number of corpora that followed it."""
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        Campaign.objects.filter(pk=locked.pk).update(side_by_side_per_screen=None)
+        following = SideBySide.objects.filter(corpus__campaign=locked, from_campaign=True)
+        reached = following.count()
+    campaign.side_by_side_per_screen = None
+    return reached
+
+
+def side_by_side_follow(*, corpus: Corpus) -> SideBySide | None:
+    """``corpus`` follows its campaign's setting again: its own setting (on or off) is
+    given up. With no queue drawn under it, it is deleted, and the corpus is as one
+    that never had a setting (:func:`side_by_side_of` stores the campaign's, if any).
+    With queues drawn it is kept, marked the campaign's and given the campaign's values,
+    so the queues and preferences stay, later judges' queues are drawn by the campaign's
+    setting (as after a change of a corpus's own), and the campaign's later changes are
+    refused while the two differ. The setting the corpus is now judged by, or None."""
+    with transaction.atomic():
+        setting = SideBySide.objects.select_for_update().filter(corpus=corpus).first()
+        if setting is not None and not setting.comparisons.exists():
+            setting.delete()
+        elif setting is not None:
+            campaign = Campaign.objects.get(pk=corpus.campaign_id)
+            if campaign.side_by_side_per_screen is not None:
+                setting.per_screen = campaign.side_by_side_per_screen
+                setting.asks_preference = campaign.side_by_side_asks_preference
+            setting.from_campaign, setting.off = True, False
+            setting.save()
+    return side_by_side_of(corpus)
+
+
+#: A corpus's choices besides a number of systems a screen (:func:`corpus_side_by_side_choose`).
+OFF_CHOICE, CAMPAIGN_CHOICE = "off", "campaign"
+ERR_CHOICE = (
+    "Choose 2, 3 or 4 systems a screen, off (one at a time), or campaign (follow the "
+    "campaign's setting), not {value!r}."
+)
+
+
+def corpus_side_by_side_choose(
+    *, corpus: Corpus, choice: str, asks_preference: bool = True
+) -> SideBySide | None:
+    """The corpus's setting as chosen on its panel or by the command (one parser for
+    both): a number of systems a screen (its own setting, :func:`~annotation.sidebyside.
+    queue.side_by_side_set`), :data:`OFF_CHOICE` (its own, off: :func:`~annotation.
+    sidebyside.queue.side_by_side_off`) or :data:`CAMPAIGN_CHOICE`
+    (:func:`side_by_side_follow`). Anything else is refused with the reason. The setting
+    stored, or None (following a campaign without one)."""
+    value = choice.strip()
+    if value == OFF_CHOICE:
+        return side_by_side_off(corpus=corpus)
+    if value == CAMPAIGN_CHOICE:
+        return side_by_side_follow(corpus=corpus)
+    if not value.isdigit():
+        raise SideBySideRefused(ERR_CHOICE.format(value=value))
+    return side_by_side_set(corpus=corpus, per_screen=int(value), asks_preference=asks_preference)
+
+
 def side_by_side_of(corpus: Corpus) -> SideBySide | None:
     """The setting ``corpus`` is judged side by side by, or None: its own, or its
     campaign's, stored for it the first time it is asked for (a corpus that joined the
     campaign since its setting was saved). A corpus that follows a campaign's setting
     and has no queue drawn yet takes its campaign's as it is now (it may have moved in
-    from another campaign)."""
+    from another campaign). A setting is returned whether it is on or off
+    (:attr:`~annotation.models.SideBySide.judged`): an off one still has its figures."""
     setting = SideBySide.objects.filter(corpus=corpus).first()
     campaign = corpus.campaign
     per_screen, asks = campaign.side_by_side_per_screen, campaign.side_by_side_asks_preference
     if setting is not None:
+        setting.corpus = corpus  # its campaign read once (SideBySide.judged)
         if (
             setting.from_campaign
             and per_screen is not None

@@ -41,6 +41,10 @@ from metrics.pairing import MAX_PER_SCREEN, MIN_PER_SCREEN, draw_screens
 #: Kept for what it said before aWER was judged side by side (no protocol is refused now).
 ERR_NOT_SPANS = "Side by side judges ESA or MQM spans: this corpus is judged by aWER."
 ERR_IER = ERR_SIDE_BY_SIDE_IER
+ERR_OFF = (
+    "Side-by-side judging is off for this corpus: judge it one candidate a page (Start, on "
+    "the home page). What you judged side by side is kept."
+)
 ERR_PER_SCREEN = f"A screen shows {MIN_PER_SCREEN} to {MAX_PER_SCREEN} systems, not {{value}}."
 
 #: Seeds stay below this (a PositiveIntegerField on every database).
@@ -68,7 +72,21 @@ def side_by_side_set(
     if seed is not None:
         setting.seed = seed
     setting.per_screen, setting.asks_preference = per_screen, asks_preference
-    setting.from_campaign = False
+    setting.from_campaign = setting.off = False
+    setting.save()
+    return setting
+
+
+def side_by_side_off(*, corpus: Corpus) -> SideBySide:
+    """Judge ``corpus`` one candidate a page again: the corpus's own setting, off, which
+    overrides its campaign's from then on. The setting is kept, not deleted: the queues
+    drawn and the preferences given stay, and the panel's figures still read them; a
+    setting turned on again later (:func:`side_by_side_set`) takes up each judge's queue
+    where it was. Nothing is refused: turning off mixes no screen sizes."""
+    setting = SideBySide.objects.filter(corpus=corpus).first()
+    if setting is None:
+        setting = SideBySide(corpus=corpus, seed=new_seed())
+    setting.from_campaign, setting.off = False, True
     setting.save()
     return setting
 

@@ -35,15 +35,15 @@ from annotation.sidebyside.actions import (
     comparison_seen,
     comparison_set_preference,
 )
-from annotation.sidebyside.campaign import side_by_side_of
+from annotation.sidebyside.campaign import (
+    CAMPAIGN_CHOICE,
+    OFF_CHOICE,
+    corpus_side_by_side_choose,
+    side_by_side_of,
+)
 from annotation.sidebyside.figures import side_by_side_figures
 from annotation.sidebyside.keys import keys_json, keys_of
-from annotation.sidebyside.queue import (
-    ERR_IER,
-    SideBySideRefused,
-    next_comparison,
-    side_by_side_set,
-)
+from annotation.sidebyside.queue import ERR_IER, ERR_OFF, SideBySideRefused, next_comparison
 from annotation.sidebyside.screen import LETTERS, panel_of, preferences_of, screen_context
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, lead_required, login_required, see_other
@@ -69,7 +69,7 @@ def _comparison_or_404(request: HtmxHttpRequest, pk: int) -> Comparison:
     """The judge's own screen in a corpus still assigned to them (404 otherwise)."""
     corpora = Corpus.objects.visible_to(request.user)
     return get_object_or_404(
-        Comparison.objects.select_related("setting__corpus").filter(
+        Comparison.objects.select_related("setting__corpus__campaign").filter(
             setting__corpus__in=corpora, judge=request.user
         ),
         pk=pk,
@@ -119,8 +119,10 @@ def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     setting = side_by_side_of(corpus)
     if setting is None:
         raise Http404("This corpus is not judged side by side.")
+    if not setting.judged:
+        return _refused(request, corpus, ERR_OFF)
     if _ier_on(corpus):
-        return _ier_refused(request, corpus)
+        return _refused(request, corpus, ERR_IER)
     comparison = next_comparison(setting=setting, user=request.user)
     if comparison is not None:
         return redirect("annotation:comparison", pk=comparison.pk)
@@ -131,8 +133,10 @@ def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def comparison_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     comparison = _comparison_or_404(request, pk)
+    if not comparison.setting.judged:
+        return _refused(request, comparison.setting.corpus, ERR_OFF)
     if _ier_on(comparison.setting.corpus):
-        return _ier_refused(request, comparison.setting.corpus)
+        return _refused(request, comparison.setting.corpus, ERR_IER)
     return _screen(request, comparison, visit=True)
 
 
@@ -143,8 +147,10 @@ def _ier_on(corpus: Corpus) -> bool:
     return not corpus.marks_spans and corpus.ier_enabled
 
 
-def _ier_refused(request: HtmxHttpRequest, corpus: Corpus) -> TemplateResponse:
-    context = {"corpus": corpus, "refused": ERR_IER}
+def _refused(request: HtmxHttpRequest, corpus: Corpus, reason: str) -> TemplateResponse:
+    """The page a judge gets, with the ``reason``, where a corpus is no longer judged
+    side by side (turned off, or given IER) after its screens were drawn: 409."""
+    context = {"corpus": corpus, "refused": reason}
     return TemplateResponse(request, "sidebyside/done.html", context, status=409)
 
 
@@ -261,19 +267,17 @@ def comparison_accept_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @lead_required
 @require_http_methods(["GET", "POST"])
 def side_by_side_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The lead's side-by-side panel: the setting (POST changes it: the corpus's own,
-    which overrides its campaign's) and the figures."""
+    """The lead's side-by-side panel: the setting (POST changes it: ``per_screen`` a
+    number, the corpus's own setting, which overrides its campaign's; ``off``, its own
+    setting off; ``campaign``, follow the campaign's again) and the figures, which an
+    off setting still shows."""
     corpus = get_object_or_404(Corpus.objects.select_related("campaign"), pk=pk)
     message, status = "", 200
     if request.method == "POST":
         try:
-            per_screen = int(request.POST.get("per_screen", ""))
-        except ValueError:
-            raise BadRequest("per_screen must be a whole number.") from None
-        try:
-            side_by_side_set(
+            corpus_side_by_side_choose(
                 corpus=corpus,
-                per_screen=per_screen,
+                choice=request.POST.get("per_screen", ""),
                 asks_preference=request.POST.get("asks_preference") == "on",
             )
         except SideBySideRefused as exc:
@@ -287,6 +291,8 @@ def side_by_side_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         {
             "corpus": corpus,
             "setting": setting,
+            "on": setting is not None and setting.judged,
+            "choices": {"off": OFF_CHOICE, "campaign": CAMPAIGN_CHOICE},
             "figures": None if setting is None else side_by_side_figures(setting),
             "message": message,
             "judgments_done": Judgment.objects.of_corpus(pk).counted().count(),

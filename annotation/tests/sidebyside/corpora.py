@@ -1,9 +1,14 @@
-"""Side-by-side corpora the tests share: three systems over six sentences of one
-document, judged by ESA (or MQM, or aWER), assigned to the judges given."""
+"""Side-by-side corpora the tests share (three systems over six sentences of one
+document, judged by ESA, MQM or aWER, assigned to the judges given; in a campaign with
+no setting of its own), and the command's output."""
 
 from __future__ import annotations
 
-from annotation.models import Corpus, User
+import io
+
+from django.core.management import call_command
+
+from annotation.models import Campaign, Corpus, SideBySide, User
 from annotation.models.corpus import Protocol
 from annotation.sidebyside.queue import side_by_side_set
 from annotation.tests.factories import import_xml, in_file_order
@@ -55,3 +60,28 @@ def side_by_side_corpus(
     corpus.save(update_fields=["protocol"])
     side_by_side_set(corpus=corpus, per_screen=2, seed=seed)
     return corpus
+
+
+def corpus_in(
+    campaign: Campaign, name: str, protocol: str, *judges: User, ier: bool = False
+) -> Corpus:
+    """A corpus of three systems judged by ``protocol`` (with IER's items if ``ier``), in
+    ``campaign``, no setting."""
+    corpus = import_xml(three_systems_xml(), name, *judges)
+    Corpus.objects.filter(pk=corpus.pk).update(
+        campaign=campaign, protocol=protocol, ier_enabled=ier
+    )
+    return Corpus.objects.select_related("campaign").get(pk=corpus.pk)
+
+
+def settings_of(campaign: Campaign) -> dict[str, tuple[int, bool, bool]]:
+    """Each corpus's stored setting: (systems a screen, preference asked, the campaign's)."""
+    rows = SideBySide.objects.filter(corpus__campaign=campaign)
+    return {s.corpus.name: (s.per_screen, s.asks_preference, s.from_campaign) for s in rows}
+
+
+def side_by_side_command(*args: str) -> str:
+    """What ``manage.py side_by_side`` prints with ``args``."""
+    out = io.StringIO()
+    call_command("side_by_side", *args, stdout=out)
+    return out.getvalue()

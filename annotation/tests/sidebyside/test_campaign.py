@@ -7,18 +7,17 @@ corpora."""
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 from django.test import Client
 from django.urls import reverse
 from lxml import html as lxml_html
 
 from annotation.campaigns.membership import campaign_create, corpus_move
-from annotation.models import Campaign, Comparison, Corpus, SideBySide, User
+from annotation.models import Campaign, Comparison, Corpus, User
 from annotation.models.corpus import ERR_SIDE_BY_SIDE_IER, Protocol
 from annotation.sidebyside.campaign import (
     ERR_STARTED,
@@ -30,39 +29,10 @@ from annotation.sidebyside.campaign import (
     side_by_side_of,
 )
 from annotation.sidebyside.queue import SideBySideRefused, next_comparison, side_by_side_set
-from annotation.tests.factories import import_xml, page_queries
-from annotation.tests.sidebyside.corpora import three_systems_xml
+from annotation.tests.factories import page_queries
+from annotation.tests.sidebyside.corpora import corpus_in, settings_of, side_by_side_command
 
 pytestmark = pytest.mark.django_db
-
-
-def corpus_in(
-    campaign: Campaign, name: str, protocol: str, *judges: User, ier: bool = False
-) -> Corpus:
-    """A corpus of three systems judged by ``protocol`` (with IER's items if ``ier``), in
-    ``campaign``, no setting."""
-    corpus = import_xml(three_systems_xml(), name, *judges)
-    Corpus.objects.filter(pk=corpus.pk).update(
-        campaign=campaign, protocol=protocol, ier_enabled=ier
-    )
-    return Corpus.objects.select_related("campaign").get(pk=corpus.pk)
-
-
-@pytest.fixture
-def wmt(judge: User) -> Campaign:
-    """A campaign of an ESA, an MQM and an aWER corpus with IER on (which side by side
-    does not offer), judged by ``judge``."""
-    wmt = campaign_create(name="WMT25")
-    corpus_in(wmt, "esa", Protocol.ESA, judge)
-    corpus_in(wmt, "mqm", Protocol.MQM, judge)
-    corpus_in(wmt, "awer", Protocol.AWER, judge, ier=True)
-    return wmt
-
-
-def settings_of(campaign: Campaign) -> dict[str, tuple[int, bool, bool]]:
-    """Each corpus's stored setting: (systems a screen, preference asked, the campaign's)."""
-    rows = SideBySide.objects.filter(corpus__campaign=campaign)
-    return {s.corpus.name: (s.per_screen, s.asks_preference, s.from_campaign) for s in rows}
 
 
 def test_the_campaign_setting_reaches_every_corpus_it_can(wmt: Campaign) -> None:
@@ -250,12 +220,6 @@ def test_the_campaign_page_s_queries_do_not_grow_with_its_corpora(
 
 
 # --- the command ----------------------------------------------------------------------
-
-
-def side_by_side_command(*args: str) -> str:
-    out = io.StringIO()
-    call_command("side_by_side", *args, stdout=out)
-    return out.getvalue()
 
 
 def test_the_command_sets_the_campaign_s_setting_and_prints_each_corpus(wmt: Campaign) -> None:
