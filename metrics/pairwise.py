@@ -30,6 +30,14 @@ The prior: ``prior`` virtual ties between every two systems compared, so that a 
 winning (or losing) every comparison keeps a finite strength; with ``prior=0`` the fit
 is plain maximum likelihood.
 
+**Comparisons needed** (:func:`comparisons_needed`): the power plan the dashboard gives
+for scores (:mod:`metrics.power`), applied to a pair's preferences: how many
+comparisons in all would tell the pair's win rate from ½ at p < 0.05 with 80 % power, at
+the rate and spread seen so far. The test is the one-sample t-test of the mean outcome
+against ½ (the paired test of the two systems' outcomes, halved), not Wilson's
+interval, which counts a tie as half a success of a two-valued draw: the two can
+disagree at the margin, where a tie-heavy pair's t-test is the sharper.
+
 **Agreement** (:func:`preference_agreement`): items are (sentence, pair of systems)
 judged by two or more annotators; Fleiss' κ over their three-way outcome (first better,
 same, second better), which allows a different number of annotators per item.
@@ -45,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from metrics.power import ALPHA, POWER, Separation, sentences_needed
 from metrics.stats import FloatArray
 
 IntArray = npt.NDArray[np.int64]
@@ -112,6 +121,20 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def comparisons_needed(
+    rate: PairRate, most: int, *, alpha: float = ALPHA, power: float = POWER
+) -> Separation:
+    """How many comparisons of the pair in all would tell its win rate from a coin's
+    (½) at ``alpha`` with ``power``: the dashboard's plan (:func:`metrics.power.
+    sentences_needed`) on the pair's outcomes (1, 0, ½ a tie) against ½ each, which is
+    the one-sample t-test of the mean outcome against ½ (ties count half, as in every
+    figure here). ``most`` caps it: the comparisons the pair can have at all (a plan past
+    it is "not separable"). Needs two comparisons or more."""
+    results = np.repeat([1.0, 0.0, 0.5], [rate.wins, rate.losses, rate.ties])
+    coin = np.full(rate.n, 0.5)
+    return sentences_needed(results, coin, max(most, rate.n), alpha=alpha, power=power)
 
 
 def win_rates(outcomes: Sequence[Outcome]) -> list[PairRate]:

@@ -1,5 +1,7 @@
 """The figures of a side-by-side corpus (:func:`side_by_side_figures`): per pair of
-systems the win rate with its interval, the Bradley–Terry ranking with bootstrap
+systems the win rate with its interval and the comparisons that would tell it from even
+(:func:`pair_plans`, the power plan of scores applied to preferences), the Bradley–Terry
+ranking with bootstrap
 intervals, and the annotators' agreement on preferences (:mod:`metrics.pairwise`, where
 the choices are explained: ties half a win, Bradley–Terry rather than TrueSkill).
 
@@ -18,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from annotation.models import Comparison, SideBySide, Target, Translator
+from annotation.campaigns.power import TOO_FEW, VERDICTS
+from annotation.models import Comparison, Corpus, Sentence, SideBySide, Target, Translator
 from annotation.sidebyside.screen import LETTERS
 from annotation.statistics import content_digest, remembered_by_content
 from metrics.pairwise import (
@@ -26,10 +29,13 @@ from metrics.pairwise import (
     Outcome,
     PairRate,
     bradley_terry,
+    comparisons_needed,
     outcome_groups,
     preference_agreement,
     win_rates,
 )
+from metrics.power import NEEDED
+from metrics.ranking import MIN_COMMON
 
 #: A preference as an outcome of A against B.
 RESULTS = {
@@ -47,6 +53,21 @@ class ShownRate:
 
 
 @dataclass(frozen=True)
+class ShownPlan:
+    """What it takes to tell a pair's win rate from ½ (:func:`metrics.pairwise.
+    comparisons_needed`): ``verdict`` as the campaign page's plan names it
+    (``data-verdict``: separated, needed, not-separable, too-few), the comparisons in all
+    and still to come where some are needed."""
+
+    first: str
+    second: str
+    n: int
+    verdict: str
+    needed: int | None = None
+    more: int | None = None
+
+
+@dataclass(frozen=True)
 class Ranked:
     rank: int
     system: str
@@ -59,6 +80,7 @@ class Ranked:
 @dataclass(frozen=True)
 class SideBySideFigures:
     rates: list[ShownRate]
+    plans: list[ShownPlan]
     ranking: list[Ranked]
     agreement: Agreement
     outcomes: int
@@ -147,10 +169,34 @@ def side_by_side_figures(setting: SideBySide, *, resamples: int = 1000) -> SideB
         )
         for k, i in enumerate(i for i in fit.ranking if compared[i])
     ]
+    rates = win_rates(outcomes)
     return SideBySideFigures(
-        rates=[ShownRate(names[r.first], names[r.second], r) for r in win_rates(outcomes)],
+        rates=[ShownRate(names[r.first], names[r.second], r) for r in rates],
+        plans=pair_plans(setting, names, rates),
         ranking=ranking,
         agreement=preference_agreement(outcomes),
         outcomes=len(outcomes),
         signature=fit.signature,
     )
+
+
+def pair_plans(setting: SideBySide, names: list[str], rates: list[PairRate]) -> list[ShownPlan]:
+    """Each pair's plan (:class:`ShownPlan`), the campaign page's power plan applied to
+    preferences. A pair meets at most once a source and judge, so it can have at most
+    sources × the corpus's judges comparisons: a plan past that is not separable. Under
+    :data:`~metrics.ranking.MIN_COMMON` comparisons no verdict is claimed, as there."""
+    most = (
+        Sentence.objects.filter(corpus_id=setting.corpus_id).count()
+        * Corpus.judges.through.objects.filter(corpus_id=setting.corpus_id).count()
+    )
+    plans = []
+    for r in rates:
+        first, second = names[r.first], names[r.second]
+        if r.n < MIN_COMMON:
+            plans.append(ShownPlan(first, second, r.n, TOO_FEW))
+            continue
+        plan = comparisons_needed(r, most)
+        needed = plan.needed if plan.verdict == NEEDED else None
+        more = plan.more if plan.verdict == NEEDED else None
+        plans.append(ShownPlan(first, second, r.n, VERDICTS[plan.verdict], needed, more))
+    return plans

@@ -1,5 +1,6 @@
 """Side-by-side figures (issue 42, point 1): win rates with Wilson intervals, the
-Bradley–Terry ranking checked against an independent fit, and Fleiss' κ on preferences."""
+Bradley–Terry ranking checked against an independent fit, Fleiss' κ on preferences, and
+the comparisons a pair needs (the power plan), checked by hand and against scipy's t-test."""
 
 from __future__ import annotations
 
@@ -7,16 +8,19 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 from scipy.optimize import minimize
 
 from metrics.pairwise import (
     Outcome,
     bradley_terry,
+    comparisons_needed,
     outcome_groups,
     preference_agreement,
     wilson,
     win_rates,
 )
+from metrics.power import NEEDED, NOT_SEPARABLE, SEPARATED
 
 
 def games(first: int, second: int, wins: int, losses: int, ties: int = 0) -> list[Outcome]:
@@ -164,3 +168,42 @@ def test_systems_in_groups_never_compared_with_each_other_get_finite_strengths()
     assert fit.theta[0] - fit.theta[1] == pytest.approx(math.log(2.25 / 1.25))
     assert fit.theta[2] - fit.theta[3] == pytest.approx(0)
     assert fit.theta[4] == 0.0  # never compared
+
+
+def test_eight_wins_in_ten_need_eighteen_comparisons_by_hand() -> None:
+    """Outcomes 1 ×8, 0 ×2: effect 0.3 over ½, spread √(1.6/9) = 0.4216; t = 2.25 on 9
+    degrees of freedom, under t₀.₉₇₅ = 2.262: not separated yet. (z₀.₉₇₅ + z₀.₈ · σ/δ)²
+    = 15.5, and the t quantile asks two more: at 17, Φ(2.934 − 2.120) = 0.792; at 18,
+    Φ(3.019 − 2.110) = 0.818."""
+    (rate,) = win_rates(games(0, 1, 8, 2))
+
+    plan = comparisons_needed(rate, 100)
+
+    assert (plan.verdict, plan.needed, plan.more) == (NEEDED, 18, 8)
+    assert plan.effect == pytest.approx(0.3)
+    assert plan.spread == pytest.approx(math.sqrt(1.6 / 9))
+
+
+@pytest.mark.parametrize(
+    "wins, losses, ties", [(8, 2, 0), (12, 3, 5), (5, 5, 4), (30, 14, 6), (3, 1, 0)]
+)
+def test_the_plan_s_test_is_scipy_s_one_sample_t_test_of_the_outcomes_against_a_half(
+    wins: int, losses: int, ties: int
+) -> None:
+    (rate,) = win_rates(games(0, 1, wins, losses, ties))
+    outcomes = [1.0] * wins + [0.0] * losses + [0.5] * ties
+    reference = stats.ttest_1samp(outcomes, 0.5)
+
+    plan = comparisons_needed(rate, 1000)
+
+    assert plan.p_value == pytest.approx(float(reference.pvalue), rel=1e-9)
+    assert (plan.verdict == SEPARATED) == (reference.pvalue <= 0.05)
+
+
+def test_a_pair_past_what_it_can_have_is_not_separable_and_a_clear_one_is_separated() -> None:
+    (close,) = win_rates(games(0, 1, 6, 5, 1))
+    (clear,) = win_rates(games(0, 1, 19, 1))
+
+    assert comparisons_needed(close, 40).verdict == NOT_SEPARABLE
+    assert comparisons_needed(close, 10_000).verdict == NEEDED
+    assert comparisons_needed(clear, 40).verdict == SEPARATED

@@ -275,6 +275,33 @@ def test_the_panel_shows_win_rates_and_a_ranking(
     ranks = re.findall(r'data-system="(\w+)" data-rank="(\d)"', html)
     assert ranks[0] == ("alpha", "1")
     assert {name for name, _ in ranks[1:]} == {"beta", "gamma"}
+    assert re.findall(r'class="sbs-plan"[^>]* data-verdict="([\w-]+)"', html) == ["too-few"] * 3
+
+
+def test_the_panel_plans_the_comparisons_each_pair_needs(lead_client: Client, user_factory) -> None:
+    """Two systems, two judges, six sources: the pair can meet 12 times at most, and
+    does. Alpha wins 8, beta 4 (ana prefers alpha on every source, ben on the first
+    two): t = (2/3 − ½) √12 / 0.4924 = 1.17, under t₀.₉₇₅ on 11 degrees of freedom
+    (2.20), so not told apart, and no comparison is left to come: not separable."""
+    ana, ben = user_factory("ana"), user_factory("ben")
+    corpus = side_by_side_corpus(ana, ben, systems=2)
+    setting = SideBySide.objects.get(corpus=corpus)
+    for user, alpha_wins in ((ana, 6), (ben, 2)):
+        while (comparison := next_comparison(setting=setting, user=user)) is not None:
+            alpha_won = comparison.sentence.position < alpha_wins
+            left_is_alpha = comparison.left.translator.name == "alpha"
+            scores = {j.pk: 50 for j in comparison_judgments(comparison=comparison, user=user)}
+            preference = "a" if alpha_won == left_is_alpha else "b"
+            comparison_accept(
+                comparison=comparison, user=user, scores=scores, preference=preference
+            )
+
+    html = lead_client.get(f"/corpora/{corpus.pk}/side-by-side/figures/").content.decode()
+
+    assert (
+        'class="sbs-plan" data-first="alpha" data-second="beta" data-n="12" '
+        'data-verdict="not-separable" data-needed="" data-more=""'
+    ) in html
 
 
 def test_the_panel_shows_the_judges_agreement_on_preferences(
