@@ -32,8 +32,8 @@ from annotation.users import User
 from metrics.mqm import Taxonomy, taxonomy_from_json, wmt_taxonomy_json
 from metrics.protocols import ESA_MAX
 
-#: Why an aWER corpus with IER on is not judged side by side
-#: (:attr:`Corpus.side_by_side_refusal`): a screen offers no information items.
+#: Why an aWER corpus with IER on was not judged side by side before its panels offered
+#: IER's items; kept for its name (:attr:`Corpus.side_by_side_refusal` refuses none now).
 ERR_SIDE_BY_SIDE_IER = (
     "Side by side does not offer IER's information items: this corpus has IER on. "
     "Turn IER off on its page, or judge it one candidate at a time."
@@ -414,8 +414,11 @@ class Corpus(models.Model):
     def side_by_side_refusal(self) -> str:
         """Why its candidates cannot be judged side by side (:mod:`annotation.sidebyside`),
         "" where they can: the one rule of which protocols side by side supports, read by
-        the corpus's own setting, the campaign's and the lead's links alike."""
-        return ERR_SIDE_BY_SIDE_IER if not self.marks_spans and self.ier_enabled else ""
+        the corpus's own setting, the campaign's and the lead's links alike. None is
+        refused now: aWER with IER on is judged side by side too, each panel with IER's
+        items (``templates/sidebyside/_awer_ier.html``); the rule stays, in one place,
+        for the next protocol a screen cannot show."""
+        return ""
 
     @property
     def judged_side_by_side(self) -> bool:

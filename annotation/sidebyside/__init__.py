@@ -1,7 +1,7 @@
 """Side-by-side judging (issue 42, point 1): 2 to 4 systems' candidates of one source on
 one screen, each judged by the corpus's protocol (ESA or MQM spans, ESA's score; aWER's
-new reference and SSER, IER aside), with the judge's preference: the better of two, or
-the best of 3 or 4.
+new reference and SSER, and IER's items where IER is on), with the judge's preference:
+the better of two, or the best of 3 or 4.
 
 * :mod:`~annotation.sidebyside.queue`: the corpus's setting, and each judge's queue of
   screens drawn balanced (:mod:`metrics.pairing`) and stored.

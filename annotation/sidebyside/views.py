@@ -43,7 +43,7 @@ from annotation.sidebyside.campaign import (
 )
 from annotation.sidebyside.figures import side_by_side_figures
 from annotation.sidebyside.keys import keys_json, keys_of
-from annotation.sidebyside.queue import ERR_IER, ERR_OFF, SideBySideRefused, next_comparison
+from annotation.sidebyside.queue import ERR_OFF, SideBySideRefused, next_comparison
 from annotation.sidebyside.screen import LETTERS, panel_of, preferences_of, screen_context
 from annotation.text import corpus_languages
 from annotation.web import HtmxHttpRequest, lead_required, login_required, see_other
@@ -62,6 +62,7 @@ PANEL_ACTIONS = (
     "new-ref",
     "as-is",
     "sser",
+    "ier",
 )
 
 
@@ -121,8 +122,6 @@ def side_by_side_continue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         raise Http404("This corpus is not judged side by side.")
     if not setting.judged:
         return _refused(request, corpus, ERR_OFF)
-    if _ier_on(corpus):
-        return _refused(request, corpus, ERR_IER)
     comparison = next_comparison(setting=setting, user=request.user)
     if comparison is not None:
         return redirect("annotation:comparison", pk=comparison.pk)
@@ -135,21 +134,12 @@ def comparison_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     comparison = _comparison_or_404(request, pk)
     if not comparison.setting.judged:
         return _refused(request, comparison.setting.corpus, ERR_OFF)
-    if _ier_on(comparison.setting.corpus):
-        return _refused(request, comparison.setting.corpus, ERR_IER)
     return _screen(request, comparison, visit=True)
-
-
-def _ier_on(corpus: Corpus) -> bool:
-    """An aWER corpus whose lead turned IER on after setting side by side up: its
-    screens would finish judgments without the information items the single page asks
-    for, so they are not shown (:data:`~annotation.sidebyside.queue.ERR_IER`)."""
-    return not corpus.marks_spans and corpus.ier_enabled
 
 
 def _refused(request: HtmxHttpRequest, corpus: Corpus, reason: str) -> TemplateResponse:
     """The page a judge gets, with the ``reason``, where a corpus is no longer judged
-    side by side (turned off, or given IER) after its screens were drawn: 409."""
+    side by side (turned off) after its screens were drawn: 409."""
     context = {"corpus": corpus, "refused": reason}
     return TemplateResponse(request, "sidebyside/done.html", context, status=409)
 

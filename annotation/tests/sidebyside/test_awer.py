@@ -2,7 +2,8 @@
 page's editor (its marked words, the new reference, the SSER), each candidate its own
 judgment changed by the single page's services; every panel starts from the sentence's
 pool as it stood when the screen opened; accept & next saves every panel's SSER and
-typed text, and is refused, keeping them, where an SSER is missing."""
+typed text, and is refused, keeping them, where an SSER is missing; with IER on, each
+panel holds its candidate's information items."""
 
 from __future__ import annotations
 
@@ -10,13 +11,12 @@ import re
 
 import pytest
 from django.test import Client
-from django.utils.html import escape
 
 from annotation.judging.errors import ERR_NO_SSER
 from annotation.models import Comparison, Corpus, Judgment, User
 from annotation.models.corpus import Protocol
 from annotation.sidebyside.actions import ERR_NO_SSERS, comparison_judgments
-from annotation.sidebyside.queue import ERR_IER, next_comparison
+from annotation.sidebyside.queue import next_comparison
 from annotation.sidebyside.screen import panel_of
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
 from annotation.text import REFERENCE_ROLES
@@ -149,13 +149,37 @@ def test_accept_without_a_panels_sser_is_refused_and_keeps_what_was_typed(
     assert ">typed before</textarea>" in html
 
 
-def test_a_screen_of_a_corpus_given_IER_since_is_not_shown(
+def test_with_IER_on_each_panel_splits_and_marks_its_own_candidate_s_items(
     judge_client: Client, judge: User, corpus: Corpus
 ) -> None:
-    comparison, _ = screen(corpus, judge)
+    """IER turned on after the queue was drawn: the screen shows each panel's items
+    (ids of its letter), a split and a mark in B's change B's judgment alone and answer
+    with B's panel, and accept & next keeps them (A's its default split, all OK)."""
+    comparison, (a, b) = screen(corpus, judge)
     Corpus.objects.filter(pk=corpus.pk).update(ier_enabled=True)
+    html = judge_client.get(f"/comparisons/{comparison.pk}/").content.decode()
+    for x in "ab":
+        for block in ("ier", "ier-form", "ier-items", "h-ier"):
+            assert html.count(f'id="{block}-{x}"') == 1
+    assert 'id="ier"' not in html
 
-    for url in (f"/comparisons/{comparison.pk}/", f"/corpora/{corpus.pk}/side-by-side/"):
-        refused = judge_client.get(url)
-        assert refused.status_code == 409
-        assert escape(ERR_IER) in refused.content.decode()
+    split = change(judge_client, comparison, b, "ier", gap="1")
+    marked_b = change(judge_client, comparison, b, "ier", mark="0:meaning")
+
+    assert split.status_code == marked_b.status_code == 200
+    assert 'id="sbs-panel-b"' in marked_b.content.decode()
+    assert 'id="sbs-panel-a"' not in marked_b.content.decode()
+    b.refresh_from_db()
+    n = len(b.target.text.split())
+    assert b.ier_items == [[0, 1, "meaning"], [1, n, "ok"]]
+    accepted = judge_client.post(
+        f"/comparisons/{comparison.pk}/accept/",
+        {f"sser-{a.pk}": "9", f"sser-{b.pk}": "6", "preference": "a"},
+    )
+    assert accepted.status_code == 303
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.state, b.state) == ("done", "done")
+    assert b.ier_items == [[0, 1, "meaning"], [1, n, "ok"]]
+    assert a.ier_items is not None
+    assert {label for _, _, label in a.ier_items} == {"ok"}

@@ -1,7 +1,8 @@
 """Side by side on an aWER corpus in real Chromium (issue 42, point 1): a judge accepts
 marked words, types a new reference and gives each candidate its SSER, by the mouse and
 by the keys, prefers one and goes on; accept without an SSER is refused and keeps what
-was typed. Each test reads the database afterwards."""
+was typed; with IER on, splits and marks one panel's items. Each test reads the
+database afterwards."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from annotation.models import Comparison, Judgment, User
+from annotation.models import Comparison, Corpus, Judgment, User
 from annotation.models.corpus import Protocol
 from annotation.tests.browsing import log_in, wait_for_htmx
 from annotation.tests.sidebyside.corpora import side_by_side_corpus
@@ -29,10 +30,12 @@ def ops(page: Page, letter: str) -> Locator:
     return page.locator(f"#candidate-{letter} [data-op]")
 
 
-def open_awer(page: Page, base: str, user_factory) -> User:
-    """ana's first screen of an aWER corpus judged side by side, two sentences."""
+def open_awer(page: Page, base: str, user_factory, *, ier: bool = False) -> User:
+    """ana's first screen of an aWER corpus judged side by side, two sentences (with
+    IER's items if ``ier``)."""
     ana = user_factory("ana", role=User.Role.JUDGE)
     corpus = side_by_side_corpus(ana, name="awer", protocol=Protocol.AWER, n=2)
+    Corpus.objects.filter(pk=corpus.pk).update(ier_enabled=ier)
     log_in(page, base, "ana")
     page.goto(f"{base}/corpora/{corpus.pk}/side-by-side/")
     page.wait_for_url(re.compile(r"/comparisons/\d+/$"))
@@ -77,6 +80,34 @@ def test_a_judge_judges_an_aWER_screen_by_the_mouse(page: Page, live_server, use
     assert (a.state, a.sser, b.state, b.sser) == ("done", 7, "done", 4)
     assert a.new_ref != started
     assert b.new_ref == "typed by the mouse"
+
+
+def test_a_judge_splits_and_marks_IER_items_in_one_panel_and_accepts(
+    page: Page, live_server, user_factory
+) -> None:
+    ana = open_awer(page, live_server.url, user_factory, ier=True)
+    first = Comparison.objects.get(judge=ana, position=0)
+    items_b = page.locator("#ier-items-b .ier-item")
+    expect(page.locator("#ier-items-a .ier-item")).to_have_count(1)
+    expect(items_b).to_have_count(1)
+
+    with page.expect_response(CHANGE):
+        panel(page, "b").locator('.ier-gap[value="1"]').click()
+    expect(items_b).to_have_count(2)
+    with page.expect_response(CHANGE):
+        items_b.first.locator('[data-mark="meaning"]').click()
+    expect(items_b.first).to_have_attribute("data-label", "meaning")
+    for letter, sser in (("a", "9"), ("b", "5")):
+        with page.expect_response(CHANGE):
+            panel(page, letter).locator(f'[data-sser="{sser}"]').click()
+    page.locator("#sbs-accept").click()
+    page.wait_for_url(re.compile(rf"/comparisons/(?!{first.pk}/)\d+/$"))
+
+    a, b = judgments(ana, first)
+    assert (a.state, b.state) == ("done", "done")
+    assert [label for _, _, label in b.ier_items] == ["meaning", "ok"]
+    assert b.ier_items[0][:2] == [0, 1]
+    assert {label for _, _, label in a.ier_items} == {"ok"}
 
 
 def test_a_judge_judges_an_aWER_screen_by_the_keys_and_is_refused_without_an_sser(
@@ -152,4 +183,9 @@ def test_the_aWER_side_by_side_screen_passes_the_accessibility_audit(
     audit = Audit(page)
     audit.check("aWER side-by-side screen")
     assert tab_through(page, "aWER side-by-side screen") == []
+    Corpus.objects.update(ier_enabled=True)  # the same screen with IER's items
+    page.reload()
+    expect(page.locator("#ier-items-b")).to_be_visible()
+    audit.check("aWER side-by-side screen with IER")
+    assert tab_through(page, "aWER side-by-side screen with IER") == []
     assert audit.failures == []

@@ -18,11 +18,10 @@ from lxml import html as lxml_html
 
 from annotation.campaigns.membership import campaign_create, corpus_move
 from annotation.models import Campaign, Comparison, Corpus, User
-from annotation.models.corpus import ERR_SIDE_BY_SIDE_IER, Protocol
+from annotation.models.corpus import Protocol
 from annotation.sidebyside.campaign import (
     ERR_STARTED,
     FOLLOWS,
-    LEFT,
     OWN,
     campaign_reach,
     campaign_side_by_side_set,
@@ -38,8 +37,12 @@ pytestmark = pytest.mark.django_db
 def test_the_campaign_setting_reaches_every_corpus_it_can(wmt: Campaign) -> None:
     reached = campaign_side_by_side_set(campaign=wmt, per_screen=3, asks_preference=False)
 
-    assert reached == 2
-    assert settings_of(wmt) == {"esa": (3, False, True), "mqm": (3, False, True)}
+    assert reached == 3
+    assert settings_of(wmt) == {
+        "awer": (3, False, True),
+        "esa": (3, False, True),
+        "mqm": (3, False, True),
+    }
     wmt.refresh_from_db()
     assert (wmt.side_by_side_per_screen, wmt.side_by_side_asks_preference) == (3, False)
 
@@ -52,10 +55,14 @@ def test_a_corpus_s_own_setting_overrides_the_campaign_s(wmt: Campaign) -> None:
 
     campaign_side_by_side_set(campaign=wmt, per_screen=4, asks_preference=True)
 
-    assert settings_of(wmt) == {"esa": (4, False, False), "mqm": (3, True, False)}
+    assert settings_of(wmt) == {
+        "awer": (4, True, True),
+        "esa": (4, False, False),
+        "mqm": (3, True, False),
+    }
     corpora = Corpus.objects.filter(campaign=wmt).select_related("side_by_side").order_by("name")
     states = {r.corpus.name: r.state for r in campaign_reach(wmt, corpora)}
-    assert states == {"awer": LEFT, "esa": OWN, "mqm": OWN}
+    assert states == {"awer": FOLLOWS, "esa": OWN, "mqm": OWN}
 
 
 def test_a_corpus_added_later_follows_the_campaign_s_setting(
@@ -70,7 +77,7 @@ def test_a_corpus_added_later_follows_the_campaign_s_setting(
 
     home = lxml_html.fromstring(judge_client.get(reverse("annotation:home")).content)
     offered = {a.get("data-corpus") for a in home.cssselect('a[data-action="side-by-side"]')}
-    assert offered == {"esa", "mqm", "later", "uploaded"}
+    assert offered == {"awer", "esa", "mqm", "later", "uploaded"}
     assert judge_client.get(f"/corpora/{later.pk}/side-by-side/").status_code == 302
     assert settings_of(wmt)["later"] == (3, False, True)
     setting = side_by_side_of(Corpus.objects.select_related("campaign").get(pk=uploaded.pk))
@@ -96,15 +103,23 @@ def test_the_campaign_setting_is_fixed_once_a_queue_was_drawn_under_it(
         campaign_side_by_side_set(campaign=wmt, per_screen=2, asks_preference=False)
 
     assert str(refused.value) == ERR_STARTED.format(corpora="esa")
-    assert settings_of(wmt) == {"esa": (2, True, True), "mqm": (2, True, True)}
-    assert campaign_side_by_side_set(campaign=wmt, per_screen=2) == 2  # unchanged: saved
+    assert settings_of(wmt) == {
+        "awer": (2, True, True),
+        "esa": (2, True, True),
+        "mqm": (2, True, True),
+    }
+    assert campaign_side_by_side_set(campaign=wmt, per_screen=2) == 3  # unchanged: saved
     side_by_side_set(corpus=esa, per_screen=3)  # the corpus's own still changes
     campaign_side_by_side_set(campaign=wmt, per_screen=4)  # no longer follows: no refusal
-    assert settings_of(wmt) == {"esa": (3, True, False), "mqm": (4, True, True)}
+    assert settings_of(wmt) == {
+        "awer": (4, True, True),
+        "esa": (3, True, False),
+        "mqm": (4, True, True),
+    }
     assert Comparison.objects.filter(setting=drawn).exists()
 
 
-def test_an_awer_corpus_with_ier_is_left_one_at_a_time_with_the_reason(
+def test_an_awer_corpus_with_ier_follows_the_campaign_s_setting_too(
     wmt: Campaign, lead_client: Client
 ) -> None:
     campaign_side_by_side_set(campaign=wmt, per_screen=2)
@@ -115,15 +130,9 @@ def test_an_awer_corpus_with_ier_is_left_one_at_a_time_with_the_reason(
         lead_client.get(reverse("campaigns:campaign", args=[wmt.pk])).content
     )
 
-    assert reach == {
-        "awer": (LEFT, ERR_SIDE_BY_SIDE_IER),
-        "esa": (FOLLOWS, ""),
-        "mqm": (FOLLOWS, ""),
-    }
-    assert side_by_side_of(Corpus.objects.get(name="awer")) is None
-    (left,) = page.cssselect('#campaign-sbs-corpora tr[data-sbs="left"]')
-    assert left.get("data-corpus") == "awer"
-    assert ERR_SIDE_BY_SIDE_IER in left.text_content()
+    assert reach == {"awer": (FOLLOWS, ""), "esa": (FOLLOWS, ""), "mqm": (FOLLOWS, "")}
+    assert side_by_side_of(Corpus.objects.select_related("campaign").get(name="awer"))
+    assert not page.cssselect('#campaign-sbs-corpora tr[data-sbs="left"]')
 
 
 # --- the page's form ------------------------------------------------------------------
@@ -136,7 +145,11 @@ def test_a_lead_sets_side_by_side_on_the_campaign_page(wmt: Campaign, lead_clien
 
     assert response.status_code == 303
     assert response["Location"] == f"/campaigns/c/{wmt.pk}/#h-side-by-side"
-    assert settings_of(wmt) == {"esa": (3, True, True), "mqm": (3, True, True)}
+    assert settings_of(wmt) == {
+        "awer": (3, True, True),
+        "esa": (3, True, True),
+        "mqm": (3, True, True),
+    }
     page = lxml_html.fromstring(lead_client.get(response["Location"]).content)
     assert page.cssselect("#campaign-side-by-side")[0].get("data-per-screen") == "3"
     assert page.cssselect("#id_sbs-per_screen option[selected]")[0].get("value") == "3"
@@ -215,7 +228,7 @@ def test_the_campaign_page_s_queries_do_not_grow_with_its_corpora(
         "own": OWN,
         "joined": FOLLOWS,
         "awer": FOLLOWS,
-        "ier": LEFT,
+        "ier": FOLLOWS,
     }
 
 
@@ -228,17 +241,17 @@ def test_the_command_sets_the_campaign_s_setting_and_prints_each_corpus(wmt: Cam
 
     assert printed.splitlines() == [
         "WMT25: side by side, 3 systems a screen.",
-        f"awer: left, one at a time: {ERR_SIDE_BY_SIDE_IER}",
+        "awer: follows, 3 a screen",
         "esa: follows, 3 a screen",
         "mqm: follows, 3 a screen",
     ]
-    assert settings_of(wmt) == {"esa": (3, False, True), "mqm": (3, False, True)}
+    assert settings_of(wmt)["esa"] == (3, False, True)
     assert (shown["per_screen"], shown["asks_preference"]) == (3, False)
     assert shown["corpora"]["awer"] == {
-        "state": LEFT,
-        "per_screen": None,
-        "asks_preference": None,
-        "reason": ERR_SIDE_BY_SIDE_IER,
+        "state": FOLLOWS,
+        "per_screen": 3,
+        "asks_preference": False,
+        "reason": "",
     }
 
 

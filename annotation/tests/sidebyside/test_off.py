@@ -77,11 +77,11 @@ def test_the_campaign_s_setting_turned_off_keeps_what_was_judged_and_its_figures
     lead_client.force_login(lead)
     campaign_side_by_side_set(campaign=wmt, per_screen=2)
     done = judged_one_screen("mqm", judge)
-    assert offered(judge_client) == {"esa", "mqm"}
+    assert offered(judge_client) == {"awer", "esa", "mqm"}
 
     followed = campaign_side_by_side_off(campaign=wmt)
 
-    assert followed == 2
+    assert followed == 3
     wmt.refresh_from_db()
     assert wmt.side_by_side_per_screen is None
     assert reach(wmt)["esa"] == (OFF, None)
@@ -130,8 +130,8 @@ def test_turned_on_again_with_the_values_queues_were_drawn_by_is_no_change(
         campaign_side_by_side_set(campaign=wmt, per_screen=3)
     assert str(refused.value) == ERR_STARTED.format(corpora="esa")
 
-    assert campaign_side_by_side_set(campaign=wmt, per_screen=2) == 2
-    assert reach(wmt) == {"awer": ("left", None), "esa": (FOLLOWS, 2), "mqm": (FOLLOWS, 2)}
+    assert campaign_side_by_side_set(campaign=wmt, per_screen=2) == 3
+    assert reach(wmt) == {"awer": (FOLLOWS, 2), "esa": (FOLLOWS, 2), "mqm": (FOLLOWS, 2)}
     setting = side_by_side_of(corpus("esa"))
     assert setting is not None
     assert next_comparison(setting=setting, user=judge) is not None  # where it was
@@ -149,7 +149,7 @@ def test_a_corpus_s_own_setting_off_overrides_the_campaign_s(
 
     assert reach(wmt)["esa"] == (OWN, None)
     assert reach(wmt)["mqm"] == (FOLLOWS, 3)
-    assert offered(judge_client) == {"mqm"}
+    assert offered(judge_client) == {"awer", "mqm"}
     stored = SideBySide.objects.get(corpus__name="esa")
     assert (stored.off, stored.from_campaign) == (True, False)
 
@@ -165,9 +165,13 @@ def test_a_corpus_follows_the_campaign_s_setting_again(
     for name in ("esa", "mqm"):
         corpus_side_by_side_choose(corpus=corpus(name), choice="campaign")
 
-    assert settings_of(wmt) == {"esa": (2, False, True), "mqm": (2, False, True)}
+    assert settings_of(wmt) == {
+        "awer": (2, False, True),
+        "esa": (2, False, True),
+        "mqm": (2, False, True),
+    }
     assert reach(wmt)["esa"] == reach(wmt)["mqm"] == (FOLLOWS, 2)
-    assert offered(judge_client) == {"esa", "mqm"}
+    assert offered(judge_client) == {"awer", "esa", "mqm"}
     campaign_side_by_side_set(campaign=wmt, per_screen=3)  # the campaign's changes reach it
     assert settings_of(wmt)["esa"] == (3, True, True)
 
@@ -309,4 +313,4 @@ def test_the_judge_s_home_reads_each_corpus_s_setting_without_a_query_of_its_own
     many = page_queries(judge_client, reverse("annotation:home"))
 
     assert many == few
-    assert offered(judge_client) == {"mqm", "own", "follows"}
+    assert offered(judge_client) == {"awer", "mqm", "own", "follows"}

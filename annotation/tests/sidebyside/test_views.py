@@ -11,12 +11,11 @@ from collections.abc import Callable
 import pytest
 from django.http import HttpResponse
 from django.test import Client
-from django.utils.html import escape
 
 from annotation.models import Comparison, Corpus, Judgment, SideBySide, Span, User
 from annotation.models.corpus import Protocol
 from annotation.sidebyside.actions import comparison_accept, comparison_judgments
-from annotation.sidebyside.queue import ERR_IER, judge_seed, next_comparison
+from annotation.sidebyside.queue import judge_seed, next_comparison
 from annotation.tests.factories import import_xml, page_queries
 from annotation.tests.sidebyside.corpora import side_by_side_corpus, three_systems_xml
 from metrics.pairing import draw_screens
@@ -220,15 +219,11 @@ def test_a_corpus_not_judged_side_by_side_has_no_side_by_side_queue(
     assert judge_client.get(f"/corpora/{corpus.pk}/side-by-side/").status_code == 404
 
 
-def test_the_lead_turns_side_by_side_on_for_aWER_but_not_with_IER(
+def test_the_lead_turns_side_by_side_on_for_aWER_with_IER_and_for_ESA(
     lead_client: Client, judge: User
 ) -> None:
     awer = import_xml(three_systems_xml(), "awer", judge)
     Corpus.objects.filter(pk=awer.pk).update(ier_enabled=True)
-    refused = lead_client.post(f"/corpora/{awer.pk}/side-by-side/figures/", {"per_screen": "2"})
-    assert refused.status_code == 422
-    assert escape(ERR_IER) in refused.content.decode()
-    Corpus.objects.filter(pk=awer.pk).update(ier_enabled=False)
     made = lead_client.post(f"/corpora/{awer.pk}/side-by-side/figures/", {"per_screen": "2"})
     assert made.status_code == 303
     assert SideBySide.objects.get(corpus=awer).per_screen == 2
