@@ -61,14 +61,34 @@ AWER_SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
 )
 
 
-def keys_of(*, awer: bool) -> tuple[Key, ...]:
-    """The keys of a screen of an aWER corpus, or of an ESA / MQM one."""
-    return AWER_SIDE_BY_SIDE_KEYS if awer else SIDE_BY_SIDE_KEYS
+#: With IER on, the single aWER page's IER keys on the active panel's items. ``m`` is
+#: the marked word's severity; while an item has the focus it marks the item a meaning
+#: error instead, as on the single page (the script reads it so).
+_AWER_IER = {
+    "item-next": ("i", "i", "the next information item"),
+    "item-previous": ("I", "Shift+I", "the information item before"),
+    "item-ok": ("k", "k", "the item in focus is OK"),
+    "item-syntax": ("y", "y", "the item in focus has a syntax error"),
+    "item-meaning": ("m", "m", "the item in focus has a meaning error (while an item has it)"),
+    "item-other": ("x", "x", "the item in focus has another error"),
+}
+AWER_IER_SIDE_BY_SIDE_KEYS: tuple[Key, ...] = (
+    *AWER_SIDE_BY_SIDE_KEYS,
+    *(Key(action, *rest) for action, rest in _AWER_IER.items()),
+)
 
 
-def keys_json(*, awer: bool = False) -> str:
+def keys_of(*, awer: bool, ier: bool = False) -> tuple[Key, ...]:
+    """The keys of a screen of an aWER corpus (with IER's where ``ier``), or of an ESA /
+    MQM one."""
+    if awer:
+        return AWER_IER_SIDE_BY_SIDE_KEYS if ier else AWER_SIDE_BY_SIDE_KEYS
+    return SIDE_BY_SIDE_KEYS
+
+
+def keys_json(*, awer: bool = False, ier: bool = False) -> str:
     """The table as the page's script reads it: action → key."""
-    return json_dumps({k.action: k.key for k in keys_of(awer=awer)}, indent=None)
+    return json_dumps({k.action: k.key for k in keys_of(awer=awer, ier=ier)}, indent=None)
 
 
 def key_label(action: str) -> str:

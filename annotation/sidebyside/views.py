@@ -93,14 +93,15 @@ def _screen(
         comparison_seen(judgments=judgments, user=request.user)
     source_language, target_language = corpus_languages(comparison.setting.corpus)
     awer = not comparison.setting.corpus.marks_spans
+    ier = awer and comparison.setting.corpus.ier_enabled
     return TemplateResponse(
         request,
         "sidebyside/screen.html",
         {
             "ctx": screen_context(comparison, judgments),
             "corpus": comparison.setting.corpus,
-            "keys": keys_of(awer=awer),
-            "keys_json": keys_json(awer=awer),
+            "keys": keys_of(awer=awer, ier=ier),
+            "keys_json": keys_json(awer=awer, ier=ier),
             "message": message,
             "source_language": source_language,
             "target_language": target_language,

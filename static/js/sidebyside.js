@@ -168,10 +168,28 @@
     if (button && !button.disabled) button.click();
   }
 
+  // IER's items of a panel: the one with the focus, and the next or previous one's mark
+  // (the pressed one) focused, as the single page does.
+  function itemOf(p) {
+    var item = document.activeElement && document.activeElement.closest && document.activeElement.closest(".ier-item[data-start]");
+    return item && p.contains(item) ? item : null;
+  }
+  function items(p) { return Array.prototype.slice.call(p.querySelectorAll(".ier-item[data-start]")); }
+  function focusItem(p, at) {
+    var item = items(p)[at];
+    var mark = item && (item.querySelector(".ier-mark.pressed") || item.querySelector(".ier-mark"));
+    if (mark) mark.focus();
+  }
+
   // What a key does in an aWER panel; false: not one of its keys.
   function awerKey(action, letter, p) {
     var sser = /^sser-(\d+)$/.exec(action);
-    if (sser) press(p, '[data-sser="' + sser[1] + '"]');
+    if (action === "severity" && itemOf(p)) action = "item-meaning"; // m on an item
+    if (action === "item-next" || action === "item-previous") {
+      var list = items(p), at = list.indexOf(itemOf(p)), step = action === "item-next" ? 1 : -1;
+      if (list.length) focusItem(p, at < 0 ? (step > 0 ? 0 : list.length - 1) : (at + step + list.length) % list.length);
+    } else if (/^item-/.test(action)) { var item = itemOf(p); if (item) press(item, '[data-mark="' + action.slice(5) + '"]'); }
+    else if (sser) press(p, '[data-sser="' + sser[1] + '"]');
     else if (action === "op-previous" || action === "op-next") focusOp(letter, action === "op-next" ? 1 : -1);
     else if (action === "severity") {
       var op = ops(letter).indexOf(document.activeElement) >= 0 ? document.activeElement : null;
@@ -250,6 +268,7 @@
     var sent = evt.detail.requestConfig && evt.detail.requestConfig.elt;
     kept = {
       op: ops(p.getAttribute("data-letter")).indexOf(document.activeElement),
+      item: items(p).indexOf(itemOf(p)),
       text: field && sent !== field.form && field.value !== field.getAttribute("data-saved") ? field.value : null,
       saved: !!field && sent === field.form,
     };
@@ -266,6 +285,7 @@
     if (kept.text !== null) p.querySelector(".sbs-new-ref-text").value = kept.text;
     var list = ops(letter);
     if (kept.op >= 0 && list.length) list[Math.min(kept.op, list.length - 1)].focus();
+    if (kept.item >= 0) focusItem(p, Math.min(kept.item, items(p).length - 1));
   });
 
   // A text saved (Enter) leaves its field, which htmx gave the focus back: the next key

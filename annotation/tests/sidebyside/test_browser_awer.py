@@ -82,7 +82,7 @@ def test_a_judge_judges_an_aWER_screen_by_the_mouse(page: Page, live_server, use
     assert b.new_ref == "typed by the mouse"
 
 
-def test_a_judge_splits_and_marks_IER_items_in_one_panel_and_accepts(
+def test_a_judge_splits_and_marks_IER_items_by_the_mouse_and_the_keys_and_accepts(
     page: Page, live_server, user_factory
 ) -> None:
     ana = open_awer(page, live_server.url, user_factory, ier=True)
@@ -97,6 +97,17 @@ def test_a_judge_splits_and_marks_IER_items_in_one_panel_and_accepts(
     with page.expect_response(CHANGE):
         items_b.first.locator('[data-mark="meaning"]').click()
     expect(items_b.first).to_have_attribute("data-label", "meaning")
+    # A's item by the keys: i focuses it, y marks syntax, then m (on an item) meaning.
+    page.locator("#sbs-panel-a h2").click()
+    page.keyboard.press("i")
+    with page.expect_response(CHANGE):
+        page.keyboard.press("y")
+    item_a = page.locator("#ier-items-a .ier-item").first
+    expect(item_a).to_have_attribute("data-label", "syntax")
+    expect(item_a.locator('[data-mark="syntax"]')).to_be_focused()
+    with page.expect_response(CHANGE):
+        page.keyboard.press("m")
+    expect(item_a).to_have_attribute("data-label", "meaning")
     for letter, sser in (("a", "9"), ("b", "5")):
         with page.expect_response(CHANGE):
             panel(page, letter).locator(f'[data-sser="{sser}"]').click()
@@ -107,7 +118,7 @@ def test_a_judge_splits_and_marks_IER_items_in_one_panel_and_accepts(
     assert (a.state, b.state) == ("done", "done")
     assert [label for _, _, label in b.ier_items] == ["meaning", "ok"]
     assert b.ier_items[0][:2] == [0, 1]
-    assert {label for _, _, label in a.ier_items} == {"ok"}
+    assert [label for _, _, label in a.ier_items] == ["meaning"]
 
 
 def test_a_judge_judges_an_aWER_screen_by_the_keys_and_is_refused_without_an_sser(
