@@ -12,8 +12,8 @@ from annotation.tests.sidebyside.corpora import corpus_in
 
 @pytest.fixture
 def wmt(judge: User) -> Campaign:
-    """A campaign of an ESA, an MQM and an aWER corpus with IER on (which side by side
-    does not offer), judged by ``judge``."""
+    """A campaign of an ESA, an MQM and an aWER corpus with IER on, judged by
+    ``judge``."""
     wmt = campaign_create(name="WMT25")
     corpus_in(wmt, "esa", Protocol.ESA, judge)
     corpus_in(wmt, "mqm", Protocol.MQM, judge)

@@ -1,9 +1,8 @@
 """A campaign's side-by-side setting (issue 42, point 1; :mod:`annotation.sidebyside.
-campaign`): set once on the campaign's page, it reaches every corpus of the campaign
-judged by spans; a corpus's own setting overrides it, a corpus that joins later follows
-it, it is fixed once a queue was drawn under it, and an aWER corpus is left one at a
-time with the reason. The page's form, and its queries, which do not grow with the
-corpora."""
+campaign`): set once on the campaign's page, it reaches every corpus of the campaign,
+aWER with IER on too; a corpus's own setting overrides it, a corpus that joins later
+follows it, and it is fixed once a queue was drawn under it. The page's form, and its
+queries, which do not grow with the corpora."""
 
 from __future__ import annotations
 
