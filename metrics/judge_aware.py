@@ -123,47 +123,63 @@ def _pair_sums(
     r: Ratings,
     rows: _JudgeRows,
     counts: FloatArray,
-    partners: BoolArray,
+    missing: BoolArray,
+    cut: IntArray,
     *,
     normalise: bool,
 ) -> FloatArray:
     """Σ over the drawn items of system s on the sentences where partner p has an item,
     of the item's mean value (z or raw), per sample: samples × systems × partners.
-    ``partners`` is sentences × partners (one column of True: every sentence).
+    ``missing`` is sentences × partners (True: the partner has no item there), ``cut``
+    the sentences with an item that some partner misses.
+
+    Each sum is the system's own over every sentence less the part on the sentences its
+    partner misses, read from the rows of ``cut`` alone: most sentences have every
+    system or none, so the restricted sums cost about what the own ones do.
 
     A row's term is ``(wy − mean · w) / std`` with its annotator's mean and std of the
     sample: the drawn rows scaled by 1/std and by mean/std, times ``wy`` and ``w``. Raw
     values do not depend on the sample: their sums are one product of the counts."""
-    n_systems, n_partners = len(r.systems), partners.shape[1]
-    if not normalise:  # each sentence's weighted values, uncentred, per system and partner
-        per_sentence = np.zeros((r.n_segments, n_systems))
-        np.add.at(per_sentence, rows.sentence, rows.wy + rows.centre[rows.annotator, None] * rows.w)
-        values = per_sentence[:, :, None] * partners[:, None, :]
-        flat = values.reshape(r.n_segments, n_systems * n_partners)
-        return (counts @ flat).reshape(counts.shape[0], n_systems, n_partners)
-    every = n_partners == 1 and bool(partners.all())
-    # each system's rows, and their weights and values on each partner's sentences
-    by_system = [np.flatnonzero(rows.w[:, s] > 0) for s in range(n_systems)]
-    masked = [
-        (
-            mine,
-            rows.wy[mine, s, None] * partners[rows.sentence[mine]],
-            rows.w[mine, s, None] * partners[rows.sentence[mine]],
-        )
-        for s, mine in enumerate(by_system)
-    ]
+    n_systems, n_partners = len(r.systems), missing.shape[1]
+    if not normalise:  # each sentence's weighted values, uncentred, per system
+        values = np.zeros((r.n_segments, n_systems))
+        np.add.at(values, rows.sentence, rows.wy + rows.centre[rows.annotator, None] * rows.w)
+        return _less_outside(counts @ values, counts[:, cut], values[cut], missing[cut])
+    uneven = np.flatnonzero(np.isin(rows.sentence, cut))  # the rows of those sentences
+    miss = missing[rows.sentence[uneven]][:, None, :]  # row, 1, partner
+    wy_out = (rows.wy[uneven, :, None] * miss).reshape(uneven.size, n_systems * n_partners)
+    w_out = (rows.w[uneven, :, None] * miss).reshape(uneven.size, n_systems * n_partners)
     total = np.zeros((counts.shape[0], n_systems, n_partners))
     for block in blocks(counts.shape[0], len(rows.n)):
         drawn = counts[block][:, rows.sentence]
         mean, inverse = _normalisation(rows, drawn)
         scaled = drawn * inverse[:, rows.annotator]
         shifted = drawn * (mean * inverse)[:, rows.annotator]
-        if every:
-            total[block, :, 0] = scaled @ rows.wy - shifted @ rows.w
-            continue
-        for s, (mine, wy, w) in enumerate(masked):
-            total[block, s] = scaled[:, mine] @ wy - shifted[:, mine] @ w
+        own = scaled @ rows.wy - shifted @ rows.w
+        outside = scaled[:, uneven] @ wy_out - shifted[:, uneven] @ w_out
+        total[block] = own[:, :, None] - outside.reshape(-1, n_systems, n_partners)
     return total
+
+
+def _less_outside(
+    own: FloatArray, counts: FloatArray, values: FloatArray, missing: BoolArray
+) -> FloatArray:
+    """``own`` (samples × systems) on every partner, less Σ over the given sentences of
+    ``counts`` (samples × sentences) times their ``values`` (sentences × systems) where
+    ``missing`` (sentences × partners): samples × systems × partners."""
+    n_systems, n_partners = own.shape[1], missing.shape[1]
+    outside = values[:, :, None] * missing[:, None, :]
+    outside = outside.reshape(len(values), n_systems * n_partners)
+    less = (counts @ outside).reshape(own.shape[0], n_systems, n_partners)
+    return own[:, :, None] - less
+
+
+def uneven_sentences(judged: BoolArray, partners: BoolArray) -> IntArray:
+    """The sentences whose rows the sums on each partner's sentences read (:func:`_pair_sums`):
+    those with an item (``judged``: systems × sentences) that some partner misses
+    (``partners``: sentences × partners). A corpus dealt by whole sentences has none, and
+    one more judgment of a sentence no other system has adds that one."""
+    return np.flatnonzero((~partners).any(axis=1) & judged.any(axis=0))
 
 
 def _pair_scores(
@@ -175,12 +191,17 @@ def _pair_scores(
     normalise: bool,
 ) -> FloatArray:
     """The mean item value (z or raw) of each system on the sentences where each partner
-    has an item, per sample (samples × systems × partners); NaN where none was drawn."""
+    has an item, per sample (samples × systems × partners); NaN where none was drawn.
+    ``partners`` is sentences × partners (one column of True: every sentence).
+
+    Each is a system's own sum and count less their part on the sentences the partner
+    misses (:func:`_pair_sums`). The counts are whole numbers, so exact in any order;
+    the sums differ from a direct sum over the partner's sentences by rounding alone."""
     judged = r.judged().T.astype(np.float64)  # sentences × systems
-    both = judged[:, :, None] * partners[:, None, :]
-    flat = both.reshape(r.n_segments, both.shape[1] * both.shape[2])
-    drawn = (counts @ flat).reshape(counts.shape[0], *both.shape[1:])
-    sums = _pair_sums(r, rows, counts, partners, normalise=normalise)
+    missing = ~partners
+    cut = uneven_sentences(r.judged(), partners)
+    drawn = _less_outside(counts @ judged, counts[:, cut], judged[cut], missing[cut])
+    sums = _pair_sums(r, rows, counts, missing, cut, normalise=normalise)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(drawn > 0, sums / np.maximum(drawn, 1.0), np.nan)
 

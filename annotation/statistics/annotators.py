@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from annotation.statistics.human import JudgmentRow
@@ -94,13 +94,14 @@ def judge_aware_figures(
     """:class:`JudgeAware` of the done judgments ``rows`` (every system of ``systems``
     has a row, NaN where nothing is scored), resampled with ``bootstrap``."""
     errors = sser_ratings(rows, systems, n_segments)
+    # the judges' own scores of the same judgments, in the same order (the same rows
+    # scored: neither has a NaN), without reading the rows a second time
+    scores = replace(errors, value=human.SSER_MAX - errors.value * human.SSER_MAX / 100)
     per_item = errors.judged().sum()
     return JudgeAware(
         raw=judge_aware(errors, bootstrap, normalise=False, info=SSER_RAW),
         z=judge_aware(errors, bootstrap, normalise=True, info=SSER_Z),
-        effects=annotator_effects(
-            sser_ratings(rows, systems, n_segments, scores=True), bootstrap, bounds=OFFSET_BOUNDS
-        ),
+        effects=annotator_effects(scores, bootstrap, bounds=OFFSET_BOUNDS),
         items=int(per_item),
         twice=int(len(errors) - per_item),
         judges=len(errors.annotators),

@@ -533,3 +533,29 @@ def test_forty_judges_effects_at_once_are_the_definitions(seed: int, whole_sente
         ours = (s.value, s.interval.low, s.interval.high, s.interval.mean)
         assert ours == pytest.approx(tuple(w[9:13]), rel=1e-12, abs=1e-12, nan_ok=True)
         assert (s.n, s.sentences, s.too_few) == tuple(w[13:16])
+
+
+@pytest.mark.parametrize("normalise", [True, False])
+def test_one_more_judgment_on_a_new_sentence_reads_that_sentence_alone(normalise: bool) -> None:
+    """A corpus dealt by whole sentences, then one system judged on a sentence no other
+    has: each system's figure on each partner's sentences is its own figure less that one
+    sentence's part, the definition's figures to rounding."""
+    from metrics.judge_aware import _judge_rows, _pair_scores, uneven_sentences
+
+    r = many_judges(4, whole_sentences=True)
+    keep = r.segment % 7 != 3  # every sentence: all systems or none
+    keep &= r.segment != 12  # sentence 12 judged by nobody …
+    systems = [r.systems[s] for s in r.system[keep]] + ["S1"]  # … then by one, for S1
+    segments = [*r.segment[keep].tolist(), 12]
+    judges = [r.annotators[a] for a in r.annotator[keep]] + ["j03"]
+    one_more = ratings(systems, segments, judges, [*r.value[keep].tolist(), 4.0], 30)
+    judged = one_more.judged()
+    counts = np.vstack([np.ones((1, 30)), Bootstrap(30, 25, 4).counts])
+
+    got = _pair_scores(one_more, _judge_rows(one_more), counts, judged.T, normalise=normalise)
+
+    assert uneven_sentences(judged, judged.T).tolist() == [12]
+    assert uneven_sentences(r.judged()[:, :0], np.ones((0, 1), np.bool_)).size == 0
+    want = plain_pair_scores(one_more, counts, normalise)
+    assert np.isnan(got).sum() == np.isnan(want).sum()
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12, nan_ok=True)
