@@ -134,3 +134,25 @@ def _brought_up_to_date(corpus: Corpus) -> bool:
     dash = view_of(corpus)
     key = SENTENCE_POINTS.key(corpus, dash.preprocessing.signature, False)
     return bool(CACHE.get(key)["sser"].moved >= 0)
+
+
+def test_a_crowds_judgments_between_two_views_are_counted_afresh() -> None:
+    """Many points moved at once (a crowd's judgments between two views of the lead)
+    cost more brought up to date than counted afresh: they are counted afresh, a few
+    moved ones are brought up to date, and both give the counts of counting afresh."""
+    from annotation.dashboard.meta_sentence import SentenceScores, _brought_up_to_date
+    from metrics.correlation import tau_counts_against
+
+    rng = np.random.default_rng(0)
+    scores = SentenceScores(rng.normal(size=(3, 20, 100)).round(1), b"the metrics' scores")
+    codes = np.arange(2000, dtype=np.int64)
+    y = rng.integers(0, 11, 2000).astype(np.float64)
+    before = _brought_up_to_date(None, scores, codes, y)
+    for moved, changed in ((10, 20), (60, -1)):  # each point moved: taken out, put back
+        now_y = y.copy()
+        now_y[:moved] += 1.0
+
+        now = _brought_up_to_date(before, scores, codes, now_y)
+
+        assert now.moved == changed
+        assert now.counts == tuple(tau_counts_against(scores.of(codes), now_y))
