@@ -21,6 +21,7 @@ kendall_tau_b` drops it), here as in the full count.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,17 +29,17 @@ import numpy as np
 from metrics.correlation import TauCounts, tau_counts
 from metrics.stats import FloatArray
 
-#: The most comparisons (metrics × changed × kept points) made in one array: bounds a
-#: cross count's memory to a few of this many floats.
-_BLOCK = 2**20
-
 
 def cross_tau_counts(
     xs_changed: FloatArray, y_changed: FloatArray, xs_kept: FloatArray, y_kept: FloatArray
 ) -> list[TauCounts]:
     """Per row of x (metrics × points), the counts of the pairs of one changed point and
     one kept point (``n`` 0: no point is added). ``xs_changed`` is metrics × changed
-    points, ``xs_kept`` metrics × kept points; NaN: the point is in no pair."""
+    points, ``xs_kept`` metrics × kept points; NaN: the point is in no pair.
+
+    One changed point at a time, every metric at once, in comparisons (bytes, not the
+    differences' floats): a pair is tied in x where the kept x is neither below nor above
+    the changed one, discordant where it is below in x and above in y or the reverse."""
     xc, yc = np.asarray(xs_changed, dtype=np.float64), np.asarray(y_changed, dtype=np.float64)
     xk, yk = np.asarray(xs_kept, dtype=np.float64), np.asarray(y_kept, dtype=np.float64)
     if xc.ndim != 2 or xk.ndim != 2 or xc.shape[0] != xk.shape[0]:
@@ -46,21 +47,22 @@ def cross_tau_counts(
     if yc.shape != xc.shape[1:] or yk.shape != xk.shape[1:]:
         raise ValueError(f"y of shapes {yc.shape} and {yk.shape}: one per point of x")
     totals = np.zeros((xc.shape[0], 4), dtype=np.int64)
-    kept_x = ~np.isnan(xk) & ~np.isnan(yk)  # metrics × kept
-    step = max(1, _BLOCK // max(1, xk.size))
-    for start in range(0, yc.size, step):
-        ax, ay = xc[:, start : start + step], yc[start : start + step]
-        sy = np.sign(ay[:, None] - yk[None, :])  # changed × kept, NaN where either is
-        sx = np.sign(ax[:, :, None] - xk[:, None, :])  # metrics × changed × kept
-        both = kept_x[:, None, :] & ~np.isnan(sx) & ~np.isnan(sy)[None]
-        tied_x = both & (sx == 0)
-        tied_y = both & (sy == 0)[None]
+    kept = ~np.isnan(xk) & ~np.isnan(yk)  # metrics × kept: the kept points in pairs
+    for a, b in zip(xc.T, yc.tolist(), strict=True):
+        if math.isnan(b):
+            continue
+        below_y, above_y = yk < b, yk > b  # a NaN is neither: never counted
+        below, above = xk < a[:, None], xk > a[:, None]
+        paired = kept & ~np.isnan(a)[:, None]
+        tied_x = paired & ~below & ~above
+        tied_y = paired & ~below_y & ~above_y
         totals += np.stack(
             [
-                tied_x.sum(axis=(1, 2)),
-                tied_y.sum(axis=(1, 2)),
-                (tied_x & tied_y).sum(axis=(1, 2)),
-                (both & (sx * sy[None] < 0)).sum(axis=(1, 2)),
+                np.count_nonzero(tied_x, axis=1),
+                np.count_nonzero(tied_y, axis=1),
+                np.count_nonzero(tied_x & tied_y, axis=1),
+                np.count_nonzero(below & above_y, axis=1)
+                + np.count_nonzero(above & below_y, axis=1),
             ],
             axis=1,
         )
