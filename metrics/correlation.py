@@ -99,6 +99,23 @@ def _pairs_in_runs(same_as_previous: npt.NDArray[np.bool_]) -> int:
 _FIRST_RUN = 32
 
 
+#: Up to this many distinct values (a figure of a 0–10 score: SSER's y ranks),
+#: :func:`count_inversions` counts value by value, O(n) each, rather than merging: the
+#: same integer, a fraction of the time (18,000 values of 11 ranks: 9.4 → 1 ms or so).
+_FEW_VALUES = 32
+
+
+def _inversions_of_few_values(a: IntArray, span: int) -> int:
+    """#{i < j : a_i > a_j} for ``a`` of the values 0 … ``span`` − 1: for each value k,
+    how many greater values come before each k (a running count of them)."""
+    total = 0
+    for k in range(span - 1):
+        here = a == k
+        if here.any():
+            total += int(np.cumsum(a > k)[here].sum())
+    return total
+
+
 def count_inversions(values: IntArray) -> int:
     """#{i < j : v_i > v_j}, by a bottom-up merge sort vectorised over all runs at once.
 
@@ -114,6 +131,8 @@ def count_inversions(values: IntArray) -> int:
         return 0
     a = a - a.min()
     span = int(a.max()) + 1
+    if span <= _FEW_VALUES:
+        return _inversions_of_few_values(a, span)
     width = min(_FIRST_RUN, n)
     padded = np.full(-(-n // width) * width, span, dtype=np.int64)  # pads sort last
     padded[:n] = a

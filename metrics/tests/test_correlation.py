@@ -137,11 +137,12 @@ def test_kendall_against_one_y_equals_each_pair_alone() -> None:
         assert_value(tau.value, alone.value)
 
 
+@pytest.mark.parametrize("distinct", [6, 40, 1000])  # counted value by value, merged
 @pytest.mark.parametrize(
     "seed, n", [(0, 1), (1, 2), (2, 9), (3, 31), (4, 32), (5, 33), (6, 100), (7, 257)]
 )
-def test_count_inversions_equals_brute_force(seed: int, n: int) -> None:
-    values = np.random.default_rng(seed).integers(0, 6, n)
+def test_count_inversions_equals_brute_force(seed: int, n: int, distinct: int) -> None:
+    values = np.random.default_rng(seed).integers(0, distinct, n)
     expected = sum(int(values[i] > values[j]) for i, j in itertools.combinations(range(n), 2))
     assert count_inversions(values) == expected
 
