@@ -85,6 +85,12 @@ class EvaltoolUserAdmin(UserAdmin[User], ChangesFigures[User]):
     def changed(self, corpus_ids: set[int], saved: User | None, form: Any) -> None:
         judgments_changed(*corpus_ids)
 
+    def save_model(self, request: Any, obj: User, form: Any, change: bool) -> None:
+        """A judge renamed: the figures name the judges of their judgments."""
+        super().save_model(request, obj, form, change)
+        if change and "username" in form.changed_data:
+            self.changed(self._corpora_of(obj), obj, form)
+
 
 class CorpusAdminForm(ModelForm[Corpus]):
     """The protocol stays once judged, and the taxonomy keeps every category the

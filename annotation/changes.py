@@ -11,11 +11,23 @@ changes what a figure reads calls one function of this module, named for the cha
 nothing else moves a stamp. ``annotation/tests/test_changes.py`` runs every such write
 (service, command, admin action) and checks that the right stamp moved.
 
-* :func:`judgments_changed` moves the judgments stamp: a judge's click to, on or from
-  a done judgment (:mod:`annotation.judging.stack`); a judgment, or a judge with their
-  judgments, changed or deleted in the admin; a judge's work discarded
-  (:mod:`annotation.campaigns.judges`); an MQM corpus's taxonomy changed (the campaign
-  page's settings form, the admin's corpus form: the figures weigh the spans by it).
+* :func:`judgment_changing` moves the judgments stamp and gives the judgment it: a
+  judge's click to, on or from a done judgment (:mod:`annotation.judging.stack`).
+* :func:`judgments_changed` moves the judgments stamp without naming the judgments: a
+  judgment, or a judge with their judgments, changed, renamed or deleted in the admin;
+  a judge's work discarded (:mod:`annotation.campaigns.judges`); judgments imported; an
+  MQM corpus's taxonomy changed (the campaign page's settings form, the admin's corpus
+  form: the figures weigh the spans by it).
+
+The judgments stamp says that the judgments changed; two more say which, so that the rows
+of the judgments kept from an earlier stamp can be brought up to date by reading the
+changed ones alone (:mod:`annotation.statistics.judgment_read`): each judgment's
+``figures_stamp``, the judgments stamp of its latest change, moved by
+:func:`judgment_changing`; and the corpus's ``judgments_reread_stamp``, the judgments
+stamp of the latest change that named none (every other function here that moves the
+judgments stamp): rows kept from before it are read again whole. A deletion leaves no row
+to stamp, so every deletion is such a change. ``annotation/tests/test_changes.py`` checks,
+for every write, that the rows brought up to date equal the rows read afresh.
 * :func:`who_counts_changed` moves the judgments stamp: a judge left out of the figures
   or counted again (the lead's page, ``manage.py leave_out``, the admin's corpus form).
 * :func:`candidates_changed` moves the texts and judgments stamps (and the imported
@@ -45,7 +57,7 @@ import enum
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from django.db.models import F, OuterRef
+from django.db.models import F, OuterRef, Subquery
 
 from annotation.models import (
     SCORES_DTYPE,
@@ -89,17 +101,36 @@ def stamps_of(corpus: Corpus, stamps: Stamp) -> tuple[int, ...]:
     return tuple(getattr(corpus, FIELDS[s]) for s in FIELDS if s in stamps)
 
 
-def _move(corpus_ids: Iterable[int], stamps: Stamp) -> None:
-    """Move ``stamps`` of these corpora by one (unfinished imports too), in one UPDATE."""
+def _move(corpus_ids: Iterable[int], stamps: Stamp, *, named: bool = False) -> None:
+    """Move ``stamps`` of these corpora by one (unfinished imports too), in one UPDATE.
+    A move of the judgments stamp that does not name the judgments it changed
+    (``named`` False) moves the reread stamp to the new judgments stamp with it."""
     moved = {FIELDS[s]: F(FIELDS[s]) + 1 for s in FIELDS if s in stamps}
+    if Stamp.JUDGMENTS in stamps and not named:  # SET reads the row as it was: the new value
+        moved["judgments_reread_stamp"] = F(FIELDS[Stamp.JUDGMENTS]) + 1
     Corpus.all_objects.filter(pk__in=list(corpus_ids)).update(**moved)
 
 
+def judgment_changing(corpus_id: int) -> Subquery:
+    """A judge's click is about to change a judgment of corpus ``corpus_id`` that is
+    done, or make it done or no longer done (a control item's too: the controls panel
+    reads them). Moves the judgments stamp, and returns the new stamp for the judgment's
+    ``figures_stamp``, to set in the UPDATE that changes it, in the same transaction,
+    after this call: the move holds the corpus row until the transaction ends, so a
+    judgment stamped after another's changed after it, and a reader that sees a stamp
+    sees every judgment stamped up to it (:mod:`annotation.statistics.judgment_read`).
+    Every figure made of the judgments is computed afresh."""
+    _move([corpus_id], Stamp.JUDGMENTS, named=True)
+    stamp = Corpus.all_objects.filter(pk=corpus_id).values(FIELDS[Stamp.JUDGMENTS])
+    return Subquery(stamp[:1])
+
+
 def judgments_changed(*corpus_ids: int) -> None:
-    """A done judgment of these corpora changed: made done, changed while done, no
-    longer done, or deleted (a control item's too: the controls panel reads them). Every
-    figure made of the judgments is computed afresh. Call it in the transaction of the
-    change."""
+    """Judgments of these corpora changed, done ones or to or from done, without a
+    judge's click to name them (:func:`judgment_changing`): deleted, changed or renamed
+    in the admin, imported, weighed by another MQM taxonomy. Every figure made of the
+    judgments is computed afresh, from the judgments read again whole. Call it in the
+    transaction of the change."""
     _move(corpus_ids, Stamp.JUDGMENTS)
 
 

@@ -35,6 +35,7 @@ from annotation.statistics import (
     PoolInputs,
     ScoredPool,
     Shelf,
+    counted_judgments,
     earlier,
     external_figures,
     human_rows_by_system,
@@ -203,9 +204,10 @@ def n_segments(parts: Parts) -> int:
 
 
 def judgments(parts: Parts) -> list[JudgmentRow]:
-    """Every done judgment the figures count, read (one query) only by a part that is not
-    remembered for the current judgments stamp."""
-    return judgment_rows(parts.corpus)
+    """Every done judgment the figures count, read (one query: of those changed since
+    this process last read them, :func:`~annotation.statistics.counted_judgments`) only
+    by a part that is not remembered for the current judgments stamp."""
+    return counted_judgments(parts.corpus)
 
 
 def judgments_of(parts: Parts, *systems: str) -> list[JudgmentRow]:

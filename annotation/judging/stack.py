@@ -27,7 +27,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from annotation.campaigns.api import touch_task
-from annotation.changes import judgments_changed
+from annotation.changes import judgment_changing
 from annotation.ier import ier_counts
 from annotation.judging.active_time import active_gap
 from annotation.judging.boundaries import set_candidates
@@ -294,7 +294,7 @@ def _write(
                 before["candidates"] = set_candidates(after["candidates"], judgment=judgment)
                 stored.update(new_ref_counts(judgment.candidate_text, after["new_ref"]))
             updated = Judgment.objects.filter(pk=judgment.pk, version=version).update(
-                **stored, version=version + 1
+                **stored, **_stamped(judgment, before, after), version=version + 1
             )
             if updated != 1:
                 raise _Overtaken()
@@ -368,6 +368,15 @@ def _saved_by_a_twin(click: Click) -> Judgment:
     return judgment
 
 
+def _stamped(judgment: Judgment, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The judgment's ``figures_stamp`` for its UPDATE when the change is one the figures
+    count (to, on or from a done judgment): the corpus's judgments stamp, moved now
+    (:func:`~annotation.changes.judgment_changing`); else nothing."""
+    if Judgment.State.DONE not in (before["state"], after["state"]):
+        return {}
+    return {"figures_stamp": judgment_changing(judgment.target.sentence.corpus_id)}
+
+
 def _write_events(
     click: Click,
     *,
@@ -379,8 +388,6 @@ def _write_events(
 ) -> None:
     """The stack's move and the change's event row, in the change's transaction."""
     judgment, kind, is_walk = click.judgment, click.kind, click.kind in WALKS
-    if Judgment.State.DONE in (before["state"], after["state"]):  # what figures count
-        judgments_changed(judgment.target.sentence.corpus_id)
     _move_stack(judgment, kind=kind, moves=moves)
     JudgmentEvent.objects.create(
         judgment=judgment,

@@ -17,7 +17,9 @@ how they compute without their callers knowing. The submodules, by meaning:
   The two models that keep them are :mod:`annotation.models.statistics`.
 * :mod:`~annotation.statistics.jobs`: scoring as the task queue's jobs, the one way
   they are computed (in a worker, never in a web request).
-* :mod:`~annotation.statistics.human`: the judgments as the human figures read them.
+* :mod:`~annotation.statistics.human`: the judgments as the human figures read them;
+  :mod:`~annotation.statistics.judgment_read`, the dashboard's, brought up to date by
+  reading the judgments changed since.
 * :mod:`~annotation.statistics.annotators`: SSER raw and per-judge z, and each judge's
   effect, where items have different judges.
 * :mod:`~annotation.statistics.hter`: HTER's counts of done judgments, filled off the
@@ -79,6 +81,7 @@ from annotation.statistics.human import (
     sentence_scores_by_system,
 )
 from annotation.statistics.jobs import live_pool_job, pool_job, scoring_job, statistics_or_job
+from annotation.statistics.judgment_read import counted_judgments
 from annotation.statistics.live import (
     CorpusKey,
     Judged,
@@ -170,6 +173,7 @@ __all__ = [
     "human_rows_by_system",
     "human_scores",
     "judgment_rows",
+    "counted_judgments",
     "missing_hter_counts",
     "sentence_scores",
     "sentence_scores_by_system",

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 from django.db.models import TextField, Value
@@ -86,32 +86,62 @@ def judgment_rows(corpus: Corpus, *, systems: Sequence[str] = ()) -> list[Judgme
     given) in one query: all that the human figures and the dashboard read of them
     (figures, bootstrap, judges, agreement, effort, drill-down). HTER's counts that no
     worker has filled yet are filled first (:func:`with_hter_counts`): a figure never
-    leaves a done judgment out."""
+    leaves out a done judgment. (The dashboard keeps them and reads only those changed
+    since: :mod:`~annotation.statistics.judgment_read`.)"""
     qs = Judgment.objects.in_figures(corpus.pk)
     if systems:
         qs = qs.filter(target__translator__name__in=systems)
+    rows, _ = read_rows(qs)
+    return figures_read(corpus, rows, qs, whole=not systems)
+
+
+def figures_read(
+    corpus: Corpus, rows: list[JudgmentRow], qs: JudgmentQuerySet, *, whole: bool
+) -> list[JudgmentRow]:
+    """``rows`` of ``corpus`` (:func:`read_rows` of ``qs``, the judgments the figures
+    count, all of them if ``whole``) as the figures read them: a span corpus's figures
+    filled (:func:`span_protocol_rows`), else HTER's counts (:func:`with_hter_counts`)."""
+    if corpus.marks_spans:
+        return span_protocol_rows(corpus, rows, qs, whole=whole)
+    return with_hter_counts(rows)
+
+
+#: The order the judgments are read in, which the sums of the figures follow: the
+#: model's without its first key, the corpus's name (one corpus here: one join fewer for
+#: every judgment), then the primary key (two rows never tie).
+ORDER = ("target__sentence__position", "target__position", "evaluator_id", "pk")
+
+
+def read_rows(qs: JudgmentQuerySet, *extra: str) -> tuple[list[JudgmentRow], list[tuple[Any, ...]]]:
+    """``qs``'s judgments in :data:`ORDER` (one query) as rows, their figures not yet
+    filled (:func:`figures_read`), and each one's values of the columns ``extra``
+    (fields or annotations of ``qs``; none: an empty list)."""
     # most judgments mark no severity: read as text, NULL when empty, and only the others
     # decoded (decoding 18,000 empty objects was a quarter or more of reading them)
     empty = Value("{}", output_field=TextField())
     values = (
         qs.annotate(severities_text=NullIf(Cast("severities", TextField()), empty))
-        # the model's order without its first key, the corpus's name (one corpus here):
-        # one join fewer for every judgment
-        .order_by("target__sentence__position", "target__position", "evaluator_id")
-        .values_list(*_READ)
+        .order_by(*ORDER)
+        .values_list(*_READ, *extra)
     )
     # the fields filled later (span_protocol_rows) added here, not read as NULL columns:
     # the database's converter of each, on every row, cost more than the tuple
     later = (None,) * len(_FILLED_LATER)
-    rows = [
-        JudgmentRow._make(v + later)
+    if extra:
+        n, found = len(_READ), list(values)
+        return _rows(v[:n] + later for v in found), [v[n:] for v in found]
+    return _rows(v + later for v in values), []
+
+
+def _rows(values: Iterable[tuple[Any, ...]]) -> list[JudgmentRow]:
+    """The rows of ``values`` (:data:`_READ`'s, then :data:`_FILLED_LATER`'s), the few
+    severities marked decoded."""
+    return [
+        JudgmentRow._make(v)
         if v[_SEVERITIES] is None
-        else JudgmentRow._make(v + later)._replace(severities=_decoded(v[_SEVERITIES]))
+        else JudgmentRow._make(v)._replace(severities=_decoded(v[_SEVERITIES]))
         for v in values
     ]
-    if corpus.marks_spans:
-        return span_protocol_rows(corpus, rows, qs, whole=not systems)
-    return with_hter_counts(rows)
 
 
 #: What :func:`judgment_rows` reads of each judgment, in :class:`JudgmentRow`'s order (the

@@ -35,10 +35,12 @@ from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Protocol, Sentence, Target, Translator, User
 from annotation.statistics import (
+    counted_judgments,
     external_metric_delete,
     external_metric_store,
     external_metrics,
     fill_hter_counts,
+    judgment_rows,
 )
 from annotation.tests.boards import view_of
 from annotation.tests.documents import add_speech
@@ -320,12 +322,15 @@ OTHER_TAXONOMY = '{"weights": {"minor": 2, "major": 10}, "categories": [{"name":
 @dataclass(frozen=True)
 class Write:
     """One write path: what is done, what is done before (not measured), the stamps it
-    moves, and a figure it changes (None: none cheap to read)."""
+    moves, and a figure it changes (None: none cheap to read). ``kept_before``: whether
+    the judgments the figures count can be read before it (a read fills HTER's counts
+    that a worker has not: a worker then finds none to fill)."""
 
     does: Callable[[World], None]
     moves: Stamp
     figure: Callable[[Corpus], object] | None = None
     given: Callable[[World], None] | None = None
+    kept_before: bool = True
 
 
 WRITES = {
@@ -350,7 +355,7 @@ WRITES = {
     "a lead replaces a metric's scores": Write(replace_comet, EXTERNAL, imported, import_comet),
     "a program stores a metric's scores": Write(store_metricx, EXTERNAL, imported),
     "a lead deletes an imported metric": Write(delete_comet, EXTERNAL, imported, import_comet),
-    "a worker fills HTER's counts": Write(fill_hter, NONE),
+    "a worker fills HTER's counts": Write(fill_hter, NONE, kept_before=False),
     # the corpus's settings on its campaign page (annotation.campaigns.forms)
     "a lead changes a corpus's settings": Write(
         change_on_campaign_page(share_new_refs=lambda w: "on"), NONE
@@ -388,6 +393,12 @@ WRITES = {
     ),
     "admin: a judge deleted, their judgments with them": Write(
         delete_in_admin(User, lambda w: w.bob), JUDGMENTS, human_figures
+    ),
+    "admin: a judge renamed": Write(
+        change_in_admin(User, lambda w: w.bob, username=lambda w: "robert"),
+        JUDGMENTS,
+        left_out,
+        leave_bob_out,
     ),
     "admin: judges deleted (action)": Write(
         delete_selected(User, lambda w: w.bob), JUDGMENTS, human_figures
@@ -481,6 +492,25 @@ def test_a_change_of_the_texts_counts_the_corpus_sizes_again(world: World, write
         Translator.objects.filter(corpus=corpus, role=system).count(),
         Target.objects.filter(translator__corpus=corpus, translator__role=system).count(),
     )
+
+
+@pytest.mark.parametrize("write", WRITES.values(), ids=WRITES.keys())
+def test_after_every_write_the_kept_judgments_are_those_read_whole(
+    world: World, write: Write
+) -> None:
+    """The rows of the judgments that this process kept before the write, brought up to
+    date by reading those stamped since (or read again whole, after a change that named
+    none), are the rows a whole read gives, in the same order, to the last bit."""
+    if write.given is not None:
+        write.given(world)
+    if write.kept_before:
+        kept = counted_judgments(world.fresh())
+        assert kept == judgment_rows(world.fresh())
+
+    write.does(world)
+
+    after = world.fresh()
+    assert counted_judgments(after) == judgment_rows(after)
 
 
 def test_a_changed_candidate_remembers_the_texts_stamp_it_changed_at(world: World) -> None:

@@ -1,0 +1,106 @@
+"""The judgments the dashboard keeps, brought up to date (:mod:`annotation.statistics.
+judgment_read`): after any sequence of writes (judges' clicks finishing a judgment,
+changing a done one's score or new reference, taking one back; a judge left out or counted
+again; judgments deleted, a judge's work discarded), read after every write or only now
+and then, they are the rows a whole read gives, in the same order, to the last bit; and
+a view after a click reads the changed judgments alone."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from annotation.campaigns.judges import corpus_leave_out_judge
+from annotation.changes import judgments_changed
+from annotation.judging.changes import judgment_set_sser, judgment_undo
+from annotation.judging.stack import judgment_for
+from annotation.judging.start import judgment_open
+from annotation.models import Corpus, Judgment, Target, User
+from annotation.statistics import counted_judgments, judgment_rows
+from annotation.tests.factories import finish
+
+pytestmark = pytest.mark.django_db
+
+
+def _targets(corpus: Corpus) -> list[Target]:
+    return list(
+        Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
+    )
+
+
+def _done(corpus: Corpus) -> list[Judgment]:
+    return list(Judgment.objects.of_corpus(corpus.pk).filter(state="done").order_by("pk"))
+
+
+def _write(corpus: Corpus, judges: list[User], rng: random.Random) -> str:
+    """One random write of the judgments, through the services a judge's page or a lead's
+    uses (a deletion as the admin's: the rows, then the stamp); returns what it was."""
+    done = _done(corpus)
+    what = rng.choice(["new", "new", "score", "ref", "taken back", "left out", "deleted"])
+    if what == "new":
+        judge = rng.choice(judges)
+        target = rng.choice(_targets(corpus))
+        opened = judgment_for(pk=judgment_open(user=judge, target=target).pk, user=judge)
+        if opened.state != Judgment.State.DONE:
+            finish(opened, judge, f"w {rng.randint(0, 9)} x", rng.randint(0, 10))
+    elif what in ("score", "ref", "taken back") and done:
+        chosen = rng.choice(done)
+        judge = chosen.evaluator
+        judgment = judgment_for(pk=chosen.pk, user=judge)
+        if what == "score":
+            sser = (judgment.sser or 0) % 10 + 1
+            judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=sser)
+        elif what == "ref":
+            finish(judgment_open(user=judge, target=chosen.target), judge, "y z", 4)
+        else:  # the finish undone: no longer done
+            judgment_undo(judgment=judgment, user=judge, version=judgment.version)
+    elif what == "left out":
+        judge = rng.choice(judges)
+        out = corpus.excluded_judges.filter(pk=judge.pk).exists()
+        corpus_leave_out_judge(corpus=corpus, judge=judge, left_out=not out)
+    elif what == "deleted" and done:
+        rng.choice(done).delete()
+        judgments_changed(corpus.pk)
+    return what
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_kept_judgments_are_those_read_whole_after_any_writes(
+    hand_corpus: Corpus, user_factory: Callable[..., User], seed: int
+) -> None:
+    hand, rng = hand_corpus, random.Random(seed)
+    judges = [user_factory(name) for name in ("ann", "bob", "cy")]
+    hand.judges.add(*judges)
+    writes = []
+    for _ in range(40):
+        writes.append(_write(hand, judges, rng))
+        if rng.random() < 0.6:  # else the next read brings several writes up to date
+            fresh = Corpus.objects.get(pk=hand.pk)
+            assert counted_judgments(fresh) == judgment_rows(fresh), writes
+    assert {"new", "score", "taken back", "deleted"} <= set(writes)
+
+
+def test_after_a_click_the_read_asks_for_the_changed_judgments_alone(
+    hand_corpus: Corpus, user_factory: Callable[..., User]
+) -> None:
+    """One query, whose rows are the judgment the click changed."""
+    hand = hand_corpus
+    judge = user_factory("ann")
+    hand.judges.add(judge)
+    for target in _targets(hand)[:6]:
+        finish(judgment_open(user=judge, target=target), judge, "a b", 5)
+    counted_judgments(Corpus.objects.get(pk=hand.pk))
+    changed = judgment_for(pk=_done(hand)[2].pk, user=judge)
+    judgment_set_sser(judgment=changed, user=judge, version=changed.version, sser=9)
+
+    fresh = Corpus.objects.get(pk=hand.pk)
+    with CaptureQueriesContext(connection) as queries:
+        rows = counted_judgments(fresh)
+
+    assert len(queries) == 1
+    assert rows == judgment_rows(fresh)
+    assert [r.sser for r in rows if r.pk == changed.pk] == [9]
