@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -173,14 +173,23 @@ def judges_panel(
     *,
     normalize: bool,
     figure: str = "sser",
+    kept: Callable[[str, Callable[[], JudgeFigures]], JudgeFigures] | None = None,
 ) -> JudgesPanel:
     """Every judge's figures (by name; their mean and std of the score ``figure`` names:
     SSER's, or a span protocol's, :func:`judge_scores`) and, when ``normalize``, each
-    system's mean normalized SSER."""
+    system's mean normalized SSER. ``kept``: a judge's figures as kept by the judge's
+    name, else computed (the callable given) and kept."""
     by_judge: dict[str, list[JudgmentRow]] = defaultdict(list)
     for r in rows:
         by_judge[r.evaluator].append(r)
-    judges = tuple(judge_figures(name, by_judge[name], figure) for name in sorted(by_judge))
+
+    def figures_of(name: str) -> JudgeFigures:
+        mine = by_judge[name]
+        if kept is None:
+            return judge_figures(name, mine, figure)
+        return kept(name, lambda: judge_figures(name, mine, figure))
+
+    judges = tuple(figures_of(name) for name in sorted(by_judge))
     normalized: list[NormalizedSystem] = []
     if normalize and rows:
         per_system = normalized_by_system(rows)

@@ -29,12 +29,14 @@ from annotation.statistics import (
     STATISTICS_ENGINE,
     AutomaticStats,
     Backlog,
+    CountedJudgments,
     ExternalFigures,
     HumanRows,
     JudgmentRow,
     PoolInputs,
     ScoredPool,
     Shelf,
+    SystemRows,
     counted_judgments,
     earlier,
     external_figures,
@@ -203,11 +205,18 @@ def n_segments(parts: Parts) -> int:
     return parts.corpus.n_sentences if isinstance(auto, Pending) else auto.n_segments
 
 
-def judgments(parts: Parts) -> list[JudgmentRow]:
+def judgments_read(parts: Parts) -> CountedJudgments:
     """Every done judgment the figures count, read (one query: of those changed since
     this process last read them, :func:`~annotation.statistics.counted_judgments`) only
-    by a part that is not remembered for the current judgments stamp."""
+    by a part that is not remembered for the current judgments stamp, and which of them
+    changed since this process last read them all (for the parts that keep a figure of
+    one judge's or one system's rows)."""
     return counted_judgments(parts.corpus)
+
+
+def judgments(parts: Parts) -> list[JudgmentRow]:
+    """Every done judgment the figures count (:func:`judgments_read`)."""
+    return parts.get(judgments_read).rows
 
 
 def judgments_of(parts: Parts, *systems: str) -> list[JudgmentRow]:
@@ -218,9 +227,23 @@ def judgments_of(parts: Parts, *systems: str) -> list[JudgmentRow]:
     return judgment_rows(parts.corpus, systems=systems)
 
 
+#: Each system's statistics of its judgments (:data:`~annotation.statistics.human.
+#: SystemRows`), in this process's memory, by the version of the system's rows
+#: (:class:`~annotation.statistics.Versions`): a view after a click groups those of the
+#: judged system alone. A few corpora's systems.
+SYSTEM_ROWS = Shelf("system-rows", Stamp.NONE, 256)
+
+
 def human_rows(parts: Parts) -> HumanRows:
     """The judgments' statistics per system and human metric (for this view)."""
-    return human_rows_by_system(parts.get(judgments))
+    read, corpus = parts.get(judgments_read), parts.corpus
+
+    def kept(system: str, compute: Callable[[], SystemRows]) -> SystemRows:
+        key = SYSTEM_ROWS.key(None, corpus.pk, system, read.versions.of_system(system))
+        found: SystemRows = CACHE.get_or_set(key, compute)
+        return found
+
+    return human_rows_by_system(read.rows, kept)
 
 
 def bootstrap(parts: Parts) -> Bootstrap | None:

@@ -72,6 +72,7 @@ from annotation.statistics.hter import fill_hter_counts, missing_hter_counts
 from annotation.statistics.human import (
     HumanRows,
     JudgmentRow,
+    SystemRows,
     human_figures,
     human_metric_rows,
     human_rows_by_system,
@@ -81,7 +82,7 @@ from annotation.statistics.human import (
     sentence_scores_by_system,
 )
 from annotation.statistics.jobs import live_pool_job, pool_job, scoring_job, statistics_or_job
-from annotation.statistics.judgment_read import counted_judgments
+from annotation.statistics.judgment_read import CountedJudgments, Versions, counted_judgments
 from annotation.statistics.live import (
     CorpusKey,
     Judged,
@@ -166,6 +167,7 @@ __all__ = [
     "STATISTICS_ENGINE",
     # the human figures
     "HumanRows",
+    "SystemRows",
     "JudgmentRow",
     "fill_hter_counts",
     "human_figures",
@@ -174,6 +176,8 @@ __all__ = [
     "human_scores",
     "judgment_rows",
     "counted_judgments",
+    "CountedJudgments",
+    "Versions",
     "missing_hter_counts",
     "sentence_scores",
     "sentence_scores_by_system",

@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -340,21 +341,38 @@ def _candidate_means(
     )
 
 
-#: Per system (first-appearance order), per human metric: ``human_metric_rows`` of the
-#: system's judgments (only the metrics some judgment enters).
-HumanRows = dict[str, dict[str, tuple[list[int], FloatArray]]]
+#: Per human metric: ``human_metric_rows`` of one system's judgments (only the metrics
+#: some judgment enters).
+SystemRows = dict[str, tuple[list[int], FloatArray]]
+#: Per system (first-appearance order), its :data:`SystemRows`.
+HumanRows = dict[str, SystemRows]
 
 
-def human_rows_by_system(rows: Sequence[JudgmentRow]) -> HumanRows:
+def human_rows_by_system(
+    rows: Sequence[JudgmentRow],
+    kept: Callable[[str, Callable[[], SystemRows]], SystemRows] | None = None,
+) -> HumanRows:
     """:func:`human_metric_rows` of each system's judgments, the rows grouped once (the
-    figures and the bootstrap read the same statistics)."""
+    figures and the bootstrap read the same statistics). ``kept``: a system's as kept by
+    the system's name, else computed (the callable given) and kept (read-only)."""
     by_system: dict[str, list[JudgmentRow]] = defaultdict(list)
     for r in rows:
         by_system[r.system].append(r)
-    return {
-        system: {m: found for m, found in _human_rows(mine).items() if found[0]}
-        for system, mine in by_system.items()
-    }
+
+    def of(mine: list[JudgmentRow]) -> SystemRows:
+        return {m: found for m, found in _human_rows(mine).items() if found[0]}
+
+    if kept is None:
+        return {system: of(mine) for system, mine in by_system.items()}
+    return {system: kept(system, partial(_frozen, of, mine)) for system, mine in by_system.items()}
+
+
+def _frozen(of: Callable[[list[JudgmentRow]], SystemRows], mine: list[JudgmentRow]) -> SystemRows:
+    """``of(mine)`` with its arrays read-only: a value kept for later views."""
+    found = of(mine)
+    for _, stats in found.values():
+        stats.flags.writeable = False
+    return found
 
 
 def sentence_scores(

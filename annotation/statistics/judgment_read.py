@@ -24,6 +24,7 @@ ends, and stamps the judgment after (:mod:`annotation.changes`).
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_left
 from dataclasses import dataclass
 
@@ -51,20 +52,55 @@ Place = tuple[int, int, int, int]
 _PLACE = ("target__position", "evaluator_id")
 
 
+#: Each whole read's number in this process (:attr:`CountedJudgments.read`).
+_READS = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Versions:
+    """Which rows changed since a whole read: the read's number, unique in this process,
+    and the judgments stamp at which each judge's and each system's rows last changed
+    after it (absent: not since). Two views whose ``read`` and a judge's (or a system's)
+    :meth:`of_judge` are equal have the same rows of that judge, to the bit: a figure of
+    one judge's rows alone can be kept under them (in this process: another numbers its
+    reads apart)."""
+
+    read: int
+    judges: dict[str, int]
+    systems: dict[str, int]
+
+    def of_judge(self, name: str) -> tuple[int, int]:
+        return self.read, self.judges.get(name, 0)
+
+    def of_system(self, name: str) -> tuple[int, int]:
+        return self.read, self.systems.get(name, 0)
+
+
+@dataclass(frozen=True)
+class CountedJudgments:
+    """Every judgment the figures count, as :func:`~annotation.statistics.human.
+    judgment_rows` reads them, in its order, and which of them changed since this
+    process last read them all (:class:`Versions`)."""
+
+    rows: list[JudgmentRow]
+    versions: Versions
+
+
 @dataclass(frozen=True)
 class KeptRows:
     """The rows of the judgments the figures count as of judgments stamp ``stamp`` (at
     least: some may be newer), in the read's order, each with its :data:`Place`; HTER's
-    counts filled (a corpus judged by error spans: its figures not yet). Never changed
-    once kept: a later state is a new one."""
+    counts filled (a corpus judged by error spans: its figures not yet); and their
+    versions. Never changed once kept: a later state is a new one."""
 
     stamp: int
     rows: list[JudgmentRow]
     places: list[Place]
     place_of: dict[int, Place]
+    versions: Versions
 
 
-def counted_judgments(corpus: Corpus) -> list[JudgmentRow]:
+def counted_judgments(corpus: Corpus) -> CountedJudgments:
     """Every judgment the figures of ``corpus`` count, as :func:`~annotation.statistics.
     human.judgment_rows` reads them, in its order: one query, of the judgments changed
     since the rows this process kept (or of all of them, when it kept none or a change
@@ -79,8 +115,9 @@ def counted_judgments(corpus: Corpus) -> list[JudgmentRow]:
         CACHE.put(key, kept)
     rows = list(kept.rows)
     if corpus.marks_spans:
-        return span_protocol_rows(corpus, rows, Judgment.objects.in_figures(corpus.pk), whole=True)
-    return rows
+        qs = Judgment.objects.in_figures(corpus.pk)
+        rows = span_protocol_rows(corpus, rows, qs, whole=True)
+    return CountedJudgments(rows, kept.versions)
 
 
 def _read_whole(corpus: Corpus) -> KeptRows:
@@ -90,7 +127,8 @@ def _read_whole(corpus: Corpus) -> KeptRows:
     if not corpus.marks_spans:
         rows = figures_read(corpus, rows, qs, whole=True)  # HTER's counts filled
     place_of = {place[-1]: place for place in places}
-    return KeptRows(corpus.judgments_stamp, rows, places, place_of)
+    versions = Versions(next(_READS), {}, {})
+    return KeptRows(corpus.judgments_stamp, rows, places, place_of, versions)
 
 
 def _brought_up_to_date(corpus: Corpus, kept: KeptRows) -> KeptRows:
@@ -117,7 +155,13 @@ def _brought_up_to_date(corpus: Corpus, kept: KeptRows) -> KeptRows:
         rows.insert(at, row)
         order.insert(at, place)
         place_of[place[-1]] = place
-    return KeptRows(corpus.judgments_stamp, rows, order, place_of)
+    was, stamp = kept.versions, corpus.judgments_stamp
+    versions = Versions(
+        was.read,
+        {**was.judges, **{r.evaluator: stamp for r in read}},
+        {**was.systems, **{r.system: stamp for r in read}},
+    )
+    return KeptRows(stamp, rows, order, place_of, versions)
 
 
 def _place(row: JudgmentRow, position: int, judge: int) -> Place:

@@ -504,13 +504,13 @@ def test_after_every_write_the_kept_judgments_are_those_read_whole(
     if write.given is not None:
         write.given(world)
     if write.kept_before:
-        kept = counted_judgments(world.fresh())
+        kept = counted_judgments(world.fresh()).rows
         assert kept == judgment_rows(world.fresh())
 
     write.does(world)
 
     after = world.fresh()
-    assert counted_judgments(after) == judgment_rows(after)
+    assert counted_judgments(after).rows == judgment_rows(after)
 
 
 def test_a_changed_candidate_remembers_the_texts_stamp_it_changed_at(world: World) -> None:

@@ -4,15 +4,23 @@ seed 000 §3.5 as a toggle; agreement on candidates judged by two or more judges
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from annotation.changes import Stamp
 from annotation.controls.api import JudgeControls, corpus_controls
 from annotation.dashboard.figures import judge_aware
-from annotation.dashboard.judges import Agreement, JudgesPanel, agreement, judges_panel
+from annotation.dashboard.judges import (
+    Agreement,
+    JudgeFigures,
+    JudgesPanel,
+    agreement,
+    judges_panel,
+)
 from annotation.dashboard.parts import Parts, panel
-from annotation.dashboard.sources import bootstrap, judgments, systems
+from annotation.dashboard.sources import bootstrap, judgments, judgments_read, systems
 from annotation.models import Corpus
-from annotation.statistics import remembered
+from annotation.statistics import CACHE, Shelf, remembered
 
 
 @dataclass(frozen=True)
@@ -26,20 +34,30 @@ def judges_view(parts: Parts) -> JudgesView:
     return JudgesView(parts.get(judges_with_controls), parts.get(judges_agreement))
 
 
+#: Each judge's figures, in this process's memory, by the version of the judge's rows
+#: (:class:`~annotation.statistics.Versions`): a view after a click computes those of
+#: the judge who clicked alone. A few corpora's judges.
+JUDGE_FIGURES = Shelf("judge-figures", Stamp.NONE, 2048)
+
+
 def judges_with_controls(parts: Parts) -> JudgesPanel:
     """Each judge's figures (remembered under the judgments stamp and the
-    normalization), with their control items and their effect on the scores."""
+    normalization; each judge's kept by the version of the judge's rows), with their
+    control items and their effect on the scores."""
     normalize, corpus = parts.inputs.normalize, parts.corpus
-    found = remembered(
-        corpus,
-        ("judges", normalize),
-        lambda: judges_panel(
-            parts.get(judgments),
-            parts.get(systems),
-            normalize=normalize,
-            figure=judged_score(corpus),
-        ),
-    )
+    figure = judged_score(corpus)
+
+    def compute() -> JudgesPanel:
+        versions = parts.get(judgments_read).versions
+
+        def kept(name: str, compute: Callable[[], JudgeFigures]) -> JudgeFigures:
+            key = JUDGE_FIGURES.key(None, corpus.pk, figure, name, versions.of_judge(name))
+            return CACHE.get_or_set(key, compute)
+
+        rows, names = parts.get(judgments), parts.get(systems)
+        return judges_panel(rows, names, normalize=normalize, figure=figure, kept=kept)
+
+    found = remembered(corpus, ("judges", normalize), compute)
     aware = parts.get(judge_aware)
     effects = () if aware is None else aware.figures.effects
     on = parts.corpus.controls_enabled

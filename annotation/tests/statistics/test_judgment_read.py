@@ -2,8 +2,9 @@
 judgment_read`): after any sequence of writes (judges' clicks finishing a judgment,
 changing a done one's score or new reference, taking one back; a judge left out or counted
 again; judgments deleted, a judge's work discarded), read after every write or only now
-and then, they are the rows a whole read gives, in the same order, to the last bit; and
-a view after a click reads the changed judgments alone."""
+and then, they are the rows a whole read gives, in the same order, to the last bit; the
+rows of a judge or a system under one version are the same rows whenever it is given;
+and a view after a click reads the changed judgments alone."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from annotation.judging.changes import judgment_set_sser, judgment_undo
 from annotation.judging.stack import judgment_for
 from annotation.judging.start import judgment_open
 from annotation.models import Corpus, Judgment, Target, User
-from annotation.statistics import counted_judgments, judgment_rows
+from annotation.statistics import CountedJudgments, JudgmentRow, counted_judgments, judgment_rows
 from annotation.tests.factories import finish
 
 pytestmark = pytest.mark.django_db
@@ -75,13 +76,28 @@ def test_the_kept_judgments_are_those_read_whole_after_any_writes(
     hand, rng = hand_corpus, random.Random(seed)
     judges = [user_factory(name) for name in ("ann", "bob", "cy")]
     hand.judges.add(*judges)
-    writes = []
+    writes: list[str] = []
+    seen: dict[tuple[str, str, tuple[int, int]], list[JudgmentRow]] = {}
     for _ in range(40):
         writes.append(_write(hand, judges, rng))
         if rng.random() < 0.6:  # else the next read brings several writes up to date
             fresh = Corpus.objects.get(pk=hand.pk)
-            assert counted_judgments(fresh) == judgment_rows(fresh), writes
+            read = counted_judgments(fresh)
+            assert read.rows == judgment_rows(fresh), writes
+            for key, rows in _by_version(read).items():  # a version names its rows
+                assert seen.setdefault(key, rows) == rows, (key, writes)
     assert {"new", "score", "taken back", "deleted"} <= set(writes)
+
+
+def _by_version(
+    read: CountedJudgments,
+) -> dict[tuple[str, str, tuple[int, int]], list[JudgmentRow]]:
+    """Each judge's and each system's rows, by the version its read gives them."""
+    out: dict[tuple[str, str, tuple[int, int]], list[JudgmentRow]] = {}
+    for r in read.rows:
+        out.setdefault(("judge", r.evaluator, read.versions.of_judge(r.evaluator)), []).append(r)
+        out.setdefault(("system", r.system, read.versions.of_system(r.system)), []).append(r)
+    return out
 
 
 def test_after_a_click_the_read_asks_for_the_changed_judgments_alone(
@@ -99,7 +115,7 @@ def test_after_a_click_the_read_asks_for_the_changed_judgments_alone(
 
     fresh = Corpus.objects.get(pk=hand.pk)
     with CaptureQueriesContext(connection) as queries:
-        rows = counted_judgments(fresh)
+        rows = counted_judgments(fresh).rows
 
     assert len(queries) == 1
     assert rows == judgment_rows(fresh)
