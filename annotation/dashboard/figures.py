@@ -10,10 +10,12 @@ Everything derived from the judgments is remembered under the corpus's judgments
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from annotation.adaptive.reweighed import weighted_in
 from annotation.adaptive.status import remembered_status
+from annotation.changes import Stamp
 from annotation.dashboard.estimates import (
     Estimates,
     JudgedScores,
@@ -21,6 +23,7 @@ from annotation.dashboard.estimates import (
     covariate_scores,
     judged_scores,
 )
+from annotation.dashboard.judges import KeptZ
 from annotation.dashboard.parts import Parts, Pending
 from annotation.dashboard.sources import (
     bootstrap,
@@ -31,6 +34,7 @@ from annotation.dashboard.sources import (
     human_rows,
     imported,
     judgments,
+    judgments_read,
     metrics,
     n_segments,
     original_statistics,
@@ -50,7 +54,9 @@ from annotation.dashboard.verdicts import (
     sser_clusters,
 )
 from annotation.statistics import (
+    CACHE,
     JudgeAware,
+    Shelf,
     external_metrics,
     human_figures,
     judge_aware_figures,
@@ -64,7 +70,7 @@ from annotation.statistics import (
 )
 from metrics.ranksum import Clusters
 from metrics.significance import MetricSignificance
-from metrics.stats import Score
+from metrics.stats import FloatArray, Score
 
 
 @dataclass(frozen=True)
@@ -103,12 +109,30 @@ def _human_part(parts: Parts) -> HumanPart:
             shown = protocol_figures(corpus.protocol)
             by_protocol = protocol_clusters(by_system, names, n, shown, memo=memo)
         else:
-            clusters = sser_clusters(rows, names, n, memo=memo)
+            clusters = sser_clusters(rows, names, n, memo=memo, kept_z=_kept_z(parts))
         keep_pairs(corpus, "human", memo)
     figures = recalled(corpus, ("human-figures",))
     if figures is None:
         figures = human_figures(rows, by_system)
     return HumanPart(figures, len(rows), significance, clusters, by_protocol)
+
+
+#: Each judge's z-scored SSER (:func:`~annotation.dashboard.judges.normalized_sser`), in
+#: this process's memory, by the version of the judge's rows (:class:`~annotation.
+#: statistics.Versions`): a view after a click normalizes the judge's who clicked alone.
+JUDGE_Z = Shelf("judge-z", Stamp.NONE, 1024)
+
+
+def _kept_z(parts: Parts) -> KeptZ:
+    corpus, versions = parts.corpus, parts.get(judgments_read).versions
+
+    def kept(name: str, compute: Callable[[], FloatArray]) -> FloatArray:
+        found: FloatArray = CACHE.get_or_set(
+            JUDGE_Z.key(None, corpus.pk, name, versions.of_judge(name)), compute
+        )
+        return found
+
+    return kept
 
 
 def human(parts: Parts) -> dict[str, dict[str, Score]]:

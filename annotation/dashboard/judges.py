@@ -9,6 +9,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -143,11 +144,34 @@ class JudgesPanel:
         ]
 
 
-def normalized_sser(rows: Sequence[JudgmentRow]) -> FloatArray:
+#: One judge's normalized SSER as kept by the judge's name, else computed (the callable
+#: given) and kept (:func:`normalized_sser`).
+KeptZ = Callable[[str, Callable[[], FloatArray]], FloatArray]
+
+
+def normalized_sser(rows: Sequence[JudgmentRow], kept: KeptZ | None = None) -> FloatArray:
     """Each scored judgment's SSER (percent error) (0, 1)-normalized per evaluator (seed
-    000 §3.5, :func:`metrics.correlation.z_normalize`); NaN where it has no score."""
+    000 §3.5, :func:`metrics.correlation.z_normalize`); NaN where it has no score.
+    ``kept``: each judge's values as kept, else computed from the judge's rows alone
+    (each judge's are normalized apart: the same values, to the bit) and kept."""
     values = [math.nan if r.sser_error is None else r.sser_error for r in rows]
-    return z_normalize(values, [r.evaluator for r in rows]).values
+    if kept is None:
+        return z_normalize(values, [r.evaluator for r in rows]).values
+    where: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        where[r.evaluator].append(i)
+    x, out = np.asarray(values, dtype=np.float64), np.empty(len(rows), dtype=np.float64)
+    for name, found in where.items():
+        at = np.asarray(found, dtype=np.int64)
+        out[at] = kept(name, partial(_judge_z, x[at], name))
+    return out
+
+
+def _judge_z(x: FloatArray, name: str) -> FloatArray:
+    """One judge's values normalized (read-only: kept for later views)."""
+    z = z_normalize(x, [name] * len(x)).values
+    z.flags.writeable = False
+    return z
 
 
 def normalized_by_system(rows: Sequence[JudgmentRow]) -> dict[str, list[float]]:

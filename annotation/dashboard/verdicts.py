@@ -38,7 +38,7 @@ from html import escape
 import numpy as np
 from django.utils.safestring import SafeString, mark_safe
 
-from annotation.dashboard.judges import normalized_sser
+from annotation.dashboard.judges import KeptZ, normalized_sser
 from annotation.dashboard.table import too_few_note
 from annotation.formatting import full_precision, number
 from annotation.statistics import (
@@ -200,12 +200,14 @@ def sser_clusters(
     alpha: float = DEFAULT_ALPHA,
     min_common: int = MIN_COMMON,
     memo: PairMemo | None = None,
+    kept_z: KeptZ | None = None,
 ) -> Clusters:
     """WMT's clusters of the systems by their judges' z-scored SSER errors (module doc;
     lower is better, so "outperforms" is the one-sided test that a system's errors are
     stochastically less); ``memo``: each pair's test kept by its inputs
-    (:func:`~metrics.ranksum.wmt_clusters`)."""
-    z = normalized_sser(rows)
+    (:func:`~metrics.ranksum.wmt_clusters`); ``kept_z``: each judge's z-scores as kept
+    (:func:`~annotation.dashboard.judges.normalized_sser`)."""
+    z = normalized_sser(rows, kept_z)
     segments: dict[str, list[int]] = defaultdict(list)
     values: dict[str, list[float]] = defaultdict(list)
     for r, v in zip(rows, z.tolist(), strict=True):

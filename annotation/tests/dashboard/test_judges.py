@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -300,3 +301,32 @@ def test_the_agreement_of_eighty_judges_is_the_matrix_s_without_building_it(
     iv = got.sser_alpha_interval
     assert iv is not None
     assert (iv.low, iv.high) == pytest.approx((float(low), float(high)), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_judges_z_scores_kept_one_judge_at_a_time_are_those_of_all_at_once(seed: int) -> None:
+    """Each judge normalized apart, as a view keeps them (one judge's recomputed after a
+    click), gives the values normalizing every judgment at once gives, to the bit: an
+    unscored judgment, a judge with one score and a judge whose scores are all equal
+    included."""
+    rng = random.Random(seed)
+    rows = [
+        judgment_row(
+            f"s{rng.randint(0, 3)}",
+            rng.randint(0, 30),
+            rng.choice(["ann", "bob", "cy", "dee"]),
+            sser=None if rng.random() < 0.1 else rng.randint(0, 10),
+        )
+        for _ in range(300)
+    ]
+    rows += [judgment_row("s0", 0, "solo", sser=4)]
+    rows += [judgment_row("s1", k, "flat", sser=7) for k in range(5)]
+    kept: dict[str, np.ndarray] = {}
+
+    def keep(name: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+        return kept.setdefault(name, compute())
+
+    whole = normalized_sser(rows)
+    assert normalized_sser(rows, keep).tobytes() == whole.tobytes()
+    assert normalized_sser(rows, keep).tobytes() == whole.tobytes()  # as kept
+    assert set(kept) == {"ann", "bob", "cy", "dee", "solo", "flat"}
