@@ -276,9 +276,8 @@ class Corpus(models.Model):
     # texts_stamp when a candidate's text does (a system added, a word moved across a
     # segment boundary).
     judgments_stamp = models.PositiveBigIntegerField(default=0, editable=False)
-    # The judgments stamp as the latest change that did not name the judgments it changed
-    # left it (a deletion, a judge left out, judgments imported: annotation.changes): rows
-    # of the judgments kept from before it are read again whole (statistics.judgment_read).
+    # The judgments stamp of the latest change naming no judgment (annotation.changes):
+    # rows kept from before it are read again whole (annotation.statistics.judgment_read).
     judgments_reread_stamp = models.PositiveBigIntegerField(default=0, editable=False)
     texts_stamp = models.PositiveIntegerField(default=0, editable=False)
     # Moves when an imported metric of the corpus is stored, replaced or deleted

@@ -139,10 +139,8 @@ class Judgment(models.Model):
     extra_xml = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    # Its corpus's judgments stamp when a judge's click last changed it while done, or to
-    # or from done (annotation.changes.judgment_changing; 0: never): the rows kept from
-    # an earlier stamp are brought up to date by reading those above it
-    # (annotation.statistics.judgment_read). Indexed: that read asks for a few rows.
+    # The corpus's judgments stamp of the latest click to, on or from done (0: none), by
+    # which kept rows are brought up to date (annotation.changes.judgment_changing).
     figures_stamp = models.PositiveBigIntegerField(default=0, editable=False, db_index=True)
     control = models.CharField(
         max_length=10, choices=Control.choices, blank=True, default=Control.NONE

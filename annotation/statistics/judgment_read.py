@@ -59,11 +59,12 @@ _READS = itertools.count(1)
 @dataclass(frozen=True)
 class Versions:
     """Which rows changed since a whole read: the read's number, unique in this process,
-    and the judgments stamp at which each judge's and each system's rows last changed
-    after it (absent: not since). Two views whose ``read`` and a judge's (or a system's)
-    :meth:`of_judge` are equal have the same rows of that judge, to the bit: a figure of
-    one judge's rows alone can be kept under them (in this process: another numbers its
-    reads apart)."""
+    and the latest ``figures_stamp`` read of each judge's and each system's rows after it
+    (absent: none). Two views whose ``read`` and a judge's (or a system's) :meth:`of_judge`
+    are equal have the same rows of that judge, to the bit (the rows seen are those of
+    every change stamped up to the latest seen: changes are stamped in the order they
+    are committed): a figure of one judge's rows alone can be kept under them (in this
+    process: another numbers its reads apart)."""
 
     read: int
     judges: dict[str, int]
@@ -139,9 +140,9 @@ def _brought_up_to_date(corpus: Corpus, kept: KeptRows) -> KeptRows:
     # corpus, it would walk every one of its candidates for the few changed)
     stamped = Judgment.objects.filter(figures_stamp__gt=kept.stamp).values("pk")
     changed = Judgment.objects.of_corpus(corpus.pk).filter(pk__in=stamped)
-    read, extra = read_rows(changed.annotate(counts=counts), *_PLACE, "counts")
-    found = [r for r, (_, _, n) in zip(read, extra, strict=True) if n]
-    places = [_place(r, p, e) for r, (p, e, n) in zip(read, extra, strict=True) if n]
+    read, extra = read_rows(changed.annotate(counts=counts), *_PLACE, "counts", "figures_stamp")
+    found = [r for r, (_, _, n, _) in zip(read, extra, strict=True) if n]
+    places = [_place(r, p, e) for r, (p, e, n, _) in zip(read, extra, strict=True) if n]
     if not corpus.marks_spans:
         found = with_hter_counts(found)
     rows, order, place_of = list(kept.rows), list(kept.places), dict(kept.place_of)
@@ -155,13 +156,12 @@ def _brought_up_to_date(corpus: Corpus, kept: KeptRows) -> KeptRows:
         rows.insert(at, row)
         order.insert(at, place)
         place_of[place[-1]] = place
-    was, stamp = kept.versions, corpus.judgments_stamp
-    versions = Versions(
-        was.read,
-        {**was.judges, **{r.evaluator: stamp for r in read}},
-        {**was.systems, **{r.system: stamp for r in read}},
-    )
-    return KeptRows(stamp, rows, order, place_of, versions)
+    was, judges, systems = kept.versions, dict(kept.versions.judges), dict(kept.versions.systems)
+    for r, (_, _, _, stamp) in zip(read, extra, strict=True):  # the latest change seen
+        judges[r.evaluator] = max(judges.get(r.evaluator, 0), stamp)
+        systems[r.system] = max(systems.get(r.system, 0), stamp)
+    versions = Versions(was.read, judges, systems)
+    return KeptRows(corpus.judgments_stamp, rows, order, place_of, versions)
 
 
 def _place(row: JudgmentRow, position: int, judge: int) -> Place:
