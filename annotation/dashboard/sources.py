@@ -230,8 +230,8 @@ def judgments_of(parts: Parts, *systems: str) -> list[JudgmentRow]:
 #: Each system's statistics of its judgments (:data:`~annotation.statistics.human.
 #: SystemRows`), in this process's memory, by the version of the system's rows
 #: (:class:`~annotation.statistics.Versions`): a view after a click groups those of the
-#: judged system alone. A few corpora's systems.
-SYSTEM_ROWS = Shelf("system-rows", Stamp.NONE, 256)
+#: judged system alone. A few corpora's systems (about 120 KB each at real size).
+SYSTEM_ROWS = Shelf("system-rows", Stamp.NONE, 128)
 
 
 def human_rows(parts: Parts) -> HumanRows:
