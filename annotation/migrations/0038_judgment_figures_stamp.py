@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotation', '0036_campaign_side_by_side'),
+        ('annotation', '0037_side_by_side_off'),
     ]
 
     operations = [
