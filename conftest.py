@@ -26,8 +26,13 @@ and building its own COMET model. :func:`name_groups` writes it where pytest rea
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    # the test database of each process copied from the run's, migrated once
+    from annotation.tests.database import django_db_setup  # noqa: F401
 #: The marks of the tests that take seconds or more each.
 LONG = ("slow", "browser")
 

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, User
 from annotation.statistics import forget
+from annotation.tests.database import run_directory
 from annotation.tests.factories import PASSWORD, SEED_XML
 from annotation.tests.jobs.workers import WorkerDatabase, migrated_database
 from annotation.tests.tabs import Tabs
@@ -43,10 +44,7 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerDatabas
     own (workers, racing annotators) copy theirs from: in a parallel run, once for all
     its processes on SQLite (in the run's own directory, which holds each process's),
     once for each on PostgreSQL."""
-    directory = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        directory = directory.parent  # the run's, not this process's
-    with migrated_database(directory) as db:
+    with migrated_database(run_directory(tmp_path_factory)) as db:
         yield db
 
 

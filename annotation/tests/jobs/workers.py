@@ -165,14 +165,31 @@ def migrated_database(directory: Path) -> Iterator[WorkerDatabase]:
         with postgres_worker_database(url.rsplit("/", 1)[0], name) as db:
             yield db
         return
-    path = directory / "migrated.sqlite3"
+    with sqlite_template(directory) as path:
+        if not path.exists():
+            with whole(path) as migrating:
+                sqlite_worker_database(migrating)
+    yield sqlite_database(path)
+
+
+@contextmanager
+def sqlite_template(directory: Path) -> Iterator[Path]:
+    """The run's migrated SQLite file in ``directory`` (there or not yet), held under
+    the run's lock: the process that finds it missing makes it while the others wait.
+    Made by the first process to ask, by the first of :func:`migrated_database` and the
+    suite's own test database (``annotation.tests.database``)."""
     with (directory / "migrated.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
-        if not path.exists():
-            migrating = directory / f"migrating-{os.getpid()}.sqlite3"
-            sqlite_worker_database(migrating)
-            migrating.replace(path)  # whole, or not there
-    yield sqlite_database(path)
+        yield directory / "migrated.sqlite3"
+
+
+@contextmanager
+def whole(path: Path) -> Iterator[Path]:
+    """A file to write in place of ``path``, that becomes ``path`` once written: whole,
+    or not there."""
+    writing = path.with_name(f"writing-{os.getpid()}-{path.name}")
+    yield writing
+    writing.replace(path)
 
 
 @contextmanager
