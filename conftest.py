@@ -30,9 +30,12 @@ import os
 
 import pytest
 
+from evaltool.tests.private_postgres import private_server  # noqa: F401  (shared by modules)
+
 if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
     # the test database of each process copied from the run's, migrated once
     from annotation.tests.database import django_db_setup  # noqa: F401
+
 #: The marks of the tests that take seconds or more each.
 LONG = ("slow", "browser")
 

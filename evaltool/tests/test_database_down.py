@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from annotation.web import ERR_DATABASE_UNREACHABLE, ERR_PAGE_UNAVAILABLE
-from evaltool.tests.private_postgres import PrivatePostgres, private_postgres
+from evaltool.tests.private_postgres import PrivatePostgres
 from evaltool.tests.serving import ROOT, NoRedirect, free_port, make_serve, production_env
 
 #: One PostgreSQL server and make serve for the module, on one worker of a parallel run.
@@ -32,22 +32,23 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("private-postgres")]
 
 
 @pytest.fixture(scope="module")
-def postgres() -> Iterator[PrivatePostgres]:
-    with private_postgres() as server:
-        yield server
+def postgres(private_server: PrivatePostgres) -> PrivatePostgres:
+    return private_server
 
 
 @pytest.fixture(scope="module")
 def served(postgres: PrivatePostgres) -> Iterator[tuple[str, dict[str, str]]]:
-    """``make serve`` (one worker) against the private server: its URL and environment."""
+    """``make serve`` (one worker) against a copy of the private server's migrated
+    database: its URL and environment."""
     scratch = Path(tempfile.mkdtemp(prefix="evaltool-serve-"))
     port = free_port()
-    env = production_env(
-        scratch, DATABASE_URL=postgres.url, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="1"
-    )
     try:
-        with make_serve(env) as base:
-            yield base, env
+        with postgres.copy_of_migrated("served") as url:
+            env = production_env(
+                scratch, DATABASE_URL=url, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="1"
+            )
+            with make_serve(env) as base:
+                yield base, env
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -26,7 +26,7 @@ from annotation.tests.jobs.workers import (
     host_and_pid,
     postgres_worker_database,
 )
-from evaltool.tests.private_postgres import PrivatePostgres, private_postgres
+from evaltool.tests.private_postgres import MIGRATED, PrivatePostgres
 
 #: One PostgreSQL server for the module, on one worker of a parallel run.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("private-postgres")]
@@ -37,14 +37,14 @@ BACK = "the database is back"
 
 
 @pytest.fixture(scope="module")
-def postgres() -> Iterator[PrivatePostgres]:
-    with private_postgres() as server:
-        yield server
+def postgres(private_server: PrivatePostgres) -> PrivatePostgres:
+    return private_server
 
 
 @pytest.fixture
 def outage_db(postgres: PrivatePostgres) -> Iterator[WorkerDatabase]:
-    with postgres_worker_database(postgres.server, "workers") as db:
+    """The workers' database, a copy of the private server's migrated one."""
+    with postgres_worker_database(postgres.server, "workers", like=MIGRATED) as db:
         yield db
 
 
