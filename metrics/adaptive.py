@@ -158,11 +158,13 @@ def batch_probabilities(
     expected: float,
     alpha: float,
     codes: IntArray | None = None,
+    focus: Sequence[int] | None = None,
 ) -> tuple[FloatArray, list[int]]:
     """The next round's chance of each of ``batches`` (each: its segments' indices;
     the batches still to deal) and the open pairs it favours (module doc). ``costs``:
     each batch's candidates; ``expected``: the candidates the round should deal on
-    average."""
+    average; ``focus``: the pairs the lead cares about (None: every pair), the only
+    ones favoured: once they are all resolved every batch left has the same chance."""
     campaign = campaign_of(human, covariates)
     prep = policy_view(campaign)
     n_systems = len(campaign.systems)
@@ -170,6 +172,8 @@ def batch_probabilities(
         return np.zeros(0), []
     estimates = weighted_estimates(human, covariates, rounds, codes)
     still_open = open_pairs(estimates, n_systems, alpha)
+    if focus is not None:
+        still_open = [k for k in still_open if k in set(focus)]
     known = ~np.isnan(campaign.human)
     modelled = [
         k

@@ -8,8 +8,9 @@ its tasks and in the round's row.
 
 **Each next round** is drawn when a judge asks for work and no batch drawn so far is left
 for them (:func:`draw_next_round`, from :func:`annotation.campaigns.dealing.deal_next`):
-the policy (:func:`metrics.adaptive.batch_probabilities`, the simulation's) gives every
-batch not drawn yet a chance, each is drawn independently with it (Poisson), and the
+the policy (:func:`metrics.adaptive.batch_probabilities`, the simulation's, favouring
+the open pairs among those the lead cares about: :mod:`~annotation.adaptive.focus`)
+gives every batch not drawn yet a chance, each is drawn independently with it (Poisson), and the
 chances are recorded: on the drawn batches' tasks (every item of a batch shares its
 batch's chance, all its systems judged on it) and, for every batch, in the round's row,
 which the weighted estimates read back. A round deals on average as many candidates as
@@ -33,6 +34,7 @@ from django.db import transaction
 from django.db.models import Case, FloatField, QuerySet, Value, When
 
 from annotation.adaptive.design import read_design
+from annotation.adaptive.focus import focus_of, pairs_of_interest
 from annotation.campaigns.batches import PlannedTask
 from annotation.models import Campaign, Corpus, DealingRound, Task
 from metrics.adaptive import batch_probabilities
@@ -117,6 +119,7 @@ def draw_round(corpus: Corpus, campaign: Campaign) -> int | None:
         expected=expected,
         alpha=campaign.alpha,
         codes=design.codes,
+        focus=focus_of(design.systems, pairs_of_interest(corpus)),
     )
     take = poisson_draw(chances, np.random.default_rng([zlib.crc32(corpus.name.encode()), number]))
     pairs = list(combinations(design.systems, 2))

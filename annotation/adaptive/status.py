@@ -14,9 +14,16 @@ the two-sided normal test of the weighted estimate of the two systems' mean diff
 over the corpus (paired: from the sentences both were judged on), at level α = 1 − the
 confidence. Its error rate: a pair of equal systems is called resolved with chance at
 most α, and a resolved pair is ordered the wrong way round with chance at most α/2; each
-pair is tested at α, with no correction for the number of pairs.
+pair is tested at α, with no correction for the number of pairs. That holds for one
+reading: the test has no correction for being read again after every round either, so a
+lead who stops at the first reading that resolves the pairs they care about errs more
+often than α (the page says so; an always-valid test would need wider intervals).
 
-**Judgments left** (:func:`judgments_left`): for each open pair, the sentences its
+**The pairs a lead cares about** (:mod:`~annotation.adaptive.focus`; none chosen: every
+pair) are those the page lists as still open and the judgments left are counted for;
+every pair keeps its estimate and test.
+
+**Judgments left** (:func:`judgments_left`): for each open pair of interest, the sentences its
 interval needs to exclude 0 at the observed difference with 80 % power, read off the
 estimate's standard error (it falls as one over the root of the judged sentences); the
 largest over the open pairs, in judgments (every system of a drawn batch is judged, by
@@ -35,6 +42,7 @@ from itertools import combinations
 import numpy as np
 
 from annotation.adaptive.design import Design, read_design
+from annotation.adaptive.focus import focus_of, pairs_of_interest
 from annotation.dashboard.estimates import Covariates, JudgedScores
 from annotation.formatting import full_precision, number
 from annotation.models import Campaign, Corpus, DealingRound
@@ -93,6 +101,7 @@ class PairStanding:
     resolved: bool
     sentences_needed: int | None = None
     higher_is_better: bool = True
+    of_interest: bool = True
 
     @property
     def better(self) -> str:
@@ -124,6 +133,7 @@ class AdaptiveStatus:
     higher_is_better: bool = True
     test: str = TEST
     notes: tuple[str, ...] = field(default=())
+    chosen: bool = False
 
     @property
     def alpha(self) -> float:
@@ -138,12 +148,23 @@ class AdaptiveStatus:
         return tuple(p for p in self.pairs if p.resolved)
 
     @property
+    def open_of_interest(self) -> tuple[PairStanding, ...]:
+        """The open pairs the lead cares about (every open pair when none was chosen)."""
+        return tuple(p for p in self.pairs if p.of_interest and not p.resolved)
+
+    @property
+    def of_interest(self) -> tuple[PairStanding, ...]:
+        return tuple(p for p in self.pairs if p.of_interest)
+
+    @property
     def error_rate(self) -> str:
         """The test's error rate in words."""
         return (
             f"α = {self.alpha:g} per pair: equal systems are called resolved at most "
             f"{self.alpha:.0%} of the time, a resolved order is wrong at most "
-            f"{self.alpha / 2:.1%} of the time (no correction for the {len(self.pairs)} pairs)"
+            f"{self.alpha / 2:.1%} of the time (no correction for the {len(self.pairs)} pairs), "
+            "at one reading: a campaign stopped at the first reading that resolves a pair, "
+            "after several, has a larger error rate"
         )
 
 
@@ -160,30 +181,38 @@ def corpus_status(
     if not campaign.adaptive:
         return AdaptiveStatus(adaptive=False)
     design = read_design(corpus, systems=systems, judged=judged, covariates=covariates)
-    return status_of(design, campaign)
+    return status_of(design, campaign, pairs_of_interest(corpus))
 
 
 def remembered_status(
     corpus: Corpus, judged: Callable[[], JudgedScores] | None = None
 ) -> AdaptiveStatus:
     """``corpus``'s status for its pages: no query where its campaign (read with it)
-    does not deal adaptively; else the count of its rounds, and the status remembered
-    under the judgments stamp, the rounds drawn, the confidence and the imported
-    metrics (``judged``: the dashboard's judged scores, when it has them)."""
+    does not deal adaptively; else the count of its rounds and the pairs of interest,
+    and the status remembered under the judgments stamp, the rounds drawn, the
+    confidence, the imported metrics and the pairs of interest (``judged``: the
+    dashboard's judged scores, when it has them)."""
     campaign = corpus.campaign
     if not campaign.adaptive:
         return AdaptiveStatus(adaptive=False)
     rounds = DealingRound.objects.filter(corpus_id=corpus.pk).count()
-    return remembered(
-        corpus,
-        ("adaptive", rounds, campaign.confidence, corpus.external_stamp),
-        lambda: corpus_status(corpus, campaign, judged=None if judged is None else judged()),
-    )
+    chosen = pairs_of_interest(corpus)
+    key = ("adaptive", rounds, campaign.confidence, corpus.external_stamp, *sorted(chosen or ()))
+
+    def compute() -> AdaptiveStatus:
+        design = read_design(corpus, judged=None if judged is None else judged())
+        return status_of(design, campaign, chosen)
+
+    return remembered(corpus, key, compute)
 
 
-def status_of(design: Design, campaign: Campaign) -> AdaptiveStatus:
-    """The :class:`AdaptiveStatus` of a read design (module doc)."""
+def status_of(
+    design: Design, campaign: Campaign, chosen: frozenset[tuple[str, str]] | None = None
+) -> AdaptiveStatus:
+    """The :class:`AdaptiveStatus` of a read design (module doc), ``chosen``: the pairs
+    the lead cares about (None: every pair)."""
     found = weighted_estimates(design.human, design.covariates, design.rounds, design.codes)
+    focus = focus_of(design.systems, chosen)
     n = len(design.systems)
     alpha, z = campaign.alpha, normal_quantile(1.0 - campaign.alpha / 2.0)
     judged = ~np.isnan(design.human)
@@ -196,7 +225,8 @@ def status_of(design: Design, campaign: Campaign) -> AdaptiveStatus:
         common = int(np.count_nonzero(judged[a] & judged[b]))
         needed = None if e is None or p < alpha else sentences_needed(e, common, z, design.size)
         names = design.systems
-        pairs.append(PairStanding(names[a], names[b], e, p, p < alpha, needed, higher))
+        wanted = focus is None or k in focus
+        pairs.append(PairStanding(names[a], names[b], e, p, p < alpha, needed, higher, wanted))
     means = [math.nan if e is None else e.mean for e in found[:n]]
     by_pair = {(p.first, p.second): p for p in pairs}
 
@@ -222,8 +252,11 @@ def status_of(design: Design, campaign: Campaign) -> AdaptiveStatus:
         batches_left=len(design.left),
         systems=tuple(standings),
         pairs=tuple(pairs),
-        judgments_left=judgments_left(pairs, per_sentence, left_sentences),
+        judgments_left=judgments_left(
+            [p for p in pairs if p.of_interest], per_sentence, left_sentences
+        ),
         higher_is_better=higher,
+        chosen=chosen is not None,
     )
 
 

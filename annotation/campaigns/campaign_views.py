@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import BadRequest
 from django.db.models import Count, Q, Sum
 from django.forms import Form
 from django.http import HttpResponse
@@ -23,6 +24,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from annotation.campaigns.dealing import campaign_stop_dealing
 from annotation.campaigns.effort import remembered_protocol_effort
 from annotation.campaigns.forms import (
     CampaignNameForm,
@@ -190,3 +192,28 @@ def campaign_side_by_side(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         else:
             return see_other(reverse("campaigns:campaign", args=[campaign.pk]) + "#h-side-by-side")
     return _campaign_page(request, _campaign_or_404(pk), status=400, sbs_form=form)
+
+
+@lead_required
+@require_POST
+def campaign_stop_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Stop dealing the campaign's work (``stopped=1``: no new batch for anyone; the
+    batches judges hold can be finished) or deal it again (``stopped=0``); 303 to the
+    corpus page it was asked from (``corpus``, one of the campaign's), else the
+    campaign's page."""
+    campaign = _campaign_or_404(pk)
+    stopped = request.POST.get("stopped")
+    if stopped not in ("0", "1"):
+        raise BadRequest(f"stopped: {stopped!r} is neither 1 (stop dealing) nor 0 (deal again)")
+    corpus = request.POST.get("corpus", "")
+    back = (
+        campaign.corpora.filter(pk=int(corpus)).values_list("pk", flat=True).first()
+        if corpus.isdigit()
+        else None
+    )
+    if corpus and back is None:
+        raise BadRequest(f"corpus: {corpus!r} is not a corpus of this campaign")
+    campaign_stop_dealing(campaign, stopped=stopped == "1")
+    if back is not None:
+        return see_other(reverse("campaigns:corpus", args=[back]) + "#adaptive-stop")
+    return see_other(reverse("campaigns:campaign", args=[campaign.pk]))

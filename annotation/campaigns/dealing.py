@@ -6,8 +6,10 @@ batches`).
 An annotator who asks (:func:`deal_next`) gets, in this order:
 
 1. the task they hold and have not finished (in any corpus of the campaign);
-2. nothing, once they were dealt their quota of tasks in the campaign (the lead's
-   ``CampaignAnnotator.quota`` for them, else ``Campaign.quota``; None: no limit);
+2. nothing, once the lead stopped the campaign's dealing (:func:`campaign_stop_dealing`:
+   the pairs they care about are resolved), or once they were dealt their quota of tasks
+   in the campaign (the lead's ``CampaignAnnotator.quota`` for them, else
+   ``Campaign.quota``; None: no limit);
 3. a free task of a corpus of the campaign they judge (``Corpus.judges``), from the
    corpus whose work is least dealt (the share of its candidates in dealt tasks: a
    campaign of several language pairs fills evenly), in dealing order within it; never
@@ -109,10 +111,25 @@ def _deal(user: User, campaign: Campaign) -> Task | None:
         )
         if held is not None:
             return held
+        if campaign.stopped_at is not None:
+            return None
         quota = annotator_quota(user=user, campaign=campaign)
         if quota is not None and tasks_dealt(user=user, campaign=campaign) >= quota:
             return None
         return _claim_free_task(user, campaign)
+
+
+def campaign_stop_dealing(campaign: Campaign, *, stopped: bool) -> None:
+    """Stop dealing ``campaign``'s work (``stopped``; no new batch for anyone, a batch a
+    judge holds can still be finished: nothing typed is lost), or deal it again. A second
+    stop keeps the first one's time. One update."""
+    if stopped:
+        now = timezone.now()
+        Campaign.objects.filter(pk=campaign.pk, stopped_at__isnull=True).update(stopped_at=now)
+        campaign.stopped_at = campaign.stopped_at or now
+    else:
+        Campaign.objects.filter(pk=campaign.pk).update(stopped_at=None)
+        campaign.stopped_at = None
 
 
 def annotator_quota(*, user: User, campaign: Campaign) -> int | None:

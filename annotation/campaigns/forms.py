@@ -4,14 +4,15 @@ status 400."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import transaction
 from django.db.models import Q
 
+from annotation.adaptive.focus import pair_key
 from annotation.campaigns.judges import ERR_USERNAME_TAKEN, username_taken
 from annotation.campaigns.links import (
     ERR_NO_ANNOTATOR,
@@ -458,3 +459,26 @@ class CampaignSideBySideForm(forms.Form):
             per_screen=self.cleaned_data["per_screen"],
             asks_preference=self.cleaned_data["asks_preference"],
         )
+
+
+class PairsOfInterestForm(forms.Form):
+    """The pairs of systems a lead cares about in a corpus dealt adaptively
+    (:mod:`annotation.adaptive.focus`): any of its pairs, written ``first|second``;
+    none: every pair."""
+
+    pair = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Pairs you care about",
+        help_text="The next rounds favour the open ones among these; none ticked: every pair.",
+    )
+
+    def __init__(self, *args: Any, pairs: Sequence[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.MultipleChoiceField, self.fields["pair"])
+        field.choices = [(pair_key(p), f"{p[0]} – {p[1]}") for p in pairs]
+        self.by_key = {pair_key(p): p for p in pairs}
+
+    def chosen(self) -> list[tuple[str, str]]:
+        """The pairs ticked (the form is valid)."""
+        return [self.by_key[k] for k in self.cleaned_data["pair"]]

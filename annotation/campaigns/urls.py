@@ -26,6 +26,7 @@ urlpatterns = [
         campaign_views.campaign_side_by_side,
         name="campaign_side_by_side",
     ),
+    path("c/<int:pk>/stop/", campaign_views.campaign_stop_view, name="campaign_stop"),
     path("<int:pk>/", views.campaign_page, name="corpus"),
     path("<int:pk>/campaign.csv", views.campaign_csv_download, name="campaign_csv"),
     path("<int:pk>/assign/", views.campaign_assign, name="assign"),
@@ -34,6 +35,7 @@ urlpatterns = [
     path("<int:pk>/leave-out/", views.campaign_leave_out, name="leave_out"),
     path("<int:pk>/set-aside/", views.campaign_set_aside, name="set_aside"),
     path("<int:pk>/discard/", views.campaign_discard, name="discard"),
+    path("<int:pk>/pairs/", views.campaign_pairs, name="pairs"),
     # Per-annotator links, per campaign (a campaign holds one or more corpora).
     path("links/<int:campaign_pk>/", link_views.links_page, name="links"),
     path("links/<int:campaign_pk>/new/", link_views.links_create_view, name="links_create"),

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import BadRequest
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -28,7 +28,8 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.accounts import user_set_active
-from annotation.adaptive.status import remembered_status
+from annotation.adaptive.focus import corpus_choose_pairs
+from annotation.adaptive.status import AdaptiveStatus, remembered_status
 from annotation.campaigns.drawing import DrawRefused, last_draw
 from annotation.campaigns.export import campaign_csv
 from annotation.campaigns.forms import (
@@ -38,6 +39,7 @@ from annotation.campaigns.forms import (
     CorpusSettingsForm,
     EvaluatorForm,
     JudgeCreateForm,
+    PairsOfInterestForm,
     UnassignForm,
 )
 from annotation.campaigns.handover import accounts_csv
@@ -167,12 +169,14 @@ def _campaign_page(
     campaign = campaign_of(corpus)
     figures = campaign_figures(corpus, campaign.systems)
     power = figures.power
+    adaptive = remembered_status(corpus)
     context = {
         "campaign": campaign,
         "power": power,
         "effects": figures.effects,
         "next_steps": power.closest(campaign.pace),
-        "adaptive": remembered_status(corpus),
+        "adaptive": adaptive,
+        "pairs_form": forms.get("pairs_form") or _pairs_form(adaptive),
         "corpus": corpus,
         "assign_form": forms.get("assign_form") or AssignForm(corpus=corpus),
         "unassign_form": forms.get("unassign_form"),
@@ -183,6 +187,31 @@ def _campaign_page(
         "suggestions": suggestions_kept(corpus),
     }
     return TemplateResponse(request, "campaigns/campaign.html", context, status=status)
+
+
+def _pairs_form(adaptive: AdaptiveStatus, data: Any = None) -> PairsOfInterestForm | None:
+    """The form of the pairs a lead cares about, ticked as chosen (none: every pair is of
+    interest, none ticked); None where the corpus is not dealt adaptively."""
+    if not adaptive.adaptive:
+        return None
+    pairs = [(p.first, p.second) for p in adaptive.pairs]
+    ticked = [p.key for p in adaptive.of_interest] if adaptive.chosen else []
+    return PairsOfInterestForm(data, pairs=pairs, initial={"pair": ticked})
+
+
+@lead_required
+@require_POST
+def campaign_pairs(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The pairs of systems the lead cares about in a corpus dealt adaptively
+    (:mod:`annotation.adaptive.focus`); 404 where it is not."""
+    corpus = _corpus_or_404(pk)
+    form = _pairs_form(remembered_status(corpus), request.POST)
+    if form is None:
+        raise Http404("this corpus's campaign does not deal adaptively")
+    if not form.is_valid():
+        return _campaign_page(request, corpus, pairs_form=form, status=400)
+    corpus_choose_pairs(corpus, form.chosen())
+    return see_other(reverse("campaigns:corpus", args=[corpus.pk]) + "#adaptive-stop")
 
 
 def _corpus_or_404(pk: int) -> Corpus:

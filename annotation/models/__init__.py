@@ -23,6 +23,7 @@ from annotation.models.campaign import (
     Campaign,
     CampaignAnnotator,
     DealingRound,
+    PairsOfInterest,
     Task,
 )
 from annotation.models.corpus import (
@@ -55,6 +56,7 @@ __all__ = [
     "CampaignAnnotator",
     "Comparison",
     "DealingRound",
+    "PairsOfInterest",
     "CONTROL_RATE_DEFAULT",
     "CONTROL_RATE_MAX",
     "CONTROL_RATE_MIN",

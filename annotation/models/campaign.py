@@ -126,6 +126,9 @@ class Campaign(models.Model):
         default=True,
         help_text="Side by side, ask which candidate is better (of 3 or 4: the best).",
     )
+    # Stopping (issue 43, point 2): once the pairs a lead cares about are resolved, no new
+    # batch is dealt; a batch a judge holds can still be finished (nothing typed is lost).
+    stopped_at = models.DateTimeField("dealing stopped", null=True, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -266,6 +269,21 @@ class DealingRound(models.Model):
 
     def __str__(self) -> str:
         return f"{self.corpus_id} round {self.number}"
+
+
+class PairsOfInterest(models.Model):
+    """The pairs of systems a lead cares about in a corpus dealt adaptively (``pairs``:
+    ``[first, second]`` system names, in the corpus's order): the next rounds favour
+    those still open, and the campaign page says which of them remain and the
+    judgments they need. No row, or no pair: every pair."""
+
+    corpus = models.OneToOneField(
+        "annotation.Corpus", on_delete=models.CASCADE, related_name="pairs_of_interest"
+    )
+    pairs = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"{self.corpus_id}: {len(self.pairs)} pairs of interest"
 
 
 class AnnotatorLink(models.Model):

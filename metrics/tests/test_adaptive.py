@@ -107,3 +107,44 @@ def test_no_estimate_and_no_resolved_pair_on_fewer_than_ten_judged_sentences() -
 
     assert found == [None] * 6
     assert open_pairs(found, 3, 0.05) == [0, 1, 2]
+
+
+def test_a_round_favours_only_the_open_pairs_the_lead_cares_about() -> None:
+    """Three systems, the third far above the others, the first two alike: after the
+    warm-up only the first pair is open. A round favours the batches where its
+    difference is noisy, which the two metrics tell by disagreeing there; with the lead
+    caring about a resolved pair only, nothing is favoured: every batch left has the
+    same chance."""
+    rng = np.random.default_rng(3)
+    size, per_batch = 200, 5
+    base = rng.normal(0.0, 1.0, size)
+    noise = rng.normal(0.0, 1.0, (3, size)) * np.linspace(0.2, 3.0, size)  # later: noisier
+    truth = base + np.array([[0.0], [0.0], [5.0]]) + noise
+    # two metrics that see the systems and the segments, and disagree where the scores are noisy
+    spread = np.linspace(0.2, 3.0, size)
+    covariates = np.stack(
+        [truth - noise + rng.normal(0.0, 1.0, truth.shape) * spread for _ in (0, 1)], axis=2
+    )
+    batches = [np.arange(i, i + per_batch) for i in range(0, size, per_batch)]
+    warm = rng.choice(len(batches), 10, replace=False)
+    drawn = np.zeros(size, dtype=bool)
+    for b in warm:
+        drawn[batches[b]] = True
+    human = np.where(drawn, truth, np.nan)
+    rounds = [DealtRound(np.full(size, len(warm) / len(batches)), drawn, warm_up=True)]
+    left = [batches[b] for b in range(len(batches)) if b not in set(warm.tolist())]
+    costs = np.full(len(left), 3.0 * per_batch)
+
+    def chances(focus: list[int] | None) -> tuple[np.ndarray, list[int]]:
+        return batch_probabilities(
+            human, covariates, rounds, left, costs=costs, expected=150.0, alpha=0.05, focus=focus
+        )
+
+    every, favoured = chances(None)
+    assert favoured == [0]  # system 1 – system 2; the pairs with system 3 are resolved
+    later = np.array([b[0] >= size / 2 for b in left])
+    assert every[later].mean() > 1.5 * every[~later].mean()  # where the metrics disagree
+    only_resolved, none_favoured = chances([1])  # system 1 – system 3, resolved
+    assert none_favoured == []
+    assert np.allclose(only_resolved, only_resolved[0])
+    assert chances([0, 1])[0] == pytest.approx(every)

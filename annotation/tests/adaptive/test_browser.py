@@ -1,8 +1,9 @@
 """Adaptive dealing in real Chromium: the lead turns it on on the campaign's rules page,
 the judges judge (one through the page, the others' batches written as their saves would
 write them), and the dashboard shows the weighted estimates with the pairs resolved and
-open, the campaign page which pairs remain and the judgments left; axe finds no serious
-accessibility violation in either."""
+open, the campaign page which pairs remain and the judgments left; the lead chooses the
+pair they care about and stops the campaign, after which a judge is dealt nothing new;
+axe finds no serious accessibility violation in either."""
 
 from __future__ import annotations
 
@@ -84,5 +85,22 @@ def test_a_lead_turns_adaptive_dealing_on_and_reads_the_weighted_estimates(
     expect(stop).to_have_attribute("data-open", str(opened))
     expect(stop).to_contain_text("can stop")
     audit.check("campaign page, adaptive dealing", within="#adaptive-stop")
+
+    # the lead cares about one open pair: the page lists it alone, then stops the campaign
+    chosen = page.locator("#adaptive-open li").first.get_attribute("data-pair")
+    page.check(f'#adaptive-pairs-form input[value="{chosen}"]')
+    page.click('#adaptive-pairs-form button[data-action="save-pairs"]')
+    expect(stop).to_have_attribute("data-chosen", "true")
+    expect(page.locator("#adaptive-open li")).to_have_count(1)
+    expect(page.locator("#adaptive-open li")).to_have_attribute("data-pair", chosen or "")
+    expect(stop).to_have_attribute("data-of-interest", "1")
+    page.click('#adaptive-stop-form button[data-action="stop-dealing"]')
+    expect(page.locator("#adaptive-stopped")).to_be_visible()
+    expect(stop).to_have_attribute("data-stopped", "true")
+    audit.check("campaign page, pairs chosen and dealing stopped", within="#adaptive-stop")
     assert audit.failures == [], "\n".join(audit.failures)
     assert Campaign.objects.get(pk=campaign.pk).adaptive
+    judge.goto(base + "/")
+    judge.click(f'button[data-action="next-batch"][data-corpus="{corpus.name}"]')
+    expect(judge.locator("#no-batch")).to_be_visible()  # no batch dealt: stopped
+    assert not Task.objects.filter(assignee=ana, finished_at__isnull=True).exists()
