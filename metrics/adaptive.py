@@ -19,6 +19,8 @@ Two steps, the same code as the replay's:
   (:func:`metrics.estimate.fit_judged`), each later round by augmented inverse-probability
   weighting with a prediction learnt on the rounds before (:func:`metrics.weighting.aipw`),
   the rounds combined with predictable weights (:func:`metrics.weighting.combine`).
+  Given each segment's batch, a batch counts as one draw in the variances
+  (:func:`warm_up_estimate`; ``aipw``'s ``clusters``); the replay draws single segments.
 
 **What differs from the replay.** A replay judges a drawn segment at once; in the app a
 drawn batch is judged when a judge gets to it, and a campaign can be read (or stopped)
@@ -88,11 +90,15 @@ def weighted_estimates(
     covariates: FloatArray,
     rounds: Sequence[DealtRound],
     codes: IntArray | None = None,
+    clusters: IntArray | None = None,
 ) -> list[Weighted | None]:
     """Every system's (then every pair's, in :attr:`Campaign.pairs` order) estimate of
     its mean over the corpus from the judgments so far and the recorded ``rounds``
     (module doc); None for a target no round judged on :data:`MIN_JUDGED` segments, or
-    judged on too few in all (:func:`metrics.claims.too_few`: no claim on a handful)."""
+    judged on too few in all (:func:`metrics.claims.too_few`: no claim on a handful).
+    ``clusters``: each segment's batch (segments drawn together), whose weighted
+    residuals a round's variance sums first (:func:`metrics.weighting.aipw`); None: each
+    segment drawn on its own."""
     prep = policy_view(campaign_of(human, covariates))
     size = prep.campaign.size
     out: list[Weighted | None] = []
@@ -105,17 +111,10 @@ def weighted_estimates(
             judged = np.flatnonzero(dealt.drawn & known)
             if len(judged) >= MIN_JUDGED:
                 if dealt.warm_up:
-                    chosen = fit_judged(row[judged], z, judged, codes).chosen
-                    found.append(
-                        Weighted(
-                            float(chosen.mean[0]),
-                            float(chosen.variance[0]),
-                            float(chosen.third[0]),
-                        )
-                    )
+                    found.append(warm_up_estimate(row, z, judged, codes, clusters))
                     weights.append(1.0 / design_factor(np.full(size, len(judged) / size)))
                 else:
-                    estimate, weight = _round_estimate(row, z, before, dealt, judged)
+                    estimate, weight = _round_estimate(row, z, before, dealt, judged, clusters)
                     found.append(estimate)
                     weights.append(weight)
             before |= dealt.drawn & known
@@ -124,8 +123,40 @@ def weighted_estimates(
     return out
 
 
+def warm_up_estimate(
+    row: FloatArray,
+    z: FloatArray,
+    judged: IntArray,
+    codes: IntArray | None = None,
+    clusters: IntArray | None = None,
+) -> Weighted:
+    """The warm-up's estimate of a target: the dashboard's control-variate estimate
+    (:func:`metrics.estimate.fit_judged`) of its ``judged`` segments. The warm-up draws
+    whole batches (``clusters``: each segment's), not segments: where a batch's
+    sentences miss their prediction together (a document harder than its metrics say),
+    the segments' variance is too small, so the variance is the larger of it and the
+    batches' (:func:`metrics.weighting.aipw` on the regression's residuals, each batch
+    drawn with the warm-up's share of the batches)."""
+    chosen = fit_judged(row[judged], z, judged, codes).chosen
+    estimate = Weighted(float(chosen.mean[0]), float(chosen.variance[0]), float(chosen.third[0]))
+    if clusters is None:
+        return estimate
+    drawn = clusters[judged]
+    m = len(np.unique(drawn))
+    fitted = linear_prediction(judged, row[judged], z)
+    share = np.full(len(judged), m / len(np.unique(clusters)))
+    # residuals of a fit to the same batches: their spread is short by about one batch in m
+    by_batch = aipw(row[judged], judged, share, fitted, drawn).variance * m / max(m - 1, 1)
+    return Weighted(estimate.mean, max(estimate.variance, by_batch), estimate.third)
+
+
 def _round_estimate(
-    row: FloatArray, z: FloatArray, before: BoolArray, dealt: DealtRound, judged: IntArray
+    row: FloatArray,
+    z: FloatArray,
+    before: BoolArray,
+    dealt: DealtRound,
+    judged: IntArray,
+    clusters: IntArray | None = None,
 ) -> tuple[Weighted, float]:
     """One adaptive round's estimate of a target and its weight: the segments known
     before it count exactly, the others are predicted from those, and the round's
@@ -136,7 +167,8 @@ def _round_estimate(
     guess = np.where(before, np.nan_to_num(row), predicted)
     share = len(judged) / max(int(np.count_nonzero(dealt.drawn)), 1)
     chance = dealt.probabilities * share
-    estimate = aipw(row[judged], judged, chance[judged], guess)
+    drawn_with = None if clusters is None else clusters[judged]
+    estimate = aipw(row[judged], judged, chance[judged], guess, drawn_with)
     possible = chance[(chance > 0.0) & ~before]
     return estimate, 1.0 / design_factor(possible if len(possible) else np.ones(1))
 
@@ -159,6 +191,7 @@ def batch_probabilities(
     alpha: float,
     codes: IntArray | None = None,
     focus: Sequence[int] | None = None,
+    clusters: IntArray | None = None,
 ) -> tuple[FloatArray, list[int]]:
     """The next round's chance of each of ``batches`` (each: its segments' indices;
     the batches still to deal) and the open pairs it favours (module doc). ``costs``:
@@ -170,7 +203,7 @@ def batch_probabilities(
     n_systems = len(campaign.systems)
     if not batches:
         return np.zeros(0), []
-    estimates = weighted_estimates(human, covariates, rounds, codes)
+    estimates = weighted_estimates(human, covariates, rounds, codes, clusters)
     still_open = open_pairs(estimates, n_systems, alpha)
     if focus is not None:
         still_open = [k for k in still_open if k in set(focus)]

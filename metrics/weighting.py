@@ -23,7 +23,8 @@ it smaller still. v̂ is the unbiased estimate of the design variance under Pois
 sampling, and κ̂₃ that of its third cumulant (each term is a Bernoulli(π_i) variable
 times (y_i − ŷ_i)/π_i, whose third central moment is π_i(1 − π_i)(1 − 2π_i) times the
 cube), which the interval's skew correction reads. A segment judged with certainty
-(π_i = 1) adds its residual and no variance.
+(π_i = 1) adds its residual and no variance. Segments drawn together (a batch: one
+draw, one probability) are one term of each sum, their weighted residuals added first.
 
 Several such draws in turn (rounds, each one's probabilities and prediction chosen from
 the rounds before) each give an estimate unbiased given the rounds before: their errors
@@ -126,21 +127,32 @@ def aipw(
     judged: IntArray,
     probabilities: FloatArray,
     predicted: FloatArray,
+    clusters: IntArray | None = None,
 ) -> Weighted:
     """The augmented inverse-probability estimate of the mean over the corpus (the
     module's formula): ``scores`` and ``probabilities`` of the ``judged`` segments,
     ``predicted`` for every corpus segment (made before the draw; zeros give the
-    Horvitz–Thompson estimate)."""
+    Horvitz–Thompson estimate). ``clusters``: each judged segment's draw (segments drawn
+    together, as a batch's are, share one and its probability): the variance and third
+    cumulant then sum over the draws, each its weighted residuals' total, since a batch's
+    residuals come or stay together (a prediction off on average, or a document harder
+    than its metrics say, moves all of them at once); each segment its own draw by
+    default."""
     y = np.asarray(scores, dtype=np.float64)
     pi = np.asarray(probabilities, dtype=np.float64)
     guess = np.asarray(predicted, dtype=np.float64)
     if np.any(pi <= 0.0):
         raise ValueError("a judged segment had no chance of being judged: no weight for it")
     size = len(guess)
-    residual = y - guess[judged]
-    mean = (guess.sum() + float(np.sum(residual / pi))) / size
-    variance = float(np.sum((1.0 - pi) / pi**2 * residual**2)) / size**2
-    third = float(np.sum((1.0 - pi) * (1.0 - 2.0 * pi) / pi**3 * residual**3)) / size**3
+    weighted = (y - guess[judged]) / pi
+    mean = (guess.sum() + float(np.sum(weighted))) / size
+    if clusters is not None:
+        labels, first, inverse = np.unique(clusters, return_index=True, return_inverse=True)
+        totals = np.bincount(inverse, weights=weighted, minlength=len(labels))
+        weighted = np.asarray(totals, dtype=np.float64)
+        pi = pi[first]
+    variance = float(np.sum((1.0 - pi) * weighted**2)) / size**2
+    third = float(np.sum((1.0 - pi) * (1.0 - 2.0 * pi) * weighted**3)) / size**3
     return Weighted(mean, variance, third)
 
 

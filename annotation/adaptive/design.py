@@ -66,6 +66,15 @@ class Design:
         return int(self.human.shape[1])
 
     @property
+    def clusters(self) -> IntArray:
+        """Each sentence's batch (the draws' unit: a batch's sentences are drawn
+        together); a sentence in no batch its own, numbered below 0."""
+        out = -1 - np.arange(self.size, dtype=np.int64)
+        for number, batch in self.batches.items():
+            out[batch.segments] = number
+        return out
+
+    @property
     def left(self) -> list[Batch]:
         """The batches no round has drawn yet, by number."""
         return [b for n, b in sorted(self.batches.items()) if n not in self.drawn]

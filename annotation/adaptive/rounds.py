@@ -120,6 +120,7 @@ def draw_round(corpus: Corpus, campaign: Campaign) -> int | None:
         alpha=campaign.alpha,
         codes=design.codes,
         focus=focus_of(design.systems, pairs_of_interest(corpus)),
+        clusters=design.clusters,
     )
     take = poisson_draw(chances, np.random.default_rng([zlib.crc32(corpus.name.encode()), number]))
     pairs = list(combinations(design.systems, 2))

@@ -211,7 +211,9 @@ def status_of(
 ) -> AdaptiveStatus:
     """The :class:`AdaptiveStatus` of a read design (module doc), ``chosen``: the pairs
     the lead cares about (None: every pair)."""
-    found = weighted_estimates(design.human, design.covariates, design.rounds, design.codes)
+    found = weighted_estimates(
+        design.human, design.covariates, design.rounds, design.codes, design.clusters
+    )
     focus = focus_of(design.systems, chosen)
     n = len(design.systems)
     alpha, z = campaign.alpha, normal_quantile(1.0 - campaign.alpha / 2.0)

@@ -52,7 +52,8 @@ def by_hand(corpus: Corpus, system: int) -> Weighted:
     functions called one by one: the warm-up's control-variate estimate (the stored
     automatic scores as covariates, documents as strata), then each round's augmented
     inverse-probability estimate, its chance the recorded one times the share of its
-    drawn sentences judged."""
+    drawn sentences judged; the variances summed over batches, the draws' unit (the
+    warm-up's the larger of the segments' and the batches')."""
     n = corpus.n_sentences
     judged_scores = corpus_judged(corpus)
     y = judged_scores.scores["sser"][f"system {system}"]
@@ -63,6 +64,9 @@ def by_hand(corpus: Corpus, system: int) -> Weighted:
     z = standardised(np.column_stack([mine[name] for name in covariates.labels]))
     estimates, weights = [], []
     before = np.zeros(n, dtype=bool)
+    batch = np.zeros(n, dtype=np.int64)
+    for task in Task.objects.filter(corpus=corpus, copy=0):
+        batch[task.start : task.end] = task.batch
     for row in DealingRound.objects.filter(corpus=corpus).order_by("number"):
         drawn = np.zeros(n, dtype=bool)
         chance = np.zeros(n)
@@ -75,13 +79,18 @@ def by_hand(corpus: Corpus, system: int) -> Weighted:
         if len(judged) >= 3:
             if row.number == 0:
                 chosen = fit_judged(y[judged], z, judged, codes).chosen
-                estimates.append(Weighted(chosen.mean[0], chosen.variance[0], chosen.third[0]))
+                m = len(set(batch[judged]))
+                share = np.full(len(judged), m / len(set(batch)))
+                fitted = linear_prediction(judged, y[judged], z)
+                by_batch = aipw(y[judged], judged, share, fitted, batch[judged]).variance
+                variance = max(chosen.variance[0], by_batch * m / (m - 1))
+                estimates.append(Weighted(chosen.mean[0], variance, chosen.third[0]))
                 weights.append(1 / design_factor(np.full(n, len(judged) / n)))
             else:
                 seen = np.flatnonzero(before)
                 guess = np.where(before, np.nan_to_num(y), linear_prediction(seen, y[seen], z))
                 pi = chance * len(judged) / np.count_nonzero(drawn)
-                estimates.append(aipw(y[judged], judged, pi[judged], guess))
+                estimates.append(aipw(y[judged], judged, pi[judged], guess, batch[judged]))
                 weights.append(1 / design_factor(pi[(pi > 0) & ~before]))
         before |= drawn & ~np.isnan(y)
     return combine(estimates, weights)
