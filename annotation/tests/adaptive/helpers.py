@@ -21,12 +21,14 @@ def adaptive_corpus(
     batch_size: int | None = None,
     warm_up_percent: int = 25,
     adaptive: bool = True,
+    judges_per_item: int = 1,
 ) -> tuple[Campaign, Corpus]:
     """A campaign of one corpus (``documents`` of so many sentences, ``systems``
-    systems), one annotator per item and no overlap, dealt adaptively (or not), its
-    tasks drawn; a batch a document by default."""
+    systems), ``judges_per_item`` annotators per item and no overlap, dealt adaptively
+    (or not), its tasks drawn; a batch a document by default."""
     campaign = split_campaign(
         f"{name} campaign",
+        judges_per_item=judges_per_item,
         batch_size=batch_size or max(10, systems * max(documents)),
         overlap_percent=0,
         adaptive=adaptive,

@@ -116,3 +116,32 @@ def test_the_recorded_chances_are_the_chances_batches_are_drawn_with(
     for batch, p in chances.items():
         share = counts.get(batch, 0) / repetitions
         assert abs(share - p) <= 4 * math.sqrt(p * (1 - p) / repetitions) + 1e-9, batch
+
+
+def test_with_two_annotators_per_item_both_copies_of_a_batch_share_its_round_and_chance(
+    user_factory: Callable[..., User],
+) -> None:
+    """Adaptive dealing on top of the campaign's redundancy: a round draws a batch with
+    both its copies (each dealt to a different annotator), with one chance."""
+    judges = [user_factory(f"judge{k}") for k in range(4)]
+    campaign, corpus = adaptive_corpus(
+        "twice", [4] * 12, systems=3, judges=judges, judges_per_item=2
+    )
+    for k in range(10):
+        task = deal_next(user=judges[k % 4], campaign=campaign)
+        assert task is not None
+        judge_task(task, judges[k % 4])
+
+    assert DealingRound.objects.filter(corpus=corpus).count() >= 2
+    copies: dict[int, set[tuple[int | None, float | None]]] = {}
+    holders: dict[int, set[int | None]] = {}
+    for task in Task.objects.filter(corpus=corpus, batch__isnull=False):
+        copies.setdefault(task.batch or 0, set()).add((task.round, task.probability))
+        if task.assignee_id is not None:
+            holders.setdefault(task.batch or 0, set()).add(task.assignee_id)
+    assert all(len(kinds) == 1 for kinds in copies.values())  # the copies agree
+    drawn_in = {next(iter(kinds))[0] for kinds in copies.values()}
+    assert any(r is not None and r > 0 for r in drawn_in)  # some batch a round drew
+    counts = Task.objects.filter(corpus=corpus, batch__isnull=False, assignee__isnull=False)
+    for batch, people in holders.items():
+        assert len(people) == counts.filter(batch=batch).count()  # never one judge twice
