@@ -226,3 +226,23 @@ def batch_probabilities(
         per_batch = np.ones(len(batches))
     per_batch = (1.0 - SEGMENT_FLOOR) * per_batch / per_batch.mean() + SEGMENT_FLOOR
     return scaled_probabilities(per_batch, expected, costs), still_open
+
+
+def drawn_round(
+    left: Sequence[int],
+    p: FloatArray,
+    take: BoolArray,
+    batches: Sequence[IntArray],
+    dealt: set[int],
+) -> DealtRound:
+    """The round that gave the batches ``left`` (indices into ``batches``, each its
+    segments) the chances ``p`` and drew ``take`` (those added to ``dealt``), as the app
+    records it: each segment its batch's chance. For replays and tests."""
+    size = sum(len(b) for b in batches)
+    chance, in_round = np.zeros(size), np.zeros(size, dtype=bool)
+    for b, pb, t in zip(left, p, take, strict=True):
+        chance[batches[b]] = pb
+        if t:
+            in_round[batches[b]] = True
+            dealt.add(b)
+    return DealtRound(chance, in_round)

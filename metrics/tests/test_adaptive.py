@@ -11,27 +11,18 @@ import math
 import numpy as np
 import pytest
 
-from metrics.adaptive import DealtRound, batch_probabilities, open_pairs, weighted_estimates
+from metrics.adaptive import (
+    DealtRound,
+    batch_probabilities,
+    drawn_round,
+    open_pairs,
+    weighted_estimates,
+)
 from metrics.simulate import SEGMENT_FLOOR
 from metrics.simulated_campaign import synthetic_campaign
 from metrics.weighting import Weighted, poisson_draw
 
 SYSTEMS, SEGMENTS, BATCH = 5, 400, 5
-
-
-def drawn_round(
-    left: list[int], p: np.ndarray, take: np.ndarray, batches: list[np.ndarray], dealt: set[int]
-) -> DealtRound:
-    """The round that gave the batches ``left`` the chances ``p`` and drew ``take`` (those
-    added to ``dealt``), as recorded: each sentence its batch's chance."""
-    size = sum(len(b) for b in batches)
-    chance, in_round = np.zeros(size), np.zeros(size, dtype=bool)
-    for b, pb, t in zip(left, p, take, strict=True):
-        chance[batches[b]] = pb
-        if t:
-            in_round[batches[b]] = True
-            dealt.add(b)
-    return DealtRound(chance, in_round)
 
 
 def dealt_campaign(seed: int, rounds: int = 2, judged_share: float = 0.7):
