@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotation', '0036_campaign_side_by_side'),
+        ('annotation', '0038_judgment_figures_stamp'),
     ]
 
     operations = [
