@@ -86,7 +86,19 @@ def test_a_lead_turns_adaptive_dealing_on_and_reads_the_weighted_estimates(
     expect(stop).to_contain_text("can stop")
     audit.check("campaign page, adaptive dealing", within="#adaptive-stop")
 
-    # the lead cares about one open pair: the page lists it alone, then stops the campaign
+    choose_a_pair_and_stop(page, audit)
+    assert audit.failures == [], "\n".join(audit.failures)
+    assert Campaign.objects.get(pk=campaign.pk).adaptive
+    judge.goto(base + "/")
+    judge.click(f'button[data-action="next-batch"][data-corpus="{corpus.name}"]')
+    expect(judge.locator("#no-batch")).to_be_visible()  # no batch dealt: stopped
+    assert not Task.objects.filter(assignee=ana, finished_at__isnull=True).exists()
+
+
+def choose_a_pair_and_stop(page: Page, audit: Audit) -> None:
+    """The lead cares about one open pair: the campaign page lists it alone; then the
+    lead stops the campaign."""
+    stop = page.locator("#adaptive-stop")
     chosen = page.locator("#adaptive-open li").first.get_attribute("data-pair")
     page.check(f'#adaptive-pairs-form input[value="{chosen}"]')
     page.click('#adaptive-pairs-form button[data-action="save-pairs"]')
@@ -98,9 +110,3 @@ def test_a_lead_turns_adaptive_dealing_on_and_reads_the_weighted_estimates(
     expect(page.locator("#adaptive-stopped")).to_be_visible()
     expect(stop).to_have_attribute("data-stopped", "true")
     audit.check("campaign page, pairs chosen and dealing stopped", within="#adaptive-stop")
-    assert audit.failures == [], "\n".join(audit.failures)
-    assert Campaign.objects.get(pk=campaign.pk).adaptive
-    judge.goto(base + "/")
-    judge.click(f'button[data-action="next-batch"][data-corpus="{corpus.name}"]')
-    expect(judge.locator("#no-batch")).to_be_visible()  # no batch dealt: stopped
-    assert not Task.objects.filter(assignee=ana, finished_at__isnull=True).exists()
