@@ -35,7 +35,7 @@ from annotation.tests.factories import (
     write_corpus,
 )
 from annotation.tests.judged_corpora import SPLIT_OVERLAP
-from annotation.tests.stored import automatic_statistics
+from annotation.tests.stored import automatic_statistics, scored
 from metrics.registry import metric_info
 
 pytestmark = pytest.mark.django_db
@@ -450,7 +450,7 @@ def test_query_counts_do_not_grow_with_the_corpus(
     counts = {}
     for size in (5, 50):
         corpus = sized_corpus(tmp_path, f"c{size}", size)
-        automatic_statistics(corpus)  # stored, as once its import's job is done
+        scored(corpus)  # stored, as once its import's job is done
         add_judgments(corpus, users, 3 * size)
         address = url.format(
             pk=corpus.pk,
