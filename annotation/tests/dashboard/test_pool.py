@@ -50,7 +50,7 @@ from annotation.tests.factories import (
     write_corpus,
 )
 from annotation.tests.pools import POOL_ACCEPTED, POOL_CORRECTED
-from annotation.tests.stored import automatic_statistics
+from annotation.tests.stored import automatic_statistics, scored
 from annotation.text import readable_text
 from metrics.facts import APP_AUTOMATIC
 from metrics.tokenize import Preprocessor
@@ -422,7 +422,7 @@ def test_pool_views_cost_the_same_queries_whatever_the_corpus_size(
     counts = {}
     for size in (5, 50):
         corpus = sized_corpus(tmp_path, f"c{size}", size)
-        automatic_statistics(corpus)  # stored, as once its import's job is done
+        scored(corpus)  # stored, as once its import's job is done
         add_judgments(corpus, users, 3 * size)
         address = url.format(pk=corpus.pk, system=system_pk(corpus, "system 0"))
 
