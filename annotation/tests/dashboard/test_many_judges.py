@@ -14,7 +14,7 @@ from django.test import Client
 from annotation.changes import judgments_changed
 from annotation.models import Corpus, Judgment, Target, User
 from annotation.tests.factories import HTMX, page_queries, sized_corpus
-from annotation.tests.stored import automatic_statistics
+from annotation.tests.stored import scored
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +69,7 @@ def test_a_page_listing_every_judge_costs_the_same_queries_with_5_and_40_judges(
     counts = {}
     for n in (5, 40):
         corpus = sized_corpus(tmp_path, f"c{n}", 20)
-        automatic_statistics(corpus)
+        scored(corpus)  # stored, as once its import's job is done
         judged_by(corpus, [user_factory(f"c{n}-judge{k:02d}") for k in range(n)])
         address = url.format(pk=corpus.pk)
         counts[n] = (
