@@ -38,7 +38,7 @@ from annotation.tests.factories import (
     sized_corpus,
 )
 from annotation.tests.imported import import_scores
-from annotation.tests.stored import automatic_statistics, scored
+from annotation.tests.stored import scored
 from metrics.correlation import pearson
 from metrics.segment_scores import mean_from_stats, mean_rows
 from metrics.significance import Bootstrap
@@ -260,7 +260,7 @@ def test_query_counts_do_not_grow_with_the_imported_metrics(
     counts = {}
     for n in (0, 1, 3):
         corpus = sized_corpus(tmp_path, f"c{n}", 5)
-        automatic_statistics(corpus)
+        scored(corpus)  # stored, as once its import's job is done
         add_judgments(corpus, [ann], 5)
         for i in range(n):
             scores = {f"system {s}": [0.1 * s + 0.01 * i] * 5 for s in range(3)}
