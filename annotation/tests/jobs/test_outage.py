@@ -64,7 +64,10 @@ def test_workers_ride_out_a_postgresql_restart_and_finish_the_job_they_had(
     tmp_path: Path,
 ) -> None:
     lease = 2.0
-    job = int(outage_db.steps("enqueue", "4", "40"))  # a progress report every 0.1 s
+    # held before its last step until the test says (a progress report every 0.1 s
+    # meanwhile): running while the server stops, however long the workers take to start
+    released = tmp_path / "released"
+    job = int(outage_db.steps("enqueue", "1", "10", "--held", str(released)))
     busy_log, idle_log = tmp_path / "busy.log", tmp_path / "idle.log"
     busy = outage_db.worker(lease, log=busy_log, steps=True, **AT_SHELL_PRIORITY)
     stopped_at_the_end.append(busy)
@@ -73,6 +76,7 @@ def test_workers_ride_out_a_postgresql_restart_and_finish_the_job_they_had(
     stopped_at_the_end.append(idle)
     wait_for_lines(idle_log, "computing queued jobs", idle)
 
+    assert outage_db.jobs() == [(job, "running", 1, host_and_pid(busy))]
     postgres.stop()
     try:
         wait_for_lines(busy_log, GONE, busy)
@@ -81,9 +85,10 @@ def test_workers_ride_out_a_postgresql_restart_and_finish_the_job_they_had(
     finally:
         postgres.start()
     assert (busy.poll(), idle.poll()) == (None, None)  # both rode it out
+    wait_for_lines(busy_log, BACK, busy)
+    released.touch()
     outage_db.wait_until(lambda jobs: jobs[0][1] in ("done", "failed"), "ended")
     # the idle worker may still be waiting to try the database again when the job ends
-    wait_for_lines(busy_log, BACK, busy)
     wait_for_lines(idle_log, BACK, idle)
 
     busy_said, idle_said = busy_log.read_text(), idle_log.read_text()
@@ -95,8 +100,12 @@ def test_workers_ride_out_a_postgresql_restart_and_finish_the_job_they_had(
     assert busy_said.count(STARTS.format(job=job)) == 2
     assert STARTS.format(job=job) not in idle_said
 
-    # and both take new work: of two jobs queued at once after it, each computes one
-    outage_db.steps("enqueue", "2", "1", "2")
+    # and both take new work: of two jobs queued at once after it, each computes one (both
+    # held until both run: a worker computes one job at a time)
+    released_too = tmp_path / "released too"
+    outage_db.steps("enqueue", "0.2", "2", "2", "--held", str(released_too))
+    outage_db.wait_until(lambda jobs: all(j[1] == "running" for j in jobs[1:]), "both claimed")
+    released_too.touch()
     outage_db.wait_until(lambda jobs: all(j[1] == "done" for j in jobs), "the new jobs done")
     assert {worker for _, _, _, worker in outage_db.jobs()[1:]} == {
         host_and_pid(busy),
