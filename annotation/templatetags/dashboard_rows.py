@@ -1,0 +1,120 @@
+"""The dashboard's rows repeated once per judge or per metric (the judges table, the
+pace per judge, the meta-evaluation's cells), written here rather than cell by cell in
+the templates: with two hundred judges the template engine's per-variable cost (a
+lookup, a localization and an escape for each of some fifteen cells a row) was most of
+the panels' render. The markup is the templates', byte for byte
+(``annotation/tests/dashboard/test_dashboard_rows.py`` pins it against them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from django import template
+from django.utils.formats import localize
+from django.utils.safestring import SafeString
+
+from annotation.formatting import number
+from annotation.templatetags.dashboard_format import offset_cell
+
+if TYPE_CHECKING:
+    from annotation.controls.api import JudgeControls
+    from annotation.dashboard.effort import JudgeEffort
+    from annotation.dashboard.judges import JudgeRow
+
+register = template.Library()
+
+
+def shown(value: Any) -> str:
+    """``value`` as ``{{ value }}`` writes it: localized, escaped."""
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, int):
+        return str(value)
+    return escape(str(localize(value)))
+
+
+@register.filter
+def judge_rows(rows: Sequence[JudgeRow], controls_shown: bool) -> SafeString:
+    """The judges table's body (``_judges.html``): a row per judge, its control items'
+    columns where ``controls_shown``."""
+    return SafeString("".join(_judge_row(r, controls_shown) for r in rows))
+
+
+def _judge_row(row: JudgeRow, controls_shown: bool) -> str:
+    j, c, name = row.figures, row.controls, escape(row.name)
+    flag = ' data-flagged="true" class="flagged"' if c is not None and c.flagged else ""
+    offsets: str
+    if row.effect:
+        offsets = offset_cell(row.effect.shared, "offset-shared") + offset_cell(
+            row.effect.overall, "offset-overall"
+        )
+    else:
+        offsets = '<td data-col="offset-shared">–</td><td data-col="offset-overall">–</td>'
+    return (
+        f'\n      <tr data-judge="{name}"{flag}><th scope="row"><bdi>{name}</bdi></th>'
+        f'<td data-col="judgments">{j.judgments}</td><td data-col="mean">'
+        f'{number(j.mean_score)}</td><td data-col="std">{number(j.std)}</td>'
+        f'<td data-col="sser" title="{escape(j.sser_signature)}">{number(j.sser)}</td>'
+        f'<td data-col="awer" title="{escape(j.awer_signature)}">{number(j.awer)}</td>'
+        f'{offsets}<td data-col="minutes">{number(j.minutes, 1)}</td><td data-col="pace" '
+        f'data-per-hour="{number(j.per_hour, 1)}">{number(j.pace, 1)}</td>'
+        f"{_control_cells(c) if controls_shown else ''}</tr>\n    "
+    )
+
+
+def _control_cells(c: JudgeControls | None) -> str:
+    """A judge's control items' three cells (none done: zeros and "–")."""
+    done, passed = (c.done or 0, c.passed or 0) if c else (0, 0)
+    consistent, repeats = (c.consistent or 0, c.repeats or 0) if c else (0, 0)
+    rate = None if c is None else c.pass_rate
+    consistency = None if c is None else c.consistency
+    flag = ""
+    if c is not None and c.flagged:
+        below = f"below {shown(c.threshold)} %"
+        flag = f' <strong class="flag" data-flag="below-threshold">{below}</strong>'
+    return (
+        f'<td data-col="controls" title="{passed} of {done} control items passed">{done}</td>'
+        f'<td data-col="pass-rate" data-value="{number(rate, 1)}">{number(rate, 1)}'
+        f'{"" if rate is None else " %"}{flag}</td><td data-col="consistency" '
+        f'title="{consistent} of {repeats} repeated candidates judged alike">'
+        f"{number(consistency, 1)}{'' if consistency is None else ' %'}</td>"
+    )
+
+
+@register.filter
+def pace_rows(judges: Sequence[JudgeEffort]) -> SafeString:
+    """The effort panel's pace per judge (``_effort.html``): a row per judge."""
+    return SafeString(
+        "".join(
+            f'<tr data-judge="{escape(j.name)}"><th scope="row"><bdi>{escape(j.name)}</bdi>'
+            f'</th><td>{j.judgments}</td><td data-col="hours">{number(j.hours)}</td>'
+            f'<td data-col="pace" data-per-hour="{number(j.per_hour, 1)}">'
+            f"{number(j.pace, 1)}</td></tr>"
+            for j in judges
+        )
+    )
+
+
+@register.filter
+def meta_cells(cells: Sequence[Mapping[str, Any]]) -> SafeString:
+    """A metric's row of the meta-evaluation table (``_meta.html``): one cell per human
+    figure, level and coefficient."""
+    return SafeString("".join(_meta_cell(c) for c in cells))
+
+
+def _meta_cell(c: Mapping[str, Any]) -> str:
+    if c["too_few"]:
+        body = f'<small class="too-few" data-note="too-few">{shown(c["too_few"])}</small>'
+    else:
+        body = number(c["value"], 3)
+        if c["interval"]:
+            body += f' <small class="ci">{shown(c["interval"])}</small>'
+    n = shown(c["n"])
+    return (
+        f'<td data-human="{shown(c["human"])}" data-level="{shown(c["level"])}" '
+        f'data-coef="{shown(c["coef"])}" data-n="{n}" data-ci-low="{shown(c["ci_low"])}" '
+        f'data-ci-high="{shown(c["ci_high"])}" title="{shown(c["title"])}">{body} '
+        f"<small>n={n}</small></td>"
+    )
