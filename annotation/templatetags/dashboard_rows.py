@@ -1,8 +1,8 @@
-"""The dashboard's rows repeated once per judge or per metric (the judges table, the
-pace per judge, the meta-evaluation's cells), written here rather than cell by cell in
-the templates: with two hundred judges the template engine's per-variable cost (a
-lookup, a localization and an escape for each of some fifteen cells a row) was most of
-the panels' render. The markup is the templates', byte for byte
+"""The dashboard's rows repeated once per judge, per system or per metric (the judges
+table, the pace per judge, the estimates, the meta-evaluation's cells), written here
+rather than cell by cell in the templates: with two hundred judges the template engine's
+per-variable cost (a lookup, a localization and an escape for each of some fifteen cells
+a row) was most of the panels' render. The markup is the templates', byte for byte
 (``annotation/tests/dashboard/test_dashboard_rows.py`` pins it against them)."""
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from django import template
 from django.utils.formats import localize
 from django.utils.safestring import SafeString
 
-from annotation.formatting import number
+from annotation.formatting import number, percent
 from annotation.templatetags.dashboard_format import offset_cell
 
 if TYPE_CHECKING:
     from annotation.controls.api import JudgeControls
     from annotation.dashboard.effort import JudgeEffort
+    from annotation.dashboard.estimates import MetricEstimates, SystemEstimate
     from annotation.dashboard.judges import JudgeRow
 
 register = template.Library()
@@ -117,4 +118,51 @@ def _meta_cell(c: Mapping[str, Any]) -> str:
         f'data-coef="{shown(c["coef"])}" data-n="{n}" data-ci-low="{shown(c["ci_low"])}" '
         f'data-ci-high="{shown(c["ci_high"])}" title="{shown(c["title"])}">{body} '
         f"<small>n={n}</small></td>"
+    )
+
+
+@register.filter
+def estimate_head(m: MetricEstimates) -> SafeString:
+    """The heading cell of a metric's rows in the estimates table, spanning them all."""
+    direction = "↑ higher" if m.info.higher_is_better else "↓ lower"
+    return SafeString(
+        f'<th scope="rowgroup" rowspan="{m.rows}">{escape(m.info.label)} '
+        f'<small class="direction">{direction} is better</small></th>\n'
+    )
+
+
+@register.filter
+def estimate_rows(m: MetricEstimates) -> SafeString:
+    """A metric's rows of the estimates table (``_estimates.html``), one per system
+    with an estimate, the first with the metric's heading cell."""
+    return SafeString("".join(_estimate_row(m, x, i == 0) for i, x in enumerate(m.systems)))
+
+
+def _estimate_row(m: MetricEstimates, x: SystemEstimate, first: bool) -> str:
+    a = {k: escape(v) for k, v in x.attrs.items()}
+    system = escape(x.system)
+    if x.used:
+        worth = f"{percent(x.saved)} <small>({escape(x.method)})</small>"
+    else:
+        worth = "<small>plain mean kept</small>"
+    covariates = " · ".join(
+        f'<span data-covariate="{escape(c["name"])}" data-correlation="{escape(c["correlation"])}"'
+        f' data-coefficient="{escape(c["coefficient"])}"><bdi>{escape(c["label"])}</bdi> '
+        f"{escape(c['r'])}</span>"
+        for c in x.shown_covariates
+    )
+    return (
+        f'<tr data-metric="{escape(m.metric)}" data-translator="{system}" data-n="{x.n}" '
+        f'data-estimate="{a["estimate"]}" data-estimate-low="{a["estimate_low"]}" '
+        f'data-estimate-high="{a["estimate_high"]}" data-plain="{a["plain"]}" '
+        f'data-plain-low="{a["plain_low"]}" data-plain-high="{a["plain_high"]}" '
+        f'data-method="{escape(x.method)}" data-variance-ratio="{a["variance_ratio"]}" '
+        f'data-rank="{x.rank}">\n        {estimate_head(m) if first else ""}\n'
+        f'        <th scope="row"><bdi>{system}</bdi></th>\n'
+        f'        <td data-col="n">{x.n}</td>\n'
+        f'        <td data-col="plain">{escape(x.plain_text)}</td>\n'
+        f'        <td data-col="estimate" title="{escape(x.title)}">{escape(x.text)}</td>\n'
+        f'        <td data-col="rank">{x.rank}</td>\n'
+        f'        <td data-col="worth">{worth}</td>\n'
+        f'        <td data-col="covariates">{covariates}</td>\n      </tr>'
     )

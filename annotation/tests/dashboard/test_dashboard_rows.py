@@ -11,11 +11,20 @@ from django.template import Context, Template
 
 from annotation.controls.api import JudgeControls
 from annotation.dashboard.effort import JudgeEffort
+from annotation.dashboard.estimates import MetricEstimates, SystemEstimate
 from annotation.dashboard.judges import JudgeFigures, JudgeRow
-from annotation.templatetags.dashboard_rows import judge_rows, meta_cells, pace_rows
+from annotation.templatetags.dashboard_rows import (
+    estimate_head,
+    estimate_rows,
+    judge_rows,
+    meta_cells,
+    pace_rows,
+)
+from metrics import estimate
 from metrics.annotator_effects import NO_OFFSET, AnnotatorEffect, Offset
 from metrics.claims import shortfall
 from metrics.ranking import Interval
+from metrics.registry import metric_info
 
 #: ``dashboard/_judges.html``'s loop before.
 JUDGES_LOOP = (
@@ -56,6 +65,35 @@ META_LOOP = (
     '}<small class="too-few" data-note="too-few">{{ c.too_few }}</small>{% else %}{{ c.va'
     'lue|num:3 }}{% if c.interval %} <small class="ci">{{ c.interval }}</small>{% endif %'
     "}{% endif %} <small>n={{ c.n }}</small></td>{% endfor %}"
+)
+
+#: ``dashboard/_estimates.html``'s loop before, ``_estimates_metric.html`` included.
+ESTIMATES_LOOP = (
+    "{% load dashboard_format %}{% for x in m.systems %}{% with a=x.attrs %}<tr data-metr"
+    'ic="{{ m.metric }}" data-translator="{{ x.system }}" data-n="{{ x.n }}" data-estimat'
+    'e="{{ a.estimate }}" data-estimate-low="{{ a.estimate_low }}" data-estimate-high="{{'
+    ' a.estimate_high }}" data-plain="{{ a.plain }}" data-plain-low="{{ a.plain_low }}" d'
+    'ata-plain-high="{{ a.plain_high }}" data-method="{{ x.method }}" data-variance-ratio'
+    '="{{ a.variance_ratio }}" data-rank="{{ x.rank }}">\n        {% if forloop.first %}<t'
+    'h scope="rowgroup" rowspan="{{ m.rows }}">{{ m.info.label }} <small class="direction'
+    '">{% if m.info.higher_is_better %}↑ higher{% else %}↓ lower{% endif %} is better</sm'
+    'all></th>\n{% endif %}\n        <th scope="row"><bdi>{{ x.system }}</bdi></th>\n       '
+    ' <td data-col="n">{{ x.n }}</td>\n        <td data-col="plain">{{ x.plain_text }}</td'
+    '>\n        <td data-col="estimate" title="{{ x.title }}">{{ x.text }}</td>\n        <t'
+    'd data-col="rank">{{ x.rank }}</td>\n        <td data-col="worth">{% if x.used %}{{ x'
+    ".saved|percent }} <small>({{ x.method }})</small>{% else %}<small>plain mean kept</s"
+    'mall>{% endif %}</td>\n        <td data-col="covariates">{% for c in x.shown_covariat'
+    'es %}<span data-covariate="{{ c.name }}" data-correlation="{{ c.correlation }}" data'
+    '-coefficient="{{ c.coefficient }}"><bdi>{{ c.label }}</bdi> {{ c.r }}</span>{% if no'
+    "t forloop.last %} · {% endif %}{% endfor %}</td>\n      </tr>{% endwith %}{% endfor %"
+    "}"
+)
+
+#: ``dashboard/_estimates_metric.html`` before.
+ESTIMATES_HEAD = (
+    '<th scope="rowgroup" rowspan="{{ m.rows }}">{{ m.info.label }} <small class="directi'
+    'on">{% if m.info.higher_is_better %}↑ higher{% else %}↓ lower{% endif %} is better</'
+    "small></th>\n"
 )
 
 
@@ -163,3 +201,40 @@ def test_the_meta_cells_are_the_template_loop_s_markup() -> None:
     looped = Template(META_LOOP).render(Context({"row": {"cells": cells}}))
 
     assert meta_cells(cells) == looped
+
+
+def _estimate(
+    mean: float, method: str, covariates: tuple[estimate.Covariate, ...]
+) -> estimate.Estimate:
+    plain = estimate.Interval(mean + 0.5, mean - 3.0, mean + 4.0, 40, 2.0, 39.0)
+    found = estimate.Interval(mean, mean - 2.0, mean + 2.0, 1000, 1.0, 38.0)
+    ratio = 1.0 if method == estimate.PLAIN else 0.4123456789
+    return estimate.Estimate(plain, found, method, ratio, None, covariates, 3, 1000, 0.95)
+
+
+@pytest.mark.parametrize("metric", ["sser", "awer"])
+def test_the_estimate_rows_are_the_template_loop_s_markup(metric: str) -> None:
+    covariates = (
+        estimate.Covariate("bleu", 0.25, 0.4123456),
+        estimate.Covariate("<x>", 0.0, math.nan),
+    )
+    m = MetricEstimates(
+        metric,
+        metric_info(metric),
+        (
+            SystemEstimate(
+                "A&B",
+                metric,
+                _estimate(12.5, estimate.REGRESSION, covariates),
+                1,
+                {"bleu": "BLEU", "<x>": 'x "y"'},
+            ),
+            SystemEstimate("c'd", metric, _estimate(30.0, estimate.PLAIN, ()), 2),
+        ),
+        (("e", 3),),
+    )
+
+    looped = Template(ESTIMATES_LOOP).render(Context({"m": m}))
+
+    assert estimate_rows(m) == looped
+    assert estimate_head(m) == Template(ESTIMATES_HEAD).render(Context({"m": m}))
