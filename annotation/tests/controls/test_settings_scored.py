@@ -168,8 +168,10 @@ def test_the_settings_page_shows_a_span_judges_pass_rate(
     """The judge passes the repeats and fails the bad references: the table says so,
     flagged; the page reads the control rows in one query (and MQM's spans in one)."""
     corpus = with_every_kind(
-        span_queue_corpus(tmp_path, "rates", [judge], protocol, sentences=4, systems=4), judge
+        span_queue_corpus(tmp_path, "rates", [judge], protocol, sentences=8, systems=4), judge
     )
+    corpus.control_pass_threshold = 100  # one bad reference let through flags the judge
+    corpus.save(update_fields=["control_pass_threshold"])
     items = walk_span_queue(corpus, judge, lambda j: (70 if protocol == Protocol.ESA else None, []))
     repeats = sum(1 for j in items if j.control == Judgment.Control.REPEAT)
     controls = sum(1 for j in items if j.control)
@@ -254,8 +256,10 @@ def test_the_dashboards_judges_panel_shows_a_span_judges_pass_rate(
     tmp_path: Path, lead_client: Client, judge: User
 ) -> None:
     corpus = with_every_kind(
-        span_queue_corpus(tmp_path, "panel", [judge], Protocol.ESA, sentences=4, systems=4), judge
+        span_queue_corpus(tmp_path, "panel", [judge], Protocol.ESA, sentences=8, systems=4), judge
     )
+    corpus.control_pass_threshold = 100  # one bad reference let through flags the judge
+    corpus.save(update_fields=["control_pass_threshold"])
     items = walk_span_queue(corpus, judge, lambda j: (70, []))
     repeats = sum(1 for j in items if j.control == Judgment.Control.REPEAT)
     controls = sum(1 for j in items if j.control)

@@ -44,6 +44,9 @@ def test_back_after_accept_and_next_shows_the_previous_judgment_fresh_from_the_s
     expect(page.locator("#judge")).to_have_attribute("data-state", "done")
     expect(page.locator("#done-note")).to_contain_text("Accepted with 90")
     expect(page.locator("#esa-score-number")).to_have_value("90")
+    # Back reloaded the page (no copy kept); its Forward is htmx's once htmx has started,
+    # at DOMContentLoaded: a Forward before then changes the address alone.
+    page.wait_for_load_state()
 
     page.go_forward()
     judge_shows(page, second)
