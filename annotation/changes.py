@@ -72,6 +72,7 @@ from annotation.models import (
     Translator,
     scalar_total,
 )
+from metrics.segment_scores import SYSTEM_LAYOUT
 
 
 class Stamp(enum.Flag):
@@ -222,17 +223,24 @@ def _forget_imported_scores(corpus_id: int, targets: Sequence[Target]) -> None:
     """The imported scores of ``targets`` (candidates whose text just changed) become
     ``NaN``: they scored a text that is no longer there. Their systems' figures are then
     means over the sentences left, compared on the sentences both systems have (the
-    bootstrap's masks)."""
+    bootstrap's masks). A system-level figure imported alone (one value, no segments:
+    :data:`~metrics.segment_scores.SYSTEM_LAYOUT`) was of the old texts as a whole: its
+    system has no figure any more."""
     where = Target.objects.filter(pk__in=[t.pk for t in targets])
     positions: dict[int, list[int]] = {}
     for translator, position in where.values_list("translator_id", "sentence__position"):
         positions.setdefault(translator, []).append(position)
     rows = list(
-        ExternalScores.objects.filter(metric__corpus_id=corpus_id, translator_id__in=positions)
+        ExternalScores.objects.filter(
+            metric__corpus_id=corpus_id, translator_id__in=positions
+        ).annotate(layout=F("metric__layout"))
     )
     for row in rows:
         values = np.frombuffer(bytes(row.values), dtype=SCORES_DTYPE).copy()
-        values[positions[row.translator_id]] = np.nan
+        if row.layout == SYSTEM_LAYOUT:
+            values[:] = np.nan
+        else:
+            values[positions[row.translator_id]] = np.nan
         row.values = values.tobytes()
     if rows:
         ExternalScores.objects.bulk_update(rows, ["values"])

@@ -10,6 +10,9 @@ read.
   :func:`read_system_scores`). Read beside a ``.seg.score``, each system's line must
   agree with its segments' mean (:func:`check_system_scores`): a file of other figures
   (z-normalised, say) is refused with its line, not shown as if it were that mean.
+  Read alone (a release that publishes no segment-level file for the pair), its lines
+  are the figures (:func:`published_system_scores`): one per system, ``None`` for a
+  system nobody rated.
 
 Numbers are written in full (``repr``: the shortest text of the same float), so a file
 read and written again gives the same lines.
@@ -51,7 +54,12 @@ def seg_score_text(scores: Mapping[str, Sequence[float] | FloatArray]) -> str:
 
 def sys_score_text(scores: Mapping[str, Sequence[float] | FloatArray]) -> str:
     """Each system's :func:`system_mean` as a ``.sys.score``."""
-    return "".join(f"{system}\t{_number(system_mean(v))}\n" for system, v in scores.items())
+    return figures_sys_score_text({system: system_mean(v) for system, v in scores.items()})
+
+
+def figures_sys_score_text(figures: Mapping[str, float]) -> str:
+    """Each system's figure (NaN: none) as a ``.sys.score`` line, in ``figures``' order."""
+    return "".join(f"{system}\t{_number(value)}\n" for system, value in figures.items())
 
 
 def read_system_scores(data: bytes, filename: str = "sys.score") -> dict[str, tuple[float, int]]:
@@ -89,9 +97,8 @@ def check_system_scores(
     """A :class:`~metrics.textfiles.SegmentFileError` naming the ``.sys.score`` line of
     the first system it does not have in ``segments`` or whose score is not its
     segments' mean (module doc), or the file's end for a system it leaves out."""
+    check_system_names(systems, list(segments), filename)
     for system, (value, line) in systems.items():
-        if system not in segments:
-            raise SegmentFileError(filename, line, f"unknown system {system!r}")
         mean = system_mean(segments[system])
         same = (math.isnan(value) and math.isnan(mean)) or math.isclose(
             value, mean, rel_tol=TOLERANCE, abs_tol=TOLERANCE
@@ -103,6 +110,28 @@ def check_system_scores(
                 f"system {system!r}: {_number(value)} is not the mean of its rated segments "
                 f"({_number(mean)})",
             )
-    for system in segments:
+
+
+def check_system_names(
+    systems: Mapping[str, tuple[float, int]], known: Sequence[str], filename: str = "sys.score"
+) -> None:
+    """A :class:`~metrics.textfiles.SegmentFileError` naming the ``.sys.score`` line of
+    the first system not among ``known``, or the file's end for one of ``known`` it
+    leaves out: a system-level file scores every system, once."""
+    for system, (_, line) in systems.items():
+        if system not in known:
+            raise SegmentFileError(filename, line, f"unknown system {system!r}")
+    for system in known:
         if system not in systems:
             raise SegmentFileError(filename, None, f"no score for system {system!r}")
+
+
+def published_system_scores(
+    data: bytes, systems: Sequence[str], filename: str = "sys.score"
+) -> dict[str, float]:
+    """A ``.sys.score`` read alone as the figures of ``systems`` (in their order; NaN:
+    ``None``, a system nobody rated), or the refusal naming the line
+    (:func:`read_system_scores`, :func:`check_system_names`)."""
+    found = read_system_scores(data, filename)
+    check_system_names(found, systems, filename)
+    return {system: found[system][0] for system in systems}

@@ -63,7 +63,11 @@ MISSING_ALLOWED = frozenset({"mtme"})
 #: The layouts whose files hold human scores (mt-metrics-eval keeps only human scores in
 #: it): a metric imported from one is a human figure, which the meta-evaluation
 #: correlates the automatic metrics with rather than one more automatic metric.
-HUMAN_LAYOUTS = frozenset({"mtme"})
+HUMAN_LAYOUTS = frozenset({"mtme", "mtme-sys"})
+#: How a metric imported from mt-metrics-eval's ``.sys.score`` alone is kept (not a
+#: layout a lead picks: the ``mtme`` import without its ``.seg.score``): human
+#: system-level figures as published, with no segment scores (:mod:`metrics.mtme`).
+SYSTEM_LAYOUT = "mtme-sys"
 #: How mt-metrics-eval's human scores write a segment without a score.
 NO_SCORE = "None"
 

@@ -70,6 +70,10 @@ class MetricInfo:
     figures, counts of word edits, n-gram matches, or another kind (word alignments with
     stems and synonyms, say). The dashboard groups its columns by it, so metrics that
     measure alike stand together.
+
+    ``system_level`` marks a metric with figures per system only, as published
+    elsewhere (human scores imported as mt-metrics-eval's ``.sys.score`` alone): no
+    segment scores, so no interval, no rank group and no sentence-level correlation.
     """
 
     name: str
@@ -80,6 +84,7 @@ class MetricInfo:
     lowest: float = 0.0
     highest: float = 100.0
     family: str = "other"
+    system_level: bool = False
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:

@@ -10,13 +10,20 @@ files (:mod:`~annotation.corpora.score_exports`, as ``export_scores --format mtm
 from annotation.corpora.appraise_csv import appraise_csv_lines
 from annotation.corpora.appraise_export import appraise_rows
 from annotation.corpora.mqm import mqm_json, mqm_tsv
-from annotation.corpora.score_exports import chosen_scores, default_scores
+from annotation.corpora.score_exports import (
+    chosen_file,
+    chosen_scores,
+    default_scores,
+    has_seg_score,
+)
 
 __all__ = [
     "appraise_csv_lines",
     "appraise_rows",
+    "chosen_file",
     "chosen_scores",
     "default_scores",
+    "has_seg_score",
     "mqm_json",
     "mqm_tsv",
 ]

@@ -159,6 +159,10 @@ class RemoveForm(forms.Form):
         return data
 
 
+#: Why a file of scores is missing or out of place (the scores form).
+ERR_NO_SCORES_FILE = "A segment scores file is needed (or, in layout mtme, a .sys.score alone)."
+ERR_SYS_LAYOUT = "A .sys.score goes with layout mtme (mt-metrics-eval's human scores)."
+
 #: Which way an imported metric points, as the form asks it: no default, the lead says.
 DIRECTIONS = (
     ("higher", "Higher is better (COMET, BLEURT, GEMBA)"),
@@ -169,13 +173,25 @@ DIRECTIONS = (
 class ExternalScoresForm(forms.Form):
     """A file of segment scores computed elsewhere, to import as a named metric of a
     corpus (:func:`annotation.statistics.external_metric_import` reads and checks the
-    file itself, and refuses it with its line and reason)."""
+    file itself, and refuses it with its line and reason). Human scores (layout mtme)
+    may come with their ``.sys.score`` (``sys``, as ``import_scores --sys``), or be that
+    file alone (no segment file): the published system-level figures."""
 
     prefix = "scores"
 
     # an empty file is the reader's to refuse, with the words of every other refusal
     file = forms.FileField(
-        label="Segment scores file", help_text="UTF-8, one score per line.", allow_empty_file=True
+        label="Segment scores file",
+        help_text="UTF-8, one score per line. Layout mtme: may be left out for a .sys.score alone.",
+        allow_empty_file=True,
+        required=False,
+    )
+    sys = forms.FileField(
+        label="System-level scores file (mtme only)",
+        help_text="mt-metrics-eval's .sys.score of the same human scores: checked against "
+        "the segments' means, or alone the published figure of each system.",
+        allow_empty_file=True,
+        required=False,
     )
     layout = forms.ChoiceField(
         choices=[(key, f"{key}: {words}") for key, words in LAYOUTS.items()],
@@ -198,8 +214,23 @@ class ExternalScoresForm(forms.Form):
         required=False, label="Replace the imported metric of this name, if there is one"
     )
 
-    def clean_file(self) -> UploadedFile[bytes]:
-        return within_upload_limit(self.cleaned_data["file"], "import_scores")
+    def clean_file(self) -> UploadedFile[bytes] | None:
+        found = self.cleaned_data["file"]
+        return None if found is None else within_upload_limit(found, "import_scores")
+
+    def clean_sys(self) -> UploadedFile[bytes] | None:
+        found = self.cleaned_data["sys"]
+        return None if found is None else within_upload_limit(found, "import_scores")
+
+    def clean(self) -> dict[str, Any]:
+        """A segment file, or with layout mtme a ``.sys.score`` (either or both)."""
+        super().clean()
+        data = self.cleaned_data
+        if data.get("sys") is not None and data.get("layout") not in (None, "mtme"):
+            self.add_error("sys", ERR_SYS_LAYOUT)
+        elif data.get("file") is None and data.get("sys") is None and "file" not in self.errors:
+            self.add_error("file", ERR_NO_SCORES_FILE)
+        return data
 
     def clean_name(self) -> str:
         """A name a metric may have (the corpus's own names are the service's to check)."""

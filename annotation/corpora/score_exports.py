@@ -10,7 +10,11 @@ scores (higher is better, 0 a perfect candidate); or an imported metric's by its
 (human scores imported from mt-metrics-eval come back as they were read). Unless asked
 (:func:`default_scores`): the judges' of an ESA or MQM corpus, else the first human
 scores imported. The command ``export_scores`` and the dashboard's ``seg.score`` and
-``sys.score`` downloads write the same files.
+``sys.score`` downloads write the same files (:func:`score_file`).
+
+A ``.sys.score`` is each system's mean of its scored segments, except for human scores
+imported as a ``.sys.score`` alone: their published figures, written back as read; they
+have no ``.seg.score`` to write, and asking for one says so.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from annotation.models import Corpus, Judgment, Protocol, Span, Translator
-from annotation.statistics import external_metrics
+from annotation.statistics import external_metrics, external_segment_scores
 from metrics.mqm import segment_points
+from metrics.mtme import figures_sys_score_text, seg_score_text, sys_score_text
 from metrics.protocols import SystemFigures, esa, mqm
 from metrics.ratings import Ratings, ratings
 from metrics.stats import FloatArray
@@ -56,24 +61,63 @@ def default_scores(corpus: Corpus) -> str | None:
 def chosen_scores(corpus: Corpus, name: str | None) -> tuple[str, dict[str, FloatArray]]:
     """The scores ``name`` (None: :func:`default_scores`) with the name they have, or a
     ``LookupError`` naming what there is."""
+    name = _chosen_name(corpus, name)
+    return name, segment_scores(corpus, name)
+
+
+def _chosen_name(corpus: Corpus, name: str | None) -> str:
+    """``name``, or else :func:`default_scores`, or a ``LookupError`` naming what there is."""
     name = name or default_scores(corpus)
     if name is None:
         known = ", ".join(m.name for m in external_metrics(corpus)) or "none"
         raise LookupError(ERR_WHICH_SCORES.format(corpus=corpus.name, known=known))
-    return name, segment_scores(corpus, name)
+    return name
+
+
+def chosen_file(corpus: Corpus, name: str | None, level: str) -> tuple[str, str]:
+    """The scores ``name`` (None: :func:`default_scores`) with the name they have, and
+    their :func:`score_file` at ``level``; a ``LookupError`` naming what there is."""
+    name = _chosen_name(corpus, name)
+    return name, score_file(corpus, name, level)
+
+
+def score_file(corpus: Corpus, name: str, level: str) -> str:
+    """The scores ``name`` as mt-metrics-eval's ``.seg.score`` (``level`` ``seg``) or
+    ``.sys.score`` (``sys``): module doc; a ``LookupError`` naming what there is, or
+    saying that system-level scores alone have no ``.seg.score``."""
+    if level == "sys":
+        published = _published(corpus, name)
+        if published is not None:
+            return figures_sys_score_text(published)
+        return sys_score_text(segment_scores(corpus, name))
+    return seg_score_text(segment_scores(corpus, name))
+
+
+def has_seg_score(corpus: Corpus, name: str) -> bool:
+    """Whether the scores ``name`` have a ``.seg.score`` (not system-level scores imported
+    alone)."""
+    return _published(corpus, name) is None
+
+
+def _published(corpus: Corpus, name: str) -> dict[str, float] | None:
+    """The published figures of the imported scores ``name``, if they are system-level
+    scores imported alone."""
+    if name in OWN:
+        return None
+    return next((m.published for m in external_metrics(corpus) if m.name == name), None)
 
 
 def segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:
     """Per system of ``corpus`` (its order), one score per sentence (NaN: none), of the
-    scores ``name`` (module doc); a ``LookupError`` naming what there is otherwise."""
+    scores ``name`` (module doc); a ``LookupError`` naming what there is otherwise (or
+    that the scores are system-level only)."""
     if name == "esa":
         return esa_segment_scores(corpus)
     if name == "mqm":
         return mqm_segment_scores(corpus)
     metrics = external_metrics(corpus)
-    for metric in metrics:
-        if metric.name == name:
-            return {s: v.copy() for s, v in metric.scores.items()}
+    if any(m.name == name for m in metrics):
+        return external_segment_scores(corpus, name)
     known = ", ".join(m.name for m in metrics) or "none"
     raise LookupError(ERR_NO_SUCH_SCORES.format(corpus=corpus.name, name=name, known=known))
 

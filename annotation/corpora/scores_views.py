@@ -65,7 +65,8 @@ def _answer(
 @require_http_methods(["GET", "POST"])
 def external_scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The corpus's imported metrics and the form that imports one; its POST imports the
-    file (:func:`~annotation.statistics.external_metric_import`), all of it or nothing."""
+    file (:func:`~annotation.statistics.external_metric_import`), all of it or nothing:
+    segment scores, with layout mtme their ``.sys.score`` too, or that file alone."""
     corpus = get_object_or_404(Corpus, pk=pk)
     if request.method == "GET":
         done = request.GET.get("done", "")
@@ -74,17 +75,20 @@ def external_scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _answer(request, corpus, form, status=400)
     data = form.cleaned_data
+    segments, system = data["file"], data["sys"]
     try:
         metric = external_metric_import(
             corpus=corpus,
-            data=data["file"].read(),
+            data=None if segments is None else segments.read(),
             layout=data["layout"],
             name=data["name"],
             higher_is_better=form.higher_is_better,
-            filename=data["file"].name or "scores",
+            filename="scores" if segments is None else segments.name or "scores",
             description=data["description"],
             replace=data["replace"],
             imported_by=request.user,
+            system_scores=None if system is None else system.read(),
+            system_filename="sys.score" if system is None else system.name or "sys.score",
         )
     except ScoresRefused as refused:
         return _answer(request, corpus, form, status=400, refusal=str(refused))

@@ -101,7 +101,8 @@ def covariate_scores(
 ) -> Covariates:
     """The sentence scores of :data:`AUTOMATIC_COVARIATES` from the stored statistics
     ``auto`` (``metrics``: the metric objects of their choice), then every ``imported``
-    metric's, per system of ``auto``."""
+    metric's that has segment scores, per system of ``auto``."""
+    imported = [x for x in imported if x.segment_level]
     scores: dict[str, dict[str, FloatArray]] = {}
     for system in auto.systems:
         mine = {

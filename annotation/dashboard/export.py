@@ -252,7 +252,10 @@ def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) 
     (``pearson``, ``kendall``, and at system level ``pairwise_accuracy`` and
     ``soft_pairwise_accuracy``) as ``{"value", "n", "ci": [low, high]}`` (``null``
     where undefined or not computed) and ``too_few`` (the page's note, "" if none;
-    with a note, every ``value`` and ``ci`` is ``null``, as the page shows none)."""
+    with a note, every ``value`` and ``ci`` is ``null``, as the page shows none);
+    ``none``: at sentence level, why there is no correlation at all (a human figure of
+    system-level scores only, :data:`~annotation.dashboard.meta.NO_SENTENCE_LEVEL`), ""
+    otherwise."""
     rows: list[dict[str, Any]] = []
     for row in meta.grid:
         by_place: dict[tuple[str, str], dict[str, Any]] = {}
@@ -265,6 +268,7 @@ def meta_json(corpus: str, preprocessing: dict[str, str], meta: MetaEvaluation) 
                     "human": c["human"],
                     "level": c["level"],
                     "too_few": c["too_few"],
+                    "none": c["none"],
                 },
             )
             shown = c["interval"] != ""

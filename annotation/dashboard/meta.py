@@ -123,6 +123,9 @@ class MetaEvaluation:
     #: The labels of the human scores imported among them (the app's own figures' are
     #: :func:`~metrics.registry.metric_info`'s).
     human_labels: dict[str, str] = field(default_factory=dict)
+    #: The human figures with no sentence level (system-level human scores imported
+    #: alone): their sentence-level cells say so (:data:`NO_SENTENCE_LEVEL`).
+    system_level_only: frozenset[str] = frozenset()
 
     def human_label(self, human: str) -> str:
         return self.human_labels.get(human) or metric_info(human).label
@@ -145,6 +148,9 @@ class MetaEvaluation:
                 against = self.human_label(h)
                 for level in ("sentence", "system"):
                     c = self.get(m, h, level)
+                    if level == "sentence" and h in self.system_level_only:
+                        cells += _no_sentence_level(c, against)
+                        continue
                     for coef, name, interval in _coefficients(c):
                         title = (
                             f"{_WORDS[name]} of {metric} and {against} at {level} level, "
@@ -166,6 +172,7 @@ class MetaEvaluation:
                                 "ci_low": "" if not shown or interval is None else interval[0],
                                 "ci_high": "" if not shown or interval is None else interval[1],
                                 "too_few": c.too_few,
+                                "none": "",
                                 "title": title,
                             }
                         )
@@ -177,6 +184,33 @@ class MetaEvaluation:
             if (r.metric, r.human, r.level) == (metric, human_metric, level):
                 return r
         raise ValueError(f"no correlation of {metric!r} with {human_metric!r} at {level!r}")
+
+
+#: What a sentence-level cell says of a human figure with no sentence level (human
+#: scores imported as a ``.sys.score`` alone), in place of a value.
+NO_SENTENCE_LEVEL = "none: system-level scores only"
+
+
+def _no_sentence_level(c: Correlation, against: str) -> list[dict[str, Any]]:
+    """The sentence-level cells (r, τ) of a correlation with a human figure that has no
+    sentence level: no value, the note :data:`NO_SENTENCE_LEVEL`."""
+    title = f"{against} has system-level scores only: there is no sentence-level correlation"
+    return [
+        {
+            "human": c.human,
+            "level": "sentence",
+            "coef": name,
+            "value": math.nan,
+            "n": 0,
+            "interval": "",
+            "ci_low": "",
+            "ci_high": "",
+            "too_few": "",
+            "none": NO_SENTENCE_LEVEL,
+            "title": title,
+        }
+        for name in ("pearson", "kendall")
+    ]
 
 
 #: What a cell's hover text calls each coefficient of :data:`COEFFICIENTS`.
@@ -282,9 +316,9 @@ def meta_evaluation(
         out += _imported_correlations(metric, samples, human_values, sentence, at)
         signatures[metric.name] = metric.signature
         labels[metric.name] = metric.name
-    human_labels = {h: info.label for h, info in human_values.imported.items()}
+    humans = (human_values.metrics, {h: i.label for h, i in human_values.imported.items()})
     return MetaEvaluation(
-        tuple(out), normalize, signatures, labels, human_values.metrics, human_labels
+        tuple(out), normalize, signatures, labels, *humans, human_values.system_level_only
     )
 
 

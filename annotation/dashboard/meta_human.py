@@ -158,6 +158,9 @@ class HumanSide:
     #: The facts of the human scores imported, by name (the app's own figures' are
     #: :func:`~metrics.registry.metric_info`'s).
     imported: dict[str, MetricInfo] = field(default_factory=dict)
+    #: The human figures with no sentence level: human scores imported as a
+    #: ``.sys.score`` alone (their published figure per system, nothing per sentence).
+    system_level_only: frozenset[str] = frozenset()
 
     def info(self, metric: str) -> MetricInfo:
         """The facts of the human figure ``metric``: its label and direction."""
@@ -172,7 +175,9 @@ def with_imported_human(side: HumanSide, imported: ExternalFigures | None) -> Hu
     its score, per system with a rated sentence its figure (the mean of its rated
     sentences, as published), its figure on every sample of the same bootstrap (its
     paired bootstrap's, NaN where a sample drew none of its rated sentences) and how
-    many rated sentences it rests on. ``side`` itself when none was imported."""
+    many rated sentences it rests on. Human scores imported as a ``.sys.score`` alone
+    have their published figure per system and nothing else: no sentence-level point,
+    no sample (so no interval). ``side`` itself when none was imported."""
     found = [m for m in (() if imported is None else imported.metrics) if m.human]
     if not found:
         return side
@@ -181,6 +186,11 @@ def with_imported_human(side: HumanSide, imported: ExternalFigures | None) -> Hu
     infos = dict(side.imported)
     for metric in found:
         name, rated = metric.name, metric.judged
+        infos[name] = metric.info
+        if not metric.segment_level:
+            sentence[name] = {}
+            system[name] = {s: f.score for s, f in metric.figures.items()}
+            continue
         sentence[name] = {
             (s, int(k)): float(values[k])
             for s, values in metric.scores.items()
@@ -192,9 +202,11 @@ def with_imported_human(side: HumanSide, imported: ExternalFigures | None) -> Hu
         if tested is not None and tested.samples is not None:
             by_system = dict(zip(metric.systems, tested.samples, strict=True))
             samples[name] = {s: by_system[s] for s in system[name]}
-        infos[name] = metric.info
     names = tuple(m.name for m in found)
-    return HumanSide(sentence, system, samples, judged, (*side.metrics, *names), infos)
+    alone = side.system_level_only | {m.name for m in found if not m.segment_level}
+    return HumanSide(
+        sentence, system, samples, judged, (*side.metrics, *names), infos, frozenset(alone)
+    )
 
 
 def human_side(

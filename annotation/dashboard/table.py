@@ -57,6 +57,9 @@ from metrics.stats import FloatArray, MetricInfo, Score, family_rank
 ALL_METRICS: tuple[str, ...] = tuple(
     sorted((*AUTOMATIC_METRICS, *HUMAN_METRICS), key=lambda m: family_rank(metric_info(m).family))
 )
+#: What a published system-level figure's cell says of it (human scores imported as a
+#: ``.sys.score`` alone: :attr:`~metrics.stats.MetricInfo.system_level`).
+PUBLISHED_NOTE = "published system-level figure: no segment scores, no interval, no rank group"
 #: The app's columns with their facts.
 BUILT_IN_COLUMNS: dict[str, MetricInfo] = {m: metric_info(m) for m in ALL_METRICS}
 #: An aWER corpus's columns (the table's default): the automatic metrics and the human
@@ -149,8 +152,9 @@ class Cell:
     def rank_attr(self) -> int:
         """``data-rank``: the earned group, 1 for every figure of a column where no group
         can be earned (the whole column is one group), and 0 (not ranked) without a
-        figure: a system nobody judged is in no group."""
-        if not self.has_score:
+        figure: a system nobody judged is in no group, nor one of a column of published
+        system-level figures alone (nothing to test them by)."""
+        if not self.has_score or self.facts.system_level:
             return UNRANKED
         return 1 if self.one_group else self.shown_rank
 
@@ -158,8 +162,9 @@ class Cell:
     def too_few(self) -> str:
         """ "too few judged sentences (n = 2)" when the figure rests on too few sentences
         for an interval (:func:`metrics.claims.shortfall`), else "" (also without a
-        figure: nothing is claimed)."""
-        if not self.has_score or not claims.too_few(self.n):
+        figure: nothing is claimed, and for a published system-level figure: it rests on
+        no sentence here)."""
+        if not self.has_score or self.facts.system_level or not claims.too_few(self.n):
             return ""
         return too_few_note(self.n, judged=self.is_human)
 
@@ -213,6 +218,9 @@ class Cell:
             figure = number(None if self.figure is None else self.figure.score)
             return f"{self.estimate.title} · the table's figure {figure}: {self.signature}"
         parts = [self.signature]
+        if self.facts.system_level:
+            parts.append(PUBLISHED_NOTE)
+            return " · ".join(parts)
         iv = self.shown_interval
         if self.too_few:
             parts.append(f"{self.too_few}: no interval")

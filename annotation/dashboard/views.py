@@ -29,8 +29,9 @@ from django.views.decorators.http import require_GET
 from annotation.corpora.api import (
     appraise_csv_lines,
     appraise_rows,
-    chosen_scores,
+    chosen_file,
     default_scores,
+    has_seg_score,
     mqm_json,
     mqm_tsv,
 )
@@ -50,7 +51,6 @@ from annotation.dashboard.table import ALL_METRICS
 from annotation.models import Corpus
 from annotation.web import HtmxHttpRequest, attachment, lead_required
 from metrics.json_out import json_dumps
-from metrics.mtme import seg_score_text, sys_score_text
 from metrics.numerals import digits
 
 #: The paper's table formats: what writes each, and its content type.
@@ -101,7 +101,8 @@ def _downloads(inputs: DashboardInputs) -> dict[str, str]:
     human scores as mt-metrics-eval's files ("" where it has none)."""
     corpus = inputs.corpus
     pk, query = corpus.pk, inputs.query(sort="")
-    scores = default_scores(corpus) is not None
+    scores = default_scores(corpus)
+    seg = scores is not None and has_seg_score(corpus, scores)
     return {
         "csv": reverse("dashboard:table_csv", args=[pk]) + query,
         "json": reverse("dashboard:table_json", args=[pk]) + query,
@@ -111,8 +112,8 @@ def _downloads(inputs: DashboardInputs) -> dict[str, str]:
         "mqm_tsv": reverse("dashboard:mqm_tsv", args=[pk]),
         "mqm_json": reverse("dashboard:mqm_json", args=[pk]),
         "appraise_csv": reverse("dashboard:appraise_csv", args=[pk]) if corpus.scores_esa else "",
-        "seg_score": reverse("dashboard:seg_score", args=[pk]) if scores else "",
-        "sys_score": reverse("dashboard:sys_score", args=[pk]) if scores else "",
+        "seg_score": reverse("dashboard:seg_score", args=[pk]) if seg else "",
+        "sys_score": reverse("dashboard:sys_score", args=[pk]) if scores is not None else "",
     }
 
 
@@ -267,10 +268,9 @@ def mtme_scores(request: HtmxHttpRequest, pk: int, level: str) -> HttpResponse:
     the scores there are when there are none of that name."""
     corpus = _corpus(pk)
     try:
-        name, scores = chosen_scores(corpus, request.GET.get("metric"))
+        name, text = chosen_file(corpus, request.GET.get("metric"), level)
     except LookupError as exc:
         raise BadRequest(str(exc.args[0])) from None
-    text = seg_score_text(scores) if level == "seg" else sys_score_text(scores)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     return attachment(response, f"{corpus.name}.{name}", f".{level}.score")
 

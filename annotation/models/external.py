@@ -57,7 +57,10 @@ class ExternalScores(models.Model):
     per sentence in the corpus's order (a few kilobytes per system for a corpus of
     1,000 sentences; the dashboard reads every row of a corpus in one query). ``NaN``
     marks a sentence whose candidate's text changed after the import
-    (:func:`annotation.changes.candidates_changed`): its score was of another text."""
+    (:func:`annotation.changes.candidates_changed`): its score was of another text.
+    Human system-level scores imported alone (the metric's layout
+    :data:`~metrics.segment_scores.SYSTEM_LAYOUT`) hold one float instead: the system's
+    published figure, ``NaN`` for none."""
 
     metric = models.ForeignKey(ExternalMetric, on_delete=models.CASCADE, related_name="scores")
     translator = models.ForeignKey(

@@ -32,7 +32,14 @@ under the stamp (:data:`~annotation.statistics.memo.FIGURES`).
 (:attr:`ExternalMetricScores.human`): its column is a human one, and the
 meta-evaluation correlates the automatic and the other imported metrics with it
 (:func:`annotation.dashboard.meta_human.with_imported_human`) rather than with the
-judges' figures.
+judges' figures. Its ``.sys.score`` comes with it or alone. With the ``.seg.score`` it is
+a check: each line must be its system's mean of rated segments, the figure shown (so
+the published figure and the segments' mean are one number, and the segments win only
+in the last digits the file did not print). Alone (a release that publishes
+system-level human scores only), its lines are the figures
+(:attr:`ExternalMetricScores.published`, layout :data:`~metrics.segment_scores.
+SYSTEM_LAYOUT`, one float per system stored): a human column without intervals or rank
+groups, correlated with at system level only, written back as read.
 
 **For the estimates.** :func:`external_segment_scores` gives a named metric's scores per
 system as arrays, one per sentence in corpus order: a covariate any figure can read.
@@ -52,11 +59,12 @@ from django.db import IntegrityError, transaction
 from annotation.changes import imported_scores_changed
 from annotation.models import SCORES_DTYPE, Corpus, ExternalMetric, ExternalScores, Translator
 from annotation.statistics.memo import remembered
-from metrics.mtme import check_system_scores, read_system_scores
+from metrics.mtme import check_system_scores, published_system_scores, read_system_scores
 from metrics.segment_scores import (
     ERR_NAME_TAKEN,
     HUMAN_LAYOUTS,
     MISSING_ALLOWED,
+    SYSTEM_LAYOUT,
     check_metric_name,
     check_scores,
     mean_from_stats,
@@ -78,6 +86,14 @@ ERR_MISSING_SYSTEM = (
 )
 ERR_NO_SUCH_METRIC = "the corpus {corpus!r} has no imported metric named {name!r}"
 ERR_DESCRIPTION = "the description is {length} characters long; at most {limit} fit"
+ERR_NO_FILE = "no file: the segment scores, or with layout mtme a .sys.score alone"
+ERR_SYSTEM_ALONE = (
+    "a .sys.score alone is read as mt-metrics-eval's human scores (layout mtme), not {layout}"
+)
+ERR_SYSTEM_LEVEL_ONLY = (
+    "the scores {name!r} of the corpus {corpus!r} are system-level only (a .sys.score "
+    "imported alone): there is no segment score"
+)
 
 
 class ScoresRefused(ValueError):
@@ -100,12 +116,23 @@ class ExternalMetricScores:
     #: :data:`~metrics.segment_scores.HUMAN_LAYOUTS`): a human figure, which the
     #: meta-evaluation correlates the metrics with.
     human: bool = False
+    #: Human system-level figures as published (a ``.sys.score`` imported alone), per
+    #: system (NaN: none): the figures; every segment then has no score. None: the
+    #: figures are the segments' means.
+    published: dict[str, float] | None = None
+
+    @property
+    def segment_level(self) -> bool:
+        """Whether it has segment scores (False: system-level figures only)."""
+        return self.published is None
 
     @property
     def info(self) -> MetricInfo:
         """Its facts, as a column, chart or line shows them: its name as the label, no
         unit and no bound (:mod:`metrics.segment_scores`)."""
-        return external_info(self.name, self.higher_is_better, human=self.human)
+        return external_info(
+            self.name, self.higher_is_better, human=self.human, system_level=not self.segment_level
+        )
 
     @property
     def judged(self) -> dict[str, int]:
@@ -122,7 +149,14 @@ class ExternalMetricScores:
 
     @cached_property
     def figures(self) -> dict[str, Score]:
-        """Each system's figure, :data:`AGGREGATE`, with the signature and its rows."""
+        """Each system's figure, :data:`AGGREGATE`, with the signature and its rows; of
+        system-level scores alone, each published figure (no rows), none where NaN."""
+        if self.published is not None:
+            return {
+                system: Score(self.name, value, self.signature)
+                for system, value in self.published.items()
+                if not math.isnan(value)
+            }
         out = {}
         for system in self.scores:
             rows = self.rows(system)
@@ -150,8 +184,11 @@ class ExternalMetricScores:
         )
 
 
-def external_info(name: str, higher_is_better: bool, *, human: bool = False) -> MetricInfo:
-    """An imported metric's :class:`~metrics.stats.MetricInfo` (``human``: human scores)."""
+def external_info(
+    name: str, higher_is_better: bool, *, human: bool = False, system_level: bool = False
+) -> MetricInfo:
+    """An imported metric's :class:`~metrics.stats.MetricInfo` (``human``: human scores;
+    ``system_level``: published system-level figures alone)."""
     return MetricInfo(
         name,
         name,
@@ -161,6 +198,7 @@ def external_info(name: str, higher_is_better: bool, *, human: bool = False) -> 
         lowest=-math.inf,
         highest=math.inf,
         family="external",
+        system_level=system_level,
     )
 
 
@@ -202,6 +240,8 @@ def external_segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:
     covariate for any figure, e.g. the estimates). A ``LookupError`` naming it when the
     corpus has no such metric."""
     for metric in external_metrics(corpus):
+        if metric.name == name and not metric.segment_level:
+            raise LookupError(ERR_SYSTEM_LEVEL_ONLY.format(corpus=corpus.name, name=name))
         if metric.name == name:
             return {s: v.copy() for s, v in metric.scores.items()}
     raise LookupError(ERR_NO_SUCH_METRIC.format(corpus=corpus.name, name=name))
@@ -216,7 +256,10 @@ def external_figures(corpus: Corpus, bootstrap: Bootstrap | None) -> ExternalFig
         return ExternalFigures(metrics)
 
     def tested() -> ExternalFigures:
-        significance = {m.name: m.significance(bootstrap) for m in metrics if m.scores}
+        # system-level scores alone have no segments to resample: no interval, no group
+        significance = {
+            m.name: m.significance(bootstrap) for m in metrics if m.scores and m.segment_level
+        }
         return ExternalFigures(metrics, significance)
 
     key = ("external-figures", bootstrap.n_samples, bootstrap.seed)
@@ -224,7 +267,8 @@ def external_figures(corpus: Corpus, bootstrap: Bootstrap | None) -> ExternalFig
 
 
 def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
-    """Every imported metric of the corpus with its scores, in one query."""
+    """Every imported metric of the corpus with its scores, in one query (system-level
+    scores alone: each system's published figure, and no segment score)."""
     rows = (
         ExternalScores.objects.filter(metric__corpus=corpus)
         .order_by("metric__imported_at", "metric_id", "translator__position")
@@ -239,13 +283,16 @@ def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
             named=True,
         )
     )
-    found: dict[str, tuple[Any, dict[str, FloatArray]]] = {}
+    found: dict[str, tuple[Any, dict[str, FloatArray], dict[str, float]]] = {}
     for row in rows:
-        _, scores = found.setdefault(row.metric__name, (row, {}))
+        _, scores, published = found.setdefault(row.metric__name, (row, {}, {}))
         values = np.frombuffer(bytes(row.values), dtype=SCORES_DTYPE).astype(np.float64)
         # A score past the limit was stored before the limit was the rule: no score, as
         # its sum would be no number (metrics.segment_scores.SCORE_LIMIT).
         values[out_of_range(values)] = np.nan
+        if row.metric__layout == SYSTEM_LAYOUT:
+            published[row.translator__name] = float(values[0])
+            values = np.full(corpus.n_sentences, np.nan)
         scores[row.translator__name] = values
     return tuple(
         ExternalMetricScores(
@@ -253,22 +300,29 @@ def _read(corpus: Corpus) -> tuple[ExternalMetricScores, ...]:
             higher_is_better=first.metric__higher_is_better,
             description=first.metric__description,
             signature=external_signature(
-                name, first.metric__higher_is_better, first.metric__imported_at
+                name,
+                first.metric__higher_is_better,
+                first.metric__imported_at,
+                published=first.metric__layout == SYSTEM_LAYOUT,
             ),
             scores=scores,
             human=first.metric__layout in HUMAN_LAYOUTS,
+            published=published if first.metric__layout == SYSTEM_LAYOUT else None,
         )
-        for name, (first, scores) in found.items()
+        for name, (first, scores, published) in found.items()
     )
 
 
-def external_signature(name: str, higher_is_better: bool, imported_at: Any) -> str:
+def external_signature(
+    name: str, higher_is_better: bool, imported_at: Any, *, published: bool = False
+) -> str:
     """``ext:COMET-22|agg:mean|higher:yes|imported:2025-06-01T10:00Z``: which import of
-    which metric a figure is, and how it was made of the segment scores."""
+    which metric a figure is, and how it was made of the segment scores (``agg:published``:
+    system-level figures imported as they were published)."""
     return format_signature(
         {
             "ext": name,
-            "agg": "mean",
+            "agg": "published" if published else "mean",
             "higher": "yes" if higher_is_better else "no",
             "imported": imported_at.strftime("%Y-%m-%dT%H:%MZ"),
         },
@@ -282,7 +336,7 @@ def external_signature(name: str, higher_is_better: bool, imported_at: Any) -> s
 def external_metric_import(
     *,
     corpus: Corpus,
-    data: bytes,
+    data: bytes | None,
     layout: str,
     name: str,
     higher_is_better: bool,
@@ -299,8 +353,24 @@ def external_metric_import(
     ``replace``: a metric of that name is replaced (else a name taken is refused).
     ``system_scores``: the system-level file that comes with human scores
     (mt-metrics-eval's ``.sys.score``), checked against the segments' means
-    (:func:`metrics.mtme.check_system_scores`) so the figures shown are the published."""
+    (:func:`metrics.mtme.check_system_scores`) so the figures shown are the published.
+    ``data`` None: the ``system_scores`` alone, stored as the published figures
+    (:func:`_published_values`)."""
     check_external_name(corpus, name, replace=replace)
+    if data is None:
+        systems, values = _published_values(corpus, system_scores, layout, system_filename)
+        return _stored(
+            corpus=corpus,
+            name=name,
+            higher_is_better=higher_is_better,
+            systems=systems,
+            values=values,
+            description=_checked_description(description),
+            layout=SYSTEM_LAYOUT,
+            source=system_filename,
+            replace=replace,
+            imported_by=imported_by,
+        )
     systems = _systems(corpus)
     try:
         scores = read_segment_scores(
@@ -328,6 +398,29 @@ def external_metric_import(
     )
 
 
+def _published_values(
+    corpus: Corpus, data: bytes | None, layout: str, filename: str
+) -> tuple[dict[str, int], dict[str, bytes]]:
+    """The corpus's systems and each one's stored value of mt-metrics-eval's
+    ``.sys.score`` of human scores read alone: its published figure (``None``: NaN, no
+    figure) as one float (:data:`~metrics.segment_scores.SYSTEM_LAYOUT`), written back
+    as read. :class:`ScoresRefused` naming the line and reason otherwise
+    (:func:`metrics.mtme.published_system_scores`: a system the corpus does not have,
+    one twice or left out, anything but a number or ``None``, other than two columns),
+    or saying the file is missing or not in layout ``mtme``."""
+    if data is None:
+        raise ScoresRefused(ERR_NO_FILE)
+    if layout != "mtme":
+        raise ScoresRefused(ERR_SYSTEM_ALONE.format(layout=layout))
+    systems = _systems(corpus)
+    try:
+        published = published_system_scores(data, list(systems), filename)
+    except SegmentFileError as refused:
+        raise ScoresRefused(str(refused)) from None
+    values = {s: np.asarray([v], dtype=SCORES_DTYPE).tobytes() for s, v in published.items()}
+    return systems, values
+
+
 def external_metric_store(
     *,
     corpus: Corpus,
@@ -346,10 +439,7 @@ def external_metric_store(
     What a program that computes a metric itself calls (a file goes through
     :func:`external_metric_import`)."""
     check_external_name(corpus, name, replace=replace)
-    description = description.strip()
-    limit = ExternalMetric._meta.get_field("description").max_length or 0
-    if len(description) > limit:
-        raise ScoresRefused(ERR_DESCRIPTION.format(length=len(description), limit=limit))
+    description = _checked_description(description)
     systems = _systems(corpus)
     for system in scores:
         if system not in systems:
@@ -361,6 +451,46 @@ def external_metric_store(
         check_scores(scores, corpus.n_sentences, missing_allowed=layout in MISSING_ALLOWED)
     except ValueError as refused:
         raise ScoresRefused(str(refused)) from None
+    return _stored(
+        corpus=corpus,
+        name=name,
+        higher_is_better=higher_is_better,
+        systems=systems,
+        values={s: np.asarray(scores[s], dtype=SCORES_DTYPE).tobytes() for s in systems},
+        description=description,
+        layout=layout,
+        source=source,
+        replace=replace,
+        imported_by=imported_by,
+    )
+
+
+def _checked_description(description: str) -> str:
+    """``description`` without surrounding blanks, or :class:`ScoresRefused` when it is
+    longer than the column holds."""
+    description = description.strip()
+    limit = ExternalMetric._meta.get_field("description").max_length or 0
+    if len(description) > limit:
+        raise ScoresRefused(ERR_DESCRIPTION.format(length=len(description), limit=limit))
+    return description
+
+
+def _stored(
+    *,
+    corpus: Corpus,
+    name: str,
+    higher_is_better: bool,
+    systems: Mapping[str, int],
+    values: Mapping[str, bytes],
+    description: str,
+    layout: str,
+    source: str,
+    replace: bool,
+    imported_by: Any,
+) -> ExternalMetric:
+    """The metric ``name`` with each system's ``values`` (checked, one row per system of
+    ``systems``, name → primary key) stored in one transaction, replacing one of that
+    name when ``replace``; ``description`` as :func:`_checked_description` gives it."""
     source_limit = ExternalMetric._meta.get_field("source").max_length or 0
     try:
         with transaction.atomic():
@@ -376,11 +506,7 @@ def external_metric_store(
                 imported_by=imported_by,
             )
             ExternalScores.objects.bulk_create(
-                ExternalScores(
-                    metric=metric,
-                    translator_id=systems[system],
-                    values=np.asarray(scores[system], dtype=SCORES_DTYPE).tobytes(),
-                )
+                ExternalScores(metric=metric, translator_id=systems[system], values=values[system])
                 for system in systems
             )
             imported_scores_changed(corpus)

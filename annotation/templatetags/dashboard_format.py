@@ -127,6 +127,9 @@ def _table_cell(c: Cell) -> str:
         sub = '<span class="too-few" data-note="too-few">too few</span>'
     else:
         sub = f'<span class="ci">{escape(ci)}</span>' if ci else ""
-    if c.is_human:
+    group = f'<sup class="rank">{rank}</sup>'
+    if c.facts.system_level:  # nothing to test a published figure by: no group, no n
+        group, sub = "", '<span class="published" data-note="published">published</span>'
+    elif c.is_human:
         sub += f' <span class="n">n={c.n}</span>'
-    return f'{head}<sup class="rank">{rank}</sup>{shift}{mark}<small class="sub">{sub}</small></td>'
+    return f'{head}{group}{shift}{mark}<small class="sub">{sub}</small></td>'

@@ -106,7 +106,9 @@ def meta_cells(cells: Sequence[Mapping[str, Any]]) -> SafeString:
 
 
 def _meta_cell(c: Mapping[str, Any]) -> str:
-    if c["too_few"]:
+    if c.get("none"):
+        body = f'<small class="none" data-note="none">{shown(c["none"])}</small>'
+    elif c["too_few"]:
         body = f'<small class="too-few" data-note="too-few">{shown(c["too_few"])}</small>'
     else:
         body = number(c["value"], 3)

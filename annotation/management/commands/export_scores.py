@@ -3,7 +3,8 @@
 (:mod:`annotation.corpora.score_exports`, :mod:`metrics.mtme`), the files WMT's analysis
 scripts read. ``--metric``: ``esa`` (the default for an ESA corpus), ``mqm`` (negated
 penalty points, as mt-metrics-eval keeps them; the default for an MQM corpus) or an
-imported metric's name."""
+imported metric's name (human scores imported as a ``.sys.score`` alone: ``--level sys``
+only, their published figures as read)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.corpora.score_exports import DEFAULT_METRIC as DEFAULT_METRIC
-from annotation.corpora.score_exports import default_scores, segment_scores
+from annotation.corpora.score_exports import default_scores, score_file
 from annotation.management.lookup import corpus_named
 from annotation.management.text_output import write_text
-from metrics.mtme import seg_score_text, sys_score_text
 
 FORMATS = ("mtme",)
 
@@ -51,8 +51,7 @@ class Command(BaseCommand):
             if metric is None:
                 raise CommandError("--metric NAME: which scores (an imported metric's name)")
         try:
-            scores = segment_scores(corpus, metric)
+            text = score_file(corpus, metric, options["level"])
         except LookupError as exc:
             raise CommandError(str(exc.args[0])) from None
-        text = seg_score_text(scores) if options["level"] == "seg" else sys_score_text(scores)
         write_text(self, [text], options["output"])

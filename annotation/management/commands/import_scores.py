@@ -1,4 +1,4 @@
-"""``manage.py import_scores CORPUS FILE --name NAME (--higher-is-better |
+"""``manage.py import_scores CORPUS [FILE] --name NAME (--higher-is-better |
 --lower-is-better) [--format tsv|wmt|mtme] [--sys FILE] [--description TEXT] [--replace]``.
 
 Imports segment scores computed elsewhere (COMET, xCOMET, MetricX, GEMBA, …) as the
@@ -11,6 +11,10 @@ deletes one.
 Human scores from mt-metrics-eval (``--format mtme``: a ``.seg.score`` where ``None`` is a
 segment nobody rated) may come with their ``.sys.score`` (``--sys FILE``): each system's
 line must be the mean of its rated segments, or the import is refused with its line.
+Without ``FILE``, ``--sys FILE`` alone imports the ``.sys.score`` as the published
+system-level figures (a release without segment-level human scores for the pair): a
+human figure at system level only, refused with its line when a system is unknown,
+twice or left out, a score no number, or a line not two columns.
 """
 
 from __future__ import annotations
@@ -34,7 +38,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("corpus", help="The corpus's name.")
-        parser.add_argument("file", help=f"The scores file ({STDIN}: standard input).")
+        parser.add_argument(
+            "file",
+            nargs="?",
+            help=f"The scores file ({STDIN}: standard input); left out with --format mtme "
+            "--sys FILE: the .sys.score alone.",
+        )
         parser.add_argument("--name", required=True, help="The metric's name, e.g. COMET-22.")
         direction = parser.add_mutually_exclusive_group(required=True)
         direction.add_argument(
@@ -52,7 +61,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--sys",
             metavar="FILE",
-            help="With --format mtme: the .sys.score beside the .seg.score, checked against it.",
+            help="With --format mtme: the .sys.score beside the .seg.score, checked against it; "
+            "without FILE, the system-level human scores alone.",
         )
         parser.add_argument("--description", default="", help="What it is (model, version, …).")
         parser.add_argument(
@@ -61,12 +71,14 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         corpus = corpus_named(options["corpus"])
-        filename = display_name(options["file"])
         sys_file = options["sys"]
         if sys_file is not None and options["format"] != "mtme":
             raise CommandError("--sys goes with --format mtme (mt-metrics-eval human scores)")
+        if options["file"] is None and sys_file is None:
+            raise CommandError("FILE: the scores file (or --format mtme --sys FILE alone)")
+        filename = display_name(options["file"] or sys_file)
         try:
-            data = _read(options["file"], filename)
+            data = None if options["file"] is None else _read(options["file"], filename)
             system_scores = None if sys_file is None else read_bytes(sys_file)
             metric = external_metric_import(
                 corpus=corpus,
@@ -83,9 +95,14 @@ class Command(BaseCommand):
         except (ScoresRefused, SegmentFileError) as refused:
             raise CommandError(str(refused)) from None
         direction = "higher" if metric.higher_is_better else "lower"
+        scored = (
+            f" × {corpus.n_sentences} sentences"
+            if data is not None
+            else ", system-level figures only (no segment score),"
+        )
         self.stdout.write(
             f"{corpus.name}: imported {metric.name} ({direction} is better) for "
-            f"{metric.scores.count()} systems × {corpus.n_sentences} sentences from {filename}."
+            f"{metric.scores.count()} systems{scored} from {filename}."
         )
 
 
