@@ -86,6 +86,8 @@ def paper_table(
     cells = [(r.system, _cell(r.cells, metric)) for r in table.rows]
     judged = [(system, c) for system, c in cells if c.figure is not None and c.score is not None]
     groups = {s: c.shown_rank if wmt is None else _cluster(wmt, s) for s, c in judged}
+    if info.system_level and wmt is None:  # published figures: nothing to rank them apart by
+        groups = dict.fromkeys(groups, 1)
     sign = -1.0 if info.higher_is_better else 1.0
 
     def order(sc: tuple[str, Cell]) -> tuple[bool, int, float, str]:
@@ -103,6 +105,8 @@ def paper_table(
     column = table.tests.get(metric)
     if wmt is not None:
         test = f"WMT's clusters by {wmt.test}; 95% percentile bootstrap intervals; {direction}"
+    elif info.system_level:
+        test = f"published system-level figures, not ranked apart (no segment scores); {direction}"
     elif column is not None and column.ranks == "too-few":
         test = f"too few judged sentences to rank the systems apart; {direction}"
     elif table.by_estimate and info.human:

@@ -37,6 +37,7 @@ from annotation.models import Corpus, Judgment, Protocol, Sentence, Target, Tran
 from annotation.statistics import (
     counted_judgments,
     external_metric_delete,
+    external_metric_import,
     external_metric_store,
     external_metrics,
     fill_hter_counts,
@@ -207,6 +208,33 @@ def import_text_command(w: World) -> None:
     command("import_text", "--name", "hand", "--hyp", f"added={w.tmp_path / 'added.txt'}")(w)
 
 
+#: Human system-level scores of every system of the world's corpus, published alone.
+PUBLISHED = "".join(f"{s}\t{-k - 0.5!r}\n" for k, s in enumerate(COMET))
+
+
+def published(corpus: Corpus) -> object:
+    """Each imported metric's system figures (remembered under the imported scores' stamp)."""
+    return {m.name: {s: f.score for s, f in m.figures.items()} for m in external_metrics(corpus)}
+
+
+def import_published(w: World) -> None:
+    external_metric_import(
+        corpus=w.corpus,
+        data=None,
+        layout="mtme",
+        name="MQM-WMT",
+        higher_is_better=True,
+        system_scores=PUBLISHED.encode(),
+    )
+
+
+def import_published_command(w: World) -> None:
+    (w.tmp_path / "mqm.sys.score").write_text(PUBLISHED, encoding="utf-8")
+    sys = str(w.tmp_path / "mqm.sys.score")
+    name = ("--name", "MQM-WMT", "--higher-is-better")
+    command("import_scores", "hand", *name, "--format", "mtme", "--sys", sys)(w)
+
+
 def import_scores_command(w: World) -> None:
     (w.tmp_path / "comet.tsv").write_bytes(tsv(COMET))
     scores = str(w.tmp_path / "comet.tsv")
@@ -375,6 +403,9 @@ WRITES = {
         import_text_command, TEXTS | JUDGMENTS, items_to_judge
     ),
     "manage.py import_scores": Write(import_scores_command, EXTERNAL, imported),
+    "manage.py import_scores, a .sys.score alone": Write(
+        import_published_command, EXTERNAL, published
+    ),
     "manage.py import_appraise (judgments added)": Write(import_appraise_command, JUDGMENTS),
     "manage.py delete_scores": Write(
         command("delete_scores", "hand", "COMET"), EXTERNAL, imported, import_comet
@@ -438,6 +469,12 @@ WRITES = {
         TEXTS | JUDGMENTS | EXTERNAL,
         imported,
         import_comet,
+    ),
+    "admin: a candidate's text changed, published system-level scores": Write(
+        change_in_admin(Target, a_candidate, text=lambda w: "a b c d"),
+        TEXTS | JUDGMENTS | EXTERNAL,
+        published,
+        import_published,
     ),
     "admin: a reference's text changed": Write(
         change_in_admin(Target, a_reference, text=lambda w: "a b"), TEXTS | JUDGMENTS

@@ -2,14 +2,15 @@
 system-level human scores only for the pair) on the dashboard: the table's human column
 of the published figures, without intervals or rank groups; the meta-evaluation
 correlates the app's and the imported metrics with them at system level (every value
-computed here by hand) and says there is no sentence level; the downloads give the file
-back as imported, and no ``.seg.score``."""
+computed here by hand) and says there is no sentence level; a paper's table prints them
+unranked; the downloads give the file back as imported, and no ``.seg.score``."""
 
 from __future__ import annotations
 
 import json
 import math
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,15 +18,20 @@ from django.test import Client
 from django.urls import reverse
 from lxml import etree
 
+from annotation.dashboard import figures
 from annotation.dashboard.meta import NO_SENTENCE_LEVEL
 from annotation.dashboard.panels.meta import meta_panel
+from annotation.dashboard.paper import paper_table
 from annotation.dashboard.table import PUBLISHED_NOTE
 from annotation.models import Corpus
 from annotation.statistics import AUTOMATIC_METRICS, external_metric_import
 from annotation.tests.boards import view_of
+from annotation.tests.corpora.test_mtme_scores import corpus as three_line_corpus
+from annotation.tests.corpora.test_mtme_sys_scores import import_alone
 from annotation.tests.dashboard.test_imported import demo_scores
 from annotation.tests.factories import by_id, cells
 from annotation.tests.imported import import_scores
+from annotation.tests.stored import scored
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +165,17 @@ def test_the_downloads_give_the_sys_score_back_and_no_seg_score(
     found = {a.get("id") for a in nav.iterfind(".//a")}
     assert "download-sys-score" in found
     assert "download-seg-score" not in found
+
+
+def test_a_papers_table_prints_the_published_figures_in_one_group(tmp_path: Path) -> None:
+    """A corpus without judges: its paper's table is of the human scores imported."""
+    pk = scored(three_line_corpus(tmp_path)).pk
+    import_alone(tmp_path)
+
+    paper = paper_table(view_of(Corpus.objects.get(pk=pk)).get(figures.table))
+
+    assert paper.test.startswith("published system-level figures, not ranked apart")
+    assert (paper.metric, [(r.group, r.system, r.score, r.interval) for r in paper.rows]) == (
+        "MQM-WMT",
+        [(1, "sysA", "-3.63", ""), (1, "sysB", "-11.25", "")],
+    )
