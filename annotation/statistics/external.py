@@ -33,9 +33,9 @@ under the stamp (:data:`~annotation.statistics.memo.FIGURES`).
 meta-evaluation correlates the automatic and the other imported metrics with it
 (:func:`annotation.dashboard.meta_human.with_imported_human`) rather than with the
 judges' figures. Its ``.sys.score`` comes with it or alone. With the ``.seg.score`` it is
-a check: each line must be its system's mean of rated segments, the figure shown (so
-the published figure and the segments' mean are one number, and the segments win only
-in the last digits the file did not print). Alone (a release that publishes
+a check: each line must be its system's mean of rated segments (within 10⁻⁶), and that
+mean is the figure shown, so the two never disagree: the segments' mean wins, in full
+precision where the file printed fewer digits. Alone (a release that publishes
 system-level human scores only), its lines are the figures
 (:attr:`ExternalMetricScores.published`, layout :data:`~metrics.segment_scores.
 SYSTEM_LAYOUT`, one float per system stored): a human column without intervals or rank
@@ -238,7 +238,8 @@ def external_segment_scores(corpus: Corpus, name: str) -> dict[str, FloatArray]:
     """The scores of the imported metric ``name`` per system: one float per sentence in
     corpus order, ``NaN`` where the candidate's text changed since the import (a
     covariate for any figure, e.g. the estimates). A ``LookupError`` naming it when the
-    corpus has no such metric."""
+    corpus has no such metric, or saying it has none per segment (system-level human
+    scores imported alone)."""
     for metric in external_metrics(corpus):
         if metric.name == name and not metric.segment_level:
             raise LookupError(ERR_SYSTEM_LEVEL_ONLY.format(corpus=corpus.name, name=name))

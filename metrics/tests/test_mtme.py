@@ -1,5 +1,6 @@
 """mt-metrics-eval's human-score files: written with None for unrated segments, the
-system file read back, and a system line that is not its segments' mean refused."""
+system file read back, and a system line that is not its segments' mean refused; a
+system file read alone gives its lines as the figures, written back the same."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import pytest
 
 from metrics.mtme import (
     check_system_scores,
+    figures_sys_score_text,
+    published_system_scores,
     read_system_scores,
     seg_score_text,
     sys_score_text,
@@ -56,3 +59,31 @@ def test_a_sys_score_is_the_mean_of_the_rated_segments() -> None:
 def test_a_sys_score_that_does_not_match_is_refused_with_its_line(text: bytes, reason: str) -> None:
     with pytest.raises(SegmentFileError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         check_system_scores(SCORES, read_system_scores(text))
+
+
+def test_a_sys_score_read_alone_is_its_figures_in_the_systems_order() -> None:
+    text = b"B\tNone\nA -3.6285714285714286\n"
+
+    figures = published_system_scores(text, ["A", "B"])
+
+    assert list(figures) == ["A", "B"]
+    assert figures["A"] == -3.6285714285714286
+    assert math.isnan(figures["B"])
+    assert figures_sys_score_text(figures) == "A\t-3.6285714285714286\nB\tNone\n"
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        (b"A\t-3.25\nC\t0\n", "sys.score line 2: unknown system 'C'"),
+        (b"A\t-3.25\n", "sys.score: no score for system 'B'"),
+        (b"A\t1\nB\t2\nA\t3\n", "sys.score line 3: system 'A' has a score already (line 1)"),
+        (b"A\t1\nB\n", "sys.score line 2: 1 columns, expected 2 (system, score)"),
+        (b"A\t1\nB\t1e400\n", "sys.score line 2: score '1e400' is too large for a number"),
+    ],
+)
+def test_a_sys_score_read_alone_is_refused_with_its_line(text: bytes, reason: str) -> None:
+    with pytest.raises(SegmentFileError) as refused:
+        published_system_scores(text, ["A", "B"])
+
+    assert str(refused.value) == reason
