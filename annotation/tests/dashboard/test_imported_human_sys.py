@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,12 +25,9 @@ from annotation.dashboard.table import PUBLISHED_NOTE
 from annotation.models import Corpus
 from annotation.statistics import AUTOMATIC_METRICS, external_metric_import
 from annotation.tests.boards import view_of
-from annotation.tests.corpora.test_mtme_scores import corpus as three_line_corpus
-from annotation.tests.corpora.test_mtme_sys_scores import import_alone
 from annotation.tests.dashboard.test_imported import demo_scores
 from annotation.tests.factories import by_id, cells
 from annotation.tests.imported import import_scores
-from annotation.tests.stored import scored
 
 pytestmark = pytest.mark.django_db
 
@@ -167,15 +163,15 @@ def test_the_downloads_give_the_sys_score_back_and_no_seg_score(
     assert "download-seg-score" not in found
 
 
-def test_a_papers_table_prints_the_published_figures_in_one_group(tmp_path: Path) -> None:
-    """A corpus without judges: its paper's table is of the human scores imported."""
-    pk = scored(three_line_corpus(tmp_path)).pk
-    import_alone(tmp_path)
-
-    paper = paper_table(view_of(Corpus.objects.get(pk=pk)).get(figures.table))
+def test_a_papers_table_prints_the_published_figures_in_one_group(
+    with_published: Corpus,
+) -> None:
+    paper = paper_table(view_of(with_published).get(figures.table), "MQM-WMT")
 
     assert paper.test.startswith("published system-level figures, not ranked apart")
-    assert (paper.metric, [(r.group, r.system, r.score, r.interval) for r in paper.rows]) == (
-        "MQM-WMT",
-        [(1, "sysA", "-3.63", ""), (1, "sysB", "-11.25", "")],
-    )
+    assert [(r.group, r.system, r.score, r.interval) for r in paper.rows] == [
+        (1, "Facebook-AI", "-0.88", ""),
+        (1, "DIDI-NLP", "-1.25", ""),
+        (1, "IIE-MT", "-2.06", ""),
+        (1, "NiuTrans", "-3.50", ""),
+    ]
