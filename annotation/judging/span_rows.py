@@ -14,7 +14,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.db.models import QuerySet
+
 from annotation.models import Judgment, Span
+from annotation.models.prepared import Prepared
 from metrics.error_spans import MarkedSpan, span_json, span_of_json
 
 
@@ -53,16 +56,23 @@ WRITTEN = "judge_spans_written"
 def judge_spans_as_suggested(judgment: Judgment) -> list[tuple[MarkedSpan, bool]]:
     """The judge's own spans of ``judgment`` in order, each with whether it is a
     suggestion as it was suggested (kept so far), in one query (none after a change
-    that wrote them on this object: :data:`WRITTEN`)."""
+    that wrote them on this object: :data:`WRITTEN`), compiled once per process: every
+    new candidate's page asks it, and the ORM took longer to build it than the database
+    to answer it."""
     written: list[tuple[MarkedSpan, bool]] | None = judgment.__dict__.get(WRITTEN)
     if written is not None:
         return list(written)
-    rows = (
-        Span.objects.filter(judgment=judgment, origin=Span.Origin.JUDGE)
-        .select_related("suggestion")
-        .order_by()
-    )
-    return _as_suggested((r, r.suggestion) for r in rows)
+    return _as_suggested((r, r.suggestion) for r in _JUDGE_SPANS(judgment.pk))
+
+
+def _judge_spans_query(judgment_id: int, *, shape: object) -> QuerySet[Span]:
+    """:func:`judge_spans_as_suggested`'s query: the judge's rows of the judgment, each
+    with the suggestion it started as."""
+    rows = Span.objects.filter(judgment_id=judgment_id, origin=Span.Origin.JUDGE)
+    return rows.select_related("suggestion").order_by()
+
+
+_JUDGE_SPANS = Prepared(_judge_spans_query)
 
 
 def _as_suggested(rows: Iterable[tuple[Span, Span | None]]) -> list[tuple[MarkedSpan, bool]]:
