@@ -192,6 +192,21 @@
     swapping = null;
   });
 
+  // --- the address bar -------------------------------------------------------------------
+  // A new candidate's answer names its URL (HX-Push-Url). htmx would mark the page's own
+  // history entry as its own (replaceState) before each push, two same-document
+  // navigations a click, each milliseconds of the page's main thread: the pages turn its
+  // history off (historyEnabled false) and the URL is pushed here alone, the page's entry
+  // marked once, as it loads. Back and Forward to a marked entry reach htmx's popstate
+  // handler, which loads the judgment from the server (its history cache is off).
+  if (!(history.state && history.state.htmx)) history.replaceState({ htmx: true }, "", location.href);
+  document.body.addEventListener("htmx:pushedIntoHistory", function (evt) {
+    history.pushState({ htmx: true }, "", evt.detail.path);
+  });
+  document.body.addEventListener("htmx:replacedInHistory", function (evt) {
+    history.replaceState({ htmx: true }, "", evt.detail.path);
+  });
+
   // --- what is typed --------------------------------------------------------------------
   // A field typed in holds another value than the page was drawn with.
   function typedIn(field) {

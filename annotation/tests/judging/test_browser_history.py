@@ -77,3 +77,40 @@ def test_previous_then_accept_and_next_is_drawn_each_time_with_its_own_candidate
     expect(page.locator("#esa-score-number")).to_have_value("")
     expect(page.locator("#candidate .piece.selected")).to_have_count(0)
     assert first_judgment().esa_score == 35
+
+
+#: Counts the page's history calls (``window.historyCalls``), from its first script on.
+COUNT_HISTORY_CALLS = """
+window.historyCalls = {pushState: 0, replaceState: 0};
+for (const name of ["pushState", "replaceState"]) {
+  const call = History.prototype[name];
+  History.prototype[name] = function () {
+    window.historyCalls[name] += 1;
+    return call.apply(this, arguments);
+  };
+}
+"""
+
+
+def test_accept_and_next_pushes_the_next_url_with_one_history_call(
+    page: Page, live_server, user_factory
+) -> None:
+    """Each history call is a same-document navigation, milliseconds of the page's main
+    thread: the page's own entry is marked once, as it loads (Back to it then loads it
+    from the server), and each new candidate's URL is pushed alone, never after a second
+    marking of the entry it leaves."""
+    corpus(user_factory, Protocol.ESA)
+    page.add_init_script(COUNT_HISTORY_CALLS)
+    open_corpus(page, live_server.url, name="esa")
+    first = first_judgment()
+    at_load = page.evaluate("({...window.historyCalls})")
+    page.fill("#esa-score-number", "72")
+
+    page.click("#accept-next")
+
+    expect(page.locator("#candidate")).to_contain_text("a dog run")
+    judge_shows(page, Judgment.objects.get(target__sentence__position=1))
+    assert page.evaluate("({...window.historyCalls})") == {**at_load, "pushState": 1}
+    page.go_back()
+    judge_shows(page, first)
+    expect(page.locator("#judge")).to_have_attribute("data-state", "done")
