@@ -207,6 +207,17 @@
     history.replaceState({ htmx: true }, "", evt.detail.path);
   });
 
+  // The header (and its figures) an answer sends out of band are morphed into the page's
+  // as #judge is: its elements kept and only what changed written, rather than a new
+  // header drawn and htmx's data of the old one cleaned up element by element.
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var d = evt.detail;
+    var fresh = d.fragment && d.fragment.firstElementChild;
+    if (!window.Idiomorph || !fresh || fresh.id !== d.target.id) return;
+    Idiomorph.morph(d.target, fresh, { morphStyle: "outerHTML" });
+    d.shouldSwap = false;
+  });
+
   // --- what is typed --------------------------------------------------------------------
   // A field typed in holds another value than the page was drawn with.
   function typedIn(field) {
