@@ -369,12 +369,14 @@ def _saved_by_a_twin(click: Click) -> Judgment:
 
 
 def _stamped(judgment: Judgment, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """The judgment's ``figures_stamp`` for its UPDATE when the change is one the figures
-    count (to, on or from a done judgment): the corpus's judgments stamp, moved now
-    (:func:`~annotation.changes.judgment_changing`); else nothing."""
+    """The judgment's ``figures_stamp`` and ``figures_corpus`` for its UPDATE when the
+    change is one the figures count (to, on or from a done judgment): the corpus's
+    judgments stamp, moved now (:func:`~annotation.changes.judgment_changing`), and the
+    corpus; else nothing."""
     if Judgment.State.DONE not in (before["state"], after["state"]):
         return {}
-    return {"figures_stamp": judgment_changing(judgment.target.sentence.corpus_id)}
+    corpus_id = judgment.target.sentence.corpus_id
+    return {"figures_stamp": judgment_changing(corpus_id), "figures_corpus": corpus_id}
 
 
 def _write_events(

@@ -140,8 +140,13 @@ class Judgment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # The corpus's judgments stamp of the latest click to, on or from done (0: none), by
-    # which kept rows are brought up to date (annotation.changes.judgment_changing).
-    figures_stamp = models.PositiveBigIntegerField(default=0, editable=False, db_index=True)
+    # which kept rows are brought up to date (annotation.changes.judgment_changing), and
+    # the corpus whose stamp it is (its target's; 0: none yet). The stamps are counted
+    # per corpus, so the changed judgments are looked up by both at once (the index
+    # "judgment_figures_stamp"): by the stamp alone, the read would walk every other
+    # corpus's judgments stamped above it.
+    figures_stamp = models.PositiveBigIntegerField(default=0, editable=False)
+    figures_corpus = models.PositiveBigIntegerField(default=0, editable=False)
     control = models.CharField(
         max_length=10, choices=Control.choices, blank=True, default=Control.NONE
     )
@@ -182,6 +187,9 @@ class Judgment(models.Model):
 
     class Meta:
         ordering = ["target", "evaluator"]
+        indexes = [
+            models.Index(fields=["figures_corpus", "figures_stamp"], name="judgment_figures_stamp")
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["target", "evaluator", "control"], name="judgment_unique_evaluator"

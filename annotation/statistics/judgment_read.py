@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from django.db.models import BooleanField, ExpressionWrapper
 
 from annotation.changes import Stamp
-from annotation.models import COUNTED, Corpus, Judgment, left_out
+from annotation.models import COUNTED, Corpus, Judgment, JudgmentQuerySet, left_out
 from annotation.statistics.human import (
     JudgmentRow,
     figures_read,
@@ -136,10 +136,7 @@ def _brought_up_to_date(corpus: Corpus, kept: KeptRows) -> KeptRows:
     """``kept`` with the judgments stamped above its stamp read (one query, those that no
     longer count too) and each put in its place, or taken out."""
     counts = ExpressionWrapper(COUNTED & left_out(corpus.pk), output_field=BooleanField())
-    # the stamp's index chooses the rows (an IN, which the planner reads first: by the
-    # corpus, it would walk every one of its candidates for the few changed)
-    stamped = Judgment.objects.filter(figures_stamp__gt=kept.stamp).values("pk")
-    changed = Judgment.objects.of_corpus(corpus.pk).filter(pk__in=stamped)
+    changed = _stamped_above(corpus, kept.stamp)
     read, extra = read_rows(changed.annotate(counts=counts), *_PLACE, "counts", "figures_stamp")
     found = [r for r, (_, _, n, _) in zip(read, extra, strict=True) if n]
     places = [_place(r, p, e) for r, (p, e, n, _) in zip(read, extra, strict=True) if n]
@@ -162,6 +159,15 @@ def _brought_up_to_date(corpus: Corpus, kept: KeptRows) -> KeptRows:
         systems[r.system] = max(systems.get(r.system, 0), stamp)
     versions = Versions(was.read, judges, systems)
     return KeptRows(corpus.judgments_stamp, rows, order, place_of, versions)
+
+
+def _stamped_above(corpus: Corpus, stamp: int) -> JudgmentQuerySet:
+    """The judgments of ``corpus`` whose ``figures_stamp`` is above ``stamp``, found by
+    the index on (``figures_corpus``, ``figures_stamp``): the changed ones alone, whatever
+    the number of the corpus's judgments or of other corpora's stamped above (their
+    stamps are counted apart). By the corpus through the target, the planner would walk
+    every candidate of the corpus for the few changed."""
+    return Judgment.objects.filter(figures_corpus=corpus.pk, figures_stamp__gt=stamp)
 
 
 def _place(row: JudgmentRow, position: int, judge: int) -> Place:

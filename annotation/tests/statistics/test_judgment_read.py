@@ -120,3 +120,47 @@ def test_after_a_click_the_read_asks_for_the_changed_judgments_alone(
     assert len(queries) == 1
     assert rows == judgment_rows(fresh)
     assert [r.sser for r in rows if r.pk == changed.pk] == [9]
+
+
+def test_the_changed_judgments_are_searched_by_their_corpus_and_stamp_at_once(
+    hand_corpus: Corpus, demo: Corpus, user_factory: Callable[..., User]
+) -> None:
+    """The stamps are counted per corpus, so another corpus's judgments are stamped
+    above this one's stamp too: the read searches its index by the corpus and the stamp
+    together, and visits none of theirs, however many they are."""
+    hand, judge = hand_corpus, user_factory("cy")
+    hand.judges.add(judge)
+    demo.judges.add(judge)
+    finish(judgment_open(user=judge, target=_targets(hand)[0]), judge, "a b", 5)
+    counted_judgments(Corpus.objects.get(pk=hand.pk))
+    for target in _targets(demo)[:6]:  # the other corpus's stamps climb past this one's
+        finish(judgment_open(user=judge, target=target), judge, "c d", 4)
+    changed = judgment_for(pk=_done(hand)[0].pk, user=judge)
+    judgment_set_sser(judgment=changed, user=judge, version=changed.version, sser=9)
+    assert Judgment.objects.filter(figures_stamp__gt=_done(hand)[0].figures_stamp).exists()
+
+    fresh = Corpus.objects.get(pk=hand.pk)
+    with CaptureQueriesContext(connection) as queries:
+        rows = counted_judgments(fresh).rows
+
+    assert rows == judgment_rows(fresh)
+    (read,) = [q["sql"] for q in queries.captured_queries]
+    plan = _plan(read)
+    if connection.vendor == "sqlite":
+        assert "USING INDEX judgment_figures_stamp (figures_corpus=? AND figures_stamp>?)" in plan
+    else:
+        assert "using judgment_figures_stamp on" in plan
+        assert "Index Cond: ((figures_corpus = " in plan
+        assert "figures_stamp > " in plan
+
+
+def _plan(sql: str) -> str:
+    """The database's plan of ``sql`` as text (PostgreSQL's told to use an index where it
+    can: on a test's few rows it would read the whole table anyway)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+            return "\n".join(str(row[-1]) for row in cursor.fetchall())
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"EXPLAIN {sql}")
+        return "\n".join(row[0] for row in cursor.fetchall())
