@@ -47,6 +47,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +56,7 @@ from metrics.correlation import Coefficient, Values, tau_b_of_pair_counts
 from metrics.stats import FloatArray
 
 IntArray = npt.NDArray[np.int64]
+T = TypeVar("T", bound=np.generic)
 
 
 def in_better_direction(values: Values, *, higher_is_better: bool) -> FloatArray:
@@ -163,6 +165,86 @@ def pairwise_side(
         of,
         None if defined.all() else defined,
     )
+
+
+@dataclass(frozen=True, eq=False)
+class KeptSide:
+    """A side (:func:`pairwise_side`) with the figures and samples it was computed from,
+    as given, to bring it up to date (:func:`pairwise_side_reusing`)."""
+
+    scores: FloatArray
+    samples: FloatArray
+    side: PairwiseSide
+
+
+def pairwise_side_reusing(
+    scores: Values, samples: FloatArray, kept: KeptSide | None, *, higher_is_better: bool
+) -> KeptSide:
+    """:func:`pairwise_side` of ``scores`` and ``samples``, the same arrays to the bit,
+    computing only the pairs with a system whose figure or samples are not bitwise those
+    of ``kept`` (all of them without it, or when it is of another direction or number of
+    systems or samples). One more judgment changes one system's figure and samples: 19
+    of 190 pairs of 20 systems, whose null distributions' sort is most of a side's cost.
+    Each pair's figures come from its own two systems' rows alone (:func:`_p_values`
+    works row by row), so a pair kept is the pair computed again."""
+    x = np.ascontiguousarray(scores, dtype=np.float64)
+    s = np.ascontiguousarray(samples, dtype=np.float64)
+    if (
+        kept is None
+        or kept.side.higher_is_better != higher_is_better
+        or kept.side.sample_signs is None
+        or kept.side.n != x.size
+        or kept.scores.shape != x.shape
+        or kept.samples.shape != s.shape
+        or x.ndim != 1
+    ):
+        return KeptSide(x, s, pairwise_side(x, s, higher_is_better=higher_is_better))
+    same = _bitwise(kept.scores, x) & _bitwise(kept.samples, s).all(axis=1)
+    i, j = pair_indices(x.size)
+    redo = ~(same[i] & same[j])
+    was = kept.side
+    if not redo.any():
+        return KeptSide(x, s, was)
+    if redo.all():
+        return KeptSide(x, s, pairwise_side(x, s, higher_is_better=higher_is_better))
+    xb = in_better_direction(x, higher_is_better=higher_is_better)
+    sb = in_better_direction(s, higher_is_better=higher_is_better)
+    real = xb[i] - xb[j]
+    diffs = sb[i[redo]] - sb[j[redo]]
+    p_new, at_least_new, of_new = _p_values(real[redo], diffs)
+    defined_new = ~np.isnan(diffs)
+    p, at_least, of = was.p.copy(), _copy(was.sample_at_least), _copy(was.sample_of)
+    signs = _copy(was.sample_signs)
+    if was.sample_defined is None:
+        defined = np.ones(signs.shape, dtype=np.bool_)
+    else:
+        defined = was.sample_defined.copy()
+    p[redo], at_least[redo], of[redo], defined[redo] = p_new, at_least_new, of_new, defined_new
+    signs[redo] = np.sign(np.where(defined_new, diffs, 0.0)).astype(np.int8)
+    side = PairwiseSide(
+        x.size,
+        higher_is_better,
+        ~np.isnan(xb),
+        np.sign(real),
+        p,
+        signs,
+        at_least,
+        of,
+        None if defined.all() else defined,
+    )
+    return KeptSide(x, s, side)
+
+
+def _bitwise(a: FloatArray, b: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which values of two float arrays are the same bits (NaN as NaN, −0 apart from 0)."""
+    same: npt.NDArray[np.bool_] = a.view(np.uint64) == b.view(np.uint64)
+    return same
+
+
+def _copy(a: npt.NDArray[T] | None) -> npt.NDArray[T]:
+    if a is None:  # (a side with samples has every sample array)
+        raise ValueError("a side without its samples")
+    return a.copy()
 
 
 #: mt-metrics-eval's paired permutation test (``pce.compute_pairwise_p_values``, WMT24's

@@ -52,11 +52,13 @@ from metrics.correlation import (
     pearson_per_sample,
 )
 from metrics.meta import (
+    KeptSide,
     PairwiseSide,
     kendall_tau_b_per_sample,
     pairwise_accuracy,
     pairwise_accuracy_per_sample,
     pairwise_side,
+    pairwise_side_reusing,
     soft_pairwise_accuracy,
     soft_pairwise_accuracy_per_sample,
 )
@@ -416,13 +418,30 @@ def _metric_side(
     return pairwise_side(scores, stacked, higher_is_better=higher)
 
 
+#: Each process's latest side of each human figure over its judged systems (by the
+#: figure's name and the systems: about 1 MB each, :data:`_SIDES_KEPT` at most), which
+#: the next view brings up to date rather than computing again: one more judgment
+#: changes the figure and samples of one system (:func:`~metrics.meta.
+#: pairwise_side_reusing` compares them all, so a side of another corpus or state is
+#: only less reused, never wrong).
+_KEPT_SIDES: dict[tuple[str, tuple[str, ...]], KeptSide] = {}
+_SIDES_KEPT = 16
+
+
 def _human_side(human_values: HumanSide, metric: str, systems: Sequence[str]) -> PairwiseSide:
     """A human figure's side of the pairwise figures over its judged ``systems``."""
     scores = [human_values.system[metric][s] for s in systems]
     samples = human_values.samples.get(metric)
-    stacked = None if samples is None or not systems else np.stack([samples[s] for s in systems])
     higher = human_values.info(metric).higher_is_better
-    return pairwise_side(scores, stacked, higher_is_better=higher)
+    if samples is None or not systems:
+        return pairwise_side(scores, None, higher_is_better=higher)
+    stacked = np.stack([samples[s] for s in systems])
+    key = (metric, tuple(systems))
+    kept = pairwise_side_reusing(scores, stacked, _KEPT_SIDES.get(key), higher_is_better=higher)
+    if key not in _KEPT_SIDES and len(_KEPT_SIDES) >= _SIDES_KEPT:
+        _KEPT_SIDES.pop(next(iter(_KEPT_SIDES)), None)  # the oldest
+    _KEPT_SIDES[key] = kept
+    return kept.side
 
 
 def _system_correlation(

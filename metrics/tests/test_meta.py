@@ -12,6 +12,7 @@ import pytest
 
 from metrics import correlation
 from metrics.meta import (
+    KeptSide,
     PairwiseSide,
     in_better_direction,
     kendall_tau_b_per_sample,
@@ -19,6 +20,7 @@ from metrics.meta import (
     pairwise_accuracy,
     pairwise_accuracy_per_sample,
     pairwise_side,
+    pairwise_side_reusing,
     soft_pairwise_accuracy,
     soft_pairwise_accuracy_per_sample,
 )
@@ -133,6 +135,72 @@ def test_a_side_among_some_systems_is_that_of_those_systems() -> None:
     for name in ("signs", "p", "sample_signs", "sample_p"):
         np.testing.assert_array_equal(getattr(part, name), getattr(alone, name))
     assert part.n == 4
+
+
+_SIDE_ARRAYS = (
+    "present",
+    "signs",
+    "p",
+    "sample_signs",
+    "sample_at_least",
+    "sample_of",
+    "sample_defined",
+)
+
+
+def _assert_same_side(got: PairwiseSide, direct: PairwiseSide) -> None:
+    """The same arrays, bit for bit (NaN where NaN), of the same types."""
+    assert (got.n, got.higher_is_better) == (direct.n, direct.higher_is_better)
+    for name in _SIDE_ARRAYS:
+        a, b = getattr(got, name), getattr(direct, name)
+        assert (a is None) == (b is None), name
+        if a is not None:
+            assert a.dtype == b.dtype, name
+            assert a.tobytes() == b.tobytes(), name
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_side_brought_up_to_date_is_the_side_computed_afresh(seed: int) -> None:
+    """One more judgment changes one system's figure and samples (or a judge's z, many
+    systems'): the side kept from before, brought up to date, is the side computed from
+    the new figures, to the bit; fractions summed, samples with and without a figure
+    missing, both directions, another side's state given (its systems' samples not
+    ours)."""
+    rng = np.random.default_rng(seed)
+    n, width = int(rng.integers(3, 9)), int(rng.integers(5, 60))
+    scores = rng.normal(size=n) / 3
+    samples = scores[:, None] + rng.normal(size=(n, width)) / 7
+    if seed % 2:
+        samples[rng.random((n, width)) < 0.1] = nan
+    higher = bool(seed % 4 < 2)
+    kept = pairwise_side_reusing(scores, samples, None, higher_is_better=higher)
+    _assert_same_side(kept.side, pairwise_side(scores, samples, higher_is_better=higher))
+    for _ in range(4):
+        moved = rng.choice(n, size=int(rng.integers(1, n)), replace=False)
+        scores, samples = scores.copy(), samples.copy()
+        scores[moved] += rng.normal(size=moved.size) / 50
+        samples[moved] += rng.normal(size=(moved.size, width)) / 50
+        if seed % 2:
+            samples[moved[0], int(rng.integers(width))] = nan
+
+        kept = pairwise_side_reusing(scores, samples, kept, higher_is_better=higher)
+
+        _assert_same_side(kept.side, pairwise_side(scores, samples, higher_is_better=higher))
+
+
+def test_a_side_unchanged_is_the_kept_one_and_a_foreign_one_is_not_read() -> None:
+    rng = np.random.default_rng(5)
+    scores, samples = rng.normal(size=5), rng.normal(size=(5, 30))
+    kept = pairwise_side_reusing(scores, samples, None, higher_is_better=True)
+
+    again = pairwise_side_reusing(scores.copy(), samples.copy(), kept, higher_is_better=True)
+    other = KeptSide(scores[:4], samples[:4], kept.side)  # a side of 5 systems: not read
+    fresh = pairwise_side_reusing(scores[:4], samples[:4], other, higher_is_better=True)
+    turned = pairwise_side_reusing(scores, samples, kept, higher_is_better=False)
+
+    assert again.side is kept.side
+    _assert_same_side(fresh.side, pairwise_side(scores[:4], samples[:4]))
+    _assert_same_side(turned.side, pairwise_side(scores, samples, higher_is_better=False))
 
 
 def test_sides_of_different_systems_are_refused() -> None:
