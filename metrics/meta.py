@@ -110,6 +110,14 @@ class PairwiseSide:
             p: FloatArray = self.sample_at_least / self.sample_of[:, None]
         return p if self.sample_defined is None else np.where(self.sample_defined, p, np.nan)
 
+    @cached_property
+    def sample_ties(self) -> IntArray:
+        """How many pairs have no difference on each sample (a tie, or no figure)."""
+        if self.sample_signs is None:
+            raise ValueError("a side without its samples")
+        ties: IntArray = (self.sample_signs == 0).sum(axis=0)
+        return ties
+
     def among(self, systems: Sequence[int]) -> PairwiseSide:
         """The side restricted to the systems ``systems`` (indices, increasing): their
         pairs, in :func:`pair_indices` order of the smaller set."""
@@ -382,15 +390,16 @@ def kendall_tau_b_per_sample(metric: PairwiseSide, human: PairwiseSide) -> Float
     four human figures, so each side's signs are taken once)."""
     sm, sh, pair = _sample_pairs(metric, human)
     n0 = _count(pair, sm.shape)
-    tied_metric = sm == 0
-    tied_human = sh == 0
-    if pair is not None:
-        tied_metric &= pair
-        tied_human &= pair
-    signed = np.einsum("ij,ij->j", sm, sh, dtype=np.int64)  # 0 where a side has none
+    if pair is None:  # each side's own ties (a side serves several figures)
+        tied_metric, tied_human = metric.sample_ties, human.sample_ties
+    else:
+        tied_metric = ((sm == 0) & pair).sum(axis=0)
+        tied_human = ((sh == 0) & pair).sum(axis=0)
+    # products of −1, 0, 1 in int8, summed as int64: exact, as any order of the sum
+    signed = (sm * sh).sum(axis=0, dtype=np.int64)  # 0 where a side has none
     if metric.higher_is_better != human.higher_is_better:  # the signs were turned
         signed = -signed
-    return tau_b_of_pair_counts(signed, n0, tied_metric.sum(axis=0), tied_human.sum(axis=0))
+    return tau_b_of_pair_counts(signed, n0, tied_metric, tied_human)
 
 
 def _sample_pairs(
