@@ -419,13 +419,14 @@ def _metric_side(
 
 
 #: Each process's latest side of each human figure over its judged systems (by the
-#: figure's name and the systems: about 1 MB each, :data:`_SIDES_KEPT` at most), which
+#: figure's name and the systems: about 1 MB each at 20 systems and 1,000 samples;
+#: :data:`_SIDES_KEPT` at most, two corpora's four figures), which
 #: the next view brings up to date rather than computing again: one more judgment
 #: changes the figure and samples of one system (:func:`~metrics.meta.
 #: pairwise_side_reusing` compares them all, so a side of another corpus or state is
 #: only less reused, never wrong).
 _KEPT_SIDES: dict[tuple[str, tuple[str, ...]], KeptSide] = {}
-_SIDES_KEPT = 16
+_SIDES_KEPT = 8
 
 
 def _human_side(human_values: HumanSide, metric: str, systems: Sequence[str]) -> PairwiseSide:
