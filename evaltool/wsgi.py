@@ -4,8 +4,15 @@ The worker loads the middleware (``get_wsgi_application``) and imports the URLs,
 every view and what the views import (numpy, the metrics), when it starts: the first
 request a worker serves, often a lead's first dashboard view, then waits for its own
 work only.
+
+What it loaded to start (the modules, their functions and classes: most of the objects
+Python's cyclic garbage collector walks) lives as long as the worker, so it is frozen out
+of the collector's walks (``gc.freeze``): a full collection, which a dashboard view after
+a judgment triggers at real size, then walks a third of what it did (80-90 ms of the
+view's CPU, 30 ms frozen; ``docs/performance.md``).
 """
 
+import gc
 import os
 from importlib import import_module
 
@@ -23,3 +30,5 @@ if not settings.SECRET_KEY:
 application = get_wsgi_application()
 import_module(settings.ROOT_URLCONF)
 import_module("sacremoses")  # new references' detokenizer: loaded lazily by commands only
+gc.collect()  # what starting left as garbage is not kept frozen
+gc.freeze()
