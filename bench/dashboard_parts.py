@@ -3,14 +3,16 @@
 The corpus of ``bench/judges.py`` (``--sentences`` 1,000 × 20 systems × 3 references,
 ``--judges`` 200: about 18,660 judgments), imported in a fresh process into a fresh
 SQLite database (unless ``DATABASE_URL`` names one) and scored by a ``manage.py worker
---batch`` process. Then, in each of ``--repeat`` fresh processes with ``DEBUG`` off: the
-dashboard viewed once (every figure of the judgments computed and remembered), one more
-judgment finished through the judge's services, and the dashboard viewed again, which
-computes every figure of the judgments afresh. Printed, in CPU seconds of the serving
-process, best of the processes: the whole view, each part's own time (what
-:meth:`annotation.dashboard.parts.Parts.get` spent in it, less the parts it asked for),
-the template, each panel's template alone (best of seven renders of its frozen value),
-and the page's size with each panel's share. Prints, never asserts.
+--batch`` process. Then, in each of ``--repeat`` fresh processes with ``DEBUG`` off,
+started as a server's worker starts (``evaltool.wsgi``: what it loaded frozen out of the
+garbage collector's walks): the dashboard viewed once (every figure of the judgments
+computed and remembered), one more judgment finished through the judge's services, and
+the dashboard viewed again, which computes every figure of the judgments afresh.
+Printed, in CPU seconds of the serving process, best of the processes: the whole view,
+each part's own time (what :meth:`annotation.dashboard.parts.Parts.get` spent in it,
+less the parts it asked for), the template, each panel's template alone (best of seven
+renders of its frozen value), and the page's size with each panel's share. Prints,
+never asserts.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def measure_once() -> dict[str, float]:
     _setup()
     from django.template.response import TemplateResponse
 
+    import evaltool.wsgi  # noqa: F401 (a server's worker: its start-up frozen)
     from annotation.judging import changes, start
 
     own: Counter[str] = Counter()
