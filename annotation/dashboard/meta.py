@@ -29,6 +29,7 @@ their samples of the same bootstrap.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -427,6 +428,7 @@ def _metric_side(
 #: only less reused, never wrong).
 _KEPT_SIDES: dict[tuple[str, tuple[str, ...]], KeptSide] = {}
 _SIDES_KEPT = 8
+_SIDES_LOCK = threading.Lock()  # a server's threads share them
 
 
 def _human_side(human_values: HumanSide, metric: str, systems: Sequence[str]) -> PairwiseSide:
@@ -438,10 +440,13 @@ def _human_side(human_values: HumanSide, metric: str, systems: Sequence[str]) ->
         return pairwise_side(scores, None, higher_is_better=higher)
     stacked = np.stack([samples[s] for s in systems])
     key = (metric, tuple(systems))
-    kept = pairwise_side_reusing(scores, stacked, _KEPT_SIDES.get(key), higher_is_better=higher)
-    if key not in _KEPT_SIDES and len(_KEPT_SIDES) >= _SIDES_KEPT:
-        _KEPT_SIDES.pop(next(iter(_KEPT_SIDES)), None)  # the oldest
-    _KEPT_SIDES[key] = kept
+    with _SIDES_LOCK:
+        before = _KEPT_SIDES.get(key)
+    kept = pairwise_side_reusing(scores, stacked, before, higher_is_better=higher)
+    with _SIDES_LOCK:
+        if key not in _KEPT_SIDES and len(_KEPT_SIDES) >= _SIDES_KEPT:
+            del _KEPT_SIDES[next(iter(_KEPT_SIDES))]  # the oldest
+        _KEPT_SIDES[key] = kept
     return kept.side
 
 
