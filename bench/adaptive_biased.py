@@ -68,19 +68,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--even", action="store_true", help="every batch alike")
     args = parser.parse_args(argv)
     covered = below = above = 0
+    per_campaign = []
+    batches = np.arange(args.segments) // BATCH  # each sentence's batch: drawn together
     for seed in range(args.campaigns):
         truth, metric, human, rounds = biased_campaign(seed, args.segments, args.even)
-        found = weighted_estimates(human, metric, rounds)
+        found = weighted_estimates(human, metric, rounds, None, batches)
+        hits = 0
         for s, mean in enumerate(truth.mean(axis=1)):
             estimate = found[s]
             assert estimate is not None
             low, high = estimate.bounds(0.95)
-            covered += low <= mean <= high
+            hits += low <= mean <= high
             below += mean < low
             above += mean > high
+        covered += hits
+        per_campaign.append(hits / SYSTEMS)
     n = args.campaigns * SYSTEMS
+    # a campaign's intervals share its draws: the Monte-Carlo error is over campaigns
+    error = float(np.std(per_campaign, ddof=1)) / np.sqrt(args.campaigns)
     policy = "even" if args.even else "biased (good batches first, up to 5 to 1)"
-    print(f"{policy}, {args.segments} segments, {n} intervals: coverage {covered / n:.1%}")
+    print(f"{policy}, {args.segments} segments, {n} intervals:")
+    print(f"  coverage {covered / n:.1%} ± {error:.1%} (Monte-Carlo error, over campaigns)")
     print(f"  truth below the interval {below / n:.1%}, above {above / n:.1%}")
 
 

@@ -48,6 +48,7 @@ from metrics.stats import FloatArray
 from metrics.weighting import (
     Weighted,
     aipw,
+    anticipated_variance,
     combine,
     design_factor,
     linear_prediction,
@@ -167,9 +168,22 @@ def _round_estimate(
     guess = np.where(before, np.nan_to_num(row), predicted)
     share = len(judged) / max(int(np.count_nonzero(dealt.drawn)), 1)
     chance = dealt.probabilities * share
-    drawn_with = None if clusters is None else clusters[judged]
-    estimate = aipw(row[judged], judged, chance[judged], guess, drawn_with)
-    possible = chance[(chance > 0.0) & ~before]
+    pool = (chance > 0.0) & ~before
+    possible = chance[pool]
+    if clusters is None:
+        drawn_with = seen_with = None
+        draws = possible
+    else:  # one chance per batch the round could draw
+        drawn_with, seen_with = clusters[judged], clusters[seen]
+        draws = possible[np.unique(clusters[pool], return_index=True)[1]]
+    least = anticipated_variance(
+        row[seen] - predicted[seen],
+        draws,
+        len(row),
+        parameters=z.shape[1] + 1,
+        clusters=seen_with,
+    )
+    estimate = aipw(row[judged], judged, chance[judged], guess, drawn_with, anticipated=least)
     return estimate, 1.0 / design_factor(possible if len(possible) else np.ones(1))
 
 

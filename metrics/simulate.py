@@ -61,6 +61,7 @@ from metrics.stats import FloatArray
 from metrics.weighting import (
     Weighted,
     aipw,
+    anticipated_variance,
     combine,
     design_factor,
     linear_prediction,
@@ -370,7 +371,14 @@ def replay_adaptive(
             guess[before] = row[before]  # known exactly: no error, no weight
             guess[remaining] = predictions[t][remaining]
             judged = remaining[complete]
-            rounds[t].append(aipw(row[judged], judged, chance[complete], guess))
+            # the variance the round should give, from the residuals known before it
+            floor = anticipated_variance(
+                row[before] - predictions[t][before],
+                chance,
+                size,
+                parameters=prep.covariates[t].shape[1] + 1,
+            )
+            rounds[t].append(aipw(row[judged], judged, chance[complete], guess, anticipated=floor))
             plans[t].append(1.0 / design_factor(chance))
         known = after
     final = [combine(e, w) for e, w in zip(rounds, plans, strict=True)]

@@ -23,7 +23,15 @@ from metrics.simulate import (
     stratified_segments,
 )
 from metrics.simulated_campaign import synthetic_campaign
-from metrics.weighting import aipw, linear_prediction, poisson_draw, scaled_probabilities
+from metrics.weighting import (
+    Weighted,
+    aipw,
+    anticipated_variance,
+    combine,
+    linear_prediction,
+    poisson_draw,
+    scaled_probabilities,
+)
 
 
 def test_poisson_draws_take_each_item_with_its_recorded_probability() -> None:
@@ -98,6 +106,41 @@ def test_a_biased_draw_undercovers_unweighted_and_covers_weighted() -> None:
         weighted_hits += low <= y.mean() <= high
     assert plain_hits / repetitions < 0.5  # the favoured good segments pull it up
     assert 0.93 <= weighted_hits / repetitions <= 0.97  # 95 % ± 3 sd of 1000
+
+
+ANTICIPATED = [
+    # residuals known, their batches, the round's chances, parameters: the variance
+    ([1.0, -1.0, 2.0, -2.0], None, [0.5, 0.5], 1, 2 * 1.0 * (10.0 / 4 * 4 / 3) / 10**2),
+    ([1.0, 1.0, -2.0, 0.0], [0, 0, 1, 1], [0.25], 1, 3.0 * (8.0 / 2 * 4 / 3) / 10**2),
+    ([], None, [0.5], 1, 0.0),
+]
+
+
+@pytest.mark.parametrize("residuals, batches, chances, parameters, expected", ANTICIPATED)
+def test_the_anticipated_variance_is_the_designs_for_the_residuals_seen(  # type: ignore[no-untyped-def]
+    residuals, batches, chances, parameters, expected
+):
+    """Σ(1 − π)/π over the round's draws times the known residuals' mean square (per
+    batch, given batches), times n/(n − parameters) for a prediction fitted to them, over
+    N² (N = 10 here)."""
+    clusters = None if batches is None else np.array(batches)
+    found = anticipated_variance(
+        np.array(residuals), np.array(chances), 10, parameters=parameters, clusters=clusters
+    )
+    assert found == pytest.approx(expected)
+
+
+def test_combined_rounds_are_never_surer_than_anticipated() -> None:
+    """A round whose draw missed the large residuals has a small design variance; the
+    combination keeps the larger of the rounds' variances and their anticipated ones,
+    each combined with the rounds' weights squared, and leaves the mean alone."""
+    lucky = Weighted(mean=1.0, variance=0.01, anticipated=0.09)
+    plain = Weighted(mean=3.0, variance=0.04)  # nothing anticipated: its own variance
+    both = combine([lucky, plain], [1.0, 1.0])
+    assert both.mean == pytest.approx(2.0)
+    assert both.variance == pytest.approx((0.09 + 0.04) / 4)
+    surer = Weighted(mean=1.0, variance=0.2, anticipated=0.09)
+    assert combine([surer, plain], [1.0, 1.0]).variance == pytest.approx((0.2 + 0.04) / 4)
 
 
 @pytest.fixture(scope="module")

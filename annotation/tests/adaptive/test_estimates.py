@@ -19,6 +19,7 @@ from annotation.campaigns.dealing import deal_next
 from annotation.models import Campaign, Corpus, DealingRound, Task, User
 from annotation.tests.adaptive.helpers import adaptive_corpus, judge_task
 from annotation.tests.stored import automatic_statistics
+from metrics import weighting
 from metrics.estimate import fit_judged
 from metrics.simulate import standardised
 from metrics.strata import document_codes
@@ -53,7 +54,8 @@ def by_hand(corpus: Corpus, system: int) -> Weighted:
     automatic scores as covariates, documents as strata), then each round's augmented
     inverse-probability estimate, its chance the recorded one times the share of its
     drawn sentences judged; the variances summed over batches, the draws' unit (the
-    warm-up's the larger of the segments' and the batches')."""
+    warm-up's the larger of the segments' and the batches'), each round's variance
+    anticipated from the residuals of the sentences judged before it."""
     n = corpus.n_sentences
     judged_scores = corpus_judged(corpus)
     y = judged_scores.scores["sser"][f"system {system}"]
@@ -88,9 +90,19 @@ def by_hand(corpus: Corpus, system: int) -> Weighted:
                 weights.append(1 / design_factor(np.full(n, len(judged) / n)))
             else:
                 seen = np.flatnonzero(before)
-                guess = np.where(before, np.nan_to_num(y), linear_prediction(seen, y[seen], z))
+                predicted = linear_prediction(seen, y[seen], z)
+                guess = np.where(before, np.nan_to_num(y), predicted)
                 pi = chance * len(judged) / np.count_nonzero(drawn)
-                estimates.append(aipw(y[judged], judged, pi[judged], guess, batch[judged]))
+                pool = np.flatnonzero((pi > 0) & ~before)
+                per_batch = pi[pool][np.unique(batch[pool], return_index=True)[1]]
+                residuals = y[seen] - predicted[seen]
+                parameters = z.shape[1] + 1
+                least = weighting.anticipated_variance(
+                    residuals, per_batch, n, parameters=parameters, clusters=batch[seen]
+                )
+                estimates.append(
+                    aipw(y[judged], judged, pi[judged], guess, batch[judged], anticipated=least)
+                )
                 weights.append(1 / design_factor(pi[(pi > 0) & ~before]))
         before |= drawn & ~np.isnan(y)
     return combine(estimates, weights)
