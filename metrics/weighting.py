@@ -147,7 +147,7 @@ def aipw(
     predicted: FloatArray,
     clusters: IntArray | None = None,
     *,
-    anticipated: float = 0.0,
+    anticipated: float | None = None,
 ) -> Weighted:
     """The augmented inverse-probability estimate of the mean over the corpus (the
     module's formula): ``scores`` and ``probabilities`` of the ``judged`` segments,
@@ -158,7 +158,7 @@ def aipw(
     residuals come or stay together (a prediction off on average, or a document harder
     than its metrics say, moves all of them at once); each segment its own draw by
     default. ``anticipated``: the variance worked out before the draw
-    (:func:`anticipated_variance`), kept for :func:`combine`."""
+    (:func:`anticipated_variance`), kept for :func:`combine` (None: none was)."""
     y = np.asarray(scores, dtype=np.float64)
     pi = np.asarray(probabilities, dtype=np.float64)
     guess = np.asarray(predicted, dtype=np.float64)
