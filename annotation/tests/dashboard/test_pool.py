@@ -397,9 +397,10 @@ def queries(client: Client, url: str) -> int:
 #: (decoded by then: annotation.dashboard.sources.DECODED). Whenever nothing is
 #: remembered, the pool's job is looked up first (none is running).
 POOL_QUERIES = {
-    # + the judges left out (the page's header) and the sentences' documents (the
-    # estimates, which read the original references' statistics, never the pool's)
-    "/dashboard/{pk}/?refs=pool": (19, 4, 13),
+    # + the judges left out (the page's header) and, on a first view, the sentences'
+    # documents (the estimates, which read the original references' statistics, never
+    # the pool's; kept under the texts stamp, so a judgment reads them no more)
+    "/dashboard/{pk}/?refs=pool": (19, 4, 12),
     "/dashboard/{pk}/panel/table/?refs=pool": (16, 4, 10),
     "/dashboard/{pk}/system/{system}/?refs=pool&metric=mwer": (17, 6, 11),
 }
