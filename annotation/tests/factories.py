@@ -9,7 +9,7 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -199,7 +199,23 @@ def done_judgment(
     target = Target.objects.get(
         sentence__corpus=corpus, sentence__position=position, translator__name=system
     )
-    judgment = Judgment.objects.create(
+    judgment = _done(target, evaluator, sser, edits, length, new_ref, seconds)
+    judgment.save()
+    judgments_changed(corpus.pk)  # as every write of a done one
+    return judgment
+
+
+def _done(
+    target: Target,
+    evaluator: User,
+    sser: int | None,
+    edits: int | None,
+    length: int | None,
+    new_ref: str,
+    seconds: float,
+) -> Judgment:
+    """:func:`done_judgment`'s judgment, not saved yet."""
+    return Judgment(
         target=target,
         evaluator=evaluator,
         sser=sser,
@@ -209,8 +225,33 @@ def done_judgment(
         state=Judgment.State.DONE,
         active_seconds=seconds,
     )
+
+
+#: One judgment of :func:`done_judgments`: the judge, the system, the sentence's position,
+#: then its SSER score, edits and reference length (as :func:`done_judgment` takes them).
+DoneJudgment = tuple[User, str, int, int | None, int | None, int | None]
+
+
+def done_judgments(corpus: Corpus, judgments: Iterable[DoneJudgment]) -> list[Judgment]:
+    """Many :func:`done_judgment` at once, in their order: the same rows, written in one
+    insert after one read of the candidates, the change told once. Judgment by judgment,
+    the 150 of a judged corpus cost two queries and a change each, a second of a
+    dashboard test that then reads one page (``tests/dashboard/test_too_few.py``)."""
+    wanted = list(judgments)
+    targets = {
+        (t.translator.name, t.sentence.position): t
+        for t in Target.objects.filter(
+            sentence__corpus=corpus,
+            sentence__position__in={position for _, _, position, *_ in wanted},
+            translator__name__in={system for _, system, *_ in wanted},
+        ).select_related("translator", "sentence")
+    }
+    made = Judgment.objects.bulk_create(
+        _done(targets[(system, position)], evaluator, sser, edits, length, "", 0.0)
+        for evaluator, system, position, sser, edits, length in wanted
+    )
     judgments_changed(corpus.pk)  # as every write of a done one
-    return judgment
+    return made
 
 
 def scores_json(name: str) -> dict:

@@ -22,6 +22,7 @@ from annotation.tests.factories import (
     HAND_SYSTEMS,
     add_judgments,
     done_judgment,
+    done_judgments,
     sized_corpus,
     write_corpus,
 )
@@ -45,10 +46,14 @@ def apart_corpus_in(path: Path, name: str, judge: User, n: int, *, sentences: in
     }  # fmt: skip
     source = write_corpus(path / f"{name}.xml", refs, hyps)
     corpus = corpus_import(source=source, name=name, score=False).corpus
-    for system, ((high, low), wrong) in APART.items():
-        for k in range(n):
-            sser = high if k % 2 else low
-            done_judgment(corpus, judge, system, k, sser=sser, edits=wrong + k % 2, length=6)
+    done_judgments(
+        corpus,
+        (
+            (judge, system, k, high if k % 2 else low, wrong + k % 2, 6)
+            for system, ((high, low), wrong) in APART.items()
+            for k in range(n)
+        ),
+    )
     return corpus
 
 
@@ -83,14 +88,22 @@ def split_judged_in(path: Path, judges: list[User]) -> Corpus:
     corpus.campaign.judges_per_item = 1
     corpus.campaign.save()
     n = len(judges)
-    for k in range(SPLIT_SENTENCES):
-        chosen = [k % n] + ([(k + 1) % n] if k < SPLIT_OVERLAP else [])
-        for s in range(3):
-            for j in chosen:
-                sser = min(10, max(0, 3 + 2 * s + (k * 5 + s * 3) % 3 - 1 - j))
-                done_judgment(
-                    corpus, judges[j], f"system {s}", k, sser=sser, edits=2 - s + j, length=6
-                )
+    done_judgments(
+        corpus,
+        (
+            (
+                judges[j],
+                f"system {s}",
+                k,
+                min(10, max(0, 3 + 2 * s + (k * 5 + s * 3) % 3 - 1 - j)),
+                2 - s + j,
+                6,
+            )
+            for k in range(SPLIT_SENTENCES)
+            for s in range(3)
+            for j in [k % n] + ([(k + 1) % n] if k < SPLIT_OVERLAP else [])
+        ),
+    )
     fill_hter_counts()  # as a worker fills them after the judges' clicks
     return corpus
 

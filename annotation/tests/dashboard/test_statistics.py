@@ -21,7 +21,14 @@ from annotation.dashboard.verdicts import verdict_line
 from annotation.models import Corpus, User
 from annotation.statistics import judgment_rows
 from annotation.tests.boards import view_of
-from annotation.tests.factories import by_id, cells, done_judgment, sized_corpus
+from annotation.tests.factories import (
+    DoneJudgment,
+    by_id,
+    cells,
+    done_judgment,
+    done_judgments,
+    sized_corpus,
+)
 from metrics.ranksum import mann_whitney_u, segment_means
 from metrics.registry import metric_info
 from metrics.significance import Interval, MetricSignificance, SystemFigure
@@ -143,14 +150,14 @@ def test_the_clusters_p_values_are_the_rank_sum_test_on_each_judges_z_scores(
     corpus = sized_corpus(tmp_path, "z", 40, systems=3)
     strict, lenient = user_factory("strict"), user_factory("lenient")
     rng = np.random.default_rng(5)
+    made: list[DoneJudgment] = []
     for s, base in zip(SYSTEMS[:3], (8, 8, 3), strict=True):
         for k in range(30):
             shift = int(rng.integers(-1, 2))
-            done_judgment(corpus, strict, s, k, sser=max(0, base - 2 + shift), edits=1, length=8)
+            made.append((strict, s, k, max(0, base - 2 + shift), 1, 8))
             if k % 2:
-                done_judgment(
-                    corpus, lenient, s, k, sser=min(10, base + 1 + shift), edits=1, length=8
-                )
+                made.append((lenient, s, k, min(10, base + 1 + shift), 1, 8))
+    done_judgments(corpus, made)
     view = view_of(corpus).get(table_panel).clusters
     assert view is not None
     clusters = view.clusters

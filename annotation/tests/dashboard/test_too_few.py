@@ -22,7 +22,7 @@ from django.test import Client
 from lxml import etree
 
 from annotation.models import Corpus, User
-from annotation.tests.factories import HTMX, cells, done_judgment
+from annotation.tests.factories import HTMX, cells, done_judgment, done_judgments
 from annotation.tests.judged_corpora import APART, apart_corpus_in
 from annotation.tests.stored import scored
 from metrics.claims import MIN_SENTENCES, too_few
@@ -276,10 +276,14 @@ def test_the_judges_agreement_says_too_few_on_too_few_pairs(
     of judgments. Nine pairs give no r and no α, only the words; 150 give numbers."""
     corpus = judged(n)
     bob = user_factory("bob")
-    for system, ((high, low), wrong) in APART.items():
-        for k in range(n):
-            sser = (high if k % 2 else low) - 1
-            done_judgment(corpus, bob, system, k, sser=sser, edits=wrong + k % 2 + 1, length=6)
+    done_judgments(
+        corpus,
+        (
+            (bob, system, k, (high if k % 2 else low) - 1, wrong + k % 2 + 1, 6)
+            for system, ((high, low), wrong) in APART.items()
+            for k in range(n)
+        ),
+    )
     html = etree.HTML(get(lead_client, corpus, "panel/judges/", **HTMX))
     shown = {dd.get("data-agreement"): dd for dd in html.xpath('//dl[@id="agreement"]//dd')}
     pairs = 3 * n
