@@ -75,7 +75,9 @@ def test_import_evaltrans_queues_the_scoring_and_waits_for_it_only_when_asked(
     assert Job.objects.get(corpus__name="demo 2").status == "done"
 
 
-def test_import_evaltrans_refusal_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:
+def test_import_evaltrans_refusal_is_one_line_and_a_non_zero_exit(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
     bad = tmp_path / "corpus.xml"
     bad.write_text(
         "<evalTrans>\n<sentence>\n<source>x</source>\n"
@@ -83,9 +85,7 @@ def test_import_evaltrans_refusal_is_one_line_and_a_non_zero_exit(tmp_path: Path
         encoding="utf-8",
     )
 
-    database = tmp_path / "cli.sqlite3"
-    assert manage_py(database, "migrate", "-v0").returncode == 0
-    proc = manage_py(database, "import_evaltrans", str(bad))
+    proc = manage_py(migrated_sqlite, "import_evaltrans", str(bad))
 
     assert proc.returncode != 0
     assert proc.stderr.strip() == f"CommandError: {bad} line 4: <eval> without translator"
