@@ -232,20 +232,26 @@ def _done(
 DoneJudgment = tuple[User, str, int, int | None, int | None, int | None]
 
 
+def targets_at(corpus: Corpus, wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], Target]:
+    """The corpus's candidates of these (system, sentence position) pairs, read at once,
+    by pair."""
+    return {
+        (t.translator.name, t.sentence.position): t
+        for t in Target.objects.filter(
+            sentence__corpus=corpus,
+            sentence__position__in={position for _, position in wanted},
+            translator__name__in={system for system, _ in wanted},
+        ).select_related("translator", "sentence")
+    }
+
+
 def done_judgments(corpus: Corpus, judgments: Iterable[DoneJudgment]) -> list[Judgment]:
     """Many :func:`done_judgment` at once, in their order: the same rows, written in one
     insert after one read of the candidates, the change told once. Judgment by judgment,
     the 150 of a judged corpus cost two queries and a change each, a second of a
     dashboard test that then reads one page (``tests/dashboard/test_too_few.py``)."""
     wanted = list(judgments)
-    targets = {
-        (t.translator.name, t.sentence.position): t
-        for t in Target.objects.filter(
-            sentence__corpus=corpus,
-            sentence__position__in={position for _, _, position, *_ in wanted},
-            translator__name__in={system for _, system, *_ in wanted},
-        ).select_related("translator", "sentence")
-    }
+    targets = targets_at(corpus, [(system, position) for _, system, position, *_ in wanted])
     made = Judgment.objects.bulk_create(
         _done(targets[(system, position)], evaluator, sser, edits, length, "", 0.0)
         for evaluator, system, position, sser, edits, length in wanted

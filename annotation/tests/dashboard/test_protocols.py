@@ -26,7 +26,12 @@ from annotation.models.corpus import Protocol
 from annotation.statistics import sentence_scores_by_system
 from annotation.tests.boards import view_of
 from annotation.tests.factories import HTMX, cells, page_queries, scores_json
-from annotation.tests.span_corpora import span_corpus, span_judgment
+from annotation.tests.span_corpora import (
+    SpanJudgment,
+    span_corpus,
+    span_judgment,
+    span_judgments,
+)
 from annotation.tests.stored import scored
 
 pytestmark = pytest.mark.django_db
@@ -52,11 +57,13 @@ def esa_judged(user_factory: Callable[..., User], sentences: int = SENTENCES) ->
     corpus = scored(
         span_corpus(Protocol.ESA, ann, systems=SYSTEMS, sentences=sentences, name=f"esa{sentences}")
     )
+    made: list[SpanJudgment] = []
     for k in range(sentences):
         for s in SYSTEMS:
-            span_judgment(corpus, ann, s, k, esa=esa_score(s, k))
+            made.append((ann, s, k, esa_score(s, k), ()))
             if k % 2 == 0:
-                span_judgment(corpus, bob, s, k, esa=min(100, esa_score(s, k) + 10))
+                made.append((bob, s, k, min(100, esa_score(s, k) + 10), ()))
+    span_judgments(corpus, made)
     return corpus
 
 

@@ -40,7 +40,7 @@ from annotation.tests.dashboard.test_estimates import (
 )
 from annotation.tests.dashboard.test_protocols import krippendorff_interval_alpha
 from annotation.tests.factories import scores_json, write_corpus
-from annotation.tests.span_corpora import span_judgment
+from annotation.tests.span_corpora import SpanJudgment, span_judgments
 from annotation.tests.stored import scored
 from metrics.estimate import estimate_mean
 from metrics.registry import build_metric
@@ -145,13 +145,15 @@ def judged_corpus(
     corpus = corpus_import(source=source, name=name, score=False).corpus
     corpus.protocol = protocol
     corpus.save(update_fields=["protocol"])
+    made: list[SpanJudgment] = []
     for judge, sentences in (("ann", JUDGED), ("bob", TWICE)):
         for s in NAMES:
             for k in sentences:
                 if protocol == Protocol.MQM:
-                    span_judgment(corpus, judges[judge], s, k, spans=mqm_spans(s, k, judge))
+                    made.append((judges[judge], s, k, None, mqm_spans(s, k, judge)))
                 else:
-                    span_judgment(corpus, judges[judge], s, k, esa=esa(s, k, judge))
+                    made.append((judges[judge], s, k, esa(s, k, judge), ()))
+    span_judgments(corpus, made)
     return scored(corpus)
 
 
