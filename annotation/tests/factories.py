@@ -6,6 +6,7 @@ Tests import from here, never from ``conftest.py`` or from another test module.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import subprocess
 import sys
@@ -616,26 +617,25 @@ def add_judgments(corpus: Corpus, users: list[User], count: int) -> None:
     targets = list(
         Target.objects.filter(sentence__corpus=corpus, translator__role="system").order_by("pk")
     )
-    made = 0
-    for i, target in enumerate(targets):
-        for j, user in enumerate(users[: 1 + i % 2]):
-            if made == count:
-                return
-            Judgment.objects.create(
-                target=target,
-                evaluator=user,
-                sser=(i + 3 * j) % 11,
-                new_ref=target.text,
-                edits=(i + j) % 4,
-                ref_length=8,
-                ter_edits=(i + j) % 3,
-                ter_length=8,
-                ier_errors=(i + j) % 3,
-                ier_length=2 + i % 2,
-                state="done",
-                active_seconds=20.0 + i,
-            )
-            made += 1
+    made = (
+        Judgment(
+            target=target,
+            evaluator=user,
+            sser=(i + 3 * j) % 11,
+            new_ref=target.text,
+            edits=(i + j) % 4,
+            ref_length=8,
+            ter_edits=(i + j) % 3,
+            ter_length=8,
+            ier_errors=(i + j) % 3,
+            ier_length=2 + i % 2,
+            state="done",
+            active_seconds=20.0 + i,
+        )
+        for i, target in enumerate(targets)
+        for j, user in enumerate(users[: 1 + i % 2])
+    )
+    Judgment.objects.bulk_create(itertools.islice(made, count))  # in one insert, in order
 
 
 def system_pk(corpus: Corpus, name: str = "NiuTrans") -> int:
