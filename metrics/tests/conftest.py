@@ -1,5 +1,6 @@
 """NLTK's WordNet reader on the same Debian WordNet 3.0 files that metrics.wordnet reads,
-for the METEOR parity tests (no nltk_data download).
+for the METEOR parity tests (no nltk_data download); sacreBLEU's TER remembered per
+segment for the tests that compare ours with it again and again.
 
 NLTK's ``WordNetCorpusReader`` wants a corpus directory inside one of its data paths,
 with two files Debian's ``wordnet-base`` does not ship: ``lexnames`` (the 45
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sacrebleu.metrics.ter import TER as SacreTER
 
 from metrics.wordnet import load_wordnet, wordnet_dir
 
@@ -99,3 +101,26 @@ def nltk_wordnet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     assert reader.get_version() == "3.0"
     yield reader
     nltk.data.path.remove(str(top))
+
+
+@pytest.fixture(scope="module")
+def sacre_ter_once_a_segment() -> Iterator[None]:
+    """sacreBLEU's TER of each segment (its edits and mean reference length) computed once
+    for the module: its plain-Python search is most of the time of the tests that hold
+    our TER to it, and they ask it for the same systems against the same references
+    again and again (``test_cli_significance.py``: each seed, each test;
+    ``test_peer_reading.py``: each file with or without a byte-order mark, whose
+    segments differ in the first alone). What it returned the first time is what it
+    returns: a pure function of the segment's words, remembered."""
+    compute = SacreTER._compute_segment_statistics
+    remembered: dict[tuple[str, tuple[tuple[str, ...], ...]], list[float]] = {}
+
+    def once(self: SacreTER, hypothesis: str, ref_kwargs: dict[str, Any]) -> list[float]:
+        key = (hypothesis, tuple(tuple(words) for words in ref_kwargs["ref_words"]))
+        if key not in remembered:
+            remembered[key] = compute(self, hypothesis, ref_kwargs)
+        return list(remembered[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SacreTER, "_compute_segment_statistics", once)
+        yield

@@ -9,13 +9,12 @@ printed) and the same ``μ ± ci`` (2 decimals, as printed) for BLEU, chrF and T
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sacrebleu
-from sacrebleu.metrics.ter import TER as SacreTER
 from sacrebleu.significance import PairedTest
 
 from metrics.__main__ import main
@@ -28,25 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SACRE = {"bleu": sacrebleu.BLEU, "chrf": sacrebleu.CHRF, "ter": sacrebleu.TER}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def sacre_ter_once_a_segment() -> Iterator[None]:
-    """sacreBLEU's TER of each segment (its edits and mean reference length) computed once
-    for the module: its plain-Python search is most of these tests' time, and they ask
-    it for the same systems against the same references again and again (each seed,
-    each test). What it returned the first time is what it returns: a pure function of
-    the segment's words, remembered."""
-    compute = SacreTER._compute_segment_statistics
-    remembered: dict[tuple[str, tuple[tuple[str, ...], ...]], list[float]] = {}
-
-    def once(self: SacreTER, hypothesis: str, ref_kwargs: dict[str, Any]) -> list[float]:
-        key = (hypothesis, tuple(tuple(words) for words in ref_kwargs["ref_words"]))
-        if key not in remembered:
-            remembered[key] = compute(self, hypothesis, ref_kwargs)
-        return list(remembered[key])
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(SacreTER, "_compute_segment_statistics", once)
-        yield
+#: sacreBLEU's TER of each segment computed once for the module (``conftest.py``).
+pytestmark = pytest.mark.usefixtures("sacre_ter_once_a_segment")
 
 
 @pytest.fixture

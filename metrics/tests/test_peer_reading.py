@@ -52,6 +52,7 @@ def cli_json(*args: str) -> dict[str, dict[str, dict[str, object]]]:
 PEERS = {"bleu": sacrebleu.BLEU, "chrf": sacrebleu.CHRF, "ter": sacrebleu.TER}
 
 
+@pytest.mark.usefixtures("sacre_ter_once_a_segment")
 @pytest.mark.parametrize("bom_in", ["ref", "hyp", "both"])
 def test_a_bom_stays_in_the_first_word_as_sacrebleu_reads_the_file(
     tmp_path: Path, bom_in: str
