@@ -9,7 +9,9 @@ per block of samples) are the bulk of the annotator statistics and serve only th
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -119,6 +121,56 @@ def _normalisation(rows: _JudgeRows, drawn: FloatArray) -> tuple[FloatArray, Flo
     return mean, inverse
 
 
+#: One annotator's normalisation on every resample (:func:`annotator_normalisation`):
+#: the centred means and 1/std, one per sample.
+Normalisation = tuple[FloatArray, FloatArray]
+#: An annotator's :data:`Normalisation` as kept by the annotator's name, else computed
+#: (the callable given) and kept: a caller that knows whose ratings changed since
+#: (the dashboard, after one judge's click) computes that annotator's alone.
+KeptNormalisation = Callable[[str, Callable[[], Normalisation]], Normalisation]
+
+
+def annotator_normalisation(rows: _JudgeRows, counts: FloatArray, a: int) -> Normalisation:
+    """Annotator ``a``'s column of :func:`_normalisation` on every sample of ``counts``,
+    from their rows alone: the same figures to the bit (each annotator's sums add their
+    own rows, in their order, whatever the others'). Read-only: kept for later views."""
+    at = slice(int(rows.starts[a]), int(rows.starts[a + 1]))
+    size = at.stop - at.start
+    own = _JudgeRows(
+        annotator=np.zeros(size, dtype=np.int64),
+        sentence=rows.sentence[at],
+        starts=np.array([0, size]),
+        centre=rows.centre[a : a + 1],
+        variance=rows.variance[a : a + 1],
+        n=rows.n[at],
+        s1=rows.s1[at],
+        s2=rows.s2[at],
+        w=rows.w[at],
+        wy=rows.wy[at],
+    )
+    mean, inverse = np.empty(counts.shape[0]), np.empty(counts.shape[0])
+    for block in blocks(counts.shape[0], size):
+        found = _normalisation(own, counts[block][:, own.sentence])
+        mean[block], inverse[block] = found[0][:, 0], found[1][:, 0]
+    mean.flags.writeable = inverse.flags.writeable = False
+    return mean, inverse
+
+
+def _kept_normalisation(
+    r: Ratings, rows: _JudgeRows, counts: FloatArray, kept: KeptNormalisation
+) -> Normalisation:
+    """Every annotator's :func:`annotator_normalisation` as ``kept`` keeps them:
+    samples × annotators each, as :func:`_normalisation` gives them."""
+    found = [
+        kept(name, partial(annotator_normalisation, rows, counts, a))
+        for a, name in enumerate(r.annotators)
+    ]
+    shape = (counts.shape[0], len(found))
+    if not found:
+        return np.zeros(shape), np.zeros(shape)
+    return np.stack([m for m, _ in found], axis=1), np.stack([i for _, i in found], axis=1)
+
+
 def _pair_sums(
     r: Ratings,
     rows: _JudgeRows,
@@ -127,6 +179,7 @@ def _pair_sums(
     cut: IntArray,
     *,
     normalise: bool,
+    kept: KeptNormalisation | None = None,
 ) -> FloatArray:
     """Σ over the drawn items of system s on the sentences where partner p has an item,
     of the item's mean value (z or raw), per sample: samples × systems × partners.
@@ -139,7 +192,8 @@ def _pair_sums(
 
     A row's term is ``(wy − mean · w) / std`` with its annotator's mean and std of the
     sample: the drawn rows scaled by 1/std and by mean/std, times ``wy`` and ``w``. Raw
-    values do not depend on the sample: their sums are one product of the counts."""
+    values do not depend on the sample: their sums are one product of the counts.
+    ``kept``: each annotator's normalisation as kept (:data:`KeptNormalisation`)."""
     n_systems, n_partners = len(r.systems), missing.shape[1]
     if not normalise:  # each sentence's weighted values, uncentred, per system
         values = np.zeros((r.n_segments, n_systems))
@@ -150,9 +204,13 @@ def _pair_sums(
     wy_out = (rows.wy[uneven, :, None] * miss).reshape(uneven.size, n_systems * n_partners)
     w_out = (rows.w[uneven, :, None] * miss).reshape(uneven.size, n_systems * n_partners)
     total = np.zeros((counts.shape[0], n_systems, n_partners))
+    every = None if kept is None else _kept_normalisation(r, rows, counts, kept)
     for block in blocks(counts.shape[0], len(rows.n)):
         drawn = counts[block][:, rows.sentence]
-        mean, inverse = _normalisation(rows, drawn)
+        if every is None:
+            mean, inverse = _normalisation(rows, drawn)
+        else:
+            mean, inverse = every[0][block], every[1][block]
         scaled = drawn * inverse[:, rows.annotator]
         shifted = drawn * (mean * inverse)[:, rows.annotator]
         own = scaled @ rows.wy - shifted @ rows.w
@@ -189,6 +247,7 @@ def _pair_scores(
     partners: BoolArray,
     *,
     normalise: bool,
+    kept: KeptNormalisation | None = None,
 ) -> FloatArray:
     """The mean item value (z or raw) of each system on the sentences where each partner
     has an item, per sample (samples × systems × partners); NaN where none was drawn.
@@ -201,7 +260,7 @@ def _pair_scores(
     missing = ~partners
     cut = uneven_sentences(r.judged(), partners)
     drawn = _less_outside(counts @ judged, counts[:, cut], judged[cut], missing[cut])
-    sums = _pair_sums(r, rows, counts, missing, cut, normalise=normalise)
+    sums = _pair_sums(r, rows, counts, missing, cut, normalise=normalise, kept=kept)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(drawn > 0, sums / np.maximum(drawn, 1.0), np.nan)
 
@@ -217,13 +276,15 @@ def judge_aware(
     info: MetricInfo,
     alpha: float = DEFAULT_ALPHA,
     min_common: int = MIN_SENTENCES,
+    kept: KeptNormalisation | None = None,
 ) -> MetricSignificance:
     """Every system's figure (z-scores when ``normalise``, else raw; items averaged
     first), its 95 % percentile interval, the pairs' p-values on their common sentences
     and the rank groups, with each annotator's normalisation re-estimated on every
     resample (:mod:`metrics.annotators`). ``bootstrap`` is the corpus's resampling (its
     sentences are ``r.n_segments``); ``info`` the figure's facts (its name, direction and
-    range)."""
+    range); ``kept``: each annotator's normalisation on the resamples as kept
+    (:data:`KeptNormalisation`; the same figures to the bit)."""
     if bootstrap.n_segments != r.n_segments:
         raise ValueError(
             f"a bootstrap of {bootstrap.n_segments} segments for {r.n_segments} sentences"
@@ -234,7 +295,7 @@ def judge_aware(
     rows = _judge_rows(r)
     once = np.ones((1, r.n_segments))
     real = _pair_scores(r, rows, once, partners, normalise=normalise)[0]
-    samples = _pair_scores(r, rows, bootstrap.counts, partners, normalise=normalise)
+    samples = _pair_scores(r, rows, bootstrap.counts, partners, normalise=normalise, kept=kept)
     if same:  # every pair on the same sentences: a system's own figure is its pair figure
         real = np.repeat(real, len(r.systems), axis=1)
         samples = np.repeat(samples, len(r.systems), axis=2)

@@ -69,8 +69,9 @@ from annotation.statistics import (
     sentence_documents,
     statistics_choice,
 )
+from metrics.judge_aware import KeptNormalisation, Normalisation
 from metrics.ranksum import Clusters
-from metrics.significance import MetricSignificance
+from metrics.significance import Bootstrap, MetricSignificance
 from metrics.stats import FloatArray, Score
 
 
@@ -286,4 +287,25 @@ def _judge_aware(parts: Parts) -> JudgeAware | None:
     rows, found = parts.get(judgments), parts.get(bootstrap)
     if found is None or not any(r.sser is not None for r in rows):
         return None
-    return judge_aware_figures(rows, parts.get(systems), parts.get(n_segments), found)
+    kept = _kept_normalisation(parts, found)
+    return judge_aware_figures(rows, parts.get(systems), parts.get(n_segments), found, kept)
+
+
+#: Each judge's normalisation of their SSER errors on every resample of the judge-aware
+#: figures (:func:`~metrics.judge_aware.annotator_normalisation`: two arrays of the
+#: bootstrap's samples, 16 KB), in this process's memory, by the version of the judge's
+#: rows (:class:`~annotation.statistics.Versions`) and the resampling: a view after a
+#: click resamples the sums of the judge who clicked alone (about 13 of its 15 ms).
+JUDGE_NORMALISATION = Shelf("judge-normalisation", Stamp.NONE, 1024)
+
+
+def _kept_normalisation(parts: Parts, found: Bootstrap) -> KeptNormalisation:
+    corpus, versions = parts.corpus, parts.get(judgments_read).versions
+    resampling = (found.n_segments, found.n_samples, found.seed)
+
+    def kept(name: str, compute: Callable[[], Normalisation]) -> Normalisation:
+        key = JUDGE_NORMALISATION.key(None, corpus.pk, name, versions.of_judge(name), resampling)
+        value: Normalisation = CACHE.get_or_set(key, compute)
+        return value
+
+    return kept

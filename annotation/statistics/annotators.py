@@ -43,6 +43,7 @@ from metrics.annotators import (
     z_scores,
 )
 from metrics.facts import facts_of
+from metrics.judge_aware import KeptNormalisation
 from metrics.ranking import MetricSignificance
 from metrics.significance import Bootstrap
 from metrics.stats import MetricInfo, format_signature
@@ -89,10 +90,16 @@ class JudgeAware:
 
 
 def judge_aware_figures(
-    rows: Sequence[JudgmentRow], systems: Sequence[str], n_segments: int, bootstrap: Bootstrap
+    rows: Sequence[JudgmentRow],
+    systems: Sequence[str],
+    n_segments: int,
+    bootstrap: Bootstrap,
+    kept: KeptNormalisation | None = None,
 ) -> JudgeAware:
     """:class:`JudgeAware` of the done judgments ``rows`` (every system of ``systems``
-    has a row, NaN where nothing is scored), resampled with ``bootstrap``."""
+    has a row, NaN where nothing is scored), resampled with ``bootstrap``; ``kept``:
+    each judge's normalisation of their SSER errors on its resamples as kept
+    (:data:`~metrics.judge_aware.KeptNormalisation`: the same figures to the bit)."""
     errors = sser_ratings(rows, systems, n_segments)
     # the judges' own scores of the same judgments, in the same order (the same rows
     # scored: neither has a NaN), without reading the rows a second time
@@ -100,7 +107,7 @@ def judge_aware_figures(
     per_item = errors.judged().sum()
     return JudgeAware(
         raw=judge_aware(errors, bootstrap, normalise=False, info=SSER_RAW),
-        z=judge_aware(errors, bootstrap, normalise=True, info=SSER_Z),
+        z=judge_aware(errors, bootstrap, normalise=True, info=SSER_Z, kept=kept),
         effects=annotator_effects(scores, bootstrap, bounds=OFFSET_BOUNDS),
         items=int(per_item),
         twice=int(len(errors) - per_item),

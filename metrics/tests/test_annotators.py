@@ -7,6 +7,8 @@ test on z-scores is what :mod:`metrics.power` says."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -559,3 +561,40 @@ def test_one_more_judgment_on_a_new_sentence_reads_that_sentence_alone(normalise
     want = plain_pair_scores(one_more, counts, normalise)
     assert np.isnan(got).sum() == np.isnan(want).sum()
     assert got == pytest.approx(want, rel=1e-12, abs=1e-12, nan_ok=True)
+
+
+@pytest.mark.parametrize("whole_sentences", [True, False])
+def test_each_judges_normalisation_kept_from_before_gives_the_figures_to_the_bit(
+    whole_sentences: bool,
+) -> None:
+    """Each judge's normalisation on the resamples kept by the judge's name, and only
+    the judge whose scores changed normalised again (as the dashboard keeps them after a
+    click), gives the z figure computed at once: its intervals, p-values, rank groups and
+    every sample, to the bit."""
+    r = many_judges(5, whole_sentences=whole_sentences)
+    bootstrap = Bootstrap(30, 40, 5)
+    kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    computed: list[str] = []
+
+    def keep(name: str, compute: Callable[[], tuple[np.ndarray, np.ndarray]]) -> tuple:
+        if name not in kept:
+            kept[name], _ = compute(), computed.append(name)
+        return kept[name]
+
+    first = judge_aware(r, bootstrap, normalise=True, info=SSER_Z, kept=keep)
+    assert repr(first) == repr(judge_aware(r, bootstrap, normalise=True, info=SSER_Z))
+    # the busiest judge's scores change: theirs normalised anew, every other's as kept
+    busiest = int(np.bincount(r.annotator).argmax())
+    changed = replace(r, value=np.where(r.annotator == busiest, r.value * 7 % 11, r.value))
+    del kept[r.annotators[busiest]]
+    computed.clear()
+
+    got = judge_aware(changed, bootstrap, normalise=True, info=SSER_Z, kept=keep)
+
+    want = judge_aware(changed, bootstrap, normalise=True, info=SSER_Z)
+    assert computed == [r.annotators[busiest]]
+    assert repr(got) == repr(want)  # every float as written: the same bits
+    assert got.samples is not None
+    assert want.samples is not None
+    assert got.samples.tobytes() == want.samples.tobytes()
+    assert repr(got) != repr(first)

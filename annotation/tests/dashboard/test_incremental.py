@@ -19,14 +19,22 @@ import pytest
 from annotation.campaigns.judges import corpus_leave_out_judge
 from annotation.changes import judgments_changed
 from annotation.corpora.systems import corpus_add_system
+from annotation.dashboard import figures
 from annotation.dashboard.figures import HumanPart, judged
 from annotation.dashboard.inputs import DashboardInputs
 from annotation.dashboard.parts import Parts
-from annotation.dashboard.sources import bootstrap, human_rows, judgments, n_segments, systems
+from annotation.dashboard.sources import (
+    bootstrap,
+    human_rows,
+    judgments,
+    judgments_read,
+    n_segments,
+    systems,
+)
 from annotation.dashboard.table import human_significance
 from annotation.dashboard.verdicts import sser_clusters
 from annotation.models import Corpus, Judgment, User
-from annotation.statistics import kept_pairs
+from annotation.statistics import CACHE, judge_aware_figures, kept_pairs
 from annotation.tests.factories import done_judgment, sized_corpus
 from metrics.reuse import PairMemo
 from metrics.significance import MetricSignificance
@@ -156,3 +164,41 @@ def test_one_judgment_computes_only_its_systems_tests(tmp_path: Path) -> None:
     assert _counted(parts, prior) == len(entered) * (2 + 3)  # figure, sums, 3 pairs
     # the view kept what it computed: the next one computes nothing
     assert _counted(parts, kept_pairs(parts.corpus, "human")) == 0
+
+
+def test_judge_aware_figures_with_each_judges_kept_normalisation_equal_a_full_computation(
+    tmp_path: Path,
+) -> None:
+    """After every write, the judge-aware SSER figures the view computes with each
+    judge's normalisation on the resamples kept from the views before (only the judges
+    whose rows changed normalised again) equal those computed afresh, to the bit; and
+    the view keeps every judge's for the next one."""
+    rng = random.Random(3)
+    corpus = sized_corpus(tmp_path, "judge-aware kept", SENTENCES, systems=4)
+    judges = [User.objects.create_user(f"judge {i}", role=User.Role.JUDGE) for i in range(3)]
+    for judge in judges:
+        for system in ("system 0", "system 1", "system 2", "system 3"):
+            for _ in range(6):
+                _judge(rng, corpus, judge, system)
+    writes = list(WRITES)
+    rng.shuffle(writes)
+    for step, kind in enumerate(["none", *writes]):
+        if kind != "none":
+            _write(rng, Corpus.objects.get(pk=corpus.pk), judges, kind, step)
+        parts = Parts(DashboardInputs(Corpus.objects.get(pk=corpus.pk)))
+        view = parts.get(figures.judge_aware)
+        drawn = parts.get(bootstrap)
+        assert view is not None
+        assert drawn is not None
+        rows, names, n = parts.get(judgments), parts.get(systems), parts.get(n_segments)
+        full = judge_aware_figures(rows, names, n, drawn)
+        assert repr(view.figures) == repr(full), kind  # every float as written: the same bits
+        for found, want in ((view.figures.raw, full.raw), (view.figures.z, full.z)):
+            assert found.samples is not None
+            assert want.samples is not None
+            assert found.samples.tobytes() == want.samples.tobytes(), kind
+        versions = parts.get(judgments_read).versions
+        resampling = (drawn.n_segments, drawn.n_samples, drawn.seed)
+        for name in {r.evaluator for r in rows if r.sser is not None}:
+            key = (corpus.pk, name, versions.of_judge(name), resampling)
+            assert CACHE.get(figures.JUDGE_NORMALISATION.key(None, *key)) is not None
