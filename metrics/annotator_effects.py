@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -63,14 +64,20 @@ class AnnotatorEffect:
 
 
 def annotator_effects(
-    r: Ratings, bootstrap: Bootstrap, *, bounds: tuple[float, float] = UNBOUNDED
+    r: Ratings,
+    bootstrap: Bootstrap,
+    *,
+    bounds: tuple[float, float] = UNBOUNDED,
+    kept: KeptSums | None = None,
 ) -> tuple[AnnotatorEffect, ...]:
     """Every annotator's effect (:mod:`metrics.annotators`), by name; intervals from
     ``bootstrap``'s resampled sentences, cut to ``bounds`` (the range a difference of two
     scores can take). Every annotator's sums are taken at once, over one row per annotator and
     sentence they judged (:class:`_SentenceSums`), and every interval in one sort: the
     work grows with the judgments, not with annotators × sentences, and no step loops
-    over the annotators but the one that names them."""
+    over the annotators but the one that names them. ``kept``: each annotator's sums of
+    their own scores on the bootstrap's samples as kept (:data:`KeptSums`; the same
+    figures to the bit)."""
     if bootstrap.n_segments != r.n_segments:
         raise ValueError(
             f"a bootstrap of {bootstrap.n_segments} segments for {r.n_segments} sentences"
@@ -86,7 +93,10 @@ def annotator_effects(
     )
 
     def overall(counts: FloatArray) -> FloatArray:
-        mine_n, mine_s = own.drawn(counts)
+        if kept is not None and counts is bootstrap.counts:  # the samples: each kept
+            mine_n, mine_s = _kept_drawn(r, own, counts, kept)
+        else:
+            mine_n, mine_s = own.drawn(counts)
         all_n, all_s = (counts @ total_n)[:, None], (counts @ total_s)[:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.asarray(mine_s / mine_n - (all_s - mine_s) / (all_n - mine_n))
@@ -150,6 +160,45 @@ class _SentenceSums:
             n[block] = group_sums(drawn * self.n, self.starts)
             s[block] = group_sums(drawn * self.s, self.starts)
         return n, s
+
+    def annotator_drawn(self, counts: FloatArray, a: int) -> tuple[FloatArray, FloatArray]:
+        """Annotator ``a``'s column of :meth:`drawn`, from their rows alone: the same
+        figures to the bit (each annotator's sums add their own rows, in their order,
+        whatever the others'). Read-only: kept for later views."""
+        at = slice(int(self.starts[a]), int(self.starts[a + 1]))
+        size = at.stop - at.start
+        alone = _SentenceSums(
+            np.zeros(size, dtype=np.int64),
+            self.sentence[at],
+            np.array([0, size]),
+            self.n[at],
+            self.s[at],
+        )
+        n, s = alone.drawn(counts)
+        n, s = n[:, 0].copy(), s[:, 0].copy()
+        n.flags.writeable = s.flags.writeable = False
+        return n, s
+
+
+#: One annotator's sums on every resample (:meth:`_SentenceSums.annotator_drawn`): the
+#: values drawn and their sum, one per sample.
+DrawnSums = tuple[FloatArray, FloatArray]
+#: An annotator's :data:`DrawnSums` of their own scores as kept by the annotator's name,
+#: else computed (the callable given) and kept: a caller that knows whose ratings
+#: changed since (the dashboard, after one judge's click) computes that annotator's alone.
+KeptSums = Callable[[str, Callable[[], DrawnSums]], DrawnSums]
+
+
+def _kept_drawn(
+    r: Ratings, own: _SentenceSums, counts: FloatArray, kept: KeptSums
+) -> tuple[FloatArray, FloatArray]:
+    """``own.drawn(counts)`` with each annotator's column as ``kept`` keeps it."""
+    found = [
+        kept(name, partial(own.annotator_drawn, counts, a)) for a, name in enumerate(r.annotators)
+    ]
+    if not found:
+        return own.drawn(counts)
+    return np.stack([n for n, _ in found], axis=1), np.stack([s for _, s in found], axis=1)
 
 
 def _sentence_sums(

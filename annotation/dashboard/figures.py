@@ -69,7 +69,6 @@ from annotation.statistics import (
     sentence_documents,
     statistics_choice,
 )
-from metrics.judge_aware import KeptNormalisation, Normalisation
 from metrics.ranksum import Clusters
 from metrics.significance import Bootstrap, MetricSignificance
 from metrics.stats import FloatArray, Score
@@ -287,8 +286,9 @@ def _judge_aware(parts: Parts) -> JudgeAware | None:
     rows, found = parts.get(judgments), parts.get(bootstrap)
     if found is None or not any(r.sser is not None for r in rows):
         return None
-    kept = _kept_normalisation(parts, found)
-    return judge_aware_figures(rows, parts.get(systems), parts.get(n_segments), found, kept)
+    kept = _kept_per_judge(parts, found, JUDGE_NORMALISATION)
+    sums = _kept_per_judge(parts, found, JUDGE_EFFECT_SUMS)
+    return judge_aware_figures(rows, parts.get(systems), parts.get(n_segments), found, kept, sums)
 
 
 #: Each judge's normalisation of their SSER errors on every resample of the judge-aware
@@ -298,14 +298,28 @@ def _judge_aware(parts: Parts) -> JudgeAware | None:
 #: click resamples the sums of the judge who clicked alone (about 13 of its 15 ms).
 JUDGE_NORMALISATION = Shelf("judge-normalisation", Stamp.NONE, 1024)
 
+#: Each judge's sums of their own scores on every resample, for their effect against
+#: the others (:meth:`~metrics.annotator_effects._SentenceSums.annotator_drawn`), kept
+#: as :data:`JUDGE_NORMALISATION` is: a view after a click sums the clicking judge's alone.
+JUDGE_EFFECT_SUMS = Shelf("judge-effect-sums", Stamp.NONE, 1024)
 
-def _kept_normalisation(parts: Parts, found: Bootstrap) -> KeptNormalisation:
+#: Two arrays of one judge's, one figure per resample (:data:`~metrics.judge_aware.
+#: Normalisation`, :data:`~metrics.annotator_effects.DrawnSums`).
+PerSample = tuple[FloatArray, FloatArray]
+
+
+def _kept_per_judge(
+    parts: Parts, found: Bootstrap, shelf: Shelf
+) -> Callable[[str, Callable[[], PerSample]], PerSample]:
+    """Each judge's :data:`PerSample` on ``shelf`` by the version of their rows and the
+    resampling, else computed and kept (:data:`~metrics.judge_aware.KeptNormalisation`,
+    :data:`~metrics.annotator_effects.KeptSums`)."""
     corpus, versions = parts.corpus, parts.get(judgments_read).versions
     resampling = (found.n_segments, found.n_samples, found.seed)
 
-    def kept(name: str, compute: Callable[[], Normalisation]) -> Normalisation:
-        key = JUDGE_NORMALISATION.key(None, corpus.pk, name, versions.of_judge(name), resampling)
-        value: Normalisation = CACHE.get_or_set(key, compute)
+    def kept(name: str, compute: Callable[[], PerSample]) -> PerSample:
+        key = shelf.key(None, corpus.pk, name, versions.of_judge(name), resampling)
+        value: PerSample = CACHE.get_or_set(key, compute)
         return value
 
     return kept

@@ -31,6 +31,7 @@ from typing import Any
 
 from annotation.statistics.human import JudgmentRow
 from metrics import human
+from metrics.annotator_effects import KeptSums
 from metrics.annotators import (
     SSER_Z,
     AnnotatorEffect,
@@ -95,11 +96,14 @@ def judge_aware_figures(
     n_segments: int,
     bootstrap: Bootstrap,
     kept: KeptNormalisation | None = None,
+    kept_sums: KeptSums | None = None,
 ) -> JudgeAware:
     """:class:`JudgeAware` of the done judgments ``rows`` (every system of ``systems``
     has a row, NaN where nothing is scored), resampled with ``bootstrap``; ``kept``:
     each judge's normalisation of their SSER errors on its resamples as kept
-    (:data:`~metrics.judge_aware.KeptNormalisation`: the same figures to the bit)."""
+    (:data:`~metrics.judge_aware.KeptNormalisation`: the same figures to the bit);
+    ``kept_sums``: each judge's sums of their scores on them as kept, for their effect
+    (:data:`~metrics.annotator_effects.KeptSums`: the same figures to the bit)."""
     errors = sser_ratings(rows, systems, n_segments)
     # the judges' own scores of the same judgments, in the same order (the same rows
     # scored: neither has a NaN), without reading the rows a second time
@@ -108,7 +112,7 @@ def judge_aware_figures(
     return JudgeAware(
         raw=judge_aware(errors, bootstrap, normalise=False, info=SSER_RAW),
         z=judge_aware(errors, bootstrap, normalise=True, info=SSER_Z, kept=kept),
-        effects=annotator_effects(scores, bootstrap, bounds=OFFSET_BOUNDS),
+        effects=annotator_effects(scores, bootstrap, bounds=OFFSET_BOUNDS, kept=kept_sums),
         items=int(per_item),
         twice=int(len(errors) - per_item),
         judges=len(errors.annotators),

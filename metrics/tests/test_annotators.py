@@ -563,6 +563,22 @@ def test_one_more_judgment_on_a_new_sentence_reads_that_sentence_alone(normalise
     assert got == pytest.approx(want, rel=1e-12, abs=1e-12, nan_ok=True)
 
 
+PerSample = tuple[np.ndarray, np.ndarray]
+
+
+def keeper() -> tuple[dict[str, PerSample], list[str], Callable[..., PerSample]]:
+    """What is kept by each judge's name, whose were computed, and the keeper itself."""
+    kept: dict[str, PerSample] = {}
+    computed: list[str] = []
+
+    def keep(name: str, compute: Callable[[], PerSample]) -> PerSample:
+        if name not in kept:
+            kept[name], _ = compute(), computed.append(name)
+        return kept[name]
+
+    return kept, computed, keep
+
+
 @pytest.mark.parametrize("whole_sentences", [True, False])
 def test_each_judges_normalisation_kept_from_before_gives_the_figures_to_the_bit(
     whole_sentences: bool,
@@ -573,13 +589,7 @@ def test_each_judges_normalisation_kept_from_before_gives_the_figures_to_the_bit
     every sample, to the bit."""
     r = many_judges(5, whole_sentences=whole_sentences)
     bootstrap = Bootstrap(30, 40, 5)
-    kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    computed: list[str] = []
-
-    def keep(name: str, compute: Callable[[], tuple[np.ndarray, np.ndarray]]) -> tuple:
-        if name not in kept:
-            kept[name], _ = compute(), computed.append(name)
-        return kept[name]
+    kept, computed, keep = keeper()
 
     first = judge_aware(r, bootstrap, normalise=True, info=SSER_Z, kept=keep)
     assert repr(first) == repr(judge_aware(r, bootstrap, normalise=True, info=SSER_Z))
@@ -597,4 +607,29 @@ def test_each_judges_normalisation_kept_from_before_gives_the_figures_to_the_bit
     assert got.samples is not None
     assert want.samples is not None
     assert got.samples.tobytes() == want.samples.tobytes()
+    assert repr(got) != repr(first)
+
+
+@pytest.mark.parametrize("whole_sentences", [True, False])
+def test_each_judges_sums_kept_from_before_give_the_effects_to_the_bit(
+    whole_sentences: bool,
+) -> None:
+    """Each judge's sums of their own scores on the resamples kept by the judge's name,
+    and only the judge whose scores changed summed again, give every judge's effect
+    computed at once: values and intervals, to the bit."""
+    r = many_judges(6, whole_sentences=whole_sentences)
+    bootstrap = Bootstrap(30, 40, 6)
+    kept, computed, keep = keeper()
+
+    first = annotator_effects(r, bootstrap, kept=keep)
+    assert repr(first) == repr(annotator_effects(r, bootstrap))
+    busiest = int(np.bincount(r.annotator).argmax())
+    changed = replace(r, value=np.where(r.annotator == busiest, r.value * 7 % 11, r.value))
+    del kept[r.annotators[busiest]]
+    computed.clear()
+
+    got = annotator_effects(changed, bootstrap, kept=keep)
+
+    assert computed == [r.annotators[busiest]]
+    assert repr(got) == repr(annotator_effects(changed, bootstrap))  # the same bits
     assert repr(got) != repr(first)

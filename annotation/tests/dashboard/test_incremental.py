@@ -166,13 +166,13 @@ def test_one_judgment_computes_only_its_systems_tests(tmp_path: Path) -> None:
     assert _counted(parts, kept_pairs(parts.corpus, "human")) == 0
 
 
-def test_judge_aware_figures_with_each_judges_kept_normalisation_equal_a_full_computation(
+def test_judge_aware_figures_with_each_judges_kept_sums_equal_a_full_computation(
     tmp_path: Path,
 ) -> None:
     """After every write, the judge-aware SSER figures the view computes with each
-    judge's normalisation on the resamples kept from the views before (only the judges
-    whose rows changed normalised again) equal those computed afresh, to the bit; and
-    the view keeps every judge's for the next one."""
+    judge's normalisation and sums on the resamples kept from the views before (only the
+    judges whose rows changed computed again) equal those computed afresh, to the bit
+    (the judges' effects too); and the view keeps every judge's for the next one."""
     rng = random.Random(3)
     corpus = sized_corpus(tmp_path, "judge-aware kept", SENTENCES, systems=4)
     judges = [User.objects.create_user(f"judge {i}", role=User.Role.JUDGE) for i in range(3)]
@@ -202,3 +202,4 @@ def test_judge_aware_figures_with_each_judges_kept_normalisation_equal_a_full_co
         for name in {r.evaluator for r in rows if r.sser is not None}:
             key = (corpus.pk, name, versions.of_judge(name), resampling)
             assert CACHE.get(figures.JUDGE_NORMALISATION.key(None, *key)) is not None
+            assert CACHE.get(figures.JUDGE_EFFECT_SUMS.key(None, *key)) is not None
