@@ -41,7 +41,7 @@ the share decided the wrong way round, the coverage of the full-data system mean
 the sample's ``confidence`` intervals, the smallest inclusion probability any segment
 and pair had, and for the adaptive policy the judgments it saves against random for
 the same share of pairs decided (:func:`judgments_saved`: random's budget that reaches
-that share, read off its curve between the budgets replayed).
+that share, read off its curve between the budgets replayed: :mod:`metrics.savings`).
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ import numpy as np
 from metrics.correlation import BoolArray, IntArray
 from metrics.estimate import Interval, fit_judged, p_value
 from metrics.regression import DEFAULT_CONFIDENCE
+from metrics.savings import judgments_saved
 from metrics.stats import FloatArray
 from metrics.weighting import (
     Weighted,
@@ -560,29 +561,6 @@ def _standard_error(values: FloatArray) -> float:
     if len(values) < 2:
         return math.nan
     return float(values.std(ddof=1) / math.sqrt(len(values)))
-
-
-def judgments_saved(
-    curve: Sequence[tuple[float, float]], share: float, agreement: float
-) -> tuple[float | None, bool]:
-    """The share of judgments saved by a policy that reached ``agreement`` with
-    ``share`` of all judgments, against a policy whose (share, agreement) points are
-    ``curve``: the share the curve needs for that agreement, by linear interpolation
-    along its running maximum (a replayed curve can dip by noise; more judgments never
-    decide less in expectation), and whether the curve never reaches it (then the
-    saving is at least the one against the curve's last point)."""
-    points = sorted(curve)
-    shares = np.array([s for s, _ in points])
-    reached = np.maximum.accumulate(np.array([a for _, a in points]))
-    if agreement > reached[-1]:
-        return 1.0 - share / shares[-1], True
-    k = int(np.argmax(reached >= agreement))
-    if k == 0:
-        needed = shares[0]
-    else:
-        s0, s1, a0, a1 = shares[k - 1], shares[k], reached[k - 1], reached[k]
-        needed = s0 + (s1 - s0) * (agreement - a0) / (a1 - a0) if a1 > a0 else s1
-    return (1.0 - share / needed if needed > 0 else None), False
 
 
 def _with_savings(rows: list[BudgetResult], prep: _Prepared) -> list[BudgetResult]:

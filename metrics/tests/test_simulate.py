@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from metrics.__main__ import main
+from metrics.savings import judgments_saved
 from metrics.simulate import (
     ADAPTIVE,
     RANDOM,
-    judgments_saved,
     simulate,
     stratified_segments,
 )
