@@ -43,10 +43,10 @@ as there are systems, with no correction for that.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -65,7 +65,10 @@ from metrics.claims import MIN_SENTENCES, too_few_note
 from metrics.estimate import DEFAULT_CONFIDENCE, PLAIN, Covariate, Estimate, estimate_mean, p_value
 from metrics.ranking import DEFAULT_ALPHA, MIN_COMMON, UNRANKED, leader_groups
 from metrics.registry import metric_info
+from metrics.reuse import PairMemo
 from metrics.stats import FloatArray, Metric, MetricInfo
+
+T = TypeVar("T")
 
 #: The app's automatic metrics the estimates read as covariates: one of each family that
 #: has a sentence score (character n-grams, word n-grams, edits with shifts). More of the
@@ -315,6 +318,9 @@ class Estimates:
 
     #: The judged sentences a system needs for an estimate (:mod:`metrics.claims`).
     min_judged: int = MIN_SENTENCES
+    #: Every estimate and rank test above by the digest of its inputs (:class:`_Inputs`):
+    #: what the next computation reuses where its inputs are unchanged (not shown).
+    by_inputs: dict[bytes, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def get(self, metric: str, system: str) -> SystemEstimate | None:
         for m in self.metrics:
@@ -366,6 +372,7 @@ def corpus_estimates(
     systems: Sequence[str],
     n_segments: int,
     covariates: Covariates,
+    kept: Mapping[bytes, Any] | None = None,
 ) -> Estimates:
     """Every system's estimate of every human metric (:data:`HUMAN_METRICS`) from its
     sentence scores (``judged``), with ``covariates`` and, where the sentences name
@@ -374,13 +381,16 @@ def corpus_estimates(
     (the one rule of :mod:`metrics.claims`: on fewer, t on a handful of degrees of
     freedom gives intervals wider than the metric's range and a covariate's r is ±1 from
     two points); one judged on fewer is listed as too few. Each interval is cut to the
-    metric's range (:attr:`~metrics.stats.MetricInfo.bounds`)."""
+    metric's range (:attr:`~metrics.stats.MetricInfo.bounds`). ``kept``: the estimates
+    and tests of an earlier computation by their inputs' digests (:attr:`Estimates.
+    by_inputs`), taken where the inputs are unchanged, the others remembered by content
+    (:func:`~annotation.statistics.remembered_by_content`): the same values."""
     documents = judged.documents
     notes: list[str] = []
     usable = {
         s: _usable(s, covariates.scores.get(s, {}), covariates.labels, notes) for s in systems
     }
-    inputs = _Inputs(usable, documents, n_segments)
+    inputs = _Inputs(usable, documents, n_segments, kept)
     out = []
     for m in HUMAN_METRICS:
         scores = judged.scores.get(m, {})
@@ -395,7 +405,7 @@ def corpus_estimates(
             if claims.too_few(count):
                 too_few.append((s, count))
                 continue
-            found[s] = remembered_by_content(
+            found[s] = inputs.remembered(
                 inputs.of(f"estimate in {info.bounds}", (s, y)),
                 partial(
                     _estimate,
@@ -423,6 +433,7 @@ def corpus_estimates(
         n_documents,
         n_segments,
         tuple(notes),
+        by_inputs=inputs.memo.used,
     )
 
 
@@ -469,10 +480,13 @@ class _Inputs:
         covariates: Mapping[str, Mapping[str, FloatArray]],
         documents: Sequence[str] | None,
         n_segments: int,
+        kept: Mapping[bytes, Any] | None = None,
     ) -> None:
         self.covariates = covariates
         self.documents = documents
         self.n_segments = n_segments
+        #: The values of an earlier computation by their keys, and those used here.
+        self.memo = PairMemo(kept)
         self._corpus = content_digest(n_segments, repr(documents))
         self._systems: dict[str, bytes] = {}
 
@@ -483,6 +497,12 @@ class _Inputs:
                 *(part for name, v in columns for part in (name, _raw(v)))
             )
         return self._systems[system]
+
+    def remembered(self, key: bytes, compute: Callable[[], T]) -> T:
+        """The value of the inputs ``key`` digests: the earlier computation's (no look-up
+        in the cache), else remembered by content; kept for the next computation."""
+        value: T = self.memo.get(key, lambda: remembered_by_content(key, compute))
+        return value
 
     def of(self, what: str, *scored: tuple[str, FloatArray]) -> bytes:
         """The key of ``what`` computed from each (system, sentence scores) of ``scored``."""
@@ -510,7 +530,7 @@ def estimate_ranks(
 
     def differs(leader: int, i: int) -> bool:
         a, b = names[leader], names[i]
-        p = remembered_by_content(
+        p = inputs.remembered(
             inputs.of("paired", (a, scores[a]), (b, scores[b])),
             lambda: paired_p_value(
                 scores[a],

@@ -10,13 +10,14 @@ Everything derived from the judgments is remembered under the corpus's judgments
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from annotation.adaptive.reweighed import weighted_in
 from annotation.adaptive.status import remembered_status
 from annotation.changes import Stamp
 from annotation.dashboard.estimates import (
+    Covariates,
     Estimates,
     JudgedScores,
     corpus_estimates,
@@ -56,6 +57,8 @@ from annotation.dashboard.verdicts import (
 from annotation.models import Corpus
 from annotation.statistics import (
     CACHE,
+    STATISTICS_ENGINE,
+    AutomaticStats,
     JudgeAware,
     Shelf,
     external_metrics,
@@ -231,8 +234,10 @@ def estimates(parts: Parts) -> Estimates | Pending:
 
 def _estimates(parts: Parts) -> Estimates | Pending:
     pp, corpus = parts.preprocessing, parts.corpus
-    key = ("estimates", statistics_choice(pp.preprocessor(), pp.ref_length), corpus.external_stamp)
-    return remembered_from_statistics(
+    choice = statistics_choice(pp.preprocessor(), pp.ref_length)
+    key = ("estimates", choice, corpus.external_stamp)
+    last = ESTIMATES_BY_INPUTS.key(None, corpus.pk, corpus.created_at.isoformat(), choice)
+    found = remembered_from_statistics(
         parts,
         key,
         original_statistics,
@@ -240,9 +245,37 @@ def _estimates(parts: Parts) -> Estimates | Pending:
             parts.get(scores_judged),
             auto.systems,
             auto.n_segments,
-            covariate_scores(auto, parts.get(metrics), external_metrics(corpus)),
+            _covariates(parts, auto, choice),
+            kept=CACHE.get(last),
         ),
     )
+    if not isinstance(found, Pending):
+        CACHE.put(last, found.by_inputs)
+    return found
+
+
+#: The estimates and rank tests of each corpus and choice last viewed in this process,
+#: by the digests of their inputs (:attr:`~annotation.dashboard.estimates.Estimates.
+#: by_inputs`, whether computed here or read from the shared store): after a judgment
+#: the estimates of the systems it left unchanged are taken from them, not looked up
+#: one by one in the shared store (a round trip each: about 20 ms at real size).
+ESTIMATES_BY_INPUTS = Shelf("estimates-by-inputs", Stamp.NONE, 8)
+
+#: The estimates' covariates (:func:`~annotation.dashboard.estimates.covariate_scores`)
+#: of each choice, under the texts and imported metrics' stamps, which every change of
+#: what they are computed from moves: a judgment leaves them. Every system's sentence
+#: scores of three metrics cost about 8 ms at real size, reading them from the shared
+#: store (about 0.5 MB) about 1 ms: a process that found the estimates there reads them.
+COVARIATES = Shelf("estimate-covariates", Stamp.TEXTS | Stamp.EXTERNAL, 4, shared=True)
+
+
+def _covariates(parts: Parts, auto: AutomaticStats, choice: Hashable) -> Covariates:
+    corpus = parts.corpus
+    found: Covariates = CACHE.get_or_set(
+        COVARIATES.key(corpus, choice, STATISTICS_ENGINE),
+        lambda: covariate_scores(auto, parts.get(metrics), external_metrics(corpus)),
+    )
+    return found
 
 
 def scores_judged(parts: Parts) -> JudgedScores:
