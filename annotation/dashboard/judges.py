@@ -154,22 +154,45 @@ def normalized_sser(rows: Sequence[JudgmentRow], kept: KeptZ | None = None) -> F
     000 §3.5, :func:`metrics.correlation.z_normalize`); NaN where it has no score.
     ``kept``: each judge's values as kept, else computed from the judge's rows alone
     (each judge's are normalized apart: the same values, to the bit) and kept."""
-    values = [math.nan if r.sser_error is None else r.sser_error for r in rows]
+    x = sser_errors(rows)
     if kept is None:
-        return z_normalize(values, [r.evaluator for r in rows]).values
-    where: dict[str, list[int]] = defaultdict(list)
-    for i, r in enumerate(rows):
-        where[r.evaluator].append(i)
-    x, out = np.asarray(values, dtype=np.float64), np.empty(len(rows), dtype=np.float64)
-    for name, found in where.items():
-        at = np.asarray(found, dtype=np.int64)
-        out[at] = kept(name, partial(_judge_z, x[at], name))
+        return z_normalize(x, [r.evaluator for r in rows]).values
+    out = np.empty(len(rows), dtype=np.float64)
+    for name, at in _judges_rows(rows).items():
+        out[at] = kept(name, partial(_judge_z, x[at]))
     return out
 
 
-def _judge_z(x: FloatArray, name: str) -> FloatArray:
-    """One judge's values normalized (read-only: kept for later views)."""
-    z = z_normalize(x, [name] * len(x)).values
+def sser_errors(rows: Sequence[JudgmentRow]) -> FloatArray:
+    """Each row's :attr:`~annotation.statistics.JudgmentRow.sser_error` (NaN: no score),
+    computed at once: the same operations on the same whole numbers, the same bits."""
+    sser = np.array([r.sser for r in rows], dtype=np.float64)  # None is NaN
+    out: FloatArray = (human.SSER_MAX - sser) * 100 / human.SSER_MAX
+    return out
+
+
+def _judges_rows(rows: Sequence[JudgmentRow]) -> dict[str, npt.NDArray[np.int64]]:
+    """Each judge's rows' indices, in the rows' order."""
+    codes: dict[str, int] = {}
+    code = np.array([codes.setdefault(r.evaluator, len(codes)) for r in rows], dtype=np.int64)
+    order = np.argsort(code, kind="stable")
+    ends = np.cumsum(np.bincount(code, minlength=len(codes)))
+    return dict(zip(codes, np.split(order, ends[:-1]), strict=True))
+
+
+def _judge_z(x: FloatArray) -> FloatArray:
+    """One judge's values normalized as :func:`~metrics.correlation.z_normalize`
+    normalizes one evaluator's (the same operations on the same values; read-only: kept
+    for later views)."""
+    z = np.full(x.size, np.nan, dtype=np.float64)
+    scored = np.flatnonzero(~np.isnan(x))
+    if scored.size:
+        values = x[scored]
+        mean = float(values.mean())
+        if np.ptp(values) == 0.0:
+            z[scored] = 0.0
+        else:
+            z[scored] = (values - mean) / float(np.sqrt(((values - mean) ** 2).mean()))
     z.flags.writeable = False
     return z
 

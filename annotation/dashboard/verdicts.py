@@ -30,7 +30,6 @@ resample (:mod:`annotation.statistics.annotators`), beside the raw figure comput
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -50,7 +49,7 @@ from annotation.statistics import (
 )
 from metrics.annotators import SSER_Z
 from metrics.claims import too_few
-from metrics.ranksum import ClusterFigure, Clusters, segment_means, wmt_clusters
+from metrics.ranksum import ClusterFigure, Clusters, wmt_clusters
 from metrics.registry import metric_info
 from metrics.reuse import PairMemo
 from metrics.significance import (
@@ -60,7 +59,7 @@ from metrics.significance import (
     MetricSignificance,
     SystemFigure,
 )
-from metrics.stats import MetricInfo
+from metrics.stats import FloatArray, MetricInfo
 
 #: Group 1's other members named in a line before "and N more".
 NAMED = 3
@@ -208,16 +207,31 @@ def sser_clusters(
     (:func:`~metrics.ranksum.wmt_clusters`); ``kept_z``: each judge's z-scores as kept
     (:func:`~annotation.dashboard.judges.normalized_sser`)."""
     z = normalized_sser(rows, kept_z)
-    segments: dict[str, list[int]] = defaultdict(list)
-    values: dict[str, list[float]] = defaultdict(list)
-    for r, v in zip(rows, z.tolist(), strict=True):
-        if not math.isnan(v):
-            segments[r.system].append(r.segment)
-            values[r.system].append(v)
-    per_segment = {s: segment_means(segments[s], values[s], n_segments) for s in systems}
+    per_segment = _segment_means(rows, z, systems, n_segments)
     return wmt_clusters(
         per_segment, higher_is_better=False, alpha=alpha, min_common=min_common, memo=memo
     )
+
+
+def _segment_means(
+    rows: Sequence[JudgmentRow], z: FloatArray, systems: Sequence[str], n_segments: int
+) -> dict[str, FloatArray]:
+    """Each of ``systems``' :func:`~metrics.ranksum.segment_means` of its rows' ``z``
+    (NaN left out), in one count for them all: each segment's values summed in the rows'
+    order, as each system's count alone sums them (the same bits)."""
+    code = {s: i for i, s in enumerate(systems)}
+    codes = np.array([code.get(r.system, -1) for r in rows], dtype=np.int64)
+    segments = np.array([r.segment for r in rows], dtype=np.int64)
+    counted = (codes >= 0) & ~np.isnan(z)
+    if segments.size and (segments.min() < 0 or segments.max() >= n_segments):
+        raise ValueError(f"a segment id is outside 0…{n_segments - 1}")
+    ids = codes[counted] * n_segments + segments[counted]
+    size = len(systems) * n_segments
+    total = np.bincount(ids, weights=z[counted], minlength=size).reshape(-1, n_segments)
+    count = np.bincount(ids, minlength=size).reshape(-1, n_segments)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return {s: means[i] for i, s in enumerate(systems)}
 
 
 #: What a span protocol's clusters rank: each candidate's mean over its judges.
