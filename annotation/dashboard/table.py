@@ -34,6 +34,7 @@ from annotation.statistics import (
     HumanRows,
     JudgmentRow,
     human_rows_by_system,
+    segment_rows,
 )
 from metrics import claims, human
 from metrics.registry import metric_info
@@ -47,7 +48,6 @@ from metrics.significance import (
     Bootstrap,
     Interval,
     MetricSignificance,
-    rows_by_segment,
 )
 from metrics.stats import FloatArray, MetricInfo, Score, family_rank
 
@@ -566,7 +566,7 @@ def human_segment_stats(
     for s in systems:
         found = by_system.get(s, {}).get(metric)
         if found is not None:
-            stats[s], masks[s] = rows_by_segment(found[1], found[0], n_segments)
+            stats[s], masks[s] = segment_rows(found, n_segments)
         else:
             stats[s] = np.zeros((n_segments, 2), dtype=np.float64)
             masks[s] = np.zeros(n_segments, dtype=np.bool_)

@@ -78,6 +78,7 @@ from annotation.statistics.human import (
     human_rows_by_system,
     human_scores,
     judgment_rows,
+    segment_rows,
     sentence_scores,
     sentence_scores_by_system,
 )
@@ -179,6 +180,7 @@ __all__ = [
     "CountedJudgments",
     "Versions",
     "missing_hter_counts",
+    "segment_rows",
     "sentence_scores",
     "sentence_scores_by_system",
     # SSER where items have different judges

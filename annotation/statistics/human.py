@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from django.db.models import TextField, Value
 from django.db.models.functions import Cast, NullIf
 
@@ -375,6 +377,42 @@ def _frozen(of: Callable[[list[JudgmentRow]], SystemRows], mine: list[JudgmentRo
     return found
 
 
+#: :func:`segment_rows` of frozen rows, by the identity of the (segments, rows) pair
+#: they came in while this process holds it (each entry holds its pair): a view counts
+#: each system's rows once for the table's bootstrap, the estimates and the
+#: meta-evaluation, and a later view only the systems whose rows were read again
+#: (:func:`~annotation.dashboard.sources.human_rows` keeps the others' pairs).
+_SEGMENT_ROWS: OrderedDict[tuple[int, int], tuple[object, tuple[FloatArray, Any]]] = OrderedDict()
+#: Twenty systems' rows of eight metrics in a few corpora (about 17 KB each at 1,000
+#: sentences).
+SEGMENT_ROWS_KEPT = 512
+_SEGMENT_ROWS_LOCK = threading.Lock()
+
+
+def segment_rows(
+    found: tuple[Sequence[int], FloatArray], n_segments: int
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """:func:`~metrics.significance.rows_by_segment` of one system's rows of a metric
+    (``found``: each row's segment and the rows). Of frozen rows (kept for later views:
+    never changed), counted once and shared, read-only (:data:`_SEGMENT_ROWS`)."""
+    segments, rows = found
+    if rows.flags.writeable:
+        return rows_by_segment(rows, segments, n_segments)
+    key = (id(found), n_segments)
+    with _SEGMENT_ROWS_LOCK:
+        hit = _SEGMENT_ROWS.get(key)
+        if hit is not None and hit[0] is found:
+            _SEGMENT_ROWS.move_to_end(key)
+            return hit[1]
+    stats, mask = rows_by_segment(rows, segments, n_segments)
+    stats.flags.writeable = mask.flags.writeable = False
+    with _SEGMENT_ROWS_LOCK:
+        _SEGMENT_ROWS[key] = (found, (stats, mask))
+        while len(_SEGMENT_ROWS) > SEGMENT_ROWS_KEPT:
+            _SEGMENT_ROWS.popitem(last=False)
+    return stats, mask
+
+
 def sentence_scores(
     found: tuple[Sequence[int], FloatArray], metric: str, n_segments: int
 ) -> FloatArray:
@@ -386,10 +424,9 @@ def sentence_scores(
     weighted by their reference lengths or items for aWER, HTER and IER, as the
     system's figure weighs them. The drill-down's sentence figures, the estimates'
     human scores and the campaign's power read this one rule."""
-    segments, rows = found
     out = np.full(n_segments, math.nan)
-    if len(segments):
-        stats, mask = rows_by_segment(rows, segments, n_segments)
+    if len(found[0]):
+        stats, mask = segment_rows(found, n_segments)
         out[mask] = human.HUMAN_METRICS[metric].score_from_stats(stats[mask])
     return out
 

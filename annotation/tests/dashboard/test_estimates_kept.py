@@ -21,12 +21,14 @@ from annotation.dashboard import figures
 from annotation.dashboard.estimates import Estimates
 from annotation.dashboard.inputs import DashboardInputs
 from annotation.dashboard.parts import Parts
+from annotation.dashboard.sources import human_rows, n_segments
 from annotation.judging.changes import judgment_set_sser
 from annotation.models import Corpus, Judgment, User
-from annotation.statistics import CACHE, forget
+from annotation.statistics import CACHE, forget, segment_rows
 from annotation.tests.dashboard.test_estimates import COMET, EDITS, LENGTH, REFS, corpus_in
 from annotation.tests.factories import done_judgment
 from annotation.tests.imported import import_scores
+from metrics.significance import rows_by_segment
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +120,30 @@ def test_a_view_after_one_judgment_computes_its_systems_estimates_alone(
                 was = before.get(m.metric, e.system)
                 assert was is not None
                 assert e.found is was.found  # the very value of the view before
+
+
+def test_each_systems_rows_by_sentence_are_counted_once_and_always_afresh(
+    tmp_path: Path, user_factory: Callable[..., User]
+) -> None:
+    """A view counts each system's rows by sentence once for the table, the estimates
+    and the meta-evaluation (:func:`~annotation.statistics.segment_rows`), and later
+    views those of the systems whose rows were read again: after any write, what it
+    gives is what counting the view's rows afresh gives, to the bit."""
+    rng = random.Random(7)
+    ann, other = user_factory("ann"), user_factory("other")
+    corpus = corpus_in(tmp_path, ann, name="rows by sentence")
+    writes = [w for w in WRITES if w != "import"]
+    rng.shuffle(writes)
+    for step, kind in enumerate(["none", *writes]):
+        if kind != "none":
+            _write(rng, Corpus.objects.get(pk=corpus.pk), other, kind, step)
+        parts = Parts(DashboardInputs(Corpus.objects.get(pk=corpus.pk)))
+        parts.get(figures.estimates)
+        n = parts.get(n_segments)
+        for system, mine in parts.get(human_rows).items():
+            for metric, found in mine.items():
+                stats, mask = segment_rows(found, n)
+                fresh_stats, fresh_mask = rows_by_segment(found[1], found[0], n)
+                assert stats.tobytes() == fresh_stats.tobytes(), (kind, system, metric)
+                assert mask.tobytes() == fresh_mask.tobytes(), (kind, system, metric)
+                assert segment_rows(found, n)[0] is stats  # counted once
