@@ -23,6 +23,7 @@ Other fractions (a span protocol's candidate means) are left to ``compare`` in f
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -177,7 +178,7 @@ def _own_figures(
     missing = [i for i, f in enumerate(found) if f is MISSING]
     if missing:
         scores = np.asarray(score_from_stats(x[missing].sum(axis=1)), dtype=np.float64)
-        drawn = bootstrap.counts @ mask[missing].T.astype(np.float64)  # sample, system
+        drawn = _whole_product(bootstrap, mask[missing].T.astype(np.float64))  # sample, system
         counts = mask[missing].sum(axis=1)
         for j, i in enumerate(missing):
             found[i] = (float(scores[j]), int(counts[j]), np.flatnonzero(drawn[:, j] == 0))
@@ -190,6 +191,38 @@ def _own_figures(
         np.array([f[1] for f in found], dtype=np.int64),
         samples,
     )
+
+
+#: The largest whole number below which every float32 sum is exact: 2²⁴.
+FLOAT32_WHOLE = 2.0**24
+
+#: Each resampling's counts in float32 with their largest, by the counts array (held):
+#: a few resamplings per process (:func:`_whole_product`).
+_COUNTS32: dict[int, tuple[FloatArray, Any, float]] = {}
+_COUNTS32_KEPT = 4
+_COUNTS32_LOCK = threading.Lock()
+
+
+def _whole_product(bootstrap: Bootstrap, right: FloatArray) -> FloatArray:
+    """``bootstrap.counts @ right`` for whole numbers ``right`` (statistics in their unit,
+    a mask's ones). Where every sum of products is a whole number below
+    :data:`FLOAT32_WHOLE` (each column's absolute sum times the largest count bounds
+    them), in float32, where each is exact in any order: the same numbers as float64's,
+    from half the memory (the counts of 1,000 samples of 1,000 sentences: 8 MB)."""
+    counts = bootstrap.counts
+    with _COUNTS32_LOCK:
+        kept = _COUNTS32.get(id(counts))
+    if kept is None or kept[0] is not counts:
+        kept = (counts, counts.astype(np.float32), float(counts.max(initial=0.0)))
+        with _COUNTS32_LOCK:
+            while len(_COUNTS32) >= _COUNTS32_KEPT:
+                del _COUNTS32[next(iter(_COUNTS32))]
+            _COUNTS32[id(counts)] = kept
+    bound = float(np.abs(right).sum(axis=0).max(initial=0.0)) * kept[2]
+    if bound >= FLOAT32_WHOLE:
+        return counts @ right
+    product: FloatArray = (kept[1] @ right.astype(np.float32)).astype(np.float64)
+    return product
 
 
 def _own_sums(
@@ -210,7 +243,7 @@ def _own_sums(
         chosen = x[[systems[r] for r in missing]]
         n, k = chosen.shape[1], chosen.shape[2]
         flat = chosen.transpose(1, 0, 2).reshape(n, -1)
-        computed = (bootstrap.counts @ flat).reshape(bootstrap.n_samples, len(missing), k)
+        computed = _whole_product(bootstrap, flat).reshape(bootstrap.n_samples, len(missing), k)
         for c, r in enumerate(missing):
             sums = np.ascontiguousarray(computed[:, c])
             small = sums.astype(np.float32)

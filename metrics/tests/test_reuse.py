@@ -12,7 +12,7 @@ import pytest
 
 from metrics import human
 from metrics.ranksum import wmt_clusters
-from metrics.reuse import PairMemo, compare_reusing, content_digest
+from metrics.reuse import PairMemo, _whole_product, compare_reusing, content_digest
 from metrics.significance import Bootstrap, MetricSignificance
 
 N = 120
@@ -192,3 +192,20 @@ def test_memo_keeps_what_was_used() -> None:
     assert memo.used == {b"a": 1, b"c": 3}
     assert memo.computed == 1
     assert content_digest("ab", "c") != content_digest("a", "bc")
+
+
+@pytest.mark.parametrize("largest", [3.0, 2.0**23])
+def test_the_resampled_sums_of_whole_numbers_are_those_of_float64(largest: float) -> None:
+    """A changed system's sums on every sample are taken in float32 where every sum is a
+    whole number below 2²⁴ (exact in any order), else in float64: the same numbers as
+    float64's product either way, to the bit (the larger statistics here pass the bound)."""
+    b = Bootstrap(N, n_samples=200, seed=4)
+    rng = np.random.default_rng(4)
+    right = np.column_stack(
+        [rng.integers(0, 40, N), rng.integers(-5, 5, N), rng.random(N) < 0.5]
+    ).astype(np.float64)
+    right[0, 0] = largest
+    found = _whole_product(b, right)
+    assert found.dtype == np.float64
+    assert found.tobytes() == (b.counts @ right).tobytes()
+    assert _whole_product(b, right).tobytes() == found.tobytes()  # the float32 counts kept
