@@ -83,11 +83,11 @@ def meta_sentence_level(parts: Parts, auto: AutomaticStats) -> SentenceLevel:
     return level
 
 
-#: Every candidate's sentence score of every metric, in this process's memory: computed
-#: from the stored statistics and the imported scores alone, so kept as long as they
-#: hold (about 2.4 MB at real size; a process computes them in a few hundredths of a
-#: second, so they are not shared).
-SENTENCE_SCORES = Shelf("meta-scores", Stamp.TEXTS | Stamp.EXTERNAL, 4)
+#: Every candidate's sentence score of every metric: computed from the stored
+#: statistics and the imported scores alone, so kept as long as they hold, by every
+#: process (about 2.4 MB at real size: a process computes them in 25 ms of CPU, reads
+#: them from the shared store in a few, so a fresh one after a judgment reads them).
+SENTENCE_SCORES = Shelf("meta-scores", Stamp.TEXTS | Stamp.EXTERNAL, 4, shared=True)
 
 
 def meta_sentence_scores(parts: Parts, auto: AutomaticStats) -> SentenceScores | None:
