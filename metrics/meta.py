@@ -118,6 +118,26 @@ class PairwiseSide:
         ties: IntArray = (self.sample_signs == 0).sum(axis=0)
         return ties
 
+    def __getstate__(self) -> dict[str, object]:
+        """As pickled (the shared store keeps the automatic side, some 8 MB at real
+        size, and every fresh process reads it): the sample arrays with each pair's
+        row that holds one value throughout (a clear difference: most pairs of most
+        metrics) kept as that value (:class:`_Rows`); the values cached on it left
+        out."""
+        state = {k: v for k, v in self.__dict__.items() if k not in _CACHED}
+        for name in _PER_SAMPLE:
+            found = state[name]
+            if isinstance(found, np.ndarray):
+                state[name] = _Rows.of(found)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name in _PER_SAMPLE:
+            found = state[name]
+            if isinstance(found, _Rows):
+                state[name] = found.array()
+        self.__dict__.update(state)
+
     def among(self, systems: Sequence[int]) -> PairwiseSide:
         """The side restricted to the systems ``systems`` (indices, increasing): their
         pairs, in :func:`pair_indices` order of the smaller set."""
@@ -139,6 +159,36 @@ class PairwiseSide:
             None if self.sample_of is None else self.sample_of[where],
             None if self.sample_defined is None else self.sample_defined[where],
         )
+
+
+#: The fields of a side that hold a row per pair and a column per sample, and its
+#: values computed on demand (:func:`functools.cached_property`).
+_PER_SAMPLE = ("sample_signs", "sample_at_least", "sample_defined")
+_CACHED = ("sample_p", "sample_ties")
+
+
+@dataclass(frozen=True, eq=False)
+class _Rows:
+    """A 2-D array as pickled: the rows that hold one value throughout as that value,
+    the others whole; :meth:`array` gives back the same array (values, dtype, shape)."""
+
+    shape: tuple[int, ...]
+    constant: npt.NDArray[np.bool_]
+    values: npt.NDArray[np.generic]
+    others: npt.NDArray[np.generic]
+
+    @classmethod
+    def of(cls, a: npt.NDArray[np.generic]) -> _Rows | npt.NDArray[np.generic]:
+        if a.ndim != 2 or a.shape[1] == 0:
+            return a
+        constant = (a == a[:, :1]).all(axis=1)
+        return cls(a.shape, constant, a[constant, 0], a[~constant])
+
+    def array(self) -> npt.NDArray[np.generic]:
+        out = np.empty(self.shape, dtype=self.values.dtype)
+        out[self.constant] = self.values[:, None]
+        out[~self.constant] = self.others
+        return out
 
 
 def pairwise_side(
