@@ -284,6 +284,7 @@ def meta_evaluation(
     if sentence is None:
         sentence = sentence_level(auto, metrics, human_values, imported)
     among: dict[tuple[str, tuple[int, ...]], PairwiseSide] = {}
+    stacks = _Stacks()
     index = {s: i for i, s in enumerate(auto.systems)}
     for h in human_values.metrics:
         points, xs = sentence.points[h], sentence.xs(h)
@@ -302,7 +303,9 @@ def meta_evaluation(
                 among[key] = metric_sides[m].among(judged_index)
             pairs = (among[key], human_pairs)
             out.append(
-                _system_correlation(m, h, r, tau, judged_systems, sampled, human_values, pairs)
+                _system_correlation(
+                    m, h, r, tau, judged_systems, sampled, human_values, pairs, stacks
+                )
             )
     signatures = {
         m: next(iter(auto.scores[m].values())).signature
@@ -450,6 +453,24 @@ def _human_side(human_values: HumanSide, metric: str, systems: Sequence[str]) ->
     return kept.side
 
 
+class _Stacks:
+    """Each system-level correlation's samples stacked (systems × samples), by whose
+    they are and over which systems: a metric's serve every human figure judged on the
+    same systems, a human figure's every metric."""
+
+    def __init__(self) -> None:
+        self._stacked: dict[tuple[str, str, tuple[str, ...]], FloatArray] = {}
+
+    def of(
+        self, side: str, name: str, samples: Mapping[str, FloatArray], systems: Sequence[str]
+    ) -> FloatArray:
+        key = (side, name, tuple(systems))
+        found = self._stacked.get(key)
+        if found is None:
+            found = self._stacked[key] = np.stack([samples[s] for s in systems])
+        return found
+
+
 def _system_correlation(
     metric: str,
     human_metric: str,
@@ -459,6 +480,7 @@ def _system_correlation(
     sampled: Mapping[str, Mapping[str, FloatArray]],
     human_values: HumanSide,
     pairs: tuple[PairwiseSide, PairwiseSide],
+    stacks: _Stacks | None = None,
 ) -> Correlation:
     """The system-level correlation with its intervals (module doc), when sampled."""
     accuracy = pairwise_accuracy(*pairs)
@@ -468,17 +490,22 @@ def _system_correlation(
         return Correlation(
             metric, human_metric, "system", r, tau, accuracy=accuracy, soft_accuracy=soft
         )
-    x = np.stack([sampled[metric][s] for s in systems])
-    y = np.stack([human_samples[s] for s in systems])
-    intervals = []
-    for per_sample, bounds in (
-        (pearson_per_sample(x, y), (-1.0, 1.0)),
-        (kendall_tau_b_per_sample(*pairs), (-1.0, 1.0)),  # from the sides' signs
-        (pairwise_accuracy_per_sample(*pairs), (0.0, 1.0)),
-        (soft_pairwise_accuracy_per_sample(*pairs), (0.0, 1.0)),
-    ):
-        low, high, _ = percentile_interval(per_sample, bounds)
-        intervals.append((float(low), float(high)))
+    stacks = _Stacks() if stacks is None else stacks
+    x = stacks.of("metric", metric, sampled[metric], systems)
+    y = stacks.of("human", human_metric, human_samples, systems)
+    per_sample = np.stack(
+        [
+            pearson_per_sample(x, y),
+            kendall_tau_b_per_sample(*pairs),  # from the sides' signs
+            pairwise_accuracy_per_sample(*pairs),
+            soft_pairwise_accuracy_per_sample(*pairs),
+        ]
+    )
+    # one sort for the four; r and τ-b lie in [−1, 1], the accuracies in [0, 1] (a
+    # second clip of a clipped value is the one clip: the same floats)
+    low, high, _ = percentile_interval(per_sample, (-1.0, 1.0))
+    low[2:], high[2:] = np.clip(low[2:], 0.0, 1.0), np.clip(high[2:], 0.0, 1.0)
+    intervals = [(float(a), float(b)) for a, b in zip(low, high, strict=True)]
     fewest = min(human_values.judged[human_metric][s] for s in systems)
     return Correlation(
         metric,
