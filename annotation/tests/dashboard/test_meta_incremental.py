@@ -7,6 +7,7 @@ them all afresh, as the meta-evaluation did before it kept its counts."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -156,3 +157,50 @@ def test_a_crowds_judgments_between_two_views_are_counted_afresh() -> None:
 
         assert now.moved == changed
         assert now.counts == tuple(tau_counts_against(scores.of(codes), now_y))
+
+
+def _every_figure(meta: MetaEvaluation) -> str:
+    """Every row of the meta-evaluation, sentence and system level, intervals and
+    pairwise figures included: repr, so NaN equals NaN and floats compare to the bit."""
+    return repr(meta.rows)
+
+
+def _in_a_fresh_process(corpus: Corpus, normalize: bool) -> tuple[MetaEvaluation, Counter[str]]:
+    """The meta-evaluation as a process that remembers nothing of its own computes it
+    (a server's fresh worker): this process's memory emptied, the shared store kept;
+    with what each shelf computed."""
+    from annotation.statistics import CACHE
+
+    CACHE._shelves.clear()  # noqa: SLF001 (the memory of this process, not the store)
+    CACHE._latest.clear()  # noqa: SLF001
+    CACHE.computations.clear()
+    meta = view_of(corpus, normalize=normalize).get(meta_panel)
+    return meta, Counter(CACHE.computations)
+
+
+@pytest.mark.django_db(transaction=True)  # the store keeps what a transaction committed
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_fresh_process_reads_what_the_store_keeps_and_shows_the_same_figures(
+    demo: Corpus, user_factory: Callable[..., User], seed: int
+) -> None:
+    """Random writes; after each, a fresh process's meta-evaluation reads every
+    candidate's sentence scores and the metrics' pairwise sides from the shared store
+    (computes neither) and shows every figure as a cold computation does (nothing kept
+    anywhere), to the bit, raw and normalized SSER."""
+    from annotation.statistics import forget
+
+    rng = random.Random(seed)
+    judges = [*User.objects.filter(username__in=["ann", "bob"]), user_factory("cat")]
+    for normalize in (False, True):
+        view_of(demo, normalize=normalize).get(meta_panel)
+    for step in range(6):
+        what = _write(demo, judges, rng)
+        corpus = Corpus.objects.get(pk=demo.pk)
+        for normalize in (False, True):
+            fresh, computed = _in_a_fresh_process(corpus, normalize)
+            forget()
+            cold = view_of(corpus, normalize=normalize).get(meta_panel)
+
+            assert computed["meta-scores"] == 0, (step, what, normalize)
+            assert computed["automatic"] == 0, (step, what, normalize)
+            assert _every_figure(fresh) == _every_figure(cold), (step, what, normalize)
