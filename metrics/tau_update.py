@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.correlation import TauCounts, tau_counts
+from metrics.correlation import TauCounts, tau_counts_against
 from metrics.stats import FloatArray
 
 
@@ -84,7 +84,7 @@ def updated_tau_counts(
         if np.asarray(y).size == 0:
             continue
         across = cross_tau_counts(xs, y, xs_kept, y_kept)
-        within = [tau_counts(x, y) for x in np.asarray(xs, dtype=np.float64)]
+        within = tau_counts_against(np.asarray(xs, dtype=np.float64), y)  # y ranked once
         out = [
             c + a + w if sign > 0 else c - a - w
             for c, a, w in zip(out, across, within, strict=True)
