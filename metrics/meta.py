@@ -52,7 +52,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from metrics.correlation import Coefficient, Values, tau_b_of_pair_counts
+from metrics.correlation import Coefficient, TauCounts, Values, tau_b_of_pair_counts
 from metrics.stats import FloatArray
 
 IntArray = npt.NDArray[np.int64]
@@ -450,6 +450,31 @@ def kendall_tau_b_per_sample(metric: PairwiseSide, human: PairwiseSide) -> Float
     if metric.higher_is_better != human.higher_is_better:  # the signs were turned
         signed = -signed
     return tau_b_of_pair_counts(signed, n0, tied_metric, tied_human)
+
+
+def kendall_tau_b_of_sides(metric: PairwiseSide, human: PairwiseSide) -> Coefficient | None:
+    """Kendall's τ-b of the two sides' figures as they are (signed), from the signs of
+    their real differences the sides hold: the same pair counts as
+    :func:`metrics.correlation.kendall_tau_b` of the figures, so the same float (a side's
+    sign is its figure's, turned exactly for an error rate). None where a system lacks a
+    figure on either side or a difference has no sign (an infinite figure): ask
+    :func:`~metrics.correlation.kendall_tau_b` then."""
+    _check_sides(metric, human)
+    sm, sh = metric.signs, human.signs
+    if not (metric.present.all() and human.present.all()):
+        return None
+    if np.isnan(sm).any() or np.isnan(sh).any():
+        return None
+    tied_x, tied_y = sm == 0, sh == 0
+    product = sm * sh if metric.higher_is_better == human.higher_is_better else -(sm * sh)
+    counts = TauCounts(
+        metric.n,
+        int(tied_x.sum()),
+        int(tied_y.sum()),
+        int((tied_x & tied_y).sum()),
+        int((product < 0).sum()),
+    )
+    return counts.coefficient()
 
 
 def _sample_pairs(

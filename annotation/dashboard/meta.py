@@ -55,6 +55,7 @@ from metrics.correlation import (
 from metrics.meta import (
     KeptSide,
     PairwiseSide,
+    kendall_tau_b_of_sides,
     kendall_tau_b_per_sample,
     pairwise_accuracy,
     pairwise_accuracy_per_sample,
@@ -297,11 +298,11 @@ def meta_evaluation(
             out.append(Correlation(m, h, "sentence", r, points.counts[k].coefficient()))
             x_sys = [auto.scores[m][s].score for s in judged_systems]
             y_sys = [system_human[s] for s in judged_systems]
-            r, tau = pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys)
             key = (m, tuple(judged_index))  # the same systems for most human figures
             if key not in among:
                 among[key] = metric_sides[m].among(judged_index)
             pairs = (among[key], human_pairs)
+            r, tau = pearson(x_sys, y_sys), _system_tau(x_sys, y_sys, pairs)
             out.append(
                 _system_correlation(
                     m, h, r, tau, judged_systems, sampled, human_values, pairs, stacks
@@ -360,9 +361,18 @@ def _imported_correlations(
             higher_is_better=higher,
         )
         pairs = (side, _human_side(human_values, h, judged))
-        r, tau = pearson(x_sys, y_sys), kendall_tau_b(x_sys, y_sys)
+        r, tau = pearson(x_sys, y_sys), _system_tau(x_sys, y_sys, pairs)
         out.append(_system_correlation(name, h, r, tau, judged, sampled, human_values, pairs))
     return out
+
+
+def _system_tau(
+    x: Sequence[float], y: Sequence[float], sides: tuple[PairwiseSide, PairwiseSide]
+) -> Coefficient:
+    """Kendall's τ-b of a system-level correlation: from the signs its pairwise sides
+    hold (:func:`~metrics.meta.kendall_tau_b_of_sides`, the same float), else counted."""
+    found = kendall_tau_b_of_sides(*sides)
+    return kendall_tau_b(x, y) if found is None else found
 
 
 def _automatic_samples(

@@ -16,6 +16,7 @@ from metrics.meta import (
     KeptSide,
     PairwiseSide,
     in_better_direction,
+    kendall_tau_b_of_sides,
     kendall_tau_b_per_sample,
     pair_indices,
     pairwise_accuracy,
@@ -241,6 +242,35 @@ def test_a_pair_clear_on_every_sample_is_pickled_as_one_value() -> None:
     per_sample = side.sample_signs.nbytes + side.sample_at_least.nbytes  # type: ignore[union-attr]
 
     assert len(pickle.dumps(side)) < per_sample / 20
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_tau_from_the_sides_real_signs_is_tau_of_the_figures(seed: int) -> None:
+    """Kendall's τ-b of a system-level correlation read from the signs its two sides
+    hold is the τ-b of the figures themselves, the same float (ties on either side or
+    both, an error rate against a score and against another error rate, two systems,
+    every pair tied on one side); with a system lacking a figure, or an infinite one,
+    the sides do not say (None)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 12))
+    metric = rng.integers(0, 4, n) / 3 + (0.0 if seed % 5 else 1e-3 * rng.normal(size=n))
+    human = rng.integers(0, 3 if seed % 3 else 1, n) * 0.1
+    higher = (bool(seed % 2), bool(seed % 4 < 2))
+    sides = (
+        pairwise_side(metric, higher_is_better=higher[0]),
+        pairwise_side(human, higher_is_better=higher[1]),
+    )
+
+    found = kendall_tau_b_of_sides(*sides)
+
+    assert found is not None
+    assert repr(found) == repr(correlation.kendall_tau_b(metric, human))
+    for hole in (nan, math.inf):
+        holed = metric.copy()
+        holed[0] = holed[1] = hole
+        with np.errstate(invalid="ignore"):  # ∞ − ∞: no sign
+            side = pairwise_side(holed)
+        assert kendall_tau_b_of_sides(side, sides[1]) is None
 
 
 def test_sides_of_different_systems_are_refused() -> None:
