@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -103,10 +103,15 @@ class SentenceLevel:
 
     scores: SentenceScores
     points: dict[str, SentencePoints]
+    #: Per figure, its points' scores as taken already (:meth:`xs`).
+    taken: dict[str, FloatArray] = field(default_factory=dict)
 
     def xs(self, figure: str) -> FloatArray:
-        """The metrics' scores of the figure's points (metrics × points)."""
-        return self.scores.of(self.points[figure].codes)
+        """The metrics' scores of the figure's points (metrics × points), taken once."""
+        found = self.taken.get(figure)
+        if found is None:
+            found = self.taken[figure] = self.scores.of(self.points[figure].codes)
+        return found
 
 
 def sentence_level(
@@ -123,7 +128,7 @@ def sentence_level(
     index = {s: i for i, s in enumerate(auto.systems)}
     if scores is None:
         scores = sentence_scores(auto, metrics, imported)
-    out = {}
+    out, taken = {}, {}
     for h in human_values.metrics:
         per_sentence = human_values.sentence[h]
         keys = list(per_sentence)
@@ -131,9 +136,10 @@ def sentence_level(
         segments = np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys))
         y = np.fromiter(per_sentence.values(), dtype=np.float64, count=len(keys))
         codes = systems * auto.n_segments + segments
+        taken[h] = scores.of(codes)
         earlier = None if before is None else before.get(h)
-        out[h] = _brought_up_to_date(earlier, scores, codes, y)
-    return SentenceLevel(scores, out)
+        out[h] = _brought_up_to_date(earlier, scores, codes, y, taken[h])
+    return SentenceLevel(scores, out, taken)
 
 
 def sentence_scores(
@@ -163,11 +169,16 @@ def sentence_scores(
 
 
 def _brought_up_to_date(
-    before: SentencePoints | None, scores: SentenceScores, codes: IntArray, y: FloatArray
+    before: SentencePoints | None,
+    scores: SentenceScores,
+    codes: IntArray,
+    y: FloatArray,
+    xs: FloatArray | None = None,
 ) -> SentencePoints:
     """The points ``codes``, ``y`` with their counts: from ``before``'s, changed by the
-    points that differ from its (module doc), or counted afresh."""
-    xs = scores.of(codes)
+    points that differ from its (module doc), or counted afresh. ``xs``: their metric
+    scores, if taken already (``scores.of(codes)``)."""
+    xs = scores.of(codes) if xs is None else xs
     if before is None or before.scores != scores.digest or not before.codes.size:
         return SentencePoints(scores.digest, codes, y, tuple(tau_counts_against(xs, y)))
     order = np.argsort(before.codes)
