@@ -10,6 +10,14 @@ Python's cyclic garbage collector walks) lives as long as the worker, so it is f
 of the collector's walks (``gc.freeze``): a full collection, which a dashboard view after
 a judgment triggers at real size, then walks a third of what it did (80-90 ms of the
 view's CPU, 30 ms frozen; ``docs/performance.md``).
+
+Its youngest generation is collected every :data:`YOUNG_COLLECTION` allocations of
+container objects rather than Python's 700: a dashboard view's figures make tens of
+thousands of short-lived lists, dicts and records, and at 700 a young collection finds
+most of them still in use and moves them to the older generations, where they die
+later; those moves are what triggers a full collection (one per view after a judgment,
+16-25 ms of its CPU). At 10,000 most die before a young collection sees them: none is
+full, and the view's collections cost 5 ms in all (``docs/performance.md``).
 """
 
 import gc
@@ -30,5 +38,9 @@ if not settings.SECRET_KEY:
 application = get_wsgi_application()
 import_module(settings.ROOT_URLCONF)
 import_module("sacremoses")  # new references' detokenizer: loaded lazily by commands only
+#: Allocations of container objects between two collections of the youngest generation.
+YOUNG_COLLECTION = 10_000
+
 gc.collect()  # what starting left as garbage is not kept frozen
 gc.freeze()
+gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
