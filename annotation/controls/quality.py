@@ -31,7 +31,7 @@ more query, for the spans).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 
 from django.db.models import OuterRef, Subquery
@@ -196,19 +196,20 @@ def batch_controls(
     return tuple(sorted(results, key=lambda c: order[c.name]))
 
 
-def control_rows(corpus: Corpus) -> list[ControlRow]:
-    """The corpus's done control items in one query, each repeat and bad reference with
-    its original (the judge's real judgment of the same candidate, read as a subquery);
-    in an ESA / MQM corpus with their scores (:func:`_scored`)."""
+def control_rows(corpus: Corpus, judges: Collection[str] | None = None) -> list[ControlRow]:
+    """The corpus's done control items in one query (of ``judges`` only, by username, if
+    given), each repeat and bad reference with its original (the judge's real judgment
+    of the same candidate, read as a subquery); in an ESA / MQM corpus with their scores
+    (:func:`_scored`)."""
     original = Judgment.objects.real().filter(
         target_id=OuterRef("target_id"), evaluator_id=OuterRef("evaluator_id")
     )
     accepted = original.done()
+    mine = Judgment.objects.controls().done().filter(target__sentence__corpus_id=corpus.pk)
+    if judges is not None:
+        mine = mine.filter(evaluator__username__in=judges)
     rows = (
-        Judgment.objects.controls()
-        .done()
-        .filter(target__sentence__corpus_id=corpus.pk)
-        .order_by()
+        mine.order_by()
         .annotate(
             original_sser=Subquery(original.values("sser")[:1]),
             original_new_ref=Subquery(original.values("new_ref")[:1]),
@@ -297,10 +298,15 @@ def _scored(corpus: Corpus, rows: list[ControlRow], scores: list[Scores]) -> lis
     ]
 
 
-def corpus_controls(corpus: Corpus) -> tuple[JudgeControls, ...]:
-    """Every judge's control results in ``corpus``, flagged against its threshold."""
+def corpus_controls(
+    corpus: Corpus, judges: Collection[str] | None = None
+) -> tuple[JudgeControls, ...]:
+    """Every judge's control results in ``corpus`` (of ``judges`` only, by username, if
+    given), flagged against its threshold."""
     return judge_controls(
-        control_rows(corpus), threshold=corpus.control_pass_threshold, rule=score_rule(corpus)
+        control_rows(corpus, judges),
+        threshold=corpus.control_pass_threshold,
+        rule=score_rule(corpus),
     )
 
 

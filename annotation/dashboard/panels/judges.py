@@ -67,10 +67,54 @@ def judges_with_controls(parts: Parts) -> JudgesPanel:
 def control_items(parts: Parts) -> tuple[JudgeControls, ...]:
     """Each judge's control items (:mod:`annotation.controls.quality`): read apart from
     the counted judgments (one query), remembered under the same stamp (a control item
-    finished moves it too) and the threshold."""
+    finished moves it too) and the threshold; after a judge's click, those of the judges
+    whose judgments changed alone (:func:`_controls_brought_up_to_date`)."""
     corpus = parts.corpus
     key = ("controls", corpus.control_pass_threshold)
-    return remembered(corpus, key, lambda: corpus_controls(corpus))
+    return remembered(corpus, key, lambda: _controls_brought_up_to_date(parts))
+
+
+@dataclass(frozen=True)
+class KeptControls:
+    """Every judge's control results as of the judgments' whole read ``read`` and each
+    judge's latest change seen after it (:class:`~annotation.statistics.Versions`)."""
+
+    read: int
+    judges: dict[str, int]
+    controls: tuple[JudgeControls, ...]
+
+
+#: Each corpus's :class:`KeptControls` (by its threshold), in this process's memory.
+CONTROLS = Shelf("judge-controls", Stamp.NONE, 16)
+
+
+def _controls_brought_up_to_date(parts: Parts) -> tuple[JudgeControls, ...]:
+    """Every judge's control results, those of the judges whose judgments changed since
+    the view before read again (one query of their control items and originals), the
+    others' kept. A judge's results are of their own control items and real judgments
+    alone, every change of which (done, to or from done, a click on a control item too)
+    moves the judge's version (:func:`~annotation.changes.judgment_changing`), and any
+    other change a whole read; so they equal :func:`~annotation.controls.api.
+    corpus_controls`. An error-span corpus reads them all: its spans are not stamped."""
+    corpus = parts.corpus
+    if corpus.marks_spans:
+        return corpus_controls(corpus)
+    versions = parts.get(judgments_read).versions
+    key = CONTROLS.key(
+        None, corpus.pk, corpus.created_at.isoformat(), corpus.control_pass_threshold
+    )
+    kept: KeptControls | None = CACHE.get(key)
+    if kept is None or kept.read != versions.read:
+        found = corpus_controls(corpus)
+    else:
+        changed = {name for name, seen in versions.judges.items() if kept.judges.get(name) != seen}
+        found = kept.controls
+        if changed:
+            again = corpus_controls(corpus, changed)
+            others = [c for c in kept.controls if c.name not in changed]
+            found = tuple(sorted([*others, *again], key=lambda c: c.name))
+    CACHE.put(key, KeptControls(versions.read, dict(versions.judges), found))
+    return found
 
 
 def judged_score(corpus: Corpus) -> str:
