@@ -9,7 +9,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 import numpy.typing as npt
@@ -367,6 +367,15 @@ def sentence_awer(rows: Sequence[JudgmentRow]) -> FloatArray:
     return np.where(counted, out, math.nan)
 
 
+#: The pairs of new references :func:`_same_words` keeps its answer for, in each
+#: process: every pair of judgments of a candidate judged twice is compared again after
+#: each judgment (2,600 pairs at real size, 4.8 ms), and one judgment adds a pair or
+#: two; kept, the comparison costs a lookup (0.5 ms). The answer depends on the two
+#: texts alone, which key it (a few MB at most).
+SAME_WORDS_KEPT = 16_384
+
+
+@lru_cache(maxsize=SAME_WORDS_KEPT)
 def _same_words(a: str, b: str) -> bool:
     """Whether two new references have the same words (:func:`annotation.text.words`),
     tokenizing only when it can matter. 13a only puts spaces between characters, except
@@ -474,7 +483,8 @@ def agreement(
     counted = ~np.isnan(awer)
     with_refs = np.flatnonzero(counted[first] & counted[second])
     same = sum(
-        _same_words(rows[int(first[p])].new_ref, rows[int(second[p])].new_ref) for p in with_refs
+        _same_words(rows[a].new_ref, rows[b].new_ref)
+        for a, b in zip(first[with_refs].tolist(), second[with_refs].tolist(), strict=True)
     )
     units, alpha = _candidate_sums(rows, grouped, candidate, sser)
 
