@@ -9,8 +9,9 @@ Table 3's speed) stays for the JSON and the tests that read it."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from annotation.models import Protocol
 from annotation.pace import seconds_per_candidate, sentences_per_hour
@@ -117,12 +118,33 @@ class Effort:
         return any(r.ier_clicks for r in self.systems)
 
 
+#: A system's (or a judge's) effort as a caller keeps it by the version of its rows,
+#: else computed (the callable given) and kept: after a click, the dashboard sums the
+#: judged system's and the clicking judge's rows alone.
+Kept = Callable[[str, Callable[[], "EffortRow"]], "EffortRow"]
+KeptJudge = Callable[[str, Callable[[], "JudgeEffort"]], "JudgeEffort"]
+
+
 def effort(
-    rows: Sequence[JudgmentRow], systems: Sequence[str], protocol: str = Protocol.AWER
+    rows: Sequence[JudgmentRow],
+    systems: Sequence[str],
+    protocol: str = Protocol.AWER,
+    *,
+    kept: tuple[Kept, KeptJudge] | None = None,
 ) -> Effort:
     """Minutes per system (Σ active seconds of its done judgments / 60, IER's apart) and
     sentences per hour per judge (done judgments / active hours), of a corpus judged
-    under ``protocol``."""
+    under ``protocol``. ``kept``: each system's and each judge's as kept (:data:`Kept`),
+    the same figures to the bit (each sums its own rows, in their order, as one pass over
+    every row does)."""
+    if kept is not None:
+        per_system, per_judge, of = kept[0], kept[1], _RowsOf(rows)
+        judges = sorted({r.evaluator for r in rows})
+        return Effort(
+            systems=tuple(per_system(s, partial(_system_effort, of, s)) for s in systems),
+            judges=tuple(per_judge(name, partial(_judge_effort, of, name)) for name in judges),
+            protocol=protocol,
+        )
     seconds: dict[str, float] = defaultdict(float)
     ier_seconds: dict[str, float] = defaultdict(float)
     ier_clicks: dict[str, int] = defaultdict(int)
@@ -146,3 +168,53 @@ def effort(
         ),
         protocol=protocol,
     )
+
+
+class _RowsOf:
+    """Each system's and each judge's rows, in their order: found by a pass over every
+    row for the first two asked (a view after a click asks for one system's and one
+    judge's), all grouped in one pass beyond (a first view asks for every one)."""
+
+    def __init__(self, rows: Sequence[JudgmentRow]) -> None:
+        self.rows, self.asked = rows, 0
+        self.grouped: tuple[dict[str, list[JudgmentRow]], dict[str, list[JudgmentRow]]] | None
+        self.grouped = None
+
+    def system(self, name: str) -> Sequence[JudgmentRow]:
+        return self._of(0, name)
+
+    def judge(self, name: str) -> Sequence[JudgmentRow]:
+        return self._of(1, name)
+
+    def _of(self, by: int, name: str) -> Sequence[JudgmentRow]:
+        self.asked += 1
+        if self.grouped is None and self.asked > 2:
+            systems: dict[str, list[JudgmentRow]] = defaultdict(list)
+            judges: dict[str, list[JudgmentRow]] = defaultdict(list)
+            for r in self.rows:
+                systems[r.system].append(r)
+                judges[r.evaluator].append(r)
+            self.grouped = systems, judges
+        if self.grouped is not None:
+            return self.grouped[by].get(name, [])
+        if by == 0:
+            return [r for r in self.rows if r.system == name]
+        return [r for r in self.rows if r.evaluator == name]
+
+
+def _system_effort(of: _RowsOf, system: str) -> EffortRow:
+    seconds, ier_seconds, ier_clicks, count = 0.0, 0.0, 0, 0
+    for r in of.system(system):
+        seconds += r.active_seconds
+        ier_seconds += r.ier_seconds
+        ier_clicks += r.ier_clicks
+        count += 1
+    return EffortRow(system, count, seconds, ier_seconds, ier_clicks)
+
+
+def _judge_effort(of: _RowsOf, name: str) -> JudgeEffort:
+    seconds, count = 0.0, 0
+    for r in of.judge(name):
+        seconds += r.active_seconds
+        count += 1
+    return JudgeEffort(name, count, seconds)
