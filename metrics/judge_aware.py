@@ -206,13 +206,17 @@ def _pair_sums(
     total = np.zeros((counts.shape[0], n_systems, n_partners))
     every = None if kept is None else _kept_normalisation(r, rows, counts, kept)
     for block in blocks(counts.shape[0], len(rows.n)):
-        drawn = counts[block][:, rows.sentence]
+        drawn = np.take(counts[block], rows.sentence, axis=1)
         if every is None:
             mean, inverse = _normalisation(rows, drawn)
         else:
             mean, inverse = every[0][block], every[1][block]
-        scaled = drawn * inverse[:, rows.annotator]
-        shifted = drawn * (mean * inverse)[:, rows.annotator]
+        # each row's 1/std and mean/std, times how often it was drawn: the same products
+        # as drawn * inverse[:, annotator], made in place (a third less time at real size)
+        scaled = np.take(inverse, rows.annotator, axis=1)
+        scaled *= drawn
+        shifted = np.take(mean * inverse, rows.annotator, axis=1)
+        shifted *= drawn
         own = scaled @ rows.wy - shifted @ rows.w
         outside = scaled[:, uneven] @ wy_out - shifted[:, uneven] @ w_out
         total[block] = own[:, :, None] - outside.reshape(-1, n_systems, n_partners)
