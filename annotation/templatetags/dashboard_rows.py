@@ -1,5 +1,6 @@
 """The dashboard's rows repeated once per judge, per system or per metric (the judges
-table, the pace per judge, the estimates, the meta-evaluation's cells), written here
+table, the pace per judge, the estimates, the meta-evaluation's cells, SSER raw and z
+per judge), written here
 rather than cell by cell in the templates: with two hundred judges the template engine's
 per-variable cost (a lookup, a localization and an escape for each of some fifteen cells
 a row) was most of the panels' render. The markup is the templates', byte for byte
@@ -15,7 +16,7 @@ from django import template
 from django.utils.formats import localize
 from django.utils.safestring import SafeString
 
-from annotation.formatting import number, percent
+from annotation.formatting import full_precision, number, percent
 from annotation.templatetags.dashboard_format import offset_cell
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from annotation.dashboard.effort import JudgeEffort
     from annotation.dashboard.estimates import MetricEstimates, SystemEstimate
     from annotation.dashboard.judges import JudgeRow
+    from annotation.dashboard.verdicts import JudgeAwareFigure, JudgeAwareRow
 
 register = template.Library()
 
@@ -167,4 +169,34 @@ def _estimate_row(m: MetricEstimates, x: SystemEstimate, first: bool) -> str:
         f'        <td data-col="rank">{x.rank}</td>\n'
         f'        <td data-col="worth">{worth}</td>\n'
         f'        <td data-col="covariates">{covariates}</td>\n      </tr>'
+    )
+
+
+@register.filter
+def judge_aware_rows(rows: Sequence[JudgeAwareRow]) -> SafeString:
+    """The rows of SSER raw and z per judge (``dashboard/_sser_judges.html``): per system
+    each figure's value, interval, rank group and judged sentences."""
+    return SafeString("".join(_judge_aware_row(row) for row in rows))
+
+
+def _judge_aware_row(row: JudgeAwareRow) -> str:
+    system = escape(row.system)
+    cells = "".join(_judge_aware_cells(kind, fig) for kind, fig in row.cells)
+    return (
+        f'<tr data-translator="{system}">\n      <th scope="row"><bdi>{system}</bdi></th>\n'
+        f'      {cells}\n      <td data-col="n">{shown(row.z.figure.n)}</td></tr>'
+    )
+
+
+def _judge_aware_cells(kind: str, fig: JudgeAwareFigure) -> str:
+    low, high = fig.interval
+    rank, note = fig.rank, fig.too_few
+    text = escape(fig.text)
+    if note:
+        text = f'<small class="too-few" data-note="too-few">{text}</small>'
+    return (
+        f'<td data-col="{escape(kind)}" data-value="{escape(full_precision(fig.figure.score))}" '
+        f'data-ci-low="{escape(low)}" data-ci-high="{escape(high)}" data-rank="{shown(rank)}" '
+        f'title="{shown(fig.figure.n)} judged sentences">{text}</td><td data-col="'
+        f'{escape(kind)}-rank">{shown(rank) if rank else "–"}</td>'
     )

@@ -13,18 +13,23 @@ from annotation.controls.api import JudgeControls
 from annotation.dashboard.effort import JudgeEffort
 from annotation.dashboard.estimates import MetricEstimates, SystemEstimate
 from annotation.dashboard.judges import JudgeFigures, JudgeRow
+from annotation.dashboard.verdicts import JudgeAwareView
+from annotation.statistics import judge_aware_figures
 from annotation.templatetags.dashboard_rows import (
     estimate_head,
     estimate_rows,
+    judge_aware_rows,
     judge_rows,
     meta_cells,
     pace_rows,
 )
+from annotation.tests.factories import judgment_row
 from metrics import estimate
 from metrics.annotator_effects import NO_OFFSET, AnnotatorEffect, Offset
 from metrics.claims import shortfall
 from metrics.ranking import Interval
 from metrics.registry import metric_info
+from metrics.significance import Bootstrap
 
 #: ``dashboard/_judges.html``'s loop before.
 JUDGES_LOOP = (
@@ -87,6 +92,19 @@ ESTIMATES_LOOP = (
     '-coefficient="{{ c.coefficient }}"><bdi>{{ c.label }}</bdi> {{ c.r }}</span>{% if no'
     "t forloop.last %} · {% endif %}{% endfor %}</td>\n      </tr>{% endwith %}{% endfor %"
     "}"
+)
+
+#: ``dashboard/_sser_judges.html``'s loop before.
+JUDGE_AWARE_LOOP = (
+    '{% load dashboard_format %}{% for row in view.rows %}<tr data-translator="{{ row.sys'
+    'tem }}">\n      <th scope="row"><bdi>{{ row.system }}</bdi></th>\n      {% for kind, '
+    'fig in row.cells %}<td data-col="{{ kind }}" data-value="{{ fig.figure.score|full }}'
+    '" data-ci-low="{{ fig.interval.0 }}" data-ci-high="{{ fig.interval.1 }}" data-rank="'
+    '{{ fig.rank }}" title="{{ fig.figure.n }} judged sentences">{% if fig.too_few %}<sma'
+    'll class="too-few" data-note="too-few">{{ fig.text }}</small>{% else %}{{ fig.text }'
+    '}{% endif %}</td><td data-col="{{ kind }}-rank">{% if fig.rank %}{{ fig.rank }}{% el'
+    'se %}–{% endif %}</td>{% endfor %}\n      <td data-col="n">{{ row.z.figure.n }}</td>'
+    "</tr>{% endfor %}"
 )
 
 #: ``dashboard/_estimates_metric.html`` before.
@@ -238,3 +256,22 @@ def test_the_estimate_rows_are_the_template_loop_s_markup(metric: str) -> None:
 
     assert estimate_rows(m) == looped
     assert estimate_head(m) == Template(ESTIMATES_HEAD).render(Context({"m": m}))
+
+
+@pytest.mark.parametrize("sentences", [40, 4])
+def test_judge_aware_rows_are_the_loops_markup(sentences: int) -> None:
+    """SSER raw and z per judge, with intervals and rank groups (40 sentences) and with
+    too few sentences for either (4), systems named with markup, one not judged yet."""
+    systems = ["sys <a>", "o'sys", "sys & co", "none yet"]
+    rows = [
+        judgment_row(system, k, judge, sser=(3 * k + 5 * s + len(judge)) % 11)
+        for s, system in enumerate(systems[:3])
+        for k in range(sentences)
+        for judge in (("ann", "bob") if k % 3 else ("ann",))
+    ]
+    view = JudgeAwareView(
+        judge_aware_figures(rows, systems, sentences, Bootstrap(sentences, 50, 7))
+    )
+    want = Template(JUDGE_AWARE_LOOP).render(Context({"view": view}))
+    assert judge_aware_rows(view.rows) == want
+    assert want.count("<tr ") == 4
