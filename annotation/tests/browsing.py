@@ -62,6 +62,30 @@ def wait_for_htmx(page: Page) -> None:
     page.wait_for_function("() => window.htmx !== undefined")
 
 
+#: Whether an element of ``selector`` shows ``text`` (``None``: any) with its attribute
+#: ``name`` at ``value`` (``None``: any). A function, for :func:`wait_for_function`'s
+#: sake (see :func:`wait_for_htmx`).
+SHOWS = """([selector, text, name, value]) => Array.from(document.querySelectorAll(selector)).some(
+  e => (text === null || e.textContent.includes(text)) &&
+       (name === null || e.getAttribute(name) === value))"""
+
+
+def until_shown(
+    page: Page,
+    selector: str,
+    text: str | None = None,
+    attribute: tuple[str, str] | None = None,
+) -> None:
+    """Wait until an element of ``selector`` shows ``text`` and has ``attribute`` (a name
+    and its value), looked for by the page at each frame it draws: the moment it does,
+    where ``expect`` looks again only after waiting 20, 50, 100, 100, then 500 ms (an
+    answer that came in 180 ms waited until 770 ms). A wait, not an assertion: the
+    ``expect`` after it still says what is meant, and says what the page showed if it
+    differs."""
+    name, value = attribute if attribute else (None, None)
+    page.wait_for_function(SHOWS, arg=[selector, text, name, value])
+
+
 def shown_words(text: str) -> str:
     """A new reference as the word editor (``#new-ref``) shows it: one element per 13a
     word, so its text is the words spaced, whatever the stored text's spacing."""
@@ -71,4 +95,5 @@ def shown_words(text: str) -> str:
 def score(page: Page, sser: int) -> None:
     """Give the candidate SSER ``sser`` with its key and wait until the page shows it."""
     page.keyboard.press("=" if sser == 10 else str(sser))
+    until_shown(page, f'[data-sser="{sser}"]', attribute=("aria-pressed", "true"))
     expect(page.locator(f'[data-sser="{sser}"]')).to_have_attribute("aria-pressed", "true")

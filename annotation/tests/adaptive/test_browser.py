@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from annotation.campaigns.dealing import deal_next
 from annotation.models import Campaign, DealingRound, Task, User
 from annotation.tests.adaptive.helpers import adaptive_corpus, judge_task
-from annotation.tests.browsing import log_in, score, wait_for_htmx
+from annotation.tests.browsing import log_in, score, until_shown, wait_for_htmx
 from annotation.tests.stored import automatic_statistics
 from annotation.tests.test_browser_accessibility import Audit
 
@@ -53,6 +53,7 @@ def test_a_lead_turns_adaptive_dealing_on_and_reads_the_weighted_estimates(
         expect(judge.locator("#progress")).to_have_text(f"{done}/9")
         score(judge, 6)
         judge.click("#accept-next")
+        until_shown(judge, "#progress, #all-done", f"{done + 1}/9")
         expect(judge.locator("#progress, #all-done").first).to_contain_text(f"{done + 1}/9")
     expect(judge.locator("#all-done")).to_be_visible()
     assert Task.objects.get(assignee=ana).round == 0  # a warm-up batch

@@ -26,7 +26,13 @@ from playwright.sync_api import Page, expect
 
 from annotation.jobs import run_queued_jobs
 from annotation.models import Campaign, Judgment, Target, Task, Translator, User
-from annotation.tests.browsing import log_in, score, upload_into_the_campaign, wait_for_htmx
+from annotation.tests.browsing import (
+    log_in,
+    score,
+    until_shown,
+    upload_into_the_campaign,
+    wait_for_htmx,
+)
 from annotation.tests.factories import write_corpus
 
 #: Three batches a corpus, six in all: each annotator gets two as they take turns (every
@@ -78,6 +84,7 @@ def judge_the_batch(annotator: Annotator) -> None:
     for k in range(total):
         score(page, ANNOTATORS[annotator.name] + k % 2)
         page.click("#accept-next")
+        until_shown(page, "#progress, #all-done", f"{k + 1}/{total}")
         expect(page.locator("#progress, #all-done").first).to_contain_text(f"{k + 1}/{total}")
     expect(page.locator("#all-done")).to_contain_text(f"all {total} items of this batch")
 

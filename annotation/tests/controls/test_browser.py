@@ -17,7 +17,7 @@ from annotation.controls.quality import control_passed, control_rows
 from annotation.controls.runs import corpus_queue
 from annotation.corpora.imports import corpus_import
 from annotation.models import Corpus, Judgment, User
-from annotation.tests.browsing import log_in, wait_for_htmx
+from annotation.tests.browsing import log_in, until_shown, wait_for_htmx
 from annotation.tests.controls.factories import first_run_holding, queue_corpus
 from annotation.tests.factories import write_corpus
 from annotation.text import words
@@ -89,6 +89,7 @@ def test_a_judge_goes_through_a_run_with_a_reference_control_and_passes_it(
         else:
             page.click('[data-sser="3"]' if item.kind else '[data-sser="7"]')
         page.click("#accept-next")
+        until_shown(page, "#progress", f"{done + 1}/{total}")
         expect(page.locator("#progress")).to_have_text(f"{done + 1}/{total}")
     expect(page.locator("#sentence-number")).to_have_text(str(second.position + 1))
 
