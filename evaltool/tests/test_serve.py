@@ -266,16 +266,23 @@ def test_without_a_proxy_gunicorn_believes_no_forwarded_proto(server: str) -> No
     assert "Please enter a correct username and password" in body
 
 
-def test_behind_a_proxy_the_scheme_is_believed_from_its_addresses_only(tmp_path: Path) -> None:
+def test_behind_a_proxy_the_scheme_is_believed_from_its_addresses_only(
+    tmp_path: Path, running: tuple[Served, dict[str, str]]
+) -> None:
     """Issue 36, point 8 (b), for the scheme: behind a proxy, ``X-Forwarded-Proto: https``
     from a peer of ``FORWARDED_ALLOW_IPS`` makes the request secure (the CSRF check then
     refuses its plain-HTTP Referer: 403); from any other peer it is not believed (the
     login form answers as to a plain request). Django read the header from any peer.
-    The two servers share one database and one collection (migrated and collected once,
-    as servers started together are)."""
+    The two servers share the module's server's database and collection, migrated and
+    collected already (a server deployed again finds nothing to do, as one restarted
+    does: a new database and collection cost each start seconds of CPU, and what the
+    test checks is the scheme, not a deployment)."""
+    deployed = running[1]
     envs = [
         production_env(
             tmp_path,
+            DATABASE_URL=deployed["DATABASE_URL"],
+            STATIC_ROOT=deployed["STATIC_ROOT"],
             HOST="127.0.0.1",
             PORT=str(free_port()),
             WEB_CONCURRENCY="1",
