@@ -57,9 +57,11 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_another_worker(
     assert job == (1, "running", 1, host_and_pid(first))  # abandoned, lease not run out
     assert worker_db.query("SELECT COUNT(*) FROM annotation_corpusstatistics") == [(0,)]
 
-    time.sleep(SHORT_LEASE)  # the lease runs out: the second worker's first look takes it
+    # the second worker starts up (seconds of imports) while the lease runs out, and
+    # takes the job at its first look past the lease: before it, the job is not free
     second = worker_db.worker()
     stopped_at_the_end.append(second)
+    time.sleep(SHORT_LEASE)
     worker_db.wait_until(lambda jobs: jobs[0][1] == "done", "done")
 
     assert worker_db.jobs() == [(1, "done", 2, host_and_pid(second))]
