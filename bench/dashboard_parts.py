@@ -88,7 +88,10 @@ def measure_once() -> dict[str, float]:
     _parts_timed(own)
     client, corpus = _client(), _corpus()
     page = f"/dashboard/{corpus.pk}/"
+    begun = time.process_time()
     _get(client, page)
+    first = {"first_view": time.process_time() - begun}
+    first.update({f"first part {name}": spent for name, spent in own.items()})
     from annotation.models import User
 
     judge = User.objects.get(username="bench-judge")
@@ -113,7 +116,21 @@ def measure_once() -> dict[str, float]:
     out["page_bytes"] = len(response.content)
     out.update({f"part {name}": spent for name, spent in own.items()})
     out.update(_templates(_corpus()))
-    return out
+    return {**out, **first}
+
+
+def view_once() -> dict[str, float]:
+    """In this fresh process (another server's): the dashboard viewed once, which
+    computes the figures it finds nowhere and puts them in the shared store."""
+    from bench.judges import _client, _corpus, _get, _setup
+
+    _setup()
+    import evaltool.wsgi  # noqa: F401 (a server's worker: its start-up frozen)
+
+    client, corpus = _client(), _corpus()
+    begun = time.process_time()
+    _get(client, f"/dashboard/{corpus.pk}/")
+    return {"view": time.process_time() - begun}
 
 
 def main() -> None:
@@ -121,11 +138,19 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--judges", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--second-server",
+        action="store_true",
+        help="a second server's view after a judgment: one process views the dashboard "
+        "(computes and stores every figure), then each measured process views it first "
+        "from the shared store",
+    )
     parser.add_argument("--measure-once", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--view-once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     from bench.common import manage, production_env, run_asked_mode, run_json, run_measured
 
-    if run_asked_mode(args, {"measure_once": measure_once}):
+    if run_asked_mode(args, {"measure_once": measure_once, "view_once": view_once}):
         return
     from bench.judges import write_corpus
 
@@ -136,7 +161,11 @@ def main() -> None:
         env = production_env(Path(tmp))
         imported = run_json(str(ROOT / "bench/judges.py"), "--import-one", str(path), env=env)
         run_measured(manage("worker", "--batch", "--interval", "0.1"), env)
-        runs = [run_json(__file__, "--measure-once", env=env) for _ in range(args.repeat)]
+        runs = []
+        for _ in range(args.repeat):
+            if args.second_server:  # the first server's view: every figure stored
+                run_json(__file__, "--view-once", env=env)
+            runs.append(run_json(__file__, "--measure-once", env=env))
     best = {key: min(r.get(key, 0.0) for r in runs) for key in runs[0]}
     print(f"{args.sentences:,} × 20 × 3, {imported['judgments']:,} judgments; CPU seconds")
     for key in ("after_judgment", "template"):
@@ -148,6 +177,11 @@ def main() -> None:
         panel = key.removeprefix("template_")
         print(f"{key:>40} {best[key]:8.3f}  {best[f'bytes_{panel}'] / 1024:7.0f} KB")
     print(f"{'page':>40} {best['page_bytes'] / 1024:8.0f} KB")
+    if args.second_server:
+        print("second server's first view, from the shared store:")
+        firsts = sorted((k for k in best if k.startswith("first ")), key=lambda k: -best[k])
+        for key in ("first_view", *firsts):
+            print(f"{key:>40} {best[key]:8.3f}")
 
 
 if __name__ == "__main__":
