@@ -13,6 +13,12 @@ each part's own time (what :meth:`annotation.dashboard.parts.Parts.get` spent in
 less the parts it asked for), the template, each panel's template alone (best of seven
 renders of its frozen value), and the page's size with each panel's share. Prints,
 never asserts.
+
+``--second-server``: before each measured process, another (a first server's) views the
+dashboard, which computes every figure and puts it in the shared store
+(:mod:`annotation.statistics.shared`); the measured process's first view then reads the
+figures from the store, as a second server's does, and never holds the judgments' rows.
+Printed after the rest: that first view's CPU seconds and its parts.
 """
 
 from __future__ import annotations
@@ -110,9 +116,14 @@ def measure_once() -> dict[str, float]:
 
     TemplateResponse.render = timed_render  # type: ignore[method-assign]
     own.clear()
+    from annotation.statistics.memo import CACHE
+
+    computed = Counter(CACHE.computations)
     begun = time.process_time()
     response = client.get(page)
     out = {"after_judgment": time.process_time() - begun, "template": rendering[0]}
+    computed = Counter(CACHE.computations) - computed
+    out.update({f"computed {shelf}": float(n) for shelf, n in computed.items()})
     out["page_bytes"] = len(response.content)
     out.update({f"part {name}": spent for name, spent in own.items()})
     out.update(_templates(_corpus()))
@@ -182,6 +193,9 @@ def main() -> None:
         firsts = sorted((k for k in best if k.startswith("first ")), key=lambda k: -best[k])
         for key in ("first_view", *firsts):
             print(f"{key:>40} {best[key]:8.3f}")
+        print("values computed by the view after the judgment, per shelf:")
+        for key in sorted(k for k in best if k.startswith("computed ")):
+            print(f"{key:>40} {best[key]:8.0f}")
 
 
 if __name__ == "__main__":
