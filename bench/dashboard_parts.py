@@ -18,7 +18,9 @@ never asserts.
 dashboard, which computes every figure and puts it in the shared store
 (:mod:`annotation.statistics.shared`); the measured process's first view then reads the
 figures from the store, as a second server's does, and never holds the judgments' rows.
-Printed after the rest: that first view's CPU seconds and its parts.
+Printed after the rest: the view after a second judgment in that process, that first
+view's CPU seconds and its parts, and the values each shelf computed in the view after
+the (first) judgment.
 """
 
 from __future__ import annotations
@@ -88,7 +90,6 @@ def measure_once() -> dict[str, float]:
     from django.template.response import TemplateResponse
 
     import evaltool.wsgi  # noqa: F401 (a server's worker: its start-up frozen)
-    from annotation.judging import changes, start
 
     own: Counter[str] = Counter()
     _parts_timed(own)
@@ -98,13 +99,7 @@ def measure_once() -> dict[str, float]:
     _get(client, page)
     first = {"first_view": time.process_time() - begun}
     first.update({f"first part {name}": spent for name, spent in own.items()})
-    from annotation.models import User
-
-    judge = User.objects.get(username="bench-judge")
-    judgment = start.next_judgment_for(user=judge, corpus=corpus)
-    assert judgment is not None
-    changes.judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=7)
-    changes.judgment_finish(judgment=judgment, user=judge, version=judgment.version)
+    _judge_once(corpus)
     render, rendering = TemplateResponse.render, [0.0]
 
     def timed_render(self: TemplateResponse) -> Any:
@@ -127,7 +122,24 @@ def measure_once() -> dict[str, float]:
     out["page_bytes"] = len(response.content)
     out.update({f"part {name}": spent for name, spent in own.items()})
     out.update(_templates(_corpus()))
+    if "--second-server" in sys.argv:  # what stays for the views after the next ones
+        _judge_once(corpus)
+        begun = time.process_time()
+        _get(client, page)
+        out["after_second_judgment"] = time.process_time() - begun
     return {**out, **first}
+
+
+def _judge_once(corpus: Any) -> None:
+    """One more judgment finished by the bench's judge, through the judge's services."""
+    from annotation.judging import changes, start
+    from annotation.models import User
+
+    judge = User.objects.get(username="bench-judge")
+    judgment = start.next_judgment_for(user=judge, corpus=corpus)
+    assert judgment is not None
+    changes.judgment_set_sser(judgment=judgment, user=judge, version=judgment.version, sser=7)
+    changes.judgment_finish(judgment=judgment, user=judge, version=judgment.version)
 
 
 def view_once() -> dict[str, float]:
@@ -176,7 +188,8 @@ def main() -> None:
         for _ in range(args.repeat):
             if args.second_server:  # the first server's view: every figure stored
                 run_json(__file__, "--view-once", env=env)
-            runs.append(run_json(__file__, "--measure-once", env=env))
+            measure = ("--measure-once", "--second-server")[: 1 + args.second_server]
+            runs.append(run_json(__file__, *measure, env=env))
     best = {key: min(r.get(key, 0.0) for r in runs) for key in runs[0]}
     print(f"{args.sentences:,} × 20 × 3, {imported['judgments']:,} judgments; CPU seconds")
     for key in ("after_judgment", "template"):
@@ -189,6 +202,7 @@ def main() -> None:
         print(f"{key:>40} {best[key]:8.3f}  {best[f'bytes_{panel}'] / 1024:7.0f} KB")
     print(f"{'page':>40} {best['page_bytes'] / 1024:8.0f} KB")
     if args.second_server:
+        print(f"{'after_second_judgment':>40} {best['after_second_judgment']:8.3f}")
         print("second server's first view, from the shared store:")
         firsts = sorted((k for k in best if k.startswith("first ")), key=lambda k: -best[k])
         for key in ("first_view", *firsts):
