@@ -11,7 +11,9 @@ Everything derived from the judgments is remembered under the corpus's judgments
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from annotation.adaptive.reweighed import weighted_in
 from annotation.adaptive.status import remembered_status
@@ -118,7 +120,19 @@ def _human_part(parts: Parts) -> HumanPart:
     figures = recalled(corpus, ("human-figures",))
     if figures is None:
         figures = human_figures(rows, by_system)
+    significance = {m: _by_system_rows(tests) for m, tests in significance.items()}
     return HumanPart(figures, len(rows), significance, clusters, by_protocol)
+
+
+def _by_system_rows(tests: MetricSignificance) -> MetricSignificance:
+    """``tests`` with each system's samples one after the other in memory (the same
+    figures): the shared store keeps a value's arrays in pieces, and a judgment then
+    rewrites the piece of the judged system's row alone, not every piece of an array laid
+    out sample by sample (:mod:`~annotation.statistics.pieces`)."""
+    samples = tests.samples
+    if samples is None or samples.flags.c_contiguous:
+        return tests
+    return replace(tests, samples=np.ascontiguousarray(samples))
 
 
 #: Each judge's z-scored SSER (:func:`~annotation.dashboard.judges.normalized_sser`), in

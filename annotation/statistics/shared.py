@@ -33,6 +33,12 @@ computed after a judgment instead of computing them again: N servers cost what o
   the same part at the corpus's earlier state (:class:`Name`), as the process's memory
   does: a day of judgments leaves one value a part, not one a judgment. A value larger
   than :data:`MAX_BYTES` stays in its process.
+* **Written once.** A value's large arrays are stored apart, in pieces (:mod:`~annotation.
+  statistics.pieces`) named by the family and their content's digest, each for two
+  days: a piece the family's value before had is not written again, so the figures
+  after a judgment rewrite the judged system's arrays only, and those the new value no
+  longer has are deleted with the value before. A reader reads every piece of a value
+  in one round trip: a piece missing is a value missing.
 
 Nothing here knows what a figure is: :mod:`~annotation.statistics.memo` names the values.
 """
@@ -44,11 +50,10 @@ import functools
 import hashlib
 import logging
 import os
-import pickle
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -66,6 +71,7 @@ from django.db import Error as DatabaseError
 from redis.exceptions import RedisError
 
 from annotation.release import source_version
+from annotation.statistics.pieces import joined, piece_digest, split
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +94,9 @@ WARN_EVERY = 60.0
 #: What a store that went away raises: Redis's errors (connection refused, a timeout),
 #: the database's (the table missing), the socket's.
 FAILURES = (RedisError, DatabaseError, OSError)
+
+#: How many values' pieces a process remembers having written or read (per family).
+KNOWN_FAMILIES = 1024
 
 #: What :meth:`SharedStore.get` answers for a value the store does not have (or when it
 #: does not answer): values may be None.
@@ -156,6 +165,14 @@ def _earlier(stamps: tuple[int, ...], than: tuple[int, ...]) -> bool:
     return stamps != than and all(a <= b for a, b in zip(stamps, than, strict=True))
 
 
+#: A value's pieces as stored: each one's digest and when it was written (``time.time``).
+Pieces = tuple[tuple[bytes, float], ...]
+
+
+def _piece_name(family: str, digest: bytes) -> str:
+    return f"{family}:piece:{digest.hex()}"
+
+
 def _in_transaction() -> bool:
     """Whether this thread's database work is inside a transaction (``atomic``)."""
     return connections[DEFAULT_DB_ALIAS].in_atomic_block
@@ -174,10 +191,13 @@ class SharedStore:
         self._state = threading.Lock()
         self._down_until = 0.0
         self._warned_at: float | None = None
+        #: Per family, each piece of its value as last written or read here: its digest
+        #: and when it was written (:meth:`_pieces_written`).
+        self._known: OrderedDict[str, Pieces] = OrderedDict()
 
     def get(self, name: Name) -> Any:
         """The value stored under ``name``, else :data:`MISSING`."""
-        return self._loaded(self._call(lambda cache: cache.get(str(name)), None))
+        return self._loaded(name, self._call(lambda cache: cache.get(str(name)), None))
 
     def get_or_compute(self, name: Name, compute: Callable[[], T]) -> T:
         """The value stored under ``name``; else ``compute()``'s, stored. One process
@@ -208,15 +228,18 @@ class SharedStore:
 
     def put(self, name: Name, value: Any) -> None:
         """Store ``value`` under ``name`` (when the transaction commits, inside one),
-        unless it is larger than :data:`MAX_BYTES` pickled."""
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        if len(data) > MAX_BYTES:
+        unless it is larger than :data:`MAX_BYTES` pickled. Its large arrays are stored
+        apart (:mod:`~annotation.statistics.pieces`), each piece under the family's name
+        and its place: a piece this process knows is stored already, as it is, is not
+        written again (:meth:`_pieces_written`)."""
+        data, pieces = split(value)
+        if len(data) + sum(map(len, pieces)) > MAX_BYTES:
             self._count("too large")
             return
         if _in_transaction():
-            transaction.on_commit(lambda: self._write(name, data))
+            transaction.on_commit(lambda: self._write(name, data, pieces))
         else:
-            self._write(name, data)
+            self._write(name, data, pieces)
 
     def clear(self) -> None:
         """Empty the store, the whole of Django's cache, and forget what this process did
@@ -224,25 +247,95 @@ class SharedStore:
         with self._state:
             self._down_until, self._warned_at = 0.0, None
             self.counts.clear()
+            self._known.clear()
         self._call(lambda cache: cache.clear(), None)
 
-    def _write(self, name: Name, data: bytes) -> None:
-        """Store ``data`` under ``name``, in place of its family's value of an earlier
-        state; not at all when a later state's is there (no one asks for it again)."""
+    def _write(self, name: Name, data: bytes, pieces: list[bytes]) -> None:
+        """Store ``data`` and its ``pieces`` under ``name``, in place of its family's
+        value of an earlier state (and of that value's pieces this one has not); not at
+        all when a later state's is there (no one asks for it again). The pieces go
+        first: a reader that finds the value finds them."""
 
         def write(cache: BaseCache) -> bool:
+            latest = None if name.stamps is None else cache.get(name.latest)
+            before = str(name)
+            if latest is not None and name.stamps is not None and latest != name.stamps:
+                if not _earlier(latest, name.stamps):
+                    return False
+                before = str(Name(name.family, latest))
+            known = self._known_pieces(cache, name.family, before if pieces else None)
+            written = self._pieces_written(cache, name.family, pieces, known)
+            if before != str(name):
+                cache.delete(before)
             if name.stamps is not None:
-                latest = cache.get(name.latest)
-                if latest is not None and latest != name.stamps:
-                    if not _earlier(latest, name.stamps):
-                        return False
-                    cache.delete(str(Name(name.family, latest)))
                 cache.set(name.latest, name.stamps)
-            cache.set(str(name), data)
+            cache.set(str(name), (data, written) if pieces else data)
+            gone = {digest for digest, _ in known} - {digest for digest, _ in written}
+            if gone:
+                cache.delete_many([_piece_name(name.family, digest) for digest in gone])
+                self._count("pieces dropped", len(gone))
             return True
 
         if self._call(write, False):
             self._count("stored")
+
+    def _pieces_written(
+        self, cache: BaseCache, family: str, pieces: list[bytes], known: Pieces
+    ) -> Pieces:
+        """Store the ``pieces`` of ``family``'s value (one round trip), but those ``known``
+        stored, as they are, for less than the store's timeout: a judgment rewrites the
+        judged system's pieces alone. A piece lives twice the store's timeout, so every
+        piece of a value lives as long as it does. Each piece's digest and when it was
+        written, as the value names them."""
+        timeout = cache.default_timeout
+        fresh = float("inf") if timeout is None else timeout
+        since = dict(known)
+        now, written, new = time.time(), [], {}
+        for piece in pieces:
+            digest = piece_digest(piece)
+            at = since.get(digest)
+            if at is None or now - at >= fresh:
+                new[_piece_name(family, digest)] = piece
+                at = since[digest] = now
+            written.append((digest, at))
+        if new:
+            cache.set_many(new, timeout=None if timeout is None else 2 * timeout)
+        self._remember(family, tuple(written))
+        with self._state:
+            self.counts["pieces stored"] += len(new)
+            self.counts["pieces kept"] += len(pieces) - len(new)
+        return tuple(written)
+
+    def _known_pieces(self, cache: BaseCache, family: str, before: str | None) -> Pieces:
+        """The pieces of ``family``'s value this process wrote or read last, else those
+        its stored value (``before``) names: a process that neither wrote nor read the
+        value before a judgment rewrites the changed pieces alone too."""
+        with self._state:
+            known = self._known.get(family)
+        if known is not None or before is None:
+            return known or ()
+        stored = cache.get(before)
+        return stored[1] if isinstance(stored, tuple) else ()
+
+    def _remember(self, family: str, pieces: Pieces) -> None:
+        """Know ``family``'s pieces as stored (none: write every piece next time)."""
+        with self._state:
+            self._known[family] = pieces
+            self._known.move_to_end(family)
+            while len(self._known) > KNOWN_FAMILIES:
+                self._known.popitem(last=False)
+
+    def _pieces_read(self, name: Name, known: Pieces) -> list[bytes] | None:
+        """The pieces a stored value names (one round trip), None when one is missing
+        (expired, or dropped by a process that stored another state meanwhile)."""
+        names = [_piece_name(name.family, digest) for digest, _ in known]
+        found: dict[str, Any] | None = self._call(lambda cache: cache.get_many(names), None)
+        if found is None or any(n not in found for n in names):
+            self._remember(name.family, ())  # the next value this process stores: whole
+            self._count("pieces missing")
+            return None
+        self._remember(name.family, known)
+        return [found[n] for n in names]
 
     def _awaited(self, name: Name, lock: str) -> Any:
         """The value another process claimed, once it is stored; :data:`MISSING` when
@@ -255,14 +348,21 @@ class SharedStore:
                 lambda cache: cache.get_many([str(name), lock]), None
             )
             if seen is None or str(name) in seen or lock not in seen:
-                return self._loaded(None if seen is None else seen.get(str(name)))
+                return self._loaded(name, None if seen is None else seen.get(str(name)))
         return MISSING
 
-    def _loaded(self, data: bytes | None) -> Any:
-        if data is None:
+    def _loaded(self, name: Name, stored: bytes | tuple[bytes, Pieces] | None) -> Any:
+        if stored is None:
             return MISSING
+        if isinstance(stored, tuple):
+            data, known = stored
+            found = self._pieces_read(name, known)
+            if found is None:
+                return MISSING
+        else:
+            data, found = stored, []
         try:
-            value = pickle.loads(data)  # noqa: S301 (written by this code's version only)
+            value = joined(data, found)  # written by this code's version only
         except Exception as exc:  # a value unreadable is a value missing
             self._warn(f"a stored value could not be read ({exc!r}): computed again")
             return MISSING
@@ -300,6 +400,7 @@ class SharedStore:
         with self._state:
             self._down_until = time.monotonic() + retry
             self.counts["failed"] += 1
+            self._known.clear()  # it may come back empty: every piece written again
         self._warn(
             f"the figures' store did not answer ({type(exc).__name__}: {exc}); this process "
             f"computes its figures alone and asks the store again in {retry:g} s"
@@ -314,9 +415,9 @@ class SharedStore:
             self._warned_at = now
         logger.warning("%s", message)
 
-    def _count(self, what: str) -> None:
+    def _count(self, what: str, n: int = 1) -> None:
         with self._state:
-            self.counts[what] += 1
+            self.counts[what] += n
 
 
 #: The store of this process.

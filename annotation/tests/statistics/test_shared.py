@@ -24,13 +24,20 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import redis
 from django.db import connection
 
 from annotation.statistics import CACHE, forget, remembered
 from annotation.statistics.memo import BY_CONTENT, FIGURES, CorpusState, Shelf, store_name
-from annotation.statistics.shared import MAX_BYTES, MISSING, code_version, part_digest
+from annotation.statistics.shared import (
+    MAX_BYTES,
+    MISSING,
+    SharedStore,
+    code_version,
+    part_digest,
+)
 from annotation.tests.factories import ROOT
 from annotation.tests.jobs.workers import PATIENCE, WorkerDatabase, worker_database
 
@@ -409,3 +416,31 @@ def test_a_value_of_a_later_state_replaces_the_earlier_one_in_the_store() -> Non
     assert CACHE.shared.get(store_name(FIGURES.key(later, "human"))) == "after"
     assert CACHE.shared.get(store_name(FIGURES.key(earlier, "human"))) is MISSING
     assert CACHE.shared.counts["stored"] == 2
+
+
+def test_after_a_judgment_the_store_rewrites_the_judged_system_s_arrays_alone() -> None:
+    """A value's large arrays are stored in pieces: the value of the next state, which
+    differs in one system's row of the samples and that system's per-sentence rows,
+    writes those two pieces, keeps the others, drops the two it replaced, and another
+    process reads it whole, every array as it was."""
+    rng = np.random.default_rng(7)
+    samples = rng.random((20, 1000))  # systems × bootstrap samples
+    rows = {f"MT-{k:02}": rng.random((933, 2)) for k in range(20)}
+    CACHE.put(FIGURES.key(STATE, "human"), {"samples": samples, "rows": rows})
+    stored = CACHE.shared.counts["pieces stored"]
+    samples, rows = samples.copy(), dict(rows)
+    samples[3] += 1.0
+    rows["MT-03"] = np.vstack([rows["MT-03"], [[0.5, 1.0]]])
+    later = CorpusState(7, STATE.created, FIGURES.depends, (5, 1, 0))
+
+    CACHE.put(FIGURES.key(later, "human"), {"samples": samples, "rows": rows})
+
+    assert stored > 20
+    assert CACHE.shared.counts["pieces stored"] - stored == 2
+    assert CACHE.shared.counts["pieces dropped"] == 2
+    read = SharedStore().get(store_name(FIGURES.key(later, "human")))  # another process
+    assert read["samples"].tobytes() == samples.tobytes()
+    assert read["samples"].flags.writeable
+    assert read["rows"].keys() == rows.keys()
+    assert all(read["rows"][s].tobytes() == rows[s].tobytes() for s in rows)
+    assert all(read["rows"][s].shape == rows[s].shape for s in rows)

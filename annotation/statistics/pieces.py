@@ -1,0 +1,66 @@
+"""A value pickled with its large arrays apart, for the shared store
+(:mod:`~annotation.statistics.shared`): the figures after a judgment differ from the
+figures before it in the arrays of the system judged alone (its per-sentence rows, its
+row of each bootstrap's samples), so the store rewrites those pieces only.
+
+:func:`split` pickles a value with the memory of each array of at least
+:data:`PIECE_BYTES` left out (pickle's out-of-band buffers: numpy hands them over
+without a copy) and cut in pieces of :data:`CHUNK_BYTES`; :func:`joined` puts the
+value back together from the pickle and the pieces, every array as it was (dtype,
+shape, order, bytes, writeable).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Sequence
+from typing import Any
+
+#: An array at least this large (bytes) is stored in pieces; a smaller one in the pickle.
+PIECE_BYTES = 4096
+#: How large a piece is (bytes): one system's row of a bootstrap's samples (1,000
+#: samples) spans one or two.
+CHUNK_BYTES = 16384
+
+_PROTOCOL = 5  # the first with out-of-band buffers
+
+
+def piece_digest(piece: bytes) -> bytes:
+    """What names a piece's content (128 bits)."""
+    return hashlib.blake2b(piece, digest_size=16).digest()
+
+
+def split(value: Any) -> tuple[bytes, list[bytes]]:
+    """``value`` pickled without its large arrays' memory, and that memory's pieces
+    (none: ``data`` is the value's plain pickle)."""
+    buffers: list[memoryview] = []
+
+    def apart(buffer: pickle.PickleBuffer) -> bool:
+        raw = buffer.raw()
+        if raw.nbytes < PIECE_BYTES:
+            return True  # in the pickle
+        buffers.append(raw)
+        return False
+
+    data = pickle.dumps(value, protocol=_PROTOCOL, buffer_callback=apart)
+    if not buffers:
+        return data, []
+    pieces, counts = [], []
+    for raw in buffers:
+        cut = [bytes(raw[at : at + CHUNK_BYTES]) for at in range(0, raw.nbytes, CHUNK_BYTES)]
+        pieces.extend(cut)
+        counts.append(len(cut))
+    return pickle.dumps((tuple(counts), data), protocol=_PROTOCOL), pieces
+
+
+def joined(data: bytes, pieces: Sequence[bytes]) -> Any:
+    """The value :func:`split` made ``data`` and ``pieces`` of."""
+    if not pieces:
+        return pickle.loads(data)  # noqa: S301 (this code's own pickle)
+    counts, inner = pickle.loads(data)  # noqa: S301
+    buffers, at = [], 0
+    for count in counts:
+        buffers.append(bytearray(b"".join(pieces[at : at + count])))  # writeable, as before
+        at += count
+    return pickle.loads(inner, buffers=buffers)  # noqa: S301
