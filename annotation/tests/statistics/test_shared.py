@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pytest
 import redis
+from django.core.cache import caches
 from django.db import connection
 
 from annotation.statistics import CACHE, forget, remembered
@@ -444,3 +445,24 @@ def test_after_a_judgment_the_store_rewrites_the_judged_system_s_arrays_alone() 
     assert read["rows"].keys() == rows.keys()
     assert all(read["rows"][s].tobytes() == rows[s].tobytes() for s in rows)
     assert all(read["rows"][s].shape == rows[s].shape for s in rows)
+
+
+def test_pieces_the_store_lost_cost_a_computation_never_a_wrong_figure() -> None:
+    """The store emptied behind a process's back (Redis restarted between two
+    requests): the next state's value, whose unchanged pieces that process does not
+    write again, is missing for another process, never wrong; that process computes it
+    and stores it whole, and from then on every process reads it."""
+    samples = np.random.default_rng(8).random((20, 1000))
+    CACHE.put(FIGURES.key(STATE, "human"), samples)
+    caches["default"].clear()
+    changed = samples.copy()
+    changed[3] += 1.0
+    state = CorpusState(7, STATE.created, FIGURES.depends, (5, 1, 0))
+    later = store_name(FIGURES.key(state, "human"))
+    CACHE.shared.put(later, changed)
+
+    other = SharedStore()
+    assert other.get(later) is MISSING
+    assert other.counts["pieces missing"] == 1
+    other.put(later, changed)  # computed there, stored whole
+    assert SharedStore().get(later).tobytes() == changed.tobytes()
