@@ -7,15 +7,18 @@ row of each bootstrap's samples), so the store rewrites those pieces only.
 :data:`PIECE_BYTES` left out (pickle's out-of-band buffers: numpy hands them over
 without a copy) and cut in pieces of :data:`CHUNK_BYTES`; :func:`joined` puts the
 value back together from the pickle and the pieces, every array as it was (dtype,
-shape, order, bytes, writeable).
+shape, order, bytes, writeable; a large strided one comes back contiguous).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 #: An array at least this large (bytes) is stored in pieces; a smaller one in the pickle.
 PIECE_BYTES = 4096
@@ -32,6 +35,21 @@ def piece_digest(piece: bytes) -> bytes:
     return hashlib.sha256(piece).digest()[:16]
 
 
+class _Pickler(pickle.Pickler):
+    """A pickler that hands a large strided array (a column of a table, a view every
+    other element) over as a contiguous copy, so its memory goes out of band too."""
+
+    def reducer_override(self, obj: Any) -> Any:  # called for no number, string, list…
+        if (
+            type(obj) is np.ndarray
+            and obj.nbytes >= PIECE_BYTES
+            and not obj.dtype.hasobject
+            and not (obj.flags.c_contiguous or obj.flags.f_contiguous)
+        ):
+            return np.ascontiguousarray, (np.ascontiguousarray(obj),)
+        return NotImplemented
+
+
 def split(value: Any) -> tuple[bytes, list[bytes]]:
     """``value`` pickled without its large arrays' memory, and that memory's pieces
     (none: ``data`` is the value's plain pickle)."""
@@ -44,7 +62,9 @@ def split(value: Any) -> tuple[bytes, list[bytes]]:
         buffers.append(raw)
         return False
 
-    data = pickle.dumps(value, protocol=_PROTOCOL, buffer_callback=apart)
+    out = io.BytesIO()
+    _Pickler(out, protocol=_PROTOCOL, buffer_callback=apart).dump(value)
+    data = out.getvalue()
     if not buffers:
         return data, []
     pieces, counts = [], []

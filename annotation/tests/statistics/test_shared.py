@@ -466,3 +466,16 @@ def test_pieces_the_store_lost_cost_a_computation_never_a_wrong_figure() -> None
     assert other.counts["pieces missing"] == 1
     other.put(later, changed)  # computed there, stored whole
     assert SharedStore().get(later).tobytes() == changed.tobytes()
+
+
+def test_a_column_of_a_table_is_stored_in_pieces_as_a_whole_array_is() -> None:
+    """A large array that is a strided view (a system's column of a sentences × systems
+    table) is stored apart as a contiguous one is, and read back equal."""
+    table = np.random.default_rng(9).random((1000, 20))
+    key = FIGURES.key(STATE, "meta-human")
+
+    CACHE.put(key, {"MT-04": table[:, 3]})
+
+    assert CACHE.shared.counts["pieces stored"] == 1
+    read = SharedStore().get(store_name(key))
+    assert read["MT-04"].tobytes() == table[:, 3].tobytes()
