@@ -42,7 +42,8 @@ import numpy as np
 
 from metrics.claims import too_few
 from metrics.correlation import BoolArray, IntArray
-from metrics.estimate import fit_judged
+from metrics.estimate import fit_judged, unstratified_fits
+from metrics.regression import Fits
 from metrics.simulate import SEGMENT_FLOOR, Campaign, policy_view, segment_scores
 from metrics.stats import FloatArray
 from metrics.weighting import (
@@ -102,26 +103,68 @@ def weighted_estimates(
     segment drawn on its own."""
     prep = policy_view(campaign_of(human, covariates))
     size = prep.campaign.size
+    known = ~np.isnan(prep.targets)
+    warm = _warm_up_fits(prep.targets, prep.covariates, rounds, codes)
     out: list[Weighted | None] = []
-    for row, z in zip(prep.targets, prep.covariates, strict=True):
-        known = ~np.isnan(row)
+    for t, (row, z) in enumerate(zip(prep.targets, prep.covariates, strict=True)):
         found: list[Weighted] = []
         weights: list[float] = []
         before = np.zeros(size, dtype=bool)
-        for dealt in rounds:
-            judged = np.flatnonzero(dealt.drawn & known)
+        for r, dealt in enumerate(rounds):
+            judged = np.flatnonzero(dealt.drawn & known[t])
             if len(judged) >= MIN_JUDGED:
                 if dealt.warm_up:
-                    found.append(warm_up_estimate(row, z, judged, codes, clusters))
+                    found.append(_by_batch(warm[r, t], row, z, judged, clusters))
                     weights.append(1.0 / design_factor(np.full(size, len(judged) / size)))
                 else:
                     estimate, weight = _round_estimate(row, z, before, dealt, judged, clusters)
                     found.append(estimate)
                     weights.append(weight)
-            before |= dealt.drawn & known
+            before |= dealt.drawn & known[t]
         # the dashboard's one rule on what is too few to claim anything from
         out.append(combine(found, weights) if found and not too_few(int(before.sum())) else None)
     return out
+
+
+def _warm_up_fits(
+    targets: FloatArray,
+    covariates: Sequence[FloatArray],
+    rounds: Sequence[DealtRound],
+    codes: IntArray | None,
+) -> dict[tuple[int, int], Weighted]:
+    """The dashboard's control-variate estimate (:func:`metrics.estimate.fit_judged`)
+    of each target (a row of ``targets``, its ``covariates``) by each warm-up round
+    that judged it on :data:`MIN_JUDGED` segments or more, keyed (round, target).
+    Without documents (``codes``), the targets a round judged on the same segments
+    with as many covariates are fitted at once: a warm-up judges every system on its
+    batches, so one fit serves them all, and their pairs."""
+    known = ~np.isnan(targets)
+    out: dict[tuple[int, int], Weighted] = {}
+    for r, dealt in enumerate(rounds):
+        if not dealt.warm_up:
+            continue
+        groups: dict[tuple[bytes, int], list[int]] = {}
+        for t in range(len(targets)):
+            judged = np.flatnonzero(dealt.drawn & known[t])
+            if len(judged) >= MIN_JUDGED:
+                groups.setdefault((judged.tobytes(), covariates[t].shape[1]), []).append(t)
+        for (key, _), members in groups.items():
+            judged = np.frombuffer(key, dtype=np.intp)
+            if codes is None:
+                z = np.stack([covariates[t] for t in members])
+                chosen = unstratified_fits(targets[members][:, judged], z, judged)[2]
+                for k, t in enumerate(members):
+                    out[r, t] = _weighted(chosen, k)
+            else:
+                for t in members:
+                    fits = fit_judged(targets[t][judged], covariates[t], judged, codes).chosen
+                    out[r, t] = _weighted(fits, 0)
+    return out
+
+
+def _weighted(fits: Fits, k: int) -> Weighted:
+    """The ``k``-th estimate of a batch of fits, as the weighting reads it."""
+    return Weighted(float(fits.mean[k]), float(fits.variance[k]), float(fits.third[k]))
 
 
 def warm_up_estimate(
@@ -132,14 +175,25 @@ def warm_up_estimate(
     clusters: IntArray | None = None,
 ) -> Weighted:
     """The warm-up's estimate of a target: the dashboard's control-variate estimate
-    (:func:`metrics.estimate.fit_judged`) of its ``judged`` segments. The warm-up draws
-    whole batches (``clusters``: each segment's), not segments: where a batch's
-    sentences miss their prediction together (a document harder than its metrics say),
-    the segments' variance is too small, so the variance is the larger of it and the
-    batches' (:func:`metrics.weighting.aipw` on the regression's residuals, each batch
-    drawn with the warm-up's share of the batches)."""
-    chosen = fit_judged(row[judged], z, judged, codes).chosen
-    estimate = Weighted(float(chosen.mean[0]), float(chosen.variance[0]), float(chosen.third[0]))
+    (:func:`metrics.estimate.fit_judged`) of its ``judged`` segments, its variance
+    counting each batch as one draw (:func:`_by_batch`)."""
+    estimate = _weighted(fit_judged(row[judged], z, judged, codes).chosen, 0)
+    return _by_batch(estimate, row, z, judged, clusters)
+
+
+def _by_batch(
+    estimate: Weighted,
+    row: FloatArray,
+    z: FloatArray,
+    judged: IntArray,
+    clusters: IntArray | None,
+) -> Weighted:
+    """A warm-up's ``estimate`` of a target from its ``judged`` segments, with the
+    variance of a draw of whole batches (``clusters``: each segment's), not segments:
+    where a batch's sentences miss their prediction together (a document harder than
+    its metrics say), the segments' variance is too small, so the variance is the
+    larger of it and the batches' (:func:`metrics.weighting.aipw` on the regression's
+    residuals, each batch drawn with the warm-up's share of the batches)."""
     if clusters is None:
         return estimate
     drawn = clusters[judged]

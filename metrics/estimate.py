@@ -150,7 +150,7 @@ from typing import Any
 import numpy as np
 
 from metrics.claims import UNBOUNDED, shortfall, within
-from metrics.correlation import IntArray, Values, pearson
+from metrics.correlation import BoolArray, IntArray, Values, pearson
 from metrics.distributions import t_sf
 from metrics.regression import DEFAULT_CONFIDENCE as DEFAULT_CONFIDENCE  # the estimate's too
 from metrics.regression import (
@@ -395,12 +395,9 @@ def fit_judged(
     (the combined estimator; ``always_reweight`` takes it in either case, which
     ``bench/estimate.py`` compares). What :func:`estimate_mean` computes once its input
     is checked; ``bench/estimate.py`` calls it thousands of times."""
-    size = len(z)
-    one = np.zeros(len(index), dtype=np.int64)
-    plain = fit(
-        y[None, :], np.zeros((1, len(index), 0)), one, np.array([size]), np.zeros((1, 1, 0))
-    )
-    unstratified = _unstratified(y, z, index, plain)
+    plain, candidate, chosen, taken = unstratified_fits(y[None], z[None], index)
+    method = REGRESSION if taken[0] else PLAIN
+    unstratified = Judged(plain, candidate, chosen, bool(taken[0]), 1, method)
     if codes is None:
         return unstratified
     order = by_level(codes, z[:, 0]) if z.shape[1] else None
@@ -431,16 +428,24 @@ def fit_judged(
     return Judged(plain, candidate, chosen, bool(taken[0]), n_strata, method, proportional)
 
 
-def _unstratified(y: FloatArray, z: FloatArray, index: IntArray, plain: Fits) -> Judged:
-    """The guarded regression on the covariates ``z`` without strata (the plain mean
-    without covariates)."""
-    if not z.shape[1]:
-        return Judged(plain, None, plain, False, 1, PLAIN)
-    one = np.zeros(len(index), dtype=np.int64)
-    means = z.mean(axis=0)[None, None, :]
-    candidate = fit(y[None, :], z[index][None], one, np.array([len(z)]), means)
+def unstratified_fits(
+    y: FloatArray, z: FloatArray, index: IntArray
+) -> tuple[Fits, Fits | None, Fits, BoolArray]:
+    """Targets judged on the same segments ``index`` at once (``y``: targets × n, their
+    scores there; ``z``: targets × corpus segments × p, p ≥ 0, their covariates): the
+    plain means, the regressions on ``z`` without strata (None without covariates), the
+    guarded choice of each (:func:`guarded`) and where the regression was taken;
+    :func:`fit_judged` without documents, for a batch (:mod:`metrics.adaptive` reads
+    every system and pair of a warm-up so)."""
+    batch, n, size = y.shape[0], len(index), z.shape[1]
+    one = np.zeros(n, dtype=np.int64)
+    plain = fit(y, np.zeros((batch, n, 0)), one, np.array([size]), np.zeros((batch, 1, 0)))
+    if not z.shape[2]:
+        return plain, None, plain, np.zeros(batch, dtype=bool)
+    means = z.mean(axis=1)[:, None, :]
+    candidate = fit(y, z[:, index], one, np.array([size]), means)
     chosen, taken = guarded(candidate, plain)
-    return Judged(plain, candidate, chosen, bool(taken[0]), 1, REGRESSION if taken[0] else PLAIN)
+    return plain, candidate, chosen, taken
 
 
 def _ratio(variance: float, plain: float) -> float:
