@@ -19,7 +19,12 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping, Sequence
+import math
+import re
+import struct
+import zipfile
+import zlib
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,8 +109,7 @@ def pack(
 
 def unpack(data: bytes) -> Archived:
     """What :func:`pack` wrote (a ``ValueError`` for bytes of another layout)."""
-    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-        arrays = {name: npz[name] for name in npz.files}
+    arrays = _arrays(data)
     header = json.loads(arrays.pop("header").tobytes())
     if header.get("layout") != LAYOUT:
         raise ValueError(f"archive of layout {header.get('layout')!r}, not {LAYOUT}")
@@ -146,18 +150,14 @@ def unpack_rows(
     figures) skips the other metrics, the scores and the paired bootstrap, most of the
     work of :func:`unpack`. A ``ValueError`` for bytes of another layout or without
     one of ``metrics``."""
-    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-        header = json.loads(npz["header"].tobytes())
-        if header.get("layout") != LAYOUT:
-            raise ValueError(f"archive of layout {header.get('layout')!r}, not {LAYOUT}")
-        missing = [m for m in metrics if m not in header["signatures"]]
-        if missing:
-            raise ValueError(f"archive without the rows of {', '.join(missing)}")
-        arrays = {
-            f"{m}.{part}": npz[f"{m}.{part}"]
-            for m in metrics
-            for part in ("counts", "whole", "float")
-        }
+    parts = ("counts", "whole", "float")
+    arrays = _arrays(data, {"header", *(f"{m}.{part}" for m in metrics for part in parts)})
+    header = json.loads(arrays["header"].tobytes())
+    if header.get("layout") != LAYOUT:
+        raise ValueError(f"archive of layout {header.get('layout')!r}, not {LAYOUT}")
+    missing = [m for m in metrics if m not in header["signatures"]]
+    if missing:
+        raise ValueError(f"archive without the rows of {', '.join(missing)}")
     return tuple(header["systems"]), {m: _unpack_rows(m, arrays) for m in metrics}
 
 
@@ -200,3 +200,56 @@ def _unpack_rows(metric: str, arrays: Mapping[str, npt.NDArray[Any]]) -> FloatAr
     stats[..., counts] = whole
     stats[..., ~counts] = rest
     return stats
+
+
+#: The header numpy's ``.npy`` format writes for a plain array (numpy.lib.format): its
+#: type, its shape. Anything else (Fortran order, a structured type) is read by numpy.
+_NPY_HEADER = re.compile(
+    r"\{'descr': '([<>|=][a-z]\d+)', 'fortran_order': False, 'shape': \(([\d, ]*)\), \} *\n"
+)
+
+
+def _arrays(data: bytes, names: Collection[str] | None = None) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of the ``.npz`` bytes that :func:`pack` wrote (those of ``names``; None:
+    all), as ``np.load`` reads them, bit for bit, in a fifth of its time: ``np.load``
+    opens each member as a file and reads its header with ``ast.literal_eval``, 80 µs an
+    array, where the members of an archive of 27 metrics are 136 (11 ms on every page
+    that reads the figures). :func:`pack`'s members are stored, not compressed: each is
+    read in place, its CRC checked as ``zipfile`` checks it."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
+        return {
+            name: _npy(_member(data, archive, info))
+            for name, info in members.items()
+            if names is None or name in names
+        }
+
+
+def _member(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | memoryview:
+    """The bytes of one member of ``archive`` (whose bytes are ``data``)."""
+    start = info.header_offset
+    if info.compress_type != zipfile.ZIP_STORED or data[start : start + 4] != b"PK\x03\x04":
+        return archive.read(info)
+    name, extra = struct.unpack_from("<HH", data, start + 26)
+    begin = start + 30 + name + extra
+    raw = memoryview(data)[begin : begin + info.compress_size]
+    if zlib.crc32(raw) != info.CRC:
+        raise zipfile.BadZipFile(f"Bad CRC-32 for file {info.filename!r}")
+    return raw
+
+
+def _npy(raw: bytes | memoryview) -> npt.NDArray[Any]:
+    """The array of one ``.npy`` member: a plain one from its bytes, anything else by
+    numpy (never a pickle)."""
+    version = bytes(raw[6:7])
+    start = 10 if version == b"\x01" else 12
+    size = int.from_bytes(raw[8:start], "little")
+    plain = bytes(raw[:6]) == b"\x93NUMPY" and version in (b"\x01", b"\x02", b"\x03")
+    found = (
+        _NPY_HEADER.fullmatch(bytes(raw[start : start + size]).decode("latin1")) if plain else None
+    )
+    if found is None:
+        return np.lib.format.read_array(io.BytesIO(raw), allow_pickle=False)
+    shape = tuple(int(d) for d in found.group(2).split(",") if d.strip())
+    array = np.frombuffer(raw, np.dtype(found.group(1)), math.prod(shape), start + size)
+    return array.reshape(shape).copy()
