@@ -14,6 +14,12 @@ import functools
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
+import pytest
+
+#: One worker of a parallel run reads the modules for every test here (2.7 s to parse
+#: them all, once a process: :func:`parsed`), not each worker its own copy.
+pytestmark = pytest.mark.xdist_group("layout")
+
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ("annotation", "metrics", "evaltool")
 
