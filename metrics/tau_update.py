@@ -37,35 +37,34 @@ def cross_tau_counts(
     one kept point (``n`` 0: no point is added). ``xs_changed`` is metrics × changed
     points, ``xs_kept`` metrics × kept points; NaN: the point is in no pair.
 
-    One changed point at a time, every metric at once, in comparisons (bytes, not the
-    differences' floats): a pair is tied in x where the kept x is neither below nor above
-    the changed one, discordant where it is below in x and above in y or the reverse."""
+    One changed point and metric at a time, in comparisons of a row with one number
+    (bytes, not the differences' floats; a row against a column of numbers broadcasts
+    several times slower): a pair is tied in x where the kept x equals the changed one,
+    discordant where it is below in x and above in y or the reverse."""
     xc, yc = np.asarray(xs_changed, dtype=np.float64), np.asarray(y_changed, dtype=np.float64)
-    xk, yk = np.asarray(xs_kept, dtype=np.float64), np.asarray(y_kept, dtype=np.float64)
+    xk = np.ascontiguousarray(xs_kept, dtype=np.float64)  # each row read at a time
+    yk = np.asarray(y_kept, dtype=np.float64)
     if xc.ndim != 2 or xk.ndim != 2 or xc.shape[0] != xk.shape[0]:
         raise ValueError(f"x of shapes {xc.shape} and {xk.shape}: expected (metrics, points)")
     if yc.shape != xc.shape[1:] or yk.shape != xk.shape[1:]:
         raise ValueError(f"y of shapes {yc.shape} and {yk.shape}: one per point of x")
     totals = np.zeros((xc.shape[0], 4), dtype=np.int64)
     kept = ~np.isnan(xk) & ~np.isnan(yk)  # metrics × kept: the kept points in pairs
-    for a, b in zip(xc.T, yc.tolist(), strict=True):
+    for a, b in zip(xc.T.tolist(), yc.tolist(), strict=True):
         if math.isnan(b):
             continue
         below_y, above_y = yk < b, yk > b  # a NaN is neither: never counted
-        below, above = xk < a[:, None], xk > a[:, None]
-        paired = kept & ~np.isnan(a)[:, None]
-        tied_x = paired & ~below & ~above
-        tied_y = paired & ~below_y & ~above_y
-        totals += np.stack(
-            [
-                np.count_nonzero(tied_x, axis=1),
-                np.count_nonzero(tied_y, axis=1),
-                np.count_nonzero(tied_x & tied_y, axis=1),
-                np.count_nonzero(below & above_y, axis=1)
-                + np.count_nonzero(above & below_y, axis=1),
-            ],
-            axis=1,
-        )
+        tied_y = yk == b
+        for row, (x, in_pair, at) in enumerate(zip(xk, kept, a, strict=True)):
+            if math.isnan(at):
+                continue
+            tied_x, paired_y = in_pair & (x == at), in_pair & tied_y
+            totals[row] += (
+                np.count_nonzero(tied_x),
+                np.count_nonzero(paired_y),
+                np.count_nonzero(tied_x & tied_y),
+                np.count_nonzero((x < at) & above_y) + np.count_nonzero((x > at) & below_y),
+            )
     return [TauCounts(0, *map(int, row)) for row in totals]
 
 

@@ -91,8 +91,10 @@ class SentenceScores:
     digest: bytes
 
     def of(self, codes: IntArray) -> FloatArray:
-        """The candidates' scores (metrics × candidates) by their codes."""
-        flat: FloatArray = self.every.reshape(self.every.shape[0], -1)[:, codes]
+        """The candidates' scores (metrics × candidates) by their codes, each metric's
+        row contiguous (``[:, codes]`` would give them a stride of every metric: the
+        row-wise work on them, 15 metrics × 16,000 points at real size, runs slower)."""
+        flat: FloatArray = np.take(self.every.reshape(self.every.shape[0], -1), codes, axis=1)
         return flat
 
 
@@ -192,7 +194,7 @@ def _brought_up_to_date(
     gone = before.codes[~unmoved]
     counts = updated_tau_counts(
         before.counts,
-        (xs[:, same], y[same]),
+        (np.compress(same, xs, axis=1), y[same]),  # rows contiguous (:meth:`~.of`)
         (scores.of(gone), before.y[~unmoved]),
         (xs[:, ~same], y[~same]),
     )
