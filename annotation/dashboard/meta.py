@@ -45,6 +45,7 @@ from annotation.statistics import (
     ExternalFigures,
     ExternalMetricScores,
 )
+from metrics.centered import Centered, centered, pearson_of_centered
 from metrics.claims import MIN_SENTENCES, shortfall
 from metrics.correlation import (
     Coefficient,
@@ -470,6 +471,7 @@ class _Stacks:
 
     def __init__(self) -> None:
         self._stacked: dict[tuple[str, str, tuple[str, ...]], FloatArray] = {}
+        self._centered: dict[tuple[str, str, tuple[str, ...]], Centered | None] = {}
 
     def of(
         self, side: str, name: str, samples: Mapping[str, FloatArray], systems: Sequence[str]
@@ -479,6 +481,15 @@ class _Stacks:
         if found is None:
             found = self._stacked[key] = np.stack([samples[s] for s in systems])
         return found
+
+    def centered(
+        self, side: str, name: str, samples: Mapping[str, FloatArray], systems: Sequence[str]
+    ) -> Centered | None:
+        """:func:`~metrics.centered.centered` of the stacked samples, computed once."""
+        key = (side, name, tuple(systems))
+        if key not in self._centered:
+            self._centered[key] = centered(self.of(side, name, samples, systems))
+        return self._centered[key]
 
 
 def _system_correlation(
@@ -501,11 +512,17 @@ def _system_correlation(
             metric, human_metric, "system", r, tau, accuracy=accuracy, soft_accuracy=soft
         )
     stacks = _Stacks() if stacks is None else stacks
-    x = stacks.of("metric", metric, sampled[metric], systems)
-    y = stacks.of("human", human_metric, human_samples, systems)
+    cx = stacks.centered("metric", metric, sampled[metric], systems)
+    cy = stacks.centered("human", human_metric, human_samples, systems)
+    if cx is None or cy is None:  # a NaN: the points each column keeps depend on both
+        x = stacks.of("metric", metric, sampled[metric], systems)
+        y = stacks.of("human", human_metric, human_samples, systems)
+        rs = pearson_per_sample(x, y)
+    else:
+        rs = pearson_of_centered(cx, cy)  # the same floats, each side's part once
     per_sample = np.stack(
         [
-            pearson_per_sample(x, y),
+            rs,
             kendall_tau_b_per_sample(*pairs),  # from the sides' signs
             pairwise_accuracy_per_sample(*pairs),
             soft_pairwise_accuracy_per_sample(*pairs),
