@@ -83,9 +83,9 @@ def ratings(
         tuple(names),
         tuple(judges),
         n_segments,
-        np.fromiter((where_s[s] for s in systems), np.int64, len(systems))[keep],
+        np.fromiter(map(where_s.__getitem__, systems), np.int64, len(systems))[keep],
         seg[keep],
-        np.fromiter((where_a[a] for a in annotators), np.int64, len(annotators))[keep],
+        np.fromiter(map(where_a.__getitem__, annotators), np.int64, len(annotators))[keep],
         v[keep],
     )
 
