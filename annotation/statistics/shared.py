@@ -85,9 +85,10 @@ WAIT_SECONDS = 20.0
 #: How often a waiting process looks for the value (seconds).
 POLL_SECONDS = 0.05
 #: The largest value stored (pickled): one larger stays in its process. At real size
-#: (1,000 sentences × 20 systems) the meta-evaluation's automatic side is the largest
-#: value stored (8.6 MB, its bootstrap samples); the grown pool's statistics (about 20
-#: MB each) stay in the process that scored them (the database has them too).
+#: (1,000 sentences × 20 systems) the values stored are about 3 MB at most (the
+#: meta-evaluation's automatic side 2.7 MB, its bootstrap samples, once 8.6 MB; the
+#: table's human part 2.8 MB); the grown pool's statistics (about 20 MB each) stay in
+#: the process that scored them (the database has them too).
 MAX_BYTES = 16 * 2**20
 #: A warning that the store does not answer, at most this often (seconds).
 WARN_EVERY = 60.0
