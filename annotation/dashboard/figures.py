@@ -37,7 +37,7 @@ from annotation.dashboard.sources import (
     human_rows,
     imported,
     judgments,
-    judgments_read,
+    kept_by_rows,
     metrics,
     n_segments,
     original_statistics,
@@ -142,15 +142,7 @@ JUDGE_Z = Shelf("judge-z", Stamp.NONE, 1024)
 
 
 def _kept_z(parts: Parts) -> KeptZ:
-    corpus, versions = parts.corpus, parts.get(judgments_read).versions
-
-    def kept(name: str, compute: Callable[[], FloatArray]) -> FloatArray:
-        found: FloatArray = CACHE.get_or_set(
-            JUDGE_Z.key(None, corpus.pk, name, versions.of_judge(name)), compute
-        )
-        return found
-
-    return kept
+    return kept_by_rows(parts, JUDGE_Z, "judge")
 
 
 def human(parts: Parts) -> dict[str, dict[str, Score]]:
@@ -358,15 +350,7 @@ PerSample = tuple[FloatArray, FloatArray]
 def _kept_per_judge(
     parts: Parts, found: Bootstrap, shelf: Shelf
 ) -> Callable[[str, Callable[[], PerSample]], PerSample]:
-    """Each judge's :data:`PerSample` on ``shelf`` by the version of their rows and the
-    resampling, else computed and kept (:data:`~metrics.judge_aware.KeptNormalisation`,
+    """Each judge's :data:`PerSample` on ``shelf`` by the resampling and the version of
+    their rows, else computed and kept (:data:`~metrics.judge_aware.KeptNormalisation`,
     :data:`~metrics.annotator_effects.KeptSums`)."""
-    corpus, versions = parts.corpus, parts.get(judgments_read).versions
-    resampling = (found.n_segments, found.n_samples, found.seed)
-
-    def kept(name: str, compute: Callable[[], PerSample]) -> PerSample:
-        key = shelf.key(None, corpus.pk, name, versions.of_judge(name), resampling)
-        value: PerSample = CACHE.get_or_set(key, compute)
-        return value
-
-    return kept
+    return kept_by_rows(parts, shelf, "judge", (found.n_segments, found.n_samples, found.seed))

@@ -219,6 +219,24 @@ def judgments(parts: Parts) -> list[JudgmentRow]:
     return parts.get(judgments_read).rows
 
 
+def kept_by_rows(
+    parts: Parts, shelf: Shelf, by: str, *part: Hashable
+) -> Callable[[str, Callable[[], T]], T]:
+    """A judge's (``by="judge"``) or a system's (``"system"``) value of ``part`` on
+    ``shelf``, kept in this process by the version of that judge's or system's rows
+    (:class:`~annotation.statistics.Versions`), else computed and kept: a view after a
+    click computes the clicking judge's or the judged system's alone."""
+    corpus, versions = parts.corpus, parts.get(judgments_read).versions
+    version = versions.of_judge if by == "judge" else versions.of_system
+
+    def kept(name: str, compute: Callable[[], T]) -> T:
+        key = shelf.key(None, corpus.pk, *part, name, version(name))
+        found: T = CACHE.get_or_set(key, compute)
+        return found
+
+    return kept
+
+
 def judgments_of(parts: Parts, *systems: str) -> list[JudgmentRow]:
     """The done judgments of ``systems`` only: one query whatever the size of the corpus
     (the drill-down), or those this view read already."""
@@ -236,14 +254,9 @@ SYSTEM_ROWS = Shelf("system-rows", Stamp.NONE, 128)
 
 def human_rows(parts: Parts) -> HumanRows:
     """The judgments' statistics per system and human metric (for this view)."""
-    read, corpus = parts.get(judgments_read), parts.corpus
-
-    def kept(system: str, compute: Callable[[], SystemRows]) -> SystemRows:
-        key = SYSTEM_ROWS.key(None, corpus.pk, system, read.versions.of_system(system))
-        found: SystemRows = CACHE.get_or_set(key, compute)
-        return found
-
-    return human_rows_by_system(read.rows, kept)
+    kept: Callable[[str, Callable[[], SystemRows]], SystemRows]
+    kept = kept_by_rows(parts, SYSTEM_ROWS, "system")
+    return human_rows_by_system(parts.get(judgments), kept)
 
 
 def bootstrap(parts: Parts) -> Bootstrap | None:

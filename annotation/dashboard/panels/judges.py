@@ -4,7 +4,6 @@ seed 000 §3.5 as a toggle; agreement on candidates judged by two or more judges
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from annotation.changes import Stamp
@@ -12,13 +11,12 @@ from annotation.controls.api import JudgeControls, corpus_controls
 from annotation.dashboard.figures import judge_aware
 from annotation.dashboard.judges import (
     Agreement,
-    JudgeFigures,
     JudgesPanel,
     agreement,
     judges_panel,
 )
 from annotation.dashboard.parts import Parts, panel
-from annotation.dashboard.sources import bootstrap, judgments, judgments_read, systems
+from annotation.dashboard.sources import bootstrap, judgments, judgments_read, kept_by_rows, systems
 from annotation.models import Corpus
 from annotation.statistics import CACHE, Shelf, remembered
 
@@ -48,12 +46,7 @@ def judges_with_controls(parts: Parts) -> JudgesPanel:
     figure = judged_score(corpus)
 
     def compute() -> JudgesPanel:
-        versions = parts.get(judgments_read).versions
-
-        def kept(name: str, compute: Callable[[], JudgeFigures]) -> JudgeFigures:
-            key = JUDGE_FIGURES.key(None, corpus.pk, figure, name, versions.of_judge(name))
-            return CACHE.get_or_set(key, compute)
-
+        kept = kept_by_rows(parts, JUDGE_FIGURES, "judge", figure)
         rows, names = parts.get(judgments), parts.get(systems)
         return judges_panel(rows, names, normalize=normalize, figure=figure, kept=kept)
 

@@ -200,6 +200,6 @@ def test_judge_aware_figures_with_each_judges_kept_sums_equal_a_full_computation
         versions = parts.get(judgments_read).versions
         resampling = (drawn.n_segments, drawn.n_samples, drawn.seed)
         for name in {r.evaluator for r in rows if r.sser is not None}:
-            key = (corpus.pk, name, versions.of_judge(name), resampling)
+            key = (corpus.pk, resampling, name, versions.of_judge(name))
             assert CACHE.get(figures.JUDGE_NORMALISATION.key(None, *key)) is not None
             assert CACHE.get(figures.JUDGE_EFFECT_SUMS.key(None, *key)) is not None
